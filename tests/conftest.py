@@ -1,0 +1,46 @@
+"""Shared test helpers: where the build is, and how to start MPI programs."""
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+BUILD = pathlib.Path(os.environ.get("SCOREP_WRAPGEN_BUILD", REPO / "build"))
+REFERENCE = REPO.parent / "shared" / "reference"
+
+# Launchers of the two MPI libraries installed side by side (Debian names).
+MPI_LAUNCHERS = {
+    "openmpi": ["mpirun", "--oversubscribe"],
+    "mpich": ["mpiexec.mpich"],
+}
+MPI_COMPILERS = {
+    "openmpi": {"c": "mpicc", "f90": "mpif90"},
+    "mpich": {"c": "mpicc.mpich", "f90": "mpif90.mpich"},
+}
+
+
+def mpi_env(extra=None):
+    env = dict(os.environ)
+    env.update({"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+                "OMPI_MCA_btl_vader_single_copy_mechanism": "none"})
+    env.update(extra or {})
+    return env
+
+
+def mpirun(nprocs, argv, mpi="openmpi", env=None, cwd=None, timeout=120, check=True):
+    """Run argv on nprocs ranks with the launcher of the given MPI library."""
+    cmd = MPI_LAUNCHERS[mpi] + ["-n", str(nprocs)] + [str(a) for a in argv]
+    proc = subprocess.run(cmd, env=mpi_env(env), cwd=cwd, timeout=timeout,
+                          capture_output=True, text=True)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"{' '.join(cmd)} exited {proc.returncode}\n"
+                             f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr}")
+    return proc
+
+
+@pytest.fixture(scope="session")
+def build_dir():
+    if not (BUILD / "build.ninja").exists():
+        pytest.fail(f"no meson build in {BUILD}: run 'make' first (make check does)")
+    return BUILD
