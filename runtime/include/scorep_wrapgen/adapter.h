@@ -1,0 +1,339 @@
+/*
+ * scorep-wrapgen measurement core: the public adapter API.
+ *
+ * Who calls this: every generated MPI wrapper (C, and through the Fortran
+ * module runtime/fortran/scorep_wrapgen_core.F90 the Fortran ones), every
+ * generated library wrapper, and hand-written instrumentation.
+ *
+ * No MPI types appear here: the core links no MPI. MPI handles reach the core
+ * as integers the adapter chose (see scorep_request below); communicators,
+ * groups and windows reach it as core ids returned by the *_define calls.
+ * Helpers that start from real MPI handles live in the MPI layer
+ * (scorep_wrapgen/mpi_layer.h, library scorep_mpi_layer).
+ *
+ * Threading: every function may be called from any thread at any time.
+ * Event functions (enter/exit, message, collective, RMA, I/O, parameter)
+ * record on the calling thread's location, which is created on the thread's
+ * first event; they take no lock and allocate nothing except when a call path
+ * is seen for the first time. Definition functions (*_define) take a lock and
+ * are meant to be called once per object (cache the id in a static).
+ *
+ * Lifetime: the core initialises itself on the first call of any function
+ * here (or explicitly with scorep_measurement_init). It finalises once: from
+ * the MPI layer's MPI_Finalize hook, or at exit for programs without MPI, or
+ * on MPI_Abort / a fatal signal (best effort). Events after finalisation are
+ * ignored.
+ */
+#ifndef SCOREP_WRAPGEN_ADAPTER_H
+#define SCOREP_WRAPGEN_ADAPTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- ids ---------------------------------------------------------------- */
+
+/* Dense per-process ids handed out by the *_define functions. They are local
+ * to the process; the core unifies them across ranks at finalisation. */
+typedef uint32_t scorep_region;
+typedef uint32_t scorep_comm;      /* communicator or MPI group */
+typedef uint32_t scorep_window;    /* RMA window */
+typedef uint32_t scorep_parameter;
+typedef uint32_t scorep_metric;
+
+/* An outstanding non-blocking operation, named by the adapter: any integer
+ * that is unique among the process's active requests (the C MPI_Request
+ * converted with MPI_Request_c2f, a Fortran INTEGER handle, MPI_VAL of a
+ * type(MPI_Request), a library's own handle, ...). */
+typedef uint64_t scorep_request;
+
+#define SCOREP_INVALID_ID UINT32_MAX
+
+/* Predefined communicators; they exist from initialisation on.
+ * SCOREP_COMM_WORLD has the identity rank map; SCOREP_COMM_SELF holds only
+ * this process. */
+#define SCOREP_COMM_WORLD ((scorep_comm)0)
+#define SCOREP_COMM_SELF  ((scorep_comm)1)
+
+/* Root argument of collectives without a root (allreduce, barrier, ...). */
+#define SCOREP_NO_ROOT (-1)
+
+/* ---- region definitions -------------------------------------------------- */
+
+typedef enum scorep_paradigm {
+    SCOREP_PARADIGM_USER = 0,        /* manual instrumentation */
+    SCOREP_PARADIGM_MPI,
+    SCOREP_PARADIGM_LIBWRAP,         /* library wrappers */
+    SCOREP_PARADIGM_MEASUREMENT,     /* the core's own regions (trace buffer flush) */
+    SCOREP_PARADIGM_COUNT_
+} scorep_paradigm;
+
+typedef enum scorep_region_role {
+    SCOREP_ROLE_FUNCTION = 0,
+    SCOREP_ROLE_WRAPPER,
+    SCOREP_ROLE_POINT2POINT,
+    SCOREP_ROLE_COLLECTIVE,
+    SCOREP_ROLE_BARRIER,
+    SCOREP_ROLE_ONE2ALL,
+    SCOREP_ROLE_ALL2ONE,
+    SCOREP_ROLE_ALL2ALL,
+    SCOREP_ROLE_FILE_IO,
+    SCOREP_ROLE_RMA,                  /* one-sided communication and synchronisation */
+    SCOREP_ROLE_ARTIFICIAL,           /* measurement-internal regions */
+    SCOREP_ROLE_COUNT_
+} scorep_region_role;
+
+/* Defines (or finds) a region. name must not be NULL; file and group may be
+ * NULL. Two calls with the same (name, file, paradigm, role, group) return the
+ * same id. The filter (SCOREP_FILTERING_FILE) is applied here: a filtered
+ * region gets an id as usual but enter/exit on it record nothing. */
+scorep_region scorep_region_define(const char* name, const char* file,
+                                   scorep_paradigm paradigm, scorep_region_role role,
+                                   const char* group);
+
+/* 1 if the filter excludes the region (wrappers may skip their enter hook). */
+int scorep_region_is_filtered(scorep_region region);
+
+/* ---- enter / exit ------------------------------------------------------- */
+
+void scorep_enter(scorep_region region);
+void scorep_exit(scorep_region region);
+
+/* ---- per-thread event generation flag ------------------------------------- */
+
+/* A wrapper checks the flag, turns it off while it is inside the measured call
+ * (so calls made by the library itself, e.g. MPI calling MPI, record nothing)
+ * and turns it back on afterwards. The flag is one thread-local int so that
+ * the check costs one predictable branch. It does not affect the event
+ * functions themselves: a wrapper calls scorep_enter after turning it off. */
+#if defined(__cplusplus)
+extern __thread int scorep_thread_event_generation_off;
+#else
+extern _Thread_local int scorep_thread_event_generation_off;
+#endif
+
+static inline int scorep_event_generation_is_on(void)
+{
+    return __builtin_expect(scorep_thread_event_generation_off == 0, 1);
+}
+static inline void scorep_event_generation_off(void) { scorep_thread_event_generation_off = 1; }
+static inline void scorep_event_generation_on(void) { scorep_thread_event_generation_off = 0; }
+
+/* ---- communicators and groups -------------------------------------------- */
+
+/* Defines a communicator (is_group = 0) or an MPI group (is_group = 1).
+ *   stable_key: the same value on every member process for the same
+ *     communicator and different for different ones (the MPI layer uses
+ *     world rank of member 0 << 32 | a creation counter of that rank). For
+ *     groups pass 0: groups are local objects and are unified by their
+ *     member list.
+ *   size, local_to_world: world rank of every member, indexed by rank in the
+ *     communicator; copied.
+ *   name: may be NULL.
+ * Returns the process-local id used by all events. */
+scorep_comm scorep_comm_define(uint64_t stable_key, int is_group, uint32_t size,
+                               const int* local_to_world, const char* name);
+
+/* The communicator was freed; its id stays valid in recorded data. */
+void scorep_comm_free(scorep_comm comm);
+
+/* World rank of `rank_in_comm`, or -1 if out of range. O(1). */
+int scorep_comm_world_rank(scorep_comm comm, int rank_in_comm);
+
+/* ---- point-to-point ------------------------------------------------------- */
+
+/* peer is the rank in `comm` (the core adds the world rank from the rank map);
+ * bytes is the message size in bytes. A wrapper calls these between
+ * scorep_enter and scorep_exit of the MPI region; for MPI_PROC_NULL it calls
+ * nothing. */
+void scorep_mpi_send(scorep_comm comm, int peer, int tag, uint64_t bytes);
+void scorep_mpi_recv(scorep_comm comm, int peer, int tag, uint64_t bytes);
+
+/* ---- non-blocking requests ------------------------------------------------ */
+
+/* The core keeps a table of active requests, so a completion call needs only
+ * the request handle. */
+void scorep_mpi_isend(scorep_comm comm, int peer, int tag, uint64_t bytes,
+                      scorep_request request);
+void scorep_mpi_irecv_request(scorep_comm comm, scorep_request request);
+
+/* Persistent requests (MPI_Send_init / MPI_Recv_init ...): registered
+ * inactive; scorep_mpi_request_start activates them (records an isend or an
+ * irecv request). They stay in the table until scorep_mpi_request_free. */
+void scorep_mpi_send_init(scorep_comm comm, int peer, int tag, uint64_t bytes,
+                          scorep_request request);
+void scorep_mpi_recv_init(scorep_comm comm, scorep_request request);
+void scorep_mpi_request_start(scorep_request request);
+
+/* A request completed (MPI_Wait/Test*): for a send records the completion,
+ * for a receive records the receive with the envelope from the status
+ * (source as rank in the request's communicator, tag, bytes received). If
+ * cancelled is non-zero a cancellation is recorded instead. Unknown handles
+ * (requests not created through the adapter) are ignored. */
+void scorep_mpi_request_complete(scorep_request request, int source, int tag,
+                                 uint64_t bytes, int cancelled);
+
+/* Same, with the status object passed as pointer + language; the MPI layer
+ * registers one decoder per language (see scorep_status_decoder). */
+typedef enum scorep_language {
+    SCOREP_LANGUAGE_C = 0,
+    SCOREP_LANGUAGE_FORTRAN = 1,     /* mpif.h / use mpi: INTEGER status(MPI_STATUS_SIZE) */
+    SCOREP_LANGUAGE_FORTRAN2008 = 2, /* use mpi_f08: type(MPI_Status) */
+    SCOREP_LANGUAGE_COUNT_
+} scorep_language;
+void scorep_mpi_request_complete_status(scorep_request request, const void* status,
+                                        scorep_language language);
+
+/* A test (MPI_Test*, MPI_Request_get_status) found the request not complete. */
+void scorep_mpi_request_test(scorep_request request);
+/* A cancellation was requested (MPI_Cancel); completion follows later. */
+void scorep_mpi_request_cancel(scorep_request request);
+/* MPI_Request_free: drops the table entry (persistent or not). */
+void scorep_mpi_request_free(scorep_request request);
+
+/* Status decoding: what the core needs from a status object. */
+typedef struct scorep_status_fields {
+    int source;      /* rank in the communicator */
+    int tag;
+    int error;
+    int cancelled;
+    uint64_t bytes;  /* count in bytes (MPI_Get_count with MPI_BYTE) */
+} scorep_status_fields;
+typedef int (*scorep_status_decoder)(const void* status, scorep_status_fields* out);
+/* Registered by the MPI layer (C and Fortran) and by the Fortran 2008
+ * interface; returns 0 on success. */
+void scorep_register_status_decoder(scorep_language language, scorep_status_decoder decoder);
+int scorep_decode_status(const void* status, scorep_language language,
+                         scorep_status_fields* out);
+
+/* ---- collectives ----------------------------------------------------------- */
+
+typedef enum scorep_collective_kind {
+    SCOREP_COLL_BARRIER = 0,
+    SCOREP_COLL_BCAST,
+    SCOREP_COLL_GATHER,
+    SCOREP_COLL_GATHERV,
+    SCOREP_COLL_SCATTER,
+    SCOREP_COLL_SCATTERV,
+    SCOREP_COLL_ALLGATHER,
+    SCOREP_COLL_ALLGATHERV,
+    SCOREP_COLL_ALLTOALL,
+    SCOREP_COLL_ALLTOALLV,
+    SCOREP_COLL_ALLTOALLW,
+    SCOREP_COLL_ALLREDUCE,
+    SCOREP_COLL_REDUCE,
+    SCOREP_COLL_REDUCE_SCATTER,
+    SCOREP_COLL_SCAN,
+    SCOREP_COLL_EXSCAN,
+    SCOREP_COLL_REDUCE_SCATTER_BLOCK,
+    SCOREP_COLL_CREATE_HANDLE,          /* communicator / window creation */
+    SCOREP_COLL_DESTROY_HANDLE,
+    SCOREP_COLL_ALLOCATE,
+    SCOREP_COLL_DEALLOCATE,
+    SCOREP_COLL_CREATE_HANDLE_AND_ALLOCATE,
+    SCOREP_COLL_DESTROY_HANDLE_AND_DEALLOCATE,
+    SCOREP_COLL_COUNT_
+} scorep_collective_kind;
+
+/* begin right after scorep_enter, end right before scorep_exit of the MPI
+ * collective region. root is the rank in comm or SCOREP_NO_ROOT. Bytes are
+ * what this process sent and received in total. Non-blocking collectives
+ * record begin/end around the MPI_I<coll> call. */
+void scorep_mpi_collective_begin(void);
+void scorep_mpi_collective_end(scorep_collective_kind kind, scorep_comm comm, int root,
+                               uint64_t bytes_sent, uint64_t bytes_received);
+
+/* ---- RMA ------------------------------------------------------------------- */
+
+/* stable_key as for communicators (same on all processes of the window). */
+scorep_window scorep_rma_window_define(uint64_t stable_key, scorep_comm comm, const char* name);
+void scorep_rma_window_create(scorep_window window);   /* event: window came to life */
+void scorep_rma_window_free(scorep_window window);
+
+/* target is the rank in the window's communicator; matching_id pairs the
+ * operation with its completion (the adapter counts). */
+void scorep_rma_put(scorep_window window, int target, uint64_t bytes, uint64_t matching_id);
+void scorep_rma_get(scorep_window window, int target, uint64_t bytes, uint64_t matching_id);
+
+typedef enum scorep_rma_atomic_kind {
+    SCOREP_RMA_ATOMIC_ACCUMULATE = 0,
+    SCOREP_RMA_ATOMIC_INCREMENT,
+    SCOREP_RMA_ATOMIC_TEST_AND_SET,
+    SCOREP_RMA_ATOMIC_COMPARE_AND_SWAP,
+    SCOREP_RMA_ATOMIC_SWAP,
+    SCOREP_RMA_ATOMIC_FETCH_AND_ADD,
+    SCOREP_RMA_ATOMIC_FETCH_AND_INCREMENT,
+    SCOREP_RMA_ATOMIC_ADD,
+    SCOREP_RMA_ATOMIC_FETCH_AND_ACCUMULATE
+} scorep_rma_atomic_kind;
+void scorep_rma_atomic(scorep_window window, int target, scorep_rma_atomic_kind kind,
+                       uint64_t bytes_sent, uint64_t bytes_received, uint64_t matching_id);
+/* blocking != 0: completed inside the calling MPI function (e.g. flush). */
+void scorep_rma_op_complete(scorep_window window, uint64_t matching_id, int blocking);
+
+typedef enum scorep_rma_sync_level {
+    SCOREP_RMA_SYNC_LEVEL_NONE = 0,
+    SCOREP_RMA_SYNC_LEVEL_PROCESS = 1,
+    SCOREP_RMA_SYNC_LEVEL_MEMORY = 2,
+    SCOREP_RMA_SYNC_LEVEL_PROCESS_AND_MEMORY = 3
+} scorep_rma_sync_level;
+/* Collective synchronisation on the window (MPI_Win_fence, create/free). */
+void scorep_rma_collective_begin(void);
+void scorep_rma_collective_end(scorep_collective_kind kind, scorep_rma_sync_level level,
+                               scorep_window window, int root,
+                               uint64_t bytes_sent, uint64_t bytes_received);
+/* General active-target sync with a group (MPI_Win_post/start/complete/wait). */
+void scorep_rma_group_sync(scorep_rma_sync_level level, scorep_window window, scorep_comm group);
+/* Passive target: MPI_Win_lock (exclusive != 0 for MPI_LOCK_EXCLUSIVE) / unlock.
+ * target -1 means all processes (MPI_Win_lock_all). */
+void scorep_rma_lock(scorep_window window, int target, int exclusive);
+void scorep_rma_unlock(scorep_window window, int target);
+/* MPI_Win_sync / flush on one target (-1: all). */
+void scorep_rma_sync(scorep_window window, int target);
+
+/* ---- MPI I/O --------------------------------------------------------------- */
+
+/* Bytes moved by the enclosing I/O call (MPI_File_read/write...). */
+void scorep_io_bytes(uint64_t bytes_read, uint64_t bytes_written);
+
+/* ---- user parameters and metrics ------------------------------------------ */
+
+typedef enum scorep_parameter_type {
+    SCOREP_PARAMETER_INT64 = 0,
+    SCOREP_PARAMETER_STRING = 1
+} scorep_parameter_type;
+scorep_parameter scorep_parameter_define(const char* name, scorep_parameter_type type);
+/* Records a parameter value for the current region visit: in the profile the
+ * following events of this visit go to a child node "name=value" of the
+ * current call path, which ends with the enclosing region. */
+void scorep_parameter_int(scorep_parameter parameter, int64_t value);
+void scorep_parameter_string(scorep_parameter parameter, const char* value);
+
+/* User metrics: summed per call path in the profile. */
+scorep_metric scorep_metric_define(const char* name, const char* unit);
+void scorep_metric_add(scorep_metric metric, int64_t value);
+
+/* ---- lifecycle --------------------------------------------------------------- */
+
+/* Optional: initialise now (otherwise done on first use). */
+void scorep_measurement_init(void);
+/* Write everything and stop measuring; idempotent. Called by the MPI layer from
+ * MPI_Finalize and by the core at exit. */
+void scorep_measurement_finalize(void);
+/* 1 between initialisation and finalisation. */
+int scorep_measurement_is_active(void);
+/* Path of the experiment directory once it exists, else NULL. */
+const char* scorep_experiment_directory(void);
+
+/* Value of a configuration variable as the core understood it (after defaults
+ * and validation), e.g. "SCOREP_MPI_ENABLE_GROUPS"; NULL for unknown names. */
+const char* scorep_config_value(const char* name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SCOREP_WRAPGEN_ADAPTER_H */

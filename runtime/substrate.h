@@ -1,0 +1,308 @@
+/*
+ * Internal interface between the event layer (runtime/events.c) and a
+ * substrate (runtime/profile*.c, runtime/trace/*.c).
+ *
+ * Who calls what
+ *   - The event layer owns the list of substrates. At initialisation it asks
+ *     each enabled substrate for its scorep_substrate table (the trace
+ *     substrate exports scorep_trace_substrate(), see below) and from then on
+ *     calls the table's callbacks. A NULL callback is skipped.
+ *   - Event callbacks get the location of the calling thread, the timestamp in
+ *     timer ticks (scorep_timer_ticks_per_second() converts) and the event data
+ *     with process-local ids (region, comm, window, parameter, string ids are
+ *     the ones scorep_*_define returned in this process).
+ *   - At finalisation the event layer unifies definitions across ranks and
+ *     then calls write(ctx) on every substrate, on every rank, at the same
+ *     time; ctx carries the unified definitions, the local->global id maps and
+ *     collective operations over all ranks (for OTF2's collective callbacks).
+ *
+ * Threading
+ *   - init, experiment_dir_ready, write and finalize: called exactly once per
+ *     process, on one thread, in this order. If no experiment directory could
+ *     be created, experiment_dir_ready and write are skipped and only
+ *     finalize runs.
+ *   - location_created: on the new location's own thread, before its first event.
+ *   - every event callback for a location: on that location's thread only, so a
+ *     substrate needs no lock for per-location state. Different locations call
+ *     concurrently.
+ *   - After write() begins no event callback runs for the process (threads still
+ *     producing events then are ignored by the event layer).
+ *
+ * Memory: a substrate keeps per-location state in
+ * loc->substrate_data[substrate slot]; its slot is passed to init().
+ */
+#ifndef SCOREP_WRAPGEN_SUBSTRATE_H
+#define SCOREP_WRAPGEN_SUBSTRATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scorep_wrapgen/adapter.h"
+
+#define SCOREP_MAX_SUBSTRATES 4
+
+/* ---- locations -------------------------------------------------------------- */
+
+/* One per thread, created lazily on the thread's first event, never freed
+ * before finalisation (threads that end early keep their data). */
+typedef struct scorep_location {
+    uint32_t local_id;      /* dense per process, creation order: 0 is the first thread */
+    uint64_t begin_ticks;   /* timestamp of creation */
+    uint64_t last_ticks;    /* timestamp of the location's last event */
+    void* substrate_data[SCOREP_MAX_SUBSTRATES];
+    struct scorep_location* next;  /* process list, newest first */
+    /* event-layer private state follows (request table, region stack depth, ...) */
+    void* event_private;
+} scorep_location;
+
+/* Global location id written to traces and profile.json rows:
+ * rank << 32 | local_id. Known only once the rank is known; at finalisation
+ * ctx->rank is final. */
+static inline uint64_t scorep_location_global_id(uint32_t rank, uint32_t local_id)
+{
+    return ((uint64_t)rank << 32) | local_id;
+}
+
+/* Current thread's location, creating it if needed (never NULL while active). */
+scorep_location* scorep_location_current(void);
+/* All locations of the process (newest first); stable after finalisation starts. */
+scorep_location* scorep_location_list(void);
+uint32_t scorep_location_count(void);
+
+/* ---- timer ------------------------------------------------------------------ */
+
+uint64_t scorep_timer_now(void);
+uint64_t scorep_timer_ticks_per_second(void);
+const char* scorep_timer_name(void);  /* "tsc", "clock_gettime" or "injected" */
+
+/* ---- definitions (process-local) ----------------------------------------------- */
+
+typedef struct scorep_region_def {
+    const char* name;
+    const char* file;       /* NULL if unknown */
+    const char* group;      /* NULL if none */
+    scorep_paradigm paradigm;
+    scorep_region_role role;
+    int filtered;
+} scorep_region_def;
+
+typedef struct scorep_comm_def {
+    uint64_t stable_key;    /* see scorep_comm_define; 0 for groups */
+    int is_group;
+    uint32_t size;
+    const int* local_to_world; /* size entries */
+    const char* name;       /* may be NULL */
+} scorep_comm_def;
+
+typedef struct scorep_window_def {
+    uint64_t stable_key;
+    scorep_comm comm;
+    const char* name;
+} scorep_window_def;
+
+typedef struct scorep_parameter_def {
+    const char* name;
+    scorep_parameter_type type;
+} scorep_parameter_def;
+
+typedef struct scorep_metric_def {
+    const char* name;
+    const char* unit;
+} scorep_metric_def;
+
+/* Process-local tables. Ids are dense from 0. Entries never move and never
+ * change after definition, so they may be read without a lock. */
+uint32_t scorep_region_count(void);
+const scorep_region_def* scorep_region_get(scorep_region id);
+uint32_t scorep_comm_count(void);
+const scorep_comm_def* scorep_comm_get(scorep_comm id);
+uint32_t scorep_window_count(void);
+const scorep_window_def* scorep_window_get(scorep_window id);
+uint32_t scorep_parameter_count(void);
+const scorep_parameter_def* scorep_parameter_get(scorep_parameter id);
+uint32_t scorep_metric_count(void);
+const scorep_metric_def* scorep_metric_get(scorep_metric id);
+
+/* Strings: string parameter values and anything else a substrate needs. Same
+ * text -> same id. Defining takes a lock (use from event callbacks only where
+ * a new string is rare; the event layer already does it for string parameters). */
+typedef uint32_t scorep_string;
+scorep_string scorep_string_define(const char* text);
+uint32_t scorep_string_count(void);
+const char* scorep_string_get(scorep_string id);
+
+/* ---- multi-process operations ---------------------------------------------------- */
+
+/* Registered by the MPI layer (runtime/mpi/, over PMPI on a duplicate of
+ * MPI_COMM_WORLD); without it the core uses a serial version (rank 0 of 1).
+ * All calls are collective over all ranks except send/recv. Buffers are bytes. */
+typedef struct scorep_multiprocess_ops {
+    int rank;
+    int size;
+    void (*barrier)(void);
+    void (*bcast)(void* buffer, size_t bytes, int root);
+    /* recv_buffer: size * bytes on root, ignored elsewhere */
+    void (*gather)(const void* send_buffer, size_t bytes, void* recv_buffer, int root);
+    /* counts and displacements in bytes, significant on root */
+    void (*gatherv)(const void* send_buffer, size_t bytes, void* recv_buffer,
+                    const size_t* recv_counts, const size_t* displacements, int root);
+    void (*scatter)(const void* send_buffer, void* recv_buffer, size_t bytes, int root);
+    void (*scatterv)(const void* send_buffer, const size_t* send_counts,
+                     const size_t* displacements, void* recv_buffer, size_t bytes, int root);
+    void (*allreduce_u64)(uint64_t* values, size_t count, int op); /* op: 0 sum, 1 min, 2 max */
+    /* point to point byte messages (used by the tree unification) */
+    void (*send)(const void* buffer, size_t bytes, int dest);
+    /* receives one message from source; returns a malloc'ed buffer, *bytes set */
+    void* (*recv)(int source, size_t* bytes);
+    /* terminate all ranks (used only on unrecoverable errors) */
+    void (*abort)(int code);
+} scorep_multiprocess_ops;
+
+/* The ops in effect (serial ones until the MPI layer registers). */
+const scorep_multiprocess_ops* scorep_multiprocess(void);
+
+/* ---- finalisation context ---------------------------------------------------------- */
+
+/* Unified definitions. Global tables are complete on rank 0 only (NULL/0
+ * elsewhere); the *_map arrays are valid on every rank and map this process's
+ * local ids to global ids. Global ids are dense from 0. */
+typedef struct scorep_unified_definitions {
+    /* global tables (rank 0) */
+    uint32_t string_count;      const char* const* strings;
+    uint32_t region_count;      const scorep_region_def* regions;
+    uint32_t comm_count;        const scorep_comm_def* comms;    /* groups too */
+    uint32_t window_count;      const scorep_window_def* windows; /* .comm is a global id */
+    uint32_t parameter_count;   const scorep_parameter_def* parameters;
+    uint32_t metric_count;      const scorep_metric_def* metrics;
+    /* every location of every rank (rank 0): parallel arrays */
+    uint32_t location_count;
+    const uint32_t* location_rank;
+    const uint32_t* location_thread;  /* local_id within its rank */
+    const uint64_t* location_event_count; /* events the location recorded (0 if unknown) */
+
+    /* local -> global maps (every rank) */
+    const uint32_t* string_map;     /* [scorep_string_count()] */
+    const uint32_t* region_map;     /* [scorep_region_count()] */
+    const uint32_t* comm_map;       /* [scorep_comm_count()] */
+    const uint32_t* window_map;     /* [scorep_window_count()] */
+    const uint32_t* parameter_map;  /* [scorep_parameter_count()] */
+    const uint32_t* metric_map;     /* [scorep_metric_count()] */
+} scorep_unified_definitions;
+
+typedef struct scorep_finalize_context {
+    const char* directory;      /* the experiment directory (exists) */
+    int rank, size;
+    const scorep_multiprocess_ops* mpp;
+    const scorep_unified_definitions* defs;
+    /* timer: resolution and the global time span (min begin / max end over
+     * all ranks, in ticks of this process's timer) */
+    uint64_t ticks_per_second;
+    uint64_t global_begin_ticks, global_end_ticks;
+    /* how finalisation was triggered: 0 normal, 1 abort/signal (partial data;
+     * write what is there, quickly, without collective calls if mpp is NULL) */
+    int emergency;
+} scorep_finalize_context;
+
+/* ---- the substrate table ----------------------------------------------------------- */
+
+typedef struct scorep_substrate {
+    const char* name;
+
+    /* once; slot indexes loc->substrate_data. Return 0 on success; non-zero
+     * disables the substrate (with a warning printed by the substrate). */
+    int (*init)(int slot);
+    /* once per process as soon as the experiment directory exists (serial:
+     * at first need or at finalisation; MPI: right after MPI_Init). A trace
+     * substrate that must flush before this point has to keep buffering or
+     * use a temporary place. */
+    void (*experiment_dir_ready)(const char* directory, int rank, int size);
+    void (*location_created)(scorep_location* loc);
+
+    void (*enter)(scorep_location* loc, uint64_t t, scorep_region region);
+    void (*leave)(scorep_location* loc, uint64_t t, scorep_region region);
+
+    /* peer: rank in comm; peer_world: rank in MPI_COMM_WORLD */
+    void (*mpi_send)(scorep_location* loc, uint64_t t, scorep_comm comm, int peer,
+                     int peer_world, int tag, uint64_t bytes);
+    void (*mpi_recv)(scorep_location* loc, uint64_t t, scorep_comm comm, int peer,
+                     int peer_world, int tag, uint64_t bytes);
+    /* request_id: a process-unique number chosen by the event layer (not the
+     * adapter's handle), increasing, never reused within the process */
+    void (*mpi_isend)(scorep_location* loc, uint64_t t, scorep_comm comm, int peer,
+                      int peer_world, int tag, uint64_t bytes, uint64_t request_id);
+    void (*mpi_isend_complete)(scorep_location* loc, uint64_t t, uint64_t request_id);
+    void (*mpi_irecv_request)(scorep_location* loc, uint64_t t, uint64_t request_id);
+    void (*mpi_irecv)(scorep_location* loc, uint64_t t, scorep_comm comm, int peer,
+                      int peer_world, int tag, uint64_t bytes, uint64_t request_id);
+    void (*mpi_request_test)(scorep_location* loc, uint64_t t, uint64_t request_id);
+    void (*mpi_request_cancelled)(scorep_location* loc, uint64_t t, uint64_t request_id);
+    void (*mpi_collective_begin)(scorep_location* loc, uint64_t t);
+    /* root: rank in comm or SCOREP_NO_ROOT */
+    void (*mpi_collective_end)(scorep_location* loc, uint64_t t, scorep_collective_kind kind,
+                               scorep_comm comm, int root, uint64_t bytes_sent,
+                               uint64_t bytes_received);
+
+    void (*rma_win_create)(scorep_location* loc, uint64_t t, scorep_window win);
+    void (*rma_win_destroy)(scorep_location* loc, uint64_t t, scorep_window win);
+    /* target: rank in the window's communicator */
+    void (*rma_put)(scorep_location* loc, uint64_t t, scorep_window win, int target,
+                    uint64_t bytes, uint64_t matching_id);
+    void (*rma_get)(scorep_location* loc, uint64_t t, scorep_window win, int target,
+                    uint64_t bytes, uint64_t matching_id);
+    void (*rma_atomic)(scorep_location* loc, uint64_t t, scorep_window win, int target,
+                       scorep_rma_atomic_kind kind, uint64_t bytes_sent,
+                       uint64_t bytes_received, uint64_t matching_id);
+    void (*rma_op_complete)(scorep_location* loc, uint64_t t, scorep_window win,
+                            uint64_t matching_id, int blocking);
+    void (*rma_collective_begin)(scorep_location* loc, uint64_t t);
+    void (*rma_collective_end)(scorep_location* loc, uint64_t t, scorep_collective_kind kind,
+                               scorep_rma_sync_level level, scorep_window win, int root,
+                               uint64_t bytes_sent, uint64_t bytes_received);
+    void (*rma_group_sync)(scorep_location* loc, uint64_t t, scorep_rma_sync_level level,
+                           scorep_window win, scorep_comm group);
+    void (*rma_lock)(scorep_location* loc, uint64_t t, scorep_window win, int target,
+                     int exclusive);
+    void (*rma_unlock)(scorep_location* loc, uint64_t t, scorep_window win, int target);
+    void (*rma_sync)(scorep_location* loc, uint64_t t, scorep_window win, int target);
+
+    void (*io_bytes)(scorep_location* loc, uint64_t t, uint64_t bytes_read,
+                     uint64_t bytes_written);
+
+    void (*parameter_int)(scorep_location* loc, uint64_t t, scorep_parameter param,
+                          int64_t value);
+    /* value is a string id (scorep_string_get) */
+    void (*parameter_string)(scorep_location* loc, uint64_t t, scorep_parameter param,
+                             scorep_string value);
+    void (*metric_add)(scorep_location* loc, uint64_t t, scorep_metric metric, int64_t value);
+
+    /* A trace buffer of loc was flushed to disk between t_begin and t_end (on
+     * loc's thread). The trace substrate reports its own flushes by calling
+     * scorep_event_buffer_flush(); the event layer then calls buffer_flush on
+     * every substrate (the profile shows it as region "TRACE_BUFFER_FLUSH"). */
+    void (*buffer_flush)(scorep_location* loc, uint64_t t_begin, uint64_t t_end);
+
+    /* Collective over all ranks (see context). Return 0 on success. */
+    int (*write)(const scorep_finalize_context* ctx);
+    /* release everything; once, after write (or instead of it if the
+     * measurement ended without a directory) */
+    void (*finalize)(void);
+} scorep_substrate;
+
+/* Called by the trace substrate on loc's thread after it flushed loc's buffer. */
+void scorep_event_buffer_flush(scorep_location* loc, uint64_t t_begin, uint64_t t_end);
+
+/* Configuration a substrate may read (runtime/config.h has the full set). */
+uint64_t scorep_config_total_memory(void);   /* SCOREP_TOTAL_MEMORY in bytes */
+int scorep_config_verbose(void);             /* SCOREP_VERBOSE */
+
+/* Messages with the "[Score-P] " prefix on stderr. */
+void scorep_warning(const char* format, ...) __attribute__((format(printf, 1, 2)));
+void scorep_verbose(const char* format, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- the trace substrate's entry point ------------------------------------------------ */
+
+/* Defined in runtime/trace/ when it is built (meson sets SCOREP_HAVE_TRACE=1);
+ * returns its table, or NULL if tracing cannot work. */
+const scorep_substrate* scorep_trace_substrate(void);
+
+#endif /* SCOREP_WRAPGEN_SUBSTRATE_H */
