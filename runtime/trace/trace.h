@@ -1,0 +1,85 @@
+/*
+ * Internal interface of the OTF2 trace substrate (runtime/trace/).
+ *
+ * Lifecycle, in the order the event layer drives it (see ../substrate.h):
+ *   init                  open the OTF2 archive at a private path (the
+ *                         experiment directory does not exist yet)
+ *   location_created      one OTF2 event writer per location, kept in
+ *                         loc->substrate_data[slot]
+ *   events                written straight into that writer (trace_events.c)
+ *   experiment_dir_ready  the private path becomes a symlink to the experiment
+ *                         directory; from then on full buffers go to disk
+ *   write                 close the event writers (every rank its own files),
+ *                         write the local->global mapping tables and, on rank 0,
+ *                         the unified global definitions; close the archive
+ *   finalize              free what is left
+ */
+#ifndef SCOREP_WRAPGEN_TRACE_H
+#define SCOREP_WRAPGEN_TRACE_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include <otf2/otf2.h>
+
+#include "../substrate.h"
+
+/* Per-location state, owned by the location's thread. */
+typedef struct trace_location {
+    OTF2_EvtWriter* writer;
+    scorep_location* location;
+    /* set by the OTF2 flush callbacks while an event write is in progress,
+     * consumed right after that write returns (trace_events.c) */
+    int flush_pending;
+    uint64_t flush_begin, flush_end;
+    int write_failed;   /* warned once about a failing OTF2 write */
+    struct trace_location* next;  /* all trace locations, for finalisation */
+} trace_location;
+
+typedef struct trace_state {
+    OTF2_Archive* archive;
+    int slot;                     /* index into loc->substrate_data */
+    char private_dir[4096];       /* mkdtemp directory holding the archive symlink */
+    char archive_path[4096 + 16];  /* private_dir/archive -> experiment directory */
+    atomic_int directory_ready;   /* 1 once full buffers can go to disk */
+    int rank, size;
+    _Atomic(trace_location*) locations;
+} trace_state;
+
+extern trace_state trace;
+
+static inline trace_location* trace_location_of(scorep_location* loc)
+{
+    return (trace_location*)loc->substrate_data[trace.slot];
+}
+
+/* trace_memory.c: chunk memory for the OTF2 buffers, bounded by SCOREP_TOTAL_MEMORY */
+uint64_t trace_memory_chunk_size(uint64_t total_memory);
+void trace_memory_install(OTF2_Archive* archive, uint64_t total_memory, uint64_t chunk_size);
+uint64_t trace_memory_in_use(void);
+
+/* trace_flush.c: OTF2 flush callbacks and reporting a flush as a region */
+void trace_flush_install(OTF2_Archive* archive);
+void trace_flush_report(trace_location* tl);
+void trace_flush_set_location_id(OTF2_EvtWriter* writer, const trace_location* tl);
+uint64_t trace_location_global_id(const trace_location* tl);
+
+/* trace_collectives.c: OTF2 collective callbacks over the core's multi-process ops */
+OTF2_ErrorCode trace_collectives_install(OTF2_Archive* archive, const scorep_multiprocess_ops* ops);
+
+/* trace_definitions.c */
+int trace_write_mapping_tables(const scorep_finalize_context* ctx);
+int trace_write_global_definitions(const scorep_finalize_context* ctx,
+                                   const uint64_t* event_counts);
+
+/* trace_events.c: the event callbacks of the substrate table */
+void trace_events_fill_table(scorep_substrate* table);
+
+/* trace_write.c: finalisation */
+int trace_write(const scorep_finalize_context* ctx);
+void trace_discard(void);
+
+/* The measurement-system region every buffer flush is recorded as. */
+#define TRACE_FLUSH_REGION_NAME "TRACE BUFFER FLUSH"
+
+#endif /* SCOREP_WRAPGEN_TRACE_H */

@@ -1,0 +1,270 @@
+/*
+ * Definitions of the OTF2 archive, written at finalisation.
+ *
+ * Events carry process-local ids (the ids scorep_*_define returned in this
+ * process). Instead of rewriting every event, each location gets a local
+ * definition file with OTF2 mapping tables (local -> global, from the core's
+ * unification), which every OTF2 reader applies while reading. Rank 0 writes
+ * the unified global definitions in traces.def.
+ *
+ * Global ids: strings 0..string_count-1 are the core's unified strings (the
+ * values of string parameters); names this file needs are appended after them.
+ * Every core comm-table entry g (communicator or MPI group) becomes OTF2 group
+ * g + 1, and communicators also OTF2 comm g; group 0 is the COMM_LOCATIONS
+ * group listing the master location of every rank in world-rank order.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "trace.h"
+
+#define LOCATIONS_GROUP 0
+static uint32_t group_of_comm(uint32_t comm)
+{
+    return comm + 1;
+}
+
+/* ---- mapping tables (every rank) ---------------------------------------------- */
+
+static int write_map(OTF2_DefWriter* writer, OTF2_MappingType type, uint32_t count,
+                     const uint32_t* map)
+{
+    if (count == 0 || map == NULL)
+        return 0;
+    OTF2_IdMap* id_map = OTF2_IdMap_CreateFromUint32Array(count, map, true);
+    if (id_map == NULL)
+        return 0;  /* identity: nothing to translate */
+    OTF2_ErrorCode code = OTF2_DefWriter_WriteMappingTable(writer, type, id_map);
+    OTF2_IdMap_Free(id_map);
+    return code == OTF2_SUCCESS ? 0 : -1;
+}
+
+static int write_location_maps(OTF2_DefWriter* writer, const scorep_unified_definitions* defs,
+                               const uint32_t* group_map)
+{
+    int failed = 0;
+    failed |= write_map(writer, OTF2_MAPPING_STRING, scorep_string_count(), defs->string_map);
+    failed |= write_map(writer, OTF2_MAPPING_REGION, scorep_region_count(), defs->region_map);
+    failed |= write_map(writer, OTF2_MAPPING_COMM, scorep_comm_count(), defs->comm_map);
+    failed |= write_map(writer, OTF2_MAPPING_GROUP, scorep_comm_count(), group_map);
+    failed |= write_map(writer, OTF2_MAPPING_RMA_WIN, scorep_window_count(), defs->window_map);
+    failed |= write_map(writer, OTF2_MAPPING_PARAMETER, scorep_parameter_count(),
+                        defs->parameter_map);
+    return failed;
+}
+
+int trace_write_mapping_tables(const scorep_finalize_context* ctx)
+{
+    const scorep_unified_definitions* defs = ctx->defs;
+    uint32_t comm_count = scorep_comm_count();
+    uint32_t* group_map = malloc((comm_count + 1) * sizeof *group_map);
+    if (group_map == NULL)
+        return -1;
+    for (uint32_t i = 0; i < comm_count; i++)
+        group_map[i] = group_of_comm(defs->comm_map[i]);
+
+    int failed = OTF2_Archive_OpenDefFiles(trace.archive) != OTF2_SUCCESS;
+    for (trace_location* tl = atomic_load(&trace.locations); tl != NULL; tl = tl->next) {
+        OTF2_DefWriter* writer = OTF2_Archive_GetDefWriter(trace.archive,
+                                                           trace_location_global_id(tl));
+        if (writer == NULL) {
+            failed = 1;
+            continue;
+        }
+        failed |= write_location_maps(writer, defs, group_map);
+        failed |= OTF2_Archive_CloseDefWriter(trace.archive, writer) != OTF2_SUCCESS;
+    }
+    failed |= OTF2_Archive_CloseDefFiles(trace.archive) != OTF2_SUCCESS;
+    free(group_map);
+    return failed ? -1 : 0;
+}
+
+/* ---- global definitions (rank 0) ---------------------------------------------- */
+
+typedef struct global_writer {
+    OTF2_GlobalDefWriter* writer;
+    uint32_t next_string;
+    int failed;
+} global_writer;
+
+static void check(global_writer* g, OTF2_ErrorCode code)
+{
+    if (code != OTF2_SUCCESS)
+        g->failed = 1;
+}
+
+static OTF2_StringRef new_string(global_writer* g, const char* text)
+{
+    OTF2_StringRef id = g->next_string++;
+    check(g, OTF2_GlobalDefWriter_WriteString(g->writer, id, text));
+    return id;
+}
+
+static OTF2_Paradigm otf2_paradigm(scorep_paradigm paradigm)
+{
+    switch (paradigm) {
+    case SCOREP_PARADIGM_MPI: return OTF2_PARADIGM_MPI;
+    case SCOREP_PARADIGM_MEASUREMENT: return OTF2_PARADIGM_MEASUREMENT_SYSTEM;
+    case SCOREP_PARADIGM_USER:
+    case SCOREP_PARADIGM_LIBWRAP:  /* OTF2 has no paradigm for library wrappers */
+    default: return OTF2_PARADIGM_USER;
+    }
+}
+
+static OTF2_RegionRole otf2_role(scorep_region_role role)
+{
+    switch (role) {
+    case SCOREP_ROLE_FUNCTION: return OTF2_REGION_ROLE_FUNCTION;
+    case SCOREP_ROLE_WRAPPER: return OTF2_REGION_ROLE_WRAPPER;
+    case SCOREP_ROLE_POINT2POINT: return OTF2_REGION_ROLE_POINT2POINT;
+    case SCOREP_ROLE_COLLECTIVE: return OTF2_REGION_ROLE_COLL_OTHER;
+    case SCOREP_ROLE_BARRIER: return OTF2_REGION_ROLE_BARRIER;
+    case SCOREP_ROLE_ONE2ALL: return OTF2_REGION_ROLE_COLL_ONE2ALL;
+    case SCOREP_ROLE_ALL2ONE: return OTF2_REGION_ROLE_COLL_ALL2ONE;
+    case SCOREP_ROLE_ALL2ALL: return OTF2_REGION_ROLE_COLL_ALL2ALL;
+    case SCOREP_ROLE_FILE_IO: return OTF2_REGION_ROLE_FILE_IO;
+    case SCOREP_ROLE_RMA: return OTF2_REGION_ROLE_RMA;
+    case SCOREP_ROLE_ARTIFICIAL: return OTF2_REGION_ROLE_ARTIFICIAL;
+    default: return OTF2_REGION_ROLE_UNKNOWN;
+    }
+}
+
+static void write_strings(global_writer* g, const scorep_unified_definitions* defs)
+{
+    for (uint32_t i = 0; i < defs->string_count; i++)
+        check(g, OTF2_GlobalDefWriter_WriteString(g->writer, i, defs->strings[i]));
+    g->next_string = defs->string_count;
+}
+
+static void write_system_tree(global_writer* g, const scorep_finalize_context* ctx,
+                              const uint64_t* event_counts)
+{
+    const scorep_unified_definitions* defs = ctx->defs;
+    OTF2_StringRef machine = new_string(g, "machine");
+    check(g, OTF2_GlobalDefWriter_WriteSystemTreeNode(g->writer, 0, machine, machine,
+                                                      OTF2_UNDEFINED_SYSTEM_TREE_NODE));
+    char name[64];
+    for (int rank = 0; rank < ctx->size; rank++) {
+        snprintf(name, sizeof name, "MPI Rank %d", rank);
+        check(g, OTF2_GlobalDefWriter_WriteLocationGroup(
+                     g->writer, (OTF2_LocationGroupRef)rank, new_string(g, name),
+                     OTF2_LOCATION_GROUP_TYPE_PROCESS, 0, OTF2_UNDEFINED_LOCATION_GROUP));
+    }
+    for (uint32_t i = 0; i < defs->location_count; i++) {
+        uint32_t thread = defs->location_thread[i];
+        if (thread == 0)
+            snprintf(name, sizeof name, "Master thread");
+        else
+            snprintf(name, sizeof name, "Thread %u", thread);
+        check(g, OTF2_GlobalDefWriter_WriteLocation(
+                     g->writer, scorep_location_global_id(defs->location_rank[i], thread),
+                     new_string(g, name), OTF2_LOCATION_TYPE_CPU_THREAD, event_counts[i],
+                     defs->location_rank[i]));
+    }
+}
+
+static void write_regions(global_writer* g, const scorep_unified_definitions* defs)
+{
+    OTF2_StringRef empty = new_string(g, "");
+    for (uint32_t i = 0; i < defs->region_count; i++) {
+        const scorep_region_def* r = &defs->regions[i];
+        OTF2_StringRef name = new_string(g, r->name);
+        OTF2_StringRef file = r->file ? new_string(g, r->file) : OTF2_UNDEFINED_STRING;
+        OTF2_StringRef description = r->group ? new_string(g, r->group) : empty;
+        check(g, OTF2_GlobalDefWriter_WriteRegion(g->writer, i, name, name, description,
+                                                  otf2_role(r->role), otf2_paradigm(r->paradigm),
+                                                  OTF2_REGION_FLAG_NONE, file, 0, 0));
+    }
+}
+
+static void write_communicators(global_writer* g, const scorep_finalize_context* ctx)
+{
+    const scorep_unified_definitions* defs = ctx->defs;
+    uint64_t* members = malloc((ctx->size > 0 ? ctx->size : 1) * sizeof *members);
+    if (members == NULL) {
+        g->failed = 1;
+        return;
+    }
+    /* Rank r's master location, in world-rank order: the ranks of every
+     * communicator group below index into this list. */
+    for (int rank = 0; rank < ctx->size; rank++)
+        members[rank] = scorep_location_global_id((uint32_t)rank, 0);
+    check(g, OTF2_GlobalDefWriter_WriteGroup(g->writer, LOCATIONS_GROUP, new_string(g, "MPI"),
+                                             OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
+                                             OTF2_GROUP_FLAG_NONE, (uint32_t)ctx->size, members));
+    free(members);
+
+    uint32_t self = defs->comm_map ? defs->comm_map[SCOREP_COMM_SELF] : SCOREP_INVALID_ID;
+    char fallback[64];
+    for (uint32_t c = 0; c < defs->comm_count; c++) {
+        const scorep_comm_def* comm = &defs->comms[c];
+        const char* text = comm->name;
+        if (text == NULL) {
+            snprintf(fallback, sizeof fallback, "%s %u", comm->is_group ? "Group" : "Comm", c);
+            text = fallback;
+        }
+        OTF2_StringRef name = new_string(g, text);
+        uint64_t* ranks = malloc((comm->size ? comm->size : 1) * sizeof *ranks);
+        if (ranks == NULL) {
+            g->failed = 1;
+            return;
+        }
+        for (uint32_t i = 0; i < comm->size; i++)
+            ranks[i] = (uint64_t)comm->local_to_world[i];
+        /* MPI_COMM_SELF means a different process on every rank: OTF2's
+         * COMM_SELF group type says exactly that. */
+        int is_self = c == self && !comm->is_group;
+        check(g, OTF2_GlobalDefWriter_WriteGroup(
+                     g->writer, group_of_comm(c), name,
+                     is_self ? OTF2_GROUP_TYPE_COMM_SELF : OTF2_GROUP_TYPE_COMM_GROUP,
+                     OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, is_self ? 0 : comm->size, ranks));
+        free(ranks);
+        if (!comm->is_group)
+            check(g, OTF2_GlobalDefWriter_WriteComm(g->writer, c, name, group_of_comm(c),
+                                                    OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE));
+    }
+}
+
+static void write_windows_and_parameters(global_writer* g, const scorep_unified_definitions* defs)
+{
+    char fallback[64];
+    for (uint32_t w = 0; w < defs->window_count; w++) {
+        const char* text = defs->windows[w].name;
+        if (text == NULL) {
+            snprintf(fallback, sizeof fallback, "Window %u", w);
+            text = fallback;
+        }
+        check(g, OTF2_GlobalDefWriter_WriteRmaWin(g->writer, w, new_string(g, text),
+                                                  defs->windows[w].comm, OTF2_RMA_WIN_FLAG_NONE));
+    }
+    for (uint32_t p = 0; p < defs->parameter_count; p++) {
+        const scorep_parameter_def* param = &defs->parameters[p];
+        check(g, OTF2_GlobalDefWriter_WriteParameter(
+                     g->writer, p, new_string(g, param->name),
+                     param->type == SCOREP_PARAMETER_STRING ? OTF2_PARAMETER_TYPE_STRING
+                                                            : OTF2_PARAMETER_TYPE_INT64));
+    }
+}
+
+int trace_write_global_definitions(const scorep_finalize_context* ctx,
+                                   const uint64_t* event_counts)
+{
+    global_writer g = { .writer = OTF2_Archive_GetGlobalDefWriter(trace.archive) };
+    if (g.writer == NULL)
+        return -1;
+    uint64_t length = ctx->global_end_ticks > ctx->global_begin_ticks
+                          ? ctx->global_end_ticks - ctx->global_begin_ticks : 0;
+    check(&g, OTF2_GlobalDefWriter_WriteClockProperties(g.writer, ctx->ticks_per_second,
+                                                        ctx->global_begin_ticks, length,
+                                                        OTF2_UNDEFINED_TIMESTAMP));
+    write_strings(&g, ctx->defs);
+    check(&g, OTF2_GlobalDefWriter_WriteParadigm(g.writer, OTF2_PARADIGM_MPI,
+                                                 new_string(&g, "MPI"),
+                                                 OTF2_PARADIGM_CLASS_PROCESS));
+    write_system_tree(&g, ctx, event_counts);
+    write_regions(&g, ctx->defs);
+    write_communicators(&g, ctx);
+    write_windows_and_parameters(&g, ctx->defs);
+    check(&g, OTF2_Archive_CloseGlobalDefWriter(trace.archive, g.writer));
+    return g.failed ? -1 : 0;
+}

@@ -1,0 +1,153 @@
+/*
+ * The trace substrate's table and lifecycle: archive, writers, directory.
+ *
+ * The OTF2 archive is opened at init, before MPI_Init, because events start
+ * at once; the experiment directory is created later (after MPI_Init, when
+ * rank 0 has chosen its name). So the archive lives at a private path,
+ * $TMPDIR/scorep-wrapgen-trace-XXXXXX/archive, which becomes a symlink to the
+ * experiment directory as soon as that exists: every file OTF2 writes lands
+ * in the experiment directory, with no copy at the end. Until then no buffer
+ * is flushed (trace_memory.c lets them grow).
+ */
+#define _DEFAULT_SOURCE  /* mkdtemp, realpath, symlink, rmdir */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <otf2/OTF2_Pthread_Locks.h>
+
+#include "trace.h"
+
+trace_state trace;
+
+/* Events of a location whose state could not be allocated go nowhere, with
+ * one warning (a writer of NULL makes every OTF2 call fail). */
+static trace_location unusable_location;
+
+static int open_archive(void)
+{
+    const char* tmp = getenv("TMPDIR");
+    int n = snprintf(trace.private_dir, sizeof trace.private_dir, "%s/scorep-wrapgen-trace-XXXXXX",
+                     tmp && *tmp ? tmp : "/tmp");
+    if (n <= 0 || (size_t)n >= sizeof trace.private_dir || mkdtemp(trace.private_dir) == NULL) {
+        scorep_warning("trace: cannot create a private directory in %s: tracing is disabled",
+                       tmp && *tmp ? tmp : "/tmp");
+        trace.private_dir[0] = '\0';
+        return -1;
+    }
+    snprintf(trace.archive_path, sizeof trace.archive_path, "%s/archive", trace.private_dir);
+
+    uint64_t total_memory = scorep_config_total_memory();
+    uint64_t chunk_size = trace_memory_chunk_size(total_memory);
+    trace.archive = OTF2_Archive_Open(trace.archive_path, "traces", OTF2_FILEMODE_WRITE,
+                                      chunk_size, 4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX,
+                                      OTF2_COMPRESSION_NONE);
+    if (trace.archive == NULL) {
+        scorep_warning("trace: OTF2 cannot open an archive: tracing is disabled");
+        rmdir(trace.private_dir);
+        trace.private_dir[0] = '\0';
+        return -1;
+    }
+    /* Locks guard only archive-wide state (writer creation, file opening),
+     * never the per-location event path. */
+    OTF2_Pthread_Archive_SetLockingCallbacks(trace.archive, NULL);
+    trace_flush_install(trace.archive);
+    trace_memory_install(trace.archive, total_memory, chunk_size);
+    OTF2_Archive_SetCreator(trace.archive, "scorep-wrapgen");
+    scorep_verbose("trace: OTF2 chunks of %llu bytes, SCOREP_TOTAL_MEMORY=%llu",
+                   (unsigned long long)chunk_size, (unsigned long long)total_memory);
+    return 0;
+}
+
+static int trace_init(int slot)
+{
+    trace.slot = slot;
+    return open_archive();
+}
+
+static void trace_experiment_dir_ready(const char* directory, int rank, int size)
+{
+    if (trace.archive == NULL)
+        return;
+    trace.rank = rank;
+    trace.size = size;
+    char target[PATH_MAX];
+    if (realpath(directory, target) == NULL || symlink(target, trace.archive_path) != 0) {
+        scorep_warning("trace: cannot link the trace archive into %s: the trace stays in memory "
+                       "and is discarded at the end", directory);
+        return;
+    }
+    const scorep_multiprocess_ops* mpp = scorep_multiprocess();
+    if (mpp->size != size || mpp->rank != rank)
+        scorep_warning("trace: the multi-process layer says rank %d of %d, the experiment "
+                       "directory rank %d of %d", mpp->rank, mpp->size, rank, size);
+    if (trace_collectives_install(trace.archive, mpp) != OTF2_SUCCESS
+        || OTF2_Archive_OpenEvtFiles(trace.archive) != OTF2_SUCCESS) {
+        scorep_warning("trace: OTF2 cannot open the event files in %s", directory);
+        return;
+    }
+    atomic_store(&trace.directory_ready, 1);
+}
+
+static void trace_location_created(scorep_location* loc)
+{
+    trace_location* tl = calloc(1, sizeof *tl);
+    if (tl == NULL) {
+        scorep_warning("trace: out of memory for location %u: its events are not traced",
+                       loc->local_id);
+        unusable_location.location = loc;
+        loc->substrate_data[trace.slot] = &unusable_location;
+        return;
+    }
+    tl->location = loc;
+    /* The rank (part of the location id) may not be known yet; the id is set
+     * before the writer first touches a file (trace_flush_set_location_id). */
+    tl->writer = OTF2_Archive_GetEvtWriter(trace.archive, OTF2_UNDEFINED_LOCATION);
+    if (tl->writer == NULL)
+        scorep_warning("trace: OTF2 cannot create an event writer for location %u",
+                       loc->local_id);
+    else
+        OTF2_EvtWriter_SetUserData(tl->writer, tl);
+    tl->next = atomic_load(&trace.locations);
+    while (!atomic_compare_exchange_weak(&trace.locations, &tl->next, tl))
+        ;
+    loc->substrate_data[trace.slot] = tl;
+}
+
+static int trace_write_callback(const scorep_finalize_context* ctx)
+{
+    if (!atomic_load(&trace.directory_ready)) {
+        trace_discard();
+        return -1;
+    }
+    return trace_write(ctx);
+}
+
+static void trace_finalize(void)
+{
+    trace_discard();  /* only does something if write never ran */
+    trace_location* tl = atomic_exchange(&trace.locations, NULL);
+    while (tl != NULL) {
+        trace_location* next = tl->next;
+        tl->location->substrate_data[trace.slot] = NULL;
+        free(tl);
+        tl = next;
+    }
+}
+
+const scorep_substrate* scorep_trace_substrate(void)
+{
+    static scorep_substrate table;
+    if (table.name == NULL) {
+        trace_events_fill_table(&table);
+        table.init = trace_init;
+        table.experiment_dir_ready = trace_experiment_dir_ready;
+        table.location_created = trace_location_created;
+        table.write = trace_write_callback;
+        table.finalize = trace_finalize;
+        table.name = "tracing";
+    }
+    return &table;
+}

@@ -1,0 +1,165 @@
+/*
+ * Finalisation of the trace: collective over all ranks, called once per
+ * process after the core unified the definitions.
+ *
+ *   1. every rank closes its event writers: the last buffer contents go to
+ *      traces/<location>.evt, all ranks in parallel
+ *   2. every rank writes the mapping tables of its locations (traces/<location>.def)
+ *   3. the event counts of all locations are gathered on rank 0, which writes
+ *      the unified global definitions (traces.def)
+ *   4. the archive is closed collectively; rank 0 writes the anchor traces.otf2
+ */
+#define _DEFAULT_SOURCE  /* mkdtemp, realpath, symlink, rmdir */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "trace.h"
+
+/* Closes every event writer of this process; fills counts (location order of
+ * trace.locations) if given. */
+static int close_event_writers(uint64_t* counts)
+{
+    int failed = 0;
+    size_t i = 0;
+    for (trace_location* tl = atomic_load(&trace.locations); tl != NULL; tl = tl->next, i++) {
+        if (tl->writer == NULL)
+            continue;
+        trace_flush_set_location_id(tl->writer, tl);
+        uint64_t events = 0;
+        OTF2_EvtWriter_GetNumberOfEvents(tl->writer, &events);
+        if (counts != NULL)
+            counts[i] = events;
+        failed |= OTF2_Archive_CloseEvtWriter(trace.archive, tl->writer) != OTF2_SUCCESS;
+        tl->writer = NULL;
+    }
+    return failed;
+}
+
+static size_t location_count(void)
+{
+    size_t n = 0;
+    for (trace_location* tl = atomic_load(&trace.locations); tl != NULL; tl = tl->next)
+        n++;
+    return n;
+}
+
+/* Gathers (rank, thread, events) of every location on rank 0 and orders the
+ * counts like ctx->defs' location table. Returns NULL on other ranks. */
+static uint64_t* gather_event_counts(const scorep_finalize_context* ctx, const uint64_t* counts,
+                                     size_t n, int* failed)
+{
+    const scorep_multiprocess_ops* mpp = ctx->mpp;
+    int root = ctx->rank == 0;
+    uint64_t* mine = malloc((n ? n : 1) * 2 * sizeof *mine);
+    uint64_t* per_rank = root ? calloc(ctx->size, sizeof *per_rank) : NULL;
+    size_t* byte_counts = root ? calloc(ctx->size, sizeof *byte_counts) : NULL;
+    size_t* displacements = root ? calloc(ctx->size, sizeof *displacements) : NULL;
+    uint64_t* all = NULL;
+    uint64_t* ordered = NULL;
+    if (mine == NULL || (root && (!per_rank || !byte_counts || !displacements)))
+        goto out_of_memory;
+    size_t i = 0;
+    for (trace_location* tl = atomic_load(&trace.locations); tl != NULL; tl = tl->next, i++) {
+        mine[2 * i] = tl->location->local_id;
+        mine[2 * i + 1] = counts[i];
+    }
+    uint64_t mine_count = n;
+    mpp->gather(&mine_count, sizeof mine_count, per_rank, 0);
+    size_t total = 0;
+    if (root) {
+        for (int r = 0; r < ctx->size; r++) {
+            byte_counts[r] = per_rank[r] * 2 * sizeof(uint64_t);
+            displacements[r] = total * 2 * sizeof(uint64_t);
+            total += per_rank[r];
+        }
+        all = malloc((total ? total : 1) * 2 * sizeof *all);
+        if (all == NULL)
+            goto out_of_memory;  /* the gatherv below still has to happen on others */
+    }
+    mpp->gatherv(mine, n * 2 * sizeof(uint64_t), all, byte_counts, displacements, 0);
+    if (root) {
+        const scorep_unified_definitions* defs = ctx->defs;
+        ordered = calloc(defs->location_count ? defs->location_count : 1, sizeof *ordered);
+        if (ordered == NULL)
+            goto out_of_memory;
+        for (uint32_t l = 0; l < defs->location_count; l++) {
+            uint32_t rank = defs->location_rank[l];
+            size_t first = displacements[rank] / (2 * sizeof(uint64_t));
+            for (uint64_t k = 0; k < per_rank[rank]; k++)
+                if (all[2 * (first + k)] == defs->location_thread[l])
+                    ordered[l] = all[2 * (first + k) + 1];
+        }
+    }
+    free(mine);
+    free(per_rank);
+    free(byte_counts);
+    free(displacements);
+    free(all);
+    return ordered;
+
+out_of_memory:
+    /* Keep the collective sequence intact: a rank that cannot take part
+     * would hang the others. */
+    *failed = 1;
+    scorep_warning("trace: out of memory while gathering event counts");
+    if (mpp->abort)
+        mpp->abort(1);
+    abort();
+}
+
+static void remove_private_directory(void)
+{
+    if (trace.private_dir[0] == '\0')
+        return;
+    unlink(trace.archive_path);
+    rmdir(trace.private_dir);
+    trace.private_dir[0] = '\0';
+}
+
+int trace_write(const scorep_finalize_context* ctx)
+{
+    if (trace.archive == NULL)
+        return -1;
+    if (ctx->emergency && ctx->mpp == NULL) {
+        /* No collectives possible: save this rank's events, skip definitions. */
+        int failed = close_event_writers(NULL);
+        remove_private_directory();
+        return failed ? -1 : 0;
+    }
+    int failed = 0;
+    size_t n = location_count();
+    uint64_t* counts = calloc(n ? n : 1, sizeof *counts);
+    if (counts == NULL) {
+        scorep_warning("trace: out of memory at finalisation");
+        return -1;
+    }
+    failed |= close_event_writers(counts);
+    failed |= OTF2_Archive_CloseEvtFiles(trace.archive) != OTF2_SUCCESS;
+    failed |= trace_write_mapping_tables(ctx) != 0;
+
+    uint64_t* ordered = gather_event_counts(ctx, counts, n, &failed);
+    free(counts);
+    if (ctx->rank == 0)
+        failed |= trace_write_global_definitions(ctx, ordered) != 0;
+    free(ordered);
+
+    failed |= OTF2_Archive_Close(trace.archive) != OTF2_SUCCESS;
+    trace.archive = NULL;
+    remove_private_directory();
+    if (failed)
+        scorep_warning("trace: the OTF2 archive in %s may be incomplete (see OTF2's messages above)",
+                       ctx->directory);
+    return failed ? -1 : 0;
+}
+
+/* Finalisation without an experiment directory: nothing can be written. */
+void trace_discard(void)
+{
+    if (trace.archive == NULL)
+        return;
+    if (atomic_load(&trace.locations) != NULL)
+        scorep_warning("trace: no experiment directory was created; the trace is discarded");
+    close_event_writers(NULL);  /* pre_flush declines: no directory */
+    trace.archive = NULL;       /* closing needs collectives that were never set up */
+    remove_private_directory();
+}
