@@ -194,7 +194,6 @@ static void write_communicators(global_writer* g, const scorep_finalize_context*
                                              OTF2_GROUP_FLAG_NONE, (uint32_t)ctx->size, members));
     free(members);
 
-    uint32_t self = defs->comm_map ? defs->comm_map[SCOREP_COMM_SELF] : SCOREP_INVALID_ID;
     char fallback[64];
     for (uint32_t c = 0; c < defs->comm_count; c++) {
         const scorep_comm_def* comm = &defs->comms[c];
@@ -211,13 +210,11 @@ static void write_communicators(global_writer* g, const scorep_finalize_context*
         }
         for (uint32_t i = 0; i < comm->size; i++)
             ranks[i] = (uint64_t)comm->local_to_world[i];
-        /* MPI_COMM_SELF means a different process on every rank: OTF2's
-         * COMM_SELF group type says exactly that. */
-        int is_self = c == self && !comm->is_group;
-        check(g, OTF2_GlobalDefWriter_WriteGroup(
-                     g->writer, group_of_comm(c), name,
-                     is_self ? OTF2_GROUP_TYPE_COMM_SELF : OTF2_GROUP_TYPE_COMM_GROUP,
-                     OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, is_self ? 0 : comm->size, ranks));
+        /* The core unifies each rank's MPI_COMM_SELF as a communicator of
+         * its own, so it is an ordinary one-member group here. */
+        check(g, OTF2_GlobalDefWriter_WriteGroup(g->writer, group_of_comm(c), name,
+                                                 OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                                 OTF2_GROUP_FLAG_NONE, comm->size, ranks));
         free(ranks);
         if (!comm->is_group)
             check(g, OTF2_GlobalDefWriter_WriteComm(g->writer, c, name, group_of_comm(c),

@@ -9,7 +9,9 @@
  * in the experiment directory, with no copy at the end. Until then no buffer
  * is flushed (trace_memory.c lets them grow).
  */
-#define _DEFAULT_SOURCE  /* mkdtemp, realpath, symlink, rmdir */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE  /* mkdtemp, realpath, symlink, rmdir with -std=c11 */
+#endif
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>

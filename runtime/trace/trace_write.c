@@ -9,7 +9,9 @@
  *      the unified global definitions (traces.def)
  *   4. the archive is closed collectively; rank 0 writes the anchor traces.otf2
  */
-#define _DEFAULT_SOURCE  /* mkdtemp, realpath, symlink, rmdir */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE  /* mkdtemp, realpath, symlink, rmdir with -std=c11 */
+#endif
 #include <stdlib.h>
 #include <unistd.h>
 
