@@ -43,21 +43,25 @@ class CRenderer:
         entry = self.kinds[param.kind]
         base = self.base_type(param, large)
         const = "const " if param.constant else ""
-        pattern = entry.get("c_declarator")
+        pattern = (large and entry.get("c_large_declarator")
+                   or param.pointer is False and entry.get("c_declarator_nopointer")
+                   or entry.get("c_declarator"))
         if pattern:
-            return const + pattern.format(name=param.name, type=base)
+            return const + pattern.format(name=param.name, type=param.func_type or base)
         if param.is_array:
-            return f"{const}{base} {param.name}[]"
+            # A list length is a multi-dimensional array: ranges[][3].
+            inner = "".join(f"[{n}]" for n in param.length[1:]) if isinstance(param.length, tuple) else ""
+            return f"{const}{base} {param.name}[]{inner}"
         if self.is_pointer(param):
             return f"{const}{base} *{param.name}"
         return f"{base} {param.name}"
 
     def is_pointer(self, param):
-        """Out/inout parameters are pointers in C, unless the spec says otherwise."""
+        """Out/inout scalars are pointers in C, unless the spec says otherwise."""
         if param.pointer is not None:
             return bool(param.pointer)
         entry = self.kinds[param.kind]
-        if entry.get("class") == "choice" or self.kinds[param.kind]["c"] in ("void",):
+        if entry.get("c_by_pointer") or entry.get("class") == "choice":
             return True
         return param.direction in ("out", "inout")
 

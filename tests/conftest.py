@@ -2,10 +2,12 @@
 import os
 import pathlib
 import subprocess
+import sys
 
 import pytest
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))   # the generator package
 BUILD = pathlib.Path(os.environ.get("SCOREP_WRAPGEN_BUILD", REPO / "build"))
 REFERENCE = REPO.parent / "shared" / "reference"
 

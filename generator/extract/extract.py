@@ -117,6 +117,25 @@ def renamed(proc_name, params):
     return tuple(replace(p, name=standard_name(proc_name, p.name)) for p in params)
 
 
+def pointer_flag(param, cparam, kinds):
+    """`pointer` is set only where the header's pointer-ness differs from what the
+    kind and direction imply (an input passed by pointer, like MPI_Cancel's request;
+    MPI_Info_create_env's argv as char *argv[] instead of char ***)."""
+    entry = kinds[param["kind"]]
+    if param["length"] is not None and not isinstance(param["length"], str) or \
+            param["length"] not in (None, "*") and entry.get("class") != "string_array":
+        return None
+    if entry.get("c_declarator_nopointer"):
+        return False if pointer_depth(cparam.type) < 3 else None
+    if "c_declarator" in entry or entry.get("c_by_pointer") or entry.get("class") == "choice":
+        return None
+    if param["length"] is not None:
+        return None
+    implied = param["param_direction"] in ("out", "inout")
+    actual = pointer_depth(cparam.type) > 0 and not cparam.is_array
+    return None if implied == actual else actual
+
+
 def poly_kind(kind, large_only, changes_type, kinds):
     """POLY when the `_c` variant changes the type, or for a large-only parameter
     whose kind exists only as POLY."""
@@ -140,9 +159,11 @@ def procedure_entry(func, large, kinds):
         p = large_params[pname] if large_only else small_params[pname]
         kind, func_type = kind_of(name, p)
         kind = poly_kind(kind, large_only, is_poly(p, large_params.get(pname)), kinds)
-        params.append(make_param(p.name, kind, direction_of(name, p),
-                                 length=length_of(name, p, names), constant=p.is_const,
-                                 func_type=func_type, large_only=large_only))
+        param = make_param(p.name, kind, direction_of(name, p),
+                           length=length_of(name, p, names), constant=p.is_const,
+                           func_type=func_type, large_only=large_only)
+        param["pointer"] = pointer_flag(param, p, kinds)
+        params.append(param)
     if func.variadic:
         params.append(make_param("varargs", "VARARGS", "in"))
     attributes = dict(ATTRIBUTE_DEFAULTS)

@@ -65,8 +65,10 @@ def parse_header(path, args=(), prefix="MPI_"):
             functions[cur.spelling] = CFunction(cur.spelling, normalise(cur.result_type.spelling),
                                                 tuple(params), cur.type.is_function_variadic())
         elif cur.kind == ci.CursorKind.MACRO_DEFINITION and cur.spelling not in macros:
-            tokens = [t.spelling for t in cur.get_tokens()]
-            if len(tokens) > 2 and tokens[1] == "(":
-                close = tokens.index(")")
-                macros[cur.spelling] = tuple(t for t in tokens[2:close] if t != ",")
+            tokens = list(cur.get_tokens())
+            # Function-like: the "(" touches the name ("#define F(x)", not "#define C (x)").
+            if (len(tokens) > 2 and tokens[1].spelling == "("
+                    and tokens[1].extent.start.offset == tokens[0].extent.end.offset):
+                close = [t.spelling for t in tokens].index(")")
+                macros[cur.spelling] = tuple(t.spelling for t in tokens[2:close] if t.spelling != ",")
     return functions, macros

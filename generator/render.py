@@ -1,0 +1,53 @@
+"""Back-end driver: Jinja2 templates + the procedure model -> files in generated/."""
+import json
+import pathlib
+
+import jinja2
+
+from .kinds import CRenderer
+
+TEMPLATES_DIR = pathlib.Path(__file__).resolve().parent.parent / "templates"
+
+
+def environment():
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
+        undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+        keep_trailing_newline=True)
+
+
+def procedure_record(proc):
+    """The merged model of one procedure as plain data (generated/mpi/procedures.json)."""
+    return {
+        "name": proc.name, "since": proc.since, "removed": proc.removed,
+        "return_kind": proc.return_kind, "large_count": proc.large_count,
+        "bindings": [b for b in ("c", "f90", "f08") if proc.has_binding(b)],
+        "callback": proc.is_callback, "origin": proc.origin,
+        "parameters": [{"name": p.name, "kind": p.kind, "direction": p.direction,
+                        "length": list(p.length) if isinstance(p.length, tuple) else p.length}
+                       for p in proc.params_for("c") + [q for q in proc.parameters
+                                                        if not q.in_binding("c")]],
+    }
+
+
+def write_if_changed(path, text, written):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)
+    written.append(path)
+
+
+def render_all(spec, kinds, output, quiet=False):
+    env = environment()
+    c = CRenderer(kinds)
+    written = []
+    procedures = list(spec.callable_procedures())
+    records = [procedure_record(p) for p in procedures]
+    # One procedure per line: a spec change shows as a readable diff.
+    lines = ",\n".join(json.dumps(r, sort_keys=True) for r in records)
+    write_if_changed(output / "mpi" / "procedures.json", f"[\n{lines}\n]\n", written)
+    c_procs = [p for p in procedures if p.has_binding("c")]
+    text = env.get_template("c/prototypes.h.j2").render(
+        procedures=[{"proc": p, "prototype": c.prototype(p, parenthesize=True)} for p in c_procs])
+    write_if_changed(output / "mpi" / "c" / "prototypes.h", text, written)
+    return written
