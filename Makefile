@@ -1,0 +1,62 @@
+# Convenience entry points; meson/ninja do the building. Run as root on a fresh
+# Debian 12 machine, each target first installs the Debian packages it needs.
+PYTHON ?= /usr/bin/python3
+BUILD ?= build
+MPI ?= openmpi
+PREFIX ?= /usr/local
+MESON_OPTIONS ?=
+
+DEBIAN_PACKAGES = python3-jinja2 python3-clang-16 libclang-16-dev meson ninja-build \
+	pkg-config gcc gfortran libopenmpi-dev openmpi-bin mpich libmpich-dev \
+	libcoarrays-openmpi-dev libopen-trace-format2-dev otf2-tools python3-otf2 python3-pytest
+
+.PHONY: all deps build check demo regenerate install dist clean
+
+all: build
+
+deps:
+	@missing=$$(for p in $(DEBIAN_PACKAGES); do \
+	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	    if [ "$$(id -u)" = 0 ]; then \
+	        echo "== installing missing Debian packages:" $$missing; \
+	        DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null && \
+	        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing >/dev/null \
+	            || { echo "apt-get install failed for:" $$missing >&2; exit 1; }; \
+	    else \
+	        echo "missing Debian packages (run as root, or: sudo apt-get install $$missing)" >&2; exit 1; \
+	    fi; \
+	else echo "== Debian packages: all present"; fi
+
+$(BUILD)/build.ninja: | deps
+	@echo "== configuring $(BUILD)/ with meson (MPI: $(MPI))"
+	meson setup $(BUILD) -Dmpi=$(MPI) -Dprefix=$(PREFIX) $(MESON_OPTIONS)
+
+build: deps $(BUILD)/build.ninja
+	@echo "== building"
+	ninja -C $(BUILD)
+
+check: build
+	@echo "== running all tests"
+	$(PYTHON) tests/run_all.py $(BUILD)
+
+demo: build
+	@echo "== regenerating the wrappers and summarising the MPI spec"
+	$(PYTHON) -m generator regenerate
+	$(PYTHON) -m generator specs --summary
+
+regenerate: deps
+	@echo "== regenerating generated/ from specs/, tasks/, templates/"
+	$(PYTHON) -m generator regenerate
+
+install: build
+	@echo "== installing into $(PREFIX)"
+	meson configure $(BUILD) -Dprefix=$(PREFIX) >/dev/null
+	meson install -C $(BUILD)
+
+dist: build
+	@echo "== making a release tarball with the generated sources"
+	meson dist -C $(BUILD) --no-tests --allow-dirty
+
+clean:
+	rm -rf $(BUILD)
