@@ -109,11 +109,7 @@ void scorep_exit(scorep_region region);
  * and turns it back on afterwards. The flag is one thread-local int so that
  * the check costs one predictable branch. It does not affect the event
  * functions themselves: a wrapper calls scorep_enter after turning it off. */
-#if defined(__cplusplus)
-extern __thread int scorep_thread_event_generation_off;
-#else
-extern _Thread_local int scorep_thread_event_generation_off;
-#endif
+extern __thread int scorep_thread_event_generation_off __attribute__((tls_model("initial-exec")));
 
 static inline int scorep_event_generation_is_on(void)
 {
@@ -121,6 +117,12 @@ static inline int scorep_event_generation_is_on(void)
 }
 static inline void scorep_event_generation_off(void) { scorep_thread_event_generation_off = 1; }
 static inline void scorep_event_generation_on(void) { scorep_thread_event_generation_off = 0; }
+
+/* The same as real functions, for callers that cannot use the inline ones
+ * (the Fortran interface module). */
+int scorep_event_generation_is_on_fn(void);
+void scorep_event_generation_off_fn(void);
+void scorep_event_generation_on_fn(void);
 
 /* ---- communicators and groups -------------------------------------------- */
 
@@ -323,6 +325,10 @@ void scorep_measurement_init(void);
 /* Write everything and stop measuring; idempotent. Called by the MPI layer from
  * MPI_Finalize and by the core at exit. */
 void scorep_measurement_finalize(void);
+/* Abnormal end (MPI_Abort, fatal error): every process writes what it has
+ * recorded, without talking to other processes; the experiment directory is
+ * marked partial. */
+void scorep_measurement_abort(void);
 /* 1 between initialisation and finalisation. */
 int scorep_measurement_is_active(void);
 /* Path of the experiment directory once it exists, else NULL. */
