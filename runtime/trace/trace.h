@@ -79,7 +79,4 @@ void trace_events_fill_table(scorep_substrate* table);
 int trace_write(const scorep_finalize_context* ctx);
 void trace_discard(void);
 
-/* The measurement-system region every buffer flush is recorded as. */
-#define TRACE_FLUSH_REGION_NAME "TRACE BUFFER FLUSH"
-
 #endif /* SCOREP_WRAPGEN_TRACE_H */

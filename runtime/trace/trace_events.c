@@ -234,25 +234,14 @@ static void parameter_string(scorep_location* loc, uint64_t t, scorep_parameter 
     WRITE(loc, ParameterString, t, param, value);
 }
 
-/* The flush region is defined on first use: a definition takes the core's
- * definition lock, which is fine once per process but not at init, when the
- * core is still setting itself up. */
-static scorep_region flush_region(void)
-{
-    static atomic_uint region = SCOREP_INVALID_ID;
-    scorep_region id = atomic_load(&region);
-    if (id == SCOREP_INVALID_ID) {
-        id = scorep_region_define(TRACE_FLUSH_REGION_NAME, NULL, SCOREP_PARADIGM_MEASUREMENT,
-                                  SCOREP_ROLE_ARTIFICIAL, NULL);
-        atomic_store(&region, id);
-    }
-    return id;
-}
+/* The core's measurement region for buffer flushes ("TRACE_BUFFER_FLUSH"),
+ * defined at initialisation; the profile uses the same region. */
+extern scorep_region scorep_flush_region;
 
 static void buffer_flush(scorep_location* loc, uint64_t t_begin, uint64_t t_end)
 {
     trace_location* tl = trace_location_of(loc);
-    scorep_region region = flush_region();
+    scorep_region region = scorep_flush_region;
     /* Not through after_write: these records could in theory fill the fresh
      * chunk, and a report from here would recurse into the event layer. */
     OTF2_ErrorCode code = OTF2_EvtWriter_Enter(tl->writer, NULL, t_begin, region);

@@ -9,7 +9,7 @@
  * trace_events.c sees flush_pending and calls trace_flush_report(), which
  * tells the event layer (scorep_event_buffer_flush). The event layer calls
  * every substrate's buffer_flush, ours included, which records the flush as
- * an enter/leave of the region "TRACE BUFFER FLUSH".
+ * an enter/leave of the core's region "TRACE_BUFFER_FLUSH".
  */
 #include "trace.h"
 
