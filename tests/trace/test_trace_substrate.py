@@ -1,0 +1,243 @@
+"""The OTF2 trace substrate, end to end: programs record events through the
+adapter API with SCOREP_ENABLE_TRACING=true, and the traces are read back with
+python3-otf2 and otf2-print, the way analysis tools read them."""
+import collections
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import MPI_COMPILERS, mpirun
+from trace_programs import (REPO, build_program, count_by_kind, read_trace, tracing_env)
+
+otf2 = pytest.importorskip("otf2")
+
+PYTHON = "/usr/bin/python3"
+EXPORT = REPO / "tools" / "scorep-trace-export"
+FLUSH_REGION = "TRACE_BUFFER_FLUSH"
+
+
+# ---- a trace larger than SCOREP_TOTAL_MEMORY -------------------------------------
+
+@pytest.fixture(scope="module")
+def many_events(build_dir, tmp_path_factory):
+    out = tmp_path_factory.mktemp("many_events") / "many_events"
+    return build_program(build_dir, "many_events.c", out, "cc", ["scorep_measurement"])
+
+
+def run_many_events(program, directory, pairs, total_memory, *args):
+    env = dict(os.environ)
+    env.update(tracing_env(directory, SCOREP_TOTAL_MEMORY=total_memory))
+    proc = subprocess.run([str(program), str(pairs), *args], env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+def test_trace_larger_than_total_memory_is_complete_after_flushes(many_events, tmp_path):
+    pairs = 300_000
+    directory = tmp_path / "exp"
+    run_many_events(many_events, directory, pairs, "1M")
+
+    event_bytes = sum(f.stat().st_size for f in (directory / "traces").glob("*.evt"))
+    assert event_bytes > 2 * 1024 * 1024, "the trace should be larger than its buffer memory"
+    events, definitions = read_trace(directory / "traces.otf2")
+    assert list(events) == [("MPI Rank 0", "Master thread")]
+    counts = count_by_kind(next(iter(events.values())))
+    assert counts[("Enter", "work")] == counts[("Leave", "work")] == pairs
+    assert counts[("Enter", "main")] == counts[("Leave", "main")] == 1
+    flushes = counts[("Enter", FLUSH_REGION)]
+    assert flushes >= 2, "several buffer flushes expected with 1M of buffer memory"
+    assert counts[("Leave", FLUSH_REGION)] == flushes
+    assert FLUSH_REGION in definitions["regions"]
+
+
+def test_flush_region_spans_the_flush_and_nests_inside_the_open_regions(many_events, tmp_path):
+    directory = tmp_path / "exp"
+    run_many_events(many_events, directory, 200_000, "1M")
+    events, _ = read_trace(directory / "traces.otf2")
+    stack, last_time, flushes = [], 0, 0
+    for event in next(iter(events.values())):
+        assert event.time >= last_time, "events of a location must be in time order"
+        last_time = event.time
+        if isinstance(event, otf2.events.Enter):
+            stack.append(event)
+        elif isinstance(event, otf2.events.Leave):
+            enter = stack.pop()
+            assert enter.region == event.region, "enter/leave must nest"
+            if event.region.name == FLUSH_REGION:
+                flushes += 1
+                assert event.time > enter.time
+                assert [e.region.name for e in stack][:1] == ["main"]
+    assert not stack
+    assert flushes >= 1
+
+
+def test_trace_within_total_memory_has_no_flush(many_events, tmp_path):
+    directory = tmp_path / "exp"
+    run_many_events(many_events, directory, 1000, "16M")
+    events, _ = read_trace(directory / "traces.otf2")
+    counts = count_by_kind(next(iter(events.values())))
+    assert counts[("Enter", "work")] == 1000
+    assert counts[("Enter", FLUSH_REGION)] == 0
+
+
+def test_otf2_print_reads_the_serial_trace(many_events, tmp_path):
+    directory = tmp_path / "exp"
+    run_many_events(many_events, directory, 5000, "1M")
+    proc = subprocess.run(["otf2-print", str(directory / "traces.otf2")], capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.count("ENTER") == 5001
+    assert 'Region: "work"' in proc.stdout
+
+
+def test_enter_exit_pair_in_trace_mode_costs_at_most_five_pairs_of_timer_reads(many_events,
+                                                                             tmp_path):
+    """The hot-path target: recording an enter+exit pair, OTF2 encoding
+    included, costs at most 5x two reads of the core's timer. The buffer
+    memory holds the whole run, so no flush (disk I/O) falls into the loop.
+    Best of three runs, against noise from other processes."""
+    ratios = []
+    for attempt in range(3):
+        proc = run_many_events(many_events, tmp_path / f"exp{attempt}", 1_000_000, "256M",
+                               "timing")
+        fields = proc.stdout.split()
+        pair_ns = float(fields[fields.index("pair_ns") + 1])
+        timer_ns = float(fields[fields.index("two_timer_reads_ns") + 1])
+        ratios.append(pair_ns / timer_ns)
+    assert min(ratios) <= 5.0, f"enter+exit / two timer reads: {ratios}"
+
+
+# ---- 4 MPI ranks ------------------------------------------------------------------
+
+RANKS = 4
+ITERATIONS = 12
+
+
+@pytest.fixture(scope="module")
+def mpi_trace(build_dir, tmp_path_factory):
+    """Runs mpi_events on 4 ranks once; returns the experiment directory."""
+    work = tmp_path_factory.mktemp("mpi_events")
+    program = build_program(build_dir, "mpi_events.c", work / "mpi_events",
+                            MPI_COMPILERS["openmpi"]["c"],
+                            ["scorep_mpi_layer", "scorep_measurement"])
+    directory = work / "exp"
+    mpirun(RANKS, [program, ITERATIONS], env=tracing_env(directory), cwd=work)
+    return directory
+
+
+def test_otf2_print_reads_the_mpi_trace_without_error(mpi_trace):
+    proc = subprocess.run(["otf2-print", str(mpi_trace / "traces.otf2")], capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "error" not in proc.stderr.lower()
+    assert proc.stdout.count("MPI_SEND ") == RANKS * ITERATIONS + RANKS // 2
+
+
+def test_mpi_trace_defines_ranks_locations_and_communicators(mpi_trace):
+    _, definitions = read_trace(mpi_trace / "traces.otf2")
+    ranks = [f"MPI Rank {r}" for r in range(RANKS)]
+    assert sorted(definitions["location_groups"]) == ranks
+    assert sorted(definitions["locations"]) == [(r, "Master thread") for r in ranks]
+    assert definitions["comms"]["MPI_COMM_WORLD"] == ranks
+    parity = [members for name, members in definitions["comms"].items() if name == "parity"]
+    assert not parity or len(parity[0]) == RANKS // 2
+    for region in ("main", "MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Waitall",
+                   "MPI_Allreduce", "MPI_Put", "MPI_Win_fence"):
+        assert definitions["regions"].count(region) == 1, region
+    assert sorted(definitions["parameters"]) == ["iteration", "phase"]
+    assert definitions["rma_wins"] == ["window"]
+
+
+def expected_counts(rank):
+    """Exactly the events mpi_events.c feeds on `rank`."""
+    n = ITERATIONS
+    parity_sender = rank < 2  # ranks 0 and 1 are rank 0 of their parity communicator
+    counts = collections.Counter()
+    for region, visits in (("main", 1), ("MPI_Isend", n), ("MPI_Irecv", n), ("MPI_Waitall", n),
+                           ("MPI_Allreduce", n), ("MPI_Put", 1), ("MPI_Win_fence", 1),
+                           ("MPI_Send", n + parity_sender), ("MPI_Recv", n + (not parity_sender))):
+        counts[("Enter", region)] = counts[("Leave", region)] = visits
+    counts.update({("MpiSend", None): n + parity_sender, ("MpiRecv", None): n + (not parity_sender),
+                   ("MpiIsend", None): n, ("MpiIsendComplete", None): n,
+                   ("MpiIrecvRequest", None): n, ("MpiIrecv", None): n,
+                   ("MpiCollectiveBegin", None): n, ("MpiCollectiveEnd", None): n,
+                   ("ParameterInt", None): n, ("ParameterString", None): 1,
+                   ("RmaWinCreate", None): 1, ("RmaWinDestroy", None): 1, ("RmaPut", None): 1,
+                   ("RmaOpCompleteBlocking", None): 1, ("RmaCollectiveBegin", None): 1,
+                   ("RmaCollectiveEnd", None): 1})
+    return counts
+
+
+def test_mpi_trace_holds_exactly_the_fed_events(mpi_trace):
+    events, _ = read_trace(mpi_trace / "traces.otf2")
+    assert len(events) == RANKS
+    for rank in range(RANKS):
+        recorded = count_by_kind(events[(f"MPI Rank {rank}", "Master thread")])
+        assert recorded == expected_counts(rank), f"rank {rank}"
+
+
+def test_mpi_trace_event_fields_carry_the_fed_values(mpi_trace):
+    events, _ = read_trace(mpi_trace / "traces.otf2")
+    rank1 = events[("MPI Rank 1", "Master thread")]
+    world_sends = [e for e in rank1 if isinstance(e, otf2.events.MpiSend)
+                   and e.communicator.name == "MPI_COMM_WORLD"]
+    assert [(e.receiver, e.msg_tag, e.msg_length) for e in world_sends] == \
+        [(2, i % 3, 8 * (i + 1)) for i in range(ITERATIONS)]
+    assert [e.value for e in rank1 if isinstance(e, otf2.events.ParameterInt)] == \
+        list(range(ITERATIONS))
+    assert [(e.parameter.name, e.string) for e in rank1
+            if isinstance(e, otf2.events.ParameterString)] == [("phase", "rma")]
+    ends = [e for e in rank1 if isinstance(e, otf2.events.MpiCollectiveEnd)]
+    assert {(str(e.collective_op).split(".")[-1], e.communicator.name, e.size_sent,
+             e.size_received) for e in ends} == {("ALLREDUCE", "MPI_COMM_WORLD", 8, 8)}
+    puts = [e for e in rank1 if isinstance(e, otf2.events.RmaPut)]
+    assert [(e.win.name, e.remote, e.bytes) for e in puts] == [("window", 2, 64)]
+
+
+def test_mpi_trace_matches_every_receive_to_its_send(mpi_trace):
+    """Each receive pairs FIFO with a send of the same (communicator, sender,
+    receiver, tag) whose size is equal: the ranks in the events resolve to the
+    right locations through the unified communicators."""
+    sends, receives = collections.defaultdict(list), collections.defaultdict(list)
+    with otf2.reader.open(str(mpi_trace / "traces.otf2")) as trace:
+        for location, event in trace.events:
+            if isinstance(event, (otf2.events.MpiSend, otf2.events.MpiIsend)):
+                peer = event.communicator.group.members[event.receiver]
+                sends[(event.communicator.name, location.group.name, peer.group.name,
+                       event.msg_tag)].append(event.msg_length)
+            elif isinstance(event, (otf2.events.MpiRecv, otf2.events.MpiIrecv)):
+                peer = event.communicator.group.members[event.sender]
+                receives[(event.communicator.name, peer.group.name, location.group.name,
+                          event.msg_tag)].append(event.msg_length)
+    assert sum(map(len, sends.values())) == 2 * RANKS * ITERATIONS + RANKS // 2
+    assert sends == receives
+    assert ("MPI_COMM_WORLD", "MPI Rank 3", "MPI Rank 0", 0) in sends
+    assert ("parity", "MPI Rank 1", "MPI Rank 3", 7) in sends
+
+
+def test_chrome_export_of_the_mpi_trace_has_one_flow_per_message(mpi_trace, tmp_path):
+    out = tmp_path / "trace.json"
+    proc = subprocess.run([PYTHON, str(EXPORT), str(mpi_trace), "-o", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "warning" not in proc.stderr
+    document = json.loads(out.read_text())
+    events = document["traceEvents"]
+    messages = 2 * RANKS * ITERATIONS + RANKS // 2
+    starts = [e for e in events if e["ph"] == "s"]
+    finishes = [e for e in events if e["ph"] == "f"]
+    assert len(starts) == len(finishes) == messages
+    assert sorted(e["id"] for e in starts) == sorted(e["id"] for e in finishes)
+    assert len({e["pid"] for e in events if e["ph"] == "B"}) == RANKS
+    enters = sum(expected_counts(r)[("Enter", name)] for r in range(RANKS)
+                 for name in ("main", "MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv",
+                              "MPI_Waitall", "MPI_Allreduce", "MPI_Put", "MPI_Win_fence"))
+    assert sum(e["ph"] == "B" for e in events) == sum(e["ph"] == "E" for e in events) == enters
+    # each flow starts inside the sender's MPI_Send/MPI_Isend slice on the sender's rank
+    by_id = {e["id"]: e for e in finishes}
+    assert all(by_id[s["id"]]["pid"] != s["pid"] or RANKS == 1 for s in starts)
