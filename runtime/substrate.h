@@ -1,6 +1,6 @@
 /*
  * Internal interface between the event layer (runtime/events.c) and a
- * substrate (runtime/profile*.c, runtime/trace/*.c).
+ * substrate (runtime/profile.c, the files in runtime/trace/).
  *
  * Who calls what
  *   - The event layer owns the list of substrates. At initialisation it asks

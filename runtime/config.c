@@ -1,0 +1,180 @@
+/* Configuration from SCOREP_* environment variables, Score-P names and syntax.
+ * An invalid value never stops the program: it is reported with the value
+ * used instead, because the measurement should still happen. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "internal.h"
+
+scorep_config scorep_cfg = {
+    .enable_profiling = true,
+    .enable_tracing = false,
+    .experiment_directory = "",
+    .overwrite_experiment_directory = false,
+    .total_memory = 16384000,
+    .timer = SCOREP_TIMER_TSC,
+    .filtering_file = "",
+    .verbose = false,
+    .mpi_enable_groups = "DEFAULT",
+    .libwrap_path = "",
+};
+
+static const scorep_config_var_info config_vars[] = {
+    {"SCOREP_ENABLE_PROFILING", "boolean", "true", "Write a call-path profile (profile.json, profile.txt, profile.folded)"},
+    {"SCOREP_ENABLE_TRACING", "boolean", "false", "Write an OTF2 event trace (traces.otf2)"},
+    {"SCOREP_EXPERIMENT_DIRECTORY", "path", "", "Experiment directory; default scorep-<YYYYMMDD>_<HHMM>_<id>"},
+    {"SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY", "boolean", "false", "Replace an existing experiment directory instead of choosing a new name"},
+    {"SCOREP_TOTAL_MEMORY", "size", "16000k", "Memory for trace buffers per process (suffixes k, M, G); a full buffer is flushed to disk"},
+    {"SCOREP_TIMER", "tsc|clock_gettime", "tsc if invariant, else clock_gettime", "Timer used for timestamps"},
+    {"SCOREP_FILTERING_FILE", "path", "", "Score-P filter file (SCOREP_REGION_NAMES_BEGIN ... / SCOREP_FILE_NAMES_BEGIN ...)"},
+    {"SCOREP_VERBOSE", "boolean", "false", "Print what the measurement does"},
+    {"SCOREP_MPI_ENABLE_GROUPS", "list", "DEFAULT", "MPI function groups to record (read by the MPI adapter): ALL, DEFAULT, CG, COLL, ENV, ERR, EXT, IO, MISC, P2P, RMA, SPAWN, TOPO, TYPE, XNONBLOCK, XREQTEST, ...; prefix a group with ~ to disable it"},
+    {"SCOREP_LIBWRAP_PATH", "path list", "", "Directories searched for installed library wrappers"},
+    {NULL, NULL, NULL, NULL},
+};
+
+const scorep_config_var_info* scorep_config_vars(void) { return config_vars; }
+
+static char* trimmed_copy(const char* text)
+{
+    while (isspace((unsigned char)*text)) text++;
+    char* copy = strdup(text);
+    size_t n = strlen(copy);
+    while (n > 0 && isspace((unsigned char)copy[n - 1])) copy[--n] = '\0';
+    return copy;
+}
+
+bool scorep_config_parse_bool(const char* text, bool* out)
+{
+    static const char* const yes[] = {"true", "yes", "on", "1", NULL};
+    static const char* const no[] = {"false", "no", "off", "0", NULL};
+    char* t = trimmed_copy(text);
+    bool ok = false;
+    for (int i = 0; yes[i]; i++)
+        if (strcasecmp(t, yes[i]) == 0) { *out = true; ok = true; }
+    for (int i = 0; no[i]; i++)
+        if (strcasecmp(t, no[i]) == 0) { *out = false; ok = true; }
+    free(t);
+    return ok;
+}
+
+bool scorep_config_parse_size(const char* text, uint64_t* out)
+{
+    char* t = trimmed_copy(text);
+    char* end = NULL;
+    errno = 0;
+    unsigned long long value = strtoull(t, &end, 10);
+    bool ok = end != t && errno == 0 && t[0] != '-';
+    uint64_t factor = 1;
+    if (ok) {
+        while (isspace((unsigned char)*end)) end++;
+        switch (toupper((unsigned char)*end)) {
+        case '\0': break;
+        case 'K': factor = 1024ull; end++; break;
+        case 'M': factor = 1024ull * 1024; end++; break;
+        case 'G': factor = 1024ull * 1024 * 1024; end++; break;
+        default: ok = false;
+        }
+        if (ok && (*end == 'b' || *end == 'B')) end++;
+        if (ok && *end != '\0') ok = false;
+    }
+    if (ok && value > UINT64_MAX / factor) ok = false;
+    if (ok) *out = (uint64_t)value * factor;
+    free(t);
+    return ok;
+}
+
+static void read_bool(const char* name, bool* field)
+{
+    const char* v = getenv(name);
+    if (!v) return;
+    if (!scorep_config_parse_bool(v, field))
+        scorep_warning("%s: invalid value '%s' (expected true or false), using '%s'", name, v,
+                       *field ? "true" : "false");
+}
+
+static void read_string(const char* name, const char** field)
+{
+    const char* v = getenv(name);
+    if (v) *field = strdup(v);
+}
+
+/* Smaller buffers than this cannot hold even the per-location chunk. */
+#define MIN_TOTAL_MEMORY (512u * 1024u)
+
+void scorep_config_load(void)
+{
+    read_bool("SCOREP_ENABLE_PROFILING", &scorep_cfg.enable_profiling);
+    read_bool("SCOREP_ENABLE_TRACING", &scorep_cfg.enable_tracing);
+    read_string("SCOREP_EXPERIMENT_DIRECTORY", &scorep_cfg.experiment_directory);
+    read_bool("SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY", &scorep_cfg.overwrite_experiment_directory);
+    read_bool("SCOREP_VERBOSE", &scorep_cfg.verbose);
+    read_string("SCOREP_FILTERING_FILE", &scorep_cfg.filtering_file);
+    read_string("SCOREP_MPI_ENABLE_GROUPS", &scorep_cfg.mpi_enable_groups);
+    read_string("SCOREP_LIBWRAP_PATH", &scorep_cfg.libwrap_path);
+
+    const char* mem = getenv("SCOREP_TOTAL_MEMORY");
+    if (mem) {
+        uint64_t bytes;
+        if (!scorep_config_parse_size(mem, &bytes))
+            scorep_warning("SCOREP_TOTAL_MEMORY: invalid value '%s' (expected a size like 16000k, 64M), using '%llu'",
+                           mem, (unsigned long long)scorep_cfg.total_memory);
+        else if (bytes < MIN_TOTAL_MEMORY) {
+            scorep_warning("SCOREP_TOTAL_MEMORY: value '%s' is below the minimum, using '%u'", mem,
+                           MIN_TOTAL_MEMORY);
+            scorep_cfg.total_memory = MIN_TOTAL_MEMORY;
+        } else
+            scorep_cfg.total_memory = bytes;
+    }
+
+    bool tsc_safe = scorep_timer_tsc_is_safe();
+    scorep_cfg.timer = tsc_safe ? SCOREP_TIMER_TSC : SCOREP_TIMER_CLOCK_GETTIME;
+    const char* timer = getenv("SCOREP_TIMER");
+    if (timer) {
+        char* t = trimmed_copy(timer);
+        if (strcasecmp(t, "tsc") == 0) {
+            if (tsc_safe)
+                scorep_cfg.timer = SCOREP_TIMER_TSC;
+            else
+                scorep_warning("SCOREP_TIMER: value 'tsc' is not safe here (no invariant TSC), using 'clock_gettime'");
+        } else if (strcasecmp(t, "clock_gettime") == 0 || strcasecmp(t, "monotonic") == 0) {
+            scorep_cfg.timer = SCOREP_TIMER_CLOCK_GETTIME;
+        } else {
+            scorep_warning("SCOREP_TIMER: invalid value '%s' (expected tsc or clock_gettime), using '%s'",
+                           timer, tsc_safe ? "tsc" : "clock_gettime");
+        }
+        free(t);
+    }
+}
+
+const char* scorep_config_value(const char* name)
+{
+    static _Thread_local char number[32];
+    if (!name) return NULL;
+    if (strcmp(name, "SCOREP_ENABLE_PROFILING") == 0) return scorep_cfg.enable_profiling ? "true" : "false";
+    if (strcmp(name, "SCOREP_ENABLE_TRACING") == 0) return scorep_cfg.enable_tracing ? "true" : "false";
+    if (strcmp(name, "SCOREP_EXPERIMENT_DIRECTORY") == 0) return scorep_cfg.experiment_directory;
+    if (strcmp(name, "SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY") == 0)
+        return scorep_cfg.overwrite_experiment_directory ? "true" : "false";
+    if (strcmp(name, "SCOREP_TOTAL_MEMORY") == 0) {
+        snprintf(number, sizeof number, "%llu", (unsigned long long)scorep_cfg.total_memory);
+        return number;
+    }
+    if (strcmp(name, "SCOREP_TIMER") == 0)
+        return scorep_cfg.timer == SCOREP_TIMER_TSC ? "tsc" : "clock_gettime";
+    if (strcmp(name, "SCOREP_FILTERING_FILE") == 0) return scorep_cfg.filtering_file;
+    if (strcmp(name, "SCOREP_VERBOSE") == 0) return scorep_cfg.verbose ? "true" : "false";
+    if (strcmp(name, "SCOREP_MPI_ENABLE_GROUPS") == 0) return scorep_cfg.mpi_enable_groups;
+    if (strcmp(name, "SCOREP_LIBWRAP_PATH") == 0) return scorep_cfg.libwrap_path;
+    return NULL;
+}
+
+int scorep_config_write(FILE* out)
+{
+    for (const scorep_config_var_info* v = config_vars; v->name; v++)
+        fprintf(out, "%s=%s\n", v->name, scorep_config_value(v->name));
+    return ferror(out) ? -1 : 0;
+}

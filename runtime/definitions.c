@@ -1,0 +1,250 @@
+/* Process-local definition tables: regions, strings, communicators/groups,
+ * windows, parameters, metrics. Entries live in fixed-size chunks that never
+ * move, so the event path and the substrates read them without a lock;
+ * defining takes the lock (once per object). */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "strmap.h"
+
+#define CHUNK_BITS 10
+#define CHUNK_SIZE (1u << CHUNK_BITS)
+#define MAX_CHUNKS 1024u   /* 1M entries per kind */
+
+typedef struct table {
+    void* chunks[MAX_CHUNKS];
+    size_t element_size;
+    volatile uint32_t count;
+} table;
+
+static void* table_at(const table* t, uint32_t id)
+{
+    return (char*)t->chunks[id >> CHUNK_BITS] + (size_t)(id & (CHUNK_SIZE - 1)) * t->element_size;
+}
+
+/* caller holds the lock; returns the new id or SCOREP_INVALID_ID when full */
+static uint32_t table_append(table* t, const void* element)
+{
+    uint32_t id = t->count;
+    if (id >= MAX_CHUNKS * CHUNK_SIZE) return SCOREP_INVALID_ID;
+    if (!t->chunks[id >> CHUNK_BITS]) t->chunks[id >> CHUNK_BITS] = calloc(CHUNK_SIZE, t->element_size);
+    memcpy(table_at(t, id), element, t->element_size);
+    __atomic_store_n(&t->count, id + 1, __ATOMIC_RELEASE);
+    return id;
+}
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static table regions = {.element_size = sizeof(scorep_region_def)};
+static table strings = {.element_size = sizeof(char*)};
+static table comms = {.element_size = sizeof(scorep_comm_def)};
+static table windows = {.element_size = sizeof(scorep_window_def)};
+static table parameters = {.element_size = sizeof(scorep_parameter_def)};
+static table metrics = {.element_size = sizeof(scorep_metric_def)};
+static scorep_strmap region_index, string_index, group_index, parameter_index, metric_index;
+static scorep_filter* filter;
+static int initialised;
+
+uint8_t* scorep_region_filtered_flags;
+int scorep_process_rank = 0;
+int scorep_process_size = 1;
+
+static char* dup_or_null(const char* s) { return s ? strdup(s) : NULL; }
+
+void scorep_definitions_set_filter(scorep_filter* f) { filter = f; }
+
+void scorep_definitions_init(void)
+{
+    pthread_mutex_lock(&lock);
+    if (!initialised) {
+        initialised = 1;
+        /* bss-like: pages are only touched for regions that exist */
+        scorep_region_filtered_flags = calloc(SCOREP_MAX_REGIONS, 1);
+        /* world and self: rank maps depend on the rank, resolved on use */
+        scorep_comm_def world = {0, 0, 0, NULL, strdup("MPI_COMM_WORLD")};
+        scorep_comm_def self = {0, 0, 1, NULL, strdup("MPI_COMM_SELF")};
+        table_append(&comms, &world);
+        table_append(&comms, &self);
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+static void text_key(char* out, size_t size, size_t* len, const char* const* parts, int n, const int* numbers, int m)
+{
+    size_t pos = 0;
+    for (int i = 0; i < n; i++) {
+        const char* s = parts[i] ? parts[i] : "\x02";
+        size_t l = strlen(s);
+        if (pos + l + 1 >= size) l = size - pos - 2;
+        memcpy(out + pos, s, l);
+        pos += l;
+        out[pos++] = '\x01';
+    }
+    for (int i = 0; i < m && pos + 12 < size; i++) pos += (size_t)snprintf(out + pos, size - pos, "%d\x01", numbers[i]);
+    *len = pos;
+}
+
+scorep_region scorep_region_define(const char* name, const char* file, scorep_paradigm paradigm,
+                                   scorep_region_role role, const char* group)
+{
+    scorep_measurement_init();
+    if (!name) name = "<unnamed>";
+    char key[4096];
+    size_t len;
+    const char* parts[] = {name, file, group};
+    int numbers[] = {(int)paradigm, (int)role};
+    text_key(key, sizeof key, &len, parts, 3, numbers, 2);
+    pthread_mutex_lock(&lock);
+    uint32_t id;
+    if (!scorep_strmap_get(&region_index, key, len, &id)) {
+        scorep_region_def def = {strdup(name), dup_or_null(file), dup_or_null(group), paradigm, role, 0};
+        def.filtered = scorep_filter_excludes(filter, name, file);
+        id = table_append(&regions, &def);
+        if (id < SCOREP_MAX_REGIONS) {
+            scorep_region_filtered_flags[id] = (uint8_t)def.filtered;
+            scorep_strmap_put(&region_index, key, len, id);
+            if (def.filtered) scorep_verbose("region '%s' is filtered", name);
+        } else
+            id = SCOREP_INVALID_ID;
+    }
+    pthread_mutex_unlock(&lock);
+    return id;
+}
+
+int scorep_region_is_filtered(scorep_region region)
+{
+    return region >= regions.count || scorep_region_filtered_flags[region];
+}
+
+uint32_t scorep_region_count(void) { return __atomic_load_n(&regions.count, __ATOMIC_ACQUIRE); }
+const scorep_region_def* scorep_region_get(scorep_region id)
+{
+    return id < scorep_region_count() ? table_at(&regions, id) : NULL;
+}
+
+scorep_string scorep_string_define(const char* text)
+{
+    if (!text) text = "";
+    size_t len = strlen(text);
+    pthread_mutex_lock(&lock);
+    uint32_t id;
+    if (!scorep_strmap_get(&string_index, text, len, &id)) {
+        char* copy = strdup(text);
+        id = table_append(&strings, &copy);
+        scorep_strmap_put(&string_index, text, len, id);
+    }
+    pthread_mutex_unlock(&lock);
+    return id;
+}
+uint32_t scorep_string_count(void) { return __atomic_load_n(&strings.count, __ATOMIC_ACQUIRE); }
+const char* scorep_string_get(scorep_string id)
+{
+    return id < scorep_string_count() ? *(char**)table_at(&strings, id) : NULL;
+}
+
+scorep_comm scorep_comm_define(uint64_t stable_key, int is_group, uint32_t size, const int* local_to_world,
+                               const char* name)
+{
+    scorep_measurement_init();
+    pthread_mutex_lock(&lock);
+    uint32_t id = SCOREP_INVALID_ID;
+    /* groups are created often (MPI_Comm_group each time); keep one per member list */
+    if (is_group && local_to_world &&
+        scorep_strmap_get(&group_index, local_to_world, size * sizeof(int), &id)) {
+        pthread_mutex_unlock(&lock);
+        return id;
+    }
+    int* map = malloc((size ? size : 1) * sizeof(int));
+    if (local_to_world) memcpy(map, local_to_world, size * sizeof(int));
+    else for (uint32_t i = 0; i < size; i++) map[i] = (int)i;
+    scorep_comm_def def = {is_group ? 0 : stable_key, is_group != 0, size, map, dup_or_null(name)};
+    id = table_append(&comms, &def);
+    if (is_group && id != SCOREP_INVALID_ID) scorep_strmap_put(&group_index, map, size * sizeof(int), id);
+    pthread_mutex_unlock(&lock);
+    return id;
+}
+
+void scorep_comm_free(scorep_comm comm) { (void)comm; }
+
+uint32_t scorep_comm_count(void) { return __atomic_load_n(&comms.count, __ATOMIC_ACQUIRE); }
+const scorep_comm_def* scorep_comm_get(scorep_comm id)
+{
+    return id < scorep_comm_count() ? table_at(&comms, id) : NULL;
+}
+
+int scorep_comm_world_rank(scorep_comm comm, int rank_in_comm)
+{
+    if (rank_in_comm < 0) return -1;
+    if (comm == SCOREP_COMM_WORLD) return rank_in_comm < scorep_process_size ? rank_in_comm : -1;
+    if (comm == SCOREP_COMM_SELF) return rank_in_comm == 0 ? scorep_process_rank : -1;
+    const scorep_comm_def* def = scorep_comm_get(comm);
+    if (!def || (uint32_t)rank_in_comm >= def->size) return -1;
+    return def->local_to_world[rank_in_comm];
+}
+
+scorep_window scorep_rma_window_define(uint64_t stable_key, scorep_comm comm, const char* name)
+{
+    scorep_measurement_init();
+    scorep_window_def def = {stable_key, comm, dup_or_null(name)};
+    pthread_mutex_lock(&lock);
+    uint32_t id = table_append(&windows, &def);
+    pthread_mutex_unlock(&lock);
+    return id;
+}
+uint32_t scorep_window_count(void) { return __atomic_load_n(&windows.count, __ATOMIC_ACQUIRE); }
+const scorep_window_def* scorep_window_get(scorep_window id)
+{
+    return id < scorep_window_count() ? table_at(&windows, id) : NULL;
+}
+
+scorep_parameter scorep_parameter_define(const char* name, scorep_parameter_type type)
+{
+    scorep_measurement_init();
+    if (!name) name = "<unnamed>";
+    char key[1024];
+    size_t len;
+    const char* parts[] = {name};
+    int numbers[] = {(int)type};
+    text_key(key, sizeof key, &len, parts, 1, numbers, 1);
+    pthread_mutex_lock(&lock);
+    uint32_t id;
+    if (!scorep_strmap_get(&parameter_index, key, len, &id)) {
+        scorep_parameter_def def = {strdup(name), type};
+        id = table_append(&parameters, &def);
+        scorep_strmap_put(&parameter_index, key, len, id);
+    }
+    pthread_mutex_unlock(&lock);
+    return id;
+}
+uint32_t scorep_parameter_count(void) { return __atomic_load_n(&parameters.count, __ATOMIC_ACQUIRE); }
+const scorep_parameter_def* scorep_parameter_get(scorep_parameter id)
+{
+    return id < scorep_parameter_count() ? table_at(&parameters, id) : NULL;
+}
+
+scorep_metric scorep_metric_define(const char* name, const char* unit)
+{
+    scorep_measurement_init();
+    if (!name) name = "<unnamed>";
+    pthread_mutex_lock(&lock);
+    uint32_t id;
+    if (!scorep_strmap_get(&metric_index, name, strlen(name), &id)) {
+        if (metrics.count >= SCOREP_PROFILE_MAX_METRICS) {
+            pthread_mutex_unlock(&lock);
+            scorep_warning("metric '%s': at most %d user metrics are supported, it is ignored", name,
+                           SCOREP_PROFILE_MAX_METRICS);
+            return SCOREP_INVALID_ID;
+        }
+        scorep_metric_def def = {strdup(name), strdup(unit ? unit : "")};
+        id = table_append(&metrics, &def);
+        scorep_strmap_put(&metric_index, name, strlen(name), id);
+    }
+    pthread_mutex_unlock(&lock);
+    return id;
+}
+uint32_t scorep_metric_count(void) { return __atomic_load_n(&metrics.count, __ATOMIC_ACQUIRE); }
+const scorep_metric_def* scorep_metric_get(scorep_metric id)
+{
+    return id < scorep_metric_count() ? table_at(&metrics, id) : NULL;
+}

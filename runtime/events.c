@@ -1,0 +1,429 @@
+/* The event layer: adapter API event functions. Each takes a timestamp,
+ * finds the calling thread's location and hands the event to every active
+ * substrate. No locks here except for the request table, which is shared by
+ * all threads because MPI lets one thread complete another's request. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "timer.h"
+
+__thread int scorep_thread_event_generation_off TLS_FAST;
+
+int scorep_event_generation_is_on_fn(void) { return scorep_event_generation_is_on(); }
+void scorep_event_generation_off_fn(void) { scorep_event_generation_off(); }
+void scorep_event_generation_on_fn(void) { scorep_event_generation_on(); }
+
+volatile int scorep_phase_now = SCOREP_PHASE_PRE_INIT;
+int scorep_substrate_count_active;
+const scorep_substrate* scorep_substrates[SCOREP_MAX_SUBSTRATES];
+
+/* enter/leave are the hottest events: their callbacks are kept in flat arrays */
+static int enter_count, leave_count;
+static void (*enter_fns[SCOREP_MAX_SUBSTRATES])(scorep_location*, uint64_t, scorep_region);
+static void (*leave_fns[SCOREP_MAX_SUBSTRATES])(scorep_location*, uint64_t, scorep_region);
+
+#define STACK_MAX 1024
+typedef struct event_state {
+    uint32_t depth;
+    uint64_t event_count;
+    scorep_region stack[STACK_MAX];
+} event_state;
+
+void scorep_events_activate_substrates(void)
+{
+    enter_count = leave_count = 0;
+    for (int i = 0; i < scorep_substrate_count_active; i++) {
+        if (scorep_substrates[i]->enter) enter_fns[enter_count++] = scorep_substrates[i]->enter;
+        if (scorep_substrates[i]->leave) leave_fns[leave_count++] = scorep_substrates[i]->leave;
+    }
+}
+
+void scorep_events_location_created(scorep_location* loc)
+{
+    loc->event_private = calloc(1, sizeof(event_state));
+    for (int i = 0; i < scorep_substrate_count_active; i++)
+        if (scorep_substrates[i]->location_created) scorep_substrates[i]->location_created(loc);
+}
+
+uint64_t scorep_location_event_count(const scorep_location* loc)
+{
+    return loc->event_private ? ((const event_state*)loc->event_private)->event_count : 0;
+}
+
+static __attribute__((noinline)) scorep_location* location_slow(void)
+{
+    if (scorep_phase_now == SCOREP_PHASE_PRE_INIT) scorep_measurement_init();
+    if (scorep_phase_now != SCOREP_PHASE_ACTIVE) return NULL;
+    return scorep_tls_location ? scorep_tls_location : scorep_location_create_for_thread();
+}
+
+static inline scorep_location* current(void)
+{
+    scorep_location* loc = scorep_tls_location;
+    if (UNLIKELY(!loc || scorep_phase_now != SCOREP_PHASE_ACTIVE)) return location_slow();
+    return loc;
+}
+
+void scorep_enter(scorep_region region)
+{
+    scorep_location* loc = current();
+    if (UNLIKELY(!loc || region >= SCOREP_MAX_REGIONS || scorep_region_filtered_flags[region])) return;
+    uint64_t t = scorep_timer_read();
+    event_state* es = loc->event_private;
+    if (LIKELY(es->depth < STACK_MAX)) es->stack[es->depth] = region;
+    es->depth++;
+    es->event_count++;
+    loc->last_ticks = t;
+    for (int i = 0; i < enter_count; i++) enter_fns[i](loc, t, region);
+}
+
+void scorep_exit(scorep_region region)
+{
+    scorep_location* loc = current();
+    if (UNLIKELY(!loc || region >= SCOREP_MAX_REGIONS || scorep_region_filtered_flags[region])) return;
+    uint64_t t = scorep_timer_read();
+    event_state* es = loc->event_private;
+    if (UNLIKELY(es->depth == 0)) {
+        static int warned;
+        if (!warned) {
+            warned = 1;
+            scorep_warning("exit from region %u without a matching enter; ignored", region);
+        }
+        return;
+    }
+    es->depth--;
+    es->event_count++;
+    loc->last_ticks = t;
+    for (int i = 0; i < leave_count; i++) leave_fns[i](loc, t, region);
+}
+
+/* Leaves every region still open, newest first, at time t. Runs at
+ * finalisation from the finalising thread, when no other thread records. */
+void scorep_events_finish_open_regions(uint64_t t)
+{
+    for (scorep_location* loc = scorep_location_list(); loc; loc = loc->next) {
+        event_state* es = loc->event_private;
+        if (!es) continue;
+        uint64_t tl = t > loc->last_ticks ? t : loc->last_ticks;
+        while (es->depth > 0) {
+            es->depth--;
+            scorep_region region = es->depth < STACK_MAX ? es->stack[es->depth] : SCOREP_INVALID_ID;
+            for (int i = 0; i < leave_count; i++) leave_fns[i](loc, tl, region);
+        }
+    }
+}
+
+#define EVENT_BEGIN()                                     \
+    scorep_location* loc = current();                     \
+    if (UNLIKELY(!loc)) return;                           \
+    uint64_t t = scorep_timer_read();                     \
+    loc->last_ticks = t;                                  \
+    ((event_state*)loc->event_private)->event_count++
+
+#define DISPATCH(callback, ...)                                          \
+    for (int i_ = 0; i_ < scorep_substrate_count_active; i_++) {         \
+        const scorep_substrate* s_ = scorep_substrates[i_];              \
+        if (s_->callback) s_->callback(loc, t, __VA_ARGS__);             \
+    }
+#define DISPATCH0(callback)                                              \
+    for (int i_ = 0; i_ < scorep_substrate_count_active; i_++) {         \
+        const scorep_substrate* s_ = scorep_substrates[i_];              \
+        if (s_->callback) s_->callback(loc, t);                          \
+    }
+
+/* ---- point-to-point ---- */
+
+void scorep_mpi_send(scorep_comm comm, int peer, int tag, uint64_t bytes)
+{
+    EVENT_BEGIN();
+    DISPATCH(mpi_send, comm, peer, scorep_comm_world_rank(comm, peer), tag, bytes);
+}
+
+void scorep_mpi_recv(scorep_comm comm, int peer, int tag, uint64_t bytes)
+{
+    EVENT_BEGIN();
+    DISPATCH(mpi_recv, comm, peer, scorep_comm_world_rank(comm, peer), tag, bytes);
+}
+
+/* ---- request table ---- */
+
+typedef struct request_entry {
+    scorep_request handle;
+    uint64_t id;
+    scorep_comm comm;
+    int peer, tag;
+    uint64_t bytes;
+    uint8_t is_send, persistent, active;
+    struct request_entry* next;
+} request_entry;
+
+#define REQUEST_BUCKETS 4096
+static request_entry* request_buckets[REQUEST_BUCKETS];
+static request_entry* request_free_list;
+static pthread_mutex_t request_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t next_request_id = 1;
+
+static unsigned bucket_of(scorep_request handle)
+{
+    return (unsigned)((handle * 0x9E3779B97F4A7C15ull) >> 52) & (REQUEST_BUCKETS - 1);
+}
+
+/* caller holds request_lock */
+static request_entry* request_find(scorep_request handle)
+{
+    for (request_entry* e = request_buckets[bucket_of(handle)]; e; e = e->next)
+        if (e->handle == handle) return e;
+    return NULL;
+}
+
+static void request_remove(scorep_request handle)
+{
+    request_entry** link = &request_buckets[bucket_of(handle)];
+    while (*link && (*link)->handle != handle) link = &(*link)->next;
+    if (!*link) return;
+    request_entry* e = *link;
+    *link = e->next;
+    e->next = request_free_list;
+    request_free_list = e;
+}
+
+/* returns the request id; replaces a stale entry with the same handle */
+static uint64_t request_add(scorep_request handle, int is_send, int persistent, int active, scorep_comm comm,
+                            int peer, int tag, uint64_t bytes)
+{
+    pthread_mutex_lock(&request_lock);
+    request_remove(handle);
+    request_entry* e = request_free_list;
+    if (e) request_free_list = e->next;
+    else e = malloc(sizeof *e);
+    *e = (request_entry){handle, next_request_id++, comm, peer, tag, bytes,
+                         (uint8_t)is_send, (uint8_t)persistent, (uint8_t)active, NULL};
+    unsigned b = bucket_of(handle);
+    e->next = request_buckets[b];
+    request_buckets[b] = e;
+    uint64_t id = e->id;
+    pthread_mutex_unlock(&request_lock);
+    return id;
+}
+
+void scorep_mpi_isend(scorep_comm comm, int peer, int tag, uint64_t bytes, scorep_request request)
+{
+    EVENT_BEGIN();
+    uint64_t id = request_add(request, 1, 0, 1, comm, peer, tag, bytes);
+    DISPATCH(mpi_isend, comm, peer, scorep_comm_world_rank(comm, peer), tag, bytes, id);
+}
+
+void scorep_mpi_irecv_request(scorep_comm comm, scorep_request request)
+{
+    EVENT_BEGIN();
+    uint64_t id = request_add(request, 0, 0, 1, comm, -1, -1, 0);
+    DISPATCH(mpi_irecv_request, id);
+}
+
+void scorep_mpi_send_init(scorep_comm comm, int peer, int tag, uint64_t bytes, scorep_request request)
+{
+    if (!current()) return;
+    request_add(request, 1, 1, 0, comm, peer, tag, bytes);
+}
+
+void scorep_mpi_recv_init(scorep_comm comm, scorep_request request)
+{
+    if (!current()) return;
+    request_add(request, 0, 1, 0, comm, -1, -1, 0);
+}
+
+void scorep_mpi_request_start(scorep_request request)
+{
+    EVENT_BEGIN();
+    pthread_mutex_lock(&request_lock);
+    request_entry* e = request_find(request);
+    if (!e || !e->persistent) {
+        pthread_mutex_unlock(&request_lock);
+        return;
+    }
+    e->active = 1;
+    e->id = next_request_id++;
+    request_entry copy = *e;
+    pthread_mutex_unlock(&request_lock);
+    if (copy.is_send)
+        DISPATCH(mpi_isend, copy.comm, copy.peer, scorep_comm_world_rank(copy.comm, copy.peer), copy.tag,
+                 copy.bytes, copy.id)
+    else
+        DISPATCH(mpi_irecv_request, copy.id)
+}
+
+void scorep_mpi_request_complete(scorep_request request, int source, int tag, uint64_t bytes, int cancelled)
+{
+    EVENT_BEGIN();
+    pthread_mutex_lock(&request_lock);
+    request_entry* e = request_find(request);
+    if (!e || !e->active) {
+        pthread_mutex_unlock(&request_lock);
+        return;
+    }
+    request_entry copy = *e;
+    if (e->persistent) e->active = 0;
+    else request_remove(request);
+    pthread_mutex_unlock(&request_lock);
+    if (cancelled)
+        DISPATCH(mpi_request_cancelled, copy.id)
+    else if (copy.is_send)
+        DISPATCH(mpi_isend_complete, copy.id)
+    else
+        DISPATCH(mpi_irecv, copy.comm, source, scorep_comm_world_rank(copy.comm, source), tag, bytes, copy.id)
+}
+
+static scorep_status_decoder status_decoders[SCOREP_LANGUAGE_COUNT_];
+
+void scorep_register_status_decoder(scorep_language language, scorep_status_decoder decoder)
+{
+    if ((unsigned)language < SCOREP_LANGUAGE_COUNT_) status_decoders[language] = decoder;
+}
+
+int scorep_decode_status(const void* status, scorep_language language, scorep_status_fields* out)
+{
+    memset(out, 0, sizeof *out);
+    out->source = -1;
+    if ((unsigned)language >= SCOREP_LANGUAGE_COUNT_ || !status_decoders[language] || !status) return -1;
+    return status_decoders[language](status, out);
+}
+
+void scorep_mpi_request_complete_status(scorep_request request, const void* status, scorep_language language)
+{
+    scorep_status_fields f;
+    if (scorep_decode_status(status, language, &f) != 0) {
+        static int warned;
+        if (!warned) {
+            warned = 1;
+            scorep_warning("no status decoder for language %d: receive envelopes are unknown", (int)language);
+        }
+    }
+    scorep_mpi_request_complete(request, f.source, f.tag, f.bytes, f.cancelled);
+}
+
+void scorep_mpi_request_test(scorep_request request)
+{
+    EVENT_BEGIN();
+    pthread_mutex_lock(&request_lock);
+    request_entry* e = request_find(request);
+    uint64_t id = e && e->active ? e->id : 0;
+    pthread_mutex_unlock(&request_lock);
+    if (id) DISPATCH(mpi_request_test, id);
+}
+
+void scorep_mpi_request_cancel(scorep_request request)
+{
+    (void)request; /* the cancellation shows at completion (cancelled flag of the status) */
+}
+
+void scorep_mpi_request_free(scorep_request request)
+{
+    pthread_mutex_lock(&request_lock);
+    request_remove(request);
+    pthread_mutex_unlock(&request_lock);
+}
+
+/* ---- collectives ---- */
+
+void scorep_mpi_collective_begin(void)
+{
+    EVENT_BEGIN();
+    DISPATCH0(mpi_collective_begin);
+}
+
+void scorep_mpi_collective_end(scorep_collective_kind kind, scorep_comm comm, int root, uint64_t bytes_sent,
+                               uint64_t bytes_received)
+{
+    EVENT_BEGIN();
+    DISPATCH(mpi_collective_end, kind, comm, root, bytes_sent, bytes_received);
+}
+
+/* ---- RMA ---- */
+
+void scorep_rma_window_create(scorep_window window) { EVENT_BEGIN(); DISPATCH(rma_win_create, window); }
+void scorep_rma_window_free(scorep_window window) { EVENT_BEGIN(); DISPATCH(rma_win_destroy, window); }
+
+void scorep_rma_put(scorep_window window, int target, uint64_t bytes, uint64_t matching_id)
+{
+    EVENT_BEGIN();
+    DISPATCH(rma_put, window, target, bytes, matching_id);
+}
+
+void scorep_rma_get(scorep_window window, int target, uint64_t bytes, uint64_t matching_id)
+{
+    EVENT_BEGIN();
+    DISPATCH(rma_get, window, target, bytes, matching_id);
+}
+
+void scorep_rma_atomic(scorep_window window, int target, scorep_rma_atomic_kind kind, uint64_t bytes_sent,
+                       uint64_t bytes_received, uint64_t matching_id)
+{
+    EVENT_BEGIN();
+    DISPATCH(rma_atomic, window, target, kind, bytes_sent, bytes_received, matching_id);
+}
+
+void scorep_rma_op_complete(scorep_window window, uint64_t matching_id, int blocking)
+{
+    EVENT_BEGIN();
+    DISPATCH(rma_op_complete, window, matching_id, blocking);
+}
+
+void scorep_rma_collective_begin(void) { EVENT_BEGIN(); DISPATCH0(rma_collective_begin); }
+
+void scorep_rma_collective_end(scorep_collective_kind kind, scorep_rma_sync_level level, scorep_window window,
+                               int root, uint64_t bytes_sent, uint64_t bytes_received)
+{
+    EVENT_BEGIN();
+    DISPATCH(rma_collective_end, kind, level, window, root, bytes_sent, bytes_received);
+}
+
+void scorep_rma_group_sync(scorep_rma_sync_level level, scorep_window window, scorep_comm group)
+{
+    EVENT_BEGIN();
+    DISPATCH(rma_group_sync, level, window, group);
+}
+
+void scorep_rma_lock(scorep_window window, int target, int exclusive)
+{
+    EVENT_BEGIN();
+    DISPATCH(rma_lock, window, target, exclusive);
+}
+
+void scorep_rma_unlock(scorep_window window, int target) { EVENT_BEGIN(); DISPATCH(rma_unlock, window, target); }
+void scorep_rma_sync(scorep_window window, int target) { EVENT_BEGIN(); DISPATCH(rma_sync, window, target); }
+
+/* ---- I/O, parameters, metrics ---- */
+
+void scorep_io_bytes(uint64_t bytes_read, uint64_t bytes_written)
+{
+    EVENT_BEGIN();
+    DISPATCH(io_bytes, bytes_read, bytes_written);
+}
+
+void scorep_parameter_int(scorep_parameter parameter, int64_t value)
+{
+    EVENT_BEGIN();
+    DISPATCH(parameter_int, parameter, value);
+}
+
+void scorep_parameter_string(scorep_parameter parameter, const char* value)
+{
+    scorep_string id = scorep_string_define(value);
+    EVENT_BEGIN();
+    DISPATCH(parameter_string, parameter, id);
+}
+
+void scorep_metric_add(scorep_metric metric, int64_t value)
+{
+    if (metric == SCOREP_INVALID_ID) return;
+    EVENT_BEGIN();
+    DISPATCH(metric_add, metric, value);
+}
+
+void scorep_event_buffer_flush(scorep_location* loc, uint64_t t_begin, uint64_t t_end)
+{
+    for (int i = 0; i < scorep_substrate_count_active; i++)
+        if (scorep_substrates[i]->buffer_flush) scorep_substrates[i]->buffer_flush(loc, t_begin, t_end);
+}

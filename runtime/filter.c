@@ -1,0 +1,213 @@
+/* Score-P filter files:
+ *
+ *   SCOREP_REGION_NAMES_BEGIN
+ *     EXCLUDE *
+ *     INCLUDE main foo*
+ *     EXCLUDE MANGLED _Z3barv
+ *   SCOREP_REGION_NAMES_END
+ *   SCOREP_FILE_NAMES_BEGIN
+ *     EXCLUDE *_test.c
+ *   SCOREP_FILE_NAMES_END
+ *
+ * '#' starts a comment, '\' escapes the next character, patterns are shell
+ * wildcards (* ? [...]). Rules apply in order, the last matching one decides,
+ * everything is included by default. A region is excluded when its name or
+ * its file is. */
+#include <ctype.h>
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+typedef struct filter_rule {
+    bool on_file;
+    bool exclude;
+    bool mangled;
+    char* pattern;
+} filter_rule;
+
+struct scorep_filter {
+    filter_rule* rules;
+    size_t count, capacity;
+};
+
+static void add_rule(scorep_filter* f, bool on_file, bool exclude, bool mangled, const char* pattern)
+{
+    if (f->count == f->capacity) {
+        f->capacity = f->capacity ? 2 * f->capacity : 16;
+        f->rules = realloc(f->rules, f->capacity * sizeof *f->rules);
+    }
+    f->rules[f->count++] = (filter_rule){on_file, exclude, mangled, strdup(pattern)};
+}
+
+static void fail(char* error, size_t size, int line, const char* format, ...)
+{
+    char message[512];
+    va_list ap;
+    va_start(ap, format);
+    vsnprintf(message, sizeof message, format, ap);
+    va_end(ap);
+    if (error && size) snprintf(error, size, "line %d: %s", line, message);
+}
+
+/* Splits one line into words; a backslash keeps the next character literal
+ * (the backslash itself stays so that fnmatch sees the escape). */
+static int split_words(char* line, char** words, int max)
+{
+    int n = 0;
+    char* p = line;
+    while (*p) {
+        while (*p && isspace((unsigned char)*p)) p++;
+        if (!*p || *p == '#') break;
+        char* start = p;
+        while (*p && !isspace((unsigned char)*p) && *p != '#') {
+            if (*p == '\\' && p[1]) p++;
+            p++;
+        }
+        char end = *p;
+        *p = '\0';
+        if (n < max) words[n++] = start;
+        if (end == '#') break;
+        if (end) p++;
+    }
+    return n;
+}
+
+enum block { OUTSIDE, REGION_BLOCK, FILE_BLOCK };
+
+scorep_filter* scorep_filter_parse(const char* text, char* error, size_t error_size)
+{
+    scorep_filter* f = calloc(1, sizeof *f);
+    enum block block = OUTSIDE;
+    int block_line = 0;
+    bool have_rule = false, exclude = false, mangled = false;
+    int line_number = 0;
+    const char* p = text;
+    while (*p) {
+        line_number++;
+        const char* eol = strchr(p, '\n');
+        size_t len = eol ? (size_t)(eol - p) : strlen(p);
+        char* line = malloc(len + 1);
+        memcpy(line, p, len);
+        line[len] = '\0';
+        p += len + (eol ? 1 : 0);
+
+        char* words[256];
+        int n = split_words(line, words, 256);
+        if (n == 256) {
+            fail(error, error_size, line_number, "too many words on one line");
+            goto failed_line;
+        }
+        for (int i = 0; i < n; i++) {
+            const char* w = words[i];
+            if (block == OUTSIDE) {
+                if (strcmp(w, "SCOREP_REGION_NAMES_BEGIN") == 0) block = REGION_BLOCK;
+                else if (strcmp(w, "SCOREP_FILE_NAMES_BEGIN") == 0) block = FILE_BLOCK;
+                else {
+                    fail(error, error_size, line_number,
+                         "unexpected '%s' outside a block (expected SCOREP_REGION_NAMES_BEGIN or SCOREP_FILE_NAMES_BEGIN)", w);
+                    goto failed_line;
+                }
+                block_line = line_number;
+                have_rule = false;
+                continue;
+            }
+            const char* own_end = block == REGION_BLOCK ? "SCOREP_REGION_NAMES_END" : "SCOREP_FILE_NAMES_END";
+            if (strcmp(w, own_end) == 0) {
+                block = OUTSIDE;
+                continue;
+            }
+            if (strcmp(w, "SCOREP_REGION_NAMES_END") == 0 || strcmp(w, "SCOREP_FILE_NAMES_END") == 0 ||
+                strcmp(w, "SCOREP_REGION_NAMES_BEGIN") == 0 || strcmp(w, "SCOREP_FILE_NAMES_BEGIN") == 0) {
+                fail(error, error_size, line_number, "'%s' inside the block opened on line %d (expected %s)", w,
+                     block_line, own_end);
+                goto failed_line;
+            }
+            if (strcmp(w, "INCLUDE") == 0 || strcmp(w, "EXCLUDE") == 0) {
+                exclude = w[0] == 'E';
+                mangled = false;
+                have_rule = true;
+                if (i + 1 < n && strcmp(words[i + 1], "MANGLED") == 0) {
+                    if (block == FILE_BLOCK) {
+                        fail(error, error_size, line_number, "MANGLED is only allowed for region names");
+                        goto failed_line;
+                    }
+                    mangled = true;
+                    i++;
+                }
+                continue;
+            }
+            if (strcmp(w, "MANGLED") == 0) {
+                fail(error, error_size, line_number, "MANGLED must follow INCLUDE or EXCLUDE");
+                goto failed_line;
+            }
+            if (!have_rule) {
+                fail(error, error_size, line_number, "pattern '%s' before INCLUDE or EXCLUDE", w);
+                goto failed_line;
+            }
+            add_rule(f, block == FILE_BLOCK, exclude, mangled, w);
+        }
+        free(line);
+        continue;
+    failed_line:
+        free(line);
+        scorep_filter_free(f);
+        return NULL;
+    }
+    if (block != OUTSIDE) {
+        fail(error, error_size, block_line, "block opened here is not closed (missing %s)",
+             block == REGION_BLOCK ? "SCOREP_REGION_NAMES_END" : "SCOREP_FILE_NAMES_END");
+        scorep_filter_free(f);
+        return NULL;
+    }
+    return f;
+}
+
+scorep_filter* scorep_filter_load(const char* path, char* error, size_t error_size)
+{
+    FILE* in = fopen(path, "rb");
+    if (!in) {
+        if (error && error_size) snprintf(error, error_size, "cannot open the file");
+        return NULL;
+    }
+    size_t size = 0, capacity = 4096;
+    char* text = malloc(capacity);
+    size_t got;
+    while ((got = fread(text + size, 1, capacity - size - 1, in)) > 0) {
+        size += got;
+        if (capacity - size < 2) text = realloc(text, capacity *= 2);
+    }
+    fclose(in);
+    text[size] = '\0';
+    scorep_filter* f = scorep_filter_parse(text, error, error_size);
+    free(text);
+    return f;
+}
+
+static bool excluded_by(const scorep_filter* f, bool on_file, const char* name)
+{
+    bool excluded = false;
+    for (size_t i = 0; i < f->count; i++) {
+        const filter_rule* r = &f->rules[i];
+        if (r->on_file != on_file || r->exclude == excluded) continue;
+        if (fnmatch(r->pattern, name, 0) == 0) excluded = r->exclude;
+    }
+    return excluded;
+}
+
+bool scorep_filter_excludes(const scorep_filter* f, const char* region_name, const char* file_name)
+{
+    if (!f) return false;
+    if (file_name && excluded_by(f, true, file_name)) return true;
+    return region_name && excluded_by(f, false, region_name);
+}
+
+void scorep_filter_free(scorep_filter* f)
+{
+    if (!f) return;
+    for (size_t i = 0; i < f->count; i++) free(f->rules[i].pattern);
+    free(f->rules);
+    free(f);
+}

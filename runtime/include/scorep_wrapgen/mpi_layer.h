@@ -1,0 +1,61 @@
+/*
+ * The multi-process layer of the measurement core (library scorep_mpi_layer,
+ * meson dependency scorep_mpi_layer_dep). The MPI adapter links it; the core
+ * itself links no MPI. Everything here talks to MPI only through PMPI, on a
+ * private duplicate of MPI_COMM_WORLD.
+ *
+ * Who calls what (all from the generated C wrappers; Fortran wrappers convert
+ * their handles with MPI_Comm_f2c etc. first):
+ *   MPI_Init / MPI_Init_thread wrapper, after PMPI_Init* succeeded:
+ *       scorep_mpi_layer_init()        collective; creates the experiment dir
+ *   MPI_Finalize wrapper, before PMPI_Finalize:
+ *       scorep_mpi_layer_finalize()    collective; unifies and writes everything
+ *   MPI_Abort wrapper, before PMPI_Abort:
+ *       scorep_mpi_layer_abort()       local; writes this rank's partial data
+ *   after a call that created a communicator (dup, split, create, cart_create,
+ *   intercomm_merge, ...), on every process that called it:
+ *       scorep_mpi_comm_create(newcomm)   collective over newcomm; MPI_COMM_NULL ok
+ *   before PMPI_Comm_free:  scorep_mpi_comm_free(comm)
+ *   for envelopes:          scorep_mpi_comm_id(comm), scorep_mpi_group_id(group)
+ *   windows:                scorep_mpi_win_create(win, comm) after creation
+ *                           (collective over comm), scorep_mpi_win_id(win),
+ *                           scorep_mpi_win_free(win) before PMPI_Win_free
+ *   requests:               scorep_mpi_request_handle(request) gives the
+ *                           scorep_request for the core's request functions
+ */
+#ifndef SCOREP_WRAPGEN_MPI_LAYER_H
+#define SCOREP_WRAPGEN_MPI_LAYER_H
+
+#include <mpi.h>
+
+#include "scorep_wrapgen/adapter.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void scorep_mpi_layer_init(void);
+void scorep_mpi_layer_finalize(void);
+void scorep_mpi_layer_abort(void);
+
+scorep_comm scorep_mpi_comm_create(MPI_Comm newcomm);
+void scorep_mpi_comm_free(MPI_Comm comm);
+/* Core id of comm; a communicator the layer has not seen (created before
+ * MPI_Init returned, or by a call without wrapper) is registered on the fly
+ * with a process-local key. */
+scorep_comm scorep_mpi_comm_id(MPI_Comm comm);
+scorep_comm scorep_mpi_group_id(MPI_Group group);
+
+scorep_window scorep_mpi_win_create(MPI_Win win, MPI_Comm comm);
+scorep_window scorep_mpi_win_id(MPI_Win win);
+void scorep_mpi_win_free(MPI_Win win);
+
+static inline scorep_request scorep_mpi_request_handle(MPI_Request request)
+{
+    return (scorep_request)(uint32_t)PMPI_Request_c2f(request);
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,213 @@
+/* Declarations shared by the core's own files (not by substrates or adapters). */
+#ifndef SCOREP_WRAPGEN_INTERNAL_H
+#define SCOREP_WRAPGEN_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "substrate.h"
+
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define TLS_FAST __attribute__((tls_model("initial-exec")))
+
+/* ---- configuration (config.c) ---- */
+typedef enum scorep_timer_kind {
+    SCOREP_TIMER_TSC = 0,
+    SCOREP_TIMER_CLOCK_GETTIME = 1,
+    SCOREP_TIMER_INJECTED = 2
+} scorep_timer_kind;
+
+typedef struct scorep_config {
+    bool enable_profiling;
+    bool enable_tracing;
+    const char* experiment_directory;   /* "" if not set */
+    bool overwrite_experiment_directory;
+    uint64_t total_memory;
+    scorep_timer_kind timer;
+    const char* filtering_file;         /* "" if not set */
+    bool verbose;
+    const char* mpi_enable_groups;
+    const char* libwrap_path;
+} scorep_config;
+
+extern scorep_config scorep_cfg;
+void scorep_config_load(void);
+/* scorep.cfg: one NAME=value line per variable, the effective values */
+int scorep_config_write(FILE* out);
+/* name, default, description of every variable, index from 0 until NULL name */
+typedef struct scorep_config_var_info {
+    const char* name;
+    const char* type;
+    const char* default_value;
+    const char* description;
+} scorep_config_var_info;
+const scorep_config_var_info* scorep_config_vars(void);
+/* parsers, exposed for tests; return false on invalid text */
+bool scorep_config_parse_bool(const char* text, bool* out);
+bool scorep_config_parse_size(const char* text, uint64_t* out);
+
+/* ---- timer (timer.c) ---- */
+void scorep_timer_init(scorep_timer_kind requested);
+/* test hook: all timestamps come from clock() afterwards */
+void scorep_timer_inject(uint64_t (*clock)(void), uint64_t ticks_per_second);
+/* Refines the TSC calibration over the whole run; called once at finalisation. */
+void scorep_timer_finish_calibration(void);
+bool scorep_timer_tsc_is_safe(void);
+
+/* ---- filter (filter.c) ---- */
+typedef struct scorep_filter scorep_filter;
+/* On error returns NULL and writes "line N: message" into error. */
+scorep_filter* scorep_filter_parse(const char* text, char* error, size_t error_size);
+scorep_filter* scorep_filter_load(const char* path, char* error, size_t error_size);
+bool scorep_filter_excludes(const scorep_filter* filter, const char* region_name,
+                            const char* file_name);
+void scorep_filter_free(scorep_filter* filter);
+
+/* ---- definitions (definitions.c) ---- */
+void scorep_definitions_init(void);
+void scorep_definitions_set_filter(scorep_filter* filter);
+extern uint8_t* scorep_region_filtered_flags; /* indexed by region id */
+#define SCOREP_MAX_REGIONS (1u << 20)
+/* world communicator size / own rank, final after MPI registration */
+extern int scorep_process_rank;
+extern int scorep_process_size;
+
+/* ---- locations (location.c) ---- */
+extern __thread scorep_location* scorep_tls_location TLS_FAST;
+scorep_location* scorep_location_create_for_thread(void);
+
+/* ---- event layer (events.c) ---- */
+void scorep_events_activate_substrates(void);
+uint64_t scorep_location_event_count(const scorep_location* loc);
+extern scorep_region scorep_flush_region;
+typedef enum scorep_phase {
+    SCOREP_PHASE_PRE_INIT = 0,
+    SCOREP_PHASE_ACTIVE = 1,
+    SCOREP_PHASE_FINALIZING = 2,
+    SCOREP_PHASE_DONE = 3
+} scorep_phase;
+extern volatile int scorep_phase_now;
+extern int scorep_substrate_count_active;
+extern const scorep_substrate* scorep_substrates[SCOREP_MAX_SUBSTRATES];
+void scorep_events_location_created(scorep_location* loc);
+void scorep_events_finish_open_regions(uint64_t t);
+
+/* ---- profile substrate (profile.c) ---- */
+const scorep_substrate* scorep_profile_substrate(void);
+
+/* Walk a location's call-path tree: the profile's per-node numbers. */
+typedef struct scorep_profile_numbers {
+    uint64_t visits;
+    uint64_t time_incl;      /* ticks */
+    uint64_t time_min, time_max;  /* ticks, of one visit */
+    uint64_t bytes_sent, bytes_received;
+    uint64_t messages_sent, messages_received;
+    uint64_t bytes_read, bytes_written;
+    uint64_t collectives;
+} scorep_profile_numbers;
+#define SCOREP_PROFILE_MAX_METRICS 8
+typedef struct scorep_profile_node scorep_profile_node;
+struct scorep_profile_node {
+    scorep_region region;          /* for parameter nodes: the parameterised region */
+    uint32_t parameter;            /* SCOREP_INVALID_ID unless a parameter node */
+    int64_t parameter_value;       /* int value or string id */
+    scorep_profile_node* parent;
+    scorep_profile_node* first_child;
+    scorep_profile_node* next_sibling;
+    scorep_profile_node* cached_child;
+    uint64_t enter_ticks;
+    scorep_profile_numbers n;
+    int64_t metrics[SCOREP_PROFILE_MAX_METRICS];
+};
+/* root of the location's tree (region SCOREP_INVALID_ID); NULL if the
+ * profile substrate is not active */
+scorep_profile_node* scorep_profile_root(scorep_location* loc);
+
+/* ---- byte buffers (buffer.c) ---- */
+typedef struct scorep_buffer {
+    uint8_t* data;
+    size_t size, capacity;
+    size_t read_pos;
+    bool read_error;
+} scorep_buffer;
+void scorep_buffer_put(scorep_buffer* b, const void* data, size_t n);
+void scorep_buffer_put_u64(scorep_buffer* b, uint64_t v);
+void scorep_buffer_put_str(scorep_buffer* b, const char* s); /* NULL allowed */
+uint64_t scorep_buffer_get_u64(scorep_buffer* b);
+/* returns a pointer into the buffer (NUL-terminated) or NULL for a NULL string */
+const char* scorep_buffer_get_str(scorep_buffer* b);
+void scorep_buffer_free(scorep_buffer* b);
+
+/* ---- multi-process (multiprocess.c) ---- */
+/* The MPI layer is linked: wait for its registration before creating the
+ * experiment directory (called from the layer's constructor). */
+void scorep_multiprocess_expect(void);
+int scorep_multiprocess_is_expected(void);
+/* After PMPI_Init: switch to the MPI ops; creates the experiment directory
+ * collectively. ops must stay valid until finalisation. */
+void scorep_multiprocess_register(const scorep_multiprocess_ops* ops);
+int scorep_multiprocess_is_registered(void);
+/* rank and size are final: create the experiment directory, tell substrates */
+void scorep_lifecycle_processes_known(void);
+/* collective: rank 0 ends with the concatenation of every rank's blob in rank
+ * order, gathered up a binomial tree; returns true on rank 0 */
+bool scorep_tree_gather(scorep_buffer* mine, scorep_buffer* all_on_root);
+/* collective: up a binomial tree, merge(child, into) at each parent */
+void scorep_tree_reduce(scorep_buffer* mine, void (*merge)(scorep_buffer* child,
+                                                           scorep_buffer* into));
+void scorep_bcast_buffer(scorep_buffer* b, int root);
+
+/* ---- unification (unify.c) ---- */
+scorep_unified_definitions* scorep_unify_definitions(void);
+/* emergency: identity maps, local tables as global, no communication */
+scorep_unified_definitions* scorep_local_definitions(void);
+void scorep_unified_definitions_free(scorep_unified_definitions* d);
+
+/* ---- experiment directory (experiment.c) ---- */
+/* collective when an MPI layer is registered; returns the path or NULL */
+const char* scorep_experiment_create(void);
+/* without communication (abnormal end before the ranks agreed on one) */
+const char* scorep_experiment_create_local(void);
+
+/* ---- reports ---- */
+/* A whole-experiment profile as rank 0 sees it after unification. */
+typedef struct scorep_report_row {
+    uint32_t location;   /* index into the unified location arrays */
+    uint32_t callpath;
+    scorep_profile_numbers n;  /* times already in ns */
+    uint64_t time_excl;        /* ns */
+    int64_t metrics[SCOREP_PROFILE_MAX_METRICS]; /* indexed by global metric id */
+} scorep_report_row;
+typedef struct scorep_report_callpath {
+    uint32_t region;     /* global region id */
+    uint32_t parent;     /* SCOREP_INVALID_ID for roots */
+    uint32_t parameter;  /* global parameter id or SCOREP_INVALID_ID */
+    int64_t parameter_value; /* int, or global string id */
+} scorep_report_callpath;
+typedef struct scorep_report {
+    const scorep_unified_definitions* defs;
+    int ranks;
+    const char* timer;
+    const char* start;     /* ISO time */
+    const char* command;
+    int partial;           /* 1: written after abort/signal */
+    uint32_t callpath_count;
+    scorep_report_callpath* callpaths;
+    size_t row_count;
+    scorep_report_row* rows;
+} scorep_report;
+/* collective: gather all profiles to rank 0; returns the report on rank 0 */
+scorep_report* scorep_profile_collect(const scorep_unified_definitions* defs, bool emergency);
+void scorep_report_free(scorep_report* r);
+int scorep_report_write_json(const scorep_report* r, const char* path);
+int scorep_report_write_text(const scorep_report* r, const char* path);
+int scorep_report_write_folded(const scorep_report* r, const char* path);
+
+/* ---- process info ---- */
+const char* scorep_process_command_line(void);
+const char* scorep_process_start_time(void);
+
+#endif

@@ -1,0 +1,349 @@
+/* The MPI layer: the core's collective operations over PMPI, communicator,
+ * group and window bookkeeping, and status decoding for C, Fortran and
+ * Fortran 2008 status objects. */
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "scorep_wrapgen/mpi_layer.h"
+
+static MPI_Comm layer_comm = MPI_COMM_NULL;
+static scorep_multiprocess_ops ops;
+static int world_rank;
+static uint32_t comm_counter;
+#define LAYER_TAG 0x5C0E
+
+/* ---- collective operations for the core ---- */
+
+static void layer_barrier(void) { PMPI_Barrier(layer_comm); }
+
+/* MPI counts are int: move big buffers in pieces */
+#define PIECE ((size_t)1 << 30)
+
+static void layer_bcast(void* buffer, size_t bytes, int root)
+{
+    for (size_t off = 0; off < bytes || (bytes == 0 && off == 0); off += PIECE) {
+        size_t n = bytes - off < PIECE ? bytes - off : PIECE;
+        PMPI_Bcast((char*)buffer + off, (int)n, MPI_BYTE, root, layer_comm);
+        if (bytes == 0) break;
+    }
+}
+
+static void layer_gather(const void* send, size_t bytes, void* recv, int root)
+{
+    PMPI_Gather(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, root, layer_comm);
+}
+
+static int* int_array(const size_t* values, int n)
+{
+    int* out = malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
+    for (int i = 0; i < n; i++) out[i] = values ? (int)values[i] : 0;
+    return out;
+}
+
+static void layer_gatherv(const void* send, size_t bytes, void* recv, const size_t* counts, const size_t* displs,
+                          int root)
+{
+    int n = ops.rank == root ? ops.size : 0;
+    int* c = int_array(ops.rank == root ? counts : NULL, n);
+    int* d = int_array(ops.rank == root ? displs : NULL, n);
+    PMPI_Gatherv(send, (int)bytes, MPI_BYTE, recv, c, d, MPI_BYTE, root, layer_comm);
+    free(c);
+    free(d);
+}
+
+static void layer_scatter(const void* send, void* recv, size_t bytes, int root)
+{
+    PMPI_Scatter(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, root, layer_comm);
+}
+
+static void layer_scatterv(const void* send, const size_t* counts, const size_t* displs, void* recv, size_t bytes,
+                           int root)
+{
+    int n = ops.rank == root ? ops.size : 0;
+    int* c = int_array(ops.rank == root ? counts : NULL, n);
+    int* d = int_array(ops.rank == root ? displs : NULL, n);
+    PMPI_Scatterv(send, c, d, MPI_BYTE, recv, (int)bytes, MPI_BYTE, root, layer_comm);
+    free(c);
+    free(d);
+}
+
+static void layer_allreduce(uint64_t* values, size_t count, int op)
+{
+    MPI_Op mpi_op = op == 1 ? MPI_MIN : op == 2 ? MPI_MAX : MPI_SUM;
+    PMPI_Allreduce(MPI_IN_PLACE, values, (int)count, MPI_UINT64_T, mpi_op, layer_comm);
+}
+
+static void layer_send(const void* buffer, size_t bytes, int dest)
+{
+    uint64_t n = bytes;
+    PMPI_Send(&n, 1, MPI_UINT64_T, dest, LAYER_TAG, layer_comm);
+    for (size_t off = 0; off < bytes; off += PIECE) {
+        size_t k = bytes - off < PIECE ? bytes - off : PIECE;
+        PMPI_Send((const char*)buffer + off, (int)k, MPI_BYTE, dest, LAYER_TAG, layer_comm);
+    }
+}
+
+static void* layer_recv(int source, size_t* bytes)
+{
+    uint64_t n = 0;
+    PMPI_Recv(&n, 1, MPI_UINT64_T, source, LAYER_TAG, layer_comm, MPI_STATUS_IGNORE);
+    char* buffer = malloc(n ? n : 1);
+    for (size_t off = 0; off < n; off += PIECE) {
+        size_t k = n - off < PIECE ? n - off : PIECE;
+        PMPI_Recv(buffer + off, (int)k, MPI_BYTE, source, LAYER_TAG, layer_comm, MPI_STATUS_IGNORE);
+    }
+    *bytes = n;
+    return buffer;
+}
+
+static void layer_abort(int code) { PMPI_Abort(MPI_COMM_WORLD, code); }
+
+/* ---- status decoding ---- */
+
+static int decode_c(const void* status, scorep_status_fields* out)
+{
+    const MPI_Status* s = status;
+    out->source = s->MPI_SOURCE;
+    out->tag = s->MPI_TAG;
+    out->error = s->MPI_ERROR;
+    int count = 0, flag = 0;
+    PMPI_Get_count(s, MPI_BYTE, &count);
+    out->bytes = count == MPI_UNDEFINED || count < 0 ? 0 : (uint64_t)count;
+    PMPI_Test_cancelled(s, &flag);
+    out->cancelled = flag;
+    return 0;
+}
+
+static int decode_fortran(const void* status, scorep_status_fields* out)
+{
+    MPI_Status c;
+    if (PMPI_Status_f2c((const MPI_Fint*)status, &c) != MPI_SUCCESS) return -1;
+    return decode_c(&c, out);
+}
+
+static int decode_fortran2008(const void* status, scorep_status_fields* out)
+{
+#if MPI_VERSION >= 4
+    MPI_Status c;
+    if (PMPI_Status_f082c((const MPI_F08_status*)status, &c) != MPI_SUCCESS) return -1;
+    return decode_c(&c, out);
+#else
+    /* Open MPI 4: type(MPI_Status) has the layout of the INTEGER status array */
+    return decode_fortran(status, out);
+#endif
+}
+
+__attribute__((constructor)) static void announce_mpi(void)
+{
+    /* the experiment directory waits for MPI_Init so all ranks share one */
+    scorep_multiprocess_expect();
+    scorep_register_status_decoder(SCOREP_LANGUAGE_C, decode_c);
+    scorep_register_status_decoder(SCOREP_LANGUAGE_FORTRAN, decode_fortran);
+    scorep_register_status_decoder(SCOREP_LANGUAGE_FORTRAN2008, decode_fortran2008);
+}
+
+/* ---- handle tables ---- */
+
+typedef struct handle_entry {
+    MPI_Fint handle;
+    uint32_t id;
+} handle_entry;
+
+typedef struct handle_table {
+    handle_entry* entries;
+    size_t count, capacity;
+} handle_table;
+
+static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
+static handle_table comm_table, win_table;
+
+static int table_find(handle_table* t, MPI_Fint handle, uint32_t* id)
+{
+    for (size_t i = t->count; i-- > 0;)
+        if (t->entries[i].handle == handle) {
+            *id = t->entries[i].id;
+            return 1;
+        }
+    return 0;
+}
+
+static void table_set(handle_table* t, MPI_Fint handle, uint32_t id)
+{
+    for (size_t i = 0; i < t->count; i++)
+        if (t->entries[i].handle == handle) {
+            t->entries[i].id = id;
+            return;
+        }
+    if (t->count == t->capacity) {
+        t->capacity = t->capacity ? 2 * t->capacity : 32;
+        t->entries = realloc(t->entries, t->capacity * sizeof *t->entries);
+    }
+    t->entries[t->count++] = (handle_entry){handle, id};
+}
+
+static void table_remove(handle_table* t, MPI_Fint handle)
+{
+    for (size_t i = 0; i < t->count; i++)
+        if (t->entries[i].handle == handle) {
+            t->entries[i] = t->entries[--t->count];
+            return;
+        }
+}
+
+static int* world_ranks_of_group(MPI_Group group, int* size)
+{
+    MPI_Group world_group;
+    PMPI_Group_size(group, size);
+    int* local = malloc((size_t)(*size > 0 ? *size : 1) * sizeof(int));
+    int* world = malloc((size_t)(*size > 0 ? *size : 1) * sizeof(int));
+    for (int i = 0; i < *size; i++) local[i] = i;
+    PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
+    PMPI_Group_translate_ranks(group, *size, local, world_group, world);
+    PMPI_Group_free(&world_group);
+    free(local);
+    return world;
+}
+
+static scorep_comm define_comm(MPI_Comm comm, uint64_t key)
+{
+    MPI_Group group;
+    int size;
+    PMPI_Comm_group(comm, &group);
+    int* map = world_ranks_of_group(group, &size);
+    PMPI_Group_free(&group);
+    char name[MPI_MAX_OBJECT_NAME] = "";
+    int len = 0;
+    PMPI_Comm_get_name(comm, name, &len);
+    scorep_comm id = scorep_comm_define(key, 0, (uint32_t)size, map, len > 0 ? name : NULL);
+    free(map);
+    pthread_mutex_lock(&table_lock);
+    table_set(&comm_table, PMPI_Comm_c2f(comm), id);
+    pthread_mutex_unlock(&table_lock);
+    return id;
+}
+
+static uint64_t next_local_key(void)
+{
+    return ((uint64_t)(uint32_t)world_rank << 32) | __atomic_fetch_add(&comm_counter, 1, __ATOMIC_RELAXED);
+}
+
+scorep_comm scorep_mpi_comm_create(MPI_Comm newcomm)
+{
+    if (newcomm == MPI_COMM_NULL) return SCOREP_INVALID_ID;
+    int inter = 0;
+    PMPI_Comm_test_inter(newcomm, &inter);
+    uint64_t key = 0;
+    if (inter) {
+        /* no intra-group broadcast on an intercommunicator: keep it process-local */
+        key = next_local_key() | (1ull << 31);
+    } else {
+        int rank;
+        PMPI_Comm_rank(newcomm, &rank);
+        if (rank == 0) key = next_local_key();
+        PMPI_Bcast(&key, 1, MPI_UINT64_T, 0, newcomm);
+    }
+    return define_comm(newcomm, key);
+}
+
+void scorep_mpi_comm_free(MPI_Comm comm)
+{
+    uint32_t id;
+    pthread_mutex_lock(&table_lock);
+    MPI_Fint f = PMPI_Comm_c2f(comm);
+    int found = table_find(&comm_table, f, &id);
+    if (found) table_remove(&comm_table, f);
+    pthread_mutex_unlock(&table_lock);
+    if (found) scorep_comm_free(id);
+}
+
+scorep_comm scorep_mpi_comm_id(MPI_Comm comm)
+{
+    if (comm == MPI_COMM_WORLD) return SCOREP_COMM_WORLD;
+    if (comm == MPI_COMM_SELF) return SCOREP_COMM_SELF;
+    if (comm == MPI_COMM_NULL) return SCOREP_INVALID_ID;
+    uint32_t id;
+    pthread_mutex_lock(&table_lock);
+    int found = table_find(&comm_table, PMPI_Comm_c2f(comm), &id);
+    pthread_mutex_unlock(&table_lock);
+    if (found) return id;
+    return define_comm(comm, next_local_key() | (1ull << 31));
+}
+
+scorep_comm scorep_mpi_group_id(MPI_Group group)
+{
+    if (group == MPI_GROUP_NULL || group == MPI_GROUP_EMPTY) return SCOREP_INVALID_ID;
+    int size;
+    int* map = world_ranks_of_group(group, &size);
+    scorep_comm id = scorep_comm_define(0, 1, (uint32_t)size, map, NULL);
+    free(map);
+    return id;
+}
+
+scorep_window scorep_mpi_win_create(MPI_Win win, MPI_Comm comm)
+{
+    if (win == MPI_WIN_NULL) return SCOREP_INVALID_ID;
+    int rank;
+    uint64_t key = 0;
+    PMPI_Comm_rank(comm, &rank);
+    if (rank == 0) key = next_local_key();
+    PMPI_Bcast(&key, 1, MPI_UINT64_T, 0, comm);
+    scorep_comm c = scorep_mpi_comm_id(comm);
+    scorep_window id = scorep_rma_window_define(key, c, NULL);
+    pthread_mutex_lock(&table_lock);
+    table_set(&win_table, PMPI_Win_c2f(win), id);
+    pthread_mutex_unlock(&table_lock);
+    return id;
+}
+
+scorep_window scorep_mpi_win_id(MPI_Win win)
+{
+    uint32_t id = SCOREP_INVALID_ID;
+    pthread_mutex_lock(&table_lock);
+    table_find(&win_table, PMPI_Win_c2f(win), &id);
+    pthread_mutex_unlock(&table_lock);
+    return id;
+}
+
+void scorep_mpi_win_free(MPI_Win win)
+{
+    pthread_mutex_lock(&table_lock);
+    table_remove(&win_table, PMPI_Win_c2f(win));
+    pthread_mutex_unlock(&table_lock);
+}
+
+/* ---- lifecycle ---- */
+
+void scorep_mpi_layer_init(void)
+{
+    if (layer_comm != MPI_COMM_NULL) return;
+    int generation = scorep_event_generation_is_on();
+    scorep_event_generation_off();
+    PMPI_Comm_dup(MPI_COMM_WORLD, &layer_comm);
+    PMPI_Comm_set_name(layer_comm, "scorep-wrapgen internal");
+    PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    int size;
+    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    ops = (scorep_multiprocess_ops){
+        world_rank, size, layer_barrier, layer_bcast, layer_gather, layer_gatherv, layer_scatter,
+        layer_scatterv, layer_allreduce, layer_send, layer_recv, layer_abort,
+    };
+    scorep_multiprocess_register(&ops);
+    if (generation) scorep_event_generation_on();
+}
+
+void scorep_mpi_layer_finalize(void)
+{
+    int finalized = 0;
+    PMPI_Finalized(&finalized);
+    if (finalized) return;
+    int generation = scorep_event_generation_is_on();
+    scorep_event_generation_off();
+    scorep_measurement_finalize();
+    if (layer_comm != MPI_COMM_NULL) PMPI_Comm_free(&layer_comm);
+    if (generation) scorep_event_generation_on();
+}
+
+void scorep_mpi_layer_abort(void) { scorep_measurement_abort(); }

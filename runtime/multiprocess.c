@@ -1,0 +1,123 @@
+/* The multi-process layer seen from the core: a table of collective
+ * operations. The serial table makes a program without MPI one process of
+ * one rank; the MPI layer (runtime/mpi/) registers a PMPI-based table. The
+ * binomial-tree helpers here build unification on point-to-point messages
+ * so that no rank ever receives more than its subtree's data. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static void serial_barrier(void) {}
+static void serial_bcast(void* b, size_t n, int root) { (void)b; (void)n; (void)root; }
+static void serial_gather(const void* s, size_t n, void* r, int root)
+{
+    (void)root;
+    memmove(r, s, n);
+}
+static void serial_gatherv(const void* s, size_t n, void* r, const size_t* counts, const size_t* displs, int root)
+{
+    (void)counts; (void)root;
+    memmove((char*)r + displs[0], s, n);
+}
+static void serial_scatter(const void* s, void* r, size_t n, int root)
+{
+    (void)root;
+    memmove(r, s, n);
+}
+static void serial_scatterv(const void* s, const size_t* counts, const size_t* displs, void* r, size_t n, int root)
+{
+    (void)counts; (void)root;
+    memmove(r, (const char*)s + displs[0], n);
+}
+static void serial_allreduce(uint64_t* v, size_t n, int op) { (void)v; (void)n; (void)op; }
+static void serial_send(const void* b, size_t n, int dest) { (void)b; (void)n; (void)dest; }
+static void* serial_recv(int source, size_t* n)
+{
+    (void)source;
+    *n = 0;
+    return NULL;
+}
+static void serial_abort(int code) { _Exit(code); }
+
+static const scorep_multiprocess_ops serial_ops = {
+    0, 1, serial_barrier, serial_bcast, serial_gather, serial_gatherv, serial_scatter,
+    serial_scatterv, serial_allreduce, serial_send, serial_recv, serial_abort,
+};
+
+static const scorep_multiprocess_ops* active_ops = &serial_ops;
+static int mpi_expected;
+
+const scorep_multiprocess_ops* scorep_multiprocess(void) { return active_ops; }
+int scorep_multiprocess_is_expected(void) { return mpi_expected; }
+int scorep_multiprocess_is_registered(void) { return active_ops != &serial_ops; }
+
+void scorep_multiprocess_expect(void) { mpi_expected = 1; }
+
+void scorep_multiprocess_register(const scorep_multiprocess_ops* ops)
+{
+    scorep_measurement_init();
+    if (scorep_multiprocess_is_registered()) return;
+    active_ops = ops;
+    scorep_process_rank = ops->rank;
+    scorep_process_size = ops->size;
+    mpi_expected = 1;
+    scorep_verbose("rank %d of %d", ops->rank, ops->size);
+    scorep_lifecycle_processes_known();
+}
+
+bool scorep_tree_gather(scorep_buffer* mine, scorep_buffer* all)
+{
+    const scorep_multiprocess_ops* mp = active_ops;
+    all->size = 0;
+    all->read_pos = 0;
+    scorep_buffer_put(all, mine->data, mine->size);
+    for (int step = 1; step < mp->size; step <<= 1) {
+        if (mp->rank & step) {
+            mp->send(all->data, all->size, mp->rank - step);
+            return false;
+        }
+        if (mp->rank + step < mp->size) {
+            size_t n;
+            void* child = mp->recv(mp->rank + step, &n);
+            scorep_buffer_put(all, child, n);
+            free(child);
+        }
+    }
+    return mp->rank == 0;
+}
+
+void scorep_tree_reduce(scorep_buffer* mine, void (*merge)(scorep_buffer* child, scorep_buffer* into))
+{
+    const scorep_multiprocess_ops* mp = active_ops;
+    for (int step = 1; step < mp->size; step <<= 1) {
+        if (mp->rank & step) {
+            mp->send(mine->data, mine->size, mp->rank - step);
+            return;
+        }
+        if (mp->rank + step < mp->size) {
+            size_t n;
+            scorep_buffer child = {0};
+            child.data = mp->recv(mp->rank + step, &n);
+            child.size = child.capacity = n;
+            merge(&child, mine);
+            scorep_buffer_free(&child);
+        }
+    }
+}
+
+void scorep_bcast_buffer(scorep_buffer* b, int root)
+{
+    const scorep_multiprocess_ops* mp = active_ops;
+    if (mp->size == 1) return;
+    uint64_t n = b->size;
+    mp->bcast(&n, sizeof n, root);
+    if (mp->rank != root) {
+        b->size = 0;
+        b->read_pos = 0;
+        uint8_t* tmp = malloc(n ? n : 1);
+        scorep_buffer_put(b, tmp, n);
+        free(tmp);
+    }
+    mp->bcast(b->data, n, root);
+}

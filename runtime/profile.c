@@ -1,0 +1,302 @@
+/* Profile substrate: a call-path tree per location.
+ *
+ * The event path touches only the calling location's tree: entering looks up
+ * the child of the current node (last-used child first, then a per-location
+ * hash keyed by parent and region), leaving adds the visit's duration. Nodes
+ * come from chunked pools, so memory is allocated only when a call path is
+ * seen for the first time. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define POOL_CHUNK 512
+
+typedef struct profile_location {
+    scorep_profile_node root;
+    scorep_profile_node* current;
+    scorep_profile_node* pool;
+    uint32_t pool_left;
+    scorep_profile_node** hash;   /* open addressing, power-of-two capacity */
+    size_t hash_capacity, hash_count;
+    int mismatch_warned;
+} profile_location;
+
+static int profile_slot;
+
+static inline uint64_t node_hash(const scorep_profile_node* parent, uint32_t region, uint32_t parameter,
+                                 int64_t value)
+{
+    uint64_t h = (uint64_t)(uintptr_t)parent * 0x9E3779B97F4A7C15ull;
+    h ^= ((uint64_t)region << 32 | parameter) * 0xC2B2AE3D27D4EB4Full;
+    h ^= (uint64_t)value * 0x165667B19E3779F9ull;
+    return h ^ (h >> 29);
+}
+
+static void hash_insert(profile_location* pl, scorep_profile_node* node)
+{
+    size_t mask = pl->hash_capacity - 1;
+    size_t i = node_hash(node->parent, node->region, node->parameter, node->parameter_value) & mask;
+    while (pl->hash[i]) i = (i + 1) & mask;
+    pl->hash[i] = node;
+    pl->hash_count++;
+}
+
+static void hash_grow(profile_location* pl)
+{
+    scorep_profile_node** old = pl->hash;
+    size_t old_capacity = pl->hash_capacity;
+    pl->hash_capacity = old_capacity ? 2 * old_capacity : 256;
+    pl->hash = calloc(pl->hash_capacity, sizeof *pl->hash);
+    pl->hash_count = 0;
+    for (size_t i = 0; i < old_capacity; i++)
+        if (old[i]) hash_insert(pl, old[i]);
+    free(old);
+}
+
+static scorep_profile_node* hash_find(profile_location* pl, const scorep_profile_node* parent, uint32_t region,
+                                      uint32_t parameter, int64_t value)
+{
+    size_t mask = pl->hash_capacity - 1;
+    for (size_t i = node_hash(parent, region, parameter, value) & mask;; i = (i + 1) & mask) {
+        scorep_profile_node* n = pl->hash[i];
+        if (!n) return NULL;
+        if (n->parent == parent && n->region == region && n->parameter == parameter &&
+            n->parameter_value == value)
+            return n;
+    }
+}
+
+static __attribute__((noinline)) scorep_profile_node* child_slow(profile_location* pl, scorep_profile_node* parent,
+                                                                uint32_t region, uint32_t parameter,
+                                                                int64_t value)
+{
+    scorep_profile_node* n = hash_find(pl, parent, region, parameter, value);
+    if (n) return n;
+    if (!pl->pool_left) {
+        pl->pool = calloc(POOL_CHUNK, sizeof *pl->pool);
+        pl->pool_left = POOL_CHUNK;
+    }
+    n = pl->pool++;
+    pl->pool_left--;
+    n->region = region;
+    n->parameter = parameter;
+    n->parameter_value = value;
+    n->parent = parent;
+    n->n.time_min = UINT64_MAX;
+    /* append so that children stay in first-seen order */
+    scorep_profile_node** link = &parent->first_child;
+    while (*link) link = &(*link)->next_sibling;
+    *link = n;
+    if (2 * (pl->hash_count + 1) > pl->hash_capacity) hash_grow(pl);
+    hash_insert(pl, n);
+    return n;
+}
+
+static inline scorep_profile_node* child(profile_location* pl, scorep_profile_node* parent, uint32_t region)
+{
+    scorep_profile_node* c = parent->cached_child;
+    if (LIKELY(c && c->region == region && c->parameter == SCOREP_INVALID_ID)) return c;
+    c = child_slow(pl, parent, region, SCOREP_INVALID_ID, 0);
+    parent->cached_child = c;
+    return c;
+}
+
+static inline profile_location* state(scorep_location* loc)
+{
+    return (profile_location*)loc->substrate_data[profile_slot];
+}
+
+static void on_location_created(scorep_location* loc)
+{
+    profile_location* pl = calloc(1, sizeof *pl);
+    pl->root.region = SCOREP_INVALID_ID;
+    pl->root.parameter = SCOREP_INVALID_ID;
+    pl->current = &pl->root;
+    hash_grow(pl);
+    loc->substrate_data[profile_slot] = pl;
+}
+
+static void on_enter(scorep_location* loc, uint64_t t, scorep_region region)
+{
+    profile_location* pl = state(loc);
+    scorep_profile_node* c = child(pl, pl->current, region);
+    c->enter_ticks = t;
+    pl->current = c;
+}
+
+static inline void close_visit(scorep_profile_node* n, uint64_t t)
+{
+    uint64_t d = t - n->enter_ticks;
+    n->n.visits++;
+    n->n.time_incl += d;
+    if (d < n->n.time_min) n->n.time_min = d;
+    if (d > n->n.time_max) n->n.time_max = d;
+}
+
+static void on_leave(scorep_location* loc, uint64_t t, scorep_region region)
+{
+    profile_location* pl = state(loc);
+    scorep_profile_node* cur = pl->current;
+    /* parameter nodes end with the region visit they belong to */
+    while (UNLIKELY(cur->parameter != SCOREP_INVALID_ID)) {
+        close_visit(cur, t);
+        cur = cur->parent;
+    }
+    if (UNLIKELY(cur == &pl->root)) return;
+    if (UNLIKELY(cur->region != region && region != SCOREP_INVALID_ID) && !pl->mismatch_warned) {
+        pl->mismatch_warned = 1;
+        const scorep_region_def* want = scorep_region_get(cur->region);
+        const scorep_region_def* got = scorep_region_get(region);
+        scorep_warning("exit from '%s' while '%s' is the innermost open region (location %u); "
+                       "the profile attributes it to '%s'",
+                       got ? got->name : "?", want ? want->name : "?", loc->local_id, want ? want->name : "?");
+    }
+    close_visit(cur, t);
+    pl->current = cur->parent;
+}
+
+static void on_parameter(profile_location* pl, uint64_t t, scorep_parameter parameter, int64_t value)
+{
+    scorep_profile_node* parent = pl->current;
+    scorep_profile_node* n = child_slow(pl, parent, parent->region, parameter, value);
+    n->enter_ticks = t;
+    pl->current = n;
+}
+
+static void on_parameter_int(scorep_location* loc, uint64_t t, scorep_parameter p, int64_t v)
+{
+    on_parameter(state(loc), t, p, v);
+}
+
+static void on_parameter_string(scorep_location* loc, uint64_t t, scorep_parameter p, scorep_string v)
+{
+    on_parameter(state(loc), t, p, (int64_t)v);
+}
+
+#define CURRENT (state(loc)->current->n)
+
+static void on_send(scorep_location* loc, uint64_t t, scorep_comm c, int p, int pw, int tag, uint64_t bytes)
+{
+    (void)t; (void)c; (void)p; (void)pw; (void)tag;
+    CURRENT.bytes_sent += bytes;
+    CURRENT.messages_sent++;
+}
+
+static void on_recv(scorep_location* loc, uint64_t t, scorep_comm c, int p, int pw, int tag, uint64_t bytes)
+{
+    (void)t; (void)c; (void)p; (void)pw; (void)tag;
+    CURRENT.bytes_received += bytes;
+    CURRENT.messages_received++;
+}
+
+static void on_isend(scorep_location* loc, uint64_t t, scorep_comm c, int p, int pw, int tag, uint64_t bytes,
+                     uint64_t id)
+{
+    (void)id;
+    on_send(loc, t, c, p, pw, tag, bytes);
+}
+
+static void on_irecv(scorep_location* loc, uint64_t t, scorep_comm c, int p, int pw, int tag, uint64_t bytes,
+                     uint64_t id)
+{
+    (void)id;
+    on_recv(loc, t, c, p, pw, tag, bytes);
+}
+
+static void on_collective_end(scorep_location* loc, uint64_t t, scorep_collective_kind kind, scorep_comm comm,
+                              int root, uint64_t sent, uint64_t received)
+{
+    (void)t; (void)kind; (void)comm; (void)root;
+    CURRENT.bytes_sent += sent;
+    CURRENT.bytes_received += received;
+    CURRENT.collectives++;
+}
+
+static void on_rma_put(scorep_location* loc, uint64_t t, scorep_window w, int target, uint64_t bytes, uint64_t m)
+{
+    (void)t; (void)w; (void)target; (void)m;
+    CURRENT.bytes_sent += bytes;
+}
+
+static void on_rma_get(scorep_location* loc, uint64_t t, scorep_window w, int target, uint64_t bytes, uint64_t m)
+{
+    (void)t; (void)w; (void)target; (void)m;
+    CURRENT.bytes_received += bytes;
+}
+
+static void on_rma_atomic(scorep_location* loc, uint64_t t, scorep_window w, int target, scorep_rma_atomic_kind k,
+                          uint64_t sent, uint64_t received, uint64_t m)
+{
+    (void)t; (void)w; (void)target; (void)k; (void)m;
+    CURRENT.bytes_sent += sent;
+    CURRENT.bytes_received += received;
+}
+
+static void on_rma_collective_end(scorep_location* loc, uint64_t t, scorep_collective_kind kind,
+                                  scorep_rma_sync_level level, scorep_window w, int root, uint64_t sent,
+                                  uint64_t received)
+{
+    (void)level; (void)w;
+    on_collective_end(loc, t, kind, 0, root, sent, received);
+}
+
+static void on_io(scorep_location* loc, uint64_t t, uint64_t read, uint64_t written)
+{
+    (void)t;
+    CURRENT.bytes_read += read;
+    CURRENT.bytes_written += written;
+}
+
+static void on_metric(scorep_location* loc, uint64_t t, scorep_metric m, int64_t value)
+{
+    (void)t;
+    if (m < SCOREP_PROFILE_MAX_METRICS) state(loc)->current->metrics[m] += value;
+}
+
+extern scorep_region scorep_flush_region;
+
+static void on_buffer_flush(scorep_location* loc, uint64_t t_begin, uint64_t t_end)
+{
+    on_enter(loc, t_begin, scorep_flush_region);
+    on_leave(loc, t_end, scorep_flush_region);
+}
+
+static int on_init(int slot)
+{
+    profile_slot = slot;
+    return 0;
+}
+
+scorep_profile_node* scorep_profile_root(scorep_location* loc)
+{
+    profile_location* pl = loc->substrate_data[profile_slot];
+    return pl ? &pl->root : NULL;
+}
+
+int scorep_profile_write(const scorep_finalize_context* ctx);
+
+static const scorep_substrate profile_substrate = {
+    .name = "profile",
+    .init = on_init,
+    .location_created = on_location_created,
+    .enter = on_enter,
+    .leave = on_leave,
+    .mpi_send = on_send,
+    .mpi_recv = on_recv,
+    .mpi_isend = on_isend,
+    .mpi_irecv = on_irecv,
+    .mpi_collective_end = on_collective_end,
+    .rma_put = on_rma_put,
+    .rma_get = on_rma_get,
+    .rma_atomic = on_rma_atomic,
+    .rma_collective_end = on_rma_collective_end,
+    .io_bytes = on_io,
+    .parameter_int = on_parameter_int,
+    .parameter_string = on_parameter_string,
+    .metric_add = on_metric,
+    .buffer_flush = on_buffer_flush,
+    .write = scorep_profile_write,
+};
+
+const scorep_substrate* scorep_profile_substrate(void) { return &profile_substrate; }

@@ -1,0 +1,39 @@
+/* The profile substrate's output: profile.json, profile.txt, profile.folded
+ * on rank 0. After an abnormal end each rank writes its own part
+ * (profile.rank<R>.json ...) because the ranks can no longer talk. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+int scorep_profile_write(const scorep_finalize_context* ctx)
+{
+    scorep_report* r = scorep_profile_collect(ctx->defs, ctx->emergency);
+    if (!r) return 0;
+    r->ranks = ctx->size;
+    r->timer = scorep_timer_name();
+    r->start = scorep_process_start_time();
+    r->command = scorep_process_command_line();
+    r->partial = ctx->emergency;
+    char suffix[32] = "";
+    if (ctx->emergency && ctx->size > 1) snprintf(suffix, sizeof suffix, ".rank%d", ctx->rank);
+    struct {
+        const char* extension;
+        int (*write)(const scorep_report*, const char*);
+    } outputs[] = {{"json", scorep_report_write_json},
+                   {"txt", scorep_report_write_text},
+                   {"folded", scorep_report_write_folded}};
+    int status = 0;
+    for (size_t i = 0; i < sizeof outputs / sizeof *outputs; i++) {
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/profile%s.%s", ctx->directory, suffix, outputs[i].extension);
+        if (outputs[i].write(r, path) != 0) {
+            scorep_warning("cannot write '%s': %s", path, strerror(errno));
+            status = -1;
+        }
+    }
+    scorep_report_free(r);
+    return status;
+}

@@ -1,0 +1,200 @@
+/* profile.txt, the report a person reads: where the time goes by call path,
+ * what MPI costs per function group, and how evenly the ranks share the work.
+ * profile.folded: one "frame;frame;frame value" line per call path
+ * (exclusive ns summed over all locations), input for flame-graph tools. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_names.h"
+
+typedef struct callpath_sum {
+    uint32_t callpath;
+    uint64_t incl, excl, visits;
+} callpath_sum;
+
+static int by_incl_desc(const void* a, const void* b)
+{
+    const callpath_sum *x = a, *y = b;
+    return x->incl < y->incl ? 1 : x->incl > y->incl ? -1 : (x->callpath > y->callpath) - (x->callpath < y->callpath);
+}
+
+static void path_string(const scorep_report* r, uint32_t cp, const char* sep, char* out, size_t size)
+{
+    uint32_t chain[256];
+    int n = 0;
+    for (uint32_t c = cp; c != SCOREP_INVALID_ID && n < 256; c = r->callpaths[c].parent) chain[n++] = c;
+    size_t pos = 0;
+    out[0] = '\0';
+    for (int i = n - 1; i >= 0 && pos + 1 < size; i--) {
+        char frame[512];
+        scorep_report_frame_name(r, chain[i], frame, sizeof frame);
+        pos += (size_t)snprintf(out + pos, size - pos, "%s%s", i == n - 1 ? "" : sep, frame);
+        if (pos >= size) pos = size - 1;
+    }
+}
+
+static callpath_sum* sum_by_callpath(const scorep_report* r)
+{
+    callpath_sum* s = calloc(r->callpath_count + 1, sizeof *s);
+    for (uint32_t i = 0; i < r->callpath_count; i++) s[i].callpath = i;
+    for (size_t i = 0; i < r->row_count; i++) {
+        callpath_sum* x = &s[r->rows[i].callpath];
+        x->incl += r->rows[i].n.time_incl;
+        x->excl += r->rows[i].time_excl;
+        x->visits += r->rows[i].n.visits;
+    }
+    return s;
+}
+
+static uint32_t region_of_row(const scorep_report* r, const scorep_report_row* row)
+{
+    return r->callpaths[row->callpath].region;
+}
+
+static void write_top_callpaths(FILE* f, const scorep_report* r)
+{
+    callpath_sum* s = sum_by_callpath(r);
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < r->callpath_count; i++)
+        if (r->callpaths[i].parent == SCOREP_INVALID_ID) total += s[i].incl;
+    qsort(s, r->callpath_count, sizeof *s, by_incl_desc);
+    fprintf(f, "Top call paths by inclusive time (summed over all locations)\n");
+    fprintf(f, "%14s %14s %7s %12s  %s\n", "incl [s]", "excl [s]", "incl %", "visits", "call path");
+    char path[4096];
+    for (uint32_t i = 0; i < r->callpath_count && i < 25; i++) {
+        path_string(r, s[i].callpath, " > ", path, sizeof path);
+        fprintf(f, "%14.6f %14.6f %6.1f%% %12" PRIu64 "  %s\n", s[i].incl / 1e9, s[i].excl / 1e9,
+                total ? 100.0 * (double)s[i].incl / (double)total : 0.0, s[i].visits, path);
+    }
+    fputc('\n', f);
+    free(s);
+}
+
+typedef struct group_sum {
+    const char* group;
+    uint64_t visits, time, bytes_sent, bytes_received, messages_sent, messages_received, collectives;
+} group_sum;
+
+static void write_mpi_summary(FILE* f, const scorep_report* r)
+{
+    const scorep_unified_definitions* d = r->defs;
+    group_sum groups[64];
+    int ngroups = 0;
+    for (size_t i = 0; i < r->row_count; i++) {
+        const scorep_report_row* row = &r->rows[i];
+        const scorep_report_callpath* cp = &r->callpaths[row->callpath];
+        if (cp->parameter != SCOREP_INVALID_ID || cp->region >= d->region_count) continue;
+        const scorep_region_def* rg = &d->regions[cp->region];
+        if (rg->paradigm != SCOREP_PARADIGM_MPI) continue;
+        const char* name = rg->group ? rg->group : "(none)";
+        int g = 0;
+        while (g < ngroups && strcmp(groups[g].group, name) != 0) g++;
+        if (g == ngroups) {
+            if (ngroups == 64) continue;
+            memset(&groups[ngroups], 0, sizeof groups[0]);
+            groups[ngroups++].group = name;
+        }
+        groups[g].visits += row->n.visits;
+        groups[g].time += row->n.time_incl;
+        groups[g].bytes_sent += row->n.bytes_sent;
+        groups[g].bytes_received += row->n.bytes_received;
+        groups[g].messages_sent += row->n.messages_sent;
+        groups[g].messages_received += row->n.messages_received;
+        groups[g].collectives += row->n.collectives;
+    }
+    fprintf(f, "MPI summary by function group (summed over all locations)\n");
+    if (!ngroups) {
+        fprintf(f, "  no MPI calls recorded\n\n");
+        return;
+    }
+    fprintf(f, "%-12s %12s %14s %16s %16s %12s %12s %12s\n", "group", "visits", "time [s]", "bytes sent",
+            "bytes received", "msgs sent", "msgs recvd", "collectives");
+    for (int g = 0; g < ngroups; g++)
+        fprintf(f, "%-12s %12" PRIu64 " %14.6f %16" PRIu64 " %16" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n",
+                groups[g].group, groups[g].visits, groups[g].time / 1e9, groups[g].bytes_sent,
+                groups[g].bytes_received, groups[g].messages_sent, groups[g].messages_received,
+                groups[g].collectives);
+    fputc('\n', f);
+}
+
+typedef struct region_total {
+    uint32_t region;
+    uint64_t excl;
+} region_total;
+
+static int by_excl_desc(const void* a, const void* b)
+{
+    const region_total *x = a, *y = b;
+    return x->excl < y->excl ? 1 : x->excl > y->excl ? -1 : 0;
+}
+
+static void write_imbalance(FILE* f, const scorep_report* r)
+{
+    const scorep_unified_definitions* d = r->defs;
+    int ranks = r->ranks > 0 ? r->ranks : 1;
+    region_total* totals = calloc(d->region_count + 1, sizeof *totals);
+    for (uint32_t i = 0; i < d->region_count; i++) totals[i].region = i;
+    for (size_t i = 0; i < r->row_count; i++) {
+        uint32_t rg = region_of_row(r, &r->rows[i]);
+        if (rg < d->region_count) totals[rg].excl += r->rows[i].time_excl;
+    }
+    qsort(totals, d->region_count, sizeof *totals, by_excl_desc);
+    fprintf(f, "Per-rank imbalance of exclusive time per region (over %d ranks)\n", ranks);
+    fprintf(f, "%14s %14s %14s %8s %8s  %s\n", "min [s]", "avg [s]", "max [s]", "max rank", "max/avg", "region");
+    uint64_t* per_rank = calloc((size_t)ranks, sizeof *per_rank);
+    for (uint32_t k = 0; k < d->region_count && k < 15 && totals[k].excl > 0; k++) {
+        memset(per_rank, 0, (size_t)ranks * sizeof *per_rank);
+        for (size_t i = 0; i < r->row_count; i++) {
+            const scorep_report_row* row = &r->rows[i];
+            if (region_of_row(r, row) != totals[k].region || row->location >= d->location_count) continue;
+            uint32_t rank = d->location_rank[row->location];
+            if ((int)rank < ranks) per_rank[rank] += row->time_excl;
+        }
+        uint64_t mn = UINT64_MAX, mx = 0, sum = 0;
+        int mx_rank = 0;
+        for (int q = 0; q < ranks; q++) {
+            if (per_rank[q] < mn) mn = per_rank[q];
+            if (per_rank[q] > mx) { mx = per_rank[q]; mx_rank = q; }
+            sum += per_rank[q];
+        }
+        double avg = (double)sum / ranks;
+        fprintf(f, "%14.6f %14.6f %14.6f %8d %8.2f  %s\n", mn / 1e9, avg / 1e9, mx / 1e9, mx_rank,
+                avg > 0 ? mx / avg : 0.0, d->regions[totals[k].region].name);
+    }
+    fputc('\n', f);
+    free(per_rank);
+    free(totals);
+}
+
+int scorep_report_write_text(const scorep_report* r, const char* path)
+{
+    FILE* f = fopen(path, "w");
+    if (!f) return -1;
+    fprintf(f, "scorep-wrapgen profile%s\n", r->partial ? " (PARTIAL: the program ended abnormally)" : "");
+    fprintf(f, "command:   %s\nstarted:   %s\nranks:     %d\nlocations: %u\ntimer:     %s\n\n",
+            r->command ? r->command : "?", r->start ? r->start : "?", r->ranks, r->defs->location_count,
+            r->timer ? r->timer : "?");
+    write_top_callpaths(f, r);
+    write_mpi_summary(f, r);
+    write_imbalance(f, r);
+    int bad = ferror(f);
+    return fclose(f) != 0 || bad ? -1 : 0;
+}
+
+int scorep_report_write_folded(const scorep_report* r, const char* path)
+{
+    FILE* f = fopen(path, "w");
+    if (!f) return -1;
+    callpath_sum* s = sum_by_callpath(r);
+    char line[8192];
+    for (uint32_t i = 0; i < r->callpath_count; i++) {
+        if (!s[i].excl) continue;
+        path_string(r, i, ";", line, sizeof line);
+        fprintf(f, "%s %" PRIu64 "\n", line, s[i].excl);
+    }
+    free(s);
+    int bad = ferror(f);
+    return fclose(f) != 0 || bad ? -1 : 0;
+}

@@ -1,0 +1,73 @@
+#include "strmap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t hash_bytes(const void* key, size_t len)
+{
+    const unsigned char* p = key;
+    uint64_t h = 1469598103934665603ull;  /* FNV-1a */
+    for (size_t i = 0; i < len; i++) h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
+int scorep_strmap_get(const scorep_strmap* m, const void* key, size_t len, uint32_t* value)
+{
+    if (!m->capacity) return 0;
+    size_t mask = m->capacity - 1;
+    for (size_t i = hash_bytes(key, len) & mask;; i = (i + 1) & mask) {
+        if (!m->keys[i]) return 0;
+        if (m->key_lengths[i] == len && memcmp(m->keys[i], key, len) == 0) {
+            *value = m->values[i];
+            return 1;
+        }
+    }
+}
+
+static void insert(scorep_strmap* m, char* owned_key, size_t len, uint32_t value)
+{
+    size_t mask = m->capacity - 1;
+    size_t i = hash_bytes(owned_key, len) & mask;
+    while (m->keys[i]) {
+        if (m->key_lengths[i] == len && memcmp(m->keys[i], owned_key, len) == 0) {
+            m->values[i] = value;
+            free(owned_key);
+            return;
+        }
+        i = (i + 1) & mask;
+    }
+    m->keys[i] = owned_key;
+    m->key_lengths[i] = len;
+    m->values[i] = value;
+    m->count++;
+}
+
+void scorep_strmap_put(scorep_strmap* m, const void* key, size_t len, uint32_t value)
+{
+    if (2 * (m->count + 1) > m->capacity) {
+        scorep_strmap old = *m;
+        m->capacity = old.capacity ? 2 * old.capacity : 64;
+        m->keys = calloc(m->capacity, sizeof *m->keys);
+        m->key_lengths = calloc(m->capacity, sizeof *m->key_lengths);
+        m->values = calloc(m->capacity, sizeof *m->values);
+        m->count = 0;
+        for (size_t i = 0; i < old.capacity; i++)
+            if (old.keys[i]) insert(m, old.keys[i], old.key_lengths[i], old.values[i]);
+        free(old.keys);
+        free(old.key_lengths);
+        free(old.values);
+    }
+    char* copy = malloc(len + 1);
+    memcpy(copy, key, len);
+    copy[len] = '\0';
+    insert(m, copy, len, value);
+}
+
+void scorep_strmap_free(scorep_strmap* m)
+{
+    for (size_t i = 0; i < m->capacity; i++) free(m->keys[i]);
+    free(m->keys);
+    free(m->key_lengths);
+    free(m->values);
+    memset(m, 0, sizeof *m);
+}
