@@ -1,0 +1,59 @@
+/* usage: test_threads <threads> <pairs per thread>
+ * Every thread records <pairs> enter/exit pairs of region "work" inside
+ * region "thread"; threads start staggered (2 ms apart), so the first ones
+ * have ended before the last ones start. The
+ * program checks each location's visit count and prints the total. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "internal.h"
+
+static long pairs;
+static scorep_region work, thread_region;
+
+static void* run(void* arg)
+{
+    long index = (long)arg;
+    struct timespec delay = {0, index * 2000000L};
+    nanosleep(&delay, NULL);  /* late starters */
+    scorep_enter(thread_region);
+    for (long i = 0; i < pairs; i++) {
+        scorep_enter(work);
+        scorep_exit(work);
+    }
+    scorep_exit(thread_region);
+    return NULL;
+}
+
+int main(int argc, char** argv)
+{
+    int threads = argc > 1 ? atoi(argv[1]) : 8;
+    pairs = argc > 2 ? atol(argv[2]) : 1000000;
+    work = scorep_region_define("work", NULL, SCOREP_PARADIGM_USER, SCOREP_ROLE_FUNCTION, NULL);
+    thread_region = scorep_region_define("thread", NULL, SCOREP_PARADIGM_USER, SCOREP_ROLE_FUNCTION, NULL);
+    pthread_t* t = malloc((size_t)threads * sizeof *t);
+    for (long i = 0; i < threads; i++) pthread_create(&t[i], NULL, run, (void*)i);
+    for (int i = 0; i < threads; i++) pthread_join(t[i], NULL);
+
+    uint64_t total = 0;
+    int bad = 0;
+    for (scorep_location* loc = scorep_location_list(); loc; loc = loc->next) {
+        scorep_profile_node* root = scorep_profile_root(loc);
+        if (!root) continue;
+        for (scorep_profile_node* th = root->first_child; th; th = th->next_sibling)
+            for (scorep_profile_node* w = th->first_child; w; w = w->next_sibling) {
+                total += w->n.visits;
+                if (w->n.visits != (uint64_t)pairs) {
+                    printf("location %u: %llu visits, want %ld\n", loc->local_id,
+                           (unsigned long long)w->n.visits, pairs);
+                    bad = 1;
+                }
+            }
+    }
+    printf("locations: %u\n", scorep_location_count());
+    printf("total visits: %llu\n", (unsigned long long)total);
+    scorep_measurement_finalize();
+    return bad;
+}
