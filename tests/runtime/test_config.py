@@ -1,0 +1,67 @@
+"""Configuration by SCOREP_* environment variables."""
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+from runtime_programs import run
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+
+
+def effective(build_dir, env):
+    proc = run(build_dir, "test_config", "show", env=env)
+    values = dict(line.split("=", 1) for line in proc.stdout.splitlines())
+    return values, proc.stderr
+
+
+def test_defaults_enable_profiling_only(build_dir):
+    values, stderr = effective(build_dir, {})
+    assert stderr == ""
+    assert values["SCOREP_ENABLE_PROFILING"] == "true"
+    assert values["SCOREP_ENABLE_TRACING"] == "false"
+    assert values["SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY"] == "false"
+    assert values["SCOREP_TIMER"] in ("tsc", "clock_gettime")
+
+
+@pytest.mark.parametrize("variable, value, taken", [
+    ("SCOREP_ENABLE_TRACING", "maybe", "false"),
+    ("SCOREP_ENABLE_PROFILING", "2", "true"),
+    ("SCOREP_TOTAL_MEMORY", "lots", "16384000"),
+    ("SCOREP_TOTAL_MEMORY", "12Q", "16384000"),
+    ("SCOREP_TIMER", "sundial", None),
+    ("SCOREP_VERBOSE", "loud", "false"),
+])
+def test_invalid_value_warns_naming_variable_value_and_replacement(build_dir, variable, value, taken):
+    values, stderr = effective(build_dir, {variable: value})
+    taken = taken or values[variable]
+    assert variable in stderr and f"'{value}'" in stderr and f"using '{taken}'" in stderr, stderr
+    assert values[variable] == taken
+
+
+@pytest.mark.parametrize("text, bytes_", [("16000k", 16000 * 1024), ("64M", 64 << 20), ("1G", 1 << 30),
+                                          ("2000000", 2000000), ("4mb", 4 << 20)])
+def test_total_memory_accepts_score_p_size_suffixes(build_dir, text, bytes_):
+    values, stderr = effective(build_dir, {"SCOREP_TOTAL_MEMORY": text})
+    assert stderr == "" and values["SCOREP_TOTAL_MEMORY"] == str(bytes_)
+
+
+@pytest.mark.parametrize("text, value", [("yes", "true"), ("OFF", "false"), (" 1 ", "true"), ("False", "false")])
+def test_booleans_accept_the_usual_spellings(build_dir, text, value):
+    values, stderr = effective(build_dir, {"SCOREP_ENABLE_TRACING": text})
+    assert stderr == "" and values["SCOREP_ENABLE_TRACING"] == value
+
+
+def test_clock_gettime_timer_can_be_selected(build_dir):
+    values, _ = effective(build_dir, {"SCOREP_TIMER": "clock_gettime"})
+    assert values["SCOREP_TIMER"] == "clock_gettime"
+
+
+def test_scorep_info_lists_every_variable_the_core_reads(build_dir):
+    core = run(build_dir, "test_config", "list").stdout.split()
+    info = subprocess.run([sys.executable, str(REPO / "tools" / "scorep-info"), "config-vars"],
+                          capture_output=True, text=True, check=True).stdout
+    listed = [line.split()[0] for line in info.splitlines() if line.startswith("SCOREP_")]
+    assert listed == core
+    assert "SCOREP_MPI_ENABLE_GROUPS" in listed and "SCOREP_FILTERING_FILE" in listed

@@ -1,0 +1,105 @@
+"""The MPI layer: 4 ranks feed events through the adapter API; the unified
+experiment has one profile with all ranks and unified definitions."""
+import collections
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import mpirun
+from runtime_programs import Profile, load_profile, program
+
+ITERATIONS = 5
+RANKS = 4
+
+
+@pytest.fixture(scope="module")
+def mpi_experiment(build_dir, tmp_path_factory):
+    directory = tmp_path_factory.mktemp("mpi") / "experiment"
+    env = {"SCOREP_EXPERIMENT_DIRECTORY": str(directory), "SCOREP_ENABLE_TRACING": "true"}
+    mpirun(RANKS, [program(build_dir, "test_mpi_events"), ITERATIONS], env=env)
+    return directory
+
+
+@pytest.fixture(scope="module")
+def profile(mpi_experiment):
+    return Profile(load_profile(mpi_experiment / "profile.json"))
+
+
+def location_of_rank(profile, rank):
+    return next(loc["id"] for loc in profile.data["locations"] if loc["rank"] == rank)
+
+
+def test_one_profile_holds_every_rank(profile, mpi_experiment):
+    assert profile.data["experiment"]["ranks"] == RANKS
+    assert sorted(loc["rank"] for loc in profile.data["locations"]) == list(range(RANKS))
+    assert not list(mpi_experiment.glob("profile.rank*"))
+
+
+def test_definitions_are_unified_across_ranks(profile):
+    names = collections.Counter(r["name"] for r in profile.data["regions"])
+    assert all(count == 1 for count in names.values()), names
+    paths = collections.Counter(profile.path(c["id"]) for c in profile.data["callpaths"])
+    assert all(count == 1 for count in paths.values()), paths
+    for rank in range(RANKS):
+        assert profile.row("main", location_of_rank(profile, rank))["visits"] == 1
+
+
+@pytest.mark.parametrize("rank", range(RANKS))
+def test_point_to_point_bytes_and_messages_are_exact_per_rank(profile, rank):
+    loc = location_of_rank(profile, rank)
+    ring_bytes = sum(8 * (i + 1) for i in range(ITERATIONS))
+    extra_send = 1 if rank in (0, 1) else 0       # rank 0 of each parity half sends once
+    extra_recv = 1 if rank in (2, 3) else 0
+    send = profile.row("main/MPI_Send", loc)
+    assert (send["visits"], send["messages_sent"]) == (ITERATIONS + extra_send, ITERATIONS + extra_send)
+    assert send["bytes_sent"] == ring_bytes + 16 * extra_send
+    recv = profile.row("main/MPI_Recv", loc)
+    assert (recv["messages_received"], recv["bytes_received"]) == (ITERATIONS + extra_recv,
+                                                                   ring_bytes + 16 * extra_recv)
+    isend = profile.row("main/MPI_Isend", loc)
+    assert (isend["messages_sent"], isend["bytes_sent"]) == (ITERATIONS, 4 * ITERATIONS)
+    wait = profile.row("main/MPI_Waitall", loc)   # the irecv completes in the wait
+    assert (wait["messages_received"], wait["bytes_received"]) == (ITERATIONS, 4 * ITERATIONS)
+
+
+def test_collectives_count_bytes_on_every_rank(profile):
+    rows = profile.rows("main/MPI_Allreduce")
+    assert len(rows) == RANKS
+    for row in rows:
+        assert (row["visits"], row["collectives"], row["bytes_sent"], row["bytes_received"]) == (
+            ITERATIONS, ITERATIONS, 8 * ITERATIONS, 8 * ITERATIONS)
+
+
+def test_text_report_shows_imbalance_over_all_ranks(mpi_experiment):
+    text = (mpi_experiment / "profile.txt").read_text()
+    assert f"over {RANKS} ranks" in text
+    p2p = next(line for line in text.splitlines() if line.startswith("P2P"))
+    msgs_sent = int(p2p.split()[5])
+    assert msgs_sent == RANKS * 2 * ITERATIONS + 2
+
+
+def test_trace_of_the_same_run_is_readable_by_otf2_print(mpi_experiment):
+    if not (mpi_experiment / "traces.otf2").exists():
+        pytest.skip("built without the trace substrate")
+    otf2_print = shutil.which("otf2-print")
+    if not otf2_print:
+        pytest.skip("otf2-print not installed")
+    proc = subprocess.run([otf2_print, str(mpi_experiment / "traces.otf2")], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    sends = [line for line in proc.stdout.splitlines() if line.startswith("MPI_SEND ")]
+    assert len(sends) == RANKS * ITERATIONS + 2
+    assert "parity" not in proc.stderr
+
+
+def test_mpi_abort_leaves_every_ranks_partial_profile(build_dir, tmp_path):
+    directory = tmp_path / "experiment"
+    proc = mpirun(RANKS, [program(build_dir, "test_mpi_events"), ITERATIONS, "abort"],
+                  env={"SCOREP_EXPERIMENT_DIRECTORY": str(directory)}, check=False, timeout=60)
+    assert proc.returncode != 0
+    for rank in range(RANKS):
+        data = load_profile(directory / f"profile.rank{rank}.json")
+        assert data["experiment"]["partial"] is True
+        part = Profile(data)
+        assert [loc["rank"] for loc in data["locations"]] == [rank]
+        assert part.row("main/MPI_Allreduce")["visits"] == ITERATIONS

@@ -1,0 +1,28 @@
+"""Locations: one per thread, lock-free event path, late and early threads."""
+import json
+
+from runtime_programs import Profile, load_profile, run
+
+
+def test_eight_threads_with_a_million_pairs_each_give_exactly_eight_million_visits(build_dir, tmp_path):
+    directory = tmp_path / "experiment"
+    proc = run(build_dir, "test_threads", 8, 1000000, env={"SCOREP_EXPERIMENT_DIRECTORY": str(directory)})
+    assert "total visits: 8000000" in proc.stdout, proc.stdout
+    profile = Profile(load_profile(directory / "profile.json"))
+    assert len(profile.data["locations"]) == 8
+    work_rows = profile.rows("thread/work")
+    assert sorted(r["location"] for r in work_rows) == list(range(8))
+    assert all(r["visits"] == 1000000 for r in work_rows)
+    assert sum(r["visits"] for r in work_rows) == 8000000
+    # enter+exit of work + enter+exit of thread per location
+    assert all(loc["events"] == 2 * 1000000 + 2 for loc in profile.data["locations"])
+
+
+def test_threads_that_end_before_others_start_keep_their_data(build_dir, tmp_path):
+    # 2 ms stagger, few pairs: the first threads are gone before the last start
+    directory = tmp_path / "experiment"
+    run(build_dir, "test_threads", 6, 10, env={"SCOREP_EXPERIMENT_DIRECTORY": str(directory)})
+    data = json.loads((directory / "profile.json").read_text())
+    profile = Profile(data)
+    assert len(data["locations"]) == 6
+    assert [r["visits"] for r in profile.rows("thread/work")] == [10] * 6
