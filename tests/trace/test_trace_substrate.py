@@ -112,6 +112,51 @@ def test_enter_exit_pair_in_trace_mode_costs_at_most_five_pairs_of_timer_reads(m
     assert min(ratios) <= 5.0, f"enter+exit / two timer reads: {ratios}"
 
 
+def test_private_archive_link_is_removed_after_the_run(many_events, tmp_path):
+    """The archive lives at a private path linked to the experiment directory
+    until finalisation; nothing of it may stay behind in TMPDIR."""
+    private = tmp_path / "tmp"
+    private.mkdir()
+    env = dict(os.environ)
+    env.update(tracing_env(tmp_path / "exp", SCOREP_TOTAL_MEMORY="1M"), TMPDIR=str(private))
+    proc = subprocess.run([str(many_events), "50000"], env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "exp" / "traces.otf2").is_file()
+    assert list(private.iterdir()) == []
+
+
+# ---- threads ----------------------------------------------------------------------
+
+def test_every_thread_is_a_complete_location_under_a_shared_memory_budget(build_dir, tmp_path):
+    threads, pairs = 4, 150_000
+    program = build_program(build_dir, "threaded_events.c", tmp_path / "threaded_events", "cc",
+                            ["scorep_measurement"])
+    env = dict(os.environ)
+    env.update(tracing_env(tmp_path / "exp", SCOREP_TOTAL_MEMORY="1M"))
+    proc = subprocess.run([str(program), str(threads), str(pairs)], env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    events, definitions = read_trace(tmp_path / "exp" / "traces.otf2")
+    workers = [("MPI Rank 0", f"Thread {t}") for t in range(1, threads + 1)]
+    assert sorted(definitions["locations"]) == [("MPI Rank 0", "Master thread")] + workers
+    assert count_by_kind(events[("MPI Rank 0", "Master thread")])[("Enter", "main")] == 1
+    flushes = 0
+    for worker in workers:
+        counts = count_by_kind(events[worker])
+        assert counts[("Enter", "work")] == counts[("Leave", "work")] == pairs, worker
+        assert counts[("Enter", "thread_body")] == 1
+        flushes += counts[("Enter", FLUSH_REGION)]
+    assert flushes >= threads, "4 x 3.6 MB of events in 1M of memory must flush"
+
+    out = tmp_path / "trace.json"
+    subprocess.run([PYTHON, str(EXPORT), str(tmp_path / "exp"), "-o", str(out)], check=True,
+                   timeout=300)
+    slices = [e for e in json.loads(out.read_text())["traceEvents"] if e["ph"] == "B"]
+    assert len({e["pid"] for e in slices}) == 1
+    assert len({e["tid"] for e in slices}) == threads + 1
+
+
 # ---- 4 MPI ranks ------------------------------------------------------------------
 
 RANKS = 4
