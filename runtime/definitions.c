@@ -90,6 +90,9 @@ scorep_region scorep_region_define(const char* name, const char* file, scorep_pa
 {
     scorep_measurement_init();
     if (!name) name = "<unnamed>";
+    /* Fortran callers pass "" (just c_null_char) for "none" */
+    if (file && !file[0]) file = NULL;
+    if (group && !group[0]) group = NULL;
     char key[4096];
     size_t len;
     const char* parts[] = {name, file, group};
@@ -158,7 +161,8 @@ scorep_comm scorep_comm_define(uint64_t stable_key, int is_group, uint32_t size,
     int* map = malloc((size ? size : 1) * sizeof(int));
     if (local_to_world) memcpy(map, local_to_world, size * sizeof(int));
     else for (uint32_t i = 0; i < size; i++) map[i] = (int)i;
-    scorep_comm_def def = {is_group ? 0 : stable_key, is_group != 0, size, map, dup_or_null(name)};
+    scorep_comm_def def = {is_group ? 0 : stable_key, is_group != 0, size, map,
+                           name && name[0] ? strdup(name) : NULL};
     id = table_append(&comms, &def);
     if (is_group && id != SCOREP_INVALID_ID) scorep_strmap_put(&group_index, map, size * sizeof(int), id);
     pthread_mutex_unlock(&lock);

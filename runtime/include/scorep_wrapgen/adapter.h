@@ -87,8 +87,8 @@ typedef enum scorep_region_role {
 } scorep_region_role;
 
 /* Defines (or finds) a region. name must not be NULL; file and group may be
- * NULL. Two calls with the same (name, file, paradigm, role, group) return the
- * same id. The filter (SCOREP_FILTERING_FILE) is applied here: a filtered
+ * NULL or "" (both mean none). Two calls with the same (name, file, paradigm,
+ * role, group) return the same id. The filter (SCOREP_FILTERING_FILE) is applied here: a filtered
  * region gets an id as usual but enter/exit on it record nothing. */
 scorep_region scorep_region_define(const char* name, const char* file,
                                    scorep_paradigm paradigm, scorep_region_role role,
