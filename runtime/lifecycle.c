@@ -183,7 +183,9 @@ static void finalize(int emergency)
         .directory = dir,
         .rank = mp->rank,
         .size = mp->size,
-        .mpp = emergency ? NULL : mp,
+        /* one process needs no communication, so even an abnormal end can
+         * write complete output; several processes can no longer talk */
+        .mpp = emergency && mp->size > 1 ? NULL : mp,
         .defs = defs,
         .ticks_per_second = scorep_timer_ticks_per_second(),
         .global_begin_ticks = span[0],

@@ -199,7 +199,10 @@ typedef struct scorep_finalize_context {
     uint64_t ticks_per_second;
     uint64_t global_begin_ticks, global_end_ticks;
     /* how finalisation was triggered: 0 normal, 1 abort/signal (partial data;
-     * write what is there, quickly, without collective calls if mpp is NULL) */
+     * write what is there, quickly). mpp is NULL when the ranks can no longer
+     * talk (abnormal end with more than one process): no collective calls
+     * then, and defs holds only this process's definitions (identity maps).
+     * A single process gets mpp (serial ops) even after an abnormal end. */
     int emergency;
 } scorep_finalize_context;
 

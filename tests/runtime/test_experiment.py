@@ -89,3 +89,22 @@ def test_profiling_disabled_writes_no_profile(build_dir, tmp_path):
         env={"SCOREP_EXPERIMENT_DIRECTORY": str(directory), "SCOREP_ENABLE_PROFILING": "false"})
     assert not (directory / "profile.json").exists()
     assert (directory / "scorep.cfg").exists()
+
+
+def test_sigterm_with_tracing_leaves_a_readable_trace_of_a_serial_program(build_dir, tmp_path):
+    import shutil
+    import subprocess
+    if not shutil.which("otf2-print"):
+        pytest.skip("otf2-print not installed")
+    directory = tmp_path / "e"
+    proc = run(build_dir, "test_experiment", "sigterm", check=False,
+               env={"SCOREP_EXPERIMENT_DIRECTORY": str(directory), "SCOREP_ENABLE_TRACING": "true"})
+    assert proc.returncode == -15
+    if not (directory / "traces.otf2").exists():
+        pytest.skip("built without the trace substrate")
+    out = subprocess.run(["otf2-print", str(directory / "traces.otf2")], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    kinds = [line.split()[0] for line in out.stdout.splitlines()
+             if line.split() and line.split()[0] in ("ENTER", "LEAVE", "MPI_SEND")]
+    # main, 5 x (step, send, leave step), and main closed at the signal
+    assert kinds.count("ENTER") == 6 and kinds.count("LEAVE") == 6 and kinds.count("MPI_SEND") == 5
