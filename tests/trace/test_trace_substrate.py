@@ -11,7 +11,8 @@ import subprocess
 import pytest
 
 from conftest import MPI_COMPILERS, mpirun
-from trace_programs import (REPO, build_program, count_by_kind, read_trace, tracing_env)
+from trace_programs import (REPO, build_program, configured_mpi, count_by_kind, read_trace,
+                            tracing_env)
 
 otf2 = pytest.importorskip("otf2")
 
@@ -165,13 +166,16 @@ ITERATIONS = 12
 
 @pytest.fixture(scope="module")
 def mpi_trace(build_dir, tmp_path_factory):
-    """Runs mpi_events on 4 ranks once; returns the experiment directory."""
+    """Runs mpi_events on 4 ranks once, with the MPI library the build uses;
+    returns the experiment directory."""
+    mpi = configured_mpi(build_dir)
+    if mpi == "none":
+        pytest.skip("the build has no MPI layer (-Dmpi=none)")
     work = tmp_path_factory.mktemp("mpi_events")
     program = build_program(build_dir, "mpi_events.c", work / "mpi_events",
-                            MPI_COMPILERS["openmpi"]["c"],
-                            ["scorep_mpi_layer", "scorep_measurement"])
+                            MPI_COMPILERS[mpi]["c"], ["scorep_mpi_layer", "scorep_measurement"])
     directory = work / "exp"
-    mpirun(RANKS, [program, ITERATIONS], env=tracing_env(directory), cwd=work)
+    mpirun(RANKS, [program, ITERATIONS], mpi=mpi, env=tracing_env(directory), cwd=work)
     return directory
 
 
