@@ -126,14 +126,9 @@ static int decode_fortran(const void* status, scorep_status_fields* out)
 
 static int decode_fortran2008(const void* status, scorep_status_fields* out)
 {
-#if MPI_VERSION >= 4
-    MPI_Status c;
-    if (PMPI_Status_f082c((const MPI_F08_status*)status, &c) != MPI_SUCCESS) return -1;
-    return decode_c(&c, out);
-#else
-    /* Open MPI 4: type(MPI_Status) has the layout of the INTEGER status array */
+    /* Open MPI 4 and MPICH 4 lay type(MPI_Status) out like the INTEGER status
+     * array (MPICH's C library does not export PMPI_Status_f082c). */
     return decode_fortran(status, out);
-#endif
 }
 
 __attribute__((constructor)) static void announce_mpi(void)
