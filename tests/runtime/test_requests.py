@@ -1,0 +1,39 @@
+"""Request tracking, RMA and I/O events reach the profile (one process, no MPI)."""
+import pytest
+
+from runtime_programs import Profile, load_profile, run
+
+
+@pytest.fixture(scope="module")
+def profile(build_dir, tmp_path_factory):
+    directory = tmp_path_factory.mktemp("requests") / "e"
+    proc = run(build_dir, "test_requests", env={"SCOREP_EXPERIMENT_DIRECTORY": str(directory)})
+    assert "world rank of rank 2 in 'three': 0" in proc.stdout
+    return Profile(load_profile(directory / "profile.json"))
+
+
+def numbers(row, *keys):
+    return tuple(row[k] for k in keys)
+
+
+def test_isend_and_persistent_starts_count_as_sends_where_they_start(profile):
+    row = profile.row("nonblocking")
+    # isend 10 B + persistent send started once here (20 B)
+    assert numbers(row, "messages_sent", "bytes_sent", "messages_received") == (2, 30, 0)
+
+
+def test_receives_count_at_completion_and_cancelled_or_unknown_requests_do_not(profile):
+    row = profile.row("wait")
+    # irecv h2 completes with 30 B; the second start of h3 sends 20 B more;
+    # cancelled h4, unknown handle 999 and the completed h1 add nothing
+    assert numbers(row, "messages_received", "bytes_received") == (1, 30)
+    assert numbers(row, "messages_sent", "bytes_sent") == (1, 20)
+
+
+def test_rma_bytes_count_as_sent_and_received(profile):
+    row = profile.row("rma")
+    assert numbers(row, "bytes_sent", "bytes_received", "collectives") == (100 + 8 + 16, 50 + 8 + 32, 1)
+
+
+def test_io_bytes_are_recorded_per_call_path(profile):
+    assert numbers(profile.row("io"), "bytes_read", "bytes_written") == (1000, 24)
