@@ -223,11 +223,14 @@ def expected_counts(rank):
 
 
 def test_mpi_trace_holds_exactly_the_fed_events(mpi_trace):
-    events, _ = read_trace(mpi_trace / "traces.otf2")
+    events, definitions = read_trace(mpi_trace / "traces.otf2")
     assert len(events) == RANKS
     for rank in range(RANKS):
-        recorded = count_by_kind(events[(f"MPI Rank {rank}", "Master thread")])
+        location = (f"MPI Rank {rank}", "Master thread")
+        recorded = count_by_kind(events[location])
         assert recorded == expected_counts(rank), f"rank {rank}"
+        # rank 0 learns every location's event count for the global definitions
+        assert definitions["number_of_events"][location] == len(events[location])
 
 
 def test_mpi_trace_event_fields_carry_the_fed_values(mpi_trace):

@@ -61,6 +61,8 @@ def read_trace(anchor):
             "regions": [r.name for r in trace.definitions.regions],
             "location_groups": [g.name for g in trace.definitions.location_groups],
             "locations": [(loc.group.name, loc.name) for loc in trace.definitions.locations],
+            "number_of_events": {(loc.group.name, loc.name): loc.number_of_events
+                                 for loc in trace.definitions.locations},
             "comms": {c.name: [m.group.name for m in c.group.members]
                       for c in trace.definitions.comms},
             "parameters": [p.name for p in trace.definitions.parameters],
