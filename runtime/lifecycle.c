@@ -47,6 +47,12 @@ static const int fatal_signals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGSEGV, S
 
 static void on_fatal_signal(int sig)
 {
+    if (scorep_cfg.verbose) {
+        char line[96];
+        int n = snprintf(line, sizeof line, "[Score-P] signal %d (rank %d): writing the data recorded so far\n",
+                         sig, scorep_process_rank);
+        if (n > 0 && write(STDERR_FILENO, line, (size_t)n) < 0) n = 0;
+    }
     finalize(1);
     signal(sig, SIG_DFL);
     raise(sig);

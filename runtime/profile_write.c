@@ -27,10 +27,14 @@ int scorep_profile_write(const scorep_finalize_context* ctx)
                    {"folded", scorep_report_write_folded}};
     int status = 0;
     for (size_t i = 0; i < sizeof outputs / sizeof *outputs; i++) {
-        char path[PATH_MAX];
+        /* written under a temporary name and renamed: a process killed while
+         * writing leaves no truncated file behind */
+        char path[PATH_MAX], partial[PATH_MAX + 8];
         snprintf(path, sizeof path, "%s/profile%s.%s", ctx->directory, suffix, outputs[i].extension);
-        if (outputs[i].write(r, path) != 0) {
+        snprintf(partial, sizeof partial, "%s.part", path);
+        if (outputs[i].write(r, partial) != 0 || rename(partial, path) != 0) {
             scorep_warning("cannot write '%s': %s", path, strerror(errno));
+            remove(partial);
             status = -1;
         }
     }

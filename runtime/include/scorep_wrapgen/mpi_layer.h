@@ -9,7 +9,9 @@
  *   MPI_Init / MPI_Init_thread wrapper, after PMPI_Init* succeeded:
  *       scorep_mpi_layer_init()        collective; creates the experiment dir
  *   MPI_Finalize wrapper, before PMPI_Finalize:
- *       scorep_mpi_layer_finalize()    collective; unifies and writes everything
+ *       scorep_mpi_layer_finalize()    collective; unifies and writes everything.
+ *       Regions still open (main, MPI_Finalize itself) are closed at this
+ *       moment; the wrapper's later scorep_exit is ignored.
  *   MPI_Abort wrapper, before PMPI_Abort:
  *       scorep_mpi_layer_abort()       local; writes this rank's partial data
  *   after a call that created a communicator (dup, split, create, cart_create,
@@ -27,6 +29,7 @@
 #define SCOREP_WRAPGEN_MPI_LAYER_H
 
 #include <mpi.h>
+#include <string.h>
 
 #include "scorep_wrapgen/adapter.h"
 
@@ -50,9 +53,15 @@ scorep_window scorep_mpi_win_create(MPI_Win win, MPI_Comm comm);
 scorep_window scorep_mpi_win_id(MPI_Win win);
 void scorep_mpi_win_free(MPI_Win win);
 
+/* The handle's bits (a pointer in Open MPI, an int in MPICH): no MPI call,
+ * no side effect. Fortran wrappers convert with MPI_Request_f2c first, so
+ * every language names a request the same way. Call it before the MPI call
+ * that completes the request overwrites the handle with MPI_REQUEST_NULL. */
 static inline scorep_request scorep_mpi_request_handle(MPI_Request request)
 {
-    return (scorep_request)(uint32_t)PMPI_Request_c2f(request);
+    scorep_request handle = 0;
+    memcpy(&handle, &request, sizeof request < sizeof handle ? sizeof request : sizeof handle);
+    return handle;
 }
 
 #ifdef __cplusplus
