@@ -50,4 +50,13 @@ def render_all(spec, kinds, output, quiet=False):
     text = env.get_template("c/prototypes.h.j2").render(
         procedures=[{"proc": p, "prototype": c.prototype(p, parenthesize=True)} for p in c_procs])
     write_if_changed(output / "mpi" / "c" / "prototypes.h", text, written)
+    from .c_backend import render_c_adapter
+    from .tasks import Catalogue
+    records, excluded, only_enter_exit = render_c_adapter(
+        env, spec, kinds, Catalogue(), output, lambda path, text: write_if_changed(path, text, written))
+    if not quiet:
+        print(f"C adapter: {len(records)} wrappers, {len(excluded)} procedures excluded "
+              f"(generated/mpi/c/excluded.txt says why)")
+        print(f"C wrappers with enter/exit only (no task): {len(only_enter_exit)}")
+        print("  " + " ".join(only_enter_exit))
     return written

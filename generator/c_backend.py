@@ -1,0 +1,96 @@
+"""C back-end: one wrapper per C procedure, from the skeleton and the task snippets."""
+from dataclasses import dataclass
+
+from .kinds import CRenderer
+from .tasks import HOOKS
+
+
+@dataclass
+class WrapperContext:
+    """What a snippet sees as `w`: the wrapper's name, arguments and options."""
+    name: str
+    a: dict
+    options: dict
+    proc: object
+
+
+class Args(dict):
+    """Task arguments by name; attribute access for templates (`w.a.count`)."""
+    def __getattr__(self, key):
+        return self.get(key)
+
+
+def render_hooks(env, plan, language="c"):
+    hooks = {hook: [] for hook in HOOKS}
+    for use in plan.tasks:
+        module = env.get_template(f"{use.name}.{language}.j2").module
+        context = WrapperContext(plan.proc.name, Args(use.args), Args(use.options), plan.proc)
+        for hook in HOOKS:
+            macro = getattr(module, hook, None)
+            if macro is not None:
+                text = str(macro(context)).strip("\n")
+                if text.strip():
+                    hooks[hook].append(text)
+    return {hook: "\n".join(parts) for hook, parts in hooks.items()}
+
+
+def wrapper_record(env, plan, c):
+    proc = plan.proc
+    params = proc.params_for("c")
+    return {
+        "name": proc.name,
+        "group": plan.group,
+        "role": plan.role,
+        "prototype": c.prototype(proc),
+        "return_type": c.return_type(proc),
+        "call_args": ", ".join(p.name for p in params if p.kind != "VARARGS"),
+        "hooks": render_hooks(env, plan),
+        "tasks": [u.name for u in plan.tasks],
+    }
+
+
+def plan_c_wrappers(spec, catalogue):
+    """Every C procedure the catalogue does not exclude, with its plan."""
+    plans, excluded = [], []
+    for proc in spec.callable_procedures():
+        if not proc.has_binding("c"):
+            continue
+        why = catalogue.excluded(proc.name)
+        if why:
+            excluded.append((proc.name, why))
+            continue
+        plans.append(catalogue.plan(proc, "c"))
+    return plans, excluded
+
+
+def render_c_adapter(env, spec, kinds, catalogue, output, write):
+    c = CRenderer(kinds)
+    plans, excluded = plan_c_wrappers(spec, catalogue)
+    env_tasks = env.overlay(loader=task_loader(env))
+    records = [wrapper_record(env_tasks, plan, c) for plan in plans]
+    files = {}
+    for plan, record in zip(plans, records):
+        files.setdefault(plan.file, []).append(record)
+    out = output / "mpi" / "c"
+    groups = catalogue.groups
+    write(out / "scorep_mpi_tables.h", env.get_template("c/tables.h.j2").render(
+        wrappers=records, groups=groups["all"], default_groups=groups["default"]))
+    write(out / "scorep_mpi_tables.c", env.get_template("c/tables.c.j2").render(
+        wrappers=records, groups=groups["all"], default_groups=groups["default"]))
+    for name in sorted(files):
+        write(out / f"wrap_{name}.c", env.get_template("c/wrappers.c.j2").render(
+            chapter=name, wrappers=files[name]))
+    write(out / "meson.build", env.get_template("c/meson.build.j2").render(
+        files=["scorep_mpi_tables.c"] + [f"wrap_{name}.c" for name in sorted(files)]))
+    write(output / "mpi" / "probes" / "c-procedures.txt",
+          "".join(f"{r['name']}\n" for r in records))
+    write(output / "mpi" / "c" / "excluded.txt",
+          "".join(f"{name}: {why}\n" for name, why in excluded))
+    only_enter_exit = sorted(r["name"] for r in records if not r["tasks"])
+    return records, excluded, only_enter_exit
+
+
+def task_loader(env):
+    import jinja2
+    from .tasks import TASKS_DIR
+    return jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(TASKS_DIR)), env.loader])

@@ -1,0 +1,203 @@
+/* Run-time support for the generated C MPI wrappers. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "scorep_mpi_adapter.h"
+
+uint32_t scorep_mpi_enabled_groups = SCOREP_MPI_GROUPS_DEFAULT;
+
+scorep_region scorep_mpi_region_ids[SCOREP_MPI_REGION_COUNT] = {
+    [0 ... SCOREP_MPI_REGION_COUNT - 1] = SCOREP_INVALID_ID
+};
+
+scorep_region scorep_mpi_region_define(int index)
+{
+    const struct scorep_mpi_region_info* info = &scorep_mpi_region_info[index];
+    /* Racing threads get the same id: the core deduplicates definitions. */
+    scorep_region region = scorep_region_define(info->name, NULL, SCOREP_PARADIGM_MPI,
+                                                (scorep_region_role)info->role, info->group);
+    scorep_mpi_region_ids[index] = region;
+    return region;
+}
+
+static int group_index(const char* name, size_t len)
+{
+    for (int i = 0; i < SCOREP_MPI_GROUP_COUNT; i++)
+        if (strlen(scorep_mpi_group_names[i]) == len
+            && strncasecmp(scorep_mpi_group_names[i], name, len) == 0)
+            return i;
+    return -1;
+}
+
+uint32_t scorep_mpi_parse_groups(const char* value)
+{
+    uint32_t groups = 0;
+    const char* p = value;
+    while (*p) {
+        while (*p == ',' || *p == ' ' || *p == ':' || *p == ';')
+            p++;
+        if (!*p)
+            break;
+        int remove = 0;
+        if (*p == '~') {
+            remove = 1;
+            p++;
+        }
+        const char* start = p;
+        while (*p && *p != ',' && *p != ' ' && *p != ':' && *p != ';')
+            p++;
+        size_t len = (size_t)(p - start);
+        uint32_t bits;
+        int index = group_index(start, len);
+        if (index >= 0)
+            bits = UINT32_C(1) << index;
+        else if (len == 7 && strncasecmp(start, "default", 7) == 0)
+            bits = SCOREP_MPI_GROUPS_DEFAULT;
+        else if (len == 3 && strncasecmp(start, "all", 3) == 0)
+            bits = SCOREP_MPI_GROUPS_ALL;
+        else if (len == 4 && strncasecmp(start, "none", 4) == 0)
+            bits = 0, groups = 0;
+        else {
+            fprintf(stderr, "scorep-wrapgen: warning: SCOREP_MPI_ENABLE_GROUPS: unknown group "
+                            "'%.*s' ignored (groups: DEFAULT, ALL, NONE", (int)len, start);
+            for (int i = 0; i < SCOREP_MPI_GROUP_COUNT; i++)
+                fprintf(stderr, ", %s", scorep_mpi_group_names[i]);
+            fprintf(stderr, ")\n");
+            continue;
+        }
+        if (remove)
+            groups &= ~bits;
+        else
+            groups |= bits;
+    }
+    return groups;
+}
+
+__attribute__((constructor)) static void read_groups(void)
+{
+    const char* value = getenv("SCOREP_MPI_ENABLE_GROUPS");
+    if (value && *value)
+        scorep_mpi_enabled_groups = scorep_mpi_parse_groups(value);
+}
+
+uint64_t scorep_mpi_bytes(MPI_Count count, MPI_Datatype type)
+{
+    if (count <= 0 || type == MPI_DATATYPE_NULL)
+        return 0;
+    MPI_Count size = 0;
+    if (PMPI_Type_size_x(type, &size) != MPI_SUCCESS || size == MPI_UNDEFINED || size < 0)
+        return 0;
+    return (uint64_t)count * (uint64_t)size;
+}
+
+uint64_t scorep_mpi_status_bytes(const MPI_Status* status)
+{
+    MPI_Count bytes = 0;
+    if (PMPI_Get_elements_x(status, MPI_BYTE, &bytes) != MPI_SUCCESS
+        || bytes == MPI_UNDEFINED || bytes < 0)
+        return 0;
+    return (uint64_t)bytes;
+}
+
+static __thread scorep_request* saved_requests;
+static __thread int saved_capacity;
+static __thread MPI_Status* lent_statuses;
+static __thread int lent_capacity;
+
+static int grown(int need, int have)
+{
+    int capacity = have ? have : 16;
+    while (capacity < need)
+        capacity *= 2;
+    return capacity;
+}
+
+scorep_request* scorep_mpi_saved_requests(int count)
+{
+    if (count > saved_capacity) {
+        int capacity = grown(count, saved_capacity);
+        scorep_request* more = realloc(saved_requests, (size_t)capacity * sizeof *more);
+        if (!more) {
+            fprintf(stderr, "scorep-wrapgen: out of memory saving %d request handles\n", count);
+            abort();
+        }
+        saved_requests = more;
+        saved_capacity = capacity;
+    }
+    return saved_requests;
+}
+
+MPI_Status* scorep_mpi_lent_statuses(int count)
+{
+    if (count > lent_capacity) {
+        int capacity = grown(count, lent_capacity);
+        MPI_Status* more = realloc(lent_statuses, (size_t)capacity * sizeof *more);
+        if (!more) {
+            fprintf(stderr, "scorep-wrapgen: out of memory lending %d statuses\n", count);
+            abort();
+        }
+        lent_statuses = more;
+        lent_capacity = capacity;
+    }
+    return lent_statuses;
+}
+
+/* A matched message is received by the thread that probed it, usually right
+ * after: a small per-thread ring is enough and needs no lock. */
+#define MESSAGE_RING 64
+static __thread struct { MPI_Message message; scorep_comm comm; } message_ring[MESSAGE_RING];
+static __thread unsigned message_next;
+
+void scorep_mpi_message_remember(MPI_Message message, scorep_comm comm)
+{
+    if (message == MPI_MESSAGE_NULL || message == MPI_MESSAGE_NO_PROC)
+        return;
+    unsigned slot = message_next++ % MESSAGE_RING;
+    message_ring[slot].message = message;
+    message_ring[slot].comm = comm;
+}
+
+scorep_comm scorep_mpi_message_comm(MPI_Message message)
+{
+    if (message == MPI_MESSAGE_NULL || message == MPI_MESSAGE_NO_PROC)
+        return SCOREP_INVALID_ID;
+    for (unsigned i = 0; i < MESSAGE_RING; i++) {
+        unsigned slot = (message_next - 1 - i) % MESSAGE_RING;
+        if (message_ring[slot].message == message) {
+            message_ring[slot].message = MPI_MESSAGE_NULL;
+            return message_ring[slot].comm;
+        }
+    }
+    return SCOREP_INVALID_ID;
+}
+
+scorep_mpi_coll_shape scorep_mpi_coll_shape_of(MPI_Comm comm, int root)
+{
+    scorep_mpi_coll_shape shape = { 0, 0, 1, 1, 0, 1, SCOREP_NO_ROOT };
+    PMPI_Comm_test_inter(comm, &shape.is_inter);
+    PMPI_Comm_rank(comm, &shape.rank);
+    PMPI_Comm_size(comm, &shape.size);
+    shape.peers = shape.size;
+    if (shape.is_inter)
+        PMPI_Comm_remote_size(comm, &shape.peers);
+    if (root == MPI_PROC_NULL && !shape.is_inter)
+        return shape;                  /* no root: an all-to-all kind of collective */
+    if (shape.is_inter) {
+        shape.is_root = root == MPI_ROOT;
+        shape.takes_part = root != MPI_PROC_NULL;
+        shape.root = root >= 0 ? root : SCOREP_NO_ROOT;
+    } else {
+        shape.is_root = root == shape.rank;
+        shape.root = root;
+    }
+    return shape;
+}
+
+uint64_t scorep_mpi_rma_next_id(void)
+{
+    static __thread uint64_t next;
+    return ++next;
+}

@@ -1,0 +1,78 @@
+/*
+ * What the generated C MPI wrappers (generated/mpi/c/wrap_*.c) need besides the
+ * core's adapter API and the MPI layer: the group switch, region ids, byte
+ * counts, scratch space lent to MPI, and the collective shape of a call.
+ */
+#ifndef SCOREP_MPI_ADAPTER_H
+#define SCOREP_MPI_ADAPTER_H
+
+#include <stdint.h>
+#include <mpi.h>
+
+#include "scorep_wrapgen/adapter.h"
+#include "scorep_wrapgen/mpi_layer.h"
+#include "scorep_mpi_probes.h"
+#include "scorep_mpi_tables.h"
+
+/* Groups switched on by SCOREP_MPI_ENABLE_GROUPS (read at load time). */
+extern uint32_t scorep_mpi_enabled_groups;
+
+static inline int scorep_mpi_group_enabled(uint32_t group)
+{
+    return (scorep_mpi_enabled_groups & group) != 0;
+}
+
+/* Whether a wrapper records events: not inside another measured MPI call (or
+ * the measurement itself), and its group is on. */
+static inline int scorep_mpi_measuring(uint32_t group)
+{
+    return __builtin_expect(scorep_event_generation_is_on() && scorep_mpi_group_enabled(group), 1);
+}
+
+/* Region ids are defined on a wrapper's first measured call. */
+extern scorep_region scorep_mpi_region_ids[SCOREP_MPI_REGION_COUNT];
+scorep_region scorep_mpi_region_define(int index);
+
+static inline scorep_region scorep_mpi_region(int index)
+{
+    scorep_region region = scorep_mpi_region_ids[index];
+    if (__builtin_expect(region == SCOREP_INVALID_ID, 0))
+        region = scorep_mpi_region_define(index);
+    return region;
+}
+
+/* count elements of type, in bytes; 0 for MPI_DATATYPE_NULL or count <= 0. */
+uint64_t scorep_mpi_bytes(MPI_Count count, MPI_Datatype type);
+/* Bytes a completed receive (or I/O) status reports. */
+uint64_t scorep_mpi_status_bytes(const MPI_Status* status);
+
+/* Per-thread scratch arrays, grown on demand and kept: request handles saved
+ * before MPI resets them, and statuses lent when the user passed
+ * MPI_STATUSES_IGNORE. */
+scorep_request* scorep_mpi_saved_requests(int count);
+MPI_Status* scorep_mpi_lent_statuses(int count);
+
+/* MPI_(I)mprobe remembers the communicator of a matched message for MPI_(I)mrecv. */
+void scorep_mpi_message_remember(MPI_Message message, scorep_comm comm);
+scorep_comm scorep_mpi_message_comm(MPI_Message message);
+
+/* Who takes part in a collective, and how many peers exchange data with us. */
+typedef struct scorep_mpi_coll_shape {
+    int is_inter;     /* intercommunicator */
+    int rank;         /* own rank in the (local group of the) communicator */
+    int size;         /* local group size */
+    int peers;        /* processes we exchange data with: size, or the remote size */
+    int is_root;
+    int takes_part;   /* 0 for the MPI_PROC_NULL side of an intercommunicator root */
+    int root;         /* root as a rank in the communicator, or SCOREP_NO_ROOT */
+} scorep_mpi_coll_shape;
+scorep_mpi_coll_shape scorep_mpi_coll_shape_of(MPI_Comm comm, int root);
+
+/* Matching ids for one-sided operations of this thread. */
+uint64_t scorep_mpi_rma_next_id(void);
+
+/* Parses a SCOREP_MPI_ENABLE_GROUPS value; unknown names are reported on
+ * stderr, naming the variable, and ignored. */
+uint32_t scorep_mpi_parse_groups(const char* value);
+
+#endif
