@@ -6,9 +6,12 @@
  *   MPI_Isend to r-1, tag 100, 4 bytes; MPI_Irecv from r+1; MPI_Waitall
  *   MPI_Allreduce on MPI_COMM_WORLD, 8 bytes in and out
  * Once: MPI_Comm_split by parity; rank 0 of each half sends 16 bytes (tag 7)
- * to rank 1 of it. Everything happens inside region "main".
+ * to rank 1 of it. Everything happens inside region "main". At the end every
+ * rank starts a worker thread that records region "worker" 10 times (a
+ * second location per rank that starts late).
  * With "abort", rank 1 calls MPI_Abort after the loop while the others wait
  * in a barrier; every rank must leave its partial profile. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +20,18 @@
 
 #include "scorep_wrapgen/adapter.h"
 #include "scorep_wrapgen/mpi_layer.h"
+
+static void* worker(void* arg)
+{
+    (void)arg;
+    scorep_region r = scorep_region_define("worker", "test_mpi_events.c", SCOREP_PARADIGM_USER,
+                                           SCOREP_ROLE_FUNCTION, NULL);
+    for (int i = 0; i < 10; i++) {
+        scorep_enter(r);
+        scorep_exit(r);
+    }
+    return NULL;
+}
 
 static scorep_region mpi_region(const char* name, scorep_region_role role, const char* group)
 {
@@ -117,6 +132,9 @@ int main(int argc, char** argv)
         }
         MPI_Barrier(MPI_COMM_WORLD);  /* never returns: the job is torn down */
     }
+    pthread_t thread;
+    pthread_create(&thread, NULL, worker, NULL);
+    pthread_join(thread, NULL);
     scorep_mpi_comm_free(parity);
     MPI_Comm_free(&parity);
     scorep_exit(main_r);

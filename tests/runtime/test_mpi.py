@@ -36,14 +36,23 @@ def profile(mpi_experiment):
     return Profile(load_profile(mpi_experiment / "profile.json"))
 
 
-def location_of_rank(profile, rank):
-    return next(loc["id"] for loc in profile.data["locations"] if loc["rank"] == rank)
+def location_of_rank(profile, rank, thread=0):
+    return next(loc["id"] for loc in profile.data["locations"] if (loc["rank"], loc["thread"]) == (rank, thread))
 
 
-def test_one_profile_holds_every_rank(profile, mpi_experiment):
+def test_one_profile_holds_every_rank_and_thread(profile, mpi_experiment):
     assert profile.data["experiment"]["ranks"] == RANKS
-    assert sorted(loc["rank"] for loc in profile.data["locations"]) == list(range(RANKS))
+    assert sorted((loc["rank"], loc["thread"]) for loc in profile.data["locations"]) == [
+        (r, t) for r in range(RANKS) for t in (0, 1)]
+    assert len({loc["id"] for loc in profile.data["locations"]}) == 2 * RANKS
     assert not list(mpi_experiment.glob("profile.rank*"))
+
+
+def test_late_worker_threads_are_their_own_locations_on_every_rank(profile):
+    for rank in range(RANKS):
+        row = profile.row("worker", location_of_rank(profile, rank, thread=1))
+        assert row["visits"] == 10
+        assert not profile.rows("main", location_of_rank(profile, rank, thread=1))
 
 
 def test_definitions_are_unified_across_ranks(profile):

@@ -14,8 +14,23 @@ def test_eight_threads_with_a_million_pairs_each_give_exactly_eight_million_visi
     assert sorted(r["location"] for r in work_rows) == list(range(8))
     assert all(r["visits"] == 1000000 for r in work_rows)
     assert sum(r["visits"] for r in work_rows) == 8000000
-    # enter+exit of work + enter+exit of thread per location
-    assert all(loc["events"] == 2 * 1000000 + 2 for loc in profile.data["locations"])
+    # enter+exit of work, of thread and of the thread's private region
+    assert all(loc["events"] == 2 * 1000000 + 4 for loc in profile.data["locations"])
+
+
+def test_regions_defined_concurrently_by_threads_stay_distinct(build_dir, tmp_path):
+    directory = tmp_path / "experiment"
+    run(build_dir, "test_threads", 8, 100, env={"SCOREP_EXPERIMENT_DIRECTORY": str(directory)})
+    profile = Profile(load_profile(directory / "profile.json"))
+    names = [r["name"] for r in profile.data["regions"]]
+    assert sorted(n for n in names if n.startswith("private-")) == [f"private-{i}" for i in range(8)]
+    seen = set()
+    for loc in profile.data["locations"]:
+        own = [profile.path(r["callpath"]) for r in profile.rows(location=loc["id"])
+               if "private-" in profile.path(r["callpath"])]
+        assert len(own) == 1 and own[0].startswith("thread/private-")
+        seen.add(own[0])
+    assert len(seen) == 8
 
 
 def test_threads_that_end_before_others_start_keep_their_data(build_dir, tmp_path):
