@@ -10,7 +10,7 @@ DEBIAN_PACKAGES = python3-jinja2 python3-clang-16 libclang-16-dev meson ninja-bu
 	pkg-config gcc gfortran libopenmpi-dev openmpi-bin mpich libmpich-dev \
 	libcoarrays-openmpi-dev libopen-trace-format2-dev otf2-tools python3-otf2 python3-pytest
 
-.PHONY: all deps build check demo regenerate install dist clean
+.PHONY: all deps build build-both check demo regenerate install dist clean
 
 all: build
 
@@ -32,11 +32,19 @@ $(BUILD)/build.ninja: | deps
 	@echo "== configuring $(BUILD)/ with meson (MPI: $(MPI))"
 	meson setup $(BUILD) -Dmpi=$(MPI) -Dprefix=$(PREFIX) $(MESON_OPTIONS)
 
+# The second MPI library: tests run every adapter against both.
+$(BUILD)-mpich/build.ninja: | deps
+	@echo "== configuring $(BUILD)-mpich/ with meson (MPI: mpich, for the tests)"
+	meson setup $(BUILD)-mpich -Dmpi=mpich $(MESON_OPTIONS)
+
 build: deps $(BUILD)/build.ninja
 	@echo "== building"
 	ninja -C $(BUILD)
 
-check: build
+build-both: build $(BUILD)-mpich/build.ninja
+	ninja -C $(BUILD)-mpich
+
+check: build-both
 	@echo "== running all tests"
 	$(PYTHON) tests/run_all.py $(BUILD)
 
@@ -59,4 +67,4 @@ dist: build
 	meson dist -C $(BUILD) --no-tests --allow-dirty
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(BUILD)-mpich

@@ -9,6 +9,9 @@ import pytest
 REPO = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))   # the generator package
 BUILD = pathlib.Path(os.environ.get("SCOREP_WRAPGEN_BUILD", REPO / "build"))
+# The same project built against MPICH (make check builds both).
+BUILD_MPICH = pathlib.Path(os.environ.get("SCOREP_WRAPGEN_BUILD_MPICH", str(BUILD) + "-mpich"))
+BUILDS = {"openmpi": BUILD, "mpich": BUILD_MPICH}
 REFERENCE = REPO.parent / "shared" / "reference"
 
 # Launchers of the two MPI libraries installed side by side (Debian names).
@@ -39,6 +42,14 @@ def mpirun(nprocs, argv, mpi="openmpi", env=None, cwd=None, timeout=120, check=T
         raise AssertionError(f"{' '.join(cmd)} exited {proc.returncode}\n"
                              f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr}")
     return proc
+
+
+def mpi_build(mpi):
+    """The meson build directory whose adapters link the given MPI library."""
+    build = BUILDS[mpi]
+    if not (build / "build.ninja").exists():
+        pytest.fail(f"no meson build for {mpi} in {build}: run 'make' first (make check does)")
+    return build
 
 
 @pytest.fixture(scope="session")
