@@ -42,7 +42,7 @@ typedef struct trace_state {
     char private_dir[4096];       /* mkdtemp directory holding the archive symlink */
     char archive_path[4096 + 16];  /* private_dir/archive -> experiment directory */
     atomic_int directory_ready;   /* 1 once full buffers can go to disk */
-    int rank, size;
+    int rank;                     /* known from experiment_dir_ready on */
     _Atomic(trace_location*) locations;
 } trace_state;
 
@@ -56,7 +56,6 @@ static inline trace_location* trace_location_of(scorep_location* loc)
 /* trace_memory.c: chunk memory for the OTF2 buffers, bounded by SCOREP_TOTAL_MEMORY */
 uint64_t trace_memory_chunk_size(uint64_t total_memory);
 void trace_memory_install(OTF2_Archive* archive, uint64_t total_memory, uint64_t chunk_size);
-uint64_t trace_memory_in_use(void);
 
 /* trace_flush.c: OTF2 flush callbacks and reporting a flush as a region */
 void trace_flush_install(OTF2_Archive* archive);

@@ -130,8 +130,7 @@ static void mpi_request_cancelled(scorep_location* loc, uint64_t t, uint64_t req
 
 static void mpi_collective_begin(scorep_location* loc, uint64_t t)
 {
-    trace_location* tl = trace_location_of(loc);
-    after_write(tl, OTF2_EvtWriter_MpiCollectiveBegin(tl->writer, NULL, t));
+    WRITE(loc, MpiCollectiveBegin, t);
 }
 
 static void mpi_collective_end(scorep_location* loc, uint64_t t, scorep_collective_kind kind,
@@ -183,8 +182,7 @@ static void rma_op_complete(scorep_location* loc, uint64_t t, scorep_window win,
 
 static void rma_collective_begin(scorep_location* loc, uint64_t t)
 {
-    trace_location* tl = trace_location_of(loc);
-    after_write(tl, OTF2_EvtWriter_RmaCollectiveBegin(tl->writer, NULL, t));
+    WRITE(loc, RmaCollectiveBegin, t);
 }
 
 static void rma_collective_end(scorep_location* loc, uint64_t t, scorep_collective_kind kind,

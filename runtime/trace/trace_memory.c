@@ -53,11 +53,6 @@ uint64_t trace_memory_chunk_size(uint64_t total_memory)
     return size;
 }
 
-uint64_t trace_memory_in_use(void)
-{
-    return atomic_load(&in_use);
-}
-
 static int over_budget(uint64_t bytes)
 {
     uint64_t now = atomic_fetch_add(&in_use, bytes) + bytes;

@@ -74,7 +74,6 @@ static void trace_experiment_dir_ready(const char* directory, int rank, int size
     if (trace.archive == NULL)
         return;
     trace.rank = rank;
-    trace.size = size;
     char target[PATH_MAX];
     if (realpath(directory, target) == NULL || symlink(target, trace.archive_path) != 0) {
         scorep_warning("trace: cannot link the trace archive into %s: the trace stays in memory "

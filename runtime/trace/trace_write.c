@@ -48,7 +48,7 @@ static size_t location_count(void)
 /* Gathers (rank, thread, events) of every location on rank 0 and orders the
  * counts like ctx->defs' location table. Returns NULL on other ranks. */
 static uint64_t* gather_event_counts(const scorep_finalize_context* ctx, const uint64_t* counts,
-                                     size_t n, int* failed)
+                                     size_t n)
 {
     const scorep_multiprocess_ops* mpp = ctx->mpp;
     int root = ctx->rank == 0;
@@ -76,7 +76,7 @@ static uint64_t* gather_event_counts(const scorep_finalize_context* ctx, const u
         }
         all = malloc((total ? total : 1) * 2 * sizeof *all);
         if (all == NULL)
-            goto out_of_memory;  /* the gatherv below still has to happen on others */
+            goto out_of_memory;
     }
     mpp->gatherv(mine, n * 2 * sizeof(uint64_t), all, byte_counts, displacements, 0);
     if (root) {
@@ -100,9 +100,8 @@ static uint64_t* gather_event_counts(const scorep_finalize_context* ctx, const u
     return ordered;
 
 out_of_memory:
-    /* Keep the collective sequence intact: a rank that cannot take part
-     * would hang the others. */
-    *failed = 1;
+    /* A rank that leaves the collective sequence here would leave the others
+     * hanging in the next collective: stop them all. */
     scorep_warning("trace: out of memory while gathering event counts");
     if (mpp->abort)
         mpp->abort(1);
@@ -139,7 +138,7 @@ int trace_write(const scorep_finalize_context* ctx)
     failed |= OTF2_Archive_CloseEvtFiles(trace.archive) != OTF2_SUCCESS;
     failed |= trace_write_mapping_tables(ctx) != 0;
 
-    uint64_t* ordered = gather_event_counts(ctx, counts, n, &failed);
+    uint64_t* ordered = gather_event_counts(ctx, counts, n);
     free(counts);
     if (ctx->rank == 0)
         failed |= trace_write_global_definitions(ctx, ordered) != 0;
