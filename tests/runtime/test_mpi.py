@@ -25,9 +25,10 @@ def built_mpi(build_dir):
 
 @pytest.fixture(scope="module")
 def mpi_experiment(build_dir, tmp_path_factory):
+    mpi = built_mpi(build_dir)
     directory = tmp_path_factory.mktemp("mpi") / "experiment"
     env = {"SCOREP_EXPERIMENT_DIRECTORY": str(directory), "SCOREP_ENABLE_TRACING": "true"}
-    mpirun(RANKS, [program(build_dir, "test_mpi_events"), ITERATIONS], mpi=built_mpi(build_dir), env=env)
+    mpirun(RANKS, [program(build_dir, "test_mpi_events"), ITERATIONS], mpi=mpi, env=env)
     return directory
 
 
