@@ -33,9 +33,10 @@ def mpi_env(extra=None):
     return env
 
 
-def mpirun(nprocs, argv, mpi="openmpi", env=None, cwd=None, timeout=120, check=True):
+def mpirun(nprocs, argv, mpi="openmpi", env=None, cwd=None, timeout=120, check=True,
+           launcher_args=()):
     """Run argv on nprocs ranks with the launcher of the given MPI library."""
-    cmd = MPI_LAUNCHERS[mpi] + ["-n", str(nprocs)] + [str(a) for a in argv]
+    cmd = MPI_LAUNCHERS[mpi] + list(launcher_args) + ["-n", str(nprocs)] + [str(a) for a in argv]
     proc = subprocess.run(cmd, env=mpi_env(env), cwd=cwd, timeout=timeout,
                           capture_output=True, text=True)
     if check and proc.returncode != 0:

@@ -1,0 +1,73 @@
+"""Build, run and read measured MPI test programs (shared by the MPI tests)."""
+import json
+import pathlib
+import subprocess
+import sys
+from collections import defaultdict
+
+from conftest import MPI_COMPILERS, REPO, mpi_build, mpirun
+
+PROGRAMS = REPO / "tests" / "mpi" / "programs"
+COUNTERS = ("visits", "bytes_sent", "bytes_received", "messages_sent", "messages_received")
+
+
+def scorep(mpi):
+    """The build tree's instrumenter for the given MPI (a Python script)."""
+    return [sys.executable, str(mpi_build(mpi) / "runtime" / "mpi_adapter" / "scorep")]
+
+
+def compile_program(mpi, source, out_dir, instrumented=True, extra=()):
+    out = pathlib.Path(out_dir) / (pathlib.Path(source).stem + ("" if instrumented else "_plain"))
+    command = [MPI_COMPILERS[mpi]["c"], "-O1", str(PROGRAMS / source), "-o", str(out), *extra]
+    if instrumented:
+        command = scorep(mpi) + command
+    subprocess.run(command, check=True, capture_output=True, text=True)
+    return out
+
+
+def run_measured(mpi, nprocs, program, workdir, env=None, args=()):
+    experiment = pathlib.Path(workdir) / f"experiment-{pathlib.Path(program).name}"
+    environment = {"SCOREP_EXPERIMENT_DIRECTORY": str(experiment)}
+    environment.update(env or {})
+    if mpi == "openmpi":
+        # Open MPI forwards only what -x names; MPICH's launcher forwards everything.
+        forwarded = []
+        for key in environment:
+            forwarded += ["-x", key]
+        proc = mpirun(nprocs, [program, *args], mpi=mpi, env=environment, cwd=workdir,
+                      launcher_args=forwarded)
+    else:
+        proc = mpirun(nprocs, [program, *args], mpi=mpi, env=environment, cwd=workdir)
+    return proc, experiment
+
+
+def load_profile(experiment):
+    return json.loads((pathlib.Path(experiment) / "profile.json").read_text())
+
+
+def per_rank_region(profile):
+    """{(rank, region name): {counter: total}} summed over call paths and threads."""
+    rank_of = {loc["id"]: loc["rank"] for loc in profile["locations"]}
+    region_of_path = {cp["id"]: cp["region"] for cp in profile["callpaths"]}
+    name_of = {r["id"]: r["name"] for r in profile["regions"]}
+    totals = defaultdict(lambda: dict.fromkeys(COUNTERS, 0))
+    for row in profile["rows"]:
+        key = (rank_of[row["location"]], name_of[region_of_path[row["callpath"]]])
+        for counter in COUNTERS:
+            totals[key][counter] += row.get(counter, 0)
+    return totals
+
+
+def expectations(stdout):
+    """The EXPECT lines test programs print: {(rank, region): counters}."""
+    expected = {}
+    for line in stdout.splitlines():
+        if line.startswith("EXPECT "):
+            _, rank, rest = line.split(" ", 2)
+            for entry in json.loads(rest):
+                expected[(int(rank), entry.pop("region"))] = entry
+    return expected
+
+
+def results(stdout):
+    return sorted(line for line in stdout.splitlines() if line.startswith("RESULT"))
