@@ -54,6 +54,7 @@ static void on_fatal_signal(int sig)
         if (n > 0 && write(STDERR_FILENO, line, (size_t)n) < 0) n = 0;
     }
     finalize(1);
+    /* delivered when the handler returns and the mask is lifted */
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -65,11 +66,16 @@ static void install_signal_handlers(void)
         if (sigaction(fatal_signals[i], NULL, &old) != 0) continue;
         /* the program's own handlers win */
         if (old.sa_handler != SIG_DFL || (old.sa_flags & SA_SIGINFO)) continue;
+        /* Launchers often send SIGTERM twice (Open MPI does): every fatal
+         * signal stays blocked while the data is written, and the handler
+         * re-raises with the default action once it is done. */
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = on_fatal_signal;
         sigemptyset(&sa.sa_mask);
-        sa.sa_flags = SA_RESETHAND;
+        for (size_t k = 0; k < sizeof fatal_signals / sizeof *fatal_signals; k++)
+            sigaddset(&sa.sa_mask, fatal_signals[k]);
+        sa.sa_flags = 0;
         sigaction(fatal_signals[i], &sa, NULL);
     }
 }

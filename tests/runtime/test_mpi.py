@@ -114,9 +114,10 @@ def test_trace_of_the_same_run_is_readable_by_otf2_print(mpi_experiment):
 
 def test_mpi_abort_leaves_the_partial_profiles_of_the_ranks_it_can_reach(build_dir, tmp_path):
     """The aborting rank always writes its part. Open MPI ends the other ranks
-    with SIGTERM, which they catch to write theirs (unless the launcher's
-    SIGKILL, 1 s later, comes first); MPICH's hydra uses SIGKILL at once, which
-    nothing survives. Whatever is written is complete."""
+    with SIGTERM, which they catch to write theirs, but sometimes follows up with
+    SIGKILL within a millisecond; MPICH's hydra uses SIGKILL at once. Nothing
+    survives SIGKILL, but whatever carries its final name is complete (files
+    are renamed into place; a killed writer leaves only a *.part file)."""
     mpi = built_mpi(build_dir)
     directory = tmp_path / "experiment"
     proc = mpirun(RANKS, [program(build_dir, "test_mpi_events"), ITERATIONS, "abort"], mpi=mpi,
@@ -124,7 +125,6 @@ def test_mpi_abort_leaves_the_partial_profiles_of_the_ranks_it_can_reach(build_d
     assert proc.returncode != 0
     written = sorted(int(p.name.split(".")[1][len("rank"):]) for p in directory.glob("profile.rank*.json"))
     assert 1 in written
-    assert not list(directory.glob("*.part"))
     for rank in written:
         data = load_profile(directory / f"profile.rank{rank}.json")
         assert data["experiment"]["partial"] is True
