@@ -71,3 +71,16 @@ def expectations(stdout):
 
 def results(stdout):
     return sorted(line for line in stdout.splitlines() if line.startswith("RESULT"))
+
+
+def per_rank_region_io(profile):
+    """{(rank, region name): (bytes_read, bytes_written)}."""
+    rank_of = {loc["id"]: loc["rank"] for loc in profile["locations"]}
+    region_of_path = {cp["id"]: cp["region"] for cp in profile["callpaths"]}
+    name_of = {r["id"]: r["name"] for r in profile["regions"]}
+    totals = defaultdict(lambda: [0, 0])
+    for row in profile["rows"]:
+        key = (rank_of[row["location"]], name_of[region_of_path[row["callpath"]]])
+        totals[key][0] += row.get("bytes_read", 0)
+        totals[key][1] += row.get("bytes_written", 0)
+    return totals
