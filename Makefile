@@ -49,9 +49,7 @@ check: build-both
 	$(PYTHON) tests/run_all.py $(BUILD)
 
 demo: build
-	@echo "== regenerating the wrappers and summarising the MPI spec"
-	$(PYTHON) -m generator regenerate
-	$(PYTHON) -m generator specs --summary
+	PYTHON=$(PYTHON) examples/run-demo.sh $(BUILD)
 
 regenerate: deps
 	@echo "== regenerating generated/ from specs/, tasks/, templates/"
