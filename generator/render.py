@@ -59,4 +59,11 @@ def render_all(spec, kinds, output, quiet=False):
               f"(generated/mpi/c/excluded.txt says why)")
         print(f"C wrappers with enter/exit only (no task): {len(only_enter_exit)}")
         print("  " + " ".join(only_enter_exit))
+    from .f08_backend import render_f08_adapter
+    f08_records, f08_excluded, f08_missing = render_f08_adapter(
+        env, spec, kinds, Catalogue(), output, lambda path, text: write_if_changed(path, text, written))
+    if not quiet:
+        print(f"F08 adapter: {len(f08_records)} wrappers, {len(f08_excluded)} procedures excluded "
+              f"(generated/mpi/f08/excluded.txt), tasks without an F08 snippet: "
+              f"{' '.join(f08_missing) or 'none'}")
     return written

@@ -51,6 +51,8 @@ class Catalogue:
         self.rules = raw["rules"]
         self.exclude = raw["exclude"]
         self.files = raw.get("files", {})
+        # Exclusions for the mpi_f08 binding only (a Fortran generic with no one specific).
+        self.exclude_f08 = raw.get("exclude_f08", [])
         self._check()
 
     def _check(self):
@@ -70,7 +72,7 @@ class Catalogue:
                 task = use if isinstance(use, str) else use.get("task")
                 if task not in self.tasks:
                     raise SpecError(f"unknown task '{task}'", file=self.path, entry=where)
-        for entry in self.exclude:
+        for entry in self.exclude + self.exclude_f08:
             entry["_re"] = re.compile(entry["match"] + "$", re.IGNORECASE)
             if not entry.get("why"):
                 raise SpecError("an exclusion needs a 'why'", file=self.path, entry=entry["match"])
@@ -78,6 +80,10 @@ class Catalogue:
     def excluded(self, name):
         base = base_name(name)
         return next((e["why"] for e in self.exclude if e["_re"].match(base)), None)
+
+    def excluded_f08(self, name):
+        base = base_name(name)
+        return next((e["why"] for e in self.exclude_f08 if e["_re"].match(base)), None)
 
     def plan(self, proc, binding="c"):
         base = base_name(proc.name)

@@ -1,0 +1,201 @@
+/* Run-time support for the generated Fortran 2008 MPI wrappers: region ids,
+ * the group switch, and the mpi_f08 handle conversions the MPI layer needs.
+ * Handles arrive as MPI_VAL (an MPI_Fint), statuses as the address of a
+ * type(MPI_Status), whose layout is the INTEGER status array in Open MPI 4
+ * and MPICH 4 (the MPI layer decodes SCOREP_LANGUAGE_FORTRAN2008 the same way). */
+#include <stdlib.h>
+
+#include "scorep_mpi_f08.h"
+
+static scorep_region* region_ids;
+
+static void allocate_region_ids(void)
+{
+    region_ids = malloc((size_t)scorep_mpi_f08_region_count * sizeof *region_ids);
+    if (!region_ids)
+        abort();
+    for (int i = 0; i < scorep_mpi_f08_region_count; i++)
+        region_ids[i] = SCOREP_INVALID_ID;
+}
+
+__attribute__((constructor)) static void scorep_mpi_f08_load(void)
+{
+    allocate_region_ids();
+}
+
+/* index: the wrapper's 0-based index into scorep_mpi_f08_region_info. */
+int scorep_mpi_f08_measuring(int index)
+{
+    return scorep_mpi_measuring(scorep_mpi_f08_region_info[index].group);
+}
+
+scorep_region scorep_mpi_f08_region(int index)
+{
+    scorep_region region = region_ids[index];
+    if (__builtin_expect(region == SCOREP_INVALID_ID, 0)) {
+        const struct scorep_mpi_f08_region_info* info = &scorep_mpi_f08_region_info[index];
+        /* the same (name, paradigm, role, group) as the C wrapper's region:
+         * the core hands out the same id, one region per MPI procedure */
+        region = scorep_region_define(info->name, NULL, SCOREP_PARADIGM_MPI,
+                                      (scorep_region_role)info->role, info->group_name);
+        region_ids[index] = region;
+    }
+    return region;
+}
+
+/* Whether test calls that found no completion are recorded (group XREQTEST). */
+int scorep_mpi_f08_reqtest_enabled(void)
+{
+    return scorep_mpi_group_enabled(SCOREP_MPI_GROUP_XREQTEST);
+}
+
+scorep_comm scorep_mpi_f08_comm_id(MPI_Fint comm)
+{
+    return scorep_mpi_comm_id(MPI_Comm_f2c(comm));
+}
+
+scorep_comm scorep_mpi_f08_comm_create(MPI_Fint comm)
+{
+    return scorep_mpi_comm_create(MPI_Comm_f2c(comm));
+}
+
+void scorep_mpi_f08_comm_free(MPI_Fint comm)
+{
+    scorep_mpi_comm_free(MPI_Comm_f2c(comm));
+}
+
+scorep_comm scorep_mpi_f08_group_id(MPI_Fint group)
+{
+    return scorep_mpi_group_id(MPI_Group_f2c(group));
+}
+
+uint64_t scorep_mpi_f08_bytes(int64_t count, MPI_Fint datatype)
+{
+    return scorep_mpi_bytes((MPI_Count)count, MPI_Type_f2c(datatype));
+}
+
+/* The same request name as the C wrappers use (MPI_Request_f2c of MPI_VAL). */
+scorep_request scorep_mpi_f08_request(MPI_Fint request)
+{
+    return scorep_mpi_request_handle(MPI_Request_f2c(request));
+}
+
+uint64_t scorep_mpi_f08_status_bytes(const MPI_Fint* status)
+{
+    MPI_Status c;
+    if (PMPI_Status_f2c(status, &c) != MPI_SUCCESS)
+        return 0;
+    return scorep_mpi_status_bytes(&c);
+}
+
+/* Counts of the v/w collectives: INTEGER, or INTEGER(MPI_COUNT_KIND) in the
+ * large-count variants. */
+static MPI_Count count_at(const void* counts, int large, int i)
+{
+    return large ? ((const MPI_Count*)counts)[i] : ((const MPI_Fint*)counts)[i];
+}
+
+static uint64_t sum_bytes(const void* counts, int large, int n, MPI_Fint type, const MPI_Fint* types)
+{
+    uint64_t sum = 0;
+    for (int i = 0; i < n; i++)
+        sum += scorep_mpi_bytes(count_at(counts, large, i), MPI_Type_f2c(types ? types[i] : type));
+    return sum;
+}
+
+/* Bytes a process contributes and obtains in a collective, as the standard
+ * moves data (the C wrappers' coll_rooted/coll_all tasks, for mpi_f08 handles).
+ * root: a rank, MPI_ROOT/MPI_PROC_NULL on intercommunicators, or SCOREP_NO_ROOT
+ * for collectives without root. Arrays not passed by the procedure are NULL. */
+void scorep_mpi_f08_collective_end(int kind, MPI_Fint comm_f, scorep_comm comm_id, int root,
+                                   int send_in_place, int recv_in_place, int large,
+                                   int64_t sendcount, MPI_Fint sendtype,
+                                   int64_t recvcount, MPI_Fint recvtype,
+                                   const void* sendcounts, const void* recvcounts,
+                                   const MPI_Fint* sendtypes, const MPI_Fint* recvtypes)
+{
+    MPI_Comm comm = MPI_Comm_f2c(comm_f);
+    const scorep_mpi_coll_shape s = scorep_mpi_coll_shape_of(comm, root == SCOREP_NO_ROOT ? MPI_PROC_NULL : root);
+    const MPI_Datatype st = MPI_Type_f2c(sendtype), rt = MPI_Type_f2c(recvtype);
+    uint64_t sent = 0, received = 0;
+    const int sends = s.takes_part && !(s.is_inter && s.is_root);
+    switch ((scorep_collective_kind)kind) {
+    case SCOREP_COLL_BARRIER:
+        break;
+    case SCOREP_COLL_BCAST:
+        if (s.is_root) sent = scorep_mpi_bytes(sendcount, st);
+        else if (s.takes_part) received = scorep_mpi_bytes(recvcount, rt);
+        break;
+    case SCOREP_COLL_REDUCE:
+        if (sends) sent = scorep_mpi_bytes(sendcount, st);
+        if (s.is_root) received = scorep_mpi_bytes(recvcount, rt);
+        break;
+    case SCOREP_COLL_GATHER:
+    case SCOREP_COLL_GATHERV:
+        if (sends)
+            sent = !send_in_place ? scorep_mpi_bytes(sendcount, st)
+                 : kind == SCOREP_COLL_GATHER ? scorep_mpi_bytes(recvcount, rt)
+                 : scorep_mpi_bytes(count_at(recvcounts, large, s.rank), rt);
+        if (s.is_root)
+            received = kind == SCOREP_COLL_GATHER ? (uint64_t)s.peers * scorep_mpi_bytes(recvcount, rt)
+                     : sum_bytes(recvcounts, large, s.peers, recvtype, NULL);
+        break;
+    case SCOREP_COLL_SCATTER:
+    case SCOREP_COLL_SCATTERV:
+        if (s.is_root)
+            sent = kind == SCOREP_COLL_SCATTER ? (uint64_t)s.peers * scorep_mpi_bytes(sendcount, st)
+                 : sum_bytes(sendcounts, large, s.peers, sendtype, NULL);
+        if (sends)
+            received = !(s.is_root && recv_in_place) ? scorep_mpi_bytes(recvcount, rt)
+                     : kind == SCOREP_COLL_SCATTER ? scorep_mpi_bytes(sendcount, st)
+                     : scorep_mpi_bytes(count_at(sendcounts, large, s.rank), st);
+        break;
+    case SCOREP_COLL_ALLREDUCE:
+    case SCOREP_COLL_SCAN:
+    case SCOREP_COLL_EXSCAN:
+        sent = received = scorep_mpi_bytes(sendcount, st);
+        break;
+    case SCOREP_COLL_ALLGATHER:
+        sent = send_in_place ? scorep_mpi_bytes(recvcount, rt) : scorep_mpi_bytes(sendcount, st);
+        received = (uint64_t)s.peers * scorep_mpi_bytes(recvcount, rt);
+        break;
+    case SCOREP_COLL_ALLGATHERV:
+        received = sum_bytes(recvcounts, large, s.peers, recvtype, NULL);
+        sent = send_in_place ? scorep_mpi_bytes(count_at(recvcounts, large, s.rank), rt)
+                             : scorep_mpi_bytes(sendcount, st);
+        break;
+    case SCOREP_COLL_ALLTOALL:
+        received = (uint64_t)s.peers * scorep_mpi_bytes(recvcount, rt);
+        sent = send_in_place ? received : (uint64_t)s.peers * scorep_mpi_bytes(sendcount, st);
+        break;
+    case SCOREP_COLL_ALLTOALLV:
+    case SCOREP_COLL_ALLTOALLW:
+        received = sum_bytes(recvcounts, large, s.peers, recvtype, recvtypes);
+        sent = send_in_place ? received : sum_bytes(sendcounts, large, s.peers, sendtype, sendtypes);
+        break;
+    case SCOREP_COLL_REDUCE_SCATTER:
+        sent = sum_bytes(recvcounts, large, s.size, sendtype, NULL);
+        received = scorep_mpi_bytes(count_at(recvcounts, large, s.rank), rt);
+        break;
+    case SCOREP_COLL_REDUCE_SCATTER_BLOCK:
+        received = scorep_mpi_bytes(recvcount, rt);
+        sent = (uint64_t)s.size * received;
+        break;
+    default:
+        break;
+    }
+    scorep_mpi_collective_end((scorep_collective_kind)kind, comm_id, s.root, sent, received);
+}
+
+/* Addresses of choice buffers, to recognise MPI_IN_PLACE: a scalar or an
+ * ignore-TKR buffer arrives as its address, a TS 29113 `type(*), dimension(..)`
+ * buffer as a C descriptor whose first member is the base address. */
+intptr_t scorep_mpi_f08_address(const void* x)
+{
+    return (intptr_t)x;
+}
+
+intptr_t scorep_mpi_f08_descriptor_address(const void* descriptor)
+{
+    return (intptr_t)*(void* const*)descriptor;
+}

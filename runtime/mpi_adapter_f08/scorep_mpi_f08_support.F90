@@ -1,0 +1,99 @@
+! Fortran side of f08_support.c and of the MPI layer, for the generated
+! Fortran 2008 wrappers. Handles are passed as their MPI_VAL, statuses by
+! address (type(*)), counts as 64-bit integers whatever their Fortran kind.
+! Everything else the wrappers need from the core comes from the core's own
+! interface module scorep_wrapgen_core.
+module scorep_mpi_f08_support
+    use, intrinsic :: iso_c_binding, only : c_int, c_int32_t, c_int64_t, c_ptr, c_intptr_t
+    implicit none
+    private :: c_int, c_int32_t, c_int64_t, c_ptr, c_intptr_t
+
+    interface
+        function scorep_mpi_f08_measuring(index) bind(c, name="scorep_mpi_f08_measuring") result(on)
+            import :: c_int
+            integer(c_int), value :: index
+            integer(c_int) :: on
+        end function
+        function scorep_mpi_f08_region(index) bind(c, name="scorep_mpi_f08_region") result(region)
+            import :: c_int, c_int32_t
+            integer(c_int), value :: index
+            integer(c_int32_t) :: region
+        end function
+        function scorep_mpi_f08_comm_id(comm) bind(c, name="scorep_mpi_f08_comm_id") result(id)
+            import :: c_int, c_int32_t
+            integer(c_int), value :: comm
+            integer(c_int32_t) :: id
+        end function
+        function scorep_mpi_f08_comm_create(comm) bind(c, name="scorep_mpi_f08_comm_create") result(id)
+            import :: c_int, c_int32_t
+            integer(c_int), value :: comm
+            integer(c_int32_t) :: id
+        end function
+        subroutine scorep_mpi_f08_comm_free(comm) bind(c, name="scorep_mpi_f08_comm_free")
+            import :: c_int
+            integer(c_int), value :: comm
+        end subroutine
+        function scorep_mpi_f08_group_id(group) bind(c, name="scorep_mpi_f08_group_id") result(id)
+            import :: c_int, c_int32_t
+            integer(c_int), value :: group
+            integer(c_int32_t) :: id
+        end function
+        function scorep_mpi_f08_bytes(count, datatype) bind(c, name="scorep_mpi_f08_bytes") result(bytes)
+            import :: c_int, c_int64_t
+            integer(c_int64_t), value :: count
+            integer(c_int), value :: datatype
+            integer(c_int64_t) :: bytes
+        end function
+        function scorep_mpi_f08_request(request) bind(c, name="scorep_mpi_f08_request") result(handle)
+            import :: c_int, c_int64_t
+            integer(c_int), value :: request
+            integer(c_int64_t) :: handle
+        end function
+        function scorep_mpi_f08_status_bytes(status) bind(c, name="scorep_mpi_f08_status_bytes") result(bytes)
+            import :: c_int64_t
+            type(*) :: status
+            integer(c_int64_t) :: bytes
+        end function
+        function scorep_mpi_f08_reqtest_enabled() bind(c, name="scorep_mpi_f08_reqtest_enabled") result(on)
+            import :: c_int
+            integer(c_int) :: on
+        end function
+        ! sendcounts ... recvtypes: the procedure's arrays, or c_null_ptr
+        subroutine scorep_mpi_f08_collective_end(kind, comm, comm_id, root, send_in_place, &
+                recv_in_place, large, sendcount, sendtype, recvcount, recvtype, sendcounts, &
+                recvcounts, sendtypes, recvtypes) bind(c, name="scorep_mpi_f08_collective_end")
+            import :: c_int, c_int32_t, c_int64_t, c_ptr
+            integer(c_int), value :: kind, comm, root, send_in_place, recv_in_place, large
+            integer(c_int32_t), value :: comm_id
+            integer(c_int64_t), value :: sendcount, recvcount
+            integer(c_int), value :: sendtype, recvtype
+            type(c_ptr), value :: sendcounts, recvcounts, sendtypes, recvtypes
+        end subroutine
+
+        ! addresses of choice buffers (MPI_IN_PLACE): scalar or ignore-TKR buffer,
+        ! and TS 29113 assumed-rank buffer (the same C function reads either)
+        function scorep_mpi_f08_address(x) bind(c, name="scorep_mpi_f08_address") result(a)
+            import :: c_intptr_t
+            type(*) :: x
+            integer(c_intptr_t) :: a
+        end function
+        function scorep_mpi_f08_array_address(x) bind(c, name="scorep_mpi_f08_address") result(a)
+            import :: c_intptr_t
+            type(*), dimension(*) :: x
+            integer(c_intptr_t) :: a
+        end function
+        function scorep_mpi_f08_rank_address(x) bind(c, name="scorep_mpi_f08_descriptor_address") result(a)
+            import :: c_intptr_t
+            type(*), dimension(..) :: x
+            integer(c_intptr_t) :: a
+        end function
+
+        ! the MPI layer (runtime/include/scorep_wrapgen/mpi_layer.h)
+        subroutine scorep_mpi_layer_init() bind(c, name="scorep_mpi_layer_init")
+        end subroutine
+        subroutine scorep_mpi_layer_finalize() bind(c, name="scorep_mpi_layer_finalize")
+        end subroutine
+        subroutine scorep_mpi_layer_abort() bind(c, name="scorep_mpi_layer_abort")
+        end subroutine
+    end interface
+end module scorep_mpi_f08_support
