@@ -11,6 +11,7 @@ Writes a header of SCOREP_WRAPGEN_HAVE_<name> macros and a coverage report.
 import argparse
 import os
 import pathlib
+import re
 import shlex
 import subprocess
 import sys
@@ -65,16 +66,24 @@ def compiles(cc, names, prototypes, workdir):
     proc = subprocess.run([cc, "-fsyntax-only", "-Werror", "-Wall", "-Wno-deprecated-declarations",
                            str(source)],
                           capture_output=True, text=True)
-    return proc.returncode == 0
+    return proc.returncode == 0, proc.stderr
 
 
 def failing(cc, names, prototypes, workdir, compiles_count):
-    """Names whose declaration check fails, by bisection."""
+    """Names whose declaration check fails. The compiler's errors usually name
+    them; bisection finds the rest."""
     compiles_count[0] += 1
-    if compiles(cc, names, prototypes, workdir):
+    ok, errors = compiles(cc, names, prototypes, workdir)
+    if ok:
         return []
     if len(names) == 1:
         return names
+    named = {n for n in names
+             if re.search(r"error: (conflicting types for [‘'`]P?" + n + r"[’']|[‘'`]P?" + n
+                          + r"[’'] undeclared)", errors)}
+    if named and len(named) < len(names):
+        rest = [n for n in names if n not in named]
+        return sorted(named) + failing(cc, rest, prototypes, workdir, compiles_count)
     half = len(names) // 2
     return (failing(cc, names[:half], prototypes, workdir, compiles_count)
             + failing(cc, names[half:], prototypes, workdir, compiles_count))

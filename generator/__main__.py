@@ -23,7 +23,8 @@ def cmd_specs(args):
 def cmd_regenerate(args):
     from .regenerate import regenerate
     started = time.perf_counter()
-    written = regenerate(args.output, quiet=args.quiet)
+    written = regenerate(args.output, quiet=args.quiet, specs_dir=args.specs_dir,
+                         catalogue_path=args.tasks)
     if not args.quiet:
         print(f"regenerated {len(written)} files in {args.output}/ "
               f"({time.perf_counter() - started:.2f} s)")
@@ -41,6 +42,9 @@ def main(argv=None):
     p = sub.add_parser("regenerate", help="render every generated file from specs/, tasks/, templates/")
     p.add_argument("--output", default=str(GENERATED_DIR), help="output directory (default: generated/)")
     p.add_argument("--quiet", action="store_true")
+    p.add_argument("--specs-dir", default=str(SPECS_DIR), help="MPI specs (default: specs/)")
+    p.add_argument("--tasks", default=None,
+                   help="task catalogue; its snippets are beside it (default: tasks/scorep.json)")
     p.set_defaults(func=cmd_regenerate)
 
     p = sub.add_parser("specs", help="load and validate the MPI specs")

@@ -66,7 +66,7 @@ def plan_c_wrappers(spec, catalogue):
 def render_c_adapter(env, spec, kinds, catalogue, output, write):
     c = CRenderer(kinds)
     plans, excluded = plan_c_wrappers(spec, catalogue)
-    env_tasks = env.overlay(loader=task_loader(env))
+    env_tasks = env.overlay(loader=task_loader(env, catalogue))
     records = [wrapper_record(env_tasks, plan, c) for plan in plans]
     files = {}
     for plan, record in zip(plans, records):
@@ -90,7 +90,7 @@ def render_c_adapter(env, spec, kinds, catalogue, output, write):
     return records, excluded, only_enter_exit
 
 
-def task_loader(env):
+def task_loader(env, catalogue):
+    """Snippets live beside their catalogue (tasks/<task>.<language>.j2)."""
     import jinja2
-    from .tasks import TASKS_DIR
-    return jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(TASKS_DIR)), env.loader])
+    return jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(catalogue.path.parent)), env.loader])

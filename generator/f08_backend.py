@@ -160,7 +160,7 @@ def fortran_lines(text):
 def render_f08_adapter(env, spec, kinds, catalogue, output, write):
     from .c_backend import task_loader
     plans, excluded = plan_f08_wrappers(spec, catalogue)
-    env_tasks = env.overlay(loader=task_loader(env))
+    env_tasks = env.overlay(loader=task_loader(env, catalogue))
     records = [wrapper_record(env_tasks, kinds, plan, i) for i, plan in enumerate(plans)]
     files = {}
     for plan, record in zip(plans, records):

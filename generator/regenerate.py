@@ -4,10 +4,13 @@ import pathlib
 GENERATED_DIR = pathlib.Path(__file__).resolve().parent.parent / "generated"
 
 
-def regenerate(output=GENERATED_DIR, quiet=False):
+def regenerate(output=GENERATED_DIR, quiet=False, specs_dir=None, catalogue_path=None):
+    """specs_dir and catalogue_path default to the project's specs/ and tasks/scorep.json."""
     from .kinds import load_kinds
     from .render import render_all
-    from .specs import load_spec
+    from .specs import SPECS_DIR, load_spec
+    from .tasks import TASKS_DIR, Catalogue
     kinds = load_kinds()
-    spec = load_spec(kinds=kinds)
-    return render_all(spec, kinds, pathlib.Path(output), quiet=quiet)
+    spec = load_spec(specs_dir or SPECS_DIR, kinds=kinds)
+    catalogue = Catalogue(catalogue_path or TASKS_DIR / "scorep.json")
+    return render_all(spec, kinds, pathlib.Path(output), quiet=quiet, catalogue=catalogue)

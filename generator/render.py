@@ -37,7 +37,9 @@ def write_if_changed(path, text, written):
     written.append(path)
 
 
-def render_all(spec, kinds, output, quiet=False):
+def render_all(spec, kinds, output, quiet=False, catalogue=None):
+    from .tasks import Catalogue
+    catalogue = catalogue or Catalogue()
     env = environment()
     c = CRenderer(kinds)
     written = []
@@ -51,9 +53,8 @@ def render_all(spec, kinds, output, quiet=False):
         procedures=[{"proc": p, "prototype": c.prototype(p, parenthesize=True)} for p in c_procs])
     write_if_changed(output / "mpi" / "c" / "prototypes.h", text, written)
     from .c_backend import render_c_adapter
-    from .tasks import Catalogue
     records, excluded, only_enter_exit = render_c_adapter(
-        env, spec, kinds, Catalogue(), output, lambda path, text: write_if_changed(path, text, written))
+        env, spec, kinds, catalogue, output, lambda path, text: write_if_changed(path, text, written))
     if not quiet:
         print(f"C adapter: {len(records)} wrappers, {len(excluded)} procedures excluded "
               f"(generated/mpi/c/excluded.txt says why)")
@@ -61,7 +62,7 @@ def render_all(spec, kinds, output, quiet=False):
         print("  " + " ".join(only_enter_exit))
     from .f08_backend import render_f08_adapter
     f08_records, f08_excluded, f08_missing = render_f08_adapter(
-        env, spec, kinds, Catalogue(), output, lambda path, text: write_if_changed(path, text, written))
+        env, spec, kinds, catalogue, output, lambda path, text: write_if_changed(path, text, written))
     if not quiet:
         print(f"F08 adapter: {len(f08_records)} wrappers, {len(f08_excluded)} procedures excluded "
               f"(generated/mpi/f08/excluded.txt), tasks without an F08 snippet: "
