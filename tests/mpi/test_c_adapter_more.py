@@ -5,7 +5,7 @@ import subprocess
 import pytest
 
 from conftest import MPI_COMPILERS, mpi_build
-from measure import (compile_program, expectations, load_profile, per_rank_region,
+from measure import (PROGRAMS, compile_program, expectations, load_profile, per_rank_region,
                      per_rank_region_io, results, run_measured)
 
 
@@ -85,3 +85,19 @@ def test_every_declared_and_exported_mpi_function_is_wrapped(mpi, tmp_path):
     print(f"\n{mpi}: {len(wrapped)} C wrappers; {len(should)} functions exported and declared")
     assert missing == []
     assert len(wrapped) > 300
+
+
+def test_mpich_fortran_calls_reach_the_c_adapter_once_each(tmp_path):
+    """MPICH's mpif.h binding is a layer over its C functions: 7 Fortran MPI_SEND
+    calls are 7 MPI_Send visits, not 14 and not 0."""
+    import sys
+    out = tmp_path / "fortran_send"
+    build = mpi_build("mpich")
+    subprocess.run([sys.executable, str(build / "runtime/mpi_adapter/scorep"), "mpif90.mpich",
+                    str(PROGRAMS / "fortran_send.f90"), "-o", str(out)], check=True,
+                   capture_output=True, text=True)
+    proc, experiment = run_measured("mpich", 2, out, tmp_path)
+    measured = per_rank_region(load_profile(experiment))
+    assert measured[(0, "MPI_Send")]["visits"] == 7
+    assert measured[(0, "MPI_Send")]["bytes_sent"] == 7 * 16 * 8
+    assert measured[(1, "MPI_Recv")]["messages_received"] == 7
