@@ -2,7 +2,8 @@
  * Real MPI communication with the events fed directly through the adapter
  * API and the MPI layer (no generated wrappers), so tests/runtime/test_mpi.py
  * knows exactly what the unified profile must hold. Per rank r, iteration i:
- *   MPI_Send to r+1 (cyclic), tag i, 8*(i+1) bytes; MPI_Recv from r-1
+ *   MPI_Send to r+1 (cyclic), tag i, 8*(i+1) bytes; "MPI_Recv" from r-1 (a
+ *   receive posted before the send and completed in region MPI_Recv)
  *   MPI_Isend to r-1, tag 100, 4 bytes; MPI_Irecv from r+1; MPI_Waitall
  *   MPI_Allreduce on MPI_COMM_WORLD, 8 bytes in and out
  * Once: MPI_Comm_split by parity; rank 0 of each half sends 16 bytes (tag 7)
@@ -60,9 +61,13 @@ int main(int argc, char** argv)
     scorep_region r_split = mpi_region("MPI_Comm_split", SCOREP_ROLE_COLLECTIVE, "CG");
 
     scorep_enter(main_r);
-    char buffer[1024] = {0}, small[4] = {0}, small_in[4];
+    char buffer[1024] = {0}, incoming[1024], small[4] = {0}, small_in[4];
     for (int i = 0; i < iterations; i++) {
         int bytes = 8 * (i + 1);
+        /* the receive is posted first so that the blocking send is safe for
+         * any number of ranks (MPICH does not buffer a send to oneself) */
+        MPI_Request ring_request;
+        MPI_Irecv(incoming, bytes, MPI_BYTE, left, i, MPI_COMM_WORLD, &ring_request);
         scorep_enter(r_send);
         scorep_mpi_send(scorep_mpi_comm_id(MPI_COMM_WORLD), right, i, (uint64_t)bytes);
         MPI_Send(buffer, bytes, MPI_BYTE, right, i, MPI_COMM_WORLD);
@@ -70,7 +75,7 @@ int main(int argc, char** argv)
 
         MPI_Status status;
         scorep_enter(r_recv);
-        MPI_Recv(buffer, bytes, MPI_BYTE, left, i, MPI_COMM_WORLD, &status);
+        MPI_Wait(&ring_request, &status);
         int count;
         MPI_Get_count(&status, MPI_BYTE, &count);
         scorep_mpi_recv(SCOREP_COMM_WORLD, status.MPI_SOURCE, status.MPI_TAG, (uint64_t)count);

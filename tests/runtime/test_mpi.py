@@ -131,3 +131,21 @@ def test_mpi_abort_leaves_the_partial_profiles_of_the_ranks_it_can_reach(build_d
         part = Profile(data)
         assert [loc["rank"] for loc in data["locations"]] == [rank]
         assert part.row("main/MPI_Allreduce")["visits"] == ITERATIONS
+
+
+@pytest.mark.parametrize("ranks", [1, 3, 5])
+def test_unification_works_for_any_number_of_ranks(build_dir, tmp_path, ranks):
+    mpi = built_mpi(build_dir)
+    directory = tmp_path / "experiment"
+    mpirun(ranks, [program(build_dir, "test_mpi_events"), 2], mpi=mpi,
+           env={"SCOREP_EXPERIMENT_DIRECTORY": str(directory)})
+    profile = Profile(load_profile(directory / "profile.json"))
+    assert profile.data["experiment"]["ranks"] == ranks
+    assert sorted((loc["rank"], loc["thread"]) for loc in profile.data["locations"]) == [
+        (r, t) for r in range(ranks) for t in (0, 1)]
+    names = collections.Counter(r["name"] for r in profile.data["regions"])
+    assert all(count == 1 for count in names.values()), names
+    rows = profile.rows("main/MPI_Allreduce")
+    assert len(rows) == ranks and all(row["visits"] == 2 for row in rows)
+    assert sum(r["messages_sent"] for r in profile.rows("main/MPI_Send")) == sum(
+        r["messages_received"] for r in profile.rows("main/MPI_Recv"))
