@@ -15,8 +15,11 @@
  * Event functions (enter/exit, message, collective, RMA, I/O, parameter)
  * record on the calling thread's location, which is created on the thread's
  * first event; they take no lock and allocate nothing except when a call path
- * is seen for the first time. Definition functions (*_define) take a lock and
- * are meant to be called once per object (cache the id in a static).
+ * is seen for the first time. Exceptions: the request functions share one
+ * process-wide table under a lock (MPI lets one thread complete another
+ * thread's request), and a string parameter value is defined as a string.
+ * Definition functions (*_define) take a lock and are meant to be called once
+ * per object (cache the id in a static).
  *
  * Lifetime: the core initialises itself on the first call of any function
  * here (or explicitly with scorep_measurement_init). It finalises once: from
@@ -45,9 +48,9 @@ typedef uint32_t scorep_parameter;
 typedef uint32_t scorep_metric;
 
 /* An outstanding non-blocking operation, named by the adapter: any integer
- * that is unique among the process's active requests (the C MPI_Request
- * converted with MPI_Request_c2f, a Fortran INTEGER handle, MPI_VAL of a
- * type(MPI_Request), a library's own handle, ...). */
+ * that is unique among the process's active requests (for MPI:
+ * scorep_mpi_request_handle() of the C MPI_Request, after MPI_Request_f2c for
+ * Fortran handles; a library's own handle for library wrappers). */
 typedef uint64_t scorep_request;
 
 #define SCOREP_INVALID_ID UINT32_MAX
