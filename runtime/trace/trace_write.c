@@ -124,7 +124,10 @@ int trace_write(const scorep_finalize_context* ctx)
     if (ctx->emergency && ctx->mpp == NULL) {
         /* No collectives possible: save this rank's events, skip definitions. */
         int failed = close_event_writers(NULL);
+        trace.archive = NULL;  /* closing it would need collectives */
         remove_private_directory();
+        scorep_warning("trace: rank %d wrote only its event files (abnormal end): the archive "
+                       "in %s has no definitions", ctx->rank, ctx->directory);
         return failed ? -1 : 0;
     }
     int failed = 0;

@@ -6,7 +6,7 @@
  * usage: mpirun -n <even number> mpi_events <iterations>
  *
  * Per rank r of P ranks (left = r-1, right = r+1, cyclic), per iteration i:
- *   MPI_Send to right, tag i % 3, 8 * (i + 1) bytes          (region MPI_Send)
+ *   MPI_Send to right, tag i % 3, 8 * (i % 100 + 1) bytes    (region MPI_Send)
  *   MPI_Recv from left, same tag and size                      (region MPI_Recv)
  *   MPI_Isend to left, tag 100, 4 bytes; MPI_Irecv from right  (MPI_Isend, MPI_Irecv)
  *   MPI_Waitall completing both                                (MPI_Waitall)
@@ -79,7 +79,7 @@ int main(int argc, char** argv)
     scorep_enter(main_region);
     char buffer[1024] = {0}, incoming[1024];
     for (int i = 0; i < iterations; i++) {
-        int tag = i % 3, bytes = 8 * (i + 1);
+        int tag = i % 3, bytes = 8 * (i % 100 + 1);
         scorep_parameter_int(iteration, i);
         /* even ranks send first, odd ranks receive first: no deadlock */
         for (int step = 0; step < 2; step++) {

@@ -165,18 +165,28 @@ ITERATIONS = 12
 
 
 @pytest.fixture(scope="module")
-def mpi_trace(build_dir, tmp_path_factory):
-    """Runs mpi_events on 4 ranks once, with the MPI library the build uses;
-    returns the experiment directory."""
+def mpi_events(build_dir, tmp_path_factory):
+    """mpi_events.c built with the MPI library the build uses; (program, mpi)."""
     mpi = configured_mpi(build_dir)
     if mpi == "none":
         pytest.skip("the build has no MPI layer (-Dmpi=none)")
     work = tmp_path_factory.mktemp("mpi_events")
     program = build_program(build_dir, "mpi_events.c", work / "mpi_events",
                             MPI_COMPILERS[mpi]["c"], ["scorep_mpi_layer", "scorep_measurement"])
-    directory = work / "exp"
-    mpirun(RANKS, [program, ITERATIONS], mpi=mpi, env=tracing_env(directory), cwd=work)
+    return program, mpi
+
+
+def run_mpi_events(mpi_events, directory, iterations, **env):
+    program, mpi = mpi_events
+    mpirun(RANKS, [program, iterations], mpi=mpi, env=tracing_env(directory, **env),
+           cwd=program.parent)
     return directory
+
+
+@pytest.fixture(scope="module")
+def mpi_trace(mpi_events, tmp_path_factory):
+    """mpi_events run once on 4 ranks; the experiment directory."""
+    return run_mpi_events(mpi_events, tmp_path_factory.mktemp("mpi_trace") / "exp", ITERATIONS)
 
 
 def test_otf2_print_reads_the_mpi_trace_without_error(mpi_trace):
@@ -202,9 +212,8 @@ def test_mpi_trace_defines_ranks_locations_and_communicators(mpi_trace):
     assert definitions["rma_wins"] == ["window"]
 
 
-def expected_counts(rank):
-    """Exactly the events mpi_events.c feeds on `rank`."""
-    n = ITERATIONS
+def expected_counts(rank, n=ITERATIONS):
+    """Exactly the events mpi_events.c feeds on `rank` in n iterations."""
     parity_sender = rank < 2  # ranks 0 and 1 are rank 0 of their parity communicator
     counts = collections.Counter()
     for region, visits in (("main", 1), ("MPI_Isend", n), ("MPI_Irecv", n), ("MPI_Waitall", n),
@@ -233,13 +242,28 @@ def test_mpi_trace_holds_exactly_the_fed_events(mpi_trace):
         assert definitions["number_of_events"][location] == len(events[location])
 
 
+def test_mpi_trace_larger_than_total_memory_is_complete_on_every_rank(mpi_events, tmp_path):
+    """Every rank flushes its own buffer to its own file while the others go on,
+    and the trace still holds exactly the fed events plus the flush regions."""
+    iterations = 8000
+    directory = run_mpi_events(mpi_events, tmp_path / "exp", iterations, SCOREP_TOTAL_MEMORY="1M")
+    events, _ = read_trace(directory / "traces.otf2")
+    for rank in range(RANKS):
+        recorded = count_by_kind(events[(f"MPI Rank {rank}", "Master thread")])
+        flushes = recorded.pop(("Enter", FLUSH_REGION), 0)
+        assert flushes >= 1, f"rank {rank} should have flushed"
+        assert recorded.pop(("Leave", FLUSH_REGION)) == flushes
+        assert recorded.pop(("BufferFlush", None)) == flushes, "OTF2's own flush record"
+        assert recorded == expected_counts(rank, iterations), f"rank {rank}"
+
+
 def test_mpi_trace_event_fields_carry_the_fed_values(mpi_trace):
     events, _ = read_trace(mpi_trace / "traces.otf2")
     rank1 = events[("MPI Rank 1", "Master thread")]
     world_sends = [e for e in rank1 if isinstance(e, otf2.events.MpiSend)
                    and e.communicator.name == "MPI_COMM_WORLD"]
     assert [(e.receiver, e.msg_tag, e.msg_length) for e in world_sends] == \
-        [(2, i % 3, 8 * (i + 1)) for i in range(ITERATIONS)]
+        [(2, i % 3, 8 * (i % 100 + 1)) for i in range(ITERATIONS)]
     assert [e.value for e in rank1 if isinstance(e, otf2.events.ParameterInt)] == \
         list(range(ITERATIONS))
     assert [(e.parameter.name, e.string) for e in rank1
