@@ -317,3 +317,30 @@ def test_chrome_export_of_the_mpi_trace_has_one_flow_per_message(mpi_trace, tmp_
     # each flow starts inside the sender's MPI_Send/MPI_Isend slice on the sender's rank
     by_id = {e["id"]: e for e in finishes}
     assert all(by_id[s["id"]]["pid"] != s["pid"] or RANKS == 1 for s in starts)
+
+
+# ---- through the generated MPI wrappers ---------------------------------------------
+
+def test_mpi_program_traced_through_the_generated_wrappers_matches_all_messages(build_dir,
+                                                                             tmp_path):
+    instrumenter = pathlib.Path(build_dir) / "runtime" / "mpi_adapter" / "scorep"
+    mpi = configured_mpi(build_dir)
+    if mpi == "none" or not instrumenter.is_file():
+        pytest.skip("the build has no MPI adapter / scorep instrumenter")
+    program = tmp_path / "mpi_ring"
+    subprocess.run([PYTHON, str(instrumenter), MPI_COMPILERS[mpi]["c"],
+                    str(REPO / "tests" / "trace" / "mpi_ring.c"), "-o", str(program)],
+                   check=True, capture_output=True, timeout=120)
+    directory = tmp_path / "exp"
+    mpirun(RANKS, [program], mpi=mpi, env=tracing_env(directory), cwd=tmp_path)
+    proc = subprocess.run(["otf2-print", str(directory / "traces.otf2")], capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    out = tmp_path / "trace.json"
+    proc = subprocess.run([PYTHON, str(EXPORT), str(directory), "-o", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    other = json.loads(out.read_text())["otherData"]
+    # 20 isend/irecv + 20 sendrecv per rank, and one message per parity communicator
+    assert other["messages"] == 2 * 20 * RANKS + 2
+    assert other["unmatched_messages"] == 0
