@@ -7,7 +7,8 @@ the library exports (mpi_send_f08_, mpi_send_f08ts_, ...), so the wrapper
 overrides the library's own specific; no probe hit, no wrapper.
 
 Task snippets are tasks/<task>.f08.j2 with the hook macros of the C snippets,
-plus two optional ones: `imports(w)` names mpi_f08 entities the snippet uses,
+plus three optional ones: `contains(w)` adds internal procedures to the
+wrapper, `imports(w)` names mpi_f08 entities the snippet uses,
 `substitute(w)` lines `parameter=expression` replacing a call argument (the
 way a C snippet reassigns a status pointer to lend MPI a status of its own).
 """
@@ -68,8 +69,12 @@ def f08_params(kinds, proc):
     return [p for p in proc.params_for("f08") if f08_type(kinds, p, proc.large_count)]
 
 
+# Fortran-only hook: internal procedures of the wrapper (after `contains`).
+F08_HOOKS = HOOKS + ("contains",)
+
+
 def render_hooks(env, plan):
-    hooks = {hook: [] for hook in HOOKS}
+    hooks = {hook: [] for hook in F08_HOOKS}
     imports, substitutes, missing = set(), {}, []
     for use in plan.tasks:
         try:
@@ -80,7 +85,7 @@ def render_hooks(env, plan):
             missing.append(use.name)
             continue
         context = WrapperContext(plan.proc.name, Args(use.args), Args(use.options), plan.proc)
-        for hook in HOOKS:
+        for hook in F08_HOOKS:
             macro = getattr(module, hook, None)
             if macro is not None:
                 text = str(macro(context)).strip("\n")

@@ -4,9 +4,9 @@
 ! Everything else the wrappers need from the core comes from the core's own
 ! interface module scorep_wrapgen_core.
 module scorep_mpi_f08_support
-    use, intrinsic :: iso_c_binding, only : c_int, c_int32_t, c_int64_t, c_ptr, c_intptr_t
+    use, intrinsic :: iso_c_binding, only : c_int, c_int32_t, c_int64_t, c_ptr, c_intptr_t, c_size_t
     implicit none
-    private :: c_int, c_int32_t, c_int64_t, c_ptr, c_intptr_t
+    private :: c_int, c_int32_t, c_int64_t, c_ptr, c_intptr_t, c_size_t
 
     interface
         function scorep_mpi_f08_measuring(index) bind(c, name="scorep_mpi_f08_measuring") result(on)
@@ -87,6 +87,13 @@ module scorep_mpi_f08_support
             type(*), dimension(..) :: x
             integer(c_intptr_t) :: a
         end function
+
+        ! zeroes statuses lent to MPI (type(*): a scalar or the first of an array)
+        subroutine scorep_mpi_f08_zero(memory, bytes) bind(c, name="scorep_mpi_f08_zero")
+            import :: c_size_t
+            type(*) :: memory
+            integer(c_size_t), value :: bytes
+        end subroutine
 
         ! the MPI layer (runtime/include/scorep_wrapgen/mpi_layer.h)
         subroutine scorep_mpi_layer_init() bind(c, name="scorep_mpi_layer_init")

@@ -1902,7 +1902,10 @@ subroutine SCOREP_F08_NAME_MPI_Recv(buf, count, datatype, source, tag, comm, sta
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
     end if
     scorep_status => status
-    if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) scorep_status => scorep_status_buffer
+    if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) then
+        call scorep_mpi_f08_zero(scorep_status_buffer, int(storage_size(scorep_status_buffer) / 8, c_size_t))
+        scorep_status => scorep_status_buffer
+    end if
     call PMPI_Recv(buf, count, datatype, source, tag, comm, scorep_status, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) then
@@ -1952,7 +1955,10 @@ subroutine SCOREP_F08_NAME_MPI_Recv_c(buf, count, datatype, source, tag, comm, s
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
     end if
     scorep_status => status
-    if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) scorep_status => scorep_status_buffer
+    if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) then
+        call scorep_mpi_f08_zero(scorep_status_buffer, int(storage_size(scorep_status_buffer) / 8, c_size_t))
+        scorep_status => scorep_status_buffer
+    end if
     call PMPI_Recv(buf, count, datatype, source, tag, comm, scorep_status, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) then
@@ -2591,7 +2597,10 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv(sendbuf, sendcount, sendtype, dest, send
             scorep_mpi_f08_bytes(int(sendcount, c_int64_t), sendtype%MPI_VAL))
     end if
     scorep_status => status
-    if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) scorep_status => scorep_status_buffer
+    if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) then
+        call scorep_mpi_f08_zero(scorep_status_buffer, int(storage_size(scorep_status_buffer) / 8, c_size_t))
+        scorep_status => scorep_status_buffer
+    end if
     call PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, &
         comm, scorep_status, scorep_ierror)
     if (scorep_measuring) then
@@ -2655,7 +2664,10 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv_c(sendbuf, sendcount, sendtype, dest, se
             scorep_mpi_f08_bytes(int(sendcount, c_int64_t), sendtype%MPI_VAL))
     end if
     scorep_status => status
-    if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) scorep_status => scorep_status_buffer
+    if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) then
+        call scorep_mpi_f08_zero(scorep_status_buffer, int(storage_size(scorep_status_buffer) / 8, c_size_t))
+        scorep_status => scorep_status_buffer
+    end if
     call PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, &
         comm, scorep_status, scorep_ierror)
     if (scorep_measuring) then
@@ -2711,7 +2723,10 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv_replace(buf, count, datatype, dest, send
             scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL))
     end if
     scorep_status => status
-    if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) scorep_status => scorep_status_buffer
+    if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) then
+        call scorep_mpi_f08_zero(scorep_status_buffer, int(storage_size(scorep_status_buffer) / 8, c_size_t))
+        scorep_status => scorep_status_buffer
+    end if
     call PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, scorep_status, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) then
@@ -2766,7 +2781,10 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv_replace_c(buf, count, datatype, dest, se
             scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL))
     end if
     scorep_status => status
-    if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) scorep_status => scorep_status_buffer
+    if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) then
+        call scorep_mpi_f08_zero(scorep_status_buffer, int(storage_size(scorep_status_buffer) / 8, c_size_t))
+        scorep_status => scorep_status_buffer
+    end if
     call PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, scorep_status, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) then
@@ -3290,7 +3308,10 @@ subroutine SCOREP_F08_NAME_MPI_Test(request, flag, status, ierror)
     scorep_status => status
     if (scorep_measuring) then
         scorep_saved_request = scorep_mpi_f08_request(request%MPI_VAL)
-        if (loc(status) == loc(MPI_STATUS_IGNORE)) scorep_status => scorep_status_buffer
+        if (loc(status) == loc(MPI_STATUS_IGNORE)) then
+            call scorep_mpi_f08_zero(scorep_status_buffer, int(storage_size(scorep_status_buffer) / 8, c_size_t))
+            scorep_status => scorep_status_buffer
+        end if
     end if
     call PMPI_Test(request, flag, scorep_status, scorep_ierror)
     if (scorep_measuring) then
@@ -3370,6 +3391,8 @@ subroutine SCOREP_F08_NAME_MPI_Testall(count, array_of_requests, flag, array_of_
         end do
         if (loc(array_of_statuses) == loc(MPI_STATUSES_IGNORE)) then
             allocate(scorep_lent_statuses(max(count, 1)))
+            call scorep_mpi_f08_zero(scorep_lent_statuses(1), &
+        int(size(scorep_lent_statuses) * storage_size(scorep_lent_statuses) / 8, c_size_t))
             scorep_statuses => scorep_lent_statuses
         end if
     end if
@@ -3402,7 +3425,8 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_Testany
 subroutine SCOREP_F08_NAME_MPI_Testany(count, array_of_requests, index, flag, status, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Request, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, MPI_UNDEFINED, PMPI_Testany
+    use :: mpi_f08, only : MPI_Request, MPI_REQUEST_NULL, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, MPI_UNDEFINED, &
+        PMPI_Testany
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -3418,7 +3442,8 @@ subroutine SCOREP_F08_NAME_MPI_Testany(count, array_of_requests, index, flag, st
     type(MPI_Status), target :: scorep_status_buffer
     type(MPI_Status), pointer :: scorep_status
     integer(c_int64_t), allocatable :: scorep_saved_requests(:)
-    integer :: scorep_i
+    integer, allocatable :: scorep_saved_values(:)
+    integer :: scorep_i, scorep_done
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -3427,18 +3452,31 @@ subroutine SCOREP_F08_NAME_MPI_Testany(count, array_of_requests, index, flag, st
     end if
     scorep_status => status
     if (scorep_measuring) then
-        allocate(scorep_saved_requests(max(count, 1)))
+        allocate(scorep_saved_requests(max(count, 1)), scorep_saved_values(max(count, 1)))
         do scorep_i = 1, count
+            scorep_saved_values(scorep_i) = array_of_requests(scorep_i)%MPI_VAL
             scorep_saved_requests(scorep_i) = scorep_mpi_f08_request(array_of_requests(scorep_i)%MPI_VAL)
         end do
-        if (loc(status) == loc(MPI_STATUS_IGNORE)) scorep_status => scorep_status_buffer
+        if (loc(status) == loc(MPI_STATUS_IGNORE)) then
+            call scorep_mpi_f08_zero(scorep_status_buffer, int(storage_size(scorep_status_buffer) / 8, c_size_t))
+            scorep_status => scorep_status_buffer
+        end if
     end if
     call PMPI_Testany(count, array_of_requests, index, flag, scorep_status, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS .and. flag) then
-            if (index /= MPI_UNDEFINED .and. index >= 1 .and. index <= count) &
-                call scorep_mpi_request_complete_status(scorep_saved_requests(index), c_loc(scorep_status), &
-                    SCOREP_LANGUAGE_FORTRAN2008)
+        if (scorep_ierror == MPI_SUCCESS .and. flag .and. index /= MPI_UNDEFINED) then
+            scorep_done = 0
+            do scorep_i = index, index + 1
+                if (scorep_i < 1 .or. scorep_i > count) cycle
+                if (scorep_saved_values(scorep_i) /= MPI_REQUEST_NULL%MPI_VAL &
+                    .and. array_of_requests(scorep_i)%MPI_VAL == MPI_REQUEST_NULL%MPI_VAL) then
+                    scorep_done = scorep_i
+                    exit
+                end if
+            end do
+            if (scorep_done == 0 .and. index >= 1 .and. index <= count) scorep_done = index
+            if (scorep_done /= 0) call scorep_mpi_request_complete_status(scorep_saved_requests(scorep_done), &
+                c_loc(scorep_status), SCOREP_LANGUAGE_FORTRAN2008)
         end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
@@ -3451,8 +3489,8 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Testsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, &
         ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_ERR_IN_STATUS, MPI_Request, MPI_Status, MPI_STATUSES_IGNORE, MPI_SUCCESS, &
-        MPI_UNDEFINED, PMPI_Testsome
+    use :: mpi_f08, only : MPI_ERR_IN_STATUS, MPI_Request, MPI_REQUEST_NULL, MPI_Status, MPI_STATUSES_IGNORE, &
+        MPI_SUCCESS, MPI_UNDEFINED, PMPI_Testsome
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -3466,9 +3504,10 @@ subroutine SCOREP_F08_NAME_MPI_Testsome(incount, array_of_requests, outcount, ar
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int64_t), allocatable :: scorep_saved_requests(:)
+    integer, allocatable :: scorep_saved_values(:)
     type(MPI_Status), allocatable, target :: scorep_lent_statuses(:)
     type(MPI_Status), pointer, contiguous :: scorep_statuses(:)
-    integer :: scorep_i, scorep_index
+    integer :: scorep_i, scorep_index, scorep_shift
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -3477,20 +3516,25 @@ subroutine SCOREP_F08_NAME_MPI_Testsome(incount, array_of_requests, outcount, ar
     end if
     scorep_statuses => array_of_statuses(1:max(incount, 1))
     if (scorep_measuring) then
-        allocate(scorep_saved_requests(max(incount, 1)))
+        allocate(scorep_saved_requests(max(incount, 1)), scorep_saved_values(max(incount, 1)))
         do scorep_i = 1, incount
+            scorep_saved_values(scorep_i) = array_of_requests(scorep_i)%MPI_VAL
             scorep_saved_requests(scorep_i) = scorep_mpi_f08_request(array_of_requests(scorep_i)%MPI_VAL)
         end do
         if (loc(array_of_statuses) == loc(MPI_STATUSES_IGNORE)) then
             allocate(scorep_lent_statuses(max(incount, 1)))
+            call scorep_mpi_f08_zero(scorep_lent_statuses(1), &
+        int(size(scorep_lent_statuses) * storage_size(scorep_lent_statuses) / 8, c_size_t))
             scorep_statuses => scorep_lent_statuses
         end if
     end if
     call PMPI_Testsome(incount, array_of_requests, outcount, array_of_indices, scorep_statuses, scorep_ierror)
     if (scorep_measuring) then
         if ((scorep_ierror == MPI_SUCCESS .or. scorep_ierror == MPI_ERR_IN_STATUS) .and. outcount /= MPI_UNDEFINED) then
+            scorep_shift = 0
+            if (.not. completed_all(0) .and. completed_all(1)) scorep_shift = 1
             do scorep_i = 1, outcount
-                scorep_index = array_of_indices(scorep_i)
+                scorep_index = array_of_indices(scorep_i) + scorep_shift
                 if (scorep_index < 1 .or. scorep_index > incount) cycle
                 if (scorep_ierror /= MPI_SUCCESS) then
                     if (scorep_statuses(scorep_i)%MPI_ERROR /= MPI_SUCCESS) cycle
@@ -3504,6 +3548,22 @@ subroutine SCOREP_F08_NAME_MPI_Testsome(incount, array_of_requests, outcount, ar
         call scorep_event_generation_on()
     end if
     if (present(ierror)) ierror = scorep_ierror
+contains
+    ! whether every returned index, plus shift, names a request MPI just completed
+    logical function completed_all(shift)
+        integer, intent(in) :: shift
+        integer :: i, k
+        completed_all = .true.
+        do i = 1, outcount
+            k = array_of_indices(i) + shift
+            if (k < 1 .or. k > incount) then
+                completed_all = .false.
+            else if (scorep_saved_values(k) == MPI_REQUEST_NULL%MPI_VAL &
+                     .or. array_of_requests(k)%MPI_VAL /= MPI_REQUEST_NULL%MPI_VAL) then
+                completed_all = .false.
+            end if
+        end do
+    end function
 end subroutine
 #endif
 
@@ -3532,7 +3592,10 @@ subroutine SCOREP_F08_NAME_MPI_Wait(request, status, ierror)
     scorep_status => status
     if (scorep_measuring) then
         scorep_saved_request = scorep_mpi_f08_request(request%MPI_VAL)
-        if (loc(status) == loc(MPI_STATUS_IGNORE)) scorep_status => scorep_status_buffer
+        if (loc(status) == loc(MPI_STATUS_IGNORE)) then
+            call scorep_mpi_f08_zero(scorep_status_buffer, int(storage_size(scorep_status_buffer) / 8, c_size_t))
+            scorep_status => scorep_status_buffer
+        end if
     end if
     call PMPI_Wait(request, scorep_status, scorep_ierror)
     if (scorep_measuring) then
@@ -3579,6 +3642,8 @@ subroutine SCOREP_F08_NAME_MPI_Waitall(count, array_of_requests, array_of_status
         end do
         if (loc(array_of_statuses) == loc(MPI_STATUSES_IGNORE)) then
             allocate(scorep_lent_statuses(max(count, 1)))
+            call scorep_mpi_f08_zero(scorep_lent_statuses(1), &
+        int(size(scorep_lent_statuses) * storage_size(scorep_lent_statuses) / 8, c_size_t))
             scorep_statuses => scorep_lent_statuses
         end if
     end if
@@ -3607,7 +3672,8 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_Waitany
 subroutine SCOREP_F08_NAME_MPI_Waitany(count, array_of_requests, index, status, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Request, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, MPI_UNDEFINED, PMPI_Waitany
+    use :: mpi_f08, only : MPI_Request, MPI_REQUEST_NULL, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, MPI_UNDEFINED, &
+        PMPI_Waitany
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -3622,7 +3688,8 @@ subroutine SCOREP_F08_NAME_MPI_Waitany(count, array_of_requests, index, status, 
     type(MPI_Status), target :: scorep_status_buffer
     type(MPI_Status), pointer :: scorep_status
     integer(c_int64_t), allocatable :: scorep_saved_requests(:)
-    integer :: scorep_i
+    integer, allocatable :: scorep_saved_values(:)
+    integer :: scorep_i, scorep_done
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -3631,18 +3698,31 @@ subroutine SCOREP_F08_NAME_MPI_Waitany(count, array_of_requests, index, status, 
     end if
     scorep_status => status
     if (scorep_measuring) then
-        allocate(scorep_saved_requests(max(count, 1)))
+        allocate(scorep_saved_requests(max(count, 1)), scorep_saved_values(max(count, 1)))
         do scorep_i = 1, count
+            scorep_saved_values(scorep_i) = array_of_requests(scorep_i)%MPI_VAL
             scorep_saved_requests(scorep_i) = scorep_mpi_f08_request(array_of_requests(scorep_i)%MPI_VAL)
         end do
-        if (loc(status) == loc(MPI_STATUS_IGNORE)) scorep_status => scorep_status_buffer
+        if (loc(status) == loc(MPI_STATUS_IGNORE)) then
+            call scorep_mpi_f08_zero(scorep_status_buffer, int(storage_size(scorep_status_buffer) / 8, c_size_t))
+            scorep_status => scorep_status_buffer
+        end if
     end if
     call PMPI_Waitany(count, array_of_requests, index, scorep_status, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS) then
-            if (index /= MPI_UNDEFINED .and. index >= 1 .and. index <= count) &
-                call scorep_mpi_request_complete_status(scorep_saved_requests(index), c_loc(scorep_status), &
-                    SCOREP_LANGUAGE_FORTRAN2008)
+        if (scorep_ierror == MPI_SUCCESS .and. index /= MPI_UNDEFINED) then
+            scorep_done = 0
+            do scorep_i = index, index + 1
+                if (scorep_i < 1 .or. scorep_i > count) cycle
+                if (scorep_saved_values(scorep_i) /= MPI_REQUEST_NULL%MPI_VAL &
+                    .and. array_of_requests(scorep_i)%MPI_VAL == MPI_REQUEST_NULL%MPI_VAL) then
+                    scorep_done = scorep_i
+                    exit
+                end if
+            end do
+            if (scorep_done == 0 .and. index >= 1 .and. index <= count) scorep_done = index
+            if (scorep_done /= 0) call scorep_mpi_request_complete_status(scorep_saved_requests(scorep_done), &
+                c_loc(scorep_status), SCOREP_LANGUAGE_FORTRAN2008)
         end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
@@ -3655,8 +3735,8 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Waitsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, &
         ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_ERR_IN_STATUS, MPI_Request, MPI_Status, MPI_STATUSES_IGNORE, MPI_SUCCESS, &
-        MPI_UNDEFINED, PMPI_Waitsome
+    use :: mpi_f08, only : MPI_ERR_IN_STATUS, MPI_Request, MPI_REQUEST_NULL, MPI_Status, MPI_STATUSES_IGNORE, &
+        MPI_SUCCESS, MPI_UNDEFINED, PMPI_Waitsome
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -3670,9 +3750,10 @@ subroutine SCOREP_F08_NAME_MPI_Waitsome(incount, array_of_requests, outcount, ar
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int64_t), allocatable :: scorep_saved_requests(:)
+    integer, allocatable :: scorep_saved_values(:)
     type(MPI_Status), allocatable, target :: scorep_lent_statuses(:)
     type(MPI_Status), pointer, contiguous :: scorep_statuses(:)
-    integer :: scorep_i, scorep_index
+    integer :: scorep_i, scorep_index, scorep_shift
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -3681,20 +3762,25 @@ subroutine SCOREP_F08_NAME_MPI_Waitsome(incount, array_of_requests, outcount, ar
     end if
     scorep_statuses => array_of_statuses(1:max(incount, 1))
     if (scorep_measuring) then
-        allocate(scorep_saved_requests(max(incount, 1)))
+        allocate(scorep_saved_requests(max(incount, 1)), scorep_saved_values(max(incount, 1)))
         do scorep_i = 1, incount
+            scorep_saved_values(scorep_i) = array_of_requests(scorep_i)%MPI_VAL
             scorep_saved_requests(scorep_i) = scorep_mpi_f08_request(array_of_requests(scorep_i)%MPI_VAL)
         end do
         if (loc(array_of_statuses) == loc(MPI_STATUSES_IGNORE)) then
             allocate(scorep_lent_statuses(max(incount, 1)))
+            call scorep_mpi_f08_zero(scorep_lent_statuses(1), &
+        int(size(scorep_lent_statuses) * storage_size(scorep_lent_statuses) / 8, c_size_t))
             scorep_statuses => scorep_lent_statuses
         end if
     end if
     call PMPI_Waitsome(incount, array_of_requests, outcount, array_of_indices, scorep_statuses, scorep_ierror)
     if (scorep_measuring) then
         if ((scorep_ierror == MPI_SUCCESS .or. scorep_ierror == MPI_ERR_IN_STATUS) .and. outcount /= MPI_UNDEFINED) then
+            scorep_shift = 0
+            if (.not. completed_all(0) .and. completed_all(1)) scorep_shift = 1
             do scorep_i = 1, outcount
-                scorep_index = array_of_indices(scorep_i)
+                scorep_index = array_of_indices(scorep_i) + scorep_shift
                 if (scorep_index < 1 .or. scorep_index > incount) cycle
                 if (scorep_ierror /= MPI_SUCCESS) then
                     if (scorep_statuses(scorep_i)%MPI_ERROR /= MPI_SUCCESS) cycle
@@ -3708,5 +3794,21 @@ subroutine SCOREP_F08_NAME_MPI_Waitsome(incount, array_of_requests, outcount, ar
         call scorep_event_generation_on()
     end if
     if (present(ierror)) ierror = scorep_ierror
+contains
+    ! whether every returned index, plus shift, names a request MPI just completed
+    logical function completed_all(shift)
+        integer, intent(in) :: shift
+        integer :: i, k
+        completed_all = .true.
+        do i = 1, outcount
+            k = array_of_indices(i) + shift
+            if (k < 1 .or. k > incount) then
+                completed_all = .false.
+            else if (scorep_saved_values(k) == MPI_REQUEST_NULL%MPI_VAL &
+                     .or. array_of_requests(k)%MPI_VAL /= MPI_REQUEST_NULL%MPI_VAL) then
+                completed_all = .false.
+            end if
+        end do
+    end function
 end subroutine
 #endif

@@ -1,0 +1,63 @@
+"""Runs of the mpi_f08 test program per MPI library, with and without the F08 adapter."""
+import json
+import pathlib
+import subprocess
+
+import pytest
+
+from conftest import BUILDS, MPI_COMPILERS, mpirun
+
+HERE = pathlib.Path(__file__).resolve().parent
+RANKS = 3
+
+
+def f08_libraries(mpi):
+    """The F08 adapter and the C adapter of the build for `mpi`, or skip."""
+    build = BUILDS[mpi]
+    f08 = build / "runtime" / "mpi_adapter_f08" / "libscorep_adapter_mpi_f08.so"
+    c = build / "runtime" / "mpi_adapter" / "libscorep_adapter_mpi.so"
+    if not f08.exists():
+        pytest.skip(f"no F08 adapter in {build} (configure it with -Dmpi={mpi} and build)")
+    return build, f08, c
+
+
+def program(mpi, tmp_path_factory):
+    source = HERE / "f08_behaviour.F90"
+    out = tmp_path_factory.mktemp(f"f08-{mpi}") / "f08_behaviour"
+    flags = ["-DHAVE_ISENDRECV"] if mpi == "mpich" else []
+    subprocess.run([MPI_COMPILERS[mpi]["f90"], "-cpp", *flags, "-o", str(out), str(source)],
+                   check=True, capture_output=True, text=True)
+    return out
+
+
+class Run:
+    """Output lines (sorted) and profile of one run of the test program."""
+    def __init__(self, mpi, lines, profile):
+        self.mpi, self.lines, self.profile = mpi, lines, profile
+
+    def totals(self, region, rank):
+        names = {r["id"]: r["name"] for r in self.profile["regions"]}
+        region_of = {c["id"]: c["region"] for c in self.profile["callpaths"]}
+        ranks = {loc["id"]: loc["rank"] for loc in self.profile["locations"]}
+        total = dict(visits=0, bytes_sent=0, bytes_received=0, messages_sent=0, messages_received=0)
+        for row in self.profile["rows"]:
+            if names[region_of[row["callpath"]]] == region and ranks[row["location"]] == rank:
+                for key in total:
+                    total[key] += row[key]
+        return total
+
+
+@pytest.fixture(scope="session", params=["openmpi", "mpich"])
+def runs(request, tmp_path_factory):
+    """The program without and with the adapter (LD_PRELOAD), on one MPI library."""
+    mpi = request.param
+    build, f08, c = f08_libraries(mpi)
+    exe = program(mpi, tmp_path_factory)
+    plain = mpirun(RANKS, [exe], mpi=mpi).stdout
+    experiment = tmp_path_factory.mktemp(f"exp-{mpi}") / "experiment"
+    # MISC: MPI_F_sync_reg's group, off by default
+    wrapped = mpirun(RANKS, [exe], mpi=mpi, env={"LD_PRELOAD": f"{f08} {c}",
+                                                  "SCOREP_MPI_ENABLE_GROUPS": "DEFAULT,MISC",
+                                                  "SCOREP_EXPERIMENT_DIRECTORY": str(experiment)}).stdout
+    profile = json.loads((experiment / "profile.json").read_text())
+    return sorted(plain.splitlines()), Run(mpi, sorted(wrapped.splitlines()), profile)

@@ -1,0 +1,96 @@
+"""A mpi_f08 program behaves the same with the F08 adapter, and its profile
+counts exactly what it calls (halo exchange, wildcard receive, callbacks,
+info strings, Waitany/Testany/Waitsome, MPI_F_sync_reg, MPI_Sizeof)."""
+from f08_runs import runs  # noqa: F401  (the session fixture)
+
+RANKS, N, STEPS = 3, 8, 3    # as in f08_behaviour.F90 and f08_runs.py
+
+
+def test_output_is_identical_with_and_without_the_adapter(runs):
+    plain, wrapped = runs
+    assert wrapped.lines == plain
+    assert len(plain) >= 8 * RANKS
+
+
+def test_halo_exchange_received_its_neighbours_data(runs):
+    _, wrapped = runs
+    for rank in range(RANKS):
+        line = next(l for l in wrapped.lines if l.startswith(f"{rank} halo"))
+        assert line.split()[2:] == [str((rank - 1) % RANKS), str((rank + 1) % RANKS)]
+
+
+def test_wildcard_receive_records_the_true_source(runs):
+    _, wrapped = runs
+    assert f"0 wildcard   {RANKS - 1}  42" in wrapped.lines
+    recv = wrapped.totals("MPI_Recv", 0)
+    assert (recv["visits"], recv["messages_received"], recv["bytes_received"]) == (1, 1, 4)
+
+
+def test_user_reduction_op_and_attribute_callbacks_ran(runs):
+    _, wrapped = runs
+    expected_sum = sum(range(RANKS)) + 1000 * (RANKS - 1)
+    for rank in range(RANKS):
+        assert f"{rank} reduce {expected_sum:5d}" in wrapped.lines
+        assert f"{rank} attributes  1  2 T  11" in wrapped.lines
+
+
+def test_info_strings_reach_mpi_as_given(runs):
+    """Key 'scorep_key   ' and value '  padded value   ': MPI strips the blanks
+    (the standard's Fortran rule) and finds the key without them."""
+    plain, wrapped = runs
+    info = [l for l in wrapped.lines if " info " in l]
+    assert info == [l for l in plain if " info " in l]
+    assert info[0] == "0 info T [padded value" + " " * 20 + "]"
+
+
+def test_nonblocking_bytes_and_visits_are_exact(runs):
+    _, wrapped = runs
+    bytes_per_step = 2 * N * 4
+    isendrecv = wrapped.mpi == "mpich"
+    for rank in range(RANKS):
+        waitall = wrapped.totals("MPI_Waitall", rank)
+        assert waitall["visits"] == STEPS * (2 if isendrecv else 1)
+        if isendrecv:
+            # MPICH 4.0 sets the status of an MPI_Isendrecv request only at
+            # times (without the adapter too): those receives count with the
+            # bytes the status reports, 0 when unset (lent statuses are zeroed)
+            assert STEPS * bytes_per_step <= waitall["bytes_received"] <= 2 * STEPS * bytes_per_step
+        else:
+            assert waitall["bytes_received"] == STEPS * bytes_per_step
+        assert waitall["messages_received"] == 2 * STEPS * (2 if isendrecv else 1)
+        isend = wrapped.totals("MPI_Isend", rank)
+        assert (isend["visits"], isend["bytes_sent"], isend["messages_sent"]) == (
+            2 * STEPS, STEPS * bytes_per_step, 2 * STEPS)
+        if isendrecv:
+            both = wrapped.totals("MPI_Isendrecv", rank)
+            assert (both["visits"], both["bytes_sent"]) == (2 * STEPS, STEPS * bytes_per_step)
+
+
+def test_waitany_testany_waitsome_return_what_mpi_returns_and_count_exactly(runs):
+    plain, wrapped = runs
+    for what in ("testany-before", "waitany", "waitany-none", "waitsome"):
+        mine = [l for l in wrapped.lines if l.split()[1] == what]
+        assert mine == [l for l in plain if l.split()[1] == what] and len(mine) == RANKS
+    for rank in range(RANKS):
+        waitany = wrapped.totals("MPI_Waitany", rank)
+        assert (waitany["visits"], waitany["messages_received"], waitany["bytes_received"]) == (2, 1, 4)
+        assert wrapped.totals("MPI_Testany", rank)["messages_received"] == 0
+        assert wrapped.totals("MPI_Waitsome", rank)["messages_received"] == 1
+        assert wrapped.totals("MPI_Wait", rank)["messages_received"] == 1
+
+
+def test_a_fortran_send_is_counted_once(runs):
+    """MPICH's F08 layer calls the C MPI_Send: the C wrapper must not count it again."""
+    _, wrapped = runs
+    send = wrapped.totals("MPI_Send", RANKS - 1)
+    # to rank 0 (wildcard) and three self-sends (Waitany, Waitsome, Wait)
+    assert send["visits"] == 4
+    assert send["messages_sent"] == 4
+    assert send["bytes_sent"] == 16
+
+
+def test_fortran_only_procedures(runs):
+    _, wrapped = runs
+    for rank in range(RANKS):
+        assert wrapped.totals("MPI_F_sync_reg", rank)["visits"] == 1
+        assert f"{rank} sizeof  8" in wrapped.lines
