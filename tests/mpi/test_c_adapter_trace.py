@@ -55,3 +55,15 @@ def test_split_communicator_collective_names_world_ranks(traced):
             assert members[event.root] == me % 2      # root 0 of the half is world rank 0 or 1
             seen += 1
     assert seen == 4   # one MPI_Reduce on the half communicator per rank
+
+
+def test_wildcard_receive_with_status_ignore_names_the_true_sender(traced):
+    """exchange.c's only tag-1 receive is MPI_ANY_SOURCE with MPI_STATUS_IGNORE;
+    the message comes from the left neighbour in the ring."""
+    senders = {}
+    with otf2.reader.open(str(traced["experiment"] / "traces.otf2")) as trace:
+        for location, event in trace.events:
+            if isinstance(event, otf2.events.MpiRecv) and event.msg_tag == 1:
+                sender = event.communicator.group.members[event.sender]
+                senders.setdefault(rank_of(location), []).append(rank_of(sender))
+    assert senders == {r: [(r + 3) % 4] for r in range(4)}
