@@ -9,6 +9,22 @@
 
 #include "report_names.h"
 
+/* One unit per report, chosen so that the largest time has a few digits
+ * before the decimal point. */
+typedef struct time_unit {
+    const char* name;
+    double ns;
+} time_unit;
+
+static time_unit unit_for(uint64_t largest_ns)
+{
+    if (largest_ns >= 10000000000ull) return (time_unit){"s", 1e9};
+    if (largest_ns >= 10000000ull) return (time_unit){"ms", 1e6};
+    return (time_unit){"us", 1e3};
+}
+
+static time_unit report_unit;
+
 typedef struct callpath_sum {
     uint32_t callpath;
     uint64_t incl, excl, visits;
@@ -61,11 +77,15 @@ static void write_top_callpaths(FILE* f, const scorep_report* r)
         if (r->callpaths[i].parent == SCOREP_INVALID_ID) total += s[i].incl;
     qsort(s, r->callpath_count, sizeof *s, by_incl_desc);
     fprintf(f, "Top call paths by inclusive time (summed over all locations)\n");
-    fprintf(f, "%14s %14s %7s %12s  %s\n", "incl [s]", "excl [s]", "incl %", "visits", "call path");
+    char incl_head[16], excl_head[16];
+    snprintf(incl_head, sizeof incl_head, "incl [%s]", report_unit.name);
+    snprintf(excl_head, sizeof excl_head, "excl [%s]", report_unit.name);
+    fprintf(f, "%14s %14s %7s %12s  %s\n", incl_head, excl_head, "incl %", "visits", "call path");
     char path[4096];
     for (uint32_t i = 0; i < r->callpath_count && i < 25; i++) {
         path_string(r, s[i].callpath, " > ", path, sizeof path);
-        fprintf(f, "%14.6f %14.6f %6.1f%% %12" PRIu64 "  %s\n", s[i].incl / 1e9, s[i].excl / 1e9,
+        fprintf(f, "%14.3f %14.3f %6.1f%% %12" PRIu64 "  %s\n", s[i].incl / report_unit.ns,
+                s[i].excl / report_unit.ns,
                 total ? 100.0 * (double)s[i].incl / (double)total : 0.0, s[i].visits, path);
     }
     fputc('\n', f);
@@ -109,11 +129,13 @@ static void write_mpi_summary(FILE* f, const scorep_report* r)
         fprintf(f, "  no MPI calls recorded\n\n");
         return;
     }
-    fprintf(f, "%-12s %12s %14s %16s %16s %12s %12s %12s\n", "group", "visits", "time [s]", "bytes sent",
+    char time_head[16];
+    snprintf(time_head, sizeof time_head, "time [%s]", report_unit.name);
+    fprintf(f, "%-12s %12s %14s %16s %16s %12s %12s %12s\n", "group", "visits", time_head, "bytes sent",
             "bytes received", "msgs sent", "msgs recvd", "collectives");
     for (int g = 0; g < ngroups; g++)
-        fprintf(f, "%-12s %12" PRIu64 " %14.6f %16" PRIu64 " %16" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n",
-                groups[g].group, groups[g].visits, groups[g].time / 1e9, groups[g].bytes_sent,
+        fprintf(f, "%-12s %12" PRIu64 " %14.3f %16" PRIu64 " %16" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n",
+                groups[g].group, groups[g].visits, groups[g].time / report_unit.ns, groups[g].bytes_sent,
                 groups[g].bytes_received, groups[g].messages_sent, groups[g].messages_received,
                 groups[g].collectives);
     fputc('\n', f);
@@ -142,7 +164,11 @@ static void write_imbalance(FILE* f, const scorep_report* r)
     }
     qsort(totals, d->region_count, sizeof *totals, by_excl_desc);
     fprintf(f, "Per-rank imbalance of exclusive time per region (over %d ranks)\n", ranks);
-    fprintf(f, "%14s %14s %14s %8s %8s  %s\n", "min [s]", "avg [s]", "max [s]", "max rank", "max/avg", "region");
+    char min_head[16], avg_head[16], max_head[16];
+    snprintf(min_head, sizeof min_head, "min [%s]", report_unit.name);
+    snprintf(avg_head, sizeof avg_head, "avg [%s]", report_unit.name);
+    snprintf(max_head, sizeof max_head, "max [%s]", report_unit.name);
+    fprintf(f, "%14s %14s %14s %8s %8s  %s\n", min_head, avg_head, max_head, "max rank", "max/avg", "region");
     uint64_t* per_rank = calloc((size_t)ranks, sizeof *per_rank);
     for (uint32_t k = 0; k < d->region_count && k < 15 && totals[k].excl > 0; k++) {
         memset(per_rank, 0, (size_t)ranks * sizeof *per_rank);
@@ -160,7 +186,8 @@ static void write_imbalance(FILE* f, const scorep_report* r)
             sum += per_rank[q];
         }
         double avg = (double)sum / ranks;
-        fprintf(f, "%14.6f %14.6f %14.6f %8d %8.2f  %s\n", mn / 1e9, avg / 1e9, mx / 1e9, mx_rank,
+        fprintf(f, "%14.3f %14.3f %14.3f %8d %8.2f  %s\n", mn / report_unit.ns, avg / report_unit.ns,
+                mx / report_unit.ns, mx_rank,
                 avg > 0 ? mx / avg : 0.0, d->regions[totals[k].region].name);
     }
     fputc('\n', f);
@@ -176,6 +203,10 @@ int scorep_report_write_text(const scorep_report* r, const char* path)
     fprintf(f, "command:   %s\nstarted:   %s\nranks:     %d\nlocations: %u\ntimer:     %s\n\n",
             r->command ? r->command : "?", r->start ? r->start : "?", r->ranks, r->defs->location_count,
             r->timer ? r->timer : "?");
+    uint64_t largest = 0;
+    for (size_t i = 0; i < r->row_count; i++)
+        if (r->rows[i].n.time_incl > largest) largest = r->rows[i].n.time_incl;
+    report_unit = unit_for(largest * (uint64_t)(r->defs->location_count ? r->defs->location_count : 1));
     write_top_callpaths(f, r);
     write_mpi_summary(f, r);
     write_imbalance(f, r);
