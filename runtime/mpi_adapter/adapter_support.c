@@ -58,8 +58,10 @@ uint32_t scorep_mpi_parse_groups(const char* value)
             bits = SCOREP_MPI_GROUPS_DEFAULT;
         else if (len == 3 && strncasecmp(start, "all", 3) == 0)
             bits = SCOREP_MPI_GROUPS_ALL;
-        else if (len == 4 && strncasecmp(start, "none", 4) == 0)
-            bits = 0, groups = 0;
+        else if (len == 4 && strncasecmp(start, "none", 4) == 0) {
+            groups = 0;
+            continue;
+        }
         else {
             fprintf(stderr, "scorep-wrapgen: warning: SCOREP_MPI_ENABLE_GROUPS: unknown group "
                             "'%.*s' ignored (groups: DEFAULT, ALL, NONE", (int)len, start);
@@ -107,42 +109,35 @@ static __thread int saved_capacity;
 static __thread MPI_Status* lent_statuses;
 static __thread int lent_capacity;
 
-static int grown(int need, int have)
+/* Grows a per-thread scratch array to hold count elements; it is kept for the
+ * next call, so steady state allocates nothing. */
+static void* scratch(void** array, int* capacity, size_t element, int count, const char* what)
 {
-    int capacity = have ? have : 16;
-    while (capacity < need)
-        capacity *= 2;
-    return capacity;
+    if (count > *capacity) {
+        int grown = *capacity ? *capacity : 16;
+        while (grown < count)
+            grown *= 2;
+        void* more = realloc(*array, (size_t)grown * element);
+        if (!more) {
+            fprintf(stderr, "scorep-wrapgen: out of memory for %d %s\n", count, what);
+            abort();
+        }
+        *array = more;
+        *capacity = grown;
+    }
+    return *array;
 }
 
 scorep_request* scorep_mpi_saved_requests(int count)
 {
-    if (count > saved_capacity) {
-        int capacity = grown(count, saved_capacity);
-        scorep_request* more = realloc(saved_requests, (size_t)capacity * sizeof *more);
-        if (!more) {
-            fprintf(stderr, "scorep-wrapgen: out of memory saving %d request handles\n", count);
-            abort();
-        }
-        saved_requests = more;
-        saved_capacity = capacity;
-    }
-    return saved_requests;
+    return scratch((void**)&saved_requests, &saved_capacity, sizeof *saved_requests, count,
+                   "saved request handles");
 }
 
 MPI_Status* scorep_mpi_lent_statuses(int count)
 {
-    if (count > lent_capacity) {
-        int capacity = grown(count, lent_capacity);
-        MPI_Status* more = realloc(lent_statuses, (size_t)capacity * sizeof *more);
-        if (!more) {
-            fprintf(stderr, "scorep-wrapgen: out of memory lending %d statuses\n", count);
-            abort();
-        }
-        lent_statuses = more;
-        lent_capacity = capacity;
-    }
-    return lent_statuses;
+    return scratch((void**)&lent_statuses, &lent_capacity, sizeof *lent_statuses, count,
+                   "lent statuses");
 }
 
 /* A matched message is received by the thread that probed it, usually right
