@@ -139,3 +139,26 @@ def test_export_reports_unmatched_messages(tmp_path):
     document = json.loads((tmp_path / "out.json").read_text())
     assert document["otherData"]["unmatched_messages"] == 1
     assert not [e for e in document["traceEvents"] if e["ph"] in "sf"]
+
+
+def test_export_matches_a_receive_posted_by_a_non_master_thread(tmp_path):
+    """Communicators name one location per rank; the receive may still be
+    recorded on another thread of that rank (MPI_THREAD_MULTIPLE)."""
+    with otf2.writer.open(str(tmp_path / "exp"), timer_resolution=1000) as trace:
+        defs = trace.definitions
+        root = defs.system_tree_node("machine")
+        ranks = [defs.location_group(f"Rank {r}", system_tree_parent=root) for r in range(2)]
+        masters = [defs.location("Master thread", group=g) for g in ranks]
+        worker = defs.location("Thread 1", group=ranks[1])
+        defs.group("MPI", group_type=GroupType.COMM_LOCATIONS, paradigm=Paradigm.MPI,
+                   members=masters)
+        world = defs.comm("MPI_COMM_WORLD", group=defs.group(
+            "world", group_type=GroupType.COMM_GROUP, paradigm=Paradigm.MPI, members=masters))
+        trace.event_writer_from_location(masters[0]).mpi_send(10, 1, world, 3, 8)
+        trace.event_writer_from_location(masters[1]).enter(5, defs.region("idle"))
+        trace.event_writer_from_location(worker).mpi_recv(20, 0, world, 3, 8)
+    document = export_json(tmp_path / "exp", tmp_path)
+    assert document["otherData"]["messages"] == 1
+    assert document["otherData"]["unmatched_messages"] == 0
+    finish = [e for e in document["traceEvents"] if e["ph"] == "f"][0]
+    assert finish["tid"] == worker._ref
