@@ -27,8 +27,7 @@ MPI_COMPILERS = {
 
 def mpi_env(extra=None):
     env = dict(os.environ)
-    env.update({"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
-                "OMPI_MCA_btl_vader_single_copy_mechanism": "none"})
+    env.update({"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"})
     env.update(extra or {})
     return env
 

@@ -191,8 +191,32 @@ scorep_mpi_coll_shape scorep_mpi_coll_shape_of(MPI_Comm comm, int root)
     return shape;
 }
 
-uint64_t scorep_mpi_rma_next_id(void)
+struct pending_rma {
+    scorep_window window;
+    int target;
+    uint64_t id;
+};
+static __thread struct pending_rma* pending_rma;
+static __thread int pending_capacity, pending_count;
+static __thread uint64_t rma_next_id;
+
+uint64_t scorep_mpi_rma_issue(scorep_window window, int target)
 {
-    static __thread uint64_t next;
-    return ++next;
+    struct pending_rma* slots = scratch((void**)&pending_rma, &pending_capacity, sizeof *slots,
+                                        pending_count + 1, "pending one-sided operations");
+    slots[pending_count++] = (struct pending_rma){ window, target, ++rma_next_id };
+    return rma_next_id;
+}
+
+void scorep_mpi_rma_complete(scorep_window window, int target)
+{
+    int kept = 0;
+    for (int i = 0; i < pending_count; i++) {
+        struct pending_rma op = pending_rma[i];
+        if (op.window == window && (target < 0 || op.target == target))
+            scorep_rma_op_complete(window, op.id, 1);
+        else
+            pending_rma[kept++] = op;
+    }
+    pending_count = kept;
 }

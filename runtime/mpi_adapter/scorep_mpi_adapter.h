@@ -68,8 +68,12 @@ typedef struct scorep_mpi_coll_shape {
 } scorep_mpi_coll_shape;
 scorep_mpi_coll_shape scorep_mpi_coll_shape_of(MPI_Comm comm, int root);
 
-/* Matching ids for one-sided operations of this thread. */
-uint64_t scorep_mpi_rma_next_id(void);
+/* One-sided operations of this thread stay pending until a synchronisation
+ * completes them: issue gives the matching id of a new operation; complete
+ * records the completion of the pending ones on the window (to one target, or
+ * to all with target -1). */
+uint64_t scorep_mpi_rma_issue(scorep_window window, int target);
+void scorep_mpi_rma_complete(scorep_window window, int target);
 
 /* Parses a SCOREP_MPI_ENABLE_GROUPS value; unknown names are reported on
  * stderr, naming the variable, and ignored. */

@@ -67,3 +67,25 @@ def test_wildcard_receive_with_status_ignore_names_the_true_sender(traced):
                 sender = event.communicator.group.members[event.sender]
                 senders.setdefault(rank_of(location), []).append(rank_of(sender))
     assert senders == {r: [(r + 3) % 4] for r in range(4)}
+
+
+@pytest.mark.parametrize("mpi", ["openmpi", "mpich"])
+def test_one_sided_operations_are_recorded_and_completed_at_synchronisation(mpi, tmp_path):
+    program = compile_program(mpi, "rma.c", tmp_path)
+    proc, experiment = run_measured(mpi, 2, program, tmp_path, env={"SCOREP_ENABLE_TRACING": "true"})
+    # each rank's window received the left neighbour's local[0] = 100 * left
+    assert sorted(line for line in proc.stdout.splitlines() if "RESULT" in line) == \
+        ["RESULT rank 0 got 100 100", "RESULT rank 1 got 0 0"]
+    issued, completed = {}, {}
+    with otf2.reader.open(str(experiment / "traces.otf2")) as trace:
+        for location, event in trace.events:
+            rank = rank_of(location)
+            if isinstance(event, (otf2.events.RmaPut, otf2.events.RmaGet)):
+                issued.setdefault(rank, []).append((type(event).__name__, event.bytes, event.matching_id))
+            elif isinstance(event, otf2.events.RmaOpCompleteBlocking):
+                completed.setdefault(rank, []).append(event.matching_id)
+    for rank in (0, 1):
+        kinds = sorted((name, size) for name, size, _ in issued[rank])
+        assert kinds == [("RmaGet", 16), ("RmaPut", 8), ("RmaPut", 16), ("RmaPut", 16),
+                         ("RmaPut", 16), ("RmaPut", 32)]
+        assert sorted(completed[rank]) == sorted(i for _, _, i in issued[rank])

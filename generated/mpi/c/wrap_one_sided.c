@@ -13,10 +13,11 @@ int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origi
         scorep_event_generation_off();
         scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Accumulate));
         if (target_rank != MPI_PROC_NULL) {
+            const scorep_window scorep_window_id = scorep_mpi_win_id(win);
             const uint64_t scorep_bytes = scorep_mpi_bytes(origin_count, origin_datatype);
-            scorep_rma_atomic(scorep_mpi_win_id(win), target_rank,
-                              SCOREP_RMA_ATOMIC_ACCUMULATE, scorep_bytes,
-                              0, scorep_mpi_rma_next_id());
+            scorep_rma_atomic(scorep_window_id, target_rank, SCOREP_RMA_ATOMIC_ACCUMULATE, scorep_bytes,
+                              0,
+                              scorep_mpi_rma_issue(scorep_window_id, target_rank));
         }
     }
     scorep_result = PMPI_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
@@ -37,10 +38,11 @@ int MPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Dataty
         scorep_event_generation_off();
         scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Accumulate_c));
         if (target_rank != MPI_PROC_NULL) {
+            const scorep_window scorep_window_id = scorep_mpi_win_id(win);
             const uint64_t scorep_bytes = scorep_mpi_bytes(origin_count, origin_datatype);
-            scorep_rma_atomic(scorep_mpi_win_id(win), target_rank,
-                              SCOREP_RMA_ATOMIC_ACCUMULATE, scorep_bytes,
-                              0, scorep_mpi_rma_next_id());
+            scorep_rma_atomic(scorep_window_id, target_rank, SCOREP_RMA_ATOMIC_ACCUMULATE, scorep_bytes,
+                              0,
+                              scorep_mpi_rma_issue(scorep_window_id, target_rank));
         }
     }
     scorep_result = PMPI_Accumulate_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
@@ -79,10 +81,11 @@ int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
         scorep_event_generation_off();
         scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Compare_and_swap));
         if (target_rank != MPI_PROC_NULL) {
+            const scorep_window scorep_window_id = scorep_mpi_win_id(win);
             const uint64_t scorep_bytes = scorep_mpi_bytes(1, datatype);
-            scorep_rma_atomic(scorep_mpi_win_id(win), target_rank,
-                              SCOREP_RMA_ATOMIC_COMPARE_AND_SWAP, scorep_bytes,
-                              scorep_bytes, scorep_mpi_rma_next_id());
+            scorep_rma_atomic(scorep_window_id, target_rank, SCOREP_RMA_ATOMIC_COMPARE_AND_SWAP, scorep_bytes,
+                              scorep_bytes,
+                              scorep_mpi_rma_issue(scorep_window_id, target_rank));
         }
     }
     scorep_result = PMPI_Compare_and_swap(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp, win);
@@ -103,10 +106,11 @@ int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype da
         scorep_event_generation_off();
         scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Fetch_and_op));
         if (target_rank != MPI_PROC_NULL) {
+            const scorep_window scorep_window_id = scorep_mpi_win_id(win);
             const uint64_t scorep_bytes = scorep_mpi_bytes(1, datatype);
-            scorep_rma_atomic(scorep_mpi_win_id(win), target_rank,
-                              SCOREP_RMA_ATOMIC_FETCH_AND_ADD, scorep_bytes,
-                              scorep_bytes, scorep_mpi_rma_next_id());
+            scorep_rma_atomic(scorep_window_id, target_rank, SCOREP_RMA_ATOMIC_FETCH_AND_ADD, scorep_bytes,
+                              scorep_bytes,
+                              scorep_mpi_rma_issue(scorep_window_id, target_rank));
         }
     }
     scorep_result = PMPI_Fetch_and_op(origin_addr, result_addr, datatype, target_rank, target_disp, op, win);
@@ -144,9 +148,11 @@ int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, i
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get));
-        if (target_rank != MPI_PROC_NULL)
-            scorep_rma_get(scorep_mpi_win_id(win), target_rank,
-                           scorep_mpi_bytes(origin_count, origin_datatype), scorep_mpi_rma_next_id());
+        if (target_rank != MPI_PROC_NULL) {
+            const scorep_window scorep_window_id = scorep_mpi_win_id(win);
+            scorep_rma_get(scorep_window_id, target_rank, scorep_mpi_bytes(origin_count, origin_datatype),
+                           scorep_mpi_rma_issue(scorep_window_id, target_rank));
+        }
     }
     scorep_result = PMPI_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
     if (scorep_measuring) {
@@ -165,9 +171,11 @@ int MPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_dat
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_c));
-        if (target_rank != MPI_PROC_NULL)
-            scorep_rma_get(scorep_mpi_win_id(win), target_rank,
-                           scorep_mpi_bytes(origin_count, origin_datatype), scorep_mpi_rma_next_id());
+        if (target_rank != MPI_PROC_NULL) {
+            const scorep_window scorep_window_id = scorep_mpi_win_id(win);
+            scorep_rma_get(scorep_window_id, target_rank, scorep_mpi_bytes(origin_count, origin_datatype),
+                           scorep_mpi_rma_issue(scorep_window_id, target_rank));
+        }
     }
     scorep_result = PMPI_Get_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
     if (scorep_measuring) {
@@ -187,10 +195,11 @@ int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype o
         scorep_event_generation_off();
         scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_accumulate));
         if (target_rank != MPI_PROC_NULL) {
+            const scorep_window scorep_window_id = scorep_mpi_win_id(win);
             const uint64_t scorep_bytes = scorep_mpi_bytes(origin_count, origin_datatype);
-            scorep_rma_atomic(scorep_mpi_win_id(win), target_rank,
-                              SCOREP_RMA_ATOMIC_FETCH_AND_ACCUMULATE, scorep_bytes,
-                              scorep_bytes, scorep_mpi_rma_next_id());
+            scorep_rma_atomic(scorep_window_id, target_rank, SCOREP_RMA_ATOMIC_FETCH_AND_ACCUMULATE, scorep_bytes,
+                              scorep_bytes,
+                              scorep_mpi_rma_issue(scorep_window_id, target_rank));
         }
     }
     scorep_result = PMPI_Get_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
@@ -211,10 +220,11 @@ int MPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Da
         scorep_event_generation_off();
         scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_accumulate_c));
         if (target_rank != MPI_PROC_NULL) {
+            const scorep_window scorep_window_id = scorep_mpi_win_id(win);
             const uint64_t scorep_bytes = scorep_mpi_bytes(origin_count, origin_datatype);
-            scorep_rma_atomic(scorep_mpi_win_id(win), target_rank,
-                              SCOREP_RMA_ATOMIC_FETCH_AND_ACCUMULATE, scorep_bytes,
-                              scorep_bytes, scorep_mpi_rma_next_id());
+            scorep_rma_atomic(scorep_window_id, target_rank, SCOREP_RMA_ATOMIC_FETCH_AND_ACCUMULATE, scorep_bytes,
+                              scorep_bytes,
+                              scorep_mpi_rma_issue(scorep_window_id, target_rank));
         }
     }
     scorep_result = PMPI_Get_accumulate_c(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
@@ -234,9 +244,11 @@ int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datat
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Put));
-        if (target_rank != MPI_PROC_NULL)
-            scorep_rma_put(scorep_mpi_win_id(win), target_rank,
-                           scorep_mpi_bytes(origin_count, origin_datatype), scorep_mpi_rma_next_id());
+        if (target_rank != MPI_PROC_NULL) {
+            const scorep_window scorep_window_id = scorep_mpi_win_id(win);
+            scorep_rma_put(scorep_window_id, target_rank, scorep_mpi_bytes(origin_count, origin_datatype),
+                           scorep_mpi_rma_issue(scorep_window_id, target_rank));
+        }
     }
     scorep_result = PMPI_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
     if (scorep_measuring) {
@@ -255,9 +267,11 @@ int MPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype orig
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Put_c));
-        if (target_rank != MPI_PROC_NULL)
-            scorep_rma_put(scorep_mpi_win_id(win), target_rank,
-                           scorep_mpi_bytes(origin_count, origin_datatype), scorep_mpi_rma_next_id());
+        if (target_rank != MPI_PROC_NULL) {
+            const scorep_window scorep_window_id = scorep_mpi_win_id(win);
+            scorep_rma_put(scorep_window_id, target_rank, scorep_mpi_bytes(origin_count, origin_datatype),
+                           scorep_mpi_rma_issue(scorep_window_id, target_rank));
+        }
     }
     scorep_result = PMPI_Put_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
     if (scorep_measuring) {
@@ -277,10 +291,11 @@ int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
         scorep_event_generation_off();
         scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Raccumulate));
         if (target_rank != MPI_PROC_NULL) {
+            const scorep_window scorep_window_id = scorep_mpi_win_id(win);
             const uint64_t scorep_bytes = scorep_mpi_bytes(origin_count, origin_datatype);
-            scorep_rma_atomic(scorep_mpi_win_id(win), target_rank,
-                              SCOREP_RMA_ATOMIC_ACCUMULATE, scorep_bytes,
-                              0, scorep_mpi_rma_next_id());
+            scorep_rma_atomic(scorep_window_id, target_rank, SCOREP_RMA_ATOMIC_ACCUMULATE, scorep_bytes,
+                              0,
+                              scorep_mpi_rma_issue(scorep_window_id, target_rank));
         }
     }
     scorep_result = PMPI_Raccumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
@@ -301,10 +316,11 @@ int MPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datat
         scorep_event_generation_off();
         scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Raccumulate_c));
         if (target_rank != MPI_PROC_NULL) {
+            const scorep_window scorep_window_id = scorep_mpi_win_id(win);
             const uint64_t scorep_bytes = scorep_mpi_bytes(origin_count, origin_datatype);
-            scorep_rma_atomic(scorep_mpi_win_id(win), target_rank,
-                              SCOREP_RMA_ATOMIC_ACCUMULATE, scorep_bytes,
-                              0, scorep_mpi_rma_next_id());
+            scorep_rma_atomic(scorep_window_id, target_rank, SCOREP_RMA_ATOMIC_ACCUMULATE, scorep_bytes,
+                              0,
+                              scorep_mpi_rma_issue(scorep_window_id, target_rank));
         }
     }
     scorep_result = PMPI_Raccumulate_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
@@ -324,9 +340,11 @@ int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rget));
-        if (target_rank != MPI_PROC_NULL)
-            scorep_rma_get(scorep_mpi_win_id(win), target_rank,
-                           scorep_mpi_bytes(origin_count, origin_datatype), scorep_mpi_rma_next_id());
+        if (target_rank != MPI_PROC_NULL) {
+            const scorep_window scorep_window_id = scorep_mpi_win_id(win);
+            scorep_rma_get(scorep_window_id, target_rank, scorep_mpi_bytes(origin_count, origin_datatype),
+                           scorep_mpi_rma_issue(scorep_window_id, target_rank));
+        }
     }
     scorep_result = PMPI_Rget(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request);
     if (scorep_measuring) {
@@ -345,9 +363,11 @@ int MPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_da
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rget_c));
-        if (target_rank != MPI_PROC_NULL)
-            scorep_rma_get(scorep_mpi_win_id(win), target_rank,
-                           scorep_mpi_bytes(origin_count, origin_datatype), scorep_mpi_rma_next_id());
+        if (target_rank != MPI_PROC_NULL) {
+            const scorep_window scorep_window_id = scorep_mpi_win_id(win);
+            scorep_rma_get(scorep_window_id, target_rank, scorep_mpi_bytes(origin_count, origin_datatype),
+                           scorep_mpi_rma_issue(scorep_window_id, target_rank));
+        }
     }
     scorep_result = PMPI_Rget_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request);
     if (scorep_measuring) {
@@ -367,10 +387,11 @@ int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
         scorep_event_generation_off();
         scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rget_accumulate));
         if (target_rank != MPI_PROC_NULL) {
+            const scorep_window scorep_window_id = scorep_mpi_win_id(win);
             const uint64_t scorep_bytes = scorep_mpi_bytes(origin_count, origin_datatype);
-            scorep_rma_atomic(scorep_mpi_win_id(win), target_rank,
-                              SCOREP_RMA_ATOMIC_FETCH_AND_ACCUMULATE, scorep_bytes,
-                              scorep_bytes, scorep_mpi_rma_next_id());
+            scorep_rma_atomic(scorep_window_id, target_rank, SCOREP_RMA_ATOMIC_FETCH_AND_ACCUMULATE, scorep_bytes,
+                              scorep_bytes,
+                              scorep_mpi_rma_issue(scorep_window_id, target_rank));
         }
     }
     scorep_result = PMPI_Rget_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
@@ -391,10 +412,11 @@ int MPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_D
         scorep_event_generation_off();
         scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rget_accumulate_c));
         if (target_rank != MPI_PROC_NULL) {
+            const scorep_window scorep_window_id = scorep_mpi_win_id(win);
             const uint64_t scorep_bytes = scorep_mpi_bytes(origin_count, origin_datatype);
-            scorep_rma_atomic(scorep_mpi_win_id(win), target_rank,
-                              SCOREP_RMA_ATOMIC_FETCH_AND_ACCUMULATE, scorep_bytes,
-                              scorep_bytes, scorep_mpi_rma_next_id());
+            scorep_rma_atomic(scorep_window_id, target_rank, SCOREP_RMA_ATOMIC_FETCH_AND_ACCUMULATE, scorep_bytes,
+                              scorep_bytes,
+                              scorep_mpi_rma_issue(scorep_window_id, target_rank));
         }
     }
     scorep_result = PMPI_Rget_accumulate_c(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
@@ -414,9 +436,11 @@ int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_data
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rput));
-        if (target_rank != MPI_PROC_NULL)
-            scorep_rma_put(scorep_mpi_win_id(win), target_rank,
-                           scorep_mpi_bytes(origin_count, origin_datatype), scorep_mpi_rma_next_id());
+        if (target_rank != MPI_PROC_NULL) {
+            const scorep_window scorep_window_id = scorep_mpi_win_id(win);
+            scorep_rma_put(scorep_window_id, target_rank, scorep_mpi_bytes(origin_count, origin_datatype),
+                           scorep_mpi_rma_issue(scorep_window_id, target_rank));
+        }
     }
     scorep_result = PMPI_Rput(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request);
     if (scorep_measuring) {
@@ -435,9 +459,11 @@ int MPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype ori
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rput_c));
-        if (target_rank != MPI_PROC_NULL)
-            scorep_rma_put(scorep_mpi_win_id(win), target_rank,
-                           scorep_mpi_bytes(origin_count, origin_datatype), scorep_mpi_rma_next_id());
+        if (target_rank != MPI_PROC_NULL) {
+            const scorep_window scorep_window_id = scorep_mpi_win_id(win);
+            scorep_rma_put(scorep_window_id, target_rank, scorep_mpi_bytes(origin_count, origin_datatype),
+                           scorep_mpi_rma_issue(scorep_window_id, target_rank));
+        }
     }
     scorep_result = PMPI_Rput_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request);
     if (scorep_measuring) {
@@ -575,6 +601,8 @@ int MPI_Win_complete(MPI_Win win)
     }
     scorep_result = PMPI_Win_complete(win);
     if (scorep_measuring) {
+        if (scorep_result == MPI_SUCCESS)
+            scorep_mpi_rma_complete(scorep_mpi_win_id(win), -1);
         scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_complete));
         scorep_event_generation_on();
     }
@@ -726,8 +754,12 @@ int MPI_Win_fence(int assert, MPI_Win win)
     }
     scorep_result = PMPI_Win_fence(assert, win);
     if (scorep_measuring) {
-        scorep_rma_collective_end(SCOREP_COLL_BARRIER, SCOREP_RMA_SYNC_LEVEL_PROCESS_AND_MEMORY,
-                                  scorep_mpi_win_id(win), SCOREP_NO_ROOT, 0, 0);
+        {
+            const scorep_window scorep_window_id = scorep_mpi_win_id(win);
+            scorep_mpi_rma_complete(scorep_window_id, -1);
+            scorep_rma_collective_end(SCOREP_COLL_BARRIER, SCOREP_RMA_SYNC_LEVEL_PROCESS_AND_MEMORY,
+                                      scorep_window_id, SCOREP_NO_ROOT, 0, 0);
+        }
         scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_fence));
         scorep_event_generation_on();
     }
@@ -746,8 +778,11 @@ int MPI_Win_flush(int rank, MPI_Win win)
     }
     scorep_result = PMPI_Win_flush(rank, win);
     if (scorep_measuring) {
-        if (scorep_result == MPI_SUCCESS)
-            scorep_rma_sync(scorep_mpi_win_id(win), -1);
+        if (scorep_result == MPI_SUCCESS) {
+            const scorep_window scorep_window_id = scorep_mpi_win_id(win);
+            scorep_mpi_rma_complete(scorep_window_id, -1);
+            scorep_rma_sync(scorep_window_id, -1);
+        }
         scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_flush));
         scorep_event_generation_on();
     }
@@ -766,8 +801,11 @@ int MPI_Win_flush_all(MPI_Win win)
     }
     scorep_result = PMPI_Win_flush_all(win);
     if (scorep_measuring) {
-        if (scorep_result == MPI_SUCCESS)
-            scorep_rma_sync(scorep_mpi_win_id(win), -1);
+        if (scorep_result == MPI_SUCCESS) {
+            const scorep_window scorep_window_id = scorep_mpi_win_id(win);
+            scorep_mpi_rma_complete(scorep_window_id, -1);
+            scorep_rma_sync(scorep_window_id, -1);
+        }
         scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_flush_all));
         scorep_event_generation_on();
     }
@@ -786,8 +824,11 @@ int MPI_Win_flush_local(int rank, MPI_Win win)
     }
     scorep_result = PMPI_Win_flush_local(rank, win);
     if (scorep_measuring) {
-        if (scorep_result == MPI_SUCCESS)
-            scorep_rma_sync(scorep_mpi_win_id(win), -1);
+        if (scorep_result == MPI_SUCCESS) {
+            const scorep_window scorep_window_id = scorep_mpi_win_id(win);
+            scorep_mpi_rma_complete(scorep_window_id, -1);
+            scorep_rma_sync(scorep_window_id, -1);
+        }
         scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_flush_local));
         scorep_event_generation_on();
     }
@@ -806,8 +847,11 @@ int MPI_Win_flush_local_all(MPI_Win win)
     }
     scorep_result = PMPI_Win_flush_local_all(win);
     if (scorep_measuring) {
-        if (scorep_result == MPI_SUCCESS)
-            scorep_rma_sync(scorep_mpi_win_id(win), -1);
+        if (scorep_result == MPI_SUCCESS) {
+            const scorep_window scorep_window_id = scorep_mpi_win_id(win);
+            scorep_mpi_rma_complete(scorep_window_id, -1);
+            scorep_rma_sync(scorep_window_id, -1);
+        }
         scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_flush_local_all));
         scorep_event_generation_on();
     }
@@ -1127,8 +1171,10 @@ int MPI_Win_sync(MPI_Win win)
     }
     scorep_result = PMPI_Win_sync(win);
     if (scorep_measuring) {
-        if (scorep_result == MPI_SUCCESS)
-            scorep_rma_sync(scorep_mpi_win_id(win), -1);
+        if (scorep_result == MPI_SUCCESS) {
+            const scorep_window scorep_window_id = scorep_mpi_win_id(win);
+            scorep_rma_sync(scorep_window_id, -1);
+        }
         scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_sync));
         scorep_event_generation_on();
     }
@@ -1165,8 +1211,11 @@ int MPI_Win_unlock(int rank, MPI_Win win)
     }
     scorep_result = PMPI_Win_unlock(rank, win);
     if (scorep_measuring) {
-        if (scorep_result == MPI_SUCCESS)
-            scorep_rma_unlock(scorep_mpi_win_id(win), -1);
+        if (scorep_result == MPI_SUCCESS) {
+            const scorep_window scorep_window_id = scorep_mpi_win_id(win);
+            scorep_mpi_rma_complete(scorep_window_id, -1);
+            scorep_rma_unlock(scorep_window_id, -1);
+        }
         scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_unlock));
         scorep_event_generation_on();
     }
@@ -1185,8 +1234,11 @@ int MPI_Win_unlock_all(MPI_Win win)
     }
     scorep_result = PMPI_Win_unlock_all(win);
     if (scorep_measuring) {
-        if (scorep_result == MPI_SUCCESS)
-            scorep_rma_unlock(scorep_mpi_win_id(win), -1);
+        if (scorep_result == MPI_SUCCESS) {
+            const scorep_window scorep_window_id = scorep_mpi_win_id(win);
+            scorep_mpi_rma_complete(scorep_window_id, -1);
+            scorep_rma_unlock(scorep_window_id, -1);
+        }
         scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_unlock_all));
         scorep_event_generation_on();
     }

@@ -366,6 +366,7 @@ subroutine SCOREP_F08_NAME_MPI_File_iread(fh, buf, count, datatype, request, ier
     integer, parameter :: scorep_region_index = 137
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -374,6 +375,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iread(fh, buf, count, datatype, request, ier
     end if
     call PMPI_File_iread(fh, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -402,6 +407,7 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_c(fh, buf, count, datatype, request, i
     integer, parameter :: scorep_region_index = 138
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -410,6 +416,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_c(fh, buf, count, datatype, request, i
     end if
     call PMPI_File_iread(fh, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -438,6 +448,7 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_all(fh, buf, count, datatype, request,
     integer, parameter :: scorep_region_index = 139
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -446,6 +457,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_all(fh, buf, count, datatype, request,
     end if
     call PMPI_File_iread_all(fh, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -474,6 +489,7 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_all_c(fh, buf, count, datatype, reques
     integer, parameter :: scorep_region_index = 140
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -482,6 +498,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_all_c(fh, buf, count, datatype, reques
     end if
     call PMPI_File_iread_all(fh, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -511,6 +531,7 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_at(fh, offset, buf, count, datatype, r
     integer, parameter :: scorep_region_index = 141
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -519,6 +540,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_at(fh, offset, buf, count, datatype, r
     end if
     call PMPI_File_iread_at(fh, offset, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -549,6 +574,7 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_at_c(fh, offset, buf, count, datatype,
     integer, parameter :: scorep_region_index = 142
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -557,6 +583,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_at_c(fh, offset, buf, count, datatype,
     end if
     call PMPI_File_iread_at(fh, offset, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -586,6 +616,7 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_at_all(fh, offset, buf, count, datatyp
     integer, parameter :: scorep_region_index = 143
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -594,6 +625,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_at_all(fh, offset, buf, count, datatyp
     end if
     call PMPI_File_iread_at_all(fh, offset, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -624,6 +659,7 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_at_all_c(fh, offset, buf, count, datat
     integer, parameter :: scorep_region_index = 144
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -632,6 +668,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_at_all_c(fh, offset, buf, count, datat
     end if
     call PMPI_File_iread_at_all(fh, offset, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -660,6 +700,7 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_shared(fh, buf, count, datatype, reque
     integer, parameter :: scorep_region_index = 145
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -668,6 +709,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_shared(fh, buf, count, datatype, reque
     end if
     call PMPI_File_iread_shared(fh, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -696,6 +741,7 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_shared_c(fh, buf, count, datatype, req
     integer, parameter :: scorep_region_index = 146
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -704,6 +750,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_shared_c(fh, buf, count, datatype, req
     end if
     call PMPI_File_iread_shared(fh, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -732,6 +782,7 @@ subroutine SCOREP_F08_NAME_MPI_File_iwrite(fh, buf, count, datatype, request, ie
     integer, parameter :: scorep_region_index = 147
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -740,6 +791,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iwrite(fh, buf, count, datatype, request, ie
     end if
     call PMPI_File_iwrite(fh, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -768,6 +823,7 @@ subroutine SCOREP_F08_NAME_MPI_File_iwrite_c(fh, buf, count, datatype, request, 
     integer, parameter :: scorep_region_index = 148
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -776,6 +832,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iwrite_c(fh, buf, count, datatype, request, 
     end if
     call PMPI_File_iwrite(fh, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -804,6 +864,7 @@ subroutine SCOREP_F08_NAME_MPI_File_iwrite_all(fh, buf, count, datatype, request
     integer, parameter :: scorep_region_index = 149
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -812,6 +873,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iwrite_all(fh, buf, count, datatype, request
     end if
     call PMPI_File_iwrite_all(fh, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -840,6 +905,7 @@ subroutine SCOREP_F08_NAME_MPI_File_iwrite_all_c(fh, buf, count, datatype, reque
     integer, parameter :: scorep_region_index = 150
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -848,6 +914,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iwrite_all_c(fh, buf, count, datatype, reque
     end if
     call PMPI_File_iwrite_all(fh, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -877,6 +947,7 @@ subroutine SCOREP_F08_NAME_MPI_File_iwrite_at(fh, offset, buf, count, datatype, 
     integer, parameter :: scorep_region_index = 151
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -885,6 +956,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iwrite_at(fh, offset, buf, count, datatype, 
     end if
     call PMPI_File_iwrite_at(fh, offset, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -915,6 +990,7 @@ subroutine SCOREP_F08_NAME_MPI_File_iwrite_at_c(fh, offset, buf, count, datatype
     integer, parameter :: scorep_region_index = 152
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -923,6 +999,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iwrite_at_c(fh, offset, buf, count, datatype
     end if
     call PMPI_File_iwrite_at(fh, offset, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -952,6 +1032,7 @@ subroutine SCOREP_F08_NAME_MPI_File_iwrite_at_all(fh, offset, buf, count, dataty
     integer, parameter :: scorep_region_index = 153
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -960,6 +1041,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iwrite_at_all(fh, offset, buf, count, dataty
     end if
     call PMPI_File_iwrite_at_all(fh, offset, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -990,6 +1075,7 @@ subroutine SCOREP_F08_NAME_MPI_File_iwrite_at_all_c(fh, offset, buf, count, data
     integer, parameter :: scorep_region_index = 154
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -998,6 +1084,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iwrite_at_all_c(fh, offset, buf, count, data
     end if
     call PMPI_File_iwrite_at_all(fh, offset, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1026,6 +1116,7 @@ subroutine SCOREP_F08_NAME_MPI_File_iwrite_shared(fh, buf, count, datatype, requ
     integer, parameter :: scorep_region_index = 155
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -1034,6 +1125,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iwrite_shared(fh, buf, count, datatype, requ
     end if
     call PMPI_File_iwrite_shared(fh, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1062,6 +1157,7 @@ subroutine SCOREP_F08_NAME_MPI_File_iwrite_shared_c(fh, buf, count, datatype, re
     integer, parameter :: scorep_region_index = 156
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -1070,6 +1166,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iwrite_shared_c(fh, buf, count, datatype, re
     end if
     call PMPI_File_iwrite_shared(fh, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1139,7 +1239,7 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_File_read
 subroutine SCOREP_F08_NAME_MPI_File_read(fh, buf, count, datatype, status, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Datatype, MPI_File, MPI_Status, MPI_SUCCESS, PMPI_File_read
+    use :: mpi_f08, only : MPI_Datatype, MPI_File, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, PMPI_File_read
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -1157,6 +1257,7 @@ subroutine SCOREP_F08_NAME_MPI_File_read(fh, buf, count, datatype, status, ierro
     integer, parameter :: scorep_region_index = 159
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -1165,6 +1266,14 @@ subroutine SCOREP_F08_NAME_MPI_File_read(fh, buf, count, datatype, status, ierro
     end if
     call PMPI_File_read(fh, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            if (loc(status) /= loc(MPI_STATUS_IGNORE)) then
+                scorep_io_moved = scorep_mpi_f08_status_bytes(status)
+            else
+                scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            end if
+            call scorep_io_bytes(scorep_io_moved, 0_c_int64_t)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1175,7 +1284,8 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_File_read_c
 subroutine SCOREP_F08_NAME_MPI_File_read_c(fh, buf, count, datatype, status, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_COUNT_KIND, MPI_Datatype, MPI_File, MPI_Status, MPI_SUCCESS, PMPI_File_read
+    use :: mpi_f08, only : MPI_COUNT_KIND, MPI_Datatype, MPI_File, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, &
+        PMPI_File_read
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -1193,6 +1303,7 @@ subroutine SCOREP_F08_NAME_MPI_File_read_c(fh, buf, count, datatype, status, ier
     integer, parameter :: scorep_region_index = 160
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -1201,6 +1312,14 @@ subroutine SCOREP_F08_NAME_MPI_File_read_c(fh, buf, count, datatype, status, ier
     end if
     call PMPI_File_read(fh, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            if (loc(status) /= loc(MPI_STATUS_IGNORE)) then
+                scorep_io_moved = scorep_mpi_f08_status_bytes(status)
+            else
+                scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            end if
+            call scorep_io_bytes(scorep_io_moved, 0_c_int64_t)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1211,7 +1330,7 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_File_read_all
 subroutine SCOREP_F08_NAME_MPI_File_read_all(fh, buf, count, datatype, status, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Datatype, MPI_File, MPI_Status, MPI_SUCCESS, PMPI_File_read_all
+    use :: mpi_f08, only : MPI_Datatype, MPI_File, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, PMPI_File_read_all
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -1229,6 +1348,7 @@ subroutine SCOREP_F08_NAME_MPI_File_read_all(fh, buf, count, datatype, status, i
     integer, parameter :: scorep_region_index = 161
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -1237,6 +1357,14 @@ subroutine SCOREP_F08_NAME_MPI_File_read_all(fh, buf, count, datatype, status, i
     end if
     call PMPI_File_read_all(fh, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            if (loc(status) /= loc(MPI_STATUS_IGNORE)) then
+                scorep_io_moved = scorep_mpi_f08_status_bytes(status)
+            else
+                scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            end if
+            call scorep_io_bytes(scorep_io_moved, 0_c_int64_t)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1247,7 +1375,8 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_File_read_all_c
 subroutine SCOREP_F08_NAME_MPI_File_read_all_c(fh, buf, count, datatype, status, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_COUNT_KIND, MPI_Datatype, MPI_File, MPI_Status, MPI_SUCCESS, PMPI_File_read_all
+    use :: mpi_f08, only : MPI_COUNT_KIND, MPI_Datatype, MPI_File, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, &
+        PMPI_File_read_all
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -1265,6 +1394,7 @@ subroutine SCOREP_F08_NAME_MPI_File_read_all_c(fh, buf, count, datatype, status,
     integer, parameter :: scorep_region_index = 162
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -1273,6 +1403,14 @@ subroutine SCOREP_F08_NAME_MPI_File_read_all_c(fh, buf, count, datatype, status,
     end if
     call PMPI_File_read_all(fh, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            if (loc(status) /= loc(MPI_STATUS_IGNORE)) then
+                scorep_io_moved = scorep_mpi_f08_status_bytes(status)
+            else
+                scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            end if
+            call scorep_io_bytes(scorep_io_moved, 0_c_int64_t)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1300,6 +1438,7 @@ subroutine SCOREP_F08_NAME_MPI_File_read_all_begin(fh, buf, count, datatype, ier
     integer, parameter :: scorep_region_index = 163
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -1308,6 +1447,10 @@ subroutine SCOREP_F08_NAME_MPI_File_read_all_begin(fh, buf, count, datatype, ier
     end if
     call PMPI_File_read_all_begin(fh, buf, count, datatype, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            call scorep_io_bytes(scorep_io_moved, 0_c_int64_t)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1335,6 +1478,7 @@ subroutine SCOREP_F08_NAME_MPI_File_read_all_begin_c(fh, buf, count, datatype, i
     integer, parameter :: scorep_region_index = 164
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -1343,6 +1487,10 @@ subroutine SCOREP_F08_NAME_MPI_File_read_all_begin_c(fh, buf, count, datatype, i
     end if
     call PMPI_File_read_all_begin(fh, buf, count, datatype, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            call scorep_io_bytes(scorep_io_moved, 0_c_int64_t)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1387,7 +1535,8 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_File_read_at
 subroutine SCOREP_F08_NAME_MPI_File_read_at(fh, offset, buf, count, datatype, status, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Datatype, MPI_File, MPI_OFFSET_KIND, MPI_Status, MPI_SUCCESS, PMPI_File_read_at
+    use :: mpi_f08, only : MPI_Datatype, MPI_File, MPI_OFFSET_KIND, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, &
+        PMPI_File_read_at
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -1406,6 +1555,7 @@ subroutine SCOREP_F08_NAME_MPI_File_read_at(fh, offset, buf, count, datatype, st
     integer, parameter :: scorep_region_index = 166
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -1414,6 +1564,14 @@ subroutine SCOREP_F08_NAME_MPI_File_read_at(fh, offset, buf, count, datatype, st
     end if
     call PMPI_File_read_at(fh, offset, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            if (loc(status) /= loc(MPI_STATUS_IGNORE)) then
+                scorep_io_moved = scorep_mpi_f08_status_bytes(status)
+            else
+                scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            end if
+            call scorep_io_bytes(scorep_io_moved, 0_c_int64_t)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1424,8 +1582,8 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_File_read_at_c
 subroutine SCOREP_F08_NAME_MPI_File_read_at_c(fh, offset, buf, count, datatype, status, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_COUNT_KIND, MPI_Datatype, MPI_File, MPI_OFFSET_KIND, MPI_Status, MPI_SUCCESS, &
-        PMPI_File_read_at
+    use :: mpi_f08, only : MPI_COUNT_KIND, MPI_Datatype, MPI_File, MPI_OFFSET_KIND, MPI_Status, MPI_STATUS_IGNORE, &
+        MPI_SUCCESS, PMPI_File_read_at
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -1444,6 +1602,7 @@ subroutine SCOREP_F08_NAME_MPI_File_read_at_c(fh, offset, buf, count, datatype, 
     integer, parameter :: scorep_region_index = 167
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -1452,6 +1611,14 @@ subroutine SCOREP_F08_NAME_MPI_File_read_at_c(fh, offset, buf, count, datatype, 
     end if
     call PMPI_File_read_at(fh, offset, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            if (loc(status) /= loc(MPI_STATUS_IGNORE)) then
+                scorep_io_moved = scorep_mpi_f08_status_bytes(status)
+            else
+                scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            end if
+            call scorep_io_bytes(scorep_io_moved, 0_c_int64_t)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1462,7 +1629,8 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_File_read_at_all
 subroutine SCOREP_F08_NAME_MPI_File_read_at_all(fh, offset, buf, count, datatype, status, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Datatype, MPI_File, MPI_OFFSET_KIND, MPI_Status, MPI_SUCCESS, PMPI_File_read_at_all
+    use :: mpi_f08, only : MPI_Datatype, MPI_File, MPI_OFFSET_KIND, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, &
+        PMPI_File_read_at_all
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -1481,6 +1649,7 @@ subroutine SCOREP_F08_NAME_MPI_File_read_at_all(fh, offset, buf, count, datatype
     integer, parameter :: scorep_region_index = 168
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -1489,6 +1658,14 @@ subroutine SCOREP_F08_NAME_MPI_File_read_at_all(fh, offset, buf, count, datatype
     end if
     call PMPI_File_read_at_all(fh, offset, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            if (loc(status) /= loc(MPI_STATUS_IGNORE)) then
+                scorep_io_moved = scorep_mpi_f08_status_bytes(status)
+            else
+                scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            end if
+            call scorep_io_bytes(scorep_io_moved, 0_c_int64_t)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1499,8 +1676,8 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_File_read_at_all_c
 subroutine SCOREP_F08_NAME_MPI_File_read_at_all_c(fh, offset, buf, count, datatype, status, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_COUNT_KIND, MPI_Datatype, MPI_File, MPI_OFFSET_KIND, MPI_Status, MPI_SUCCESS, &
-        PMPI_File_read_at_all
+    use :: mpi_f08, only : MPI_COUNT_KIND, MPI_Datatype, MPI_File, MPI_OFFSET_KIND, MPI_Status, MPI_STATUS_IGNORE, &
+        MPI_SUCCESS, PMPI_File_read_at_all
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -1519,6 +1696,7 @@ subroutine SCOREP_F08_NAME_MPI_File_read_at_all_c(fh, offset, buf, count, dataty
     integer, parameter :: scorep_region_index = 169
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -1527,6 +1705,14 @@ subroutine SCOREP_F08_NAME_MPI_File_read_at_all_c(fh, offset, buf, count, dataty
     end if
     call PMPI_File_read_at_all(fh, offset, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            if (loc(status) /= loc(MPI_STATUS_IGNORE)) then
+                scorep_io_moved = scorep_mpi_f08_status_bytes(status)
+            else
+                scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            end if
+            call scorep_io_bytes(scorep_io_moved, 0_c_int64_t)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1555,6 +1741,7 @@ subroutine SCOREP_F08_NAME_MPI_File_read_at_all_begin(fh, offset, buf, count, da
     integer, parameter :: scorep_region_index = 170
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -1563,6 +1750,10 @@ subroutine SCOREP_F08_NAME_MPI_File_read_at_all_begin(fh, offset, buf, count, da
     end if
     call PMPI_File_read_at_all_begin(fh, offset, buf, count, datatype, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            call scorep_io_bytes(scorep_io_moved, 0_c_int64_t)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1592,6 +1783,7 @@ subroutine SCOREP_F08_NAME_MPI_File_read_at_all_begin_c(fh, offset, buf, count, 
     integer, parameter :: scorep_region_index = 171
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -1600,6 +1792,10 @@ subroutine SCOREP_F08_NAME_MPI_File_read_at_all_begin_c(fh, offset, buf, count, 
     end if
     call PMPI_File_read_at_all_begin(fh, offset, buf, count, datatype, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            call scorep_io_bytes(scorep_io_moved, 0_c_int64_t)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1644,7 +1840,7 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_File_read_ordered
 subroutine SCOREP_F08_NAME_MPI_File_read_ordered(fh, buf, count, datatype, status, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Datatype, MPI_File, MPI_Status, MPI_SUCCESS, PMPI_File_read_ordered
+    use :: mpi_f08, only : MPI_Datatype, MPI_File, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, PMPI_File_read_ordered
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -1662,6 +1858,7 @@ subroutine SCOREP_F08_NAME_MPI_File_read_ordered(fh, buf, count, datatype, statu
     integer, parameter :: scorep_region_index = 173
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -1670,6 +1867,14 @@ subroutine SCOREP_F08_NAME_MPI_File_read_ordered(fh, buf, count, datatype, statu
     end if
     call PMPI_File_read_ordered(fh, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            if (loc(status) /= loc(MPI_STATUS_IGNORE)) then
+                scorep_io_moved = scorep_mpi_f08_status_bytes(status)
+            else
+                scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            end if
+            call scorep_io_bytes(scorep_io_moved, 0_c_int64_t)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1680,7 +1885,8 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_File_read_ordered_c
 subroutine SCOREP_F08_NAME_MPI_File_read_ordered_c(fh, buf, count, datatype, status, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_COUNT_KIND, MPI_Datatype, MPI_File, MPI_Status, MPI_SUCCESS, PMPI_File_read_ordered
+    use :: mpi_f08, only : MPI_COUNT_KIND, MPI_Datatype, MPI_File, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, &
+        PMPI_File_read_ordered
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -1698,6 +1904,7 @@ subroutine SCOREP_F08_NAME_MPI_File_read_ordered_c(fh, buf, count, datatype, sta
     integer, parameter :: scorep_region_index = 174
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -1706,6 +1913,14 @@ subroutine SCOREP_F08_NAME_MPI_File_read_ordered_c(fh, buf, count, datatype, sta
     end if
     call PMPI_File_read_ordered(fh, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            if (loc(status) /= loc(MPI_STATUS_IGNORE)) then
+                scorep_io_moved = scorep_mpi_f08_status_bytes(status)
+            else
+                scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            end if
+            call scorep_io_bytes(scorep_io_moved, 0_c_int64_t)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1733,6 +1948,7 @@ subroutine SCOREP_F08_NAME_MPI_File_read_ordered_begin(fh, buf, count, datatype,
     integer, parameter :: scorep_region_index = 175
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -1741,6 +1957,10 @@ subroutine SCOREP_F08_NAME_MPI_File_read_ordered_begin(fh, buf, count, datatype,
     end if
     call PMPI_File_read_ordered_begin(fh, buf, count, datatype, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            call scorep_io_bytes(scorep_io_moved, 0_c_int64_t)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1768,6 +1988,7 @@ subroutine SCOREP_F08_NAME_MPI_File_read_ordered_begin_c(fh, buf, count, datatyp
     integer, parameter :: scorep_region_index = 176
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -1776,6 +1997,10 @@ subroutine SCOREP_F08_NAME_MPI_File_read_ordered_begin_c(fh, buf, count, datatyp
     end if
     call PMPI_File_read_ordered_begin(fh, buf, count, datatype, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            call scorep_io_bytes(scorep_io_moved, 0_c_int64_t)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1820,7 +2045,7 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_File_read_shared
 subroutine SCOREP_F08_NAME_MPI_File_read_shared(fh, buf, count, datatype, status, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Datatype, MPI_File, MPI_Status, MPI_SUCCESS, PMPI_File_read_shared
+    use :: mpi_f08, only : MPI_Datatype, MPI_File, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, PMPI_File_read_shared
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -1838,6 +2063,7 @@ subroutine SCOREP_F08_NAME_MPI_File_read_shared(fh, buf, count, datatype, status
     integer, parameter :: scorep_region_index = 178
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -1846,6 +2072,14 @@ subroutine SCOREP_F08_NAME_MPI_File_read_shared(fh, buf, count, datatype, status
     end if
     call PMPI_File_read_shared(fh, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            if (loc(status) /= loc(MPI_STATUS_IGNORE)) then
+                scorep_io_moved = scorep_mpi_f08_status_bytes(status)
+            else
+                scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            end if
+            call scorep_io_bytes(scorep_io_moved, 0_c_int64_t)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1856,7 +2090,8 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_File_read_shared_c
 subroutine SCOREP_F08_NAME_MPI_File_read_shared_c(fh, buf, count, datatype, status, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_COUNT_KIND, MPI_Datatype, MPI_File, MPI_Status, MPI_SUCCESS, PMPI_File_read_shared
+    use :: mpi_f08, only : MPI_COUNT_KIND, MPI_Datatype, MPI_File, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, &
+        PMPI_File_read_shared
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -1874,6 +2109,7 @@ subroutine SCOREP_F08_NAME_MPI_File_read_shared_c(fh, buf, count, datatype, stat
     integer, parameter :: scorep_region_index = 179
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -1882,6 +2118,14 @@ subroutine SCOREP_F08_NAME_MPI_File_read_shared_c(fh, buf, count, datatype, stat
     end if
     call PMPI_File_read_shared(fh, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            if (loc(status) /= loc(MPI_STATUS_IGNORE)) then
+                scorep_io_moved = scorep_mpi_f08_status_bytes(status)
+            else
+                scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            end if
+            call scorep_io_bytes(scorep_io_moved, 0_c_int64_t)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -2093,7 +2337,7 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_File_write
 subroutine SCOREP_F08_NAME_MPI_File_write(fh, buf, count, datatype, status, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Datatype, MPI_File, MPI_Status, MPI_SUCCESS, PMPI_File_write
+    use :: mpi_f08, only : MPI_Datatype, MPI_File, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, PMPI_File_write
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -2111,6 +2355,7 @@ subroutine SCOREP_F08_NAME_MPI_File_write(fh, buf, count, datatype, status, ierr
     integer, parameter :: scorep_region_index = 188
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -2119,6 +2364,14 @@ subroutine SCOREP_F08_NAME_MPI_File_write(fh, buf, count, datatype, status, ierr
     end if
     call PMPI_File_write(fh, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            if (loc(status) /= loc(MPI_STATUS_IGNORE)) then
+                scorep_io_moved = scorep_mpi_f08_status_bytes(status)
+            else
+                scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            end if
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -2129,7 +2382,8 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_File_write_c
 subroutine SCOREP_F08_NAME_MPI_File_write_c(fh, buf, count, datatype, status, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_COUNT_KIND, MPI_Datatype, MPI_File, MPI_Status, MPI_SUCCESS, PMPI_File_write
+    use :: mpi_f08, only : MPI_COUNT_KIND, MPI_Datatype, MPI_File, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, &
+        PMPI_File_write
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -2147,6 +2401,7 @@ subroutine SCOREP_F08_NAME_MPI_File_write_c(fh, buf, count, datatype, status, ie
     integer, parameter :: scorep_region_index = 189
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -2155,6 +2410,14 @@ subroutine SCOREP_F08_NAME_MPI_File_write_c(fh, buf, count, datatype, status, ie
     end if
     call PMPI_File_write(fh, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            if (loc(status) /= loc(MPI_STATUS_IGNORE)) then
+                scorep_io_moved = scorep_mpi_f08_status_bytes(status)
+            else
+                scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            end if
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -2165,7 +2428,7 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_File_write_all
 subroutine SCOREP_F08_NAME_MPI_File_write_all(fh, buf, count, datatype, status, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Datatype, MPI_File, MPI_Status, MPI_SUCCESS, PMPI_File_write_all
+    use :: mpi_f08, only : MPI_Datatype, MPI_File, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, PMPI_File_write_all
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -2183,6 +2446,7 @@ subroutine SCOREP_F08_NAME_MPI_File_write_all(fh, buf, count, datatype, status, 
     integer, parameter :: scorep_region_index = 190
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -2191,6 +2455,14 @@ subroutine SCOREP_F08_NAME_MPI_File_write_all(fh, buf, count, datatype, status, 
     end if
     call PMPI_File_write_all(fh, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            if (loc(status) /= loc(MPI_STATUS_IGNORE)) then
+                scorep_io_moved = scorep_mpi_f08_status_bytes(status)
+            else
+                scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            end if
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -2201,7 +2473,8 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_File_write_all_c
 subroutine SCOREP_F08_NAME_MPI_File_write_all_c(fh, buf, count, datatype, status, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_COUNT_KIND, MPI_Datatype, MPI_File, MPI_Status, MPI_SUCCESS, PMPI_File_write_all
+    use :: mpi_f08, only : MPI_COUNT_KIND, MPI_Datatype, MPI_File, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, &
+        PMPI_File_write_all
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -2219,6 +2492,7 @@ subroutine SCOREP_F08_NAME_MPI_File_write_all_c(fh, buf, count, datatype, status
     integer, parameter :: scorep_region_index = 191
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -2227,6 +2501,14 @@ subroutine SCOREP_F08_NAME_MPI_File_write_all_c(fh, buf, count, datatype, status
     end if
     call PMPI_File_write_all(fh, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            if (loc(status) /= loc(MPI_STATUS_IGNORE)) then
+                scorep_io_moved = scorep_mpi_f08_status_bytes(status)
+            else
+                scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            end if
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -2254,6 +2536,7 @@ subroutine SCOREP_F08_NAME_MPI_File_write_all_begin(fh, buf, count, datatype, ie
     integer, parameter :: scorep_region_index = 192
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -2262,6 +2545,10 @@ subroutine SCOREP_F08_NAME_MPI_File_write_all_begin(fh, buf, count, datatype, ie
     end if
     call PMPI_File_write_all_begin(fh, buf, count, datatype, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -2289,6 +2576,7 @@ subroutine SCOREP_F08_NAME_MPI_File_write_all_begin_c(fh, buf, count, datatype, 
     integer, parameter :: scorep_region_index = 193
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -2297,6 +2585,10 @@ subroutine SCOREP_F08_NAME_MPI_File_write_all_begin_c(fh, buf, count, datatype, 
     end if
     call PMPI_File_write_all_begin(fh, buf, count, datatype, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -2341,7 +2633,8 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_File_write_at
 subroutine SCOREP_F08_NAME_MPI_File_write_at(fh, offset, buf, count, datatype, status, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Datatype, MPI_File, MPI_OFFSET_KIND, MPI_Status, MPI_SUCCESS, PMPI_File_write_at
+    use :: mpi_f08, only : MPI_Datatype, MPI_File, MPI_OFFSET_KIND, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, &
+        PMPI_File_write_at
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -2360,6 +2653,7 @@ subroutine SCOREP_F08_NAME_MPI_File_write_at(fh, offset, buf, count, datatype, s
     integer, parameter :: scorep_region_index = 195
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -2368,6 +2662,14 @@ subroutine SCOREP_F08_NAME_MPI_File_write_at(fh, offset, buf, count, datatype, s
     end if
     call PMPI_File_write_at(fh, offset, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            if (loc(status) /= loc(MPI_STATUS_IGNORE)) then
+                scorep_io_moved = scorep_mpi_f08_status_bytes(status)
+            else
+                scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            end if
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -2378,8 +2680,8 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_File_write_at_c
 subroutine SCOREP_F08_NAME_MPI_File_write_at_c(fh, offset, buf, count, datatype, status, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_COUNT_KIND, MPI_Datatype, MPI_File, MPI_OFFSET_KIND, MPI_Status, MPI_SUCCESS, &
-        PMPI_File_write_at
+    use :: mpi_f08, only : MPI_COUNT_KIND, MPI_Datatype, MPI_File, MPI_OFFSET_KIND, MPI_Status, MPI_STATUS_IGNORE, &
+        MPI_SUCCESS, PMPI_File_write_at
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -2398,6 +2700,7 @@ subroutine SCOREP_F08_NAME_MPI_File_write_at_c(fh, offset, buf, count, datatype,
     integer, parameter :: scorep_region_index = 196
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -2406,6 +2709,14 @@ subroutine SCOREP_F08_NAME_MPI_File_write_at_c(fh, offset, buf, count, datatype,
     end if
     call PMPI_File_write_at(fh, offset, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            if (loc(status) /= loc(MPI_STATUS_IGNORE)) then
+                scorep_io_moved = scorep_mpi_f08_status_bytes(status)
+            else
+                scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            end if
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -2416,7 +2727,8 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_File_write_at_all
 subroutine SCOREP_F08_NAME_MPI_File_write_at_all(fh, offset, buf, count, datatype, status, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Datatype, MPI_File, MPI_OFFSET_KIND, MPI_Status, MPI_SUCCESS, PMPI_File_write_at_all
+    use :: mpi_f08, only : MPI_Datatype, MPI_File, MPI_OFFSET_KIND, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, &
+        PMPI_File_write_at_all
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -2435,6 +2747,7 @@ subroutine SCOREP_F08_NAME_MPI_File_write_at_all(fh, offset, buf, count, datatyp
     integer, parameter :: scorep_region_index = 197
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -2443,6 +2756,14 @@ subroutine SCOREP_F08_NAME_MPI_File_write_at_all(fh, offset, buf, count, datatyp
     end if
     call PMPI_File_write_at_all(fh, offset, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            if (loc(status) /= loc(MPI_STATUS_IGNORE)) then
+                scorep_io_moved = scorep_mpi_f08_status_bytes(status)
+            else
+                scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            end if
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -2453,8 +2774,8 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_File_write_at_all_c
 subroutine SCOREP_F08_NAME_MPI_File_write_at_all_c(fh, offset, buf, count, datatype, status, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_COUNT_KIND, MPI_Datatype, MPI_File, MPI_OFFSET_KIND, MPI_Status, MPI_SUCCESS, &
-        PMPI_File_write_at_all
+    use :: mpi_f08, only : MPI_COUNT_KIND, MPI_Datatype, MPI_File, MPI_OFFSET_KIND, MPI_Status, MPI_STATUS_IGNORE, &
+        MPI_SUCCESS, PMPI_File_write_at_all
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -2473,6 +2794,7 @@ subroutine SCOREP_F08_NAME_MPI_File_write_at_all_c(fh, offset, buf, count, datat
     integer, parameter :: scorep_region_index = 198
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -2481,6 +2803,14 @@ subroutine SCOREP_F08_NAME_MPI_File_write_at_all_c(fh, offset, buf, count, datat
     end if
     call PMPI_File_write_at_all(fh, offset, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            if (loc(status) /= loc(MPI_STATUS_IGNORE)) then
+                scorep_io_moved = scorep_mpi_f08_status_bytes(status)
+            else
+                scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            end if
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -2509,6 +2839,7 @@ subroutine SCOREP_F08_NAME_MPI_File_write_at_all_begin(fh, offset, buf, count, d
     integer, parameter :: scorep_region_index = 199
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -2517,6 +2848,10 @@ subroutine SCOREP_F08_NAME_MPI_File_write_at_all_begin(fh, offset, buf, count, d
     end if
     call PMPI_File_write_at_all_begin(fh, offset, buf, count, datatype, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -2546,6 +2881,7 @@ subroutine SCOREP_F08_NAME_MPI_File_write_at_all_begin_c(fh, offset, buf, count,
     integer, parameter :: scorep_region_index = 200
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -2554,6 +2890,10 @@ subroutine SCOREP_F08_NAME_MPI_File_write_at_all_begin_c(fh, offset, buf, count,
     end if
     call PMPI_File_write_at_all_begin(fh, offset, buf, count, datatype, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -2598,7 +2938,7 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_File_write_ordered
 subroutine SCOREP_F08_NAME_MPI_File_write_ordered(fh, buf, count, datatype, status, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Datatype, MPI_File, MPI_Status, MPI_SUCCESS, PMPI_File_write_ordered
+    use :: mpi_f08, only : MPI_Datatype, MPI_File, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, PMPI_File_write_ordered
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -2616,6 +2956,7 @@ subroutine SCOREP_F08_NAME_MPI_File_write_ordered(fh, buf, count, datatype, stat
     integer, parameter :: scorep_region_index = 202
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -2624,6 +2965,14 @@ subroutine SCOREP_F08_NAME_MPI_File_write_ordered(fh, buf, count, datatype, stat
     end if
     call PMPI_File_write_ordered(fh, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            if (loc(status) /= loc(MPI_STATUS_IGNORE)) then
+                scorep_io_moved = scorep_mpi_f08_status_bytes(status)
+            else
+                scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            end if
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -2634,7 +2983,8 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_File_write_ordered_c
 subroutine SCOREP_F08_NAME_MPI_File_write_ordered_c(fh, buf, count, datatype, status, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_COUNT_KIND, MPI_Datatype, MPI_File, MPI_Status, MPI_SUCCESS, PMPI_File_write_ordered
+    use :: mpi_f08, only : MPI_COUNT_KIND, MPI_Datatype, MPI_File, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, &
+        PMPI_File_write_ordered
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -2652,6 +3002,7 @@ subroutine SCOREP_F08_NAME_MPI_File_write_ordered_c(fh, buf, count, datatype, st
     integer, parameter :: scorep_region_index = 203
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -2660,6 +3011,14 @@ subroutine SCOREP_F08_NAME_MPI_File_write_ordered_c(fh, buf, count, datatype, st
     end if
     call PMPI_File_write_ordered(fh, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            if (loc(status) /= loc(MPI_STATUS_IGNORE)) then
+                scorep_io_moved = scorep_mpi_f08_status_bytes(status)
+            else
+                scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            end if
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -2687,6 +3046,7 @@ subroutine SCOREP_F08_NAME_MPI_File_write_ordered_begin(fh, buf, count, datatype
     integer, parameter :: scorep_region_index = 204
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -2695,6 +3055,10 @@ subroutine SCOREP_F08_NAME_MPI_File_write_ordered_begin(fh, buf, count, datatype
     end if
     call PMPI_File_write_ordered_begin(fh, buf, count, datatype, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -2722,6 +3086,7 @@ subroutine SCOREP_F08_NAME_MPI_File_write_ordered_begin_c(fh, buf, count, dataty
     integer, parameter :: scorep_region_index = 205
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -2730,6 +3095,10 @@ subroutine SCOREP_F08_NAME_MPI_File_write_ordered_begin_c(fh, buf, count, dataty
     end if
     call PMPI_File_write_ordered_begin(fh, buf, count, datatype, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -2774,7 +3143,7 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_File_write_shared
 subroutine SCOREP_F08_NAME_MPI_File_write_shared(fh, buf, count, datatype, status, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Datatype, MPI_File, MPI_Status, MPI_SUCCESS, PMPI_File_write_shared
+    use :: mpi_f08, only : MPI_Datatype, MPI_File, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, PMPI_File_write_shared
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -2792,6 +3161,7 @@ subroutine SCOREP_F08_NAME_MPI_File_write_shared(fh, buf, count, datatype, statu
     integer, parameter :: scorep_region_index = 207
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -2800,6 +3170,14 @@ subroutine SCOREP_F08_NAME_MPI_File_write_shared(fh, buf, count, datatype, statu
     end if
     call PMPI_File_write_shared(fh, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            if (loc(status) /= loc(MPI_STATUS_IGNORE)) then
+                scorep_io_moved = scorep_mpi_f08_status_bytes(status)
+            else
+                scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            end if
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -2810,7 +3188,8 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_File_write_shared_c
 subroutine SCOREP_F08_NAME_MPI_File_write_shared_c(fh, buf, count, datatype, status, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_COUNT_KIND, MPI_Datatype, MPI_File, MPI_Status, MPI_SUCCESS, PMPI_File_write_shared
+    use :: mpi_f08, only : MPI_COUNT_KIND, MPI_Datatype, MPI_File, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, &
+        PMPI_File_write_shared
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -2828,6 +3207,7 @@ subroutine SCOREP_F08_NAME_MPI_File_write_shared_c(fh, buf, count, datatype, sta
     integer, parameter :: scorep_region_index = 208
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -2836,6 +3216,14 @@ subroutine SCOREP_F08_NAME_MPI_File_write_shared_c(fh, buf, count, datatype, sta
     end if
     call PMPI_File_write_shared(fh, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            if (loc(status) /= loc(MPI_STATUS_IGNORE)) then
+                scorep_io_moved = scorep_mpi_f08_status_bytes(status)
+            else
+                scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
+            end if
+            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if

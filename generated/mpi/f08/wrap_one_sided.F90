@@ -885,6 +885,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_allocate(size, disp_unit, info, comm, baseptr
     integer, parameter :: scorep_region_index = 538
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_new_window
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -892,6 +893,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_allocate(size, disp_unit, info, comm, baseptr
         call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
     end if
     call PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win, scorep_ierror)
+    if (scorep_ierror == MPI_SUCCESS) scorep_new_window = scorep_mpi_f08_win_create(win%MPI_VAL, comm%MPI_VAL)
     if (scorep_measuring) then
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
@@ -917,6 +919,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_allocate_c(size, disp_unit, info, comm, basep
     integer, parameter :: scorep_region_index = 539
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_new_window
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -924,6 +927,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_allocate_c(size, disp_unit, info, comm, basep
         call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
     end if
     call PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win, scorep_ierror)
+    if (scorep_ierror == MPI_SUCCESS) scorep_new_window = scorep_mpi_f08_win_create(win%MPI_VAL, comm%MPI_VAL)
     if (scorep_measuring) then
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
@@ -949,6 +953,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_allocate_shared(size, disp_unit, info, comm, 
     integer, parameter :: scorep_region_index = 540
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_new_window
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -956,6 +961,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_allocate_shared(size, disp_unit, info, comm, 
         call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
     end if
     call PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win, scorep_ierror)
+    if (scorep_ierror == MPI_SUCCESS) scorep_new_window = scorep_mpi_f08_win_create(win%MPI_VAL, comm%MPI_VAL)
     if (scorep_measuring) then
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
@@ -981,6 +987,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_allocate_shared_c(size, disp_unit, info, comm
     integer, parameter :: scorep_region_index = 541
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_new_window
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -988,6 +995,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_allocate_shared_c(size, disp_unit, info, comm
         call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
     end if
     call PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win, scorep_ierror)
+    if (scorep_ierror == MPI_SUCCESS) scorep_new_window = scorep_mpi_f08_win_create(win%MPI_VAL, comm%MPI_VAL)
     if (scorep_measuring) then
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
@@ -1107,6 +1115,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_create(base, size, disp_unit, info, comm, win
     integer, parameter :: scorep_region_index = 545
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_new_window
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -1114,6 +1123,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_create(base, size, disp_unit, info, comm, win
         call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
     end if
     call PMPI_Win_create(base, size, disp_unit, info, comm, win, scorep_ierror)
+    if (scorep_ierror == MPI_SUCCESS) scorep_new_window = scorep_mpi_f08_win_create(win%MPI_VAL, comm%MPI_VAL)
     if (scorep_measuring) then
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
@@ -1144,6 +1154,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_create_c(base, size, disp_unit, info, comm, w
     integer, parameter :: scorep_region_index = 546
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_new_window
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -1151,6 +1162,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_create_c(base, size, disp_unit, info, comm, w
         call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
     end if
     call PMPI_Win_create(base, size, disp_unit, info, comm, win, scorep_ierror)
+    if (scorep_ierror == MPI_SUCCESS) scorep_new_window = scorep_mpi_f08_win_create(win%MPI_VAL, comm%MPI_VAL)
     if (scorep_measuring) then
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
@@ -1173,6 +1185,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_create_dynamic(info, comm, win, ierror)
     integer, parameter :: scorep_region_index = 547
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_new_window
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -1180,6 +1193,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_create_dynamic(info, comm, win, ierror)
         call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
     end if
     call PMPI_Win_create_dynamic(info, comm, win, scorep_ierror)
+    if (scorep_ierror == MPI_SUCCESS) scorep_new_window = scorep_mpi_f08_win_create(win%MPI_VAL, comm%MPI_VAL)
     if (scorep_measuring) then
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
@@ -1464,6 +1478,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_free(win, ierror)
         call scorep_event_generation_off()
         call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
     end if
+    call scorep_mpi_f08_win_free(win%MPI_VAL)
     call PMPI_Win_free(win, scorep_ierror)
     if (scorep_measuring) then
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))

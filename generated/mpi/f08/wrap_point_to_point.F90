@@ -874,6 +874,8 @@ subroutine SCOREP_F08_NAME_MPI_Improbe(source, tag, comm, flag, message, status,
     end if
     call PMPI_Improbe(source, tag, comm, flag, message, status, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS .and. flag) &
+            call scorep_mpi_f08_message_remember(message%MPI_VAL, scorep_comm_id)
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -902,14 +904,18 @@ subroutine SCOREP_F08_NAME_MPI_Imrecv(buf, count, datatype, message, request, ie
     integer, parameter :: scorep_region_index = 279
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_message_comm
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
         call scorep_event_generation_off()
         call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
+        scorep_message_comm = scorep_mpi_f08_message_comm(message%MPI_VAL)
     end if
     call PMPI_Imrecv(buf, count, datatype, message, request, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS .and. scorep_message_comm /= SCOREP_INVALID_ID) &
+            call scorep_mpi_irecv_request(scorep_message_comm, scorep_mpi_f08_request(request%MPI_VAL))
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -938,14 +944,18 @@ subroutine SCOREP_F08_NAME_MPI_Imrecv_c(buf, count, datatype, message, request, 
     integer, parameter :: scorep_region_index = 280
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_message_comm
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
         call scorep_event_generation_off()
         call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
+        scorep_message_comm = scorep_mpi_f08_message_comm(message%MPI_VAL)
     end if
     call PMPI_Imrecv(buf, count, datatype, message, request, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS .and. scorep_message_comm /= SCOREP_INVALID_ID) &
+            call scorep_mpi_irecv_request(scorep_message_comm, scorep_mpi_f08_request(request%MPI_VAL))
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1564,6 +1574,8 @@ subroutine SCOREP_F08_NAME_MPI_Mprobe(source, tag, comm, message, status, ierror
     end if
     call PMPI_Mprobe(source, tag, comm, message, status, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_message_remember(message%MPI_VAL, scorep_comm_id)
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1574,7 +1586,8 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_Mrecv
 subroutine SCOREP_F08_NAME_MPI_Mrecv(buf, count, datatype, message, status, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Datatype, MPI_Message, MPI_Status, MPI_SUCCESS, PMPI_Mrecv
+    use :: mpi_f08, only : MPI_Datatype, MPI_Message, MPI_PROC_NULL, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, &
+        PMPI_Mrecv
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -1592,14 +1605,28 @@ subroutine SCOREP_F08_NAME_MPI_Mrecv(buf, count, datatype, message, status, ierr
     integer, parameter :: scorep_region_index = 336
     integer :: scorep_ierror
     logical :: scorep_measuring
+    type(MPI_Status), target :: scorep_status_buffer
+    type(MPI_Status), pointer :: scorep_status
+    integer(c_int32_t) :: scorep_message_comm
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
         call scorep_event_generation_off()
         call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
+        scorep_message_comm = scorep_mpi_f08_message_comm(message%MPI_VAL)
     end if
-    call PMPI_Mrecv(buf, count, datatype, message, status, scorep_ierror)
+    scorep_status => status
+    if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) then
+        call scorep_mpi_f08_zero(scorep_status_buffer, int(storage_size(scorep_status_buffer) / 8, c_size_t))
+        scorep_status => scorep_status_buffer
+    end if
+    call PMPI_Mrecv(buf, count, datatype, message, scorep_status, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS .and. scorep_message_comm /= SCOREP_INVALID_ID) then
+            if (scorep_status%MPI_SOURCE /= MPI_PROC_NULL) call scorep_mpi_recv(scorep_message_comm, &
+        scorep_status%MPI_SOURCE, &
+                scorep_status%MPI_TAG, scorep_mpi_f08_status_bytes(scorep_status))
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1610,7 +1637,8 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_Mrecv_c
 subroutine SCOREP_F08_NAME_MPI_Mrecv_c(buf, count, datatype, message, status, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_COUNT_KIND, MPI_Datatype, MPI_Message, MPI_Status, MPI_SUCCESS, PMPI_Mrecv
+    use :: mpi_f08, only : MPI_COUNT_KIND, MPI_Datatype, MPI_Message, MPI_PROC_NULL, MPI_Status, MPI_STATUS_IGNORE, &
+        MPI_SUCCESS, PMPI_Mrecv
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -1628,14 +1656,28 @@ subroutine SCOREP_F08_NAME_MPI_Mrecv_c(buf, count, datatype, message, status, ie
     integer, parameter :: scorep_region_index = 337
     integer :: scorep_ierror
     logical :: scorep_measuring
+    type(MPI_Status), target :: scorep_status_buffer
+    type(MPI_Status), pointer :: scorep_status
+    integer(c_int32_t) :: scorep_message_comm
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
         call scorep_event_generation_off()
         call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
+        scorep_message_comm = scorep_mpi_f08_message_comm(message%MPI_VAL)
     end if
-    call PMPI_Mrecv(buf, count, datatype, message, status, scorep_ierror)
+    scorep_status => status
+    if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) then
+        call scorep_mpi_f08_zero(scorep_status_buffer, int(storage_size(scorep_status_buffer) / 8, c_size_t))
+        scorep_status => scorep_status_buffer
+    end if
+    call PMPI_Mrecv(buf, count, datatype, message, scorep_status, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS .and. scorep_message_comm /= SCOREP_INVALID_ID) then
+            if (scorep_status%MPI_SOURCE /= MPI_PROC_NULL) call scorep_mpi_recv(scorep_message_comm, &
+        scorep_status%MPI_SOURCE, &
+                scorep_status%MPI_TAG, scorep_mpi_f08_status_bytes(scorep_status))
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
