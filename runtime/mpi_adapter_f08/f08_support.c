@@ -208,3 +208,29 @@ void scorep_mpi_f08_zero(void* memory, size_t bytes)
 {
     memset(memory, 0, bytes);
 }
+
+/* Matched messages, windows: the C adapter's bookkeeping, for MPI_VAL handles. */
+void scorep_mpi_f08_message_remember(MPI_Fint message, scorep_comm comm)
+{
+    scorep_mpi_message_remember(MPI_Message_f2c(message), comm);
+}
+
+scorep_comm scorep_mpi_f08_message_comm(MPI_Fint message)
+{
+    return scorep_mpi_message_comm(MPI_Message_f2c(message));
+}
+
+scorep_window scorep_mpi_f08_win_create(MPI_Fint win, MPI_Fint comm)
+{
+    return scorep_mpi_win_create(MPI_Win_f2c(win), MPI_Comm_f2c(comm));
+}
+
+scorep_window scorep_mpi_f08_win_id(MPI_Fint win)
+{
+    return scorep_mpi_win_id(MPI_Win_f2c(win));
+}
+
+void scorep_mpi_f08_win_free(MPI_Fint win)
+{
+    scorep_mpi_win_free(MPI_Win_f2c(win));
+}

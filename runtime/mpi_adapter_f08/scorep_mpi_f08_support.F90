@@ -95,6 +95,32 @@ module scorep_mpi_f08_support
             integer(c_size_t), value :: bytes
         end subroutine
 
+        ! matched messages and windows
+        subroutine scorep_mpi_f08_message_remember(message, comm) bind(c, name="scorep_mpi_f08_message_remember")
+            import :: c_int, c_int32_t
+            integer(c_int), value :: message
+            integer(c_int32_t), value :: comm
+        end subroutine
+        function scorep_mpi_f08_message_comm(message) bind(c, name="scorep_mpi_f08_message_comm") result(id)
+            import :: c_int, c_int32_t
+            integer(c_int), value :: message
+            integer(c_int32_t) :: id
+        end function
+        function scorep_mpi_f08_win_create(win, comm) bind(c, name="scorep_mpi_f08_win_create") result(id)
+            import :: c_int, c_int32_t
+            integer(c_int), value :: win, comm
+            integer(c_int32_t) :: id
+        end function
+        function scorep_mpi_f08_win_id(win) bind(c, name="scorep_mpi_f08_win_id") result(id)
+            import :: c_int, c_int32_t
+            integer(c_int), value :: win
+            integer(c_int32_t) :: id
+        end function
+        subroutine scorep_mpi_f08_win_free(win) bind(c, name="scorep_mpi_f08_win_free")
+            import :: c_int
+            integer(c_int), value :: win
+        end subroutine
+
         ! the MPI layer (runtime/include/scorep_wrapgen/mpi_layer.h)
         subroutine scorep_mpi_layer_init() bind(c, name="scorep_mpi_layer_init")
         end subroutine
