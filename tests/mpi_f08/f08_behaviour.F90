@@ -47,6 +47,7 @@ program f08_behaviour
     type(MPI_Request) :: req(4)
     type(MPI_Status) :: status, statuses(3)
     type(MPI_Op) :: op
+    type(MPI_Message) :: message
     type(MPI_Comm) :: dup
     type(MPI_Info) :: info, got
     integer(kind=MPI_ADDRESS_KIND) :: attr
@@ -135,6 +136,12 @@ program f08_behaviour
     print '(i0,a,i3,i3,i4)', rank, ' waitsome', outcount, indices(1), statuses(1)%MPI_TAG
     call MPI_Send(rank, 1, MPI_INTEGER, rank, 12, MPI_COMM_WORLD)
     call MPI_Wait(req(1), status)
+
+    ! matched probe and receive: the envelope comes from the probed message
+    call MPI_Send(rank + 100, 1, MPI_INTEGER, right, 21, MPI_COMM_WORLD)
+    call MPI_Mprobe(MPI_ANY_SOURCE, 21, MPI_COMM_WORLD, message, status)
+    call MPI_Mrecv(v, 1, MPI_INTEGER, message, MPI_STATUS_IGNORE)
+    print '(i0,a,2i5)', rank, ' mrecv', status%MPI_SOURCE, v(1)
 
     ! Fortran-only procedures
     x = rank

@@ -25,8 +25,9 @@ def program(mpi, tmp_path_factory):
     source = HERE / "f08_behaviour.F90"
     out = tmp_path_factory.mktemp(f"f08-{mpi}") / "f08_behaviour"
     flags = ["-DHAVE_ISENDRECV"] if mpi == "mpich" else []
+    # in the output's directory: the compiler writes the program's .mod files there
     subprocess.run([MPI_COMPILERS[mpi]["f90"], "-cpp", *flags, "-o", str(out), str(source)],
-                   check=True, capture_output=True, text=True)
+                   check=True, capture_output=True, text=True, cwd=out.parent)
     return out
 
 

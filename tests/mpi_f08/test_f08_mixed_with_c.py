@@ -23,7 +23,7 @@ def test_fortran_and_c_calls_share_one_profile(mpi, tmp_path):
     subprocess.run([MPI_COMPILERS[mpi]["f90"], "-o", str(exe), str(HERE / "mixed_main.F90"), str(obj),
                     f"-L{f08.parent}", "-lscorep_adapter_mpi_f08", f"-L{c.parent}", "-lscorep_adapter_mpi",
                     f"-Wl,-rpath,{f08.parent}", f"-Wl,-rpath,{c.parent}"],
-                   check=True, capture_output=True, text=True)
+                   check=True, capture_output=True, text=True, cwd=tmp_path)
     experiment = tmp_path / "experiment"
     out = mpirun(RANKS, [exe], mpi=mpi, env={"SCOREP_EXPERIMENT_DIRECTORY": str(experiment)}).stdout
     assert len([l for l in out.splitlines() if " mixed " in l]) == RANKS

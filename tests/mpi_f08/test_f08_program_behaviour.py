@@ -83,10 +83,19 @@ def test_a_fortran_send_is_counted_once(runs):
     """MPICH's F08 layer calls the C MPI_Send: the C wrapper must not count it again."""
     _, wrapped = runs
     send = wrapped.totals("MPI_Send", RANKS - 1)
-    # to rank 0 (wildcard) and three self-sends (Waitany, Waitsome, Wait)
-    assert send["visits"] == 4
-    assert send["messages_sent"] == 4
-    assert send["bytes_sent"] == 16
+    # to rank 0 (wildcard), three self-sends (Waitany, Waitsome, Wait), one for Mprobe
+    assert send["visits"] == 5
+    assert send["messages_sent"] == 5
+    assert send["bytes_sent"] == 20
+
+
+def test_matched_receive_records_the_probed_envelope(runs):
+    _, wrapped = runs
+    for rank in range(RANKS):
+        left = (rank - 1) % RANKS
+        assert f"{rank} mrecv {left:4d} {left + 100:4d}" in wrapped.lines
+        mrecv = wrapped.totals("MPI_Mrecv", rank)
+        assert (mrecv["visits"], mrecv["messages_received"], mrecv["bytes_received"]) == (1, 1, 4)
 
 
 def test_fortran_only_procedures(runs):
