@@ -41,6 +41,15 @@ def run_measured(mpi, nprocs, program, workdir, env=None, args=()):
     return proc, experiment
 
 
+def run_with_rank_files(mpi, nprocs, program, workdir, name, env=None):
+    """Runs a program that writes <dir>/rank<R>.out; returns (proc, experiment, text)."""
+    outdir = pathlib.Path(workdir) / f"out-{name}"
+    outdir.mkdir()
+    proc, experiment = run_measured(mpi, nprocs, program, workdir, env=env, args=[str(outdir)])
+    text = "".join(p.read_text() for p in sorted(outdir.glob("rank*.out")))
+    return proc, experiment, text
+
+
 def load_profile(experiment):
     return json.loads((pathlib.Path(experiment) / "profile.json").read_text())
 

@@ -8,7 +8,7 @@ import pytest
 
 from conftest import MPI_COMPILERS
 from measure import (compile_program, expectations, load_profile, per_rank_region, results,
-                     run_measured, scorep)
+                     run_measured, run_with_rank_files)
 
 MPIS = ["openmpi", "mpich"]
 
@@ -19,9 +19,9 @@ def exchange(request, tmp_path_factory):
     work = tmp_path_factory.mktemp(f"exchange-{mpi}")
     measured = compile_program(mpi, "exchange.c", work)
     plain = compile_program(mpi, "exchange.c", work, instrumented=False)
-    proc, experiment = run_measured(mpi, 4, measured, work)
-    plain_proc, _ = run_measured(mpi, 4, plain, work)
-    return {"mpi": mpi, "stdout": proc.stdout, "plain_stdout": plain_proc.stdout,
+    _, experiment, stdout = run_with_rank_files(mpi, 4, measured, work, "measured")
+    _, _, plain_stdout = run_with_rank_files(mpi, 4, plain, work, "plain")
+    return {"mpi": mpi, "stdout": stdout, "plain_stdout": plain_stdout,
             "profile": load_profile(experiment), "work": work, "plain": plain}
 
 
@@ -87,13 +87,13 @@ def test_ld_preload_measures_an_unmodified_program(exchange, tmp_path):
 def test_disabled_group_records_nothing_but_program_runs(exchange, tmp_path):
     mpi = exchange["mpi"]
     measured_binary = exchange["work"] / "exchange"
-    proc, experiment = run_measured(mpi, 2, measured_binary, tmp_path,
-                                    env={"SCOREP_MPI_ENABLE_GROUPS": "DEFAULT,~P2P"})
+    _, experiment, stdout = run_with_rank_files(mpi, 2, measured_binary, tmp_path, "groups",
+                                                env={"SCOREP_MPI_ENABLE_GROUPS": "DEFAULT,~P2P"})
     measured = per_rank_region(load_profile(experiment))
     names = {name for (_, name) in measured}
     assert "MPI_Send" not in names and "MPI_Waitall" not in names
     assert "MPI_Allreduce" in names
-    assert len(results(proc.stdout)) == 2
+    assert len(results(stdout)) == 2
 
 
 def test_unknown_group_is_reported_by_name(exchange, tmp_path):

@@ -9,7 +9,7 @@ import otf2
 import pytest
 
 from conftest import REPO
-from measure import compile_program, expectations, run_measured
+from measure import compile_program, expectations, run_measured, run_with_rank_files
 
 EXPORT = REPO / "tools" / "scorep-trace-export"
 
@@ -19,8 +19,9 @@ def traced(request, tmp_path_factory):
     mpi = request.param
     work = tmp_path_factory.mktemp(f"traced-{mpi}")
     program = compile_program(mpi, "exchange.c", work)
-    proc, experiment = run_measured(mpi, 4, program, work, env={"SCOREP_ENABLE_TRACING": "true"})
-    return {"stdout": proc.stdout, "experiment": experiment}
+    _, experiment, stdout = run_with_rank_files(mpi, 4, program, work, "traced",
+                                                env={"SCOREP_ENABLE_TRACING": "true"})
+    return {"stdout": stdout, "experiment": experiment}
 
 
 def rank_of(location):

@@ -1,7 +1,9 @@
-/* A test program that exercises the C MPI adapter's semantics. Every rank prints
+/* A test program that exercises the C MPI adapter's semantics. Every rank writes
  * its results (checksums of received data: must not change under measurement)
  * and an EXPECT line: what it itself did, per MPI procedure, which the test
- * compares with the measured profile. */
+ * compares with the measured profile. With a directory argument each rank
+ * writes to <dir>/rank<R>.out, so long lines of different ranks cannot mix in
+ * the launcher's output. */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -168,14 +170,24 @@ int main(int argc, char** argv)
     did("MPI_Comm_free", 0, 0, 0, 0);
     checksum += (long)v[7] + r4[0] + (rank == size - 1 ? all[2 * size - 1] : 0) + hr;
 
-    printf("RESULT rank %d checksum %ld\n", rank, checksum);
-    printf("EXPECT %d [", rank);
+    FILE* report = stdout;
+    char path[4096];
+    if (argc > 1) {
+        snprintf(path, sizeof path, "%s/rank%d.out", argv[1], rank);
+        report = fopen(path, "w");
+        if (!report) {
+            perror(path);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+    }
+    fprintf(report, "RESULT rank %d checksum %ld\n", rank, checksum);
+    fprintf(report, "EXPECT %d [", rank);
     for (int i = 0; i < nexpect; i++)
-        printf("%s{\"region\":\"%s\",\"visits\":%ld,\"bytes_sent\":%ld,\"bytes_received\":%ld,"
-               "\"messages_sent\":%ld,\"messages_received\":%ld}", i ? "," : "", expect[i].name,
-               expect[i].visits, expect[i].sent, expect[i].recvd, expect[i].nsent, expect[i].nrecvd);
-    printf("]\n");
-    fflush(stdout);
+        fprintf(report, "%s{\"region\":\"%s\",\"visits\":%ld,\"bytes_sent\":%ld,\"bytes_received\":%ld,"
+                "\"messages_sent\":%ld,\"messages_received\":%ld}", i ? "," : "", expect[i].name,
+                expect[i].visits, expect[i].sent, expect[i].recvd, expect[i].nsent, expect[i].nrecvd);
+    fprintf(report, "]\n");
+    fclose(report);
     MPI_Finalize();
     return 0;
 }
