@@ -3,9 +3,11 @@
  * directly through the adapter API (no generated wrappers), so the test knows
  * exactly which events the trace must hold.
  *
- * usage: mpirun -n <even number> mpi_events <iterations>
+ * usage: mpirun -n <even number> mpi_events <iterations> [local_pairs]
  *
  * Per rank r of P ranks (left = r-1, right = r+1, cyclic), per iteration i:
+ *   local_pairs enter/exit pairs of region "local_work" (no MPI; makes the
+ *   trace big without making the run slow)
  *   MPI_Send to right, tag i % 3, 8 * (i % 100 + 1) bytes    (region MPI_Send)
  *   MPI_Recv from left, same tag and size                      (region MPI_Recv)
  *   MPI_Isend to left, tag 100, 4 bytes; MPI_Irecv from right  (MPI_Isend, MPI_Irecv)
@@ -58,6 +60,7 @@ int main(int argc, char** argv)
     MPI_Init(&argc, &argv);
     scorep_mpi_layer_init();
     int iterations = argc > 1 ? atoi(argv[1]) : 10;
+    long local_pairs = argc > 2 ? atol(argv[2]) : 0;
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -73,6 +76,8 @@ int main(int argc, char** argv)
     scorep_region allreduce = mpi_region("MPI_Allreduce", SCOREP_ROLE_ALL2ALL);
     scorep_region put = mpi_region("MPI_Put", SCOREP_ROLE_RMA);
     scorep_region fence = mpi_region("MPI_Win_fence", SCOREP_ROLE_RMA);
+    scorep_region local_work = scorep_region_define("local_work", NULL, SCOREP_PARADIGM_USER,
+                                                    SCOREP_ROLE_FUNCTION, NULL);
     scorep_parameter iteration = scorep_parameter_define("iteration", SCOREP_PARAMETER_INT64);
     scorep_parameter phase = scorep_parameter_define("phase", SCOREP_PARAMETER_STRING);
 
@@ -81,6 +86,10 @@ int main(int argc, char** argv)
     for (int i = 0; i < iterations; i++) {
         int tag = i % 3, bytes = 8 * (i % 100 + 1);
         scorep_parameter_int(iteration, i);
+        for (long k = 0; k < local_pairs; k++) {
+            scorep_enter(local_work);
+            scorep_exit(local_work);
+        }
         /* even ranks send first, odd ranks receive first: no deadlock */
         for (int step = 0; step < 2; step++) {
             if ((step == 0) == (rank % 2 == 0)) {

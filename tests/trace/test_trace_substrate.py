@@ -10,9 +10,8 @@ import subprocess
 
 import pytest
 
-from conftest import MPI_COMPILERS, mpirun
-from trace_programs import (REPO, build_program, configured_mpi, count_by_kind, read_trace,
-                            tracing_env)
+from conftest import MPI_COMPILERS, mpi_build, mpirun
+from trace_programs import REPO, build_program, count_by_kind, read_trace, tracing_env
 
 otf2 = pytest.importorskip("otf2")
 
@@ -164,22 +163,20 @@ RANKS = 4
 ITERATIONS = 12
 
 
-@pytest.fixture(scope="module")
-def mpi_events(build_dir, tmp_path_factory):
-    """mpi_events.c built with the MPI library the build uses; (program, mpi)."""
-    mpi = configured_mpi(build_dir)
-    if mpi == "none":
-        pytest.skip("the build has no MPI layer (-Dmpi=none)")
-    work = tmp_path_factory.mktemp("mpi_events")
-    program = build_program(build_dir, "mpi_events.c", work / "mpi_events",
+@pytest.fixture(scope="module", params=["openmpi", "mpich"])
+def mpi_events(request, tmp_path_factory):
+    """mpi_events.c built against each MPI library's build; (program, mpi)."""
+    mpi = request.param
+    work = tmp_path_factory.mktemp(f"mpi_events-{mpi}")
+    program = build_program(mpi_build(mpi), "mpi_events.c", work / "mpi_events",
                             MPI_COMPILERS[mpi]["c"], ["scorep_mpi_layer", "scorep_measurement"])
     return program, mpi
 
 
-def run_mpi_events(mpi_events, directory, iterations, **env):
+def run_mpi_events(mpi_events, directory, iterations, local_pairs=0, **env):
     program, mpi = mpi_events
-    mpirun(RANKS, [program, iterations], mpi=mpi, env=tracing_env(directory, **env),
-           cwd=program.parent)
+    mpirun(RANKS, [program, iterations, local_pairs], mpi=mpi,
+           env=tracing_env(directory, **env), cwd=program.parent)
     return directory
 
 
@@ -212,7 +209,7 @@ def test_mpi_trace_defines_ranks_locations_and_communicators(mpi_trace):
     assert definitions["rma_wins"] == ["window"]
 
 
-def expected_counts(rank, n=ITERATIONS):
+def expected_counts(rank, n=ITERATIONS, local_pairs=0):
     """Exactly the events mpi_events.c feeds on `rank` in n iterations."""
     parity_sender = rank < 2  # ranks 0 and 1 are rank 0 of their parity communicator
     counts = collections.Counter()
@@ -220,6 +217,8 @@ def expected_counts(rank, n=ITERATIONS):
                            ("MPI_Allreduce", n), ("MPI_Put", 1), ("MPI_Win_fence", 1),
                            ("MPI_Send", n + parity_sender), ("MPI_Recv", n + (not parity_sender))):
         counts[("Enter", region)] = counts[("Leave", region)] = visits
+    if local_pairs:
+        counts[("Enter", "local_work")] = counts[("Leave", "local_work")] = n * local_pairs
     counts.update({("MpiSend", None): n + parity_sender, ("MpiRecv", None): n + (not parity_sender),
                    ("MpiIsend", None): n, ("MpiIsendComplete", None): n,
                    ("MpiIrecvRequest", None): n, ("MpiIrecv", None): n,
@@ -245,8 +244,9 @@ def test_mpi_trace_holds_exactly_the_fed_events(mpi_trace):
 def test_mpi_trace_larger_than_total_memory_is_complete_on_every_rank(mpi_events, tmp_path):
     """Every rank flushes its own buffer to its own file while the others go on,
     and the trace still holds exactly the fed events plus the flush regions."""
-    iterations = 8000
-    directory = run_mpi_events(mpi_events, tmp_path / "exp", iterations, SCOREP_TOTAL_MEMORY="1M")
+    iterations, local_pairs = 40, 3000   # about 3 MB of events per rank
+    directory = run_mpi_events(mpi_events, tmp_path / "exp", iterations, local_pairs,
+                               SCOREP_TOTAL_MEMORY="1M")
     events, _ = read_trace(directory / "traces.otf2")
     for rank in range(RANKS):
         recorded = count_by_kind(events[(f"MPI Rank {rank}", "Master thread")])
@@ -254,7 +254,7 @@ def test_mpi_trace_larger_than_total_memory_is_complete_on_every_rank(mpi_events
         assert flushes >= 1, f"rank {rank} should have flushed"
         assert recorded.pop(("Leave", FLUSH_REGION)) == flushes
         assert recorded.pop(("BufferFlush", None)) == flushes, "OTF2's own flush record"
-        assert recorded == expected_counts(rank, iterations), f"rank {rank}"
+        assert recorded == expected_counts(rank, iterations, local_pairs), f"rank {rank}"
 
 
 def test_mpi_trace_event_fields_carry_the_fed_values(mpi_trace):
@@ -321,12 +321,9 @@ def test_chrome_export_of_the_mpi_trace_has_one_flow_per_message(mpi_trace, tmp_
 
 # ---- through the generated MPI wrappers ---------------------------------------------
 
-def test_mpi_program_traced_through_the_generated_wrappers_matches_all_messages(build_dir,
-                                                                             tmp_path):
-    instrumenter = pathlib.Path(build_dir) / "runtime" / "mpi_adapter" / "scorep"
-    mpi = configured_mpi(build_dir)
-    if mpi == "none" or not instrumenter.is_file():
-        pytest.skip("the build has no MPI adapter / scorep instrumenter")
+@pytest.mark.parametrize("mpi", ["openmpi", "mpich"])
+def test_mpi_program_traced_through_the_generated_wrappers_matches_all_messages(mpi, tmp_path):
+    instrumenter = mpi_build(mpi) / "runtime" / "mpi_adapter" / "scorep"
     program = tmp_path / "mpi_ring"
     subprocess.run([PYTHON, str(instrumenter), MPI_COMPILERS[mpi]["c"],
                     str(REPO / "tests" / "trace" / "mpi_ring.c"), "-o", str(program)],

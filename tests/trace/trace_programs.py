@@ -1,7 +1,6 @@
 """Build and run the trace test programs (tests/trace/*.c) against the built
 measurement core, and read their traces back with python3-otf2."""
 import collections
-import json
 import pathlib
 import subprocess
 
@@ -17,17 +16,6 @@ def find_library(build_dir, stem):
         if hits:
             return hits[0]
     raise AssertionError(f"lib{stem} not found under {build_dir}: build with 'ninja -C {build_dir}'")
-
-
-def configured_mpi(build_dir):
-    """The MPI library the build's MPI layer uses (meson option 'mpi')."""
-    options = pathlib.Path(build_dir) / "meson-info" / "intro-buildoptions.json"
-    if not options.is_file():
-        return "openmpi"
-    for option in json.loads(options.read_text()):
-        if option["name"] == "mpi":
-            return option["value"]
-    return "openmpi"
 
 
 def build_program(build_dir, source, output, compiler, libraries):
