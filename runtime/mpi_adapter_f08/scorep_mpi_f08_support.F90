@@ -8,6 +8,14 @@ module scorep_mpi_f08_support
     implicit none
     private :: c_int, c_int32_t, c_int64_t, c_ptr, c_intptr_t, c_size_t
 
+    ! scorep_rma_atomic_kind and scorep_rma_sync_level of adapter.h
+    integer(c_int), parameter :: SCOREP_RMA_ATOMIC_ACCUMULATE = 0, SCOREP_RMA_ATOMIC_INCREMENT = 1, &
+        SCOREP_RMA_ATOMIC_TEST_AND_SET = 2, SCOREP_RMA_ATOMIC_COMPARE_AND_SWAP = 3, SCOREP_RMA_ATOMIC_SWAP = 4, &
+        SCOREP_RMA_ATOMIC_FETCH_AND_ADD = 5, SCOREP_RMA_ATOMIC_FETCH_AND_INCREMENT = 6, &
+        SCOREP_RMA_ATOMIC_ADD = 7, SCOREP_RMA_ATOMIC_FETCH_AND_ACCUMULATE = 8
+    integer(c_int), parameter :: SCOREP_RMA_SYNC_LEVEL_NONE = 0, SCOREP_RMA_SYNC_LEVEL_PROCESS = 1, &
+        SCOREP_RMA_SYNC_LEVEL_MEMORY = 2, SCOREP_RMA_SYNC_LEVEL_PROCESS_AND_MEMORY = 3
+
     interface
         function scorep_mpi_f08_measuring(index) bind(c, name="scorep_mpi_f08_measuring") result(on)
             import :: c_int
@@ -119,6 +127,20 @@ module scorep_mpi_f08_support
         subroutine scorep_mpi_f08_win_free(win) bind(c, name="scorep_mpi_f08_win_free")
             import :: c_int
             integer(c_int), value :: win
+        end subroutine
+
+        ! pending one-sided operations of this thread (the C adapter's, shared
+        ! with the C wrappers: scorep_mpi_adapter.h)
+        function scorep_mpi_rma_issue(window, target) bind(c, name="scorep_mpi_rma_issue") result(id)
+            import :: c_int, c_int32_t, c_int64_t
+            integer(c_int32_t), value :: window
+            integer(c_int), value :: target
+            integer(c_int64_t) :: id
+        end function
+        subroutine scorep_mpi_rma_complete(window, target) bind(c, name="scorep_mpi_rma_complete")
+            import :: c_int, c_int32_t
+            integer(c_int32_t), value :: window
+            integer(c_int), value :: target
         end subroutine
 
         ! the MPI layer (runtime/include/scorep_wrapgen/mpi_layer.h)

@@ -48,6 +48,8 @@ program f08_behaviour
     type(MPI_Status) :: status, statuses(3)
     type(MPI_Op) :: op
     type(MPI_Message) :: message
+    type(MPI_Win) :: win
+    integer :: window_memory(2)
     type(MPI_Comm) :: dup
     type(MPI_Info) :: info, got
     integer(kind=MPI_ADDRESS_KIND) :: attr
@@ -142,6 +144,22 @@ program f08_behaviour
     call MPI_Mprobe(MPI_ANY_SOURCE, 21, MPI_COMM_WORLD, message, status)
     call MPI_Mrecv(v, 1, MPI_INTEGER, message, MPI_STATUS_IGNORE)
     print '(i0,a,2i5)', rank, ' mrecv', status%MPI_SOURCE, v(1)
+
+    ! one-sided: put my rank into the right neighbour's window between fences
+    window_memory = -1
+    call MPI_Win_create(window_memory, int(2 * 4, MPI_ADDRESS_KIND), 4, MPI_INFO_NULL, MPI_COMM_WORLD, win)
+    call MPI_Win_fence(0, win)
+    call MPI_Put([rank, rank], 2, MPI_INTEGER, right, 0_MPI_ADDRESS_KIND, 2, MPI_INTEGER, win)
+    call MPI_Win_fence(0, win)
+    call MPI_Win_free(win)
+    print '(i0,a,2i4)', rank, ' put', window_memory
+
+#ifdef HAVE_ISENDRECV
+    ! a large-count send (MPI 4.0 INTEGER(MPI_COUNT_KIND) count: MPICH's _large specific)
+    call MPI_Sendrecv(rank, 1_MPI_COUNT_KIND, MPI_INTEGER, rank, 31, v, 1_MPI_COUNT_KIND, MPI_INTEGER, rank, 31, &
+                      MPI_COMM_WORLD, MPI_STATUS_IGNORE)
+    print '(i0,a,i4)', rank, ' large-count', v(1)
+#endif
 
     ! Fortran-only procedures
     x = rank

@@ -1,6 +1,8 @@
 """A mpi_f08 program behaves the same with the F08 adapter, and its profile
 counts exactly what it calls (halo exchange, wildcard receive, callbacks,
 info strings, Waitany/Testany/Waitsome, MPI_F_sync_reg, MPI_Sizeof)."""
+import pytest
+
 from f08_runs import runs  # noqa: F401  (the session fixture)
 
 RANKS, N, STEPS = 3, 8, 3    # as in f08_behaviour.F90 and f08_runs.py
@@ -103,3 +105,26 @@ def test_fortran_only_procedures(runs):
     for rank in range(RANKS):
         assert wrapped.totals("MPI_F_sync_reg", rank)["visits"] == 1
         assert f"{rank} sizeof  8" in wrapped.lines
+
+
+def test_one_sided_put_between_fences(runs):
+    _, wrapped = runs
+    for rank in range(RANKS):
+        left = (rank - 1) % RANKS
+        assert f"{rank} put {left:3d} {left:3d}" in wrapped.lines
+        put = wrapped.totals("MPI_Put", rank)
+        assert (put["visits"], put["bytes_sent"]) == (1, 8)
+        assert wrapped.totals("MPI_Win_fence", rank)["visits"] == 2
+        assert wrapped.totals("MPI_Win_create", rank)["visits"] == 1
+
+
+def test_large_count_specific_is_its_own_region(runs):
+    """MPICH exports mpi_sendrecv_f08ts_large_ for INTEGER(MPI_COUNT_KIND) counts."""
+    _, wrapped = runs
+    if wrapped.mpi != "mpich":
+        pytest.skip("Open MPI 4.1 (MPI 3.1) has no large-count specifics")
+    for rank in range(RANKS):
+        assert f"{rank} large-count {rank:3d}" in wrapped.lines
+        big = wrapped.totals("MPI_Sendrecv_c", rank)
+        assert (big["visits"], big["bytes_sent"], big["bytes_received"]) == (1, 4, 4)
+        assert wrapped.totals("MPI_Sendrecv", rank)["visits"] == 0

@@ -8,7 +8,7 @@
 subroutine SCOREP_F08_NAME_MPI_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
         target_count, target_datatype, op, win, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_Datatype, MPI_Op, MPI_SUCCESS, MPI_Win, PMPI_Accumulate
+    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_Datatype, MPI_Op, MPI_PROC_NULL, MPI_SUCCESS, MPI_Win, PMPI_Accumulate
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -30,11 +30,20 @@ subroutine SCOREP_F08_NAME_MPI_Accumulate(origin_addr, origin_count, origin_data
     integer, parameter :: scorep_region_index = 7
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_window_id
+    integer(c_int64_t) :: scorep_rma_bytes
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
         call scorep_event_generation_off()
         call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
+        if (target_rank /= MPI_PROC_NULL) then
+            scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
+            scorep_rma_bytes = scorep_mpi_f08_bytes(int(origin_count, c_int64_t), origin_datatype%MPI_VAL)
+            call scorep_rma_atomic(scorep_window_id, target_rank, SCOREP_RMA_ATOMIC_ACCUMULATE, scorep_rma_bytes, &
+                0_c_int64_t, &
+                scorep_mpi_rma_issue(scorep_window_id, target_rank))
+        end if
     end if
     call PMPI_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
         target_datatype, op, win, scorep_ierror)
@@ -50,7 +59,8 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Accumulate_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
         target_count, target_datatype, op, win, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_COUNT_KIND, MPI_Datatype, MPI_Op, MPI_SUCCESS, MPI_Win, PMPI_Accumulate
+    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_COUNT_KIND, MPI_Datatype, MPI_Op, MPI_PROC_NULL, MPI_SUCCESS, &
+        MPI_Win, PMPI_Accumulate
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -72,11 +82,20 @@ subroutine SCOREP_F08_NAME_MPI_Accumulate_c(origin_addr, origin_count, origin_da
     integer, parameter :: scorep_region_index = 8
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_window_id
+    integer(c_int64_t) :: scorep_rma_bytes
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
         call scorep_event_generation_off()
         call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
+        if (target_rank /= MPI_PROC_NULL) then
+            scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
+            scorep_rma_bytes = scorep_mpi_f08_bytes(int(origin_count, c_int64_t), origin_datatype%MPI_VAL)
+            call scorep_rma_atomic(scorep_window_id, target_rank, SCOREP_RMA_ATOMIC_ACCUMULATE, scorep_rma_bytes, &
+                0_c_int64_t, &
+                scorep_mpi_rma_issue(scorep_window_id, target_rank))
+        end if
     end if
     call PMPI_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
         target_datatype, op, win, scorep_ierror)
@@ -121,7 +140,7 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Compare_and_swap(origin_addr, compare_addr, result_addr, datatype, target_rank, &
         target_disp, win, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_Datatype, MPI_SUCCESS, MPI_Win, PMPI_Compare_and_swap
+    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_Datatype, MPI_PROC_NULL, MPI_SUCCESS, MPI_Win, PMPI_Compare_and_swap
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -151,11 +170,21 @@ subroutine SCOREP_F08_NAME_MPI_Compare_and_swap(origin_addr, compare_addr, resul
     integer, parameter :: scorep_region_index = 106
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_window_id
+    integer(c_int64_t) :: scorep_rma_bytes
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
         call scorep_event_generation_off()
         call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
+        if (target_rank /= MPI_PROC_NULL) then
+            scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
+            scorep_rma_bytes = scorep_mpi_f08_bytes(1_c_int64_t, datatype%MPI_VAL)
+            call scorep_rma_atomic(scorep_window_id, target_rank, SCOREP_RMA_ATOMIC_COMPARE_AND_SWAP, &
+        scorep_rma_bytes, &
+                scorep_rma_bytes, &
+                scorep_mpi_rma_issue(scorep_window_id, target_rank))
+        end if
     end if
     call PMPI_Compare_and_swap(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp, win, &
         scorep_ierror)
@@ -171,7 +200,8 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Fetch_and_op(origin_addr, result_addr, datatype, target_rank, target_disp, op, win, &
         ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_Datatype, MPI_Op, MPI_SUCCESS, MPI_Win, PMPI_Fetch_and_op
+    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_Datatype, MPI_Op, MPI_PROC_NULL, MPI_SUCCESS, MPI_Win, &
+        PMPI_Fetch_and_op
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -196,11 +226,20 @@ subroutine SCOREP_F08_NAME_MPI_Fetch_and_op(origin_addr, result_addr, datatype, 
     integer, parameter :: scorep_region_index = 120
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_window_id
+    integer(c_int64_t) :: scorep_rma_bytes
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
         call scorep_event_generation_off()
         call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
+        if (target_rank /= MPI_PROC_NULL) then
+            scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
+            scorep_rma_bytes = scorep_mpi_f08_bytes(1_c_int64_t, datatype%MPI_VAL)
+            call scorep_rma_atomic(scorep_window_id, target_rank, SCOREP_RMA_ATOMIC_FETCH_AND_ADD, scorep_rma_bytes, &
+                scorep_rma_bytes, &
+                scorep_mpi_rma_issue(scorep_window_id, target_rank))
+        end if
     end if
     call PMPI_Fetch_and_op(origin_addr, result_addr, datatype, target_rank, target_disp, op, win, scorep_ierror)
     if (scorep_measuring) then
@@ -247,7 +286,7 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
         target_count, target_datatype, win, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_Datatype, MPI_SUCCESS, MPI_Win, PMPI_Get
+    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_Datatype, MPI_PROC_NULL, MPI_SUCCESS, MPI_Win, PMPI_Get
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -268,11 +307,18 @@ subroutine SCOREP_F08_NAME_MPI_Get(origin_addr, origin_count, origin_datatype, t
     integer, parameter :: scorep_region_index = 220
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
         call scorep_event_generation_off()
         call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
+        if (target_rank /= MPI_PROC_NULL) then
+            scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
+            call scorep_rma_get(scorep_window_id, target_rank, &
+                scorep_mpi_f08_bytes(int(origin_count, c_int64_t), origin_datatype%MPI_VAL), &
+                scorep_mpi_rma_issue(scorep_window_id, target_rank))
+        end if
     end if
     call PMPI_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
         target_datatype, win, scorep_ierror)
@@ -288,7 +334,7 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Get_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
         target_count, target_datatype, win, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_COUNT_KIND, MPI_Datatype, MPI_SUCCESS, MPI_Win, PMPI_Get
+    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_COUNT_KIND, MPI_Datatype, MPI_PROC_NULL, MPI_SUCCESS, MPI_Win, PMPI_Get
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -309,11 +355,18 @@ subroutine SCOREP_F08_NAME_MPI_Get_c(origin_addr, origin_count, origin_datatype,
     integer, parameter :: scorep_region_index = 221
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
         call scorep_event_generation_off()
         call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
+        if (target_rank /= MPI_PROC_NULL) then
+            scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
+            call scorep_rma_get(scorep_window_id, target_rank, &
+                scorep_mpi_f08_bytes(int(origin_count, c_int64_t), origin_datatype%MPI_VAL), &
+                scorep_mpi_rma_issue(scorep_window_id, target_rank))
+        end if
     end if
     call PMPI_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
         target_datatype, win, scorep_ierror)
@@ -329,7 +382,8 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Get_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, &
         result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_Datatype, MPI_Op, MPI_SUCCESS, MPI_Win, PMPI_Get_accumulate
+    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_Datatype, MPI_Op, MPI_PROC_NULL, MPI_SUCCESS, MPI_Win, &
+        PMPI_Get_accumulate
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -359,11 +413,21 @@ subroutine SCOREP_F08_NAME_MPI_Get_accumulate(origin_addr, origin_count, origin_
     integer, parameter :: scorep_region_index = 222
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_window_id
+    integer(c_int64_t) :: scorep_rma_bytes
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
         call scorep_event_generation_off()
         call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
+        if (target_rank /= MPI_PROC_NULL) then
+            scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
+            scorep_rma_bytes = scorep_mpi_f08_bytes(int(origin_count, c_int64_t), origin_datatype%MPI_VAL)
+            call scorep_rma_atomic(scorep_window_id, target_rank, SCOREP_RMA_ATOMIC_FETCH_AND_ACCUMULATE, &
+        scorep_rma_bytes, &
+                scorep_rma_bytes, &
+                scorep_mpi_rma_issue(scorep_window_id, target_rank))
+        end if
     end if
     call PMPI_Get_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, &
         target_rank, target_disp, target_count, target_datatype, op, win, scorep_ierror)
@@ -379,8 +443,8 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Get_accumulate_c(origin_addr, origin_count, origin_datatype, result_addr, &
         result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_COUNT_KIND, MPI_Datatype, MPI_Op, MPI_SUCCESS, MPI_Win, &
-        PMPI_Get_accumulate
+    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_COUNT_KIND, MPI_Datatype, MPI_Op, MPI_PROC_NULL, MPI_SUCCESS, &
+        MPI_Win, PMPI_Get_accumulate
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -410,11 +474,21 @@ subroutine SCOREP_F08_NAME_MPI_Get_accumulate_c(origin_addr, origin_count, origi
     integer, parameter :: scorep_region_index = 223
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_window_id
+    integer(c_int64_t) :: scorep_rma_bytes
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
         call scorep_event_generation_off()
         call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
+        if (target_rank /= MPI_PROC_NULL) then
+            scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
+            scorep_rma_bytes = scorep_mpi_f08_bytes(int(origin_count, c_int64_t), origin_datatype%MPI_VAL)
+            call scorep_rma_atomic(scorep_window_id, target_rank, SCOREP_RMA_ATOMIC_FETCH_AND_ACCUMULATE, &
+        scorep_rma_bytes, &
+                scorep_rma_bytes, &
+                scorep_mpi_rma_issue(scorep_window_id, target_rank))
+        end if
     end if
     call PMPI_Get_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, &
         target_rank, target_disp, target_count, target_datatype, op, win, scorep_ierror)
@@ -430,7 +504,7 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
         target_count, target_datatype, win, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_Datatype, MPI_SUCCESS, MPI_Win, PMPI_Put
+    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_Datatype, MPI_PROC_NULL, MPI_SUCCESS, MPI_Win, PMPI_Put
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -451,11 +525,18 @@ subroutine SCOREP_F08_NAME_MPI_Put(origin_addr, origin_count, origin_datatype, t
     integer, parameter :: scorep_region_index = 379
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
         call scorep_event_generation_off()
         call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
+        if (target_rank /= MPI_PROC_NULL) then
+            scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
+            call scorep_rma_put(scorep_window_id, target_rank, &
+                scorep_mpi_f08_bytes(int(origin_count, c_int64_t), origin_datatype%MPI_VAL), &
+                scorep_mpi_rma_issue(scorep_window_id, target_rank))
+        end if
     end if
     call PMPI_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
         target_datatype, win, scorep_ierror)
@@ -471,7 +552,7 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Put_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
         target_count, target_datatype, win, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_COUNT_KIND, MPI_Datatype, MPI_SUCCESS, MPI_Win, PMPI_Put
+    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_COUNT_KIND, MPI_Datatype, MPI_PROC_NULL, MPI_SUCCESS, MPI_Win, PMPI_Put
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -492,11 +573,18 @@ subroutine SCOREP_F08_NAME_MPI_Put_c(origin_addr, origin_count, origin_datatype,
     integer, parameter :: scorep_region_index = 380
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
         call scorep_event_generation_off()
         call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
+        if (target_rank /= MPI_PROC_NULL) then
+            scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
+            call scorep_rma_put(scorep_window_id, target_rank, &
+                scorep_mpi_f08_bytes(int(origin_count, c_int64_t), origin_datatype%MPI_VAL), &
+                scorep_mpi_rma_issue(scorep_window_id, target_rank))
+        end if
     end if
     call PMPI_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
         target_datatype, win, scorep_ierror)
@@ -512,7 +600,8 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Raccumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
         target_count, target_datatype, op, win, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_Datatype, MPI_Op, MPI_Request, MPI_SUCCESS, MPI_Win, PMPI_Raccumulate
+    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_Datatype, MPI_Op, MPI_PROC_NULL, MPI_Request, MPI_SUCCESS, MPI_Win, &
+        PMPI_Raccumulate
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -535,11 +624,20 @@ subroutine SCOREP_F08_NAME_MPI_Raccumulate(origin_addr, origin_count, origin_dat
     integer, parameter :: scorep_region_index = 382
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_window_id
+    integer(c_int64_t) :: scorep_rma_bytes
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
         call scorep_event_generation_off()
         call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
+        if (target_rank /= MPI_PROC_NULL) then
+            scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
+            scorep_rma_bytes = scorep_mpi_f08_bytes(int(origin_count, c_int64_t), origin_datatype%MPI_VAL)
+            call scorep_rma_atomic(scorep_window_id, target_rank, SCOREP_RMA_ATOMIC_ACCUMULATE, scorep_rma_bytes, &
+                0_c_int64_t, &
+                scorep_mpi_rma_issue(scorep_window_id, target_rank))
+        end if
     end if
     call PMPI_Raccumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
         target_datatype, op, win, request, scorep_ierror)
@@ -555,8 +653,8 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Raccumulate_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
         target_count, target_datatype, op, win, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_COUNT_KIND, MPI_Datatype, MPI_Op, MPI_Request, MPI_SUCCESS, MPI_Win, &
-        PMPI_Raccumulate
+    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_COUNT_KIND, MPI_Datatype, MPI_Op, MPI_PROC_NULL, MPI_Request, &
+        MPI_SUCCESS, MPI_Win, PMPI_Raccumulate
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -579,11 +677,20 @@ subroutine SCOREP_F08_NAME_MPI_Raccumulate_c(origin_addr, origin_count, origin_d
     integer, parameter :: scorep_region_index = 383
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_window_id
+    integer(c_int64_t) :: scorep_rma_bytes
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
         call scorep_event_generation_off()
         call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
+        if (target_rank /= MPI_PROC_NULL) then
+            scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
+            scorep_rma_bytes = scorep_mpi_f08_bytes(int(origin_count, c_int64_t), origin_datatype%MPI_VAL)
+            call scorep_rma_atomic(scorep_window_id, target_rank, SCOREP_RMA_ATOMIC_ACCUMULATE, scorep_rma_bytes, &
+                0_c_int64_t, &
+                scorep_mpi_rma_issue(scorep_window_id, target_rank))
+        end if
     end if
     call PMPI_Raccumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
         target_datatype, op, win, request, scorep_ierror)
@@ -599,7 +706,7 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Rget(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
         target_count, target_datatype, win, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_Datatype, MPI_Request, MPI_SUCCESS, MPI_Win, PMPI_Rget
+    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_Datatype, MPI_PROC_NULL, MPI_Request, MPI_SUCCESS, MPI_Win, PMPI_Rget
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -621,11 +728,18 @@ subroutine SCOREP_F08_NAME_MPI_Rget(origin_addr, origin_count, origin_datatype, 
     integer, parameter :: scorep_region_index = 412
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
         call scorep_event_generation_off()
         call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
+        if (target_rank /= MPI_PROC_NULL) then
+            scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
+            call scorep_rma_get(scorep_window_id, target_rank, &
+                scorep_mpi_f08_bytes(int(origin_count, c_int64_t), origin_datatype%MPI_VAL), &
+                scorep_mpi_rma_issue(scorep_window_id, target_rank))
+        end if
     end if
     call PMPI_Rget(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
         target_datatype, win, request, scorep_ierror)
@@ -641,7 +755,8 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Rget_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
         target_count, target_datatype, win, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_COUNT_KIND, MPI_Datatype, MPI_Request, MPI_SUCCESS, MPI_Win, PMPI_Rget
+    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_COUNT_KIND, MPI_Datatype, MPI_PROC_NULL, MPI_Request, MPI_SUCCESS, &
+        MPI_Win, PMPI_Rget
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -663,11 +778,18 @@ subroutine SCOREP_F08_NAME_MPI_Rget_c(origin_addr, origin_count, origin_datatype
     integer, parameter :: scorep_region_index = 413
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
         call scorep_event_generation_off()
         call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
+        if (target_rank /= MPI_PROC_NULL) then
+            scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
+            call scorep_rma_get(scorep_window_id, target_rank, &
+                scorep_mpi_f08_bytes(int(origin_count, c_int64_t), origin_datatype%MPI_VAL), &
+                scorep_mpi_rma_issue(scorep_window_id, target_rank))
+        end if
     end if
     call PMPI_Rget(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
         target_datatype, win, request, scorep_ierror)
@@ -683,7 +805,7 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Rget_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, &
         result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_Datatype, MPI_Op, MPI_Request, MPI_SUCCESS, MPI_Win, &
+    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_Datatype, MPI_Op, MPI_PROC_NULL, MPI_Request, MPI_SUCCESS, MPI_Win, &
         PMPI_Rget_accumulate
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
@@ -715,11 +837,21 @@ subroutine SCOREP_F08_NAME_MPI_Rget_accumulate(origin_addr, origin_count, origin
     integer, parameter :: scorep_region_index = 414
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_window_id
+    integer(c_int64_t) :: scorep_rma_bytes
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
         call scorep_event_generation_off()
         call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
+        if (target_rank /= MPI_PROC_NULL) then
+            scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
+            scorep_rma_bytes = scorep_mpi_f08_bytes(int(origin_count, c_int64_t), origin_datatype%MPI_VAL)
+            call scorep_rma_atomic(scorep_window_id, target_rank, SCOREP_RMA_ATOMIC_FETCH_AND_ACCUMULATE, &
+        scorep_rma_bytes, &
+                scorep_rma_bytes, &
+                scorep_mpi_rma_issue(scorep_window_id, target_rank))
+        end if
     end if
     call PMPI_Rget_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, &
         target_rank, target_disp, target_count, target_datatype, op, win, request, scorep_ierror)
@@ -736,8 +868,8 @@ subroutine SCOREP_F08_NAME_MPI_Rget_accumulate_c(origin_addr, origin_count, orig
         result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request, &
         ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_COUNT_KIND, MPI_Datatype, MPI_Op, MPI_Request, MPI_SUCCESS, MPI_Win, &
-        PMPI_Rget_accumulate
+    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_COUNT_KIND, MPI_Datatype, MPI_Op, MPI_PROC_NULL, MPI_Request, &
+        MPI_SUCCESS, MPI_Win, PMPI_Rget_accumulate
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -768,11 +900,21 @@ subroutine SCOREP_F08_NAME_MPI_Rget_accumulate_c(origin_addr, origin_count, orig
     integer, parameter :: scorep_region_index = 415
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_window_id
+    integer(c_int64_t) :: scorep_rma_bytes
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
         call scorep_event_generation_off()
         call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
+        if (target_rank /= MPI_PROC_NULL) then
+            scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
+            scorep_rma_bytes = scorep_mpi_f08_bytes(int(origin_count, c_int64_t), origin_datatype%MPI_VAL)
+            call scorep_rma_atomic(scorep_window_id, target_rank, SCOREP_RMA_ATOMIC_FETCH_AND_ACCUMULATE, &
+        scorep_rma_bytes, &
+                scorep_rma_bytes, &
+                scorep_mpi_rma_issue(scorep_window_id, target_rank))
+        end if
     end if
     call PMPI_Rget_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, &
         target_rank, target_disp, target_count, target_datatype, op, win, request, scorep_ierror)
@@ -788,7 +930,7 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Rput(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
         target_count, target_datatype, win, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_Datatype, MPI_Request, MPI_SUCCESS, MPI_Win, PMPI_Rput
+    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_Datatype, MPI_PROC_NULL, MPI_Request, MPI_SUCCESS, MPI_Win, PMPI_Rput
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -810,11 +952,18 @@ subroutine SCOREP_F08_NAME_MPI_Rput(origin_addr, origin_count, origin_datatype, 
     integer, parameter :: scorep_region_index = 416
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
         call scorep_event_generation_off()
         call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
+        if (target_rank /= MPI_PROC_NULL) then
+            scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
+            call scorep_rma_put(scorep_window_id, target_rank, &
+                scorep_mpi_f08_bytes(int(origin_count, c_int64_t), origin_datatype%MPI_VAL), &
+                scorep_mpi_rma_issue(scorep_window_id, target_rank))
+        end if
     end if
     call PMPI_Rput(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
         target_datatype, win, request, scorep_ierror)
@@ -830,7 +979,8 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Rput_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
         target_count, target_datatype, win, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_COUNT_KIND, MPI_Datatype, MPI_Request, MPI_SUCCESS, MPI_Win, PMPI_Rput
+    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_COUNT_KIND, MPI_Datatype, MPI_PROC_NULL, MPI_Request, MPI_SUCCESS, &
+        MPI_Win, PMPI_Rput
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -852,11 +1002,18 @@ subroutine SCOREP_F08_NAME_MPI_Rput_c(origin_addr, origin_count, origin_datatype
     integer, parameter :: scorep_region_index = 417
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
         call scorep_event_generation_off()
         call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
+        if (target_rank /= MPI_PROC_NULL) then
+            scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
+            call scorep_rma_put(scorep_window_id, target_rank, &
+                scorep_mpi_f08_bytes(int(origin_count, c_int64_t), origin_datatype%MPI_VAL), &
+                scorep_mpi_rma_issue(scorep_window_id, target_rank))
+        end if
     end if
     call PMPI_Rput(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
         target_datatype, win, request, scorep_ierror)
@@ -1086,6 +1243,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_complete(win, ierror)
     end if
     call PMPI_Win_complete(win, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) call scorep_mpi_rma_complete(scorep_mpi_f08_win_id(win%MPI_VAL), -1)
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1335,14 +1493,20 @@ subroutine SCOREP_F08_NAME_MPI_Win_fence(assert, win, ierror)
     integer, parameter :: scorep_region_index = 552
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
         call scorep_event_generation_off()
         call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
+        call scorep_rma_collective_begin()
     end if
     call PMPI_Win_fence(assert, win, scorep_ierror)
     if (scorep_measuring) then
+        scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
+        call scorep_mpi_rma_complete(scorep_window_id, -1)
+        call scorep_rma_collective_end(SCOREP_COLL_BARRIER, SCOREP_RMA_SYNC_LEVEL_PROCESS_AND_MEMORY, &
+            scorep_window_id, SCOREP_NO_ROOT, 0_c_int64_t, 0_c_int64_t)
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1363,6 +1527,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_flush(rank, win, ierror)
     integer, parameter :: scorep_region_index = 553
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -1371,6 +1536,11 @@ subroutine SCOREP_F08_NAME_MPI_Win_flush(rank, win, ierror)
     end if
     call PMPI_Win_flush(rank, win, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
+            call scorep_mpi_rma_complete(scorep_window_id, -1)
+            call scorep_rma_sync(scorep_window_id, -1)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1390,6 +1560,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_flush_all(win, ierror)
     integer, parameter :: scorep_region_index = 554
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -1398,6 +1569,11 @@ subroutine SCOREP_F08_NAME_MPI_Win_flush_all(win, ierror)
     end if
     call PMPI_Win_flush_all(win, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
+            call scorep_mpi_rma_complete(scorep_window_id, -1)
+            call scorep_rma_sync(scorep_window_id, -1)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1418,6 +1594,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_flush_local(rank, win, ierror)
     integer, parameter :: scorep_region_index = 555
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -1426,6 +1603,11 @@ subroutine SCOREP_F08_NAME_MPI_Win_flush_local(rank, win, ierror)
     end if
     call PMPI_Win_flush_local(rank, win, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
+            call scorep_mpi_rma_complete(scorep_window_id, -1)
+            call scorep_rma_sync(scorep_window_id, -1)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1445,6 +1627,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_flush_local_all(win, ierror)
     integer, parameter :: scorep_region_index = 556
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -1453,6 +1636,11 @@ subroutine SCOREP_F08_NAME_MPI_Win_flush_local_all(win, ierror)
     end if
     call PMPI_Win_flush_local_all(win, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
+            call scorep_mpi_rma_complete(scorep_window_id, -1)
+            call scorep_rma_sync(scorep_window_id, -1)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1633,7 +1821,7 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_Win_lock
 subroutine SCOREP_F08_NAME_MPI_Win_lock(lock_type, rank, assert, win, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_SUCCESS, MPI_Win, PMPI_Win_lock
+    use :: mpi_f08, only : MPI_LOCK_EXCLUSIVE, MPI_SUCCESS, MPI_Win, PMPI_Win_lock
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -1653,6 +1841,8 @@ subroutine SCOREP_F08_NAME_MPI_Win_lock(lock_type, rank, assert, win, ierror)
     end if
     call PMPI_Win_lock(lock_type, rank, assert, win, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) call scorep_rma_lock(scorep_mpi_f08_win_id(win%MPI_VAL), -1, &
+        merge(1, 0, lock_type == MPI_LOCK_EXCLUSIVE))
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1681,6 +1871,8 @@ subroutine SCOREP_F08_NAME_MPI_Win_lock_all(assert, win, ierror)
     end if
     call PMPI_Win_lock_all(assert, win, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) call scorep_rma_lock(scorep_mpi_f08_win_id(win%MPI_VAL), -1, &
+        0)
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1710,6 +1902,8 @@ subroutine SCOREP_F08_NAME_MPI_Win_post(group, assert, win, ierror)
     end if
     call PMPI_Win_post(group, assert, win, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) call scorep_rma_group_sync(SCOREP_RMA_SYNC_LEVEL_PROCESS_AND_MEMORY, &
+            scorep_mpi_f08_win_id(win%MPI_VAL), scorep_mpi_f08_group_id(group%MPI_VAL))
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1914,6 +2108,8 @@ subroutine SCOREP_F08_NAME_MPI_Win_start(group, assert, win, ierror)
     end if
     call PMPI_Win_start(group, assert, win, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) call scorep_rma_group_sync(SCOREP_RMA_SYNC_LEVEL_PROCESS_AND_MEMORY, &
+            scorep_mpi_f08_win_id(win%MPI_VAL), scorep_mpi_f08_group_id(group%MPI_VAL))
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1933,6 +2129,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_sync(win, ierror)
     integer, parameter :: scorep_region_index = 574
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -1941,6 +2138,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_sync(win, ierror)
     end if
     call PMPI_Win_sync(win, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
+            call scorep_rma_sync(scorep_window_id, -1)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1989,6 +2190,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_unlock(rank, win, ierror)
     integer, parameter :: scorep_region_index = 576
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -1997,6 +2199,11 @@ subroutine SCOREP_F08_NAME_MPI_Win_unlock(rank, win, ierror)
     end if
     call PMPI_Win_unlock(rank, win, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
+            call scorep_mpi_rma_complete(scorep_window_id, -1)
+            call scorep_rma_unlock(scorep_window_id, -1)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -2016,6 +2223,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_unlock_all(win, ierror)
     integer, parameter :: scorep_region_index = 577
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -2024,6 +2232,11 @@ subroutine SCOREP_F08_NAME_MPI_Win_unlock_all(win, ierror)
     end if
     call PMPI_Win_unlock_all(win, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) then
+            scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
+            call scorep_mpi_rma_complete(scorep_window_id, -1)
+            call scorep_rma_unlock(scorep_window_id, -1)
+        end if
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
