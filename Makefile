@@ -10,7 +10,7 @@ DEBIAN_PACKAGES = python3-jinja2 python3-clang-16 libclang-16-dev meson ninja-bu
 	pkg-config gcc gfortran libopenmpi-dev openmpi-bin mpich libmpich-dev \
 	libcoarrays-openmpi-dev libopen-trace-format2-dev otf2-tools python3-otf2 python3-pytest
 
-.PHONY: all deps build build-both check demo regenerate install dist clean
+.PHONY: all deps build build-both check bench demo regenerate install dist clean
 
 all: build
 
@@ -50,6 +50,12 @@ check: build-both
 
 demo: build
 	PYTHON=$(PYTHON) examples/run-demo.sh $(BUILD)
+
+bench: build
+	@echo "== benchmarks (figures go to docs/PERFORMANCE.md)"
+	$(PYTHON) bench/runtime_overhead $(BUILD)
+	$(PYTHON) bench/mpi_overhead $(BUILD)
+	$(PYTHON) bench/generator_speed
 
 regenerate: deps
 	@echo "== regenerating generated/ from specs/, tasks/, templates/"
