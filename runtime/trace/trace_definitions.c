@@ -57,13 +57,14 @@ int trace_write_mapping_tables(const scorep_finalize_context* ctx)
 {
     const scorep_unified_definitions* defs = ctx->defs;
     uint32_t comm_count = scorep_comm_count();
+    /* Without memory for the group map the files are still opened and closed:
+     * both are collective. */
     uint32_t* group_map = malloc((comm_count + 1) * sizeof *group_map);
-    if (group_map == NULL)
-        return -1;
-    for (uint32_t i = 0; i < comm_count; i++)
+    for (uint32_t i = 0; group_map != NULL && i < comm_count; i++)
         group_map[i] = group_of_comm(defs->comm_map[i]);
 
-    int failed = OTF2_Archive_OpenDefFiles(trace.archive) != OTF2_SUCCESS;
+    int failed = group_map == NULL;
+    failed |= OTF2_Archive_OpenDefFiles(trace.archive) != OTF2_SUCCESS;
     for (trace_location* tl = atomic_load(&trace.locations); tl != NULL; tl = tl->next) {
         OTF2_DefWriter* writer = OTF2_Archive_GetDefWriter(trace.archive,
                                                            trace_location_global_id(tl));

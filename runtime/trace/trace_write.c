@@ -45,6 +45,16 @@ static size_t location_count(void)
     return n;
 }
 
+/* Out of memory during the collective finalisation: a rank that stops taking
+ * part would leave the others hanging in the next collective, so stop them all. */
+static _Noreturn void out_of_memory(const scorep_multiprocess_ops* mpp)
+{
+    scorep_warning("trace: out of memory while finalising the trace");
+    if (mpp != NULL && mpp->abort != NULL)
+        mpp->abort(1);
+    abort();
+}
+
 /* Gathers (rank, thread, events) of every location on rank 0 and orders the
  * counts like ctx->defs' location table. Returns NULL on other ranks. */
 static uint64_t* gather_event_counts(const scorep_finalize_context* ctx, const uint64_t* counts,
@@ -59,7 +69,7 @@ static uint64_t* gather_event_counts(const scorep_finalize_context* ctx, const u
     uint64_t* all = NULL;
     uint64_t* ordered = NULL;
     if (mine == NULL || (root && (!per_rank || !byte_counts || !displacements)))
-        goto out_of_memory;
+        out_of_memory(mpp);
     size_t i = 0;
     for (trace_location* tl = atomic_load(&trace.locations); tl != NULL; tl = tl->next, i++) {
         mine[2 * i] = tl->location->local_id;
@@ -76,14 +86,14 @@ static uint64_t* gather_event_counts(const scorep_finalize_context* ctx, const u
         }
         all = malloc((total ? total : 1) * 2 * sizeof *all);
         if (all == NULL)
-            goto out_of_memory;
+            out_of_memory(mpp);
     }
     mpp->gatherv(mine, n * 2 * sizeof(uint64_t), all, byte_counts, displacements, 0);
     if (root) {
         const scorep_unified_definitions* defs = ctx->defs;
         ordered = calloc(defs->location_count ? defs->location_count : 1, sizeof *ordered);
         if (ordered == NULL)
-            goto out_of_memory;
+            out_of_memory(mpp);
         for (uint32_t l = 0; l < defs->location_count; l++) {
             uint32_t rank = defs->location_rank[l];
             size_t first = displacements[rank] / (2 * sizeof(uint64_t));
@@ -98,14 +108,6 @@ static uint64_t* gather_event_counts(const scorep_finalize_context* ctx, const u
     free(displacements);
     free(all);
     return ordered;
-
-out_of_memory:
-    /* A rank that leaves the collective sequence here would leave the others
-     * hanging in the next collective: stop them all. */
-    scorep_warning("trace: out of memory while gathering event counts");
-    if (mpp->abort)
-        mpp->abort(1);
-    abort();
 }
 
 static void remove_private_directory(void)
@@ -133,10 +135,8 @@ int trace_write(const scorep_finalize_context* ctx)
     int failed = 0;
     size_t n = location_count();
     uint64_t* counts = calloc(n ? n : 1, sizeof *counts);
-    if (counts == NULL) {
-        scorep_warning("trace: out of memory at finalisation");
-        return -1;
-    }
+    if (counts == NULL)
+        out_of_memory(ctx->mpp);
     failed |= close_event_writers(counts);
     failed |= OTF2_Archive_CloseEvtFiles(trace.archive) != OTF2_SUCCESS;
     failed |= trace_write_mapping_tables(ctx) != 0;
@@ -162,7 +162,7 @@ void trace_discard(void)
     if (trace.archive == NULL)
         return;
     if (atomic_load(&trace.locations) != NULL)
-        scorep_warning("trace: no experiment directory was created; the trace is discarded");
+        scorep_warning("trace: there is no usable experiment directory; the trace is discarded");
     close_event_writers(NULL);  /* pre_flush declines: no directory */
     trace.archive = NULL;       /* closing needs collectives that were never set up */
     remove_private_directory();
