@@ -149,9 +149,16 @@ def main():
     source = pathlib.Path(args.declarations).resolve()
     blocks = probe_blocks(source)
     ts = {n: found[n][1] for n in found}
-    counter = [0]
+    counter = [1]
     with tempfile.TemporaryDirectory() as work:
-        bad = failing(args.fc, [n for n in names if n in found], ts, source, blocks, work, counter)
+        # Without a usable mpi_f08 module every candidate would fail, one
+        # bisection step at a time: check the module alone first.
+        if compile_errors(args.fc, [], ts, source, work):
+            for n in found:
+                status[n] = f"'{args.fc}' cannot compile a `use mpi_f08` (no Fortran 2008 module?)"
+            bad = []
+        else:
+            bad = failing(args.fc, [n for n in names if n in found], ts, source, blocks, work, counter)
     for n in bad:
         status[n] = "the mpi_f08 module refuses the PMPI_ call with the standard's declarations"
     wrapped = [n for n in names if n not in status]
