@@ -213,6 +213,7 @@ subroutine SCOREP_F08_NAME_MPI_Finalize(ierror)
     integer, parameter :: scorep_region_index = 209
     integer :: scorep_ierror
     logical :: scorep_measuring
+    logical :: scorep_generation_was_on
     scorep_ierror = MPI_SUCCESS
     scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
     if (scorep_measuring) then
@@ -225,7 +226,10 @@ subroutine SCOREP_F08_NAME_MPI_Finalize(ierror)
         scorep_measuring = .false.
     end if
     call scorep_mpi_layer_finalize()
+    scorep_generation_was_on = scorep_event_generation_is_on() /= 0
+    call scorep_event_generation_off()
     call PMPI_Finalize(scorep_ierror)
+    if (scorep_generation_was_on) call scorep_event_generation_on()
     if (scorep_measuring) then
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
