@@ -138,7 +138,7 @@ def plan_f08_wrappers(spec, catalogue):
     for proc in spec.callable_procedures():
         if not proc.has_binding("f08"):
             continue
-        why = catalogue.excluded(proc.name) or catalogue.excluded_f08(proc.name)
+        why = catalogue.excluded(proc.name, "f08") or catalogue.excluded_f08(proc.name)
         if why:
             excluded.append((proc.name, why))
             continue

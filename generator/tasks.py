@@ -76,10 +76,17 @@ class Catalogue:
             entry["_re"] = re.compile(entry["match"] + "$", re.IGNORECASE)
             if not entry.get("why"):
                 raise SpecError("an exclusion needs a 'why'", file=self.path, entry=entry["match"])
+            unknown = set(entry.get("bindings", [])) - {"c", "f90", "f08"}
+            if unknown:
+                raise SpecError(f"unknown binding(s) {', '.join(sorted(unknown))} (bindings: c, f90, f08)",
+                                file=self.path, entry=entry["match"])
 
-    def excluded(self, name):
+    def excluded(self, name, binding="c"):
+        """Why the procedure is not wrapped in this binding (an exclusion may
+        name the bindings it applies to), or None."""
         base = base_name(name)
-        return next((e["why"] for e in self.exclude if e["_re"].match(base)), None)
+        return next((e["why"] for e in self.exclude if e["_re"].match(base)
+                     and binding in e.get("bindings", [binding])), None)
 
     def excluded_f08(self, name):
         base = base_name(name)

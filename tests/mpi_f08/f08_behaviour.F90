@@ -164,6 +164,7 @@ program f08_behaviour
     ! Fortran-only procedures
     x = rank
     call MPI_F_sync_reg(x)
+    call MPI_Pcontrol(1)
     call MPI_Sizeof(x(1), bytes)
     print '(i0,a,i3)', rank, ' sizeof', bytes
 

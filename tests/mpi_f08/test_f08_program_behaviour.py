@@ -110,6 +110,8 @@ def test_fortran_only_procedures(runs):
     _, wrapped = runs
     for rank in range(RANKS):
         assert wrapped.totals("MPI_F_sync_reg", rank)["visits"] == 1
+        # variadic in C (not wrapped there), a plain subroutine in mpi_f08
+        assert wrapped.totals("MPI_Pcontrol", rank)["visits"] == 1
         assert f"{rank} sizeof  8" in wrapped.lines
 
 

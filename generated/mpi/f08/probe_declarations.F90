@@ -6220,8 +6220,15 @@ subroutine scorep_probe_371(request, partition, flag, ierror)
     call PMPI_Parrived(request, partition, flag, scorep_ierror)
 end subroutine
 #endif
+#if SCOREP_F08_PROBE_MPI_Pcontrol
+subroutine scorep_probe_372(level)
+    INTEGER :: level
+    integer :: scorep_ierror
+    call PMPI_Pcontrol(level)
+end subroutine
+#endif
 #if SCOREP_F08_PROBE_MPI_Pready
-subroutine scorep_probe_372(partition, request, ierror)
+subroutine scorep_probe_373(partition, request, ierror)
     INTEGER :: partition
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
@@ -6230,7 +6237,7 @@ subroutine scorep_probe_372(partition, request, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Pready_list
-subroutine scorep_probe_373(length, array_of_partitions, request, ierror)
+subroutine scorep_probe_374(length, array_of_partitions, request, ierror)
     INTEGER :: length
     INTEGER, dimension(*), target :: array_of_partitions
     TYPE(MPI_Request) :: request
@@ -6240,7 +6247,7 @@ subroutine scorep_probe_373(length, array_of_partitions, request, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Pready_range
-subroutine scorep_probe_374(partition_low, partition_high, request, ierror)
+subroutine scorep_probe_375(partition_low, partition_high, request, ierror)
     INTEGER :: partition_low
     INTEGER :: partition_high
     TYPE(MPI_Request) :: request
@@ -6250,7 +6257,7 @@ subroutine scorep_probe_374(partition_low, partition_high, request, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Precv_init
-subroutine scorep_probe_375(buf, partitions, count, datatype, source, tag, comm, info, request, ierror)
+subroutine scorep_probe_376(buf, partitions, count, datatype, source, tag, comm, info, request, ierror)
 #if SCOREP_F08_TS_MPI_Precv_init
     type(*), dimension(..) :: buf
 #else
@@ -6271,7 +6278,7 @@ subroutine scorep_probe_375(buf, partitions, count, datatype, source, tag, comm,
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Probe
-subroutine scorep_probe_376(source, tag, comm, status, ierror)
+subroutine scorep_probe_377(source, tag, comm, status, ierror)
     INTEGER :: source
     INTEGER :: tag
     TYPE(MPI_Comm) :: comm
@@ -6282,7 +6289,7 @@ subroutine scorep_probe_376(source, tag, comm, status, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Psend_init
-subroutine scorep_probe_377(buf, partitions, count, datatype, dest, tag, comm, info, request, ierror)
+subroutine scorep_probe_378(buf, partitions, count, datatype, dest, tag, comm, info, request, ierror)
 #if SCOREP_F08_TS_MPI_Psend_init
     type(*), dimension(..) :: buf
 #else
@@ -6303,7 +6310,7 @@ subroutine scorep_probe_377(buf, partitions, count, datatype, dest, tag, comm, i
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Publish_name
-subroutine scorep_probe_378(service_name, info, port_name, ierror)
+subroutine scorep_probe_379(service_name, info, port_name, ierror)
     CHARACTER(LEN=*) :: service_name
     TYPE(MPI_Info) :: info
     CHARACTER(LEN=*) :: port_name
@@ -6313,7 +6320,7 @@ subroutine scorep_probe_378(service_name, info, port_name, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Put
-subroutine scorep_probe_379(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
+subroutine scorep_probe_380(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
         target_datatype, win, ierror)
 #if SCOREP_F08_TS_MPI_Put
     type(*), dimension(..) :: origin_addr
@@ -6335,7 +6342,7 @@ subroutine scorep_probe_379(origin_addr, origin_count, origin_datatype, target_r
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Put_c
-subroutine scorep_probe_380(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
+subroutine scorep_probe_381(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
         target_datatype, win, ierror)
 #if SCOREP_F08_TS_MPI_Put_c
     type(*), dimension(..) :: origin_addr
@@ -6357,7 +6364,7 @@ subroutine scorep_probe_380(origin_addr, origin_count, origin_datatype, target_r
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Query_thread
-subroutine scorep_probe_381(provided, ierror)
+subroutine scorep_probe_382(provided, ierror)
     INTEGER :: provided
     integer, optional :: ierror
     integer :: scorep_ierror
@@ -6365,7 +6372,7 @@ subroutine scorep_probe_381(provided, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Raccumulate
-subroutine scorep_probe_382(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
+subroutine scorep_probe_383(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
         target_datatype, op, win, request, ierror)
 #if SCOREP_F08_TS_MPI_Raccumulate
     type(*), dimension(..) :: origin_addr
@@ -6389,7 +6396,7 @@ subroutine scorep_probe_382(origin_addr, origin_count, origin_datatype, target_r
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Raccumulate_c
-subroutine scorep_probe_383(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
+subroutine scorep_probe_384(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
         target_datatype, op, win, request, ierror)
 #if SCOREP_F08_TS_MPI_Raccumulate_c
     type(*), dimension(..) :: origin_addr
@@ -6413,7 +6420,7 @@ subroutine scorep_probe_383(origin_addr, origin_count, origin_datatype, target_r
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Recv
-subroutine scorep_probe_384(buf, count, datatype, source, tag, comm, status, ierror)
+subroutine scorep_probe_385(buf, count, datatype, source, tag, comm, status, ierror)
 #if SCOREP_F08_TS_MPI_Recv
     type(*), dimension(..) :: buf
 #else
@@ -6432,7 +6439,7 @@ subroutine scorep_probe_384(buf, count, datatype, source, tag, comm, status, ier
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Recv_c
-subroutine scorep_probe_385(buf, count, datatype, source, tag, comm, status, ierror)
+subroutine scorep_probe_386(buf, count, datatype, source, tag, comm, status, ierror)
 #if SCOREP_F08_TS_MPI_Recv_c
     type(*), dimension(..) :: buf
 #else
@@ -6451,7 +6458,7 @@ subroutine scorep_probe_385(buf, count, datatype, source, tag, comm, status, ier
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Recv_init
-subroutine scorep_probe_386(buf, count, datatype, source, tag, comm, request, ierror)
+subroutine scorep_probe_387(buf, count, datatype, source, tag, comm, request, ierror)
 #if SCOREP_F08_TS_MPI_Recv_init
     type(*), dimension(..) :: buf
 #else
@@ -6470,7 +6477,7 @@ subroutine scorep_probe_386(buf, count, datatype, source, tag, comm, request, ie
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Recv_init_c
-subroutine scorep_probe_387(buf, count, datatype, source, tag, comm, request, ierror)
+subroutine scorep_probe_388(buf, count, datatype, source, tag, comm, request, ierror)
 #if SCOREP_F08_TS_MPI_Recv_init_c
     type(*), dimension(..) :: buf
 #else
@@ -6489,7 +6496,7 @@ subroutine scorep_probe_387(buf, count, datatype, source, tag, comm, request, ie
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Reduce
-subroutine scorep_probe_388(sendbuf, recvbuf, count, datatype, op, root, comm, ierror)
+subroutine scorep_probe_389(sendbuf, recvbuf, count, datatype, op, root, comm, ierror)
 #if SCOREP_F08_TS_MPI_Reduce
     type(*), dimension(..) :: sendbuf
 #else
@@ -6513,7 +6520,7 @@ subroutine scorep_probe_388(sendbuf, recvbuf, count, datatype, op, root, comm, i
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Reduce_c
-subroutine scorep_probe_389(sendbuf, recvbuf, count, datatype, op, root, comm, ierror)
+subroutine scorep_probe_390(sendbuf, recvbuf, count, datatype, op, root, comm, ierror)
 #if SCOREP_F08_TS_MPI_Reduce_c
     type(*), dimension(..) :: sendbuf
 #else
@@ -6537,7 +6544,7 @@ subroutine scorep_probe_389(sendbuf, recvbuf, count, datatype, op, root, comm, i
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Reduce_init
-subroutine scorep_probe_390(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, ierror)
+subroutine scorep_probe_391(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, ierror)
 #if SCOREP_F08_TS_MPI_Reduce_init
     type(*), dimension(..) :: sendbuf
 #else
@@ -6563,7 +6570,7 @@ subroutine scorep_probe_390(sendbuf, recvbuf, count, datatype, op, root, comm, i
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Reduce_init_c
-subroutine scorep_probe_391(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, ierror)
+subroutine scorep_probe_392(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, ierror)
 #if SCOREP_F08_TS_MPI_Reduce_init_c
     type(*), dimension(..) :: sendbuf
 #else
@@ -6589,7 +6596,7 @@ subroutine scorep_probe_391(sendbuf, recvbuf, count, datatype, op, root, comm, i
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Reduce_local
-subroutine scorep_probe_392(inbuf, inoutbuf, count, datatype, op, ierror)
+subroutine scorep_probe_393(inbuf, inoutbuf, count, datatype, op, ierror)
 #if SCOREP_F08_TS_MPI_Reduce_local
     type(*), dimension(..) :: inbuf
 #else
@@ -6611,7 +6618,7 @@ subroutine scorep_probe_392(inbuf, inoutbuf, count, datatype, op, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Reduce_local_c
-subroutine scorep_probe_393(inbuf, inoutbuf, count, datatype, op, ierror)
+subroutine scorep_probe_394(inbuf, inoutbuf, count, datatype, op, ierror)
 #if SCOREP_F08_TS_MPI_Reduce_local_c
     type(*), dimension(..) :: inbuf
 #else
@@ -6633,7 +6640,7 @@ subroutine scorep_probe_393(inbuf, inoutbuf, count, datatype, op, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Reduce_scatter
-subroutine scorep_probe_394(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror)
+subroutine scorep_probe_395(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror)
 #if SCOREP_F08_TS_MPI_Reduce_scatter
     type(*), dimension(..) :: sendbuf
 #else
@@ -6656,7 +6663,7 @@ subroutine scorep_probe_394(sendbuf, recvbuf, recvcounts, datatype, op, comm, ie
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Reduce_scatter_c
-subroutine scorep_probe_395(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror)
+subroutine scorep_probe_396(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror)
 #if SCOREP_F08_TS_MPI_Reduce_scatter_c
     type(*), dimension(..) :: sendbuf
 #else
@@ -6679,7 +6686,7 @@ subroutine scorep_probe_395(sendbuf, recvbuf, recvcounts, datatype, op, comm, ie
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Reduce_scatter_block
-subroutine scorep_probe_396(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror)
+subroutine scorep_probe_397(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror)
 #if SCOREP_F08_TS_MPI_Reduce_scatter_block
     type(*), dimension(..) :: sendbuf
 #else
@@ -6702,7 +6709,7 @@ subroutine scorep_probe_396(sendbuf, recvbuf, recvcount, datatype, op, comm, ier
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Reduce_scatter_block_c
-subroutine scorep_probe_397(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror)
+subroutine scorep_probe_398(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror)
 #if SCOREP_F08_TS_MPI_Reduce_scatter_block_c
     type(*), dimension(..) :: sendbuf
 #else
@@ -6725,7 +6732,7 @@ subroutine scorep_probe_397(sendbuf, recvbuf, recvcount, datatype, op, comm, ier
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Reduce_scatter_block_init
-subroutine scorep_probe_398(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request, ierror)
+subroutine scorep_probe_399(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request, ierror)
 #if SCOREP_F08_TS_MPI_Reduce_scatter_block_init
     type(*), dimension(..) :: sendbuf
 #else
@@ -6750,7 +6757,7 @@ subroutine scorep_probe_398(sendbuf, recvbuf, recvcount, datatype, op, comm, inf
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Reduce_scatter_block_init_c
-subroutine scorep_probe_399(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request, ierror)
+subroutine scorep_probe_400(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request, ierror)
 #if SCOREP_F08_TS_MPI_Reduce_scatter_block_init_c
     type(*), dimension(..) :: sendbuf
 #else
@@ -6775,7 +6782,7 @@ subroutine scorep_probe_399(sendbuf, recvbuf, recvcount, datatype, op, comm, inf
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Reduce_scatter_init
-subroutine scorep_probe_400(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request, ierror)
+subroutine scorep_probe_401(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request, ierror)
 #if SCOREP_F08_TS_MPI_Reduce_scatter_init
     type(*), dimension(..) :: sendbuf
 #else
@@ -6800,7 +6807,7 @@ subroutine scorep_probe_400(sendbuf, recvbuf, recvcounts, datatype, op, comm, in
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Reduce_scatter_init_c
-subroutine scorep_probe_401(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request, ierror)
+subroutine scorep_probe_402(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request, ierror)
 #if SCOREP_F08_TS_MPI_Reduce_scatter_init_c
     type(*), dimension(..) :: sendbuf
 #else
@@ -6825,7 +6832,7 @@ subroutine scorep_probe_401(sendbuf, recvbuf, recvcounts, datatype, op, comm, in
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Register_datarep
-subroutine scorep_probe_402(datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn, extra_state, ierror)
+subroutine scorep_probe_403(datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn, extra_state, ierror)
     CHARACTER(LEN=*) :: datarep
     PROCEDURE(MPI_Datarep_conversion_function) :: read_conversion_fn
     PROCEDURE(MPI_Datarep_conversion_function) :: write_conversion_fn
@@ -6838,7 +6845,7 @@ subroutine scorep_probe_402(datarep, read_conversion_fn, write_conversion_fn, dt
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Register_datarep_c
-subroutine scorep_probe_403(datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn, extra_state, ierror)
+subroutine scorep_probe_404(datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn, extra_state, ierror)
     CHARACTER(LEN=*) :: datarep
     PROCEDURE(MPI_Datarep_conversion_function_c) :: read_conversion_fn
     PROCEDURE(MPI_Datarep_conversion_function_c) :: write_conversion_fn
@@ -6851,7 +6858,7 @@ subroutine scorep_probe_403(datarep, read_conversion_fn, write_conversion_fn, dt
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Remove_error_class
-subroutine scorep_probe_404(errorclass, ierror)
+subroutine scorep_probe_405(errorclass, ierror)
     INTEGER :: errorclass
     integer, optional :: ierror
     integer :: scorep_ierror
@@ -6859,7 +6866,7 @@ subroutine scorep_probe_404(errorclass, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Remove_error_code
-subroutine scorep_probe_405(errorcode, ierror)
+subroutine scorep_probe_406(errorcode, ierror)
     INTEGER :: errorcode
     integer, optional :: ierror
     integer :: scorep_ierror
@@ -6867,7 +6874,7 @@ subroutine scorep_probe_405(errorcode, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Remove_error_string
-subroutine scorep_probe_406(errorcode, ierror)
+subroutine scorep_probe_407(errorcode, ierror)
     INTEGER :: errorcode
     integer, optional :: ierror
     integer :: scorep_ierror
@@ -6875,7 +6882,7 @@ subroutine scorep_probe_406(errorcode, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Request_free
-subroutine scorep_probe_407(request, ierror)
+subroutine scorep_probe_408(request, ierror)
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
     integer :: scorep_ierror
@@ -6883,7 +6890,7 @@ subroutine scorep_probe_407(request, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Request_get_status
-subroutine scorep_probe_408(request, flag, status, ierror)
+subroutine scorep_probe_409(request, flag, status, ierror)
     TYPE(MPI_Request) :: request
     LOGICAL :: flag
     TYPE(MPI_Status), target :: status
@@ -6893,7 +6900,7 @@ subroutine scorep_probe_408(request, flag, status, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Request_get_status_all
-subroutine scorep_probe_409(count, array_of_requests, flag, array_of_statuses, ierror)
+subroutine scorep_probe_410(count, array_of_requests, flag, array_of_statuses, ierror)
     INTEGER :: count
     TYPE(MPI_Request), dimension(*), target :: array_of_requests
     LOGICAL :: flag
@@ -6904,7 +6911,7 @@ subroutine scorep_probe_409(count, array_of_requests, flag, array_of_statuses, i
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Request_get_status_any
-subroutine scorep_probe_410(count, array_of_requests, index, flag, status, ierror)
+subroutine scorep_probe_411(count, array_of_requests, index, flag, status, ierror)
     INTEGER :: count
     TYPE(MPI_Request), dimension(*), target :: array_of_requests
     INTEGER :: index
@@ -6916,7 +6923,7 @@ subroutine scorep_probe_410(count, array_of_requests, index, flag, status, ierro
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Request_get_status_some
-subroutine scorep_probe_411(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, ierror)
+subroutine scorep_probe_412(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, ierror)
     INTEGER :: incount
     TYPE(MPI_Request), dimension(*), target :: array_of_requests
     INTEGER :: outcount
@@ -6929,7 +6936,7 @@ subroutine scorep_probe_411(incount, array_of_requests, outcount, array_of_indic
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Rget
-subroutine scorep_probe_412(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
+subroutine scorep_probe_413(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
         target_datatype, win, request, ierror)
 #if SCOREP_F08_TS_MPI_Rget
     type(*), dimension(..) :: origin_addr
@@ -6952,7 +6959,7 @@ subroutine scorep_probe_412(origin_addr, origin_count, origin_datatype, target_r
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Rget_c
-subroutine scorep_probe_413(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
+subroutine scorep_probe_414(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
         target_datatype, win, request, ierror)
 #if SCOREP_F08_TS_MPI_Rget_c
     type(*), dimension(..) :: origin_addr
@@ -6975,7 +6982,7 @@ subroutine scorep_probe_413(origin_addr, origin_count, origin_datatype, target_r
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Rget_accumulate
-subroutine scorep_probe_414(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, &
+subroutine scorep_probe_415(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, &
         target_rank, target_disp, target_count, target_datatype, op, win, request, ierror)
 #if SCOREP_F08_TS_MPI_Rget_accumulate
     type(*), dimension(..) :: origin_addr
@@ -7007,7 +7014,7 @@ subroutine scorep_probe_414(origin_addr, origin_count, origin_datatype, result_a
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Rget_accumulate_c
-subroutine scorep_probe_415(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, &
+subroutine scorep_probe_416(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, &
         target_rank, target_disp, target_count, target_datatype, op, win, request, ierror)
 #if SCOREP_F08_TS_MPI_Rget_accumulate_c
     type(*), dimension(..) :: origin_addr
@@ -7039,7 +7046,7 @@ subroutine scorep_probe_415(origin_addr, origin_count, origin_datatype, result_a
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Rput
-subroutine scorep_probe_416(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
+subroutine scorep_probe_417(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
         target_datatype, win, request, ierror)
 #if SCOREP_F08_TS_MPI_Rput
     type(*), dimension(..) :: origin_addr
@@ -7062,7 +7069,7 @@ subroutine scorep_probe_416(origin_addr, origin_count, origin_datatype, target_r
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Rput_c
-subroutine scorep_probe_417(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
+subroutine scorep_probe_418(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
         target_datatype, win, request, ierror)
 #if SCOREP_F08_TS_MPI_Rput_c
     type(*), dimension(..) :: origin_addr
@@ -7085,7 +7092,7 @@ subroutine scorep_probe_417(origin_addr, origin_count, origin_datatype, target_r
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Rsend
-subroutine scorep_probe_418(buf, count, datatype, dest, tag, comm, ierror)
+subroutine scorep_probe_419(buf, count, datatype, dest, tag, comm, ierror)
 #if SCOREP_F08_TS_MPI_Rsend
     type(*), dimension(..) :: buf
 #else
@@ -7103,7 +7110,7 @@ subroutine scorep_probe_418(buf, count, datatype, dest, tag, comm, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Rsend_c
-subroutine scorep_probe_419(buf, count, datatype, dest, tag, comm, ierror)
+subroutine scorep_probe_420(buf, count, datatype, dest, tag, comm, ierror)
 #if SCOREP_F08_TS_MPI_Rsend_c
     type(*), dimension(..) :: buf
 #else
@@ -7121,7 +7128,7 @@ subroutine scorep_probe_419(buf, count, datatype, dest, tag, comm, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Rsend_init
-subroutine scorep_probe_420(buf, count, datatype, dest, tag, comm, request, ierror)
+subroutine scorep_probe_421(buf, count, datatype, dest, tag, comm, request, ierror)
 #if SCOREP_F08_TS_MPI_Rsend_init
     type(*), dimension(..) :: buf
 #else
@@ -7140,7 +7147,7 @@ subroutine scorep_probe_420(buf, count, datatype, dest, tag, comm, request, ierr
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Rsend_init_c
-subroutine scorep_probe_421(buf, count, datatype, dest, tag, comm, request, ierror)
+subroutine scorep_probe_422(buf, count, datatype, dest, tag, comm, request, ierror)
 #if SCOREP_F08_TS_MPI_Rsend_init_c
     type(*), dimension(..) :: buf
 #else
@@ -7159,7 +7166,7 @@ subroutine scorep_probe_421(buf, count, datatype, dest, tag, comm, request, ierr
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Scan
-subroutine scorep_probe_422(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+subroutine scorep_probe_423(sendbuf, recvbuf, count, datatype, op, comm, ierror)
 #if SCOREP_F08_TS_MPI_Scan
     type(*), dimension(..) :: sendbuf
 #else
@@ -7182,7 +7189,7 @@ subroutine scorep_probe_422(sendbuf, recvbuf, count, datatype, op, comm, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Scan_c
-subroutine scorep_probe_423(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+subroutine scorep_probe_424(sendbuf, recvbuf, count, datatype, op, comm, ierror)
 #if SCOREP_F08_TS_MPI_Scan_c
     type(*), dimension(..) :: sendbuf
 #else
@@ -7205,7 +7212,7 @@ subroutine scorep_probe_423(sendbuf, recvbuf, count, datatype, op, comm, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Scan_init
-subroutine scorep_probe_424(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+subroutine scorep_probe_425(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
 #if SCOREP_F08_TS_MPI_Scan_init
     type(*), dimension(..) :: sendbuf
 #else
@@ -7230,7 +7237,7 @@ subroutine scorep_probe_424(sendbuf, recvbuf, count, datatype, op, comm, info, r
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Scan_init_c
-subroutine scorep_probe_425(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+subroutine scorep_probe_426(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
 #if SCOREP_F08_TS_MPI_Scan_init_c
     type(*), dimension(..) :: sendbuf
 #else
@@ -7255,7 +7262,7 @@ subroutine scorep_probe_425(sendbuf, recvbuf, count, datatype, op, comm, info, r
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Scatter
-subroutine scorep_probe_426(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, ierror)
+subroutine scorep_probe_427(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, ierror)
 #if SCOREP_F08_TS_MPI_Scatter
     type(*), dimension(..) :: sendbuf
 #else
@@ -7280,7 +7287,7 @@ subroutine scorep_probe_426(sendbuf, sendcount, sendtype, recvbuf, recvcount, re
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Scatter_c
-subroutine scorep_probe_427(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, ierror)
+subroutine scorep_probe_428(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, ierror)
 #if SCOREP_F08_TS_MPI_Scatter_c
     type(*), dimension(..) :: sendbuf
 #else
@@ -7305,7 +7312,7 @@ subroutine scorep_probe_427(sendbuf, sendcount, sendtype, recvbuf, recvcount, re
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Scatter_init
-subroutine scorep_probe_428(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, &
+subroutine scorep_probe_429(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, &
         ierror)
 #if SCOREP_F08_TS_MPI_Scatter_init
     type(*), dimension(..) :: sendbuf
@@ -7334,7 +7341,7 @@ subroutine scorep_probe_428(sendbuf, sendcount, sendtype, recvbuf, recvcount, re
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Scatter_init_c
-subroutine scorep_probe_429(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, &
+subroutine scorep_probe_430(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, &
         ierror)
 #if SCOREP_F08_TS_MPI_Scatter_init_c
     type(*), dimension(..) :: sendbuf
@@ -7363,7 +7370,7 @@ subroutine scorep_probe_429(sendbuf, sendcount, sendtype, recvbuf, recvcount, re
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Scatterv
-subroutine scorep_probe_430(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, ierror)
+subroutine scorep_probe_431(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, ierror)
 #if SCOREP_F08_TS_MPI_Scatterv
     type(*), dimension(..) :: sendbuf
 #else
@@ -7389,7 +7396,7 @@ subroutine scorep_probe_430(sendbuf, sendcounts, displs, sendtype, recvbuf, recv
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Scatterv_c
-subroutine scorep_probe_431(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, ierror)
+subroutine scorep_probe_432(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, ierror)
 #if SCOREP_F08_TS_MPI_Scatterv_c
     type(*), dimension(..) :: sendbuf
 #else
@@ -7415,7 +7422,7 @@ subroutine scorep_probe_431(sendbuf, sendcounts, displs, sendtype, recvbuf, recv
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Scatterv_init
-subroutine scorep_probe_432(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, &
+subroutine scorep_probe_433(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, &
         request, ierror)
 #if SCOREP_F08_TS_MPI_Scatterv_init
     type(*), dimension(..) :: sendbuf
@@ -7445,7 +7452,7 @@ subroutine scorep_probe_432(sendbuf, sendcounts, displs, sendtype, recvbuf, recv
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Scatterv_init_c
-subroutine scorep_probe_433(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, &
+subroutine scorep_probe_434(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, &
         request, ierror)
 #if SCOREP_F08_TS_MPI_Scatterv_init_c
     type(*), dimension(..) :: sendbuf
@@ -7475,7 +7482,7 @@ subroutine scorep_probe_433(sendbuf, sendcounts, displs, sendtype, recvbuf, recv
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Send
-subroutine scorep_probe_434(buf, count, datatype, dest, tag, comm, ierror)
+subroutine scorep_probe_435(buf, count, datatype, dest, tag, comm, ierror)
 #if SCOREP_F08_TS_MPI_Send
     type(*), dimension(..) :: buf
 #else
@@ -7493,7 +7500,7 @@ subroutine scorep_probe_434(buf, count, datatype, dest, tag, comm, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Send_c
-subroutine scorep_probe_435(buf, count, datatype, dest, tag, comm, ierror)
+subroutine scorep_probe_436(buf, count, datatype, dest, tag, comm, ierror)
 #if SCOREP_F08_TS_MPI_Send_c
     type(*), dimension(..) :: buf
 #else
@@ -7511,7 +7518,7 @@ subroutine scorep_probe_435(buf, count, datatype, dest, tag, comm, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Send_init
-subroutine scorep_probe_436(buf, count, datatype, dest, tag, comm, request, ierror)
+subroutine scorep_probe_437(buf, count, datatype, dest, tag, comm, request, ierror)
 #if SCOREP_F08_TS_MPI_Send_init
     type(*), dimension(..) :: buf
 #else
@@ -7530,7 +7537,7 @@ subroutine scorep_probe_436(buf, count, datatype, dest, tag, comm, request, ierr
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Send_init_c
-subroutine scorep_probe_437(buf, count, datatype, dest, tag, comm, request, ierror)
+subroutine scorep_probe_438(buf, count, datatype, dest, tag, comm, request, ierror)
 #if SCOREP_F08_TS_MPI_Send_init_c
     type(*), dimension(..) :: buf
 #else
@@ -7549,7 +7556,7 @@ subroutine scorep_probe_437(buf, count, datatype, dest, tag, comm, request, ierr
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Sendrecv
-subroutine scorep_probe_438(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, &
+subroutine scorep_probe_439(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, &
         recvtag, comm, status, ierror)
 #if SCOREP_F08_TS_MPI_Sendrecv
     type(*), dimension(..) :: sendbuf
@@ -7580,7 +7587,7 @@ subroutine scorep_probe_438(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Sendrecv_c
-subroutine scorep_probe_439(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, &
+subroutine scorep_probe_440(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, &
         recvtag, comm, status, ierror)
 #if SCOREP_F08_TS_MPI_Sendrecv_c
     type(*), dimension(..) :: sendbuf
@@ -7611,7 +7618,7 @@ subroutine scorep_probe_439(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Sendrecv_replace
-subroutine scorep_probe_440(buf, count, datatype, dest, sendtag, source, recvtag, comm, status, ierror)
+subroutine scorep_probe_441(buf, count, datatype, dest, sendtag, source, recvtag, comm, status, ierror)
 #if SCOREP_F08_TS_MPI_Sendrecv_replace
     type(*), dimension(..) :: buf
 #else
@@ -7632,7 +7639,7 @@ subroutine scorep_probe_440(buf, count, datatype, dest, sendtag, source, recvtag
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Sendrecv_replace_c
-subroutine scorep_probe_441(buf, count, datatype, dest, sendtag, source, recvtag, comm, status, ierror)
+subroutine scorep_probe_442(buf, count, datatype, dest, sendtag, source, recvtag, comm, status, ierror)
 #if SCOREP_F08_TS_MPI_Sendrecv_replace_c
     type(*), dimension(..) :: buf
 #else
@@ -7653,7 +7660,7 @@ subroutine scorep_probe_441(buf, count, datatype, dest, sendtag, source, recvtag
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Session_attach_buffer
-subroutine scorep_probe_442(session, buffer, size, ierror)
+subroutine scorep_probe_443(session, buffer, size, ierror)
     TYPE(MPI_Session) :: session
 #if SCOREP_F08_TS_MPI_Session_attach_buffer
     type(*), dimension(..), asynchronous :: buffer
@@ -7668,7 +7675,7 @@ subroutine scorep_probe_442(session, buffer, size, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Session_attach_buffer_c
-subroutine scorep_probe_443(session, buffer, size, ierror)
+subroutine scorep_probe_444(session, buffer, size, ierror)
     TYPE(MPI_Session) :: session
 #if SCOREP_F08_TS_MPI_Session_attach_buffer_c
     type(*), dimension(..), asynchronous :: buffer
@@ -7683,7 +7690,7 @@ subroutine scorep_probe_443(session, buffer, size, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Session_call_errhandler
-subroutine scorep_probe_444(session, errorcode, ierror)
+subroutine scorep_probe_445(session, errorcode, ierror)
     TYPE(MPI_Session) :: session
     INTEGER :: errorcode
     integer, optional :: ierror
@@ -7692,7 +7699,7 @@ subroutine scorep_probe_444(session, errorcode, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Session_create_errhandler
-subroutine scorep_probe_445(session_errhandler_fn, errhandler, ierror)
+subroutine scorep_probe_446(session_errhandler_fn, errhandler, ierror)
     PROCEDURE(MPI_Session_errhandler_function) :: session_errhandler_fn
     TYPE(MPI_Errhandler) :: errhandler
     integer, optional :: ierror
@@ -7701,7 +7708,7 @@ subroutine scorep_probe_445(session_errhandler_fn, errhandler, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Session_detach_buffer
-subroutine scorep_probe_446(session, buffer_addr, size, ierror)
+subroutine scorep_probe_447(session, buffer_addr, size, ierror)
     TYPE(MPI_Session) :: session
     TYPE(C_PTR) :: buffer_addr
     INTEGER :: size
@@ -7711,7 +7718,7 @@ subroutine scorep_probe_446(session, buffer_addr, size, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Session_detach_buffer_c
-subroutine scorep_probe_447(session, buffer_addr, size, ierror)
+subroutine scorep_probe_448(session, buffer_addr, size, ierror)
     TYPE(MPI_Session) :: session
     TYPE(C_PTR) :: buffer_addr
     INTEGER(KIND=MPI_COUNT_KIND) :: size
@@ -7721,7 +7728,7 @@ subroutine scorep_probe_447(session, buffer_addr, size, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Session_finalize
-subroutine scorep_probe_448(session, ierror)
+subroutine scorep_probe_449(session, ierror)
     TYPE(MPI_Session) :: session
     integer, optional :: ierror
     integer :: scorep_ierror
@@ -7729,7 +7736,7 @@ subroutine scorep_probe_448(session, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Session_flush_buffer
-subroutine scorep_probe_449(session, ierror)
+subroutine scorep_probe_450(session, ierror)
     TYPE(MPI_Session) :: session
     integer, optional :: ierror
     integer :: scorep_ierror
@@ -7737,7 +7744,7 @@ subroutine scorep_probe_449(session, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Session_get_errhandler
-subroutine scorep_probe_450(session, errhandler, ierror)
+subroutine scorep_probe_451(session, errhandler, ierror)
     TYPE(MPI_Session) :: session
     TYPE(MPI_Errhandler) :: errhandler
     integer, optional :: ierror
@@ -7746,7 +7753,7 @@ subroutine scorep_probe_450(session, errhandler, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Session_get_info
-subroutine scorep_probe_451(session, info_used, ierror)
+subroutine scorep_probe_452(session, info_used, ierror)
     TYPE(MPI_Session) :: session
     TYPE(MPI_Info) :: info_used
     integer, optional :: ierror
@@ -7755,7 +7762,7 @@ subroutine scorep_probe_451(session, info_used, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Session_get_nth_pset
-subroutine scorep_probe_452(session, info, n, pset_len, pset_name, ierror)
+subroutine scorep_probe_453(session, info, n, pset_len, pset_name, ierror)
     TYPE(MPI_Session) :: session
     TYPE(MPI_Info) :: info
     INTEGER :: n
@@ -7767,7 +7774,7 @@ subroutine scorep_probe_452(session, info, n, pset_len, pset_name, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Session_get_num_psets
-subroutine scorep_probe_453(session, info, npset_names, ierror)
+subroutine scorep_probe_454(session, info, npset_names, ierror)
     TYPE(MPI_Session) :: session
     TYPE(MPI_Info) :: info
     INTEGER :: npset_names
@@ -7777,7 +7784,7 @@ subroutine scorep_probe_453(session, info, npset_names, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Session_get_pset_info
-subroutine scorep_probe_454(session, pset_name, info, ierror)
+subroutine scorep_probe_455(session, pset_name, info, ierror)
     TYPE(MPI_Session) :: session
     CHARACTER(LEN=*) :: pset_name
     TYPE(MPI_Info) :: info
@@ -7787,7 +7794,7 @@ subroutine scorep_probe_454(session, pset_name, info, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Session_iflush_buffer
-subroutine scorep_probe_455(session, request, ierror)
+subroutine scorep_probe_456(session, request, ierror)
     TYPE(MPI_Session) :: session
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
@@ -7796,7 +7803,7 @@ subroutine scorep_probe_455(session, request, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Session_init
-subroutine scorep_probe_456(info, errhandler, session, ierror)
+subroutine scorep_probe_457(info, errhandler, session, ierror)
     TYPE(MPI_Info) :: info
     TYPE(MPI_Errhandler) :: errhandler
     TYPE(MPI_Session) :: session
@@ -7806,7 +7813,7 @@ subroutine scorep_probe_456(info, errhandler, session, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Session_set_errhandler
-subroutine scorep_probe_457(session, errhandler, ierror)
+subroutine scorep_probe_458(session, errhandler, ierror)
     TYPE(MPI_Session) :: session
     TYPE(MPI_Errhandler) :: errhandler
     integer, optional :: ierror
@@ -7815,7 +7822,7 @@ subroutine scorep_probe_457(session, errhandler, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Ssend
-subroutine scorep_probe_458(buf, count, datatype, dest, tag, comm, ierror)
+subroutine scorep_probe_459(buf, count, datatype, dest, tag, comm, ierror)
 #if SCOREP_F08_TS_MPI_Ssend
     type(*), dimension(..) :: buf
 #else
@@ -7833,7 +7840,7 @@ subroutine scorep_probe_458(buf, count, datatype, dest, tag, comm, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Ssend_c
-subroutine scorep_probe_459(buf, count, datatype, dest, tag, comm, ierror)
+subroutine scorep_probe_460(buf, count, datatype, dest, tag, comm, ierror)
 #if SCOREP_F08_TS_MPI_Ssend_c
     type(*), dimension(..) :: buf
 #else
@@ -7851,7 +7858,7 @@ subroutine scorep_probe_459(buf, count, datatype, dest, tag, comm, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Ssend_init
-subroutine scorep_probe_460(buf, count, datatype, dest, tag, comm, request, ierror)
+subroutine scorep_probe_461(buf, count, datatype, dest, tag, comm, request, ierror)
 #if SCOREP_F08_TS_MPI_Ssend_init
     type(*), dimension(..) :: buf
 #else
@@ -7870,7 +7877,7 @@ subroutine scorep_probe_460(buf, count, datatype, dest, tag, comm, request, ierr
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Ssend_init_c
-subroutine scorep_probe_461(buf, count, datatype, dest, tag, comm, request, ierror)
+subroutine scorep_probe_462(buf, count, datatype, dest, tag, comm, request, ierror)
 #if SCOREP_F08_TS_MPI_Ssend_init_c
     type(*), dimension(..) :: buf
 #else
@@ -7889,7 +7896,7 @@ subroutine scorep_probe_461(buf, count, datatype, dest, tag, comm, request, ierr
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Start
-subroutine scorep_probe_462(request, ierror)
+subroutine scorep_probe_463(request, ierror)
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
     integer :: scorep_ierror
@@ -7897,7 +7904,7 @@ subroutine scorep_probe_462(request, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Startall
-subroutine scorep_probe_463(count, array_of_requests, ierror)
+subroutine scorep_probe_464(count, array_of_requests, ierror)
     INTEGER :: count
     TYPE(MPI_Request), dimension(*), target :: array_of_requests
     integer, optional :: ierror
@@ -7906,7 +7913,7 @@ subroutine scorep_probe_463(count, array_of_requests, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Status_get_error
-subroutine scorep_probe_464(status, error, ierror)
+subroutine scorep_probe_465(status, error, ierror)
     TYPE(MPI_Status), target :: status
     INTEGER :: error
     integer, optional :: ierror
@@ -7915,7 +7922,7 @@ subroutine scorep_probe_464(status, error, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Status_get_source
-subroutine scorep_probe_465(status, source, ierror)
+subroutine scorep_probe_466(status, source, ierror)
     TYPE(MPI_Status), target :: status
     INTEGER :: source
     integer, optional :: ierror
@@ -7924,7 +7931,7 @@ subroutine scorep_probe_465(status, source, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Status_get_tag
-subroutine scorep_probe_466(status, tag, ierror)
+subroutine scorep_probe_467(status, tag, ierror)
     TYPE(MPI_Status), target :: status
     INTEGER :: tag
     integer, optional :: ierror
@@ -7933,7 +7940,7 @@ subroutine scorep_probe_466(status, tag, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Status_set_cancelled
-subroutine scorep_probe_467(status, flag, ierror)
+subroutine scorep_probe_468(status, flag, ierror)
     TYPE(MPI_Status), target :: status
     LOGICAL :: flag
     integer, optional :: ierror
@@ -7942,7 +7949,7 @@ subroutine scorep_probe_467(status, flag, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Status_set_elements
-subroutine scorep_probe_468(status, datatype, count, ierror)
+subroutine scorep_probe_469(status, datatype, count, ierror)
     TYPE(MPI_Status), target :: status
     TYPE(MPI_Datatype) :: datatype
     INTEGER :: count
@@ -7952,7 +7959,7 @@ subroutine scorep_probe_468(status, datatype, count, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Status_set_elements_x
-subroutine scorep_probe_469(status, datatype, count, ierror)
+subroutine scorep_probe_470(status, datatype, count, ierror)
     TYPE(MPI_Status), target :: status
     TYPE(MPI_Datatype) :: datatype
     INTEGER(KIND=MPI_COUNT_KIND) :: count
@@ -7962,7 +7969,7 @@ subroutine scorep_probe_469(status, datatype, count, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Status_set_error
-subroutine scorep_probe_470(status, error, ierror)
+subroutine scorep_probe_471(status, error, ierror)
     TYPE(MPI_Status), target :: status
     INTEGER :: error
     integer, optional :: ierror
@@ -7971,7 +7978,7 @@ subroutine scorep_probe_470(status, error, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Status_set_source
-subroutine scorep_probe_471(status, source, ierror)
+subroutine scorep_probe_472(status, source, ierror)
     TYPE(MPI_Status), target :: status
     INTEGER :: source
     integer, optional :: ierror
@@ -7980,7 +7987,7 @@ subroutine scorep_probe_471(status, source, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Status_set_tag
-subroutine scorep_probe_472(status, tag, ierror)
+subroutine scorep_probe_473(status, tag, ierror)
     TYPE(MPI_Status), target :: status
     INTEGER :: tag
     integer, optional :: ierror
@@ -7989,7 +7996,7 @@ subroutine scorep_probe_472(status, tag, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Test
-subroutine scorep_probe_473(request, flag, status, ierror)
+subroutine scorep_probe_474(request, flag, status, ierror)
     TYPE(MPI_Request) :: request
     LOGICAL :: flag
     TYPE(MPI_Status), target :: status
@@ -7999,7 +8006,7 @@ subroutine scorep_probe_473(request, flag, status, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Test_cancelled
-subroutine scorep_probe_474(status, flag, ierror)
+subroutine scorep_probe_475(status, flag, ierror)
     TYPE(MPI_Status), target :: status
     LOGICAL :: flag
     integer, optional :: ierror
@@ -8008,7 +8015,7 @@ subroutine scorep_probe_474(status, flag, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Testall
-subroutine scorep_probe_475(count, array_of_requests, flag, array_of_statuses, ierror)
+subroutine scorep_probe_476(count, array_of_requests, flag, array_of_statuses, ierror)
     INTEGER :: count
     TYPE(MPI_Request), dimension(*), target :: array_of_requests
     LOGICAL :: flag
@@ -8019,7 +8026,7 @@ subroutine scorep_probe_475(count, array_of_requests, flag, array_of_statuses, i
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Testany
-subroutine scorep_probe_476(count, array_of_requests, index, flag, status, ierror)
+subroutine scorep_probe_477(count, array_of_requests, index, flag, status, ierror)
     INTEGER :: count
     TYPE(MPI_Request), dimension(*), target :: array_of_requests
     INTEGER :: index
@@ -8031,7 +8038,7 @@ subroutine scorep_probe_476(count, array_of_requests, index, flag, status, ierro
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Testsome
-subroutine scorep_probe_477(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, ierror)
+subroutine scorep_probe_478(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, ierror)
     INTEGER :: incount
     TYPE(MPI_Request), dimension(*), target :: array_of_requests
     INTEGER :: outcount
@@ -8043,7 +8050,7 @@ subroutine scorep_probe_477(incount, array_of_requests, outcount, array_of_indic
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Topo_test
-subroutine scorep_probe_478(comm, status, ierror)
+subroutine scorep_probe_479(comm, status, ierror)
     TYPE(MPI_Comm) :: comm
     INTEGER :: status
     integer, optional :: ierror
@@ -8052,7 +8059,7 @@ subroutine scorep_probe_478(comm, status, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_commit
-subroutine scorep_probe_479(datatype, ierror)
+subroutine scorep_probe_480(datatype, ierror)
     TYPE(MPI_Datatype) :: datatype
     integer, optional :: ierror
     integer :: scorep_ierror
@@ -8060,7 +8067,7 @@ subroutine scorep_probe_479(datatype, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_contiguous
-subroutine scorep_probe_480(count, oldtype, newtype, ierror)
+subroutine scorep_probe_481(count, oldtype, newtype, ierror)
     INTEGER :: count
     TYPE(MPI_Datatype) :: oldtype
     TYPE(MPI_Datatype) :: newtype
@@ -8070,7 +8077,7 @@ subroutine scorep_probe_480(count, oldtype, newtype, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_contiguous_c
-subroutine scorep_probe_481(count, oldtype, newtype, ierror)
+subroutine scorep_probe_482(count, oldtype, newtype, ierror)
     INTEGER(KIND=MPI_COUNT_KIND) :: count
     TYPE(MPI_Datatype) :: oldtype
     TYPE(MPI_Datatype) :: newtype
@@ -8080,7 +8087,7 @@ subroutine scorep_probe_481(count, oldtype, newtype, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_create_darray
-subroutine scorep_probe_482(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, &
+subroutine scorep_probe_483(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, &
         order, oldtype, newtype, ierror)
     INTEGER :: size
     INTEGER :: rank
@@ -8099,7 +8106,7 @@ subroutine scorep_probe_482(size, rank, ndims, array_of_gsizes, array_of_distrib
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_create_darray_c
-subroutine scorep_probe_483(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, &
+subroutine scorep_probe_484(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, &
         order, oldtype, newtype, ierror)
     INTEGER :: size
     INTEGER :: rank
@@ -8118,7 +8125,7 @@ subroutine scorep_probe_483(size, rank, ndims, array_of_gsizes, array_of_distrib
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_create_f90_complex
-subroutine scorep_probe_484(p, r, newtype, ierror)
+subroutine scorep_probe_485(p, r, newtype, ierror)
     INTEGER :: p
     INTEGER :: r
     TYPE(MPI_Datatype) :: newtype
@@ -8128,7 +8135,7 @@ subroutine scorep_probe_484(p, r, newtype, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_create_f90_integer
-subroutine scorep_probe_485(r, newtype, ierror)
+subroutine scorep_probe_486(r, newtype, ierror)
     INTEGER :: r
     TYPE(MPI_Datatype) :: newtype
     integer, optional :: ierror
@@ -8137,7 +8144,7 @@ subroutine scorep_probe_485(r, newtype, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_create_f90_real
-subroutine scorep_probe_486(p, r, newtype, ierror)
+subroutine scorep_probe_487(p, r, newtype, ierror)
     INTEGER :: p
     INTEGER :: r
     TYPE(MPI_Datatype) :: newtype
@@ -8147,7 +8154,7 @@ subroutine scorep_probe_486(p, r, newtype, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_create_hindexed
-subroutine scorep_probe_487(count, array_of_blocklengths, array_of_displacements, oldtype, newtype, ierror)
+subroutine scorep_probe_488(count, array_of_blocklengths, array_of_displacements, oldtype, newtype, ierror)
     INTEGER :: count
     INTEGER, dimension(*), target :: array_of_blocklengths
     INTEGER(KIND=MPI_ADDRESS_KIND), dimension(*), target :: array_of_displacements
@@ -8160,7 +8167,7 @@ subroutine scorep_probe_487(count, array_of_blocklengths, array_of_displacements
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_create_hindexed_c
-subroutine scorep_probe_488(count, array_of_blocklengths, array_of_displacements, oldtype, newtype, ierror)
+subroutine scorep_probe_489(count, array_of_blocklengths, array_of_displacements, oldtype, newtype, ierror)
     INTEGER(KIND=MPI_COUNT_KIND) :: count
     INTEGER(KIND=MPI_COUNT_KIND), dimension(*), target :: array_of_blocklengths
     INTEGER(KIND=MPI_COUNT_KIND), dimension(*), target :: array_of_displacements
@@ -8173,7 +8180,7 @@ subroutine scorep_probe_488(count, array_of_blocklengths, array_of_displacements
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_create_hindexed_block
-subroutine scorep_probe_489(count, blocklength, array_of_displacements, oldtype, newtype, ierror)
+subroutine scorep_probe_490(count, blocklength, array_of_displacements, oldtype, newtype, ierror)
     INTEGER :: count
     INTEGER :: blocklength
     INTEGER(KIND=MPI_ADDRESS_KIND), dimension(*), target :: array_of_displacements
@@ -8185,7 +8192,7 @@ subroutine scorep_probe_489(count, blocklength, array_of_displacements, oldtype,
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_create_hindexed_block_c
-subroutine scorep_probe_490(count, blocklength, array_of_displacements, oldtype, newtype, ierror)
+subroutine scorep_probe_491(count, blocklength, array_of_displacements, oldtype, newtype, ierror)
     INTEGER(KIND=MPI_COUNT_KIND) :: count
     INTEGER(KIND=MPI_COUNT_KIND) :: blocklength
     INTEGER(KIND=MPI_COUNT_KIND), dimension(*), target :: array_of_displacements
@@ -8197,7 +8204,7 @@ subroutine scorep_probe_490(count, blocklength, array_of_displacements, oldtype,
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_create_hvector
-subroutine scorep_probe_491(count, blocklength, stride, oldtype, newtype, ierror)
+subroutine scorep_probe_492(count, blocklength, stride, oldtype, newtype, ierror)
     INTEGER :: count
     INTEGER :: blocklength
     INTEGER(KIND=MPI_ADDRESS_KIND) :: stride
@@ -8209,7 +8216,7 @@ subroutine scorep_probe_491(count, blocklength, stride, oldtype, newtype, ierror
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_create_hvector_c
-subroutine scorep_probe_492(count, blocklength, stride, oldtype, newtype, ierror)
+subroutine scorep_probe_493(count, blocklength, stride, oldtype, newtype, ierror)
     INTEGER(KIND=MPI_COUNT_KIND) :: count
     INTEGER(KIND=MPI_COUNT_KIND) :: blocklength
     INTEGER(KIND=MPI_COUNT_KIND) :: stride
@@ -8221,7 +8228,7 @@ subroutine scorep_probe_492(count, blocklength, stride, oldtype, newtype, ierror
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_create_indexed_block
-subroutine scorep_probe_493(count, blocklength, array_of_displacements, oldtype, newtype, ierror)
+subroutine scorep_probe_494(count, blocklength, array_of_displacements, oldtype, newtype, ierror)
     INTEGER :: count
     INTEGER :: blocklength
     INTEGER, dimension(*), target :: array_of_displacements
@@ -8233,7 +8240,7 @@ subroutine scorep_probe_493(count, blocklength, array_of_displacements, oldtype,
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_create_indexed_block_c
-subroutine scorep_probe_494(count, blocklength, array_of_displacements, oldtype, newtype, ierror)
+subroutine scorep_probe_495(count, blocklength, array_of_displacements, oldtype, newtype, ierror)
     INTEGER(KIND=MPI_COUNT_KIND) :: count
     INTEGER(KIND=MPI_COUNT_KIND) :: blocklength
     INTEGER(KIND=MPI_COUNT_KIND), dimension(*), target :: array_of_displacements
@@ -8245,7 +8252,7 @@ subroutine scorep_probe_494(count, blocklength, array_of_displacements, oldtype,
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_create_keyval
-subroutine scorep_probe_495(type_copy_attr_fn, type_delete_attr_fn, type_keyval, extra_state, ierror)
+subroutine scorep_probe_496(type_copy_attr_fn, type_delete_attr_fn, type_keyval, extra_state, ierror)
     PROCEDURE(MPI_Type_copy_attr_function) :: type_copy_attr_fn
     PROCEDURE(MPI_Type_delete_attr_function) :: type_delete_attr_fn
     INTEGER :: type_keyval
@@ -8256,7 +8263,7 @@ subroutine scorep_probe_495(type_copy_attr_fn, type_delete_attr_fn, type_keyval,
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_create_resized
-subroutine scorep_probe_496(oldtype, lb, extent, newtype, ierror)
+subroutine scorep_probe_497(oldtype, lb, extent, newtype, ierror)
     TYPE(MPI_Datatype) :: oldtype
     INTEGER(KIND=MPI_ADDRESS_KIND) :: lb
     INTEGER(KIND=MPI_ADDRESS_KIND) :: extent
@@ -8267,7 +8274,7 @@ subroutine scorep_probe_496(oldtype, lb, extent, newtype, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_create_resized_c
-subroutine scorep_probe_497(oldtype, lb, extent, newtype, ierror)
+subroutine scorep_probe_498(oldtype, lb, extent, newtype, ierror)
     TYPE(MPI_Datatype) :: oldtype
     INTEGER(KIND=MPI_COUNT_KIND) :: lb
     INTEGER(KIND=MPI_COUNT_KIND) :: extent
@@ -8278,7 +8285,7 @@ subroutine scorep_probe_497(oldtype, lb, extent, newtype, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_create_struct
-subroutine scorep_probe_498(count, array_of_blocklengths, array_of_displacements, array_of_types, newtype, ierror)
+subroutine scorep_probe_499(count, array_of_blocklengths, array_of_displacements, array_of_types, newtype, ierror)
     INTEGER :: count
     INTEGER, dimension(*), target :: array_of_blocklengths
     INTEGER(KIND=MPI_ADDRESS_KIND), dimension(*), target :: array_of_displacements
@@ -8291,7 +8298,7 @@ subroutine scorep_probe_498(count, array_of_blocklengths, array_of_displacements
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_create_struct_c
-subroutine scorep_probe_499(count, array_of_blocklengths, array_of_displacements, array_of_types, newtype, ierror)
+subroutine scorep_probe_500(count, array_of_blocklengths, array_of_displacements, array_of_types, newtype, ierror)
     INTEGER(KIND=MPI_COUNT_KIND) :: count
     INTEGER(KIND=MPI_COUNT_KIND), dimension(*), target :: array_of_blocklengths
     INTEGER(KIND=MPI_COUNT_KIND), dimension(*), target :: array_of_displacements
@@ -8304,7 +8311,7 @@ subroutine scorep_probe_499(count, array_of_blocklengths, array_of_displacements
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_create_subarray
-subroutine scorep_probe_500(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype, newtype, ierror)
+subroutine scorep_probe_501(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype, newtype, ierror)
     INTEGER :: ndims
     INTEGER, dimension(*), target :: array_of_sizes
     INTEGER, dimension(*), target :: array_of_subsizes
@@ -8319,7 +8326,7 @@ subroutine scorep_probe_500(ndims, array_of_sizes, array_of_subsizes, array_of_s
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_create_subarray_c
-subroutine scorep_probe_501(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype, newtype, ierror)
+subroutine scorep_probe_502(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype, newtype, ierror)
     INTEGER :: ndims
     INTEGER(KIND=MPI_COUNT_KIND), dimension(*), target :: array_of_sizes
     INTEGER(KIND=MPI_COUNT_KIND), dimension(*), target :: array_of_subsizes
@@ -8334,7 +8341,7 @@ subroutine scorep_probe_501(ndims, array_of_sizes, array_of_subsizes, array_of_s
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_delete_attr
-subroutine scorep_probe_502(datatype, type_keyval, ierror)
+subroutine scorep_probe_503(datatype, type_keyval, ierror)
     TYPE(MPI_Datatype) :: datatype
     INTEGER :: type_keyval
     integer, optional :: ierror
@@ -8343,7 +8350,7 @@ subroutine scorep_probe_502(datatype, type_keyval, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_dup
-subroutine scorep_probe_503(oldtype, newtype, ierror)
+subroutine scorep_probe_504(oldtype, newtype, ierror)
     TYPE(MPI_Datatype) :: oldtype
     TYPE(MPI_Datatype) :: newtype
     integer, optional :: ierror
@@ -8352,7 +8359,7 @@ subroutine scorep_probe_503(oldtype, newtype, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_free
-subroutine scorep_probe_504(datatype, ierror)
+subroutine scorep_probe_505(datatype, ierror)
     TYPE(MPI_Datatype) :: datatype
     integer, optional :: ierror
     integer :: scorep_ierror
@@ -8360,7 +8367,7 @@ subroutine scorep_probe_504(datatype, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_free_keyval
-subroutine scorep_probe_505(type_keyval, ierror)
+subroutine scorep_probe_506(type_keyval, ierror)
     INTEGER :: type_keyval
     integer, optional :: ierror
     integer :: scorep_ierror
@@ -8368,7 +8375,7 @@ subroutine scorep_probe_505(type_keyval, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_get_attr
-subroutine scorep_probe_506(datatype, type_keyval, attribute_val, flag, ierror)
+subroutine scorep_probe_507(datatype, type_keyval, attribute_val, flag, ierror)
     TYPE(MPI_Datatype) :: datatype
     INTEGER :: type_keyval
     INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val
@@ -8379,7 +8386,7 @@ subroutine scorep_probe_506(datatype, type_keyval, attribute_val, flag, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_get_contents
-subroutine scorep_probe_507(datatype, max_integers, max_addresses, max_datatypes, array_of_integers, &
+subroutine scorep_probe_508(datatype, max_integers, max_addresses, max_datatypes, array_of_integers, &
         array_of_addresses, array_of_datatypes, ierror)
     TYPE(MPI_Datatype) :: datatype
     INTEGER :: max_integers
@@ -8395,7 +8402,7 @@ subroutine scorep_probe_507(datatype, max_integers, max_addresses, max_datatypes
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_get_contents_c
-subroutine scorep_probe_508(datatype, max_integers, max_addresses, max_large_counts, max_datatypes, &
+subroutine scorep_probe_509(datatype, max_integers, max_addresses, max_large_counts, max_datatypes, &
         array_of_integers, array_of_addresses, array_of_large_counts, array_of_datatypes, ierror)
     TYPE(MPI_Datatype) :: datatype
     INTEGER(KIND=MPI_COUNT_KIND) :: max_integers
@@ -8413,7 +8420,7 @@ subroutine scorep_probe_508(datatype, max_integers, max_addresses, max_large_cou
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_get_envelope
-subroutine scorep_probe_509(datatype, num_integers, num_addresses, num_datatypes, combiner, ierror)
+subroutine scorep_probe_510(datatype, num_integers, num_addresses, num_datatypes, combiner, ierror)
     TYPE(MPI_Datatype) :: datatype
     INTEGER :: num_integers
     INTEGER :: num_addresses
@@ -8425,7 +8432,7 @@ subroutine scorep_probe_509(datatype, num_integers, num_addresses, num_datatypes
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_get_envelope_c
-subroutine scorep_probe_510(datatype, num_integers, num_addresses, num_large_counts, num_datatypes, combiner, ierror)
+subroutine scorep_probe_511(datatype, num_integers, num_addresses, num_large_counts, num_datatypes, combiner, ierror)
     TYPE(MPI_Datatype) :: datatype
     INTEGER(KIND=MPI_COUNT_KIND) :: num_integers
     INTEGER(KIND=MPI_COUNT_KIND) :: num_addresses
@@ -8439,7 +8446,7 @@ subroutine scorep_probe_510(datatype, num_integers, num_addresses, num_large_cou
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_get_extent
-subroutine scorep_probe_511(datatype, lb, extent, ierror)
+subroutine scorep_probe_512(datatype, lb, extent, ierror)
     TYPE(MPI_Datatype) :: datatype
     INTEGER(KIND=MPI_ADDRESS_KIND) :: lb
     INTEGER(KIND=MPI_ADDRESS_KIND) :: extent
@@ -8449,7 +8456,7 @@ subroutine scorep_probe_511(datatype, lb, extent, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_get_extent_c
-subroutine scorep_probe_512(datatype, lb, extent, ierror)
+subroutine scorep_probe_513(datatype, lb, extent, ierror)
     TYPE(MPI_Datatype) :: datatype
     INTEGER(KIND=MPI_COUNT_KIND) :: lb
     INTEGER(KIND=MPI_COUNT_KIND) :: extent
@@ -8459,7 +8466,7 @@ subroutine scorep_probe_512(datatype, lb, extent, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_get_extent_x
-subroutine scorep_probe_513(datatype, lb, extent, ierror)
+subroutine scorep_probe_514(datatype, lb, extent, ierror)
     TYPE(MPI_Datatype) :: datatype
     INTEGER(KIND=MPI_COUNT_KIND) :: lb
     INTEGER(KIND=MPI_COUNT_KIND) :: extent
@@ -8469,7 +8476,7 @@ subroutine scorep_probe_513(datatype, lb, extent, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_get_name
-subroutine scorep_probe_514(datatype, type_name, resultlen, ierror)
+subroutine scorep_probe_515(datatype, type_name, resultlen, ierror)
     TYPE(MPI_Datatype) :: datatype
     CHARACTER(LEN=*) :: type_name
     INTEGER :: resultlen
@@ -8479,7 +8486,7 @@ subroutine scorep_probe_514(datatype, type_name, resultlen, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_get_true_extent
-subroutine scorep_probe_515(datatype, true_lb, true_extent, ierror)
+subroutine scorep_probe_516(datatype, true_lb, true_extent, ierror)
     TYPE(MPI_Datatype) :: datatype
     INTEGER(KIND=MPI_ADDRESS_KIND) :: true_lb
     INTEGER(KIND=MPI_ADDRESS_KIND) :: true_extent
@@ -8489,7 +8496,7 @@ subroutine scorep_probe_515(datatype, true_lb, true_extent, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_get_true_extent_c
-subroutine scorep_probe_516(datatype, true_lb, true_extent, ierror)
+subroutine scorep_probe_517(datatype, true_lb, true_extent, ierror)
     TYPE(MPI_Datatype) :: datatype
     INTEGER(KIND=MPI_COUNT_KIND) :: true_lb
     INTEGER(KIND=MPI_COUNT_KIND) :: true_extent
@@ -8499,7 +8506,7 @@ subroutine scorep_probe_516(datatype, true_lb, true_extent, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_get_true_extent_x
-subroutine scorep_probe_517(datatype, true_lb, true_extent, ierror)
+subroutine scorep_probe_518(datatype, true_lb, true_extent, ierror)
     TYPE(MPI_Datatype) :: datatype
     INTEGER(KIND=MPI_COUNT_KIND) :: true_lb
     INTEGER(KIND=MPI_COUNT_KIND) :: true_extent
@@ -8509,7 +8516,7 @@ subroutine scorep_probe_517(datatype, true_lb, true_extent, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_get_value_index
-subroutine scorep_probe_518(value_type, index_type, pair_type, ierror)
+subroutine scorep_probe_519(value_type, index_type, pair_type, ierror)
     TYPE(MPI_Datatype) :: value_type
     TYPE(MPI_Datatype) :: index_type
     TYPE(MPI_Datatype) :: pair_type
@@ -8519,7 +8526,7 @@ subroutine scorep_probe_518(value_type, index_type, pair_type, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_indexed
-subroutine scorep_probe_519(count, array_of_blocklengths, array_of_displacements, oldtype, newtype, ierror)
+subroutine scorep_probe_520(count, array_of_blocklengths, array_of_displacements, oldtype, newtype, ierror)
     INTEGER :: count
     INTEGER, dimension(*), target :: array_of_blocklengths
     INTEGER, dimension(*), target :: array_of_displacements
@@ -8531,7 +8538,7 @@ subroutine scorep_probe_519(count, array_of_blocklengths, array_of_displacements
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_indexed_c
-subroutine scorep_probe_520(count, array_of_blocklengths, array_of_displacements, oldtype, newtype, ierror)
+subroutine scorep_probe_521(count, array_of_blocklengths, array_of_displacements, oldtype, newtype, ierror)
     INTEGER(KIND=MPI_COUNT_KIND) :: count
     INTEGER(KIND=MPI_COUNT_KIND), dimension(*), target :: array_of_blocklengths
     INTEGER(KIND=MPI_COUNT_KIND), dimension(*), target :: array_of_displacements
@@ -8543,7 +8550,7 @@ subroutine scorep_probe_520(count, array_of_blocklengths, array_of_displacements
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_match_size
-subroutine scorep_probe_521(typeclass, size, datatype, ierror)
+subroutine scorep_probe_522(typeclass, size, datatype, ierror)
     INTEGER :: typeclass
     INTEGER :: size
     TYPE(MPI_Datatype) :: datatype
@@ -8553,7 +8560,7 @@ subroutine scorep_probe_521(typeclass, size, datatype, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_set_attr
-subroutine scorep_probe_522(datatype, type_keyval, attribute_val, ierror)
+subroutine scorep_probe_523(datatype, type_keyval, attribute_val, ierror)
     TYPE(MPI_Datatype) :: datatype
     INTEGER :: type_keyval
     INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val
@@ -8563,7 +8570,7 @@ subroutine scorep_probe_522(datatype, type_keyval, attribute_val, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_set_name
-subroutine scorep_probe_523(datatype, type_name, ierror)
+subroutine scorep_probe_524(datatype, type_name, ierror)
     TYPE(MPI_Datatype) :: datatype
     CHARACTER(LEN=*) :: type_name
     integer, optional :: ierror
@@ -8572,7 +8579,7 @@ subroutine scorep_probe_523(datatype, type_name, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_size
-subroutine scorep_probe_524(datatype, size, ierror)
+subroutine scorep_probe_525(datatype, size, ierror)
     TYPE(MPI_Datatype) :: datatype
     INTEGER :: size
     integer, optional :: ierror
@@ -8581,7 +8588,7 @@ subroutine scorep_probe_524(datatype, size, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_size_c
-subroutine scorep_probe_525(datatype, size, ierror)
+subroutine scorep_probe_526(datatype, size, ierror)
     TYPE(MPI_Datatype) :: datatype
     INTEGER(KIND=MPI_COUNT_KIND) :: size
     integer, optional :: ierror
@@ -8590,7 +8597,7 @@ subroutine scorep_probe_525(datatype, size, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_size_x
-subroutine scorep_probe_526(datatype, size, ierror)
+subroutine scorep_probe_527(datatype, size, ierror)
     TYPE(MPI_Datatype) :: datatype
     INTEGER(KIND=MPI_COUNT_KIND) :: size
     integer, optional :: ierror
@@ -8599,7 +8606,7 @@ subroutine scorep_probe_526(datatype, size, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_vector
-subroutine scorep_probe_527(count, blocklength, stride, oldtype, newtype, ierror)
+subroutine scorep_probe_528(count, blocklength, stride, oldtype, newtype, ierror)
     INTEGER :: count
     INTEGER :: blocklength
     INTEGER :: stride
@@ -8611,7 +8618,7 @@ subroutine scorep_probe_527(count, blocklength, stride, oldtype, newtype, ierror
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Type_vector_c
-subroutine scorep_probe_528(count, blocklength, stride, oldtype, newtype, ierror)
+subroutine scorep_probe_529(count, blocklength, stride, oldtype, newtype, ierror)
     INTEGER(KIND=MPI_COUNT_KIND) :: count
     INTEGER(KIND=MPI_COUNT_KIND) :: blocklength
     INTEGER(KIND=MPI_COUNT_KIND) :: stride
@@ -8623,7 +8630,7 @@ subroutine scorep_probe_528(count, blocklength, stride, oldtype, newtype, ierror
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Unpack
-subroutine scorep_probe_529(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror)
+subroutine scorep_probe_530(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror)
 #if SCOREP_F08_TS_MPI_Unpack
     type(*), dimension(..) :: inbuf
 #else
@@ -8647,7 +8654,7 @@ subroutine scorep_probe_529(inbuf, insize, position, outbuf, outcount, datatype,
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Unpack_c
-subroutine scorep_probe_530(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror)
+subroutine scorep_probe_531(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror)
 #if SCOREP_F08_TS_MPI_Unpack_c
     type(*), dimension(..) :: inbuf
 #else
@@ -8671,7 +8678,7 @@ subroutine scorep_probe_530(inbuf, insize, position, outbuf, outcount, datatype,
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Unpack_external
-subroutine scorep_probe_531(datarep, inbuf, insize, position, outbuf, outcount, datatype, ierror)
+subroutine scorep_probe_532(datarep, inbuf, insize, position, outbuf, outcount, datatype, ierror)
     CHARACTER(LEN=*) :: datarep
 #if SCOREP_F08_TS_MPI_Unpack_external
     type(*), dimension(..) :: inbuf
@@ -8695,7 +8702,7 @@ subroutine scorep_probe_531(datarep, inbuf, insize, position, outbuf, outcount, 
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Unpack_external_c
-subroutine scorep_probe_532(datarep, inbuf, insize, position, outbuf, outcount, datatype, ierror)
+subroutine scorep_probe_533(datarep, inbuf, insize, position, outbuf, outcount, datatype, ierror)
     CHARACTER(LEN=*) :: datarep
 #if SCOREP_F08_TS_MPI_Unpack_external_c
     type(*), dimension(..) :: inbuf
@@ -8719,7 +8726,7 @@ subroutine scorep_probe_532(datarep, inbuf, insize, position, outbuf, outcount, 
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Unpublish_name
-subroutine scorep_probe_533(service_name, info, port_name, ierror)
+subroutine scorep_probe_534(service_name, info, port_name, ierror)
     CHARACTER(LEN=*) :: service_name
     TYPE(MPI_Info) :: info
     CHARACTER(LEN=*) :: port_name
@@ -8729,7 +8736,7 @@ subroutine scorep_probe_533(service_name, info, port_name, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Wait
-subroutine scorep_probe_534(request, status, ierror)
+subroutine scorep_probe_535(request, status, ierror)
     TYPE(MPI_Request) :: request
     TYPE(MPI_Status), target :: status
     integer, optional :: ierror
@@ -8738,7 +8745,7 @@ subroutine scorep_probe_534(request, status, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Waitall
-subroutine scorep_probe_535(count, array_of_requests, array_of_statuses, ierror)
+subroutine scorep_probe_536(count, array_of_requests, array_of_statuses, ierror)
     INTEGER :: count
     TYPE(MPI_Request), dimension(*), target :: array_of_requests
     TYPE(MPI_Status), dimension(*), target :: array_of_statuses
@@ -8748,7 +8755,7 @@ subroutine scorep_probe_535(count, array_of_requests, array_of_statuses, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Waitany
-subroutine scorep_probe_536(count, array_of_requests, index, status, ierror)
+subroutine scorep_probe_537(count, array_of_requests, index, status, ierror)
     INTEGER :: count
     TYPE(MPI_Request), dimension(*), target :: array_of_requests
     INTEGER :: index
@@ -8759,7 +8766,7 @@ subroutine scorep_probe_536(count, array_of_requests, index, status, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Waitsome
-subroutine scorep_probe_537(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, ierror)
+subroutine scorep_probe_538(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, ierror)
     INTEGER :: incount
     TYPE(MPI_Request), dimension(*), target :: array_of_requests
     INTEGER :: outcount
@@ -8771,7 +8778,7 @@ subroutine scorep_probe_537(incount, array_of_requests, outcount, array_of_indic
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_allocate
-subroutine scorep_probe_538(size, disp_unit, info, comm, baseptr, win, ierror)
+subroutine scorep_probe_539(size, disp_unit, info, comm, baseptr, win, ierror)
     INTEGER(KIND=MPI_ADDRESS_KIND) :: size
     INTEGER :: disp_unit
     TYPE(MPI_Info) :: info
@@ -8784,7 +8791,7 @@ subroutine scorep_probe_538(size, disp_unit, info, comm, baseptr, win, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_allocate_c
-subroutine scorep_probe_539(size, disp_unit, info, comm, baseptr, win, ierror)
+subroutine scorep_probe_540(size, disp_unit, info, comm, baseptr, win, ierror)
     INTEGER(KIND=MPI_ADDRESS_KIND) :: size
     INTEGER(KIND=MPI_ADDRESS_KIND) :: disp_unit
     TYPE(MPI_Info) :: info
@@ -8797,7 +8804,7 @@ subroutine scorep_probe_539(size, disp_unit, info, comm, baseptr, win, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_allocate_shared
-subroutine scorep_probe_540(size, disp_unit, info, comm, baseptr, win, ierror)
+subroutine scorep_probe_541(size, disp_unit, info, comm, baseptr, win, ierror)
     INTEGER(KIND=MPI_ADDRESS_KIND) :: size
     INTEGER :: disp_unit
     TYPE(MPI_Info) :: info
@@ -8810,7 +8817,7 @@ subroutine scorep_probe_540(size, disp_unit, info, comm, baseptr, win, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_allocate_shared_c
-subroutine scorep_probe_541(size, disp_unit, info, comm, baseptr, win, ierror)
+subroutine scorep_probe_542(size, disp_unit, info, comm, baseptr, win, ierror)
     INTEGER(KIND=MPI_ADDRESS_KIND) :: size
     INTEGER(KIND=MPI_ADDRESS_KIND) :: disp_unit
     TYPE(MPI_Info) :: info
@@ -8823,7 +8830,7 @@ subroutine scorep_probe_541(size, disp_unit, info, comm, baseptr, win, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_attach
-subroutine scorep_probe_542(win, base, size, ierror)
+subroutine scorep_probe_543(win, base, size, ierror)
     TYPE(MPI_Win) :: win
 #if SCOREP_F08_TS_MPI_Win_attach
     type(*), dimension(..) :: base
@@ -8838,7 +8845,7 @@ subroutine scorep_probe_542(win, base, size, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_call_errhandler
-subroutine scorep_probe_543(win, errorcode, ierror)
+subroutine scorep_probe_544(win, errorcode, ierror)
     TYPE(MPI_Win) :: win
     INTEGER :: errorcode
     integer, optional :: ierror
@@ -8847,7 +8854,7 @@ subroutine scorep_probe_543(win, errorcode, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_complete
-subroutine scorep_probe_544(win, ierror)
+subroutine scorep_probe_545(win, ierror)
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
     integer :: scorep_ierror
@@ -8855,7 +8862,7 @@ subroutine scorep_probe_544(win, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_create
-subroutine scorep_probe_545(base, size, disp_unit, info, comm, win, ierror)
+subroutine scorep_probe_546(base, size, disp_unit, info, comm, win, ierror)
 #if SCOREP_F08_TS_MPI_Win_create
     type(*), dimension(..) :: base
 #else
@@ -8873,7 +8880,7 @@ subroutine scorep_probe_545(base, size, disp_unit, info, comm, win, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_create_c
-subroutine scorep_probe_546(base, size, disp_unit, info, comm, win, ierror)
+subroutine scorep_probe_547(base, size, disp_unit, info, comm, win, ierror)
 #if SCOREP_F08_TS_MPI_Win_create_c
     type(*), dimension(..) :: base
 #else
@@ -8891,7 +8898,7 @@ subroutine scorep_probe_546(base, size, disp_unit, info, comm, win, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_create_dynamic
-subroutine scorep_probe_547(info, comm, win, ierror)
+subroutine scorep_probe_548(info, comm, win, ierror)
     TYPE(MPI_Info) :: info
     TYPE(MPI_Comm) :: comm
     TYPE(MPI_Win) :: win
@@ -8901,7 +8908,7 @@ subroutine scorep_probe_547(info, comm, win, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_create_errhandler
-subroutine scorep_probe_548(win_errhandler_fn, errhandler, ierror)
+subroutine scorep_probe_549(win_errhandler_fn, errhandler, ierror)
     PROCEDURE(MPI_Win_errhandler_function) :: win_errhandler_fn
     TYPE(MPI_Errhandler) :: errhandler
     integer, optional :: ierror
@@ -8910,7 +8917,7 @@ subroutine scorep_probe_548(win_errhandler_fn, errhandler, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_create_keyval
-subroutine scorep_probe_549(win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state, ierror)
+subroutine scorep_probe_550(win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state, ierror)
     PROCEDURE(MPI_Win_copy_attr_function) :: win_copy_attr_fn
     PROCEDURE(MPI_Win_delete_attr_function) :: win_delete_attr_fn
     INTEGER :: win_keyval
@@ -8921,7 +8928,7 @@ subroutine scorep_probe_549(win_copy_attr_fn, win_delete_attr_fn, win_keyval, ex
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_delete_attr
-subroutine scorep_probe_550(win, win_keyval, ierror)
+subroutine scorep_probe_551(win, win_keyval, ierror)
     TYPE(MPI_Win) :: win
     INTEGER :: win_keyval
     integer, optional :: ierror
@@ -8930,7 +8937,7 @@ subroutine scorep_probe_550(win, win_keyval, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_detach
-subroutine scorep_probe_551(win, base, ierror)
+subroutine scorep_probe_552(win, base, ierror)
     TYPE(MPI_Win) :: win
 #if SCOREP_F08_TS_MPI_Win_detach
     type(*), dimension(..) :: base
@@ -8944,7 +8951,7 @@ subroutine scorep_probe_551(win, base, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_fence
-subroutine scorep_probe_552(assert, win, ierror)
+subroutine scorep_probe_553(assert, win, ierror)
     INTEGER :: assert
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
@@ -8953,7 +8960,7 @@ subroutine scorep_probe_552(assert, win, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_flush
-subroutine scorep_probe_553(rank, win, ierror)
+subroutine scorep_probe_554(rank, win, ierror)
     INTEGER :: rank
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
@@ -8962,7 +8969,7 @@ subroutine scorep_probe_553(rank, win, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_flush_all
-subroutine scorep_probe_554(win, ierror)
+subroutine scorep_probe_555(win, ierror)
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
     integer :: scorep_ierror
@@ -8970,7 +8977,7 @@ subroutine scorep_probe_554(win, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_flush_local
-subroutine scorep_probe_555(rank, win, ierror)
+subroutine scorep_probe_556(rank, win, ierror)
     INTEGER :: rank
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
@@ -8979,7 +8986,7 @@ subroutine scorep_probe_555(rank, win, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_flush_local_all
-subroutine scorep_probe_556(win, ierror)
+subroutine scorep_probe_557(win, ierror)
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
     integer :: scorep_ierror
@@ -8987,7 +8994,7 @@ subroutine scorep_probe_556(win, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_free
-subroutine scorep_probe_557(win, ierror)
+subroutine scorep_probe_558(win, ierror)
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
     integer :: scorep_ierror
@@ -8995,7 +9002,7 @@ subroutine scorep_probe_557(win, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_free_keyval
-subroutine scorep_probe_558(win_keyval, ierror)
+subroutine scorep_probe_559(win_keyval, ierror)
     INTEGER :: win_keyval
     integer, optional :: ierror
     integer :: scorep_ierror
@@ -9003,7 +9010,7 @@ subroutine scorep_probe_558(win_keyval, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_get_attr
-subroutine scorep_probe_559(win, win_keyval, attribute_val, flag, ierror)
+subroutine scorep_probe_560(win, win_keyval, attribute_val, flag, ierror)
     TYPE(MPI_Win) :: win
     INTEGER :: win_keyval
     INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val
@@ -9014,7 +9021,7 @@ subroutine scorep_probe_559(win, win_keyval, attribute_val, flag, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_get_errhandler
-subroutine scorep_probe_560(win, errhandler, ierror)
+subroutine scorep_probe_561(win, errhandler, ierror)
     TYPE(MPI_Win) :: win
     TYPE(MPI_Errhandler) :: errhandler
     integer, optional :: ierror
@@ -9023,7 +9030,7 @@ subroutine scorep_probe_560(win, errhandler, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_get_group
-subroutine scorep_probe_561(win, group, ierror)
+subroutine scorep_probe_562(win, group, ierror)
     TYPE(MPI_Win) :: win
     TYPE(MPI_Group) :: group
     integer, optional :: ierror
@@ -9032,7 +9039,7 @@ subroutine scorep_probe_561(win, group, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_get_info
-subroutine scorep_probe_562(win, info_used, ierror)
+subroutine scorep_probe_563(win, info_used, ierror)
     TYPE(MPI_Win) :: win
     TYPE(MPI_Info) :: info_used
     integer, optional :: ierror
@@ -9041,7 +9048,7 @@ subroutine scorep_probe_562(win, info_used, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_get_name
-subroutine scorep_probe_563(win, win_name, resultlen, ierror)
+subroutine scorep_probe_564(win, win_name, resultlen, ierror)
     TYPE(MPI_Win) :: win
     CHARACTER(LEN=*) :: win_name
     INTEGER :: resultlen
@@ -9051,7 +9058,7 @@ subroutine scorep_probe_563(win, win_name, resultlen, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_lock
-subroutine scorep_probe_564(lock_type, rank, assert, win, ierror)
+subroutine scorep_probe_565(lock_type, rank, assert, win, ierror)
     INTEGER :: lock_type
     INTEGER :: rank
     INTEGER :: assert
@@ -9062,7 +9069,7 @@ subroutine scorep_probe_564(lock_type, rank, assert, win, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_lock_all
-subroutine scorep_probe_565(assert, win, ierror)
+subroutine scorep_probe_566(assert, win, ierror)
     INTEGER :: assert
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
@@ -9071,7 +9078,7 @@ subroutine scorep_probe_565(assert, win, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_post
-subroutine scorep_probe_566(group, assert, win, ierror)
+subroutine scorep_probe_567(group, assert, win, ierror)
     TYPE(MPI_Group) :: group
     INTEGER :: assert
     TYPE(MPI_Win) :: win
@@ -9081,7 +9088,7 @@ subroutine scorep_probe_566(group, assert, win, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_set_attr
-subroutine scorep_probe_567(win, win_keyval, attribute_val, ierror)
+subroutine scorep_probe_568(win, win_keyval, attribute_val, ierror)
     TYPE(MPI_Win) :: win
     INTEGER :: win_keyval
     INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val
@@ -9091,7 +9098,7 @@ subroutine scorep_probe_567(win, win_keyval, attribute_val, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_set_errhandler
-subroutine scorep_probe_568(win, errhandler, ierror)
+subroutine scorep_probe_569(win, errhandler, ierror)
     TYPE(MPI_Win) :: win
     TYPE(MPI_Errhandler) :: errhandler
     integer, optional :: ierror
@@ -9100,7 +9107,7 @@ subroutine scorep_probe_568(win, errhandler, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_set_info
-subroutine scorep_probe_569(win, info, ierror)
+subroutine scorep_probe_570(win, info, ierror)
     TYPE(MPI_Win) :: win
     TYPE(MPI_Info) :: info
     integer, optional :: ierror
@@ -9109,7 +9116,7 @@ subroutine scorep_probe_569(win, info, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_set_name
-subroutine scorep_probe_570(win, win_name, ierror)
+subroutine scorep_probe_571(win, win_name, ierror)
     TYPE(MPI_Win) :: win
     CHARACTER(LEN=*) :: win_name
     integer, optional :: ierror
@@ -9118,7 +9125,7 @@ subroutine scorep_probe_570(win, win_name, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_shared_query
-subroutine scorep_probe_571(win, rank, size, disp_unit, baseptr, ierror)
+subroutine scorep_probe_572(win, rank, size, disp_unit, baseptr, ierror)
     TYPE(MPI_Win) :: win
     INTEGER :: rank
     INTEGER(KIND=MPI_ADDRESS_KIND) :: size
@@ -9130,7 +9137,7 @@ subroutine scorep_probe_571(win, rank, size, disp_unit, baseptr, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_shared_query_c
-subroutine scorep_probe_572(win, rank, size, disp_unit, baseptr, ierror)
+subroutine scorep_probe_573(win, rank, size, disp_unit, baseptr, ierror)
     TYPE(MPI_Win) :: win
     INTEGER :: rank
     INTEGER(KIND=MPI_ADDRESS_KIND) :: size
@@ -9142,7 +9149,7 @@ subroutine scorep_probe_572(win, rank, size, disp_unit, baseptr, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_start
-subroutine scorep_probe_573(group, assert, win, ierror)
+subroutine scorep_probe_574(group, assert, win, ierror)
     TYPE(MPI_Group) :: group
     INTEGER :: assert
     TYPE(MPI_Win) :: win
@@ -9152,7 +9159,7 @@ subroutine scorep_probe_573(group, assert, win, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_sync
-subroutine scorep_probe_574(win, ierror)
+subroutine scorep_probe_575(win, ierror)
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
     integer :: scorep_ierror
@@ -9160,7 +9167,7 @@ subroutine scorep_probe_574(win, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_test
-subroutine scorep_probe_575(win, flag, ierror)
+subroutine scorep_probe_576(win, flag, ierror)
     TYPE(MPI_Win) :: win
     LOGICAL :: flag
     integer, optional :: ierror
@@ -9169,7 +9176,7 @@ subroutine scorep_probe_575(win, flag, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_unlock
-subroutine scorep_probe_576(rank, win, ierror)
+subroutine scorep_probe_577(rank, win, ierror)
     INTEGER :: rank
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
@@ -9178,7 +9185,7 @@ subroutine scorep_probe_576(rank, win, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_unlock_all
-subroutine scorep_probe_577(win, ierror)
+subroutine scorep_probe_578(win, ierror)
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
     integer :: scorep_ierror
@@ -9186,7 +9193,7 @@ subroutine scorep_probe_577(win, ierror)
 end subroutine
 #endif
 #if SCOREP_F08_PROBE_MPI_Win_wait
-subroutine scorep_probe_578(win, ierror)
+subroutine scorep_probe_579(win, ierror)
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
     integer :: scorep_ierror

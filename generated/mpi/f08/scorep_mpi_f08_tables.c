@@ -377,6 +377,7 @@ const struct scorep_mpi_f08_region_info scorep_mpi_f08_region_info[] = {
     { "MPI_Pack_size", "TYPE", SCOREP_MPI_GROUP_TYPE, SCOREP_ROLE_FUNCTION },
     { "MPI_Pack_size_c", "TYPE", SCOREP_MPI_GROUP_TYPE, SCOREP_ROLE_FUNCTION },
     { "MPI_Parrived", "P2P", SCOREP_MPI_GROUP_P2P, SCOREP_ROLE_POINT2POINT },
+    { "MPI_Pcontrol", "MISC", SCOREP_MPI_GROUP_MISC, SCOREP_ROLE_FUNCTION },
     { "MPI_Pready", "P2P", SCOREP_MPI_GROUP_P2P, SCOREP_ROLE_POINT2POINT },
     { "MPI_Pready_list", "P2P", SCOREP_MPI_GROUP_P2P, SCOREP_ROLE_POINT2POINT },
     { "MPI_Pready_range", "P2P", SCOREP_MPI_GROUP_P2P, SCOREP_ROLE_POINT2POINT },
@@ -585,4 +586,4 @@ const struct scorep_mpi_f08_region_info scorep_mpi_f08_region_info[] = {
     { "MPI_Win_unlock_all", "RMA", SCOREP_MPI_GROUP_RMA, SCOREP_ROLE_RMA },
     { "MPI_Win_wait", "RMA", SCOREP_MPI_GROUP_RMA, SCOREP_ROLE_RMA },
 };
-const int scorep_mpi_f08_region_count = 579;
+const int scorep_mpi_f08_region_count = 580;

@@ -5770,7 +5770,7 @@ subroutine SCOREP_F08_NAME_MPI_Reduce(sendbuf, recvbuf, count, datatype, op, roo
     INTEGER :: root
     TYPE(MPI_Comm) :: comm
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 388
+    integer, parameter :: scorep_region_index = 389
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_comm_id
@@ -5836,7 +5836,7 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_c(sendbuf, recvbuf, count, datatype, op, r
     INTEGER :: root
     TYPE(MPI_Comm) :: comm
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 389
+    integer, parameter :: scorep_region_index = 390
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_comm_id
@@ -5904,7 +5904,7 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_init(sendbuf, recvbuf, count, datatype, op
     TYPE(MPI_Info) :: info
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 390
+    integer, parameter :: scorep_region_index = 391
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -5950,7 +5950,7 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_init_c(sendbuf, recvbuf, count, datatype, 
     TYPE(MPI_Info) :: info
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 391
+    integer, parameter :: scorep_region_index = 392
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -5991,7 +5991,7 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_local(inbuf, inoutbuf, count, datatype, op
     TYPE(MPI_Datatype) :: datatype
     TYPE(MPI_Op) :: op
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 392
+    integer, parameter :: scorep_region_index = 393
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -6032,7 +6032,7 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_local_c(inbuf, inoutbuf, count, datatype, 
     TYPE(MPI_Datatype) :: datatype
     TYPE(MPI_Op) :: op
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 393
+    integer, parameter :: scorep_region_index = 394
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -6074,7 +6074,7 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, data
     TYPE(MPI_Op) :: op
     TYPE(MPI_Comm) :: comm
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 394
+    integer, parameter :: scorep_region_index = 395
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_comm_id
@@ -6132,7 +6132,7 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_c(sendbuf, recvbuf, recvcounts, da
     TYPE(MPI_Op) :: op
     TYPE(MPI_Comm) :: comm
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 395
+    integer, parameter :: scorep_region_index = 396
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_comm_id
@@ -6189,7 +6189,7 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount,
     TYPE(MPI_Op) :: op
     TYPE(MPI_Comm) :: comm
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 396
+    integer, parameter :: scorep_region_index = 397
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_comm_id
@@ -6248,7 +6248,7 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_block_c(sendbuf, recvbuf, recvcoun
     TYPE(MPI_Op) :: op
     TYPE(MPI_Comm) :: comm
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 397
+    integer, parameter :: scorep_region_index = 398
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_comm_id
@@ -6310,7 +6310,7 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvc
     TYPE(MPI_Info) :: info
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 398
+    integer, parameter :: scorep_region_index = 399
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -6356,7 +6356,7 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_block_init_c(sendbuf, recvbuf, rec
     TYPE(MPI_Info) :: info
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 399
+    integer, parameter :: scorep_region_index = 400
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -6401,7 +6401,7 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts,
     TYPE(MPI_Info) :: info
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 400
+    integer, parameter :: scorep_region_index = 401
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -6447,7 +6447,7 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_init_c(sendbuf, recvbuf, recvcount
     TYPE(MPI_Info) :: info
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 401
+    integer, parameter :: scorep_region_index = 402
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -6489,7 +6489,7 @@ subroutine SCOREP_F08_NAME_MPI_Scan(sendbuf, recvbuf, count, datatype, op, comm,
     TYPE(MPI_Op) :: op
     TYPE(MPI_Comm) :: comm
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 422
+    integer, parameter :: scorep_region_index = 423
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_comm_id
@@ -6546,7 +6546,7 @@ subroutine SCOREP_F08_NAME_MPI_Scan_c(sendbuf, recvbuf, count, datatype, op, com
     TYPE(MPI_Op) :: op
     TYPE(MPI_Comm) :: comm
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 423
+    integer, parameter :: scorep_region_index = 424
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_comm_id
@@ -6605,7 +6605,7 @@ subroutine SCOREP_F08_NAME_MPI_Scan_init(sendbuf, recvbuf, count, datatype, op, 
     TYPE(MPI_Info) :: info
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 424
+    integer, parameter :: scorep_region_index = 425
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -6650,7 +6650,7 @@ subroutine SCOREP_F08_NAME_MPI_Scan_init_c(sendbuf, recvbuf, count, datatype, op
     TYPE(MPI_Info) :: info
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 425
+    integer, parameter :: scorep_region_index = 426
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -6694,7 +6694,7 @@ subroutine SCOREP_F08_NAME_MPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, re
     INTEGER :: root
     TYPE(MPI_Comm) :: comm
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 426
+    integer, parameter :: scorep_region_index = 427
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_comm_id
@@ -6761,7 +6761,7 @@ subroutine SCOREP_F08_NAME_MPI_Scatter_c(sendbuf, sendcount, sendtype, recvbuf, 
     INTEGER :: root
     TYPE(MPI_Comm) :: comm
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 427
+    integer, parameter :: scorep_region_index = 428
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_comm_id
@@ -6831,7 +6831,7 @@ subroutine SCOREP_F08_NAME_MPI_Scatter_init(sendbuf, sendcount, sendtype, recvbu
     TYPE(MPI_Info) :: info
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 428
+    integer, parameter :: scorep_region_index = 429
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -6879,7 +6879,7 @@ subroutine SCOREP_F08_NAME_MPI_Scatter_init_c(sendbuf, sendcount, sendtype, recv
     TYPE(MPI_Info) :: info
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 429
+    integer, parameter :: scorep_region_index = 430
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -6926,7 +6926,7 @@ subroutine SCOREP_F08_NAME_MPI_Scatterv(sendbuf, sendcounts, displs, sendtype, r
     INTEGER :: root
     TYPE(MPI_Comm) :: comm
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 430
+    integer, parameter :: scorep_region_index = 431
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_comm_id
@@ -6996,7 +6996,7 @@ subroutine SCOREP_F08_NAME_MPI_Scatterv_c(sendbuf, sendcounts, displs, sendtype,
     INTEGER :: root
     TYPE(MPI_Comm) :: comm
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 431
+    integer, parameter :: scorep_region_index = 432
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_comm_id
@@ -7067,7 +7067,7 @@ subroutine SCOREP_F08_NAME_MPI_Scatterv_init(sendbuf, sendcounts, displs, sendty
     TYPE(MPI_Info) :: info
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 432
+    integer, parameter :: scorep_region_index = 433
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -7117,7 +7117,7 @@ subroutine SCOREP_F08_NAME_MPI_Scatterv_init_c(sendbuf, sendcounts, displs, send
     TYPE(MPI_Info) :: info
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 433
+    integer, parameter :: scorep_region_index = 434
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS

@@ -1452,7 +1452,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_get_group(win, group, ierror)
     TYPE(MPI_Win) :: win
     TYPE(MPI_Group) :: group
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 561
+    integer, parameter :: scorep_region_index = 562
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_new_group

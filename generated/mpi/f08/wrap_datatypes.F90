@@ -344,7 +344,7 @@ subroutine SCOREP_F08_NAME_MPI_Register_datarep(datarep, read_conversion_fn, wri
     PROCEDURE(MPI_Datarep_extent_function) :: dtype_file_extent_fn
     INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 402
+    integer, parameter :: scorep_region_index = 403
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -378,7 +378,7 @@ subroutine SCOREP_F08_NAME_MPI_Register_datarep_c(datarep, read_conversion_fn, w
     PROCEDURE(MPI_Datarep_extent_function) :: dtype_file_extent_fn
     INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 403
+    integer, parameter :: scorep_region_index = 404
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -406,7 +406,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_commit(datatype, ierror)
     implicit none
     TYPE(MPI_Datatype) :: datatype
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 479
+    integer, parameter :: scorep_region_index = 480
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -435,7 +435,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_contiguous(count, oldtype, newtype, ierror)
     TYPE(MPI_Datatype) :: oldtype
     TYPE(MPI_Datatype) :: newtype
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 480
+    integer, parameter :: scorep_region_index = 481
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -464,7 +464,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_contiguous_c(count, oldtype, newtype, ierror
     TYPE(MPI_Datatype) :: oldtype
     TYPE(MPI_Datatype) :: newtype
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 481
+    integer, parameter :: scorep_region_index = 482
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -501,7 +501,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_darray(size, rank, ndims, array_of_gs
     TYPE(MPI_Datatype) :: oldtype
     TYPE(MPI_Datatype) :: newtype
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 482
+    integer, parameter :: scorep_region_index = 483
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -539,7 +539,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_darray_c(size, rank, ndims, array_of_
     TYPE(MPI_Datatype) :: oldtype
     TYPE(MPI_Datatype) :: newtype
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 483
+    integer, parameter :: scorep_region_index = 484
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -569,7 +569,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_f90_complex(p, r, newtype, ierror)
     INTEGER :: r
     TYPE(MPI_Datatype) :: newtype
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 484
+    integer, parameter :: scorep_region_index = 485
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -597,7 +597,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_f90_integer(r, newtype, ierror)
     INTEGER :: r
     TYPE(MPI_Datatype) :: newtype
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 485
+    integer, parameter :: scorep_region_index = 486
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -626,7 +626,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_f90_real(p, r, newtype, ierror)
     INTEGER :: r
     TYPE(MPI_Datatype) :: newtype
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 486
+    integer, parameter :: scorep_region_index = 487
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -658,7 +658,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_hindexed(count, array_of_blocklengths
     TYPE(MPI_Datatype) :: oldtype
     TYPE(MPI_Datatype) :: newtype
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 487
+    integer, parameter :: scorep_region_index = 488
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -691,7 +691,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_hindexed_c(count, array_of_blocklengt
     TYPE(MPI_Datatype) :: oldtype
     TYPE(MPI_Datatype) :: newtype
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 488
+    integer, parameter :: scorep_region_index = 489
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -724,7 +724,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_hindexed_block(count, blocklength, ar
     TYPE(MPI_Datatype) :: oldtype
     TYPE(MPI_Datatype) :: newtype
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 489
+    integer, parameter :: scorep_region_index = 490
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -756,7 +756,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_hindexed_block_c(count, blocklength, 
     TYPE(MPI_Datatype) :: oldtype
     TYPE(MPI_Datatype) :: newtype
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 490
+    integer, parameter :: scorep_region_index = 491
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -787,7 +787,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_hvector(count, blocklength, stride, o
     TYPE(MPI_Datatype) :: oldtype
     TYPE(MPI_Datatype) :: newtype
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 491
+    integer, parameter :: scorep_region_index = 492
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -818,7 +818,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_hvector_c(count, blocklength, stride,
     TYPE(MPI_Datatype) :: oldtype
     TYPE(MPI_Datatype) :: newtype
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 492
+    integer, parameter :: scorep_region_index = 493
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -850,7 +850,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_indexed_block(count, blocklength, arr
     TYPE(MPI_Datatype) :: oldtype
     TYPE(MPI_Datatype) :: newtype
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 493
+    integer, parameter :: scorep_region_index = 494
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -882,7 +882,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_indexed_block_c(count, blocklength, a
     TYPE(MPI_Datatype) :: oldtype
     TYPE(MPI_Datatype) :: newtype
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 494
+    integer, parameter :: scorep_region_index = 495
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -914,7 +914,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_keyval(type_copy_attr_fn, type_delete
     INTEGER :: type_keyval
     INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 495
+    integer, parameter :: scorep_region_index = 496
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -944,7 +944,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_resized(oldtype, lb, extent, newtype,
     INTEGER(KIND=MPI_ADDRESS_KIND) :: extent
     TYPE(MPI_Datatype) :: newtype
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 496
+    integer, parameter :: scorep_region_index = 497
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -974,7 +974,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_resized_c(oldtype, lb, extent, newtyp
     INTEGER(KIND=MPI_COUNT_KIND) :: extent
     TYPE(MPI_Datatype) :: newtype
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 497
+    integer, parameter :: scorep_region_index = 498
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1006,7 +1006,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_struct(count, array_of_blocklengths, 
     TYPE(MPI_Datatype), dimension(*), target :: array_of_types
     TYPE(MPI_Datatype) :: newtype
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 498
+    integer, parameter :: scorep_region_index = 499
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1039,7 +1039,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_struct_c(count, array_of_blocklengths
     TYPE(MPI_Datatype), dimension(*), target :: array_of_types
     TYPE(MPI_Datatype) :: newtype
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 499
+    integer, parameter :: scorep_region_index = 500
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1074,7 +1074,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_subarray(ndims, array_of_sizes, array
     TYPE(MPI_Datatype) :: oldtype
     TYPE(MPI_Datatype) :: newtype
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 500
+    integer, parameter :: scorep_region_index = 501
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1109,7 +1109,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_subarray_c(ndims, array_of_sizes, arr
     TYPE(MPI_Datatype) :: oldtype
     TYPE(MPI_Datatype) :: newtype
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 501
+    integer, parameter :: scorep_region_index = 502
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1138,7 +1138,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_delete_attr(datatype, type_keyval, ierror)
     TYPE(MPI_Datatype) :: datatype
     INTEGER :: type_keyval
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 502
+    integer, parameter :: scorep_region_index = 503
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1166,7 +1166,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_dup(oldtype, newtype, ierror)
     TYPE(MPI_Datatype) :: oldtype
     TYPE(MPI_Datatype) :: newtype
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 503
+    integer, parameter :: scorep_region_index = 504
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1193,7 +1193,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_free(datatype, ierror)
     implicit none
     TYPE(MPI_Datatype) :: datatype
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 504
+    integer, parameter :: scorep_region_index = 505
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1220,7 +1220,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_free_keyval(type_keyval, ierror)
     implicit none
     INTEGER :: type_keyval
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 505
+    integer, parameter :: scorep_region_index = 506
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1250,7 +1250,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_get_attr(datatype, type_keyval, attribute_va
     INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val
     LOGICAL :: flag
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 506
+    integer, parameter :: scorep_region_index = 507
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1284,7 +1284,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_get_contents(datatype, max_integers, max_add
     INTEGER(KIND=MPI_ADDRESS_KIND), dimension(*), target :: array_of_addresses
     TYPE(MPI_Datatype), dimension(*), target :: array_of_datatypes
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 507
+    integer, parameter :: scorep_region_index = 508
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1321,7 +1321,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_get_contents_c(datatype, max_integers, max_a
     INTEGER(KIND=MPI_COUNT_KIND), dimension(*), target :: array_of_large_counts
     TYPE(MPI_Datatype), dimension(*), target :: array_of_datatypes
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 508
+    integer, parameter :: scorep_region_index = 509
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1353,7 +1353,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_get_envelope(datatype, num_integers, num_add
     INTEGER :: num_datatypes
     INTEGER :: combiner
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 509
+    integer, parameter :: scorep_region_index = 510
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1386,7 +1386,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_get_envelope_c(datatype, num_integers, num_a
     INTEGER(KIND=MPI_COUNT_KIND) :: num_datatypes
     INTEGER :: combiner
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 510
+    integer, parameter :: scorep_region_index = 511
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1416,7 +1416,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_get_extent(datatype, lb, extent, ierror)
     INTEGER(KIND=MPI_ADDRESS_KIND) :: lb
     INTEGER(KIND=MPI_ADDRESS_KIND) :: extent
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 511
+    integer, parameter :: scorep_region_index = 512
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1445,7 +1445,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_get_extent_c(datatype, lb, extent, ierror)
     INTEGER(KIND=MPI_COUNT_KIND) :: lb
     INTEGER(KIND=MPI_COUNT_KIND) :: extent
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 512
+    integer, parameter :: scorep_region_index = 513
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1474,7 +1474,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_get_extent_x(datatype, lb, extent, ierror)
     INTEGER(KIND=MPI_COUNT_KIND) :: lb
     INTEGER(KIND=MPI_COUNT_KIND) :: extent
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 513
+    integer, parameter :: scorep_region_index = 514
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1503,7 +1503,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_get_name(datatype, type_name, resultlen, ier
     CHARACTER(LEN=*) :: type_name
     INTEGER :: resultlen
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 514
+    integer, parameter :: scorep_region_index = 515
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1532,7 +1532,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_get_true_extent(datatype, true_lb, true_exte
     INTEGER(KIND=MPI_ADDRESS_KIND) :: true_lb
     INTEGER(KIND=MPI_ADDRESS_KIND) :: true_extent
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 515
+    integer, parameter :: scorep_region_index = 516
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1561,7 +1561,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_get_true_extent_c(datatype, true_lb, true_ex
     INTEGER(KIND=MPI_COUNT_KIND) :: true_lb
     INTEGER(KIND=MPI_COUNT_KIND) :: true_extent
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 516
+    integer, parameter :: scorep_region_index = 517
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1590,7 +1590,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_get_true_extent_x(datatype, true_lb, true_ex
     INTEGER(KIND=MPI_COUNT_KIND) :: true_lb
     INTEGER(KIND=MPI_COUNT_KIND) :: true_extent
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 517
+    integer, parameter :: scorep_region_index = 518
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1619,7 +1619,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_get_value_index(value_type, index_type, pair
     TYPE(MPI_Datatype) :: index_type
     TYPE(MPI_Datatype) :: pair_type
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 518
+    integer, parameter :: scorep_region_index = 519
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1651,7 +1651,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_indexed(count, array_of_blocklengths, array_
     TYPE(MPI_Datatype) :: oldtype
     TYPE(MPI_Datatype) :: newtype
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 519
+    integer, parameter :: scorep_region_index = 520
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1683,7 +1683,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_indexed_c(count, array_of_blocklengths, arra
     TYPE(MPI_Datatype) :: oldtype
     TYPE(MPI_Datatype) :: newtype
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 520
+    integer, parameter :: scorep_region_index = 521
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1712,7 +1712,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_match_size(typeclass, size, datatype, ierror
     INTEGER :: size
     TYPE(MPI_Datatype) :: datatype
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 521
+    integer, parameter :: scorep_region_index = 522
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1741,7 +1741,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_set_attr(datatype, type_keyval, attribute_va
     INTEGER :: type_keyval
     INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 522
+    integer, parameter :: scorep_region_index = 523
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1769,7 +1769,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_set_name(datatype, type_name, ierror)
     TYPE(MPI_Datatype) :: datatype
     CHARACTER(LEN=*) :: type_name
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 523
+    integer, parameter :: scorep_region_index = 524
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1797,7 +1797,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_size(datatype, size, ierror)
     TYPE(MPI_Datatype) :: datatype
     INTEGER :: size
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 524
+    integer, parameter :: scorep_region_index = 525
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1825,7 +1825,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_size_c(datatype, size, ierror)
     TYPE(MPI_Datatype) :: datatype
     INTEGER(KIND=MPI_COUNT_KIND) :: size
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 525
+    integer, parameter :: scorep_region_index = 526
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1853,7 +1853,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_size_x(datatype, size, ierror)
     TYPE(MPI_Datatype) :: datatype
     INTEGER(KIND=MPI_COUNT_KIND) :: size
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 526
+    integer, parameter :: scorep_region_index = 527
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1884,7 +1884,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_vector(count, blocklength, stride, oldtype, 
     TYPE(MPI_Datatype) :: oldtype
     TYPE(MPI_Datatype) :: newtype
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 527
+    integer, parameter :: scorep_region_index = 528
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1915,7 +1915,7 @@ subroutine SCOREP_F08_NAME_MPI_Type_vector_c(count, blocklength, stride, oldtype
     TYPE(MPI_Datatype) :: oldtype
     TYPE(MPI_Datatype) :: newtype
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 528
+    integer, parameter :: scorep_region_index = 529
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1958,7 +1958,7 @@ subroutine SCOREP_F08_NAME_MPI_Unpack(inbuf, insize, position, outbuf, outcount,
     TYPE(MPI_Datatype) :: datatype
     TYPE(MPI_Comm) :: comm
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 529
+    integer, parameter :: scorep_region_index = 530
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -2001,7 +2001,7 @@ subroutine SCOREP_F08_NAME_MPI_Unpack_c(inbuf, insize, position, outbuf, outcoun
     TYPE(MPI_Datatype) :: datatype
     TYPE(MPI_Comm) :: comm
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 530
+    integer, parameter :: scorep_region_index = 531
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -2044,7 +2044,7 @@ subroutine SCOREP_F08_NAME_MPI_Unpack_external(datarep, inbuf, insize, position,
     INTEGER :: outcount
     TYPE(MPI_Datatype) :: datatype
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 531
+    integer, parameter :: scorep_region_index = 532
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -2087,7 +2087,7 @@ subroutine SCOREP_F08_NAME_MPI_Unpack_external_c(datarep, inbuf, insize, positio
     INTEGER(KIND=MPI_COUNT_KIND) :: outcount
     TYPE(MPI_Datatype) :: datatype
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 532
+    integer, parameter :: scorep_region_index = 533
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS

@@ -495,7 +495,7 @@ subroutine SCOREP_F08_NAME_MPI_Query_thread(provided, ierror)
     implicit none
     INTEGER :: provided
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 381
+    integer, parameter :: scorep_region_index = 382
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -529,7 +529,7 @@ subroutine SCOREP_F08_NAME_MPI_Session_attach_buffer(session, buffer, size, ierr
 #endif
     INTEGER :: size
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 442
+    integer, parameter :: scorep_region_index = 443
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -563,7 +563,7 @@ subroutine SCOREP_F08_NAME_MPI_Session_attach_buffer_c(session, buffer, size, ie
 #endif
     INTEGER(KIND=MPI_COUNT_KIND) :: size
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 443
+    integer, parameter :: scorep_region_index = 444
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -591,7 +591,7 @@ subroutine SCOREP_F08_NAME_MPI_Session_call_errhandler(session, errorcode, ierro
     TYPE(MPI_Session) :: session
     INTEGER :: errorcode
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 444
+    integer, parameter :: scorep_region_index = 445
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -619,7 +619,7 @@ subroutine SCOREP_F08_NAME_MPI_Session_create_errhandler(session_errhandler_fn, 
     PROCEDURE(MPI_Session_errhandler_function) :: session_errhandler_fn
     TYPE(MPI_Errhandler) :: errhandler
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 445
+    integer, parameter :: scorep_region_index = 446
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -648,7 +648,7 @@ subroutine SCOREP_F08_NAME_MPI_Session_detach_buffer(session, buffer_addr, size,
     TYPE(C_PTR) :: buffer_addr
     INTEGER :: size
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 446
+    integer, parameter :: scorep_region_index = 447
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -677,7 +677,7 @@ subroutine SCOREP_F08_NAME_MPI_Session_detach_buffer_c(session, buffer_addr, siz
     TYPE(C_PTR) :: buffer_addr
     INTEGER(KIND=MPI_COUNT_KIND) :: size
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 447
+    integer, parameter :: scorep_region_index = 448
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -704,7 +704,7 @@ subroutine SCOREP_F08_NAME_MPI_Session_finalize(session, ierror)
     implicit none
     TYPE(MPI_Session) :: session
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 448
+    integer, parameter :: scorep_region_index = 449
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -731,7 +731,7 @@ subroutine SCOREP_F08_NAME_MPI_Session_flush_buffer(session, ierror)
     implicit none
     TYPE(MPI_Session) :: session
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 449
+    integer, parameter :: scorep_region_index = 450
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -759,7 +759,7 @@ subroutine SCOREP_F08_NAME_MPI_Session_get_errhandler(session, errhandler, ierro
     TYPE(MPI_Session) :: session
     TYPE(MPI_Errhandler) :: errhandler
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 450
+    integer, parameter :: scorep_region_index = 451
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -787,7 +787,7 @@ subroutine SCOREP_F08_NAME_MPI_Session_get_info(session, info_used, ierror)
     TYPE(MPI_Session) :: session
     TYPE(MPI_Info) :: info_used
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 451
+    integer, parameter :: scorep_region_index = 452
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -818,7 +818,7 @@ subroutine SCOREP_F08_NAME_MPI_Session_get_nth_pset(session, info, n, pset_len, 
     INTEGER :: pset_len
     CHARACTER(LEN=*) :: pset_name
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 452
+    integer, parameter :: scorep_region_index = 453
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -847,7 +847,7 @@ subroutine SCOREP_F08_NAME_MPI_Session_get_num_psets(session, info, npset_names,
     TYPE(MPI_Info) :: info
     INTEGER :: npset_names
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 453
+    integer, parameter :: scorep_region_index = 454
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -876,7 +876,7 @@ subroutine SCOREP_F08_NAME_MPI_Session_get_pset_info(session, pset_name, info, i
     CHARACTER(LEN=*) :: pset_name
     TYPE(MPI_Info) :: info
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 454
+    integer, parameter :: scorep_region_index = 455
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -904,7 +904,7 @@ subroutine SCOREP_F08_NAME_MPI_Session_iflush_buffer(session, request, ierror)
     TYPE(MPI_Session) :: session
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 455
+    integer, parameter :: scorep_region_index = 456
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -933,7 +933,7 @@ subroutine SCOREP_F08_NAME_MPI_Session_init(info, errhandler, session, ierror)
     TYPE(MPI_Errhandler) :: errhandler
     TYPE(MPI_Session) :: session
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 456
+    integer, parameter :: scorep_region_index = 457
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -961,7 +961,7 @@ subroutine SCOREP_F08_NAME_MPI_Session_set_errhandler(session, errhandler, ierro
     TYPE(MPI_Session) :: session
     TYPE(MPI_Errhandler) :: errhandler
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 457
+    integer, parameter :: scorep_region_index = 458
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS

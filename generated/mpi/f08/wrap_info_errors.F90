@@ -292,7 +292,7 @@ subroutine SCOREP_F08_NAME_MPI_Remove_error_class(errorclass, ierror)
     implicit none
     INTEGER :: errorclass
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 404
+    integer, parameter :: scorep_region_index = 405
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -319,7 +319,7 @@ subroutine SCOREP_F08_NAME_MPI_Remove_error_code(errorcode, ierror)
     implicit none
     INTEGER :: errorcode
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 405
+    integer, parameter :: scorep_region_index = 406
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -346,7 +346,7 @@ subroutine SCOREP_F08_NAME_MPI_Remove_error_string(errorcode, ierror)
     implicit none
     INTEGER :: errorcode
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 406
+    integer, parameter :: scorep_region_index = 407
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS

@@ -348,3 +348,28 @@ subroutine SCOREP_F08_NAME_MPI_Info_set(info, key, value, ierror)
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
 #endif
+
+#if SCOREP_F08_HAVE_MPI_Pcontrol
+subroutine SCOREP_F08_NAME_MPI_Pcontrol(level)
+    use, intrinsic :: iso_c_binding
+    use :: mpi_f08, only : MPI_SUCCESS, PMPI_Pcontrol
+    use :: scorep_wrapgen_core
+    use :: scorep_mpi_f08_support
+    implicit none
+    INTEGER :: level
+    integer, parameter :: scorep_region_index = 372
+    integer :: scorep_ierror
+    logical :: scorep_measuring
+    scorep_ierror = MPI_SUCCESS
+    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    if (scorep_measuring) then
+        call scorep_event_generation_off()
+        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
+    end if
+    call PMPI_Pcontrol(level)
+    if (scorep_measuring) then
+        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
+        call scorep_event_generation_on()
+    end if
+end subroutine
+#endif

@@ -522,7 +522,7 @@ subroutine SCOREP_F08_NAME_MPI_Put(origin_addr, origin_count, origin_datatype, t
     TYPE(MPI_Datatype) :: target_datatype
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 379
+    integer, parameter :: scorep_region_index = 380
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_window_id
@@ -570,7 +570,7 @@ subroutine SCOREP_F08_NAME_MPI_Put_c(origin_addr, origin_count, origin_datatype,
     TYPE(MPI_Datatype) :: target_datatype
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 380
+    integer, parameter :: scorep_region_index = 381
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_window_id
@@ -621,7 +621,7 @@ subroutine SCOREP_F08_NAME_MPI_Raccumulate(origin_addr, origin_count, origin_dat
     TYPE(MPI_Win) :: win
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 382
+    integer, parameter :: scorep_region_index = 383
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_window_id
@@ -674,7 +674,7 @@ subroutine SCOREP_F08_NAME_MPI_Raccumulate_c(origin_addr, origin_count, origin_d
     TYPE(MPI_Win) :: win
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 383
+    integer, parameter :: scorep_region_index = 384
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_window_id
@@ -725,7 +725,7 @@ subroutine SCOREP_F08_NAME_MPI_Rget(origin_addr, origin_count, origin_datatype, 
     TYPE(MPI_Win) :: win
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 412
+    integer, parameter :: scorep_region_index = 413
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_window_id
@@ -775,7 +775,7 @@ subroutine SCOREP_F08_NAME_MPI_Rget_c(origin_addr, origin_count, origin_datatype
     TYPE(MPI_Win) :: win
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 413
+    integer, parameter :: scorep_region_index = 414
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_window_id
@@ -834,7 +834,7 @@ subroutine SCOREP_F08_NAME_MPI_Rget_accumulate(origin_addr, origin_count, origin
     TYPE(MPI_Win) :: win
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 414
+    integer, parameter :: scorep_region_index = 415
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_window_id
@@ -897,7 +897,7 @@ subroutine SCOREP_F08_NAME_MPI_Rget_accumulate_c(origin_addr, origin_count, orig
     TYPE(MPI_Win) :: win
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 415
+    integer, parameter :: scorep_region_index = 416
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_window_id
@@ -949,7 +949,7 @@ subroutine SCOREP_F08_NAME_MPI_Rput(origin_addr, origin_count, origin_datatype, 
     TYPE(MPI_Win) :: win
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 416
+    integer, parameter :: scorep_region_index = 417
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_window_id
@@ -999,7 +999,7 @@ subroutine SCOREP_F08_NAME_MPI_Rput_c(origin_addr, origin_count, origin_datatype
     TYPE(MPI_Win) :: win
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 417
+    integer, parameter :: scorep_region_index = 418
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_window_id
@@ -1039,7 +1039,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_allocate(size, disp_unit, info, comm, baseptr
     TYPE(C_PTR) :: baseptr
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 538
+    integer, parameter :: scorep_region_index = 539
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_new_window
@@ -1073,7 +1073,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_allocate_c(size, disp_unit, info, comm, basep
     TYPE(C_PTR) :: baseptr
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 539
+    integer, parameter :: scorep_region_index = 540
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_new_window
@@ -1107,7 +1107,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_allocate_shared(size, disp_unit, info, comm, 
     TYPE(C_PTR) :: baseptr
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 540
+    integer, parameter :: scorep_region_index = 541
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_new_window
@@ -1141,7 +1141,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_allocate_shared_c(size, disp_unit, info, comm
     TYPE(C_PTR) :: baseptr
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 541
+    integer, parameter :: scorep_region_index = 542
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_new_window
@@ -1177,7 +1177,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_attach(win, base, size, ierror)
 #endif
     INTEGER(KIND=MPI_ADDRESS_KIND) :: size
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 542
+    integer, parameter :: scorep_region_index = 543
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1205,7 +1205,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_call_errhandler(win, errorcode, ierror)
     TYPE(MPI_Win) :: win
     INTEGER :: errorcode
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 543
+    integer, parameter :: scorep_region_index = 544
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1232,7 +1232,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_complete(win, ierror)
     implicit none
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 544
+    integer, parameter :: scorep_region_index = 545
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1270,7 +1270,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_create(base, size, disp_unit, info, comm, win
     TYPE(MPI_Comm) :: comm
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 545
+    integer, parameter :: scorep_region_index = 546
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_new_window
@@ -1309,7 +1309,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_create_c(base, size, disp_unit, info, comm, w
     TYPE(MPI_Comm) :: comm
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 546
+    integer, parameter :: scorep_region_index = 547
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_new_window
@@ -1340,7 +1340,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_create_dynamic(info, comm, win, ierror)
     TYPE(MPI_Comm) :: comm
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 547
+    integer, parameter :: scorep_region_index = 548
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_new_window
@@ -1370,7 +1370,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_create_errhandler(win_errhandler_fn, errhandl
     PROCEDURE(MPI_Win_errhandler_function) :: win_errhandler_fn
     TYPE(MPI_Errhandler) :: errhandler
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 548
+    integer, parameter :: scorep_region_index = 549
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1401,7 +1401,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_create_keyval(win_copy_attr_fn, win_delete_at
     INTEGER :: win_keyval
     INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 549
+    integer, parameter :: scorep_region_index = 550
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1429,7 +1429,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_delete_attr(win, win_keyval, ierror)
     TYPE(MPI_Win) :: win
     INTEGER :: win_keyval
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 550
+    integer, parameter :: scorep_region_index = 551
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1462,7 +1462,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_detach(win, base, ierror)
     type(*), dimension(*) :: base
 #endif
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 551
+    integer, parameter :: scorep_region_index = 552
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1490,7 +1490,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_fence(assert, win, ierror)
     INTEGER :: assert
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 552
+    integer, parameter :: scorep_region_index = 553
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_window_id
@@ -1524,7 +1524,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_flush(rank, win, ierror)
     INTEGER :: rank
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 553
+    integer, parameter :: scorep_region_index = 554
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_window_id
@@ -1557,7 +1557,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_flush_all(win, ierror)
     implicit none
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 554
+    integer, parameter :: scorep_region_index = 555
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_window_id
@@ -1591,7 +1591,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_flush_local(rank, win, ierror)
     INTEGER :: rank
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 555
+    integer, parameter :: scorep_region_index = 556
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_window_id
@@ -1624,7 +1624,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_flush_local_all(win, ierror)
     implicit none
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 556
+    integer, parameter :: scorep_region_index = 557
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_window_id
@@ -1657,7 +1657,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_free(win, ierror)
     implicit none
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 557
+    integer, parameter :: scorep_region_index = 558
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1685,7 +1685,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_free_keyval(win_keyval, ierror)
     implicit none
     INTEGER :: win_keyval
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 558
+    integer, parameter :: scorep_region_index = 559
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1715,7 +1715,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_get_attr(win, win_keyval, attribute_val, flag
     INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val
     LOGICAL :: flag
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 559
+    integer, parameter :: scorep_region_index = 560
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1743,7 +1743,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_get_errhandler(win, errhandler, ierror)
     TYPE(MPI_Win) :: win
     TYPE(MPI_Errhandler) :: errhandler
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 560
+    integer, parameter :: scorep_region_index = 561
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1771,7 +1771,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_get_info(win, info_used, ierror)
     TYPE(MPI_Win) :: win
     TYPE(MPI_Info) :: info_used
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 562
+    integer, parameter :: scorep_region_index = 563
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1800,7 +1800,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_get_name(win, win_name, resultlen, ierror)
     CHARACTER(LEN=*) :: win_name
     INTEGER :: resultlen
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 563
+    integer, parameter :: scorep_region_index = 564
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1830,7 +1830,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_lock(lock_type, rank, assert, win, ierror)
     INTEGER :: assert
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 564
+    integer, parameter :: scorep_region_index = 565
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1860,7 +1860,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_lock_all(assert, win, ierror)
     INTEGER :: assert
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 565
+    integer, parameter :: scorep_region_index = 566
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1891,7 +1891,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_post(group, assert, win, ierror)
     INTEGER :: assert
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 566
+    integer, parameter :: scorep_region_index = 567
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1922,7 +1922,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_set_attr(win, win_keyval, attribute_val, ierr
     INTEGER :: win_keyval
     INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 567
+    integer, parameter :: scorep_region_index = 568
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1950,7 +1950,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_set_errhandler(win, errhandler, ierror)
     TYPE(MPI_Win) :: win
     TYPE(MPI_Errhandler) :: errhandler
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 568
+    integer, parameter :: scorep_region_index = 569
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1978,7 +1978,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_set_info(win, info, ierror)
     TYPE(MPI_Win) :: win
     TYPE(MPI_Info) :: info
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 569
+    integer, parameter :: scorep_region_index = 570
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -2006,7 +2006,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_set_name(win, win_name, ierror)
     TYPE(MPI_Win) :: win
     CHARACTER(LEN=*) :: win_name
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 570
+    integer, parameter :: scorep_region_index = 571
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -2037,7 +2037,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_shared_query(win, rank, size, disp_unit, base
     INTEGER :: disp_unit
     TYPE(C_PTR) :: baseptr
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 571
+    integer, parameter :: scorep_region_index = 572
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -2068,7 +2068,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_shared_query_c(win, rank, size, disp_unit, ba
     INTEGER(KIND=MPI_ADDRESS_KIND) :: disp_unit
     TYPE(C_PTR) :: baseptr
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 572
+    integer, parameter :: scorep_region_index = 573
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -2097,7 +2097,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_start(group, assert, win, ierror)
     INTEGER :: assert
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 573
+    integer, parameter :: scorep_region_index = 574
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -2126,7 +2126,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_sync(win, ierror)
     implicit none
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 574
+    integer, parameter :: scorep_region_index = 575
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_window_id
@@ -2159,7 +2159,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_test(win, flag, ierror)
     TYPE(MPI_Win) :: win
     LOGICAL :: flag
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 575
+    integer, parameter :: scorep_region_index = 576
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -2187,7 +2187,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_unlock(rank, win, ierror)
     INTEGER :: rank
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 576
+    integer, parameter :: scorep_region_index = 577
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_window_id
@@ -2220,7 +2220,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_unlock_all(win, ierror)
     implicit none
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 577
+    integer, parameter :: scorep_region_index = 578
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_window_id
@@ -2253,7 +2253,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_wait(win, ierror)
     implicit none
     TYPE(MPI_Win) :: win
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 578
+    integer, parameter :: scorep_region_index = 579
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS

@@ -1724,7 +1724,7 @@ subroutine SCOREP_F08_NAME_MPI_Pready(partition, request, ierror)
     INTEGER :: partition
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 372
+    integer, parameter :: scorep_region_index = 373
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1753,7 +1753,7 @@ subroutine SCOREP_F08_NAME_MPI_Pready_list(length, array_of_partitions, request,
     INTEGER, dimension(*), target :: array_of_partitions
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 373
+    integer, parameter :: scorep_region_index = 374
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1782,7 +1782,7 @@ subroutine SCOREP_F08_NAME_MPI_Pready_range(partition_low, partition_high, reque
     INTEGER :: partition_high
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 374
+    integer, parameter :: scorep_region_index = 375
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1822,7 +1822,7 @@ subroutine SCOREP_F08_NAME_MPI_Precv_init(buf, partitions, count, datatype, sour
     TYPE(MPI_Info) :: info
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 375
+    integer, parameter :: scorep_region_index = 376
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1852,7 +1852,7 @@ subroutine SCOREP_F08_NAME_MPI_Probe(source, tag, comm, status, ierror)
     TYPE(MPI_Comm) :: comm
     TYPE(MPI_Status), target :: status
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 376
+    integer, parameter :: scorep_region_index = 377
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1892,7 +1892,7 @@ subroutine SCOREP_F08_NAME_MPI_Psend_init(buf, partitions, count, datatype, dest
     TYPE(MPI_Info) :: info
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 377
+    integer, parameter :: scorep_region_index = 378
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -1930,7 +1930,7 @@ subroutine SCOREP_F08_NAME_MPI_Recv(buf, count, datatype, source, tag, comm, sta
     TYPE(MPI_Comm) :: comm
     TYPE(MPI_Status), target :: status
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 384
+    integer, parameter :: scorep_region_index = 385
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_comm_id
@@ -1983,7 +1983,7 @@ subroutine SCOREP_F08_NAME_MPI_Recv_c(buf, count, datatype, source, tag, comm, s
     TYPE(MPI_Comm) :: comm
     TYPE(MPI_Status), target :: status
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 385
+    integer, parameter :: scorep_region_index = 386
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_comm_id
@@ -2035,7 +2035,7 @@ subroutine SCOREP_F08_NAME_MPI_Recv_init(buf, count, datatype, source, tag, comm
     TYPE(MPI_Comm) :: comm
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 386
+    integer, parameter :: scorep_region_index = 387
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_comm_id
@@ -2077,7 +2077,7 @@ subroutine SCOREP_F08_NAME_MPI_Recv_init_c(buf, count, datatype, source, tag, co
     TYPE(MPI_Comm) :: comm
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 387
+    integer, parameter :: scorep_region_index = 388
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_comm_id
@@ -2108,7 +2108,7 @@ subroutine SCOREP_F08_NAME_MPI_Request_free(request, ierror)
     implicit none
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 407
+    integer, parameter :: scorep_region_index = 408
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -2138,7 +2138,7 @@ subroutine SCOREP_F08_NAME_MPI_Request_get_status(request, flag, status, ierror)
     LOGICAL :: flag
     TYPE(MPI_Status), target :: status
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 408
+    integer, parameter :: scorep_region_index = 409
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -2171,7 +2171,7 @@ subroutine SCOREP_F08_NAME_MPI_Request_get_status_all(count, array_of_requests, 
     LOGICAL :: flag
     TYPE(MPI_Status), dimension(*), target :: array_of_statuses
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 409
+    integer, parameter :: scorep_region_index = 410
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -2202,7 +2202,7 @@ subroutine SCOREP_F08_NAME_MPI_Request_get_status_any(count, array_of_requests, 
     LOGICAL :: flag
     TYPE(MPI_Status), target :: status
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 410
+    integer, parameter :: scorep_region_index = 411
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -2234,7 +2234,7 @@ subroutine SCOREP_F08_NAME_MPI_Request_get_status_some(incount, array_of_request
     INTEGER, dimension(*), target :: array_of_indices
     TYPE(MPI_Status), dimension(*), target :: array_of_statuses
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 411
+    integer, parameter :: scorep_region_index = 412
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -2272,7 +2272,7 @@ subroutine SCOREP_F08_NAME_MPI_Rsend(buf, count, datatype, dest, tag, comm, ierr
     INTEGER :: tag
     TYPE(MPI_Comm) :: comm
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 418
+    integer, parameter :: scorep_region_index = 419
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_comm_id
@@ -2313,7 +2313,7 @@ subroutine SCOREP_F08_NAME_MPI_Rsend_c(buf, count, datatype, dest, tag, comm, ie
     INTEGER :: tag
     TYPE(MPI_Comm) :: comm
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 419
+    integer, parameter :: scorep_region_index = 420
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_comm_id
@@ -2355,7 +2355,7 @@ subroutine SCOREP_F08_NAME_MPI_Rsend_init(buf, count, datatype, dest, tag, comm,
     TYPE(MPI_Comm) :: comm
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 420
+    integer, parameter :: scorep_region_index = 421
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_comm_id
@@ -2399,7 +2399,7 @@ subroutine SCOREP_F08_NAME_MPI_Rsend_init_c(buf, count, datatype, dest, tag, com
     TYPE(MPI_Comm) :: comm
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 421
+    integer, parameter :: scorep_region_index = 422
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_comm_id
@@ -2441,7 +2441,7 @@ subroutine SCOREP_F08_NAME_MPI_Send(buf, count, datatype, dest, tag, comm, ierro
     INTEGER :: tag
     TYPE(MPI_Comm) :: comm
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 434
+    integer, parameter :: scorep_region_index = 435
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_comm_id
@@ -2482,7 +2482,7 @@ subroutine SCOREP_F08_NAME_MPI_Send_c(buf, count, datatype, dest, tag, comm, ier
     INTEGER :: tag
     TYPE(MPI_Comm) :: comm
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 435
+    integer, parameter :: scorep_region_index = 436
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_comm_id
@@ -2524,7 +2524,7 @@ subroutine SCOREP_F08_NAME_MPI_Send_init(buf, count, datatype, dest, tag, comm, 
     TYPE(MPI_Comm) :: comm
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 436
+    integer, parameter :: scorep_region_index = 437
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_comm_id
@@ -2568,7 +2568,7 @@ subroutine SCOREP_F08_NAME_MPI_Send_init_c(buf, count, datatype, dest, tag, comm
     TYPE(MPI_Comm) :: comm
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 437
+    integer, parameter :: scorep_region_index = 438
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_comm_id
@@ -2623,7 +2623,7 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv(sendbuf, sendcount, sendtype, dest, send
     TYPE(MPI_Comm) :: comm
     TYPE(MPI_Status), target :: status
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 438
+    integer, parameter :: scorep_region_index = 439
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_comm_id
@@ -2690,7 +2690,7 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv_c(sendbuf, sendcount, sendtype, dest, se
     TYPE(MPI_Comm) :: comm
     TYPE(MPI_Status), target :: status
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 439
+    integer, parameter :: scorep_region_index = 440
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_comm_id
@@ -2749,7 +2749,7 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv_replace(buf, count, datatype, dest, send
     TYPE(MPI_Comm) :: comm
     TYPE(MPI_Status), target :: status
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 440
+    integer, parameter :: scorep_region_index = 441
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_comm_id
@@ -2807,7 +2807,7 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv_replace_c(buf, count, datatype, dest, se
     TYPE(MPI_Comm) :: comm
     TYPE(MPI_Status), target :: status
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 441
+    integer, parameter :: scorep_region_index = 442
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_comm_id
@@ -2860,7 +2860,7 @@ subroutine SCOREP_F08_NAME_MPI_Ssend(buf, count, datatype, dest, tag, comm, ierr
     INTEGER :: tag
     TYPE(MPI_Comm) :: comm
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 458
+    integer, parameter :: scorep_region_index = 459
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_comm_id
@@ -2901,7 +2901,7 @@ subroutine SCOREP_F08_NAME_MPI_Ssend_c(buf, count, datatype, dest, tag, comm, ie
     INTEGER :: tag
     TYPE(MPI_Comm) :: comm
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 459
+    integer, parameter :: scorep_region_index = 460
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_comm_id
@@ -2943,7 +2943,7 @@ subroutine SCOREP_F08_NAME_MPI_Ssend_init(buf, count, datatype, dest, tag, comm,
     TYPE(MPI_Comm) :: comm
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 460
+    integer, parameter :: scorep_region_index = 461
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_comm_id
@@ -2987,7 +2987,7 @@ subroutine SCOREP_F08_NAME_MPI_Ssend_init_c(buf, count, datatype, dest, tag, com
     TYPE(MPI_Comm) :: comm
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 461
+    integer, parameter :: scorep_region_index = 462
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_comm_id
@@ -3019,7 +3019,7 @@ subroutine SCOREP_F08_NAME_MPI_Start(request, ierror)
     implicit none
     TYPE(MPI_Request) :: request
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 462
+    integer, parameter :: scorep_region_index = 463
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -3048,7 +3048,7 @@ subroutine SCOREP_F08_NAME_MPI_Startall(count, array_of_requests, ierror)
     INTEGER :: count
     TYPE(MPI_Request), dimension(*), target :: array_of_requests
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 463
+    integer, parameter :: scorep_region_index = 464
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer :: scorep_i
@@ -3080,7 +3080,7 @@ subroutine SCOREP_F08_NAME_MPI_Status_get_error(status, error, ierror)
     TYPE(MPI_Status), target :: status
     INTEGER :: error
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 464
+    integer, parameter :: scorep_region_index = 465
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -3108,7 +3108,7 @@ subroutine SCOREP_F08_NAME_MPI_Status_get_source(status, source, ierror)
     TYPE(MPI_Status), target :: status
     INTEGER :: source
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 465
+    integer, parameter :: scorep_region_index = 466
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -3136,7 +3136,7 @@ subroutine SCOREP_F08_NAME_MPI_Status_get_tag(status, tag, ierror)
     TYPE(MPI_Status), target :: status
     INTEGER :: tag
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 466
+    integer, parameter :: scorep_region_index = 467
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -3164,7 +3164,7 @@ subroutine SCOREP_F08_NAME_MPI_Status_set_cancelled(status, flag, ierror)
     TYPE(MPI_Status), target :: status
     LOGICAL :: flag
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 467
+    integer, parameter :: scorep_region_index = 468
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -3193,7 +3193,7 @@ subroutine SCOREP_F08_NAME_MPI_Status_set_elements(status, datatype, count, ierr
     TYPE(MPI_Datatype) :: datatype
     INTEGER :: count
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 468
+    integer, parameter :: scorep_region_index = 469
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -3222,7 +3222,7 @@ subroutine SCOREP_F08_NAME_MPI_Status_set_elements_x(status, datatype, count, ie
     TYPE(MPI_Datatype) :: datatype
     INTEGER(KIND=MPI_COUNT_KIND) :: count
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 469
+    integer, parameter :: scorep_region_index = 470
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -3250,7 +3250,7 @@ subroutine SCOREP_F08_NAME_MPI_Status_set_error(status, error, ierror)
     TYPE(MPI_Status), target :: status
     INTEGER :: error
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 470
+    integer, parameter :: scorep_region_index = 471
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -3278,7 +3278,7 @@ subroutine SCOREP_F08_NAME_MPI_Status_set_source(status, source, ierror)
     TYPE(MPI_Status), target :: status
     INTEGER :: source
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 471
+    integer, parameter :: scorep_region_index = 472
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -3306,7 +3306,7 @@ subroutine SCOREP_F08_NAME_MPI_Status_set_tag(status, tag, ierror)
     TYPE(MPI_Status), target :: status
     INTEGER :: tag
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 472
+    integer, parameter :: scorep_region_index = 473
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -3335,7 +3335,7 @@ subroutine SCOREP_F08_NAME_MPI_Test(request, flag, status, ierror)
     LOGICAL :: flag
     TYPE(MPI_Status), target :: status
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 473
+    integer, parameter :: scorep_region_index = 474
     integer :: scorep_ierror
     logical :: scorep_measuring
     type(MPI_Status), target :: scorep_status_buffer
@@ -3382,7 +3382,7 @@ subroutine SCOREP_F08_NAME_MPI_Test_cancelled(status, flag, ierror)
     TYPE(MPI_Status), target :: status
     LOGICAL :: flag
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 474
+    integer, parameter :: scorep_region_index = 475
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -3412,7 +3412,7 @@ subroutine SCOREP_F08_NAME_MPI_Testall(count, array_of_requests, flag, array_of_
     LOGICAL :: flag
     TYPE(MPI_Status), dimension(*), target :: array_of_statuses
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 475
+    integer, parameter :: scorep_region_index = 476
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int64_t), allocatable :: scorep_saved_requests(:)
@@ -3478,7 +3478,7 @@ subroutine SCOREP_F08_NAME_MPI_Testany(count, array_of_requests, index, flag, st
     LOGICAL :: flag
     TYPE(MPI_Status), target :: status
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 476
+    integer, parameter :: scorep_region_index = 477
     integer :: scorep_ierror
     logical :: scorep_measuring
     type(MPI_Status), target :: scorep_status_buffer
@@ -3542,7 +3542,7 @@ subroutine SCOREP_F08_NAME_MPI_Testsome(incount, array_of_requests, outcount, ar
     INTEGER, dimension(*), target :: array_of_indices
     TYPE(MPI_Status), dimension(*), target :: array_of_statuses
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 477
+    integer, parameter :: scorep_region_index = 478
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int64_t), allocatable :: scorep_saved_requests(:)
@@ -3619,7 +3619,7 @@ subroutine SCOREP_F08_NAME_MPI_Wait(request, status, ierror)
     TYPE(MPI_Request) :: request
     TYPE(MPI_Status), target :: status
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 534
+    integer, parameter :: scorep_region_index = 535
     integer :: scorep_ierror
     logical :: scorep_measuring
     type(MPI_Status), target :: scorep_status_buffer
@@ -3663,7 +3663,7 @@ subroutine SCOREP_F08_NAME_MPI_Waitall(count, array_of_requests, array_of_status
     TYPE(MPI_Request), dimension(*), target :: array_of_requests
     TYPE(MPI_Status), dimension(*), target :: array_of_statuses
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 535
+    integer, parameter :: scorep_region_index = 536
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int64_t), allocatable :: scorep_saved_requests(:)
@@ -3724,7 +3724,7 @@ subroutine SCOREP_F08_NAME_MPI_Waitany(count, array_of_requests, index, status, 
     INTEGER :: index
     TYPE(MPI_Status), target :: status
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 536
+    integer, parameter :: scorep_region_index = 537
     integer :: scorep_ierror
     logical :: scorep_measuring
     type(MPI_Status), target :: scorep_status_buffer
@@ -3788,7 +3788,7 @@ subroutine SCOREP_F08_NAME_MPI_Waitsome(incount, array_of_requests, outcount, ar
     INTEGER, dimension(*), target :: array_of_indices
     TYPE(MPI_Status), dimension(*), target :: array_of_statuses
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 537
+    integer, parameter :: scorep_region_index = 538
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int64_t), allocatable :: scorep_saved_requests(:)

@@ -298,7 +298,7 @@ subroutine SCOREP_F08_NAME_MPI_Publish_name(service_name, info, port_name, ierro
     TYPE(MPI_Info) :: info
     CHARACTER(LEN=*) :: port_name
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 378
+    integer, parameter :: scorep_region_index = 379
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
@@ -327,7 +327,7 @@ subroutine SCOREP_F08_NAME_MPI_Unpublish_name(service_name, info, port_name, ier
     TYPE(MPI_Info) :: info
     CHARACTER(LEN=*) :: port_name
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 533
+    integer, parameter :: scorep_region_index = 534
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS

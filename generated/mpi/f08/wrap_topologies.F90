@@ -616,7 +616,7 @@ subroutine SCOREP_F08_NAME_MPI_Topo_test(comm, status, ierror)
     TYPE(MPI_Comm) :: comm
     INTEGER :: status
     integer, optional :: ierror
-    integer, parameter :: scorep_region_index = 478
+    integer, parameter :: scorep_region_index = 479
     integer :: scorep_ierror
     logical :: scorep_measuring
     scorep_ierror = MPI_SUCCESS
