@@ -74,6 +74,12 @@ program f08_behaviour
         call MPI_Waitall(4, req, MPI_STATUSES_IGNORE)
     end do
 #ifdef HAVE_ISENDRECV
+    ! non-contiguous sections (rows) in non-blocking calls: valid only where
+    ! MPI_SUBARRAYS_SUPPORTED (MPICH), which passes the array descriptor on
+    call MPI_Irecv(halo(2, 0:3), 4, MPI_INTEGER, left, 3, MPI_COMM_WORLD, req(1))
+    call MPI_Isend(halo(N, 0:3), 4, MPI_INTEGER, right, 3, MPI_COMM_WORLD, req(2))
+    call MPI_Waitall(2, req, MPI_STATUSES_IGNORE)
+    print '(i0,a,4i4)', rank, ' rows', halo(2, 0:3)
     ! the same exchange with MPI 4.0's MPI_Isendrecv (MPICH; Open MPI 4.1 has none)
     do step = 1, STEPS
         call MPI_Isendrecv(halo(:, 1), N, MPI_INTEGER, left, 1, halo(:, 3), N, MPI_INTEGER, right, 1, &
