@@ -97,6 +97,10 @@ uint64_t scorep_mpi_bytes(MPI_Count count, MPI_Datatype type)
 
 uint64_t scorep_mpi_status_bytes(const MPI_Status* status)
 {
+    /* MPI_Get_count is the cheaper query; only counts beyond an int need the _x one. */
+    int count = 0;
+    if (PMPI_Get_count(status, MPI_BYTE, &count) == MPI_SUCCESS && count != MPI_UNDEFINED)
+        return count > 0 ? (uint64_t)count : 0;
     MPI_Count bytes = 0;
     if (PMPI_Get_elements_x(status, MPI_BYTE, &bytes) != MPI_SUCCESS
         || bytes == MPI_UNDEFINED || bytes < 0)
