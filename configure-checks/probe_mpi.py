@@ -12,44 +12,12 @@ import argparse
 import os
 import pathlib
 import re
-import shlex
 import subprocess
 import sys
 import tempfile
 import time
 
-
-def link_libraries(cc):
-    """Shared libraries the compiler wrapper links (from its -show line)."""
-    for flag in ("-show", "--showme"):
-        proc = subprocess.run([cc, flag], capture_output=True, text=True)
-        if proc.returncode == 0 and proc.stdout.strip():
-            words = shlex.split(proc.stdout)
-            break
-    else:
-        sys.exit(f"probe_mpi: cannot ask '{cc}' for its link line (-show / --showme)")
-    dirs = [w[2:] for w in words if w.startswith("-L")]
-    dirs += ["/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib"]
-    libs = []
-    for w in words:
-        if w.startswith("-l"):
-            for d in dirs:
-                path = pathlib.Path(d) / f"lib{w[2:]}.so"
-                if path.exists():
-                    libs.append(path.resolve())
-                    break
-    if not libs:
-        sys.exit(f"probe_mpi: no shared MPI library found in the link line of '{cc}'")
-    return libs
-
-
-def exported_symbols(libs):
-    symbols = set()
-    for lib in libs:
-        out = subprocess.run(["nm", "-D", "--defined-only", str(lib)], capture_output=True,
-                             text=True, check=True).stdout
-        symbols.update(line.split()[-1].split("@")[0] for line in out.splitlines() if line.strip())
-    return symbols
+from mpi_symbols import exported_symbols, link_libraries
 
 
 def compiles(cc, names, prototypes, workdir):

@@ -19,47 +19,14 @@ names) and a coverage report.
 import argparse
 import pathlib
 import re
-import shlex
 import subprocess
 import sys
 import tempfile
 import time
 
+from mpi_symbols import exported_symbols, link_libraries
+
 FLAGS = ["-fsyntax-only", "-cpp", "-ffree-line-length-none"]
-
-
-def link_libraries(fc):
-    """Shared libraries the Fortran compiler wrapper links (from its -show line)."""
-    for flag in ("--showme", "-show"):
-        proc = subprocess.run([fc, flag], capture_output=True, text=True)
-        if proc.returncode == 0 and proc.stdout.strip():
-            words = shlex.split(proc.stdout)
-            break
-    else:
-        sys.exit(f"probe_mpi_f08: cannot ask '{fc}' for its link line (-show / --showme)")
-    dirs = [w[2:] for w in words if w.startswith("-L")]
-    dirs += ["/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib"]
-    libs = []
-    for w in words:
-        if w.startswith("-l"):
-            for d in dirs:
-                path = pathlib.Path(d) / f"lib{w[2:]}.so"
-                if path.exists():
-                    libs.append(path.resolve())
-                    break
-    if not libs:
-        sys.exit(f"probe_mpi_f08: no shared MPI library found in the link line of '{fc}'")
-    return libs
-
-
-def exported_symbols(libs):
-    symbols = set()
-    for lib in libs:
-        # a linker script (libm.so) has no symbol table: nm fails, nothing to read
-        out = subprocess.run(["nm", "-D", "--defined-only", str(lib)], capture_output=True,
-                             text=True).stdout
-        symbols.update(line.split()[-1].split("@")[0] for line in out.splitlines() if line.strip())
-    return symbols
 
 
 def specific(name, symbols):
