@@ -65,10 +65,15 @@ def test_every_header_procedure_is_in_the_spec(mpi, tmp_path):
     assert sorted(declared - rendered) == [], f"declared by {header} but not in the spec"
 
 
-@pytest.mark.parametrize("mpi,name", [(m, n) for m in ("openmpi", "mpich") for n in DEVIATIONS[m]])
-def test_listed_header_deviation_really_conflicts(mpi, name, tmp_path):
-    result = compile_unit(mpi, redeclaration_unit({name}), tmp_path)
-    assert result.returncode != 0, f"{name} matches {mpi}'s header: remove it from the list"
+@pytest.mark.parametrize("mpi", ["openmpi", "mpich"])
+def test_listed_header_deviations_are_real(mpi, tmp_path):
+    """Each listed deviation names a spec procedure whose standard prototype really
+    conflicts with the header (the list is empty while both headers agree)."""
+    rendered = set(re.findall(r"^#ifdef SCOREP_WRAPGEN_DECLARE_(\w+)$", PROTOTYPES.read_text(), re.M))
+    for name in DEVIATIONS[mpi]:
+        assert name in rendered, f"{name} is not a procedure of the spec"
+        result = compile_unit(mpi, redeclaration_unit({name}), tmp_path)
+        assert result.returncode != 0, f"{name} matches {mpi}'s header: remove it from the list"
 
 
 def test_a_wrong_prototype_is_caught(tmp_path):
