@@ -1,36 +1,14 @@
 """C back-end: one wrapper per C procedure, from the skeleton and the task snippets."""
-from dataclasses import dataclass
-
 from .kinds import CRenderer
+from .snippets import add_hooks, context_of, task_loader
 from .tasks import HOOKS
-
-
-@dataclass
-class WrapperContext:
-    """What a snippet sees as `w`: the wrapper's name, arguments and options."""
-    name: str
-    a: dict
-    options: dict
-    proc: object
-
-
-class Args(dict):
-    """Task arguments by name; attribute access for templates (`w.a.count`)."""
-    def __getattr__(self, key):
-        return self.get(key)
 
 
 def render_hooks(env, plan, language="c"):
     hooks = {hook: [] for hook in HOOKS}
     for use in plan.tasks:
         module = env.get_template(f"{use.name}.{language}.j2").module
-        context = WrapperContext(plan.proc.name, Args(use.args), Args(use.options), plan.proc)
-        for hook in HOOKS:
-            macro = getattr(module, hook, None)
-            if macro is not None:
-                text = str(macro(context)).strip("\n")
-                if text.strip():
-                    hooks[hook].append(text)
+        add_hooks(module, context_of(plan, use), HOOKS, hooks)
     return {hook: "\n".join(parts) for hook, parts in hooks.items()}
 
 
@@ -88,9 +66,3 @@ def render_c_adapter(env, spec, kinds, catalogue, output, write):
           "".join(f"{name}: {why}\n" for name, why in excluded))
     only_enter_exit = sorted(r["name"] for r in records if not r["tasks"])
     return records, excluded, only_enter_exit
-
-
-def task_loader(env, catalogue):
-    """Snippets live beside their catalogue (tasks/<task>.<language>.j2)."""
-    import jinja2
-    return jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(catalogue.path.parent)), env.loader])

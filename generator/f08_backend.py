@@ -14,7 +14,7 @@ way a C snippet reassigns a status pointer to lend MPI a status of its own).
 """
 import re
 
-from .c_backend import Args, WrapperContext
+from .snippets import add_hooks, context_of, task_loader
 from .errors import SpecError
 from .tasks import HOOKS, base_name
 
@@ -84,13 +84,8 @@ def render_hooks(env, plan):
                 raise
             missing.append(use.name)
             continue
-        context = WrapperContext(plan.proc.name, Args(use.args), Args(use.options), plan.proc)
-        for hook in F08_HOOKS:
-            macro = getattr(module, hook, None)
-            if macro is not None:
-                text = str(macro(context)).strip("\n")
-                if text.strip():
-                    hooks[hook].append(text)
+        context = context_of(plan, use)
+        add_hooks(module, context, F08_HOOKS, hooks)
         if getattr(module, "imports", None) is not None:
             imports.update(str(module.imports(context)).split())
         if getattr(module, "substitute", None) is not None:
@@ -163,7 +158,6 @@ def fortran_lines(text):
 
 
 def render_f08_adapter(env, spec, kinds, catalogue, output, write):
-    from .c_backend import task_loader
     plans, excluded = plan_f08_wrappers(spec, catalogue)
     env_tasks = env.overlay(loader=task_loader(env, catalogue))
     records = [wrapper_record(env_tasks, kinds, plan, i) for i, plan in enumerate(plans)]

@@ -22,11 +22,6 @@ def load_kinds(path=KINDS_FILE):
     return table
 
 
-def is_large_count_kind(kind):
-    """POLY kinds change their C/F08 type in the large-count (`_c`) variant."""
-    return kind.startswith("POLY")
-
-
 class CRenderer:
     """Renders C declarations of parameters and prototypes from the kind table."""
 

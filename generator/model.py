@@ -7,7 +7,6 @@ from dataclasses import dataclass, field, replace
 from typing import Optional
 
 DIRECTIONS = ("in", "out", "inout")
-BINDINGS = ("c", "f90", "f08")
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ version that removed it.
 import json
 import pathlib
 import re
+from dataclasses import replace
 
 from .errors import SpecError
 from .kinds import load_kinds
@@ -171,7 +172,7 @@ def load_spec(specs_dir=SPECS_DIR, kinds=None):
             if earlier is not None:
                 # A later standard's definition replaces the earlier one; the version
                 # it appeared in stays.
-                proc = Procedure(**{**proc.__dict__, "since": earlier.since})
+                proc = replace(proc, since=earlier.since)
             procedures[key] = proc
     if removed_file:
         raw = read_json(removed_file)
