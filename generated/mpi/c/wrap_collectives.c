@@ -9,10 +9,12 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgather));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgather);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -28,7 +30,7 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
             scorep_mpi_collective_end(SCOREP_COLL_ALLGATHER, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgather));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -40,10 +42,12 @@ int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgather_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgather_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -59,7 +63,7 @@ int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
             scorep_mpi_collective_end(SCOREP_COLL_ALLGATHER, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgather_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -71,13 +75,15 @@ int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgather_init));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgather_init);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgather_init));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -89,13 +95,15 @@ int MPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgather_init_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgather_init_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgather_init_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -107,10 +115,12 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgatherv));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgatherv);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -127,7 +137,7 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
             scorep_mpi_collective_end(SCOREP_COLL_ALLGATHERV, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgatherv));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -139,10 +149,12 @@ int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgatherv_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgatherv_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -159,7 +171,7 @@ int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
             scorep_mpi_collective_end(SCOREP_COLL_ALLGATHERV, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgatherv_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -171,13 +183,15 @@ int MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgatherv_init));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgatherv_init);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgatherv_init));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -189,13 +203,15 @@ int MPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgatherv_init_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgatherv_init_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgatherv_init_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -207,10 +223,12 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allreduce));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allreduce);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -222,7 +240,7 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
             scorep_mpi_collective_end(SCOREP_COLL_ALLREDUCE, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allreduce));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -234,10 +252,12 @@ int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allreduce_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allreduce_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -249,7 +269,7 @@ int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
             scorep_mpi_collective_end(SCOREP_COLL_ALLREDUCE, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allreduce_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -261,13 +281,15 @@ int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allreduce_init));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allreduce_init);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allreduce_init));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -279,13 +301,15 @@ int MPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MP
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allreduce_init_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allreduce_init_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Allreduce_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allreduce_init_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -297,10 +321,12 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoall));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoall);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -316,7 +342,7 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
             scorep_mpi_collective_end(SCOREP_COLL_ALLTOALL, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoall));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -328,10 +354,12 @@ int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoall_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoall_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -347,7 +375,7 @@ int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
             scorep_mpi_collective_end(SCOREP_COLL_ALLTOALL, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoall_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -359,13 +387,15 @@ int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoall_init));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoall_init);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoall_init));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -377,13 +407,15 @@ int MPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoall_init_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoall_init_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoall_init_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -395,10 +427,12 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallv));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallv);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -418,7 +452,7 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
             scorep_mpi_collective_end(SCOREP_COLL_ALLTOALLV, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallv));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -430,10 +464,12 @@ int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallv_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallv_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -453,7 +489,7 @@ int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
             scorep_mpi_collective_end(SCOREP_COLL_ALLTOALLV, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallv_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -465,13 +501,15 @@ int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sd
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallv_init));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallv_init);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallv_init));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -483,13 +521,15 @@ int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[], cons
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallv_init_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallv_init_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallv_init_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -501,10 +541,12 @@ int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallw));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallw);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -524,7 +566,7 @@ int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls
             scorep_mpi_collective_end(SCOREP_COLL_ALLTOALLW, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallw));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -536,10 +578,12 @@ int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallw_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallw_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -559,7 +603,7 @@ int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
             scorep_mpi_collective_end(SCOREP_COLL_ALLTOALLW, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallw_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -571,13 +615,15 @@ int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sd
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallw_init));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallw_init);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallw_init));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -589,13 +635,15 @@ int MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[], cons
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallw_init_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallw_init_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallw_init_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -607,17 +655,19 @@ int MPI_Barrier(MPI_Comm comm)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Barrier));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Barrier);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
     scorep_result = PMPI_Barrier(comm);
     if (scorep_measuring) {
         scorep_mpi_collective_end(SCOREP_COLL_BARRIER, scorep_comm_id, SCOREP_NO_ROOT, 0, 0);
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Barrier));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -629,13 +679,15 @@ int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Barrier_init));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Barrier_init);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Barrier_init(comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Barrier_init));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -647,10 +699,12 @@ int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bcast));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bcast);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -666,7 +720,7 @@ int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
             scorep_mpi_collective_end(SCOREP_COLL_BCAST, scorep_comm_id, scorep_shape.root,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bcast));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -678,10 +732,12 @@ int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bcast_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bcast_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -697,7 +753,7 @@ int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, 
             scorep_mpi_collective_end(SCOREP_COLL_BCAST, scorep_comm_id, scorep_shape.root,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bcast_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -709,13 +765,15 @@ int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bcast_init));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bcast_init);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Bcast_init(buffer, count, datatype, root, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bcast_init));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -727,13 +785,15 @@ int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int r
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bcast_init_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bcast_init_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Bcast_init_c(buffer, count, datatype, root, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bcast_init_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -745,10 +805,12 @@ int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Exscan));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Exscan);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -760,7 +822,7 @@ int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
             scorep_mpi_collective_end(SCOREP_COLL_EXSCAN, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Exscan));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -772,10 +834,12 @@ int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Exscan_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Exscan_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -787,7 +851,7 @@ int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
             scorep_mpi_collective_end(SCOREP_COLL_EXSCAN, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Exscan_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -799,13 +863,15 @@ int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Exscan_init));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Exscan_init);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Exscan_init));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -817,13 +883,15 @@ int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Exscan_init_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Exscan_init_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Exscan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Exscan_init_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -835,10 +903,12 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gather));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gather);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -859,7 +929,7 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
             scorep_mpi_collective_end(SCOREP_COLL_GATHER, scorep_comm_id, scorep_shape.root,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gather));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -871,10 +941,12 @@ int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gather_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gather_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -895,7 +967,7 @@ int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype
             scorep_mpi_collective_end(SCOREP_COLL_GATHER, scorep_comm_id, scorep_shape.root,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gather_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -907,13 +979,15 @@ int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gather_init));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gather_init);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gather_init));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -925,13 +999,15 @@ int MPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gather_init_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gather_init_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Gather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gather_init_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -943,10 +1019,12 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gatherv));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gatherv);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -968,7 +1046,7 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
             scorep_mpi_collective_end(SCOREP_COLL_GATHERV, scorep_comm_id, scorep_shape.root,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gatherv));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -980,10 +1058,12 @@ int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gatherv_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gatherv_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -1005,7 +1085,7 @@ int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
             scorep_mpi_collective_end(SCOREP_COLL_GATHERV, scorep_comm_id, scorep_shape.root,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gatherv_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1017,13 +1097,15 @@ int MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gatherv_init));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gatherv_init);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gatherv_init));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1035,13 +1117,15 @@ int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gatherv_init_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gatherv_init_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Gatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gatherv_init_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1053,10 +1137,12 @@ int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iallgather));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iallgather);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -1072,7 +1158,7 @@ int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
             scorep_mpi_collective_end(SCOREP_COLL_ALLGATHER, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iallgather));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1084,10 +1170,12 @@ int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iallgather_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iallgather_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -1103,7 +1191,7 @@ int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
             scorep_mpi_collective_end(SCOREP_COLL_ALLGATHER, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iallgather_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1115,10 +1203,12 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iallgatherv));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iallgatherv);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -1135,7 +1225,7 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
             scorep_mpi_collective_end(SCOREP_COLL_ALLGATHERV, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iallgatherv));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1147,10 +1237,12 @@ int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iallgatherv_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iallgatherv_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -1167,7 +1259,7 @@ int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
             scorep_mpi_collective_end(SCOREP_COLL_ALLGATHERV, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iallgatherv_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1179,10 +1271,12 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iallreduce));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iallreduce);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -1194,7 +1288,7 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
             scorep_mpi_collective_end(SCOREP_COLL_ALLREDUCE, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iallreduce));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1206,10 +1300,12 @@ int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iallreduce_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iallreduce_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -1221,7 +1317,7 @@ int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
             scorep_mpi_collective_end(SCOREP_COLL_ALLREDUCE, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iallreduce_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1233,10 +1329,12 @@ int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ialltoall));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ialltoall);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -1252,7 +1350,7 @@ int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
             scorep_mpi_collective_end(SCOREP_COLL_ALLTOALL, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ialltoall));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1264,10 +1362,12 @@ int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ialltoall_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ialltoall_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -1283,7 +1383,7 @@ int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
             scorep_mpi_collective_end(SCOREP_COLL_ALLTOALL, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ialltoall_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1295,10 +1395,12 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ialltoallv));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ialltoallv);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -1318,7 +1420,7 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
             scorep_mpi_collective_end(SCOREP_COLL_ALLTOALLV, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ialltoallv));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1330,10 +1432,12 @@ int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ialltoallv_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ialltoallv_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -1353,7 +1457,7 @@ int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
             scorep_mpi_collective_end(SCOREP_COLL_ALLTOALLV, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ialltoallv_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1365,10 +1469,12 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ialltoallw));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ialltoallw);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -1388,7 +1494,7 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
             scorep_mpi_collective_end(SCOREP_COLL_ALLTOALLW, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ialltoallw));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1400,10 +1506,12 @@ int MPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ialltoallw_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ialltoallw_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -1423,7 +1531,7 @@ int MPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
             scorep_mpi_collective_end(SCOREP_COLL_ALLTOALLW, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ialltoallw_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1435,17 +1543,19 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ibarrier));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ibarrier);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
     scorep_result = PMPI_Ibarrier(comm, request);
     if (scorep_measuring) {
         scorep_mpi_collective_end(SCOREP_COLL_BARRIER, scorep_comm_id, SCOREP_NO_ROOT, 0, 0);
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ibarrier));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1457,10 +1567,12 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ibcast));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ibcast);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -1476,7 +1588,7 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
             scorep_mpi_collective_end(SCOREP_COLL_BCAST, scorep_comm_id, scorep_shape.root,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ibcast));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1488,10 +1600,12 @@ int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ibcast_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ibcast_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -1507,7 +1621,7 @@ int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
             scorep_mpi_collective_end(SCOREP_COLL_BCAST, scorep_comm_id, scorep_shape.root,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ibcast_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1519,10 +1633,12 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iexscan));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iexscan);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -1534,7 +1650,7 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
             scorep_mpi_collective_end(SCOREP_COLL_EXSCAN, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iexscan));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1546,10 +1662,12 @@ int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iexscan_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iexscan_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -1561,7 +1679,7 @@ int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
             scorep_mpi_collective_end(SCOREP_COLL_EXSCAN, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iexscan_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1573,10 +1691,12 @@ int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Igather));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Igather);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -1597,7 +1717,7 @@ int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
             scorep_mpi_collective_end(SCOREP_COLL_GATHER, scorep_comm_id, scorep_shape.root,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Igather));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1609,10 +1729,12 @@ int MPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Igather_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Igather_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -1633,7 +1755,7 @@ int MPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
             scorep_mpi_collective_end(SCOREP_COLL_GATHER, scorep_comm_id, scorep_shape.root,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Igather_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1645,10 +1767,12 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Igatherv));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Igatherv);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -1670,7 +1794,7 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
             scorep_mpi_collective_end(SCOREP_COLL_GATHERV, scorep_comm_id, scorep_shape.root,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Igatherv));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1682,10 +1806,12 @@ int MPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Igatherv_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Igatherv_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -1707,7 +1833,7 @@ int MPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
             scorep_mpi_collective_end(SCOREP_COLL_GATHERV, scorep_comm_id, scorep_shape.root,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Igatherv_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1719,13 +1845,15 @@ int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_allgather));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_allgather);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_allgather));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1737,13 +1865,15 @@ int MPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_allgather_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_allgather_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Ineighbor_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_allgather_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1755,13 +1885,15 @@ int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_allgatherv));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_allgatherv);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_allgatherv));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1773,13 +1905,15 @@ int MPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Dat
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_allgatherv_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_allgatherv_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Ineighbor_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_allgatherv_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1791,13 +1925,15 @@ int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_alltoall));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_alltoall);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_alltoall));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1809,13 +1945,15 @@ int MPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datat
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_alltoall_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_alltoall_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Ineighbor_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_alltoall_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1827,13 +1965,15 @@ int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_alltoallv));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_alltoallv);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_alltoallv));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1845,13 +1985,15 @@ int MPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_alltoallv_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_alltoallv_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Ineighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_alltoallv_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1863,13 +2005,15 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_alltoallw));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_alltoallw);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_alltoallw));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1881,13 +2025,15 @@ int MPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_alltoallw_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_alltoallw_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Ineighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_alltoallw_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1899,10 +2045,12 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ireduce));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ireduce);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -1918,7 +2066,7 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
             scorep_mpi_collective_end(SCOREP_COLL_REDUCE, scorep_comm_id, scorep_shape.root,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ireduce));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1930,10 +2078,12 @@ int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ireduce_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ireduce_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -1949,7 +2099,7 @@ int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
             scorep_mpi_collective_end(SCOREP_COLL_REDUCE, scorep_comm_id, scorep_shape.root,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ireduce_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1961,10 +2111,12 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ireduce_scatter));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ireduce_scatter);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -1979,7 +2131,7 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
             scorep_mpi_collective_end(SCOREP_COLL_REDUCE_SCATTER, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ireduce_scatter));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1991,10 +2143,12 @@ int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count re
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ireduce_scatter_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ireduce_scatter_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -2009,7 +2163,7 @@ int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count re
             scorep_mpi_collective_end(SCOREP_COLL_REDUCE_SCATTER, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ireduce_scatter_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2021,10 +2175,12 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ireduce_scatter_block));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ireduce_scatter_block);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -2038,7 +2194,7 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
             scorep_mpi_collective_end(SCOREP_COLL_REDUCE_SCATTER_BLOCK, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ireduce_scatter_block));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2050,10 +2206,12 @@ int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count re
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ireduce_scatter_block_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ireduce_scatter_block_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -2067,7 +2225,7 @@ int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count re
             scorep_mpi_collective_end(SCOREP_COLL_REDUCE_SCATTER_BLOCK, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ireduce_scatter_block_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2079,10 +2237,12 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iscan));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iscan);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -2094,7 +2254,7 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
             scorep_mpi_collective_end(SCOREP_COLL_SCAN, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iscan));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2106,10 +2266,12 @@ int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatyp
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iscan_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iscan_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -2121,7 +2283,7 @@ int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatyp
             scorep_mpi_collective_end(SCOREP_COLL_SCAN, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iscan_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2133,10 +2295,12 @@ int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iscatter));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iscatter);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -2157,7 +2321,7 @@ int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
             scorep_mpi_collective_end(SCOREP_COLL_SCATTER, scorep_comm_id, scorep_shape.root,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iscatter));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2169,10 +2333,12 @@ int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iscatter_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iscatter_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -2193,7 +2359,7 @@ int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
             scorep_mpi_collective_end(SCOREP_COLL_SCATTER, scorep_comm_id, scorep_shape.root,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iscatter_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2205,10 +2371,12 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iscatterv));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iscatterv);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -2230,7 +2398,7 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
             scorep_mpi_collective_end(SCOREP_COLL_SCATTERV, scorep_comm_id, scorep_shape.root,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iscatterv));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2242,10 +2410,12 @@ int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iscatterv_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iscatterv_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -2267,7 +2437,7 @@ int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
             scorep_mpi_collective_end(SCOREP_COLL_SCATTERV, scorep_comm_id, scorep_shape.root,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iscatterv_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2279,13 +2449,15 @@ int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype send
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgather));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgather);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgather));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2297,13 +2469,15 @@ int MPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datat
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgather_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgather_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Neighbor_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgather_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2315,13 +2489,15 @@ int MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgather_init));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgather_init);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgather_init));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2333,13 +2509,15 @@ int MPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgather_init_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgather_init_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Neighbor_allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgather_init_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2351,13 +2529,15 @@ int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sen
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgatherv));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgatherv);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgatherv));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2369,13 +2549,15 @@ int MPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgatherv_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgatherv_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Neighbor_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgatherv_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2387,13 +2569,15 @@ int MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatyp
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgatherv_init));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgatherv_init);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgatherv_init));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2405,13 +2589,15 @@ int MPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgatherv_init_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgatherv_init_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Neighbor_allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgatherv_init_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2423,13 +2609,15 @@ int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendt
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoall));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoall);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoall));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2441,13 +2629,15 @@ int MPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Dataty
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoall_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoall_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Neighbor_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoall_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2459,13 +2649,15 @@ int MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoall_init));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoall_init);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoall_init));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2477,13 +2669,15 @@ int MPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_D
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoall_init_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoall_init_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Neighbor_alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoall_init_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2495,13 +2689,15 @@ int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const in
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallv));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallv);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallv));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2513,13 +2709,15 @@ int MPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallv_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallv_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Neighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallv_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2531,13 +2729,15 @@ int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], con
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallv_init));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallv_init);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallv_init));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2549,13 +2749,15 @@ int MPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcount
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallv_init_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallv_init_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Neighbor_alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallv_init_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2567,13 +2769,15 @@ int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MP
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallw));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallw);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallw));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2585,13 +2789,15 @@ int MPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallw_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallw_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Neighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallw_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2603,13 +2809,15 @@ int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], con
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallw_init));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallw_init);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallw_init));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2621,13 +2829,15 @@ int MPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcount
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallw_init_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallw_init_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Neighbor_alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallw_init_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2639,13 +2849,15 @@ int MPI_Op_commutative(MPI_Op op, int *commute)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Op_commutative));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Op_commutative);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Op_commutative(op, commute);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Op_commutative));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2657,13 +2869,15 @@ int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Op_create));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Op_create);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Op_create(user_fn, commute, op);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Op_create));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2675,13 +2889,15 @@ int MPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Op_create_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Op_create_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Op_create_c(user_fn, commute, op);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Op_create_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2693,13 +2909,15 @@ int MPI_Op_free(MPI_Op *op)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Op_free));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Op_free);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Op_free(op);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Op_free));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2711,10 +2929,12 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -2730,7 +2950,7 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
             scorep_mpi_collective_end(SCOREP_COLL_REDUCE, scorep_comm_id, scorep_shape.root,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2742,10 +2962,12 @@ int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -2761,7 +2983,7 @@ int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
             scorep_mpi_collective_end(SCOREP_COLL_REDUCE, scorep_comm_id, scorep_shape.root,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2773,13 +2995,15 @@ int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_init));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_init);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_init));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2791,13 +3015,15 @@ int MPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_init_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_init_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Reduce_init_c(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_init_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2809,13 +3035,15 @@ int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_local));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_local);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Reduce_local(inbuf, inoutbuf, count, datatype, op);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_local));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2827,13 +3055,15 @@ int MPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_D
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_local_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_local_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Reduce_local_c(inbuf, inoutbuf, count, datatype, op);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_local_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2845,10 +3075,12 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -2863,7 +3095,7 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
             scorep_mpi_collective_end(SCOREP_COLL_REDUCE_SCATTER, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2875,10 +3107,12 @@ int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count rec
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -2893,7 +3127,7 @@ int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count rec
             scorep_mpi_collective_end(SCOREP_COLL_REDUCE_SCATTER, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2905,10 +3139,12 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter_block));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter_block);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -2922,7 +3158,7 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, 
             scorep_mpi_collective_end(SCOREP_COLL_REDUCE_SCATTER_BLOCK, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter_block));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2934,10 +3170,12 @@ int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count rec
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter_block_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter_block_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -2951,7 +3189,7 @@ int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count rec
             scorep_mpi_collective_end(SCOREP_COLL_REDUCE_SCATTER_BLOCK, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter_block_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2963,13 +3201,15 @@ int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvco
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter_block_init));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter_block_init);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter_block_init));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2981,13 +3221,15 @@ int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Coun
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter_block_init_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter_block_init_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Reduce_scatter_block_init_c(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter_block_init_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2999,13 +3241,15 @@ int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvco
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter_init));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter_init);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter_init));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -3017,13 +3261,15 @@ int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Coun
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter_init_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter_init_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Reduce_scatter_init_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter_init_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -3035,10 +3281,12 @@ int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatyp
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scan));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scan);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -3050,7 +3298,7 @@ int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatyp
             scorep_mpi_collective_end(SCOREP_COLL_SCAN, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scan));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -3062,10 +3310,12 @@ int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scan_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scan_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -3077,7 +3327,7 @@ int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype
             scorep_mpi_collective_end(SCOREP_COLL_SCAN, scorep_comm_id, SCOREP_NO_ROOT,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scan_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -3089,13 +3339,15 @@ int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scan_init));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scan_init);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scan_init));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -3107,13 +3359,15 @@ int MPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scan_init_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scan_init_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Scan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scan_init_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -3125,10 +3379,12 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatter));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatter);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -3149,7 +3405,7 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
             scorep_mpi_collective_end(SCOREP_COLL_SCATTER, scorep_comm_id, scorep_shape.root,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatter));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -3161,10 +3417,12 @@ int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatter_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatter_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -3185,7 +3443,7 @@ int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
             scorep_mpi_collective_end(SCOREP_COLL_SCATTER, scorep_comm_id, scorep_shape.root,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatter_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -3197,13 +3455,15 @@ int MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatter_init));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatter_init);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatter_init));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -3215,13 +3475,15 @@ int MPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatter_init_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatter_init_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Scatter_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatter_init_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -3233,10 +3495,12 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[]
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatterv));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatterv);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -3258,7 +3522,7 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[]
             scorep_mpi_collective_end(SCOREP_COLL_SCATTERV, scorep_comm_id, scorep_shape.root,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatterv));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -3270,10 +3534,12 @@ int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatterv_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatterv_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         scorep_mpi_collective_begin();
     }
@@ -3295,7 +3561,7 @@ int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_
             scorep_mpi_collective_end(SCOREP_COLL_SCATTERV, scorep_comm_id, scorep_shape.root,
                                       scorep_sent, scorep_received);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatterv_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -3307,13 +3573,15 @@ int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int dis
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatterv_init));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatterv_init);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatterv_init));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -3325,13 +3593,15 @@ int MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatterv_init_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatterv_init_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Scatterv_init_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatterv_init_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;

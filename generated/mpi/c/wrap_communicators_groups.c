@@ -9,13 +9,15 @@ int MPI_Attr_delete(MPI_Comm comm, int keyval)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Attr_delete));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Attr_delete);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Attr_delete(comm, keyval);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Attr_delete));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -27,13 +29,15 @@ int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Attr_get));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Attr_get);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Attr_get(comm, keyval, attribute_val, flag);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Attr_get));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -45,13 +49,15 @@ int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Attr_put));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Attr_put);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Attr_put(comm, keyval, attribute_val);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Attr_put));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -63,13 +69,15 @@ int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_call_errhandler));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_call_errhandler);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_call_errhandler(comm, errorcode);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_call_errhandler));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -81,13 +89,15 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_compare));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_compare);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_compare(comm1, comm2, result);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_compare));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -99,15 +109,17 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_create));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_create);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_create(comm, group, newcomm);
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_comm_create(*newcomm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_create));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -119,13 +131,15 @@ int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_create_errhandler));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_create_errhandler);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_create_errhandler(comm_errhandler_fn, errhandler);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_create_errhandler));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -137,15 +151,17 @@ int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_create_from_group));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_create_from_group);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_create_from_group(group, stringtag, info, errhandler, newcomm);
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_comm_create(*newcomm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_create_from_group));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -157,15 +173,17 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_create_group));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_create_group);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_create_group(comm, group, tag, newcomm);
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_comm_create(*newcomm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_create_group));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -177,13 +195,15 @@ int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn, MPI_C
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_create_keyval));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_create_keyval);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_create_keyval(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, extra_state);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_create_keyval));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -195,13 +215,15 @@ int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_delete_attr));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_delete_attr);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_delete_attr(comm, comm_keyval);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_delete_attr));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -213,14 +235,16 @@ int MPI_Comm_disconnect(MPI_Comm *comm)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_disconnect));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_disconnect);
+        scorep_enter(scorep_region_id);
     }
     scorep_mpi_comm_free(*comm);
     scorep_result = PMPI_Comm_disconnect(comm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_disconnect));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -232,15 +256,17 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_dup));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_dup);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_dup(comm, newcomm);
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_comm_create(*newcomm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_dup));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -252,15 +278,17 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_dup_with_info));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_dup_with_info);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_dup_with_info(comm, info, newcomm);
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_comm_create(*newcomm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_dup_with_info));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -272,14 +300,16 @@ int MPI_Comm_free(MPI_Comm *comm)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_free));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_free);
+        scorep_enter(scorep_region_id);
     }
     scorep_mpi_comm_free(*comm);
     scorep_result = PMPI_Comm_free(comm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_free));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -291,13 +321,15 @@ int MPI_Comm_free_keyval(int *comm_keyval)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_free_keyval));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_free_keyval);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_free_keyval(comm_keyval);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_free_keyval));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -309,13 +341,15 @@ int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_get_attr));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_get_attr);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_get_attr(comm, comm_keyval, attribute_val, flag);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_get_attr));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -327,13 +361,15 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_get_errhandler));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_get_errhandler);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_get_errhandler(comm, errhandler);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_get_errhandler));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -345,13 +381,15 @@ int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_get_info));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_get_info);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_get_info(comm, info_used);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_get_info));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -363,13 +401,15 @@ int MPI_Comm_get_name(MPI_Comm comm, char comm_name[], int *resultlen)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_get_name));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_get_name);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_get_name(comm, comm_name, resultlen);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_get_name));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -381,15 +421,17 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_group));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_group);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_group(comm, group);
     if (scorep_result == MPI_SUCCESS)
         (void)scorep_mpi_group_id(*group);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_group));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -401,13 +443,15 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_idup));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_idup);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_idup(comm, newcomm, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_idup));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -419,13 +463,15 @@ int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_idup_with_info));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_idup_with_info);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_idup_with_info(comm, info, newcomm, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_idup_with_info));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -437,13 +483,15 @@ int MPI_Comm_rank(MPI_Comm comm, int *rank)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_rank));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_rank);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_rank(comm, rank);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_rank));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -455,15 +503,17 @@ int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_remote_group));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_remote_group);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_remote_group(comm, group);
     if (scorep_result == MPI_SUCCESS)
         (void)scorep_mpi_group_id(*group);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_remote_group));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -475,13 +525,15 @@ int MPI_Comm_remote_size(MPI_Comm comm, int *size)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_remote_size));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_remote_size);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_remote_size(comm, size);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_remote_size));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -493,13 +545,15 @@ int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_set_attr));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_set_attr);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_set_attr(comm, comm_keyval, attribute_val);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_set_attr));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -511,13 +565,15 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_set_errhandler));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_set_errhandler);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_set_errhandler(comm, errhandler);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_set_errhandler));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -529,13 +585,15 @@ int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_set_info));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_set_info);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_set_info(comm, info);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_set_info));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -547,13 +605,15 @@ int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_set_name));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_set_name);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_set_name(comm, comm_name);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_set_name));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -565,13 +625,15 @@ int MPI_Comm_size(MPI_Comm comm, int *size)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_size));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_size);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_size(comm, size);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_size));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -583,15 +645,17 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_split));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_split);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_split(comm, color, key, newcomm);
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_comm_create(*newcomm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_split));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -603,15 +667,17 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_split_type));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_split_type);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_split_type(comm, split_type, key, info, newcomm);
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_comm_create(*newcomm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_split_type));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -623,13 +689,15 @@ int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_test_inter));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_test_inter);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_test_inter(comm, flag);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_test_inter));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -641,15 +709,17 @@ int MPI_File_get_group(MPI_File fh, MPI_Group *group)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_group));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_group);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_get_group(fh, group);
     if (scorep_result == MPI_SUCCESS)
         (void)scorep_mpi_group_id(*group);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_group));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -661,13 +731,15 @@ int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_compare));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_compare);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Group_compare(group1, group2, result);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_compare));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -679,15 +751,17 @@ int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_difference));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_difference);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Group_difference(group1, group2, newgroup);
     if (scorep_result == MPI_SUCCESS)
         (void)scorep_mpi_group_id(*newgroup);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_difference));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -699,15 +773,17 @@ int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgrou
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_excl));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_excl);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Group_excl(group, n, ranks, newgroup);
     if (scorep_result == MPI_SUCCESS)
         (void)scorep_mpi_group_id(*newgroup);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_excl));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -719,13 +795,15 @@ int MPI_Group_free(MPI_Group *group)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_free));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_free);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Group_free(group);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_free));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -737,15 +815,17 @@ int MPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_from_session_pset));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_from_session_pset);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Group_from_session_pset(session, pset_name, newgroup);
     if (scorep_result == MPI_SUCCESS)
         (void)scorep_mpi_group_id(*newgroup);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_from_session_pset));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -757,15 +837,17 @@ int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgrou
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_incl));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_incl);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Group_incl(group, n, ranks, newgroup);
     if (scorep_result == MPI_SUCCESS)
         (void)scorep_mpi_group_id(*newgroup);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_incl));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -777,15 +859,17 @@ int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgro
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_intersection));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_intersection);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Group_intersection(group1, group2, newgroup);
     if (scorep_result == MPI_SUCCESS)
         (void)scorep_mpi_group_id(*newgroup);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_intersection));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -797,15 +881,17 @@ int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *new
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_range_excl));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_range_excl);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Group_range_excl(group, n, ranges, newgroup);
     if (scorep_result == MPI_SUCCESS)
         (void)scorep_mpi_group_id(*newgroup);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_range_excl));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -817,15 +903,17 @@ int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *new
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_range_incl));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_range_incl);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Group_range_incl(group, n, ranges, newgroup);
     if (scorep_result == MPI_SUCCESS)
         (void)scorep_mpi_group_id(*newgroup);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_range_incl));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -837,13 +925,15 @@ int MPI_Group_rank(MPI_Group group, int *rank)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_rank));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_rank);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Group_rank(group, rank);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_rank));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -855,13 +945,15 @@ int MPI_Group_size(MPI_Group group, int *size)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_size));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_size);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Group_size(group, size);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_size));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -873,13 +965,15 @@ int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_G
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_translate_ranks));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_translate_ranks);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Group_translate_ranks(group1, n, ranks1, group2, ranks2);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_translate_ranks));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -891,15 +985,17 @@ int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_union));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_union);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Group_union(group1, group2, newgroup);
     if (scorep_result == MPI_SUCCESS)
         (void)scorep_mpi_group_id(*newgroup);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_union));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -911,15 +1007,17 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_co
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Intercomm_create));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Intercomm_create);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag, newintercomm);
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_comm_create(*newintercomm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Intercomm_create));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -931,15 +1029,17 @@ int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, MP
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Intercomm_create_from_groups));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Intercomm_create_from_groups);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Intercomm_create_from_groups(local_group, local_leader, remote_group, remote_leader, stringtag, info, errhandler, newintercomm);
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_comm_create(*newintercomm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Intercomm_create_from_groups));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -951,15 +1051,17 @@ int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Intercomm_merge));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Intercomm_merge);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Intercomm_merge(intercomm, high, newintracomm);
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_comm_create(*newintracomm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Intercomm_merge));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -971,13 +1073,15 @@ int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Keyval_create));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Keyval_create);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Keyval_create(copy_fn, delete_fn, keyval, extra_state);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Keyval_create));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -989,13 +1093,15 @@ int MPI_Keyval_free(int *keyval)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Keyval_free));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Keyval_free);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Keyval_free(keyval);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Keyval_free));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1007,15 +1113,17 @@ int MPI_Win_get_group(MPI_Win win, MPI_Group *group)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_get_group));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_get_group);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_get_group(win, group);
     if (scorep_result == MPI_SUCCESS)
         (void)scorep_mpi_group_id(*group);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_get_group));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;

@@ -9,13 +9,15 @@ int MPI_Address(void *location, MPI_Aint *address)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Address));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Address);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Address(location, address);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Address));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -27,13 +29,15 @@ int MPI_Get_address(const void *location, MPI_Aint *address)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_address));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_address);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Get_address(location, address);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_address));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -45,13 +49,15 @@ int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pack));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pack);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Pack(inbuf, incount, datatype, outbuf, outsize, position, comm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pack));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -63,13 +69,15 @@ int MPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pack_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pack_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Pack_c(inbuf, incount, datatype, outbuf, outsize, position, comm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pack_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -81,13 +89,15 @@ int MPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pack_external));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pack_external);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Pack_external(datarep, inbuf, incount, datatype, outbuf, outsize, position);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pack_external));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -99,13 +109,15 @@ int MPI_Pack_external_c(const char datarep[], const void *inbuf, MPI_Count incou
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pack_external_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pack_external_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Pack_external_c(datarep, inbuf, incount, datatype, outbuf, outsize, position);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pack_external_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -117,13 +129,15 @@ int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datat
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pack_external_size));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pack_external_size);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Pack_external_size(datarep, incount, datatype, size);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pack_external_size));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -135,13 +149,15 @@ int MPI_Pack_external_size_c(const char datarep[], MPI_Count incount, MPI_Dataty
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pack_external_size_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pack_external_size_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Pack_external_size_c(datarep, incount, datatype, size);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pack_external_size_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -153,13 +169,15 @@ int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pack_size));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pack_size);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Pack_size(incount, datatype, comm, size);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pack_size));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -171,13 +189,15 @@ int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pack_size_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pack_size_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Pack_size_c(incount, datatype, comm, size);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pack_size_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -189,13 +209,15 @@ int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *r
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Register_datarep));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Register_datarep);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Register_datarep(datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn, extra_state);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Register_datarep));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -207,13 +229,15 @@ int MPI_Register_datarep_c(const char *datarep, MPI_Datarep_conversion_function_
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Register_datarep_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Register_datarep_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Register_datarep_c(datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn, extra_state);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Register_datarep_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -225,13 +249,15 @@ int MPI_Type_commit(MPI_Datatype *datatype)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_commit));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_commit);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_commit(datatype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_commit));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -243,13 +269,15 @@ int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_contiguous));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_contiguous);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_contiguous(count, oldtype, newtype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_contiguous));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -261,13 +289,15 @@ int MPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *n
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_contiguous_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_contiguous_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_contiguous_c(count, oldtype, newtype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_contiguous_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -279,13 +309,15 @@ int MPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsi
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_darray));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_darray);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_create_darray(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype, newtype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_darray));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -297,13 +329,15 @@ int MPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count arra
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_darray_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_darray_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_create_darray_c(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype, newtype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_darray_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -315,13 +349,15 @@ int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_f90_complex));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_f90_complex);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_create_f90_complex(p, r, newtype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_f90_complex));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -333,13 +369,15 @@ int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_f90_integer));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_f90_integer);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_create_f90_integer(r, newtype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_f90_integer));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -351,13 +389,15 @@ int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_f90_real));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_f90_real);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_create_f90_real(p, r, newtype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_f90_real));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -369,13 +409,15 @@ int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[], const
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_hindexed));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_hindexed);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_create_hindexed(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_hindexed));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -387,13 +429,15 @@ int MPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blockle
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_hindexed_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_hindexed_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_create_hindexed_c(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_hindexed_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -405,13 +449,15 @@ int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint ar
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_hindexed_block));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_hindexed_block);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_create_hindexed_block(count, blocklength, array_of_displacements, oldtype, newtype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_hindexed_block));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -423,13 +469,15 @@ int MPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength, con
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_hindexed_block_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_hindexed_block_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_create_hindexed_block_c(count, blocklength, array_of_displacements, oldtype, newtype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_hindexed_block_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -441,13 +489,15 @@ int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Dat
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_hvector));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_hvector);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_create_hvector(count, blocklength, stride, oldtype, newtype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_hvector));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -459,13 +509,15 @@ int MPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_hvector_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_hvector_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_create_hvector_c(count, blocklength, stride, oldtype, newtype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_hvector_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -477,13 +529,15 @@ int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_indexed_block));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_indexed_block);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_create_indexed_block(count, blocklength, array_of_displacements, oldtype, newtype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_indexed_block));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -495,13 +549,15 @@ int MPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength, cons
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_indexed_block_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_indexed_block_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_create_indexed_block_c(count, blocklength, array_of_displacements, oldtype, newtype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_indexed_block_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -513,13 +569,15 @@ int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn, MPI_T
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_keyval));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_keyval);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_create_keyval(type_copy_attr_fn, type_delete_attr_fn, type_keyval, extra_state);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_keyval));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -531,13 +589,15 @@ int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_resized));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_resized);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_create_resized(oldtype, lb, extent, newtype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_resized));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -549,13 +609,15 @@ int MPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count exte
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_resized_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_resized_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_create_resized_c(oldtype, lb, extent, newtype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_resized_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -567,13 +629,15 @@ int MPI_Type_create_struct(int count, const int array_of_blocklengths[], const M
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_struct));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_struct);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_create_struct(count, array_of_blocklengths, array_of_displacements, array_of_types, newtype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_struct));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -585,13 +649,15 @@ int MPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_of_blockleng
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_struct_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_struct_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_create_struct_c(count, array_of_blocklengths, array_of_displacements, array_of_types, newtype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_struct_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -603,13 +669,15 @@ int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int ar
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_subarray));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_subarray);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_create_subarray(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype, newtype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_subarray));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -621,13 +689,15 @@ int MPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[], cons
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_subarray_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_subarray_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_create_subarray_c(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype, newtype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_subarray_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -639,13 +709,15 @@ int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_delete_attr));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_delete_attr);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_delete_attr(datatype, type_keyval);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_delete_attr));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -657,13 +729,15 @@ int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_dup));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_dup);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_dup(oldtype, newtype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_dup));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -675,13 +749,15 @@ int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_extent));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_extent);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_extent(datatype, extent);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_extent));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -693,13 +769,15 @@ int MPI_Type_free(MPI_Datatype *datatype)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_free));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_free);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_free(datatype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_free));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -711,13 +789,15 @@ int MPI_Type_free_keyval(int *type_keyval)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_free_keyval));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_free_keyval);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_free_keyval(type_keyval);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_free_keyval));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -729,13 +809,15 @@ int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_va
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_attr));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_attr);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_get_attr(datatype, type_keyval, attribute_val, flag);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_attr));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -747,13 +829,15 @@ int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addre
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_contents));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_contents);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_get_contents(datatype, max_integers, max_addresses, max_datatypes, array_of_integers, array_of_addresses, array_of_datatypes);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_contents));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -765,13 +849,15 @@ int MPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_C
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_contents_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_contents_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_get_contents_c(datatype, max_integers, max_addresses, max_large_counts, max_datatypes, array_of_integers, array_of_addresses, array_of_large_counts, array_of_datatypes);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_contents_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -783,13 +869,15 @@ int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_add
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_envelope));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_envelope);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_get_envelope(datatype, num_integers, num_addresses, num_datatypes, combiner);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_envelope));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -801,13 +889,15 @@ int MPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers, MPI_
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_envelope_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_envelope_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_get_envelope_c(datatype, num_integers, num_addresses, num_large_counts, num_datatypes, combiner);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_envelope_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -819,13 +909,15 @@ int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_extent));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_extent);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_get_extent(datatype, lb, extent);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_extent));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -837,13 +929,15 @@ int MPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *exten
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_extent_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_extent_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_get_extent_c(datatype, lb, extent);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_extent_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -855,13 +949,15 @@ int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *exten
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_extent_x));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_extent_x);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_get_extent_x(datatype, lb, extent);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_extent_x));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -873,13 +969,15 @@ int MPI_Type_get_name(MPI_Datatype datatype, char type_name[], int *resultlen)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_name));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_name);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_get_name(datatype, type_name, resultlen);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_name));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -891,13 +989,15 @@ int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_true_extent));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_true_extent);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_get_true_extent(datatype, true_lb, true_extent);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_true_extent));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -909,13 +1009,15 @@ int MPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Co
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_true_extent_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_true_extent_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_get_true_extent_c(datatype, true_lb, true_extent);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_true_extent_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -927,13 +1029,15 @@ int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Co
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_true_extent_x));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_true_extent_x);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_get_true_extent_x(datatype, true_lb, true_extent);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_true_extent_x));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -945,13 +1049,15 @@ int MPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type, M
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_value_index));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_value_index);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_get_value_index(value_type, index_type, pair_type);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_value_index));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -963,13 +1069,15 @@ int MPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_hindexed));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_hindexed);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_hindexed(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_hindexed));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -981,13 +1089,15 @@ int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype o
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_hvector));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_hvector);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_hvector(count, blocklength, stride, oldtype, newtype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_hvector));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -999,13 +1109,15 @@ int MPI_Type_indexed(int count, const int array_of_blocklengths[], const int arr
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_indexed));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_indexed);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_indexed(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_indexed));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1017,13 +1129,15 @@ int MPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_indexed_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_indexed_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_indexed_c(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_indexed_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1035,13 +1149,15 @@ int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_lb));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_lb);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_lb(datatype, displacement);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_lb));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1053,13 +1169,15 @@ int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_match_size));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_match_size);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_match_size(typeclass, size, datatype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_match_size));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1071,13 +1189,15 @@ int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_va
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_set_attr));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_set_attr);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_set_attr(datatype, type_keyval, attribute_val);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_set_attr));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1089,13 +1209,15 @@ int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_set_name));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_set_name);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_set_name(datatype, type_name);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_set_name));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1107,13 +1229,15 @@ int MPI_Type_size(MPI_Datatype datatype, int *size)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_size));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_size);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_size(datatype, size);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_size));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1125,13 +1249,15 @@ int MPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_size_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_size_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_size_c(datatype, size);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_size_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1143,13 +1269,15 @@ int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_size_x));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_size_x);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_size_x(datatype, size);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_size_x));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1161,13 +1289,15 @@ int MPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_di
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_struct));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_struct);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_struct(count, array_of_blocklengths, array_of_displacements, array_of_types, newtype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_struct));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1179,13 +1309,15 @@ int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_ub));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_ub);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_ub(datatype, displacement);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_ub));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1197,13 +1329,15 @@ int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_vector));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_vector);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_vector(count, blocklength, stride, oldtype, newtype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_vector));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1215,13 +1349,15 @@ int MPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_vector_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_vector_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Type_vector_c(count, blocklength, stride, oldtype, newtype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_vector_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1233,13 +1369,15 @@ int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int o
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Unpack));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Unpack);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Unpack(inbuf, insize, position, outbuf, outcount, datatype, comm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Unpack));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1251,13 +1389,15 @@ int MPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Unpack_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Unpack_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Unpack_c(inbuf, insize, position, outbuf, outcount, datatype, comm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Unpack_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1269,13 +1409,15 @@ int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Unpack_external));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Unpack_external);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Unpack_external(datarep, inbuf, insize, position, outbuf, outcount, datatype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Unpack_external));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1287,13 +1429,15 @@ int MPI_Unpack_external_c(const char datarep[], const void *inbuf, MPI_Count ins
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Unpack_external_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Unpack_external_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Unpack_external_c(datarep, inbuf, insize, position, outbuf, outcount, datatype);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Unpack_external_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;

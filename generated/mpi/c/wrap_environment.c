@@ -9,13 +9,15 @@ int MPI_Abi_get_fortran_booleans(int logical_size, void *logical_true, void *log
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Abi_get_fortran_booleans));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Abi_get_fortran_booleans);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Abi_get_fortran_booleans(logical_size, logical_true, logical_false, is_set);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Abi_get_fortran_booleans));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -27,13 +29,15 @@ int MPI_Abi_get_fortran_info(MPI_Info *info)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Abi_get_fortran_info));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Abi_get_fortran_info);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Abi_get_fortran_info(info);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Abi_get_fortran_info));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -45,13 +49,15 @@ int MPI_Abi_get_info(MPI_Info *info)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Abi_get_info));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Abi_get_info);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Abi_get_info(info);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Abi_get_info));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -63,13 +69,15 @@ int MPI_Abi_get_version(int *abi_major, int *abi_minor)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Abi_get_version));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Abi_get_version);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Abi_get_version(abi_major, abi_minor);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Abi_get_version));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -81,13 +89,15 @@ int MPI_Abi_set_fortran_booleans(int logical_size, void *logical_true, void *log
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Abi_set_fortran_booleans));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Abi_set_fortran_booleans);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Abi_set_fortran_booleans(logical_size, logical_true, logical_false);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Abi_set_fortran_booleans));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -99,13 +109,15 @@ int MPI_Abi_set_fortran_info(MPI_Info info)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Abi_set_fortran_info));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Abi_set_fortran_info);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Abi_set_fortran_info(info);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Abi_set_fortran_info));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -117,16 +129,18 @@ int MPI_Abort(MPI_Comm comm, int errorcode)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Abort));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Abort);
+        scorep_enter(scorep_region_id);
     }
     if (scorep_measuring)
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Abort));
+        scorep_exit(scorep_region_id);
     scorep_mpi_layer_abort();
     scorep_result = PMPI_Abort(comm, errorcode);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Abort));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -138,19 +152,21 @@ int MPI_Finalize(void)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Finalize));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Finalize);
+        scorep_enter(scorep_region_id);
     }
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Finalize));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
         scorep_measuring = 0;
     }
     scorep_mpi_layer_finalize();
     scorep_result = PMPI_Finalize();
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Finalize));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -162,13 +178,15 @@ int MPI_Finalized(int *flag)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Finalized));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Finalized);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Finalized(flag);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Finalized));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -180,13 +198,15 @@ int MPI_Get_hw_resource_info(MPI_Info *hw_info)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_hw_resource_info));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_hw_resource_info);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Get_hw_resource_info(hw_info);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_hw_resource_info));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -198,13 +218,15 @@ int MPI_Get_library_version(char version[], int *resultlen)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_library_version));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_library_version);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Get_library_version(version, resultlen);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_library_version));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -216,13 +238,15 @@ int MPI_Get_processor_name(char name[], int *resultlen)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_processor_name));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_processor_name);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Get_processor_name(name, resultlen);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_processor_name));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -234,13 +258,15 @@ int MPI_Get_version(int *version, int *subversion)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_version));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_version);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Get_version(version, subversion);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_version));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -252,15 +278,17 @@ int MPI_Init(int *argc, char ***argv)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Init));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Init);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Init(argc, argv);
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_layer_init();
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Init));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -272,15 +300,17 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Init_thread));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Init_thread);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Init_thread(argc, argv, required, provided);
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_layer_init();
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Init_thread));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -292,13 +322,15 @@ int MPI_Initialized(int *flag)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Initialized));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Initialized);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Initialized(flag);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Initialized));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -310,13 +342,15 @@ int MPI_Is_thread_main(int *flag)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Is_thread_main));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Is_thread_main);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Is_thread_main(flag);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Is_thread_main));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -328,13 +362,15 @@ int MPI_Query_thread(int *provided)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Query_thread));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Query_thread);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Query_thread(provided);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Query_thread));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -346,13 +382,15 @@ int MPI_Session_attach_buffer(MPI_Session session, void *buffer, int size)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_attach_buffer));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_attach_buffer);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Session_attach_buffer(session, buffer, size);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_attach_buffer));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -364,13 +402,15 @@ int MPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count siz
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_attach_buffer_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_attach_buffer_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Session_attach_buffer_c(session, buffer, size);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_attach_buffer_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -382,13 +422,15 @@ int MPI_Session_call_errhandler(MPI_Session session, int errorcode)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_call_errhandler));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_call_errhandler);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Session_call_errhandler(session, errorcode);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_call_errhandler));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -400,13 +442,15 @@ int MPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errha
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_create_errhandler));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_create_errhandler);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Session_create_errhandler(session_errhandler_fn, errhandler);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_create_errhandler));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -418,13 +462,15 @@ int MPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_detach_buffer));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_detach_buffer);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Session_detach_buffer(session, buffer_addr, size);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_detach_buffer));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -436,13 +482,15 @@ int MPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Coun
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_detach_buffer_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_detach_buffer_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Session_detach_buffer_c(session, buffer_addr, size);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_detach_buffer_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -454,13 +502,15 @@ int MPI_Session_finalize(MPI_Session *session)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_finalize));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_finalize);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Session_finalize(session);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_finalize));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -472,13 +522,15 @@ int MPI_Session_flush_buffer(MPI_Session session)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_flush_buffer));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_flush_buffer);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Session_flush_buffer(session);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_flush_buffer));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -490,13 +542,15 @@ int MPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_get_errhandler));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_get_errhandler);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Session_get_errhandler(session, errhandler);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_get_errhandler));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -508,13 +562,15 @@ int MPI_Session_get_info(MPI_Session session, MPI_Info *info_used)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_get_info));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_get_info);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Session_get_info(session, info_used);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_get_info));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -526,13 +582,15 @@ int MPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pse
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_get_nth_pset));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_get_nth_pset);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Session_get_nth_pset(session, info, n, pset_len, pset_name);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_get_nth_pset));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -544,13 +602,15 @@ int MPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_nam
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_get_num_psets));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_get_num_psets);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Session_get_num_psets(session, info, npset_names);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_get_num_psets));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -562,13 +622,15 @@ int MPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_In
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_get_pset_info));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_get_pset_info);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Session_get_pset_info(session, pset_name, info);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_get_pset_info));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -580,13 +642,15 @@ int MPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_iflush_buffer));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_iflush_buffer);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Session_iflush_buffer(session, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_iflush_buffer));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -598,13 +662,15 @@ int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *sess
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_init));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_init);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Session_init(info, errhandler, session);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_init));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -616,13 +682,15 @@ int MPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_set_errhandler));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_set_errhandler);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Session_set_errhandler(session, errhandler);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_set_errhandler));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;

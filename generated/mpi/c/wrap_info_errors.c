@@ -9,13 +9,15 @@ int MPI_Add_error_class(int *errorclass)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Add_error_class));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Add_error_class);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Add_error_class(errorclass);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Add_error_class));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -27,13 +29,15 @@ int MPI_Add_error_code(int errorclass, int *errorcode)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Add_error_code));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Add_error_code);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Add_error_code(errorclass, errorcode);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Add_error_code));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -45,13 +49,15 @@ int MPI_Add_error_string(int errorcode, const char *string)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Add_error_string));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Add_error_string);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Add_error_string(errorcode, string);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Add_error_string));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -63,13 +69,15 @@ int MPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhan
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Errhandler_create));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Errhandler_create);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Errhandler_create(function, errhandler);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Errhandler_create));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -81,13 +89,15 @@ int MPI_Errhandler_free(MPI_Errhandler *errhandler)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Errhandler_free));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Errhandler_free);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Errhandler_free(errhandler);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Errhandler_free));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -99,13 +109,15 @@ int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Errhandler_get));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Errhandler_get);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Errhandler_get(comm, errhandler);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Errhandler_get));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -117,13 +129,15 @@ int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Errhandler_set));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Errhandler_set);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Errhandler_set(comm, errhandler);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Errhandler_set));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -135,13 +149,15 @@ int MPI_Error_class(int errorcode, int *errorclass)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Error_class));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Error_class);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Error_class(errorcode, errorclass);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Error_class));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -153,13 +169,15 @@ int MPI_Error_string(int errorcode, char string[], int *resultlen)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Error_string));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Error_string);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Error_string(errorcode, string, resultlen);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Error_string));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -171,13 +189,15 @@ int MPI_File_call_errhandler(MPI_File fh, int errorcode)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_call_errhandler));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_call_errhandler);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_call_errhandler(fh, errorcode);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_call_errhandler));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -189,13 +209,15 @@ int MPI_File_create_errhandler(MPI_File_errhandler_function *file_errhandler_fn,
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_create_errhandler));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_create_errhandler);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_create_errhandler(file_errhandler_fn, errhandler);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_create_errhandler));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -207,13 +229,15 @@ int MPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_errhandler));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_errhandler);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_get_errhandler(file, errhandler);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_errhandler));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -225,13 +249,15 @@ int MPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_set_errhandler));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_set_errhandler);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_set_errhandler(file, errhandler);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_set_errhandler));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -243,13 +269,15 @@ int MPI_Remove_error_class(int errorclass)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Remove_error_class));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Remove_error_class);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Remove_error_class(errorclass);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Remove_error_class));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -261,13 +289,15 @@ int MPI_Remove_error_code(int errorcode)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Remove_error_code));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Remove_error_code);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Remove_error_code(errorcode);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Remove_error_code));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -279,13 +309,15 @@ int MPI_Remove_error_string(int errorcode)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Remove_error_string));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Remove_error_string);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Remove_error_string(errorcode);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Remove_error_string));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;

@@ -9,13 +9,15 @@ int MPI_File_close(MPI_File *fh)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_close));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_close);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_close(fh);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_close));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -27,13 +29,15 @@ int MPI_File_delete(const char *filename, MPI_Info info)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_delete));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_delete);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_delete(filename, info);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_delete));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -45,13 +49,15 @@ int MPI_File_get_amode(MPI_File fh, int *amode)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_amode));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_amode);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_get_amode(fh, amode);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_amode));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -63,13 +69,15 @@ int MPI_File_get_atomicity(MPI_File fh, int *flag)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_atomicity));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_atomicity);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_get_atomicity(fh, flag);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_atomicity));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -81,13 +89,15 @@ int MPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_byte_offset));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_byte_offset);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_get_byte_offset(fh, offset, disp);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_byte_offset));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -99,13 +109,15 @@ int MPI_File_get_info(MPI_File fh, MPI_Info *info_used)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_info));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_info);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_get_info(fh, info_used);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_info));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -117,13 +129,15 @@ int MPI_File_get_position(MPI_File fh, MPI_Offset *offset)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_position));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_position);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_get_position(fh, offset);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_position));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -135,13 +149,15 @@ int MPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_position_shared));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_position_shared);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_get_position_shared(fh, offset);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_position_shared));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -153,13 +169,15 @@ int MPI_File_get_size(MPI_File fh, MPI_Offset *size)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_size));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_size);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_get_size(fh, size);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_size));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -171,13 +189,15 @@ int MPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *exten
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_type_extent));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_type_extent);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_get_type_extent(fh, datatype, extent);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_type_extent));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -189,13 +209,15 @@ int MPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *ex
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_type_extent_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_type_extent_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_get_type_extent_c(fh, datatype, extent);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_type_extent_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -207,13 +229,15 @@ int MPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Da
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_view));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_view);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_get_view(fh, disp, etype, filetype, datarep);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_view));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -225,9 +249,11 @@ int MPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_iread(fh, buf, count, datatype, request);
     if (scorep_measuring) {
@@ -235,7 +261,7 @@ int MPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -247,9 +273,11 @@ int MPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datat
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_iread_c(fh, buf, count, datatype, request);
     if (scorep_measuring) {
@@ -257,7 +285,7 @@ int MPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datat
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -269,9 +297,11 @@ int MPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_all));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_all);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_iread_all(fh, buf, count, datatype, request);
     if (scorep_measuring) {
@@ -279,7 +309,7 @@ int MPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_all));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -291,9 +321,11 @@ int MPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype d
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_all_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_all_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_iread_all_c(fh, buf, count, datatype, request);
     if (scorep_measuring) {
@@ -301,7 +333,7 @@ int MPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype d
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_all_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -313,9 +345,11 @@ int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_at));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_at);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_iread_at(fh, offset, buf, count, datatype, request);
     if (scorep_measuring) {
@@ -323,7 +357,7 @@ int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_at));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -335,9 +369,11 @@ int MPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count cou
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_at_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_at_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_iread_at_c(fh, offset, buf, count, datatype, request);
     if (scorep_measuring) {
@@ -345,7 +381,7 @@ int MPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count cou
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_at_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -357,9 +393,11 @@ int MPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_at_all));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_at_all);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_iread_at_all(fh, offset, buf, count, datatype, request);
     if (scorep_measuring) {
@@ -367,7 +405,7 @@ int MPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, 
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_at_all));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -379,9 +417,11 @@ int MPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_at_all_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_at_all_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_iread_at_all_c(fh, offset, buf, count, datatype, request);
     if (scorep_measuring) {
@@ -389,7 +429,7 @@ int MPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_at_all_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -401,9 +441,11 @@ int MPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype dataty
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_shared));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_shared);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_iread_shared(fh, buf, count, datatype, request);
     if (scorep_measuring) {
@@ -411,7 +453,7 @@ int MPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype dataty
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_shared));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -423,9 +465,11 @@ int MPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatyp
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_shared_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_shared_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_iread_shared_c(fh, buf, count, datatype, request);
     if (scorep_measuring) {
@@ -433,7 +477,7 @@ int MPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatyp
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_shared_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -445,9 +489,11 @@ int MPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype dataty
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_iwrite(fh, buf, count, datatype, request);
     if (scorep_measuring) {
@@ -455,7 +501,7 @@ int MPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype dataty
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -467,9 +513,11 @@ int MPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatyp
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_iwrite_c(fh, buf, count, datatype, request);
     if (scorep_measuring) {
@@ -477,7 +525,7 @@ int MPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatyp
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -489,9 +537,11 @@ int MPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype da
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_all));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_all);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_iwrite_all(fh, buf, count, datatype, request);
     if (scorep_measuring) {
@@ -499,7 +549,7 @@ int MPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype da
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_all));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -511,9 +561,11 @@ int MPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Dat
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_all_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_all_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_iwrite_all_c(fh, buf, count, datatype, request);
     if (scorep_measuring) {
@@ -521,7 +573,7 @@ int MPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Dat
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_all_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -533,9 +585,11 @@ int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int coun
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_at));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_at);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_iwrite_at(fh, offset, buf, count, datatype, request);
     if (scorep_measuring) {
@@ -543,7 +597,7 @@ int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int coun
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_at));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -555,9 +609,11 @@ int MPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Co
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_at_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_at_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_iwrite_at_c(fh, offset, buf, count, datatype, request);
     if (scorep_measuring) {
@@ -565,7 +621,7 @@ int MPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Co
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_at_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -577,9 +633,11 @@ int MPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_at_all));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_at_all);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_iwrite_at_all(fh, offset, buf, count, datatype, request);
     if (scorep_measuring) {
@@ -587,7 +645,7 @@ int MPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int 
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_at_all));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -599,9 +657,11 @@ int MPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MP
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_at_all_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_at_all_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_iwrite_at_all_c(fh, offset, buf, count, datatype, request);
     if (scorep_measuring) {
@@ -609,7 +669,7 @@ int MPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MP
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_at_all_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -621,9 +681,11 @@ int MPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_shared));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_shared);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_iwrite_shared(fh, buf, count, datatype, request);
     if (scorep_measuring) {
@@ -631,7 +693,7 @@ int MPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_shared));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -643,9 +705,11 @@ int MPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_shared_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_shared_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_iwrite_shared_c(fh, buf, count, datatype, request);
     if (scorep_measuring) {
@@ -653,7 +717,7 @@ int MPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_shared_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -665,13 +729,15 @@ int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info,
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_open));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_open);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_open(comm, filename, amode, info, fh);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_open));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -683,13 +749,15 @@ int MPI_File_preallocate(MPI_File fh, MPI_Offset size)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_preallocate));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_preallocate);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_preallocate(fh, size);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_preallocate));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -701,9 +769,11 @@ int MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_read(fh, buf, count, datatype, status);
     if (scorep_measuring) {
@@ -712,7 +782,7 @@ int MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_
                 ? scorep_mpi_status_bytes(status) : scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(scorep_bytes, 0);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -724,9 +794,11 @@ int MPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype dataty
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_read_c(fh, buf, count, datatype, status);
     if (scorep_measuring) {
@@ -735,7 +807,7 @@ int MPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype dataty
                 ? scorep_mpi_status_bytes(status) : scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(scorep_bytes, 0);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -747,9 +819,11 @@ int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_all));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_all);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_read_all(fh, buf, count, datatype, status);
     if (scorep_measuring) {
@@ -758,7 +832,7 @@ int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, 
                 ? scorep_mpi_status_bytes(status) : scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(scorep_bytes, 0);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_all));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -770,9 +844,11 @@ int MPI_File_read_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype da
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_all_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_all_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_read_all_c(fh, buf, count, datatype, status);
     if (scorep_measuring) {
@@ -781,7 +857,7 @@ int MPI_File_read_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype da
                 ? scorep_mpi_status_bytes(status) : scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(scorep_bytes, 0);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_all_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -793,9 +869,11 @@ int MPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype data
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_all_begin));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_all_begin);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_read_all_begin(fh, buf, count, datatype);
     if (scorep_measuring) {
@@ -803,7 +881,7 @@ int MPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype data
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(scorep_bytes, 0);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_all_begin));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -815,9 +893,11 @@ int MPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datat
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_all_begin_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_all_begin_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_read_all_begin_c(fh, buf, count, datatype);
     if (scorep_measuring) {
@@ -825,7 +905,7 @@ int MPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datat
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(scorep_bytes, 0);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_all_begin_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -837,13 +917,15 @@ int MPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_all_end));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_all_end);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_read_all_end(fh, buf, status);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_all_end));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -855,9 +937,11 @@ int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_D
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_at));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_at);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_read_at(fh, offset, buf, count, datatype, status);
     if (scorep_measuring) {
@@ -866,7 +950,7 @@ int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_D
                 ? scorep_mpi_status_bytes(status) : scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(scorep_bytes, 0);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_at));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -878,9 +962,11 @@ int MPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count coun
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_at_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_at_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_read_at_c(fh, offset, buf, count, datatype, status);
     if (scorep_measuring) {
@@ -889,7 +975,7 @@ int MPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count coun
                 ? scorep_mpi_status_bytes(status) : scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(scorep_bytes, 0);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_at_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -901,9 +987,11 @@ int MPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, M
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_at_all));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_at_all);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_read_at_all(fh, offset, buf, count, datatype, status);
     if (scorep_measuring) {
@@ -912,7 +1000,7 @@ int MPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, M
                 ? scorep_mpi_status_bytes(status) : scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(scorep_bytes, 0);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_at_all));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -924,9 +1012,11 @@ int MPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_at_all_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_at_all_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_read_at_all_c(fh, offset, buf, count, datatype, status);
     if (scorep_measuring) {
@@ -935,7 +1025,7 @@ int MPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count 
                 ? scorep_mpi_status_bytes(status) : scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(scorep_bytes, 0);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_at_all_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -947,9 +1037,11 @@ int MPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int co
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_at_all_begin));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_at_all_begin);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_read_at_all_begin(fh, offset, buf, count, datatype);
     if (scorep_measuring) {
@@ -957,7 +1049,7 @@ int MPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int co
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(scorep_bytes, 0);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_at_all_begin));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -969,9 +1061,11 @@ int MPI_File_read_at_all_begin_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_at_all_begin_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_at_all_begin_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_read_at_all_begin_c(fh, offset, buf, count, datatype);
     if (scorep_measuring) {
@@ -979,7 +1073,7 @@ int MPI_File_read_at_all_begin_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(scorep_bytes, 0);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_at_all_begin_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -991,13 +1085,15 @@ int MPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_at_all_end));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_at_all_end);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_read_at_all_end(fh, buf, status);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_at_all_end));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1009,9 +1105,11 @@ int MPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype dataty
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_ordered));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_ordered);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_read_ordered(fh, buf, count, datatype, status);
     if (scorep_measuring) {
@@ -1020,7 +1118,7 @@ int MPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype dataty
                 ? scorep_mpi_status_bytes(status) : scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(scorep_bytes, 0);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_ordered));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1032,9 +1130,11 @@ int MPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatyp
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_ordered_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_ordered_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_read_ordered_c(fh, buf, count, datatype, status);
     if (scorep_measuring) {
@@ -1043,7 +1143,7 @@ int MPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatyp
                 ? scorep_mpi_status_bytes(status) : scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(scorep_bytes, 0);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_ordered_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1055,9 +1155,11 @@ int MPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_ordered_begin));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_ordered_begin);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_read_ordered_begin(fh, buf, count, datatype);
     if (scorep_measuring) {
@@ -1065,7 +1167,7 @@ int MPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype 
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(scorep_bytes, 0);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_ordered_begin));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1077,9 +1179,11 @@ int MPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_D
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_ordered_begin_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_ordered_begin_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_read_ordered_begin_c(fh, buf, count, datatype);
     if (scorep_measuring) {
@@ -1087,7 +1191,7 @@ int MPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_D
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(scorep_bytes, 0);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_ordered_begin_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1099,13 +1203,15 @@ int MPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_ordered_end));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_ordered_end);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_read_ordered_end(fh, buf, status);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_ordered_end));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1117,9 +1223,11 @@ int MPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatyp
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_shared));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_shared);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_read_shared(fh, buf, count, datatype, status);
     if (scorep_measuring) {
@@ -1128,7 +1236,7 @@ int MPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatyp
                 ? scorep_mpi_status_bytes(status) : scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(scorep_bytes, 0);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_shared));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1140,9 +1248,11 @@ int MPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_shared_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_shared_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_read_shared_c(fh, buf, count, datatype, status);
     if (scorep_measuring) {
@@ -1151,7 +1261,7 @@ int MPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype
                 ? scorep_mpi_status_bytes(status) : scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(scorep_bytes, 0);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_shared_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1163,13 +1273,15 @@ int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_seek));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_seek);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_seek(fh, offset, whence);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_seek));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1181,13 +1293,15 @@ int MPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_seek_shared));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_seek_shared);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_seek_shared(fh, offset, whence);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_seek_shared));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1199,13 +1313,15 @@ int MPI_File_set_atomicity(MPI_File fh, int flag)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_set_atomicity));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_set_atomicity);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_set_atomicity(fh, flag);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_set_atomicity));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1217,13 +1333,15 @@ int MPI_File_set_info(MPI_File fh, MPI_Info info)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_set_info));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_set_info);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_set_info(fh, info);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_set_info));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1235,13 +1353,15 @@ int MPI_File_set_size(MPI_File fh, MPI_Offset size)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_set_size));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_set_size);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_set_size(fh, size);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_set_size));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1253,13 +1373,15 @@ int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Data
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_set_view));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_set_view);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_set_view(fh, disp, etype, filetype, datarep, info);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_set_view));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1271,13 +1393,15 @@ int MPI_File_sync(MPI_File fh)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_sync));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_sync);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_sync(fh);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_sync));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1289,9 +1413,11 @@ int MPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatyp
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_write(fh, buf, count, datatype, status);
     if (scorep_measuring) {
@@ -1300,7 +1426,7 @@ int MPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatyp
                 ? scorep_mpi_status_bytes(status) : scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1312,9 +1438,11 @@ int MPI_File_write_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_write_c(fh, buf, count, datatype, status);
     if (scorep_measuring) {
@@ -1323,7 +1451,7 @@ int MPI_File_write_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype
                 ? scorep_mpi_status_bytes(status) : scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1335,9 +1463,11 @@ int MPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype dat
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_all));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_all);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_write_all(fh, buf, count, datatype, status);
     if (scorep_measuring) {
@@ -1346,7 +1476,7 @@ int MPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype dat
                 ? scorep_mpi_status_bytes(status) : scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_all));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1358,9 +1488,11 @@ int MPI_File_write_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Data
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_all_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_all_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_write_all_c(fh, buf, count, datatype, status);
     if (scorep_measuring) {
@@ -1369,7 +1501,7 @@ int MPI_File_write_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Data
                 ? scorep_mpi_status_bytes(status) : scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_all_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1381,9 +1513,11 @@ int MPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Dataty
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_all_begin));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_all_begin);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_write_all_begin(fh, buf, count, datatype);
     if (scorep_measuring) {
@@ -1391,7 +1525,7 @@ int MPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Dataty
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_all_begin));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1403,9 +1537,11 @@ int MPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_Count count, MP
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_all_begin_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_all_begin_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_write_all_begin_c(fh, buf, count, datatype);
     if (scorep_measuring) {
@@ -1413,7 +1549,7 @@ int MPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_Count count, MP
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_all_begin_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1425,13 +1561,15 @@ int MPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_all_end));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_all_end);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_write_all_end(fh, buf, status);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_all_end));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1443,9 +1581,11 @@ int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_at));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_at);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_write_at(fh, offset, buf, count, datatype, status);
     if (scorep_measuring) {
@@ -1454,7 +1594,7 @@ int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count
                 ? scorep_mpi_status_bytes(status) : scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_at));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1466,9 +1606,11 @@ int MPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Cou
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_at_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_at_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_write_at_c(fh, offset, buf, count, datatype, status);
     if (scorep_measuring) {
@@ -1477,7 +1619,7 @@ int MPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Cou
                 ? scorep_mpi_status_bytes(status) : scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_at_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1489,9 +1631,11 @@ int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int c
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_at_all));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_at_all);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_write_at_all(fh, offset, buf, count, datatype, status);
     if (scorep_measuring) {
@@ -1500,7 +1644,7 @@ int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int c
                 ? scorep_mpi_status_bytes(status) : scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_at_all));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1512,9 +1656,11 @@ int MPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_at_all_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_at_all_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_write_at_all_c(fh, offset, buf, count, datatype, status);
     if (scorep_measuring) {
@@ -1523,7 +1669,7 @@ int MPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI
                 ? scorep_mpi_status_bytes(status) : scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_at_all_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1535,9 +1681,11 @@ int MPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf,
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_at_all_begin));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_at_all_begin);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_write_at_all_begin(fh, offset, buf, count, datatype);
     if (scorep_measuring) {
@@ -1545,7 +1693,7 @@ int MPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf,
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_at_all_begin));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1557,9 +1705,11 @@ int MPI_File_write_at_all_begin_c(MPI_File fh, MPI_Offset offset, const void *bu
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_at_all_begin_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_at_all_begin_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_write_at_all_begin_c(fh, offset, buf, count, datatype);
     if (scorep_measuring) {
@@ -1567,7 +1717,7 @@ int MPI_File_write_at_all_begin_c(MPI_File fh, MPI_Offset offset, const void *bu
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_at_all_begin_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1579,13 +1729,15 @@ int MPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_at_all_end));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_at_all_end);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_write_at_all_end(fh, buf, status);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_at_all_end));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1597,9 +1749,11 @@ int MPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_ordered));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_ordered);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_write_ordered(fh, buf, count, datatype, status);
     if (scorep_measuring) {
@@ -1608,7 +1762,7 @@ int MPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype
                 ? scorep_mpi_status_bytes(status) : scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_ordered));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1620,9 +1774,11 @@ int MPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count, MPI_
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_ordered_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_ordered_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_write_ordered_c(fh, buf, count, datatype, status);
     if (scorep_measuring) {
@@ -1631,7 +1787,7 @@ int MPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count, MPI_
                 ? scorep_mpi_status_bytes(status) : scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_ordered_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1643,9 +1799,11 @@ int MPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Da
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_ordered_begin));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_ordered_begin);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_write_ordered_begin(fh, buf, count, datatype);
     if (scorep_measuring) {
@@ -1653,7 +1811,7 @@ int MPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Da
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_ordered_begin));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1665,9 +1823,11 @@ int MPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, MPI_Count count
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_ordered_begin_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_ordered_begin_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_write_ordered_begin_c(fh, buf, count, datatype);
     if (scorep_measuring) {
@@ -1675,7 +1835,7 @@ int MPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, MPI_Count count
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_ordered_begin_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1687,13 +1847,15 @@ int MPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_ordered_end));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_ordered_end);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_write_ordered_end(fh, buf, status);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_ordered_end));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1705,9 +1867,11 @@ int MPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_shared));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_shared);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_write_shared(fh, buf, count, datatype, status);
     if (scorep_measuring) {
@@ -1716,7 +1880,7 @@ int MPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype 
                 ? scorep_mpi_status_bytes(status) : scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_shared));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1728,9 +1892,11 @@ int MPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_D
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_shared_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_shared_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_File_write_shared_c(fh, buf, count, datatype, status);
     if (scorep_measuring) {
@@ -1739,7 +1905,7 @@ int MPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_D
                 ? scorep_mpi_status_bytes(status) : scorep_mpi_bytes(count, datatype);
             scorep_io_bytes(0, scorep_bytes);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_shared_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;

@@ -9,13 +9,15 @@ int MPI_Info_create(MPI_Info *info)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_create));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_create);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Info_create(info);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_create));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -27,13 +29,15 @@ int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_create_env));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_create_env);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Info_create_env(argc, argv, info);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_create_env));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -45,13 +49,15 @@ int MPI_Info_delete(MPI_Info info, const char *key)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_delete));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_delete);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Info_delete(info, key);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_delete));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -63,13 +69,15 @@ int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_dup));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_dup);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Info_dup(info, newinfo);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_dup));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -81,13 +89,15 @@ int MPI_Info_free(MPI_Info *info)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_free));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_free);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Info_free(info);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_free));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -99,13 +109,15 @@ int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char value[], int
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_get));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_get);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Info_get(info, key, valuelen, value, flag);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_get));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -117,13 +129,15 @@ int MPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_get_nkeys));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_get_nkeys);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Info_get_nkeys(info, nkeys);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_get_nkeys));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -135,13 +149,15 @@ int MPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_get_nthkey));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_get_nthkey);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Info_get_nthkey(info, n, key);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_get_nthkey));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -153,13 +169,15 @@ int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_get_string));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_get_string);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Info_get_string(info, key, buflen, value, flag);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_get_string));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -171,13 +189,15 @@ int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *fl
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_get_valuelen));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_get_valuelen);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Info_get_valuelen(info, key, valuelen, flag);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_get_valuelen));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -189,13 +209,15 @@ int MPI_Info_set(MPI_Info info, const char *key, const char *value)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_set));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_set);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Info_set(info, key, value);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_set));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;

@@ -9,9 +9,11 @@ int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origi
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Accumulate));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Accumulate);
+        scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
             const scorep_window scorep_window_id = scorep_mpi_win_id(win);
             const uint64_t scorep_bytes = scorep_mpi_bytes(origin_count, origin_datatype);
@@ -22,7 +24,7 @@ int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origi
     }
     scorep_result = PMPI_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Accumulate));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -34,9 +36,11 @@ int MPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Dataty
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Accumulate_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Accumulate_c);
+        scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
             const scorep_window scorep_window_id = scorep_mpi_win_id(win);
             const uint64_t scorep_bytes = scorep_mpi_bytes(origin_count, origin_datatype);
@@ -47,7 +51,7 @@ int MPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Dataty
     }
     scorep_result = PMPI_Accumulate_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Accumulate_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -59,13 +63,15 @@ int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alloc_mem));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alloc_mem);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Alloc_mem(size, info, baseptr);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alloc_mem));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -77,9 +83,11 @@ int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Compare_and_swap));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Compare_and_swap);
+        scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
             const scorep_window scorep_window_id = scorep_mpi_win_id(win);
             const uint64_t scorep_bytes = scorep_mpi_bytes(1, datatype);
@@ -90,7 +98,7 @@ int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
     }
     scorep_result = PMPI_Compare_and_swap(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp, win);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Compare_and_swap));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -102,9 +110,11 @@ int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype da
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Fetch_and_op));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Fetch_and_op);
+        scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
             const scorep_window scorep_window_id = scorep_mpi_win_id(win);
             const uint64_t scorep_bytes = scorep_mpi_bytes(1, datatype);
@@ -115,7 +125,7 @@ int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype da
     }
     scorep_result = PMPI_Fetch_and_op(origin_addr, result_addr, datatype, target_rank, target_disp, op, win);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Fetch_and_op));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -127,13 +137,15 @@ int MPI_Free_mem(void *base)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Free_mem));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Free_mem);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Free_mem(base);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Free_mem));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -145,9 +157,11 @@ int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, i
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get);
+        scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
             const scorep_window scorep_window_id = scorep_mpi_win_id(win);
             scorep_rma_get(scorep_window_id, target_rank, scorep_mpi_bytes(origin_count, origin_datatype),
@@ -156,7 +170,7 @@ int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, i
     }
     scorep_result = PMPI_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -168,9 +182,11 @@ int MPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_dat
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_c);
+        scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
             const scorep_window scorep_window_id = scorep_mpi_win_id(win);
             scorep_rma_get(scorep_window_id, target_rank, scorep_mpi_bytes(origin_count, origin_datatype),
@@ -179,7 +195,7 @@ int MPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_dat
     }
     scorep_result = PMPI_Get_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -191,9 +207,11 @@ int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype o
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_accumulate));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_accumulate);
+        scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
             const scorep_window scorep_window_id = scorep_mpi_win_id(win);
             const uint64_t scorep_bytes = scorep_mpi_bytes(origin_count, origin_datatype);
@@ -204,7 +222,7 @@ int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype o
     }
     scorep_result = PMPI_Get_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_accumulate));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -216,9 +234,11 @@ int MPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Da
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_accumulate_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_accumulate_c);
+        scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
             const scorep_window scorep_window_id = scorep_mpi_win_id(win);
             const uint64_t scorep_bytes = scorep_mpi_bytes(origin_count, origin_datatype);
@@ -229,7 +249,7 @@ int MPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Da
     }
     scorep_result = PMPI_Get_accumulate_c(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_accumulate_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -241,9 +261,11 @@ int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datat
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Put));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Put);
+        scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
             const scorep_window scorep_window_id = scorep_mpi_win_id(win);
             scorep_rma_put(scorep_window_id, target_rank, scorep_mpi_bytes(origin_count, origin_datatype),
@@ -252,7 +274,7 @@ int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datat
     }
     scorep_result = PMPI_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Put));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -264,9 +286,11 @@ int MPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype orig
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Put_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Put_c);
+        scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
             const scorep_window scorep_window_id = scorep_mpi_win_id(win);
             scorep_rma_put(scorep_window_id, target_rank, scorep_mpi_bytes(origin_count, origin_datatype),
@@ -275,7 +299,7 @@ int MPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype orig
     }
     scorep_result = PMPI_Put_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Put_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -287,9 +311,11 @@ int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Raccumulate));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Raccumulate);
+        scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
             const scorep_window scorep_window_id = scorep_mpi_win_id(win);
             const uint64_t scorep_bytes = scorep_mpi_bytes(origin_count, origin_datatype);
@@ -300,7 +326,7 @@ int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
     }
     scorep_result = PMPI_Raccumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Raccumulate));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -312,9 +338,11 @@ int MPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datat
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Raccumulate_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Raccumulate_c);
+        scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
             const scorep_window scorep_window_id = scorep_mpi_win_id(win);
             const uint64_t scorep_bytes = scorep_mpi_bytes(origin_count, origin_datatype);
@@ -325,7 +353,7 @@ int MPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datat
     }
     scorep_result = PMPI_Raccumulate_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Raccumulate_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -337,9 +365,11 @@ int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rget));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rget);
+        scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
             const scorep_window scorep_window_id = scorep_mpi_win_id(win);
             scorep_rma_get(scorep_window_id, target_rank, scorep_mpi_bytes(origin_count, origin_datatype),
@@ -348,7 +378,7 @@ int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
     }
     scorep_result = PMPI_Rget(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rget));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -360,9 +390,11 @@ int MPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_da
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rget_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rget_c);
+        scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
             const scorep_window scorep_window_id = scorep_mpi_win_id(win);
             scorep_rma_get(scorep_window_id, target_rank, scorep_mpi_bytes(origin_count, origin_datatype),
@@ -371,7 +403,7 @@ int MPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_da
     }
     scorep_result = PMPI_Rget_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rget_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -383,9 +415,11 @@ int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rget_accumulate));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rget_accumulate);
+        scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
             const scorep_window scorep_window_id = scorep_mpi_win_id(win);
             const uint64_t scorep_bytes = scorep_mpi_bytes(origin_count, origin_datatype);
@@ -396,7 +430,7 @@ int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
     }
     scorep_result = PMPI_Rget_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rget_accumulate));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -408,9 +442,11 @@ int MPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_D
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rget_accumulate_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rget_accumulate_c);
+        scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
             const scorep_window scorep_window_id = scorep_mpi_win_id(win);
             const uint64_t scorep_bytes = scorep_mpi_bytes(origin_count, origin_datatype);
@@ -421,7 +457,7 @@ int MPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_D
     }
     scorep_result = PMPI_Rget_accumulate_c(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rget_accumulate_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -433,9 +469,11 @@ int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_data
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rput));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rput);
+        scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
             const scorep_window scorep_window_id = scorep_mpi_win_id(win);
             scorep_rma_put(scorep_window_id, target_rank, scorep_mpi_bytes(origin_count, origin_datatype),
@@ -444,7 +482,7 @@ int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_data
     }
     scorep_result = PMPI_Rput(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rput));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -456,9 +494,11 @@ int MPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype ori
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rput_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rput_c);
+        scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
             const scorep_window scorep_window_id = scorep_mpi_win_id(win);
             scorep_rma_put(scorep_window_id, target_rank, scorep_mpi_bytes(origin_count, origin_datatype),
@@ -467,7 +507,7 @@ int MPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype ori
     }
     scorep_result = PMPI_Rput_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rput_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -479,15 +519,17 @@ int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_allocate));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_allocate);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win);
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_win_create(*win, comm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_allocate));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -499,15 +541,17 @@ int MPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Com
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_allocate_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_allocate_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_allocate_c(size, disp_unit, info, comm, baseptr, win);
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_win_create(*win, comm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_allocate_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -519,15 +563,17 @@ int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Com
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_allocate_shared));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_allocate_shared);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win);
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_win_create(*win, comm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_allocate_shared));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -539,15 +585,17 @@ int MPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_allocate_shared_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_allocate_shared_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_allocate_shared_c(size, disp_unit, info, comm, baseptr, win);
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_win_create(*win, comm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_allocate_shared_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -559,13 +607,15 @@ int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_attach));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_attach);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_attach(win, base, size);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_attach));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -577,13 +627,15 @@ int MPI_Win_call_errhandler(MPI_Win win, int errorcode)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_call_errhandler));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_call_errhandler);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_call_errhandler(win, errorcode);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_call_errhandler));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -595,15 +647,17 @@ int MPI_Win_complete(MPI_Win win)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_complete));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_complete);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_complete(win);
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS)
             scorep_mpi_rma_complete(scorep_mpi_win_id(win), -1);
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_complete));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -615,15 +669,17 @@ int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_create));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_create);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_create(base, size, disp_unit, info, comm, win);
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_win_create(*win, comm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_create));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -635,15 +691,17 @@ int MPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info inf
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_create_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_create_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_create_c(base, size, disp_unit, info, comm, win);
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_win_create(*win, comm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_create_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -655,15 +713,17 @@ int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_create_dynamic));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_create_dynamic);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_create_dynamic(info, comm, win);
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_win_create(*win, comm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_create_dynamic));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -675,13 +735,15 @@ int MPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn, MP
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_create_errhandler));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_create_errhandler);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_create_errhandler(win_errhandler_fn, errhandler);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_create_errhandler));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -693,13 +755,15 @@ int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn, MPI_Win_
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_create_keyval));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_create_keyval);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_create_keyval(win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_create_keyval));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -711,13 +775,15 @@ int MPI_Win_delete_attr(MPI_Win win, int win_keyval)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_delete_attr));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_delete_attr);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_delete_attr(win, win_keyval);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_delete_attr));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -729,13 +795,15 @@ int MPI_Win_detach(MPI_Win win, const void *base)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_detach));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_detach);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_detach(win, base);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_detach));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -747,9 +815,11 @@ int MPI_Win_fence(int assert, MPI_Win win)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_fence));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_fence);
+        scorep_enter(scorep_region_id);
         scorep_rma_collective_begin();
     }
     scorep_result = PMPI_Win_fence(assert, win);
@@ -760,7 +830,7 @@ int MPI_Win_fence(int assert, MPI_Win win)
             scorep_rma_collective_end(SCOREP_COLL_BARRIER, SCOREP_RMA_SYNC_LEVEL_PROCESS_AND_MEMORY,
                                       scorep_window_id, SCOREP_NO_ROOT, 0, 0);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_fence));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -772,9 +842,11 @@ int MPI_Win_flush(int rank, MPI_Win win)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_flush));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_flush);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_flush(rank, win);
     if (scorep_measuring) {
@@ -783,7 +855,7 @@ int MPI_Win_flush(int rank, MPI_Win win)
             scorep_mpi_rma_complete(scorep_window_id, -1);
             scorep_rma_sync(scorep_window_id, -1);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_flush));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -795,9 +867,11 @@ int MPI_Win_flush_all(MPI_Win win)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_flush_all));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_flush_all);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_flush_all(win);
     if (scorep_measuring) {
@@ -806,7 +880,7 @@ int MPI_Win_flush_all(MPI_Win win)
             scorep_mpi_rma_complete(scorep_window_id, -1);
             scorep_rma_sync(scorep_window_id, -1);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_flush_all));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -818,9 +892,11 @@ int MPI_Win_flush_local(int rank, MPI_Win win)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_flush_local));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_flush_local);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_flush_local(rank, win);
     if (scorep_measuring) {
@@ -829,7 +905,7 @@ int MPI_Win_flush_local(int rank, MPI_Win win)
             scorep_mpi_rma_complete(scorep_window_id, -1);
             scorep_rma_sync(scorep_window_id, -1);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_flush_local));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -841,9 +917,11 @@ int MPI_Win_flush_local_all(MPI_Win win)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_flush_local_all));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_flush_local_all);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_flush_local_all(win);
     if (scorep_measuring) {
@@ -852,7 +930,7 @@ int MPI_Win_flush_local_all(MPI_Win win)
             scorep_mpi_rma_complete(scorep_window_id, -1);
             scorep_rma_sync(scorep_window_id, -1);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_flush_local_all));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -864,14 +942,16 @@ int MPI_Win_free(MPI_Win *win)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_free));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_free);
+        scorep_enter(scorep_region_id);
     }
     scorep_mpi_win_free(*win);
     scorep_result = PMPI_Win_free(win);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_free));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -883,13 +963,15 @@ int MPI_Win_free_keyval(int *win_keyval)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_free_keyval));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_free_keyval);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_free_keyval(win_keyval);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_free_keyval));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -901,13 +983,15 @@ int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_get_attr));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_get_attr);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_get_attr(win, win_keyval, attribute_val, flag);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_get_attr));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -919,13 +1003,15 @@ int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_get_errhandler));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_get_errhandler);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_get_errhandler(win, errhandler);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_get_errhandler));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -937,13 +1023,15 @@ int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_get_info));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_get_info);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_get_info(win, info_used);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_get_info));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -955,13 +1043,15 @@ int MPI_Win_get_name(MPI_Win win, char win_name[], int *resultlen)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_get_name));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_get_name);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_get_name(win, win_name, resultlen);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_get_name));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -973,16 +1063,18 @@ int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_lock));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_lock);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_lock(lock_type, rank, assert, win);
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS)
             scorep_rma_lock(scorep_mpi_win_id(win), -1,
                             lock_type == MPI_LOCK_EXCLUSIVE);
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_lock));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -994,16 +1086,18 @@ int MPI_Win_lock_all(int assert, MPI_Win win)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_lock_all));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_lock_all);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_lock_all(assert, win);
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS)
             scorep_rma_lock(scorep_mpi_win_id(win), -1,
                             0);
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_lock_all));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1015,16 +1109,18 @@ int MPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_post));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_post);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_post(group, assert, win);
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS)
             scorep_rma_group_sync(SCOREP_RMA_SYNC_LEVEL_PROCESS_AND_MEMORY, scorep_mpi_win_id(win),
                                   scorep_mpi_group_id(group));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_post));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1036,13 +1132,15 @@ int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_set_attr));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_set_attr);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_set_attr(win, win_keyval, attribute_val);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_set_attr));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1054,13 +1152,15 @@ int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_set_errhandler));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_set_errhandler);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_set_errhandler(win, errhandler);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_set_errhandler));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1072,13 +1172,15 @@ int MPI_Win_set_info(MPI_Win win, MPI_Info info)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_set_info));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_set_info);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_set_info(win, info);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_set_info));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1090,13 +1192,15 @@ int MPI_Win_set_name(MPI_Win win, const char *win_name)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_set_name));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_set_name);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_set_name(win, win_name);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_set_name));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1108,13 +1212,15 @@ int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_shared_query));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_shared_query);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_shared_query(win, rank, size, disp_unit, baseptr);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_shared_query));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1126,13 +1232,15 @@ int MPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_shared_query_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_shared_query_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_shared_query_c(win, rank, size, disp_unit, baseptr);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_shared_query_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1144,16 +1252,18 @@ int MPI_Win_start(MPI_Group group, int assert, MPI_Win win)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_start));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_start);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_start(group, assert, win);
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS)
             scorep_rma_group_sync(SCOREP_RMA_SYNC_LEVEL_PROCESS_AND_MEMORY, scorep_mpi_win_id(win),
                                   scorep_mpi_group_id(group));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_start));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1165,9 +1275,11 @@ int MPI_Win_sync(MPI_Win win)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_sync));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_sync);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_sync(win);
     if (scorep_measuring) {
@@ -1175,7 +1287,7 @@ int MPI_Win_sync(MPI_Win win)
             const scorep_window scorep_window_id = scorep_mpi_win_id(win);
             scorep_rma_sync(scorep_window_id, -1);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_sync));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1187,13 +1299,15 @@ int MPI_Win_test(MPI_Win win, int *flag)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_test));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_test);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_test(win, flag);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_test));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1205,9 +1319,11 @@ int MPI_Win_unlock(int rank, MPI_Win win)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_unlock));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_unlock);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_unlock(rank, win);
     if (scorep_measuring) {
@@ -1216,7 +1332,7 @@ int MPI_Win_unlock(int rank, MPI_Win win)
             scorep_mpi_rma_complete(scorep_window_id, -1);
             scorep_rma_unlock(scorep_window_id, -1);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_unlock));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1228,9 +1344,11 @@ int MPI_Win_unlock_all(MPI_Win win)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_unlock_all));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_unlock_all);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_unlock_all(win);
     if (scorep_measuring) {
@@ -1239,7 +1357,7 @@ int MPI_Win_unlock_all(MPI_Win win)
             scorep_mpi_rma_complete(scorep_window_id, -1);
             scorep_rma_unlock(scorep_window_id, -1);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_unlock_all));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1251,13 +1369,15 @@ int MPI_Win_wait(MPI_Win win)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_wait));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_wait);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Win_wait(win);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_wait));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;

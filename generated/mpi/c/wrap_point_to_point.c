@@ -9,10 +9,12 @@ int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bsend));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bsend);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         if (dest != MPI_PROC_NULL)
             scorep_mpi_send(scorep_comm_id, dest, tag,
@@ -20,7 +22,7 @@ int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
     }
     scorep_result = PMPI_Bsend(buf, count, datatype, dest, tag, comm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bsend));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -32,10 +34,12 @@ int MPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bsend_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bsend_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         if (dest != MPI_PROC_NULL)
             scorep_mpi_send(scorep_comm_id, dest, tag,
@@ -43,7 +47,7 @@ int MPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
     }
     scorep_result = PMPI_Bsend_c(buf, count, datatype, dest, tag, comm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bsend_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -55,10 +59,12 @@ int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bsend_init));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bsend_init);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Bsend_init(buf, count, datatype, dest, tag, comm, request);
@@ -67,7 +73,7 @@ int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
             scorep_mpi_send_init(scorep_comm_id, dest, tag,
                                  scorep_mpi_bytes(count, datatype),
                                  scorep_mpi_request_handle(*request));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bsend_init));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -79,10 +85,12 @@ int MPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, in
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bsend_init_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bsend_init_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Bsend_init_c(buf, count, datatype, dest, tag, comm, request);
@@ -91,7 +99,7 @@ int MPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, in
             scorep_mpi_send_init(scorep_comm_id, dest, tag,
                                  scorep_mpi_bytes(count, datatype),
                                  scorep_mpi_request_handle(*request));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bsend_init_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -103,13 +111,15 @@ int MPI_Buffer_attach(void *buffer, int size)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Buffer_attach));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Buffer_attach);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Buffer_attach(buffer, size);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Buffer_attach));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -121,13 +131,15 @@ int MPI_Buffer_attach_c(void *buffer, MPI_Count size)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Buffer_attach_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Buffer_attach_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Buffer_attach_c(buffer, size);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Buffer_attach_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -139,13 +151,15 @@ int MPI_Buffer_detach(void *buffer_addr, int *size)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Buffer_detach));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Buffer_detach);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Buffer_detach(buffer_addr, size);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Buffer_detach));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -157,13 +171,15 @@ int MPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Buffer_detach_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Buffer_detach_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Buffer_detach_c(buffer_addr, size);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Buffer_detach_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -175,13 +191,15 @@ int MPI_Buffer_flush(void)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Buffer_flush));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Buffer_flush);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Buffer_flush();
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Buffer_flush));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -193,13 +211,15 @@ int MPI_Buffer_iflush(MPI_Request *request)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Buffer_iflush));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Buffer_iflush);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Buffer_iflush(request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Buffer_iflush));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -211,14 +231,16 @@ int MPI_Cancel(MPI_Request *request)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cancel));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cancel);
+        scorep_enter(scorep_region_id);
         scorep_mpi_request_cancel(scorep_mpi_request_handle(*request));
     }
     scorep_result = PMPI_Cancel(request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cancel));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -230,13 +252,15 @@ int MPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_attach_buffer));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_attach_buffer);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_attach_buffer(comm, buffer, size);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_attach_buffer));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -248,13 +272,15 @@ int MPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_attach_buffer_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_attach_buffer_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_attach_buffer_c(comm, buffer, size);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_attach_buffer_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -266,13 +292,15 @@ int MPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_detach_buffer));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_detach_buffer);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_detach_buffer(comm, buffer_addr, size);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_detach_buffer));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -284,13 +312,15 @@ int MPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_detach_buffer_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_detach_buffer_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_detach_buffer_c(comm, buffer_addr, size);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_detach_buffer_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -302,13 +332,15 @@ int MPI_Comm_flush_buffer(MPI_Comm comm)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_flush_buffer));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_flush_buffer);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_flush_buffer(comm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_flush_buffer));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -320,13 +352,15 @@ int MPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_iflush_buffer));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_iflush_buffer);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_iflush_buffer(comm, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_iflush_buffer));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -338,13 +372,15 @@ int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_count));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_count);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Get_count(status, datatype, count);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_count));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -356,13 +392,15 @@ int MPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_count_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_count_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Get_count_c(status, datatype, count);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_count_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -374,13 +412,15 @@ int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_elements));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_elements);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Get_elements(status, datatype, count);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_elements));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -392,13 +432,15 @@ int MPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Coun
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_elements_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_elements_c);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Get_elements_c(status, datatype, count);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_elements_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -410,13 +452,15 @@ int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Coun
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_elements_x));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_elements_x);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Get_elements_x(status, datatype, count);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_elements_x));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -428,13 +472,15 @@ int MPI_Grequest_complete(MPI_Request request)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Grequest_complete));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Grequest_complete);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Grequest_complete(request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Grequest_complete));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -446,13 +492,15 @@ int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Grequest_start));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Grequest_start);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Grequest_start(query_fn, free_fn, cancel_fn, extra_state, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Grequest_start));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -464,10 +512,12 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ibsend));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ibsend);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Ibsend(buf, count, datatype, dest, tag, comm, request);
@@ -476,7 +526,7 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
             scorep_mpi_isend(scorep_comm_id, dest, tag,
                              scorep_mpi_bytes(count, datatype),
                              scorep_mpi_request_handle(*request));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ibsend));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -488,10 +538,12 @@ int MPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ibsend_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ibsend_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Ibsend_c(buf, count, datatype, dest, tag, comm, request);
@@ -500,7 +552,7 @@ int MPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
             scorep_mpi_isend(scorep_comm_id, dest, tag,
                              scorep_mpi_bytes(count, datatype),
                              scorep_mpi_request_handle(*request));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ibsend_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -512,17 +564,19 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mess
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Improbe));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Improbe);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Improbe(source, tag, comm, flag, message, status);
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS && *flag)
             scorep_mpi_message_remember(*message, scorep_comm_id);
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Improbe));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -534,17 +588,19 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_message_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Imrecv));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Imrecv);
+        scorep_enter(scorep_region_id);
         scorep_message_comm = scorep_mpi_message_comm(*message);
     }
     scorep_result = PMPI_Imrecv(buf, count, datatype, message, request);
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS && scorep_message_comm != SCOREP_INVALID_ID)
             scorep_mpi_irecv_request(scorep_message_comm, scorep_mpi_request_handle(*request));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Imrecv));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -556,17 +612,19 @@ int MPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_message_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Imrecv_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Imrecv_c);
+        scorep_enter(scorep_region_id);
         scorep_message_comm = scorep_mpi_message_comm(*message);
     }
     scorep_result = PMPI_Imrecv_c(buf, count, datatype, message, request);
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS && scorep_message_comm != SCOREP_INVALID_ID)
             scorep_mpi_irecv_request(scorep_message_comm, scorep_mpi_request_handle(*request));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Imrecv_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -578,13 +636,15 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iprobe));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iprobe);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Iprobe(source, tag, comm, flag, status);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iprobe));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -596,17 +656,19 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Irecv));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Irecv);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS && source != MPI_PROC_NULL)
             scorep_mpi_irecv_request(scorep_comm_id, scorep_mpi_request_handle(*request));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Irecv));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -618,17 +680,19 @@ int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, i
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Irecv_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Irecv_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Irecv_c(buf, count, datatype, source, tag, comm, request);
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS && source != MPI_PROC_NULL)
             scorep_mpi_irecv_request(scorep_comm_id, scorep_mpi_request_handle(*request));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Irecv_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -640,10 +704,12 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Irsend));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Irsend);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Irsend(buf, count, datatype, dest, tag, comm, request);
@@ -652,7 +718,7 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
             scorep_mpi_isend(scorep_comm_id, dest, tag,
                              scorep_mpi_bytes(count, datatype),
                              scorep_mpi_request_handle(*request));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Irsend));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -664,10 +730,12 @@ int MPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Irsend_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Irsend_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Irsend_c(buf, count, datatype, dest, tag, comm, request);
@@ -676,7 +744,7 @@ int MPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
             scorep_mpi_isend(scorep_comm_id, dest, tag,
                              scorep_mpi_bytes(count, datatype),
                              scorep_mpi_request_handle(*request));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Irsend_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -688,10 +756,12 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Isend));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Isend);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Isend(buf, count, datatype, dest, tag, comm, request);
@@ -700,7 +770,7 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
             scorep_mpi_isend(scorep_comm_id, dest, tag,
                              scorep_mpi_bytes(count, datatype),
                              scorep_mpi_request_handle(*request));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Isend));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -712,10 +782,12 @@ int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Isend_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Isend_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Isend_c(buf, count, datatype, dest, tag, comm, request);
@@ -724,7 +796,7 @@ int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
             scorep_mpi_isend(scorep_comm_id, dest, tag,
                              scorep_mpi_bytes(count, datatype),
                              scorep_mpi_request_handle(*request));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Isend_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -736,10 +808,12 @@ int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Isendrecv));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Isendrecv);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, request);
@@ -750,7 +824,7 @@ int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
                              scorep_mpi_request_handle(*request));
         if (scorep_result == MPI_SUCCESS && source != MPI_PROC_NULL)
             scorep_mpi_irecv_request(scorep_comm_id, scorep_mpi_request_handle(*request));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Isendrecv));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -762,10 +836,12 @@ int MPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Isendrecv_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Isendrecv_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Isendrecv_c(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, request);
@@ -776,7 +852,7 @@ int MPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
                              scorep_mpi_request_handle(*request));
         if (scorep_result == MPI_SUCCESS && source != MPI_PROC_NULL)
             scorep_mpi_irecv_request(scorep_comm_id, scorep_mpi_request_handle(*request));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Isendrecv_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -788,10 +864,12 @@ int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Isendrecv_replace));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Isendrecv_replace);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, request);
@@ -802,7 +880,7 @@ int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
                              scorep_mpi_request_handle(*request));
         if (scorep_result == MPI_SUCCESS && source != MPI_PROC_NULL)
             scorep_mpi_irecv_request(scorep_comm_id, scorep_mpi_request_handle(*request));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Isendrecv_replace));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -814,10 +892,12 @@ int MPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, i
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Isendrecv_replace_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Isendrecv_replace_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Isendrecv_replace_c(buf, count, datatype, dest, sendtag, source, recvtag, comm, request);
@@ -828,7 +908,7 @@ int MPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, i
                              scorep_mpi_request_handle(*request));
         if (scorep_result == MPI_SUCCESS && source != MPI_PROC_NULL)
             scorep_mpi_irecv_request(scorep_comm_id, scorep_mpi_request_handle(*request));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Isendrecv_replace_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -840,10 +920,12 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Issend));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Issend);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Issend(buf, count, datatype, dest, tag, comm, request);
@@ -852,7 +934,7 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
             scorep_mpi_isend(scorep_comm_id, dest, tag,
                              scorep_mpi_bytes(count, datatype),
                              scorep_mpi_request_handle(*request));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Issend));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -864,10 +946,12 @@ int MPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Issend_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Issend_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Issend_c(buf, count, datatype, dest, tag, comm, request);
@@ -876,7 +960,7 @@ int MPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
             scorep_mpi_isend(scorep_comm_id, dest, tag,
                              scorep_mpi_bytes(count, datatype),
                              scorep_mpi_request_handle(*request));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Issend_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -888,17 +972,19 @@ int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Sta
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Mprobe));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Mprobe);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Mprobe(source, tag, comm, message, status);
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS)
             scorep_mpi_message_remember(*message, scorep_comm_id);
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Mprobe));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -910,11 +996,13 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Status scorep_status_buffer;
     scorep_comm scorep_message_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Mrecv));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Mrecv);
+        scorep_enter(scorep_region_id);
         scorep_message_comm = scorep_mpi_message_comm(*message);
     }
     if (scorep_measuring && status == MPI_STATUS_IGNORE)
@@ -925,7 +1013,7 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
             && status->MPI_SOURCE != MPI_PROC_NULL)
             scorep_mpi_recv(scorep_message_comm, status->MPI_SOURCE, status->MPI_TAG,
                             scorep_mpi_status_bytes(status));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Mrecv));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -937,11 +1025,13 @@ int MPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Status scorep_status_buffer;
     scorep_comm scorep_message_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Mrecv_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Mrecv_c);
+        scorep_enter(scorep_region_id);
         scorep_message_comm = scorep_mpi_message_comm(*message);
     }
     if (scorep_measuring && status == MPI_STATUS_IGNORE)
@@ -952,7 +1042,7 @@ int MPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *
             && status->MPI_SOURCE != MPI_PROC_NULL)
             scorep_mpi_recv(scorep_message_comm, status->MPI_SOURCE, status->MPI_TAG,
                             scorep_mpi_status_bytes(status));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Mrecv_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -964,13 +1054,15 @@ int MPI_Parrived(MPI_Request request, int partition, int *flag)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Parrived));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Parrived);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Parrived(request, partition, flag);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Parrived));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -982,13 +1074,15 @@ int MPI_Pready(int partition, MPI_Request request)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pready));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pready);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Pready(partition, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pready));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1000,13 +1094,15 @@ int MPI_Pready_list(int length, int array_of_partitions[], MPI_Request request)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pready_list));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pready_list);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Pready_list(length, array_of_partitions, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pready_list));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1018,13 +1114,15 @@ int MPI_Pready_range(int partition_low, int partition_high, MPI_Request request)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pready_range));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pready_range);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Pready_range(partition_low, partition_high, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pready_range));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1036,13 +1134,15 @@ int MPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype data
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Precv_init));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Precv_init);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Precv_init(buf, partitions, count, datatype, source, tag, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Precv_init));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1054,13 +1154,15 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Probe));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Probe);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Probe(source, tag, comm, status);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Probe));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1072,13 +1174,15 @@ int MPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatyp
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Psend_init));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Psend_init);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Psend_init(buf, partitions, count, datatype, dest, tag, comm, info, request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Psend_init));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1090,11 +1194,13 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, M
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     MPI_Status scorep_status_buffer;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Recv));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Recv);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     if (scorep_measuring && status == MPI_STATUS_IGNORE)
@@ -1104,7 +1210,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, M
         if (scorep_result == MPI_SUCCESS && status->MPI_SOURCE != MPI_PROC_NULL)
             scorep_mpi_recv(scorep_comm_id, status->MPI_SOURCE, status->MPI_TAG,
                             scorep_mpi_status_bytes(status));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Recv));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1116,11 +1222,13 @@ int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, in
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     MPI_Status scorep_status_buffer;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Recv_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Recv_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     if (scorep_measuring && status == MPI_STATUS_IGNORE)
@@ -1130,7 +1238,7 @@ int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, in
         if (scorep_result == MPI_SUCCESS && status->MPI_SOURCE != MPI_PROC_NULL)
             scorep_mpi_recv(scorep_comm_id, status->MPI_SOURCE, status->MPI_TAG,
                             scorep_mpi_status_bytes(status));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Recv_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1142,17 +1250,19 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int t
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Recv_init));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Recv_init);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Recv_init(buf, count, datatype, source, tag, comm, request);
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS)
             scorep_mpi_recv_init(scorep_comm_id, scorep_mpi_request_handle(*request));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Recv_init));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1164,17 +1274,19 @@ int MPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int sourc
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Recv_init_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Recv_init_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Recv_init_c(buf, count, datatype, source, tag, comm, request);
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS)
             scorep_mpi_recv_init(scorep_comm_id, scorep_mpi_request_handle(*request));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Recv_init_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1186,15 +1298,17 @@ int MPI_Request_free(MPI_Request *request)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Request_free));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Request_free);
+        scorep_enter(scorep_region_id);
     }
     if (scorep_measuring)
         scorep_mpi_request_free(scorep_mpi_request_handle(*request));
     scorep_result = PMPI_Request_free(request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Request_free));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1206,15 +1320,17 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Request_get_status));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Request_get_status);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Request_get_status(request, flag, status);
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS && !*flag && scorep_mpi_group_enabled(SCOREP_MPI_GROUP_XREQTEST))
             scorep_mpi_request_test(scorep_mpi_request_handle(request));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Request_get_status));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1226,13 +1342,15 @@ int MPI_Request_get_status_all(int count, const MPI_Request array_of_requests[],
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Request_get_status_all));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Request_get_status_all);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Request_get_status_all(count, array_of_requests, flag, array_of_statuses);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Request_get_status_all));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1244,13 +1362,15 @@ int MPI_Request_get_status_any(int count, const MPI_Request array_of_requests[],
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Request_get_status_any));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Request_get_status_any);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Request_get_status_any(count, array_of_requests, index, flag, status);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Request_get_status_any));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1262,13 +1382,15 @@ int MPI_Request_get_status_some(int incount, const MPI_Request array_of_requests
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Request_get_status_some));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Request_get_status_some);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Request_get_status_some(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Request_get_status_some));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1280,10 +1402,12 @@ int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rsend));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rsend);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         if (dest != MPI_PROC_NULL)
             scorep_mpi_send(scorep_comm_id, dest, tag,
@@ -1291,7 +1415,7 @@ int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
     }
     scorep_result = PMPI_Rsend(buf, count, datatype, dest, tag, comm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rsend));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1303,10 +1427,12 @@ int MPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rsend_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rsend_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         if (dest != MPI_PROC_NULL)
             scorep_mpi_send(scorep_comm_id, dest, tag,
@@ -1314,7 +1440,7 @@ int MPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
     }
     scorep_result = PMPI_Rsend_c(buf, count, datatype, dest, tag, comm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rsend_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1326,10 +1452,12 @@ int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rsend_init));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rsend_init);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Rsend_init(buf, count, datatype, dest, tag, comm, request);
@@ -1338,7 +1466,7 @@ int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
             scorep_mpi_send_init(scorep_comm_id, dest, tag,
                                  scorep_mpi_bytes(count, datatype),
                                  scorep_mpi_request_handle(*request));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rsend_init));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1350,10 +1478,12 @@ int MPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, in
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rsend_init_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rsend_init_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Rsend_init_c(buf, count, datatype, dest, tag, comm, request);
@@ -1362,7 +1492,7 @@ int MPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, in
             scorep_mpi_send_init(scorep_comm_id, dest, tag,
                                  scorep_mpi_bytes(count, datatype),
                                  scorep_mpi_request_handle(*request));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rsend_init_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1374,10 +1504,12 @@ int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int ta
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Send));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Send);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         if (dest != MPI_PROC_NULL)
             scorep_mpi_send(scorep_comm_id, dest, tag,
@@ -1385,7 +1517,7 @@ int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int ta
     }
     scorep_result = PMPI_Send(buf, count, datatype, dest, tag, comm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Send));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1397,10 +1529,12 @@ int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Send_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Send_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         if (dest != MPI_PROC_NULL)
             scorep_mpi_send(scorep_comm_id, dest, tag,
@@ -1408,7 +1542,7 @@ int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest
     }
     scorep_result = PMPI_Send_c(buf, count, datatype, dest, tag, comm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Send_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1420,10 +1554,12 @@ int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, i
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Send_init));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Send_init);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Send_init(buf, count, datatype, dest, tag, comm, request);
@@ -1432,7 +1568,7 @@ int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, i
             scorep_mpi_send_init(scorep_comm_id, dest, tag,
                                  scorep_mpi_bytes(count, datatype),
                                  scorep_mpi_request_handle(*request));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Send_init));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1444,10 +1580,12 @@ int MPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Send_init_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Send_init_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Send_init_c(buf, count, datatype, dest, tag, comm, request);
@@ -1456,7 +1594,7 @@ int MPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int
             scorep_mpi_send_init(scorep_comm_id, dest, tag,
                                  scorep_mpi_bytes(count, datatype),
                                  scorep_mpi_request_handle(*request));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Send_init_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1468,11 +1606,13 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     MPI_Status scorep_status_buffer;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Sendrecv));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Sendrecv);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         if (dest != MPI_PROC_NULL)
             scorep_mpi_send(scorep_comm_id, dest, sendtag,
@@ -1485,7 +1625,7 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
         if (scorep_result == MPI_SUCCESS && status->MPI_SOURCE != MPI_PROC_NULL)
             scorep_mpi_recv(scorep_comm_id, status->MPI_SOURCE, status->MPI_TAG,
                             scorep_mpi_status_bytes(status));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Sendrecv));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1497,11 +1637,13 @@ int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     MPI_Status scorep_status_buffer;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Sendrecv_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Sendrecv_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         if (dest != MPI_PROC_NULL)
             scorep_mpi_send(scorep_comm_id, dest, sendtag,
@@ -1514,7 +1656,7 @@ int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
         if (scorep_result == MPI_SUCCESS && status->MPI_SOURCE != MPI_PROC_NULL)
             scorep_mpi_recv(scorep_comm_id, status->MPI_SOURCE, status->MPI_TAG,
                             scorep_mpi_status_bytes(status));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Sendrecv_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1526,11 +1668,13 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     MPI_Status scorep_status_buffer;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Sendrecv_replace));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Sendrecv_replace);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         if (dest != MPI_PROC_NULL)
             scorep_mpi_send(scorep_comm_id, dest, sendtag,
@@ -1543,7 +1687,7 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, 
         if (scorep_result == MPI_SUCCESS && status->MPI_SOURCE != MPI_PROC_NULL)
             scorep_mpi_recv(scorep_comm_id, status->MPI_SOURCE, status->MPI_TAG,
                             scorep_mpi_status_bytes(status));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Sendrecv_replace));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1555,11 +1699,13 @@ int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, in
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     MPI_Status scorep_status_buffer;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Sendrecv_replace_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Sendrecv_replace_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         if (dest != MPI_PROC_NULL)
             scorep_mpi_send(scorep_comm_id, dest, sendtag,
@@ -1572,7 +1718,7 @@ int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, in
         if (scorep_result == MPI_SUCCESS && status->MPI_SOURCE != MPI_PROC_NULL)
             scorep_mpi_recv(scorep_comm_id, status->MPI_SOURCE, status->MPI_TAG,
                             scorep_mpi_status_bytes(status));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Sendrecv_replace_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1584,10 +1730,12 @@ int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ssend));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ssend);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         if (dest != MPI_PROC_NULL)
             scorep_mpi_send(scorep_comm_id, dest, tag,
@@ -1595,7 +1743,7 @@ int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
     }
     scorep_result = PMPI_Ssend(buf, count, datatype, dest, tag, comm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ssend));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1607,10 +1755,12 @@ int MPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ssend_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ssend_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
         if (dest != MPI_PROC_NULL)
             scorep_mpi_send(scorep_comm_id, dest, tag,
@@ -1618,7 +1768,7 @@ int MPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
     }
     scorep_result = PMPI_Ssend_c(buf, count, datatype, dest, tag, comm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ssend_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1630,10 +1780,12 @@ int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ssend_init));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ssend_init);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Ssend_init(buf, count, datatype, dest, tag, comm, request);
@@ -1642,7 +1794,7 @@ int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
             scorep_mpi_send_init(scorep_comm_id, dest, tag,
                                  scorep_mpi_bytes(count, datatype),
                                  scorep_mpi_request_handle(*request));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ssend_init));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1654,10 +1806,12 @@ int MPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, in
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ssend_init_c));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ssend_init_c);
+        scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Ssend_init_c(buf, count, datatype, dest, tag, comm, request);
@@ -1666,7 +1820,7 @@ int MPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, in
             scorep_mpi_send_init(scorep_comm_id, dest, tag,
                                  scorep_mpi_bytes(count, datatype),
                                  scorep_mpi_request_handle(*request));
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ssend_init_c));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1678,14 +1832,16 @@ int MPI_Start(MPI_Request *request)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Start));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Start);
+        scorep_enter(scorep_region_id);
         scorep_mpi_request_start(scorep_mpi_request_handle(*request));
     }
     scorep_result = PMPI_Start(request);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Start));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1697,15 +1853,17 @@ int MPI_Startall(int count, MPI_Request array_of_requests[])
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Startall));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Startall);
+        scorep_enter(scorep_region_id);
         for (int scorep_i = 0; scorep_i < count; scorep_i++)
             scorep_mpi_request_start(scorep_mpi_request_handle(array_of_requests[scorep_i]));
     }
     scorep_result = PMPI_Startall(count, array_of_requests);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Startall));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1717,13 +1875,15 @@ int MPI_Status_get_error(const MPI_Status *status, int *error)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_get_error));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_get_error);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Status_get_error(status, error);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_get_error));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1735,13 +1895,15 @@ int MPI_Status_get_source(const MPI_Status *status, int *source)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_get_source));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_get_source);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Status_get_source(status, source);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_get_source));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1753,13 +1915,15 @@ int MPI_Status_get_tag(const MPI_Status *status, int *tag)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_get_tag));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_get_tag);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Status_get_tag(status, tag);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_get_tag));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1771,13 +1935,15 @@ int MPI_Status_set_cancelled(MPI_Status *status, int flag)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_set_cancelled));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_set_cancelled);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Status_set_cancelled(status, flag);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_set_cancelled));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1789,13 +1955,15 @@ int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_set_elements));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_set_elements);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Status_set_elements(status, datatype, count);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_set_elements));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1807,13 +1975,15 @@ int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Cou
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_set_elements_x));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_set_elements_x);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Status_set_elements_x(status, datatype, count);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_set_elements_x));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1825,13 +1995,15 @@ int MPI_Status_set_error(MPI_Status *status, int error)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_set_error));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_set_error);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Status_set_error(status, error);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_set_error));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1843,13 +2015,15 @@ int MPI_Status_set_source(MPI_Status *status, int source)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_set_source));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_set_source);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Status_set_source(status, source);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_set_source));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1861,13 +2035,15 @@ int MPI_Status_set_tag(MPI_Status *status, int tag)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_set_tag));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_set_tag);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Status_set_tag(status, tag);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_set_tag));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1879,11 +2055,13 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Status scorep_status_buffer;
     scorep_request scorep_saved_request = 0;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Test));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Test);
+        scorep_enter(scorep_region_id);
     }
     if (scorep_measuring) {
         scorep_saved_request = scorep_mpi_request_handle(*request);
@@ -1898,7 +2076,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
             else if (scorep_mpi_group_enabled(SCOREP_MPI_GROUP_XREQTEST))
                 scorep_mpi_request_test(scorep_saved_request);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Test));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1910,13 +2088,15 @@ int MPI_Test_cancelled(const MPI_Status *status, int *flag)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Test_cancelled));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Test_cancelled);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Test_cancelled(status, flag);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Test_cancelled));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1928,10 +2108,12 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Statu
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_request* scorep_saved_requests = NULL;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Testall));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Testall);
+        scorep_enter(scorep_region_id);
     }
     if (scorep_measuring) {
         scorep_saved_requests = scorep_mpi_saved_requests(count);
@@ -1951,7 +2133,7 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Statu
             for (int scorep_i = 0; scorep_i < count; scorep_i++)
                 scorep_mpi_request_test(scorep_saved_requests[scorep_i]);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Testall));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1963,11 +2145,13 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Status scorep_status_buffer;
     scorep_request* scorep_saved_requests = NULL;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Testany));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Testany);
+        scorep_enter(scorep_region_id);
     }
     if (scorep_measuring) {
         scorep_saved_requests = scorep_mpi_saved_requests(count);
@@ -1982,7 +2166,7 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
             && *index >= 0 && *index < count)
             scorep_mpi_request_complete_status(scorep_saved_requests[*index], status,
                                                SCOREP_LANGUAGE_C);
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Testany));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -1994,10 +2178,12 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, in
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_request* scorep_saved_requests = NULL;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Testsome));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Testsome);
+        scorep_enter(scorep_region_id);
     }
     if (scorep_measuring) {
         scorep_saved_requests = scorep_mpi_saved_requests(incount);
@@ -2017,7 +2203,7 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, in
                                                        &array_of_statuses[scorep_i], SCOREP_LANGUAGE_C);
             }
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Testsome));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2029,11 +2215,13 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Status scorep_status_buffer;
     scorep_request scorep_saved_request = 0;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Wait));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Wait);
+        scorep_enter(scorep_region_id);
     }
     if (scorep_measuring) {
         scorep_saved_request = scorep_mpi_request_handle(*request);
@@ -2045,7 +2233,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
         if (scorep_result == MPI_SUCCESS) {
             scorep_mpi_request_complete_status(scorep_saved_request, status, SCOREP_LANGUAGE_C);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Wait));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2057,10 +2245,12 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_request* scorep_saved_requests = NULL;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Waitall));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Waitall);
+        scorep_enter(scorep_region_id);
     }
     if (scorep_measuring) {
         scorep_saved_requests = scorep_mpi_saved_requests(count);
@@ -2077,7 +2267,7 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
                     scorep_mpi_request_complete_status(scorep_saved_requests[scorep_i],
                                                        &array_of_statuses[scorep_i], SCOREP_LANGUAGE_C);
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Waitall));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2089,11 +2279,13 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Stat
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Status scorep_status_buffer;
     scorep_request* scorep_saved_requests = NULL;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Waitany));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Waitany);
+        scorep_enter(scorep_region_id);
     }
     if (scorep_measuring) {
         scorep_saved_requests = scorep_mpi_saved_requests(count);
@@ -2108,7 +2300,7 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Stat
             && *index >= 0 && *index < count)
             scorep_mpi_request_complete_status(scorep_saved_requests[*index], status,
                                                SCOREP_LANGUAGE_C);
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Waitany));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -2120,10 +2312,12 @@ int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, in
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_request* scorep_saved_requests = NULL;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Waitsome));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Waitsome);
+        scorep_enter(scorep_region_id);
     }
     if (scorep_measuring) {
         scorep_saved_requests = scorep_mpi_saved_requests(incount);
@@ -2143,7 +2337,7 @@ int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, in
                                                        &array_of_statuses[scorep_i], SCOREP_LANGUAGE_C);
             }
         }
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Waitsome));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;

@@ -9,13 +9,15 @@ int MPI_Close_port(const char *port_name)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Close_port));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Close_port);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Close_port(port_name);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Close_port));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -27,15 +29,17 @@ int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm com
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_accept));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_accept);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_accept(port_name, info, root, comm, newcomm);
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_comm_create(*newcomm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_accept));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -47,15 +51,17 @@ int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm co
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_connect));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_connect);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_connect(port_name, info, root, comm, newcomm);
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_comm_create(*newcomm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_connect));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -67,13 +73,15 @@ int MPI_Comm_get_parent(MPI_Comm *parent)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_get_parent));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_get_parent);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_get_parent(parent);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_get_parent));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -85,15 +93,17 @@ int MPI_Comm_join(int fd, MPI_Comm *intercomm)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_join));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_join);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_join(fd, intercomm);
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_comm_create(*intercomm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_join));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -105,15 +115,17 @@ int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info inf
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_spawn));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_spawn);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, array_of_errcodes);
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_comm_create(*intercomm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_spawn));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -125,15 +137,17 @@ int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_o
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_spawn_multiple));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_spawn_multiple);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_spawn_multiple(count, array_of_commands, array_of_argv, array_of_maxprocs, array_of_info, root, comm, intercomm, array_of_errcodes);
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_comm_create(*intercomm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_spawn_multiple));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -145,13 +159,15 @@ int MPI_Lookup_name(const char *service_name, MPI_Info info, char port_name[])
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Lookup_name));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Lookup_name);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Lookup_name(service_name, info, port_name);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Lookup_name));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -163,13 +179,15 @@ int MPI_Open_port(MPI_Info info, char port_name[])
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Open_port));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Open_port);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Open_port(info, port_name);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Open_port));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -181,13 +199,15 @@ int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_n
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Publish_name));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Publish_name);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Publish_name(service_name, info, port_name);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Publish_name));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -199,13 +219,15 @@ int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Unpublish_name));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Unpublish_name);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Unpublish_name(service_name, info, port_name);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Unpublish_name));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;

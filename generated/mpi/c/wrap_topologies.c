@@ -9,13 +9,15 @@ int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cart_coords));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cart_coords);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Cart_coords(comm, rank, maxdims, coords);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cart_coords));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -27,15 +29,17 @@ int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int pe
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cart_create));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cart_create);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart);
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_comm_create(*comm_cart);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cart_create));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -47,13 +51,15 @@ int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coor
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cart_get));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cart_get);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Cart_get(comm, maxdims, dims, periods, coords);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cart_get));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -65,13 +71,15 @@ int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[]
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cart_map));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cart_map);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Cart_map(comm, ndims, dims, periods, newrank);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cart_map));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -83,13 +91,15 @@ int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cart_rank));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cart_rank);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Cart_rank(comm, coords, rank);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cart_rank));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -101,13 +111,15 @@ int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cart_shift));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cart_shift);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Cart_shift(comm, direction, disp, rank_source, rank_dest);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cart_shift));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -119,15 +131,17 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cart_sub));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cart_sub);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Cart_sub(comm, remain_dims, newcomm);
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_comm_create(*newcomm);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cart_sub));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -139,13 +153,15 @@ int MPI_Cartdim_get(MPI_Comm comm, int *ndims)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cartdim_get));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cartdim_get);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Cartdim_get(comm, ndims);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cartdim_get));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -157,13 +173,15 @@ int MPI_Dims_create(int nnodes, int ndims, int dims[])
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Dims_create));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Dims_create);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Dims_create(nnodes, ndims, dims);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Dims_create));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -175,15 +193,17 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const i
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Dist_graph_create));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Dist_graph_create);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph);
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_comm_create(*comm_dist_graph);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Dist_graph_create));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -195,15 +215,17 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Dist_graph_create_adjacent));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Dist_graph_create_adjacent);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree, destinations, destweights, info, reorder, comm_dist_graph);
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_comm_create(*comm_dist_graph);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Dist_graph_create_adjacent));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -215,13 +237,15 @@ int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int 
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Dist_graph_neighbors));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Dist_graph_neighbors);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Dist_graph_neighbors(comm, maxindegree, sources, sourceweights, maxoutdegree, destinations, destweights);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Dist_graph_neighbors));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -233,13 +257,15 @@ int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree,
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Dist_graph_neighbors_count));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Dist_graph_neighbors_count);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Dist_graph_neighbors_count(comm, indegree, outdegree, weighted);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Dist_graph_neighbors_count));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -251,15 +277,17 @@ int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Graph_create));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Graph_create);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph);
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_comm_create(*comm_graph);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Graph_create));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -271,13 +299,15 @@ int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int ed
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Graph_get));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Graph_get);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Graph_get(comm, maxindex, maxedges, index, edges);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Graph_get));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -289,13 +319,15 @@ int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Graph_map));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Graph_map);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Graph_map(comm, nnodes, index, edges, newrank);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Graph_map));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -307,13 +339,15 @@ int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Graph_neighbors));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Graph_neighbors);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Graph_neighbors(comm, rank, maxneighbors, neighbors);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Graph_neighbors));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -325,13 +359,15 @@ int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Graph_neighbors_count));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Graph_neighbors_count);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Graph_neighbors_count(comm, rank, nneighbors);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Graph_neighbors_count));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -343,13 +379,15 @@ int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Graphdims_get));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Graphdims_get);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Graphdims_get(comm, nnodes, nedges);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Graphdims_get));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
@@ -361,13 +399,15 @@ int MPI_Topo_test(MPI_Comm comm, int *status)
 {
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_enter(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Topo_test));
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Topo_test);
+        scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Topo_test(comm, status);
     if (scorep_measuring) {
-        scorep_exit(scorep_mpi_region(SCOREP_MPI_REGION_MPI_Topo_test));
+        scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
     return scorep_result;
