@@ -68,8 +68,18 @@ OTF2_ErrorCode trace_collectives_install(OTF2_Archive* archive, const scorep_mul
 
 /* trace_definitions.c */
 int trace_write_mapping_tables(const scorep_finalize_context* ctx);
-int trace_write_global_definitions(const scorep_finalize_context* ctx,
+int trace_write_global_definitions(OTF2_Archive* archive, const scorep_finalize_context* ctx,
                                    const uint64_t* event_counts);
+
+/* An abnormal end of a multi-rank run: ranks cannot talk, each writes alone. */
+static inline int trace_is_partial(const scorep_finalize_context* ctx)
+{
+    return ctx->emergency && ctx->mpp == NULL;
+}
+
+/* trace_partial.c: this rank's own archive after an abnormal end of a
+ * multi-rank run (no collectives possible) */
+int trace_write_partial_archive(const scorep_finalize_context* ctx, const uint64_t* counts);
 
 /* trace_events.c: the event callbacks of the substrate table */
 void trace_events_fill_table(scorep_substrate* table);

@@ -162,6 +162,15 @@ static void write_system_tree(global_writer* g, const scorep_finalize_context* c
                      new_string(g, name), OTF2_LOCATION_TYPE_CPU_THREAD, event_counts[i],
                      defs->location_rank[i]));
     }
+    /* A partial archive (one rank of an abnormal end) knows only its own
+     * locations, but its communicators name the other ranks through the
+     * COMM_LOCATIONS group: their master locations stand in, without events. */
+    for (int rank = 0; trace_is_partial(ctx) && rank < ctx->size; rank++)
+        if (rank != ctx->rank)
+            check(g, OTF2_GlobalDefWriter_WriteLocation(
+                         g->writer, scorep_location_global_id((uint32_t)rank, 0),
+                         new_string(g, "Master thread (not in this partial trace)"),
+                         OTF2_LOCATION_TYPE_CPU_THREAD, 0, (OTF2_LocationGroupRef)rank));
 }
 
 static void write_regions(global_writer* g, const scorep_unified_definitions* defs)
@@ -244,10 +253,10 @@ static void write_windows_and_parameters(global_writer* g, const scorep_unified_
     }
 }
 
-int trace_write_global_definitions(const scorep_finalize_context* ctx,
+int trace_write_global_definitions(OTF2_Archive* archive, const scorep_finalize_context* ctx,
                                    const uint64_t* event_counts)
 {
-    global_writer g = { .writer = OTF2_Archive_GetGlobalDefWriter(trace.archive) };
+    global_writer g = { .writer = OTF2_Archive_GetGlobalDefWriter(archive) };
     if (g.writer == NULL)
         return -1;
     uint64_t length = ctx->global_end_ticks > ctx->global_begin_ticks
@@ -263,6 +272,6 @@ int trace_write_global_definitions(const scorep_finalize_context* ctx,
     write_regions(&g, ctx->defs);
     write_communicators(&g, ctx);
     write_windows_and_parameters(&g, ctx->defs);
-    check(&g, OTF2_Archive_CloseGlobalDefWriter(trace.archive, g.writer));
+    check(&g, OTF2_Archive_CloseGlobalDefWriter(archive, g.writer));
     return g.failed ? -1 : 0;
 }

@@ -123,28 +123,30 @@ int trace_write(const scorep_finalize_context* ctx)
 {
     if (trace.archive == NULL)
         return -1;
-    if (ctx->emergency && ctx->mpp == NULL) {
-        /* No collectives possible: save this rank's events, skip definitions. */
-        int failed = close_event_writers(NULL);
-        trace.archive = NULL;  /* closing it would need collectives */
-        remove_private_directory();
-        scorep_warning("trace: rank %d wrote only its event files (abnormal end): the archive "
-                       "in %s has no definitions", ctx->rank, ctx->directory);
-        return failed ? -1 : 0;
-    }
     int failed = 0;
     size_t n = location_count();
     uint64_t* counts = calloc(n ? n : 1, sizeof *counts);
     if (counts == NULL)
         out_of_memory(ctx->mpp);
     failed |= close_event_writers(counts);
+    if (trace_is_partial(ctx)) {
+        /* No collectives possible: this rank's events stay in traces/, and
+         * its definitions go into an archive of its own. */
+        trace.archive = NULL;  /* closing the shared one would need collectives */
+        failed |= trace_write_partial_archive(ctx, counts);
+        free(counts);
+        remove_private_directory();
+        scorep_warning("trace: abnormal end: rank %d wrote its part of the trace as "
+                       "%s/traces.rank%d.otf2", ctx->rank, ctx->directory, ctx->rank);
+        return failed ? -1 : 0;
+    }
     failed |= OTF2_Archive_CloseEvtFiles(trace.archive) != OTF2_SUCCESS;
     failed |= trace_write_mapping_tables(ctx) != 0;
 
     uint64_t* ordered = gather_event_counts(ctx, counts, n);
     free(counts);
     if (ctx->rank == 0)
-        failed |= trace_write_global_definitions(ctx, ordered) != 0;
+        failed |= trace_write_global_definitions(trace.archive, ctx, ordered) != 0;
     free(ordered);
 
     failed |= OTF2_Archive_Close(trace.archive) != OTF2_SUCCESS;

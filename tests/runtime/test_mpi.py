@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from conftest import mpirun
+from conftest import REPO, mpirun
 from runtime_programs import Profile, load_profile, program
 
 ITERATIONS = 5
@@ -131,6 +131,53 @@ def test_mpi_abort_leaves_the_partial_profiles_of_the_ranks_it_can_reach(build_d
         part = Profile(data)
         assert [loc["rank"] for loc in data["locations"]] == [rank]
         assert part.row("main/MPI_Allreduce")["visits"] == ITERATIONS
+
+
+def test_mpi_abort_with_tracing_leaves_a_readable_trace_of_every_rank_that_wrote(build_dir, tmp_path):
+    """Without collectives there is no unified traces.otf2; each rank that
+    gets to write leaves traces.rank<N>.otf2, readable on its own, and the
+    export merges them (messages between surviving ranks matched)."""
+    otf2 = pytest.importorskip("otf2")
+    mpi = built_mpi(build_dir)
+    directory = tmp_path / "experiment"
+    proc = mpirun(RANKS, [program(build_dir, "test_mpi_events"), ITERATIONS, "abort"], mpi=mpi,
+                  env={"SCOREP_EXPERIMENT_DIRECTORY": str(directory), "SCOREP_ENABLE_TRACING": "true"},
+                  check=False, timeout=60)
+    assert proc.returncode != 0
+    assert not (directory / "traces.otf2").exists()
+    written = sorted(int(p.name[len("traces.rank"):-len(".otf2")]) for p in directory.glob("traces.rank*.otf2"))
+    assert 1 in written, proc.stderr
+    for rank in written:
+        anchor = directory / f"traces.rank{rank}.otf2"
+        printed = subprocess.run(["otf2-print", str(anchor)], capture_output=True, text=True)
+        assert printed.returncode == 0 and "error" not in printed.stderr, printed.stderr
+        counts = collections.Counter()
+        with otf2.reader.open(str(anchor)) as trace:
+            for location, event in trace.events:
+                assert location.group._ref == rank
+                counts[type(event).__name__] += 1
+                if isinstance(event, otf2.events.MpiSend) and event.msg_tag < ITERATIONS:
+                    assert event.receiver == (rank + 1) % RANKS
+                    assert event.communicator.name == "MPI_COMM_WORLD"
+        extra_send = 1 if rank in (0, 1) else 0
+        extra_recv = 1 if rank in (2, 3) else 0
+        assert counts["MpiSend"] == ITERATIONS + extra_send
+        assert counts["MpiRecv"] == ITERATIONS + extra_recv
+        assert (counts["MpiIsend"], counts["MpiIrecv"]) == (ITERATIONS, ITERATIONS)
+        assert counts["MpiCollectiveEnd"] == ITERATIONS + 1  # and MPI_Comm_split
+        assert counts["Enter"] == counts["Leave"]
+
+    export = subprocess.run([str(REPO / "tools" / "scorep-trace-export"), str(directory), "-o",
+                             str(tmp_path / "trace.json")], capture_output=True, text=True)
+    assert export.returncode == 0, export.stderr
+    document = json.loads((tmp_path / "trace.json").read_text())
+    assert document["otherData"]["partial"] is True
+    assert {e["pid"] for e in document["traceEvents"]} == set(written)
+    survived = set(written)
+    # ring: MPI_Send r -> r+1 and MPI_Isend r+1 -> r; parity halves: 0 -> 2, 1 -> 3
+    expected = sum(2 * ITERATIONS for r in survived if (r + 1) % RANKS in survived)
+    expected += sum(1 for a, b in ((0, 2), (1, 3)) if a in survived and b in survived)
+    assert document["otherData"]["messages"] == expected
 
 
 @pytest.mark.parametrize("ranks", [1, 3, 5])
