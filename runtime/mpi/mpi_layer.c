@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abort_peers.h"
 #include "internal.h"
 #include "scorep_wrapgen/mpi_layer.h"
 
@@ -326,6 +327,7 @@ void scorep_mpi_layer_init(void)
         layer_scatterv, layer_allreduce, layer_send, layer_recv, layer_abort,
     };
     scorep_multiprocess_register(&ops);
+    scorep_abort_peers_init(layer_comm);
     if (generation) scorep_event_generation_on();
 }
 
@@ -341,4 +343,4 @@ void scorep_mpi_layer_finalize(void)
     if (generation) scorep_event_generation_on();
 }
 
-void scorep_mpi_layer_abort(void) { scorep_measurement_abort(); }
+void scorep_mpi_layer_abort(void) { scorep_abort_peers_save(); }

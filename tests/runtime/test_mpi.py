@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from conftest import REPO, mpirun
+from conftest import REPO, mpi_build, mpirun
 from runtime_programs import Profile, load_profile, program
 
 ITERATIONS = 5
@@ -112,19 +112,18 @@ def test_trace_of_the_same_run_is_readable_by_otf2_print(mpi_experiment):
     assert "parity" not in proc.stderr
 
 
-def test_mpi_abort_leaves_the_partial_profiles_of_the_ranks_it_can_reach(build_dir, tmp_path):
-    """The aborting rank always writes its part. Open MPI ends the other ranks
-    with SIGTERM, which they catch to write theirs, but sometimes follows up with
-    SIGKILL within a millisecond; MPICH's hydra uses SIGKILL at once. Nothing
-    survives SIGKILL, but whatever carries its final name is complete (files
-    are renamed into place; a killed writer leaves only a *.part file)."""
-    mpi = built_mpi(build_dir)
+@pytest.mark.parametrize("mpi", ["openmpi", "mpich"])
+def test_mpi_abort_leaves_the_partial_profile_of_every_rank_on_the_node(tmp_path, mpi):
+    """Launchers end the other ranks of an aborted job with SIGKILL (MPICH's
+    hydra right after SIGTERM, Open MPI sometimes): before it aborts, the
+    aborting rank asks the ranks on its node to save and waits for them."""
+    build = mpi_build(mpi)
     directory = tmp_path / "experiment"
-    proc = mpirun(RANKS, [program(build_dir, "test_mpi_events"), ITERATIONS, "abort"], mpi=mpi,
+    proc = mpirun(RANKS, [program(build, "test_mpi_events"), ITERATIONS, "abort"], mpi=mpi,
                   env={"SCOREP_EXPERIMENT_DIRECTORY": str(directory)}, check=False, timeout=60)
     assert proc.returncode != 0
     written = sorted(int(p.name.split(".")[1][len("rank"):]) for p in directory.glob("profile.rank*.json"))
-    assert 1 in written
+    assert written == list(range(RANKS)), proc.stderr
     for rank in written:
         data = load_profile(directory / f"profile.rank{rank}.json")
         assert data["experiment"]["partial"] is True
@@ -133,20 +132,22 @@ def test_mpi_abort_leaves_the_partial_profiles_of_the_ranks_it_can_reach(build_d
         assert part.row("main/MPI_Allreduce")["visits"] == ITERATIONS
 
 
-def test_mpi_abort_with_tracing_leaves_a_readable_trace_of_every_rank_that_wrote(build_dir, tmp_path):
-    """Without collectives there is no unified traces.otf2; each rank that
-    gets to write leaves traces.rank<N>.otf2, readable on its own, and the
-    export merges them (messages between surviving ranks matched)."""
+@pytest.mark.parametrize("mpi", ["openmpi", "mpich"])
+def test_mpi_abort_with_tracing_leaves_a_readable_trace_of_every_rank(tmp_path, mpi):
+    """Without collectives there is no unified traces.otf2; each rank leaves
+    traces.rank<N>.otf2, readable on its own, and the export merges them
+    with the messages between the ranks matched."""
     otf2 = pytest.importorskip("otf2")
-    mpi = built_mpi(build_dir)
+    build = mpi_build(mpi)
     directory = tmp_path / "experiment"
-    proc = mpirun(RANKS, [program(build_dir, "test_mpi_events"), ITERATIONS, "abort"], mpi=mpi,
+    proc = mpirun(RANKS, [program(build, "test_mpi_events"), ITERATIONS, "abort"], mpi=mpi,
                   env={"SCOREP_EXPERIMENT_DIRECTORY": str(directory), "SCOREP_ENABLE_TRACING": "true"},
                   check=False, timeout=60)
     assert proc.returncode != 0
     assert not (directory / "traces.otf2").exists()
     written = sorted(int(p.name[len("traces.rank"):-len(".otf2")]) for p in directory.glob("traces.rank*.otf2"))
-    assert 1 in written, proc.stderr
+    assert written == list(range(RANKS)), proc.stderr
+    parity_sent, parity_received = {}, {}
     for rank in written:
         anchor = directory / f"traces.rank{rank}.otf2"
         printed = subprocess.run(["otf2-print", str(anchor)], capture_output=True, text=True)
@@ -159,12 +160,16 @@ def test_mpi_abort_with_tracing_leaves_a_readable_trace_of_every_rank_that_wrote
                 if isinstance(event, otf2.events.MpiSend) and event.msg_tag < ITERATIONS:
                     assert event.receiver == (rank + 1) % RANKS
                     assert event.communicator.name == "MPI_COMM_WORLD"
-        extra_send = 1 if rank in (0, 1) else 0
-        extra_recv = 1 if rank in (2, 3) else 0
-        assert counts["MpiSend"] == ITERATIONS + extra_send
-        assert counts["MpiRecv"] == ITERATIONS + extra_recv
+        # Every rank finished the loop before rank 1 left MPI_Comm_split and
+        # aborted; the parity messages (0 -> 2, 1 -> 3) may or may not have
+        # happened on the other ranks, but rank 1 sent first.
+        parity_sent[rank] = counts["MpiSend"] - ITERATIONS
+        parity_received[rank] = counts["MpiRecv"] - ITERATIONS
+        assert parity_sent[rank] in ((0, 1) if rank == 0 else (1,) if rank == 1 else (0,))
+        assert parity_received[rank] in ((0, 1) if rank in (2, 3) else (0,))
         assert (counts["MpiIsend"], counts["MpiIrecv"]) == (ITERATIONS, ITERATIONS)
-        assert counts["MpiCollectiveEnd"] == ITERATIONS + 1  # and MPI_Comm_split
+        # rank 1 left MPI_Comm_split, so all ranks had entered it, but not all may have left it
+        assert counts["MpiCollectiveEnd"] - ITERATIONS in ((1,) if rank == 1 else (0, 1))
         assert counts["Enter"] == counts["Leave"]
 
     export = subprocess.run([str(REPO / "tools" / "scorep-trace-export"), str(directory), "-o",
@@ -173,11 +178,10 @@ def test_mpi_abort_with_tracing_leaves_a_readable_trace_of_every_rank_that_wrote
     document = json.loads((tmp_path / "trace.json").read_text())
     assert document["otherData"]["partial"] is True
     assert {e["pid"] for e in document["traceEvents"]} == set(written)
-    survived = set(written)
     # ring: MPI_Send r -> r+1 and MPI_Isend r+1 -> r; parity halves: 0 -> 2, 1 -> 3
-    expected = sum(2 * ITERATIONS for r in survived if (r + 1) % RANKS in survived)
-    expected += sum(1 for a, b in ((0, 2), (1, 3)) if a in survived and b in survived)
-    assert document["otherData"]["messages"] == expected
+    pairs = [parity_sent[a] + parity_received[b] for a, b in ((0, 2), (1, 3))]
+    assert document["otherData"]["messages"] == RANKS * 2 * ITERATIONS + pairs.count(2)
+    assert document["otherData"]["unmatched_messages"] == pairs.count(1)
 
 
 @pytest.mark.parametrize("ranks", [1, 3, 5])
