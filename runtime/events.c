@@ -152,10 +152,12 @@ void scorep_mpi_recv(scorep_comm comm, int peer, int tag, uint64_t bytes)
 typedef struct request_entry {
     scorep_request handle;
     uint64_t id;
+    uint64_t send_id;     /* an MPI_Isendrecv request: the id of its send half, else 0 */
     scorep_comm comm;
-    int peer, tag;
-    uint64_t bytes;
+    int peer, tag;        /* send: destination, tag; receive: as posted, -1 for a wildcard */
+    uint64_t bytes;       /* send: message size; receive: capacity (UINT64_MAX: not given) */
     uint8_t is_send, persistent, active;
+    uint8_t status_wrong; /* receive: the origin's self-check found MPI's statuses wrong */
     struct request_entry* next;
 } request_entry;
 
@@ -189,18 +191,22 @@ static void request_remove(scorep_request handle)
     request_free_list = e;
 }
 
-/* returns the request id; replaces a stale entry with the same handle */
-static uint64_t request_add(scorep_request handle, int is_send, int persistent, int active, scorep_comm comm,
-                            int peer, int tag, uint64_t bytes)
+/* Adds `entry` under a new id and returns the id; replaces a stale entry with
+ * the same handle. adopt_send: the entry is the receive half of a request
+ * whose send half was just added (MPI_Isendrecv); it takes over that id. */
+static uint64_t request_add(request_entry entry, int adopt_send)
 {
     pthread_mutex_lock(&request_lock);
-    request_remove(handle);
+    request_entry* old = request_find(entry.handle);
+    if (adopt_send && old && old->is_send && old->active && !old->persistent)
+        entry.send_id = old->id;
+    request_remove(entry.handle);
     request_entry* e = request_free_list;
     if (e) request_free_list = e->next;
     else e = malloc(sizeof *e);
-    *e = (request_entry){handle, next_request_id++, comm, peer, tag, bytes,
-                         (uint8_t)is_send, (uint8_t)persistent, (uint8_t)active, NULL};
-    unsigned b = bucket_of(handle);
+    *e = entry;
+    e->id = next_request_id++;
+    unsigned b = bucket_of(entry.handle);
     e->next = request_buckets[b];
     request_buckets[b] = e;
     uint64_t id = e->id;
@@ -208,30 +214,98 @@ static uint64_t request_add(scorep_request handle, int is_send, int persistent, 
     return id;
 }
 
+static request_entry send_entry(scorep_comm comm, int peer, int tag, uint64_t bytes,
+                                scorep_request request, int persistent)
+{
+    return (request_entry){.handle = request, .comm = comm, .peer = peer, .tag = tag, .bytes = bytes,
+                           .is_send = 1, .persistent = (uint8_t)persistent, .active = !persistent};
+}
+
+/* A receive without a posted envelope: the status always decides. */
+static request_entry receive_entry(scorep_comm comm, scorep_request request, int persistent)
+{
+    return (request_entry){.handle = request, .comm = comm, .peer = -1, .tag = -1, .bytes = UINT64_MAX,
+                           .persistent = (uint8_t)persistent, .active = !persistent};
+}
+
 void scorep_mpi_isend(scorep_comm comm, int peer, int tag, uint64_t bytes, scorep_request request)
 {
     EVENT_BEGIN();
-    uint64_t id = request_add(request, 1, 0, 1, comm, peer, tag, bytes);
+    uint64_t id = request_add(send_entry(comm, peer, tag, bytes, request, 0), 0);
     DISPATCH(mpi_isend, comm, peer, scorep_comm_world_rank(comm, peer), tag, bytes, id);
 }
 
 void scorep_mpi_irecv_request(scorep_comm comm, scorep_request request)
 {
     EVENT_BEGIN();
-    uint64_t id = request_add(request, 0, 0, 1, comm, -1, -1, 0);
+    uint64_t id = request_add(receive_entry(comm, request, 0), 0);
+    DISPATCH(mpi_irecv_request, id);
+}
+
+/* ---- does MPI set the status of receive requests of an origin? ---- */
+
+enum { VERDICT_UNASKED = 0, VERDICT_TRUSTED, VERDICT_WRONG };
+static const char* const origin_names[SCOREP_RECV_ORIGIN_COUNT_] = {
+    "MPI_Irecv", "MPI_Isendrecv", "MPI_Isendrecv (to MPI_PROC_NULL)",
+    "MPI_Isendrecv_replace", "MPI_Isendrecv_replace (to MPI_PROC_NULL)"};
+static scorep_status_check status_checks[SCOREP_RECV_ORIGIN_COUNT_];
+static uint8_t status_verdicts[SCOREP_RECV_ORIGIN_COUNT_];
+static pthread_mutex_t status_check_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void scorep_register_status_check(scorep_recv_origin origin, scorep_status_check check)
+{
+    if ((unsigned)origin < SCOREP_RECV_ORIGIN_COUNT_) status_checks[origin] = check;
+}
+
+/* Asks the origin's check once (lazily: programs that never use the origin
+ * pay nothing); until then and without a check, statuses are trusted. */
+static int status_known_wrong(scorep_recv_origin origin)
+{
+    if ((unsigned)origin >= SCOREP_RECV_ORIGIN_COUNT_) return 0;
+    uint8_t verdict = __atomic_load_n(&status_verdicts[origin], __ATOMIC_ACQUIRE);
+    if (LIKELY(verdict != VERDICT_UNASKED)) return verdict == VERDICT_WRONG;
+    pthread_mutex_lock(&status_check_lock);
+    verdict = status_verdicts[origin];
+    if (verdict == VERDICT_UNASKED) {
+        int answer = status_checks[origin] ? status_checks[origin](origin) : 1;
+        verdict = answer == 0 ? VERDICT_WRONG : VERDICT_TRUSTED;
+        if (status_checks[origin])
+            scorep_verbose("%s: the MPI library %s the status of its requests%s", origin_names[origin],
+                           answer == 0 ? "does not set" : answer > 0 ? "sets" : "may set",
+                           answer == 0 ? "; receives record the posted envelope" : "");
+        __atomic_store_n(&status_verdicts[origin], verdict, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&status_check_lock);
+    return verdict == VERDICT_WRONG;
+}
+
+void scorep_mpi_irecv_request_posted(scorep_comm comm, int source, int tag, uint64_t capacity,
+                                     scorep_recv_origin origin, scorep_request request)
+{
+    if (!current()) return;
+    /* before the timestamp: a self-check at the first request is not part of the event */
+    int status_wrong = status_known_wrong(origin);
+    EVENT_BEGIN();
+    request_entry entry = receive_entry(comm, request, 0);
+    entry.peer = source < 0 ? -1 : source;
+    entry.tag = tag < 0 ? -1 : tag;
+    entry.bytes = capacity;
+    entry.status_wrong = (uint8_t)status_wrong;
+    int with_send = origin == SCOREP_RECV_ISENDRECV || origin == SCOREP_RECV_ISENDRECV_REPLACE;
+    uint64_t id = request_add(entry, with_send);
     DISPATCH(mpi_irecv_request, id);
 }
 
 void scorep_mpi_send_init(scorep_comm comm, int peer, int tag, uint64_t bytes, scorep_request request)
 {
     if (!current()) return;
-    request_add(request, 1, 1, 0, comm, peer, tag, bytes);
+    request_add(send_entry(comm, peer, tag, bytes, request, 1), 0);
 }
 
 void scorep_mpi_recv_init(scorep_comm comm, scorep_request request)
 {
     if (!current()) return;
-    request_add(request, 0, 1, 0, comm, -1, -1, 0);
+    request_add(receive_entry(comm, request, 1), 0);
 }
 
 void scorep_mpi_request_start(scorep_request request)
@@ -254,6 +328,20 @@ void scorep_mpi_request_start(scorep_request request)
         DISPATCH(mpi_irecv_request, copy.id)
 }
 
+/* The envelope of a completed receive: the status's, unless it cannot be
+ * right (the origin's statuses are known to be wrong, or it contradicts the
+ * posted source, tag or capacity); then the posted one. A wildcard can only
+ * come from the status: with a wrong status it stays unknown (-1). */
+static void receive_envelope(const request_entry* e, int* source, int* tag, uint64_t* bytes)
+{
+    if (!e->status_wrong && (e->peer < 0 || *source == e->peer) && (e->tag < 0 || *tag == e->tag)
+        && *bytes <= e->bytes)
+        return;
+    *source = e->peer;
+    *tag = e->tag;
+    *bytes = e->bytes;
+}
+
 void scorep_mpi_request_complete(scorep_request request, int source, int tag, uint64_t bytes, int cancelled)
 {
     EVENT_BEGIN();
@@ -267,12 +355,16 @@ void scorep_mpi_request_complete(scorep_request request, int source, int tag, ui
     if (e->persistent) e->active = 0;
     else request_remove(request);
     pthread_mutex_unlock(&request_lock);
-    if (cancelled)
+    if (cancelled) {
+        if (copy.send_id) DISPATCH(mpi_request_cancelled, copy.send_id)
         DISPATCH(mpi_request_cancelled, copy.id)
-    else if (copy.is_send)
+    } else if (copy.is_send) {
         DISPATCH(mpi_isend_complete, copy.id)
-    else
+    } else {
+        if (copy.send_id) DISPATCH(mpi_isend_complete, copy.send_id)
+        receive_envelope(&copy, &source, &tag, &bytes);
         DISPATCH(mpi_irecv, copy.comm, source, scorep_comm_world_rank(copy.comm, source), tag, bytes, copy.id)
+    }
 }
 
 static scorep_status_decoder status_decoders[SCOREP_LANGUAGE_COUNT_];

@@ -38,6 +38,11 @@ module scorep_wrapgen_core
 
     integer(c_int), parameter :: SCOREP_PARAMETER_TYPE_INT64 = 0, SCOREP_PARAMETER_TYPE_STRING = 1
 
+    ! scorep_recv_origin: which call created a receive request
+    integer(c_int), parameter :: SCOREP_RECV_IRECV = 0, SCOREP_RECV_ISENDRECV = 1, &
+        SCOREP_RECV_ISENDRECV_NO_SEND = 2, SCOREP_RECV_ISENDRECV_REPLACE = 3, &
+        SCOREP_RECV_ISENDRECV_REPLACE_NO_SEND = 4
+
     interface
         ! regions
         function scorep_region_define(name, file, paradigm, role, group) &
@@ -116,6 +121,13 @@ module scorep_wrapgen_core
             import :: c_int32_t, c_int64_t
             integer(c_int32_t), value :: comm
             integer(c_int64_t), value :: request
+        end subroutine
+        subroutine scorep_mpi_irecv_request_posted(comm, source, tag, capacity, origin, request) &
+                bind(c, name="scorep_mpi_irecv_request_posted")
+            import :: c_int, c_int32_t, c_int64_t
+            integer(c_int32_t), value :: comm
+            integer(c_int), value :: source, tag, origin
+            integer(c_int64_t), value :: capacity, request
         end subroutine
         subroutine scorep_mpi_send_init(comm, peer, tag, bytes, request) bind(c, name="scorep_mpi_send_init")
             import :: c_int, c_int32_t, c_int64_t

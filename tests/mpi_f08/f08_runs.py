@@ -56,9 +56,12 @@ def runs(request, tmp_path_factory):
     exe = program(mpi, tmp_path_factory)
     plain = mpirun(RANKS, [exe], mpi=mpi).stdout
     experiment = tmp_path_factory.mktemp(f"exp-{mpi}") / "experiment"
-    # MISC: MPI_F_sync_reg's group, off by default
+    # MISC: MPI_F_sync_reg's group, off by default; traced for the receive envelopes
     wrapped = mpirun(RANKS, [exe], mpi=mpi, env={"LD_PRELOAD": f"{f08} {c}",
                                                   "SCOREP_MPI_ENABLE_GROUPS": "DEFAULT,MISC",
+                                                  "SCOREP_ENABLE_TRACING": "true",
                                                   "SCOREP_EXPERIMENT_DIRECTORY": str(experiment)}).stdout
     profile = json.loads((experiment / "profile.json").read_text())
-    return sorted(plain.splitlines()), Run(mpi, sorted(wrapped.splitlines()), profile)
+    run = Run(mpi, sorted(wrapped.splitlines()), profile)
+    run.experiment = experiment
+    return sorted(plain.splitlines()), run

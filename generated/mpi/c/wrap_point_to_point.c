@@ -667,7 +667,10 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
     scorep_result = PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS && source != MPI_PROC_NULL)
-            scorep_mpi_irecv_request(scorep_comm_id, scorep_mpi_request_handle(*request));
+            scorep_mpi_irecv_request_posted(scorep_comm_id, source, tag,
+                                            scorep_mpi_bytes(count, datatype),
+                                            SCOREP_RECV_IRECV,
+                                            scorep_mpi_request_handle(*request));
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -691,7 +694,10 @@ int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, i
     scorep_result = PMPI_Irecv_c(buf, count, datatype, source, tag, comm, request);
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS && source != MPI_PROC_NULL)
-            scorep_mpi_irecv_request(scorep_comm_id, scorep_mpi_request_handle(*request));
+            scorep_mpi_irecv_request_posted(scorep_comm_id, source, tag,
+                                            scorep_mpi_bytes(count, datatype),
+                                            SCOREP_RECV_IRECV,
+                                            scorep_mpi_request_handle(*request));
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -823,7 +829,10 @@ int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
                              scorep_mpi_bytes(sendcount, sendtype),
                              scorep_mpi_request_handle(*request));
         if (scorep_result == MPI_SUCCESS && source != MPI_PROC_NULL)
-            scorep_mpi_irecv_request(scorep_comm_id, scorep_mpi_request_handle(*request));
+            scorep_mpi_irecv_request_posted(scorep_comm_id, source, recvtag,
+                                            scorep_mpi_bytes(recvcount, recvtype),
+                                            dest == MPI_PROC_NULL ? SCOREP_RECV_ISENDRECV_NO_SEND : SCOREP_RECV_ISENDRECV,
+                                            scorep_mpi_request_handle(*request));
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -851,7 +860,10 @@ int MPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
                              scorep_mpi_bytes(sendcount, sendtype),
                              scorep_mpi_request_handle(*request));
         if (scorep_result == MPI_SUCCESS && source != MPI_PROC_NULL)
-            scorep_mpi_irecv_request(scorep_comm_id, scorep_mpi_request_handle(*request));
+            scorep_mpi_irecv_request_posted(scorep_comm_id, source, recvtag,
+                                            scorep_mpi_bytes(recvcount, recvtype),
+                                            dest == MPI_PROC_NULL ? SCOREP_RECV_ISENDRECV_NO_SEND : SCOREP_RECV_ISENDRECV,
+                                            scorep_mpi_request_handle(*request));
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -879,7 +891,10 @@ int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
                              scorep_mpi_bytes(count, datatype),
                              scorep_mpi_request_handle(*request));
         if (scorep_result == MPI_SUCCESS && source != MPI_PROC_NULL)
-            scorep_mpi_irecv_request(scorep_comm_id, scorep_mpi_request_handle(*request));
+            scorep_mpi_irecv_request_posted(scorep_comm_id, source, recvtag,
+                                            scorep_mpi_bytes(count, datatype),
+                                            dest == MPI_PROC_NULL ? SCOREP_RECV_ISENDRECV_REPLACE_NO_SEND : SCOREP_RECV_ISENDRECV_REPLACE,
+                                            scorep_mpi_request_handle(*request));
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -907,7 +922,10 @@ int MPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, i
                              scorep_mpi_bytes(count, datatype),
                              scorep_mpi_request_handle(*request));
         if (scorep_result == MPI_SUCCESS && source != MPI_PROC_NULL)
-            scorep_mpi_irecv_request(scorep_comm_id, scorep_mpi_request_handle(*request));
+            scorep_mpi_irecv_request_posted(scorep_comm_id, source, recvtag,
+                                            scorep_mpi_bytes(count, datatype),
+                                            dest == MPI_PROC_NULL ? SCOREP_RECV_ISENDRECV_REPLACE_NO_SEND : SCOREP_RECV_ISENDRECV_REPLACE,
+                                            scorep_mpi_request_handle(*request));
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }

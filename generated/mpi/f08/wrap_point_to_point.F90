@@ -1028,7 +1028,10 @@ subroutine SCOREP_F08_NAME_MPI_Irecv(buf, count, datatype, source, tag, comm, re
     call PMPI_Irecv(buf, count, datatype, source, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS .and. source /= MPI_PROC_NULL) &
-            call scorep_mpi_irecv_request(scorep_comm_id, scorep_mpi_f08_request(request%MPI_VAL))
+            call scorep_mpi_irecv_request_posted(scorep_comm_id, source, tag, &
+                scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
+                SCOREP_RECV_IRECV, &
+                scorep_mpi_f08_request(request%MPI_VAL))
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1070,7 +1073,10 @@ subroutine SCOREP_F08_NAME_MPI_Irecv_c(buf, count, datatype, source, tag, comm, 
     call PMPI_Irecv(buf, count, datatype, source, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS .and. source /= MPI_PROC_NULL) &
-            call scorep_mpi_irecv_request(scorep_comm_id, scorep_mpi_f08_request(request%MPI_VAL))
+            call scorep_mpi_irecv_request_posted(scorep_comm_id, source, tag, &
+                scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
+                SCOREP_RECV_IRECV, &
+                scorep_mpi_f08_request(request%MPI_VAL))
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1299,7 +1305,10 @@ subroutine SCOREP_F08_NAME_MPI_Isendrecv(sendbuf, sendcount, sendtype, dest, sen
             dest, sendtag, scorep_mpi_f08_bytes(int(sendcount, c_int64_t), sendtype%MPI_VAL), &
             scorep_mpi_f08_request(request%MPI_VAL))
         if (scorep_ierror == MPI_SUCCESS .and. source /= MPI_PROC_NULL) &
-            call scorep_mpi_irecv_request(scorep_comm_id, scorep_mpi_f08_request(request%MPI_VAL))
+            call scorep_mpi_irecv_request_posted(scorep_comm_id, source, recvtag, &
+                scorep_mpi_f08_bytes(int(recvcount, c_int64_t), recvtype%MPI_VAL), &
+                merge(SCOREP_RECV_ISENDRECV_NO_SEND, SCOREP_RECV_ISENDRECV, dest == MPI_PROC_NULL), &
+                scorep_mpi_f08_request(request%MPI_VAL))
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1357,7 +1366,10 @@ subroutine SCOREP_F08_NAME_MPI_Isendrecv_c(sendbuf, sendcount, sendtype, dest, s
             dest, sendtag, scorep_mpi_f08_bytes(int(sendcount, c_int64_t), sendtype%MPI_VAL), &
             scorep_mpi_f08_request(request%MPI_VAL))
         if (scorep_ierror == MPI_SUCCESS .and. source /= MPI_PROC_NULL) &
-            call scorep_mpi_irecv_request(scorep_comm_id, scorep_mpi_f08_request(request%MPI_VAL))
+            call scorep_mpi_irecv_request_posted(scorep_comm_id, source, recvtag, &
+                scorep_mpi_f08_bytes(int(recvcount, c_int64_t), recvtype%MPI_VAL), &
+                merge(SCOREP_RECV_ISENDRECV_NO_SEND, SCOREP_RECV_ISENDRECV, dest == MPI_PROC_NULL), &
+                scorep_mpi_f08_request(request%MPI_VAL))
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1405,7 +1417,10 @@ subroutine SCOREP_F08_NAME_MPI_Isendrecv_replace(buf, count, datatype, dest, sen
             dest, sendtag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
             scorep_mpi_f08_request(request%MPI_VAL))
         if (scorep_ierror == MPI_SUCCESS .and. source /= MPI_PROC_NULL) &
-            call scorep_mpi_irecv_request(scorep_comm_id, scorep_mpi_f08_request(request%MPI_VAL))
+            call scorep_mpi_irecv_request_posted(scorep_comm_id, source, recvtag, &
+                scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
+                merge(SCOREP_RECV_ISENDRECV_REPLACE_NO_SEND, SCOREP_RECV_ISENDRECV_REPLACE, dest == MPI_PROC_NULL), &
+                scorep_mpi_f08_request(request%MPI_VAL))
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if
@@ -1454,7 +1469,10 @@ subroutine SCOREP_F08_NAME_MPI_Isendrecv_replace_c(buf, count, datatype, dest, s
             dest, sendtag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
             scorep_mpi_f08_request(request%MPI_VAL))
         if (scorep_ierror == MPI_SUCCESS .and. source /= MPI_PROC_NULL) &
-            call scorep_mpi_irecv_request(scorep_comm_id, scorep_mpi_f08_request(request%MPI_VAL))
+            call scorep_mpi_irecv_request_posted(scorep_comm_id, source, recvtag, &
+                scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
+                merge(SCOREP_RECV_ISENDRECV_REPLACE_NO_SEND, SCOREP_RECV_ISENDRECV_REPLACE, dest == MPI_PROC_NULL), &
+                scorep_mpi_f08_request(request%MPI_VAL))
         call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
         call scorep_event_generation_on()
     end if

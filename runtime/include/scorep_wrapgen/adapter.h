@@ -165,6 +165,45 @@ void scorep_mpi_isend(scorep_comm comm, int peer, int tag, uint64_t bytes,
                       scorep_request request);
 void scorep_mpi_irecv_request(scorep_comm comm, scorep_request request);
 
+/* Which call created a receive request. The envelope of a completed receive
+ * comes from MPI's status; for some calls an MPI library may leave that
+ * status unset (MPICH 4.0.2's MPI_Isendrecv), which the MPI layer finds out
+ * with a self-check per origin (see scorep_register_status_check). *_NO_SEND:
+ * the call's destination was MPI_PROC_NULL, so it only receives (a library
+ * may run it as a plain receive). */
+typedef enum scorep_recv_origin {
+    SCOREP_RECV_IRECV = 0,                     /* MPI_Irecv; anything without a self-check */
+    SCOREP_RECV_ISENDRECV = 1,                 /* MPI_Isendrecv */
+    SCOREP_RECV_ISENDRECV_NO_SEND = 2,
+    SCOREP_RECV_ISENDRECV_REPLACE = 3,         /* MPI_Isendrecv_replace */
+    SCOREP_RECV_ISENDRECV_REPLACE_NO_SEND = 4,
+    SCOREP_RECV_ORIGIN_COUNT_
+} scorep_recv_origin;
+
+/* A receive request with the envelope it was posted with: source (rank in
+ * comm) and tag, any negative value for MPI_ANY_SOURCE / MPI_ANY_TAG, and
+ * capacity, the bytes the receive buffer holds (count x type size). Origins
+ * MPI_Isendrecv and MPI_Isendrecv_replace (not *_NO_SEND) call this right
+ * after scorep_mpi_isend for the same request: the request then completes
+ * both, the send and the receive.
+ * At completion the status decides unless it cannot be right: the status's
+ * source, tag and bytes are recorded if the origin's self-check did not find
+ * the library's statuses wrong, the status names the posted source and tag
+ * (where they were not wildcards) and its bytes fit the capacity. Otherwise
+ * the posted envelope is recorded: the posted source and tag (-1, unknown,
+ * for a wildcard) and the capacity as bytes. */
+void scorep_mpi_irecv_request_posted(scorep_comm comm, int source, int tag, uint64_t capacity,
+                                     scorep_recv_origin origin, scorep_request request);
+
+/* Whether the library sets the status of receive requests of an origin:
+ * returns 1 (it does), 0 (it does not: the status is empty or stale), -1
+ * (could not tell). Registered by the MPI adapter; the core calls it at most
+ * once per origin, at the first request of that origin, from the thread that
+ * created the request, with no lock of the request table held. Without a
+ * registered check an origin's statuses are trusted. */
+typedef int (*scorep_status_check)(scorep_recv_origin origin);
+void scorep_register_status_check(scorep_recv_origin origin, scorep_status_check check);
+
 /* Persistent requests (MPI_Send_init / MPI_Recv_init ...): registered
  * inactive; scorep_mpi_request_start activates them (records an isend or an
  * irecv request). They stay in the table until scorep_mpi_request_free. */
@@ -175,7 +214,8 @@ void scorep_mpi_request_start(scorep_request request);
 
 /* A request completed (MPI_Wait/Test*): for a send records the completion,
  * for a receive records the receive with the envelope from the status
- * (source as rank in the request's communicator, tag, bytes received). If
+ * (source as rank in the request's communicator, tag, bytes received; for a
+ * request from scorep_mpi_irecv_request_posted by the rule given there). If
  * cancelled is non-zero a cancellation is recorded instead. Unknown handles
  * (requests not created through the adapter) are ignored. */
 void scorep_mpi_request_complete(scorep_request request, int source, int tag,
