@@ -141,6 +141,25 @@ def test_export_reports_unmatched_messages(tmp_path):
     assert not [e for e in document["traceEvents"] if e["ph"] in "sf"]
 
 
+def test_export_counts_a_receive_from_an_unknown_sender_as_unmatched(tmp_path):
+    """OTF2's undefined rank as sender: the measurement could not know it."""
+    with otf2.writer.open(str(tmp_path / "exp"), timer_resolution=1000) as trace:
+        defs = trace.definitions
+        root = defs.system_tree_node("machine")
+        ranks = [defs.location_group(f"Rank {r}", system_tree_parent=root) for r in range(2)]
+        locs = [defs.location("Master thread", group=g) for g in ranks]
+        defs.group("MPI", group_type=GroupType.COMM_LOCATIONS, paradigm=Paradigm.MPI, members=locs)
+        world = defs.comm("MPI_COMM_WORLD", group=defs.group(
+            "world", group_type=GroupType.COMM_GROUP, paradigm=Paradigm.MPI, members=locs))
+        trace.event_writer_from_location(locs[0]).mpi_send(10, 1, world, 3, 8)
+        trace.event_writer_from_location(locs[1]).mpi_recv(20, 0xFFFFFFFF, world, 3, 8)
+    proc = run_export(tmp_path / "exp", "-o", tmp_path / "out.json")
+    document = json.loads((tmp_path / "out.json").read_text())
+    assert document["otherData"]["messages"] == 0
+    assert document["otherData"]["unmatched_messages"] == 2  # the send and the receive
+    assert "2 message(s) without a matching" in proc.stderr
+
+
 def test_export_matches_a_receive_posted_by_a_non_master_thread(tmp_path):
     """Communicators name one location per rank; the receive may still be
     recorded on another thread of that rank (MPI_THREAD_MULTIPLE)."""
