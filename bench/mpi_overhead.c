@@ -1,21 +1,43 @@
-/* Two ranks: ns per MPI_Comm_rank call and per 8-byte ping-pong half round trip.
- * Built twice by bench/mpi_overhead: plain and with the instrumenter. */
+/* Two ranks: ns per MPI_Comm_rank call, per 8-byte ping-pong half round trip
+ * and per 8-byte send to self with its receive (rank 0 alone: one MPI_Send +
+ * MPI_Recv pair, both wrappers fully on the path, nothing overlaps a wait).
+ * Each is measured twice in the same process: through the MPI_ name (the
+ * wrapper, when bench/mpi_overhead links the adapter) and through the PMPI_
+ * name (what the wrapper itself calls: the unwrapped path). Blocks of the two
+ * sides alternate (ABBA order), so both see the same placement, caches and VM
+ * state; round 0 is a warm-up.
+ *
+ * usage: mpi_overhead [rounds [calls_per_block [round_trips_per_block]]]
+ * (a self block has as many pairs as a ping-pong block has round trips)
+ * Rank 0 prints, per figure (comm_rank, pingpong, self) and side (mpi, pmpi),
+ * the best and the median block, and the median of the paired differences
+ * (wrapped block - unwrapped block of the same round), in ns per call, per
+ * half round trip or per pair:
+ *   <figure>_<side>_best, <figure>_<side>_median, <figure>_added_paired */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
-static double best_of(int runs, int iterations, int rank, int pingpong)
+enum { MPI_SIDE, PMPI_SIDE };
+
+static void comm_rank_loop(int side, int n)
 {
-    double best = 1e30;
+    int me;
+    if (side == MPI_SIDE)
+        for (int i = 0; i < n; i++)
+            MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    else
+        for (int i = 0; i < n; i++)
+            PMPI_Comm_rank(MPI_COMM_WORLD, &me);
+}
+
+static void pingpong_loop(int side, int n, int rank)
+{
     char buf[8] = {0};
-    for (int r = 0; r < runs; r++) {
-        MPI_Barrier(MPI_COMM_WORLD);
-        double start = MPI_Wtime();
-        for (int i = 0; i < iterations; i++) {
-            if (!pingpong) {
-                int me;
-                MPI_Comm_rank(MPI_COMM_WORLD, &me);
-            } else if (rank == 0) {
+    if (side == MPI_SIDE) {
+        for (int i = 0; i < n; i++) {
+            if (rank == 0) {
                 MPI_Send(buf, 8, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
                 MPI_Recv(buf, 8, MPI_BYTE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             } else if (rank == 1) {
@@ -23,23 +45,118 @@ static double best_of(int runs, int iterations, int rank, int pingpong)
                 MPI_Send(buf, 8, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
             }
         }
-        double elapsed = (MPI_Wtime() - start) * 1e9 / iterations / (pingpong ? 2 : 1);
-        if (elapsed < best)
-            best = elapsed;
+    } else {
+        for (int i = 0; i < n; i++) {
+            if (rank == 0) {
+                PMPI_Send(buf, 8, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
+                PMPI_Recv(buf, 8, MPI_BYTE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            } else if (rank == 1) {
+                PMPI_Recv(buf, 8, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                PMPI_Send(buf, 8, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
+            }
+        }
     }
-    return best;
+}
+
+/* rank 0 alone: 8 bytes to itself (small enough to go eagerly, so MPI_Send
+ * returns) and their receive */
+static void self_loop(int side, int n)
+{
+    char out[8] = {0}, in[8];
+    if (side == MPI_SIDE)
+        for (int i = 0; i < n; i++) {
+            MPI_Send(out, 8, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
+            MPI_Recv(in, 8, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+    else
+        for (int i = 0; i < n; i++) {
+            PMPI_Send(out, 8, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
+            PMPI_Recv(in, 8, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+}
+
+/* A barrier that sleeps instead of spinning: while rank 0 measures alone, rank 1
+ * must not compete for the core (the two vCPUs may be siblings on the host). */
+static void sleeping_barrier(void)
+{
+    MPI_Request request;
+    int done = 0;
+    PMPI_Ibarrier(MPI_COMM_WORLD, &request);
+    for (;;) {
+        PMPI_Test(&request, &done, MPI_STATUS_IGNORE);
+        if (done)
+            break;
+        nanosleep(&(struct timespec){0, 200000}, NULL);
+    }
+}
+
+static int by_value(const void* a, const void* b)
+{
+    double x = *(const double*)a, y = *(const double*)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double* values, int n)
+{
+    qsort(values, (size_t)n, sizeof *values, by_value);
+    return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+/* Round 0 is a warm-up (the first wrapped call defines the region) and is not
+ * counted. */
+enum kind { COMM_RANK, PINGPONG, SELF };
+
+static void measure(const char* name, int rounds, int n, int per, int rank, enum kind kind)
+{
+    double* t[2] = {malloc(sizeof(double) * (size_t)rounds), malloc(sizeof(double) * (size_t)rounds)};
+    double* diff = malloc(sizeof(double) * (size_t)rounds);
+    PMPI_Barrier(MPI_COMM_WORLD);
+    /* comm_rank and self are timed on rank 0 alone; rank 1 sleeps meanwhile */
+    for (int r = 0; r <= rounds && (kind == PINGPONG || rank == 0); r++) {
+        for (int k = 0; k < 2; k++) {
+            int side = ((r + (r >> 1)) & 1) ^ k;   /* ABBA: mpi pmpi | pmpi mpi | ... */
+            double start = MPI_Wtime();
+            if (kind == PINGPONG)
+                pingpong_loop(side, n, rank);
+            else if (kind == SELF)
+                self_loop(side, n);
+            else
+                comm_rank_loop(side, n);
+            double ns = (MPI_Wtime() - start) * 1e9 / n / per;
+            if (r > 0)
+                t[side][r - 1] = ns;
+        }
+        if (r > 0)
+            diff[r - 1] = t[MPI_SIDE][r - 1] - t[PMPI_SIDE][r - 1];
+    }
+    sleeping_barrier();
+    if (rank == 0) {
+        const char* side_name[2] = {"mpi", "pmpi"};
+        for (int s = 0; s < 2; s++) {
+            double m = median(t[s], rounds);   /* sorted: t[s][0] is the best */
+            printf("%s_%s_best %.2f\n%s_%s_median %.2f\n", name, side_name[s], t[s][0], name,
+                   side_name[s], m);
+        }
+        printf("%s_added_paired %.2f\n", name, median(diff, rounds));
+    }
+    free(t[0]);
+    free(t[1]);
+    free(diff);
 }
 
 int main(int argc, char** argv)
 {
     MPI_Init(&argc, &argv);
     int rank;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    const int calls = argc > 1 ? atoi(argv[1]) : 2000000, pings = argc > 2 ? atoi(argv[2]) : 20000;
-    double comm_rank = best_of(5, calls, rank, 0);
-    double pingpong = best_of(5, pings, rank, 1);
-    if (rank == 0)
-        printf("comm_rank_ns %.2f\npingpong_ns %.2f\n", comm_rank, pingpong);
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    const int rounds = argc > 1 ? atoi(argv[1]) : 40;
+    const int calls = argc > 2 ? atoi(argv[2]) : 50000;
+    const int trips = argc > 3 ? atoi(argv[3]) : 2500;
+    measure("comm_rank", rounds, calls, 1, rank, COMM_RANK);
+    /* per half round trip: one send on one rank, one receive on the other */
+    measure("pingpong", rounds, trips, 2, rank, PINGPONG);
+    /* per pair of MPI_Send and MPI_Recv of rank 0 to itself */
+    measure("self", rounds, trips, 1, rank, SELF);
     MPI_Finalize();
     return 0;
 }
