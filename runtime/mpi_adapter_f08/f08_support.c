@@ -44,6 +44,28 @@ scorep_region scorep_mpi_f08_region(int index)
     return region;
 }
 
+/* The start and end of a measured wrapper, one call each from Fortran: a
+ * call into C cannot be inlined, so the wrapper makes as few as it can.
+ * begin: whether the wrapper measures; if so, event generation off and the
+ * enter. Returns the region, or SCOREP_INVALID_ID when not measuring. */
+scorep_region scorep_mpi_f08_begin(int index)
+{
+    if (!scorep_mpi_f08_measuring(index))
+        return SCOREP_INVALID_ID;
+    scorep_region region = scorep_mpi_f08_region(index);
+    if (__builtin_expect(region == SCOREP_INVALID_ID, 0))
+        return SCOREP_INVALID_ID;
+    scorep_event_generation_off();
+    scorep_enter(region);
+    return region;
+}
+
+void scorep_mpi_f08_end(scorep_region region)
+{
+    scorep_exit(region);
+    scorep_event_generation_on();
+}
+
 /* Whether test calls that found no completion are recorded (group XREQTEST). */
 int scorep_mpi_f08_reqtest_enabled(void)
 {

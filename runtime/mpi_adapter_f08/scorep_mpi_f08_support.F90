@@ -27,6 +27,15 @@ module scorep_mpi_f08_support
             integer(c_int), value :: index
             integer(c_int32_t) :: region
         end function
+        function scorep_mpi_f08_begin(index) bind(c, name="scorep_mpi_f08_begin") result(region)
+            import :: c_int, c_int32_t
+            integer(c_int), value :: index
+            integer(c_int32_t) :: region
+        end function
+        subroutine scorep_mpi_f08_end(region) bind(c, name="scorep_mpi_f08_end")
+            import :: c_int32_t
+            integer(c_int32_t), value :: region
+        end subroutine
         function scorep_mpi_f08_comm_id(comm) bind(c, name="scorep_mpi_f08_comm_id") result(id)
             import :: c_int, c_int32_t
             integer(c_int), value :: comm

@@ -26,9 +26,10 @@ def test_send_has_the_mpi_f08_dummies_and_calls_its_pmpi_generic():
     assert "integer, optional :: ierror" in text
     assert "if (present(ierror)) ierror = scorep_ierror" in text
     assert "call PMPI_Send(buf, count, datatype, dest, tag, comm, scorep_ierror)" in text
-    # event generation is off around the call (MPICH's F08 layer calls the C MPI_Send)
-    assert text.index("call scorep_event_generation_off()") < text.index("call PMPI_Send(")
-    assert text.index("call PMPI_Send(") < text.index("call scorep_event_generation_on()")
+    # begin (enter, event generation off) and end (exit, on) around the call:
+    # MPICH's F08 layer calls the C MPI_Send, which must not record again
+    assert text.index("= scorep_mpi_f08_begin(scorep_region_index)") < text.index("call PMPI_Send(")
+    assert text.index("call PMPI_Send(") < text.index("call scorep_mpi_f08_end(scorep_region_id)")
 
 
 def test_large_count_variant_calls_the_same_generic_with_a_count_kind():

@@ -32,13 +32,13 @@ subroutine SCOREP_F08_NAME_MPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, 
     integer, parameter :: scorep_region_index = 12
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -55,8 +55,7 @@ subroutine SCOREP_F08_NAME_MPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, 
             scorep_in_place_sendbuf, 0, 0, &
             int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -90,13 +89,13 @@ subroutine SCOREP_F08_NAME_MPI_Allgather_c(sendbuf, sendcount, sendtype, recvbuf
     integer, parameter :: scorep_region_index = 13
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -113,8 +112,7 @@ subroutine SCOREP_F08_NAME_MPI_Allgather_c(sendbuf, sendcount, sendtype, recvbuf
             scorep_in_place_sendbuf, 0, 1, &
             int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -151,17 +149,14 @@ subroutine SCOREP_F08_NAME_MPI_Allgather_init(sendbuf, sendcount, sendtype, recv
     integer, parameter :: scorep_region_index = 14
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, &
         scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -199,17 +194,14 @@ subroutine SCOREP_F08_NAME_MPI_Allgather_init_c(sendbuf, sendcount, sendtype, re
     integer, parameter :: scorep_region_index = 15
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, &
         scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -245,13 +237,13 @@ subroutine SCOREP_F08_NAME_MPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf,
     integer, parameter :: scorep_region_index = 16
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -268,8 +260,7 @@ subroutine SCOREP_F08_NAME_MPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf,
             scorep_in_place_sendbuf, 0, 0, &
             int(sendcount, c_int64_t), sendtype%MPI_VAL, 0_c_int64_t, recvtype%MPI_VAL, &
             c_null_ptr, c_loc(recvcounts(1)), c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -306,13 +297,13 @@ subroutine SCOREP_F08_NAME_MPI_Allgatherv_c(sendbuf, sendcount, sendtype, recvbu
     integer, parameter :: scorep_region_index = 17
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -329,8 +320,7 @@ subroutine SCOREP_F08_NAME_MPI_Allgatherv_c(sendbuf, sendcount, sendtype, recvbu
             scorep_in_place_sendbuf, 0, 1, &
             int(sendcount, c_int64_t), sendtype%MPI_VAL, 0_c_int64_t, recvtype%MPI_VAL, &
             c_null_ptr, c_loc(recvcounts(1)), c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -368,17 +358,14 @@ subroutine SCOREP_F08_NAME_MPI_Allgatherv_init(sendbuf, sendcount, sendtype, rec
     integer, parameter :: scorep_region_index = 18
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, &
         request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -417,17 +404,14 @@ subroutine SCOREP_F08_NAME_MPI_Allgatherv_init_c(sendbuf, sendcount, sendtype, r
     integer, parameter :: scorep_region_index = 19
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, &
         request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -460,13 +444,13 @@ subroutine SCOREP_F08_NAME_MPI_Allreduce(sendbuf, recvbuf, count, datatype, op, 
     integer, parameter :: scorep_region_index = 21
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -483,8 +467,7 @@ subroutine SCOREP_F08_NAME_MPI_Allreduce(sendbuf, recvbuf, count, datatype, op, 
             scorep_in_place_sendbuf, 0, 0, &
             int(count, c_int64_t), datatype%MPI_VAL, int(count, c_int64_t), datatype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -517,13 +500,13 @@ subroutine SCOREP_F08_NAME_MPI_Allreduce_c(sendbuf, recvbuf, count, datatype, op
     integer, parameter :: scorep_region_index = 22
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -540,8 +523,7 @@ subroutine SCOREP_F08_NAME_MPI_Allreduce_c(sendbuf, recvbuf, count, datatype, op
             scorep_in_place_sendbuf, 0, 1, &
             int(count, c_int64_t), datatype%MPI_VAL, int(count, c_int64_t), datatype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -576,16 +558,13 @@ subroutine SCOREP_F08_NAME_MPI_Allreduce_init(sendbuf, recvbuf, count, datatype,
     integer, parameter :: scorep_region_index = 23
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -621,16 +600,13 @@ subroutine SCOREP_F08_NAME_MPI_Allreduce_init_c(sendbuf, recvbuf, count, datatyp
     integer, parameter :: scorep_region_index = 24
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -664,13 +640,13 @@ subroutine SCOREP_F08_NAME_MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, r
     integer, parameter :: scorep_region_index = 25
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -687,8 +663,7 @@ subroutine SCOREP_F08_NAME_MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, r
             scorep_in_place_sendbuf, 0, 0, &
             int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -722,13 +697,13 @@ subroutine SCOREP_F08_NAME_MPI_Alltoall_c(sendbuf, sendcount, sendtype, recvbuf,
     integer, parameter :: scorep_region_index = 26
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -745,8 +720,7 @@ subroutine SCOREP_F08_NAME_MPI_Alltoall_c(sendbuf, sendcount, sendtype, recvbuf,
             scorep_in_place_sendbuf, 0, 1, &
             int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -783,17 +757,14 @@ subroutine SCOREP_F08_NAME_MPI_Alltoall_init(sendbuf, sendcount, sendtype, recvb
     integer, parameter :: scorep_region_index = 27
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, &
         scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -831,17 +802,14 @@ subroutine SCOREP_F08_NAME_MPI_Alltoall_init_c(sendbuf, sendcount, sendtype, rec
     integer, parameter :: scorep_region_index = 28
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, &
         scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -878,13 +846,13 @@ subroutine SCOREP_F08_NAME_MPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype,
     integer, parameter :: scorep_region_index = 29
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -902,8 +870,7 @@ subroutine SCOREP_F08_NAME_MPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype,
             scorep_in_place_sendbuf, 0, 0, &
             0_c_int64_t, sendtype%MPI_VAL, 0_c_int64_t, recvtype%MPI_VAL, &
             c_loc(sendcounts(1)), c_loc(recvcounts(1)), c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -941,13 +908,13 @@ subroutine SCOREP_F08_NAME_MPI_Alltoallv_c(sendbuf, sendcounts, sdispls, sendtyp
     integer, parameter :: scorep_region_index = 30
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -965,8 +932,7 @@ subroutine SCOREP_F08_NAME_MPI_Alltoallv_c(sendbuf, sendcounts, sdispls, sendtyp
             scorep_in_place_sendbuf, 0, 1, &
             0_c_int64_t, sendtype%MPI_VAL, 0_c_int64_t, recvtype%MPI_VAL, &
             c_loc(sendcounts(1)), c_loc(recvcounts(1)), c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1005,17 +971,14 @@ subroutine SCOREP_F08_NAME_MPI_Alltoallv_init(sendbuf, sendcounts, sdispls, send
     integer, parameter :: scorep_region_index = 31
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, &
         info, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1055,17 +1018,14 @@ subroutine SCOREP_F08_NAME_MPI_Alltoallv_init_c(sendbuf, sendcounts, sdispls, se
     integer, parameter :: scorep_region_index = 32
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, &
         info, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1102,13 +1062,13 @@ subroutine SCOREP_F08_NAME_MPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes
     integer, parameter :: scorep_region_index = 33
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -1126,8 +1086,7 @@ subroutine SCOREP_F08_NAME_MPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes
             scorep_in_place_sendbuf, 0, 0, &
             0_c_int64_t, 0, 0_c_int64_t, 0, &
             c_loc(sendcounts(1)), c_loc(recvcounts(1)), c_loc(sendtypes(1)), c_loc(recvtypes(1)))
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1165,13 +1124,13 @@ subroutine SCOREP_F08_NAME_MPI_Alltoallw_c(sendbuf, sendcounts, sdispls, sendtyp
     integer, parameter :: scorep_region_index = 34
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -1189,8 +1148,7 @@ subroutine SCOREP_F08_NAME_MPI_Alltoallw_c(sendbuf, sendcounts, sdispls, sendtyp
             scorep_in_place_sendbuf, 0, 1, &
             0_c_int64_t, 0, 0_c_int64_t, 0, &
             c_loc(sendcounts(1)), c_loc(recvcounts(1)), c_loc(sendtypes(1)), c_loc(recvtypes(1)))
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1229,17 +1187,14 @@ subroutine SCOREP_F08_NAME_MPI_Alltoallw_init(sendbuf, sendcounts, sdispls, send
     integer, parameter :: scorep_region_index = 35
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, &
         info, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1279,17 +1234,14 @@ subroutine SCOREP_F08_NAME_MPI_Alltoallw_init_c(sendbuf, sendcounts, sdispls, se
     integer, parameter :: scorep_region_index = 36
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, &
         info, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1307,20 +1259,19 @@ subroutine SCOREP_F08_NAME_MPI_Barrier(comm, ierror)
     integer, parameter :: scorep_region_index = 37
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Barrier(comm, scorep_ierror)
     if (scorep_measuring) then
         call scorep_mpi_collective_end(SCOREP_COLL_BARRIER, scorep_comm_id, SCOREP_NO_ROOT, 0_c_int64_t, 0_c_int64_t)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1340,16 +1291,13 @@ subroutine SCOREP_F08_NAME_MPI_Barrier_init(comm, info, request, ierror)
     integer, parameter :: scorep_region_index = 38
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Barrier_init(comm, info, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1376,12 +1324,12 @@ subroutine SCOREP_F08_NAME_MPI_Bcast(buffer, count, datatype, root, comm, ierror
     integer, parameter :: scorep_region_index = 39
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -1391,8 +1339,7 @@ subroutine SCOREP_F08_NAME_MPI_Bcast(buffer, count, datatype, root, comm, ierror
             0, 0, 0, &
             int(count, c_int64_t), datatype%MPI_VAL, int(count, c_int64_t), datatype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1419,12 +1366,12 @@ subroutine SCOREP_F08_NAME_MPI_Bcast_c(buffer, count, datatype, root, comm, ierr
     integer, parameter :: scorep_region_index = 40
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -1434,8 +1381,7 @@ subroutine SCOREP_F08_NAME_MPI_Bcast_c(buffer, count, datatype, root, comm, ierr
             0, 0, 1, &
             int(count, c_int64_t), datatype%MPI_VAL, int(count, c_int64_t), datatype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1464,16 +1410,13 @@ subroutine SCOREP_F08_NAME_MPI_Bcast_init(buffer, count, datatype, root, comm, i
     integer, parameter :: scorep_region_index = 41
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Bcast_init(buffer, count, datatype, root, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1502,16 +1445,13 @@ subroutine SCOREP_F08_NAME_MPI_Bcast_init_c(buffer, count, datatype, root, comm,
     integer, parameter :: scorep_region_index = 42
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Bcast_init(buffer, count, datatype, root, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1544,13 +1484,13 @@ subroutine SCOREP_F08_NAME_MPI_Exscan(sendbuf, recvbuf, count, datatype, op, com
     integer, parameter :: scorep_region_index = 115
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -1567,8 +1507,7 @@ subroutine SCOREP_F08_NAME_MPI_Exscan(sendbuf, recvbuf, count, datatype, op, com
             scorep_in_place_sendbuf, 0, 0, &
             int(count, c_int64_t), datatype%MPI_VAL, int(count, c_int64_t), datatype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1601,13 +1540,13 @@ subroutine SCOREP_F08_NAME_MPI_Exscan_c(sendbuf, recvbuf, count, datatype, op, c
     integer, parameter :: scorep_region_index = 116
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -1624,8 +1563,7 @@ subroutine SCOREP_F08_NAME_MPI_Exscan_c(sendbuf, recvbuf, count, datatype, op, c
             scorep_in_place_sendbuf, 0, 1, &
             int(count, c_int64_t), datatype%MPI_VAL, int(count, c_int64_t), datatype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1660,16 +1598,13 @@ subroutine SCOREP_F08_NAME_MPI_Exscan_init(sendbuf, recvbuf, count, datatype, op
     integer, parameter :: scorep_region_index = 117
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1705,16 +1640,13 @@ subroutine SCOREP_F08_NAME_MPI_Exscan_init_c(sendbuf, recvbuf, count, datatype, 
     integer, parameter :: scorep_region_index = 118
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1749,14 +1681,14 @@ subroutine SCOREP_F08_NAME_MPI_Gather(sendbuf, sendcount, sendtype, recvbuf, rec
     integer, parameter :: scorep_region_index = 212
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -1780,8 +1712,7 @@ subroutine SCOREP_F08_NAME_MPI_Gather(sendbuf, sendcount, sendtype, recvbuf, rec
             scorep_in_place_sendbuf, scorep_in_place_recvbuf, 0, &
             int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1816,14 +1747,14 @@ subroutine SCOREP_F08_NAME_MPI_Gather_c(sendbuf, sendcount, sendtype, recvbuf, r
     integer, parameter :: scorep_region_index = 213
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -1847,8 +1778,7 @@ subroutine SCOREP_F08_NAME_MPI_Gather_c(sendbuf, sendcount, sendtype, recvbuf, r
             scorep_in_place_sendbuf, scorep_in_place_recvbuf, 1, &
             int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1886,17 +1816,14 @@ subroutine SCOREP_F08_NAME_MPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf
     integer, parameter :: scorep_region_index = 214
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, &
         scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1934,17 +1861,14 @@ subroutine SCOREP_F08_NAME_MPI_Gather_init_c(sendbuf, sendcount, sendtype, recvb
     integer, parameter :: scorep_region_index = 215
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, &
         scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1981,14 +1905,14 @@ subroutine SCOREP_F08_NAME_MPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, re
     integer, parameter :: scorep_region_index = 216
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -2012,8 +1936,7 @@ subroutine SCOREP_F08_NAME_MPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, re
             scorep_in_place_sendbuf, scorep_in_place_recvbuf, 0, &
             int(sendcount, c_int64_t), sendtype%MPI_VAL, 0_c_int64_t, recvtype%MPI_VAL, &
             c_null_ptr, c_loc(recvcounts(1)), c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2051,14 +1974,14 @@ subroutine SCOREP_F08_NAME_MPI_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, 
     integer, parameter :: scorep_region_index = 217
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -2082,8 +2005,7 @@ subroutine SCOREP_F08_NAME_MPI_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, 
             scorep_in_place_sendbuf, scorep_in_place_recvbuf, 1, &
             int(sendcount, c_int64_t), sendtype%MPI_VAL, 0_c_int64_t, recvtype%MPI_VAL, &
             c_null_ptr, c_loc(recvcounts(1)), c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2122,17 +2044,14 @@ subroutine SCOREP_F08_NAME_MPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbu
     integer, parameter :: scorep_region_index = 218
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, &
         request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2172,17 +2091,14 @@ subroutine SCOREP_F08_NAME_MPI_Gatherv_init_c(sendbuf, sendcount, sendtype, recv
     integer, parameter :: scorep_region_index = 219
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, &
         request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2218,13 +2134,13 @@ subroutine SCOREP_F08_NAME_MPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf,
     integer, parameter :: scorep_region_index = 255
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -2241,8 +2157,7 @@ subroutine SCOREP_F08_NAME_MPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf,
             scorep_in_place_sendbuf, 0, 0, &
             int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2279,13 +2194,13 @@ subroutine SCOREP_F08_NAME_MPI_Iallgather_c(sendbuf, sendcount, sendtype, recvbu
     integer, parameter :: scorep_region_index = 256
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -2302,8 +2217,7 @@ subroutine SCOREP_F08_NAME_MPI_Iallgather_c(sendbuf, sendcount, sendtype, recvbu
             scorep_in_place_sendbuf, 0, 1, &
             int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2340,13 +2254,13 @@ subroutine SCOREP_F08_NAME_MPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf
     integer, parameter :: scorep_region_index = 257
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -2364,8 +2278,7 @@ subroutine SCOREP_F08_NAME_MPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf
             scorep_in_place_sendbuf, 0, 0, &
             int(sendcount, c_int64_t), sendtype%MPI_VAL, 0_c_int64_t, recvtype%MPI_VAL, &
             c_null_ptr, c_loc(recvcounts(1)), c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2403,13 +2316,13 @@ subroutine SCOREP_F08_NAME_MPI_Iallgatherv_c(sendbuf, sendcount, sendtype, recvb
     integer, parameter :: scorep_region_index = 258
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -2427,8 +2340,7 @@ subroutine SCOREP_F08_NAME_MPI_Iallgatherv_c(sendbuf, sendcount, sendtype, recvb
             scorep_in_place_sendbuf, 0, 1, &
             int(sendcount, c_int64_t), sendtype%MPI_VAL, 0_c_int64_t, recvtype%MPI_VAL, &
             c_null_ptr, c_loc(recvcounts(1)), c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2462,13 +2374,13 @@ subroutine SCOREP_F08_NAME_MPI_Iallreduce(sendbuf, recvbuf, count, datatype, op,
     integer, parameter :: scorep_region_index = 259
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -2485,8 +2397,7 @@ subroutine SCOREP_F08_NAME_MPI_Iallreduce(sendbuf, recvbuf, count, datatype, op,
             scorep_in_place_sendbuf, 0, 0, &
             int(count, c_int64_t), datatype%MPI_VAL, int(count, c_int64_t), datatype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2521,13 +2432,13 @@ subroutine SCOREP_F08_NAME_MPI_Iallreduce_c(sendbuf, recvbuf, count, datatype, o
     integer, parameter :: scorep_region_index = 260
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -2544,8 +2455,7 @@ subroutine SCOREP_F08_NAME_MPI_Iallreduce_c(sendbuf, recvbuf, count, datatype, o
             scorep_in_place_sendbuf, 0, 1, &
             int(count, c_int64_t), datatype%MPI_VAL, int(count, c_int64_t), datatype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2581,13 +2491,13 @@ subroutine SCOREP_F08_NAME_MPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, 
     integer, parameter :: scorep_region_index = 261
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -2604,8 +2514,7 @@ subroutine SCOREP_F08_NAME_MPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, 
             scorep_in_place_sendbuf, 0, 0, &
             int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2642,13 +2551,13 @@ subroutine SCOREP_F08_NAME_MPI_Ialltoall_c(sendbuf, sendcount, sendtype, recvbuf
     integer, parameter :: scorep_region_index = 262
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -2665,8 +2574,7 @@ subroutine SCOREP_F08_NAME_MPI_Ialltoall_c(sendbuf, sendcount, sendtype, recvbuf
             scorep_in_place_sendbuf, 0, 1, &
             int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2704,13 +2612,13 @@ subroutine SCOREP_F08_NAME_MPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype
     integer, parameter :: scorep_region_index = 263
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -2728,8 +2636,7 @@ subroutine SCOREP_F08_NAME_MPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype
             scorep_in_place_sendbuf, 0, 0, &
             0_c_int64_t, sendtype%MPI_VAL, 0_c_int64_t, recvtype%MPI_VAL, &
             c_loc(sendcounts(1)), c_loc(recvcounts(1)), c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2768,13 +2675,13 @@ subroutine SCOREP_F08_NAME_MPI_Ialltoallv_c(sendbuf, sendcounts, sdispls, sendty
     integer, parameter :: scorep_region_index = 264
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -2792,8 +2699,7 @@ subroutine SCOREP_F08_NAME_MPI_Ialltoallv_c(sendbuf, sendcounts, sdispls, sendty
             scorep_in_place_sendbuf, 0, 1, &
             0_c_int64_t, sendtype%MPI_VAL, 0_c_int64_t, recvtype%MPI_VAL, &
             c_loc(sendcounts(1)), c_loc(recvcounts(1)), c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2831,13 +2737,13 @@ subroutine SCOREP_F08_NAME_MPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtype
     integer, parameter :: scorep_region_index = 265
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -2855,8 +2761,7 @@ subroutine SCOREP_F08_NAME_MPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtype
             scorep_in_place_sendbuf, 0, 0, &
             0_c_int64_t, 0, 0_c_int64_t, 0, &
             c_loc(sendcounts(1)), c_loc(recvcounts(1)), c_loc(sendtypes(1)), c_loc(recvtypes(1)))
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2895,13 +2800,13 @@ subroutine SCOREP_F08_NAME_MPI_Ialltoallw_c(sendbuf, sendcounts, sdispls, sendty
     integer, parameter :: scorep_region_index = 266
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -2919,8 +2824,7 @@ subroutine SCOREP_F08_NAME_MPI_Ialltoallw_c(sendbuf, sendcounts, sdispls, sendty
             scorep_in_place_sendbuf, 0, 1, &
             0_c_int64_t, 0, 0_c_int64_t, 0, &
             c_loc(sendcounts(1)), c_loc(recvcounts(1)), c_loc(sendtypes(1)), c_loc(recvtypes(1)))
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2939,20 +2843,19 @@ subroutine SCOREP_F08_NAME_MPI_Ibarrier(comm, request, ierror)
     integer, parameter :: scorep_region_index = 267
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Ibarrier(comm, request, scorep_ierror)
     if (scorep_measuring) then
         call scorep_mpi_collective_end(SCOREP_COLL_BARRIER, scorep_comm_id, SCOREP_NO_ROOT, 0_c_int64_t, 0_c_int64_t)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2980,12 +2883,12 @@ subroutine SCOREP_F08_NAME_MPI_Ibcast(buffer, count, datatype, root, comm, reque
     integer, parameter :: scorep_region_index = 268
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -2995,8 +2898,7 @@ subroutine SCOREP_F08_NAME_MPI_Ibcast(buffer, count, datatype, root, comm, reque
             0, 0, 0, &
             int(count, c_int64_t), datatype%MPI_VAL, int(count, c_int64_t), datatype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3024,12 +2926,12 @@ subroutine SCOREP_F08_NAME_MPI_Ibcast_c(buffer, count, datatype, root, comm, req
     integer, parameter :: scorep_region_index = 269
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -3039,8 +2941,7 @@ subroutine SCOREP_F08_NAME_MPI_Ibcast_c(buffer, count, datatype, root, comm, req
             0, 0, 1, &
             int(count, c_int64_t), datatype%MPI_VAL, int(count, c_int64_t), datatype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3074,13 +2975,13 @@ subroutine SCOREP_F08_NAME_MPI_Iexscan(sendbuf, recvbuf, count, datatype, op, co
     integer, parameter :: scorep_region_index = 272
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -3097,8 +2998,7 @@ subroutine SCOREP_F08_NAME_MPI_Iexscan(sendbuf, recvbuf, count, datatype, op, co
             scorep_in_place_sendbuf, 0, 0, &
             int(count, c_int64_t), datatype%MPI_VAL, int(count, c_int64_t), datatype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3133,13 +3033,13 @@ subroutine SCOREP_F08_NAME_MPI_Iexscan_c(sendbuf, recvbuf, count, datatype, op, 
     integer, parameter :: scorep_region_index = 273
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -3156,8 +3056,7 @@ subroutine SCOREP_F08_NAME_MPI_Iexscan_c(sendbuf, recvbuf, count, datatype, op, 
             scorep_in_place_sendbuf, 0, 1, &
             int(count, c_int64_t), datatype%MPI_VAL, int(count, c_int64_t), datatype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3194,14 +3093,14 @@ subroutine SCOREP_F08_NAME_MPI_Igather(sendbuf, sendcount, sendtype, recvbuf, re
     integer, parameter :: scorep_region_index = 274
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -3225,8 +3124,7 @@ subroutine SCOREP_F08_NAME_MPI_Igather(sendbuf, sendcount, sendtype, recvbuf, re
             scorep_in_place_sendbuf, scorep_in_place_recvbuf, 0, &
             int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3263,14 +3161,14 @@ subroutine SCOREP_F08_NAME_MPI_Igather_c(sendbuf, sendcount, sendtype, recvbuf, 
     integer, parameter :: scorep_region_index = 275
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -3294,8 +3192,7 @@ subroutine SCOREP_F08_NAME_MPI_Igather_c(sendbuf, sendcount, sendtype, recvbuf, 
             scorep_in_place_sendbuf, scorep_in_place_recvbuf, 1, &
             int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3333,14 +3230,14 @@ subroutine SCOREP_F08_NAME_MPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, r
     integer, parameter :: scorep_region_index = 276
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -3365,8 +3262,7 @@ subroutine SCOREP_F08_NAME_MPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, r
             scorep_in_place_sendbuf, scorep_in_place_recvbuf, 0, &
             int(sendcount, c_int64_t), sendtype%MPI_VAL, 0_c_int64_t, recvtype%MPI_VAL, &
             c_null_ptr, c_loc(recvcounts(1)), c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3405,14 +3301,14 @@ subroutine SCOREP_F08_NAME_MPI_Igatherv_c(sendbuf, sendcount, sendtype, recvbuf,
     integer, parameter :: scorep_region_index = 277
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -3437,8 +3333,7 @@ subroutine SCOREP_F08_NAME_MPI_Igatherv_c(sendbuf, sendcount, sendtype, recvbuf,
             scorep_in_place_sendbuf, scorep_in_place_recvbuf, 1, &
             int(sendcount, c_int64_t), sendtype%MPI_VAL, 0_c_int64_t, recvtype%MPI_VAL, &
             c_null_ptr, c_loc(recvcounts(1)), c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3474,17 +3369,14 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_allgather(sendbuf, sendcount, sendtype,
     integer, parameter :: scorep_region_index = 281
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, &
         scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3520,17 +3412,14 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_allgather_c(sendbuf, sendcount, sendtyp
     integer, parameter :: scorep_region_index = 282
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, &
         scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3567,17 +3456,14 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype
     integer, parameter :: scorep_region_index = 283
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &
         request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3615,17 +3501,14 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_allgatherv_c(sendbuf, sendcount, sendty
     integer, parameter :: scorep_region_index = 284
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &
         request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3661,17 +3544,14 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, 
     integer, parameter :: scorep_region_index = 285
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, &
         scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3707,17 +3587,14 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_alltoall_c(sendbuf, sendcount, sendtype
     integer, parameter :: scorep_region_index = 286
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, &
         scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3755,17 +3632,14 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls,
     integer, parameter :: scorep_region_index = 287
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, &
         comm, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3804,17 +3678,14 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_alltoallv_c(sendbuf, sendcounts, sdispl
     integer, parameter :: scorep_region_index = 288
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, &
         comm, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3852,17 +3723,14 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls,
     integer, parameter :: scorep_region_index = 289
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, &
         comm, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3901,17 +3769,14 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_alltoallw_c(sendbuf, sendcounts, sdispl
     integer, parameter :: scorep_region_index = 290
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, &
         comm, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3946,14 +3811,14 @@ subroutine SCOREP_F08_NAME_MPI_Ireduce(sendbuf, recvbuf, count, datatype, op, ro
     integer, parameter :: scorep_region_index = 311
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -3977,8 +3842,7 @@ subroutine SCOREP_F08_NAME_MPI_Ireduce(sendbuf, recvbuf, count, datatype, op, ro
             scorep_in_place_sendbuf, scorep_in_place_recvbuf, 0, &
             int(count, c_int64_t), datatype%MPI_VAL, int(count, c_int64_t), datatype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -4014,14 +3878,14 @@ subroutine SCOREP_F08_NAME_MPI_Ireduce_c(sendbuf, recvbuf, count, datatype, op, 
     integer, parameter :: scorep_region_index = 312
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -4045,8 +3909,7 @@ subroutine SCOREP_F08_NAME_MPI_Ireduce_c(sendbuf, recvbuf, count, datatype, op, 
             scorep_in_place_sendbuf, scorep_in_place_recvbuf, 1, &
             int(count, c_int64_t), datatype%MPI_VAL, int(count, c_int64_t), datatype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -4080,13 +3943,13 @@ subroutine SCOREP_F08_NAME_MPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, dat
     integer, parameter :: scorep_region_index = 313
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -4103,8 +3966,7 @@ subroutine SCOREP_F08_NAME_MPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, dat
             scorep_in_place_sendbuf, 0, 0, &
             0_c_int64_t, datatype%MPI_VAL, 0_c_int64_t, datatype%MPI_VAL, &
             c_null_ptr, c_loc(recvcounts(1)), c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -4139,13 +4001,13 @@ subroutine SCOREP_F08_NAME_MPI_Ireduce_scatter_c(sendbuf, recvbuf, recvcounts, d
     integer, parameter :: scorep_region_index = 314
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -4162,8 +4024,7 @@ subroutine SCOREP_F08_NAME_MPI_Ireduce_scatter_c(sendbuf, recvbuf, recvcounts, d
             scorep_in_place_sendbuf, 0, 1, &
             0_c_int64_t, datatype%MPI_VAL, 0_c_int64_t, datatype%MPI_VAL, &
             c_null_ptr, c_loc(recvcounts(1)), c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -4198,13 +4059,13 @@ subroutine SCOREP_F08_NAME_MPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount
     integer, parameter :: scorep_region_index = 315
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -4222,8 +4083,7 @@ subroutine SCOREP_F08_NAME_MPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount
             scorep_in_place_sendbuf, 0, 0, &
             0_c_int64_t, datatype%MPI_VAL, int(recvcount, c_int64_t), datatype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -4258,13 +4118,13 @@ subroutine SCOREP_F08_NAME_MPI_Ireduce_scatter_block_c(sendbuf, recvbuf, recvcou
     integer, parameter :: scorep_region_index = 316
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -4282,8 +4142,7 @@ subroutine SCOREP_F08_NAME_MPI_Ireduce_scatter_block_c(sendbuf, recvbuf, recvcou
             scorep_in_place_sendbuf, 0, 1, &
             0_c_int64_t, datatype%MPI_VAL, int(recvcount, c_int64_t), datatype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -4317,13 +4176,13 @@ subroutine SCOREP_F08_NAME_MPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm
     integer, parameter :: scorep_region_index = 320
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -4340,8 +4199,7 @@ subroutine SCOREP_F08_NAME_MPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm
             scorep_in_place_sendbuf, 0, 0, &
             int(count, c_int64_t), datatype%MPI_VAL, int(count, c_int64_t), datatype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -4376,13 +4234,13 @@ subroutine SCOREP_F08_NAME_MPI_Iscan_c(sendbuf, recvbuf, count, datatype, op, co
     integer, parameter :: scorep_region_index = 321
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -4399,8 +4257,7 @@ subroutine SCOREP_F08_NAME_MPI_Iscan_c(sendbuf, recvbuf, count, datatype, op, co
             scorep_in_place_sendbuf, 0, 1, &
             int(count, c_int64_t), datatype%MPI_VAL, int(count, c_int64_t), datatype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -4437,14 +4294,14 @@ subroutine SCOREP_F08_NAME_MPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, r
     integer, parameter :: scorep_region_index = 322
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -4468,8 +4325,7 @@ subroutine SCOREP_F08_NAME_MPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, r
             scorep_in_place_sendbuf, scorep_in_place_recvbuf, 0, &
             int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -4506,14 +4362,14 @@ subroutine SCOREP_F08_NAME_MPI_Iscatter_c(sendbuf, sendcount, sendtype, recvbuf,
     integer, parameter :: scorep_region_index = 323
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -4537,8 +4393,7 @@ subroutine SCOREP_F08_NAME_MPI_Iscatter_c(sendbuf, sendcount, sendtype, recvbuf,
             scorep_in_place_sendbuf, scorep_in_place_recvbuf, 1, &
             int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -4576,14 +4431,14 @@ subroutine SCOREP_F08_NAME_MPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, 
     integer, parameter :: scorep_region_index = 324
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -4608,8 +4463,7 @@ subroutine SCOREP_F08_NAME_MPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, 
             scorep_in_place_sendbuf, scorep_in_place_recvbuf, 0, &
             0_c_int64_t, sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
             c_loc(sendcounts(1)), c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -4648,14 +4502,14 @@ subroutine SCOREP_F08_NAME_MPI_Iscatterv_c(sendbuf, sendcounts, displs, sendtype
     integer, parameter :: scorep_region_index = 325
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -4680,8 +4534,7 @@ subroutine SCOREP_F08_NAME_MPI_Iscatterv_c(sendbuf, sendcounts, displs, sendtype
             scorep_in_place_sendbuf, scorep_in_place_recvbuf, 1, &
             0_c_int64_t, sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
             c_loc(sendcounts(1)), c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -4716,16 +4569,13 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_allgather(sendbuf, sendcount, sendtype, 
     integer, parameter :: scorep_region_index = 338
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -4760,16 +4610,13 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_allgather_c(sendbuf, sendcount, sendtype
     integer, parameter :: scorep_region_index = 339
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -4806,17 +4653,14 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_allgather_init(sendbuf, sendcount, sendt
     integer, parameter :: scorep_region_index = 340
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, &
         request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -4854,17 +4698,14 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_allgather_init_c(sendbuf, sendcount, sen
     integer, parameter :: scorep_region_index = 341
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, &
         request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -4900,17 +4741,14 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype,
     integer, parameter :: scorep_region_index = 342
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &
         scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -4947,17 +4785,14 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_allgatherv_c(sendbuf, sendcount, sendtyp
     integer, parameter :: scorep_region_index = 343
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &
         scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -4995,17 +4830,14 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_allgatherv_init(sendbuf, sendcount, send
     integer, parameter :: scorep_region_index = 344
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &
         info, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -5044,17 +4876,14 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_allgatherv_init_c(sendbuf, sendcount, se
     integer, parameter :: scorep_region_index = 345
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &
         info, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -5089,16 +4918,13 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, r
     integer, parameter :: scorep_region_index = 346
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -5133,16 +4959,13 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoall_c(sendbuf, sendcount, sendtype,
     integer, parameter :: scorep_region_index = 347
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -5179,17 +5002,14 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoall_init(sendbuf, sendcount, sendty
     integer, parameter :: scorep_region_index = 348
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, &
         scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -5227,17 +5047,14 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoall_init_c(sendbuf, sendcount, send
     integer, parameter :: scorep_region_index = 349
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, &
         scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -5274,17 +5091,14 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, 
     integer, parameter :: scorep_region_index = 350
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, &
         comm, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -5322,17 +5136,14 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoallv_c(sendbuf, sendcounts, sdispls
     integer, parameter :: scorep_region_index = 351
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, &
         comm, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -5371,17 +5182,14 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdis
     integer, parameter :: scorep_region_index = 352
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, &
         comm, info, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -5421,17 +5229,14 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoallv_init_c(sendbuf, sendcounts, sd
     integer, parameter :: scorep_region_index = 353
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, &
         comm, info, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -5468,17 +5273,14 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, 
     integer, parameter :: scorep_region_index = 354
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, &
         comm, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -5516,17 +5318,14 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoallw_c(sendbuf, sendcounts, sdispls
     integer, parameter :: scorep_region_index = 355
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, &
         comm, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -5566,17 +5365,14 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdis
     integer, parameter :: scorep_region_index = 356
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
         recvtypes, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -5616,17 +5412,14 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoallw_init_c(sendbuf, sendcounts, sd
     integer, parameter :: scorep_region_index = 357
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
         recvtypes, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -5645,16 +5438,13 @@ subroutine SCOREP_F08_NAME_MPI_Op_commutative(op, commute, ierror)
     integer, parameter :: scorep_region_index = 358
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Op_commutative(op, commute, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -5674,16 +5464,13 @@ subroutine SCOREP_F08_NAME_MPI_Op_create(user_fn, commute, op, ierror)
     integer, parameter :: scorep_region_index = 359
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Op_create(user_fn, commute, op, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -5703,16 +5490,13 @@ subroutine SCOREP_F08_NAME_MPI_Op_create_c(user_fn, commute, op, ierror)
     integer, parameter :: scorep_region_index = 360
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Op_create(user_fn, commute, op, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -5730,16 +5514,13 @@ subroutine SCOREP_F08_NAME_MPI_Op_free(op, ierror)
     integer, parameter :: scorep_region_index = 361
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Op_free(op, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -5773,14 +5554,14 @@ subroutine SCOREP_F08_NAME_MPI_Reduce(sendbuf, recvbuf, count, datatype, op, roo
     integer, parameter :: scorep_region_index = 389
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -5804,8 +5585,7 @@ subroutine SCOREP_F08_NAME_MPI_Reduce(sendbuf, recvbuf, count, datatype, op, roo
             scorep_in_place_sendbuf, scorep_in_place_recvbuf, 0, &
             int(count, c_int64_t), datatype%MPI_VAL, int(count, c_int64_t), datatype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -5839,14 +5619,14 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_c(sendbuf, recvbuf, count, datatype, op, r
     integer, parameter :: scorep_region_index = 390
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -5870,8 +5650,7 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_c(sendbuf, recvbuf, count, datatype, op, r
             scorep_in_place_sendbuf, scorep_in_place_recvbuf, 1, &
             int(count, c_int64_t), datatype%MPI_VAL, int(count, c_int64_t), datatype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -5907,16 +5686,13 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_init(sendbuf, recvbuf, count, datatype, op
     integer, parameter :: scorep_region_index = 391
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -5953,16 +5729,13 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_init_c(sendbuf, recvbuf, count, datatype, 
     integer, parameter :: scorep_region_index = 392
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -5994,16 +5767,13 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_local(inbuf, inoutbuf, count, datatype, op
     integer, parameter :: scorep_region_index = 393
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Reduce_local(inbuf, inoutbuf, count, datatype, op, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -6035,16 +5805,13 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_local_c(inbuf, inoutbuf, count, datatype, 
     integer, parameter :: scorep_region_index = 394
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Reduce_local(inbuf, inoutbuf, count, datatype, op, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -6077,13 +5844,13 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, data
     integer, parameter :: scorep_region_index = 395
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -6100,8 +5867,7 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, data
             scorep_in_place_sendbuf, 0, 0, &
             0_c_int64_t, datatype%MPI_VAL, 0_c_int64_t, datatype%MPI_VAL, &
             c_null_ptr, c_loc(recvcounts(1)), c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -6135,13 +5901,13 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_c(sendbuf, recvbuf, recvcounts, da
     integer, parameter :: scorep_region_index = 396
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -6158,8 +5924,7 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_c(sendbuf, recvbuf, recvcounts, da
             scorep_in_place_sendbuf, 0, 1, &
             0_c_int64_t, datatype%MPI_VAL, 0_c_int64_t, datatype%MPI_VAL, &
             c_null_ptr, c_loc(recvcounts(1)), c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -6192,13 +5957,13 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount,
     integer, parameter :: scorep_region_index = 397
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -6216,8 +5981,7 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount,
             scorep_in_place_sendbuf, 0, 0, &
             0_c_int64_t, datatype%MPI_VAL, int(recvcount, c_int64_t), datatype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -6251,13 +6015,13 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_block_c(sendbuf, recvbuf, recvcoun
     integer, parameter :: scorep_region_index = 398
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -6275,8 +6039,7 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_block_c(sendbuf, recvbuf, recvcoun
             scorep_in_place_sendbuf, 0, 1, &
             0_c_int64_t, datatype%MPI_VAL, int(recvcount, c_int64_t), datatype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -6313,16 +6076,13 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvc
     integer, parameter :: scorep_region_index = 399
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -6359,16 +6119,13 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_block_init_c(sendbuf, recvbuf, rec
     integer, parameter :: scorep_region_index = 400
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -6404,16 +6161,13 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts,
     integer, parameter :: scorep_region_index = 401
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -6450,16 +6204,13 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_init_c(sendbuf, recvbuf, recvcount
     integer, parameter :: scorep_region_index = 402
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -6492,13 +6243,13 @@ subroutine SCOREP_F08_NAME_MPI_Scan(sendbuf, recvbuf, count, datatype, op, comm,
     integer, parameter :: scorep_region_index = 423
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -6515,8 +6266,7 @@ subroutine SCOREP_F08_NAME_MPI_Scan(sendbuf, recvbuf, count, datatype, op, comm,
             scorep_in_place_sendbuf, 0, 0, &
             int(count, c_int64_t), datatype%MPI_VAL, int(count, c_int64_t), datatype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -6549,13 +6299,13 @@ subroutine SCOREP_F08_NAME_MPI_Scan_c(sendbuf, recvbuf, count, datatype, op, com
     integer, parameter :: scorep_region_index = 424
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -6572,8 +6322,7 @@ subroutine SCOREP_F08_NAME_MPI_Scan_c(sendbuf, recvbuf, count, datatype, op, com
             scorep_in_place_sendbuf, 0, 1, &
             int(count, c_int64_t), datatype%MPI_VAL, int(count, c_int64_t), datatype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -6608,16 +6357,13 @@ subroutine SCOREP_F08_NAME_MPI_Scan_init(sendbuf, recvbuf, count, datatype, op, 
     integer, parameter :: scorep_region_index = 425
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -6653,16 +6399,13 @@ subroutine SCOREP_F08_NAME_MPI_Scan_init_c(sendbuf, recvbuf, count, datatype, op
     integer, parameter :: scorep_region_index = 426
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -6697,14 +6440,14 @@ subroutine SCOREP_F08_NAME_MPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, re
     integer, parameter :: scorep_region_index = 427
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -6728,8 +6471,7 @@ subroutine SCOREP_F08_NAME_MPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, re
             scorep_in_place_sendbuf, scorep_in_place_recvbuf, 0, &
             int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -6764,14 +6506,14 @@ subroutine SCOREP_F08_NAME_MPI_Scatter_c(sendbuf, sendcount, sendtype, recvbuf, 
     integer, parameter :: scorep_region_index = 428
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -6795,8 +6537,7 @@ subroutine SCOREP_F08_NAME_MPI_Scatter_c(sendbuf, sendcount, sendtype, recvbuf, 
             scorep_in_place_sendbuf, scorep_in_place_recvbuf, 1, &
             int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
             c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -6834,17 +6575,14 @@ subroutine SCOREP_F08_NAME_MPI_Scatter_init(sendbuf, sendcount, sendtype, recvbu
     integer, parameter :: scorep_region_index = 429
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, &
         scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -6882,17 +6620,14 @@ subroutine SCOREP_F08_NAME_MPI_Scatter_init_c(sendbuf, sendcount, sendtype, recv
     integer, parameter :: scorep_region_index = 430
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, &
         scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -6929,14 +6664,14 @@ subroutine SCOREP_F08_NAME_MPI_Scatterv(sendbuf, sendcounts, displs, sendtype, r
     integer, parameter :: scorep_region_index = 431
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -6960,8 +6695,7 @@ subroutine SCOREP_F08_NAME_MPI_Scatterv(sendbuf, sendcounts, displs, sendtype, r
             scorep_in_place_sendbuf, scorep_in_place_recvbuf, 0, &
             0_c_int64_t, sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
             c_loc(sendcounts(1)), c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -6999,14 +6733,14 @@ subroutine SCOREP_F08_NAME_MPI_Scatterv_c(sendbuf, sendcounts, displs, sendtype,
     integer, parameter :: scorep_region_index = 432
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
@@ -7030,8 +6764,7 @@ subroutine SCOREP_F08_NAME_MPI_Scatterv_c(sendbuf, sendcounts, displs, sendtype,
             scorep_in_place_sendbuf, scorep_in_place_recvbuf, 1, &
             0_c_int64_t, sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
             c_loc(sendcounts(1)), c_null_ptr, c_null_ptr, c_null_ptr)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -7070,17 +6803,14 @@ subroutine SCOREP_F08_NAME_MPI_Scatterv_init(sendbuf, sendcounts, displs, sendty
     integer, parameter :: scorep_region_index = 433
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, &
         request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -7120,17 +6850,14 @@ subroutine SCOREP_F08_NAME_MPI_Scatterv_init_c(sendbuf, sendcounts, displs, send
     integer, parameter :: scorep_region_index = 434
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, &
         request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine

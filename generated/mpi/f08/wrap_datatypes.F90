@@ -22,16 +22,13 @@ subroutine SCOREP_F08_NAME_MPI_Get_address(location, address, ierror)
     integer, parameter :: scorep_region_index = 224
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Get_address(location, address, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -65,16 +62,13 @@ subroutine SCOREP_F08_NAME_MPI_Pack(inbuf, incount, datatype, outbuf, outsize, p
     integer, parameter :: scorep_region_index = 363
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Pack(inbuf, incount, datatype, outbuf, outsize, position, comm, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -108,16 +102,13 @@ subroutine SCOREP_F08_NAME_MPI_Pack_c(inbuf, incount, datatype, outbuf, outsize,
     integer, parameter :: scorep_region_index = 364
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Pack(inbuf, incount, datatype, outbuf, outsize, position, comm, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -151,16 +142,13 @@ subroutine SCOREP_F08_NAME_MPI_Pack_external(datarep, inbuf, incount, datatype, 
     integer, parameter :: scorep_region_index = 365
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Pack_external(datarep, inbuf, incount, datatype, outbuf, outsize, position, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -194,16 +182,13 @@ subroutine SCOREP_F08_NAME_MPI_Pack_external_c(datarep, inbuf, incount, datatype
     integer, parameter :: scorep_region_index = 366
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Pack_external(datarep, inbuf, incount, datatype, outbuf, outsize, position, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -224,16 +209,13 @@ subroutine SCOREP_F08_NAME_MPI_Pack_external_size(datarep, incount, datatype, si
     integer, parameter :: scorep_region_index = 367
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Pack_external_size(datarep, incount, datatype, size, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -254,16 +236,13 @@ subroutine SCOREP_F08_NAME_MPI_Pack_external_size_c(datarep, incount, datatype, 
     integer, parameter :: scorep_region_index = 368
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Pack_external_size(datarep, incount, datatype, size, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -284,16 +263,13 @@ subroutine SCOREP_F08_NAME_MPI_Pack_size(incount, datatype, comm, size, ierror)
     integer, parameter :: scorep_region_index = 369
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Pack_size(incount, datatype, comm, size, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -314,16 +290,13 @@ subroutine SCOREP_F08_NAME_MPI_Pack_size_c(incount, datatype, comm, size, ierror
     integer, parameter :: scorep_region_index = 370
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Pack_size(incount, datatype, comm, size, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -347,17 +320,14 @@ subroutine SCOREP_F08_NAME_MPI_Register_datarep(datarep, read_conversion_fn, wri
     integer, parameter :: scorep_region_index = 403
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Register_datarep(datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn, extra_state, &
         scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -381,17 +351,14 @@ subroutine SCOREP_F08_NAME_MPI_Register_datarep_c(datarep, read_conversion_fn, w
     integer, parameter :: scorep_region_index = 404
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Register_datarep(datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn, extra_state, &
         scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -409,16 +376,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_commit(datatype, ierror)
     integer, parameter :: scorep_region_index = 480
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_commit(datatype, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -438,16 +402,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_contiguous(count, oldtype, newtype, ierror)
     integer, parameter :: scorep_region_index = 481
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_contiguous(count, oldtype, newtype, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -467,16 +428,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_contiguous_c(count, oldtype, newtype, ierror
     integer, parameter :: scorep_region_index = 482
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_contiguous(count, oldtype, newtype, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -504,17 +462,14 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_darray(size, rank, ndims, array_of_gs
     integer, parameter :: scorep_region_index = 483
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_create_darray(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs, &
         array_of_psizes, order, oldtype, newtype, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -542,17 +497,14 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_darray_c(size, rank, ndims, array_of_
     integer, parameter :: scorep_region_index = 484
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_create_darray(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs, &
         array_of_psizes, order, oldtype, newtype, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -572,16 +524,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_f90_complex(p, r, newtype, ierror)
     integer, parameter :: scorep_region_index = 485
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_create_f90_complex(p, r, newtype, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -600,16 +549,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_f90_integer(r, newtype, ierror)
     integer, parameter :: scorep_region_index = 486
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_create_f90_integer(r, newtype, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -629,16 +575,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_f90_real(p, r, newtype, ierror)
     integer, parameter :: scorep_region_index = 487
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_create_f90_real(p, r, newtype, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -661,17 +604,14 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_hindexed(count, array_of_blocklengths
     integer, parameter :: scorep_region_index = 488
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_create_hindexed(count, array_of_blocklengths, array_of_displacements, oldtype, newtype, &
         scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -694,17 +634,14 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_hindexed_c(count, array_of_blocklengt
     integer, parameter :: scorep_region_index = 489
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_create_hindexed(count, array_of_blocklengths, array_of_displacements, oldtype, newtype, &
         scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -727,16 +664,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_hindexed_block(count, blocklength, ar
     integer, parameter :: scorep_region_index = 490
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_create_hindexed_block(count, blocklength, array_of_displacements, oldtype, newtype, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -759,16 +693,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_hindexed_block_c(count, blocklength, 
     integer, parameter :: scorep_region_index = 491
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_create_hindexed_block(count, blocklength, array_of_displacements, oldtype, newtype, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -790,16 +721,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_hvector(count, blocklength, stride, o
     integer, parameter :: scorep_region_index = 492
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_create_hvector(count, blocklength, stride, oldtype, newtype, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -821,16 +749,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_hvector_c(count, blocklength, stride,
     integer, parameter :: scorep_region_index = 493
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_create_hvector(count, blocklength, stride, oldtype, newtype, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -853,16 +778,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_indexed_block(count, blocklength, arr
     integer, parameter :: scorep_region_index = 494
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_create_indexed_block(count, blocklength, array_of_displacements, oldtype, newtype, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -885,16 +807,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_indexed_block_c(count, blocklength, a
     integer, parameter :: scorep_region_index = 495
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_create_indexed_block(count, blocklength, array_of_displacements, oldtype, newtype, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -917,16 +836,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_keyval(type_copy_attr_fn, type_delete
     integer, parameter :: scorep_region_index = 496
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_create_keyval(type_copy_attr_fn, type_delete_attr_fn, type_keyval, extra_state, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -947,16 +863,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_resized(oldtype, lb, extent, newtype,
     integer, parameter :: scorep_region_index = 497
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_create_resized(oldtype, lb, extent, newtype, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -977,16 +890,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_resized_c(oldtype, lb, extent, newtyp
     integer, parameter :: scorep_region_index = 498
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_create_resized(oldtype, lb, extent, newtype, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1009,17 +919,14 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_struct(count, array_of_blocklengths, 
     integer, parameter :: scorep_region_index = 499
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_create_struct(count, array_of_blocklengths, array_of_displacements, array_of_types, newtype, &
         scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1042,17 +949,14 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_struct_c(count, array_of_blocklengths
     integer, parameter :: scorep_region_index = 500
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_create_struct(count, array_of_blocklengths, array_of_displacements, array_of_types, newtype, &
         scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1077,17 +981,14 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_subarray(ndims, array_of_sizes, array
     integer, parameter :: scorep_region_index = 501
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_create_subarray(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype, &
         newtype, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1112,17 +1013,14 @@ subroutine SCOREP_F08_NAME_MPI_Type_create_subarray_c(ndims, array_of_sizes, arr
     integer, parameter :: scorep_region_index = 502
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_create_subarray(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype, &
         newtype, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1141,16 +1039,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_delete_attr(datatype, type_keyval, ierror)
     integer, parameter :: scorep_region_index = 503
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_delete_attr(datatype, type_keyval, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1169,16 +1064,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_dup(oldtype, newtype, ierror)
     integer, parameter :: scorep_region_index = 504
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_dup(oldtype, newtype, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1196,16 +1088,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_free(datatype, ierror)
     integer, parameter :: scorep_region_index = 505
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_free(datatype, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1223,16 +1112,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_free_keyval(type_keyval, ierror)
     integer, parameter :: scorep_region_index = 506
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_free_keyval(type_keyval, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1253,16 +1139,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_get_attr(datatype, type_keyval, attribute_va
     integer, parameter :: scorep_region_index = 507
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_get_attr(datatype, type_keyval, attribute_val, flag, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1287,17 +1170,14 @@ subroutine SCOREP_F08_NAME_MPI_Type_get_contents(datatype, max_integers, max_add
     integer, parameter :: scorep_region_index = 508
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_get_contents(datatype, max_integers, max_addresses, max_datatypes, array_of_integers, &
         array_of_addresses, array_of_datatypes, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1324,17 +1204,14 @@ subroutine SCOREP_F08_NAME_MPI_Type_get_contents_c(datatype, max_integers, max_a
     integer, parameter :: scorep_region_index = 509
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_get_contents(datatype, max_integers, max_addresses, max_large_counts, max_datatypes, &
         array_of_integers, array_of_addresses, array_of_large_counts, array_of_datatypes, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1356,16 +1233,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_get_envelope(datatype, num_integers, num_add
     integer, parameter :: scorep_region_index = 510
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_get_envelope(datatype, num_integers, num_addresses, num_datatypes, combiner, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1389,17 +1263,14 @@ subroutine SCOREP_F08_NAME_MPI_Type_get_envelope_c(datatype, num_integers, num_a
     integer, parameter :: scorep_region_index = 511
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_get_envelope(datatype, num_integers, num_addresses, num_large_counts, num_datatypes, combiner, &
         scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1419,16 +1290,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_get_extent(datatype, lb, extent, ierror)
     integer, parameter :: scorep_region_index = 512
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_get_extent(datatype, lb, extent, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1448,16 +1316,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_get_extent_c(datatype, lb, extent, ierror)
     integer, parameter :: scorep_region_index = 513
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_get_extent(datatype, lb, extent, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1477,16 +1342,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_get_extent_x(datatype, lb, extent, ierror)
     integer, parameter :: scorep_region_index = 514
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_get_extent_x(datatype, lb, extent, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1506,16 +1368,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_get_name(datatype, type_name, resultlen, ier
     integer, parameter :: scorep_region_index = 515
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_get_name(datatype, type_name, resultlen, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1535,16 +1394,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_get_true_extent(datatype, true_lb, true_exte
     integer, parameter :: scorep_region_index = 516
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_get_true_extent(datatype, true_lb, true_extent, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1564,16 +1420,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_get_true_extent_c(datatype, true_lb, true_ex
     integer, parameter :: scorep_region_index = 517
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_get_true_extent(datatype, true_lb, true_extent, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1593,16 +1446,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_get_true_extent_x(datatype, true_lb, true_ex
     integer, parameter :: scorep_region_index = 518
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_get_true_extent_x(datatype, true_lb, true_extent, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1622,16 +1472,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_get_value_index(value_type, index_type, pair
     integer, parameter :: scorep_region_index = 519
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_get_value_index(value_type, index_type, pair_type, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1654,16 +1501,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_indexed(count, array_of_blocklengths, array_
     integer, parameter :: scorep_region_index = 520
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_indexed(count, array_of_blocklengths, array_of_displacements, oldtype, newtype, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1686,16 +1530,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_indexed_c(count, array_of_blocklengths, arra
     integer, parameter :: scorep_region_index = 521
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_indexed(count, array_of_blocklengths, array_of_displacements, oldtype, newtype, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1715,16 +1556,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_match_size(typeclass, size, datatype, ierror
     integer, parameter :: scorep_region_index = 522
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_match_size(typeclass, size, datatype, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1744,16 +1582,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_set_attr(datatype, type_keyval, attribute_va
     integer, parameter :: scorep_region_index = 523
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_set_attr(datatype, type_keyval, attribute_val, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1772,16 +1607,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_set_name(datatype, type_name, ierror)
     integer, parameter :: scorep_region_index = 524
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_set_name(datatype, type_name, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1800,16 +1632,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_size(datatype, size, ierror)
     integer, parameter :: scorep_region_index = 525
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_size(datatype, size, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1828,16 +1657,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_size_c(datatype, size, ierror)
     integer, parameter :: scorep_region_index = 526
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_size(datatype, size, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1856,16 +1682,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_size_x(datatype, size, ierror)
     integer, parameter :: scorep_region_index = 527
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_size_x(datatype, size, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1887,16 +1710,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_vector(count, blocklength, stride, oldtype, 
     integer, parameter :: scorep_region_index = 528
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_vector(count, blocklength, stride, oldtype, newtype, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1918,16 +1738,13 @@ subroutine SCOREP_F08_NAME_MPI_Type_vector_c(count, blocklength, stride, oldtype
     integer, parameter :: scorep_region_index = 529
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Type_vector(count, blocklength, stride, oldtype, newtype, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1961,16 +1778,13 @@ subroutine SCOREP_F08_NAME_MPI_Unpack(inbuf, insize, position, outbuf, outcount,
     integer, parameter :: scorep_region_index = 530
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Unpack(inbuf, insize, position, outbuf, outcount, datatype, comm, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2004,16 +1818,13 @@ subroutine SCOREP_F08_NAME_MPI_Unpack_c(inbuf, insize, position, outbuf, outcoun
     integer, parameter :: scorep_region_index = 531
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Unpack(inbuf, insize, position, outbuf, outcount, datatype, comm, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2047,16 +1858,13 @@ subroutine SCOREP_F08_NAME_MPI_Unpack_external(datarep, inbuf, insize, position,
     integer, parameter :: scorep_region_index = 532
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Unpack_external(datarep, inbuf, insize, position, outbuf, outcount, datatype, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2090,16 +1898,13 @@ subroutine SCOREP_F08_NAME_MPI_Unpack_external_c(datarep, inbuf, insize, positio
     integer, parameter :: scorep_region_index = 533
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Unpack_external(datarep, inbuf, insize, position, outbuf, outcount, datatype, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine

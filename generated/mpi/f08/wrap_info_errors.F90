@@ -16,16 +16,13 @@ subroutine SCOREP_F08_NAME_MPI_Add_error_class(errorclass, ierror)
     integer, parameter :: scorep_region_index = 9
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Add_error_class(errorclass, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -44,16 +41,13 @@ subroutine SCOREP_F08_NAME_MPI_Add_error_code(errorclass, errorcode, ierror)
     integer, parameter :: scorep_region_index = 10
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Add_error_code(errorclass, errorcode, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -72,16 +66,13 @@ subroutine SCOREP_F08_NAME_MPI_Add_error_string(errorcode, string, ierror)
     integer, parameter :: scorep_region_index = 11
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Add_error_string(errorcode, string, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -99,16 +90,13 @@ subroutine SCOREP_F08_NAME_MPI_Errhandler_free(errhandler, ierror)
     integer, parameter :: scorep_region_index = 112
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Errhandler_free(errhandler, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -127,16 +115,13 @@ subroutine SCOREP_F08_NAME_MPI_Error_class(errorcode, errorclass, ierror)
     integer, parameter :: scorep_region_index = 113
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Error_class(errorcode, errorclass, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -156,16 +141,13 @@ subroutine SCOREP_F08_NAME_MPI_Error_string(errorcode, string, resultlen, ierror
     integer, parameter :: scorep_region_index = 114
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Error_string(errorcode, string, resultlen, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -184,16 +166,13 @@ subroutine SCOREP_F08_NAME_MPI_File_call_errhandler(fh, errorcode, ierror)
     integer, parameter :: scorep_region_index = 121
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_call_errhandler(fh, errorcode, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -212,16 +191,13 @@ subroutine SCOREP_F08_NAME_MPI_File_create_errhandler(file_errhandler_fn, errhan
     integer, parameter :: scorep_region_index = 123
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_create_errhandler(file_errhandler_fn, errhandler, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -240,16 +216,13 @@ subroutine SCOREP_F08_NAME_MPI_File_get_errhandler(file, errhandler, ierror)
     integer, parameter :: scorep_region_index = 128
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_get_errhandler(file, errhandler, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -268,16 +241,13 @@ subroutine SCOREP_F08_NAME_MPI_File_set_errhandler(file, errhandler, ierror)
     integer, parameter :: scorep_region_index = 183
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_set_errhandler(file, errhandler, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -295,16 +265,13 @@ subroutine SCOREP_F08_NAME_MPI_Remove_error_class(errorclass, ierror)
     integer, parameter :: scorep_region_index = 405
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Remove_error_class(errorclass, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -322,16 +289,13 @@ subroutine SCOREP_F08_NAME_MPI_Remove_error_code(errorcode, ierror)
     integer, parameter :: scorep_region_index = 406
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Remove_error_code(errorcode, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -349,16 +313,13 @@ subroutine SCOREP_F08_NAME_MPI_Remove_error_string(errorcode, ierror)
     integer, parameter :: scorep_region_index = 407
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Remove_error_string(errorcode, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine

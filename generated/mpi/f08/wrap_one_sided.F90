@@ -30,13 +30,13 @@ subroutine SCOREP_F08_NAME_MPI_Accumulate(origin_addr, origin_count, origin_data
     integer, parameter :: scorep_region_index = 7
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     integer(c_int64_t) :: scorep_rma_bytes
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         if (target_rank /= MPI_PROC_NULL) then
             scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
             scorep_rma_bytes = scorep_mpi_f08_bytes(int(origin_count, c_int64_t), origin_datatype%MPI_VAL)
@@ -48,8 +48,7 @@ subroutine SCOREP_F08_NAME_MPI_Accumulate(origin_addr, origin_count, origin_data
     call PMPI_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
         target_datatype, op, win, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -82,13 +81,13 @@ subroutine SCOREP_F08_NAME_MPI_Accumulate_c(origin_addr, origin_count, origin_da
     integer, parameter :: scorep_region_index = 8
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     integer(c_int64_t) :: scorep_rma_bytes
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         if (target_rank /= MPI_PROC_NULL) then
             scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
             scorep_rma_bytes = scorep_mpi_f08_bytes(int(origin_count, c_int64_t), origin_datatype%MPI_VAL)
@@ -100,8 +99,7 @@ subroutine SCOREP_F08_NAME_MPI_Accumulate_c(origin_addr, origin_count, origin_da
     call PMPI_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
         target_datatype, op, win, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -121,16 +119,13 @@ subroutine SCOREP_F08_NAME_MPI_Alloc_mem(size, info, baseptr, ierror)
     integer, parameter :: scorep_region_index = 20
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Alloc_mem(size, info, baseptr, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -170,13 +165,13 @@ subroutine SCOREP_F08_NAME_MPI_Compare_and_swap(origin_addr, compare_addr, resul
     integer, parameter :: scorep_region_index = 106
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     integer(c_int64_t) :: scorep_rma_bytes
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         if (target_rank /= MPI_PROC_NULL) then
             scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
             scorep_rma_bytes = scorep_mpi_f08_bytes(1_c_int64_t, datatype%MPI_VAL)
@@ -189,8 +184,7 @@ subroutine SCOREP_F08_NAME_MPI_Compare_and_swap(origin_addr, compare_addr, resul
     call PMPI_Compare_and_swap(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp, win, &
         scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -226,13 +220,13 @@ subroutine SCOREP_F08_NAME_MPI_Fetch_and_op(origin_addr, result_addr, datatype, 
     integer, parameter :: scorep_region_index = 120
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     integer(c_int64_t) :: scorep_rma_bytes
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         if (target_rank /= MPI_PROC_NULL) then
             scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
             scorep_rma_bytes = scorep_mpi_f08_bytes(1_c_int64_t, datatype%MPI_VAL)
@@ -243,8 +237,7 @@ subroutine SCOREP_F08_NAME_MPI_Fetch_and_op(origin_addr, result_addr, datatype, 
     end if
     call PMPI_Fetch_and_op(origin_addr, result_addr, datatype, target_rank, target_disp, op, win, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -267,16 +260,13 @@ subroutine SCOREP_F08_NAME_MPI_Free_mem(base, ierror)
     integer, parameter :: scorep_region_index = 211
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Free_mem(base, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -307,12 +297,12 @@ subroutine SCOREP_F08_NAME_MPI_Get(origin_addr, origin_count, origin_datatype, t
     integer, parameter :: scorep_region_index = 220
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         if (target_rank /= MPI_PROC_NULL) then
             scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
             call scorep_rma_get(scorep_window_id, target_rank, &
@@ -323,8 +313,7 @@ subroutine SCOREP_F08_NAME_MPI_Get(origin_addr, origin_count, origin_datatype, t
     call PMPI_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
         target_datatype, win, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -355,12 +344,12 @@ subroutine SCOREP_F08_NAME_MPI_Get_c(origin_addr, origin_count, origin_datatype,
     integer, parameter :: scorep_region_index = 221
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         if (target_rank /= MPI_PROC_NULL) then
             scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
             call scorep_rma_get(scorep_window_id, target_rank, &
@@ -371,8 +360,7 @@ subroutine SCOREP_F08_NAME_MPI_Get_c(origin_addr, origin_count, origin_datatype,
     call PMPI_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
         target_datatype, win, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -413,13 +401,13 @@ subroutine SCOREP_F08_NAME_MPI_Get_accumulate(origin_addr, origin_count, origin_
     integer, parameter :: scorep_region_index = 222
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     integer(c_int64_t) :: scorep_rma_bytes
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         if (target_rank /= MPI_PROC_NULL) then
             scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
             scorep_rma_bytes = scorep_mpi_f08_bytes(int(origin_count, c_int64_t), origin_datatype%MPI_VAL)
@@ -432,8 +420,7 @@ subroutine SCOREP_F08_NAME_MPI_Get_accumulate(origin_addr, origin_count, origin_
     call PMPI_Get_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, &
         target_rank, target_disp, target_count, target_datatype, op, win, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -474,13 +461,13 @@ subroutine SCOREP_F08_NAME_MPI_Get_accumulate_c(origin_addr, origin_count, origi
     integer, parameter :: scorep_region_index = 223
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     integer(c_int64_t) :: scorep_rma_bytes
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         if (target_rank /= MPI_PROC_NULL) then
             scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
             scorep_rma_bytes = scorep_mpi_f08_bytes(int(origin_count, c_int64_t), origin_datatype%MPI_VAL)
@@ -493,8 +480,7 @@ subroutine SCOREP_F08_NAME_MPI_Get_accumulate_c(origin_addr, origin_count, origi
     call PMPI_Get_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, &
         target_rank, target_disp, target_count, target_datatype, op, win, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -525,12 +511,12 @@ subroutine SCOREP_F08_NAME_MPI_Put(origin_addr, origin_count, origin_datatype, t
     integer, parameter :: scorep_region_index = 380
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         if (target_rank /= MPI_PROC_NULL) then
             scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
             call scorep_rma_put(scorep_window_id, target_rank, &
@@ -541,8 +527,7 @@ subroutine SCOREP_F08_NAME_MPI_Put(origin_addr, origin_count, origin_datatype, t
     call PMPI_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
         target_datatype, win, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -573,12 +558,12 @@ subroutine SCOREP_F08_NAME_MPI_Put_c(origin_addr, origin_count, origin_datatype,
     integer, parameter :: scorep_region_index = 381
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         if (target_rank /= MPI_PROC_NULL) then
             scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
             call scorep_rma_put(scorep_window_id, target_rank, &
@@ -589,8 +574,7 @@ subroutine SCOREP_F08_NAME_MPI_Put_c(origin_addr, origin_count, origin_datatype,
     call PMPI_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
         target_datatype, win, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -624,13 +608,13 @@ subroutine SCOREP_F08_NAME_MPI_Raccumulate(origin_addr, origin_count, origin_dat
     integer, parameter :: scorep_region_index = 383
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     integer(c_int64_t) :: scorep_rma_bytes
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         if (target_rank /= MPI_PROC_NULL) then
             scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
             scorep_rma_bytes = scorep_mpi_f08_bytes(int(origin_count, c_int64_t), origin_datatype%MPI_VAL)
@@ -642,8 +626,7 @@ subroutine SCOREP_F08_NAME_MPI_Raccumulate(origin_addr, origin_count, origin_dat
     call PMPI_Raccumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
         target_datatype, op, win, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -677,13 +660,13 @@ subroutine SCOREP_F08_NAME_MPI_Raccumulate_c(origin_addr, origin_count, origin_d
     integer, parameter :: scorep_region_index = 384
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     integer(c_int64_t) :: scorep_rma_bytes
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         if (target_rank /= MPI_PROC_NULL) then
             scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
             scorep_rma_bytes = scorep_mpi_f08_bytes(int(origin_count, c_int64_t), origin_datatype%MPI_VAL)
@@ -695,8 +678,7 @@ subroutine SCOREP_F08_NAME_MPI_Raccumulate_c(origin_addr, origin_count, origin_d
     call PMPI_Raccumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
         target_datatype, op, win, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -728,12 +710,12 @@ subroutine SCOREP_F08_NAME_MPI_Rget(origin_addr, origin_count, origin_datatype, 
     integer, parameter :: scorep_region_index = 413
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         if (target_rank /= MPI_PROC_NULL) then
             scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
             call scorep_rma_get(scorep_window_id, target_rank, &
@@ -744,8 +726,7 @@ subroutine SCOREP_F08_NAME_MPI_Rget(origin_addr, origin_count, origin_datatype, 
     call PMPI_Rget(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
         target_datatype, win, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -778,12 +759,12 @@ subroutine SCOREP_F08_NAME_MPI_Rget_c(origin_addr, origin_count, origin_datatype
     integer, parameter :: scorep_region_index = 414
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         if (target_rank /= MPI_PROC_NULL) then
             scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
             call scorep_rma_get(scorep_window_id, target_rank, &
@@ -794,8 +775,7 @@ subroutine SCOREP_F08_NAME_MPI_Rget_c(origin_addr, origin_count, origin_datatype
     call PMPI_Rget(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
         target_datatype, win, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -837,13 +817,13 @@ subroutine SCOREP_F08_NAME_MPI_Rget_accumulate(origin_addr, origin_count, origin
     integer, parameter :: scorep_region_index = 415
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     integer(c_int64_t) :: scorep_rma_bytes
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         if (target_rank /= MPI_PROC_NULL) then
             scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
             scorep_rma_bytes = scorep_mpi_f08_bytes(int(origin_count, c_int64_t), origin_datatype%MPI_VAL)
@@ -856,8 +836,7 @@ subroutine SCOREP_F08_NAME_MPI_Rget_accumulate(origin_addr, origin_count, origin
     call PMPI_Rget_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, &
         target_rank, target_disp, target_count, target_datatype, op, win, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -900,13 +879,13 @@ subroutine SCOREP_F08_NAME_MPI_Rget_accumulate_c(origin_addr, origin_count, orig
     integer, parameter :: scorep_region_index = 416
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     integer(c_int64_t) :: scorep_rma_bytes
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         if (target_rank /= MPI_PROC_NULL) then
             scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
             scorep_rma_bytes = scorep_mpi_f08_bytes(int(origin_count, c_int64_t), origin_datatype%MPI_VAL)
@@ -919,8 +898,7 @@ subroutine SCOREP_F08_NAME_MPI_Rget_accumulate_c(origin_addr, origin_count, orig
     call PMPI_Rget_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, &
         target_rank, target_disp, target_count, target_datatype, op, win, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -952,12 +930,12 @@ subroutine SCOREP_F08_NAME_MPI_Rput(origin_addr, origin_count, origin_datatype, 
     integer, parameter :: scorep_region_index = 417
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         if (target_rank /= MPI_PROC_NULL) then
             scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
             call scorep_rma_put(scorep_window_id, target_rank, &
@@ -968,8 +946,7 @@ subroutine SCOREP_F08_NAME_MPI_Rput(origin_addr, origin_count, origin_datatype, 
     call PMPI_Rput(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
         target_datatype, win, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1002,12 +979,12 @@ subroutine SCOREP_F08_NAME_MPI_Rput_c(origin_addr, origin_count, origin_datatype
     integer, parameter :: scorep_region_index = 418
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         if (target_rank /= MPI_PROC_NULL) then
             scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
             call scorep_rma_put(scorep_window_id, target_rank, &
@@ -1018,8 +995,7 @@ subroutine SCOREP_F08_NAME_MPI_Rput_c(origin_addr, origin_count, origin_datatype
     call PMPI_Rput(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, &
         target_datatype, win, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1042,18 +1018,15 @@ subroutine SCOREP_F08_NAME_MPI_Win_allocate(size, disp_unit, info, comm, baseptr
     integer, parameter :: scorep_region_index = 539
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_window
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_window = scorep_mpi_f08_win_create(win%MPI_VAL, comm%MPI_VAL)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1076,18 +1049,15 @@ subroutine SCOREP_F08_NAME_MPI_Win_allocate_c(size, disp_unit, info, comm, basep
     integer, parameter :: scorep_region_index = 540
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_window
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_window = scorep_mpi_f08_win_create(win%MPI_VAL, comm%MPI_VAL)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1110,18 +1080,15 @@ subroutine SCOREP_F08_NAME_MPI_Win_allocate_shared(size, disp_unit, info, comm, 
     integer, parameter :: scorep_region_index = 541
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_window
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_window = scorep_mpi_f08_win_create(win%MPI_VAL, comm%MPI_VAL)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1144,18 +1111,15 @@ subroutine SCOREP_F08_NAME_MPI_Win_allocate_shared_c(size, disp_unit, info, comm
     integer, parameter :: scorep_region_index = 542
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_window
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_window = scorep_mpi_f08_win_create(win%MPI_VAL, comm%MPI_VAL)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1180,16 +1144,13 @@ subroutine SCOREP_F08_NAME_MPI_Win_attach(win, base, size, ierror)
     integer, parameter :: scorep_region_index = 543
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_attach(win, base, size, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1208,16 +1169,13 @@ subroutine SCOREP_F08_NAME_MPI_Win_call_errhandler(win, errorcode, ierror)
     integer, parameter :: scorep_region_index = 544
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_call_errhandler(win, errorcode, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1235,17 +1193,14 @@ subroutine SCOREP_F08_NAME_MPI_Win_complete(win, ierror)
     integer, parameter :: scorep_region_index = 545
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_complete(win, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) call scorep_mpi_rma_complete(scorep_mpi_f08_win_id(win%MPI_VAL), -1)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1273,18 +1228,15 @@ subroutine SCOREP_F08_NAME_MPI_Win_create(base, size, disp_unit, info, comm, win
     integer, parameter :: scorep_region_index = 546
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_window
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_create(base, size, disp_unit, info, comm, win, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_window = scorep_mpi_f08_win_create(win%MPI_VAL, comm%MPI_VAL)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1312,18 +1264,15 @@ subroutine SCOREP_F08_NAME_MPI_Win_create_c(base, size, disp_unit, info, comm, w
     integer, parameter :: scorep_region_index = 547
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_window
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_create(base, size, disp_unit, info, comm, win, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_window = scorep_mpi_f08_win_create(win%MPI_VAL, comm%MPI_VAL)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1343,18 +1292,15 @@ subroutine SCOREP_F08_NAME_MPI_Win_create_dynamic(info, comm, win, ierror)
     integer, parameter :: scorep_region_index = 548
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_window
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_create_dynamic(info, comm, win, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_window = scorep_mpi_f08_win_create(win%MPI_VAL, comm%MPI_VAL)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1373,16 +1319,13 @@ subroutine SCOREP_F08_NAME_MPI_Win_create_errhandler(win_errhandler_fn, errhandl
     integer, parameter :: scorep_region_index = 549
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_create_errhandler(win_errhandler_fn, errhandler, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1404,16 +1347,13 @@ subroutine SCOREP_F08_NAME_MPI_Win_create_keyval(win_copy_attr_fn, win_delete_at
     integer, parameter :: scorep_region_index = 550
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_create_keyval(win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1432,16 +1372,13 @@ subroutine SCOREP_F08_NAME_MPI_Win_delete_attr(win, win_keyval, ierror)
     integer, parameter :: scorep_region_index = 551
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_delete_attr(win, win_keyval, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1465,16 +1402,13 @@ subroutine SCOREP_F08_NAME_MPI_Win_detach(win, base, ierror)
     integer, parameter :: scorep_region_index = 552
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_detach(win, base, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1493,12 +1427,12 @@ subroutine SCOREP_F08_NAME_MPI_Win_fence(assert, win, ierror)
     integer, parameter :: scorep_region_index = 553
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         call scorep_rma_collective_begin()
     end if
     call PMPI_Win_fence(assert, win, scorep_ierror)
@@ -1507,8 +1441,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_fence(assert, win, ierror)
         call scorep_mpi_rma_complete(scorep_window_id, -1)
         call scorep_rma_collective_end(SCOREP_COLL_BARRIER, SCOREP_RMA_SYNC_LEVEL_PROCESS_AND_MEMORY, &
             scorep_window_id, SCOREP_NO_ROOT, 0_c_int64_t, 0_c_int64_t)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1527,13 +1460,11 @@ subroutine SCOREP_F08_NAME_MPI_Win_flush(rank, win, ierror)
     integer, parameter :: scorep_region_index = 554
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_flush(rank, win, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) then
@@ -1541,8 +1472,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_flush(rank, win, ierror)
             call scorep_mpi_rma_complete(scorep_window_id, -1)
             call scorep_rma_sync(scorep_window_id, -1)
         end if
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1560,13 +1490,11 @@ subroutine SCOREP_F08_NAME_MPI_Win_flush_all(win, ierror)
     integer, parameter :: scorep_region_index = 555
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_flush_all(win, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) then
@@ -1574,8 +1502,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_flush_all(win, ierror)
             call scorep_mpi_rma_complete(scorep_window_id, -1)
             call scorep_rma_sync(scorep_window_id, -1)
         end if
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1594,13 +1521,11 @@ subroutine SCOREP_F08_NAME_MPI_Win_flush_local(rank, win, ierror)
     integer, parameter :: scorep_region_index = 556
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_flush_local(rank, win, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) then
@@ -1608,8 +1533,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_flush_local(rank, win, ierror)
             call scorep_mpi_rma_complete(scorep_window_id, -1)
             call scorep_rma_sync(scorep_window_id, -1)
         end if
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1627,13 +1551,11 @@ subroutine SCOREP_F08_NAME_MPI_Win_flush_local_all(win, ierror)
     integer, parameter :: scorep_region_index = 557
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_flush_local_all(win, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) then
@@ -1641,8 +1563,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_flush_local_all(win, ierror)
             call scorep_mpi_rma_complete(scorep_window_id, -1)
             call scorep_rma_sync(scorep_window_id, -1)
         end if
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1660,17 +1581,14 @@ subroutine SCOREP_F08_NAME_MPI_Win_free(win, ierror)
     integer, parameter :: scorep_region_index = 558
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call scorep_mpi_f08_win_free(win%MPI_VAL)
     call PMPI_Win_free(win, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1688,16 +1606,13 @@ subroutine SCOREP_F08_NAME_MPI_Win_free_keyval(win_keyval, ierror)
     integer, parameter :: scorep_region_index = 559
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_free_keyval(win_keyval, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1718,16 +1633,13 @@ subroutine SCOREP_F08_NAME_MPI_Win_get_attr(win, win_keyval, attribute_val, flag
     integer, parameter :: scorep_region_index = 560
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_get_attr(win, win_keyval, attribute_val, flag, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1746,16 +1658,13 @@ subroutine SCOREP_F08_NAME_MPI_Win_get_errhandler(win, errhandler, ierror)
     integer, parameter :: scorep_region_index = 561
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_get_errhandler(win, errhandler, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1774,16 +1683,13 @@ subroutine SCOREP_F08_NAME_MPI_Win_get_info(win, info_used, ierror)
     integer, parameter :: scorep_region_index = 563
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_get_info(win, info_used, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1803,16 +1709,13 @@ subroutine SCOREP_F08_NAME_MPI_Win_get_name(win, win_name, resultlen, ierror)
     integer, parameter :: scorep_region_index = 564
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_get_name(win, win_name, resultlen, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1833,18 +1736,15 @@ subroutine SCOREP_F08_NAME_MPI_Win_lock(lock_type, rank, assert, win, ierror)
     integer, parameter :: scorep_region_index = 565
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_lock(lock_type, rank, assert, win, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) call scorep_rma_lock(scorep_mpi_f08_win_id(win%MPI_VAL), -1, &
         merge(1, 0, lock_type == MPI_LOCK_EXCLUSIVE))
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1863,18 +1763,15 @@ subroutine SCOREP_F08_NAME_MPI_Win_lock_all(assert, win, ierror)
     integer, parameter :: scorep_region_index = 566
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_lock_all(assert, win, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) call scorep_rma_lock(scorep_mpi_f08_win_id(win%MPI_VAL), -1, &
         0)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1894,18 +1791,15 @@ subroutine SCOREP_F08_NAME_MPI_Win_post(group, assert, win, ierror)
     integer, parameter :: scorep_region_index = 567
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_post(group, assert, win, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) call scorep_rma_group_sync(SCOREP_RMA_SYNC_LEVEL_PROCESS_AND_MEMORY, &
             scorep_mpi_f08_win_id(win%MPI_VAL), scorep_mpi_f08_group_id(group%MPI_VAL))
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1925,16 +1819,13 @@ subroutine SCOREP_F08_NAME_MPI_Win_set_attr(win, win_keyval, attribute_val, ierr
     integer, parameter :: scorep_region_index = 568
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_set_attr(win, win_keyval, attribute_val, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1953,16 +1844,13 @@ subroutine SCOREP_F08_NAME_MPI_Win_set_errhandler(win, errhandler, ierror)
     integer, parameter :: scorep_region_index = 569
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_set_errhandler(win, errhandler, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1981,16 +1869,13 @@ subroutine SCOREP_F08_NAME_MPI_Win_set_info(win, info, ierror)
     integer, parameter :: scorep_region_index = 570
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_set_info(win, info, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2009,16 +1894,13 @@ subroutine SCOREP_F08_NAME_MPI_Win_set_name(win, win_name, ierror)
     integer, parameter :: scorep_region_index = 571
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_set_name(win, win_name, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2040,16 +1922,13 @@ subroutine SCOREP_F08_NAME_MPI_Win_shared_query(win, rank, size, disp_unit, base
     integer, parameter :: scorep_region_index = 572
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_shared_query(win, rank, size, disp_unit, baseptr, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2071,16 +1950,13 @@ subroutine SCOREP_F08_NAME_MPI_Win_shared_query_c(win, rank, size, disp_unit, ba
     integer, parameter :: scorep_region_index = 573
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_shared_query(win, rank, size, disp_unit, baseptr, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2100,18 +1976,15 @@ subroutine SCOREP_F08_NAME_MPI_Win_start(group, assert, win, ierror)
     integer, parameter :: scorep_region_index = 574
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_start(group, assert, win, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) call scorep_rma_group_sync(SCOREP_RMA_SYNC_LEVEL_PROCESS_AND_MEMORY, &
             scorep_mpi_f08_win_id(win%MPI_VAL), scorep_mpi_f08_group_id(group%MPI_VAL))
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2129,21 +2002,18 @@ subroutine SCOREP_F08_NAME_MPI_Win_sync(win, ierror)
     integer, parameter :: scorep_region_index = 575
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_sync(win, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) then
             scorep_window_id = scorep_mpi_f08_win_id(win%MPI_VAL)
             call scorep_rma_sync(scorep_window_id, -1)
         end if
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2162,16 +2032,13 @@ subroutine SCOREP_F08_NAME_MPI_Win_test(win, flag, ierror)
     integer, parameter :: scorep_region_index = 576
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_test(win, flag, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2190,13 +2057,11 @@ subroutine SCOREP_F08_NAME_MPI_Win_unlock(rank, win, ierror)
     integer, parameter :: scorep_region_index = 577
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_unlock(rank, win, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) then
@@ -2204,8 +2069,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_unlock(rank, win, ierror)
             call scorep_mpi_rma_complete(scorep_window_id, -1)
             call scorep_rma_unlock(scorep_window_id, -1)
         end if
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2223,13 +2087,11 @@ subroutine SCOREP_F08_NAME_MPI_Win_unlock_all(win, ierror)
     integer, parameter :: scorep_region_index = 578
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_unlock_all(win, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) then
@@ -2237,8 +2099,7 @@ subroutine SCOREP_F08_NAME_MPI_Win_unlock_all(win, ierror)
             call scorep_mpi_rma_complete(scorep_window_id, -1)
             call scorep_rma_unlock(scorep_window_id, -1)
         end if
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2256,16 +2117,13 @@ subroutine SCOREP_F08_NAME_MPI_Win_wait(win, ierror)
     integer, parameter :: scorep_region_index = 579
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_wait(win, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine

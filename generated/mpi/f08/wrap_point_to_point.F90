@@ -26,20 +26,19 @@ subroutine SCOREP_F08_NAME_MPI_Bsend(buf, count, datatype, dest, tag, comm, ierr
     integer, parameter :: scorep_region_index = 43
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         if (dest /= MPI_PROC_NULL) call scorep_mpi_send(scorep_comm_id, dest, tag, &
             scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL))
     end if
     call PMPI_Bsend(buf, count, datatype, dest, tag, comm, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -67,20 +66,19 @@ subroutine SCOREP_F08_NAME_MPI_Bsend_c(buf, count, datatype, dest, tag, comm, ie
     integer, parameter :: scorep_region_index = 44
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         if (dest /= MPI_PROC_NULL) call scorep_mpi_send(scorep_comm_id, dest, tag, &
             scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL))
     end if
     call PMPI_Bsend(buf, count, datatype, dest, tag, comm, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -109,12 +107,12 @@ subroutine SCOREP_F08_NAME_MPI_Bsend_init(buf, count, datatype, dest, tag, comm,
     integer, parameter :: scorep_region_index = 45
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
     end if
     call PMPI_Bsend_init(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
@@ -122,8 +120,7 @@ subroutine SCOREP_F08_NAME_MPI_Bsend_init(buf, count, datatype, dest, tag, comm,
         if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_send_init(scorep_comm_id, &
             dest, tag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
             scorep_mpi_f08_request(request%MPI_VAL))
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -153,12 +150,12 @@ subroutine SCOREP_F08_NAME_MPI_Bsend_init_c(buf, count, datatype, dest, tag, com
     integer, parameter :: scorep_region_index = 46
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
     end if
     call PMPI_Bsend_init(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
@@ -166,8 +163,7 @@ subroutine SCOREP_F08_NAME_MPI_Bsend_init_c(buf, count, datatype, dest, tag, com
         if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_send_init(scorep_comm_id, &
             dest, tag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
             scorep_mpi_f08_request(request%MPI_VAL))
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -191,16 +187,13 @@ subroutine SCOREP_F08_NAME_MPI_Buffer_attach(buffer, size, ierror)
     integer, parameter :: scorep_region_index = 47
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Buffer_attach(buffer, size, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -224,16 +217,13 @@ subroutine SCOREP_F08_NAME_MPI_Buffer_attach_c(buffer, size, ierror)
     integer, parameter :: scorep_region_index = 48
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Buffer_attach(buffer, size, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -252,16 +242,13 @@ subroutine SCOREP_F08_NAME_MPI_Buffer_detach(buffer_addr, size, ierror)
     integer, parameter :: scorep_region_index = 49
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Buffer_detach(buffer_addr, size, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -280,16 +267,13 @@ subroutine SCOREP_F08_NAME_MPI_Buffer_detach_c(buffer_addr, size, ierror)
     integer, parameter :: scorep_region_index = 50
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Buffer_detach(buffer_addr, size, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -306,16 +290,13 @@ subroutine SCOREP_F08_NAME_MPI_Buffer_flush(ierror)
     integer, parameter :: scorep_region_index = 51
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Buffer_flush(scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -333,16 +314,13 @@ subroutine SCOREP_F08_NAME_MPI_Buffer_iflush(request, ierror)
     integer, parameter :: scorep_region_index = 52
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Buffer_iflush(request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -360,17 +338,16 @@ subroutine SCOREP_F08_NAME_MPI_Cancel(request, ierror)
     integer, parameter :: scorep_region_index = 53
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         call scorep_mpi_request_cancel(scorep_mpi_f08_request(request%MPI_VAL))
     end if
     call PMPI_Cancel(request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -395,16 +372,13 @@ subroutine SCOREP_F08_NAME_MPI_Comm_attach_buffer(comm, buffer, size, ierror)
     integer, parameter :: scorep_region_index = 64
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_attach_buffer(comm, buffer, size, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -429,16 +403,13 @@ subroutine SCOREP_F08_NAME_MPI_Comm_attach_buffer_c(comm, buffer, size, ierror)
     integer, parameter :: scorep_region_index = 65
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_attach_buffer(comm, buffer, size, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -458,16 +429,13 @@ subroutine SCOREP_F08_NAME_MPI_Comm_detach_buffer(comm, buffer_addr, size, ierro
     integer, parameter :: scorep_region_index = 75
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_detach_buffer(comm, buffer_addr, size, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -487,16 +455,13 @@ subroutine SCOREP_F08_NAME_MPI_Comm_detach_buffer_c(comm, buffer_addr, size, ier
     integer, parameter :: scorep_region_index = 76
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_detach_buffer(comm, buffer_addr, size, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -514,16 +479,13 @@ subroutine SCOREP_F08_NAME_MPI_Comm_flush_buffer(comm, ierror)
     integer, parameter :: scorep_region_index = 80
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_flush_buffer(comm, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -542,16 +504,13 @@ subroutine SCOREP_F08_NAME_MPI_Comm_iflush_buffer(comm, request, ierror)
     integer, parameter :: scorep_region_index = 91
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_iflush_buffer(comm, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -571,16 +530,13 @@ subroutine SCOREP_F08_NAME_MPI_Get_count(status, datatype, count, ierror)
     integer, parameter :: scorep_region_index = 225
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Get_count(status, datatype, count, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -600,16 +556,13 @@ subroutine SCOREP_F08_NAME_MPI_Get_count_c(status, datatype, count, ierror)
     integer, parameter :: scorep_region_index = 226
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Get_count(status, datatype, count, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -629,16 +582,13 @@ subroutine SCOREP_F08_NAME_MPI_Get_elements(status, datatype, count, ierror)
     integer, parameter :: scorep_region_index = 227
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Get_elements(status, datatype, count, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -658,16 +608,13 @@ subroutine SCOREP_F08_NAME_MPI_Get_elements_c(status, datatype, count, ierror)
     integer, parameter :: scorep_region_index = 228
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Get_elements(status, datatype, count, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -687,16 +634,13 @@ subroutine SCOREP_F08_NAME_MPI_Get_elements_x(status, datatype, count, ierror)
     integer, parameter :: scorep_region_index = 229
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Get_elements_x(status, datatype, count, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -714,16 +658,13 @@ subroutine SCOREP_F08_NAME_MPI_Grequest_complete(request, ierror)
     integer, parameter :: scorep_region_index = 240
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Grequest_complete(request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -746,16 +687,13 @@ subroutine SCOREP_F08_NAME_MPI_Grequest_start(query_fn, free_fn, cancel_fn, extr
     integer, parameter :: scorep_region_index = 241
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Grequest_start(query_fn, free_fn, cancel_fn, extra_state, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -784,12 +722,12 @@ subroutine SCOREP_F08_NAME_MPI_Ibsend(buf, count, datatype, dest, tag, comm, req
     integer, parameter :: scorep_region_index = 270
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
     end if
     call PMPI_Ibsend(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
@@ -797,8 +735,7 @@ subroutine SCOREP_F08_NAME_MPI_Ibsend(buf, count, datatype, dest, tag, comm, req
         if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_isend(scorep_comm_id, &
             dest, tag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
             scorep_mpi_f08_request(request%MPI_VAL))
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -827,12 +764,12 @@ subroutine SCOREP_F08_NAME_MPI_Ibsend_c(buf, count, datatype, dest, tag, comm, r
     integer, parameter :: scorep_region_index = 271
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
     end if
     call PMPI_Ibsend(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
@@ -840,8 +777,7 @@ subroutine SCOREP_F08_NAME_MPI_Ibsend_c(buf, count, datatype, dest, tag, comm, r
         if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_isend(scorep_comm_id, &
             dest, tag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
             scorep_mpi_f08_request(request%MPI_VAL))
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -864,20 +800,19 @@ subroutine SCOREP_F08_NAME_MPI_Improbe(source, tag, comm, flag, message, status,
     integer, parameter :: scorep_region_index = 278
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
     end if
     call PMPI_Improbe(source, tag, comm, flag, message, status, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS .and. flag) &
             call scorep_mpi_f08_message_remember(message%MPI_VAL, scorep_comm_id)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -904,20 +839,19 @@ subroutine SCOREP_F08_NAME_MPI_Imrecv(buf, count, datatype, message, request, ie
     integer, parameter :: scorep_region_index = 279
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_message_comm
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_message_comm = scorep_mpi_f08_message_comm(message%MPI_VAL)
     end if
     call PMPI_Imrecv(buf, count, datatype, message, request, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS .and. scorep_message_comm /= SCOREP_INVALID_ID) &
             call scorep_mpi_irecv_request(scorep_message_comm, scorep_mpi_f08_request(request%MPI_VAL))
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -944,20 +878,19 @@ subroutine SCOREP_F08_NAME_MPI_Imrecv_c(buf, count, datatype, message, request, 
     integer, parameter :: scorep_region_index = 280
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_message_comm
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_message_comm = scorep_mpi_f08_message_comm(message%MPI_VAL)
     end if
     call PMPI_Imrecv(buf, count, datatype, message, request, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS .and. scorep_message_comm /= SCOREP_INVALID_ID) &
             call scorep_mpi_irecv_request(scorep_message_comm, scorep_mpi_f08_request(request%MPI_VAL))
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -979,16 +912,13 @@ subroutine SCOREP_F08_NAME_MPI_Iprobe(source, tag, comm, flag, status, ierror)
     integer, parameter :: scorep_region_index = 308
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Iprobe(source, tag, comm, flag, status, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1017,12 +947,12 @@ subroutine SCOREP_F08_NAME_MPI_Irecv(buf, count, datatype, source, tag, comm, re
     integer, parameter :: scorep_region_index = 309
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
     end if
     call PMPI_Irecv(buf, count, datatype, source, tag, comm, request, scorep_ierror)
@@ -1032,8 +962,7 @@ subroutine SCOREP_F08_NAME_MPI_Irecv(buf, count, datatype, source, tag, comm, re
                 scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
                 SCOREP_RECV_IRECV, &
                 scorep_mpi_f08_request(request%MPI_VAL))
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1062,12 +991,12 @@ subroutine SCOREP_F08_NAME_MPI_Irecv_c(buf, count, datatype, source, tag, comm, 
     integer, parameter :: scorep_region_index = 310
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
     end if
     call PMPI_Irecv(buf, count, datatype, source, tag, comm, request, scorep_ierror)
@@ -1077,8 +1006,7 @@ subroutine SCOREP_F08_NAME_MPI_Irecv_c(buf, count, datatype, source, tag, comm, 
                 scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
                 SCOREP_RECV_IRECV, &
                 scorep_mpi_f08_request(request%MPI_VAL))
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1107,12 +1035,12 @@ subroutine SCOREP_F08_NAME_MPI_Irsend(buf, count, datatype, dest, tag, comm, req
     integer, parameter :: scorep_region_index = 317
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
     end if
     call PMPI_Irsend(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
@@ -1120,8 +1048,7 @@ subroutine SCOREP_F08_NAME_MPI_Irsend(buf, count, datatype, dest, tag, comm, req
         if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_isend(scorep_comm_id, &
             dest, tag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
             scorep_mpi_f08_request(request%MPI_VAL))
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1150,12 +1077,12 @@ subroutine SCOREP_F08_NAME_MPI_Irsend_c(buf, count, datatype, dest, tag, comm, r
     integer, parameter :: scorep_region_index = 318
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
     end if
     call PMPI_Irsend(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
@@ -1163,8 +1090,7 @@ subroutine SCOREP_F08_NAME_MPI_Irsend_c(buf, count, datatype, dest, tag, comm, r
         if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_isend(scorep_comm_id, &
             dest, tag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
             scorep_mpi_f08_request(request%MPI_VAL))
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1193,12 +1119,12 @@ subroutine SCOREP_F08_NAME_MPI_Isend(buf, count, datatype, dest, tag, comm, requ
     integer, parameter :: scorep_region_index = 326
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
     end if
     call PMPI_Isend(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
@@ -1206,8 +1132,7 @@ subroutine SCOREP_F08_NAME_MPI_Isend(buf, count, datatype, dest, tag, comm, requ
         if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_isend(scorep_comm_id, &
             dest, tag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
             scorep_mpi_f08_request(request%MPI_VAL))
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1236,12 +1161,12 @@ subroutine SCOREP_F08_NAME_MPI_Isend_c(buf, count, datatype, dest, tag, comm, re
     integer, parameter :: scorep_region_index = 327
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
     end if
     call PMPI_Isend(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
@@ -1249,8 +1174,7 @@ subroutine SCOREP_F08_NAME_MPI_Isend_c(buf, count, datatype, dest, tag, comm, re
         if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_isend(scorep_comm_id, &
             dest, tag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
             scorep_mpi_f08_request(request%MPI_VAL))
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1290,12 +1214,12 @@ subroutine SCOREP_F08_NAME_MPI_Isendrecv(sendbuf, sendcount, sendtype, dest, sen
     integer, parameter :: scorep_region_index = 328
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
     end if
     call PMPI_Isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, &
@@ -1309,8 +1233,7 @@ subroutine SCOREP_F08_NAME_MPI_Isendrecv(sendbuf, sendcount, sendtype, dest, sen
                 scorep_mpi_f08_bytes(int(recvcount, c_int64_t), recvtype%MPI_VAL), &
                 merge(SCOREP_RECV_ISENDRECV_NO_SEND, SCOREP_RECV_ISENDRECV, dest == MPI_PROC_NULL), &
                 scorep_mpi_f08_request(request%MPI_VAL))
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1351,12 +1274,12 @@ subroutine SCOREP_F08_NAME_MPI_Isendrecv_c(sendbuf, sendcount, sendtype, dest, s
     integer, parameter :: scorep_region_index = 329
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
     end if
     call PMPI_Isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, &
@@ -1370,8 +1293,7 @@ subroutine SCOREP_F08_NAME_MPI_Isendrecv_c(sendbuf, sendcount, sendtype, dest, s
                 scorep_mpi_f08_bytes(int(recvcount, c_int64_t), recvtype%MPI_VAL), &
                 merge(SCOREP_RECV_ISENDRECV_NO_SEND, SCOREP_RECV_ISENDRECV, dest == MPI_PROC_NULL), &
                 scorep_mpi_f08_request(request%MPI_VAL))
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1403,12 +1325,12 @@ subroutine SCOREP_F08_NAME_MPI_Isendrecv_replace(buf, count, datatype, dest, sen
     integer, parameter :: scorep_region_index = 330
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
     end if
     call PMPI_Isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, request, scorep_ierror)
@@ -1421,8 +1343,7 @@ subroutine SCOREP_F08_NAME_MPI_Isendrecv_replace(buf, count, datatype, dest, sen
                 scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
                 merge(SCOREP_RECV_ISENDRECV_REPLACE_NO_SEND, SCOREP_RECV_ISENDRECV_REPLACE, dest == MPI_PROC_NULL), &
                 scorep_mpi_f08_request(request%MPI_VAL))
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1455,12 +1376,12 @@ subroutine SCOREP_F08_NAME_MPI_Isendrecv_replace_c(buf, count, datatype, dest, s
     integer, parameter :: scorep_region_index = 331
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
     end if
     call PMPI_Isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, request, scorep_ierror)
@@ -1473,8 +1394,7 @@ subroutine SCOREP_F08_NAME_MPI_Isendrecv_replace_c(buf, count, datatype, dest, s
                 scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
                 merge(SCOREP_RECV_ISENDRECV_REPLACE_NO_SEND, SCOREP_RECV_ISENDRECV_REPLACE, dest == MPI_PROC_NULL), &
                 scorep_mpi_f08_request(request%MPI_VAL))
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1503,12 +1423,12 @@ subroutine SCOREP_F08_NAME_MPI_Issend(buf, count, datatype, dest, tag, comm, req
     integer, parameter :: scorep_region_index = 332
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
     end if
     call PMPI_Issend(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
@@ -1516,8 +1436,7 @@ subroutine SCOREP_F08_NAME_MPI_Issend(buf, count, datatype, dest, tag, comm, req
         if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_isend(scorep_comm_id, &
             dest, tag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
             scorep_mpi_f08_request(request%MPI_VAL))
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1546,12 +1465,12 @@ subroutine SCOREP_F08_NAME_MPI_Issend_c(buf, count, datatype, dest, tag, comm, r
     integer, parameter :: scorep_region_index = 333
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
     end if
     call PMPI_Issend(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
@@ -1559,8 +1478,7 @@ subroutine SCOREP_F08_NAME_MPI_Issend_c(buf, count, datatype, dest, tag, comm, r
         if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_isend(scorep_comm_id, &
             dest, tag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
             scorep_mpi_f08_request(request%MPI_VAL))
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1582,20 +1500,19 @@ subroutine SCOREP_F08_NAME_MPI_Mprobe(source, tag, comm, message, status, ierror
     integer, parameter :: scorep_region_index = 335
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
     end if
     call PMPI_Mprobe(source, tag, comm, message, status, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) &
             call scorep_mpi_f08_message_remember(message%MPI_VAL, scorep_comm_id)
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1623,14 +1540,14 @@ subroutine SCOREP_F08_NAME_MPI_Mrecv(buf, count, datatype, message, status, ierr
     integer, parameter :: scorep_region_index = 336
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     type(MPI_Status), target :: scorep_status_buffer
     type(MPI_Status), pointer :: scorep_status
     integer(c_int32_t) :: scorep_message_comm
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_message_comm = scorep_mpi_f08_message_comm(message%MPI_VAL)
     end if
     scorep_status => status
@@ -1645,8 +1562,7 @@ subroutine SCOREP_F08_NAME_MPI_Mrecv(buf, count, datatype, message, status, ierr
         scorep_status%MPI_SOURCE, &
                 scorep_status%MPI_TAG, scorep_mpi_f08_status_bytes(scorep_status))
         end if
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1674,14 +1590,14 @@ subroutine SCOREP_F08_NAME_MPI_Mrecv_c(buf, count, datatype, message, status, ie
     integer, parameter :: scorep_region_index = 337
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     type(MPI_Status), target :: scorep_status_buffer
     type(MPI_Status), pointer :: scorep_status
     integer(c_int32_t) :: scorep_message_comm
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_message_comm = scorep_mpi_f08_message_comm(message%MPI_VAL)
     end if
     scorep_status => status
@@ -1696,8 +1612,7 @@ subroutine SCOREP_F08_NAME_MPI_Mrecv_c(buf, count, datatype, message, status, ie
         scorep_status%MPI_SOURCE, &
                 scorep_status%MPI_TAG, scorep_mpi_f08_status_bytes(scorep_status))
         end if
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1717,16 +1632,13 @@ subroutine SCOREP_F08_NAME_MPI_Parrived(request, partition, flag, ierror)
     integer, parameter :: scorep_region_index = 371
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Parrived(request, partition, flag, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1745,16 +1657,13 @@ subroutine SCOREP_F08_NAME_MPI_Pready(partition, request, ierror)
     integer, parameter :: scorep_region_index = 373
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Pready(partition, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1774,16 +1683,13 @@ subroutine SCOREP_F08_NAME_MPI_Pready_list(length, array_of_partitions, request,
     integer, parameter :: scorep_region_index = 374
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Pready_list(length, array_of_partitions, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1803,16 +1709,13 @@ subroutine SCOREP_F08_NAME_MPI_Pready_range(partition_low, partition_high, reque
     integer, parameter :: scorep_region_index = 375
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Pready_range(partition_low, partition_high, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1843,16 +1746,13 @@ subroutine SCOREP_F08_NAME_MPI_Precv_init(buf, partitions, count, datatype, sour
     integer, parameter :: scorep_region_index = 376
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Precv_init(buf, partitions, count, datatype, source, tag, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1873,16 +1773,13 @@ subroutine SCOREP_F08_NAME_MPI_Probe(source, tag, comm, status, ierror)
     integer, parameter :: scorep_region_index = 377
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Probe(source, tag, comm, status, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1913,16 +1810,13 @@ subroutine SCOREP_F08_NAME_MPI_Psend_init(buf, partitions, count, datatype, dest
     integer, parameter :: scorep_region_index = 378
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Psend_init(buf, partitions, count, datatype, dest, tag, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -1951,14 +1845,14 @@ subroutine SCOREP_F08_NAME_MPI_Recv(buf, count, datatype, source, tag, comm, sta
     integer, parameter :: scorep_region_index = 385
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     type(MPI_Status), target :: scorep_status_buffer
     type(MPI_Status), pointer :: scorep_status
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
     end if
     scorep_status => status
@@ -1973,8 +1867,7 @@ subroutine SCOREP_F08_NAME_MPI_Recv(buf, count, datatype, source, tag, comm, sta
         scorep_status%MPI_SOURCE, &
                 scorep_status%MPI_TAG, scorep_mpi_f08_status_bytes(scorep_status))
         end if
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2004,14 +1897,14 @@ subroutine SCOREP_F08_NAME_MPI_Recv_c(buf, count, datatype, source, tag, comm, s
     integer, parameter :: scorep_region_index = 386
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     type(MPI_Status), target :: scorep_status_buffer
     type(MPI_Status), pointer :: scorep_status
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
     end if
     scorep_status => status
@@ -2026,8 +1919,7 @@ subroutine SCOREP_F08_NAME_MPI_Recv_c(buf, count, datatype, source, tag, comm, s
         scorep_status%MPI_SOURCE, &
                 scorep_status%MPI_TAG, scorep_mpi_f08_status_bytes(scorep_status))
         end if
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2056,20 +1948,19 @@ subroutine SCOREP_F08_NAME_MPI_Recv_init(buf, count, datatype, source, tag, comm
     integer, parameter :: scorep_region_index = 387
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
     end if
     call PMPI_Recv_init(buf, count, datatype, source, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) call scorep_mpi_recv_init(scorep_comm_id, &
         scorep_mpi_f08_request(request%MPI_VAL))
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2098,20 +1989,19 @@ subroutine SCOREP_F08_NAME_MPI_Recv_init_c(buf, count, datatype, source, tag, co
     integer, parameter :: scorep_region_index = 388
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
     end if
     call PMPI_Recv_init(buf, count, datatype, source, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) call scorep_mpi_recv_init(scorep_comm_id, &
         scorep_mpi_f08_request(request%MPI_VAL))
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2129,17 +2019,14 @@ subroutine SCOREP_F08_NAME_MPI_Request_free(request, ierror)
     integer, parameter :: scorep_region_index = 408
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) call scorep_mpi_request_free(scorep_mpi_f08_request(request%MPI_VAL))
     call PMPI_Request_free(request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2159,19 +2046,16 @@ subroutine SCOREP_F08_NAME_MPI_Request_get_status(request, flag, status, ierror)
     integer, parameter :: scorep_region_index = 409
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Request_get_status(request, flag, status, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS .and. .not. flag) then
             if (scorep_mpi_f08_reqtest_enabled() /= 0) call scorep_mpi_request_test(scorep_mpi_f08_request(request%MPI_VAL))
         end if
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2192,16 +2076,13 @@ subroutine SCOREP_F08_NAME_MPI_Request_get_status_all(count, array_of_requests, 
     integer, parameter :: scorep_region_index = 410
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Request_get_status_all(count, array_of_requests, flag, array_of_statuses, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2223,16 +2104,13 @@ subroutine SCOREP_F08_NAME_MPI_Request_get_status_any(count, array_of_requests, 
     integer, parameter :: scorep_region_index = 411
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Request_get_status_any(count, array_of_requests, index, flag, status, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2255,17 +2133,14 @@ subroutine SCOREP_F08_NAME_MPI_Request_get_status_some(incount, array_of_request
     integer, parameter :: scorep_region_index = 412
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Request_get_status_some(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, &
         scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2293,20 +2168,19 @@ subroutine SCOREP_F08_NAME_MPI_Rsend(buf, count, datatype, dest, tag, comm, ierr
     integer, parameter :: scorep_region_index = 419
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         if (dest /= MPI_PROC_NULL) call scorep_mpi_send(scorep_comm_id, dest, tag, &
             scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL))
     end if
     call PMPI_Rsend(buf, count, datatype, dest, tag, comm, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2334,20 +2208,19 @@ subroutine SCOREP_F08_NAME_MPI_Rsend_c(buf, count, datatype, dest, tag, comm, ie
     integer, parameter :: scorep_region_index = 420
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         if (dest /= MPI_PROC_NULL) call scorep_mpi_send(scorep_comm_id, dest, tag, &
             scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL))
     end if
     call PMPI_Rsend(buf, count, datatype, dest, tag, comm, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2376,12 +2249,12 @@ subroutine SCOREP_F08_NAME_MPI_Rsend_init(buf, count, datatype, dest, tag, comm,
     integer, parameter :: scorep_region_index = 421
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
     end if
     call PMPI_Rsend_init(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
@@ -2389,8 +2262,7 @@ subroutine SCOREP_F08_NAME_MPI_Rsend_init(buf, count, datatype, dest, tag, comm,
         if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_send_init(scorep_comm_id, &
             dest, tag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
             scorep_mpi_f08_request(request%MPI_VAL))
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2420,12 +2292,12 @@ subroutine SCOREP_F08_NAME_MPI_Rsend_init_c(buf, count, datatype, dest, tag, com
     integer, parameter :: scorep_region_index = 422
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
     end if
     call PMPI_Rsend_init(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
@@ -2433,8 +2305,7 @@ subroutine SCOREP_F08_NAME_MPI_Rsend_init_c(buf, count, datatype, dest, tag, com
         if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_send_init(scorep_comm_id, &
             dest, tag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
             scorep_mpi_f08_request(request%MPI_VAL))
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2462,20 +2333,19 @@ subroutine SCOREP_F08_NAME_MPI_Send(buf, count, datatype, dest, tag, comm, ierro
     integer, parameter :: scorep_region_index = 435
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         if (dest /= MPI_PROC_NULL) call scorep_mpi_send(scorep_comm_id, dest, tag, &
             scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL))
     end if
     call PMPI_Send(buf, count, datatype, dest, tag, comm, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2503,20 +2373,19 @@ subroutine SCOREP_F08_NAME_MPI_Send_c(buf, count, datatype, dest, tag, comm, ier
     integer, parameter :: scorep_region_index = 436
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         if (dest /= MPI_PROC_NULL) call scorep_mpi_send(scorep_comm_id, dest, tag, &
             scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL))
     end if
     call PMPI_Send(buf, count, datatype, dest, tag, comm, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2545,12 +2414,12 @@ subroutine SCOREP_F08_NAME_MPI_Send_init(buf, count, datatype, dest, tag, comm, 
     integer, parameter :: scorep_region_index = 437
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
     end if
     call PMPI_Send_init(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
@@ -2558,8 +2427,7 @@ subroutine SCOREP_F08_NAME_MPI_Send_init(buf, count, datatype, dest, tag, comm, 
         if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_send_init(scorep_comm_id, &
             dest, tag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
             scorep_mpi_f08_request(request%MPI_VAL))
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2589,12 +2457,12 @@ subroutine SCOREP_F08_NAME_MPI_Send_init_c(buf, count, datatype, dest, tag, comm
     integer, parameter :: scorep_region_index = 438
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
     end if
     call PMPI_Send_init(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
@@ -2602,8 +2470,7 @@ subroutine SCOREP_F08_NAME_MPI_Send_init_c(buf, count, datatype, dest, tag, comm
         if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_send_init(scorep_comm_id, &
             dest, tag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
             scorep_mpi_f08_request(request%MPI_VAL))
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2644,14 +2511,14 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv(sendbuf, sendcount, sendtype, dest, send
     integer, parameter :: scorep_region_index = 439
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     type(MPI_Status), target :: scorep_status_buffer
     type(MPI_Status), pointer :: scorep_status
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         if (dest /= MPI_PROC_NULL) call scorep_mpi_send(scorep_comm_id, dest, sendtag, &
             scorep_mpi_f08_bytes(int(sendcount, c_int64_t), sendtype%MPI_VAL))
@@ -2669,8 +2536,7 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv(sendbuf, sendcount, sendtype, dest, send
         scorep_status%MPI_SOURCE, &
                 scorep_status%MPI_TAG, scorep_mpi_f08_status_bytes(scorep_status))
         end if
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2711,14 +2577,14 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv_c(sendbuf, sendcount, sendtype, dest, se
     integer, parameter :: scorep_region_index = 440
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     type(MPI_Status), target :: scorep_status_buffer
     type(MPI_Status), pointer :: scorep_status
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         if (dest /= MPI_PROC_NULL) call scorep_mpi_send(scorep_comm_id, dest, sendtag, &
             scorep_mpi_f08_bytes(int(sendcount, c_int64_t), sendtype%MPI_VAL))
@@ -2736,8 +2602,7 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv_c(sendbuf, sendcount, sendtype, dest, se
         scorep_status%MPI_SOURCE, &
                 scorep_status%MPI_TAG, scorep_mpi_f08_status_bytes(scorep_status))
         end if
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2770,14 +2635,14 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv_replace(buf, count, datatype, dest, send
     integer, parameter :: scorep_region_index = 441
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     type(MPI_Status), target :: scorep_status_buffer
     type(MPI_Status), pointer :: scorep_status
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         if (dest /= MPI_PROC_NULL) call scorep_mpi_send(scorep_comm_id, dest, sendtag, &
             scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL))
@@ -2794,8 +2659,7 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv_replace(buf, count, datatype, dest, send
         scorep_status%MPI_SOURCE, &
                 scorep_status%MPI_TAG, scorep_mpi_f08_status_bytes(scorep_status))
         end if
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2828,14 +2692,14 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv_replace_c(buf, count, datatype, dest, se
     integer, parameter :: scorep_region_index = 442
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     type(MPI_Status), target :: scorep_status_buffer
     type(MPI_Status), pointer :: scorep_status
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         if (dest /= MPI_PROC_NULL) call scorep_mpi_send(scorep_comm_id, dest, sendtag, &
             scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL))
@@ -2852,8 +2716,7 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv_replace_c(buf, count, datatype, dest, se
         scorep_status%MPI_SOURCE, &
                 scorep_status%MPI_TAG, scorep_mpi_f08_status_bytes(scorep_status))
         end if
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2881,20 +2744,19 @@ subroutine SCOREP_F08_NAME_MPI_Ssend(buf, count, datatype, dest, tag, comm, ierr
     integer, parameter :: scorep_region_index = 459
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         if (dest /= MPI_PROC_NULL) call scorep_mpi_send(scorep_comm_id, dest, tag, &
             scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL))
     end if
     call PMPI_Ssend(buf, count, datatype, dest, tag, comm, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2922,20 +2784,19 @@ subroutine SCOREP_F08_NAME_MPI_Ssend_c(buf, count, datatype, dest, tag, comm, ie
     integer, parameter :: scorep_region_index = 460
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         if (dest /= MPI_PROC_NULL) call scorep_mpi_send(scorep_comm_id, dest, tag, &
             scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL))
     end if
     call PMPI_Ssend(buf, count, datatype, dest, tag, comm, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2964,12 +2825,12 @@ subroutine SCOREP_F08_NAME_MPI_Ssend_init(buf, count, datatype, dest, tag, comm,
     integer, parameter :: scorep_region_index = 461
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
     end if
     call PMPI_Ssend_init(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
@@ -2977,8 +2838,7 @@ subroutine SCOREP_F08_NAME_MPI_Ssend_init(buf, count, datatype, dest, tag, comm,
         if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_send_init(scorep_comm_id, &
             dest, tag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
             scorep_mpi_f08_request(request%MPI_VAL))
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3008,12 +2868,12 @@ subroutine SCOREP_F08_NAME_MPI_Ssend_init_c(buf, count, datatype, dest, tag, com
     integer, parameter :: scorep_region_index = 462
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
     end if
     call PMPI_Ssend_init(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
@@ -3021,8 +2881,7 @@ subroutine SCOREP_F08_NAME_MPI_Ssend_init_c(buf, count, datatype, dest, tag, com
         if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_send_init(scorep_comm_id, &
             dest, tag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
             scorep_mpi_f08_request(request%MPI_VAL))
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3040,17 +2899,16 @@ subroutine SCOREP_F08_NAME_MPI_Start(request, ierror)
     integer, parameter :: scorep_region_index = 463
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         call scorep_mpi_request_start(scorep_mpi_f08_request(request%MPI_VAL))
     end if
     call PMPI_Start(request, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3069,20 +2927,19 @@ subroutine SCOREP_F08_NAME_MPI_Startall(count, array_of_requests, ierror)
     integer, parameter :: scorep_region_index = 464
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer :: scorep_i
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
         do scorep_i = 1, count
             call scorep_mpi_request_start(scorep_mpi_f08_request(array_of_requests(scorep_i)%MPI_VAL))
         end do
     end if
     call PMPI_Startall(count, array_of_requests, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3101,16 +2958,13 @@ subroutine SCOREP_F08_NAME_MPI_Status_get_error(status, error, ierror)
     integer, parameter :: scorep_region_index = 465
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Status_get_error(status, error, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3129,16 +2983,13 @@ subroutine SCOREP_F08_NAME_MPI_Status_get_source(status, source, ierror)
     integer, parameter :: scorep_region_index = 466
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Status_get_source(status, source, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3157,16 +3008,13 @@ subroutine SCOREP_F08_NAME_MPI_Status_get_tag(status, tag, ierror)
     integer, parameter :: scorep_region_index = 467
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Status_get_tag(status, tag, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3185,16 +3033,13 @@ subroutine SCOREP_F08_NAME_MPI_Status_set_cancelled(status, flag, ierror)
     integer, parameter :: scorep_region_index = 468
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Status_set_cancelled(status, flag, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3214,16 +3059,13 @@ subroutine SCOREP_F08_NAME_MPI_Status_set_elements(status, datatype, count, ierr
     integer, parameter :: scorep_region_index = 469
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Status_set_elements(status, datatype, count, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3243,16 +3085,13 @@ subroutine SCOREP_F08_NAME_MPI_Status_set_elements_x(status, datatype, count, ie
     integer, parameter :: scorep_region_index = 470
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Status_set_elements_x(status, datatype, count, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3271,16 +3110,13 @@ subroutine SCOREP_F08_NAME_MPI_Status_set_error(status, error, ierror)
     integer, parameter :: scorep_region_index = 471
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Status_set_error(status, error, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3299,16 +3135,13 @@ subroutine SCOREP_F08_NAME_MPI_Status_set_source(status, source, ierror)
     integer, parameter :: scorep_region_index = 472
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Status_set_source(status, source, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3327,16 +3160,13 @@ subroutine SCOREP_F08_NAME_MPI_Status_set_tag(status, tag, ierror)
     integer, parameter :: scorep_region_index = 473
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Status_set_tag(status, tag, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3356,15 +3186,13 @@ subroutine SCOREP_F08_NAME_MPI_Test(request, flag, status, ierror)
     integer, parameter :: scorep_region_index = 474
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     type(MPI_Status), target :: scorep_status_buffer
     type(MPI_Status), pointer :: scorep_status
     integer(c_int64_t) :: scorep_saved_request
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     scorep_status => status
     if (scorep_measuring) then
         scorep_saved_request = scorep_mpi_f08_request(request%MPI_VAL)
@@ -3383,8 +3211,7 @@ subroutine SCOREP_F08_NAME_MPI_Test(request, flag, status, ierror)
                 call scorep_mpi_request_test(scorep_saved_request)
             end if
         end if
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3403,16 +3230,13 @@ subroutine SCOREP_F08_NAME_MPI_Test_cancelled(status, flag, ierror)
     integer, parameter :: scorep_region_index = 475
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Test_cancelled(status, flag, scorep_ierror)
     if (scorep_measuring) then
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3433,16 +3257,14 @@ subroutine SCOREP_F08_NAME_MPI_Testall(count, array_of_requests, flag, array_of_
     integer, parameter :: scorep_region_index = 476
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t), allocatable :: scorep_saved_requests(:)
     type(MPI_Status), allocatable, target :: scorep_lent_statuses(:)
     type(MPI_Status), pointer, contiguous :: scorep_statuses(:)
     integer :: scorep_i
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     scorep_statuses => array_of_statuses(1:max(count, 1))
     if (scorep_measuring) then
         allocate(scorep_saved_requests(max(count, 1)))
@@ -3475,8 +3297,7 @@ subroutine SCOREP_F08_NAME_MPI_Testall(count, array_of_requests, flag, array_of_
                 call scorep_mpi_request_test(scorep_saved_requests(scorep_i))
             end do
         end if
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3499,17 +3320,15 @@ subroutine SCOREP_F08_NAME_MPI_Testany(count, array_of_requests, index, flag, st
     integer, parameter :: scorep_region_index = 477
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     type(MPI_Status), target :: scorep_status_buffer
     type(MPI_Status), pointer :: scorep_status
     integer(c_int64_t), allocatable :: scorep_saved_requests(:)
     integer, allocatable :: scorep_saved_values(:)
     integer :: scorep_i, scorep_done
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     scorep_status => status
     if (scorep_measuring) then
         allocate(scorep_saved_requests(max(count, 1)), scorep_saved_values(max(count, 1)))
@@ -3538,8 +3357,7 @@ subroutine SCOREP_F08_NAME_MPI_Testany(count, array_of_requests, index, flag, st
             if (scorep_done /= 0) call scorep_mpi_request_complete_status(scorep_saved_requests(scorep_done), &
                 c_loc(scorep_status), SCOREP_LANGUAGE_FORTRAN2008)
         end if
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3563,17 +3381,15 @@ subroutine SCOREP_F08_NAME_MPI_Testsome(incount, array_of_requests, outcount, ar
     integer, parameter :: scorep_region_index = 478
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t), allocatable :: scorep_saved_requests(:)
     integer, allocatable :: scorep_saved_values(:)
     type(MPI_Status), allocatable, target :: scorep_lent_statuses(:)
     type(MPI_Status), pointer, contiguous :: scorep_statuses(:)
     integer :: scorep_i, scorep_index, scorep_shift
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     scorep_statuses => array_of_statuses(1:max(incount, 1))
     if (scorep_measuring) then
         allocate(scorep_saved_requests(max(incount, 1)), scorep_saved_values(max(incount, 1)))
@@ -3604,8 +3420,7 @@ subroutine SCOREP_F08_NAME_MPI_Testsome(incount, array_of_requests, outcount, ar
                     SCOREP_LANGUAGE_FORTRAN2008)
             end do
         end if
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 contains
@@ -3640,15 +3455,13 @@ subroutine SCOREP_F08_NAME_MPI_Wait(request, status, ierror)
     integer, parameter :: scorep_region_index = 535
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     type(MPI_Status), target :: scorep_status_buffer
     type(MPI_Status), pointer :: scorep_status
     integer(c_int64_t) :: scorep_saved_request
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     scorep_status => status
     if (scorep_measuring) then
         scorep_saved_request = scorep_mpi_f08_request(request%MPI_VAL)
@@ -3663,8 +3476,7 @@ subroutine SCOREP_F08_NAME_MPI_Wait(request, status, ierror)
             call scorep_mpi_request_complete_status(scorep_saved_request, c_loc(scorep_status), &
         SCOREP_LANGUAGE_FORTRAN2008)
         end if
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3684,16 +3496,14 @@ subroutine SCOREP_F08_NAME_MPI_Waitall(count, array_of_requests, array_of_status
     integer, parameter :: scorep_region_index = 536
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t), allocatable :: scorep_saved_requests(:)
     type(MPI_Status), allocatable, target :: scorep_lent_statuses(:)
     type(MPI_Status), pointer, contiguous :: scorep_statuses(:)
     integer :: scorep_i
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     scorep_statuses => array_of_statuses(1:max(count, 1))
     if (scorep_measuring) then
         allocate(scorep_saved_requests(max(count, 1)))
@@ -3722,8 +3532,7 @@ subroutine SCOREP_F08_NAME_MPI_Waitall(count, array_of_requests, array_of_status
                 end if
             end do
         end if
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3745,17 +3554,15 @@ subroutine SCOREP_F08_NAME_MPI_Waitany(count, array_of_requests, index, status, 
     integer, parameter :: scorep_region_index = 537
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     type(MPI_Status), target :: scorep_status_buffer
     type(MPI_Status), pointer :: scorep_status
     integer(c_int64_t), allocatable :: scorep_saved_requests(:)
     integer, allocatable :: scorep_saved_values(:)
     integer :: scorep_i, scorep_done
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     scorep_status => status
     if (scorep_measuring) then
         allocate(scorep_saved_requests(max(count, 1)), scorep_saved_values(max(count, 1)))
@@ -3784,8 +3591,7 @@ subroutine SCOREP_F08_NAME_MPI_Waitany(count, array_of_requests, index, status, 
             if (scorep_done /= 0) call scorep_mpi_request_complete_status(scorep_saved_requests(scorep_done), &
                 c_loc(scorep_status), SCOREP_LANGUAGE_FORTRAN2008)
         end if
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -3809,17 +3615,15 @@ subroutine SCOREP_F08_NAME_MPI_Waitsome(incount, array_of_requests, outcount, ar
     integer, parameter :: scorep_region_index = 538
     integer :: scorep_ierror
     logical :: scorep_measuring
+    integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t), allocatable :: scorep_saved_requests(:)
     integer, allocatable :: scorep_saved_values(:)
     type(MPI_Status), allocatable, target :: scorep_lent_statuses(:)
     type(MPI_Status), pointer, contiguous :: scorep_statuses(:)
     integer :: scorep_i, scorep_index, scorep_shift
     scorep_ierror = MPI_SUCCESS
-    scorep_measuring = scorep_mpi_f08_measuring(scorep_region_index) /= 0
-    if (scorep_measuring) then
-        call scorep_event_generation_off()
-        call scorep_enter(scorep_mpi_f08_region(scorep_region_index))
-    end if
+    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     scorep_statuses => array_of_statuses(1:max(incount, 1))
     if (scorep_measuring) then
         allocate(scorep_saved_requests(max(incount, 1)), scorep_saved_values(max(incount, 1)))
@@ -3850,8 +3654,7 @@ subroutine SCOREP_F08_NAME_MPI_Waitsome(incount, array_of_requests, outcount, ar
                     SCOREP_LANGUAGE_FORTRAN2008)
             end do
         end if
-        call scorep_exit(scorep_mpi_f08_region(scorep_region_index))
-        call scorep_event_generation_on()
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
 contains
