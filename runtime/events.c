@@ -147,7 +147,25 @@ void scorep_mpi_recv(scorep_comm comm, int peer, int tag, uint64_t bytes)
     DISPATCH(mpi_recv, comm, peer, scorep_comm_world_rank(comm, peer), tag, bytes);
 }
 
-/* ---- request table ---- */
+/* ---- request table ----
+ *
+ * One entry per outstanding request, found by the adapter's handle. A handle
+ * may name several outstanding requests at once: MPI libraries return one
+ * shared object for requests that are complete when created (MPICH's builtin
+ * "lightweight" request, Open MPI's ompi_request_empty for a small send that
+ * went out at once), and a handle freed by a completion on one thread may be
+ * handed out again before that thread's completion reaches the table. The
+ * entries of one handle therefore form a queue in creation order: the bucket
+ * chain links the oldest entry of each handle, the younger ones hang off it,
+ * and a completion, test or free of the handle applies to the oldest. The
+ * usual case, one entry per handle, costs what a plain chained table costs.
+ *
+ * Bounds: a handle holds at most REQUEST_QUEUE_MAX entries; beyond that the
+ * oldest is dropped (its completion went by unseen). A persistent request is
+ * a handle's only entry: it is re-armed in place by scorep_mpi_request_start,
+ * and a persistent request is never complete at creation, so adding one
+ * drops older entries of its handle, and adding anything to the handle of a
+ * persistent entry drops that (the library freed the request unseen). */
 
 typedef struct request_entry {
     scorep_request handle;
@@ -158,59 +176,146 @@ typedef struct request_entry {
     uint64_t bytes;       /* send: message size; receive: capacity (UINT64_MAX: not given) */
     uint8_t is_send, persistent, active;
     uint8_t status_wrong; /* receive: the origin's self-check found MPI's statuses wrong */
-    struct request_entry* next;
+    uint32_t queued;      /* oldest entry of a handle: the handle's entries, itself included */
+    struct request_entry* next;     /* oldest entry: the next handle in the bucket chain */
+    struct request_entry* younger;  /* the next younger entry of the same handle */
+    struct request_entry* youngest; /* oldest entry: the handle's youngest (itself if alone) */
 } request_entry;
 
 #define REQUEST_BUCKETS 4096
+#ifndef REQUEST_QUEUE_MAX
+#define REQUEST_QUEUE_MAX 65536
+#endif
+_Static_assert(REQUEST_QUEUE_MAX >= 2, "a handle must hold at least two requests");
 static request_entry* request_buckets[REQUEST_BUCKETS];
 static request_entry* request_free_list;
 static pthread_mutex_t request_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t next_request_id = 1;
+static int request_queue_noted; /* the REQUEST_QUEUE_MAX note was printed */
 
 static unsigned bucket_of(scorep_request handle)
 {
     return (unsigned)((handle * 0x9E3779B97F4A7C15ull) >> 52) & (REQUEST_BUCKETS - 1);
 }
 
-/* caller holds request_lock */
-static request_entry* request_find(scorep_request handle)
-{
-    for (request_entry* e = request_buckets[bucket_of(handle)]; e; e = e->next)
-        if (e->handle == handle) return e;
-    return NULL;
-}
+/* The rest of this section: caller holds request_lock. */
 
-static void request_remove(scorep_request handle)
+/* The link to the handle's oldest entry; *link is NULL if the handle has none. */
+static request_entry** request_link(scorep_request handle)
 {
     request_entry** link = &request_buckets[bucket_of(handle)];
     while (*link && (*link)->handle != handle) link = &(*link)->next;
-    if (!*link) return;
-    request_entry* e = *link;
-    *link = e->next;
+    return link;
+}
+
+static request_entry* request_find(scorep_request handle) { return *request_link(handle); }
+
+static void request_release(request_entry* e)
+{
     e->next = request_free_list;
     request_free_list = e;
 }
 
-/* Adds `entry` under a new id and returns the id; replaces a stale entry with
- * the same handle. adopt_send: the entry is the receive half of a request
- * whose send half was just added (MPI_Isendrecv); it takes over that id. */
-static uint64_t request_add(request_entry entry, int adopt_send)
+/* Unlinks the oldest entry *link and returns it; the next younger entry of
+ * its handle takes its place. */
+static request_entry* request_pop(request_entry** link)
 {
+    request_entry* e = *link;
+    request_entry* y = e->younger;
+    if (y) {
+        y->next = e->next;
+        y->youngest = e->youngest;
+        y->queued = e->queued - 1;
+        *link = y;
+    } else {
+        *link = e->next;
+    }
+    return e;
+}
+
+/* Removes every entry of the handle whose oldest entry is *link. */
+static void request_drop_all(request_entry** link)
+{
+    request_entry* e = *link;
+    *link = e->next;
+    while (e) {
+        request_entry* y = e->younger;
+        request_release(e);
+        e = y;
+    }
+}
+
+/* Removes the youngest entry of the handle whose oldest entry is *link and
+ * returns it. */
+static request_entry* request_pop_youngest(request_entry** link)
+{
+    request_entry* oldest = *link;
+    request_entry* youngest = oldest->youngest;
+    if (youngest == oldest) return request_pop(link);
+    request_entry* p = oldest;
+    while (p->younger != youngest) p = p->younger;
+    p->younger = NULL;
+    oldest->youngest = p;
+    oldest->queued--;
+    return youngest;
+}
+
+/* Adds a copy of *entry as the youngest of its handle under a new id and
+ * returns the id. with_send: the entry is the receive half of a request
+ * whose send half was just added (MPI_Isendrecv), so the youngest entry of
+ * the handle; that send half leaves the table and the entry takes over its
+ * id as send_id. Takes request_lock. */
+static uint64_t request_add(const request_entry* entry, int with_send)
+{
+    int note = 0;
+    scorep_request handle = entry->handle;
+    uint64_t send_id = 0;
     pthread_mutex_lock(&request_lock);
-    request_entry* old = request_find(entry.handle);
-    if (adopt_send && old && old->is_send && old->active && !old->persistent)
-        entry.send_id = old->id;
-    request_remove(entry.handle);
+    request_entry** link = request_link(handle);
+    request_entry* oldest = *link;
+    if (UNLIKELY(with_send) && oldest) {
+        request_entry* send = oldest->youngest;
+        if (send->is_send && send->active && !send->persistent) {
+            send_id = send->id;
+            request_release(request_pop_youngest(link));
+            link = request_link(handle);
+            oldest = *link;
+        }
+    }
+    if (oldest && (entry->persistent || oldest->persistent)) {
+        request_drop_all(link);
+        oldest = NULL;
+    }
     request_entry* e = request_free_list;
     if (e) request_free_list = e->next;
     else e = malloc(sizeof *e);
-    *e = entry;
-    e->id = next_request_id++;
-    unsigned b = bucket_of(entry.handle);
-    e->next = request_buckets[b];
-    request_buckets[b] = e;
-    uint64_t id = e->id;
+    *e = *entry;
+    uint64_t id = e->id = next_request_id++;
+    e->send_id = send_id;
+    e->queued = 1;
+    e->younger = NULL;
+    e->youngest = e;
+    if (LIKELY(!oldest)) {
+        request_entry** bucket = &request_buckets[bucket_of(handle)];
+        e->next = *bucket;
+        *bucket = e;
+    } else {
+        if (oldest->queued >= REQUEST_QUEUE_MAX) {
+            request_release(request_pop(link));
+            oldest = *link;
+            note = !request_queue_noted;
+            request_queue_noted = 1;
+        }
+        e->next = NULL;
+        oldest->youngest->younger = e;
+        oldest->youngest = e;
+        oldest->queued++;
+    }
     pthread_mutex_unlock(&request_lock);
+    if (UNLIKELY(note))
+        scorep_verbose("request handle 0x%llx: more than %d requests outstanding at once; the oldest is "
+                       "dropped without a completion (noted once)",
+                       (unsigned long long)handle, REQUEST_QUEUE_MAX);
     return id;
 }
 
@@ -231,14 +336,16 @@ static request_entry receive_entry(scorep_comm comm, scorep_request request, int
 void scorep_mpi_isend(scorep_comm comm, int peer, int tag, uint64_t bytes, scorep_request request)
 {
     EVENT_BEGIN();
-    uint64_t id = request_add(send_entry(comm, peer, tag, bytes, request, 0), 0);
+    request_entry entry = send_entry(comm, peer, tag, bytes, request, 0);
+    uint64_t id = request_add(&entry, 0);
     DISPATCH(mpi_isend, comm, peer, scorep_comm_world_rank(comm, peer), tag, bytes, id);
 }
 
 void scorep_mpi_irecv_request(scorep_comm comm, scorep_request request)
 {
     EVENT_BEGIN();
-    uint64_t id = request_add(receive_entry(comm, request, 0), 0);
+    request_entry entry = receive_entry(comm, request, 0);
+    uint64_t id = request_add(&entry, 0);
     DISPATCH(mpi_irecv_request, id);
 }
 
@@ -292,20 +399,22 @@ void scorep_mpi_irecv_request_posted(scorep_comm comm, int source, int tag, uint
     entry.bytes = capacity;
     entry.status_wrong = (uint8_t)status_wrong;
     int with_send = origin == SCOREP_RECV_ISENDRECV || origin == SCOREP_RECV_ISENDRECV_REPLACE;
-    uint64_t id = request_add(entry, with_send);
+    uint64_t id = request_add(&entry, with_send);
     DISPATCH(mpi_irecv_request, id);
 }
 
 void scorep_mpi_send_init(scorep_comm comm, int peer, int tag, uint64_t bytes, scorep_request request)
 {
     if (!current()) return;
-    request_add(send_entry(comm, peer, tag, bytes, request, 1), 0);
+    request_entry entry = send_entry(comm, peer, tag, bytes, request, 1);
+    request_add(&entry, 0);
 }
 
 void scorep_mpi_recv_init(scorep_comm comm, scorep_request request)
 {
     if (!current()) return;
-    request_add(receive_entry(comm, request, 1), 0);
+    request_entry entry = receive_entry(comm, request, 1);
+    request_add(&entry, 0);
 }
 
 void scorep_mpi_request_start(scorep_request request)
@@ -346,14 +455,15 @@ void scorep_mpi_request_complete(scorep_request request, int source, int tag, ui
 {
     EVENT_BEGIN();
     pthread_mutex_lock(&request_lock);
-    request_entry* e = request_find(request);
+    request_entry** link = request_link(request);
+    request_entry* e = *link;
     if (!e || !e->active) {
         pthread_mutex_unlock(&request_lock);
         return;
     }
     request_entry copy = *e;
     if (e->persistent) e->active = 0;
-    else request_remove(request);
+    else request_release(request_pop(link));
     pthread_mutex_unlock(&request_lock);
     if (cancelled) {
         if (copy.send_id) DISPATCH(mpi_request_cancelled, copy.send_id)
@@ -413,7 +523,8 @@ void scorep_mpi_request_cancel(scorep_request request)
 void scorep_mpi_request_free(scorep_request request)
 {
     pthread_mutex_lock(&request_lock);
-    request_remove(request);
+    request_entry** link = request_link(request);
+    if (*link) request_release(request_pop(link));
     pthread_mutex_unlock(&request_lock);
 }
 

@@ -1,15 +1,41 @@
-"""Request tracking, RMA and I/O events reach the profile (one process, no MPI)."""
+"""Request tracking, RMA and I/O events reach the profile (one process, no MPI);
+the request table's queues of requests that share a handle (checked inside
+runtime/tests/test_requests.c)."""
 import pytest
 
 from runtime_programs import Profile, load_profile, run
 
 
 @pytest.fixture(scope="module")
-def profile(build_dir, tmp_path_factory):
+def program_run(build_dir, tmp_path_factory):
     directory = tmp_path_factory.mktemp("requests") / "e"
-    proc = run(build_dir, "test_requests", env={"SCOREP_EXPERIMENT_DIRECTORY": str(directory)})
+    proc = run(build_dir, "test_requests", env={"SCOREP_EXPERIMENT_DIRECTORY": str(directory),
+                                                "SCOREP_VERBOSE": "true"})
     assert "world rank of rank 2 in 'three': 0" in proc.stdout
+    return proc, directory
+
+
+@pytest.fixture(scope="module")
+def profile(program_run):
+    _, directory = program_run
     return Profile(load_profile(directory / "profile.json"))
+
+
+def test_requests_sharing_a_handle_complete_oldest_first_each_once(program_run):
+    """MPI gives requests that are complete at creation one shared handle;
+    the program checks FIFO completion, test/free/cancel of the oldest,
+    persistent requests, MPI_Isendrecv halves, bucket collisions, threads and
+    the bound per handle (it exits 1 with FAIL lines otherwise)."""
+    proc, _ = program_run
+    assert "FAIL" not in proc.stdout
+    assert "queues: ok" in proc.stdout
+
+
+def test_a_handle_over_its_bound_drops_the_oldest_with_one_note(program_run):
+    proc, _ = program_run
+    notes = [line for line in proc.stderr.splitlines() if "requests outstanding at once" in line]
+    assert len(notes) == 1, proc.stderr
+    assert "more than 65536" in notes[0] and "oldest is dropped" in notes[0]
 
 
 def numbers(row, *keys):

@@ -47,10 +47,14 @@ typedef uint32_t scorep_window;    /* RMA window */
 typedef uint32_t scorep_parameter;
 typedef uint32_t scorep_metric;
 
-/* An outstanding non-blocking operation, named by the adapter: any integer
- * that is unique among the process's active requests (for MPI:
+/* An outstanding non-blocking operation, named by the adapter: an integer
+ * that names the request while it is outstanding (for MPI:
  * scorep_mpi_request_handle() of the C MPI_Request, after MPI_Request_f2c for
- * Fortran handles; a library's own handle for library wrappers). */
+ * Fortran handles; a library's own handle for library wrappers). Several
+ * outstanding requests may share a handle: MPI libraries give requests that
+ * are complete at creation one shared handle (MPICH's builtin "lightweight"
+ * request, Open MPI's ompi_request_empty, e.g. for small sends). The core
+ * keeps such requests in creation order (see "non-blocking requests"). */
 typedef uint64_t scorep_request;
 
 #define SCOREP_INVALID_ID UINT32_MAX
@@ -160,7 +164,11 @@ void scorep_mpi_recv(scorep_comm comm, int peer, int tag, uint64_t bytes);
 /* ---- non-blocking requests ------------------------------------------------ */
 
 /* The core keeps a table of active requests, so a completion call needs only
- * the request handle. */
+ * the request handle. Requests that share a handle are queued in creation
+ * order: a completion, test or free of the handle applies to the oldest
+ * (for requests complete at creation the order cannot matter). A handle
+ * holds at most 65536 outstanding requests; beyond that the oldest is dropped
+ * without a completion (noted once with SCOREP_VERBOSE). */
 void scorep_mpi_isend(scorep_comm comm, int peer, int tag, uint64_t bytes,
                       scorep_request request);
 void scorep_mpi_irecv_request(scorep_comm comm, scorep_request request);
@@ -206,7 +214,11 @@ void scorep_register_status_check(scorep_recv_origin origin, scorep_status_check
 
 /* Persistent requests (MPI_Send_init / MPI_Recv_init ...): registered
  * inactive; scorep_mpi_request_start activates them (records an isend or an
- * irecv request). They stay in the table until scorep_mpi_request_free. */
+ * irecv request). They stay in the table until scorep_mpi_request_free. A
+ * persistent request is its handle's only entry: registering one drops
+ * older requests of the handle, and a new request with the handle of a
+ * persistent one drops that (the handle was freed without the core seeing
+ * it). */
 void scorep_mpi_send_init(scorep_comm comm, int peer, int tag, uint64_t bytes,
                           scorep_request request);
 void scorep_mpi_recv_init(scorep_comm comm, scorep_request request);
@@ -236,7 +248,8 @@ void scorep_mpi_request_complete_status(scorep_request request, const void* stat
 void scorep_mpi_request_test(scorep_request request);
 /* A cancellation was requested (MPI_Cancel); completion follows later. */
 void scorep_mpi_request_cancel(scorep_request request);
-/* MPI_Request_free: drops the table entry (persistent or not). */
+/* MPI_Request_free: drops the table entry (persistent or not; of requests
+ * sharing the handle, the oldest). */
 void scorep_mpi_request_free(scorep_request request);
 
 /* Status decoding: what the core needs from a status object. */
