@@ -152,6 +152,10 @@ void scorep_multiprocess_register(const scorep_multiprocess_ops* ops);
 int scorep_multiprocess_is_registered(void);
 /* rank and size are final: create the experiment directory, tell substrates */
 void scorep_lifecycle_processes_known(void);
+/* scorep_measurement_abort for a helper thread that records no events, while
+ * the program's threads may still be recording: stops recording, lets events
+ * under way finish, then writes. */
+void scorep_measurement_abort_beside_running_threads(void);
 /* collective: rank 0 ends with the concatenation of every rank's blob in rank
  * order, gathered up a binomial tree; returns true on rank 0 */
 bool scorep_tree_gather(scorep_buffer* mine, scorep_buffer* all_on_root);

@@ -154,12 +154,21 @@ void scorep_lifecycle_processes_known(void)
             scorep_substrates[i]->experiment_dir_ready(dir, mp->rank, mp->size);
 }
 
+/* emergency: 0 normal end, 1 abnormal end from a thread that records events
+ * (or from a signal handler on it), 2 abnormal end from a helper thread while
+ * the program's threads may be inside an event */
 static void finalize(int emergency)
 {
     int expected = SCOREP_PHASE_ACTIVE;
     if (!__atomic_compare_exchange_n(&scorep_phase_now, &expected, SCOREP_PHASE_FINALIZING, false,
                                      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
         return;
+    if (emergency == 2) {
+        /* no new event starts now; one already past its phase check ends within nanoseconds */
+        struct timespec pause = {0, 2000000};
+        nanosleep(&pause, NULL);
+        emergency = 1;
+    }
     uint64_t t = scorep_timer_read();
     scorep_events_finish_open_regions(t);
     scorep_timer_finish_calibration();
@@ -221,3 +230,5 @@ void scorep_measurement_finalize(void)
 }
 
 void scorep_measurement_abort(void) { finalize(1); }
+
+void scorep_measurement_abort_beside_running_threads(void) { finalize(2); }

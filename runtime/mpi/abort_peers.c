@@ -13,10 +13,14 @@
  * The signal is used only if nobody else handles it, and a rank is asked
  * only if its process is still the one that took part in MPI_Init (same
  * pid and start time): a real-time signal's default action ends a process.
+ * The handler only wakes a thread of ours that does the writing: the signal
+ * may interrupt the program inside malloc or a lock that writing needs.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE  /* sigqueue, siginfo_t, nanosleep, gethostname */
 #endif
+#include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -42,6 +46,8 @@ static int save_signal;
 static process_identity* peers;  /* the other ranks on this node */
 static int peer_count;
 static atomic_int answers;
+static sem_t save_requested;
+static atomic_long requester;    /* pid of the rank that asked */
 
 static uint64_t host_hash(void)
 {
@@ -72,14 +78,39 @@ static uint64_t start_time_of(int64_t pid)
 
 static void on_save_signal(int sig, siginfo_t* info, void* context)
 {
-    (void)context;
+    (void)sig, (void)context;
     if (info->si_code != SI_QUEUE) return;
     if (info->si_value.sival_int == SAVED) {
         atomic_fetch_add(&answers, 1);
     } else if (info->si_value.sival_int == SAVE_REQUEST) {
-        scorep_measurement_abort();
-        sigqueue(info->si_pid, sig, (union sigval){.sival_int = SAVED});
+        atomic_store(&requester, (long)info->si_pid);
+        sem_post(&save_requested);  /* async-signal-safe */
     }
+}
+
+static void* saver(void* unused)
+{
+    (void)unused;
+    while (sem_wait(&save_requested) != 0)
+        ;  /* EINTR */
+    scorep_measurement_abort_beside_running_threads();
+    sigqueue((pid_t)atomic_load(&requester), save_signal, (union sigval){.sival_int = SAVED});
+    return NULL;
+}
+
+/* The writing thread waits with every signal blocked, so that no signal
+ * meant for the program is delivered to it. */
+static int start_saver(void)
+{
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    pthread_t thread;
+    int rc = pthread_create(&thread, NULL, saver, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc != 0) return -1;
+    pthread_detach(thread);
+    return 0;
 }
 
 static int install_handler(void)
@@ -104,8 +135,8 @@ void scorep_abort_peers_init(MPI_Comm comm)
     PMPI_Comm_rank(comm, &rank);
     PMPI_Comm_size(comm, &size);
     if (size < 2) return;
-    /* every rank takes part in the exchange, even one without a free signal */
-    int sig = install_handler();
+    /* every rank takes part in the exchange, even one that cannot be asked */
+    int sig = sem_init(&save_requested, 0, 0) == 0 && start_saver() == 0 ? install_handler() : 0;
     process_identity me = {host_hash(), (int64_t)getpid(), start_time_of((int64_t)getpid())};
     if (!sig) me.host = 0;  /* cannot be asked */
     process_identity* all = malloc((size_t)size * sizeof *all);
