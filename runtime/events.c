@@ -31,10 +31,15 @@ typedef struct event_state {
     scorep_region stack[STACK_MAX];
 } event_state;
 
+/* Whether an active substrate records the time of every event (the trace). */
+static int events_need_time;
+
 void scorep_events_activate_substrates(void)
 {
     enter_count = leave_count = 0;
+    events_need_time = 0;
     for (int i = 0; i < scorep_substrate_count_active; i++) {
+        events_need_time |= scorep_substrates[i]->needs_event_times;
         if (scorep_substrates[i]->enter) enter_fns[enter_count++] = scorep_substrates[i]->enter;
         if (scorep_substrates[i]->leave) leave_fns[leave_count++] = scorep_substrates[i]->leave;
     }
@@ -115,12 +120,25 @@ void scorep_events_finish_open_regions(uint64_t t)
     }
 }
 
-#define EVENT_BEGIN()                                     \
-    scorep_location* loc = current();                     \
-    if (UNLIKELY(!loc)) return;                           \
-    uint64_t t = scorep_timer_read();                     \
-    loc->last_ticks = t;                                  \
+/* The clock is the largest cost of an event, so it is read only where a
+ * time is recorded:
+ *   EVENT_BEGIN           the time of the event, read only if a substrate
+ *                         records it (with the profile alone, t is the last
+ *                         timestamp, which the profile does not use here)
+ *   EVENT_BEGIN_TIMED     always read (the profile needs it: parameters)
+ *   EVENT_BEGIN_AT_START  events that happen as an MPI call starts (a send or
+ *                         receive is posted, a collective begins): stamped
+ *                         with the location's last event, normally the enter
+ *                         of that call, a few instructions earlier */
+#define EVENT_BEGIN_STAMPED(read_clock)                             \
+    scorep_location* loc = current();                               \
+    if (UNLIKELY(!loc)) return;                                     \
+    uint64_t t = (read_clock) ? scorep_timer_read() : loc->last_ticks; \
+    loc->last_ticks = t;                                            \
     ((event_state*)loc->event_private)->event_count++
+#define EVENT_BEGIN() EVENT_BEGIN_STAMPED(events_need_time)
+#define EVENT_BEGIN_TIMED() EVENT_BEGIN_STAMPED(1)
+#define EVENT_BEGIN_AT_START() EVENT_BEGIN_STAMPED(0)
 
 #define DISPATCH(callback, ...)                                          \
     for (int i_ = 0; i_ < scorep_substrate_count_active; i_++) {         \
@@ -137,7 +155,7 @@ void scorep_events_finish_open_regions(uint64_t t)
 
 void scorep_mpi_send(scorep_comm comm, int peer, int tag, uint64_t bytes)
 {
-    EVENT_BEGIN();
+    EVENT_BEGIN_AT_START();
     DISPATCH(mpi_send, comm, peer, scorep_comm_world_rank(comm, peer), tag, bytes);
 }
 
@@ -335,7 +353,7 @@ static request_entry receive_entry(scorep_comm comm, scorep_request request, int
 
 void scorep_mpi_isend(scorep_comm comm, int peer, int tag, uint64_t bytes, scorep_request request)
 {
-    EVENT_BEGIN();
+    EVENT_BEGIN_AT_START();
     request_entry entry = send_entry(comm, peer, tag, bytes, request, 0);
     uint64_t id = request_add(&entry, 0);
     DISPATCH(mpi_isend, comm, peer, scorep_comm_world_rank(comm, peer), tag, bytes, id);
@@ -343,7 +361,7 @@ void scorep_mpi_isend(scorep_comm comm, int peer, int tag, uint64_t bytes, score
 
 void scorep_mpi_irecv_request(scorep_comm comm, scorep_request request)
 {
-    EVENT_BEGIN();
+    EVENT_BEGIN_AT_START();
     request_entry entry = receive_entry(comm, request, 0);
     uint64_t id = request_add(&entry, 0);
     DISPATCH(mpi_irecv_request, id);
@@ -392,7 +410,7 @@ void scorep_mpi_irecv_request_posted(scorep_comm comm, int source, int tag, uint
     if (!current()) return;
     /* before the timestamp: a self-check at the first request is not part of the event */
     int status_wrong = status_known_wrong(origin);
-    EVENT_BEGIN();
+    EVENT_BEGIN_AT_START();
     request_entry entry = receive_entry(comm, request, 0);
     entry.peer = source < 0 ? -1 : source;
     entry.tag = tag < 0 ? -1 : tag;
@@ -419,7 +437,7 @@ void scorep_mpi_recv_init(scorep_comm comm, scorep_request request)
 
 void scorep_mpi_request_start(scorep_request request)
 {
-    EVENT_BEGIN();
+    EVENT_BEGIN_AT_START();
     pthread_mutex_lock(&request_lock);
     request_entry* e = request_find(request);
     if (!e || !e->persistent) {
@@ -532,7 +550,7 @@ void scorep_mpi_request_free(scorep_request request)
 
 void scorep_mpi_collective_begin(void)
 {
-    EVENT_BEGIN();
+    EVENT_BEGIN_AT_START();
     DISPATCH0(mpi_collective_begin);
 }
 
@@ -573,7 +591,7 @@ void scorep_rma_op_complete(scorep_window window, uint64_t matching_id, int bloc
     DISPATCH(rma_op_complete, window, matching_id, blocking);
 }
 
-void scorep_rma_collective_begin(void) { EVENT_BEGIN(); DISPATCH0(rma_collective_begin); }
+void scorep_rma_collective_begin(void) { EVENT_BEGIN_AT_START(); DISPATCH0(rma_collective_begin); }
 
 void scorep_rma_collective_end(scorep_collective_kind kind, scorep_rma_sync_level level, scorep_window window,
                                int root, uint64_t bytes_sent, uint64_t bytes_received)
@@ -607,14 +625,14 @@ void scorep_io_bytes(uint64_t bytes_read, uint64_t bytes_written)
 
 void scorep_parameter_int(scorep_parameter parameter, int64_t value)
 {
-    EVENT_BEGIN();
+    EVENT_BEGIN_TIMED();
     DISPATCH(parameter_int, parameter, value);
 }
 
 void scorep_parameter_string(scorep_parameter parameter, const char* value)
 {
     scorep_string id = scorep_string_define(value);
-    EVENT_BEGIN();
+    EVENT_BEGIN_TIMED();
     DISPATCH(parameter_string, parameter, id);
 }
 
@@ -627,6 +645,7 @@ void scorep_metric_add(scorep_metric metric, int64_t value)
 
 void scorep_event_buffer_flush(scorep_location* loc, uint64_t t_begin, uint64_t t_end)
 {
+    loc->last_ticks = t_end;  /* the next event stamped at the last one follows the flush */
     for (int i = 0; i < scorep_substrate_count_active; i++)
         if (scorep_substrates[i]->buffer_flush) scorep_substrates[i]->buffer_flush(loc, t_begin, t_end);
 }

@@ -210,6 +210,10 @@ typedef struct scorep_finalize_context {
 
 typedef struct scorep_substrate {
     const char* name;
+    /* non-zero if the substrate records when every event happened (a trace).
+     * Without such a substrate only enter, exit and parameter events read the
+     * clock: the others' t is the location's last timestamp. */
+    int needs_event_times;
 
     /* once; slot indexes loc->substrate_data. Return 0 on success; non-zero
      * disables the substrate (with a warning printed by the substrate). */

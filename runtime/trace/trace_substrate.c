@@ -149,6 +149,7 @@ const scorep_substrate* scorep_trace_substrate(void)
         table.write = trace_write_callback;
         table.finalize = trace_finalize;
         table.name = "tracing";
+        table.needs_event_times = 1;
     }
     return &table;
 }
