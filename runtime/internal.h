@@ -117,7 +117,7 @@ struct scorep_profile_node {
     scorep_profile_node* parent;
     scorep_profile_node* first_child;
     scorep_profile_node* next_sibling;
-    scorep_profile_node* cached_child;
+    scorep_profile_node* cached_child[2];  /* the two children entered last, newest first */
     uint64_t enter_ticks;
     scorep_profile_numbers n;
     int64_t metrics[SCOREP_PROFILE_MAX_METRICS];

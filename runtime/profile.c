@@ -93,12 +93,21 @@ static __attribute__((noinline)) scorep_profile_node* child_slow(profile_locatio
     return n;
 }
 
+/* Programs alternate calls under one parent (MPI_Send, MPI_Recv, ...): the
+ * two children entered last are kept, so alternation stays off the hash. */
+static inline int is_child_for(const scorep_profile_node* c, uint32_t region)
+{
+    return c && c->region == region && c->parameter == SCOREP_INVALID_ID;
+}
+
 static inline scorep_profile_node* child(profile_location* pl, scorep_profile_node* parent, uint32_t region)
 {
-    scorep_profile_node* c = parent->cached_child;
-    if (LIKELY(c && c->region == region && c->parameter == SCOREP_INVALID_ID)) return c;
-    c = child_slow(pl, parent, region, SCOREP_INVALID_ID, 0);
-    parent->cached_child = c;
+    scorep_profile_node** cache = parent->cached_child;
+    scorep_profile_node* c = cache[0];
+    if (LIKELY(is_child_for(c, region))) return c;
+    c = is_child_for(cache[1], region) ? cache[1] : child_slow(pl, parent, region, SCOREP_INVALID_ID, 0);
+    cache[1] = cache[0];
+    cache[0] = c;
     return c;
 }
 
