@@ -160,12 +160,14 @@ def fortran_lines(text):
 def render_f08_adapter(env, spec, kinds, catalogue, output, write):
     plans, excluded = plan_f08_wrappers(spec, catalogue)
     env_tasks = env.overlay(loader=task_loader(env, catalogue))
+    groups = catalogue.groups["all"]
     records = [wrapper_record(env_tasks, kinds, plan, i) for i, plan in enumerate(plans)]
+    for record in records:  # the bit of SCOREP_MPI_GROUP_<group> (templates/c/tables.h.j2)
+        record["group_bit"] = groups.index(record["group"])
     files = {}
     for plan, record in zip(plans, records):
         files.setdefault(plan.file, []).append(record)
     out = output / "mpi" / "f08"
-    groups = catalogue.groups["all"]
     write(out / "scorep_mpi_f08_tables.c", env.get_template("f08/tables.c.j2").render(
         wrappers=records, groups=groups))
     for name in sorted(files):

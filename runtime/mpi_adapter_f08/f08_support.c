@@ -44,6 +44,13 @@ scorep_region scorep_mpi_f08_region(int index)
     return region;
 }
 
+/* Where the enabled groups are: the wrappers test their group bit in Fortran,
+ * so a wrapper whose group is off makes no call into C. */
+uint32_t* scorep_mpi_f08_groups_address(void)
+{
+    return &scorep_mpi_enabled_groups;
+}
+
 /* The start and end of a measured wrapper, one call each from Fortran: a
  * call into C cannot be inlined, so the wrapper makes as few as it can.
  * begin: whether the wrapper measures; if so, event generation off and the

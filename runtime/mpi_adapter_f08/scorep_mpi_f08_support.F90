@@ -4,9 +4,14 @@
 ! Everything else the wrappers need from the core comes from the core's own
 ! interface module scorep_wrapgen_core.
 module scorep_mpi_f08_support
-    use, intrinsic :: iso_c_binding, only : c_int, c_int32_t, c_int64_t, c_ptr, c_intptr_t, c_size_t
+    use, intrinsic :: iso_c_binding, only : c_int, c_int32_t, c_int64_t, c_ptr, c_intptr_t, c_size_t, &
+        c_f_pointer
     implicit none
-    private :: c_int, c_int32_t, c_int64_t, c_ptr, c_intptr_t, c_size_t
+    private :: c_int, c_int32_t, c_int64_t, c_ptr, c_intptr_t, c_size_t, c_f_pointer
+
+    ! The enabled measurement groups (scorep_mpi_enabled_groups of the C adapter),
+    ! read through a pointer: a wrapper whose group is off makes no call at all.
+    integer(c_int32_t), pointer, protected :: scorep_mpi_f08_groups => null()
 
     ! scorep_rma_atomic_kind and scorep_rma_sync_level of adapter.h
     integer(c_int), parameter :: SCOREP_RMA_ATOMIC_ACCUMULATE = 0, SCOREP_RMA_ATOMIC_INCREMENT = 1, &
@@ -26,6 +31,10 @@ module scorep_mpi_f08_support
             import :: c_int, c_int32_t
             integer(c_int), value :: index
             integer(c_int32_t) :: region
+        end function
+        function scorep_mpi_f08_groups_address() bind(c, name="scorep_mpi_f08_groups_address") result(address)
+            import :: c_ptr
+            type(c_ptr) :: address
         end function
         function scorep_mpi_f08_begin(index) bind(c, name="scorep_mpi_f08_begin") result(region)
             import :: c_int, c_int32_t
@@ -160,4 +169,8 @@ module scorep_mpi_f08_support
         subroutine scorep_mpi_layer_abort() bind(c, name="scorep_mpi_layer_abort")
         end subroutine
     end interface
+contains
+    subroutine scorep_mpi_f08_groups_connect()
+        call c_f_pointer(scorep_mpi_f08_groups_address(), scorep_mpi_f08_groups)
+    end subroutine
 end module scorep_mpi_f08_support

@@ -36,7 +36,10 @@ subroutine SCOREP_F08_NAME_MPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, 
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -93,7 +96,10 @@ subroutine SCOREP_F08_NAME_MPI_Allgather_c(sendbuf, sendcount, sendtype, recvbuf
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -151,7 +157,10 @@ subroutine SCOREP_F08_NAME_MPI_Allgather_init(sendbuf, sendcount, sendtype, recv
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, &
         scorep_ierror)
@@ -196,7 +205,10 @@ subroutine SCOREP_F08_NAME_MPI_Allgather_init_c(sendbuf, sendcount, sendtype, re
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, &
         scorep_ierror)
@@ -241,7 +253,10 @@ subroutine SCOREP_F08_NAME_MPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf,
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -301,7 +316,10 @@ subroutine SCOREP_F08_NAME_MPI_Allgatherv_c(sendbuf, sendcount, sendtype, recvbu
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -360,7 +378,10 @@ subroutine SCOREP_F08_NAME_MPI_Allgatherv_init(sendbuf, sendcount, sendtype, rec
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, &
         request, scorep_ierror)
@@ -406,7 +427,10 @@ subroutine SCOREP_F08_NAME_MPI_Allgatherv_init_c(sendbuf, sendcount, sendtype, r
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, &
         request, scorep_ierror)
@@ -448,7 +472,10 @@ subroutine SCOREP_F08_NAME_MPI_Allreduce(sendbuf, recvbuf, count, datatype, op, 
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -504,7 +531,10 @@ subroutine SCOREP_F08_NAME_MPI_Allreduce_c(sendbuf, recvbuf, count, datatype, op
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -560,7 +590,10 @@ subroutine SCOREP_F08_NAME_MPI_Allreduce_init(sendbuf, recvbuf, count, datatype,
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
@@ -602,7 +635,10 @@ subroutine SCOREP_F08_NAME_MPI_Allreduce_init_c(sendbuf, recvbuf, count, datatyp
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
@@ -644,7 +680,10 @@ subroutine SCOREP_F08_NAME_MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, r
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -701,7 +740,10 @@ subroutine SCOREP_F08_NAME_MPI_Alltoall_c(sendbuf, sendcount, sendtype, recvbuf,
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -759,7 +801,10 @@ subroutine SCOREP_F08_NAME_MPI_Alltoall_init(sendbuf, sendcount, sendtype, recvb
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, &
         scorep_ierror)
@@ -804,7 +849,10 @@ subroutine SCOREP_F08_NAME_MPI_Alltoall_init_c(sendbuf, sendcount, sendtype, rec
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, &
         scorep_ierror)
@@ -850,7 +898,10 @@ subroutine SCOREP_F08_NAME_MPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype,
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -912,7 +963,10 @@ subroutine SCOREP_F08_NAME_MPI_Alltoallv_c(sendbuf, sendcounts, sdispls, sendtyp
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -973,7 +1027,10 @@ subroutine SCOREP_F08_NAME_MPI_Alltoallv_init(sendbuf, sendcounts, sdispls, send
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, &
         info, request, scorep_ierror)
@@ -1020,7 +1077,10 @@ subroutine SCOREP_F08_NAME_MPI_Alltoallv_init_c(sendbuf, sendcounts, sdispls, se
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, &
         info, request, scorep_ierror)
@@ -1066,7 +1126,10 @@ subroutine SCOREP_F08_NAME_MPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -1128,7 +1191,10 @@ subroutine SCOREP_F08_NAME_MPI_Alltoallw_c(sendbuf, sendcounts, sdispls, sendtyp
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -1189,7 +1255,10 @@ subroutine SCOREP_F08_NAME_MPI_Alltoallw_init(sendbuf, sendcounts, sdispls, send
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, &
         info, request, scorep_ierror)
@@ -1236,7 +1305,10 @@ subroutine SCOREP_F08_NAME_MPI_Alltoallw_init_c(sendbuf, sendcounts, sdispls, se
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, &
         info, request, scorep_ierror)
@@ -1262,7 +1334,10 @@ subroutine SCOREP_F08_NAME_MPI_Barrier(comm, ierror)
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -1293,7 +1368,10 @@ subroutine SCOREP_F08_NAME_MPI_Barrier_init(comm, info, request, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Barrier_init(comm, info, request, scorep_ierror)
     if (scorep_measuring) then
@@ -1327,7 +1405,10 @@ subroutine SCOREP_F08_NAME_MPI_Bcast(buffer, count, datatype, root, comm, ierror
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -1369,7 +1450,10 @@ subroutine SCOREP_F08_NAME_MPI_Bcast_c(buffer, count, datatype, root, comm, ierr
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -1412,7 +1496,10 @@ subroutine SCOREP_F08_NAME_MPI_Bcast_init(buffer, count, datatype, root, comm, i
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Bcast_init(buffer, count, datatype, root, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
@@ -1447,7 +1534,10 @@ subroutine SCOREP_F08_NAME_MPI_Bcast_init_c(buffer, count, datatype, root, comm,
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Bcast_init(buffer, count, datatype, root, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
@@ -1488,7 +1578,10 @@ subroutine SCOREP_F08_NAME_MPI_Exscan(sendbuf, recvbuf, count, datatype, op, com
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -1544,7 +1637,10 @@ subroutine SCOREP_F08_NAME_MPI_Exscan_c(sendbuf, recvbuf, count, datatype, op, c
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -1600,7 +1696,10 @@ subroutine SCOREP_F08_NAME_MPI_Exscan_init(sendbuf, recvbuf, count, datatype, op
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
@@ -1642,7 +1741,10 @@ subroutine SCOREP_F08_NAME_MPI_Exscan_init_c(sendbuf, recvbuf, count, datatype, 
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
@@ -1686,7 +1788,10 @@ subroutine SCOREP_F08_NAME_MPI_Gather(sendbuf, sendcount, sendtype, recvbuf, rec
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -1752,7 +1857,10 @@ subroutine SCOREP_F08_NAME_MPI_Gather_c(sendbuf, sendcount, sendtype, recvbuf, r
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -1818,7 +1926,10 @@ subroutine SCOREP_F08_NAME_MPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, &
         scorep_ierror)
@@ -1863,7 +1974,10 @@ subroutine SCOREP_F08_NAME_MPI_Gather_init_c(sendbuf, sendcount, sendtype, recvb
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, &
         scorep_ierror)
@@ -1910,7 +2024,10 @@ subroutine SCOREP_F08_NAME_MPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, re
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -1979,7 +2096,10 @@ subroutine SCOREP_F08_NAME_MPI_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, 
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -2046,7 +2166,10 @@ subroutine SCOREP_F08_NAME_MPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbu
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, &
         request, scorep_ierror)
@@ -2093,7 +2216,10 @@ subroutine SCOREP_F08_NAME_MPI_Gatherv_init_c(sendbuf, sendcount, sendtype, recv
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, &
         request, scorep_ierror)
@@ -2138,7 +2264,10 @@ subroutine SCOREP_F08_NAME_MPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf,
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -2198,7 +2327,10 @@ subroutine SCOREP_F08_NAME_MPI_Iallgather_c(sendbuf, sendcount, sendtype, recvbu
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -2258,7 +2390,10 @@ subroutine SCOREP_F08_NAME_MPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -2320,7 +2455,10 @@ subroutine SCOREP_F08_NAME_MPI_Iallgatherv_c(sendbuf, sendcount, sendtype, recvb
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -2378,7 +2516,10 @@ subroutine SCOREP_F08_NAME_MPI_Iallreduce(sendbuf, recvbuf, count, datatype, op,
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -2436,7 +2577,10 @@ subroutine SCOREP_F08_NAME_MPI_Iallreduce_c(sendbuf, recvbuf, count, datatype, o
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -2495,7 +2639,10 @@ subroutine SCOREP_F08_NAME_MPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, 
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -2555,7 +2702,10 @@ subroutine SCOREP_F08_NAME_MPI_Ialltoall_c(sendbuf, sendcount, sendtype, recvbuf
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -2616,7 +2766,10 @@ subroutine SCOREP_F08_NAME_MPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -2679,7 +2832,10 @@ subroutine SCOREP_F08_NAME_MPI_Ialltoallv_c(sendbuf, sendcounts, sdispls, sendty
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -2741,7 +2897,10 @@ subroutine SCOREP_F08_NAME_MPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtype
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -2804,7 +2963,10 @@ subroutine SCOREP_F08_NAME_MPI_Ialltoallw_c(sendbuf, sendcounts, sdispls, sendty
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -2846,7 +3008,10 @@ subroutine SCOREP_F08_NAME_MPI_Ibarrier(comm, request, ierror)
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -2886,7 +3051,10 @@ subroutine SCOREP_F08_NAME_MPI_Ibcast(buffer, count, datatype, root, comm, reque
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -2929,7 +3097,10 @@ subroutine SCOREP_F08_NAME_MPI_Ibcast_c(buffer, count, datatype, root, comm, req
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -2979,7 +3150,10 @@ subroutine SCOREP_F08_NAME_MPI_Iexscan(sendbuf, recvbuf, count, datatype, op, co
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -3037,7 +3211,10 @@ subroutine SCOREP_F08_NAME_MPI_Iexscan_c(sendbuf, recvbuf, count, datatype, op, 
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -3098,7 +3275,10 @@ subroutine SCOREP_F08_NAME_MPI_Igather(sendbuf, sendcount, sendtype, recvbuf, re
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -3166,7 +3346,10 @@ subroutine SCOREP_F08_NAME_MPI_Igather_c(sendbuf, sendcount, sendtype, recvbuf, 
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -3235,7 +3418,10 @@ subroutine SCOREP_F08_NAME_MPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, r
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -3306,7 +3492,10 @@ subroutine SCOREP_F08_NAME_MPI_Igatherv_c(sendbuf, sendcount, sendtype, recvbuf,
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -3371,7 +3560,10 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_allgather(sendbuf, sendcount, sendtype,
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, &
         scorep_ierror)
@@ -3414,7 +3606,10 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_allgather_c(sendbuf, sendcount, sendtyp
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, &
         scorep_ierror)
@@ -3458,7 +3653,10 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &
         request, scorep_ierror)
@@ -3503,7 +3701,10 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_allgatherv_c(sendbuf, sendcount, sendty
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &
         request, scorep_ierror)
@@ -3546,7 +3747,10 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, 
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, &
         scorep_ierror)
@@ -3589,7 +3793,10 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_alltoall_c(sendbuf, sendcount, sendtype
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, &
         scorep_ierror)
@@ -3634,7 +3841,10 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls,
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, &
         comm, request, scorep_ierror)
@@ -3680,7 +3890,10 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_alltoallv_c(sendbuf, sendcounts, sdispl
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, &
         comm, request, scorep_ierror)
@@ -3725,7 +3938,10 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls,
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, &
         comm, request, scorep_ierror)
@@ -3771,7 +3987,10 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_alltoallw_c(sendbuf, sendcounts, sdispl
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, &
         comm, request, scorep_ierror)
@@ -3816,7 +4035,10 @@ subroutine SCOREP_F08_NAME_MPI_Ireduce(sendbuf, recvbuf, count, datatype, op, ro
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -3883,7 +4105,10 @@ subroutine SCOREP_F08_NAME_MPI_Ireduce_c(sendbuf, recvbuf, count, datatype, op, 
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -3947,7 +4172,10 @@ subroutine SCOREP_F08_NAME_MPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, dat
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -4005,7 +4233,10 @@ subroutine SCOREP_F08_NAME_MPI_Ireduce_scatter_c(sendbuf, recvbuf, recvcounts, d
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -4063,7 +4294,10 @@ subroutine SCOREP_F08_NAME_MPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -4122,7 +4356,10 @@ subroutine SCOREP_F08_NAME_MPI_Ireduce_scatter_block_c(sendbuf, recvbuf, recvcou
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -4180,7 +4417,10 @@ subroutine SCOREP_F08_NAME_MPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -4238,7 +4478,10 @@ subroutine SCOREP_F08_NAME_MPI_Iscan_c(sendbuf, recvbuf, count, datatype, op, co
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -4299,7 +4542,10 @@ subroutine SCOREP_F08_NAME_MPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, r
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -4367,7 +4613,10 @@ subroutine SCOREP_F08_NAME_MPI_Iscatter_c(sendbuf, sendcount, sendtype, recvbuf,
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -4436,7 +4685,10 @@ subroutine SCOREP_F08_NAME_MPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, 
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -4507,7 +4759,10 @@ subroutine SCOREP_F08_NAME_MPI_Iscatterv_c(sendbuf, sendcounts, displs, sendtype
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -4571,7 +4826,10 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_allgather(sendbuf, sendcount, sendtype, 
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, scorep_ierror)
     if (scorep_measuring) then
@@ -4612,7 +4870,10 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_allgather_c(sendbuf, sendcount, sendtype
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, scorep_ierror)
     if (scorep_measuring) then
@@ -4655,7 +4916,10 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_allgather_init(sendbuf, sendcount, sendt
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, &
         request, scorep_ierror)
@@ -4700,7 +4964,10 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_allgather_init_c(sendbuf, sendcount, sen
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, &
         request, scorep_ierror)
@@ -4743,7 +5010,10 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype,
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &
         scorep_ierror)
@@ -4787,7 +5057,10 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_allgatherv_c(sendbuf, sendcount, sendtyp
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &
         scorep_ierror)
@@ -4832,7 +5105,10 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_allgatherv_init(sendbuf, sendcount, send
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &
         info, request, scorep_ierror)
@@ -4878,7 +5154,10 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_allgatherv_init_c(sendbuf, sendcount, se
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &
         info, request, scorep_ierror)
@@ -4920,7 +5199,10 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, r
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, scorep_ierror)
     if (scorep_measuring) then
@@ -4961,7 +5243,10 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoall_c(sendbuf, sendcount, sendtype,
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, scorep_ierror)
     if (scorep_measuring) then
@@ -5004,7 +5289,10 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoall_init(sendbuf, sendcount, sendty
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, &
         scorep_ierror)
@@ -5049,7 +5337,10 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoall_init_c(sendbuf, sendcount, send
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, &
         scorep_ierror)
@@ -5093,7 +5384,10 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, 
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, &
         comm, scorep_ierror)
@@ -5138,7 +5432,10 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoallv_c(sendbuf, sendcounts, sdispls
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, &
         comm, scorep_ierror)
@@ -5184,7 +5481,10 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdis
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, &
         comm, info, request, scorep_ierror)
@@ -5231,7 +5531,10 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoallv_init_c(sendbuf, sendcounts, sd
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, &
         comm, info, request, scorep_ierror)
@@ -5275,7 +5578,10 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, 
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, &
         comm, scorep_ierror)
@@ -5320,7 +5626,10 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoallw_c(sendbuf, sendcounts, sdispls
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, &
         comm, scorep_ierror)
@@ -5367,7 +5676,10 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdis
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
         recvtypes, comm, info, request, scorep_ierror)
@@ -5414,7 +5726,10 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoallw_init_c(sendbuf, sendcounts, sd
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
         recvtypes, comm, info, request, scorep_ierror)
@@ -5440,7 +5755,10 @@ subroutine SCOREP_F08_NAME_MPI_Op_commutative(op, commute, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Op_commutative(op, commute, scorep_ierror)
     if (scorep_measuring) then
@@ -5466,7 +5784,10 @@ subroutine SCOREP_F08_NAME_MPI_Op_create(user_fn, commute, op, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Op_create(user_fn, commute, op, scorep_ierror)
     if (scorep_measuring) then
@@ -5492,7 +5813,10 @@ subroutine SCOREP_F08_NAME_MPI_Op_create_c(user_fn, commute, op, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Op_create(user_fn, commute, op, scorep_ierror)
     if (scorep_measuring) then
@@ -5516,7 +5840,10 @@ subroutine SCOREP_F08_NAME_MPI_Op_free(op, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Op_free(op, scorep_ierror)
     if (scorep_measuring) then
@@ -5559,7 +5886,10 @@ subroutine SCOREP_F08_NAME_MPI_Reduce(sendbuf, recvbuf, count, datatype, op, roo
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -5624,7 +5954,10 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_c(sendbuf, recvbuf, count, datatype, op, r
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -5688,7 +6021,10 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_init(sendbuf, recvbuf, count, datatype, op
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
@@ -5731,7 +6067,10 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_init_c(sendbuf, recvbuf, count, datatype, 
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
@@ -5769,7 +6108,10 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_local(inbuf, inoutbuf, count, datatype, op
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Reduce_local(inbuf, inoutbuf, count, datatype, op, scorep_ierror)
     if (scorep_measuring) then
@@ -5807,7 +6149,10 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_local_c(inbuf, inoutbuf, count, datatype, 
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Reduce_local(inbuf, inoutbuf, count, datatype, op, scorep_ierror)
     if (scorep_measuring) then
@@ -5848,7 +6193,10 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, data
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -5905,7 +6253,10 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_c(sendbuf, recvbuf, recvcounts, da
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -5961,7 +6312,10 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount,
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -6019,7 +6373,10 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_block_c(sendbuf, recvbuf, recvcoun
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -6078,7 +6435,10 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvc
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
@@ -6121,7 +6481,10 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_block_init_c(sendbuf, recvbuf, rec
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
@@ -6163,7 +6526,10 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts,
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
@@ -6206,7 +6572,10 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_init_c(sendbuf, recvbuf, recvcount
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
@@ -6247,7 +6616,10 @@ subroutine SCOREP_F08_NAME_MPI_Scan(sendbuf, recvbuf, count, datatype, op, comm,
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -6303,7 +6675,10 @@ subroutine SCOREP_F08_NAME_MPI_Scan_c(sendbuf, recvbuf, count, datatype, op, com
     integer(c_int32_t) :: scorep_comm_id
     integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -6359,7 +6734,10 @@ subroutine SCOREP_F08_NAME_MPI_Scan_init(sendbuf, recvbuf, count, datatype, op, 
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
@@ -6401,7 +6779,10 @@ subroutine SCOREP_F08_NAME_MPI_Scan_init_c(sendbuf, recvbuf, count, datatype, op
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
@@ -6445,7 +6826,10 @@ subroutine SCOREP_F08_NAME_MPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, re
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -6511,7 +6895,10 @@ subroutine SCOREP_F08_NAME_MPI_Scatter_c(sendbuf, sendcount, sendtype, recvbuf, 
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -6577,7 +6964,10 @@ subroutine SCOREP_F08_NAME_MPI_Scatter_init(sendbuf, sendcount, sendtype, recvbu
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, &
         scorep_ierror)
@@ -6622,7 +7012,10 @@ subroutine SCOREP_F08_NAME_MPI_Scatter_init_c(sendbuf, sendcount, sendtype, recv
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, &
         scorep_ierror)
@@ -6669,7 +7062,10 @@ subroutine SCOREP_F08_NAME_MPI_Scatterv(sendbuf, sendcounts, displs, sendtype, r
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -6738,7 +7134,10 @@ subroutine SCOREP_F08_NAME_MPI_Scatterv_c(sendbuf, sendcounts, displs, sendtype,
     integer(c_int) :: scorep_in_place_sendbuf
     integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -6805,7 +7204,10 @@ subroutine SCOREP_F08_NAME_MPI_Scatterv_init(sendbuf, sendcounts, displs, sendty
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, &
         request, scorep_ierror)
@@ -6852,7 +7254,10 @@ subroutine SCOREP_F08_NAME_MPI_Scatterv_init_c(sendbuf, sendcounts, displs, send
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, &
         request, scorep_ierror)

@@ -19,7 +19,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_call_errhandler(comm, errorcode, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_call_errhandler(comm, errorcode, scorep_ierror)
     if (scorep_measuring) then
@@ -45,7 +48,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_compare(comm1, comm2, result, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_compare(comm1, comm2, result, scorep_ierror)
     if (scorep_measuring) then
@@ -72,7 +78,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_create(comm, group, newcomm, ierror)
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_create(comm, group, newcomm, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(newcomm%MPI_VAL)
@@ -98,7 +107,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_create_errhandler(comm_errhandler_fn, errhan
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_create_errhandler(comm_errhandler_fn, errhandler, scorep_ierror)
     if (scorep_measuring) then
@@ -127,7 +139,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_create_from_group(group, stringtag, info, er
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_create_from_group(group, stringtag, info, errhandler, newcomm, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(newcomm%MPI_VAL)
@@ -156,7 +171,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_create_group(comm, group, tag, newcomm, ierr
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_create_group(comm, group, tag, newcomm, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(newcomm%MPI_VAL)
@@ -186,7 +204,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_create_keyval(comm_copy_attr_fn, comm_delete
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_create_keyval(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, extra_state, scorep_ierror)
     if (scorep_measuring) then
@@ -211,7 +232,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_delete_attr(comm, comm_keyval, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_delete_attr(comm, comm_keyval, scorep_ierror)
     if (scorep_measuring) then
@@ -235,7 +259,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_disconnect(comm, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call scorep_mpi_f08_comm_free(comm%MPI_VAL)
     call PMPI_Comm_disconnect(comm, scorep_ierror)
@@ -262,7 +289,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_dup(comm, newcomm, ierror)
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_dup(comm, newcomm, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(newcomm%MPI_VAL)
@@ -290,7 +320,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_dup_with_info(comm, info, newcomm, ierror)
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_dup_with_info(comm, info, newcomm, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(newcomm%MPI_VAL)
@@ -315,7 +348,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_free(comm, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call scorep_mpi_f08_comm_free(comm%MPI_VAL)
     call PMPI_Comm_free(comm, scorep_ierror)
@@ -340,7 +376,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_free_keyval(comm_keyval, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_free_keyval(comm_keyval, scorep_ierror)
     if (scorep_measuring) then
@@ -367,7 +406,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_get_attr(comm, comm_keyval, attribute_val, f
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_get_attr(comm, comm_keyval, attribute_val, flag, scorep_ierror)
     if (scorep_measuring) then
@@ -392,7 +434,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_get_errhandler(comm, errhandler, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_get_errhandler(comm, errhandler, scorep_ierror)
     if (scorep_measuring) then
@@ -417,7 +462,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_get_info(comm, info_used, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_get_info(comm, info_used, scorep_ierror)
     if (scorep_measuring) then
@@ -443,7 +491,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_get_name(comm, comm_name, resultlen, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_get_name(comm, comm_name, resultlen, scorep_ierror)
     if (scorep_measuring) then
@@ -469,7 +520,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_group(comm, group, ierror)
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_group
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_group(comm, group, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_group = scorep_mpi_f08_group_id(group%MPI_VAL)
@@ -496,7 +550,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_idup(comm, newcomm, request, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_idup(comm, newcomm, request, scorep_ierror)
     if (scorep_measuring) then
@@ -523,7 +580,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_idup_with_info(comm, info, newcomm, request,
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_idup_with_info(comm, info, newcomm, request, scorep_ierror)
     if (scorep_measuring) then
@@ -548,7 +608,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_rank(comm, rank, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_rank(comm, rank, scorep_ierror)
     if (scorep_measuring) then
@@ -574,7 +637,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_remote_group(comm, group, ierror)
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_group
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_remote_group(comm, group, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_group = scorep_mpi_f08_group_id(group%MPI_VAL)
@@ -600,7 +666,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_remote_size(comm, size, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_remote_size(comm, size, scorep_ierror)
     if (scorep_measuring) then
@@ -626,7 +695,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_set_attr(comm, comm_keyval, attribute_val, i
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_set_attr(comm, comm_keyval, attribute_val, scorep_ierror)
     if (scorep_measuring) then
@@ -651,7 +723,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_set_errhandler(comm, errhandler, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_set_errhandler(comm, errhandler, scorep_ierror)
     if (scorep_measuring) then
@@ -676,7 +751,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_set_info(comm, info, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_set_info(comm, info, scorep_ierror)
     if (scorep_measuring) then
@@ -701,7 +779,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_set_name(comm, comm_name, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_set_name(comm, comm_name, scorep_ierror)
     if (scorep_measuring) then
@@ -726,7 +807,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_size(comm, size, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_size(comm, size, scorep_ierror)
     if (scorep_measuring) then
@@ -754,7 +838,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_split(comm, color, key, newcomm, ierror)
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_split(comm, color, key, newcomm, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(newcomm%MPI_VAL)
@@ -784,7 +871,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_split_type(comm, split_type, key, info, newc
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_split_type(comm, split_type, key, info, newcomm, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(newcomm%MPI_VAL)
@@ -810,7 +900,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_test_inter(comm, flag, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_test_inter(comm, flag, scorep_ierror)
     if (scorep_measuring) then
@@ -836,7 +929,10 @@ subroutine SCOREP_F08_NAME_MPI_File_get_group(fh, group, ierror)
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_group
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_get_group(fh, group, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_group = scorep_mpi_f08_group_id(group%MPI_VAL)
@@ -863,7 +959,10 @@ subroutine SCOREP_F08_NAME_MPI_Group_compare(group1, group2, result, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Group_compare(group1, group2, result, scorep_ierror)
     if (scorep_measuring) then
@@ -890,7 +989,10 @@ subroutine SCOREP_F08_NAME_MPI_Group_difference(group1, group2, newgroup, ierror
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_group
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Group_difference(group1, group2, newgroup, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_group = scorep_mpi_f08_group_id(newgroup%MPI_VAL)
@@ -919,7 +1021,10 @@ subroutine SCOREP_F08_NAME_MPI_Group_excl(group, n, ranks, newgroup, ierror)
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_group
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Group_excl(group, n, ranks, newgroup, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_group = scorep_mpi_f08_group_id(newgroup%MPI_VAL)
@@ -944,7 +1049,10 @@ subroutine SCOREP_F08_NAME_MPI_Group_free(group, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Group_free(group, scorep_ierror)
     if (scorep_measuring) then
@@ -971,7 +1079,10 @@ subroutine SCOREP_F08_NAME_MPI_Group_from_session_pset(session, pset_name, newgr
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_group
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Group_from_session_pset(session, pset_name, newgroup, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_group = scorep_mpi_f08_group_id(newgroup%MPI_VAL)
@@ -1000,7 +1111,10 @@ subroutine SCOREP_F08_NAME_MPI_Group_incl(group, n, ranks, newgroup, ierror)
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_group
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Group_incl(group, n, ranks, newgroup, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_group = scorep_mpi_f08_group_id(newgroup%MPI_VAL)
@@ -1028,7 +1142,10 @@ subroutine SCOREP_F08_NAME_MPI_Group_intersection(group1, group2, newgroup, ierr
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_group
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Group_intersection(group1, group2, newgroup, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_group = scorep_mpi_f08_group_id(newgroup%MPI_VAL)
@@ -1057,7 +1174,10 @@ subroutine SCOREP_F08_NAME_MPI_Group_range_excl(group, n, ranges, newgroup, ierr
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_group
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Group_range_excl(group, n, ranges, newgroup, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_group = scorep_mpi_f08_group_id(newgroup%MPI_VAL)
@@ -1086,7 +1206,10 @@ subroutine SCOREP_F08_NAME_MPI_Group_range_incl(group, n, ranges, newgroup, ierr
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_group
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Group_range_incl(group, n, ranges, newgroup, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_group = scorep_mpi_f08_group_id(newgroup%MPI_VAL)
@@ -1112,7 +1235,10 @@ subroutine SCOREP_F08_NAME_MPI_Group_rank(group, rank, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Group_rank(group, rank, scorep_ierror)
     if (scorep_measuring) then
@@ -1137,7 +1263,10 @@ subroutine SCOREP_F08_NAME_MPI_Group_size(group, size, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Group_size(group, size, scorep_ierror)
     if (scorep_measuring) then
@@ -1165,7 +1294,10 @@ subroutine SCOREP_F08_NAME_MPI_Group_translate_ranks(group1, n, ranks1, group2, 
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Group_translate_ranks(group1, n, ranks1, group2, ranks2, scorep_ierror)
     if (scorep_measuring) then
@@ -1192,7 +1324,10 @@ subroutine SCOREP_F08_NAME_MPI_Group_union(group1, group2, newgroup, ierror)
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_group
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Group_union(group1, group2, newgroup, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_group = scorep_mpi_f08_group_id(newgroup%MPI_VAL)
@@ -1224,7 +1359,10 @@ subroutine SCOREP_F08_NAME_MPI_Intercomm_create(local_comm, local_leader, peer_c
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag, newintercomm, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(newintercomm%MPI_VAL)
@@ -1258,7 +1396,10 @@ subroutine SCOREP_F08_NAME_MPI_Intercomm_create_from_groups(local_group, local_l
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Intercomm_create_from_groups(local_group, local_leader, remote_group, remote_leader, stringtag, info, &
         errhandler, newintercomm, scorep_ierror)
@@ -1287,7 +1428,10 @@ subroutine SCOREP_F08_NAME_MPI_Intercomm_merge(intercomm, high, newintracomm, ie
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Intercomm_merge(intercomm, high, newintracomm, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(newintracomm%MPI_VAL)
@@ -1314,7 +1458,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_get_group(win, group, ierror)
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_group
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_get_group(win, group, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_group = scorep_mpi_f08_group_id(group%MPI_VAL)

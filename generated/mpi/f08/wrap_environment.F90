@@ -21,7 +21,10 @@ subroutine SCOREP_F08_NAME_MPI_Abi_get_fortran_booleans(logical_size, logical_tr
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Abi_get_fortran_booleans(logical_size, logical_true, logical_false, is_set, scorep_ierror)
     if (scorep_measuring) then
@@ -45,7 +48,10 @@ subroutine SCOREP_F08_NAME_MPI_Abi_get_fortran_info(info, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Abi_get_fortran_info(info, scorep_ierror)
     if (scorep_measuring) then
@@ -69,7 +75,10 @@ subroutine SCOREP_F08_NAME_MPI_Abi_get_info(info, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Abi_get_info(info, scorep_ierror)
     if (scorep_measuring) then
@@ -94,7 +103,10 @@ subroutine SCOREP_F08_NAME_MPI_Abi_get_version(abi_major, abi_minor, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Abi_get_version(abi_major, abi_minor, scorep_ierror)
     if (scorep_measuring) then
@@ -120,7 +132,10 @@ subroutine SCOREP_F08_NAME_MPI_Abi_set_fortran_booleans(logical_size, logical_tr
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Abi_set_fortran_booleans(logical_size, logical_true, logical_false, scorep_ierror)
     if (scorep_measuring) then
@@ -144,7 +159,10 @@ subroutine SCOREP_F08_NAME_MPI_Abi_set_fortran_info(info, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Abi_set_fortran_info(info, scorep_ierror)
     if (scorep_measuring) then
@@ -169,7 +187,10 @@ subroutine SCOREP_F08_NAME_MPI_Abort(comm, errorcode, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) call scorep_exit(scorep_region_id)
     call scorep_mpi_layer_abort()
@@ -195,7 +216,10 @@ subroutine SCOREP_F08_NAME_MPI_Finalize(ierror)
     integer(c_int32_t) :: scorep_region_id
     logical :: scorep_generation_was_on
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         call scorep_exit(scorep_region_id)
@@ -228,7 +252,10 @@ subroutine SCOREP_F08_NAME_MPI_Finalized(flag, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Finalized(flag, scorep_ierror)
     if (scorep_measuring) then
@@ -252,7 +279,10 @@ subroutine SCOREP_F08_NAME_MPI_Get_hw_resource_info(hw_info, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Get_hw_resource_info(hw_info, scorep_ierror)
     if (scorep_measuring) then
@@ -277,7 +307,10 @@ subroutine SCOREP_F08_NAME_MPI_Get_library_version(version, resultlen, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Get_library_version(version, resultlen, scorep_ierror)
     if (scorep_measuring) then
@@ -302,7 +335,10 @@ subroutine SCOREP_F08_NAME_MPI_Get_processor_name(name, resultlen, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Get_processor_name(name, resultlen, scorep_ierror)
     if (scorep_measuring) then
@@ -327,7 +363,10 @@ subroutine SCOREP_F08_NAME_MPI_Get_version(version, subversion, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Get_version(version, subversion, scorep_ierror)
     if (scorep_measuring) then
@@ -350,7 +389,10 @@ subroutine SCOREP_F08_NAME_MPI_Init(ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Init(scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) call scorep_mpi_layer_init()
@@ -376,7 +418,10 @@ subroutine SCOREP_F08_NAME_MPI_Init_thread(required, provided, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Init_thread(required, provided, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) call scorep_mpi_layer_init()
@@ -401,7 +446,10 @@ subroutine SCOREP_F08_NAME_MPI_Initialized(flag, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Initialized(flag, scorep_ierror)
     if (scorep_measuring) then
@@ -425,7 +473,10 @@ subroutine SCOREP_F08_NAME_MPI_Is_thread_main(flag, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Is_thread_main(flag, scorep_ierror)
     if (scorep_measuring) then
@@ -449,7 +500,10 @@ subroutine SCOREP_F08_NAME_MPI_Query_thread(provided, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Query_thread(provided, scorep_ierror)
     if (scorep_measuring) then
@@ -480,7 +534,10 @@ subroutine SCOREP_F08_NAME_MPI_Session_attach_buffer(session, buffer, size, ierr
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Session_attach_buffer(session, buffer, size, scorep_ierror)
     if (scorep_measuring) then
@@ -511,7 +568,10 @@ subroutine SCOREP_F08_NAME_MPI_Session_attach_buffer_c(session, buffer, size, ie
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Session_attach_buffer(session, buffer, size, scorep_ierror)
     if (scorep_measuring) then
@@ -536,7 +596,10 @@ subroutine SCOREP_F08_NAME_MPI_Session_call_errhandler(session, errorcode, ierro
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Session_call_errhandler(session, errorcode, scorep_ierror)
     if (scorep_measuring) then
@@ -561,7 +624,10 @@ subroutine SCOREP_F08_NAME_MPI_Session_create_errhandler(session_errhandler_fn, 
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Session_create_errhandler(session_errhandler_fn, errhandler, scorep_ierror)
     if (scorep_measuring) then
@@ -587,7 +653,10 @@ subroutine SCOREP_F08_NAME_MPI_Session_detach_buffer(session, buffer_addr, size,
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Session_detach_buffer(session, buffer_addr, size, scorep_ierror)
     if (scorep_measuring) then
@@ -613,7 +682,10 @@ subroutine SCOREP_F08_NAME_MPI_Session_detach_buffer_c(session, buffer_addr, siz
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Session_detach_buffer(session, buffer_addr, size, scorep_ierror)
     if (scorep_measuring) then
@@ -637,7 +709,10 @@ subroutine SCOREP_F08_NAME_MPI_Session_finalize(session, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Session_finalize(session, scorep_ierror)
     if (scorep_measuring) then
@@ -661,7 +736,10 @@ subroutine SCOREP_F08_NAME_MPI_Session_flush_buffer(session, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Session_flush_buffer(session, scorep_ierror)
     if (scorep_measuring) then
@@ -686,7 +764,10 @@ subroutine SCOREP_F08_NAME_MPI_Session_get_errhandler(session, errhandler, ierro
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Session_get_errhandler(session, errhandler, scorep_ierror)
     if (scorep_measuring) then
@@ -711,7 +792,10 @@ subroutine SCOREP_F08_NAME_MPI_Session_get_info(session, info_used, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Session_get_info(session, info_used, scorep_ierror)
     if (scorep_measuring) then
@@ -739,7 +823,10 @@ subroutine SCOREP_F08_NAME_MPI_Session_get_nth_pset(session, info, n, pset_len, 
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Session_get_nth_pset(session, info, n, pset_len, pset_name, scorep_ierror)
     if (scorep_measuring) then
@@ -765,7 +852,10 @@ subroutine SCOREP_F08_NAME_MPI_Session_get_num_psets(session, info, npset_names,
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Session_get_num_psets(session, info, npset_names, scorep_ierror)
     if (scorep_measuring) then
@@ -791,7 +881,10 @@ subroutine SCOREP_F08_NAME_MPI_Session_get_pset_info(session, pset_name, info, i
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Session_get_pset_info(session, pset_name, info, scorep_ierror)
     if (scorep_measuring) then
@@ -816,7 +909,10 @@ subroutine SCOREP_F08_NAME_MPI_Session_iflush_buffer(session, request, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Session_iflush_buffer(session, request, scorep_ierror)
     if (scorep_measuring) then
@@ -842,7 +938,10 @@ subroutine SCOREP_F08_NAME_MPI_Session_init(info, errhandler, session, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Session_init(info, errhandler, session, scorep_ierror)
     if (scorep_measuring) then
@@ -867,7 +966,10 @@ subroutine SCOREP_F08_NAME_MPI_Session_set_errhandler(session, errhandler, ierro
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Session_set_errhandler(session, errhandler, scorep_ierror)
     if (scorep_measuring) then

@@ -18,7 +18,10 @@ subroutine SCOREP_F08_NAME_MPI_File_close(fh, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_close(fh, scorep_ierror)
     if (scorep_measuring) then
@@ -43,7 +46,10 @@ subroutine SCOREP_F08_NAME_MPI_File_delete(filename, info, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_delete(filename, info, scorep_ierror)
     if (scorep_measuring) then
@@ -68,7 +74,10 @@ subroutine SCOREP_F08_NAME_MPI_File_get_amode(fh, amode, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_get_amode(fh, amode, scorep_ierror)
     if (scorep_measuring) then
@@ -93,7 +102,10 @@ subroutine SCOREP_F08_NAME_MPI_File_get_atomicity(fh, flag, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_get_atomicity(fh, flag, scorep_ierror)
     if (scorep_measuring) then
@@ -119,7 +131,10 @@ subroutine SCOREP_F08_NAME_MPI_File_get_byte_offset(fh, offset, disp, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_get_byte_offset(fh, offset, disp, scorep_ierror)
     if (scorep_measuring) then
@@ -144,7 +159,10 @@ subroutine SCOREP_F08_NAME_MPI_File_get_info(fh, info_used, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_get_info(fh, info_used, scorep_ierror)
     if (scorep_measuring) then
@@ -169,7 +187,10 @@ subroutine SCOREP_F08_NAME_MPI_File_get_position(fh, offset, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_get_position(fh, offset, scorep_ierror)
     if (scorep_measuring) then
@@ -194,7 +215,10 @@ subroutine SCOREP_F08_NAME_MPI_File_get_position_shared(fh, offset, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_get_position_shared(fh, offset, scorep_ierror)
     if (scorep_measuring) then
@@ -219,7 +243,10 @@ subroutine SCOREP_F08_NAME_MPI_File_get_size(fh, size, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_get_size(fh, size, scorep_ierror)
     if (scorep_measuring) then
@@ -245,7 +272,10 @@ subroutine SCOREP_F08_NAME_MPI_File_get_type_extent(fh, datatype, extent, ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_get_type_extent(fh, datatype, extent, scorep_ierror)
     if (scorep_measuring) then
@@ -271,7 +301,10 @@ subroutine SCOREP_F08_NAME_MPI_File_get_type_extent_c(fh, datatype, extent, ierr
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_get_type_extent(fh, datatype, extent, scorep_ierror)
     if (scorep_measuring) then
@@ -299,7 +332,10 @@ subroutine SCOREP_F08_NAME_MPI_File_get_view(fh, disp, etype, filetype, datarep,
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_get_view(fh, disp, etype, filetype, datarep, scorep_ierror)
     if (scorep_measuring) then
@@ -333,7 +369,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iread(fh, buf, count, datatype, request, ier
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_iread(fh, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
@@ -371,7 +410,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_c(fh, buf, count, datatype, request, i
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_iread(fh, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
@@ -409,7 +451,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_all(fh, buf, count, datatype, request,
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_iread_all(fh, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
@@ -447,7 +492,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_all_c(fh, buf, count, datatype, reques
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_iread_all(fh, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
@@ -486,7 +534,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_at(fh, offset, buf, count, datatype, r
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_iread_at(fh, offset, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
@@ -526,7 +577,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_at_c(fh, offset, buf, count, datatype,
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_iread_at(fh, offset, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
@@ -565,7 +619,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_at_all(fh, offset, buf, count, datatyp
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_iread_at_all(fh, offset, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
@@ -605,7 +662,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_at_all_c(fh, offset, buf, count, datat
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_iread_at_all(fh, offset, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
@@ -643,7 +703,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_shared(fh, buf, count, datatype, reque
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_iread_shared(fh, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
@@ -681,7 +744,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_shared_c(fh, buf, count, datatype, req
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_iread_shared(fh, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
@@ -719,7 +785,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iwrite(fh, buf, count, datatype, request, ie
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_iwrite(fh, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
@@ -757,7 +826,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iwrite_c(fh, buf, count, datatype, request, 
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_iwrite(fh, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
@@ -795,7 +867,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iwrite_all(fh, buf, count, datatype, request
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_iwrite_all(fh, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
@@ -833,7 +908,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iwrite_all_c(fh, buf, count, datatype, reque
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_iwrite_all(fh, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
@@ -872,7 +950,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iwrite_at(fh, offset, buf, count, datatype, 
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_iwrite_at(fh, offset, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
@@ -912,7 +993,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iwrite_at_c(fh, offset, buf, count, datatype
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_iwrite_at(fh, offset, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
@@ -951,7 +1035,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iwrite_at_all(fh, offset, buf, count, dataty
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_iwrite_at_all(fh, offset, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
@@ -991,7 +1078,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iwrite_at_all_c(fh, offset, buf, count, data
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_iwrite_at_all(fh, offset, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
@@ -1029,7 +1119,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iwrite_shared(fh, buf, count, datatype, requ
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_iwrite_shared(fh, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
@@ -1067,7 +1160,10 @@ subroutine SCOREP_F08_NAME_MPI_File_iwrite_shared_c(fh, buf, count, datatype, re
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_iwrite_shared(fh, buf, count, datatype, request, scorep_ierror)
     if (scorep_measuring) then
@@ -1099,7 +1195,10 @@ subroutine SCOREP_F08_NAME_MPI_File_open(comm, filename, amode, info, fh, ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_open(comm, filename, amode, info, fh, scorep_ierror)
     if (scorep_measuring) then
@@ -1124,7 +1223,10 @@ subroutine SCOREP_F08_NAME_MPI_File_preallocate(fh, size, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_preallocate(fh, size, scorep_ierror)
     if (scorep_measuring) then
@@ -1158,7 +1260,10 @@ subroutine SCOREP_F08_NAME_MPI_File_read(fh, buf, count, datatype, status, ierro
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_read(fh, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
@@ -1201,7 +1306,10 @@ subroutine SCOREP_F08_NAME_MPI_File_read_c(fh, buf, count, datatype, status, ier
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_read(fh, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
@@ -1243,7 +1351,10 @@ subroutine SCOREP_F08_NAME_MPI_File_read_all(fh, buf, count, datatype, status, i
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_read_all(fh, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
@@ -1286,7 +1397,10 @@ subroutine SCOREP_F08_NAME_MPI_File_read_all_c(fh, buf, count, datatype, status,
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_read_all(fh, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
@@ -1327,7 +1441,10 @@ subroutine SCOREP_F08_NAME_MPI_File_read_all_begin(fh, buf, count, datatype, ier
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_read_all_begin(fh, buf, count, datatype, scorep_ierror)
     if (scorep_measuring) then
@@ -1364,7 +1481,10 @@ subroutine SCOREP_F08_NAME_MPI_File_read_all_begin_c(fh, buf, count, datatype, i
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_read_all_begin(fh, buf, count, datatype, scorep_ierror)
     if (scorep_measuring) then
@@ -1399,7 +1519,10 @@ subroutine SCOREP_F08_NAME_MPI_File_read_all_end(fh, buf, status, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_read_all_end(fh, buf, status, scorep_ierror)
     if (scorep_measuring) then
@@ -1435,7 +1558,10 @@ subroutine SCOREP_F08_NAME_MPI_File_read_at(fh, offset, buf, count, datatype, st
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_read_at(fh, offset, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
@@ -1479,7 +1605,10 @@ subroutine SCOREP_F08_NAME_MPI_File_read_at_c(fh, offset, buf, count, datatype, 
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_read_at(fh, offset, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
@@ -1523,7 +1652,10 @@ subroutine SCOREP_F08_NAME_MPI_File_read_at_all(fh, offset, buf, count, datatype
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_read_at_all(fh, offset, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
@@ -1567,7 +1699,10 @@ subroutine SCOREP_F08_NAME_MPI_File_read_at_all_c(fh, offset, buf, count, dataty
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_read_at_all(fh, offset, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
@@ -1609,7 +1744,10 @@ subroutine SCOREP_F08_NAME_MPI_File_read_at_all_begin(fh, offset, buf, count, da
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_read_at_all_begin(fh, offset, buf, count, datatype, scorep_ierror)
     if (scorep_measuring) then
@@ -1648,7 +1786,10 @@ subroutine SCOREP_F08_NAME_MPI_File_read_at_all_begin_c(fh, offset, buf, count, 
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_read_at_all_begin(fh, offset, buf, count, datatype, scorep_ierror)
     if (scorep_measuring) then
@@ -1683,7 +1824,10 @@ subroutine SCOREP_F08_NAME_MPI_File_read_at_all_end(fh, buf, status, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_read_at_all_end(fh, buf, status, scorep_ierror)
     if (scorep_measuring) then
@@ -1717,7 +1861,10 @@ subroutine SCOREP_F08_NAME_MPI_File_read_ordered(fh, buf, count, datatype, statu
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_read_ordered(fh, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
@@ -1760,7 +1907,10 @@ subroutine SCOREP_F08_NAME_MPI_File_read_ordered_c(fh, buf, count, datatype, sta
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_read_ordered(fh, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
@@ -1801,7 +1951,10 @@ subroutine SCOREP_F08_NAME_MPI_File_read_ordered_begin(fh, buf, count, datatype,
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_read_ordered_begin(fh, buf, count, datatype, scorep_ierror)
     if (scorep_measuring) then
@@ -1838,7 +1991,10 @@ subroutine SCOREP_F08_NAME_MPI_File_read_ordered_begin_c(fh, buf, count, datatyp
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_read_ordered_begin(fh, buf, count, datatype, scorep_ierror)
     if (scorep_measuring) then
@@ -1873,7 +2029,10 @@ subroutine SCOREP_F08_NAME_MPI_File_read_ordered_end(fh, buf, status, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_read_ordered_end(fh, buf, status, scorep_ierror)
     if (scorep_measuring) then
@@ -1907,7 +2066,10 @@ subroutine SCOREP_F08_NAME_MPI_File_read_shared(fh, buf, count, datatype, status
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_read_shared(fh, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
@@ -1950,7 +2112,10 @@ subroutine SCOREP_F08_NAME_MPI_File_read_shared_c(fh, buf, count, datatype, stat
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_read_shared(fh, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
@@ -1984,7 +2149,10 @@ subroutine SCOREP_F08_NAME_MPI_File_seek(fh, offset, whence, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_seek(fh, offset, whence, scorep_ierror)
     if (scorep_measuring) then
@@ -2010,7 +2178,10 @@ subroutine SCOREP_F08_NAME_MPI_File_seek_shared(fh, offset, whence, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_seek_shared(fh, offset, whence, scorep_ierror)
     if (scorep_measuring) then
@@ -2035,7 +2206,10 @@ subroutine SCOREP_F08_NAME_MPI_File_set_atomicity(fh, flag, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_set_atomicity(fh, flag, scorep_ierror)
     if (scorep_measuring) then
@@ -2060,7 +2234,10 @@ subroutine SCOREP_F08_NAME_MPI_File_set_info(fh, info, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_set_info(fh, info, scorep_ierror)
     if (scorep_measuring) then
@@ -2085,7 +2262,10 @@ subroutine SCOREP_F08_NAME_MPI_File_set_size(fh, size, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_set_size(fh, size, scorep_ierror)
     if (scorep_measuring) then
@@ -2114,7 +2294,10 @@ subroutine SCOREP_F08_NAME_MPI_File_set_view(fh, disp, etype, filetype, datarep,
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_set_view(fh, disp, etype, filetype, datarep, info, scorep_ierror)
     if (scorep_measuring) then
@@ -2138,7 +2321,10 @@ subroutine SCOREP_F08_NAME_MPI_File_sync(fh, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_sync(fh, scorep_ierror)
     if (scorep_measuring) then
@@ -2172,7 +2358,10 @@ subroutine SCOREP_F08_NAME_MPI_File_write(fh, buf, count, datatype, status, ierr
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_write(fh, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
@@ -2215,7 +2404,10 @@ subroutine SCOREP_F08_NAME_MPI_File_write_c(fh, buf, count, datatype, status, ie
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_write(fh, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
@@ -2257,7 +2449,10 @@ subroutine SCOREP_F08_NAME_MPI_File_write_all(fh, buf, count, datatype, status, 
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_write_all(fh, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
@@ -2300,7 +2495,10 @@ subroutine SCOREP_F08_NAME_MPI_File_write_all_c(fh, buf, count, datatype, status
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_write_all(fh, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
@@ -2341,7 +2539,10 @@ subroutine SCOREP_F08_NAME_MPI_File_write_all_begin(fh, buf, count, datatype, ie
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_write_all_begin(fh, buf, count, datatype, scorep_ierror)
     if (scorep_measuring) then
@@ -2378,7 +2579,10 @@ subroutine SCOREP_F08_NAME_MPI_File_write_all_begin_c(fh, buf, count, datatype, 
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_write_all_begin(fh, buf, count, datatype, scorep_ierror)
     if (scorep_measuring) then
@@ -2413,7 +2617,10 @@ subroutine SCOREP_F08_NAME_MPI_File_write_all_end(fh, buf, status, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_write_all_end(fh, buf, status, scorep_ierror)
     if (scorep_measuring) then
@@ -2449,7 +2656,10 @@ subroutine SCOREP_F08_NAME_MPI_File_write_at(fh, offset, buf, count, datatype, s
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_write_at(fh, offset, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
@@ -2493,7 +2703,10 @@ subroutine SCOREP_F08_NAME_MPI_File_write_at_c(fh, offset, buf, count, datatype,
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_write_at(fh, offset, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
@@ -2537,7 +2750,10 @@ subroutine SCOREP_F08_NAME_MPI_File_write_at_all(fh, offset, buf, count, datatyp
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_write_at_all(fh, offset, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
@@ -2581,7 +2797,10 @@ subroutine SCOREP_F08_NAME_MPI_File_write_at_all_c(fh, offset, buf, count, datat
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_write_at_all(fh, offset, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
@@ -2623,7 +2842,10 @@ subroutine SCOREP_F08_NAME_MPI_File_write_at_all_begin(fh, offset, buf, count, d
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_write_at_all_begin(fh, offset, buf, count, datatype, scorep_ierror)
     if (scorep_measuring) then
@@ -2662,7 +2884,10 @@ subroutine SCOREP_F08_NAME_MPI_File_write_at_all_begin_c(fh, offset, buf, count,
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_write_at_all_begin(fh, offset, buf, count, datatype, scorep_ierror)
     if (scorep_measuring) then
@@ -2697,7 +2922,10 @@ subroutine SCOREP_F08_NAME_MPI_File_write_at_all_end(fh, buf, status, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_write_at_all_end(fh, buf, status, scorep_ierror)
     if (scorep_measuring) then
@@ -2731,7 +2959,10 @@ subroutine SCOREP_F08_NAME_MPI_File_write_ordered(fh, buf, count, datatype, stat
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_write_ordered(fh, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
@@ -2774,7 +3005,10 @@ subroutine SCOREP_F08_NAME_MPI_File_write_ordered_c(fh, buf, count, datatype, st
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_write_ordered(fh, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
@@ -2815,7 +3049,10 @@ subroutine SCOREP_F08_NAME_MPI_File_write_ordered_begin(fh, buf, count, datatype
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_write_ordered_begin(fh, buf, count, datatype, scorep_ierror)
     if (scorep_measuring) then
@@ -2852,7 +3089,10 @@ subroutine SCOREP_F08_NAME_MPI_File_write_ordered_begin_c(fh, buf, count, dataty
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_write_ordered_begin(fh, buf, count, datatype, scorep_ierror)
     if (scorep_measuring) then
@@ -2887,7 +3127,10 @@ subroutine SCOREP_F08_NAME_MPI_File_write_ordered_end(fh, buf, status, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_write_ordered_end(fh, buf, status, scorep_ierror)
     if (scorep_measuring) then
@@ -2921,7 +3164,10 @@ subroutine SCOREP_F08_NAME_MPI_File_write_shared(fh, buf, count, datatype, statu
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_write_shared(fh, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then
@@ -2964,7 +3210,10 @@ subroutine SCOREP_F08_NAME_MPI_File_write_shared_c(fh, buf, count, datatype, sta
     integer(c_int32_t) :: scorep_region_id
     integer(c_int64_t) :: scorep_io_moved
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 5)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_File_write_shared(fh, buf, count, datatype, status, scorep_ierror)
     if (scorep_measuring) then

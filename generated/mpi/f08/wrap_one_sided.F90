@@ -34,7 +34,10 @@ subroutine SCOREP_F08_NAME_MPI_Accumulate(origin_addr, origin_count, origin_data
     integer(c_int32_t) :: scorep_window_id
     integer(c_int64_t) :: scorep_rma_bytes
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         if (target_rank /= MPI_PROC_NULL) then
@@ -85,7 +88,10 @@ subroutine SCOREP_F08_NAME_MPI_Accumulate_c(origin_addr, origin_count, origin_da
     integer(c_int32_t) :: scorep_window_id
     integer(c_int64_t) :: scorep_rma_bytes
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         if (target_rank /= MPI_PROC_NULL) then
@@ -121,7 +127,10 @@ subroutine SCOREP_F08_NAME_MPI_Alloc_mem(size, info, baseptr, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Alloc_mem(size, info, baseptr, scorep_ierror)
     if (scorep_measuring) then
@@ -169,7 +178,10 @@ subroutine SCOREP_F08_NAME_MPI_Compare_and_swap(origin_addr, compare_addr, resul
     integer(c_int32_t) :: scorep_window_id
     integer(c_int64_t) :: scorep_rma_bytes
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         if (target_rank /= MPI_PROC_NULL) then
@@ -224,7 +236,10 @@ subroutine SCOREP_F08_NAME_MPI_Fetch_and_op(origin_addr, result_addr, datatype, 
     integer(c_int32_t) :: scorep_window_id
     integer(c_int64_t) :: scorep_rma_bytes
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         if (target_rank /= MPI_PROC_NULL) then
@@ -262,7 +277,10 @@ subroutine SCOREP_F08_NAME_MPI_Free_mem(base, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Free_mem(base, scorep_ierror)
     if (scorep_measuring) then
@@ -300,7 +318,10 @@ subroutine SCOREP_F08_NAME_MPI_Get(origin_addr, origin_count, origin_datatype, t
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         if (target_rank /= MPI_PROC_NULL) then
@@ -347,7 +368,10 @@ subroutine SCOREP_F08_NAME_MPI_Get_c(origin_addr, origin_count, origin_datatype,
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         if (target_rank /= MPI_PROC_NULL) then
@@ -405,7 +429,10 @@ subroutine SCOREP_F08_NAME_MPI_Get_accumulate(origin_addr, origin_count, origin_
     integer(c_int32_t) :: scorep_window_id
     integer(c_int64_t) :: scorep_rma_bytes
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         if (target_rank /= MPI_PROC_NULL) then
@@ -465,7 +492,10 @@ subroutine SCOREP_F08_NAME_MPI_Get_accumulate_c(origin_addr, origin_count, origi
     integer(c_int32_t) :: scorep_window_id
     integer(c_int64_t) :: scorep_rma_bytes
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         if (target_rank /= MPI_PROC_NULL) then
@@ -514,7 +544,10 @@ subroutine SCOREP_F08_NAME_MPI_Put(origin_addr, origin_count, origin_datatype, t
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         if (target_rank /= MPI_PROC_NULL) then
@@ -561,7 +594,10 @@ subroutine SCOREP_F08_NAME_MPI_Put_c(origin_addr, origin_count, origin_datatype,
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         if (target_rank /= MPI_PROC_NULL) then
@@ -612,7 +648,10 @@ subroutine SCOREP_F08_NAME_MPI_Raccumulate(origin_addr, origin_count, origin_dat
     integer(c_int32_t) :: scorep_window_id
     integer(c_int64_t) :: scorep_rma_bytes
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         if (target_rank /= MPI_PROC_NULL) then
@@ -664,7 +703,10 @@ subroutine SCOREP_F08_NAME_MPI_Raccumulate_c(origin_addr, origin_count, origin_d
     integer(c_int32_t) :: scorep_window_id
     integer(c_int64_t) :: scorep_rma_bytes
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         if (target_rank /= MPI_PROC_NULL) then
@@ -713,7 +755,10 @@ subroutine SCOREP_F08_NAME_MPI_Rget(origin_addr, origin_count, origin_datatype, 
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         if (target_rank /= MPI_PROC_NULL) then
@@ -762,7 +807,10 @@ subroutine SCOREP_F08_NAME_MPI_Rget_c(origin_addr, origin_count, origin_datatype
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         if (target_rank /= MPI_PROC_NULL) then
@@ -821,7 +869,10 @@ subroutine SCOREP_F08_NAME_MPI_Rget_accumulate(origin_addr, origin_count, origin
     integer(c_int32_t) :: scorep_window_id
     integer(c_int64_t) :: scorep_rma_bytes
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         if (target_rank /= MPI_PROC_NULL) then
@@ -883,7 +934,10 @@ subroutine SCOREP_F08_NAME_MPI_Rget_accumulate_c(origin_addr, origin_count, orig
     integer(c_int32_t) :: scorep_window_id
     integer(c_int64_t) :: scorep_rma_bytes
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         if (target_rank /= MPI_PROC_NULL) then
@@ -933,7 +987,10 @@ subroutine SCOREP_F08_NAME_MPI_Rput(origin_addr, origin_count, origin_datatype, 
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         if (target_rank /= MPI_PROC_NULL) then
@@ -982,7 +1039,10 @@ subroutine SCOREP_F08_NAME_MPI_Rput_c(origin_addr, origin_count, origin_datatype
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         if (target_rank /= MPI_PROC_NULL) then
@@ -1021,7 +1081,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_allocate(size, disp_unit, info, comm, baseptr
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_window
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_window = scorep_mpi_f08_win_create(win%MPI_VAL, comm%MPI_VAL)
@@ -1052,7 +1115,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_allocate_c(size, disp_unit, info, comm, basep
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_window
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_window = scorep_mpi_f08_win_create(win%MPI_VAL, comm%MPI_VAL)
@@ -1083,7 +1149,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_allocate_shared(size, disp_unit, info, comm, 
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_window
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_window = scorep_mpi_f08_win_create(win%MPI_VAL, comm%MPI_VAL)
@@ -1114,7 +1183,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_allocate_shared_c(size, disp_unit, info, comm
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_window
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_window = scorep_mpi_f08_win_create(win%MPI_VAL, comm%MPI_VAL)
@@ -1146,7 +1218,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_attach(win, base, size, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_attach(win, base, size, scorep_ierror)
     if (scorep_measuring) then
@@ -1171,7 +1246,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_call_errhandler(win, errorcode, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_call_errhandler(win, errorcode, scorep_ierror)
     if (scorep_measuring) then
@@ -1195,7 +1273,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_complete(win, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_complete(win, scorep_ierror)
     if (scorep_measuring) then
@@ -1231,7 +1312,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_create(base, size, disp_unit, info, comm, win
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_window
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_create(base, size, disp_unit, info, comm, win, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_window = scorep_mpi_f08_win_create(win%MPI_VAL, comm%MPI_VAL)
@@ -1267,7 +1351,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_create_c(base, size, disp_unit, info, comm, w
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_window
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_create(base, size, disp_unit, info, comm, win, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_window = scorep_mpi_f08_win_create(win%MPI_VAL, comm%MPI_VAL)
@@ -1295,7 +1382,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_create_dynamic(info, comm, win, ierror)
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_window
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_create_dynamic(info, comm, win, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_window = scorep_mpi_f08_win_create(win%MPI_VAL, comm%MPI_VAL)
@@ -1321,7 +1411,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_create_errhandler(win_errhandler_fn, errhandl
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_create_errhandler(win_errhandler_fn, errhandler, scorep_ierror)
     if (scorep_measuring) then
@@ -1349,7 +1442,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_create_keyval(win_copy_attr_fn, win_delete_at
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_create_keyval(win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state, scorep_ierror)
     if (scorep_measuring) then
@@ -1374,7 +1470,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_delete_attr(win, win_keyval, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_delete_attr(win, win_keyval, scorep_ierror)
     if (scorep_measuring) then
@@ -1404,7 +1503,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_detach(win, base, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_detach(win, base, scorep_ierror)
     if (scorep_measuring) then
@@ -1430,7 +1532,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_fence(assert, win, ierror)
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         call scorep_rma_collective_begin()
@@ -1463,7 +1568,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_flush(rank, win, ierror)
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_flush(rank, win, scorep_ierror)
     if (scorep_measuring) then
@@ -1493,7 +1601,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_flush_all(win, ierror)
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_flush_all(win, scorep_ierror)
     if (scorep_measuring) then
@@ -1524,7 +1635,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_flush_local(rank, win, ierror)
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_flush_local(rank, win, scorep_ierror)
     if (scorep_measuring) then
@@ -1554,7 +1668,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_flush_local_all(win, ierror)
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_flush_local_all(win, scorep_ierror)
     if (scorep_measuring) then
@@ -1583,7 +1700,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_free(win, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call scorep_mpi_f08_win_free(win%MPI_VAL)
     call PMPI_Win_free(win, scorep_ierror)
@@ -1608,7 +1728,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_free_keyval(win_keyval, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_free_keyval(win_keyval, scorep_ierror)
     if (scorep_measuring) then
@@ -1635,7 +1758,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_get_attr(win, win_keyval, attribute_val, flag
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_get_attr(win, win_keyval, attribute_val, flag, scorep_ierror)
     if (scorep_measuring) then
@@ -1660,7 +1786,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_get_errhandler(win, errhandler, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_get_errhandler(win, errhandler, scorep_ierror)
     if (scorep_measuring) then
@@ -1685,7 +1814,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_get_info(win, info_used, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_get_info(win, info_used, scorep_ierror)
     if (scorep_measuring) then
@@ -1711,7 +1843,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_get_name(win, win_name, resultlen, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_get_name(win, win_name, resultlen, scorep_ierror)
     if (scorep_measuring) then
@@ -1738,7 +1873,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_lock(lock_type, rank, assert, win, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_lock(lock_type, rank, assert, win, scorep_ierror)
     if (scorep_measuring) then
@@ -1765,7 +1903,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_lock_all(assert, win, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_lock_all(assert, win, scorep_ierror)
     if (scorep_measuring) then
@@ -1793,7 +1934,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_post(group, assert, win, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_post(group, assert, win, scorep_ierror)
     if (scorep_measuring) then
@@ -1821,7 +1965,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_set_attr(win, win_keyval, attribute_val, ierr
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_set_attr(win, win_keyval, attribute_val, scorep_ierror)
     if (scorep_measuring) then
@@ -1846,7 +1993,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_set_errhandler(win, errhandler, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_set_errhandler(win, errhandler, scorep_ierror)
     if (scorep_measuring) then
@@ -1871,7 +2021,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_set_info(win, info, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_set_info(win, info, scorep_ierror)
     if (scorep_measuring) then
@@ -1896,7 +2049,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_set_name(win, win_name, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_set_name(win, win_name, scorep_ierror)
     if (scorep_measuring) then
@@ -1924,7 +2080,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_shared_query(win, rank, size, disp_unit, base
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_shared_query(win, rank, size, disp_unit, baseptr, scorep_ierror)
     if (scorep_measuring) then
@@ -1952,7 +2111,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_shared_query_c(win, rank, size, disp_unit, ba
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_shared_query(win, rank, size, disp_unit, baseptr, scorep_ierror)
     if (scorep_measuring) then
@@ -1978,7 +2140,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_start(group, assert, win, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_start(group, assert, win, scorep_ierror)
     if (scorep_measuring) then
@@ -2005,7 +2170,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_sync(win, ierror)
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_sync(win, scorep_ierror)
     if (scorep_measuring) then
@@ -2034,7 +2202,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_test(win, flag, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_test(win, flag, scorep_ierror)
     if (scorep_measuring) then
@@ -2060,7 +2231,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_unlock(rank, win, ierror)
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_unlock(rank, win, scorep_ierror)
     if (scorep_measuring) then
@@ -2090,7 +2264,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_unlock_all(win, ierror)
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_window_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_unlock_all(win, scorep_ierror)
     if (scorep_measuring) then
@@ -2119,7 +2296,10 @@ subroutine SCOREP_F08_NAME_MPI_Win_wait(win, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 9)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Win_wait(win, scorep_ierror)
     if (scorep_measuring) then

@@ -29,7 +29,10 @@ subroutine SCOREP_F08_NAME_MPI_Bsend(buf, count, datatype, dest, tag, comm, ierr
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -69,7 +72,10 @@ subroutine SCOREP_F08_NAME_MPI_Bsend_c(buf, count, datatype, dest, tag, comm, ie
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -110,7 +116,10 @@ subroutine SCOREP_F08_NAME_MPI_Bsend_init(buf, count, datatype, dest, tag, comm,
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -153,7 +162,10 @@ subroutine SCOREP_F08_NAME_MPI_Bsend_init_c(buf, count, datatype, dest, tag, com
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -189,7 +201,10 @@ subroutine SCOREP_F08_NAME_MPI_Buffer_attach(buffer, size, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Buffer_attach(buffer, size, scorep_ierror)
     if (scorep_measuring) then
@@ -219,7 +234,10 @@ subroutine SCOREP_F08_NAME_MPI_Buffer_attach_c(buffer, size, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Buffer_attach(buffer, size, scorep_ierror)
     if (scorep_measuring) then
@@ -244,7 +262,10 @@ subroutine SCOREP_F08_NAME_MPI_Buffer_detach(buffer_addr, size, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Buffer_detach(buffer_addr, size, scorep_ierror)
     if (scorep_measuring) then
@@ -269,7 +290,10 @@ subroutine SCOREP_F08_NAME_MPI_Buffer_detach_c(buffer_addr, size, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Buffer_detach(buffer_addr, size, scorep_ierror)
     if (scorep_measuring) then
@@ -292,7 +316,10 @@ subroutine SCOREP_F08_NAME_MPI_Buffer_flush(ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Buffer_flush(scorep_ierror)
     if (scorep_measuring) then
@@ -316,7 +343,10 @@ subroutine SCOREP_F08_NAME_MPI_Buffer_iflush(request, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Buffer_iflush(request, scorep_ierror)
     if (scorep_measuring) then
@@ -340,7 +370,10 @@ subroutine SCOREP_F08_NAME_MPI_Cancel(request, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         call scorep_mpi_request_cancel(scorep_mpi_f08_request(request%MPI_VAL))
@@ -374,7 +407,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_attach_buffer(comm, buffer, size, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_attach_buffer(comm, buffer, size, scorep_ierror)
     if (scorep_measuring) then
@@ -405,7 +441,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_attach_buffer_c(comm, buffer, size, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_attach_buffer(comm, buffer, size, scorep_ierror)
     if (scorep_measuring) then
@@ -431,7 +470,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_detach_buffer(comm, buffer_addr, size, ierro
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_detach_buffer(comm, buffer_addr, size, scorep_ierror)
     if (scorep_measuring) then
@@ -457,7 +499,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_detach_buffer_c(comm, buffer_addr, size, ier
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_detach_buffer(comm, buffer_addr, size, scorep_ierror)
     if (scorep_measuring) then
@@ -481,7 +526,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_flush_buffer(comm, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_flush_buffer(comm, scorep_ierror)
     if (scorep_measuring) then
@@ -506,7 +554,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_iflush_buffer(comm, request, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_iflush_buffer(comm, request, scorep_ierror)
     if (scorep_measuring) then
@@ -532,7 +583,10 @@ subroutine SCOREP_F08_NAME_MPI_Get_count(status, datatype, count, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Get_count(status, datatype, count, scorep_ierror)
     if (scorep_measuring) then
@@ -558,7 +612,10 @@ subroutine SCOREP_F08_NAME_MPI_Get_count_c(status, datatype, count, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Get_count(status, datatype, count, scorep_ierror)
     if (scorep_measuring) then
@@ -584,7 +641,10 @@ subroutine SCOREP_F08_NAME_MPI_Get_elements(status, datatype, count, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Get_elements(status, datatype, count, scorep_ierror)
     if (scorep_measuring) then
@@ -610,7 +670,10 @@ subroutine SCOREP_F08_NAME_MPI_Get_elements_c(status, datatype, count, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Get_elements(status, datatype, count, scorep_ierror)
     if (scorep_measuring) then
@@ -636,7 +699,10 @@ subroutine SCOREP_F08_NAME_MPI_Get_elements_x(status, datatype, count, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Get_elements_x(status, datatype, count, scorep_ierror)
     if (scorep_measuring) then
@@ -660,7 +726,10 @@ subroutine SCOREP_F08_NAME_MPI_Grequest_complete(request, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Grequest_complete(request, scorep_ierror)
     if (scorep_measuring) then
@@ -689,7 +758,10 @@ subroutine SCOREP_F08_NAME_MPI_Grequest_start(query_fn, free_fn, cancel_fn, extr
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Grequest_start(query_fn, free_fn, cancel_fn, extra_state, request, scorep_ierror)
     if (scorep_measuring) then
@@ -725,7 +797,10 @@ subroutine SCOREP_F08_NAME_MPI_Ibsend(buf, count, datatype, dest, tag, comm, req
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -767,7 +842,10 @@ subroutine SCOREP_F08_NAME_MPI_Ibsend_c(buf, count, datatype, dest, tag, comm, r
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -803,7 +881,10 @@ subroutine SCOREP_F08_NAME_MPI_Improbe(source, tag, comm, flag, message, status,
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -842,7 +923,10 @@ subroutine SCOREP_F08_NAME_MPI_Imrecv(buf, count, datatype, message, request, ie
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_message_comm
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_message_comm = scorep_mpi_f08_message_comm(message%MPI_VAL)
@@ -881,7 +965,10 @@ subroutine SCOREP_F08_NAME_MPI_Imrecv_c(buf, count, datatype, message, request, 
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_message_comm
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_message_comm = scorep_mpi_f08_message_comm(message%MPI_VAL)
@@ -914,7 +1001,10 @@ subroutine SCOREP_F08_NAME_MPI_Iprobe(source, tag, comm, flag, status, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Iprobe(source, tag, comm, flag, status, scorep_ierror)
     if (scorep_measuring) then
@@ -950,7 +1040,10 @@ subroutine SCOREP_F08_NAME_MPI_Irecv(buf, count, datatype, source, tag, comm, re
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -994,7 +1087,10 @@ subroutine SCOREP_F08_NAME_MPI_Irecv_c(buf, count, datatype, source, tag, comm, 
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -1038,7 +1134,10 @@ subroutine SCOREP_F08_NAME_MPI_Irsend(buf, count, datatype, dest, tag, comm, req
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -1080,7 +1179,10 @@ subroutine SCOREP_F08_NAME_MPI_Irsend_c(buf, count, datatype, dest, tag, comm, r
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -1122,7 +1224,10 @@ subroutine SCOREP_F08_NAME_MPI_Isend(buf, count, datatype, dest, tag, comm, requ
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -1164,7 +1269,10 @@ subroutine SCOREP_F08_NAME_MPI_Isend_c(buf, count, datatype, dest, tag, comm, re
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -1217,7 +1325,10 @@ subroutine SCOREP_F08_NAME_MPI_Isendrecv(sendbuf, sendcount, sendtype, dest, sen
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -1277,7 +1388,10 @@ subroutine SCOREP_F08_NAME_MPI_Isendrecv_c(sendbuf, sendcount, sendtype, dest, s
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -1328,7 +1442,10 @@ subroutine SCOREP_F08_NAME_MPI_Isendrecv_replace(buf, count, datatype, dest, sen
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -1379,7 +1496,10 @@ subroutine SCOREP_F08_NAME_MPI_Isendrecv_replace_c(buf, count, datatype, dest, s
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -1426,7 +1546,10 @@ subroutine SCOREP_F08_NAME_MPI_Issend(buf, count, datatype, dest, tag, comm, req
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -1468,7 +1591,10 @@ subroutine SCOREP_F08_NAME_MPI_Issend_c(buf, count, datatype, dest, tag, comm, r
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -1503,7 +1629,10 @@ subroutine SCOREP_F08_NAME_MPI_Mprobe(source, tag, comm, message, status, ierror
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -1545,7 +1674,10 @@ subroutine SCOREP_F08_NAME_MPI_Mrecv(buf, count, datatype, message, status, ierr
     type(MPI_Status), pointer :: scorep_status
     integer(c_int32_t) :: scorep_message_comm
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_message_comm = scorep_mpi_f08_message_comm(message%MPI_VAL)
@@ -1595,7 +1727,10 @@ subroutine SCOREP_F08_NAME_MPI_Mrecv_c(buf, count, datatype, message, status, ie
     type(MPI_Status), pointer :: scorep_status
     integer(c_int32_t) :: scorep_message_comm
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_message_comm = scorep_mpi_f08_message_comm(message%MPI_VAL)
@@ -1634,7 +1769,10 @@ subroutine SCOREP_F08_NAME_MPI_Parrived(request, partition, flag, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Parrived(request, partition, flag, scorep_ierror)
     if (scorep_measuring) then
@@ -1659,7 +1797,10 @@ subroutine SCOREP_F08_NAME_MPI_Pready(partition, request, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Pready(partition, request, scorep_ierror)
     if (scorep_measuring) then
@@ -1685,7 +1826,10 @@ subroutine SCOREP_F08_NAME_MPI_Pready_list(length, array_of_partitions, request,
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Pready_list(length, array_of_partitions, request, scorep_ierror)
     if (scorep_measuring) then
@@ -1711,7 +1855,10 @@ subroutine SCOREP_F08_NAME_MPI_Pready_range(partition_low, partition_high, reque
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Pready_range(partition_low, partition_high, request, scorep_ierror)
     if (scorep_measuring) then
@@ -1748,7 +1895,10 @@ subroutine SCOREP_F08_NAME_MPI_Precv_init(buf, partitions, count, datatype, sour
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Precv_init(buf, partitions, count, datatype, source, tag, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
@@ -1775,7 +1925,10 @@ subroutine SCOREP_F08_NAME_MPI_Probe(source, tag, comm, status, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Probe(source, tag, comm, status, scorep_ierror)
     if (scorep_measuring) then
@@ -1812,7 +1965,10 @@ subroutine SCOREP_F08_NAME_MPI_Psend_init(buf, partitions, count, datatype, dest
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Psend_init(buf, partitions, count, datatype, dest, tag, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
@@ -1850,7 +2006,10 @@ subroutine SCOREP_F08_NAME_MPI_Recv(buf, count, datatype, source, tag, comm, sta
     type(MPI_Status), target :: scorep_status_buffer
     type(MPI_Status), pointer :: scorep_status
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -1902,7 +2061,10 @@ subroutine SCOREP_F08_NAME_MPI_Recv_c(buf, count, datatype, source, tag, comm, s
     type(MPI_Status), target :: scorep_status_buffer
     type(MPI_Status), pointer :: scorep_status
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -1951,7 +2113,10 @@ subroutine SCOREP_F08_NAME_MPI_Recv_init(buf, count, datatype, source, tag, comm
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -1992,7 +2157,10 @@ subroutine SCOREP_F08_NAME_MPI_Recv_init_c(buf, count, datatype, source, tag, co
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -2021,7 +2189,10 @@ subroutine SCOREP_F08_NAME_MPI_Request_free(request, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) call scorep_mpi_request_free(scorep_mpi_f08_request(request%MPI_VAL))
     call PMPI_Request_free(request, scorep_ierror)
@@ -2048,7 +2219,10 @@ subroutine SCOREP_F08_NAME_MPI_Request_get_status(request, flag, status, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Request_get_status(request, flag, status, scorep_ierror)
     if (scorep_measuring) then
@@ -2078,7 +2252,10 @@ subroutine SCOREP_F08_NAME_MPI_Request_get_status_all(count, array_of_requests, 
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Request_get_status_all(count, array_of_requests, flag, array_of_statuses, scorep_ierror)
     if (scorep_measuring) then
@@ -2106,7 +2283,10 @@ subroutine SCOREP_F08_NAME_MPI_Request_get_status_any(count, array_of_requests, 
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Request_get_status_any(count, array_of_requests, index, flag, status, scorep_ierror)
     if (scorep_measuring) then
@@ -2135,7 +2315,10 @@ subroutine SCOREP_F08_NAME_MPI_Request_get_status_some(incount, array_of_request
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Request_get_status_some(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, &
         scorep_ierror)
@@ -2171,7 +2354,10 @@ subroutine SCOREP_F08_NAME_MPI_Rsend(buf, count, datatype, dest, tag, comm, ierr
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -2211,7 +2397,10 @@ subroutine SCOREP_F08_NAME_MPI_Rsend_c(buf, count, datatype, dest, tag, comm, ie
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -2252,7 +2441,10 @@ subroutine SCOREP_F08_NAME_MPI_Rsend_init(buf, count, datatype, dest, tag, comm,
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -2295,7 +2487,10 @@ subroutine SCOREP_F08_NAME_MPI_Rsend_init_c(buf, count, datatype, dest, tag, com
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -2336,7 +2531,10 @@ subroutine SCOREP_F08_NAME_MPI_Send(buf, count, datatype, dest, tag, comm, ierro
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -2376,7 +2574,10 @@ subroutine SCOREP_F08_NAME_MPI_Send_c(buf, count, datatype, dest, tag, comm, ier
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -2417,7 +2618,10 @@ subroutine SCOREP_F08_NAME_MPI_Send_init(buf, count, datatype, dest, tag, comm, 
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -2460,7 +2664,10 @@ subroutine SCOREP_F08_NAME_MPI_Send_init_c(buf, count, datatype, dest, tag, comm
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -2516,7 +2723,10 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv(sendbuf, sendcount, sendtype, dest, send
     type(MPI_Status), target :: scorep_status_buffer
     type(MPI_Status), pointer :: scorep_status
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -2582,7 +2792,10 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv_c(sendbuf, sendcount, sendtype, dest, se
     type(MPI_Status), target :: scorep_status_buffer
     type(MPI_Status), pointer :: scorep_status
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -2640,7 +2853,10 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv_replace(buf, count, datatype, dest, send
     type(MPI_Status), target :: scorep_status_buffer
     type(MPI_Status), pointer :: scorep_status
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -2697,7 +2913,10 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv_replace_c(buf, count, datatype, dest, se
     type(MPI_Status), target :: scorep_status_buffer
     type(MPI_Status), pointer :: scorep_status
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -2747,7 +2966,10 @@ subroutine SCOREP_F08_NAME_MPI_Ssend(buf, count, datatype, dest, tag, comm, ierr
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -2787,7 +3009,10 @@ subroutine SCOREP_F08_NAME_MPI_Ssend_c(buf, count, datatype, dest, tag, comm, ie
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -2828,7 +3053,10 @@ subroutine SCOREP_F08_NAME_MPI_Ssend_init(buf, count, datatype, dest, tag, comm,
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -2871,7 +3099,10 @@ subroutine SCOREP_F08_NAME_MPI_Ssend_init_c(buf, count, datatype, dest, tag, com
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
@@ -2901,7 +3132,10 @@ subroutine SCOREP_F08_NAME_MPI_Start(request, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         call scorep_mpi_request_start(scorep_mpi_f08_request(request%MPI_VAL))
@@ -2930,7 +3164,10 @@ subroutine SCOREP_F08_NAME_MPI_Startall(count, array_of_requests, ierror)
     integer(c_int32_t) :: scorep_region_id
     integer :: scorep_i
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         do scorep_i = 1, count
@@ -2960,7 +3197,10 @@ subroutine SCOREP_F08_NAME_MPI_Status_get_error(status, error, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Status_get_error(status, error, scorep_ierror)
     if (scorep_measuring) then
@@ -2985,7 +3225,10 @@ subroutine SCOREP_F08_NAME_MPI_Status_get_source(status, source, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Status_get_source(status, source, scorep_ierror)
     if (scorep_measuring) then
@@ -3010,7 +3253,10 @@ subroutine SCOREP_F08_NAME_MPI_Status_get_tag(status, tag, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Status_get_tag(status, tag, scorep_ierror)
     if (scorep_measuring) then
@@ -3035,7 +3281,10 @@ subroutine SCOREP_F08_NAME_MPI_Status_set_cancelled(status, flag, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Status_set_cancelled(status, flag, scorep_ierror)
     if (scorep_measuring) then
@@ -3061,7 +3310,10 @@ subroutine SCOREP_F08_NAME_MPI_Status_set_elements(status, datatype, count, ierr
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Status_set_elements(status, datatype, count, scorep_ierror)
     if (scorep_measuring) then
@@ -3087,7 +3339,10 @@ subroutine SCOREP_F08_NAME_MPI_Status_set_elements_x(status, datatype, count, ie
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Status_set_elements_x(status, datatype, count, scorep_ierror)
     if (scorep_measuring) then
@@ -3112,7 +3367,10 @@ subroutine SCOREP_F08_NAME_MPI_Status_set_error(status, error, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Status_set_error(status, error, scorep_ierror)
     if (scorep_measuring) then
@@ -3137,7 +3395,10 @@ subroutine SCOREP_F08_NAME_MPI_Status_set_source(status, source, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Status_set_source(status, source, scorep_ierror)
     if (scorep_measuring) then
@@ -3162,7 +3423,10 @@ subroutine SCOREP_F08_NAME_MPI_Status_set_tag(status, tag, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Status_set_tag(status, tag, scorep_ierror)
     if (scorep_measuring) then
@@ -3191,7 +3455,10 @@ subroutine SCOREP_F08_NAME_MPI_Test(request, flag, status, ierror)
     type(MPI_Status), pointer :: scorep_status
     integer(c_int64_t) :: scorep_saved_request
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     scorep_status => status
     if (scorep_measuring) then
@@ -3232,7 +3499,10 @@ subroutine SCOREP_F08_NAME_MPI_Test_cancelled(status, flag, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Test_cancelled(status, flag, scorep_ierror)
     if (scorep_measuring) then
@@ -3263,7 +3533,10 @@ subroutine SCOREP_F08_NAME_MPI_Testall(count, array_of_requests, flag, array_of_
     type(MPI_Status), pointer, contiguous :: scorep_statuses(:)
     integer :: scorep_i
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     scorep_statuses => array_of_statuses(1:max(count, 1))
     if (scorep_measuring) then
@@ -3327,7 +3600,10 @@ subroutine SCOREP_F08_NAME_MPI_Testany(count, array_of_requests, index, flag, st
     integer, allocatable :: scorep_saved_values(:)
     integer :: scorep_i, scorep_done
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     scorep_status => status
     if (scorep_measuring) then
@@ -3388,7 +3664,10 @@ subroutine SCOREP_F08_NAME_MPI_Testsome(incount, array_of_requests, outcount, ar
     type(MPI_Status), pointer, contiguous :: scorep_statuses(:)
     integer :: scorep_i, scorep_index, scorep_shift
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     scorep_statuses => array_of_statuses(1:max(incount, 1))
     if (scorep_measuring) then
@@ -3460,7 +3739,10 @@ subroutine SCOREP_F08_NAME_MPI_Wait(request, status, ierror)
     type(MPI_Status), pointer :: scorep_status
     integer(c_int64_t) :: scorep_saved_request
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     scorep_status => status
     if (scorep_measuring) then
@@ -3502,7 +3784,10 @@ subroutine SCOREP_F08_NAME_MPI_Waitall(count, array_of_requests, array_of_status
     type(MPI_Status), pointer, contiguous :: scorep_statuses(:)
     integer :: scorep_i
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     scorep_statuses => array_of_statuses(1:max(count, 1))
     if (scorep_measuring) then
@@ -3561,7 +3846,10 @@ subroutine SCOREP_F08_NAME_MPI_Waitany(count, array_of_requests, index, status, 
     integer, allocatable :: scorep_saved_values(:)
     integer :: scorep_i, scorep_done
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     scorep_status => status
     if (scorep_measuring) then
@@ -3622,7 +3910,10 @@ subroutine SCOREP_F08_NAME_MPI_Waitsome(incount, array_of_requests, outcount, ar
     type(MPI_Status), pointer, contiguous :: scorep_statuses(:)
     integer :: scorep_i, scorep_index, scorep_shift
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     scorep_statuses => array_of_statuses(1:max(incount, 1))
     if (scorep_measuring) then

@@ -18,7 +18,10 @@ subroutine SCOREP_F08_NAME_MPI_Close_port(port_name, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 10)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Close_port(port_name, scorep_ierror)
     if (scorep_measuring) then
@@ -47,7 +50,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_accept(port_name, info, root, comm, newcomm,
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 10)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_accept(port_name, info, root, comm, newcomm, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(newcomm%MPI_VAL)
@@ -77,7 +83,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_connect(port_name, info, root, comm, newcomm
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 10)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_connect(port_name, info, root, comm, newcomm, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(newcomm%MPI_VAL)
@@ -102,7 +111,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_get_parent(parent, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 10)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_get_parent(parent, scorep_ierror)
     if (scorep_measuring) then
@@ -128,7 +140,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_join(fd, intercomm, ierror)
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 10)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_join(fd, intercomm, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(intercomm%MPI_VAL)
@@ -162,7 +177,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_spawn(command, argv, maxprocs, info, root, c
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 10)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, array_of_errcodes, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(intercomm%MPI_VAL)
@@ -197,7 +215,10 @@ subroutine SCOREP_F08_NAME_MPI_Comm_spawn_multiple(count, array_of_commands, arr
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 10)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_spawn_multiple(count, array_of_commands, array_of_argv, array_of_maxprocs, array_of_info, root, &
         comm, intercomm, array_of_errcodes, scorep_ierror)
@@ -225,7 +246,10 @@ subroutine SCOREP_F08_NAME_MPI_Lookup_name(service_name, info, port_name, ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 10)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Lookup_name(service_name, info, port_name, scorep_ierror)
     if (scorep_measuring) then
@@ -250,7 +274,10 @@ subroutine SCOREP_F08_NAME_MPI_Open_port(info, port_name, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 10)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Open_port(info, port_name, scorep_ierror)
     if (scorep_measuring) then
@@ -276,7 +303,10 @@ subroutine SCOREP_F08_NAME_MPI_Publish_name(service_name, info, port_name, ierro
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 10)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Publish_name(service_name, info, port_name, scorep_ierror)
     if (scorep_measuring) then
@@ -302,7 +332,10 @@ subroutine SCOREP_F08_NAME_MPI_Unpublish_name(service_name, info, port_name, ier
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 10)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Unpublish_name(service_name, info, port_name, scorep_ierror)
     if (scorep_measuring) then

@@ -21,7 +21,10 @@ subroutine SCOREP_F08_NAME_MPI_Cart_coords(comm, rank, maxdims, coords, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 11)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Cart_coords(comm, rank, maxdims, coords, scorep_ierror)
     if (scorep_measuring) then
@@ -51,7 +54,10 @@ subroutine SCOREP_F08_NAME_MPI_Cart_create(comm_old, ndims, dims, periods, reord
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 11)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(comm_cart%MPI_VAL)
@@ -80,7 +86,10 @@ subroutine SCOREP_F08_NAME_MPI_Cart_get(comm, maxdims, dims, periods, coords, ie
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 11)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Cart_get(comm, maxdims, dims, periods, coords, scorep_ierror)
     if (scorep_measuring) then
@@ -108,7 +117,10 @@ subroutine SCOREP_F08_NAME_MPI_Cart_map(comm, ndims, dims, periods, newrank, ier
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 11)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Cart_map(comm, ndims, dims, periods, newrank, scorep_ierror)
     if (scorep_measuring) then
@@ -134,7 +146,10 @@ subroutine SCOREP_F08_NAME_MPI_Cart_rank(comm, coords, rank, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 11)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Cart_rank(comm, coords, rank, scorep_ierror)
     if (scorep_measuring) then
@@ -162,7 +177,10 @@ subroutine SCOREP_F08_NAME_MPI_Cart_shift(comm, direction, disp, rank_source, ra
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 11)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Cart_shift(comm, direction, disp, rank_source, rank_dest, scorep_ierror)
     if (scorep_measuring) then
@@ -189,7 +207,10 @@ subroutine SCOREP_F08_NAME_MPI_Cart_sub(comm, remain_dims, newcomm, ierror)
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 11)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Cart_sub(comm, remain_dims, newcomm, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(newcomm%MPI_VAL)
@@ -215,7 +236,10 @@ subroutine SCOREP_F08_NAME_MPI_Cartdim_get(comm, ndims, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 11)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Cartdim_get(comm, ndims, scorep_ierror)
     if (scorep_measuring) then
@@ -241,7 +265,10 @@ subroutine SCOREP_F08_NAME_MPI_Dims_create(nnodes, ndims, dims, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 11)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Dims_create(nnodes, ndims, dims, scorep_ierror)
     if (scorep_measuring) then
@@ -275,7 +302,10 @@ subroutine SCOREP_F08_NAME_MPI_Dist_graph_create(comm_old, n, sources, degrees, 
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 11)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph, &
         scorep_ierror)
@@ -312,7 +342,10 @@ subroutine SCOREP_F08_NAME_MPI_Dist_graph_create_adjacent(comm_old, indegree, so
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 11)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree, destinations, &
         destweights, info, reorder, comm_dist_graph, scorep_ierror)
@@ -345,7 +378,10 @@ subroutine SCOREP_F08_NAME_MPI_Dist_graph_neighbors(comm, maxindegree, sources, 
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 11)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Dist_graph_neighbors(comm, maxindegree, sources, sourceweights, maxoutdegree, destinations, &
         destweights, scorep_ierror)
@@ -373,7 +409,10 @@ subroutine SCOREP_F08_NAME_MPI_Dist_graph_neighbors_count(comm, indegree, outdeg
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 11)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Dist_graph_neighbors_count(comm, indegree, outdegree, weighted, scorep_ierror)
     if (scorep_measuring) then
@@ -403,7 +442,10 @@ subroutine SCOREP_F08_NAME_MPI_Graph_create(comm_old, nnodes, index, edges, reor
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 11)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(comm_graph%MPI_VAL)
@@ -432,7 +474,10 @@ subroutine SCOREP_F08_NAME_MPI_Graph_get(comm, maxindex, maxedges, index, edges,
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 11)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Graph_get(comm, maxindex, maxedges, index, edges, scorep_ierror)
     if (scorep_measuring) then
@@ -460,7 +505,10 @@ subroutine SCOREP_F08_NAME_MPI_Graph_map(comm, nnodes, index, edges, newrank, ie
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 11)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Graph_map(comm, nnodes, index, edges, newrank, scorep_ierror)
     if (scorep_measuring) then
@@ -487,7 +535,10 @@ subroutine SCOREP_F08_NAME_MPI_Graph_neighbors(comm, rank, maxneighbors, neighbo
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 11)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Graph_neighbors(comm, rank, maxneighbors, neighbors, scorep_ierror)
     if (scorep_measuring) then
@@ -513,7 +564,10 @@ subroutine SCOREP_F08_NAME_MPI_Graph_neighbors_count(comm, rank, nneighbors, ier
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 11)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Graph_neighbors_count(comm, rank, nneighbors, scorep_ierror)
     if (scorep_measuring) then
@@ -539,7 +593,10 @@ subroutine SCOREP_F08_NAME_MPI_Graphdims_get(comm, nnodes, nedges, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 11)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Graphdims_get(comm, nnodes, nedges, scorep_ierror)
     if (scorep_measuring) then
@@ -564,7 +621,10 @@ subroutine SCOREP_F08_NAME_MPI_Topo_test(comm, status, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     scorep_ierror = MPI_SUCCESS
-    scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+    scorep_region_id = SCOREP_INVALID_ID
+    if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
+    if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 11)) /= 0) &
+        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Topo_test(comm, status, scorep_ierror)
     if (scorep_measuring) then
