@@ -203,6 +203,30 @@ static int* world_ranks_of_group(MPI_Group group, int* size)
     return world;
 }
 
+/* Every measured call with a communicator looks its id up, and the table is
+ * shared under a lock. So each thread keeps the ids it looked up last, valid
+ * while no communicator has been defined or freed since (comm_generation is
+ * read before the table, so an entry never outlives a change it missed). */
+#define COMM_CACHE_SIZE 8
+typedef struct comm_cache_entry {
+    MPI_Comm comm;
+    uint32_t id;
+    uint64_t generation;
+} comm_cache_entry;
+static uint64_t comm_generation = 1;
+static __thread comm_cache_entry comm_cache[COMM_CACHE_SIZE] TLS_FAST;
+
+static inline comm_cache_entry* comm_cache_slot(MPI_Comm comm)
+{
+    uintptr_t key = (uintptr_t)comm;  /* a pointer (Open MPI) or an int (MPICH) */
+    return &comm_cache[(key ^ (key >> 4) ^ (key >> 12)) & (COMM_CACHE_SIZE - 1)];
+}
+
+static void comm_table_changed(void)
+{
+    __atomic_fetch_add(&comm_generation, 1, __ATOMIC_RELEASE);
+}
+
 static scorep_comm define_comm(MPI_Comm comm, uint64_t key)
 {
     MPI_Group group;
@@ -217,6 +241,7 @@ static scorep_comm define_comm(MPI_Comm comm, uint64_t key)
     free(map);
     pthread_mutex_lock(&table_lock);
     table_set(&comm_table, PMPI_Comm_c2f(comm), id);
+    comm_table_changed();
     pthread_mutex_unlock(&table_lock);
     return id;
 }
@@ -250,7 +275,10 @@ void scorep_mpi_comm_free(MPI_Comm comm)
     pthread_mutex_lock(&table_lock);
     MPI_Fint f = PMPI_Comm_c2f(comm);
     int found = table_find(&comm_table, f, &id);
-    if (found) table_remove(&comm_table, f);
+    if (found) {
+        table_remove(&comm_table, f);
+        comm_table_changed();
+    }
     pthread_mutex_unlock(&table_lock);
     if (found) scorep_comm_free(id);
 }
@@ -260,12 +288,16 @@ scorep_comm scorep_mpi_comm_id(MPI_Comm comm)
     if (comm == MPI_COMM_WORLD) return SCOREP_COMM_WORLD;
     if (comm == MPI_COMM_SELF) return SCOREP_COMM_SELF;
     if (comm == MPI_COMM_NULL) return SCOREP_INVALID_ID;
+    comm_cache_entry* cached = comm_cache_slot(comm);
+    uint64_t generation = __atomic_load_n(&comm_generation, __ATOMIC_ACQUIRE);
+    if (cached->generation == generation && cached->comm == comm) return cached->id;
     uint32_t id;
     pthread_mutex_lock(&table_lock);
     int found = table_find(&comm_table, PMPI_Comm_c2f(comm), &id);
     pthread_mutex_unlock(&table_lock);
-    if (found) return id;
-    return define_comm(comm, next_local_key() | (1ull << 31));
+    if (!found) return define_comm(comm, next_local_key() | (1ull << 31));
+    *cached = (comm_cache_entry){comm, id, generation};
+    return id;
 }
 
 scorep_comm scorep_mpi_group_id(MPI_Group group)
