@@ -195,6 +195,69 @@ scorep_mpi_coll_shape scorep_mpi_coll_shape_of(MPI_Comm comm, int root)
     return shape;
 }
 
+static __thread int* neighbor_ranks;
+static __thread int neighbor_capacity;
+
+static int real_neighbors(const int* ranks, int n)
+{
+    int real = 0;
+    for (int i = 0; i < n; i++)
+        real += ranks[i] != MPI_PROC_NULL;
+    return real;
+}
+
+scorep_mpi_neighbors scorep_mpi_neighbors_of(MPI_Comm comm)
+{
+    static const int none[1] = { MPI_PROC_NULL };
+    scorep_mpi_neighbors n = { 0, 0, 0, 0, none, none };
+    int topology = MPI_UNDEFINED;
+    if (comm == MPI_COMM_NULL || PMPI_Topo_test(comm, &topology) != MPI_SUCCESS)
+        return n;
+    if (topology == MPI_CART) {
+        int ndims = 0;
+        if (PMPI_Cartdim_get(comm, &ndims) != MPI_SUCCESS || ndims <= 0)
+            return n;
+        int* ranks = scratch((void**)&neighbor_ranks, &neighbor_capacity, sizeof *ranks, 2 * ndims,
+                             "topology neighbours");
+        for (int d = 0; d < ndims; d++)
+            if (PMPI_Cart_shift(comm, d, 1, &ranks[2 * d], &ranks[2 * d + 1]) != MPI_SUCCESS)
+                ranks[2 * d] = ranks[2 * d + 1] = MPI_PROC_NULL;
+        n.indegree = n.outdegree = 2 * ndims;
+        n.sources = n.destinations = ranks;
+        n.real_in = n.real_out = real_neighbors(ranks, 2 * ndims);
+    } else if (topology == MPI_GRAPH) {
+        int rank = 0, count = 0;
+        if (PMPI_Comm_rank(comm, &rank) != MPI_SUCCESS
+            || PMPI_Graph_neighbors_count(comm, rank, &count) != MPI_SUCCESS || count <= 0)
+            return n;
+        int* ranks = scratch((void**)&neighbor_ranks, &neighbor_capacity, sizeof *ranks, count,
+                             "topology neighbours");
+        if (PMPI_Graph_neighbors(comm, rank, count, ranks) != MPI_SUCCESS)
+            return n;
+        n.indegree = n.outdegree = count;
+        n.sources = n.destinations = ranks;
+        n.real_in = n.real_out = real_neighbors(ranks, count);
+    } else if (topology == MPI_DIST_GRAPH) {
+        int in = 0, out = 0, weighted = 0;
+        if (PMPI_Dist_graph_neighbors_count(comm, &in, &out, &weighted) != MPI_SUCCESS
+            || in < 0 || out < 0 || in + out == 0)
+            return n;
+        /* sources, destinations, then room for the weights MPI may write */
+        int* ranks = scratch((void**)&neighbor_ranks, &neighbor_capacity, sizeof *ranks,
+                             2 * (in + out), "topology neighbours");
+        if (PMPI_Dist_graph_neighbors(comm, in, ranks, ranks + in + out, out, ranks + in,
+                                      ranks + 2 * in + out) != MPI_SUCCESS)
+            return n;
+        n.indegree = in;
+        n.outdegree = out;
+        n.sources = ranks;
+        n.destinations = ranks + in;
+        n.real_in = real_neighbors(ranks, in);
+        n.real_out = real_neighbors(ranks + in, out);
+    }
+    return n;
+}
+
 struct pending_rma {
     scorep_window window;
     int target;

@@ -68,6 +68,26 @@ typedef struct scorep_mpi_coll_shape {
 } scorep_mpi_coll_shape;
 scorep_mpi_coll_shape scorep_mpi_coll_shape_of(MPI_Comm comm, int root);
 
+/* The neighbours of this process in the communicator's virtual topology, in
+ * the order of a neighbourhood collective's buffer blocks: sources (the
+ * in-neighbours, whose blocks it receives) and destinations (the
+ * out-neighbours, whose blocks it sends). Cartesian: per dimension the source
+ * and then the destination of MPI_Cart_shift(dim, 1), both lists the same,
+ * MPI_PROC_NULL beyond a non-periodic border; graph: MPI_Graph_neighbors,
+ * both lists the same; distributed graph: MPI_Dist_graph_neighbors. Without
+ * a topology both degrees are 0. real_in/real_out count the neighbours that
+ * are not MPI_PROC_NULL: a block to or from MPI_PROC_NULL moves no data.
+ * The lists are the calling thread's scratch space, valid until its next
+ * call; PMPI queries only, no allocation once the scratch space is large
+ * enough. */
+typedef struct scorep_mpi_neighbors {
+    int indegree, outdegree;
+    int real_in, real_out;
+    const int* sources;
+    const int* destinations;
+} scorep_mpi_neighbors;
+scorep_mpi_neighbors scorep_mpi_neighbors_of(MPI_Comm comm);
+
 /* One-sided operations of this thread stay pending until a synchronisation
  * completes them: issue gives the matching id of a new operation; complete
  * records the completion of the pending ones on the window (to one target, or

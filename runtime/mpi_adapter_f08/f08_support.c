@@ -217,6 +217,56 @@ void scorep_mpi_f08_collective_end(int kind, MPI_Fint comm_f, scorep_comm comm_i
     scorep_mpi_collective_end((scorep_collective_kind)kind, comm_id, s.root, sent, received);
 }
 
+/* Bytes of the blocks to (or from) the neighbours that are not MPI_PROC_NULL:
+ * counts[i] of types[i], or of type if types is NULL. */
+static uint64_t neighbor_bytes(const int* ranks, int n, const void* counts, int large, MPI_Fint type,
+                               const MPI_Fint* types)
+{
+    uint64_t sum = 0;
+    const uint64_t size = types ? 0 : scorep_mpi_bytes(1, MPI_Type_f2c(type));
+    for (int i = 0; i < n; i++) {
+        if (ranks[i] == MPI_PROC_NULL)
+            continue;
+        const MPI_Count count = count_at(counts, large, i);
+        if (types)
+            sum += scorep_mpi_bytes(count, MPI_Type_f2c(types[i]));
+        else if (count > 0)
+            sum += (uint64_t)count * size;
+    }
+    return sum;
+}
+
+/* The neighbourhood collectives (the C wrappers' coll_neighbor task): one
+ * block per neighbour in the communicator's virtual topology. */
+void scorep_mpi_f08_neighbor_collective_end(int kind, MPI_Fint comm_f, scorep_comm comm_id, int large,
+                                            int64_t sendcount, MPI_Fint sendtype,
+                                            int64_t recvcount, MPI_Fint recvtype,
+                                            const void* sendcounts, const void* recvcounts,
+                                            const MPI_Fint* sendtypes, const MPI_Fint* recvtypes)
+{
+    const scorep_mpi_neighbors n = scorep_mpi_neighbors_of(MPI_Comm_f2c(comm_f));
+    uint64_t sent = 0, received = 0;
+    switch ((scorep_collective_kind)kind) {
+    case SCOREP_COLL_NEIGHBOR_ALLGATHER:
+    case SCOREP_COLL_NEIGHBOR_ALLTOALL:
+        sent = (uint64_t)n.real_out * scorep_mpi_f08_bytes(sendcount, sendtype);
+        received = (uint64_t)n.real_in * scorep_mpi_f08_bytes(recvcount, recvtype);
+        break;
+    case SCOREP_COLL_NEIGHBOR_ALLGATHERV:
+        sent = (uint64_t)n.real_out * scorep_mpi_f08_bytes(sendcount, sendtype);
+        received = neighbor_bytes(n.sources, n.indegree, recvcounts, large, recvtype, NULL);
+        break;
+    case SCOREP_COLL_NEIGHBOR_ALLTOALLV:
+    case SCOREP_COLL_NEIGHBOR_ALLTOALLW:
+        sent = neighbor_bytes(n.destinations, n.outdegree, sendcounts, large, sendtype, sendtypes);
+        received = neighbor_bytes(n.sources, n.indegree, recvcounts, large, recvtype, recvtypes);
+        break;
+    default:
+        break;
+    }
+    scorep_mpi_collective_end((scorep_collective_kind)kind, comm_id, SCOREP_NO_ROOT, sent, received);
+}
+
 /* Addresses of choice buffers, to recognise MPI_IN_PLACE: a scalar or an
  * ignore-TKR buffer arrives as its address, a TS 29113 `type(*), dimension(..)`
  * buffer as a C descriptor whose first member is the base address. */

@@ -95,6 +95,16 @@ module scorep_mpi_f08_support
             integer(c_int), value :: sendtype, recvtype
             type(c_ptr), value :: sendcounts, recvcounts, sendtypes, recvtypes
         end subroutine
+        subroutine scorep_mpi_f08_neighbor_collective_end(kind, comm, comm_id, large, sendcount, sendtype, &
+                recvcount, recvtype, sendcounts, recvcounts, sendtypes, recvtypes) &
+                bind(c, name="scorep_mpi_f08_neighbor_collective_end")
+            import :: c_int, c_int32_t, c_int64_t, c_ptr
+            integer(c_int), value :: kind, comm, large
+            integer(c_int32_t), value :: comm_id
+            integer(c_int64_t), value :: sendcount, recvcount
+            integer(c_int), value :: sendtype, recvtype
+            type(c_ptr), value :: sendcounts, recvcounts, sendtypes, recvtypes
+        end subroutine
 
         ! addresses of choice buffers (MPI_IN_PLACE): scalar or ignore-TKR buffer,
         ! and TS 29113 assumed-rank buffer (the same C function reads either)

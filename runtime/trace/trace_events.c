@@ -49,6 +49,9 @@ _Static_assert(SCOREP_COLL_BARRIER == (int)OTF2_COLLECTIVE_OP_BARRIER &&
                SCOREP_COLL_DESTROY_HANDLE_AND_DEALLOCATE ==
                    (int)OTF2_COLLECTIVE_OP_DESTROY_HANDLE_AND_DEALLOCATE,
                "scorep_collective_kind must follow OTF2_CollectiveOp");
+_Static_assert(SCOREP_COLL_OTF2_END_ == (int)OTF2_COLLECTIVE_OP_DESTROY_HANDLE_AND_DEALLOCATE + 1 &&
+               SCOREP_COLL_NEIGHBOR_ALLGATHER > (int)SCOREP_COLL_OTF2_END_,
+               "the kinds from SCOREP_COLL_OTF2_END_ on have no OTF2 collective op");
 _Static_assert(SCOREP_RMA_SYNC_LEVEL_PROCESS == (int)OTF2_RMA_SYNC_LEVEL_PROCESS &&
                SCOREP_RMA_SYNC_LEVEL_MEMORY == (int)OTF2_RMA_SYNC_LEVEL_MEMORY,
                "scorep_rma_sync_level must be OTF2's bit set");
@@ -133,10 +136,17 @@ static void mpi_collective_begin(scorep_location* loc, uint64_t t)
     WRITE(loc, MpiCollectiveBegin, t);
 }
 
+/* A kind without an OTF2 collective op (the neighbourhood collectives) comes
+ * without a begin (adapter.h) and writes nothing: the trace shows the call as
+ * its region's enter and leave. Recording it as an OTF2 all-to-all or
+ * all-gather over the whole communicator would tell wait-state analyses
+ * (Scalasca) that every process waits for every other one. */
 static void mpi_collective_end(scorep_location* loc, uint64_t t, scorep_collective_kind kind,
                                scorep_comm comm, int root, uint64_t bytes_sent,
                                uint64_t bytes_received)
 {
+    if (UNLIKELY((unsigned)kind >= (unsigned)SCOREP_COLL_OTF2_END_))
+        return;
     WRITE(loc, MpiCollectiveEnd, t, (OTF2_CollectiveOp)kind, comm, root_of(root), bytes_sent,
           bytes_received);
 }

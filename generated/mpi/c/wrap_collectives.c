@@ -1846,13 +1846,23 @@ int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_allgather);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
+            scorep_received = (uint64_t)scorep_nbr.real_in * scorep_mpi_bytes(recvcount, recvtype);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHER, scorep_comm_id, SCOREP_NO_ROOT,
+                                      scorep_sent, scorep_received);
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -1866,13 +1876,23 @@ int MPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_allgather_c);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Ineighbor_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
+            scorep_received = (uint64_t)scorep_nbr.real_in * scorep_mpi_bytes(recvcount, recvtype);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHER, scorep_comm_id, SCOREP_NO_ROOT,
+                                      scorep_sent, scorep_received);
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -1886,13 +1906,26 @@ int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_allgatherv);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
+            const uint64_t scorep_recv_size = scorep_mpi_bytes(1, recvtype);
+            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
+                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL && recvcounts[scorep_i] > 0)
+                    scorep_received += (uint64_t)recvcounts[scorep_i] * scorep_recv_size;
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHERV, scorep_comm_id, SCOREP_NO_ROOT,
+                                      scorep_sent, scorep_received);
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -1906,13 +1939,26 @@ int MPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Dat
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_allgatherv_c);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Ineighbor_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
+            const uint64_t scorep_recv_size = scorep_mpi_bytes(1, recvtype);
+            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
+                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL && recvcounts[scorep_i] > 0)
+                    scorep_received += (uint64_t)recvcounts[scorep_i] * scorep_recv_size;
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHERV, scorep_comm_id, SCOREP_NO_ROOT,
+                                      scorep_sent, scorep_received);
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -1926,13 +1972,23 @@ int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_alltoall);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
+            scorep_received = (uint64_t)scorep_nbr.real_in * scorep_mpi_bytes(recvcount, recvtype);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALL, scorep_comm_id, SCOREP_NO_ROOT,
+                                      scorep_sent, scorep_received);
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -1946,13 +2002,23 @@ int MPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datat
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_alltoall_c);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Ineighbor_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
+            scorep_received = (uint64_t)scorep_nbr.real_in * scorep_mpi_bytes(recvcount, recvtype);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALL, scorep_comm_id, SCOREP_NO_ROOT,
+                                      scorep_sent, scorep_received);
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -1966,13 +2032,29 @@ int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_alltoallv);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            const uint64_t scorep_send_size = scorep_mpi_bytes(1, sendtype);
+            const uint64_t scorep_recv_size = scorep_mpi_bytes(1, recvtype);
+            for (int scorep_i = 0; scorep_i < scorep_nbr.outdegree; scorep_i++)
+                if (scorep_nbr.destinations[scorep_i] != MPI_PROC_NULL && sendcounts[scorep_i] > 0)
+                    scorep_sent += (uint64_t)sendcounts[scorep_i] * scorep_send_size;
+            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
+                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL && recvcounts[scorep_i] > 0)
+                    scorep_received += (uint64_t)recvcounts[scorep_i] * scorep_recv_size;
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLV, scorep_comm_id, SCOREP_NO_ROOT,
+                                      scorep_sent, scorep_received);
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -1986,13 +2068,29 @@ int MPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_alltoallv_c);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Ineighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            const uint64_t scorep_send_size = scorep_mpi_bytes(1, sendtype);
+            const uint64_t scorep_recv_size = scorep_mpi_bytes(1, recvtype);
+            for (int scorep_i = 0; scorep_i < scorep_nbr.outdegree; scorep_i++)
+                if (scorep_nbr.destinations[scorep_i] != MPI_PROC_NULL && sendcounts[scorep_i] > 0)
+                    scorep_sent += (uint64_t)sendcounts[scorep_i] * scorep_send_size;
+            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
+                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL && recvcounts[scorep_i] > 0)
+                    scorep_received += (uint64_t)recvcounts[scorep_i] * scorep_recv_size;
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLV, scorep_comm_id, SCOREP_NO_ROOT,
+                                      scorep_sent, scorep_received);
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -2006,13 +2104,27 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_alltoallw);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            for (int scorep_i = 0; scorep_i < scorep_nbr.outdegree; scorep_i++)
+                if (scorep_nbr.destinations[scorep_i] != MPI_PROC_NULL)
+                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtypes[scorep_i]);
+            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
+                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL)
+                    scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtypes[scorep_i]);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLW, scorep_comm_id, SCOREP_NO_ROOT,
+                                      scorep_sent, scorep_received);
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -2026,13 +2138,27 @@ int MPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_alltoallw_c);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Ineighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            for (int scorep_i = 0; scorep_i < scorep_nbr.outdegree; scorep_i++)
+                if (scorep_nbr.destinations[scorep_i] != MPI_PROC_NULL)
+                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtypes[scorep_i]);
+            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
+                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL)
+                    scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtypes[scorep_i]);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLW, scorep_comm_id, SCOREP_NO_ROOT,
+                                      scorep_sent, scorep_received);
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -2450,13 +2576,23 @@ int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype send
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgather);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
+            scorep_received = (uint64_t)scorep_nbr.real_in * scorep_mpi_bytes(recvcount, recvtype);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHER, scorep_comm_id, SCOREP_NO_ROOT,
+                                      scorep_sent, scorep_received);
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -2470,13 +2606,23 @@ int MPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datat
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgather_c);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Neighbor_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
+            scorep_received = (uint64_t)scorep_nbr.real_in * scorep_mpi_bytes(recvcount, recvtype);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHER, scorep_comm_id, SCOREP_NO_ROOT,
+                                      scorep_sent, scorep_received);
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -2530,13 +2676,26 @@ int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sen
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgatherv);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
+            const uint64_t scorep_recv_size = scorep_mpi_bytes(1, recvtype);
+            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
+                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL && recvcounts[scorep_i] > 0)
+                    scorep_received += (uint64_t)recvcounts[scorep_i] * scorep_recv_size;
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHERV, scorep_comm_id, SCOREP_NO_ROOT,
+                                      scorep_sent, scorep_received);
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -2550,13 +2709,26 @@ int MPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgatherv_c);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Neighbor_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
+            const uint64_t scorep_recv_size = scorep_mpi_bytes(1, recvtype);
+            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
+                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL && recvcounts[scorep_i] > 0)
+                    scorep_received += (uint64_t)recvcounts[scorep_i] * scorep_recv_size;
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHERV, scorep_comm_id, SCOREP_NO_ROOT,
+                                      scorep_sent, scorep_received);
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -2610,13 +2782,23 @@ int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendt
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoall);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
+            scorep_received = (uint64_t)scorep_nbr.real_in * scorep_mpi_bytes(recvcount, recvtype);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALL, scorep_comm_id, SCOREP_NO_ROOT,
+                                      scorep_sent, scorep_received);
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -2630,13 +2812,23 @@ int MPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Dataty
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoall_c);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Neighbor_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
+            scorep_received = (uint64_t)scorep_nbr.real_in * scorep_mpi_bytes(recvcount, recvtype);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALL, scorep_comm_id, SCOREP_NO_ROOT,
+                                      scorep_sent, scorep_received);
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -2690,13 +2882,29 @@ int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const in
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallv);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            const uint64_t scorep_send_size = scorep_mpi_bytes(1, sendtype);
+            const uint64_t scorep_recv_size = scorep_mpi_bytes(1, recvtype);
+            for (int scorep_i = 0; scorep_i < scorep_nbr.outdegree; scorep_i++)
+                if (scorep_nbr.destinations[scorep_i] != MPI_PROC_NULL && sendcounts[scorep_i] > 0)
+                    scorep_sent += (uint64_t)sendcounts[scorep_i] * scorep_send_size;
+            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
+                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL && recvcounts[scorep_i] > 0)
+                    scorep_received += (uint64_t)recvcounts[scorep_i] * scorep_recv_size;
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLV, scorep_comm_id, SCOREP_NO_ROOT,
+                                      scorep_sent, scorep_received);
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -2710,13 +2918,29 @@ int MPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], 
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallv_c);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Neighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            const uint64_t scorep_send_size = scorep_mpi_bytes(1, sendtype);
+            const uint64_t scorep_recv_size = scorep_mpi_bytes(1, recvtype);
+            for (int scorep_i = 0; scorep_i < scorep_nbr.outdegree; scorep_i++)
+                if (scorep_nbr.destinations[scorep_i] != MPI_PROC_NULL && sendcounts[scorep_i] > 0)
+                    scorep_sent += (uint64_t)sendcounts[scorep_i] * scorep_send_size;
+            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
+                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL && recvcounts[scorep_i] > 0)
+                    scorep_received += (uint64_t)recvcounts[scorep_i] * scorep_recv_size;
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLV, scorep_comm_id, SCOREP_NO_ROOT,
+                                      scorep_sent, scorep_received);
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -2770,13 +2994,27 @@ int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MP
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallw);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            for (int scorep_i = 0; scorep_i < scorep_nbr.outdegree; scorep_i++)
+                if (scorep_nbr.destinations[scorep_i] != MPI_PROC_NULL)
+                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtypes[scorep_i]);
+            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
+                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL)
+                    scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtypes[scorep_i]);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLW, scorep_comm_id, SCOREP_NO_ROOT,
+                                      scorep_sent, scorep_received);
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -2790,13 +3028,27 @@ int MPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], 
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallw_c);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Neighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            for (int scorep_i = 0; scorep_i < scorep_nbr.outdegree; scorep_i++)
+                if (scorep_nbr.destinations[scorep_i] != MPI_PROC_NULL)
+                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtypes[scorep_i]);
+            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
+                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL)
+                    scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtypes[scorep_i]);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLW, scorep_comm_id, SCOREP_NO_ROOT,
+                                      scorep_sent, scorep_received);
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }

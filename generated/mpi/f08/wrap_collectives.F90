@@ -3559,15 +3559,23 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_allgather(sendbuf, sendcount, sendtype,
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, &
         scorep_ierror)
     if (scorep_measuring) then
+        call scorep_mpi_f08_neighbor_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHER, comm%MPI_VAL, &
+            scorep_comm_id, 0, &
+            int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
+            c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -3605,15 +3613,23 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_allgather_c(sendbuf, sendcount, sendtyp
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, &
         scorep_ierror)
     if (scorep_measuring) then
+        call scorep_mpi_f08_neighbor_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHER, comm%MPI_VAL, &
+            scorep_comm_id, 1, &
+            int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
+            c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -3652,15 +3668,23 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &
         request, scorep_ierror)
     if (scorep_measuring) then
+        call scorep_mpi_f08_neighbor_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHERV, comm%MPI_VAL, &
+            scorep_comm_id, 0, &
+            int(sendcount, c_int64_t), sendtype%MPI_VAL, 0_c_int64_t, recvtype%MPI_VAL, &
+            c_null_ptr, c_loc(recvcounts(1)), c_null_ptr, c_null_ptr)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -3700,15 +3724,23 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_allgatherv_c(sendbuf, sendcount, sendty
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &
         request, scorep_ierror)
     if (scorep_measuring) then
+        call scorep_mpi_f08_neighbor_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHERV, comm%MPI_VAL, &
+            scorep_comm_id, 1, &
+            int(sendcount, c_int64_t), sendtype%MPI_VAL, 0_c_int64_t, recvtype%MPI_VAL, &
+            c_null_ptr, c_loc(recvcounts(1)), c_null_ptr, c_null_ptr)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -3746,15 +3778,23 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, 
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, &
         scorep_ierror)
     if (scorep_measuring) then
+        call scorep_mpi_f08_neighbor_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALL, comm%MPI_VAL, &
+            scorep_comm_id, 0, &
+            int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
+            c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -3792,15 +3832,23 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_alltoall_c(sendbuf, sendcount, sendtype
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, &
         scorep_ierror)
     if (scorep_measuring) then
+        call scorep_mpi_f08_neighbor_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALL, comm%MPI_VAL, &
+            scorep_comm_id, 1, &
+            int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
+            c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -3840,15 +3888,23 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls,
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, &
         comm, request, scorep_ierror)
     if (scorep_measuring) then
+        call scorep_mpi_f08_neighbor_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLV, comm%MPI_VAL, &
+            scorep_comm_id, 0, &
+            0_c_int64_t, sendtype%MPI_VAL, 0_c_int64_t, recvtype%MPI_VAL, &
+            c_loc(sendcounts(1)), c_loc(recvcounts(1)), c_null_ptr, c_null_ptr)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -3889,15 +3945,23 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_alltoallv_c(sendbuf, sendcounts, sdispl
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, &
         comm, request, scorep_ierror)
     if (scorep_measuring) then
+        call scorep_mpi_f08_neighbor_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLV, comm%MPI_VAL, &
+            scorep_comm_id, 1, &
+            0_c_int64_t, sendtype%MPI_VAL, 0_c_int64_t, recvtype%MPI_VAL, &
+            c_loc(sendcounts(1)), c_loc(recvcounts(1)), c_null_ptr, c_null_ptr)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -3937,15 +4001,23 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls,
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, &
         comm, request, scorep_ierror)
     if (scorep_measuring) then
+        call scorep_mpi_f08_neighbor_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLW, comm%MPI_VAL, &
+            scorep_comm_id, 0, &
+            0_c_int64_t, 0, 0_c_int64_t, 0, &
+            c_loc(sendcounts(1)), c_loc(recvcounts(1)), c_loc(sendtypes(1)), c_loc(recvtypes(1)))
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -3986,15 +4058,23 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_alltoallw_c(sendbuf, sendcounts, sdispl
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, &
         comm, request, scorep_ierror)
     if (scorep_measuring) then
+        call scorep_mpi_f08_neighbor_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLW, comm%MPI_VAL, &
+            scorep_comm_id, 1, &
+            0_c_int64_t, 0, 0_c_int64_t, 0, &
+            c_loc(sendcounts(1)), c_loc(recvcounts(1)), c_loc(sendtypes(1)), c_loc(recvtypes(1)))
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -4825,14 +4905,22 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_allgather(sendbuf, sendcount, sendtype, 
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, scorep_ierror)
     if (scorep_measuring) then
+        call scorep_mpi_f08_neighbor_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHER, comm%MPI_VAL, &
+            scorep_comm_id, 0, &
+            int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
+            c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -4869,14 +4957,22 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_allgather_c(sendbuf, sendcount, sendtype
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, scorep_ierror)
     if (scorep_measuring) then
+        call scorep_mpi_f08_neighbor_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHER, comm%MPI_VAL, &
+            scorep_comm_id, 1, &
+            int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
+            c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -5009,15 +5105,23 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype,
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &
         scorep_ierror)
     if (scorep_measuring) then
+        call scorep_mpi_f08_neighbor_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHERV, comm%MPI_VAL, &
+            scorep_comm_id, 0, &
+            int(sendcount, c_int64_t), sendtype%MPI_VAL, 0_c_int64_t, recvtype%MPI_VAL, &
+            c_null_ptr, c_loc(recvcounts(1)), c_null_ptr, c_null_ptr)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -5056,15 +5160,23 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_allgatherv_c(sendbuf, sendcount, sendtyp
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &
         scorep_ierror)
     if (scorep_measuring) then
+        call scorep_mpi_f08_neighbor_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHERV, comm%MPI_VAL, &
+            scorep_comm_id, 1, &
+            int(sendcount, c_int64_t), sendtype%MPI_VAL, 0_c_int64_t, recvtype%MPI_VAL, &
+            c_null_ptr, c_loc(recvcounts(1)), c_null_ptr, c_null_ptr)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -5198,14 +5310,22 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, r
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, scorep_ierror)
     if (scorep_measuring) then
+        call scorep_mpi_f08_neighbor_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALL, comm%MPI_VAL, &
+            scorep_comm_id, 0, &
+            int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
+            c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -5242,14 +5362,22 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoall_c(sendbuf, sendcount, sendtype,
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, scorep_ierror)
     if (scorep_measuring) then
+        call scorep_mpi_f08_neighbor_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALL, comm%MPI_VAL, &
+            scorep_comm_id, 1, &
+            int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
+            c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -5383,15 +5511,23 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, 
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, &
         comm, scorep_ierror)
     if (scorep_measuring) then
+        call scorep_mpi_f08_neighbor_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLV, comm%MPI_VAL, &
+            scorep_comm_id, 0, &
+            0_c_int64_t, sendtype%MPI_VAL, 0_c_int64_t, recvtype%MPI_VAL, &
+            c_loc(sendcounts(1)), c_loc(recvcounts(1)), c_null_ptr, c_null_ptr)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -5431,15 +5567,23 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoallv_c(sendbuf, sendcounts, sdispls
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, &
         comm, scorep_ierror)
     if (scorep_measuring) then
+        call scorep_mpi_f08_neighbor_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLV, comm%MPI_VAL, &
+            scorep_comm_id, 1, &
+            0_c_int64_t, sendtype%MPI_VAL, 0_c_int64_t, recvtype%MPI_VAL, &
+            c_loc(sendcounts(1)), c_loc(recvcounts(1)), c_null_ptr, c_null_ptr)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -5577,15 +5721,23 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, 
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, &
         comm, scorep_ierror)
     if (scorep_measuring) then
+        call scorep_mpi_f08_neighbor_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLW, comm%MPI_VAL, &
+            scorep_comm_id, 0, &
+            0_c_int64_t, 0, 0_c_int64_t, 0, &
+            c_loc(sendcounts(1)), c_loc(recvcounts(1)), c_loc(sendtypes(1)), c_loc(recvtypes(1)))
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -5625,15 +5777,23 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoallw_c(sendbuf, sendcounts, sdispls
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, &
         comm, scorep_ierror)
     if (scorep_measuring) then
+        call scorep_mpi_f08_neighbor_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLW, comm%MPI_VAL, &
+            scorep_comm_id, 1, &
+            0_c_int64_t, 0, 0_c_int64_t, 0, &
+            c_loc(sendcounts(1)), c_loc(recvcounts(1)), c_loc(sendtypes(1)), c_loc(recvtypes(1)))
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror

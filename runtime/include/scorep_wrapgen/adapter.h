@@ -293,13 +293,26 @@ typedef enum scorep_collective_kind {
     SCOREP_COLL_DEALLOCATE,
     SCOREP_COLL_CREATE_HANDLE_AND_ALLOCATE,
     SCOREP_COLL_DESTROY_HANDLE_AND_DEALLOCATE,
-    SCOREP_COLL_COUNT_
+    SCOREP_COLL_OTF2_END_,              /* the kinds above are OTF2's collective ops */
+    /* Neighbourhood collectives (MPI_(I)neighbor_*): OTF2 has no collective op
+     * for them. Numbered apart from OTF2's range, so that OTF2 ops added later
+     * can get kinds of their own without renumbering these. */
+    SCOREP_COLL_NEIGHBOR_ALLGATHER = 64,
+    SCOREP_COLL_NEIGHBOR_ALLGATHERV,
+    SCOREP_COLL_NEIGHBOR_ALLTOALL,
+    SCOREP_COLL_NEIGHBOR_ALLTOALLV,
+    SCOREP_COLL_NEIGHBOR_ALLTOALLW,
+    SCOREP_COLL_NEIGHBOR_END_
 } scorep_collective_kind;
 
 /* begin right after scorep_enter, end right before scorep_exit of the MPI
  * collective region. root is the rank in comm or SCOREP_NO_ROOT. Bytes are
  * what this process sent and received in total. Non-blocking collectives
- * record begin/end around the MPI_I<coll> call. */
+ * record begin/end around the MPI_I<coll> call.
+ * A neighbourhood kind (SCOREP_COLL_NEIGHBOR_*) is recorded with the end
+ * alone, without a begin: the profile counts it (bytes, collectives), the
+ * trace writes no collective records for it, only the region's enter and
+ * leave (a begin would be left without its end). */
 void scorep_mpi_collective_begin(void);
 void scorep_mpi_collective_end(scorep_collective_kind kind, scorep_comm comm, int root,
                                uint64_t bytes_sent, uint64_t bytes_received);
