@@ -22,17 +22,23 @@ def run_export(*args, check=True):
     return proc
 
 
+def define_two_ranks(defs):
+    """Two ranks with a master thread each and MPI_COMM_WORLD: (locations, world)."""
+    root = defs.system_tree_node("machine")
+    ranks = [defs.location_group(f"Rank {r}", system_tree_parent=root) for r in range(2)]
+    locs = [defs.location("Master thread", group=g) for g in ranks]
+    defs.group("MPI", group_type=GroupType.COMM_LOCATIONS, paradigm=Paradigm.MPI, members=locs)
+    world = defs.comm("MPI_COMM_WORLD", group=defs.group(
+        "world", group_type=GroupType.COMM_GROUP, paradigm=Paradigm.MPI, members=locs))
+    return locs, world
+
+
 def write_two_rank_trace(path):
     """Rank 0 sends tags 5, 7, 5 to rank 1 on MPI_COMM_WORLD; rank 1 sends one
     message back on a communicator whose rank order is reversed."""
     with otf2.writer.open(str(path), timer_resolution=1_000_000_000) as trace:
         defs = trace.definitions
-        root = defs.system_tree_node("machine")
-        ranks = [defs.location_group(f"Rank {r}", system_tree_parent=root) for r in range(2)]
-        locs = [defs.location("Master thread", group=g) for g in ranks]
-        defs.group("MPI", group_type=GroupType.COMM_LOCATIONS, paradigm=Paradigm.MPI, members=locs)
-        world = defs.comm("MPI_COMM_WORLD", group=defs.group(
-            "world", group_type=GroupType.COMM_GROUP, paradigm=Paradigm.MPI, members=locs))
+        locs, world = define_two_ranks(defs)
         reversed_comm = defs.comm("reversed", group=defs.group(
             "reversed", group_type=GroupType.COMM_GROUP, paradigm=Paradigm.MPI,
             members=list(reversed(locs))))
@@ -144,13 +150,7 @@ def test_export_reports_unmatched_messages(tmp_path):
 def test_export_counts_a_receive_from_an_unknown_sender_as_unmatched(tmp_path):
     """OTF2's undefined rank as sender: the measurement could not know it."""
     with otf2.writer.open(str(tmp_path / "exp"), timer_resolution=1000) as trace:
-        defs = trace.definitions
-        root = defs.system_tree_node("machine")
-        ranks = [defs.location_group(f"Rank {r}", system_tree_parent=root) for r in range(2)]
-        locs = [defs.location("Master thread", group=g) for g in ranks]
-        defs.group("MPI", group_type=GroupType.COMM_LOCATIONS, paradigm=Paradigm.MPI, members=locs)
-        world = defs.comm("MPI_COMM_WORLD", group=defs.group(
-            "world", group_type=GroupType.COMM_GROUP, paradigm=Paradigm.MPI, members=locs))
+        locs, world = define_two_ranks(trace.definitions)
         trace.event_writer_from_location(locs[0]).mpi_send(10, 1, world, 3, 8)
         trace.event_writer_from_location(locs[1]).mpi_recv(20, 0xFFFFFFFF, world, 3, 8)
     proc = run_export(tmp_path / "exp", "-o", tmp_path / "out.json")
