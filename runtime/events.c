@@ -183,7 +183,12 @@ void scorep_mpi_recv(scorep_comm comm, int peer, int tag, uint64_t bytes)
  * a handle's only entry: it is re-armed in place by scorep_mpi_request_start,
  * and a persistent request is never complete at creation, so adding one
  * drops older entries of its handle, and adding anything to the handle of a
- * persistent entry drops that (the library freed the request unseen). */
+ * persistent entry drops that (the library freed the request unseen).
+ *
+ * A persistent collective (MPI_<coll>_init) is a persistent entry too, with
+ * is_coll set: it holds the collective's kind, root (in peer) and bytes, and
+ * each start records the collective itself; its completion records nothing,
+ * since no point-to-point request events were written for it. */
 
 typedef struct request_entry {
     scorep_request handle;
@@ -191,8 +196,12 @@ typedef struct request_entry {
     uint64_t send_id;     /* an MPI_Isendrecv request: the id of its send half, else 0 */
     scorep_comm comm;
     int peer, tag;        /* send: destination, tag; receive: as posted, -1 for a wildcard */
-    uint64_t bytes;       /* send: message size; receive: capacity (UINT64_MAX: not given) */
+    uint64_t bytes;       /* send: message size; receive: capacity (UINT64_MAX: not given);
+                             collective: bytes sent */
+    uint64_t bytes_received; /* collective: bytes received */
     uint8_t is_send, persistent, active;
+    uint8_t is_coll;      /* a persistent collective; coll_kind its kind, peer its root */
+    uint8_t coll_kind;
     uint8_t status_wrong; /* receive: the origin's self-check found MPI's statuses wrong */
     uint32_t queued;      /* oldest entry of a handle: the handle's entries, itself included */
     struct request_entry* next;     /* oldest entry: the next handle in the bucket chain */
@@ -435,9 +444,19 @@ void scorep_mpi_recv_init(scorep_comm comm, scorep_request request)
     request_add(&entry, 0);
 }
 
+void scorep_mpi_collective_init(scorep_collective_kind kind, scorep_comm comm, int root, uint64_t bytes_sent,
+                                uint64_t bytes_received, scorep_request request)
+{
+    if (!current()) return;
+    request_entry entry = {.handle = request, .comm = comm, .peer = root, .tag = -1, .bytes = bytes_sent,
+                           .bytes_received = bytes_received, .persistent = 1, .is_coll = 1,
+                           .coll_kind = (uint8_t)kind};
+    request_add(&entry, 0);
+}
+
 void scorep_mpi_request_start(scorep_request request)
 {
-    EVENT_BEGIN_AT_START();
+    if (!current()) return;
     pthread_mutex_lock(&request_lock);
     request_entry* e = request_find(request);
     if (!e || !e->persistent) {
@@ -445,9 +464,18 @@ void scorep_mpi_request_start(scorep_request request)
         return;
     }
     e->active = 1;
-    e->id = next_request_id++;
+    if (!e->is_coll) e->id = next_request_id++;
     request_entry copy = *e;
     pthread_mutex_unlock(&request_lock);
+    if (copy.is_coll) {
+        /* like a non-blocking collective, recorded where it starts; a
+         * neighbourhood kind has an end only (scorep_mpi_collective_end) */
+        if (copy.coll_kind < SCOREP_COLL_OTF2_END_) scorep_mpi_collective_begin();
+        scorep_mpi_collective_end((scorep_collective_kind)copy.coll_kind, copy.comm, copy.peer, copy.bytes,
+                                  copy.bytes_received);
+        return;
+    }
+    EVENT_BEGIN_AT_START();
     if (copy.is_send)
         DISPATCH(mpi_isend, copy.comm, copy.peer, scorep_comm_world_rank(copy.comm, copy.peer), copy.tag,
                  copy.bytes, copy.id)
@@ -483,6 +511,7 @@ void scorep_mpi_request_complete(scorep_request request, int source, int tag, ui
     if (e->persistent) e->active = 0;
     else request_release(request_pop(link));
     pthread_mutex_unlock(&request_lock);
+    if (copy.is_coll) return; /* recorded at its start; no point-to-point events */
     if (cancelled) {
         if (copy.send_id) DISPATCH(mpi_request_cancelled, copy.send_id)
         DISPATCH(mpi_request_cancelled, copy.id)
@@ -528,7 +557,7 @@ void scorep_mpi_request_test(scorep_request request)
     EVENT_BEGIN();
     pthread_mutex_lock(&request_lock);
     request_entry* e = request_find(request);
-    uint64_t id = e && e->active ? e->id : 0;
+    uint64_t id = e && e->active && !e->is_coll ? e->id : 0;
     pthread_mutex_unlock(&request_lock);
     if (id) DISPATCH(mpi_request_test, id);
 }

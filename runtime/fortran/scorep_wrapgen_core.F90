@@ -184,6 +184,13 @@ module scorep_wrapgen_core
             integer(c_int32_t), value :: comm
             integer(c_int64_t), value :: bytes_sent, bytes_received
         end subroutine
+        subroutine scorep_mpi_collective_init(kind, comm, root, bytes_sent, bytes_received, request) &
+                bind(c, name="scorep_mpi_collective_init")
+            import :: c_int, c_int32_t, c_int64_t
+            integer(c_int), value :: kind, root
+            integer(c_int32_t), value :: comm
+            integer(c_int64_t), value :: bytes_sent, bytes_received, request
+        end subroutine
 
         ! RMA
         function scorep_rma_window_define(stable_key, comm, name) bind(c, name="scorep_rma_window_define") result(id)

@@ -133,15 +133,20 @@ static uint64_t sum_bytes(const void* counts, int large, int n, MPI_Fint type, c
     return sum;
 }
 
+/* What one run of a collective moves for this process, and its root as
+ * recorded (a rank in the communicator or SCOREP_NO_ROOT). */
+typedef struct coll_bytes {
+    uint64_t sent, received;
+    int root;
+} coll_bytes;
+
 /* Bytes a process contributes and obtains in a collective, as the standard
  * moves data (the C wrappers' coll_rooted/coll_all tasks, for mpi_f08 handles).
  * root: a rank, MPI_ROOT/MPI_PROC_NULL on intercommunicators, or SCOREP_NO_ROOT
  * for collectives without root. Arrays not passed by the procedure are NULL. */
-void scorep_mpi_f08_collective_end(int kind, MPI_Fint comm_f, scorep_comm comm_id, int root,
-                                   int send_in_place, int recv_in_place, int large,
-                                   int64_t sendcount, MPI_Fint sendtype,
-                                   int64_t recvcount, MPI_Fint recvtype,
-                                   const void* sendcounts, const void* recvcounts,
+static coll_bytes collective_bytes(int kind, MPI_Fint comm_f, int root, int send_in_place, int recv_in_place,
+                                   int large, int64_t sendcount, MPI_Fint sendtype, int64_t recvcount,
+                                   MPI_Fint recvtype, const void* sendcounts, const void* recvcounts,
                                    const MPI_Fint* sendtypes, const MPI_Fint* recvtypes)
 {
     MPI_Comm comm = MPI_Comm_f2c(comm_f);
@@ -214,7 +219,36 @@ void scorep_mpi_f08_collective_end(int kind, MPI_Fint comm_f, scorep_comm comm_i
     default:
         break;
     }
-    scorep_mpi_collective_end((scorep_collective_kind)kind, comm_id, s.root, sent, received);
+    return (coll_bytes){sent, received, s.root};
+}
+
+void scorep_mpi_f08_collective_end(int kind, MPI_Fint comm_f, scorep_comm comm_id, int root,
+                                   int send_in_place, int recv_in_place, int large,
+                                   int64_t sendcount, MPI_Fint sendtype,
+                                   int64_t recvcount, MPI_Fint recvtype,
+                                   const void* sendcounts, const void* recvcounts,
+                                   const MPI_Fint* sendtypes, const MPI_Fint* recvtypes)
+{
+    const coll_bytes b = collective_bytes(kind, comm_f, root, send_in_place, recv_in_place, large, sendcount,
+                                          sendtype, recvcount, recvtype, sendcounts, recvcounts, sendtypes,
+                                          recvtypes);
+    scorep_mpi_collective_end((scorep_collective_kind)kind, comm_id, b.root, b.sent, b.received);
+}
+
+/* A persistent collective (MPI_<coll>_init): the same bytes, stored with the
+ * request and recorded at each MPI_Start(all) (scorep_mpi_collective_init). */
+void scorep_mpi_f08_collective_init(int kind, MPI_Fint comm_f, scorep_comm comm_id, int root,
+                                    int send_in_place, int recv_in_place, int large,
+                                    int64_t sendcount, MPI_Fint sendtype,
+                                    int64_t recvcount, MPI_Fint recvtype,
+                                    const void* sendcounts, const void* recvcounts,
+                                    const MPI_Fint* sendtypes, const MPI_Fint* recvtypes, MPI_Fint request)
+{
+    const coll_bytes b = collective_bytes(kind, comm_f, root, send_in_place, recv_in_place, large, sendcount,
+                                          sendtype, recvcount, recvtype, sendcounts, recvcounts, sendtypes,
+                                          recvtypes);
+    scorep_mpi_collective_init((scorep_collective_kind)kind, comm_id, b.root, b.sent, b.received,
+                               scorep_mpi_f08_request(request));
 }
 
 /* Bytes of the blocks to (or from) the neighbours that are not MPI_PROC_NULL:
@@ -238,7 +272,7 @@ static uint64_t neighbor_bytes(const int* ranks, int n, const void* counts, int 
 
 /* The neighbourhood collectives (the C wrappers' coll_neighbor task): one
  * block per neighbour in the communicator's virtual topology. */
-void scorep_mpi_f08_neighbor_collective_end(int kind, MPI_Fint comm_f, scorep_comm comm_id, int large,
+static coll_bytes neighbor_collective_bytes(int kind, MPI_Fint comm_f, int large,
                                             int64_t sendcount, MPI_Fint sendtype,
                                             int64_t recvcount, MPI_Fint recvtype,
                                             const void* sendcounts, const void* recvcounts,
@@ -264,7 +298,31 @@ void scorep_mpi_f08_neighbor_collective_end(int kind, MPI_Fint comm_f, scorep_co
     default:
         break;
     }
-    scorep_mpi_collective_end((scorep_collective_kind)kind, comm_id, SCOREP_NO_ROOT, sent, received);
+    return (coll_bytes){sent, received, SCOREP_NO_ROOT};
+}
+
+void scorep_mpi_f08_neighbor_collective_end(int kind, MPI_Fint comm_f, scorep_comm comm_id, int large,
+                                            int64_t sendcount, MPI_Fint sendtype,
+                                            int64_t recvcount, MPI_Fint recvtype,
+                                            const void* sendcounts, const void* recvcounts,
+                                            const MPI_Fint* sendtypes, const MPI_Fint* recvtypes)
+{
+    const coll_bytes b = neighbor_collective_bytes(kind, comm_f, large, sendcount, sendtype, recvcount, recvtype,
+                                                   sendcounts, recvcounts, sendtypes, recvtypes);
+    scorep_mpi_collective_end((scorep_collective_kind)kind, comm_id, b.root, b.sent, b.received);
+}
+
+void scorep_mpi_f08_neighbor_collective_init(int kind, MPI_Fint comm_f, scorep_comm comm_id, int large,
+                                             int64_t sendcount, MPI_Fint sendtype,
+                                             int64_t recvcount, MPI_Fint recvtype,
+                                             const void* sendcounts, const void* recvcounts,
+                                             const MPI_Fint* sendtypes, const MPI_Fint* recvtypes,
+                                             MPI_Fint request)
+{
+    const coll_bytes b = neighbor_collective_bytes(kind, comm_f, large, sendcount, sendtype, recvcount, recvtype,
+                                                   sendcounts, recvcounts, sendtypes, recvtypes);
+    scorep_mpi_collective_init((scorep_collective_kind)kind, comm_id, b.root, b.sent, b.received,
+                               scorep_mpi_f08_request(request));
 }
 
 /* Addresses of choice buffers, to recognise MPI_IN_PLACE: a scalar or an

@@ -95,6 +95,27 @@ module scorep_mpi_f08_support
             integer(c_int), value :: sendtype, recvtype
             type(c_ptr), value :: sendcounts, recvcounts, sendtypes, recvtypes
         end subroutine
+        ! a persistent collective (MPI_<coll>_init): request is its MPI_VAL
+        subroutine scorep_mpi_f08_collective_init(kind, comm, comm_id, root, send_in_place, &
+                recv_in_place, large, sendcount, sendtype, recvcount, recvtype, sendcounts, &
+                recvcounts, sendtypes, recvtypes, request) bind(c, name="scorep_mpi_f08_collective_init")
+            import :: c_int, c_int32_t, c_int64_t, c_ptr
+            integer(c_int), value :: kind, comm, root, send_in_place, recv_in_place, large, request
+            integer(c_int32_t), value :: comm_id
+            integer(c_int64_t), value :: sendcount, recvcount
+            integer(c_int), value :: sendtype, recvtype
+            type(c_ptr), value :: sendcounts, recvcounts, sendtypes, recvtypes
+        end subroutine
+        subroutine scorep_mpi_f08_neighbor_collective_init(kind, comm, comm_id, large, sendcount, sendtype, &
+                recvcount, recvtype, sendcounts, recvcounts, sendtypes, recvtypes, request) &
+                bind(c, name="scorep_mpi_f08_neighbor_collective_init")
+            import :: c_int, c_int32_t, c_int64_t, c_ptr
+            integer(c_int), value :: kind, comm, large, request
+            integer(c_int32_t), value :: comm_id
+            integer(c_int64_t), value :: sendcount, recvcount
+            integer(c_int), value :: sendtype, recvtype
+            type(c_ptr), value :: sendcounts, recvcounts, sendtypes, recvtypes
+        end subroutine
         subroutine scorep_mpi_f08_neighbor_collective_end(kind, comm, comm_id, large, sendcount, sendtype, &
                 recvcount, recvtype, sendcounts, recvcounts, sendtypes, recvtypes) &
                 bind(c, name="scorep_mpi_f08_neighbor_collective_end")

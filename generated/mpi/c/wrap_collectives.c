@@ -76,13 +76,26 @@ int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgather_init);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
+            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            scorep_sent = scorep_in_place ? scorep_mpi_bytes(recvcount, recvtype)
+                                          : scorep_mpi_bytes(sendcount, sendtype);
+            scorep_received = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(recvcount, recvtype);
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_ALLGATHER, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -96,13 +109,26 @@ int MPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgather_init_c);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
+            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            scorep_sent = scorep_in_place ? scorep_mpi_bytes(recvcount, recvtype)
+                                          : scorep_mpi_bytes(sendcount, sendtype);
+            scorep_received = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(recvcount, recvtype);
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_ALLGATHER, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -184,13 +210,27 @@ int MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgatherv_init);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
+            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++)
+                scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtype);
+            scorep_sent = scorep_in_place ? scorep_mpi_bytes(recvcounts[scorep_shape.rank], recvtype)
+                                          : scorep_mpi_bytes(sendcount, sendtype);
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_ALLGATHERV, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -204,13 +244,27 @@ int MPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgatherv_init_c);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
+            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++)
+                scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtype);
+            scorep_sent = scorep_in_place ? scorep_mpi_bytes(recvcounts[scorep_shape.rank], recvtype)
+                                          : scorep_mpi_bytes(sendcount, sendtype);
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_ALLGATHERV, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -282,13 +336,22 @@ int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allreduce_init);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     if (scorep_measuring) {
+        {
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            scorep_sent = scorep_received = scorep_mpi_bytes(count, datatype);
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_ALLREDUCE, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -302,13 +365,22 @@ int MPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MP
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allreduce_init_c);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Allreduce_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     if (scorep_measuring) {
+        {
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            scorep_sent = scorep_received = scorep_mpi_bytes(count, datatype);
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_ALLREDUCE, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -388,13 +460,26 @@ int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoall_init);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
+            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            scorep_received = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(recvcount, recvtype);
+            scorep_sent = scorep_in_place ? scorep_received
+                                          : (uint64_t)scorep_shape.peers * scorep_mpi_bytes(sendcount, sendtype);
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_ALLTOALL, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -408,13 +493,26 @@ int MPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoall_init_c);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
+            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            scorep_received = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(recvcount, recvtype);
+            scorep_sent = scorep_in_place ? scorep_received
+                                          : (uint64_t)scorep_shape.peers * scorep_mpi_bytes(sendcount, sendtype);
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_ALLTOALL, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -502,13 +600,30 @@ int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sd
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallv_init);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
+            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++) {
+                scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtype);
+                if (!scorep_in_place)
+                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtype);
+            }
+            if (scorep_in_place)
+                scorep_sent = scorep_received;
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_ALLTOALLV, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -522,13 +637,30 @@ int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[], cons
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallv_init_c);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
+            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++) {
+                scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtype);
+                if (!scorep_in_place)
+                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtype);
+            }
+            if (scorep_in_place)
+                scorep_sent = scorep_received;
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_ALLTOALLV, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -616,13 +748,30 @@ int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sd
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallw_init);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
+            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++) {
+                scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtypes[scorep_i]);
+                if (!scorep_in_place)
+                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtypes[scorep_i]);
+            }
+            if (scorep_in_place)
+                scorep_sent = scorep_received;
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_ALLTOALLW, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -636,13 +785,30 @@ int MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[], cons
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallw_init_c);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
+            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++) {
+                scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtypes[scorep_i]);
+                if (!scorep_in_place)
+                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtypes[scorep_i]);
+            }
+            if (scorep_in_place)
+                scorep_sent = scorep_received;
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_ALLTOALLW, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -666,7 +832,8 @@ int MPI_Barrier(MPI_Comm comm)
     }
     scorep_result = PMPI_Barrier(comm);
     if (scorep_measuring) {
-        scorep_mpi_collective_end(SCOREP_COLL_BARRIER, scorep_comm_id, SCOREP_NO_ROOT, 0, 0);
+        scorep_mpi_collective_end(SCOREP_COLL_BARRIER, scorep_comm_id, SCOREP_NO_ROOT,
+                                  0, 0);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -680,13 +847,18 @@ int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Barrier_init);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Barrier_init(comm, info, request);
     if (scorep_measuring) {
+        if (scorep_result == MPI_SUCCESS)
+            scorep_mpi_collective_init(SCOREP_COLL_BARRIER, scorep_comm_id, SCOREP_NO_ROOT, 0, 0,
+                                       scorep_mpi_request_handle(*request));
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -766,13 +938,26 @@ int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bcast_init);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Bcast_init(buffer, count, datatype, root, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            if (scorep_shape.is_root)
+                scorep_sent = scorep_mpi_bytes(count, datatype);
+            else if (scorep_shape.takes_part)
+                scorep_received = scorep_mpi_bytes(count, datatype);
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_BCAST, scorep_comm_id, scorep_shape.root, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -786,13 +971,26 @@ int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int r
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bcast_init_c);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Bcast_init_c(buffer, count, datatype, root, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            if (scorep_shape.is_root)
+                scorep_sent = scorep_mpi_bytes(count, datatype);
+            else if (scorep_shape.takes_part)
+                scorep_received = scorep_mpi_bytes(count, datatype);
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_BCAST, scorep_comm_id, scorep_shape.root, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -864,13 +1062,22 @@ int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Exscan_init);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     if (scorep_measuring) {
+        {
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            scorep_sent = scorep_received = scorep_mpi_bytes(count, datatype);
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_EXSCAN, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -884,13 +1091,22 @@ int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Exscan_init_c);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Exscan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     if (scorep_measuring) {
+        {
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            scorep_sent = scorep_received = scorep_mpi_bytes(count, datatype);
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_EXSCAN, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -980,13 +1196,31 @@ int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gather_init);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
+                if (sendbuf == MPI_IN_PLACE)
+                    scorep_sent = scorep_mpi_bytes(recvcount, recvtype);
+                else
+                    scorep_sent = scorep_mpi_bytes(sendcount, sendtype);
+            }
+            if (scorep_shape.is_root) {
+                scorep_received = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(recvcount, recvtype);
+            }
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_GATHER, scorep_comm_id, scorep_shape.root, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -1000,13 +1234,31 @@ int MPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gather_init_c);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Gather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
+                if (sendbuf == MPI_IN_PLACE)
+                    scorep_sent = scorep_mpi_bytes(recvcount, recvtype);
+                else
+                    scorep_sent = scorep_mpi_bytes(sendcount, sendtype);
+            }
+            if (scorep_shape.is_root) {
+                scorep_received = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(recvcount, recvtype);
+            }
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_GATHER, scorep_comm_id, scorep_shape.root, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -1098,13 +1350,32 @@ int MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gatherv_init);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
+                if (sendbuf == MPI_IN_PLACE)
+                    scorep_sent = scorep_mpi_bytes(recvcounts[scorep_shape.rank], recvtype);
+                else
+                    scorep_sent = scorep_mpi_bytes(sendcount, sendtype);
+            }
+            if (scorep_shape.is_root) {
+                for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++)
+                    scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtype);
+            }
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_GATHERV, scorep_comm_id, scorep_shape.root, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -1118,13 +1389,32 @@ int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gatherv_init_c);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Gatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
+                if (sendbuf == MPI_IN_PLACE)
+                    scorep_sent = scorep_mpi_bytes(recvcounts[scorep_shape.rank], recvtype);
+                else
+                    scorep_sent = scorep_mpi_bytes(sendcount, sendtype);
+            }
+            if (scorep_shape.is_root) {
+                for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++)
+                    scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtype);
+            }
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_GATHERV, scorep_comm_id, scorep_shape.root, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -1554,7 +1844,8 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
     }
     scorep_result = PMPI_Ibarrier(comm, request);
     if (scorep_measuring) {
-        scorep_mpi_collective_end(SCOREP_COLL_BARRIER, scorep_comm_id, SCOREP_NO_ROOT, 0, 0);
+        scorep_mpi_collective_end(SCOREP_COLL_BARRIER, scorep_comm_id, SCOREP_NO_ROOT,
+                                  0, 0);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -2636,13 +2927,24 @@ int MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgather_init);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
+            scorep_received = (uint64_t)scorep_nbr.real_in * scorep_mpi_bytes(recvcount, recvtype);
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLGATHER, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -2656,13 +2958,24 @@ int MPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgather_init_c);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Neighbor_allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
+            scorep_received = (uint64_t)scorep_nbr.real_in * scorep_mpi_bytes(recvcount, recvtype);
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLGATHER, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -2742,13 +3055,27 @@ int MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatyp
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgatherv_init);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
+            const uint64_t scorep_recv_size = scorep_mpi_bytes(1, recvtype);
+            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
+                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL && recvcounts[scorep_i] > 0)
+                    scorep_received += (uint64_t)recvcounts[scorep_i] * scorep_recv_size;
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLGATHERV, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -2762,13 +3089,27 @@ int MPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgatherv_init_c);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Neighbor_allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
+            const uint64_t scorep_recv_size = scorep_mpi_bytes(1, recvtype);
+            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
+                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL && recvcounts[scorep_i] > 0)
+                    scorep_received += (uint64_t)recvcounts[scorep_i] * scorep_recv_size;
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLGATHERV, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -2842,13 +3183,24 @@ int MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype 
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoall_init);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
+            scorep_received = (uint64_t)scorep_nbr.real_in * scorep_mpi_bytes(recvcount, recvtype);
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLTOALL, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -2862,13 +3214,24 @@ int MPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_D
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoall_init_c);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Neighbor_alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
+            scorep_received = (uint64_t)scorep_nbr.real_in * scorep_mpi_bytes(recvcount, recvtype);
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLTOALL, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -2954,13 +3317,30 @@ int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], con
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallv_init);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            const uint64_t scorep_send_size = scorep_mpi_bytes(1, sendtype);
+            const uint64_t scorep_recv_size = scorep_mpi_bytes(1, recvtype);
+            for (int scorep_i = 0; scorep_i < scorep_nbr.outdegree; scorep_i++)
+                if (scorep_nbr.destinations[scorep_i] != MPI_PROC_NULL && sendcounts[scorep_i] > 0)
+                    scorep_sent += (uint64_t)sendcounts[scorep_i] * scorep_send_size;
+            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
+                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL && recvcounts[scorep_i] > 0)
+                    scorep_received += (uint64_t)recvcounts[scorep_i] * scorep_recv_size;
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLTOALLV, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -2974,13 +3354,30 @@ int MPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcount
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallv_init_c);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Neighbor_alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            const uint64_t scorep_send_size = scorep_mpi_bytes(1, sendtype);
+            const uint64_t scorep_recv_size = scorep_mpi_bytes(1, recvtype);
+            for (int scorep_i = 0; scorep_i < scorep_nbr.outdegree; scorep_i++)
+                if (scorep_nbr.destinations[scorep_i] != MPI_PROC_NULL && sendcounts[scorep_i] > 0)
+                    scorep_sent += (uint64_t)sendcounts[scorep_i] * scorep_send_size;
+            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
+                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL && recvcounts[scorep_i] > 0)
+                    scorep_received += (uint64_t)recvcounts[scorep_i] * scorep_recv_size;
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLTOALLV, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -3062,13 +3459,28 @@ int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], con
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallw_init);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            for (int scorep_i = 0; scorep_i < scorep_nbr.outdegree; scorep_i++)
+                if (scorep_nbr.destinations[scorep_i] != MPI_PROC_NULL)
+                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtypes[scorep_i]);
+            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
+                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL)
+                    scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtypes[scorep_i]);
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLTOALLW, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -3082,13 +3494,28 @@ int MPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcount
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallw_init_c);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Neighbor_alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            for (int scorep_i = 0; scorep_i < scorep_nbr.outdegree; scorep_i++)
+                if (scorep_nbr.destinations[scorep_i] != MPI_PROC_NULL)
+                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtypes[scorep_i]);
+            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
+                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL)
+                    scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtypes[scorep_i]);
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLTOALLW, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -3248,13 +3675,26 @@ int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_init);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root))
+                scorep_sent = scorep_mpi_bytes(count, datatype);
+            if (scorep_shape.is_root)
+                scorep_received = scorep_mpi_bytes(count, datatype);
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_REDUCE, scorep_comm_id, scorep_shape.root, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -3268,13 +3708,26 @@ int MPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_init_c);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Reduce_init_c(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root))
+                scorep_sent = scorep_mpi_bytes(count, datatype);
+            if (scorep_shape.is_root)
+                scorep_received = scorep_mpi_bytes(count, datatype);
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_REDUCE, scorep_comm_id, scorep_shape.root, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -3454,13 +3907,24 @@ int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvco
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter_block_init);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            scorep_received = scorep_mpi_bytes(recvcount, datatype);
+            scorep_sent = (uint64_t)scorep_shape.size * scorep_received;
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_REDUCE_SCATTER_BLOCK, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -3474,13 +3938,24 @@ int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Coun
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter_block_init_c);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Reduce_scatter_block_init_c(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            scorep_received = scorep_mpi_bytes(recvcount, datatype);
+            scorep_sent = (uint64_t)scorep_shape.size * scorep_received;
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_REDUCE_SCATTER_BLOCK, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -3494,13 +3969,25 @@ int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvco
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter_init);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            for (int scorep_i = 0; scorep_i < scorep_shape.size; scorep_i++)
+                scorep_sent += scorep_mpi_bytes(recvcounts[scorep_i], datatype);
+            scorep_received = scorep_mpi_bytes(recvcounts[scorep_shape.rank], datatype);
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_REDUCE_SCATTER, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -3514,13 +4001,25 @@ int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Coun
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter_init_c);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Reduce_scatter_init_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            for (int scorep_i = 0; scorep_i < scorep_shape.size; scorep_i++)
+                scorep_sent += scorep_mpi_bytes(recvcounts[scorep_i], datatype);
+            scorep_received = scorep_mpi_bytes(recvcounts[scorep_shape.rank], datatype);
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_REDUCE_SCATTER, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -3592,13 +4091,22 @@ int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scan_init);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     if (scorep_measuring) {
+        {
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            scorep_sent = scorep_received = scorep_mpi_bytes(count, datatype);
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_SCAN, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -3612,13 +4120,22 @@ int MPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scan_init_c);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Scan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     if (scorep_measuring) {
+        {
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            scorep_sent = scorep_received = scorep_mpi_bytes(count, datatype);
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_SCAN, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -3708,13 +4225,31 @@ int MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatter_init);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            if (scorep_shape.is_root) {
+                scorep_sent = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(sendcount, sendtype);
+            }
+            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
+                if (scorep_shape.is_root && recvbuf == MPI_IN_PLACE)
+                    scorep_received = scorep_mpi_bytes(sendcount, sendtype);
+                else
+                    scorep_received = scorep_mpi_bytes(recvcount, recvtype);
+            }
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_SCATTER, scorep_comm_id, scorep_shape.root, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -3728,13 +4263,31 @@ int MPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatter_init_c);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Scatter_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            if (scorep_shape.is_root) {
+                scorep_sent = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(sendcount, sendtype);
+            }
+            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
+                if (scorep_shape.is_root && recvbuf == MPI_IN_PLACE)
+                    scorep_received = scorep_mpi_bytes(sendcount, sendtype);
+                else
+                    scorep_received = scorep_mpi_bytes(recvcount, recvtype);
+            }
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_SCATTER, scorep_comm_id, scorep_shape.root, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -3826,13 +4379,32 @@ int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int dis
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatterv_init);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            if (scorep_shape.is_root) {
+                for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++)
+                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtype);
+            }
+            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
+                if (scorep_shape.is_root && recvbuf == MPI_IN_PLACE)
+                    scorep_received = scorep_mpi_bytes(sendcounts[scorep_shape.rank], sendtype);
+                else
+                    scorep_received = scorep_mpi_bytes(recvcount, recvtype);
+            }
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_SCATTERV, scorep_comm_id, scorep_shape.root, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -3846,13 +4418,32 @@ int MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatterv_init_c);
         scorep_enter(scorep_region_id);
+        scorep_comm_id = scorep_mpi_comm_id(comm);
     }
     scorep_result = PMPI_Scatterv_init_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
     if (scorep_measuring) {
+        {
+            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
+            uint64_t scorep_sent = 0, scorep_received = 0;
+            if (scorep_shape.is_root) {
+                for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++)
+                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtype);
+            }
+            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
+                if (scorep_shape.is_root && recvbuf == MPI_IN_PLACE)
+                    scorep_received = scorep_mpi_bytes(sendcounts[scorep_shape.rank], sendtype);
+                else
+                    scorep_received = scorep_mpi_bytes(recvcount, recvtype);
+            }
+            if (scorep_result == MPI_SUCCESS)
+                scorep_mpi_collective_init(SCOREP_COLL_SCATTERV, scorep_comm_id, scorep_shape.root, scorep_sent, scorep_received,
+                                           scorep_mpi_request_handle(*request));
+        }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }

@@ -128,7 +128,7 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, &
         request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_Info, MPI_Request, MPI_SUCCESS, PMPI_Allgather_init
+    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_IN_PLACE, MPI_Info, MPI_Request, MPI_SUCCESS, PMPI_Allgather_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -156,15 +156,32 @@ subroutine SCOREP_F08_NAME_MPI_Allgather_init(sendbuf, sendcount, sendtype, recv
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
+    integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, &
         scorep_ierror)
     if (scorep_measuring) then
+#if SCOREP_F08_TS_MPI_Allgather_init
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_collective_init(SCOREP_COLL_ALLGATHER, comm%MPI_VAL, scorep_comm_id, SCOREP_NO_ROOT, &
+            scorep_in_place_sendbuf, 0, 0, &
+            int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
+            c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -175,7 +192,7 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
         info, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_Info, MPI_Request, MPI_SUCCESS, &
+    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_IN_PLACE, MPI_Info, MPI_Request, MPI_SUCCESS, &
         PMPI_Allgather_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
@@ -204,15 +221,32 @@ subroutine SCOREP_F08_NAME_MPI_Allgather_init_c(sendbuf, sendcount, sendtype, re
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
+    integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, &
         scorep_ierror)
     if (scorep_measuring) then
+#if SCOREP_F08_TS_MPI_Allgather_init_c
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_collective_init(SCOREP_COLL_ALLGATHER, comm%MPI_VAL, scorep_comm_id, SCOREP_NO_ROOT, &
+            scorep_in_place_sendbuf, 0, 1, &
+            int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
+            c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -348,7 +382,8 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
         comm, info, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_Info, MPI_Request, MPI_SUCCESS, PMPI_Allgatherv_init
+    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_IN_PLACE, MPI_Info, MPI_Request, MPI_SUCCESS, &
+        PMPI_Allgatherv_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -377,15 +412,32 @@ subroutine SCOREP_F08_NAME_MPI_Allgatherv_init(sendbuf, sendcount, sendtype, rec
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
+    integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, &
         request, scorep_ierror)
     if (scorep_measuring) then
+#if SCOREP_F08_TS_MPI_Allgatherv_init
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_collective_init(SCOREP_COLL_ALLGATHERV, comm%MPI_VAL, scorep_comm_id, SCOREP_NO_ROOT, &
+            scorep_in_place_sendbuf, 0, 0, &
+            int(sendcount, c_int64_t), sendtype%MPI_VAL, 0_c_int64_t, recvtype%MPI_VAL, &
+            c_null_ptr, c_loc(recvcounts(1)), c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -396,8 +448,8 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
         comm, info, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_Info, MPI_Request, &
-        MPI_SUCCESS, PMPI_Allgatherv_init
+    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_IN_PLACE, MPI_Info, &
+        MPI_Request, MPI_SUCCESS, PMPI_Allgatherv_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -426,15 +478,32 @@ subroutine SCOREP_F08_NAME_MPI_Allgatherv_init_c(sendbuf, sendcount, sendtype, r
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
+    integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, &
         request, scorep_ierror)
     if (scorep_measuring) then
+#if SCOREP_F08_TS_MPI_Allgatherv_init_c
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_collective_init(SCOREP_COLL_ALLGATHERV, comm%MPI_VAL, scorep_comm_id, SCOREP_NO_ROOT, &
+            scorep_in_place_sendbuf, 0, 1, &
+            int(sendcount, c_int64_t), sendtype%MPI_VAL, 0_c_int64_t, recvtype%MPI_VAL, &
+            c_null_ptr, c_loc(recvcounts(1)), c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -562,7 +631,8 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_Allreduce_init
 subroutine SCOREP_F08_NAME_MPI_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_Info, MPI_Op, MPI_Request, MPI_SUCCESS, PMPI_Allreduce_init
+    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_IN_PLACE, MPI_Info, MPI_Op, MPI_Request, MPI_SUCCESS, &
+        PMPI_Allreduce_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -589,14 +659,31 @@ subroutine SCOREP_F08_NAME_MPI_Allreduce_init(sendbuf, recvbuf, count, datatype,
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
+    integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
+#if SCOREP_F08_TS_MPI_Allreduce_init
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_collective_init(SCOREP_COLL_ALLREDUCE, comm%MPI_VAL, scorep_comm_id, SCOREP_NO_ROOT, &
+            scorep_in_place_sendbuf, 0, 0, &
+            int(count, c_int64_t), datatype%MPI_VAL, int(count, c_int64_t), datatype%MPI_VAL, &
+            c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -606,8 +693,8 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_Allreduce_init_c
 subroutine SCOREP_F08_NAME_MPI_Allreduce_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_Info, MPI_Op, MPI_Request, MPI_SUCCESS, &
-        PMPI_Allreduce_init
+    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_IN_PLACE, MPI_Info, MPI_Op, MPI_Request, &
+        MPI_SUCCESS, PMPI_Allreduce_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -634,14 +721,31 @@ subroutine SCOREP_F08_NAME_MPI_Allreduce_init_c(sendbuf, recvbuf, count, datatyp
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
+    integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
+#if SCOREP_F08_TS_MPI_Allreduce_init_c
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_collective_init(SCOREP_COLL_ALLREDUCE, comm%MPI_VAL, scorep_comm_id, SCOREP_NO_ROOT, &
+            scorep_in_place_sendbuf, 0, 1, &
+            int(count, c_int64_t), datatype%MPI_VAL, int(count, c_int64_t), datatype%MPI_VAL, &
+            c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -772,7 +876,7 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, &
         request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_Info, MPI_Request, MPI_SUCCESS, PMPI_Alltoall_init
+    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_IN_PLACE, MPI_Info, MPI_Request, MPI_SUCCESS, PMPI_Alltoall_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -800,15 +904,32 @@ subroutine SCOREP_F08_NAME_MPI_Alltoall_init(sendbuf, sendcount, sendtype, recvb
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
+    integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, &
         scorep_ierror)
     if (scorep_measuring) then
+#if SCOREP_F08_TS_MPI_Alltoall_init
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_collective_init(SCOREP_COLL_ALLTOALL, comm%MPI_VAL, scorep_comm_id, SCOREP_NO_ROOT, &
+            scorep_in_place_sendbuf, 0, 0, &
+            int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
+            c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -819,7 +940,7 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
         info, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_Info, MPI_Request, MPI_SUCCESS, &
+    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_IN_PLACE, MPI_Info, MPI_Request, MPI_SUCCESS, &
         PMPI_Alltoall_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
@@ -848,15 +969,32 @@ subroutine SCOREP_F08_NAME_MPI_Alltoall_init_c(sendbuf, sendcount, sendtype, rec
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
+    integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, &
         scorep_ierror)
     if (scorep_measuring) then
+#if SCOREP_F08_TS_MPI_Alltoall_init_c
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_collective_init(SCOREP_COLL_ALLTOALL, comm%MPI_VAL, scorep_comm_id, SCOREP_NO_ROOT, &
+            scorep_in_place_sendbuf, 0, 1, &
+            int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
+            c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -996,7 +1134,7 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
         recvtype, comm, info, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_Info, MPI_Request, MPI_SUCCESS, PMPI_Alltoallv_init
+    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_IN_PLACE, MPI_Info, MPI_Request, MPI_SUCCESS, PMPI_Alltoallv_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -1026,15 +1164,32 @@ subroutine SCOREP_F08_NAME_MPI_Alltoallv_init(sendbuf, sendcounts, sdispls, send
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
+    integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, &
         info, request, scorep_ierror)
     if (scorep_measuring) then
+#if SCOREP_F08_TS_MPI_Alltoallv_init
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_collective_init(SCOREP_COLL_ALLTOALLV, comm%MPI_VAL, scorep_comm_id, SCOREP_NO_ROOT, &
+            scorep_in_place_sendbuf, 0, 0, &
+            0_c_int64_t, sendtype%MPI_VAL, 0_c_int64_t, recvtype%MPI_VAL, &
+            c_loc(sendcounts(1)), c_loc(recvcounts(1)), c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1045,8 +1200,8 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
         recvtype, comm, info, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_Info, MPI_Request, &
-        MPI_SUCCESS, PMPI_Alltoallv_init
+    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_IN_PLACE, MPI_Info, &
+        MPI_Request, MPI_SUCCESS, PMPI_Alltoallv_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -1076,15 +1231,32 @@ subroutine SCOREP_F08_NAME_MPI_Alltoallv_init_c(sendbuf, sendcounts, sdispls, se
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
+    integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, &
         info, request, scorep_ierror)
     if (scorep_measuring) then
+#if SCOREP_F08_TS_MPI_Alltoallv_init_c
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_collective_init(SCOREP_COLL_ALLTOALLV, comm%MPI_VAL, scorep_comm_id, SCOREP_NO_ROOT, &
+            scorep_in_place_sendbuf, 0, 1, &
+            0_c_int64_t, sendtype%MPI_VAL, 0_c_int64_t, recvtype%MPI_VAL, &
+            c_loc(sendcounts(1)), c_loc(recvcounts(1)), c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1224,7 +1396,7 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
         recvtypes, comm, info, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_Info, MPI_Request, MPI_SUCCESS, PMPI_Alltoallw_init
+    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_IN_PLACE, MPI_Info, MPI_Request, MPI_SUCCESS, PMPI_Alltoallw_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -1254,15 +1426,32 @@ subroutine SCOREP_F08_NAME_MPI_Alltoallw_init(sendbuf, sendcounts, sdispls, send
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
+    integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, &
         info, request, scorep_ierror)
     if (scorep_measuring) then
+#if SCOREP_F08_TS_MPI_Alltoallw_init
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_collective_init(SCOREP_COLL_ALLTOALLW, comm%MPI_VAL, scorep_comm_id, SCOREP_NO_ROOT, &
+            scorep_in_place_sendbuf, 0, 0, &
+            0_c_int64_t, 0, 0_c_int64_t, 0, &
+            c_loc(sendcounts(1)), c_loc(recvcounts(1)), c_loc(sendtypes(1)), c_loc(recvtypes(1)), request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1273,8 +1462,8 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
         rdispls, recvtypes, comm, info, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_Info, MPI_Request, &
-        MPI_SUCCESS, PMPI_Alltoallw_init
+    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_IN_PLACE, MPI_Info, &
+        MPI_Request, MPI_SUCCESS, PMPI_Alltoallw_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -1304,15 +1493,32 @@ subroutine SCOREP_F08_NAME_MPI_Alltoallw_init_c(sendbuf, sendcounts, sdispls, se
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
+    integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, &
         info, request, scorep_ierror)
     if (scorep_measuring) then
+#if SCOREP_F08_TS_MPI_Alltoallw_init_c
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_collective_init(SCOREP_COLL_ALLTOALLW, comm%MPI_VAL, scorep_comm_id, SCOREP_NO_ROOT, &
+            scorep_in_place_sendbuf, 0, 1, &
+            0_c_int64_t, 0, 0_c_int64_t, 0, &
+            c_loc(sendcounts(1)), c_loc(recvcounts(1)), c_loc(sendtypes(1)), c_loc(recvtypes(1)), request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1367,14 +1573,21 @@ subroutine SCOREP_F08_NAME_MPI_Barrier_init(comm, info, request, ierror)
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Barrier_init(comm, info, request, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_collective_init(SCOREP_COLL_BARRIER, scorep_comm_id, SCOREP_NO_ROOT, &
+                0_c_int64_t, 0_c_int64_t, scorep_mpi_f08_request(request%MPI_VAL))
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1474,7 +1687,7 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_Bcast_init
 subroutine SCOREP_F08_NAME_MPI_Bcast_init(buffer, count, datatype, root, comm, info, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_Info, MPI_Request, MPI_SUCCESS, PMPI_Bcast_init
+    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_IN_PLACE, MPI_Info, MPI_Request, MPI_SUCCESS, PMPI_Bcast_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -1495,14 +1708,23 @@ subroutine SCOREP_F08_NAME_MPI_Bcast_init(buffer, count, datatype, root, comm, i
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Bcast_init(buffer, count, datatype, root, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_collective_init(SCOREP_COLL_BCAST, comm%MPI_VAL, scorep_comm_id, root, &
+            0, 0, 0, &
+            int(count, c_int64_t), datatype%MPI_VAL, int(count, c_int64_t), datatype%MPI_VAL, &
+            c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1512,7 +1734,8 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_Bcast_init_c
 subroutine SCOREP_F08_NAME_MPI_Bcast_init_c(buffer, count, datatype, root, comm, info, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_Info, MPI_Request, MPI_SUCCESS, PMPI_Bcast_init
+    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_IN_PLACE, MPI_Info, MPI_Request, MPI_SUCCESS, &
+        PMPI_Bcast_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -1533,14 +1756,23 @@ subroutine SCOREP_F08_NAME_MPI_Bcast_init_c(buffer, count, datatype, root, comm,
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Bcast_init(buffer, count, datatype, root, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_collective_init(SCOREP_COLL_BCAST, comm%MPI_VAL, scorep_comm_id, root, &
+            0, 0, 1, &
+            int(count, c_int64_t), datatype%MPI_VAL, int(count, c_int64_t), datatype%MPI_VAL, &
+            c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1668,7 +1900,8 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_Exscan_init
 subroutine SCOREP_F08_NAME_MPI_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_Info, MPI_Op, MPI_Request, MPI_SUCCESS, PMPI_Exscan_init
+    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_IN_PLACE, MPI_Info, MPI_Op, MPI_Request, MPI_SUCCESS, &
+        PMPI_Exscan_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -1695,14 +1928,31 @@ subroutine SCOREP_F08_NAME_MPI_Exscan_init(sendbuf, recvbuf, count, datatype, op
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
+    integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
+#if SCOREP_F08_TS_MPI_Exscan_init
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_collective_init(SCOREP_COLL_EXSCAN, comm%MPI_VAL, scorep_comm_id, SCOREP_NO_ROOT, &
+            scorep_in_place_sendbuf, 0, 0, &
+            int(count, c_int64_t), datatype%MPI_VAL, int(count, c_int64_t), datatype%MPI_VAL, &
+            c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1712,8 +1962,8 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_Exscan_init_c
 subroutine SCOREP_F08_NAME_MPI_Exscan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_Info, MPI_Op, MPI_Request, MPI_SUCCESS, &
-        PMPI_Exscan_init
+    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_IN_PLACE, MPI_Info, MPI_Op, MPI_Request, &
+        MPI_SUCCESS, PMPI_Exscan_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -1740,14 +1990,31 @@ subroutine SCOREP_F08_NAME_MPI_Exscan_init_c(sendbuf, recvbuf, count, datatype, 
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
+    integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
+#if SCOREP_F08_TS_MPI_Exscan_init_c
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_collective_init(SCOREP_COLL_EXSCAN, comm%MPI_VAL, scorep_comm_id, SCOREP_NO_ROOT, &
+            scorep_in_place_sendbuf, 0, 1, &
+            int(count, c_int64_t), datatype%MPI_VAL, int(count, c_int64_t), datatype%MPI_VAL, &
+            c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1896,7 +2163,7 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
         info, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_Info, MPI_Request, MPI_SUCCESS, PMPI_Gather_init
+    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_IN_PLACE, MPI_Info, MPI_Request, MPI_SUCCESS, PMPI_Gather_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -1925,15 +2192,40 @@ subroutine SCOREP_F08_NAME_MPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
+    integer(c_int) :: scorep_in_place_sendbuf
+    integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, &
         scorep_ierror)
     if (scorep_measuring) then
+#if SCOREP_F08_TS_MPI_Gather_init
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+#if SCOREP_F08_TS_MPI_Gather_init
+        scorep_in_place_recvbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(recvbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_recvbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(recvbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_collective_init(SCOREP_COLL_GATHER, comm%MPI_VAL, scorep_comm_id, root, &
+            scorep_in_place_sendbuf, scorep_in_place_recvbuf, 0, &
+            int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
+            c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1944,7 +2236,8 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Gather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
         info, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_Info, MPI_Request, MPI_SUCCESS, PMPI_Gather_init
+    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_IN_PLACE, MPI_Info, MPI_Request, MPI_SUCCESS, &
+        PMPI_Gather_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -1973,15 +2266,40 @@ subroutine SCOREP_F08_NAME_MPI_Gather_init_c(sendbuf, sendcount, sendtype, recvb
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
+    integer(c_int) :: scorep_in_place_sendbuf
+    integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, &
         scorep_ierror)
     if (scorep_measuring) then
+#if SCOREP_F08_TS_MPI_Gather_init_c
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+#if SCOREP_F08_TS_MPI_Gather_init_c
+        scorep_in_place_recvbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(recvbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_recvbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(recvbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_collective_init(SCOREP_COLL_GATHER, comm%MPI_VAL, scorep_comm_id, root, &
+            scorep_in_place_sendbuf, scorep_in_place_recvbuf, 1, &
+            int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
+            c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -2135,7 +2453,7 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
         root, comm, info, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_Info, MPI_Request, MPI_SUCCESS, PMPI_Gatherv_init
+    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_IN_PLACE, MPI_Info, MPI_Request, MPI_SUCCESS, PMPI_Gatherv_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -2165,15 +2483,40 @@ subroutine SCOREP_F08_NAME_MPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbu
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
+    integer(c_int) :: scorep_in_place_sendbuf
+    integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, &
         request, scorep_ierror)
     if (scorep_measuring) then
+#if SCOREP_F08_TS_MPI_Gatherv_init
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+#if SCOREP_F08_TS_MPI_Gatherv_init
+        scorep_in_place_recvbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(recvbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_recvbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(recvbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_collective_init(SCOREP_COLL_GATHERV, comm%MPI_VAL, scorep_comm_id, root, &
+            scorep_in_place_sendbuf, scorep_in_place_recvbuf, 0, &
+            int(sendcount, c_int64_t), sendtype%MPI_VAL, 0_c_int64_t, recvtype%MPI_VAL, &
+            c_null_ptr, c_loc(recvcounts(1)), c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -2184,8 +2527,8 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Gatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
         root, comm, info, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_Info, MPI_Request, &
-        MPI_SUCCESS, PMPI_Gatherv_init
+    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_IN_PLACE, MPI_Info, &
+        MPI_Request, MPI_SUCCESS, PMPI_Gatherv_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -2215,15 +2558,40 @@ subroutine SCOREP_F08_NAME_MPI_Gatherv_init_c(sendbuf, sendcount, sendtype, recv
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
+    integer(c_int) :: scorep_in_place_sendbuf
+    integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, &
         request, scorep_ierror)
     if (scorep_measuring) then
+#if SCOREP_F08_TS_MPI_Gatherv_init_c
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+#if SCOREP_F08_TS_MPI_Gatherv_init_c
+        scorep_in_place_recvbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(recvbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_recvbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(recvbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_collective_init(SCOREP_COLL_GATHERV, comm%MPI_VAL, scorep_comm_id, root, &
+            scorep_in_place_sendbuf, scorep_in_place_recvbuf, 1, &
+            int(sendcount, c_int64_t), sendtype%MPI_VAL, 0_c_int64_t, recvtype%MPI_VAL, &
+            c_null_ptr, c_loc(recvcounts(1)), c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -5011,15 +5379,24 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_allgather_init(sendbuf, sendcount, sendt
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, &
         request, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_neighbor_collective_init(SCOREP_COLL_NEIGHBOR_ALLGATHER, comm%MPI_VAL, &
+            scorep_comm_id, 0, &
+            int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
+            c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -5059,15 +5436,24 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_allgather_init_c(sendbuf, sendcount, sen
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, &
         request, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_neighbor_collective_init(SCOREP_COLL_NEIGHBOR_ALLGATHER, comm%MPI_VAL, &
+            scorep_comm_id, 1, &
+            int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
+            c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -5216,15 +5602,24 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_allgatherv_init(sendbuf, sendcount, send
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &
         info, request, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_neighbor_collective_init(SCOREP_COLL_NEIGHBOR_ALLGATHERV, comm%MPI_VAL, &
+            scorep_comm_id, 0, &
+            int(sendcount, c_int64_t), sendtype%MPI_VAL, 0_c_int64_t, recvtype%MPI_VAL, &
+            c_null_ptr, c_loc(recvcounts(1)), c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -5265,15 +5660,24 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_allgatherv_init_c(sendbuf, sendcount, se
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &
         info, request, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_neighbor_collective_init(SCOREP_COLL_NEIGHBOR_ALLGATHERV, comm%MPI_VAL, &
+            scorep_comm_id, 1, &
+            int(sendcount, c_int64_t), sendtype%MPI_VAL, 0_c_int64_t, recvtype%MPI_VAL, &
+            c_null_ptr, c_loc(recvcounts(1)), c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -5416,15 +5820,24 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoall_init(sendbuf, sendcount, sendty
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, &
         scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_neighbor_collective_init(SCOREP_COLL_NEIGHBOR_ALLTOALL, comm%MPI_VAL, &
+            scorep_comm_id, 0, &
+            int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
+            c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -5464,15 +5877,24 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoall_init_c(sendbuf, sendcount, send
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, &
         scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_neighbor_collective_init(SCOREP_COLL_NEIGHBOR_ALLTOALL, comm%MPI_VAL, &
+            scorep_comm_id, 1, &
+            int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
+            c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -5624,15 +6046,24 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdis
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, &
         comm, info, request, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_neighbor_collective_init(SCOREP_COLL_NEIGHBOR_ALLTOALLV, comm%MPI_VAL, &
+            scorep_comm_id, 0, &
+            0_c_int64_t, sendtype%MPI_VAL, 0_c_int64_t, recvtype%MPI_VAL, &
+            c_loc(sendcounts(1)), c_loc(recvcounts(1)), c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -5674,15 +6105,24 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoallv_init_c(sendbuf, sendcounts, sd
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, &
         comm, info, request, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_neighbor_collective_init(SCOREP_COLL_NEIGHBOR_ALLTOALLV, comm%MPI_VAL, &
+            scorep_comm_id, 1, &
+            0_c_int64_t, sendtype%MPI_VAL, 0_c_int64_t, recvtype%MPI_VAL, &
+            c_loc(sendcounts(1)), c_loc(recvcounts(1)), c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -5835,15 +6275,24 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdis
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
         recvtypes, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_neighbor_collective_init(SCOREP_COLL_NEIGHBOR_ALLTOALLW, comm%MPI_VAL, &
+            scorep_comm_id, 0, &
+            0_c_int64_t, 0, 0_c_int64_t, 0, &
+            c_loc(sendcounts(1)), c_loc(recvcounts(1)), c_loc(sendtypes(1)), c_loc(recvtypes(1)), request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -5885,15 +6334,24 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoallw_init_c(sendbuf, sendcounts, sd
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
         recvtypes, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_neighbor_collective_init(SCOREP_COLL_NEIGHBOR_ALLTOALLW, comm%MPI_VAL, &
+            scorep_comm_id, 1, &
+            0_c_int64_t, 0, 0_c_int64_t, 0, &
+            c_loc(sendcounts(1)), c_loc(recvcounts(1)), c_loc(sendtypes(1)), c_loc(recvtypes(1)), request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -6152,7 +6610,8 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_Reduce_init
 subroutine SCOREP_F08_NAME_MPI_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_Info, MPI_Op, MPI_Request, MPI_SUCCESS, PMPI_Reduce_init
+    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_IN_PLACE, MPI_Info, MPI_Op, MPI_Request, MPI_SUCCESS, &
+        PMPI_Reduce_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -6180,14 +6639,39 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_init(sendbuf, recvbuf, count, datatype, op
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
+    integer(c_int) :: scorep_in_place_sendbuf
+    integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
+#if SCOREP_F08_TS_MPI_Reduce_init
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+#if SCOREP_F08_TS_MPI_Reduce_init
+        scorep_in_place_recvbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(recvbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_recvbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(recvbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_collective_init(SCOREP_COLL_REDUCE, comm%MPI_VAL, scorep_comm_id, root, &
+            scorep_in_place_sendbuf, scorep_in_place_recvbuf, 0, &
+            int(count, c_int64_t), datatype%MPI_VAL, int(count, c_int64_t), datatype%MPI_VAL, &
+            c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -6197,8 +6681,8 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_Reduce_init_c
 subroutine SCOREP_F08_NAME_MPI_Reduce_init_c(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_Info, MPI_Op, MPI_Request, MPI_SUCCESS, &
-        PMPI_Reduce_init
+    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_IN_PLACE, MPI_Info, MPI_Op, MPI_Request, &
+        MPI_SUCCESS, PMPI_Reduce_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -6226,14 +6710,39 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_init_c(sendbuf, recvbuf, count, datatype, 
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
+    integer(c_int) :: scorep_in_place_sendbuf
+    integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
+#if SCOREP_F08_TS_MPI_Reduce_init_c
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+#if SCOREP_F08_TS_MPI_Reduce_init_c
+        scorep_in_place_recvbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(recvbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_recvbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(recvbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_collective_init(SCOREP_COLL_REDUCE, comm%MPI_VAL, scorep_comm_id, root, &
+            scorep_in_place_sendbuf, scorep_in_place_recvbuf, 1, &
+            int(count, c_int64_t), datatype%MPI_VAL, int(count, c_int64_t), datatype%MPI_VAL, &
+            c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -6566,7 +7075,7 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, &
         request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_Info, MPI_Op, MPI_Request, MPI_SUCCESS, &
+    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_IN_PLACE, MPI_Info, MPI_Op, MPI_Request, MPI_SUCCESS, &
         PMPI_Reduce_scatter_block_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
@@ -6594,14 +7103,32 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvc
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
+    integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
+#if SCOREP_F08_TS_MPI_Reduce_scatter_block_init
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_collective_init(SCOREP_COLL_REDUCE_SCATTER_BLOCK, comm%MPI_VAL, scorep_comm_id, &
+        SCOREP_NO_ROOT, &
+            scorep_in_place_sendbuf, 0, 0, &
+            0_c_int64_t, datatype%MPI_VAL, int(recvcount, c_int64_t), datatype%MPI_VAL, &
+            c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -6612,8 +7139,8 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_block_init_c(sendbuf, recvbuf, recvcount, datatype, op, comm, info, &
         request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_Info, MPI_Op, MPI_Request, MPI_SUCCESS, &
-        PMPI_Reduce_scatter_block_init
+    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_IN_PLACE, MPI_Info, MPI_Op, MPI_Request, &
+        MPI_SUCCESS, PMPI_Reduce_scatter_block_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -6640,14 +7167,32 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_block_init_c(sendbuf, recvbuf, rec
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
+    integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
+#if SCOREP_F08_TS_MPI_Reduce_scatter_block_init_c
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_collective_init(SCOREP_COLL_REDUCE_SCATTER_BLOCK, comm%MPI_VAL, scorep_comm_id, &
+        SCOREP_NO_ROOT, &
+            scorep_in_place_sendbuf, 0, 1, &
+            0_c_int64_t, datatype%MPI_VAL, int(recvcount, c_int64_t), datatype%MPI_VAL, &
+            c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -6658,7 +7203,8 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request, &
         ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_Info, MPI_Op, MPI_Request, MPI_SUCCESS, PMPI_Reduce_scatter_init
+    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_IN_PLACE, MPI_Info, MPI_Op, MPI_Request, MPI_SUCCESS, &
+        PMPI_Reduce_scatter_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -6685,14 +7231,32 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts,
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
+    integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
+#if SCOREP_F08_TS_MPI_Reduce_scatter_init
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_collective_init(SCOREP_COLL_REDUCE_SCATTER, comm%MPI_VAL, scorep_comm_id, &
+        SCOREP_NO_ROOT, &
+            scorep_in_place_sendbuf, 0, 0, &
+            0_c_int64_t, datatype%MPI_VAL, 0_c_int64_t, datatype%MPI_VAL, &
+            c_null_ptr, c_loc(recvcounts(1)), c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -6703,8 +7267,8 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_init_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request, &
         ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_Info, MPI_Op, MPI_Request, MPI_SUCCESS, &
-        PMPI_Reduce_scatter_init
+    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_IN_PLACE, MPI_Info, MPI_Op, MPI_Request, &
+        MPI_SUCCESS, PMPI_Reduce_scatter_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -6731,14 +7295,32 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_init_c(sendbuf, recvbuf, recvcount
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
+    integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
+#if SCOREP_F08_TS_MPI_Reduce_scatter_init_c
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_collective_init(SCOREP_COLL_REDUCE_SCATTER, comm%MPI_VAL, scorep_comm_id, &
+        SCOREP_NO_ROOT, &
+            scorep_in_place_sendbuf, 0, 1, &
+            0_c_int64_t, datatype%MPI_VAL, 0_c_int64_t, datatype%MPI_VAL, &
+            c_null_ptr, c_loc(recvcounts(1)), c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -6866,7 +7448,8 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_Scan_init
 subroutine SCOREP_F08_NAME_MPI_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_Info, MPI_Op, MPI_Request, MPI_SUCCESS, PMPI_Scan_init
+    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_IN_PLACE, MPI_Info, MPI_Op, MPI_Request, MPI_SUCCESS, &
+        PMPI_Scan_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -6893,14 +7476,31 @@ subroutine SCOREP_F08_NAME_MPI_Scan_init(sendbuf, recvbuf, count, datatype, op, 
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
+    integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
+#if SCOREP_F08_TS_MPI_Scan_init
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_collective_init(SCOREP_COLL_SCAN, comm%MPI_VAL, scorep_comm_id, SCOREP_NO_ROOT, &
+            scorep_in_place_sendbuf, 0, 0, &
+            int(count, c_int64_t), datatype%MPI_VAL, int(count, c_int64_t), datatype%MPI_VAL, &
+            c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -6910,8 +7510,8 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_Scan_init_c
 subroutine SCOREP_F08_NAME_MPI_Scan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_Info, MPI_Op, MPI_Request, MPI_SUCCESS, &
-        PMPI_Scan_init
+    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_IN_PLACE, MPI_Info, MPI_Op, MPI_Request, &
+        MPI_SUCCESS, PMPI_Scan_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -6938,14 +7538,31 @@ subroutine SCOREP_F08_NAME_MPI_Scan_init_c(sendbuf, recvbuf, count, datatype, op
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
+    integer(c_int) :: scorep_in_place_sendbuf
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
+#if SCOREP_F08_TS_MPI_Scan_init_c
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_collective_init(SCOREP_COLL_SCAN, comm%MPI_VAL, scorep_comm_id, SCOREP_NO_ROOT, &
+            scorep_in_place_sendbuf, 0, 1, &
+            int(count, c_int64_t), datatype%MPI_VAL, int(count, c_int64_t), datatype%MPI_VAL, &
+            c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -7094,7 +7711,7 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
         info, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_Info, MPI_Request, MPI_SUCCESS, PMPI_Scatter_init
+    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_IN_PLACE, MPI_Info, MPI_Request, MPI_SUCCESS, PMPI_Scatter_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -7123,15 +7740,40 @@ subroutine SCOREP_F08_NAME_MPI_Scatter_init(sendbuf, sendcount, sendtype, recvbu
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
+    integer(c_int) :: scorep_in_place_sendbuf
+    integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, &
         scorep_ierror)
     if (scorep_measuring) then
+#if SCOREP_F08_TS_MPI_Scatter_init
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+#if SCOREP_F08_TS_MPI_Scatter_init
+        scorep_in_place_recvbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(recvbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_recvbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(recvbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_collective_init(SCOREP_COLL_SCATTER, comm%MPI_VAL, scorep_comm_id, root, &
+            scorep_in_place_sendbuf, scorep_in_place_recvbuf, 0, &
+            int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
+            c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -7142,7 +7784,8 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Scatter_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
         info, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_Info, MPI_Request, MPI_SUCCESS, PMPI_Scatter_init
+    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_IN_PLACE, MPI_Info, MPI_Request, MPI_SUCCESS, &
+        PMPI_Scatter_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -7171,15 +7814,40 @@ subroutine SCOREP_F08_NAME_MPI_Scatter_init_c(sendbuf, sendcount, sendtype, recv
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
+    integer(c_int) :: scorep_in_place_sendbuf
+    integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, &
         scorep_ierror)
     if (scorep_measuring) then
+#if SCOREP_F08_TS_MPI_Scatter_init_c
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+#if SCOREP_F08_TS_MPI_Scatter_init_c
+        scorep_in_place_recvbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(recvbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_recvbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(recvbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_collective_init(SCOREP_COLL_SCATTER, comm%MPI_VAL, scorep_comm_id, root, &
+            scorep_in_place_sendbuf, scorep_in_place_recvbuf, 1, &
+            int(sendcount, c_int64_t), sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
+            c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -7333,7 +8001,7 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
         root, comm, info, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_Info, MPI_Request, MPI_SUCCESS, PMPI_Scatterv_init
+    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_IN_PLACE, MPI_Info, MPI_Request, MPI_SUCCESS, PMPI_Scatterv_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -7363,15 +8031,40 @@ subroutine SCOREP_F08_NAME_MPI_Scatterv_init(sendbuf, sendcounts, displs, sendty
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
+    integer(c_int) :: scorep_in_place_sendbuf
+    integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, &
         request, scorep_ierror)
     if (scorep_measuring) then
+#if SCOREP_F08_TS_MPI_Scatterv_init
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+#if SCOREP_F08_TS_MPI_Scatterv_init
+        scorep_in_place_recvbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(recvbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_recvbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(recvbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_collective_init(SCOREP_COLL_SCATTERV, comm%MPI_VAL, scorep_comm_id, root, &
+            scorep_in_place_sendbuf, scorep_in_place_recvbuf, 0, &
+            0_c_int64_t, sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
+            c_loc(sendcounts(1)), c_null_ptr, c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -7382,8 +8075,8 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Scatterv_init_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
         root, comm, info, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_Info, MPI_Request, &
-        MPI_SUCCESS, PMPI_Scatterv_init
+    use :: mpi_f08, only : MPI_ADDRESS_KIND, MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_IN_PLACE, MPI_Info, &
+        MPI_Request, MPI_SUCCESS, PMPI_Scatterv_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -7413,15 +8106,40 @@ subroutine SCOREP_F08_NAME_MPI_Scatterv_init_c(sendbuf, sendcounts, displs, send
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_comm_id
+    integer(c_int) :: scorep_in_place_sendbuf
+    integer(c_int) :: scorep_in_place_recvbuf
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+    end if
     call PMPI_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, &
         request, scorep_ierror)
     if (scorep_measuring) then
+#if SCOREP_F08_TS_MPI_Scatterv_init_c
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_sendbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(sendbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+#if SCOREP_F08_TS_MPI_Scatterv_init_c
+        scorep_in_place_recvbuf = merge(1, 0, &
+        scorep_mpi_f08_rank_address(recvbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#else
+        scorep_in_place_recvbuf = merge(1, 0, &
+        scorep_mpi_f08_array_address(recvbuf) == scorep_mpi_f08_address(MPI_IN_PLACE))
+#endif
+        if (scorep_ierror == MPI_SUCCESS) &
+            call scorep_mpi_f08_collective_init(SCOREP_COLL_SCATTERV, comm%MPI_VAL, scorep_comm_id, root, &
+            scorep_in_place_sendbuf, scorep_in_place_recvbuf, 1, &
+            0_c_int64_t, sendtype%MPI_VAL, int(recvcount, c_int64_t), recvtype%MPI_VAL, &
+            c_loc(sendcounts(1)), c_null_ptr, c_null_ptr, c_null_ptr, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror

@@ -317,6 +317,17 @@ void scorep_mpi_collective_begin(void);
 void scorep_mpi_collective_end(scorep_collective_kind kind, scorep_comm comm, int root,
                                uint64_t bytes_sent, uint64_t bytes_received);
 
+/* A persistent collective (MPI_<coll>_init): registered inactive with the
+ * kind, root and bytes of one run, like the persistent point-to-point
+ * requests above (its handle's only entry, until scorep_mpi_request_free).
+ * Each scorep_mpi_request_start of it records the collective, begin and end
+ * (the end alone for a neighbourhood kind), in the region of the start call;
+ * its completion records nothing and it is never a point-to-point request
+ * (no isend/irecv/test events). */
+void scorep_mpi_collective_init(scorep_collective_kind kind, scorep_comm comm, int root,
+                                uint64_t bytes_sent, uint64_t bytes_received,
+                                scorep_request request);
+
 /* ---- RMA ------------------------------------------------------------------- */
 
 /* stable_key as for communicators (same on all processes of the window). */
