@@ -1,12 +1,8 @@
 """End-to-end: real MPI programs under mpirun, measured by the C MPI adapter, on
 both MPI libraries. The programs print what they did (EXPECT lines); the
 profile must show exactly that, and the programs' own results must not change."""
-import json
-import subprocess
-
 import pytest
 
-from conftest import MPI_COMPILERS
 from measure import (compile_program, expectations, load_profile, per_rank_region, results,
                      run_measured, run_with_rank_files)
 

@@ -14,8 +14,8 @@ import subprocess
 
 import pytest
 
-from conftest import MPI_COMPILERS, mpi_build, mpirun
-from measure import (PROGRAMS, compile_program, load_profile, results, run_measured, scorep)
+from conftest import mpi_build, mpirun
+from measure import compile_fortran_pair, compile_program, load_profile, results, run_measured
 
 MPIS = ["openmpi", "mpich"]
 RANKS = 4
@@ -240,16 +240,9 @@ def test_f08_visits_and_bytes_follow_the_topology(mpi, tmp_path):
     build = mpi_build(mpi)
     if not (build / "runtime" / "mpi_adapter_f08" / "libscorep_adapter_mpi_f08.so").exists():
         pytest.skip(f"no F08 adapter in {build}")
-    compiler = MPI_COMPILERS[mpi]["f90"]
-    source = PROGRAMS / "neighbor_f08.F90"
-    plain, instrumented = tmp_path / "plain", tmp_path / "measured"
-    for exe, command in ((plain, [compiler]), (instrumented, scorep(mpi) + [compiler])):
-        exe.mkdir()
-        # in its own directory: the compiler writes the program's .mod files there
-        subprocess.run(command + [str(source), "-o", str(exe / "neighbor_f08")], check=True,
-                       capture_output=True, text=True, cwd=exe)
-    plain_out = mpirun(RANKS, [plain / "neighbor_f08"], mpi=mpi, cwd=tmp_path).stdout
-    proc, experiment = run_measured(mpi, RANKS, instrumented / "neighbor_f08", tmp_path)
+    plain, instrumented = compile_fortran_pair(mpi, "neighbor_f08.F90", tmp_path)
+    plain_out = mpirun(RANKS, [plain], mpi=mpi, cwd=tmp_path).stdout
+    proc, experiment = run_measured(mpi, RANKS, instrumented, tmp_path)
     assert len(results(plain_out)) == RANKS
     assert results(proc.stdout) == results(plain_out)
     assert_profile(load_profile(experiment), F08_CALLS)

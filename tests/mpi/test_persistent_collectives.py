@@ -16,8 +16,8 @@ import subprocess
 
 import pytest
 
-from conftest import MPI_COMPILERS, mpi_build, mpirun
-from measure import PROGRAMS, compile_program, load_profile, results, run_measured, scorep
+from conftest import mpi_build, mpirun
+from measure import compile_fortran_pair, compile_program, load_profile, results, run_measured
 
 MPIS = ["openmpi", "mpich"]
 RANKS = 4
@@ -182,16 +182,9 @@ def test_f08_each_start_counts_its_collective(mpi, tmp_path):
     missing = [name for name in INITS if name not in wrapped]
     if missing:
         pytest.skip(f"the {mpi} mpi_f08 module lacks {', '.join(missing)} ({coverage.name})")
-    compiler = MPI_COMPILERS[mpi]["f90"]
-    source = PROGRAMS / "persistent_coll_f08.F90"
-    plain, instrumented = tmp_path / "plain", tmp_path / "measured"
-    for exe, command in ((plain, [compiler]), (instrumented, scorep(mpi) + [compiler])):
-        exe.mkdir()
-        # in its own directory: the compiler writes the program's .mod files there
-        subprocess.run(command + [str(source), "-o", str(exe / "persistent_coll_f08")], check=True,
-                       capture_output=True, text=True, cwd=exe)
-    plain_out = mpirun(RANKS, [plain / "persistent_coll_f08"], mpi=mpi, cwd=tmp_path).stdout
-    proc, experiment = run_measured(mpi, RANKS, instrumented / "persistent_coll_f08", tmp_path)
+    plain, instrumented = compile_fortran_pair(mpi, "persistent_coll_f08.F90", tmp_path)
+    plain_out = mpirun(RANKS, [plain], mpi=mpi, cwd=tmp_path).stdout
+    proc, experiment = run_measured(mpi, RANKS, instrumented, tmp_path)
     assert len(results(plain_out)) == RANKS
     assert results(proc.stdout) == results(plain_out)
     assert_profile(load_profile(experiment))
