@@ -203,29 +203,57 @@ static int* world_ranks_of_group(MPI_Group group, int* size)
     return world;
 }
 
-/* Every measured call with a communicator looks its id up, and the table is
- * shared under a lock. So each thread keeps the ids it looked up last, valid
- * while no communicator has been defined or freed since (comm_generation is
- * read before the table, so an entry never outlives a change it missed). */
-#define COMM_CACHE_SIZE 8
-typedef struct comm_cache_entry {
-    MPI_Comm comm;
+/* Every measured call with a communicator or window looks its id up, and the
+ * tables are shared under a lock. So each thread keeps the ids it looked up
+ * last, by handle value (a pointer in Open MPI, an int in MPICH), valid while
+ * its table has not changed since: the table's generation is read before the
+ * table, so an entry never outlives a change it missed. */
+#define HANDLE_CACHE_SIZE 8
+typedef struct handle_cache_entry {
+    uintptr_t handle;
     uint32_t id;
     uint64_t generation;
-} comm_cache_entry;
-static uint64_t comm_generation = 1;
-static __thread comm_cache_entry comm_cache[COMM_CACHE_SIZE] TLS_FAST;
+} handle_cache_entry;
+typedef struct handle_cache {
+    handle_cache_entry entries[HANDLE_CACHE_SIZE];
+} handle_cache;
+enum { COMM_IDS, WINDOW_IDS, CACHED_TABLES };
+static uint64_t table_generation[CACHED_TABLES] = {1, 1};
+static __thread handle_cache id_cache[CACHED_TABLES] TLS_FAST;
 
-static inline comm_cache_entry* comm_cache_slot(MPI_Comm comm)
+static inline handle_cache_entry* cache_slot(int table, uintptr_t handle)
 {
-    uintptr_t key = (uintptr_t)comm;  /* a pointer (Open MPI) or an int (MPICH) */
-    return &comm_cache[(key ^ (key >> 4) ^ (key >> 12)) & (COMM_CACHE_SIZE - 1)];
+    return &id_cache[table].entries[(handle ^ (handle >> 4) ^ (handle >> 12)) & (HANDLE_CACHE_SIZE - 1)];
 }
 
-static void comm_table_changed(void)
+/* caller holds table_lock and has just changed the table */
+static void table_changed(int table)
 {
-    __atomic_fetch_add(&comm_generation, 1, __ATOMIC_RELEASE);
+    __atomic_fetch_add(&table_generation[table], 1, __ATOMIC_RELEASE);
 }
+
+/* id of a handle: this thread's cache, else the locked table (keyed by the
+ * Fortran handle, converted only on a miss) */
+static int cached_find(int table, handle_table* t, uintptr_t handle, MPI_Fint (*fortran_handle)(uintptr_t),
+                       uint32_t* id)
+{
+    handle_cache_entry* cached = cache_slot(table, handle);
+    uint64_t generation = __atomic_load_n(&table_generation[table], __ATOMIC_ACQUIRE);
+    if (cached->generation == generation && cached->handle == handle) {
+        *id = cached->id;
+        return 1;
+    }
+    MPI_Fint f = fortran_handle(handle);
+    pthread_mutex_lock(&table_lock);
+    int found = table_find(t, f, id);
+    pthread_mutex_unlock(&table_lock);
+    if (found) *cached = (handle_cache_entry){handle, *id, generation};
+    return found;
+}
+
+/* The handle value back as the MPI type: the inverse of (uintptr_t)handle. */
+static MPI_Fint comm_to_fortran(uintptr_t handle) { return PMPI_Comm_c2f((MPI_Comm)handle); }
+static MPI_Fint win_to_fortran(uintptr_t handle) { return PMPI_Win_c2f((MPI_Win)handle); }
 
 static scorep_comm define_comm(MPI_Comm comm, uint64_t key)
 {
@@ -241,7 +269,7 @@ static scorep_comm define_comm(MPI_Comm comm, uint64_t key)
     free(map);
     pthread_mutex_lock(&table_lock);
     table_set(&comm_table, PMPI_Comm_c2f(comm), id);
-    comm_table_changed();
+    table_changed(COMM_IDS);
     pthread_mutex_unlock(&table_lock);
     return id;
 }
@@ -277,7 +305,7 @@ void scorep_mpi_comm_free(MPI_Comm comm)
     int found = table_find(&comm_table, f, &id);
     if (found) {
         table_remove(&comm_table, f);
-        comm_table_changed();
+        table_changed(COMM_IDS);
     }
     pthread_mutex_unlock(&table_lock);
     if (found) scorep_comm_free(id);
@@ -288,16 +316,9 @@ scorep_comm scorep_mpi_comm_id(MPI_Comm comm)
     if (comm == MPI_COMM_WORLD) return SCOREP_COMM_WORLD;
     if (comm == MPI_COMM_SELF) return SCOREP_COMM_SELF;
     if (comm == MPI_COMM_NULL) return SCOREP_INVALID_ID;
-    comm_cache_entry* cached = comm_cache_slot(comm);
-    uint64_t generation = __atomic_load_n(&comm_generation, __ATOMIC_ACQUIRE);
-    if (cached->generation == generation && cached->comm == comm) return cached->id;
     uint32_t id;
-    pthread_mutex_lock(&table_lock);
-    int found = table_find(&comm_table, PMPI_Comm_c2f(comm), &id);
-    pthread_mutex_unlock(&table_lock);
-    if (!found) return define_comm(comm, next_local_key() | (1ull << 31));
-    *cached = (comm_cache_entry){comm, id, generation};
-    return id;
+    if (cached_find(COMM_IDS, &comm_table, (uintptr_t)comm, comm_to_fortran, &id)) return id;
+    return define_comm(comm, next_local_key() | (1ull << 31));
 }
 
 scorep_comm scorep_mpi_group_id(MPI_Group group)
@@ -322,23 +343,23 @@ scorep_window scorep_mpi_win_create(MPI_Win win, MPI_Comm comm)
     scorep_window id = scorep_rma_window_define(key, c, NULL);
     pthread_mutex_lock(&table_lock);
     table_set(&win_table, PMPI_Win_c2f(win), id);
+    table_changed(WINDOW_IDS);
     pthread_mutex_unlock(&table_lock);
     return id;
 }
 
 scorep_window scorep_mpi_win_id(MPI_Win win)
 {
-    uint32_t id = SCOREP_INVALID_ID;
-    pthread_mutex_lock(&table_lock);
-    table_find(&win_table, PMPI_Win_c2f(win), &id);
-    pthread_mutex_unlock(&table_lock);
-    return id;
+    uint32_t id;
+    return cached_find(WINDOW_IDS, &win_table, (uintptr_t)win, win_to_fortran, &id) ? id
+                                                                                       : SCOREP_INVALID_ID;
 }
 
 void scorep_mpi_win_free(MPI_Win win)
 {
     pthread_mutex_lock(&table_lock);
     table_remove(&win_table, PMPI_Win_c2f(win));
+    table_changed(WINDOW_IDS);
     pthread_mutex_unlock(&table_lock);
 }
 
