@@ -297,6 +297,72 @@ scorep_comm scorep_mpi_comm_create(MPI_Comm newcomm)
     return define_comm(newcomm, key);
 }
 
+/* ---- communicators from MPI_Comm_idup: keys agreed without communication ---- */
+
+typedef struct idup_count {
+    scorep_comm parent;
+    uint32_t count;
+} idup_count;
+typedef struct idup_pending {
+    uintptr_t handle;
+    uint64_t key;
+} idup_pending;
+/* idups are rare: short arrays, searched linearly, under table_lock */
+static idup_count* idup_counts;
+static size_t idup_count_n;
+static idup_pending* idup_pendings;
+static size_t idup_pending_n;
+
+static uint64_t parent_key(scorep_comm parent)
+{
+    if (parent == SCOREP_COMM_WORLD) return UINT64_MAX;
+    const scorep_comm_def* def = scorep_comm_get(parent);
+    return def ? def->stable_key : 0;
+}
+
+/* splitmix64 of the parent's key and the idup's number */
+static uint64_t derived_key(uint64_t parent, uint32_t number)
+{
+    uint64_t x = parent ^ (0x9E3779B97F4A7C15ull * (number + 1ull));
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+void scorep_mpi_comm_idup(MPI_Comm parent, MPI_Comm newcomm)
+{
+    if (newcomm == MPI_COMM_NULL || parent == MPI_COMM_SELF) return;  /* SELF: local anyway */
+    scorep_comm parent_id = scorep_mpi_comm_id(parent);
+    uint64_t key = parent_key(parent_id);
+    pthread_mutex_lock(&table_lock);
+    size_t i = 0;
+    while (i < idup_count_n && idup_counts[i].parent != parent_id) i++;
+    void* grown = i == idup_count_n ? realloc(idup_counts, (i + 1) * sizeof *idup_counts) : idup_counts;
+    void* pending = realloc(idup_pendings, (idup_pending_n + 1) * sizeof *idup_pendings);
+    if (grown) idup_counts = grown;
+    if (pending) idup_pendings = pending;
+    if (grown && pending) {
+        if (i == idup_count_n) idup_counts[idup_count_n++] = (idup_count){parent_id, 0};
+        idup_pendings[idup_pending_n++] = (idup_pending){(uintptr_t)newcomm, derived_key(key, idup_counts[i].count++)};
+    }
+    pthread_mutex_unlock(&table_lock);
+}
+
+/* the key of a communicator met for the first time: its idup's, else process-local */
+static uint64_t first_use_key(MPI_Comm comm)
+{
+    uint64_t key = next_local_key() | (1ull << 31);
+    pthread_mutex_lock(&table_lock);
+    for (size_t i = 0; i < idup_pending_n; i++)
+        if (idup_pendings[i].handle == (uintptr_t)comm) {
+            key = idup_pendings[i].key;
+            idup_pendings[i] = idup_pendings[--idup_pending_n];
+            break;
+        }
+    pthread_mutex_unlock(&table_lock);
+    return key;
+}
+
 void scorep_mpi_comm_free(MPI_Comm comm)
 {
     uint32_t id;
@@ -307,6 +373,9 @@ void scorep_mpi_comm_free(MPI_Comm comm)
         table_remove(&comm_table, f);
         table_changed(COMM_IDS);
     }
+    for (size_t i = 0; i < idup_pending_n;)  /* an idup's communicator freed unused */
+        if (idup_pendings[i].handle == (uintptr_t)comm) idup_pendings[i] = idup_pendings[--idup_pending_n];
+        else i++;
     pthread_mutex_unlock(&table_lock);
     if (found) scorep_comm_free(id);
 }
@@ -318,7 +387,7 @@ scorep_comm scorep_mpi_comm_id(MPI_Comm comm)
     if (comm == MPI_COMM_NULL) return SCOREP_INVALID_ID;
     uint32_t id;
     if (cached_find(COMM_IDS, &comm_table, (uintptr_t)comm, comm_to_fortran, &id)) return id;
-    return define_comm(comm, next_local_key() | (1ull << 31));
+    return define_comm(comm, first_use_key(comm));
 }
 
 scorep_comm scorep_mpi_group_id(MPI_Group group)

@@ -89,6 +89,11 @@ scorep_comm scorep_mpi_f08_comm_create(MPI_Fint comm)
     return scorep_mpi_comm_create(MPI_Comm_f2c(comm));
 }
 
+void scorep_mpi_f08_comm_idup(MPI_Fint parent, MPI_Fint newcomm)
+{
+    scorep_mpi_comm_idup(MPI_Comm_f2c(parent), MPI_Comm_f2c(newcomm));
+}
+
 void scorep_mpi_f08_comm_free(MPI_Fint comm)
 {
     scorep_mpi_comm_free(MPI_Comm_f2c(comm));

@@ -50,6 +50,10 @@ module scorep_mpi_f08_support
             integer(c_int), value :: comm
             integer(c_int32_t) :: id
         end function
+        subroutine scorep_mpi_f08_comm_idup(parent, newcomm) bind(c, name="scorep_mpi_f08_comm_idup")
+            import :: c_int
+            integer(c_int), value :: parent, newcomm
+        end subroutine
         function scorep_mpi_f08_comm_create(comm) bind(c, name="scorep_mpi_f08_comm_create") result(id)
             import :: c_int, c_int32_t
             integer(c_int), value :: comm

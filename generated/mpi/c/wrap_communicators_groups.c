@@ -450,6 +450,8 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
         scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_idup(comm, newcomm, request);
+    if (scorep_result == MPI_SUCCESS)
+        scorep_mpi_comm_idup(comm, *newcomm);
     if (scorep_measuring) {
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -470,6 +472,8 @@ int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI
         scorep_enter(scorep_region_id);
     }
     scorep_result = PMPI_Comm_idup_with_info(comm, info, newcomm, request);
+    if (scorep_result == MPI_SUCCESS)
+        scorep_mpi_comm_idup(comm, *newcomm);
     if (scorep_measuring) {
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();

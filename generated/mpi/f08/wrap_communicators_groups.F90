@@ -556,6 +556,7 @@ subroutine SCOREP_F08_NAME_MPI_Comm_idup(comm, newcomm, request, ierror)
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_idup(comm, newcomm, request, scorep_ierror)
+    if (scorep_ierror == MPI_SUCCESS) call scorep_mpi_f08_comm_idup(comm%MPI_VAL, newcomm%MPI_VAL)
     if (scorep_measuring) then
         call scorep_mpi_f08_end(scorep_region_id)
     end if
@@ -586,6 +587,7 @@ subroutine SCOREP_F08_NAME_MPI_Comm_idup_with_info(comm, info, newcomm, request,
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Comm_idup_with_info(comm, info, newcomm, request, scorep_ierror)
+    if (scorep_ierror == MPI_SUCCESS) call scorep_mpi_f08_comm_idup(comm%MPI_VAL, newcomm%MPI_VAL)
     if (scorep_measuring) then
         call scorep_mpi_f08_end(scorep_region_id)
     end if

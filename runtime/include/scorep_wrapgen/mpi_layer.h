@@ -17,6 +17,8 @@
  *   after a call that created a communicator (dup, split, create, cart_create,
  *   intercomm_merge, ...), on every process that called it:
  *       scorep_mpi_comm_create(newcomm)   collective over newcomm; MPI_COMM_NULL ok
+ *   after MPI_Comm_idup(_with_info), on every process that called it:
+ *       scorep_mpi_comm_idup(comm, newcomm)   local; newcomm is defined at its first use
  *   before PMPI_Comm_free:  scorep_mpi_comm_free(comm)
  *   for envelopes:          scorep_mpi_comm_id(comm), scorep_mpi_group_id(group)
  *   windows:                scorep_mpi_win_create(win, comm) after creation
@@ -42,6 +44,11 @@ void scorep_mpi_layer_finalize(void);
 void scorep_mpi_layer_abort(void);
 
 scorep_comm scorep_mpi_comm_create(MPI_Comm newcomm);
+/* A communicator from a non-blocking duplication: it may not be used before
+ * its request completes, so nothing can be asked or broadcast now. Its key is
+ * derived from the parent's and from how many idups the parent had, which all
+ * ranks agree on (collective calls on a communicator come in one order). */
+void scorep_mpi_comm_idup(MPI_Comm parent, MPI_Comm newcomm);
 void scorep_mpi_comm_free(MPI_Comm comm);
 /* Core id of comm; a communicator the layer has not seen (created before
  * MPI_Init returned, or by a call without wrapper) is registered on the fly
