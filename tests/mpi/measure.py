@@ -57,6 +57,22 @@ def run_measured(mpi, nprocs, program, workdir, env=None, args=()):
     return proc, experiment
 
 
+def run_three_ways(mpi, nprocs, source, workdir):
+    """A C program built plain and measured, run plain, measured (profile) and
+    traced: the outputs and the measurements of a test module's fixture."""
+    workdir = pathlib.Path(workdir)
+    measured = compile_program(mpi, source, workdir)
+    plain = compile_program(mpi, source, workdir, instrumented=False)
+    proc, experiment = run_measured(mpi, nprocs, measured, workdir)
+    plain_proc = mpirun(nprocs, [plain], mpi=mpi, cwd=workdir)
+    (workdir / "traced").mkdir()
+    traced_proc, traced = run_measured(mpi, nprocs, measured, workdir / "traced",
+                                       env={"SCOREP_ENABLE_TRACING": "true"})
+    return {"mpi": mpi, "stdout": proc.stdout, "plain_stdout": plain_proc.stdout,
+            "traced_stdout": traced_proc.stdout, "profile": load_profile(experiment),
+            "traced_profile": load_profile(traced), "trace": traced / "traces.otf2"}
+
+
 def run_with_rank_files(mpi, nprocs, program, workdir, name, env=None):
     """Runs a program that writes <dir>/rank<R>.out; returns (proc, experiment, text)."""
     outdir = pathlib.Path(workdir) / f"out-{name}"

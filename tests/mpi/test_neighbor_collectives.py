@@ -15,7 +15,7 @@ import subprocess
 import pytest
 
 from conftest import mpi_build, mpirun
-from measure import compile_fortran_pair, compile_program, load_profile, results, run_measured
+from measure import compile_fortran_pair, load_profile, results, run_measured, run_three_ways
 
 MPIS = ["openmpi", "mpich"]
 RANKS = 4
@@ -167,20 +167,11 @@ def assert_profile(profile, calls):
 @pytest.fixture(scope="module", params=MPIS)
 def c_runs(request, tmp_path_factory):
     mpi = request.param
-    work = tmp_path_factory.mktemp(f"neighbor-{mpi}")
-    measured_program = compile_program(mpi, "neighbor.c", work)
-    plain = compile_program(mpi, "neighbor.c", work, instrumented=False)
-    proc, experiment = run_measured(mpi, RANKS, measured_program, work)
-    plain_proc = mpirun(RANKS, [plain], mpi=mpi, cwd=work)
-    (work / "traced").mkdir()
-    traced_proc, traced = run_measured(mpi, RANKS, measured_program, work / "traced",
-                                       env={"SCOREP_ENABLE_TRACING": "true"})
-    large = {int(m) for m in re.findall(r"^LARGE_COUNT (\d)", proc.stdout, re.M)}
+    runs = run_three_ways(mpi, RANKS, "neighbor.c", tmp_path_factory.mktemp(f"neighbor-{mpi}"))
+    large = {int(m) for m in re.findall(r"^LARGE_COUNT (\d)", runs["stdout"], re.M)}
     assert len(large) == 1
-    return {"mpi": mpi, "stdout": proc.stdout, "plain_stdout": plain_proc.stdout,
-            "traced_stdout": traced_proc.stdout, "profile": load_profile(experiment),
-            "traced_profile": load_profile(traced), "trace": traced / "traces.otf2",
-            "large_count": large.pop()}
+    runs["large_count"] = large.pop()
+    return runs
 
 
 def test_c_results_are_unchanged_by_measurement(c_runs):

@@ -17,7 +17,7 @@ import subprocess
 import pytest
 
 from conftest import mpi_build, mpirun
-from measure import compile_fortran_pair, compile_program, load_profile, results, run_measured
+from measure import compile_fortran_pair, load_profile, results, run_measured, run_three_ways
 
 MPIS = ["openmpi", "mpich"]
 RANKS = 4
@@ -108,17 +108,7 @@ def assert_profile(profile):
 def c_runs(request, tmp_path_factory):
     mpi = request.param
     require_persistent_collectives(mpi)
-    work = tmp_path_factory.mktemp(f"persistent-coll-{mpi}")
-    measured_program = compile_program(mpi, "persistent_coll.c", work)
-    plain = compile_program(mpi, "persistent_coll.c", work, instrumented=False)
-    proc, experiment = run_measured(mpi, RANKS, measured_program, work)
-    plain_proc = mpirun(RANKS, [plain], mpi=mpi, cwd=work)
-    (work / "traced").mkdir()
-    traced_proc, traced = run_measured(mpi, RANKS, measured_program, work / "traced",
-                                       env={"SCOREP_ENABLE_TRACING": "true"})
-    return {"stdout": proc.stdout, "plain_stdout": plain_proc.stdout, "traced_stdout": traced_proc.stdout,
-            "profile": load_profile(experiment), "traced_profile": load_profile(traced),
-            "trace": traced / "traces.otf2"}
+    return run_three_ways(mpi, RANKS, "persistent_coll.c", tmp_path_factory.mktemp(f"persistent-coll-{mpi}"))
 
 
 def test_c_results_are_unchanged_by_measurement(c_runs):
