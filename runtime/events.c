@@ -217,6 +217,24 @@ _Static_assert(REQUEST_QUEUE_MAX >= 2, "a handle must hold at least two requests
 static request_entry* request_buckets[REQUEST_BUCKETS];
 static request_entry* request_free_list;
 static pthread_mutex_t request_lock = PTHREAD_MUTEX_INITIALIZER;
+/* MPI lets one thread complete another's request, so the table is shared by
+ * all threads; it needs the lock only where MPI calls can run at the same time
+ * (MPI_THREAD_MULTIPLE). Below that level MPI calls are serialised by the
+ * program, which orders the table's uses too: the MPI layer then turns the
+ * lock off (scorep_requests_concurrent), once, before the first request. */
+static int requests_concurrent = 1;
+
+static inline void request_lock_take(void)
+{
+    if (requests_concurrent) pthread_mutex_lock(&request_lock);
+}
+
+static inline void request_lock_give(void)
+{
+    if (requests_concurrent) pthread_mutex_unlock(&request_lock);
+}
+
+void scorep_requests_concurrent(int concurrent) { requests_concurrent = concurrent; }
 static uint64_t next_request_id = 1;
 static int request_queue_noted; /* the REQUEST_QUEUE_MAX note was printed */
 
@@ -297,7 +315,7 @@ static uint64_t request_add(const request_entry* entry, int with_send)
     int note = 0;
     scorep_request handle = entry->handle;
     uint64_t send_id = 0;
-    pthread_mutex_lock(&request_lock);
+    request_lock_take();
     request_entry** link = request_link(handle);
     request_entry* oldest = *link;
     if (UNLIKELY(with_send) && oldest) {
@@ -338,7 +356,7 @@ static uint64_t request_add(const request_entry* entry, int with_send)
         oldest->youngest = e;
         oldest->queued++;
     }
-    pthread_mutex_unlock(&request_lock);
+    request_lock_give();
     if (UNLIKELY(note))
         scorep_verbose("request handle 0x%llx: more than %d requests outstanding at once; the oldest is "
                        "dropped without a completion (noted once)",
@@ -457,16 +475,16 @@ void scorep_mpi_collective_init(scorep_collective_kind kind, scorep_comm comm, i
 void scorep_mpi_request_start(scorep_request request)
 {
     if (!current()) return;
-    pthread_mutex_lock(&request_lock);
+    request_lock_take();
     request_entry* e = request_find(request);
     if (!e || !e->persistent) {
-        pthread_mutex_unlock(&request_lock);
+        request_lock_give();
         return;
     }
     e->active = 1;
     if (!e->is_coll) e->id = next_request_id++;
     request_entry copy = *e;
-    pthread_mutex_unlock(&request_lock);
+    request_lock_give();
     if (copy.is_coll) {
         /* like a non-blocking collective, recorded where it starts; a
          * neighbourhood kind has an end only (scorep_mpi_collective_end) */
@@ -500,17 +518,17 @@ static void receive_envelope(const request_entry* e, int* source, int* tag, uint
 void scorep_mpi_request_complete(scorep_request request, int source, int tag, uint64_t bytes, int cancelled)
 {
     EVENT_BEGIN();
-    pthread_mutex_lock(&request_lock);
+    request_lock_take();
     request_entry** link = request_link(request);
     request_entry* e = *link;
     if (!e || !e->active) {
-        pthread_mutex_unlock(&request_lock);
+        request_lock_give();
         return;
     }
     request_entry copy = *e;
     if (e->persistent) e->active = 0;
     else request_release(request_pop(link));
-    pthread_mutex_unlock(&request_lock);
+    request_lock_give();
     if (copy.is_coll) return; /* recorded at its start; no point-to-point events */
     if (cancelled) {
         if (copy.send_id) DISPATCH(mpi_request_cancelled, copy.send_id)
@@ -555,10 +573,10 @@ void scorep_mpi_request_complete_status(scorep_request request, const void* stat
 void scorep_mpi_request_test(scorep_request request)
 {
     EVENT_BEGIN();
-    pthread_mutex_lock(&request_lock);
+    request_lock_take();
     request_entry* e = request_find(request);
     uint64_t id = e && e->active && !e->is_coll ? e->id : 0;
-    pthread_mutex_unlock(&request_lock);
+    request_lock_give();
     if (id) DISPATCH(mpi_request_test, id);
 }
 
@@ -569,10 +587,10 @@ void scorep_mpi_request_cancel(scorep_request request)
 
 void scorep_mpi_request_free(scorep_request request)
 {
-    pthread_mutex_lock(&request_lock);
+    request_lock_take();
     request_entry** link = request_link(request);
     if (*link) request_release(request_pop(link));
-    pthread_mutex_unlock(&request_lock);
+    request_lock_give();
 }
 
 /* ---- collectives ---- */

@@ -156,6 +156,10 @@ void scorep_lifecycle_processes_known(void);
  * the program's threads may still be recording: stops recording, lets events
  * under way finish, then writes. */
 void scorep_measurement_abort_beside_running_threads(void);
+/* Whether MPI calls, and so the request table's uses, can run at the same time
+ * (MPI_THREAD_MULTIPLE); the table is locked only then. Set once, before the
+ * first request; the default is 1. */
+void scorep_requests_concurrent(int concurrent);
 /* collective: rank 0 ends with the concatenation of every rank's blob in rank
  * order, gathered up a binomial tree; returns true on rank 0 */
 bool scorep_tree_gather(scorep_buffer* mine, scorep_buffer* all_on_root);

@@ -449,6 +449,9 @@ void scorep_mpi_layer_init(void)
         layer_scatterv, layer_allreduce, layer_send, layer_recv, layer_abort,
     };
     scorep_multiprocess_register(&ops);
+    int provided = MPI_THREAD_MULTIPLE;
+    PMPI_Query_thread(&provided);
+    scorep_requests_concurrent(provided == MPI_THREAD_MULTIPLE);
     scorep_abort_peers_init(layer_comm);
     if (generation) scorep_event_generation_on();
 }
