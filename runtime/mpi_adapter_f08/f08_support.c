@@ -123,6 +123,21 @@ uint64_t scorep_mpi_f08_status_bytes(const MPI_Fint* status)
     return scorep_mpi_status_bytes(&c);
 }
 
+/* The send and receive events of the point-to-point wrappers, each in one
+ * call from Fortran (bytes and status are converted here). */
+void scorep_mpi_f08_send(scorep_comm comm, int dest, int tag, int64_t count, MPI_Fint datatype)
+{
+    scorep_mpi_send(comm, dest, tag, scorep_mpi_f08_bytes(count, datatype));
+}
+
+void scorep_mpi_f08_recv(scorep_comm comm, const MPI_Fint* status)
+{
+    MPI_Status c;
+    if (PMPI_Status_f2c(status, &c) != MPI_SUCCESS || c.MPI_SOURCE == MPI_PROC_NULL)
+        return;
+    scorep_mpi_recv(comm, c.MPI_SOURCE, c.MPI_TAG, scorep_mpi_status_bytes(&c));
+}
+
 /* Counts of the v/w collectives: INTEGER, or INTEGER(MPI_COUNT_KIND) in the
  * large-count variants. */
 static MPI_Count count_at(const void* counts, int large, int i)

@@ -79,6 +79,18 @@ module scorep_mpi_f08_support
             integer(c_int), value :: request
             integer(c_int64_t) :: handle
         end function
+        subroutine scorep_mpi_f08_send(comm, dest, tag, count, datatype) bind(c, name="scorep_mpi_f08_send")
+            import :: c_int, c_int32_t, c_int64_t
+            integer(c_int32_t), value :: comm
+            integer(c_int), value :: dest, tag
+            integer(c_int64_t), value :: count
+            integer(c_int), value :: datatype
+        end subroutine
+        subroutine scorep_mpi_f08_recv(comm, status) bind(c, name="scorep_mpi_f08_recv")
+            import :: c_int32_t
+            integer(c_int32_t), value :: comm
+            type(*) :: status
+        end subroutine
         function scorep_mpi_f08_status_bytes(status) bind(c, name="scorep_mpi_f08_status_bytes") result(bytes)
             import :: c_int64_t
             type(*) :: status

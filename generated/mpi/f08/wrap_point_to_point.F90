@@ -36,8 +36,8 @@ subroutine SCOREP_F08_NAME_MPI_Bsend(buf, count, datatype, dest, tag, comm, ierr
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-        if (dest /= MPI_PROC_NULL) call scorep_mpi_send(scorep_comm_id, dest, tag, &
-            scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL))
+        if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, tag, &
+            int(count, c_int64_t), datatype%MPI_VAL)
     end if
     call PMPI_Bsend(buf, count, datatype, dest, tag, comm, scorep_ierror)
     if (scorep_measuring) then
@@ -79,8 +79,8 @@ subroutine SCOREP_F08_NAME_MPI_Bsend_c(buf, count, datatype, dest, tag, comm, ie
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-        if (dest /= MPI_PROC_NULL) call scorep_mpi_send(scorep_comm_id, dest, tag, &
-            scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL))
+        if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, tag, &
+            int(count, c_int64_t), datatype%MPI_VAL)
     end if
     call PMPI_Bsend(buf, count, datatype, dest, tag, comm, scorep_ierror)
     if (scorep_measuring) then
@@ -1981,7 +1981,7 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_Recv
 subroutine SCOREP_F08_NAME_MPI_Recv(buf, count, datatype, source, tag, comm, status, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_PROC_NULL, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, PMPI_Recv
+    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, PMPI_Recv
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -2021,11 +2021,7 @@ subroutine SCOREP_F08_NAME_MPI_Recv(buf, count, datatype, source, tag, comm, sta
     end if
     call PMPI_Recv(buf, count, datatype, source, tag, comm, scorep_status, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS) then
-            if (scorep_status%MPI_SOURCE /= MPI_PROC_NULL) call scorep_mpi_recv(scorep_comm_id, &
-        scorep_status%MPI_SOURCE, &
-                scorep_status%MPI_TAG, scorep_mpi_f08_status_bytes(scorep_status))
-        end if
+        if (scorep_ierror == MPI_SUCCESS) call scorep_mpi_f08_recv(scorep_comm_id, scorep_status)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -2035,8 +2031,7 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_Recv_c
 subroutine SCOREP_F08_NAME_MPI_Recv_c(buf, count, datatype, source, tag, comm, status, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_PROC_NULL, MPI_Status, MPI_STATUS_IGNORE, &
-        MPI_SUCCESS, PMPI_Recv
+    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, PMPI_Recv
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -2076,11 +2071,7 @@ subroutine SCOREP_F08_NAME_MPI_Recv_c(buf, count, datatype, source, tag, comm, s
     end if
     call PMPI_Recv(buf, count, datatype, source, tag, comm, scorep_status, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS) then
-            if (scorep_status%MPI_SOURCE /= MPI_PROC_NULL) call scorep_mpi_recv(scorep_comm_id, &
-        scorep_status%MPI_SOURCE, &
-                scorep_status%MPI_TAG, scorep_mpi_f08_status_bytes(scorep_status))
-        end if
+        if (scorep_ierror == MPI_SUCCESS) call scorep_mpi_f08_recv(scorep_comm_id, scorep_status)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -2361,8 +2352,8 @@ subroutine SCOREP_F08_NAME_MPI_Rsend(buf, count, datatype, dest, tag, comm, ierr
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-        if (dest /= MPI_PROC_NULL) call scorep_mpi_send(scorep_comm_id, dest, tag, &
-            scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL))
+        if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, tag, &
+            int(count, c_int64_t), datatype%MPI_VAL)
     end if
     call PMPI_Rsend(buf, count, datatype, dest, tag, comm, scorep_ierror)
     if (scorep_measuring) then
@@ -2404,8 +2395,8 @@ subroutine SCOREP_F08_NAME_MPI_Rsend_c(buf, count, datatype, dest, tag, comm, ie
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-        if (dest /= MPI_PROC_NULL) call scorep_mpi_send(scorep_comm_id, dest, tag, &
-            scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL))
+        if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, tag, &
+            int(count, c_int64_t), datatype%MPI_VAL)
     end if
     call PMPI_Rsend(buf, count, datatype, dest, tag, comm, scorep_ierror)
     if (scorep_measuring) then
@@ -2538,8 +2529,8 @@ subroutine SCOREP_F08_NAME_MPI_Send(buf, count, datatype, dest, tag, comm, ierro
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-        if (dest /= MPI_PROC_NULL) call scorep_mpi_send(scorep_comm_id, dest, tag, &
-            scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL))
+        if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, tag, &
+            int(count, c_int64_t), datatype%MPI_VAL)
     end if
     call PMPI_Send(buf, count, datatype, dest, tag, comm, scorep_ierror)
     if (scorep_measuring) then
@@ -2581,8 +2572,8 @@ subroutine SCOREP_F08_NAME_MPI_Send_c(buf, count, datatype, dest, tag, comm, ier
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-        if (dest /= MPI_PROC_NULL) call scorep_mpi_send(scorep_comm_id, dest, tag, &
-            scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL))
+        if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, tag, &
+            int(count, c_int64_t), datatype%MPI_VAL)
     end if
     call PMPI_Send(buf, count, datatype, dest, tag, comm, scorep_ierror)
     if (scorep_measuring) then
@@ -2730,8 +2721,8 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv(sendbuf, sendcount, sendtype, dest, send
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-        if (dest /= MPI_PROC_NULL) call scorep_mpi_send(scorep_comm_id, dest, sendtag, &
-            scorep_mpi_f08_bytes(int(sendcount, c_int64_t), sendtype%MPI_VAL))
+        if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, sendtag, &
+            int(sendcount, c_int64_t), sendtype%MPI_VAL)
     end if
     scorep_status => status
     if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) then
@@ -2741,11 +2732,7 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv(sendbuf, sendcount, sendtype, dest, send
     call PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, &
         comm, scorep_status, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS) then
-            if (scorep_status%MPI_SOURCE /= MPI_PROC_NULL) call scorep_mpi_recv(scorep_comm_id, &
-        scorep_status%MPI_SOURCE, &
-                scorep_status%MPI_TAG, scorep_mpi_f08_status_bytes(scorep_status))
-        end if
+        if (scorep_ierror == MPI_SUCCESS) call scorep_mpi_f08_recv(scorep_comm_id, scorep_status)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -2799,8 +2786,8 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv_c(sendbuf, sendcount, sendtype, dest, se
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-        if (dest /= MPI_PROC_NULL) call scorep_mpi_send(scorep_comm_id, dest, sendtag, &
-            scorep_mpi_f08_bytes(int(sendcount, c_int64_t), sendtype%MPI_VAL))
+        if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, sendtag, &
+            int(sendcount, c_int64_t), sendtype%MPI_VAL)
     end if
     scorep_status => status
     if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) then
@@ -2810,11 +2797,7 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv_c(sendbuf, sendcount, sendtype, dest, se
     call PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, &
         comm, scorep_status, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS) then
-            if (scorep_status%MPI_SOURCE /= MPI_PROC_NULL) call scorep_mpi_recv(scorep_comm_id, &
-        scorep_status%MPI_SOURCE, &
-                scorep_status%MPI_TAG, scorep_mpi_f08_status_bytes(scorep_status))
-        end if
+        if (scorep_ierror == MPI_SUCCESS) call scorep_mpi_f08_recv(scorep_comm_id, scorep_status)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -2860,8 +2843,8 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv_replace(buf, count, datatype, dest, send
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-        if (dest /= MPI_PROC_NULL) call scorep_mpi_send(scorep_comm_id, dest, sendtag, &
-            scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL))
+        if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, sendtag, &
+            int(count, c_int64_t), datatype%MPI_VAL)
     end if
     scorep_status => status
     if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) then
@@ -2870,11 +2853,7 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv_replace(buf, count, datatype, dest, send
     end if
     call PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, scorep_status, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS) then
-            if (scorep_status%MPI_SOURCE /= MPI_PROC_NULL) call scorep_mpi_recv(scorep_comm_id, &
-        scorep_status%MPI_SOURCE, &
-                scorep_status%MPI_TAG, scorep_mpi_f08_status_bytes(scorep_status))
-        end if
+        if (scorep_ierror == MPI_SUCCESS) call scorep_mpi_f08_recv(scorep_comm_id, scorep_status)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -2920,8 +2899,8 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv_replace_c(buf, count, datatype, dest, se
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-        if (dest /= MPI_PROC_NULL) call scorep_mpi_send(scorep_comm_id, dest, sendtag, &
-            scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL))
+        if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, sendtag, &
+            int(count, c_int64_t), datatype%MPI_VAL)
     end if
     scorep_status => status
     if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) then
@@ -2930,11 +2909,7 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv_replace_c(buf, count, datatype, dest, se
     end if
     call PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, scorep_status, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS) then
-            if (scorep_status%MPI_SOURCE /= MPI_PROC_NULL) call scorep_mpi_recv(scorep_comm_id, &
-        scorep_status%MPI_SOURCE, &
-                scorep_status%MPI_TAG, scorep_mpi_f08_status_bytes(scorep_status))
-        end if
+        if (scorep_ierror == MPI_SUCCESS) call scorep_mpi_f08_recv(scorep_comm_id, scorep_status)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -2973,8 +2948,8 @@ subroutine SCOREP_F08_NAME_MPI_Ssend(buf, count, datatype, dest, tag, comm, ierr
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-        if (dest /= MPI_PROC_NULL) call scorep_mpi_send(scorep_comm_id, dest, tag, &
-            scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL))
+        if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, tag, &
+            int(count, c_int64_t), datatype%MPI_VAL)
     end if
     call PMPI_Ssend(buf, count, datatype, dest, tag, comm, scorep_ierror)
     if (scorep_measuring) then
@@ -3016,8 +2991,8 @@ subroutine SCOREP_F08_NAME_MPI_Ssend_c(buf, count, datatype, dest, tag, comm, ie
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-        if (dest /= MPI_PROC_NULL) call scorep_mpi_send(scorep_comm_id, dest, tag, &
-            scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL))
+        if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, tag, &
+            int(count, c_int64_t), datatype%MPI_VAL)
     end if
     call PMPI_Ssend(buf, count, datatype, dest, tag, comm, scorep_ierror)
     if (scorep_measuring) then
