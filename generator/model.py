@@ -74,6 +74,14 @@ class Procedure:
         return None
 
     @property
+    def starts_persistent_request(self):
+        """MPI_<operation>_init: creates a persistent request (the standard's
+        naming), which MPI_Start(all) starts again and again."""
+        base = self.name[:-2] if self.large_count else self.name
+        return base.endswith("_init") and any(
+            p.kind == "REQUEST" and p.direction == "out" for p in self.parameters)
+
+    @property
     def has_large_count_variant(self):
         return (not self.large_count and not self.is_callback
                 and any(p.kind.startswith("POLY") for p in self.parameters))

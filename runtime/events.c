@@ -435,7 +435,7 @@ void scorep_mpi_irecv_request_posted(scorep_comm comm, int source, int tag, uint
                                      scorep_recv_origin origin, scorep_request request)
 {
     if (!current()) return;
-    /* before the timestamp: a self-check at the first request is not part of the event */
+    /* the origin's self-check (at its first request) runs MPI calls: before the event */
     int status_wrong = status_known_wrong(origin);
     EVENT_BEGIN_AT_START();
     request_entry entry = receive_entry(comm, request, 0);

@@ -58,3 +58,15 @@ def test_every_task_has_an_f08_snippet():
 
 def test_c_only_arguments_are_not_fortran_dummies():
     assert "subroutine SCOREP_F08_NAME_MPI_Init(ierror)" in wrapper("MPI_Init")
+
+
+def test_only_procedures_that_create_a_persistent_request_count_as_persistent():
+    from generator.specs import load_spec
+    spec = load_spec()
+    persistent = {name for name in ("MPI_Allreduce_init", "MPI_Send_init", "MPI_Neighbor_alltoall_init")
+                  if spec[name].starts_persistent_request}
+    assert persistent == {"MPI_Allreduce_init", "MPI_Send_init", "MPI_Neighbor_alltoall_init"}
+    assert spec["MPI_Allreduce_init"].large_count_variant().starts_persistent_request
+    # an _init without a request, and a request without _init
+    assert not any(spec[name].starts_persistent_request
+                   for name in ("MPI_Init", "MPI_Session_init", "MPI_Iallreduce", "MPI_Isend"))
