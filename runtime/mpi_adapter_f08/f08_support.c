@@ -25,12 +25,7 @@ __attribute__((constructor)) static void scorep_mpi_f08_load(void)
 }
 
 /* index: the wrapper's 0-based index into scorep_mpi_f08_region_info. */
-int scorep_mpi_f08_measuring(int index)
-{
-    return scorep_mpi_measuring(scorep_mpi_f08_region_info[index].group);
-}
-
-scorep_region scorep_mpi_f08_region(int index)
+static scorep_region region_of(int index)
 {
     scorep_region region = region_ids[index];
     if (__builtin_expect(region == SCOREP_INVALID_ID, 0)) {
@@ -53,13 +48,14 @@ uint32_t* scorep_mpi_f08_groups_address(void)
 
 /* The start and end of a measured wrapper, one call each from Fortran: a
  * call into C cannot be inlined, so the wrapper makes as few as it can.
- * begin: whether the wrapper measures; if so, event generation off and the
+ * begin, called once the wrapper found its group on: whether it measures
+ * (not inside another measured call); if so, event generation off and the
  * enter. Returns the region, or SCOREP_INVALID_ID when not measuring. */
 scorep_region scorep_mpi_f08_begin(int index)
 {
-    if (!scorep_mpi_f08_measuring(index))
+    if (!scorep_event_generation_is_on())
         return SCOREP_INVALID_ID;
-    scorep_region region = scorep_mpi_f08_region(index);
+    scorep_region region = region_of(index);
     if (__builtin_expect(region == SCOREP_INVALID_ID, 0))
         return SCOREP_INVALID_ID;
     scorep_event_generation_off();

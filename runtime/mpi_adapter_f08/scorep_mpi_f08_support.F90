@@ -22,16 +22,6 @@ module scorep_mpi_f08_support
         SCOREP_RMA_SYNC_LEVEL_MEMORY = 2, SCOREP_RMA_SYNC_LEVEL_PROCESS_AND_MEMORY = 3
 
     interface
-        function scorep_mpi_f08_measuring(index) bind(c, name="scorep_mpi_f08_measuring") result(on)
-            import :: c_int
-            integer(c_int), value :: index
-            integer(c_int) :: on
-        end function
-        function scorep_mpi_f08_region(index) bind(c, name="scorep_mpi_f08_region") result(region)
-            import :: c_int, c_int32_t
-            integer(c_int), value :: index
-            integer(c_int32_t) :: region
-        end function
         function scorep_mpi_f08_groups_address() bind(c, name="scorep_mpi_f08_groups_address") result(address)
             import :: c_ptr
             type(c_ptr) :: address
