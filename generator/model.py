@@ -25,6 +25,11 @@ class Parameter:
     func_type: str = ""
     array_type: str = ""
     desc: str = ""
+    # Library functions (header front-end): the C/C++ type exactly as the
+    # compiler spells it, fully qualified, and a declarator pattern with
+    # "{name}" where the parameter's name goes ("double (*{name})[2]").
+    c_type: str = ""
+    c_declarator: str = ""
 
     def in_binding(self, binding):
         """Whether the parameter appears in the given binding's signature."""
