@@ -37,7 +37,9 @@ class WrapperPlan:
 
 
 class Catalogue:
-    def __init__(self, path=TASKS_DIR / "scorep.json"):
+    def __init__(self, path=TASKS_DIR / "scorep.json", extra_rules=()):
+        """extra_rules go before the catalogue's own (a library wrapper's
+        per-function rules, e.g. from its N.params file)."""
         self.path = pathlib.Path(path)
         try:
             raw = json.loads(self.path.read_text())
@@ -48,7 +50,10 @@ class Catalogue:
                 raise SpecError(f"missing top-level field '{key}'", file=self.path)
         self.groups = raw["groups"]
         self.tasks = raw["tasks"]
-        self.rules = raw["rules"]
+        self.rules = list(extra_rules) + raw["rules"]
+        # MPI names their large-count variants NAME_c and gives both one rule;
+        # a library catalogue sets this false so that a `_c` name is its own.
+        self.large_count_names = raw.get("large_count_names", True)
         self.exclude = raw["exclude"]
         self.files = raw.get("files", {})
         # Exclusions for the mpi_f08 binding only (a Fortran generic with no one specific).
@@ -81,19 +86,22 @@ class Catalogue:
                 raise SpecError(f"unknown binding(s) {', '.join(sorted(unknown))} (bindings: c, f90, f08)",
                                 file=self.path, entry=entry["match"])
 
+    def base(self, name):
+        return base_name(name) if self.large_count_names else name
+
     def excluded(self, name, binding="c"):
         """Why the procedure is not wrapped in this binding (an exclusion may
         name the bindings it applies to), or None."""
-        base = base_name(name)
+        base = self.base(name)
         return next((e["why"] for e in self.exclude if e["_re"].match(base)
                      and binding in e.get("bindings", [binding])), None)
 
     def excluded_f08(self, name):
-        base = base_name(name)
+        base = self.base(name)
         return next((e["why"] for e in self.exclude_f08 if e["_re"].match(base)), None)
 
     def plan(self, proc, binding="c"):
-        base = base_name(proc.name)
+        base = self.base(proc.name)
         rule = next((r for r in self.rules if r["_re"].match(base)), None)
         if rule is None:
             raise SpecError("no rule in the task catalogue matches", file=self.path, entry=proc.name)
