@@ -67,4 +67,10 @@ def render_all(spec, kinds, output, quiet=False, catalogue=None):
         print(f"F08 adapter: {len(f08_records)} wrappers, {len(f08_excluded)} procedures excluded "
               f"(generated/mpi/f08/excluded.txt), tasks without an F08 snippet: "
               f"{' '.join(f08_missing) or 'none'}")
+    from .fortran_backend import render_fortran_adapter
+    f_records, f_excluded = render_fortran_adapter(
+        env, spec, kinds, catalogue, output, lambda path, text: write_if_changed(path, text, written))
+    if not quiet:
+        print(f"Fortran (mpif.h / use mpi) adapter: {len(f_records)} wrappers, {len(f_excluded)} "
+              f"procedures excluded (generated/mpi/fortran/excluded.txt)")
     return written
