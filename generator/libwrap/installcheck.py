@@ -1,0 +1,136 @@
+"""`make installcheck`: the example, built against every installed variant of
+the wrapper, run, and checked from its experiment: each wrapped function the
+example calls was intercepted (visits > 0) in each mode, and the example's
+output is what the plain build prints."""
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+
+from .workflow import LibwrapError
+
+# mode name -> (scorep options, link the target library statically if it can)
+MODES = {
+    "linktime shared": (["--libwrap=linktime:{name}"], False),
+    "linktime static": (["--libwrap=linktime:{name}", "--static-libwrap"], True),
+    "runtime shared": (["--libwrap=runtime:{name}"], False),
+    "runtime static": (["--libwrap=runtime:{name}", "--static-libwrap"], False),
+}
+
+
+def called_symbols(settings, outdir):
+    """The symbols the example's own object file references."""
+    suffix = ".cc" if settings.language == "c++" else ".c"
+    obj = outdir / "main.o"
+    cmd = [settings.cc, *settings.cppflags, "-c", f"main{suffix}", "-o", str(obj)]
+    proc = subprocess.run(cmd, cwd=settings.workdir, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise LibwrapError(f"the example does not compile:\n{proc.stderr.strip()}")
+    nm = subprocess.run(["nm", "-u", str(obj)], capture_output=True, text=True, check=True)
+    return {line.split()[-1] for line in nm.stdout.splitlines() if line.strip()}
+
+
+def static_target_libs(settings, metadata):
+    """The link's libraries with each -lNAME that has a static version as that .a."""
+    static = {pathlib.Path(p).name: p for p in metadata.get("target_static", [])}
+    out = []
+    for word in settings.libs:
+        if word.startswith("-l") and f"lib{word[2:]}.a" in static:
+            out.append(static[f"lib{word[2:]}.a"])
+        else:
+            out.append(word)
+    return out
+
+
+def visits_by_region(experiment):
+    profile = json.loads((experiment / "profile.json").read_text())
+    regions = {r["id"]: r["name"] for r in profile["regions"]}
+    # parameter nodes repeat their region's visits: count the region's own node
+    region_of_callpath = {c["id"]: c["region"] for c in profile["callpaths"] if "parameter" not in c}
+    visits = {}
+    for row in profile["rows"]:
+        if row["callpath"] not in region_of_callpath:
+            continue
+        name = regions[region_of_callpath[row["callpath"]]]
+        visits[name] = visits.get(name, 0) + row["visits"]
+    return visits
+
+
+def run_example(argv, env, cwd):
+    return subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True, timeout=600)
+
+
+def installcheck(settings, prefix, installation, say=print):
+    share = prefix / "share" / "scorep-wrapgen" / "libwrap"
+    description = share / f"{settings.name}.libwrap.json"
+    if not description.exists():
+        raise LibwrapError(f"{description}: missing (run make install first)")
+    metadata = json.loads(description.read_text())
+    wrapped = dict(line.split("\t", 1) for line in
+                   (share / metadata["function_list"]).read_text().splitlines() if line.strip())
+    outdir = settings.workdir / "installcheck"
+    shutil.rmtree(outdir, ignore_errors=True)
+    outdir.mkdir()
+    called = sorted(s for s in called_symbols(settings, outdir) if s in wrapped)
+    if not called:
+        raise LibwrapError("the example (main) calls none of the wrapped functions: call some in "
+                           "main so that installcheck can see them measured")
+    env = dict(os.environ, SCOREP_LIBWRAP_PATH=str(share) + (
+        ":" + os.environ["SCOREP_LIBWRAP_PATH"] if os.environ.get("SCOREP_LIBWRAP_PATH") else ""),
+        SCOREP_ENABLE_PROFILING="true", SCOREP_ENABLE_TRACING="false")
+    env.pop("SCOREP_FILTERING_FILE", None)
+    plain = run_example([str(settings.workdir / "main")], env, settings.workdir)
+    suffix = ".cc" if settings.language == "c++" else ".c"
+    scorep = str(installation.bindir / "scorep")
+    results, failures = {}, []
+    for mode, (options, static_target) in MODES.items():
+        if mode.startswith("runtime") and not metadata.get("runtime"):
+            say(f"  {mode}: skipped (no shared version of the library)")
+            continue
+        tag = mode.replace(" ", "_")
+        exe = outdir / f"main_{tag}"
+        libs = static_target_libs(settings, metadata) if static_target else settings.libs
+        cmd = [scorep, "--nompi", *[o.format(name=settings.name) for o in options], settings.cc,
+               *settings.cppflags, f"main{suffix}", "-o", str(exe), *settings.ldflags, *libs]
+        build = subprocess.run(cmd, cwd=settings.workdir, env=env, capture_output=True, text=True)
+        if build.returncode != 0:
+            failures.append(f"{mode}: the example does not build:\n  {' '.join(cmd)}\n{build.stderr}")
+            continue
+        results[mode] = run_mode([str(exe)], env, outdir / f"experiment_{tag}", settings, plain,
+                                 failures, mode)
+    if metadata.get("runtime"):
+        exec_cmd = [str(installation.bindir / "scorep-exec"), f"--libwrap={settings.name}", "--",
+                    str(settings.workdir / "main")]
+        results["scorep-exec"] = run_mode(exec_cmd, env, outdir / "experiment_exec", settings, plain,
+                                          failures, "scorep-exec")
+    modes = [m for m in results]
+    width = max(len(wrapped[s]) for s in called)
+    say(f"{'function':{width}s}  " + "  ".join(f"{m:>15s}" for m in modes))
+    for symbol in called:
+        region = wrapped[symbol]
+        row = [results[m].get(region, 0) if results[m] is not None else "-" for m in modes]
+        say(f"{region:{width}s}  " + "  ".join(f"{str(v):>15s}" for v in row))
+        for m, v in zip(modes, row):
+            if results[m] is not None and not v:
+                failures.append(f"{m}: {region} was called by the example but not measured")
+    if failures:
+        for f in failures:
+            say(f"installcheck FAILED: {f}")
+        return 1
+    say(f"installcheck: every wrapped function the example calls ({len(called)}) was measured in "
+        f"every mode ({len(modes)})")
+    return 0
+
+
+def run_mode(argv, env, experiment, settings, plain, failures, mode):
+    run = run_example(argv, dict(env, SCOREP_EXPERIMENT_DIRECTORY=str(experiment)), settings.workdir)
+    if run.returncode != plain.returncode or run.stdout != plain.stdout:
+        failures.append(f"{mode}: the example's output or exit status differs from the plain build's\n"
+                        f"--- plain (exit {plain.returncode}):\n{plain.stdout}\n--- measured (exit "
+                        f"{run.returncode}):\n{run.stdout}\n{run.stderr}")
+        return None
+    if not (experiment / "profile.json").exists():
+        failures.append(f"{mode}: no profile in {experiment}:\n{run.stderr}")
+        return None
+    return visits_by_region(experiment)

@@ -1,0 +1,484 @@
+"""The steps of a library-wrapping working directory (scorep-libwrap-init
+writes it; its Makefile calls these through `scorep-libwrap <step>`).
+
+generate: libwrap.i -> header front-end -> which functions (the library's
+          headers, the user's filter, ellipsis mapping, the symbol check)
+          -> wrapper sources of both modes, each compiled once as a check
+          (a wrapper that does not compile is left out, with the reason)
+check:    which listed functions the library does not export, and which link
+          without it
+Every file a step writes is written under a temporary name and renamed into
+place, so a failed step leaves the previous state, never half a file.
+"""
+import json
+import os
+import pathlib
+import re
+import shlex
+import subprocess
+from dataclasses import dataclass, field
+
+from ..errors import SpecError
+
+LINE_MARKER = re.compile(r'^# (\d+) "((?:[^"\\]|\\.)*)"((?: \d)*)\s*$')
+
+
+class LibwrapError(SpecError):
+    """A step cannot go on: the message says what to fix."""
+
+
+@dataclass
+class Settings:
+    name: str
+    display_name: str
+    language: str                      # "c" or "c++"
+    cc: str
+    cppflags: list
+    ldflags: list
+    libs: list
+    workdir: pathlib.Path
+    filter_tool: str = "scorep-filter"
+    ellipsis_mapping: dict = field(default_factory=dict)   # f -> its va_list variant
+    variadic_is_void: set = field(default_factory=set)
+    header: str = "libwrap.h"
+
+    @property
+    def preprocessed(self):
+        return self.workdir / "libwrap.i"
+
+    def path(self, suffix):
+        return self.workdir / f"{self.name}{suffix}"
+
+
+def write_atomically(path, text):
+    path = pathlib.Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+def parse_mapping(words, what="LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS"):
+    """`printf:vprintf gzprintf:gzvprintf` -> dict."""
+    mapping = {}
+    for word in words:
+        name, sep, target = word.partition(":")
+        if not sep or not name or not target:
+            raise LibwrapError(f"{what}: '{word}' is not of the form function:va_list_function "
+                               f"(e.g. printf:vprintf)")
+        mapping[name] = target
+    return mapping
+
+
+# ---- which headers are the library's ----------------------------------------
+
+def include_tree(preprocessed, header_name):
+    """The files the header includes directly, and every file seen, from the
+    line markers `# N "file" flags` (flag 1: entering a file, 2: back in it)."""
+    direct, seen, stack = [], set(), []
+    with open(preprocessed, errors="replace") as f:
+        for line in f:
+            if not line.startswith("# "):
+                continue
+            m = LINE_MARKER.match(line)
+            if not m:
+                continue
+            name = bytes(m.group(2), "utf-8").decode("unicode_escape")
+            flags = m.group(3).split()
+            if "1" in flags:
+                parent = stack[-1] if stack else None
+                if parent is not None and os.path.basename(parent) == header_name \
+                        and len(stack) == 1 and name not in direct:
+                    direct.append(name)
+                stack.append(name)
+            elif "2" in flags:
+                while len(stack) > 1 and stack[-1] != name:
+                    stack.pop()
+                stack[-1:] = [name]
+            elif not stack:
+                stack.append(name)
+            elif len(stack) == 1:
+                stack[0] = name        # <built-in>, <command-line>, then the header itself
+            seen.add(name)
+    return [os.path.realpath(d) for d in direct], seen
+
+
+def system_include_dirs(cc, language):
+    """The compiler's own search list (`cc -E -v`): headers there are not the
+    library's unless libwrap.h includes them by name."""
+    proc = subprocess.run([cc, "-x", language, "-E", "-v", "-"], input="", capture_output=True,
+                          text=True)
+    dirs, inside = [], False
+    for line in proc.stderr.splitlines():
+        if line.startswith("#include <...> search starts here") or \
+                line.startswith('#include "..." search starts here'):
+            inside = True
+            continue
+        if line.startswith("End of search list"):
+            break
+        if inside and line.startswith(" "):
+            dirs.append(os.path.realpath(line.split(" (")[0].strip()))
+    return dirs
+
+
+def include_dirs_of(cppflags):
+    dirs, it = [], iter(cppflags)
+    for word in it:
+        if word in ("-I", "-isystem", "-iquote", "-idirafter"):
+            dirs.append(next(it, ""))
+        elif word.startswith("-I"):
+            dirs.append(word[2:])
+    return [os.path.realpath(d) for d in dirs if d]
+
+
+def under(path, directory):
+    return path == directory or path.startswith(directory.rstrip("/") + "/")
+
+
+def library_header_rule(settings, direct):
+    """Which declaring files count as the library's: by default the headers
+    under the user's -I directories; without any, the headers libwrap.h
+    includes and those beside them (or below), unless they sit directly in a
+    system include directory (/usr/include), where the neighbours are other
+    libraries'."""
+    system = system_include_dirs(settings.cc, settings.language)
+    user_dirs = [d for d in include_dirs_of(settings.cppflags) if d not in system]
+    if user_dirs:
+        return (lambda f: any(under(f, d) for d in user_dirs)), \
+            f"headers under the -I directories {' '.join(user_dirs)}"
+    homes = {os.path.dirname(d) for d in direct if os.path.dirname(d) not in system}
+
+    def rule(f):
+        return f in direct or any(under(f, h) for h in homes)
+    return rule, "the headers libwrap.h includes" + (
+        f" and the headers beside them in {' '.join(sorted(homes))}" if homes else "")
+
+
+# ---- the user's filter and parameters ---------------------------------------
+
+def apply_filter(settings, procedures, filter_path):
+    """The user's Score-P filter file, applied by the core's own parser
+    (scorep-filter), so generation and run time agree."""
+    if not filter_path.exists() or not procedures:
+        return procedures, []
+    lines = "".join(f"{p.name}\t{p.attributes.get('file') or ''}\t{p.attributes['symbol']}\n"
+                    for p in procedures)
+    proc = subprocess.run([settings.filter_tool, str(filter_path)], input=lines,
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise LibwrapError((proc.stderr.strip() or f"scorep-filter failed ({proc.returncode})")
+                           + "\n  (fix the filter file and run make again)")
+    verdicts = proc.stdout.splitlines()
+    if len(verdicts) != len(procedures):
+        raise LibwrapError(f"scorep-filter answered {len(verdicts)} lines for {len(procedures)}")
+    kept = [p for p, v in zip(procedures, verdicts) if v.startswith("+")]
+    dropped = [p for p, v in zip(procedures, verdicts) if not v.startswith("+")]
+    return kept, dropped
+
+
+PARAM_TASKS = {"integer": "param_int", "enum": "param_int", "bool": "param_int",
+               "floating": "param_float", "string": "param_string"}
+
+
+def parameter_rules(params_path, procedures):
+    """N.params: `function: arg[, arg ...]` per line ('#' comments). A C++
+    function may be named with its full region name or its qualified name
+    without the parameter list (all overloads). Returns catalogue rules."""
+    if not params_path.exists():
+        return []
+    rules = []
+    for number, raw in enumerate(params_path.read_text().splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        where = f"{params_path.name}: line {number}"
+        function, sep, args = line.rpartition(":")
+        function = function.strip()
+        if not sep or not function or not args.strip():
+            raise LibwrapError(f"{where}: expected 'function: argument[, argument ...]', got '{raw}'")
+        matches = [p for p in procedures if p.name == function
+                   or p.name.startswith(function + "(")]
+        if not matches:
+            raise LibwrapError(f"{where}: unknown function '{function}' (not among the wrapped "
+                               f"functions; see {params_path.stem}.wrap)")
+        for p in matches:
+            uses = []
+            for arg in (a.strip() for a in args.split(",")):
+                param = p.parameter(arg)
+                if param is None:
+                    known = ", ".join(q.name for q in p.parameters) or "none"
+                    raise LibwrapError(f"{where}: function '{p.name}' has no argument '{arg}' "
+                                       f"(its arguments: {known})")
+                task = PARAM_TASKS.get(param.kind)
+                if task is None:
+                    raise LibwrapError(f"{where}: argument '{arg}' of '{p.name}' has type "
+                                       f"'{param.c_type}' ({param.kind}); only integer, "
+                                       f"enum, bool, floating and string arguments can be recorded")
+                uses.append({"task": task, "args": {"value": arg}})
+            rules.append({"match": re.escape(p.name), "group": "LIBWRAP", "tasks": uses})
+    return rules
+
+
+# ---- ellipsis and `()` -------------------------------------------------------
+
+def va_list_variant(proc, by_name, mapping):
+    """The va_list variant an ellipsis function is forwarded to, or a reason."""
+    named = [p.c_type for p in proc.parameters]
+
+    def fits(v):
+        types = [p.c_type for p in v.parameters]
+        return (len(types) == len(named) + 1 and types[:-1] == named
+                and "va_list" in types[-1].replace("__gnuc_va_list", "va_list")
+                and v.attributes.get("return_type") == proc.attributes.get("return_type")
+                and not v.attributes.get("variadic"))
+    source = proc.attributes.get("source_name") or proc.name
+    if source in mapping:
+        target = by_name.get(mapping[source])
+        if target is None:
+            return None, f"LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS names '{mapping[source]}', which the headers do not declare"
+        if not fits(target):
+            return None, (f"LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS maps it to '{mapping[source]}', whose "
+                          f"parameters are not its own plus one va_list")
+        return target, None
+    if not proc.parameters:
+        return None, "ellipsis without a named parameter"
+    candidates = [by_name[n] for n in (source[:i] + "v" + source[i:] for i in range(len(source) + 1))
+                  if n in by_name and fits(by_name[n])]
+    if len(candidates) == 1:
+        return candidates[0], None
+    return None, ("variable arguments and no va_list variant found (name one in "
+                  "LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS as function:va_list_function)")
+
+
+def check_mapping_names(mapping, procedures):
+    declared = {p.attributes.get("source_name") or p.name for p in procedures}
+    for name, target in mapping.items():
+        for symbol in (name, target):
+            if symbol not in declared:
+                raise LibwrapError(f"LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS: '{symbol}' (in '{name}:{target}') "
+                                   f"is not a function the headers declare")
+
+
+def check_void_names(names, procedures):
+    declared = {p.attributes.get("source_name") or p.name for p in procedures}
+    unknown = sorted(set(names) - declared)
+    if unknown:
+        raise LibwrapError(f"LIBWRAP_VARIADIC_IS_VOID_SYMBOLS: {', '.join(unknown)}: not a function "
+                           f"the headers declare")
+
+
+# ---- generate ------------------------------------------------------------------
+
+def sonames(library_files):
+    """SONAMEs of the target libraries' shared files, for run-time resolution."""
+    names = []
+    for lib in library_files:
+        path = getattr(lib, "shared_path", None)
+        if not path:
+            continue
+        proc = subprocess.run(["readelf", "-d", str(path)], capture_output=True, text=True)
+        m = re.search(r"\(SONAME\)\s+Library soname: \[([^\]]+)\]", proc.stdout)
+        names.append(m.group(1) if m else os.path.basename(str(path)))
+    return names
+
+
+def source_suffix(settings):
+    return ".cc" if settings.language == "c++" else ".c"
+
+
+WRAPPER_MARK = re.compile(r"^/\* wrapper (\d+): ")
+ERROR_LINE = re.compile(r"^[^:\s]+:(\d+):(?:\d+:)? (?:fatal )?error: (.*)$")
+
+
+def compile_errors(settings, source, scorep_include):
+    """Compiles one generated source (a check; the Makefile builds the
+    libraries); returns [(line, message)] of its errors."""
+    obj = settings.workdir / ".scorep_check.o"
+    cmd = [settings.cc, "-x", settings.language, "-c", "-fPIC", "-o", str(obj),
+           f"-I{scorep_include}", *settings.cppflags, source.name]
+    proc = subprocess.run(cmd, cwd=settings.workdir, capture_output=True, text=True)
+    obj.unlink(missing_ok=True)
+    errors = []
+    for line in proc.stderr.splitlines():
+        m = ERROR_LINE.match(line)
+        if m and line.startswith(source.name):
+            errors.append((int(m.group(1)), m.group(2)))
+    if proc.returncode != 0 and not errors:
+        raise LibwrapError(f"compiling {source.name} failed:\n{proc.stderr.strip()}\n  command: "
+                           f"{shlex.join(cmd)}")
+    return errors
+
+
+def wrapper_of_line(text, line):
+    current = None
+    for number, content in enumerate(text.splitlines(), 1):
+        if number > line:
+            break
+        m = WRAPPER_MARK.match(content)
+        if m:
+            current = int(m.group(1))
+    return current
+
+
+def render_compiling(settings, procedures, library, va_symbols, rules, scorep_include, say):
+    """Both modes' sources; wrappers that do not compile are left out (with
+    the compiler's reason) and the rest rendered again, until all compile."""
+    from .backend import MODES, render_wrappers
+    left_out = {}
+    for attempt in range(8):
+        texts, bad = {}, {}
+        for mode in MODES:
+            text = render_wrappers(procedures, library, settings.language, mode,
+                                   header=settings.header, va_symbols=va_symbols, extra_rules=rules)
+            source = settings.workdir / f"scorep_libwrap_{settings.name}_{mode}{source_suffix(settings)}"
+            write_atomically(source, text)
+            texts[mode] = text
+            for line, message in compile_errors(settings, source, scorep_include):
+                index = wrapper_of_line(text, line)
+                if index is None:
+                    raise LibwrapError(f"{source.name}:{line}: {message}\n  (an error outside any "
+                                       f"wrapper: does {settings.header} compile with the flags?)")
+                bad.setdefault(index, f"{mode}: {message}")
+        if not bad:
+            return procedures, texts, left_out
+        for index, reason in bad.items():
+            left_out[procedures[index].name] = reason
+        procedures = [p for i, p in enumerate(procedures) if i not in bad]
+        say(f"scorep-libwrap: {len(bad)} wrapper(s) do not compile and are left out "
+            f"(not_compiled.txt says why)")
+    raise LibwrapError("wrappers still do not compile after 8 rounds; see not_compiled.txt")
+
+
+def filter_file(title, symbols):
+    body = "".join(f"  EXCLUDE MANGLED {s}\n" for s in symbols)
+    return (f"# {title}\nSCOREP_REGION_NAMES_BEGIN\n{body}SCOREP_REGION_NAMES_END\n")
+
+
+def generate(settings, scorep_include, say=print):
+    from . import symbols as symbol_check
+    from .header import scan_header
+    if not settings.preprocessed.exists():
+        raise LibwrapError(f"{settings.preprocessed}: missing (make creates it from {settings.header})")
+    std = [w for w in settings.cppflags if w.startswith("-std=")]
+    scan = scan_header(settings.preprocessed, language=settings.language, clang_args=std)
+    everything = scan.procedures
+    check_mapping_names(settings.ellipsis_mapping, everything)
+    check_void_names(settings.variadic_is_void, everything)
+    direct, _ = include_tree(settings.preprocessed, settings.header)
+    is_library_header, rule_text = library_header_rule(settings, direct)
+    candidates = [p for p in everything
+                  if p.attributes.get("file") and is_library_header(os.path.realpath(p.attributes["file"]))]
+    say(f"scorep-libwrap: {len(everything)} functions declared, {len(candidates)} in {rule_text}")
+    not_wrappable = [(name, reason) for name, reason in scan.skipped]
+    by_name = {}
+    for p in everything:
+        by_name.setdefault(p.attributes.get("source_name") or p.name, p)
+    va_symbols, wrappable = {}, []
+    for p in candidates:
+        source = p.attributes.get("source_name") or p.name
+        if p.attributes.get("variadic"):
+            target, why = va_list_variant(p, by_name, settings.ellipsis_mapping)
+            if target is None:
+                not_wrappable.append((p.name, why))
+                continue
+            va_symbols[p.attributes["symbol"]] = target.attributes["symbol"]
+        elif p.attributes.get("no_prototype") and source not in settings.variadic_is_void:
+            not_wrappable.append((p.name, "declared without a prototype, `f()`: if it takes no "
+                                  "arguments, add it to LIBWRAP_VARIADIC_IS_VOID_SYMBOLS"))
+            continue
+        wrappable.append(p)
+    kept, filtered = apply_filter(settings, wrappable, settings.path(".filter"))
+    if filtered:
+        say(f"scorep-libwrap: {len(filtered)} functions excluded by {settings.name}.filter")
+    check_dir = settings.workdir / ".scorep_check"
+    check_dir.mkdir(exist_ok=True)
+    wanted = sorted({p.attributes["symbol"] for p in kept} | set(va_symbols.values()))
+    result = symbol_check.check_symbols(wanted, settings.cc, settings.ldflags, settings.libs,
+                                        check_dir, language=settings.language)
+    missing = set(result.missing)
+    final = []
+    for p in kept:
+        symbol = p.attributes["symbol"]
+        if symbol in missing:
+            continue
+        if va_symbols.get(symbol) in missing:
+            not_wrappable.append((p.name, f"its va_list variant {va_symbols[symbol]} is not exported"))
+            continue
+        final.append(p)
+    missing_listed = sorted(p.attributes["symbol"] for p in kept if p.attributes["symbol"] in missing)
+    write_atomically(settings.workdir / "missing.filter", filter_file(
+        "functions the headers declare but the library does not export (left out by make)",
+        missing_listed))
+    if missing_listed:
+        say(f"scorep-libwrap: {len(missing_listed)} declared functions are not exported by the "
+            f"library and are left out (missing.filter)")
+    rules = parameter_rules(settings.path(".params"), final)
+    library_files = symbol_check.find_libraries(settings.libs, settings.ldflags, settings.cc)
+    library = {"name": settings.name, "display_name": settings.display_name,
+               "sonames": sonames(library_files)}
+    final, texts, left_out = render_compiling(settings, final, library, va_symbols, rules,
+                                              scorep_include, say)
+    write_atomically(settings.workdir / "not_compiled.txt", "".join(
+        f"{name}: {reason}\n" for name, reason in sorted(left_out.items())))
+    write_atomically(settings.workdir / "not_wrappable.txt", "".join(
+        f"{name}: {reason}\n" for name, reason in not_wrappable))
+    write_atomically(settings.path(".wrap"), "".join(
+        f"{p.attributes['symbol']}\t{p.name}\n" for p in final))
+    write_atomically(settings.path(".linktime.flags"), "".join(
+        f"-Wl,--wrap={p.attributes['symbol']}\n" for p in final))
+    shared = [lib.shared_path for lib in library_files if lib.shared_path]
+    static = [lib.static_path for lib in library_files if lib.static_path]
+    metadata = {
+        "format": "scorep-wrapgen-libwrap", "version": 1,
+        "name": settings.name, "display_name": settings.display_name, "language": settings.language,
+        "cppflags": settings.cppflags, "ldflags": settings.ldflags, "libs": settings.libs,
+        "sonames": library["sonames"], "functions": len(final),
+        "target_shared": [str(s) for s in shared], "target_static": [str(s) for s in static],
+        # run-time wrappers need the library's shared version to find the originals
+        "runtime": bool(shared),
+    }
+    write_atomically(settings.path(".libwrap.json"), json.dumps(metadata, indent=2) + "\n")
+    # what the shared wrapper libraries link: the target library, so that it
+    # is loaded wherever a wrapper is (a static-only one cannot go into a .so)
+    target_libs = shlex.join(["-Wl,--no-as-needed", *settings.ldflags, *settings.libs]) if shared else ""
+    write_atomically(settings.path(".target-libs"), target_libs + "\n")
+    say(f"scorep-libwrap: {len(final)} functions wrapped ({settings.name}.wrap); "
+        f"{len(not_wrappable)} not wrappable (not_wrappable.txt), {len(left_out)} left out as not "
+        f"compiling (not_compiled.txt)")
+    return final
+
+
+# ---- check -------------------------------------------------------------------------
+
+def check(settings, say=print):
+    """`make check`: the listed functions the library does not export
+    (missing.filter) and those that link without it (uncertain.filter)."""
+    from . import symbols as symbol_check
+    listed = []
+    for path in (settings.path(".wrap"),):
+        if not path.exists():
+            raise LibwrapError(f"{path.name}: missing (run make first)")
+        listed += [line.split("\t")[0] for line in path.read_text().splitlines() if line.strip()]
+    # what make already left out as missing is checked again too
+    previous = settings.workdir / "missing.filter"
+    if previous.exists():
+        listed += [line.split()[-1] for line in previous.read_text().splitlines()
+                   if line.strip().startswith("EXCLUDE MANGLED")]
+    listed = sorted(set(listed))
+    check_dir = settings.workdir / ".scorep_check"
+    check_dir.mkdir(exist_ok=True)
+    result = symbol_check.check_symbols(listed, settings.cc, settings.ldflags, settings.libs,
+                                        check_dir, language=settings.language)
+    write_atomically(settings.workdir / "missing.filter", filter_file(
+        "functions the headers declare but the library does not export", sorted(result.missing)))
+    write_atomically(settings.workdir / "uncertain.filter", filter_file(
+        "functions that link without the library (libc or another library provides them): "
+        "their wrappers may measure someone else's calls", sorted(result.uncertain)))
+    say(f"scorep-libwrap check: {len(listed)} functions checked with {result.links} link(s): "
+        f"{len(result.missing)} not exported by the library (missing.filter), "
+        f"{len(result.uncertain)} link without it (uncertain.filter)")
+    for title, names in (("missing", result.missing), ("uncertain", result.uncertain)):
+        for name in sorted(names)[:20]:
+            say(f"  {title}: {name}")
+        if len(names) > 20:
+            say(f"  ... {len(names) - 20} more {title} (see {title}.filter)")
+    return result
