@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "internal.h"
+#include "scorep_wrapgen/libwrap.h"
 
 scorep_config scorep_cfg = {
     .enable_profiling = true,
@@ -20,6 +21,7 @@ scorep_config scorep_cfg = {
     .verbose = false,
     .mpi_enable_groups = "DEFAULT",
     .libwrap_path = "",
+    .libwrap_nested = false,
 };
 
 static const scorep_config_var_info config_vars[] = {
@@ -33,6 +35,7 @@ static const scorep_config_var_info config_vars[] = {
     {"SCOREP_VERBOSE", "boolean", "false", "Print what the measurement does"},
     {"SCOREP_MPI_ENABLE_GROUPS", "list", "DEFAULT", "MPI function groups to record (read by the MPI adapter): ALL, DEFAULT, CG, COLL, ENV, ERR, EXT, IO, MISC, P2P, RMA, SPAWN, TOPO, TYPE, XNONBLOCK, XREQTEST, ...; prefix a group with ~ to disable it"},
     {"SCOREP_LIBWRAP_PATH", "path list", "", "Directories searched for installed library wrappers"},
+    {"SCOREP_LIBWRAP_NESTED", "boolean", "false", "Library wrappers also record library calls made inside a recorded library call, as nested regions (default: only the outermost call)"},
     {NULL, NULL, NULL, NULL},
 };
 
@@ -115,6 +118,8 @@ void scorep_config_load(void)
     read_string("SCOREP_FILTERING_FILE", &scorep_cfg.filtering_file);
     read_string("SCOREP_MPI_ENABLE_GROUPS", &scorep_cfg.mpi_enable_groups);
     read_string("SCOREP_LIBWRAP_PATH", &scorep_cfg.libwrap_path);
+    read_bool("SCOREP_LIBWRAP_NESTED", &scorep_cfg.libwrap_nested);
+    scorep_libwrap_record_nested = scorep_cfg.libwrap_nested;
 
     const char* mem = getenv("SCOREP_TOTAL_MEMORY");
     if (mem) {
@@ -169,6 +174,7 @@ const char* scorep_config_value(const char* name)
     if (strcmp(name, "SCOREP_VERBOSE") == 0) return scorep_cfg.verbose ? "true" : "false";
     if (strcmp(name, "SCOREP_MPI_ENABLE_GROUPS") == 0) return scorep_cfg.mpi_enable_groups;
     if (strcmp(name, "SCOREP_LIBWRAP_PATH") == 0) return scorep_cfg.libwrap_path;
+    if (strcmp(name, "SCOREP_LIBWRAP_NESTED") == 0) return scorep_cfg.libwrap_nested ? "true" : "false";
     return NULL;
 }
 

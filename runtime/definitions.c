@@ -88,21 +88,29 @@ static void text_key(char* out, size_t size, size_t* len, const char* const* par
 scorep_region scorep_region_define(const char* name, const char* file, scorep_paradigm paradigm,
                                    scorep_region_role role, const char* group)
 {
+    return scorep_region_define_mangled(name, file, paradigm, role, group, NULL);
+}
+
+scorep_region scorep_region_define_mangled(const char* name, const char* file, scorep_paradigm paradigm,
+                                           scorep_region_role role, const char* group, const char* mangled)
+{
     scorep_measurement_init();
     if (!name) name = "<unnamed>";
     /* Fortran callers pass "" (just c_null_char) for "none" */
     if (file && !file[0]) file = NULL;
     if (group && !group[0]) group = NULL;
+    /* a symbol equal to the name is no separate symbol: the same region as without it */
+    if (mangled && (!mangled[0] || strcmp(mangled, name) == 0)) mangled = NULL;
     char key[4096];
     size_t len;
-    const char* parts[] = {name, file, group};
+    const char* parts[] = {name, file, group, mangled};
     int numbers[] = {(int)paradigm, (int)role};
-    text_key(key, sizeof key, &len, parts, 3, numbers, 2);
+    text_key(key, sizeof key, &len, parts, 4, numbers, 2);
     pthread_mutex_lock(&lock);
     uint32_t id;
     if (!scorep_strmap_get(&region_index, key, len, &id)) {
         scorep_region_def def = {strdup(name), dup_or_null(file), dup_or_null(group), paradigm, role, 0};
-        def.filtered = scorep_filter_excludes(filter, name, file);
+        def.filtered = scorep_filter_excludes(filter, name, file, mangled);
         id = table_append(&regions, &def);
         if (id < SCOREP_MAX_REGIONS) {
             scorep_region_filtered_flags[id] = (uint8_t)def.filtered;

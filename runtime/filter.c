@@ -12,7 +12,14 @@
  * '#' starts a comment, '\' escapes the next character, patterns are shell
  * wildcards (* ? [...]). Rules apply in order, the last matching one decides,
  * everything is included by default. A region is excluded when its name or
- * its file is. */
+ * its file is. A region-name rule matches the region name; a MANGLED rule
+ * matches the region's mangled symbol instead (a library function's linker
+ * symbol, e.g. _ZN2ns3fooEi for ns::foo(int)), or the region name when the
+ * region has no separate symbol (C functions, MPI, user regions).
+ *
+ * Besides the measurement (definitions.c), the generation-time tool
+ * scorep-filter (scorep_filter_tool.c) uses this file, so a filter means the
+ * same and is rejected with the same messages at both times. */
 #include <ctype.h>
 #include <fnmatch.h>
 #include <stdarg.h>
@@ -186,22 +193,27 @@ scorep_filter* scorep_filter_load(const char* path, char* error, size_t error_si
     return f;
 }
 
-static bool excluded_by(const scorep_filter* f, bool on_file, const char* name)
+/* name: the file name for file rules, else the region name; mangled: what
+ * MANGLED rules see */
+static bool excluded_by(const scorep_filter* f, bool on_file, const char* name, const char* mangled)
 {
     bool excluded = false;
     for (size_t i = 0; i < f->count; i++) {
         const filter_rule* r = &f->rules[i];
         if (r->on_file != on_file || r->exclude == excluded) continue;
-        if (fnmatch(r->pattern, name, 0) == 0) excluded = r->exclude;
+        if (fnmatch(r->pattern, r->mangled ? mangled : name, 0) == 0) excluded = r->exclude;
     }
     return excluded;
 }
 
-bool scorep_filter_excludes(const scorep_filter* f, const char* region_name, const char* file_name)
+bool scorep_filter_excludes(const scorep_filter* f, const char* region_name, const char* file_name,
+                            const char* mangled_name)
 {
     if (!f) return false;
-    if (file_name && excluded_by(f, true, file_name)) return true;
-    return region_name && excluded_by(f, false, region_name);
+    if (file_name && file_name[0] && excluded_by(f, true, file_name, NULL)) return true;
+    if (!region_name) return false;
+    if (!mangled_name || !mangled_name[0]) mangled_name = region_name;
+    return excluded_by(f, false, region_name, mangled_name);
 }
 
 void scorep_filter_free(scorep_filter* f)

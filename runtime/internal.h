@@ -31,6 +31,7 @@ typedef struct scorep_config {
     bool verbose;
     const char* mpi_enable_groups;
     const char* libwrap_path;
+    bool libwrap_nested;                /* also scorep_libwrap_record_nested (libwrap.h) */
 } scorep_config;
 
 extern scorep_config scorep_cfg;
@@ -62,13 +63,22 @@ typedef struct scorep_filter scorep_filter;
 /* On error returns NULL and writes "line N: message" into error. */
 scorep_filter* scorep_filter_parse(const char* text, char* error, size_t error_size);
 scorep_filter* scorep_filter_load(const char* path, char* error, size_t error_size);
+/* region_name and file_name may be NULL (file: also ""); mangled_name is what
+ * MANGLED rules match, NULL or "" for regions without one (then the region
+ * name) */
 bool scorep_filter_excludes(const scorep_filter* filter, const char* region_name,
-                            const char* file_name);
+                            const char* file_name, const char* mangled_name);
 void scorep_filter_free(scorep_filter* filter);
 
 /* ---- definitions (definitions.c) ---- */
 void scorep_definitions_init(void);
 void scorep_definitions_set_filter(scorep_filter* filter);
+/* scorep_region_define for a region with a linker symbol of its own (a
+ * library function; for C++ the mangled name): the symbol is what MANGLED
+ * filter rules match and is part of the region's identity. NULL, "" or the
+ * name itself: no separate symbol (the same as scorep_region_define). */
+scorep_region scorep_region_define_mangled(const char* name, const char* file, scorep_paradigm paradigm,
+                                           scorep_region_role role, const char* group, const char* mangled);
 extern uint8_t* scorep_region_filtered_flags; /* indexed by region id */
 #define SCOREP_MAX_REGIONS (1u << 20)
 /* world communicator size / own rank, final after MPI registration */

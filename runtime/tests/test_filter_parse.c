@@ -1,6 +1,7 @@
-/* usage: test_filter_parse <filter file> [region[@file]]...
+/* usage: test_filter_parse <filter file> [region[@file[@mangled]]]...
  * Prints "error: line N: ..." and exits 1 if the file is malformed; otherwise
- * prints "<region> excluded|included" for every argument. */
+ * prints "<argument> excluded|included" for every argument (an empty file
+ * means none; without a mangled symbol MANGLED rules see the region name). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +11,7 @@
 int main(int argc, char** argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s <filter file> [region[@file]]...\n", argv[0]);
+        fprintf(stderr, "usage: %s <filter file> [region[@file[@mangled]]]...\n", argv[0]);
         return 2;
     }
     char error[600];
@@ -23,7 +24,9 @@ int main(int argc, char** argv)
         char* name = strdup(argv[i]);
         char* file = strchr(name, '@');
         if (file) *file++ = '\0';
-        printf("%s %s\n", argv[i], scorep_filter_excludes(f, name, file) ? "excluded" : "included");
+        char* mangled = file ? strchr(file, '@') : NULL;
+        if (mangled) *mangled++ = '\0';
+        printf("%s %s\n", argv[i], scorep_filter_excludes(f, name, file, mangled) ? "excluded" : "included");
         free(name);
     }
     scorep_filter_free(f);

@@ -1,5 +1,6 @@
 """Score-P filter files: accepted syntax, rejected files with line numbers,
 and filtered regions disappearing from a measurement."""
+import subprocess
 import textwrap
 
 import pytest
@@ -96,3 +97,110 @@ def test_malformed_filter_file_in_a_measurement_warns_and_measures_everything(bu
     assert "SCOREP_FILTERING_FILE" in proc.stderr and "line 1" in proc.stderr
     profile = Profile(load_profile(directory / "profile.json"))
     assert profile.row("main/step")["visits"] == 5
+
+
+# ---- scorep-filter: the same filter at library-wrapping generation time ----
+
+def scorep_filter(build_dir, *args, stdin=""):
+    tool = build_dir / "runtime" / "scorep-filter"
+    assert tool.exists(), f"{tool} missing: build with 'ninja -C {build_dir}'"
+    return subprocess.run([str(tool), *map(str, args)], input=stdin, capture_output=True, text=True,
+                          timeout=60)
+
+
+LIBRARY_FILTER = """\
+SCOREP_REGION_NAMES_BEGIN
+  EXCLUDE lw_*
+  INCLUDE lw_work
+  EXCLUDE MANGLED _ZN2ns5named*
+SCOREP_REGION_NAMES_END
+SCOREP_FILE_NAMES_BEGIN
+  EXCLUDE */internal/*
+SCOREP_FILE_NAMES_END
+"""
+
+
+def test_scorep_filter_marks_each_function_by_name_file_and_mangled_symbol(build_dir, tmp_path):
+    path = tmp_path / "filter.txt"
+    path.write_text(LIBRARY_FILTER)
+    lines = ["lw_work\t/opt/lwtest/include/lwtest.h\tlw_work",
+             "lw_apply\t/opt/lwtest/include/lwtest.h\tlw_apply",
+             "ns::named(int)\t/opt/lwtest/include/lwtest_named.h\t_ZN2ns5namedEi",
+             "_ZN2ns5namedEi\t\t",                    # no file, no symbol: MANGLED rules see the name
+             "deflate\t/usr/include/internal/zlib.h\tdeflate",
+             "inflate\t/usr/include/zlib.h",         # no symbol: MANGLED rules see the name
+             "lw_only_name"]
+    proc = scorep_filter(build_dir, path, stdin="".join(line + "\n" for line in lines))
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    assert proc.stdout.splitlines() == [
+        "+lw_work\t/opt/lwtest/include/lwtest.h\tlw_work",
+        "-lw_apply\t/opt/lwtest/include/lwtest.h\tlw_apply",
+        "-ns::named(int)\t/opt/lwtest/include/lwtest_named.h\t_ZN2ns5namedEi",
+        "-_ZN2ns5namedEi\t\t",
+        "-deflate\t/usr/include/internal/zlib.h\tdeflate",
+        "+inflate\t/usr/include/zlib.h",
+        "-lw_only_name"]
+
+
+def test_scorep_filter_agrees_with_the_measurement(build_dir, tmp_path):
+    """The verdicts at generation time are the ones the runtime applies to the same functions."""
+    path = tmp_path / "filter.txt"
+    path.write_text(LIBRARY_FILTER)
+    directory = tmp_path / "experiment"
+    run(build_dir, "test_libwrap", "calls", 10,
+        env={"SCOREP_EXPERIMENT_DIRECTORY": str(directory), "SCOREP_FILTERING_FILE": str(path)})
+    regions = [r for r in load_profile(directory / "profile.json")["regions"] if r["paradigm"] == "libwrap"]
+    symbols = {"ns::named(int)": "_ZN2ns5namedEi"}
+    stdin = "".join(f'{r["name"]}\t{r["file"]}\t{symbols.get(r["name"], r["name"])}\n' for r in regions)
+    proc = scorep_filter(build_dir, path, stdin=stdin)
+    assert proc.returncode == 0, proc.stderr
+    tool = {line[1:].split("\t")[0]: line[0] == "-" for line in proc.stdout.splitlines()}
+    runtime = {r["name"]: r["filtered"] for r in regions}
+    assert tool == runtime
+    assert sorted(name for name, excluded in runtime.items() if excluded) == [
+        "lw_apply", "lw_inner", "ns::named(int)"]
+
+
+def test_scorep_filter_check_accepts_a_good_file_silently(build_dir, tmp_path):
+    path = tmp_path / "filter.txt"
+    path.write_text(LIBRARY_FILTER)
+    proc = scorep_filter(build_dir, "--check", path, stdin="not read\tat\tall\textra\n")
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+
+
+@pytest.mark.parametrize("text", [
+    "SCOREP_REGION_NAMES_BEGIN\n  foo\nSCOREP_REGION_NAMES_END\n",
+    "\n\nEXCLUDE foo\n",
+    "SCOREP_REGION_NAMES_BEGIN\n EXCLUDE foo\n",
+    "SCOREP_FILE_NAMES_BEGIN\n EXCLUDE MANGLED x\nSCOREP_FILE_NAMES_END\n",
+])
+@pytest.mark.parametrize("check_only", [True, False], ids=["check", "filter"])
+def test_scorep_filter_rejects_a_bad_file_with_the_measurements_message(build_dir, tmp_path, text, check_only):
+    path = tmp_path / "filter.txt"
+    path.write_text(text)
+    parser_error = run(build_dir, "test_filter_parse", path, check=False).stdout
+    assert parser_error.startswith("error: line ")
+    proc = scorep_filter(build_dir, *(["--check"] if check_only else []), path, stdin="foo\n")
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr == f"scorep-filter: {path}: {parser_error[len('error: '):]}"
+
+
+def test_scorep_filter_names_a_file_it_cannot_open(build_dir, tmp_path):
+    proc = scorep_filter(build_dir, tmp_path / "missing.txt", stdin="foo\n")
+    assert proc.returncode == 1
+    assert proc.stderr == f"scorep-filter: {tmp_path / 'missing.txt'}: cannot open the file\n"
+
+
+def test_scorep_filter_rejects_an_input_line_with_too_many_fields(build_dir, tmp_path):
+    path = tmp_path / "filter.txt"
+    path.write_text(LIBRARY_FILTER)
+    proc = scorep_filter(build_dir, path, stdin="lw_work\t\t\nlw_work\ta.h\tlw_work\tfourth\n")
+    assert proc.returncode == 1
+    assert proc.stdout == "+lw_work\t\t\n"
+    assert proc.stderr.startswith("scorep-filter: <stdin>: line 2: more than 3 fields"), proc.stderr
+
+
+@pytest.mark.parametrize("args", [[], ["--check"], ["--bogus", "f"], ["a", "b"]])
+def test_scorep_filter_usage_errors_exit_2(build_dir, args):
+    proc = scorep_filter(build_dir, *args)
+    assert proc.returncode == 2 and "usage: scorep-filter" in proc.stderr
