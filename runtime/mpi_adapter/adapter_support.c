@@ -375,3 +375,44 @@ __attribute__((constructor)) static void register_status_checks(void)
     scorep_register_status_check(SCOREP_RECV_ISENDRECV_REPLACE_NO_SEND, isendrecv_status_check);
 #endif
 }
+
+/* MPI_Pcontrol (every binding): level 0 pauses the MPI measurement of this
+ * process, any other level resumes it. Paused, no MPI group is enabled (so
+ * no wrapper records anything; communicators, groups and windows are still
+ * tracked) and the calling thread is in the region "MPI_Pcontrol paused", so
+ * the time of the paused interval still shows in the profile. Pausing twice
+ * or resuming twice changes nothing: a library's Fortran layer may call the C
+ * MPI_Pcontrol of the same user call. */
+static int pcontrol_paused, pcontrol_in_region;
+static uint32_t pcontrol_saved_groups;
+static scorep_region pcontrol_region = SCOREP_INVALID_ID;
+
+void scorep_mpi_pcontrol(int level)
+{
+    if (level == 0) {
+        if (!pcontrol_paused) {
+            pcontrol_paused = 1;
+            pcontrol_saved_groups = scorep_mpi_enabled_groups;
+            scorep_mpi_enabled_groups = 0;
+        }
+        /* not from inside a measured call (a Fortran layer's call of the C
+         * MPI_Pcontrol): the outer call's wrapper enters the region after
+         * its own visit ended */
+        if (!pcontrol_in_region && scorep_event_generation_is_on()) {
+            if (pcontrol_region == SCOREP_INVALID_ID)
+                pcontrol_region = scorep_region_define("MPI_Pcontrol paused", NULL, SCOREP_PARADIGM_MPI,
+                                                       SCOREP_ROLE_ARTIFICIAL, "MISC");
+            if (pcontrol_region != SCOREP_INVALID_ID) {
+                scorep_enter(pcontrol_region);
+                pcontrol_in_region = 1;
+            }
+        }
+    } else if (pcontrol_paused) {
+        scorep_mpi_enabled_groups = pcontrol_saved_groups;
+        pcontrol_paused = 0;
+        if (pcontrol_in_region) {
+            scorep_exit(pcontrol_region);
+            pcontrol_in_region = 0;
+        }
+    }
+}

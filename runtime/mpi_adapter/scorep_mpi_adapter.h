@@ -95,6 +95,11 @@ scorep_mpi_neighbors scorep_mpi_neighbors_of(MPI_Comm comm);
 uint64_t scorep_mpi_rma_issue(scorep_window window, int target);
 void scorep_mpi_rma_complete(scorep_window window, int target);
 
+/* MPI_Pcontrol: level 0 pauses the MPI measurement of the process (no group
+ * enabled, the calling thread in the region "MPI_Pcontrol paused"), any other
+ * level resumes it; idempotent (docs/MPI_ADAPTER.md). */
+void scorep_mpi_pcontrol(int level);
+
 /* Parses a SCOREP_MPI_ENABLE_GROUPS value; unknown names are reported on
  * stderr, naming the variable, and ignored. */
 uint32_t scorep_mpi_parse_groups(const char* value);

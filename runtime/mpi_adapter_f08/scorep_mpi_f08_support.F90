@@ -35,6 +35,10 @@ module scorep_mpi_f08_support
             import :: c_int32_t
             integer(c_int32_t), value :: region
         end subroutine
+        subroutine scorep_mpi_f08_pcontrol(level) bind(c, name="scorep_mpi_pcontrol")
+            import :: c_int
+            integer(c_int), value :: level
+        end subroutine
         function scorep_mpi_f08_comm_id(comm) bind(c, name="scorep_mpi_f08_comm_id") result(id)
             import :: c_int, c_int32_t
             integer(c_int), value :: comm

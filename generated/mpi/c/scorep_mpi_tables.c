@@ -401,6 +401,7 @@ const struct scorep_mpi_region_info scorep_mpi_region_info[SCOREP_MPI_REGION_COU
     { "MPI_Pack_size", "TYPE", SCOREP_ROLE_FUNCTION },
     { "MPI_Pack_size_c", "TYPE", SCOREP_ROLE_FUNCTION },
     { "MPI_Parrived", "P2P", SCOREP_ROLE_POINT2POINT },
+    { "MPI_Pcontrol", "MISC", SCOREP_ROLE_FUNCTION },
     { "MPI_Pready", "P2P", SCOREP_ROLE_POINT2POINT },
     { "MPI_Pready_list", "P2P", SCOREP_ROLE_POINT2POINT },
     { "MPI_Pready_range", "P2P", SCOREP_ROLE_POINT2POINT },

@@ -408,6 +408,7 @@ enum scorep_mpi_region_index {
     SCOREP_MPI_REGION_MPI_Pack_size,
     SCOREP_MPI_REGION_MPI_Pack_size_c,
     SCOREP_MPI_REGION_MPI_Parrived,
+    SCOREP_MPI_REGION_MPI_Pcontrol,
     SCOREP_MPI_REGION_MPI_Pready,
     SCOREP_MPI_REGION_MPI_Pready_list,
     SCOREP_MPI_REGION_MPI_Pready_range,

@@ -153,18 +153,24 @@ int MPI_Finalize(void)
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    int scorep_generation_was_on;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Finalize);
         scorep_enter(scorep_region_id);
     }
+    scorep_mpi_pcontrol(1);
     if (scorep_measuring) {
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
         scorep_measuring = 0;
     }
     scorep_mpi_layer_finalize();
+    scorep_generation_was_on = scorep_event_generation_is_on();
+    scorep_event_generation_off();
     scorep_result = PMPI_Finalize();
+    if (scorep_generation_was_on)
+        scorep_event_generation_on();
     if (scorep_measuring) {
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();

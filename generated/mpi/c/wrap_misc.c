@@ -223,3 +223,29 @@ int MPI_Info_set(MPI_Info info, const char *key, const char *value)
     return scorep_result;
 }
 #endif
+
+#if SCOREP_WRAPGEN_HAVE_MPI_Pcontrol
+int MPI_Pcontrol(int level, ...)
+{
+    int scorep_result;
+    int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    if (scorep_measuring) {
+        scorep_event_generation_off();
+        scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pcontrol);
+        scorep_enter(scorep_region_id);
+    }
+    scorep_result = PMPI_Pcontrol(level);
+    if (scorep_measuring) {
+        scorep_exit(scorep_region_id);
+        scorep_event_generation_on();
+        scorep_measuring = 0;
+    }
+    scorep_mpi_pcontrol(level);
+    if (scorep_measuring) {
+        scorep_exit(scorep_region_id);
+        scorep_event_generation_on();
+    }
+    return scorep_result;
+}
+#endif

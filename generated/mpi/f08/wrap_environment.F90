@@ -221,6 +221,7 @@ subroutine SCOREP_F08_NAME_MPI_Finalize(ierror)
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    call scorep_mpi_f08_pcontrol(1)
     if (scorep_measuring) then
         call scorep_exit(scorep_region_id)
         call scorep_event_generation_on()

@@ -370,6 +370,11 @@ subroutine SCOREP_F08_NAME_MPI_Pcontrol(level)
     call PMPI_Pcontrol(level)
     if (scorep_measuring) then
         call scorep_mpi_f08_end(scorep_region_id)
+        scorep_measuring = .false.
+    end if
+    call scorep_mpi_f08_pcontrol(level)
+    if (scorep_measuring) then
+        call scorep_mpi_f08_end(scorep_region_id)
     end if
 end subroutine
 #endif

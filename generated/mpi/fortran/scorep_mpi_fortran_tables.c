@@ -339,7 +339,6 @@ const struct scorep_mpif_region_info scorep_mpif_region_info[] = {
     { "MPI_Session_iflush_buffer", "ENV", SCOREP_ROLE_FUNCTION },
     { "MPI_Session_init", "ENV", SCOREP_ROLE_FUNCTION },
     { "MPI_Session_set_errhandler", "ENV", SCOREP_ROLE_FUNCTION },
-    { "MPI_Sizeof", "TYPE", SCOREP_ROLE_FUNCTION },
     { "MPI_Ssend", "P2P", SCOREP_ROLE_POINT2POINT },
     { "MPI_Ssend_init", "P2P", SCOREP_ROLE_POINT2POINT },
     { "MPI_Start", "P2P", SCOREP_ROLE_POINT2POINT },
@@ -444,4 +443,4 @@ const struct scorep_mpif_region_info scorep_mpif_region_info[] = {
     { "MPI_Win_unlock_all", "RMA", SCOREP_ROLE_RMA },
     { "MPI_Win_wait", "RMA", SCOREP_ROLE_RMA },
 };
-const int scorep_mpif_region_count = 438;
+const int scorep_mpif_region_count = 437;

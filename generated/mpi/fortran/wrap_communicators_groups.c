@@ -1338,7 +1338,7 @@ static void scorep_mpif_MPI_Win_get_group(MPI_Fint* win, MPI_Fint* group, MPI_Fi
     MPI_Group scorep_f_group;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(421);
+        scorep_region_id = scorep_mpif_region(420);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Win_get_group(win, group, ierror);

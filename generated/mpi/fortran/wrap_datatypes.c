@@ -168,29 +168,6 @@ static void scorep_mpif_MPI_Register_datarep(char* datarep, void* read_conversio
 SCOREP_MPIF_ALIASES_MPI_Register_datarep(scorep_mpif_MPI_Register_datarep)
 #endif
 
-#if SCOREP_MPIF_HAVE_MPI_Sizeof
-extern void SCOREP_MPIF_PNAME_MPI_Sizeof(void* x, MPI_Fint* size, MPI_Fint* ierror);
-static void scorep_mpif_MPI_Sizeof(void* x, MPI_Fint* size, MPI_Fint* ierror)
-{
-    int scorep_result = MPI_SUCCESS;
-    int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
-    scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    if (scorep_measuring) {
-        scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(334);
-        scorep_enter(scorep_region_id);
-    }
-    SCOREP_MPIF_PNAME_MPI_Sizeof(x, size, ierror);
-    scorep_result = (int)*ierror;
-    if (scorep_measuring) {
-        scorep_exit(scorep_region_id);
-        scorep_event_generation_on();
-    }
-    (void)scorep_result;
-}
-SCOREP_MPIF_ALIASES_MPI_Sizeof(scorep_mpif_MPI_Sizeof)
-#endif
-
 #if SCOREP_MPIF_HAVE_MPI_Type_commit
 extern void SCOREP_MPIF_PNAME_MPI_Type_commit(MPI_Fint* datatype, MPI_Fint* ierror);
 static void scorep_mpif_MPI_Type_commit(MPI_Fint* datatype, MPI_Fint* ierror)
@@ -200,7 +177,7 @@ static void scorep_mpif_MPI_Type_commit(MPI_Fint* datatype, MPI_Fint* ierror)
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(354);
+        scorep_region_id = scorep_mpif_region(353);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_commit(datatype, ierror);
@@ -223,7 +200,7 @@ static void scorep_mpif_MPI_Type_contiguous(MPI_Fint* count, MPI_Fint* oldtype, 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(355);
+        scorep_region_id = scorep_mpif_region(354);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_contiguous(count, oldtype, newtype, ierror);
@@ -246,7 +223,7 @@ static void scorep_mpif_MPI_Type_create_darray(MPI_Fint* size, MPI_Fint* rank, M
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(356);
+        scorep_region_id = scorep_mpif_region(355);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_create_darray(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype, newtype, ierror);
@@ -269,7 +246,7 @@ static void scorep_mpif_MPI_Type_create_f90_complex(MPI_Fint* p, MPI_Fint* r, MP
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(357);
+        scorep_region_id = scorep_mpif_region(356);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_create_f90_complex(p, r, newtype, ierror);
@@ -292,7 +269,7 @@ static void scorep_mpif_MPI_Type_create_f90_integer(MPI_Fint* r, MPI_Fint* newty
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(358);
+        scorep_region_id = scorep_mpif_region(357);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_create_f90_integer(r, newtype, ierror);
@@ -315,7 +292,7 @@ static void scorep_mpif_MPI_Type_create_f90_real(MPI_Fint* p, MPI_Fint* r, MPI_F
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(359);
+        scorep_region_id = scorep_mpif_region(358);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_create_f90_real(p, r, newtype, ierror);
@@ -338,7 +315,7 @@ static void scorep_mpif_MPI_Type_create_hindexed(MPI_Fint* count, MPI_Fint* arra
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(360);
+        scorep_region_id = scorep_mpif_region(359);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_create_hindexed(count, array_of_blocklengths, array_of_displacements, oldtype, newtype, ierror);
@@ -361,7 +338,7 @@ static void scorep_mpif_MPI_Type_create_hindexed_block(MPI_Fint* count, MPI_Fint
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(361);
+        scorep_region_id = scorep_mpif_region(360);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_create_hindexed_block(count, blocklength, array_of_displacements, oldtype, newtype, ierror);
@@ -384,7 +361,7 @@ static void scorep_mpif_MPI_Type_create_hvector(MPI_Fint* count, MPI_Fint* block
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(362);
+        scorep_region_id = scorep_mpif_region(361);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_create_hvector(count, blocklength, stride, oldtype, newtype, ierror);
@@ -407,7 +384,7 @@ static void scorep_mpif_MPI_Type_create_indexed_block(MPI_Fint* count, MPI_Fint*
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(363);
+        scorep_region_id = scorep_mpif_region(362);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_create_indexed_block(count, blocklength, array_of_displacements, oldtype, newtype, ierror);
@@ -430,7 +407,7 @@ static void scorep_mpif_MPI_Type_create_keyval(void* type_copy_attr_fn, void* ty
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(364);
+        scorep_region_id = scorep_mpif_region(363);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_create_keyval(type_copy_attr_fn, type_delete_attr_fn, type_keyval, extra_state, ierror);
@@ -453,7 +430,7 @@ static void scorep_mpif_MPI_Type_create_resized(MPI_Fint* oldtype, MPI_Aint* lb,
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(365);
+        scorep_region_id = scorep_mpif_region(364);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_create_resized(oldtype, lb, extent, newtype, ierror);
@@ -476,7 +453,7 @@ static void scorep_mpif_MPI_Type_create_struct(MPI_Fint* count, MPI_Fint* array_
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(366);
+        scorep_region_id = scorep_mpif_region(365);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_create_struct(count, array_of_blocklengths, array_of_displacements, array_of_types, newtype, ierror);
@@ -499,7 +476,7 @@ static void scorep_mpif_MPI_Type_create_subarray(MPI_Fint* ndims, MPI_Fint* arra
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(367);
+        scorep_region_id = scorep_mpif_region(366);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_create_subarray(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype, newtype, ierror);
@@ -522,7 +499,7 @@ static void scorep_mpif_MPI_Type_delete_attr(MPI_Fint* datatype, MPI_Fint* type_
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(368);
+        scorep_region_id = scorep_mpif_region(367);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_delete_attr(datatype, type_keyval, ierror);
@@ -545,7 +522,7 @@ static void scorep_mpif_MPI_Type_dup(MPI_Fint* oldtype, MPI_Fint* newtype, MPI_F
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(369);
+        scorep_region_id = scorep_mpif_region(368);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_dup(oldtype, newtype, ierror);
@@ -568,7 +545,7 @@ static void scorep_mpif_MPI_Type_extent(MPI_Fint* datatype, MPI_Fint* extent, MP
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(370);
+        scorep_region_id = scorep_mpif_region(369);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_extent(datatype, extent, ierror);
@@ -591,7 +568,7 @@ static void scorep_mpif_MPI_Type_free(MPI_Fint* datatype, MPI_Fint* ierror)
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(371);
+        scorep_region_id = scorep_mpif_region(370);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_free(datatype, ierror);
@@ -614,7 +591,7 @@ static void scorep_mpif_MPI_Type_free_keyval(MPI_Fint* type_keyval, MPI_Fint* ie
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(372);
+        scorep_region_id = scorep_mpif_region(371);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_free_keyval(type_keyval, ierror);
@@ -637,7 +614,7 @@ static void scorep_mpif_MPI_Type_get_attr(MPI_Fint* datatype, MPI_Fint* type_key
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(373);
+        scorep_region_id = scorep_mpif_region(372);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_get_attr(datatype, type_keyval, attribute_val, flag, ierror);
@@ -660,7 +637,7 @@ static void scorep_mpif_MPI_Type_get_contents(MPI_Fint* datatype, MPI_Fint* max_
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(374);
+        scorep_region_id = scorep_mpif_region(373);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_get_contents(datatype, max_integers, max_addresses, max_datatypes, array_of_integers, array_of_addresses, array_of_datatypes, ierror);
@@ -683,7 +660,7 @@ static void scorep_mpif_MPI_Type_get_envelope(MPI_Fint* datatype, MPI_Fint* num_
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(375);
+        scorep_region_id = scorep_mpif_region(374);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_get_envelope(datatype, num_integers, num_addresses, num_datatypes, combiner, ierror);
@@ -706,7 +683,7 @@ static void scorep_mpif_MPI_Type_get_extent(MPI_Fint* datatype, MPI_Aint* lb, MP
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(376);
+        scorep_region_id = scorep_mpif_region(375);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_get_extent(datatype, lb, extent, ierror);
@@ -729,7 +706,7 @@ static void scorep_mpif_MPI_Type_get_extent_x(MPI_Fint* datatype, MPI_Count* lb,
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(377);
+        scorep_region_id = scorep_mpif_region(376);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_get_extent_x(datatype, lb, extent, ierror);
@@ -752,7 +729,7 @@ static void scorep_mpif_MPI_Type_get_name(MPI_Fint* datatype, char* type_name, M
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(378);
+        scorep_region_id = scorep_mpif_region(377);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_get_name(datatype, type_name, resultlen, ierror, scorep_len_type_name);
@@ -775,7 +752,7 @@ static void scorep_mpif_MPI_Type_get_true_extent(MPI_Fint* datatype, MPI_Aint* t
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(379);
+        scorep_region_id = scorep_mpif_region(378);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_get_true_extent(datatype, true_lb, true_extent, ierror);
@@ -798,7 +775,7 @@ static void scorep_mpif_MPI_Type_get_true_extent_x(MPI_Fint* datatype, MPI_Count
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(380);
+        scorep_region_id = scorep_mpif_region(379);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_get_true_extent_x(datatype, true_lb, true_extent, ierror);
@@ -821,7 +798,7 @@ static void scorep_mpif_MPI_Type_get_value_index(MPI_Fint* value_type, MPI_Fint*
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(381);
+        scorep_region_id = scorep_mpif_region(380);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_get_value_index(value_type, index_type, pair_type, ierror);
@@ -844,7 +821,7 @@ static void scorep_mpif_MPI_Type_hindexed(MPI_Fint* count, MPI_Fint* array_of_bl
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(382);
+        scorep_region_id = scorep_mpif_region(381);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_hindexed(count, array_of_blocklengths, array_of_displacements, oldtype, newtype, ierror);
@@ -867,7 +844,7 @@ static void scorep_mpif_MPI_Type_hvector(MPI_Fint* count, MPI_Fint* blocklength,
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(383);
+        scorep_region_id = scorep_mpif_region(382);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_hvector(count, blocklength, stride, oldtype, newtype, ierror);
@@ -890,7 +867,7 @@ static void scorep_mpif_MPI_Type_indexed(MPI_Fint* count, MPI_Fint* array_of_blo
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(384);
+        scorep_region_id = scorep_mpif_region(383);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_indexed(count, array_of_blocklengths, array_of_displacements, oldtype, newtype, ierror);
@@ -913,7 +890,7 @@ static void scorep_mpif_MPI_Type_lb(MPI_Fint* datatype, MPI_Fint* displacement, 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(385);
+        scorep_region_id = scorep_mpif_region(384);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_lb(datatype, displacement, ierror);
@@ -936,7 +913,7 @@ static void scorep_mpif_MPI_Type_match_size(MPI_Fint* typeclass, MPI_Fint* size,
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(386);
+        scorep_region_id = scorep_mpif_region(385);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_match_size(typeclass, size, datatype, ierror);
@@ -959,7 +936,7 @@ static void scorep_mpif_MPI_Type_set_attr(MPI_Fint* datatype, MPI_Fint* type_key
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(387);
+        scorep_region_id = scorep_mpif_region(386);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_set_attr(datatype, type_keyval, attribute_val, ierror);
@@ -982,7 +959,7 @@ static void scorep_mpif_MPI_Type_set_name(MPI_Fint* datatype, char* type_name, M
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(388);
+        scorep_region_id = scorep_mpif_region(387);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_set_name(datatype, type_name, ierror, scorep_len_type_name);
@@ -1005,7 +982,7 @@ static void scorep_mpif_MPI_Type_size(MPI_Fint* datatype, MPI_Fint* size, MPI_Fi
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(389);
+        scorep_region_id = scorep_mpif_region(388);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_size(datatype, size, ierror);
@@ -1028,7 +1005,7 @@ static void scorep_mpif_MPI_Type_size_x(MPI_Fint* datatype, MPI_Count* size, MPI
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(390);
+        scorep_region_id = scorep_mpif_region(389);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_size_x(datatype, size, ierror);
@@ -1051,7 +1028,7 @@ static void scorep_mpif_MPI_Type_struct(MPI_Fint* count, MPI_Fint* array_of_bloc
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(391);
+        scorep_region_id = scorep_mpif_region(390);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_struct(count, array_of_blocklengths, array_of_displacements, array_of_types, newtype, ierror);
@@ -1074,7 +1051,7 @@ static void scorep_mpif_MPI_Type_ub(MPI_Fint* datatype, MPI_Fint* displacement, 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(392);
+        scorep_region_id = scorep_mpif_region(391);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_ub(datatype, displacement, ierror);
@@ -1097,7 +1074,7 @@ static void scorep_mpif_MPI_Type_vector(MPI_Fint* count, MPI_Fint* blocklength, 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(393);
+        scorep_region_id = scorep_mpif_region(392);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Type_vector(count, blocklength, stride, oldtype, newtype, ierror);
@@ -1120,7 +1097,7 @@ static void scorep_mpif_MPI_Unpack(void* inbuf, MPI_Fint* insize, MPI_Fint* posi
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(394);
+        scorep_region_id = scorep_mpif_region(393);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Unpack(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror);
@@ -1143,7 +1120,7 @@ static void scorep_mpif_MPI_Unpack_external(char* datarep, void* inbuf, MPI_Aint
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(395);
+        scorep_region_id = scorep_mpif_region(394);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Unpack_external(datarep, inbuf, insize, position, outbuf, outcount, datatype, ierror, scorep_len_datarep);

@@ -178,19 +178,25 @@ static void scorep_mpif_MPI_Finalize(MPI_Fint* ierror)
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    int scorep_generation_was_on;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(164);
         scorep_enter(scorep_region_id);
     }
+    scorep_mpi_pcontrol(1);
     if (scorep_measuring) {
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
         scorep_measuring = 0;
     }
     scorep_mpi_layer_finalize();
+    scorep_generation_was_on = scorep_event_generation_is_on();
+    scorep_event_generation_off();
     SCOREP_MPIF_PNAME_MPI_Finalize(ierror);
     scorep_result = (int)*ierror;
+    if (scorep_generation_was_on)
+        scorep_event_generation_on();
     if (scorep_measuring) {
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();

@@ -289,12 +289,20 @@ static void scorep_mpif_MPI_Pcontrol(MPI_Fint* level)
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    int scorep_f_level;
+    scorep_f_level = (int)*level;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(276);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Pcontrol(level);
+    if (scorep_measuring) {
+        scorep_exit(scorep_region_id);
+        scorep_event_generation_on();
+        scorep_measuring = 0;
+    }
+    scorep_mpi_pcontrol(scorep_f_level);
     if (scorep_measuring) {
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();

@@ -433,7 +433,7 @@ static void scorep_mpif_MPI_Win_allocate(MPI_Aint* size, MPI_Fint* disp_unit, MP
     scorep_f_comm = MPI_Comm_f2c(*comm);
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(401);
+        scorep_region_id = scorep_mpif_region(400);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Win_allocate(size, disp_unit, info, comm, baseptr, win, ierror);
@@ -462,7 +462,7 @@ static void scorep_mpif_MPI_Win_allocate_shared(MPI_Aint* size, MPI_Fint* disp_u
     scorep_f_comm = MPI_Comm_f2c(*comm);
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(402);
+        scorep_region_id = scorep_mpif_region(401);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win, ierror);
@@ -488,7 +488,7 @@ static void scorep_mpif_MPI_Win_attach(MPI_Fint* win, void* base, MPI_Aint* size
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(403);
+        scorep_region_id = scorep_mpif_region(402);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Win_attach(win, base, size, ierror);
@@ -511,7 +511,7 @@ static void scorep_mpif_MPI_Win_call_errhandler(MPI_Fint* win, MPI_Fint* errorco
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(404);
+        scorep_region_id = scorep_mpif_region(403);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Win_call_errhandler(win, errorcode, ierror);
@@ -535,7 +535,7 @@ static void scorep_mpif_MPI_Win_complete(MPI_Fint* win, MPI_Fint* ierror)
     MPI_Win scorep_f_win;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(405);
+        scorep_region_id = scorep_mpif_region(404);
         scorep_enter(scorep_region_id);
         scorep_f_win = MPI_Win_f2c(*win);
     }
@@ -564,7 +564,7 @@ static void scorep_mpif_MPI_Win_create(void* base, MPI_Aint* size, MPI_Fint* dis
     scorep_f_comm = MPI_Comm_f2c(*comm);
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(406);
+        scorep_region_id = scorep_mpif_region(405);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Win_create(base, size, disp_unit, info, comm, win, ierror);
@@ -593,7 +593,7 @@ static void scorep_mpif_MPI_Win_create_dynamic(MPI_Fint* info, MPI_Fint* comm, M
     scorep_f_comm = MPI_Comm_f2c(*comm);
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(407);
+        scorep_region_id = scorep_mpif_region(406);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Win_create_dynamic(info, comm, win, ierror);
@@ -619,7 +619,7 @@ static void scorep_mpif_MPI_Win_create_errhandler(void* win_errhandler_fn, MPI_F
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(408);
+        scorep_region_id = scorep_mpif_region(407);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Win_create_errhandler(win_errhandler_fn, errhandler, ierror);
@@ -642,7 +642,7 @@ static void scorep_mpif_MPI_Win_create_keyval(void* win_copy_attr_fn, void* win_
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(409);
+        scorep_region_id = scorep_mpif_region(408);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Win_create_keyval(win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state, ierror);
@@ -665,7 +665,7 @@ static void scorep_mpif_MPI_Win_delete_attr(MPI_Fint* win, MPI_Fint* win_keyval,
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(410);
+        scorep_region_id = scorep_mpif_region(409);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Win_delete_attr(win, win_keyval, ierror);
@@ -688,7 +688,7 @@ static void scorep_mpif_MPI_Win_detach(MPI_Fint* win, void* base, MPI_Fint* ierr
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(411);
+        scorep_region_id = scorep_mpif_region(410);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Win_detach(win, base, ierror);
@@ -712,7 +712,7 @@ static void scorep_mpif_MPI_Win_fence(MPI_Fint* assert, MPI_Fint* win, MPI_Fint*
     MPI_Win scorep_f_win;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(412);
+        scorep_region_id = scorep_mpif_region(411);
         scorep_enter(scorep_region_id);
         scorep_f_win = MPI_Win_f2c(*win);
         scorep_rma_collective_begin();
@@ -744,7 +744,7 @@ static void scorep_mpif_MPI_Win_flush(MPI_Fint* rank, MPI_Fint* win, MPI_Fint* i
     MPI_Win scorep_f_win;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(413);
+        scorep_region_id = scorep_mpif_region(412);
         scorep_enter(scorep_region_id);
         scorep_f_win = MPI_Win_f2c(*win);
     }
@@ -774,7 +774,7 @@ static void scorep_mpif_MPI_Win_flush_all(MPI_Fint* win, MPI_Fint* ierror)
     MPI_Win scorep_f_win;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(414);
+        scorep_region_id = scorep_mpif_region(413);
         scorep_enter(scorep_region_id);
         scorep_f_win = MPI_Win_f2c(*win);
     }
@@ -804,7 +804,7 @@ static void scorep_mpif_MPI_Win_flush_local(MPI_Fint* rank, MPI_Fint* win, MPI_F
     MPI_Win scorep_f_win;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(415);
+        scorep_region_id = scorep_mpif_region(414);
         scorep_enter(scorep_region_id);
         scorep_f_win = MPI_Win_f2c(*win);
     }
@@ -834,7 +834,7 @@ static void scorep_mpif_MPI_Win_flush_local_all(MPI_Fint* win, MPI_Fint* ierror)
     MPI_Win scorep_f_win;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(416);
+        scorep_region_id = scorep_mpif_region(415);
         scorep_enter(scorep_region_id);
         scorep_f_win = MPI_Win_f2c(*win);
     }
@@ -865,7 +865,7 @@ static void scorep_mpif_MPI_Win_free(MPI_Fint* win, MPI_Fint* ierror)
     scorep_f_win = MPI_Win_f2c(*win);
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(417);
+        scorep_region_id = scorep_mpif_region(416);
         scorep_enter(scorep_region_id);
     }
     scorep_mpi_win_free(*(&scorep_f_win));
@@ -889,7 +889,7 @@ static void scorep_mpif_MPI_Win_free_keyval(MPI_Fint* win_keyval, MPI_Fint* ierr
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(418);
+        scorep_region_id = scorep_mpif_region(417);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Win_free_keyval(win_keyval, ierror);
@@ -912,7 +912,7 @@ static void scorep_mpif_MPI_Win_get_attr(MPI_Fint* win, MPI_Fint* win_keyval, MP
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(419);
+        scorep_region_id = scorep_mpif_region(418);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Win_get_attr(win, win_keyval, attribute_val, flag, ierror);
@@ -935,7 +935,7 @@ static void scorep_mpif_MPI_Win_get_errhandler(MPI_Fint* win, MPI_Fint* errhandl
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(420);
+        scorep_region_id = scorep_mpif_region(419);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Win_get_errhandler(win, errhandler, ierror);
@@ -958,7 +958,7 @@ static void scorep_mpif_MPI_Win_get_info(MPI_Fint* win, MPI_Fint* info_used, MPI
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(422);
+        scorep_region_id = scorep_mpif_region(421);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Win_get_info(win, info_used, ierror);
@@ -981,7 +981,7 @@ static void scorep_mpif_MPI_Win_get_name(MPI_Fint* win, char* win_name, MPI_Fint
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(423);
+        scorep_region_id = scorep_mpif_region(422);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Win_get_name(win, win_name, resultlen, ierror, scorep_len_win_name);
@@ -1006,7 +1006,7 @@ static void scorep_mpif_MPI_Win_lock(MPI_Fint* lock_type, MPI_Fint* rank, MPI_Fi
     int scorep_f_lock_type;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(424);
+        scorep_region_id = scorep_mpif_region(423);
         scorep_enter(scorep_region_id);
         scorep_f_win = MPI_Win_f2c(*win);
         scorep_f_lock_type = (int)*lock_type;
@@ -1035,7 +1035,7 @@ static void scorep_mpif_MPI_Win_lock_all(MPI_Fint* assert, MPI_Fint* win, MPI_Fi
     MPI_Win scorep_f_win;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(425);
+        scorep_region_id = scorep_mpif_region(424);
         scorep_enter(scorep_region_id);
         scorep_f_win = MPI_Win_f2c(*win);
     }
@@ -1064,7 +1064,7 @@ static void scorep_mpif_MPI_Win_post(MPI_Fint* group, MPI_Fint* assert, MPI_Fint
     MPI_Group scorep_f_group;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(426);
+        scorep_region_id = scorep_mpif_region(425);
         scorep_enter(scorep_region_id);
         scorep_f_win = MPI_Win_f2c(*win);
         scorep_f_group = MPI_Group_f2c(*group);
@@ -1092,7 +1092,7 @@ static void scorep_mpif_MPI_Win_set_attr(MPI_Fint* win, MPI_Fint* win_keyval, MP
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(427);
+        scorep_region_id = scorep_mpif_region(426);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Win_set_attr(win, win_keyval, attribute_val, ierror);
@@ -1115,7 +1115,7 @@ static void scorep_mpif_MPI_Win_set_errhandler(MPI_Fint* win, MPI_Fint* errhandl
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(428);
+        scorep_region_id = scorep_mpif_region(427);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Win_set_errhandler(win, errhandler, ierror);
@@ -1138,7 +1138,7 @@ static void scorep_mpif_MPI_Win_set_info(MPI_Fint* win, MPI_Fint* info, MPI_Fint
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(429);
+        scorep_region_id = scorep_mpif_region(428);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Win_set_info(win, info, ierror);
@@ -1161,7 +1161,7 @@ static void scorep_mpif_MPI_Win_set_name(MPI_Fint* win, char* win_name, MPI_Fint
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(430);
+        scorep_region_id = scorep_mpif_region(429);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Win_set_name(win, win_name, ierror, scorep_len_win_name);
@@ -1184,7 +1184,7 @@ static void scorep_mpif_MPI_Win_shared_query(MPI_Fint* win, MPI_Fint* rank, MPI_
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(431);
+        scorep_region_id = scorep_mpif_region(430);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Win_shared_query(win, rank, size, disp_unit, baseptr, ierror);
@@ -1209,7 +1209,7 @@ static void scorep_mpif_MPI_Win_start(MPI_Fint* group, MPI_Fint* assert, MPI_Fin
     MPI_Group scorep_f_group;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(432);
+        scorep_region_id = scorep_mpif_region(431);
         scorep_enter(scorep_region_id);
         scorep_f_win = MPI_Win_f2c(*win);
         scorep_f_group = MPI_Group_f2c(*group);
@@ -1238,7 +1238,7 @@ static void scorep_mpif_MPI_Win_sync(MPI_Fint* win, MPI_Fint* ierror)
     MPI_Win scorep_f_win;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(433);
+        scorep_region_id = scorep_mpif_region(432);
         scorep_enter(scorep_region_id);
         scorep_f_win = MPI_Win_f2c(*win);
     }
@@ -1267,7 +1267,7 @@ static void scorep_mpif_MPI_Win_test(MPI_Fint* win, MPI_Fint* flag, MPI_Fint* ie
     MPI_Win scorep_f_win;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(434);
+        scorep_region_id = scorep_mpif_region(433);
         scorep_enter(scorep_region_id);
         scorep_f_win = MPI_Win_f2c(*win);
     }
@@ -1292,7 +1292,7 @@ static void scorep_mpif_MPI_Win_unlock(MPI_Fint* rank, MPI_Fint* win, MPI_Fint* 
     MPI_Win scorep_f_win;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(435);
+        scorep_region_id = scorep_mpif_region(434);
         scorep_enter(scorep_region_id);
         scorep_f_win = MPI_Win_f2c(*win);
     }
@@ -1322,7 +1322,7 @@ static void scorep_mpif_MPI_Win_unlock_all(MPI_Fint* win, MPI_Fint* ierror)
     MPI_Win scorep_f_win;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(436);
+        scorep_region_id = scorep_mpif_region(435);
         scorep_enter(scorep_region_id);
         scorep_f_win = MPI_Win_f2c(*win);
     }
@@ -1352,7 +1352,7 @@ static void scorep_mpif_MPI_Win_wait(MPI_Fint* win, MPI_Fint* ierror)
     MPI_Win scorep_f_win;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(437);
+        scorep_region_id = scorep_mpif_region(436);
         scorep_enter(scorep_region_id);
         scorep_f_win = MPI_Win_f2c(*win);
     }

@@ -1526,7 +1526,7 @@ static void scorep_mpif_MPI_Ssend(void* buf, MPI_Fint* count, MPI_Fint* datatype
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(335);
+        scorep_region_id = scorep_mpif_region(334);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_count = (int)*count;
@@ -1565,7 +1565,7 @@ static void scorep_mpif_MPI_Ssend_init(void* buf, MPI_Fint* count, MPI_Fint* dat
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(336);
+        scorep_region_id = scorep_mpif_region(335);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_count = (int)*count;
@@ -1600,7 +1600,7 @@ static void scorep_mpif_MPI_Start(MPI_Fint* request, MPI_Fint* ierror)
     MPI_Request scorep_f_request;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(337);
+        scorep_region_id = scorep_mpif_region(336);
         scorep_enter(scorep_region_id);
         scorep_f_request = MPI_Request_f2c(*request);
         scorep_mpi_request_start(scorep_mpi_request_handle(*(&scorep_f_request)));
@@ -1627,7 +1627,7 @@ static void scorep_mpif_MPI_Startall(MPI_Fint* count, MPI_Fint* array_of_request
     MPI_Request* scorep_f_array_of_requests = NULL;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(338);
+        scorep_region_id = scorep_mpif_region(337);
         scorep_enter(scorep_region_id);
         scorep_f_count = (int)*count;
         scorep_f_array_of_requests = scorep_mpif_scratch(0, (int)*count, sizeof *scorep_f_array_of_requests);
@@ -1656,7 +1656,7 @@ static void scorep_mpif_MPI_Status_get_error(MPI_Fint* status, MPI_Fint* error, 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(339);
+        scorep_region_id = scorep_mpif_region(338);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Status_get_error(status, error, ierror);
@@ -1679,7 +1679,7 @@ static void scorep_mpif_MPI_Status_get_source(MPI_Fint* status, MPI_Fint* source
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(340);
+        scorep_region_id = scorep_mpif_region(339);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Status_get_source(status, source, ierror);
@@ -1702,7 +1702,7 @@ static void scorep_mpif_MPI_Status_get_tag(MPI_Fint* status, MPI_Fint* tag, MPI_
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(341);
+        scorep_region_id = scorep_mpif_region(340);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Status_get_tag(status, tag, ierror);
@@ -1725,7 +1725,7 @@ static void scorep_mpif_MPI_Status_set_cancelled(MPI_Fint* status, MPI_Fint* fla
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(342);
+        scorep_region_id = scorep_mpif_region(341);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Status_set_cancelled(status, flag, ierror);
@@ -1748,7 +1748,7 @@ static void scorep_mpif_MPI_Status_set_elements(MPI_Fint* status, MPI_Fint* data
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(343);
+        scorep_region_id = scorep_mpif_region(342);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Status_set_elements(status, datatype, count, ierror);
@@ -1771,7 +1771,7 @@ static void scorep_mpif_MPI_Status_set_elements_x(MPI_Fint* status, MPI_Fint* da
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(344);
+        scorep_region_id = scorep_mpif_region(343);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Status_set_elements_x(status, datatype, count, ierror);
@@ -1794,7 +1794,7 @@ static void scorep_mpif_MPI_Status_set_error(MPI_Fint* status, MPI_Fint* error, 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(345);
+        scorep_region_id = scorep_mpif_region(344);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Status_set_error(status, error, ierror);
@@ -1817,7 +1817,7 @@ static void scorep_mpif_MPI_Status_set_source(MPI_Fint* status, MPI_Fint* source
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(346);
+        scorep_region_id = scorep_mpif_region(345);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Status_set_source(status, source, ierror);
@@ -1840,7 +1840,7 @@ static void scorep_mpif_MPI_Status_set_tag(MPI_Fint* status, MPI_Fint* tag, MPI_
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(347);
+        scorep_region_id = scorep_mpif_region(346);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Status_set_tag(status, tag, ierror);
@@ -1873,7 +1873,7 @@ static void scorep_mpif_MPI_Test(MPI_Fint* request, MPI_Fint* flag, MPI_Fint* st
     scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(348);
+        scorep_region_id = scorep_mpif_region(347);
         scorep_enter(scorep_region_id);
     }
     if (scorep_measuring) {
@@ -1912,7 +1912,7 @@ static void scorep_mpif_MPI_Test_cancelled(MPI_Fint* status, MPI_Fint* flag, MPI
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(349);
+        scorep_region_id = scorep_mpif_region(348);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Test_cancelled(status, flag, ierror);
@@ -1947,7 +1947,7 @@ static void scorep_mpif_MPI_Testall(MPI_Fint* count, MPI_Fint* array_of_requests
         : scorep_mpif_c_statuses((int)*count);
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(350);
+        scorep_region_id = scorep_mpif_region(349);
         scorep_enter(scorep_region_id);
     }
     if (scorep_measuring) {
@@ -2007,7 +2007,7 @@ static void scorep_mpif_MPI_Testany(MPI_Fint* count, MPI_Fint* array_of_requests
     scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(351);
+        scorep_region_id = scorep_mpif_region(350);
         scorep_enter(scorep_region_id);
     }
     if (scorep_measuring) {
@@ -2060,7 +2060,7 @@ static void scorep_mpif_MPI_Testsome(MPI_Fint* incount, MPI_Fint* array_of_reque
         : scorep_mpif_c_statuses((int)*incount);
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(352);
+        scorep_region_id = scorep_mpif_region(351);
         scorep_enter(scorep_region_id);
     }
     if (scorep_measuring) {
@@ -2117,7 +2117,7 @@ static void scorep_mpif_MPI_Wait(MPI_Fint* request, MPI_Fint* status, MPI_Fint* 
     scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(397);
+        scorep_region_id = scorep_mpif_region(396);
         scorep_enter(scorep_region_id);
     }
     if (scorep_measuring) {
@@ -2163,7 +2163,7 @@ static void scorep_mpif_MPI_Waitall(MPI_Fint* count, MPI_Fint* array_of_requests
         : scorep_mpif_c_statuses((int)*count);
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(398);
+        scorep_region_id = scorep_mpif_region(397);
         scorep_enter(scorep_region_id);
     }
     if (scorep_measuring) {
@@ -2218,7 +2218,7 @@ static void scorep_mpif_MPI_Waitany(MPI_Fint* count, MPI_Fint* array_of_requests
     scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(399);
+        scorep_region_id = scorep_mpif_region(398);
         scorep_enter(scorep_region_id);
     }
     if (scorep_measuring) {
@@ -2270,7 +2270,7 @@ static void scorep_mpif_MPI_Waitsome(MPI_Fint* incount, MPI_Fint* array_of_reque
         : scorep_mpif_c_statuses((int)*incount);
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(400);
+        scorep_region_id = scorep_mpif_region(399);
         scorep_enter(scorep_region_id);
     }
     if (scorep_measuring) {

@@ -266,7 +266,7 @@ static void scorep_mpif_MPI_Unpublish_name(char* service_name, MPI_Fint* info, c
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(396);
+        scorep_region_id = scorep_mpif_region(395);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Unpublish_name(service_name, info, port_name, ierror, scorep_len_service_name, scorep_len_port_name);

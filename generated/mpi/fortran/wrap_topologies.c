@@ -473,7 +473,7 @@ static void scorep_mpif_MPI_Topo_test(MPI_Fint* comm, MPI_Fint* status, MPI_Fint
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
-        scorep_region_id = scorep_mpif_region(353);
+        scorep_region_id = scorep_mpif_region(352);
         scorep_enter(scorep_region_id);
     }
     SCOREP_MPIF_PNAME_MPI_Topo_test(comm, status, ierror);
