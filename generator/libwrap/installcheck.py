@@ -31,12 +31,17 @@ def called_symbols(settings, outdir):
     return {line.split()[-1] for line in nm.stdout.splitlines() if line.strip()}
 
 
+# the C library's own parts: their static archives are not for mixing into a
+# dynamically linked program
+C_LIBRARY = {"c", "m", "pthread", "dl", "rt", "resolv", "util", "mvec"}
+
+
 def static_target_libs(settings, metadata):
     """The link's libraries with each -lNAME that has a static version as that .a."""
     static = {pathlib.Path(p).name: p for p in metadata.get("target_static", [])}
     out = []
     for word in settings.libs:
-        if word.startswith("-l") and f"lib{word[2:]}.a" in static:
+        if word.startswith("-l") and word[2:] not in C_LIBRARY and f"lib{word[2:]}.a" in static:
             out.append(static[f"lib{word[2:]}.a"])
         else:
             out.append(word)
