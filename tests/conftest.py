@@ -1,4 +1,10 @@
-"""Shared test helpers: where the build is, and how to start MPI programs."""
+"""Shared test helpers: where the build is, how to start MPI programs, and an
+installed copy of the build.
+
+Fixtures: build_dir (the meson build the tests use, $SCOREP_WRAPGEN_BUILD or
+build/), installed_prefix (that build installed once per session into a
+temporary directory; see below)."""
+import json
 import os
 import pathlib
 import subprocess
@@ -57,3 +63,33 @@ def build_dir():
     if not (BUILD / "build.ninja").exists():
         pytest.fail(f"no meson build in {BUILD}: run 'make' first (make check does)")
     return BUILD
+
+
+def build_option(build, name):
+    """A meson option of a configured build (prefix, libdir, bindir, ...)."""
+    options = json.loads((pathlib.Path(build) / "meson-info" / "intro-buildoptions.json").read_text())
+    return next(o["value"] for o in options if o["name"] == name)
+
+
+def install_build(build, destdir):
+    """Installs the meson build under destdir with `meson install --destdir`
+    (the build keeps its configured prefix and is neither reconfigured nor
+    rebuilt: build it first). Returns the installed prefix, destdir/<prefix>."""
+    destdir = pathlib.Path(destdir)
+    proc = subprocess.run(["meson", "install", "-C", str(build), "--destdir", str(destdir), "--no-rebuild"],
+                          capture_output=True, text=True, timeout=600)
+    if proc.returncode != 0:
+        raise AssertionError(f"meson install -C {build} --destdir {destdir} exited {proc.returncode}\n"
+                             f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr}")
+    return destdir / build_option(build, "prefix").lstrip("/")
+
+
+@pytest.fixture(scope="session")
+def installed_prefix(build_dir, tmp_path_factory):
+    """The build installed once per session into a temporary directory; the
+    value is the installed prefix (a pathlib.Path with bin/, include/,
+    share/ and the libdir, build_option(build_dir, "libdir"), under it).
+    Installed files find each other relative to their own location, so the
+    installation works from there as from its configured prefix. Shared by
+    every test of the session: do not change it (copy it to do so)."""
+    return install_build(build_dir, tmp_path_factory.mktemp("installed"))
