@@ -156,7 +156,8 @@ def init_main(argv, installation):
             f"main{suffix}": env.get_template("main.c.j2").render(s=values),
             f"{args.name}.filter": env.get_template("filter.j2").render(s=values),
             f"{args.name}.params": env.get_template("params.j2").render(s=values),
-            "README.md": (TEMPLATES_DIR / "libwrap" / "workdir" / "README.md").read_text(),
+            # docs/LIBWRAP.md explains every step, variable and message
+            "README.md": (TEMPLATES_DIR.parent / "docs" / "LIBWRAP.md").read_text(),
         }
         # written beside the target and renamed into place: nothing half-written
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -44,6 +44,7 @@ class HeaderError(SpecError):
 class ScanResult:
     procedures: list
     skipped: list                      # [(name, reason)]
+    skipped_files: list = field(default_factory=list)   # the declaring file of each skipped entry
     warnings: list = field(default_factory=list)
     language: str = "c"
     path: str = ""
@@ -760,7 +761,7 @@ class _Scanner:
         self.walk()
         built = []
         by_symbol = {}
-        skipped = []
+        skipped, skipped_files = [], []
         for e in self.order:
             reason = e.reason or self.skip_reason(e)
             if reason is None:
@@ -772,8 +773,10 @@ class _Scanner:
                     reason = "no symbol (libclang cannot mangle the declaration)"
             if reason is not None:
                 skipped.append((self.skipped_name(e), reason))
+                skipped_files.append(self.presumed(e.cursor.location)[0])
                 continue
             if symbol in by_symbol:
+                skipped_files.append(self.presumed(e.cursor.location)[0])
                 skipped.append((self.skipped_name(e),
                                 f"its symbol {symbol} is that of {by_symbol[symbol]}, "
                                 "which is wrapped (an assembler label names it twice)"))
@@ -784,7 +787,7 @@ class _Scanner:
         procedures = [Procedure(name=name, return_kind=return_kind, parameters=parameters,
                                 attributes=attributes, origin=attributes["file"] or "")
                       for name, (_, _, return_kind, parameters, attributes) in zip(names, built)]
-        return procedures, skipped, warnings
+        return procedures, skipped, skipped_files, warnings
 
     def region_names(self, built):
         """C: the function's name. C++: the demangled symbol (one c++filt for all)."""
@@ -944,6 +947,7 @@ def scan_header(path, language="c", clang_args=(), tolerate_system_header_errors
         raise HeaderError(
             f"libclang reports {len(errors)} error(s) in the preprocessed {language} header:\n  "
             + "\n  ".join(shown) + (f"\n  ... and {more} more" if more else ""), file=path)
-    procedures, skipped, name_warnings = scanner.run()
-    return ScanResult(procedures=procedures, skipped=skipped, warnings=warnings + name_warnings,
+    procedures, skipped, skipped_files, name_warnings = scanner.run()
+    return ScanResult(procedures=procedures, skipped=skipped, skipped_files=skipped_files,
+                      warnings=warnings + name_warnings,
                       language=language, path=scanner.path)

@@ -361,6 +361,10 @@ def generate(settings, scorep_include, say=print):
     std = [w for w in settings.cppflags if w.startswith("-std=")]
     scan = scan_header(settings.preprocessed, language=settings.language, clang_args=std)
     everything = scan.procedures
+    if scan.warnings:
+        write_atomically(settings.workdir / "scan_warnings.txt", "".join(f"{w}\n" for w in scan.warnings))
+        say(f"scorep-libwrap: libclang: {len(scan.warnings)} warning(s) outside the library's "
+            f"declarations (scan_warnings.txt)")
     check_mapping_names(settings.ellipsis_mapping, everything)
     check_void_names(settings.variadic_is_void, everything)
     direct, _ = include_tree(settings.preprocessed, settings.header)
@@ -368,7 +372,10 @@ def generate(settings, scorep_include, say=print):
     candidates = [p for p in everything
                   if p.attributes.get("file") and is_library_header(os.path.realpath(p.attributes["file"]))]
     say(f"scorep-libwrap: {len(everything)} functions declared, {len(candidates)} in {rule_text}")
-    not_wrappable = [(name, reason) for name, reason in scan.skipped]
+    # what the library's own headers declare but cannot be wrapped (the rest of
+    # libwrap.i, libc's or libstdc++'s, is not the user's concern)
+    not_wrappable = [(name, reason) for (name, reason), file in zip(scan.skipped, scan.skipped_files)
+                     if file and is_library_header(os.path.realpath(file))]
     by_name = {}
     for p in everything:
         by_name.setdefault(p.attributes.get("source_name") or p.name, p)
