@@ -12,14 +12,25 @@ def render_hooks(env, plan, language="c"):
     return {hook: "\n".join(parts) for hook, parts in hooks.items()}
 
 
-def wrapper_record(env, plan, c):
+def removed_callback_typedefs(proc, c, removed_callbacks):
+    """typedefs of the removed callback types a removed procedure's parameters
+    use (MPI_Handler_function), which the library's mpi.h may omit."""
+    return [f"typedef {c.prototype(removed_callbacks[p.func_type], parenthesize=True)};"
+            for p in proc.params_for("c") if p.func_type in removed_callbacks]
+
+
+def wrapper_record(env, plan, c, removed_callbacks=None):
     proc = plan.proc
     params = proc.params_for("c")
     return {
+        "typedefs": removed_callback_typedefs(proc, c, removed_callbacks or {}),
         "name": proc.name,
         "group": plan.group,
         "role": plan.role,
         "prototype": c.prototype(proc),
+        # a removed procedure's declarations, which the library's mpi.h may omit
+        "removed": bool(proc.removed), "removed_in": proc.removed,
+        "pprototype": c.prototype(proc, name="P" + proc.name),
         "return_type": c.return_type(proc),
         "call_args": ", ".join(p.name for p in params if p.kind != "VARARGS"),
         "hooks": render_hooks(env, plan),
@@ -45,7 +56,8 @@ def render_c_adapter(env, spec, kinds, catalogue, output, write):
     c = CRenderer(kinds)
     plans, excluded = plan_c_wrappers(spec, catalogue)
     env_tasks = env.overlay(loader=task_loader(env, catalogue))
-    records = [wrapper_record(env_tasks, plan, c) for plan in plans]
+    removed_callbacks = {p.name: p for p in spec if p.is_callback and p.removed}
+    records = [wrapper_record(env_tasks, plan, c, removed_callbacks) for plan in plans]
     files = {}
     for plan, record in zip(plans, records):
         files.setdefault(plan.file, []).append(record)

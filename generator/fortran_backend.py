@@ -237,7 +237,7 @@ def wrapper_record(env, kinds, plan, index):
     call_args = [views.call_arg.get(p.name, p.name) for p in params] + [f"scorep_len_{s}" for s in strings]
     has_ierror = any(p.name == "ierror" for p in params)
     return {
-        "name": proc.name, "index": index, "group": plan.group, "role": plan.role,
+        "name": proc.name, "symbol": proc.name, "index": index, "group": plan.group, "role": plan.role,
         "parameters": ", ".join(decls) or "void",
         "call_args": ", ".join(call_args),
         "has_ierror": has_ierror,
@@ -263,6 +263,13 @@ def plan_fortran_wrappers(spec, catalogue):
     return plans, excluded
 
 
+def has_cptr_variant(proc):
+    """MPI 3.0's `use mpi` has a TYPE(C_PTR) overload of each procedure that
+    returns a base address (MPI_Alloc_mem, MPI_Win_allocate(_shared),
+    MPI_Win_shared_query): an out C_BUFFER that is an address integer in Fortran."""
+    return any(p.kind == "C_BUFFER" and p.direction == "out" for p in proc.params_for("f90"))
+
+
 def fortran_names(name):
     """The symbols a Fortran compiler may give the procedure, most common first."""
     lower = name.lower()
@@ -274,9 +281,17 @@ def render_fortran_adapter(env, spec, kinds, catalogue, output, write):
     env_tasks = env.overlay(loader=task_loader(env, catalogue))
     groups = catalogue.groups["all"]
     records = [wrapper_record(env_tasks, kinds, plan, i) for i, plan in enumerate(plans)]
-    files = {}
+    files, symbols = {}, []
     for plan, record in zip(plans, records):
         files.setdefault(plan.file, []).append(record)
+        symbols.append(record)
+        if has_cptr_variant(plan.proc):
+            # `use mpi` overloads it for a TYPE(C_PTR) base pointer
+            # (MPI_ALLOC_MEM_CPTR, ...): the same arguments by reference, a
+            # symbol of its own, the same region
+            variant = dict(record, symbol=record["name"] + "_cptr")
+            files[plan.file].append(variant)
+            symbols.append(variant)
     out = output / "mpi" / "fortran"
     write(out / "scorep_mpi_fortran_tables.c", env.get_template("fortran/tables.c.j2").render(
         wrappers=records, groups=groups))
@@ -286,6 +301,6 @@ def render_fortran_adapter(env, spec, kinds, catalogue, output, write):
     write(out / "meson.build", env.get_template("fortran/meson.build.j2").render(
         files=[f"wrap_{name}.c" for name in sorted(files)]))
     write(output / "mpi" / "probes" / "fortran-procedures.txt",
-          "".join(f"{r['name']} {' '.join(fortran_names(r['name']))}\n" for r in records))
+          "".join(f"{r['symbol']} {' '.join(fortran_names(r['symbol']))}\n" for r in symbols))
     write(out / "excluded.txt", "".join(f"{name}: {why}\n" for name, why in excluded))
     return records, excluded

@@ -49,8 +49,12 @@ def render_all(spec, kinds, output, quiet=False, catalogue=None):
     lines = ",\n".join(json.dumps(r, sort_keys=True) for r in records)
     write_if_changed(output / "mpi" / "procedures.json", f"[\n{lines}\n]\n", written)
     c_procs = [p for p in procedures if p.has_binding("c")]
+    removed_callbacks = {p.name: p for p in spec if p.is_callback and p.removed}
     text = env.get_template("c/prototypes.h.j2").render(
-        procedures=[{"proc": p, "prototype": c.prototype(p, parenthesize=True)} for p in c_procs])
+        typedefs=[f"typedef {c.prototype(p, parenthesize=True)};" for p in removed_callbacks.values()],
+        procedures=[{"proc": p, "prototype": c.prototype(p, parenthesize=True),
+                     "pprototype": c.prototype(p, name="P" + p.name, parenthesize=True)}
+                    for p in c_procs])
     write_if_changed(output / "mpi" / "c" / "prototypes.h", text, written)
     from .c_backend import render_c_adapter
     records, excluded, only_enter_exit = render_c_adapter(

@@ -4,10 +4,16 @@
  * declares it. Names are parenthesised so that a library's function-like
  * macro of the same name (MPICH's MPI_Comm_c2f) is not expanded. Include
  * after <mpi.h>; each SCOREP_WRAPGEN_DECLARE_<name> guard lets a configure
- * probe or test redeclare a chosen subset.
+ * probe or test redeclare a chosen subset. A procedure the standard removed
+ * comes with its PMPI_ twin: a library that still exports both may no longer
+ * declare them (Open MPI 4.1 without its MPI-1 compatibility declarations).
  */
 #ifndef SCOREP_WRAPGEN_MPI_PROTOTYPES_H
 #define SCOREP_WRAPGEN_MPI_PROTOTYPES_H
+
+/* Callback types the standard removed, which mpi.h may omit (an identical
+ * typedef may be repeated). */
+typedef void (MPI_Handler_function)(MPI_Comm *comm, int *error_code, ...);
 
 #ifdef SCOREP_WRAPGEN_DECLARE_MPI_Abi_get_fortran_booleans
 int (MPI_Abi_get_fortran_booleans)(int logical_size, void *logical_true, void *logical_false, int *is_set);
@@ -47,6 +53,7 @@ int (MPI_Add_error_string)(int errorcode, const char *string);
 #endif
 #ifdef SCOREP_WRAPGEN_DECLARE_MPI_Address
 int (MPI_Address)(void *location, MPI_Aint *address);
+int (PMPI_Address)(void *location, MPI_Aint *address);
 #endif
 #ifdef SCOREP_WRAPGEN_DECLARE_MPI_Aint_add
 MPI_Aint (MPI_Aint_add)(MPI_Aint base, MPI_Aint disp);
@@ -380,6 +387,7 @@ MPI_Fint (MPI_Errhandler_c2f)(MPI_Errhandler errhandler);
 #endif
 #ifdef SCOREP_WRAPGEN_DECLARE_MPI_Errhandler_create
 int (MPI_Errhandler_create)(MPI_Handler_function *function, MPI_Errhandler *errhandler);
+int (PMPI_Errhandler_create)(MPI_Handler_function *function, MPI_Errhandler *errhandler);
 #endif
 #ifdef SCOREP_WRAPGEN_DECLARE_MPI_Errhandler_f2c
 MPI_Errhandler (MPI_Errhandler_f2c)(MPI_Fint errhandler);
@@ -392,9 +400,11 @@ MPI_Errhandler (MPI_Errhandler_fromint)(int errhandler);
 #endif
 #ifdef SCOREP_WRAPGEN_DECLARE_MPI_Errhandler_get
 int (MPI_Errhandler_get)(MPI_Comm comm, MPI_Errhandler *errhandler);
+int (PMPI_Errhandler_get)(MPI_Comm comm, MPI_Errhandler *errhandler);
 #endif
 #ifdef SCOREP_WRAPGEN_DECLARE_MPI_Errhandler_set
 int (MPI_Errhandler_set)(MPI_Comm comm, MPI_Errhandler errhandler);
+int (PMPI_Errhandler_set)(MPI_Comm comm, MPI_Errhandler errhandler);
 #endif
 #ifdef SCOREP_WRAPGEN_DECLARE_MPI_Errhandler_toint
 int (MPI_Errhandler_toint)(MPI_Errhandler errhandler);
@@ -1838,6 +1848,7 @@ int (MPI_Type_dup)(MPI_Datatype oldtype, MPI_Datatype *newtype);
 #endif
 #ifdef SCOREP_WRAPGEN_DECLARE_MPI_Type_extent
 int (MPI_Type_extent)(MPI_Datatype datatype, MPI_Aint *extent);
+int (PMPI_Type_extent)(MPI_Datatype datatype, MPI_Aint *extent);
 #endif
 #ifdef SCOREP_WRAPGEN_DECLARE_MPI_Type_f2c
 MPI_Datatype (MPI_Type_f2c)(MPI_Fint datatype);
@@ -1892,9 +1903,11 @@ int (MPI_Type_get_value_index)(MPI_Datatype value_type, MPI_Datatype index_type,
 #endif
 #ifdef SCOREP_WRAPGEN_DECLARE_MPI_Type_hindexed
 int (MPI_Type_hindexed)(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype);
+int (PMPI_Type_hindexed)(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype);
 #endif
 #ifdef SCOREP_WRAPGEN_DECLARE_MPI_Type_hvector
 int (MPI_Type_hvector)(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int (PMPI_Type_hvector)(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
 #endif
 #ifdef SCOREP_WRAPGEN_DECLARE_MPI_Type_indexed
 int (MPI_Type_indexed)(int count, const int array_of_blocklengths[], const int array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype);
@@ -1904,6 +1917,7 @@ int (MPI_Type_indexed_c)(MPI_Count count, const MPI_Count array_of_blocklengths[
 #endif
 #ifdef SCOREP_WRAPGEN_DECLARE_MPI_Type_lb
 int (MPI_Type_lb)(MPI_Datatype datatype, MPI_Aint *displacement);
+int (PMPI_Type_lb)(MPI_Datatype datatype, MPI_Aint *displacement);
 #endif
 #ifdef SCOREP_WRAPGEN_DECLARE_MPI_Type_match_size
 int (MPI_Type_match_size)(int typeclass, int size, MPI_Datatype *datatype);
@@ -1925,12 +1939,14 @@ int (MPI_Type_size_x)(MPI_Datatype datatype, MPI_Count *size);
 #endif
 #ifdef SCOREP_WRAPGEN_DECLARE_MPI_Type_struct
 int (MPI_Type_struct)(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[], MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+int (PMPI_Type_struct)(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[], MPI_Datatype array_of_types[], MPI_Datatype *newtype);
 #endif
 #ifdef SCOREP_WRAPGEN_DECLARE_MPI_Type_toint
 int (MPI_Type_toint)(MPI_Datatype datatype);
 #endif
 #ifdef SCOREP_WRAPGEN_DECLARE_MPI_Type_ub
 int (MPI_Type_ub)(MPI_Datatype datatype, MPI_Aint *displacement);
+int (PMPI_Type_ub)(MPI_Datatype datatype, MPI_Aint *displacement);
 #endif
 #ifdef SCOREP_WRAPGEN_DECLARE_MPI_Type_vector
 int (MPI_Type_vector)(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype);

@@ -5,6 +5,12 @@
 #include "scorep_mpi_adapter.h"
 
 #if SCOREP_WRAPGEN_HAVE_MPI_Address
+/* removed in MPI 3.0: the library's mpi.h may no longer declare it, or
+   define it as a macro that fails the compile (Open MPI 4.1 under C11) */
+#undef MPI_Address
+#undef PMPI_Address
+int MPI_Address(void *location, MPI_Aint *address);
+int PMPI_Address(void *location, MPI_Aint *address);
 int MPI_Address(void *location, MPI_Aint *address)
 {
     int scorep_result;
@@ -745,6 +751,12 @@ int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 #endif
 
 #if SCOREP_WRAPGEN_HAVE_MPI_Type_extent
+/* removed in MPI 3.0: the library's mpi.h may no longer declare it, or
+   define it as a macro that fails the compile (Open MPI 4.1 under C11) */
+#undef MPI_Type_extent
+#undef PMPI_Type_extent
+int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);
+int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);
 int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent)
 {
     int scorep_result;
@@ -1065,6 +1077,12 @@ int MPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type, M
 #endif
 
 #if SCOREP_WRAPGEN_HAVE_MPI_Type_hindexed
+/* removed in MPI 3.0: the library's mpi.h may no longer declare it, or
+   define it as a macro that fails the compile (Open MPI 4.1 under C11) */
+#undef MPI_Type_hindexed
+#undef PMPI_Type_hindexed
+int MPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype);
 int MPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     int scorep_result;
@@ -1085,6 +1103,12 @@ int MPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_
 #endif
 
 #if SCOREP_WRAPGEN_HAVE_MPI_Type_hvector
+/* removed in MPI 3.0: the library's mpi.h may no longer declare it, or
+   define it as a macro that fails the compile (Open MPI 4.1 under C11) */
+#undef MPI_Type_hvector
+#undef PMPI_Type_hvector
+int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
 int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     int scorep_result;
@@ -1145,6 +1169,12 @@ int MPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
 #endif
 
 #if SCOREP_WRAPGEN_HAVE_MPI_Type_lb
+/* removed in MPI 3.0: the library's mpi.h may no longer declare it, or
+   define it as a macro that fails the compile (Open MPI 4.1 under C11) */
+#undef MPI_Type_lb
+#undef PMPI_Type_lb
+int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
+int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
 int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement)
 {
     int scorep_result;
@@ -1285,6 +1315,12 @@ int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
 #endif
 
 #if SCOREP_WRAPGEN_HAVE_MPI_Type_struct
+/* removed in MPI 3.0: the library's mpi.h may no longer declare it, or
+   define it as a macro that fails the compile (Open MPI 4.1 under C11) */
+#undef MPI_Type_struct
+#undef PMPI_Type_struct
+int MPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[], MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+int PMPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[], MPI_Datatype array_of_types[], MPI_Datatype *newtype);
 int MPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[], MPI_Datatype array_of_types[], MPI_Datatype *newtype)
 {
     int scorep_result;
@@ -1305,6 +1341,12 @@ int MPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_di
 #endif
 
 #if SCOREP_WRAPGEN_HAVE_MPI_Type_ub
+/* removed in MPI 3.0: the library's mpi.h may no longer declare it, or
+   define it as a macro that fails the compile (Open MPI 4.1 under C11) */
+#undef MPI_Type_ub
+#undef PMPI_Type_ub
+int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
+int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
 int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement)
 {
     int scorep_result;

@@ -65,6 +65,13 @@ int MPI_Add_error_string(int errorcode, const char *string)
 #endif
 
 #if SCOREP_WRAPGEN_HAVE_MPI_Errhandler_create
+/* removed in MPI 3.0: the library's mpi.h may no longer declare it, or
+   define it as a macro that fails the compile (Open MPI 4.1 under C11) */
+#undef MPI_Errhandler_create
+#undef PMPI_Errhandler_create
+typedef void (MPI_Handler_function)(MPI_Comm *comm, int *error_code, ...);
+int MPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler);
+int PMPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler);
 int MPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler)
 {
     int scorep_result;
@@ -105,6 +112,12 @@ int MPI_Errhandler_free(MPI_Errhandler *errhandler)
 #endif
 
 #if SCOREP_WRAPGEN_HAVE_MPI_Errhandler_get
+/* removed in MPI 3.0: the library's mpi.h may no longer declare it, or
+   define it as a macro that fails the compile (Open MPI 4.1 under C11) */
+#undef MPI_Errhandler_get
+#undef PMPI_Errhandler_get
+int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler);
+int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler);
 int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
     int scorep_result;
@@ -125,6 +138,12 @@ int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler)
 #endif
 
 #if SCOREP_WRAPGEN_HAVE_MPI_Errhandler_set
+/* removed in MPI 3.0: the library's mpi.h may no longer declare it, or
+   define it as a macro that fails the compile (Open MPI 4.1 under C11) */
+#undef MPI_Errhandler_set
+#undef PMPI_Errhandler_set
+int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
+int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
 int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
 {
     int scorep_result;

@@ -68,6 +68,29 @@ static void scorep_mpif_MPI_Alloc_mem(MPI_Aint* size, MPI_Fint* info, MPI_Aint* 
 SCOREP_MPIF_ALIASES_MPI_Alloc_mem(scorep_mpif_MPI_Alloc_mem)
 #endif
 
+#if SCOREP_MPIF_HAVE_MPI_Alloc_mem_cptr
+extern void SCOREP_MPIF_PNAME_MPI_Alloc_mem_cptr(MPI_Aint* size, MPI_Fint* info, MPI_Aint* baseptr, MPI_Fint* ierror);
+static void scorep_mpif_MPI_Alloc_mem_cptr(MPI_Aint* size, MPI_Fint* info, MPI_Aint* baseptr, MPI_Fint* ierror)
+{
+    int scorep_result = MPI_SUCCESS;
+    int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    if (scorep_measuring) {
+        scorep_event_generation_off();
+        scorep_region_id = scorep_mpif_region(16);
+        scorep_enter(scorep_region_id);
+    }
+    SCOREP_MPIF_PNAME_MPI_Alloc_mem_cptr(size, info, baseptr, ierror);
+    scorep_result = (int)*ierror;
+    if (scorep_measuring) {
+        scorep_exit(scorep_region_id);
+        scorep_event_generation_on();
+    }
+    (void)scorep_result;
+}
+SCOREP_MPIF_ALIASES_MPI_Alloc_mem_cptr(scorep_mpif_MPI_Alloc_mem_cptr)
+#endif
+
 #if SCOREP_MPIF_HAVE_MPI_Compare_and_swap
 extern void SCOREP_MPIF_PNAME_MPI_Compare_and_swap(void* origin_addr, void* compare_addr, void* result_addr, MPI_Fint* datatype, MPI_Fint* target_rank, MPI_Aint* target_disp, MPI_Fint* win, MPI_Fint* ierror);
 static void scorep_mpif_MPI_Compare_and_swap(void* origin_addr, void* compare_addr, void* result_addr, MPI_Fint* datatype, MPI_Fint* target_rank, MPI_Aint* target_disp, MPI_Fint* win, MPI_Fint* ierror)
@@ -450,6 +473,35 @@ static void scorep_mpif_MPI_Win_allocate(MPI_Aint* size, MPI_Fint* disp_unit, MP
 SCOREP_MPIF_ALIASES_MPI_Win_allocate(scorep_mpif_MPI_Win_allocate)
 #endif
 
+#if SCOREP_MPIF_HAVE_MPI_Win_allocate_cptr
+extern void SCOREP_MPIF_PNAME_MPI_Win_allocate_cptr(MPI_Aint* size, MPI_Fint* disp_unit, MPI_Fint* info, MPI_Fint* comm, MPI_Aint* baseptr, MPI_Fint* win, MPI_Fint* ierror);
+static void scorep_mpif_MPI_Win_allocate_cptr(MPI_Aint* size, MPI_Fint* disp_unit, MPI_Fint* info, MPI_Fint* comm, MPI_Aint* baseptr, MPI_Fint* win, MPI_Fint* ierror)
+{
+    int scorep_result = MPI_SUCCESS;
+    int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    MPI_Win scorep_f_win;
+    MPI_Comm scorep_f_comm;
+    scorep_f_comm = MPI_Comm_f2c(*comm);
+    if (scorep_measuring) {
+        scorep_event_generation_off();
+        scorep_region_id = scorep_mpif_region(400);
+        scorep_enter(scorep_region_id);
+    }
+    SCOREP_MPIF_PNAME_MPI_Win_allocate_cptr(size, disp_unit, info, comm, baseptr, win, ierror);
+    scorep_result = (int)*ierror;
+    scorep_f_win = MPI_Win_f2c(*win);
+    if (scorep_result == MPI_SUCCESS)
+        scorep_mpi_win_create(*(&scorep_f_win), scorep_f_comm);
+    if (scorep_measuring) {
+        scorep_exit(scorep_region_id);
+        scorep_event_generation_on();
+    }
+    (void)scorep_result;
+}
+SCOREP_MPIF_ALIASES_MPI_Win_allocate_cptr(scorep_mpif_MPI_Win_allocate_cptr)
+#endif
+
 #if SCOREP_MPIF_HAVE_MPI_Win_allocate_shared
 extern void SCOREP_MPIF_PNAME_MPI_Win_allocate_shared(MPI_Aint* size, MPI_Fint* disp_unit, MPI_Fint* info, MPI_Fint* comm, MPI_Aint* baseptr, MPI_Fint* win, MPI_Fint* ierror);
 static void scorep_mpif_MPI_Win_allocate_shared(MPI_Aint* size, MPI_Fint* disp_unit, MPI_Fint* info, MPI_Fint* comm, MPI_Aint* baseptr, MPI_Fint* win, MPI_Fint* ierror)
@@ -477,6 +529,35 @@ static void scorep_mpif_MPI_Win_allocate_shared(MPI_Aint* size, MPI_Fint* disp_u
     (void)scorep_result;
 }
 SCOREP_MPIF_ALIASES_MPI_Win_allocate_shared(scorep_mpif_MPI_Win_allocate_shared)
+#endif
+
+#if SCOREP_MPIF_HAVE_MPI_Win_allocate_shared_cptr
+extern void SCOREP_MPIF_PNAME_MPI_Win_allocate_shared_cptr(MPI_Aint* size, MPI_Fint* disp_unit, MPI_Fint* info, MPI_Fint* comm, MPI_Aint* baseptr, MPI_Fint* win, MPI_Fint* ierror);
+static void scorep_mpif_MPI_Win_allocate_shared_cptr(MPI_Aint* size, MPI_Fint* disp_unit, MPI_Fint* info, MPI_Fint* comm, MPI_Aint* baseptr, MPI_Fint* win, MPI_Fint* ierror)
+{
+    int scorep_result = MPI_SUCCESS;
+    int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    MPI_Win scorep_f_win;
+    MPI_Comm scorep_f_comm;
+    scorep_f_comm = MPI_Comm_f2c(*comm);
+    if (scorep_measuring) {
+        scorep_event_generation_off();
+        scorep_region_id = scorep_mpif_region(401);
+        scorep_enter(scorep_region_id);
+    }
+    SCOREP_MPIF_PNAME_MPI_Win_allocate_shared_cptr(size, disp_unit, info, comm, baseptr, win, ierror);
+    scorep_result = (int)*ierror;
+    scorep_f_win = MPI_Win_f2c(*win);
+    if (scorep_result == MPI_SUCCESS)
+        scorep_mpi_win_create(*(&scorep_f_win), scorep_f_comm);
+    if (scorep_measuring) {
+        scorep_exit(scorep_region_id);
+        scorep_event_generation_on();
+    }
+    (void)scorep_result;
+}
+SCOREP_MPIF_ALIASES_MPI_Win_allocate_shared_cptr(scorep_mpif_MPI_Win_allocate_shared_cptr)
 #endif
 
 #if SCOREP_MPIF_HAVE_MPI_Win_attach
@@ -1196,6 +1277,29 @@ static void scorep_mpif_MPI_Win_shared_query(MPI_Fint* win, MPI_Fint* rank, MPI_
     (void)scorep_result;
 }
 SCOREP_MPIF_ALIASES_MPI_Win_shared_query(scorep_mpif_MPI_Win_shared_query)
+#endif
+
+#if SCOREP_MPIF_HAVE_MPI_Win_shared_query_cptr
+extern void SCOREP_MPIF_PNAME_MPI_Win_shared_query_cptr(MPI_Fint* win, MPI_Fint* rank, MPI_Aint* size, MPI_Fint* disp_unit, MPI_Aint* baseptr, MPI_Fint* ierror);
+static void scorep_mpif_MPI_Win_shared_query_cptr(MPI_Fint* win, MPI_Fint* rank, MPI_Aint* size, MPI_Fint* disp_unit, MPI_Aint* baseptr, MPI_Fint* ierror)
+{
+    int scorep_result = MPI_SUCCESS;
+    int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
+    scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    if (scorep_measuring) {
+        scorep_event_generation_off();
+        scorep_region_id = scorep_mpif_region(430);
+        scorep_enter(scorep_region_id);
+    }
+    SCOREP_MPIF_PNAME_MPI_Win_shared_query_cptr(win, rank, size, disp_unit, baseptr, ierror);
+    scorep_result = (int)*ierror;
+    if (scorep_measuring) {
+        scorep_exit(scorep_region_id);
+        scorep_event_generation_on();
+    }
+    (void)scorep_result;
+}
+SCOREP_MPIF_ALIASES_MPI_Win_shared_query_cptr(scorep_mpif_MPI_Win_shared_query_cptr)
 #endif
 
 #if SCOREP_MPIF_HAVE_MPI_Win_start
