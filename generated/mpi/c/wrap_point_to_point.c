@@ -1278,7 +1278,7 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int t
     }
     scorep_result = PMPI_Recv_init(buf, count, datatype, source, tag, comm, request);
     if (scorep_measuring) {
-        if (scorep_result == MPI_SUCCESS)
+        if (scorep_result == MPI_SUCCESS && source != MPI_PROC_NULL)
             scorep_mpi_recv_init(scorep_comm_id, scorep_mpi_request_handle(*request));
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1302,7 +1302,7 @@ int MPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int sourc
     }
     scorep_result = PMPI_Recv_init_c(buf, count, datatype, source, tag, comm, request);
     if (scorep_measuring) {
-        if (scorep_result == MPI_SUCCESS)
+        if (scorep_result == MPI_SUCCESS && source != MPI_PROC_NULL)
             scorep_mpi_recv_init(scorep_comm_id, scorep_mpi_request_handle(*request));
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();

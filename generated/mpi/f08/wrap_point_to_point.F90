@@ -2081,7 +2081,7 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_Recv_init
 subroutine SCOREP_F08_NAME_MPI_Recv_init(buf, count, datatype, source, tag, comm, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_Request, MPI_SUCCESS, PMPI_Recv_init
+    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_PROC_NULL, MPI_Request, MPI_SUCCESS, PMPI_Recv_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -2114,8 +2114,8 @@ subroutine SCOREP_F08_NAME_MPI_Recv_init(buf, count, datatype, source, tag, comm
     end if
     call PMPI_Recv_init(buf, count, datatype, source, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS) call scorep_mpi_recv_init(scorep_comm_id, &
-        scorep_mpi_f08_request(request%MPI_VAL))
+        if (scorep_ierror == MPI_SUCCESS .and. source /= MPI_PROC_NULL) &
+            call scorep_mpi_recv_init(scorep_comm_id, scorep_mpi_f08_request(request%MPI_VAL))
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -2125,7 +2125,8 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_Recv_init_c
 subroutine SCOREP_F08_NAME_MPI_Recv_init_c(buf, count, datatype, source, tag, comm, request, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_Request, MPI_SUCCESS, PMPI_Recv_init
+    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_PROC_NULL, MPI_Request, MPI_SUCCESS, &
+        PMPI_Recv_init
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -2158,8 +2159,8 @@ subroutine SCOREP_F08_NAME_MPI_Recv_init_c(buf, count, datatype, source, tag, co
     end if
     call PMPI_Recv_init(buf, count, datatype, source, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS) call scorep_mpi_recv_init(scorep_comm_id, &
-        scorep_mpi_f08_request(request%MPI_VAL))
+        if (scorep_ierror == MPI_SUCCESS .and. source /= MPI_PROC_NULL) &
+            call scorep_mpi_recv_init(scorep_comm_id, scorep_mpi_f08_request(request%MPI_VAL))
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror

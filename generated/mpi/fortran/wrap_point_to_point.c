@@ -1095,6 +1095,7 @@ static void scorep_mpif_MPI_Recv_init(void* buf, MPI_Fint* count, MPI_Fint* data
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
+    int scorep_f_source;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -1102,13 +1103,14 @@ static void scorep_mpif_MPI_Recv_init(void* buf, MPI_Fint* count, MPI_Fint* data
         scorep_region_id = scorep_mpif_region(288);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_source = (int)*source;
         scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
     }
     SCOREP_MPIF_PNAME_MPI_Recv_init(buf, count, datatype, source, tag, comm, request, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         scorep_f_request = MPI_Request_f2c(*request);
-        if (scorep_result == MPI_SUCCESS)
+        if (scorep_result == MPI_SUCCESS && scorep_f_source != MPI_PROC_NULL)
             scorep_mpi_recv_init(scorep_comm_id, scorep_mpi_request_handle(*(&scorep_f_request)));
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
