@@ -11,17 +11,28 @@ links for all symbols at once:
     and asm names like `__isoc99_scanf` need no declaration; a versioned name
     `memcpy@GLIBC_2.2.5` becomes a `.symver` reference to that version);
   - it is linked once without and once with the target libraries (both links at
-    the same time), `--no-demangle` so the linker names the symbols as given;
-    every `undefined reference` the linker reports against that object is a
-    symbol that fails (GNU ld reports each undefined symbol, gold and mold too,
-    lld after `--error-limit=0`);
-  - an error the linker does not pin on one of our references (an archive member
-    pulled in for a symbol needs something nobody defines, a conflicting
-    definition, output that cannot be parsed) is resolved by bisection: the
-    symbols not named are linked again in halves until each failure belongs to
-    one symbol. A trivial program is linked first then, so broken flags raise an
-    error instead of bisecting.
+    the same time, LC_ALL=C), `--no-demangle` so the linker names the symbols as
+    given; every `undefined reference` the linker reports against that object
+    is a symbol that fails. GNU ld 2.40 reports every undefined symbol (it only
+    folds repeated references to the same one), gold and mold too, lld after
+    `--error-limit=0` (added when it says it stopped);
+  - an undefined reference inside an archive member is pinned, through the link
+    map (`-Map`, "Archive member included to satisfy reference by file
+    (symbol)", followed from member to member), on the symbol of ours that
+    pulled the member in; GNU ld's "undefined reference to symbol" (defined only
+    by a library the command line does not name) on that symbol. The symbols
+    not named are then linked again: a member pulled in for one symbol may be
+    needed by another, and ld stops after "DSO missing from command line";
+  - an error pinned on no symbol (a conflicting definition, a shared library
+    with unresolved symbols of its own, output that cannot be parsed) is
+    resolved by bisection: the symbols not named are linked again, in halves
+    when none was named, until each failure belongs to one symbol. A trivial
+    program is linked first then, so broken flags raise an error instead.
 
+So the verdicts rest on the linker's failures being per symbol: a symbol that
+fails alone also fails among others, and one that links alone is named by no
+error among others (true for undefined symbols; archive members are re-checked
+as above).
 The symbol tables of the library files the linker picks (find_libraries,
 exported_symbols) serve as a cross-check: disagreements become notes.
 """
@@ -329,8 +340,8 @@ def find_libraries(libs, ldflags, cc):
             lib = LibraryFile(_library_name(word), flag=word, linked_path=word)
             if kind == "archive":
                 lib.static_path = word
-            else:
-                lib.shared_path = word
+            elif kind == "script" or ".so" in os.path.basename(word):
+                lib.shared_path = word          # (an object file is neither)
             if all_dirs is None:
                 all_dirs = tuple(dirs) + _compiler_dirs(tuple(_cc_words(cc)))
             found.append(_resolve_script(lib, all_dirs))
