@@ -214,3 +214,56 @@ def test_session_installation_is_a_working_prefix(installed_prefix, build_dir):
     proc = subprocess.run([str(installed_prefix / "bin" / "scorep-info"), "config-vars"], capture_output=True,
                           text=True, env=clean_env(), check=True)
     assert "SCOREP_LIBWRAP_NESTED" in proc.stdout
+
+
+def test_pkg_config_files_point_into_the_moved_tree(moved, tmp_path):
+    prefix, libdir = moved
+    env = clean_env({"PKG_CONFIG_PATH": str(libdir / "pkgconfig")})
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "scorep-measurement"], capture_output=True,
+                           text=True, env=env, check=True).stdout
+    paths = {f[:2]: os.path.realpath(f[2:]) for f in flags.split() if f[:2] in ("-L", "-I")}
+    assert paths == {"-L": os.path.realpath(libdir), "-I": os.path.realpath(prefix / "include")}
+
+
+ZLIB_CALLS = r"""
+#include <stdio.h>
+#include <zlib.h>
+int main(void)
+{
+    unsigned long crc = 0;
+    for (int i = 0; i < 6; i++) crc = crc32(crc, (const unsigned char*)"abc", 3);
+    printf("%s %lu\n", zlibVersion(), crc);
+    return 0;
+}
+"""
+
+
+def test_library_wrapper_made_with_the_moved_tree_is_preloaded_by_full_path(moved, tmp_path):
+    """scorep-libwrap-init of the moved tree, make install into that tree (the
+    default), then LD_PRELOAD of the run-time wrapper by its full path (and
+    of the measurement core) into an unmodified program."""
+    prefix, libdir = moved
+    env = clean_env()
+    work = tmp_path / "wrap-z"
+    subprocess.run([str(prefix / "bin" / "scorep-libwrap-init"), "--name", "z", "-x", "c", "--libs", "-lz",
+                    "--header", "zlib.h", str(work)], check=True, capture_output=True, text=True, env=env)
+    (work / "main.c").write_text(ZLIB_CALLS)
+    for target in ((), ("install",)):
+        make = subprocess.run(["make", "-C", str(work), *target], capture_output=True, text=True, env=env)
+        assert make.returncode == 0, make.stdout + make.stderr
+    wrapper = prefix / "lib" / "libscorep_libwrap_z_runtime.so"
+    assert wrapper.is_file()
+    plain = subprocess.run([str(work / "main")], capture_output=True, text=True, env=env, check=True)
+    measured = subprocess.run([str(work / "main")], capture_output=True, text=True, check=True,
+                              env=clean_env({"LD_PRELOAD": f"{wrapper}:{libdir / 'libscorep_measurement.so'}",
+                                             "SCOREP_EXPERIMENT_DIRECTORY": str(tmp_path / "experiment")}))
+    assert measured.stdout == plain.stdout
+    profile = json.loads((tmp_path / "experiment" / "profile.json").read_text())
+    names = {r["id"]: r["name"] for r in profile["regions"]}
+    region_of = {c["id"]: c["region"] for c in profile["callpaths"] if "parameter" not in c}
+    visits = {}
+    for row in profile["rows"]:
+        if row["callpath"] in region_of:
+            name = names[region_of[row["callpath"]]]
+            visits[name] = visits.get(name, 0) + row["visits"]
+    assert visits.get("crc32") == 6 and visits.get("zlibVersion") == 1

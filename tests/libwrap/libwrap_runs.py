@@ -67,6 +67,19 @@ def init(tmp, prefix, name, language, libs, example, cppflags="", ldflags="", he
     return Workdir(path, name, prefix, libwrap_prefix, [proc])
 
 
+def full_workflow(tmp, prefix, name, language, libs, example, params=None, **init_args):
+    """What a user does: init, (N.params,) make, make check, make install,
+    make installcheck. The Workdir keeps each step's output."""
+    work = init(tmp, prefix, name, language, libs, example, **init_args)
+    if params:
+        (work.path / f"{name}.params").write_text(params)
+    work.make_output = work.make()
+    work.check_output = work.make("check")
+    work.make("install")
+    work.installcheck_output = work.make("installcheck")
+    return work
+
+
 def visits(experiment):
     """region name -> visits summed over locations and call paths (not over
     parameter nodes, which split a visit by an argument's value)."""

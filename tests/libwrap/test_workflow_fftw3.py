@@ -3,7 +3,7 @@ call counts of a program computing transforms, and the transform sizes
 recorded as region parameters (N.params)."""
 import pytest
 
-from libwrap_runs import MODES, init, installcheck_experiment, parameter_visits, run, visits
+from libwrap_runs import MODES, full_workflow, installcheck_experiment, parameter_visits, run, visits
 
 SIZES_1D, ROWS_2D, EXECUTIONS = [8, 16, 16, 32], [4, 8, 8], 3      # as in examples/fftw3_main.c
 EXPECTED_CALLS = {
@@ -18,15 +18,9 @@ EXPECTED_CALLS = {
 
 @pytest.fixture(scope="module")
 def fftw(installed_prefix, tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("libwrap-fftw3")
-    work = init(tmp, installed_prefix, "fftw3", "c", "-lfftw3 -lm", "fftw3_main.c", headers=["fftw3.h"],
-                display_name="FFTW 3")
-    (work.path / "fftw3.params").write_text("fftw_plan_dft_1d: n\nfftw_plan_dft_2d: n0\n")
-    work.make()
-    work.make("check")
-    work.make("install")
-    work.make("installcheck")
-    return work
+    return full_workflow(tmp_path_factory.mktemp("libwrap-fftw3"), installed_prefix, "fftw3", "c",
+                         "-lfftw3 -lm", "fftw3_main.c", params="fftw_plan_dft_1d: n\nfftw_plan_dft_2d: n0\n",
+                         headers=["fftw3.h"], display_name="FFTW 3")
 
 
 def test_array_typedef_parameters_keep_their_type(fftw):

@@ -3,7 +3,7 @@ typedefs, wrapped as a user would: mangled symbols, demangled region names,
 exact call counts of chosen member functions in every mode."""
 import pytest
 
-from libwrap_runs import MODES, init, installcheck_experiment, run, visits
+from libwrap_runs import MODES, full_workflow, installcheck_experiment, run, visits
 
 # calls examples/jsoncpp_main.cc makes from its own code (see its comments)
 EXPECTED_CALLS = {
@@ -18,14 +18,9 @@ EXPECTED_CALLS = {
 
 @pytest.fixture(scope="module")
 def jsoncpp(installed_prefix, tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("libwrap-jsoncpp")
-    work = init(tmp, installed_prefix, "jsoncpp", "c++", "-ljsoncpp", "jsoncpp_main.cc",
-                cppflags="-I/usr/include/jsoncpp", headers=["json/json.h"])
-    work.make()
-    work.make("check")
-    work.make("install")
-    work.make("installcheck")
-    return work
+    return full_workflow(tmp_path_factory.mktemp("libwrap-jsoncpp"), installed_prefix, "jsoncpp", "c++",
+                         "-ljsoncpp", "jsoncpp_main.cc", cppflags="-I/usr/include/jsoncpp",
+                         headers=["json/json.h"])
 
 
 def test_members_are_wrapped_by_mangled_symbol_with_demangled_names(jsoncpp):

@@ -5,7 +5,7 @@ import subprocess
 
 import pytest
 
-from libwrap_runs import MODES, init, installcheck_experiment, visits
+from libwrap_runs import MODES, full_workflow, installcheck_experiment, visits
 
 # how often tests/libwrap/examples/sqlite3_main.c calls each function
 EXPECTED_CALLS = {"sqlite3_libversion": 1, "sqlite3_open": 1, "sqlite3_exec": 6, "sqlite3_mprintf": 5,
@@ -15,14 +15,8 @@ EXPECTED_CALLS = {"sqlite3_libversion": 1, "sqlite3_open": 1, "sqlite3_exec": 6,
 
 @pytest.fixture(scope="module")
 def sqlite(installed_prefix, tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("libwrap-sqlite3")
-    work = init(tmp, installed_prefix, "sqlite3", "c", "-lsqlite3 -lm", "sqlite3_main.c",
-                headers=["sqlite3.h"])
-    work.make_output = work.make()
-    work.check_output = work.make("check")
-    work.make("install")
-    work.make("installcheck")
-    return work
+    return full_workflow(tmp_path_factory.mktemp("libwrap-sqlite3"), installed_prefix, "sqlite3", "c",
+                         "-lsqlite3 -lm", "sqlite3_main.c", headers=["sqlite3.h"])
 
 
 def exported(library="/usr/lib/x86_64-linux-gnu/libsqlite3.so"):

@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from libwrap_runs import EXAMPLES, MODES, init, installcheck_experiment, parameter_visits, regions, run, tool_env, visits
+from libwrap_runs import EXAMPLES, MODES, full_workflow, installcheck_experiment, parameter_visits, regions, run, tool_env, visits
 
 # how often tests/libwrap/examples/zlib_main.c calls each function
 EXPECTED_CALLS = {"zlibVersion": 1, "compress": 3, "uncompress": 3, "crc32": 5, "gzopen": 1,
@@ -15,15 +15,8 @@ EXPECTED_CALLS = {"zlibVersion": 1, "compress": 3, "uncompress": 3, "crc32": 5, 
 
 @pytest.fixture(scope="module")
 def zlib(installed_prefix, tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("libwrap-zlib")
-    work = init(tmp, installed_prefix, "z", "c", "-lz", "zlib_main.c", headers=["zlib.h"],
-                display_name="zlib")
-    (work.path / "z.params").write_text("crc32: len\n")
-    work.make()
-    work.make("check")
-    work.make("install")
-    work.installcheck = work.make("installcheck")
-    return work
+    return full_workflow(tmp_path_factory.mktemp("libwrap-zlib"), installed_prefix, "z", "c", "-lz",
+                         "zlib_main.c", params="crc32: len\n", headers=["zlib.h"], display_name="zlib")
 
 
 def test_make_forwards_gzprintf_to_gzvprintf_by_itself(zlib):
@@ -51,7 +44,7 @@ def test_every_mode_counts_each_call_exactly(zlib, mode):
 
 
 def test_installcheck_prints_the_table_and_passes(zlib):
-    out = zlib.installcheck.stdout
+    out = zlib.installcheck_output.stdout
     assert "every wrapped function the example calls" in out
     for name in EXPECTED_CALLS:
         assert any(line.split()[0] == name for line in out.splitlines() if line.strip())
