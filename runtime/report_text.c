@@ -1,5 +1,6 @@
 /* profile.txt, the report a person reads: where the time goes by call path,
- * what MPI costs per function group, and how evenly the ranks share the work.
+ * the whole call tree (indented), what MPI costs per function group, and how
+ * evenly the ranks share the work.
  * profile.folded: one "frame;frame;frame value" line per call path
  * (exclusive ns summed over all locations), input for flame-graph tools. */
 #include <inttypes.h>
@@ -89,6 +90,79 @@ static void write_top_callpaths(FILE* f, const scorep_report* r)
                 total ? 100.0 * (double)s[i].incl / (double)total : 0.0, s[i].visits, path);
     }
     fputc('\n', f);
+    free(s);
+}
+
+/* The whole call-path tree, indented by depth, each node's children by
+ * inclusive time (largest first). Iterative, so a deeply recursive program
+ * cannot overflow the stack during finalisation. */
+enum { CALL_TREE_MAX_LINES = 1000 };
+
+static const callpath_sum* tree_sums;
+
+static int tree_order(const void* a, const void* b)
+{
+    uint32_t x = *(const uint32_t*)a, y = *(const uint32_t*)b;
+    if (tree_sums[x].incl != tree_sums[y].incl) return tree_sums[x].incl < tree_sums[y].incl ? 1 : -1;
+    return (x > y) - (x < y);
+}
+
+static void write_call_tree(FILE* f, const scorep_report* r)
+{
+    uint32_t n = r->callpath_count;
+    callpath_sum* s = sum_by_callpath(r);
+    /* children of node i: child[first[i] .. first[i + 1]); roots: node n */
+    uint32_t* first = calloc((size_t)n + 2, sizeof *first);
+    uint32_t* child = malloc(((size_t)n + 1) * sizeof *child);
+    uint32_t* fill = calloc((size_t)n + 1, sizeof *fill);
+    uint32_t* stack = malloc(((size_t)n + 1) * sizeof *stack);
+    uint32_t* depth = calloc((size_t)n + 1, sizeof *depth);
+    if (!first || !child || !fill || !stack || !depth) goto out;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t p = r->callpaths[i].parent;
+        first[(p == SCOREP_INVALID_ID || p >= n ? n : p) + 1]++;
+    }
+    for (uint32_t i = 0; i <= n; i++) first[i + 1] += first[i];
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t p = r->callpaths[i].parent;
+        if (p == SCOREP_INVALID_ID || p >= n) p = n;
+        child[first[p] + fill[p]++] = i;
+    }
+    tree_sums = s;
+    for (uint32_t i = 0; i <= n; i++)
+        if (first[i + 1] - first[i] > 1) qsort(child + first[i], first[i + 1] - first[i], sizeof *child, tree_order);
+
+    fprintf(f, "Call tree (summed over all locations; children by inclusive time)\n");
+    char incl_head[16], excl_head[16];
+    snprintf(incl_head, sizeof incl_head, "incl [%s]", report_unit.name);
+    snprintf(excl_head, sizeof excl_head, "excl [%s]", report_unit.name);
+    fprintf(f, "%14s %14s %12s  %s\n", incl_head, excl_head, "visits", "call path");
+    size_t top = 0, lines = 0;
+    for (uint32_t k = first[n + 1]; k > first[n]; k--) stack[top++] = child[k - 1];
+    while (top > 0) {
+        uint32_t c = stack[--top];
+        if (lines == CALL_TREE_MAX_LINES) {
+            fprintf(f, "  ... more call paths not shown (%u in all; profile.json has every one)\n", n);
+            break;
+        }
+        char frame[512];
+        scorep_report_frame_name(r, c, frame, sizeof frame);
+        unsigned indent = depth[c] < 40 ? 2 * depth[c] : 80;
+        fprintf(f, "%14.3f %14.3f %12" PRIu64 "  %*s%s\n", s[c].incl / report_unit.ns, s[c].excl / report_unit.ns,
+                s[c].visits, (int)indent, "", frame);
+        lines++;
+        for (uint32_t k = first[c + 1]; k > first[c]; k--) {
+            depth[child[k - 1]] = depth[c] + 1;
+            stack[top++] = child[k - 1];
+        }
+    }
+    fputc('\n', f);
+out:
+    free(first);
+    free(child);
+    free(fill);
+    free(stack);
+    free(depth);
     free(s);
 }
 
@@ -208,6 +282,7 @@ int scorep_report_write_text(const scorep_report* r, const char* path)
         if (r->rows[i].n.time_incl > largest) largest = r->rows[i].n.time_incl;
     report_unit = unit_for(largest * (uint64_t)(r->defs->location_count ? r->defs->location_count : 1));
     write_top_callpaths(f, r);
+    write_call_tree(f, r);
     write_mpi_summary(f, r);
     write_imbalance(f, r);
     int bad = ferror(f);
