@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "abort_peers.h"
 #include "internal.h"
@@ -13,6 +14,7 @@
 static MPI_Comm layer_comm = MPI_COMM_NULL;
 static scorep_multiprocess_ops ops;
 static int world_rank;
+static pid_t layer_pid;
 static uint32_t comm_counter;
 #define LAYER_TAG 0x5C0E
 
@@ -442,6 +444,7 @@ void scorep_mpi_layer_init(void)
     PMPI_Comm_dup(MPI_COMM_WORLD, &layer_comm);
     PMPI_Comm_set_name(layer_comm, "scorep-wrapgen internal");
     PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    layer_pid = getpid();
     int size;
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
     ops = (scorep_multiprocess_ops){
@@ -469,3 +472,14 @@ void scorep_mpi_layer_finalize(void)
 }
 
 void scorep_mpi_layer_abort(void) { scorep_abort_peers_save(); }
+
+/* The process ends without exit handlers (_exit), e.g. Open MPI's fatal error
+ * handler (MPI_ERRORS_ARE_FATAL) ending this rank: write what it recorded.
+ * Only in the process that initialised MPI (not in a forked child) while MPI
+ * runs; after MPI_Finalize the data is written already. */
+void scorep_mpi_layer_process_ends(void)
+{
+    if (layer_comm == MPI_COMM_NULL || layer_pid != getpid()) return;
+    scorep_verbose("rank %d ends without MPI_Finalize (_exit): writing the data recorded so far", world_rank);
+    scorep_measurement_abort();
+}

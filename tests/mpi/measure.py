@@ -41,7 +41,7 @@ def compile_fortran_pair(mpi, source, out_dir):
     return tuple(built)
 
 
-def run_measured(mpi, nprocs, program, workdir, env=None, args=()):
+def run_measured(mpi, nprocs, program, workdir, env=None, args=(), check=True):
     experiment = pathlib.Path(workdir) / f"experiment-{pathlib.Path(program).name}"
     environment = {"SCOREP_EXPERIMENT_DIRECTORY": str(experiment)}
     environment.update(env or {})
@@ -51,9 +51,9 @@ def run_measured(mpi, nprocs, program, workdir, env=None, args=()):
         for key in environment:
             forwarded += ["-x", key]
         proc = mpirun(nprocs, [program, *args], mpi=mpi, env=environment, cwd=workdir,
-                      launcher_args=forwarded)
+                      launcher_args=forwarded, check=check)
     else:
-        proc = mpirun(nprocs, [program, *args], mpi=mpi, env=environment, cwd=workdir)
+        proc = mpirun(nprocs, [program, *args], mpi=mpi, env=environment, cwd=workdir, check=check)
     return proc, experiment
 
 

@@ -42,6 +42,9 @@ extern "C" {
 void scorep_mpi_layer_init(void);
 void scorep_mpi_layer_finalize(void);
 void scorep_mpi_layer_abort(void);
+/* The process ends without exit handlers (_exit, from the C adapter's _exit):
+ * writes this rank's partial data if MPI runs and was initialised in it. */
+void scorep_mpi_layer_process_ends(void);
 
 scorep_comm scorep_mpi_comm_create(MPI_Comm newcomm);
 /* A communicator from a non-blocking duplication: it may not be used before
