@@ -460,11 +460,12 @@ def _compile_options(flag_words):
 # ---------------------------------------------------------------- linker output
 
 _UNDEFINED = [
-    re.compile(r"undefined reference to [`']([^'`]+)'"),     # GNU ld, gold
+    # GNU ld; gold (adds ", version 'V'" for a versioned reference)
+    re.compile(r"undefined reference to [`']([^'`]+)'(?:, version '([^']+)')?"),
     # GNU ld: defined only in a shared object the command line does not name (a
     # dependency of a target library); ld stops after this one ("DSO missing")
-    re.compile(r"undefined reference to symbol [`']([^'`]+)'"),
-    re.compile(r"undefined symbol: (\S+)"),                  # lld, mold
+    re.compile(r"undefined reference to symbol [`']([^'`]+)'()"),
+    re.compile(r"undefined symbol: (\S+)()"),                 # lld, mold
 ]
 _BENIGN = [
     re.compile(r"^collect2: error: ld returned \d+ exit status"),
@@ -479,6 +480,7 @@ _BENIGN = [
 _MAP_MEMBER = re.compile(r"^(\S+\))(?:\s+(\S.*?) \(([^()]+)\))?\s*$")
 _MAP_REFERRER = re.compile(r"^\s+(\S.*?) \(([^()]+)\)\s*$")
 _ARCHIVE_MEMBER = re.compile(r"[^\s:()`']+\([^()\s]+\)")     # /x/libfoo.a(m.o)
+_LLD_MEMBER = re.compile(r"(\S+):\([^()]*\) in archive (\S+)")  # lld: m.o:(f) in archive /x/libfoo.a
 
 
 def _archive_members(map_path):
@@ -513,6 +515,21 @@ def _archive_members(map_path):
             members[m.group(1)] = (m.group(2), m.group(3))
         else:
             pending = m.group(1)
+    return members
+
+
+def _why_extract(path):
+    """member -> (referring file, symbol) from lld's --why-extract file."""
+    try:
+        with open(path, errors="replace") as f:
+            lines = f.read(1 << 24).splitlines()
+    except (OSError, TypeError):
+        return {}
+    members = {}
+    for line in lines[1:]:
+        fields = line.split("\t")
+        if len(fields) == 3:
+            members.setdefault(fields[1], (fields[0], fields[2]))
     return members
 
 
@@ -576,13 +593,16 @@ def _analyse(proc, names, stem, members=None):
         where = line[:m.start()] + " ".join(context[1:])
         if not re.match(r"^\S*ld\S*: ", line) and not _ARCHIVE_MEMBER.search(where):
             where = header + " " + where      # "src.c:(.text+0x11): undefined reference ..."
-        ours = names.get(m.group(1))
+        named = f"{m.group(1)}@{m.group(2)}" if m.group(2) else m.group(1)
+        ours = names.get(named)
         if not ours and "to symbol" in m.group(0):      # names the definition's version
-            ours = names.get(m.group(1).split("@", 1)[0])
+            ours = names.get(named.split("@", 1)[0])
         if ours and stem in where:
             failed.update(ours)
             continue
-        roots = {_root_symbol(member, members, stem) for member in _ARCHIVE_MEMBER.findall(where)}
+        found = _ARCHIVE_MEMBER.findall(where)
+        found += [f"{archive}({member})" for member, archive in _LLD_MEMBER.findall(where)]
+        roots = {_root_symbol(member, members, stem) for member in found}
         pinned = [s for root in roots if root is not None for s in names.get(root, [])]
         if pinned:
             failed.update(pinned)
@@ -607,6 +627,7 @@ class _Linker:
         self.suffix = _suffix(language)
         self.compile_options = _compile_options(self.ldflags + self.libs)
         self.extra = ["-Wl,--no-demangle"]
+        self.lld = False          # lld: no error limit, and say why archive members are pulled in
         self.links = 0
         self._lock = threading.Lock()
         self.counter = 0
@@ -638,17 +659,20 @@ class _Linker:
                                    f"program (exit {proc.returncode}):\n"
                                    f"{_tail(proc.stderr + proc.stdout)}")
 
-    def link_command(self, obj, with_libs, out, extra):
-        return (self.cc + extra + [f"-Wl,-Map={out}.map"] + self.ldflags + [str(obj)]
+    def link_command(self, obj, with_libs, out, lld):
+        extra = self.extra + [f"-Wl,-Map={out}.map"]
+        if lld:
+            extra += ["-Wl,--error-limit=0", f"-Wl,--why-extract={out}.why"]
+        return (self.cc + extra + self.ldflags + [str(obj)]
                 + (self.libs if with_libs else []) + ["-o", str(out)])
 
     def link(self, obj, with_libs):
-        """(completed process, path of the link map, the extra options used)."""
+        """(completed process, output path (+.map, +.why), whether lld's options were used)."""
         out = obj.with_name(obj.stem + ("_with" if with_libs else "_without") + ".out")
         with self._lock:
             self.links += 1
-        extra = list(self.extra)
-        return _run(self.link_command(obj, with_libs, out, extra)), f"{out}.map", extra
+            lld = self.lld
+        return _run(self.link_command(obj, with_libs, out, lld)), str(out), lld
 
     def check_trivial(self, with_libs):
         """Raise when even a program referencing nothing does not link."""
@@ -673,11 +697,15 @@ class _Linker:
 
 
 def _outcome(linked, symbols):
-    proc, map_path, _ = linked
+    proc, out, _ = linked
     names = {}
     for s in symbols:
         names.setdefault(_reported_name(s), []).append(s)
-    members = _archive_members(map_path) if proc.returncode != 0 else {}
+    members = {}
+    if proc.returncode != 0:
+        members = _archive_members(f"{out}.map")
+        for member, why in _why_extract(f"{out}.why").items():
+            members.setdefault(member, why)
     return _analyse(proc, names, STEM, members)
 
 
@@ -691,11 +719,12 @@ def _failing(linker, symbols, with_libs, first=None, notes=None):
         return set()
     linked = first if first is not None else linker.link(linker.compile(symbols), with_libs)
     outcome = _outcome(linked, symbols)
-    if outcome.error_limit and "-Wl,--error-limit=0" not in linked[2]:
-        # lld stops after 20 errors unless told otherwise
+    lld = outcome.error_limit or "ld.lld: " in outcome.output
+    if lld and not linked[2] and (outcome.error_limit or outcome.unattributed):
+        # lld stops after 20 errors, and its map does not say why an archive
+        # member was pulled in: link again with options for both
         with linker._lock:
-            if "-Wl,--error-limit=0" not in linker.extra:
-                linker.extra.append("-Wl,--error-limit=0")
+            linker.lld = True
         return _failing(linker, symbols, with_libs, notes=notes)
     if outcome.ok:
         return set()

@@ -160,6 +160,21 @@ def test_symbol_of_a_dependency(libs, tmp_path):
     assert result.links <= 6
 
 
+@pytest.mark.parametrize("linker", ["gold", "lld"])
+def test_other_linkers(libs, tmp_path, linker):
+    """gold and lld word their errors differently (gold: "..., version 'V'"; lld
+    stops after 20 unless told otherwise, and its map does not say why an
+    archive member was pulled in: bisection). On these libraries all three
+    linkers agree, so GNU ld's verdicts serve as the reference."""
+    if not shutil.which(f"ld.{linker}"):
+        pytest.skip(f"ld.{linker} not installed")
+    symbols = DEMO_SYMBOLS + STATIC_SYMBOLS + [f"filler_{i}" for i in range(20)]
+    libs_flags = f"-L{libs} -ldemo -lstaticonly"
+    expected = check_symbols(symbols, "gcc", "", libs_flags, tmp_path / "ld")
+    result = check_symbols(symbols, "gcc", f"-fuse-ld={linker}", libs_flags, tmp_path / linker)
+    assert (result.missing, result.uncertain) == (expected.missing, expected.uncertain)
+
+
 def test_cxx_language(libs, tmp_path):
     symbols = ["_ZN4demo5twiceEi", "_ZN4demo10hidden_cppEi", "demo_exported",
                "_ZNSt8ios_base4InitC1Ev", "_ZdlPv", "_Znwm", "strlen", "no_such_thing"]
