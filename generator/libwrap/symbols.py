@@ -634,8 +634,9 @@ class _Linker:
         self.trivial_checked = set()
 
     def _path(self, tag, suffix):
-        self.counter += 1
-        return self.workdir / f"{STEM}_{self.counter}_{tag}{suffix}"
+        with self._lock:
+            self.counter += 1
+            return self.workdir / f"{STEM}_{self.counter}_{tag}{suffix}"
 
     def compile(self, symbols):
         source = self._path("src", self.suffix)
@@ -667,12 +668,13 @@ class _Linker:
                 + (self.libs if with_libs else []) + ["-o", str(out)])
 
     def link(self, obj, with_libs):
-        """(completed process, output path (+.map, +.why), whether lld's options were used)."""
+        """(completed process, output path (+.map, +.why), whether lld's options were
+        used, the object linked)."""
         out = obj.with_name(obj.stem + ("_with" if with_libs else "_without") + ".out")
         with self._lock:
             self.links += 1
             lld = self.lld
-        return _run(self.link_command(obj, with_libs, out, lld)), str(out), lld
+        return _run(self.link_command(obj, with_libs, out, lld)), str(out), lld, obj
 
     def check_trivial(self, with_libs):
         """Raise when even a program referencing nothing does not link."""
@@ -697,7 +699,7 @@ class _Linker:
 
 
 def _outcome(linked, symbols):
-    proc, out, _ = linked
+    proc, out = linked[:2]
     names = {}
     for s in symbols:
         names.setdefault(_reported_name(s), []).append(s)
@@ -714,7 +716,9 @@ def _failing(linker, symbols, with_libs, first=None, notes=None):
     so do those whose archive member needs something undefined, and then the
     others are linked again (a member pulled in for one symbol may be what
     another one needs too). An error pinned to no symbol: the ones not named
-    are linked again, in halves when none was named."""
+    are linked again, in halves when none was named.
+    first: the link already run for these symbols; notes: where the top level
+    says what happened (the deeper levels say nothing)."""
     if not symbols:
         return set()
     linked = first if first is not None else linker.link(linker.compile(symbols), with_libs)
@@ -725,7 +729,8 @@ def _failing(linker, symbols, with_libs, first=None, notes=None):
         # member was pulled in: link again with options for both
         with linker._lock:
             linker.lld = True
-        return _failing(linker, symbols, with_libs, notes=notes)
+        again = linker.link(linked[3], with_libs)
+        return _failing(linker, symbols, with_libs, first=again, notes=notes)
     if outcome.ok:
         return set()
     if not outcome.unattributed and not outcome.via_members:
@@ -735,21 +740,20 @@ def _failing(linker, symbols, with_libs, first=None, notes=None):
         linker.check_trivial(with_libs)
         if len(symbols) == 1:
             return set(symbols)
-        if notes is not None and first is not None:
+        if notes is not None:
             notes.append(f"the link {case} the target libraries reported errors tied to no "
                          f"symbol; linking the others again (bisection where needed). First of "
                          f"them:\n{_tail(chr(10).join(outcome.unattributed), 6)}")
-    elif notes is not None and first is not None:
+    elif notes is not None:
         via = sorted(outcome.via_members)
         notes.append(f"the link {case} the target libraries: {len(via)} symbol(s) pull in an "
                      f"archive member that does not link: " + ", ".join(via[:10])
                      + (" ..." if len(via) > 10 else ""))
     rest = [s for s in symbols if s not in outcome.failed]
     if len(rest) < len(symbols):
-        return outcome.failed | _failing(linker, rest, with_libs, notes=notes)
+        return outcome.failed | _failing(linker, rest, with_libs)
     half = len(symbols) // 2
-    return (_failing(linker, symbols[:half], with_libs, notes=notes)
-            | _failing(linker, symbols[half:], with_libs, notes=notes))
+    return _failing(linker, symbols[:half], with_libs) | _failing(linker, symbols[half:], with_libs)
 
 
 def _unique(symbols):
@@ -827,13 +831,17 @@ def check_symbols(symbols, cc, ldflags, libs, workdir, language="c"):
             return result
         obj = linker.compile(symbols)
         cases = [False, True] if _words(libs) else [False]
-        # both links and the symbol-table reads at the same time
+        # both links (and any further ones each needs) and the symbol-table reads
+        # at the same time
         with concurrent.futures.ThreadPoolExecutor(max_workers=len(cases) + 1) as pool:
             tables = pool.submit(_symbol_tables, libraries)
-            procs = list(pool.map(lambda w: linker.link(obj, w), cases))
+            notes = {w: [] for w in cases}
+            failing = dict(zip(cases, pool.map(
+                lambda w: _failing(linker, symbols, w, first=linker.link(obj, w), notes=notes[w]),
+                cases)))
             tables = tables.result()
-        failing = {w: _failing(linker, symbols, w, first=p, notes=result.notes)
-                   for w, p in zip(cases, procs)}
+        for w in cases:
+            result.notes += notes[w]
         if True not in failing:
             failing[True] = failing[False]
         result.uncertain = [s for s in symbols if s not in failing[False]]
