@@ -13,4 +13,13 @@ def regenerate(output=GENERATED_DIR, quiet=False, specs_dir=None, catalogue_path
     kinds = load_kinds()
     spec = load_spec(specs_dir or SPECS_DIR, kinds=kinds)
     catalogue = Catalogue(catalogue_path or TASKS_DIR / "scorep.json")
-    return render_all(spec, kinds, pathlib.Path(output), quiet=quiet, catalogue=catalogue)
+    written = render_all(spec, kinds, pathlib.Path(output), quiet=quiet, catalogue=catalogue)
+    # the Coarray Fortran adapter: libcaf.h + tasks/caf.json (generator/caf_backend.py)
+    from .caf_backend import render_caf_adapter
+    from .render import write_if_changed
+    wrapped, excluded = render_caf_adapter(pathlib.Path(output),
+                                           lambda path, text: write_if_changed(path, text, written))
+    if not quiet:
+        print(f"CAF adapter: {len(wrapped)} wrappers, {len(excluded)} functions excluded "
+              f"(generated/caf/excluded.txt)")
+    return written

@@ -55,6 +55,8 @@ class Catalogue:
         # a library catalogue sets this false so that a `_c` name is its own.
         self.large_count_names = raw.get("large_count_names", True)
         self.exclude = raw["exclude"]
+        # a library catalogue may give its regions a paradigm of their own (caf)
+        self.paradigm = raw.get("paradigm")
         self.files = raw.get("files", {})
         # Exclusions for the mpi_f08 binding only (a Fortran generic with no one specific).
         self.exclude_f08 = raw.get("exclude_f08", [])

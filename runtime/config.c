@@ -36,6 +36,7 @@ static const scorep_config_var_info config_vars[] = {
     {"SCOREP_MPI_ENABLE_GROUPS", "list", "DEFAULT", "MPI function groups to record (read by the MPI adapter): ALL, DEFAULT, CG, COLL, ENV, ERR, EXT, IO, MISC, P2P, RMA, SPAWN, TOPO, TYPE, XNONBLOCK, XREQTEST, ...; prefix a group with ~ to disable it"},
     {"SCOREP_LIBWRAP_PATH", "path list", "", "Directories searched for installed library wrappers"},
     {"SCOREP_LIBWRAP_NESTED", "boolean", "false", "Library wrappers also record library calls made inside a recorded library call, as nested regions (default: only the outermost call)"},
+    {"SCOREP_CAF_RECORD_MPI", "boolean", "false", "The CAF adapter also records the MPI calls OpenCoarrays makes inside a CAF call, nested in its region (default: one CAF statement, one region)"},
     {NULL, NULL, NULL, NULL},
 };
 
@@ -120,6 +121,7 @@ void scorep_config_load(void)
     read_string("SCOREP_LIBWRAP_PATH", &scorep_cfg.libwrap_path);
     read_bool("SCOREP_LIBWRAP_NESTED", &scorep_cfg.libwrap_nested);
     scorep_libwrap_record_nested = scorep_cfg.libwrap_nested;
+    read_bool("SCOREP_CAF_RECORD_MPI", &scorep_cfg.caf_record_mpi);
 
     const char* mem = getenv("SCOREP_TOTAL_MEMORY");
     if (mem) {
@@ -175,6 +177,7 @@ const char* scorep_config_value(const char* name)
     if (strcmp(name, "SCOREP_MPI_ENABLE_GROUPS") == 0) return scorep_cfg.mpi_enable_groups;
     if (strcmp(name, "SCOREP_LIBWRAP_PATH") == 0) return scorep_cfg.libwrap_path;
     if (strcmp(name, "SCOREP_LIBWRAP_NESTED") == 0) return scorep_cfg.libwrap_nested ? "true" : "false";
+    if (strcmp(name, "SCOREP_CAF_RECORD_MPI") == 0) return scorep_cfg.caf_record_mpi ? "true" : "false";
     return NULL;
 }
 

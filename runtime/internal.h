@@ -32,6 +32,7 @@ typedef struct scorep_config {
     const char* mpi_enable_groups;
     const char* libwrap_path;
     bool libwrap_nested;                /* also scorep_libwrap_record_nested (libwrap.h) */
+    bool caf_record_mpi;                /* read by the CAF adapter (runtime/caf_adapter/) */
 } scorep_config;
 
 extern scorep_config scorep_cfg;

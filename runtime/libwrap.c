@@ -28,6 +28,16 @@ scorep_region scorep_libwrap_region(const scorep_libwrap_library* lib, const cha
     return r;
 }
 
+scorep_region scorep_libwrap_region_as(const scorep_libwrap_library* lib, const char* region_name,
+                                       const char* file, const char* symbol, scorep_paradigm paradigm,
+                                       scorep_region_role role)
+{
+    const char* group = lib && lib->name && lib->name[0] ? lib->name : NULL;
+    scorep_region r = scorep_region_define_mangled(region_name, file, paradigm, role, group, symbol);
+    if (r == SCOREP_INVALID_ID || scorep_region_is_filtered(r)) return SCOREP_INVALID_ID;
+    return r;
+}
+
 typedef struct text {
     char data[4096];
     size_t used;

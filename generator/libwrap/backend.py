@@ -84,27 +84,31 @@ def wrapper_record(env, index, plan, mode, language, va_symbol=None):
         "va_last": named[-1] if named else None,
         "hooks": render_hooks(env, plan),
         "tasks": [u.name for u in plan.tasks],
+        "role": plan.role,
     }
 
 
-def plan_wrappers(procedures, extra_rules=()):
-    catalogue = Catalogue(CATALOGUE, extra_rules=extra_rules)
+def plan_wrappers(procedures, extra_rules=(), catalogue_path=CATALOGUE):
+    catalogue = Catalogue(catalogue_path, extra_rules=extra_rules)
     return catalogue, [catalogue.plan(proc, "c") for proc in procedures]
 
 
 def render_wrappers(procedures, library, language, mode, header="libwrap.h",
-                    va_symbols=None, extra_rules=()):
+                    va_symbols=None, extra_rules=(), catalogue_path=CATALOGUE):
     """The wrapper source of one mode. library: dict name, display_name,
     sonames. va_symbols: symbol -> its va_list variant's symbol, for the
-    ellipsis functions the caller decided to wrap."""
+    ellipsis functions the caller decided to wrap. catalogue_path: another
+    task catalogue (tasks/caf.json); one that names a `paradigm` gives the
+    regions that paradigm and each its rule's role."""
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r} (modes: {', '.join(MODES)})")
     va_symbols = va_symbols or {}
-    catalogue, plans = plan_wrappers(procedures, extra_rules)
+    catalogue, plans = plan_wrappers(procedures, extra_rules, catalogue_path)
     env = library_environment()
     env_tasks = env.overlay(loader=task_loader(env, catalogue))
     records = [wrapper_record(env_tasks, i, plan, mode, language,
                               va_symbols.get(plan.proc.attributes["symbol"]))
                for i, plan in enumerate(plans)]
     return env.get_template("libwrap/wrappers.c.j2").render(
-        wrappers=records, library=library, language=language, mode=mode, header=header)
+        wrappers=records, library=library, language=language, mode=mode, header=header,
+        paradigm=catalogue.paradigm)

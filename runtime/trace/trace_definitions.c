@@ -108,6 +108,7 @@ static OTF2_Paradigm otf2_paradigm(scorep_paradigm paradigm)
     case SCOREP_PARADIGM_MEASUREMENT: return OTF2_PARADIGM_MEASUREMENT_SYSTEM;
     case SCOREP_PARADIGM_USER:
     case SCOREP_PARADIGM_LIBWRAP:  /* OTF2 has no paradigm for library wrappers */
+    case SCOREP_PARADIGM_CAF:      /* nor (OTF2 3.0) for Coarray Fortran */
     default: return OTF2_PARADIGM_USER;
     }
 }

@@ -75,6 +75,7 @@ typedef enum scorep_paradigm {
     SCOREP_PARADIGM_MPI,
     SCOREP_PARADIGM_LIBWRAP,         /* library wrappers */
     SCOREP_PARADIGM_MEASUREMENT,     /* the core's own regions (trace buffer flush) */
+    SCOREP_PARADIGM_CAF,             /* Coarray Fortran (the CAF adapter, runtime/caf_adapter/) */
     SCOREP_PARADIGM_COUNT_
 } scorep_paradigm;
 

@@ -127,6 +127,13 @@ static inline int scorep_libwrap_should_record(void)
 scorep_region scorep_libwrap_region(const scorep_libwrap_library* lib, const char* region_name,
                                     const char* file, const char* symbol);
 
+/* The same with the region's paradigm and role given: for wrappers generated
+ * from a catalogue that names a paradigm (the CAF adapter, tasks/caf.json:
+ * paradigm caf, roles barrier, rma, one2all, ...). */
+scorep_region scorep_libwrap_region_as(const scorep_libwrap_library* lib, const char* region_name,
+                                       const char* file, const char* symbol, scorep_paradigm paradigm,
+                                       scorep_region_role role);
+
 /* Enter / exit of a recorded call: between them the thread counts as inside
  * a library call. r is what scorep_libwrap_region returned (not
  * SCOREP_INVALID_ID); every begin needs its end on the same thread. */
