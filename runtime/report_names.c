@@ -5,7 +5,7 @@
 
 const char* scorep_paradigm_name(scorep_paradigm p)
 {
-    static const char* const names[] = {"user", "mpi", "libwrap", "measurement", "caf"};
+    static const char* const names[] = {"user", "mpi", "libwrap", "measurement", "caf", "compiler"};
     return (unsigned)p < sizeof names / sizeof *names ? names[p] : "unknown";
 }
 

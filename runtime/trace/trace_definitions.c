@@ -106,6 +106,7 @@ static OTF2_Paradigm otf2_paradigm(scorep_paradigm paradigm)
     switch (paradigm) {
     case SCOREP_PARADIGM_MPI: return OTF2_PARADIGM_MPI;
     case SCOREP_PARADIGM_MEASUREMENT: return OTF2_PARADIGM_MEASUREMENT_SYSTEM;
+    case SCOREP_PARADIGM_COMPILER: return OTF2_PARADIGM_COMPILER;
     case SCOREP_PARADIGM_USER:
     case SCOREP_PARADIGM_LIBWRAP:  /* OTF2 has no paradigm for library wrappers */
     case SCOREP_PARADIGM_CAF:      /* nor (OTF2 3.0) for Coarray Fortran */

@@ -76,6 +76,7 @@ typedef enum scorep_paradigm {
     SCOREP_PARADIGM_LIBWRAP,         /* library wrappers */
     SCOREP_PARADIGM_MEASUREMENT,     /* the core's own regions (trace buffer flush) */
     SCOREP_PARADIGM_CAF,             /* Coarray Fortran (the CAF adapter, runtime/caf_adapter/) */
+    SCOREP_PARADIGM_COMPILER,        /* compiler instrumentation of user functions (runtime/compiler.c) */
     SCOREP_PARADIGM_COUNT_
 } scorep_paradigm;
 

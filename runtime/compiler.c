@@ -1,0 +1,49 @@
+/* Compiler instrumentation: the two functions the GCC plugin
+ * (compiler/scorep_instrument_plugin.cc) calls at entry and exit of every
+ * instrumented function.
+ *
+ * Each instrumented function owns a static unsigned handle, zero at start:
+ *   0            not yet seen: the first enter defines the region
+ *   id + 1       the region's id
+ *   FILTERED     the region is filtered (SCOREP_FILTERING_FILE): the
+ *                instrumented code tests this itself and calls nothing
+ * Defining is idempotent (the same name, file, paradigm, role, group and
+ * symbol give the same id), so threads racing at a first call agree. */
+#include "internal.h"
+
+#define COMPILER_FILTERED 0xFFFFFFFFu
+
+void __scorep_compiler_enter(unsigned* handle, const char* name, const char* symbol, const char* file,
+                             int line);
+void __scorep_compiler_exit(unsigned* handle);
+
+static __attribute__((noinline)) unsigned define_region(unsigned* handle, const char* name, const char* symbol,
+                                                        const char* file, int line)
+{
+    scorep_region region = scorep_region_define_mangled(name, file, SCOREP_PARADIGM_COMPILER,
+                                                        SCOREP_ROLE_FUNCTION, NULL, symbol);
+    (void)line;
+    unsigned h = region == SCOREP_INVALID_ID || scorep_region_is_filtered(region) ? COMPILER_FILTERED : region + 1;
+    __atomic_store_n(handle, h, __ATOMIC_RELEASE);
+    return h;
+}
+
+void __scorep_compiler_enter(unsigned* handle, const char* name, const char* symbol, const char* file, int line)
+{
+    unsigned h = __atomic_load_n(handle, __ATOMIC_ACQUIRE);
+    if (UNLIKELY(h == 0)) {
+        h = define_region(handle, name, symbol, file, line);
+        if (h == COMPILER_FILTERED) return;
+    }
+    /* inside a measured MPI or library call (a callback): not recorded, and
+     * the matching exit sees the same flag */
+    if (UNLIKELY(!scorep_event_generation_is_on())) return;
+    scorep_enter(h - 1);
+}
+
+void __scorep_compiler_exit(unsigned* handle)
+{
+    unsigned h = __atomic_load_n(handle, __ATOMIC_RELAXED);
+    if (UNLIKELY(h == 0 || h == COMPILER_FILTERED || !scorep_event_generation_is_on())) return;
+    scorep_exit(h - 1);
+}
