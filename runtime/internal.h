@@ -160,6 +160,15 @@ int scorep_multiprocess_is_expected(void);
 /* After PMPI_Init: switch to the MPI ops; creates the experiment directory
  * collectively. ops must stay valid until finalisation. */
 void scorep_multiprocess_register(const scorep_multiprocess_ops* ops);
+/* The same, but the ops cannot communicate yet (MPI was initialised behind
+ * the adapter's back and the ranks cannot agree now without risking a
+ * deadlock): rank and size are known, the experiment directory is created at
+ * finalisation, when the ops work. */
+void scorep_multiprocess_register_deferred(const scorep_multiprocess_ops* ops);
+/* A check the MPI layer runs when the process exits, before the data is
+ * written (did MPI run without the adapter seeing it?). */
+void scorep_multiprocess_set_exit_check(void (*check)(void));
+void scorep_multiprocess_exit_check(void);
 int scorep_multiprocess_is_registered(void);
 /* rank and size are final: create the experiment directory, tell substrates */
 void scorep_lifecycle_processes_known(void);

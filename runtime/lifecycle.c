@@ -38,6 +38,7 @@ static void finalize(int emergency);
 
 static void at_exit(void)
 {
+    scorep_multiprocess_exit_check();
     /* Ranks that leave without MPI_Finalize cannot unify: each writes its own. */
     int lonely = scorep_multiprocess_is_registered() && scorep_process_size > 1;
     finalize(lonely);

@@ -66,6 +66,26 @@ void scorep_multiprocess_register(const scorep_multiprocess_ops* ops)
     scorep_lifecycle_processes_known();
 }
 
+void scorep_multiprocess_register_deferred(const scorep_multiprocess_ops* ops)
+{
+    scorep_measurement_init();
+    if (scorep_multiprocess_is_registered()) return;
+    active_ops = ops;
+    scorep_process_rank = ops->rank;
+    scorep_process_size = ops->size;
+    mpi_expected = 1;
+    scorep_verbose("rank %d of %d (experiment directory at the end)", ops->rank, ops->size);
+}
+
+static void (*exit_check)(void);
+
+void scorep_multiprocess_set_exit_check(void (*check)(void)) { exit_check = check; }
+
+void scorep_multiprocess_exit_check(void)
+{
+    if (exit_check) exit_check();
+}
+
 bool scorep_tree_gather(scorep_buffer* mine, scorep_buffer* all)
 {
     const scorep_multiprocess_ops* mp = active_ops;

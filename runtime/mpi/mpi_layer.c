@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "abort_peers.h"
@@ -15,6 +16,12 @@ static MPI_Comm layer_comm = MPI_COMM_NULL;
 static scorep_multiprocess_ops ops;
 static int world_rank;
 static pid_t layer_pid;
+/* MPI was found running at a wrapper's first use, its MPI_Init unseen: the
+ * ranks agree on nothing before MPI_Finalize (layer_comm stays null) */
+static int layer_late;
+static int layer_seen;    /* init or late init happened in this process */
+static pthread_mutex_t late_lock = PTHREAD_MUTEX_INITIALIZER;
+static void layer_exit_check(void);
 static uint32_t comm_counter;
 #define LAYER_TAG 0x5C0E
 
@@ -141,6 +148,7 @@ __attribute__((constructor)) static void announce_mpi(void)
     scorep_register_status_decoder(SCOREP_LANGUAGE_C, decode_c);
     scorep_register_status_decoder(SCOREP_LANGUAGE_FORTRAN, decode_fortran);
     scorep_register_status_decoder(SCOREP_LANGUAGE_FORTRAN2008, decode_fortran2008);
+    scorep_multiprocess_set_exit_check(layer_exit_check);
 }
 
 /* ---- handle tables ---- */
@@ -436,11 +444,14 @@ void scorep_mpi_win_free(MPI_Win win)
 
 /* ---- lifecycle ---- */
 
+static void install_finalize_hook(void);
+
 void scorep_mpi_layer_init(void)
 {
-    if (layer_comm != MPI_COMM_NULL) return;
+    if (layer_comm != MPI_COMM_NULL || layer_late) return;
     int generation = scorep_event_generation_is_on();
     scorep_event_generation_off();
+    layer_seen = 1;
     PMPI_Comm_dup(MPI_COMM_WORLD, &layer_comm);
     PMPI_Comm_set_name(layer_comm, "scorep-wrapgen internal");
     PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
@@ -456,7 +467,115 @@ void scorep_mpi_layer_init(void)
     PMPI_Query_thread(&provided);
     scorep_requests_concurrent(provided == MPI_THREAD_MULTIPLE);
     scorep_abort_peers_init(layer_comm);
+    install_finalize_hook();
     if (generation) scorep_event_generation_on();
+}
+
+/* ---- MPI started or ended behind the adapter's back ----
+ * A binding without wrappers (Open MPI's Fortran layer calls PMPI_Init and
+ * PMPI_Finalize directly) can start MPI, or end it, unseen. Start: the
+ * wrappers' first region definitions ask PMPI_Initialized; if MPI runs, the
+ * layer registers rank and size without communicating (ranks notice at
+ * different calls, so any collective now could cross the program's own) and
+ * the ranks agree inside MPI_Finalize, where all of them are. End: an
+ * attribute on MPI_COMM_SELF whose delete callback MPI runs at the start of
+ * every MPI_Finalize, whichever binding called it, while all of MPI still
+ * works (MPI 4.0, 11.2.4): there the layer unifies and writes, unless the
+ * MPI_Finalize wrapper did so already. At exit, a process that never saw
+ * MPI running says so. */
+
+/* How long late-noticed ranks wait inside MPI_Finalize for each other. */
+#define LATE_AGREEMENT_SECONDS 60
+
+static int finalize_hook(MPI_Comm comm, int keyval, void* value, void* extra)
+{
+    (void)comm, (void)keyval, (void)value, (void)extra;
+    scorep_mpi_layer_finalize();
+    return MPI_SUCCESS;
+}
+
+static void install_finalize_hook(void)
+{
+    static int keyval = MPI_KEYVAL_INVALID;
+    if (keyval != MPI_KEYVAL_INVALID) return;
+    if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, finalize_hook, &keyval, NULL) != MPI_SUCCESS
+        || PMPI_Comm_set_attr(MPI_COMM_SELF, keyval, NULL) != MPI_SUCCESS)
+        scorep_warning("cannot attach to MPI_COMM_SELF: an MPI_Finalize the MPI adapter does not wrap "
+                       "will leave this rank's data unwritten");
+}
+
+static void layer_init_late(void)
+{
+    int generation = scorep_event_generation_is_on();
+    scorep_event_generation_off();
+    layer_seen = layer_late = 1;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    layer_pid = getpid();
+    int size;
+    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    ops = (scorep_multiprocess_ops){
+        world_rank, size, layer_barrier, layer_bcast, layer_gather, layer_gatherv, layer_scatter,
+        layer_scatterv, layer_allreduce, layer_send, layer_recv, layer_abort,
+    };
+    scorep_multiprocess_register_deferred(&ops);
+    int provided = MPI_THREAD_MULTIPLE;
+    PMPI_Query_thread(&provided);
+    scorep_requests_concurrent(provided == MPI_THREAD_MULTIPLE);
+    install_finalize_hook();
+    if (world_rank == 0)
+        scorep_warning("MPI was initialised without the MPI adapter seeing MPI_Init (from a binding it does "
+                       "not wrap, e.g. a Fortran program with only the C adapter preloaded): measuring from "
+                       "the first measured MPI call; calls through that binding are not measured "
+                       "(scorep-exec --mpi preloads, scorep links, every adapter a program needs)");
+    if (generation) scorep_event_generation_on();
+}
+
+void scorep_mpi_layer_notice(void)
+{
+    if (layer_comm != MPI_COMM_NULL || layer_late) return;
+    int initialized = 0, finalized = 0;
+    PMPI_Initialized(&initialized);
+    if (!initialized) return;
+    PMPI_Finalized(&finalized);
+    if (finalized) return;
+    pthread_mutex_lock(&late_lock);
+    if (layer_comm == MPI_COMM_NULL && !layer_late && !layer_seen) layer_init_late();
+    pthread_mutex_unlock(&late_lock);
+}
+
+/* All ranks inside MPI_Finalize, no user communication pending: a barrier
+ * on MPI_COMM_WORLD, bounded in time (a rank that never noticed MPI never
+ * comes). */
+static int late_ranks_agree(void)
+{
+    MPI_Request request;
+    int done = 0;
+    if (PMPI_Ibarrier(MPI_COMM_WORLD, &request) != MPI_SUCCESS) return 0;
+    struct timespec begin, now, pause = {0, 1000000};
+    clock_gettime(CLOCK_MONOTONIC, &begin);
+    for (;;) {
+        PMPI_Test(&request, &done, MPI_STATUS_IGNORE);
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (done || now.tv_sec - begin.tv_sec >= LATE_AGREEMENT_SECONDS) break;
+        nanosleep(&pause, NULL);
+    }
+    return done;
+}
+
+static void layer_exit_check(void)
+{
+    if (layer_seen) return;
+    int initialized = 0, finalized = 0;
+    PMPI_Initialized(&initialized);
+    if (!initialized) return;
+    PMPI_Finalized(&finalized);
+    if (!finalized) {
+        layer_init_late();  /* ends without MPI_Finalize: this rank's part, partial */
+        return;
+    }
+    scorep_warning("MPI was initialised and finalised without the MPI adapter seeing it (no measured MPI "
+                   "call in this process): its data is written as an experiment of its own, not as a rank "
+                   "of the job (scorep-exec --mpi preloads, scorep links, every adapter a program needs)");
 }
 
 void scorep_mpi_layer_finalize(void)
@@ -466,7 +585,20 @@ void scorep_mpi_layer_finalize(void)
     if (finalized) return;
     int generation = scorep_event_generation_is_on();
     scorep_event_generation_off();
-    scorep_measurement_finalize();
+    if (layer_late && scorep_measurement_is_active()) {
+        if (late_ranks_agree() && PMPI_Comm_dup(MPI_COMM_WORLD, &layer_comm) == MPI_SUCCESS) {
+            PMPI_Comm_set_name(layer_comm, "scorep-wrapgen internal");
+            scorep_measurement_finalize();
+        } else {
+            scorep_warning("rank %d: not every rank reached MPI_Finalize with the MPI adapter knowing MPI "
+                           "runs within %d s: this rank's data is written on its own, marked partial",
+                           world_rank, LATE_AGREEMENT_SECONDS);
+            scorep_measurement_abort();
+        }
+        layer_late = 0;
+    } else {
+        scorep_measurement_finalize();
+    }
     if (layer_comm != MPI_COMM_NULL) PMPI_Comm_free(&layer_comm);
     if (generation) scorep_event_generation_on();
 }
@@ -479,7 +611,7 @@ void scorep_mpi_layer_abort(void) { scorep_abort_peers_save(); }
  * runs; after MPI_Finalize the data is written already. */
 void scorep_mpi_layer_process_ends(void)
 {
-    if (layer_comm == MPI_COMM_NULL || layer_pid != getpid()) return;
+    if ((layer_comm == MPI_COMM_NULL && !layer_late) || layer_pid != getpid()) return;
     scorep_verbose("rank %d ends without MPI_Finalize (_exit): writing the data recorded so far", world_rank);
     scorep_measurement_abort();
 }

@@ -45,6 +45,11 @@ void scorep_mpi_layer_abort(void);
 /* The process ends without exit handlers (_exit, from the C adapter's _exit):
  * writes this rank's partial data if MPI runs and was initialised in it. */
 void scorep_mpi_layer_process_ends(void);
+/* At a wrapper's first use (region definition): if MPI runs but no wrapper
+ * saw MPI_Init, the layer starts without communicating and the ranks agree
+ * inside MPI_Finalize (which every binding's MPI_Finalize reaches through an
+ * attribute on MPI_COMM_SELF). */
+void scorep_mpi_layer_notice(void);
 
 scorep_comm scorep_mpi_comm_create(MPI_Comm newcomm);
 /* A communicator from a non-blocking duplication: it may not be used before
