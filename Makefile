@@ -9,11 +9,12 @@ MESON_OPTIONS ?=
 DEBIAN_PACKAGES = python3-jinja2 python3-clang-16 libclang-16-dev meson ninja-build \
 	pkg-config gcc gfortran libopenmpi-dev openmpi-bin mpich libmpich-dev \
 	libcoarrays-openmpi-dev libopen-trace-format2-dev otf2-tools python3-otf2 python3-pytest \
-	g++ binutils zlib1g-dev libsqlite3-dev libfftw3-dev libjsoncpp-dev gcc-12-plugin-dev
+	g++ binutils zlib1g-dev libsqlite3-dev libfftw3-dev libjsoncpp-dev gcc-12-plugin-dev \
+	chromium
 
-.PHONY: all deps build build-both check bench demo regenerate install dist clean
+.PHONY: all deps build build-both viewer check bench demo regenerate install dist clean
 
-all: build
+all: build viewer
 
 deps:
 	@missing=$$(for p in $(DEBIAN_PACKAGES); do \
@@ -42,10 +43,31 @@ build: deps $(BUILD)/build.ninja
 	@echo "== building"
 	ninja -C $(BUILD)
 
+# scorep-view's speedscope (npm package, pinned) in $(BUILD)/speedscope; Node.js
+# and npm from Debian if the machine has no npm (a Node.js installed otherwise
+# is kept). meson install copies its release files into the installation.
+SPEEDSCOPE_VERSION = 1.25.0
+SPEEDSCOPE_PACKAGE = $(BUILD)/speedscope/node_modules/speedscope/package.json
+
+viewer: deps | $(BUILD)/build.ninja
+	@command -v npm >/dev/null 2>&1 || { \
+	    if [ "$$(id -u)" = 0 ]; then \
+	        echo "== installing Debian packages: nodejs npm"; \
+	        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends nodejs npm >/dev/null \
+	            || { echo "apt-get install failed for: nodejs npm" >&2; exit 1; }; \
+	    else echo "npm missing (run as root, or: sudo apt-get install nodejs npm)" >&2; exit 1; fi; }
+	@if grep -qs '"version": "$(SPEEDSCOPE_VERSION)"' $(SPEEDSCOPE_PACKAGE); then \
+	    echo "== speedscope $(SPEEDSCOPE_VERSION): present in $(BUILD)/speedscope"; \
+	else \
+	    echo "== installing speedscope $(SPEEDSCOPE_VERSION) with npm into $(BUILD)/speedscope"; \
+	    mkdir -p $(BUILD)/speedscope && npm install --prefix $(BUILD)/speedscope --no-save --no-package-lock \
+	        --no-audit --no-fund --loglevel=error speedscope@$(SPEEDSCOPE_VERSION) >/dev/null; \
+	fi
+
 build-both: build $(BUILD)-mpich/build.ninja
 	ninja -C $(BUILD)-mpich
 
-check: build-both
+check: build-both viewer
 	@echo "== running all tests"
 	$(PYTHON) tests/run_all.py $(BUILD)
 
@@ -62,7 +84,7 @@ regenerate: deps
 	@echo "== regenerating generated/ from specs/, tasks/, templates/"
 	$(PYTHON) -m generator regenerate
 
-install: build
+install: build viewer
 	@echo "== installing into $(PREFIX)"
 	meson configure $(BUILD) -Dprefix=$(PREFIX) >/dev/null
 	meson install -C $(BUILD)
