@@ -163,6 +163,8 @@ def test_constructs_profile_and_trace(programs, tmp_path, images):
 
     want_visits, want_put, want_got = expected(images)
     profile = json.loads((experiment / "profile.json").read_text())
+    # OpenCoarrays' own MPI calls are not recorded by default: one statement, one region
+    assert mpi_visits(profile) == 0
     assert profile["experiment"]["ranks"] == images
     visits, put, got = profile_counts(profile)
     for me in range(1, images + 1):
@@ -214,3 +216,34 @@ def test_error_stop_leaves_every_image_readable(build_dir, tmp_path):
     error_stop = json.loads((experiment / "profile.rank1.json").read_text())
     v, _, _ = profile_counts(error_stop)
     assert v[1, "_gfortran_caf_error_stop"] == 1
+
+
+def mpi_visits(profile):
+    mpi = {r["id"] for r in profile["regions"] if r["paradigm"] == "mpi"}
+    callpaths = {c["id"]: c for c in profile["callpaths"]}
+    return sum(row["visits"] for row in profile["rows"]
+               if callpaths[row["callpath"]]["region"] in mpi and not callpaths[row["callpath"]].get("parameter"))
+
+
+def test_record_mpi_nests_opencoarrays_mpi_calls(programs, tmp_path):
+    experiment = tmp_path / "experiment"
+    proc = cafrun(2, programs["measured"], tmp_path,
+                  {"SCOREP_EXPERIMENT_DIRECTORY": str(experiment), "SCOREP_CAF_RECORD_MPI": "true"})
+    assert proc.returncode == 0, proc.stderr
+    profile = json.loads((experiment / "profile.json").read_text())
+    regions = {r["id"]: r for r in profile["regions"]}
+    callpaths = {c["id"]: c for c in profile["callpaths"]}
+    assert mpi_visits(profile) > 0
+    for row in profile["rows"]:
+        cp = callpaths[row["callpath"]]
+        if regions[cp["region"]]["paradigm"] != "mpi" or cp.get("parameter"):
+            continue
+        # every recorded MPI call sits inside a CAF region (its parent, or a
+        # parameter node of one)
+        parent = callpaths[cp["parent"]] if cp["parent"] is not None else None
+        assert parent is not None and regions[parent["region"]]["paradigm"] in ("caf", "mpi"), \
+            regions[cp["region"]]["name"]
+    sync_all = [c for c in profile["callpaths"] if regions[c["region"]]["name"] == "MPI_Barrier"
+                and c["parent"] is not None
+                and regions[callpaths[c["parent"]]["region"]]["name"] == "_gfortran_caf_sync_all"]
+    assert sync_all
