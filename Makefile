@@ -89,9 +89,13 @@ install: build viewer
 	meson configure $(BUILD) -Dprefix=$(PREFIX) >/dev/null
 	meson install -C $(BUILD)
 
+# $(BUILD)/meson-dist/scorep-wrapgen-<version>.tar.gz: the committed tree (git
+# HEAD; uncommitted changes are not in it), generated/ included, so that it
+# builds without the generator's Python dependencies (Jinja2, libclang).
 dist: build
 	@echo "== making a release tarball with the generated sources"
-	meson dist -C $(BUILD) --no-tests --allow-dirty
+	meson dist -C $(BUILD) --no-tests --allow-dirty --formats gztar
+	@ls $(BUILD)/meson-dist/*.tar.gz
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-mpich
