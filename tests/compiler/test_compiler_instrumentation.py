@@ -1,0 +1,167 @@
+"""Compiler instrumentation (scorep's GCC plugin) and user regions: exact
+visit counts from the test programs' own loops, source names, output
+unchanged, filters at run time and compile time, --nocompiler, --user."""
+import subprocess
+
+import pytest
+
+from compiler_runs import compile_program, load, run, visits_by_path, visits_by_region
+from conftest import mpirun, MPI_COMPILERS
+
+N = 7
+
+
+def plain_output(tmp_path, compiler, source, args, flags=("-O2",)):
+    exe = tmp_path / "plain"
+    subprocess.run([compiler, *flags, str(source), "-o", str(exe), f"-I{source.parent.parent.parent / 'runtime' / 'include'}"],
+                   check=True, capture_output=True, timeout=300)
+    return subprocess.run([str(exe), *map(str, args)], check=True, capture_output=True, text=True).stdout
+
+
+def test_c_visits_and_unchanged_output(build_dir, tmp_path):
+    exe, _ = compile_program(build_dir, tmp_path, "calls.c", "calls")
+    proc = run(exe, [N], tmp_path / "exp")
+    from compiler_runs import HERE
+    assert proc.stdout == plain_output(tmp_path, "gcc", HERE / "calls.c", [N])
+    profile = load(tmp_path / "exp")
+    visits = visits_by_path(profile)
+    assert visits[("main",)] == 1
+    assert visits[("main", "twice")] == N
+    assert visits[("main", "twice", "leaf")] == 2 * N
+    assert visits[("main", "filtered_leaf")] == 3 * N
+    regions = {r["name"]: r for r in profile["regions"]}
+    assert regions["leaf"]["paradigm"] == "compiler"
+    assert regions["leaf"]["file"].endswith("tests/compiler/calls.c")
+    # no user regions without --user
+    assert "phase" not in regions
+
+
+def test_cxx_class_template_exception(build_dir, tmp_path):
+    exe, _ = compile_program(build_dir, tmp_path, "calls.cc", "calls")
+    proc = run(exe, [N], tmp_path / "exp")
+    odd = N // 2
+    assert proc.stdout.strip().endswith(f"caught={odd}")
+    visits = visits_by_path(load(tmp_path / "exp"))
+    # every call directly under main: thrower's exceptions left its region
+    assert visits == {
+        ("main",): 1,
+        ("main", "Counter::Counter()"): 1,
+        ("main", "Counter::add(int)"): 2 * N,
+        ("main", "Counter::total() const"): 1,
+        ("main", "double scale<double>(double)"): N,
+        ("main", "int scale<int>(int)"): 2 * N,
+        ("main", "thrower(int)"): N,
+    }
+
+
+def test_fortran_module_procedures(build_dir, tmp_path):
+    exe, _ = compile_program(build_dir, tmp_path, "calls.f90", "calls", flags=("-O0",))
+    proc = run(exe, [N], tmp_path / "exp")
+    assert proc.stdout.strip() == f"total={sum(2 * i for i in range(1, N + 1)) + 2 * N}"
+    visits = visits_by_region(load(tmp_path / "exp"), paradigm="compiler")
+    assert visits["geometry::area"] == N
+    assert visits["geometry::accumulate"] == 2 * N
+    assert visits["helper"] == N
+    assert visits["calls"] == 1
+
+
+def test_inline_functions_stay_inlined_and_unmeasured(build_dir, tmp_path):
+    source = tmp_path / "inl.c"
+    source.write_text("#include <stdio.h>\n#include <stdlib.h>\n"
+                      "static inline int sq(int x) { return x * x; }\n"
+                      "int main(int argc, char** argv) { int s = 0; for (int i = 0; i < atoi(argv[1]); i++) s += sq(i);"
+                      " printf(\"%d\\n\", s); return 0; }\n")
+    from compiler_runs import scorep
+    exe = tmp_path / "inl"
+    subprocess.run(scorep(build_dir) + ["--nompi", "gcc", "-O2", str(source), "-o", str(exe)], check=True, timeout=300)
+    nm = subprocess.run(["nm", str(exe)], capture_output=True, text=True, check=True).stdout
+    assert " sq" not in nm   # no out-of-line copy: inlined
+    run(exe, [5], tmp_path / "exp")
+    assert visits_by_region(load(tmp_path / "exp"), paradigm="compiler") == {"main": 1}
+
+
+def test_runtime_filter(build_dir, tmp_path):
+    exe, _ = compile_program(build_dir, tmp_path, "calls.c", "calls")
+    flt = tmp_path / "f.filter"
+    flt.write_text("SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE filtered_*\nSCOREP_REGION_NAMES_END\n")
+    run(exe, [N], tmp_path / "exp", env={"SCOREP_FILTERING_FILE": str(flt)})
+    profile = load(tmp_path / "exp")
+    regions = {r["name"]: r for r in profile["regions"]}
+    assert regions["filtered_leaf"]["filtered"] is True
+    visits = visits_by_path(profile)
+    assert not any("filtered_leaf" in p for p in visits)
+    assert visits[("main", "twice", "leaf")] == 2 * N
+
+
+def test_compile_time_filter(build_dir, tmp_path):
+    flt = tmp_path / "f.filter"
+    flt.write_text("SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE filtered_leaf\nSCOREP_REGION_NAMES_END\n")
+    exe, _ = compile_program(build_dir, tmp_path, "calls.c", "calls", options=[f"--instrument-filter={flt}"])
+    run(exe, [N], tmp_path / "exp")
+    profile = load(tmp_path / "exp")
+    assert "filtered_leaf" not in {r["name"] for r in profile["regions"]}   # not instrumented at all
+    assert visits_by_path(profile)[("main", "twice", "leaf")] == 2 * N
+    bad = tmp_path / "bad.filter"
+    bad.write_text("SCOREP_REGION_NAMES_BEGIN\n  FROB x\n")
+    from compiler_runs import scorep, HERE
+    proc = subprocess.run(scorep(build_dir) + [f"--instrument-filter={bad}", "gcc", "-c", str(HERE / "calls.c"),
+                                               "-o", str(tmp_path / "x.o")], capture_output=True, text=True)
+    assert proc.returncode != 0 and "bad.filter" in proc.stderr
+
+
+def test_nocompiler(build_dir, tmp_path):
+    exe, _ = compile_program(build_dir, tmp_path, "calls.c", "calls", options=["--nompi", "--nocompiler"])
+    run(exe, [N], tmp_path / "exp")
+    assert not (tmp_path / "exp" / "profile.json").exists() or \
+        visits_by_region(load(tmp_path / "exp"), paradigm="compiler") == {}
+
+
+def test_user_regions_c(build_dir, tmp_path):
+    exe, _ = compile_program(build_dir, tmp_path, "calls.c", "calls", options=["--user"])
+    run(exe, [4], tmp_path / "exp")
+    profile = load(tmp_path / "exp")
+    visits = visits_by_path(profile)
+    for i in range(4):
+        kind = "odd" if i % 2 else "even"
+        base = ("main", "phase", f"i={i}", f"kind={kind}")
+        assert visits[base] == 1
+        # the compiler's region twice, inside it the user function region twice
+        assert visits[base + ("twice", "twice", "leaf")] == 2
+        assert visits[base + ("filtered_leaf",)] == 3
+    assert visits[("main", "phase")] == 4
+    paradigms = {(r["name"], r["paradigm"]) for r in profile["regions"]}
+    assert ("phase", "user") in paradigms and ("twice", "user") in paradigms and ("twice", "compiler") in paradigms
+
+
+def test_user_regions_fortran(build_dir, tmp_path):
+    exe, _ = compile_program(build_dir, tmp_path, "user.F90", "user", options=["--user", "--nocompiler"],
+                             flags=("-O0",))
+    proc = run(exe, [5], tmp_path / "exp")
+    assert proc.stdout.strip() == "total=15"
+    visits = visits_by_path(load(tmp_path / "exp"))
+    assert visits[("fortran_loop",)] == 5
+    for i in range(1, 6):
+        assert visits[("fortran_loop", f"step={i}", "work")] == 1
+    # without --user the macros are empty: same output, no user regions
+    exe, _ = compile_program(build_dir, tmp_path, "user.F90", "plain", options=["--nocompiler"], flags=("-O0",))
+    proc = run(exe, [5], tmp_path / "exp2")
+    assert proc.stdout.strip() == "total=15"
+    assert not (tmp_path / "exp2" / "profile.json").exists() or visits_by_region(load(tmp_path / "exp2")) == {}
+
+
+def test_demo_functions_are_parents_of_mpi_calls(build_dir, tmp_path):
+    from compiler_runs import HERE
+    iterations = 5
+    exe, _ = compile_program(build_dir, tmp_path, HERE.parent.parent / "examples" / "halo2d.c", "halo2d",
+                             compiler=MPI_COMPILERS["openmpi"]["c"], flags=("-O2", "-lm"))
+    proc = mpirun(4, [exe, 32, iterations], env={"SCOREP_EXPERIMENT_DIRECTORY": str(tmp_path / "exp")})
+    assert f"{iterations} iterations" in proc.stdout
+    visits = visits_by_path(load(tmp_path / "exp"))
+    ranks = 4
+    assert visits[("main",)] == ranks
+    assert visits[("main", "solve", "exchange")] == ranks * iterations
+    assert visits[("main", "solve", "exchange", "MPI_Isend")] == ranks * iterations * 4
+    assert visits[("main", "solve", "exchange", "MPI_Waitall")] == ranks * iterations
+    assert visits[("main", "solve", "MPI_Allreduce")] == ranks * iterations
+    assert visits[("main", "solve", "relax")] == ranks * iterations
+    assert visits[("main", "report", "MPI_Recv")] == ranks - 1
