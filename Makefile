@@ -78,6 +78,7 @@ bench: build
 	@echo "== benchmarks (figures go to docs/PERFORMANCE.md)"
 	$(PYTHON) bench/runtime_overhead $(BUILD)
 	$(PYTHON) bench/mpi_overhead $(BUILD)
+	$(PYTHON) bench/compiler_overhead $(BUILD)
 	$(PYTHON) bench/generator_speed
 
 regenerate: deps
