@@ -52,7 +52,8 @@ def start_view(command, experiment):
         if line.startswith("serving on 127.0.0.1"):
             return proc, urls
         view, url = line.split(None, 1)
-        urls[view.rstrip(":")] = url.strip()
+        if url.startswith("http://"):
+            urls[view.rstrip(":")] = url.strip()
     proc.wait(10)
     raise AssertionError(f"scorep-view exited {proc.returncode} before serving: {proc.stderr.read()}")
 
@@ -111,7 +112,7 @@ def heaviest_root(profile):
     return max(incl, key=incl.get)
 
 
-def test_urls_are_local_and_serve_speedscope_and_both_files(view, profile):
+def test_urls_are_local_and_serve_speedscope_and_both_files(view, profile, experiment):
     assert set(view) == {"profile", "trace"}
     for url in view.values():
         assert url.startswith("http://127.0.0.1:")
@@ -127,6 +128,10 @@ def test_urls_are_local_and_serve_speedscope_and_both_files(view, profile):
     assert {frames[i] for stack in summed["samples"] for i in stack} == region_names_with_time(profile)
     trace = json.loads(fetch(file_url(view["trace"])))
     assert trace["otherData"]["messages"] > 0 and trace["otherData"]["unmatched_messages"] == 0
+    # the export is also kept in the experiment, flow events (message arrows) included
+    kept = json.loads((experiment / "trace.json").read_text())
+    assert kept == trace
+    assert sum(1 for e in kept["traceEvents"] if e["ph"] == "s") == trace["otherData"]["messages"]
 
 
 def test_server_listens_on_loopback_only(view):
