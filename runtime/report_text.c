@@ -215,6 +215,77 @@ static void write_mpi_summary(FILE* f, const scorep_report* r)
     fputc('\n', f);
 }
 
+/* Coarray Fortran, per image (rank + 1): syncs (regions of role barrier:
+ * sync all, sync team, sync images) and the time in them, and the remote
+ * accesses per target image from the CAF adapter's image=N parameter nodes:
+ * bytes put = bytes_sent, bytes got = bytes_received of the node (atomics
+ * included); puts under _send*, gets under _get* and _sendget*, atomics
+ * (event post, atomic_*) under the rest. docs/CAF.md. */
+typedef struct caf_sum {
+    uint64_t syncs, sync_time, puts, put_bytes, gets, got_bytes, atomics;
+} caf_sum;
+
+static void write_caf_summary(FILE* f, const scorep_report* r)
+{
+    const scorep_unified_definitions* d = r->defs;
+    int images = r->ranks > 0 ? r->ranks : 1;
+    caf_sum* per_image = calloc((size_t)images, sizeof *per_image);
+    caf_sum* per_target = calloc((size_t)images * (size_t)images, sizeof *per_target);
+    int seen = 0;
+    for (size_t i = 0; per_image && per_target && i < r->row_count; i++) {
+        const scorep_report_row* row = &r->rows[i];
+        const scorep_report_callpath* cp = &r->callpaths[row->callpath];
+        if (cp->region >= d->region_count || row->location >= d->location_count) continue;
+        const scorep_region_def* rg = &d->regions[cp->region];
+        int rank = (int)d->location_rank[row->location];
+        if (rg->paradigm != SCOREP_PARADIGM_CAF || rank < 0 || rank >= images) continue;
+        seen = 1;
+        if (cp->parameter == SCOREP_INVALID_ID) {
+            if (rg->role == SCOREP_ROLE_BARRIER) {
+                per_image[rank].syncs += row->n.visits;
+                per_image[rank].sync_time += row->n.time_incl;
+            }
+            continue;
+        }
+        if (cp->parameter >= d->parameter_count || strcmp(d->parameters[cp->parameter].name, "image") != 0 ||
+            cp->parameter_value < 1 || cp->parameter_value > images)
+            continue;
+        caf_sum* sums[2] = {&per_image[rank], &per_target[(size_t)rank * images + (size_t)(cp->parameter_value - 1)]};
+        const char* name = rg->name ? rg->name : "";
+        for (int k = 0; k < 2; k++) {
+            if (strstr(name, "_sendget") || strstr(name, "_get")) sums[k]->gets += row->n.visits;
+            else if (strstr(name, "_send")) sums[k]->puts += row->n.visits;
+            else sums[k]->atomics += row->n.visits;
+            sums[k]->put_bytes += row->n.bytes_sent;
+            sums[k]->got_bytes += row->n.bytes_received;
+        }
+    }
+    if (seen) {
+        char sync_head[16];
+        snprintf(sync_head, sizeof sync_head, "sync [%s]", report_unit.name);
+        fprintf(f, "Coarray Fortran per image (syncs: sync all/images/team; bytes from the image=N nodes)\n");
+        fprintf(f, "%6s %10s %14s %10s %14s %10s %14s %10s\n", "image", "syncs", sync_head, "puts", "bytes put",
+                "gets", "bytes got", "atomics");
+        for (int q = 0; q < images; q++)
+            fprintf(f, "%6d %10" PRIu64 " %14.3f %10" PRIu64 " %14" PRIu64 " %10" PRIu64 " %14" PRIu64 " %10" PRIu64 "\n",
+                    q + 1, per_image[q].syncs, per_image[q].sync_time / report_unit.ns, per_image[q].puts,
+                    per_image[q].put_bytes, per_image[q].gets, per_image[q].got_bytes, per_image[q].atomics);
+        fprintf(f, "Coarray Fortran remote accesses per target image\n");
+        fprintf(f, "%6s %6s %10s %14s %10s %14s %10s\n", "image", "target", "puts", "bytes put", "gets",
+                "bytes got", "atomics");
+        for (int q = 0; q < images; q++)
+            for (int t = 0; t < images; t++) {
+                const caf_sum* s = &per_target[(size_t)q * images + (size_t)t];
+                if (s->puts || s->gets || s->atomics || s->put_bytes || s->got_bytes)
+                    fprintf(f, "%6d %6d %10" PRIu64 " %14" PRIu64 " %10" PRIu64 " %14" PRIu64 " %10" PRIu64 "\n", q + 1,
+                            t + 1, s->puts, s->put_bytes, s->gets, s->got_bytes, s->atomics);
+            }
+        fputc('\n', f);
+    }
+    free(per_image);
+    free(per_target);
+}
+
 typedef struct region_total {
     uint32_t region;
     uint64_t excl;
@@ -284,6 +355,7 @@ int scorep_report_write_text(const scorep_report* r, const char* path)
     write_top_callpaths(f, r);
     write_call_tree(f, r);
     write_mpi_summary(f, r);
+    write_caf_summary(f, r);
     write_imbalance(f, r);
     int bad = ferror(f);
     return fclose(f) != 0 || bad ? -1 : 0;

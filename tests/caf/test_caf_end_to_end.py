@@ -188,6 +188,89 @@ def test_constructs_profile_and_trace(programs, tmp_path, images):
     assert sum(n for (kind, _, _), n in records.items() if kind == "RMA_ATOMIC") == images - 1
     assert issued and issued == completed
 
+    check_export_arrows(experiment, tmp_path)
+    check_text_report(experiment, images, want_visits, want_put, want_got)
+
+
+EXPORT = REPO / "tools" / "scorep-trace-export"
+RMA_RECORD = re.compile(r"^(RMA_PUT|RMA_GET|RMA_ATOMIC)\s+(\d+)\s+\d+\s+Window: .*?, Remote: (\d+)"
+                        r"(?: .*?Bytes: (\d+))?.*?, Matching: (\d+)")
+
+
+def check_export_arrows(experiment, tmp_path):
+    """scorep-trace-export draws one arrow per RMA put / get / atomic record
+    of otf2-print: same origin and target rank, bytes and matching id; a put
+    goes from the origin's _gfortran_caf_send to the target, a get from the
+    target to the origin's _gfortran_caf_get."""
+    out = tmp_path / "trace.json"
+    subprocess.run([sys.executable, str(EXPORT), str(experiment), "-o", str(out)], check=True,
+                   capture_output=True, text=True)
+    events = json.loads(out.read_text())["traceEvents"]
+    printed = subprocess.run(["otf2-print", str(experiment / "traces.otf2")], capture_output=True,
+                             text=True, check=True).stdout
+    want = Counter()
+    for line in printed.splitlines():
+        m = RMA_RECORD.match(line)
+        if m:
+            kind, location, remote, nbytes, matching = m.groups()
+            kind = kind[4:].lower()
+            want[kind, int(location) >> 32, int(remote), int(nbytes or 0) if kind != "atomic" else None,
+                 int(matching)] += 1
+    assert sum(n for key, n in want.items() if key[0] == "put") and \
+        sum(n for key, n in want.items() if key[0] == "get")
+    tracks = {(e["pid"], e["tid"]): e["args"]["name"] for e in events if e["name"] == "thread_name"}
+    starts = {e["id"]: e for e in events if e["ph"] == "s" and e["cat"].startswith("rma_")}
+    ends = {e["id"]: e for e in events if e["ph"] == "f" and e["cat"].startswith("rma_")}
+    assert starts.keys() == ends.keys()
+    got = Counter()
+    for flow, s in starts.items():
+        f, args, kind = ends[flow], s["args"], s["cat"][4:]
+        origin, target = (f, s) if kind == "get" else (s, f)
+        assert origin["pid"] == args["origin"] and target["pid"] == args["target"], s
+        assert not tracks[origin["pid"], origin["tid"]].startswith("RMA by")      # the image's own thread
+        assert tracks[target["pid"], target["tid"]] == f"RMA by rank {args['origin']}"
+        nbytes = args["bytes_sent"] if kind == "put" else args["bytes_received"] if kind == "get" else None
+        got[kind, args["origin"], args["target"], nbytes, args["matching_id"]] += 1
+    assert got == want
+
+
+def check_text_report(experiment, images, want_visits, want_put, want_got):
+    """profile.txt's CAF section: per image the syncs and the bytes put / got,
+    per (image, target) the puts, gets, atomics and bytes: all from the
+    program's logic (the atomics are image 1's event posts, 4 bytes each)."""
+    text = (experiment / "profile.txt").read_text()
+    section = text.split("Coarray Fortran per image", 1)[1].split("\n\n", 1)[0]
+    head, targets = section.split("Coarray Fortran remote accesses per target image")
+    rows = [line.split() for line in head.splitlines()[2:]]
+    assert [int(r[0]) for r in rows] == list(range(1, images + 1))
+    for r in rows:
+        me = int(r[0])
+        v = want_visits[me]
+        posts = v["_gfortran_caf_event_post"]
+        assert int(r[1]) == v["_gfortran_caf_sync_all"] + v["_gfortran_caf_sync_images"], r
+        assert float(r[2]) > 0
+        assert [int(x) for x in r[3:]] == [v["_gfortran_caf_send"], sum(want_put[me].values()) + posts * INT,
+                                           v["_gfortran_caf_get"], sum(want_got[me].values()), posts], r
+    pairs = {(int(r[0]), int(r[1])): [int(x) for x in r[2:]] for r in map(str.split, targets.splitlines()[2:])}
+    want_pairs = {}
+    for me in range(1, images + 1):
+        for t in range(1, images + 1):
+            puts = NSTEPS * ((t == right_of(me, images)) + (t == left_of(me, images))) + (NCRITICAL + 1) * (t == 1)
+            gets = NSTEPS * (t == right_of(me, images)) + (me > 1 and t == me - 1) + (NCRITICAL + 1) * (t == 1)
+            posts = int(me == 1 and t > 1)
+            row = [puts, want_put[me][t] + posts * INT, gets, want_got[me][t], posts]
+            if any(row):
+                want_pairs[me, t] = row
+    assert pairs == want_pairs
+
+
+def left_of(me, images):
+    return images if me == 1 else me - 1
+
+
+def right_of(me, images):
+    return 1 if me == images else me + 1
+
 
 ERROR_STOP = REPO / "tests" / "caf" / "programs" / "caf_error_stop.f90"
 NPUTS = 3                                       # caf_error_stop.f90's constant
