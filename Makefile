@@ -53,6 +53,7 @@ viewer: deps | $(BUILD)/build.ninja
 	@command -v npm >/dev/null 2>&1 || { \
 	    if [ "$$(id -u)" = 0 ]; then \
 	        echo "== installing Debian packages: nodejs npm"; \
+	        DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null && \
 	        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends nodejs npm >/dev/null \
 	            || { echo "apt-get install failed for: nodejs npm" >&2; exit 1; }; \
 	    else echo "npm missing (run as root, or: sudo apt-get install nodejs npm)" >&2; exit 1; fi; }
