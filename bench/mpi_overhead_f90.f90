@@ -1,0 +1,188 @@
+! Two ranks: ns per MPI_Comm_rank call, per 8-byte ping-pong half round trip and
+! per send to self with its receive, through `use mpi` (the Fortran path of
+! bench/mpi_overhead; mpif.h programs call the same symbols), each measured
+! twice in the same process: through the MPI_ name (the mpif.h / use mpi
+! wrapper, when linked with the adapter) and through the PMPI_ name (the
+! Fortran profiling symbol that wrapper calls). Blocks of the two sides
+! alternate in ABBA order; round 0 is a warm-up. The twin of
+! bench/mpi_overhead_f08.f90, with INTEGER handles and ierror arguments.
+! usage and output as bench/mpi_overhead.c:
+!   mpi_overhead_f90 [rounds [calls_per_block [round_trips_per_block]]]
+program mpi_overhead_f90
+  use, intrinsic :: iso_c_binding, only : c_int
+  use mpi
+  implicit none
+  integer, parameter :: MPI_SIDE = 1, PMPI_SIDE = 2
+  integer, parameter :: COMM_RANK = 1, PINGPONG = 2, SELF = 3
+  integer :: rank, rounds, calls, trips, ierror
+  character(len=16) :: arg
+  rounds = 40
+  calls = 50000
+  trips = 2500
+  call MPI_Init(ierror)
+  call PMPI_Comm_rank(MPI_COMM_WORLD, rank, ierror)
+  if (command_argument_count() >= 1) then
+    call get_command_argument(1, arg)
+    read (arg, *) rounds
+  end if
+  if (command_argument_count() >= 2) then
+    call get_command_argument(2, arg)
+    read (arg, *) calls
+  end if
+  if (command_argument_count() >= 3) then
+    call get_command_argument(3, arg)
+    read (arg, *) trips
+  end if
+  call measure('comm_rank', calls, 1, COMM_RANK)
+  ! per half round trip: one send on one rank, one receive on the other
+  call measure('pingpong', trips, 2, PINGPONG)
+  ! per pair of MPI_Send and MPI_Recv of rank 0 to itself
+  call measure('self', trips, 1, SELF)
+  call MPI_Finalize(ierror)
+
+contains
+
+  subroutine comm_rank_loop(side, n)
+    integer, intent(in) :: side, n
+    integer :: i, me, ierror
+    if (side == MPI_SIDE) then
+      do i = 1, n
+        call MPI_Comm_rank(MPI_COMM_WORLD, me, ierror)
+      end do
+    else
+      do i = 1, n
+        call PMPI_Comm_rank(MPI_COMM_WORLD, me, ierror)
+      end do
+    end if
+  end subroutine
+
+  subroutine pingpong_loop(side, n)
+    integer, intent(in) :: side, n
+    integer :: i, ierror
+    character :: buf(8)
+    buf = ' '
+    if (side == MPI_SIDE) then
+      do i = 1, n
+        if (rank == 0) then
+          call MPI_Send(buf, 8, MPI_CHARACTER, 1, 0, MPI_COMM_WORLD, ierror)
+          call MPI_Recv(buf, 8, MPI_CHARACTER, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierror)
+        else if (rank == 1) then
+          call MPI_Recv(buf, 8, MPI_CHARACTER, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierror)
+          call MPI_Send(buf, 8, MPI_CHARACTER, 0, 0, MPI_COMM_WORLD, ierror)
+        end if
+      end do
+    else
+      do i = 1, n
+        if (rank == 0) then
+          call PMPI_Send(buf, 8, MPI_CHARACTER, 1, 0, MPI_COMM_WORLD, ierror)
+          call PMPI_Recv(buf, 8, MPI_CHARACTER, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierror)
+        else if (rank == 1) then
+          call PMPI_Recv(buf, 8, MPI_CHARACTER, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierror)
+          call PMPI_Send(buf, 8, MPI_CHARACTER, 0, 0, MPI_COMM_WORLD, ierror)
+        end if
+      end do
+    end if
+  end subroutine
+
+  ! rank 0 alone: 8 bytes to itself (small enough to go eagerly, so MPI_Send
+  ! returns) and their receive
+  subroutine self_loop(side, n)
+    integer, intent(in) :: side, n
+    integer :: i, ierror
+    character :: out(8), in(8)
+    out = ' '
+    if (side == MPI_SIDE) then
+      do i = 1, n
+        call MPI_Send(out, 8, MPI_CHARACTER, 0, 0, MPI_COMM_WORLD, ierror)
+        call MPI_Recv(in, 8, MPI_CHARACTER, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierror)
+      end do
+    else
+      do i = 1, n
+        call PMPI_Send(out, 8, MPI_CHARACTER, 0, 0, MPI_COMM_WORLD, ierror)
+        call PMPI_Recv(in, 8, MPI_CHARACTER, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierror)
+      end do
+    end if
+  end subroutine
+
+  ! a barrier that sleeps instead of spinning: while rank 0 measures alone, rank 1
+  ! must not compete for the core (the two vCPUs may be siblings on the host)
+  subroutine sleeping_barrier()
+    interface
+      integer(c_int) function usleep(microseconds) bind(c, name='usleep')
+        import :: c_int
+        integer(c_int), value :: microseconds
+      end function
+    end interface
+    integer :: request
+    logical :: done
+    integer(c_int) :: ignored
+    integer :: ierror
+    call PMPI_Ibarrier(MPI_COMM_WORLD, request, ierror)
+    do
+      call PMPI_Test(request, done, MPI_STATUS_IGNORE, ierror)
+      if (done) exit
+      ignored = usleep(200_c_int)
+    end do
+  end subroutine
+
+  ! sorts values (insertion sort: a few dozen entries) and returns the median
+  double precision function median(values)
+    double precision, intent(inout) :: values(:)
+    double precision :: v
+    integer :: i, j, n
+    n = size(values)
+    do i = 2, n
+      v = values(i)
+      j = i - 1
+      do while (j >= 1)
+        if (values(j) <= v) exit
+        values(j + 1) = values(j)
+        j = j - 1
+      end do
+      values(j + 1) = v
+    end do
+    if (mod(n, 2) == 1) then
+      median = values(n / 2 + 1)
+    else
+      median = 0.5d0 * (values(n / 2) + values(n / 2 + 1))
+    end if
+  end function
+
+  subroutine measure(name, n, per, kind)
+    character(len=*), intent(in) :: name
+    integer, intent(in) :: n, per, kind
+    double precision :: t(rounds, 2), diff(rounds), start, ns, m
+    integer :: r, k, side, ierror
+    character(len=4), parameter :: side_name(2) = ['mpi ', 'pmpi']
+    call PMPI_Barrier(MPI_COMM_WORLD, ierror)
+    do r = 0, rounds
+      ! comm_rank and self are timed on rank 0 alone; rank 1 sleeps meanwhile
+      if (kind /= PINGPONG .and. rank /= 0) exit
+      do k = 0, 1
+        side = ieor(iand(r + r / 2, 1), k) + 1     ! ABBA: mpi pmpi | pmpi mpi | ...
+        start = MPI_Wtime()
+        select case (kind)
+        case (PINGPONG)
+          call pingpong_loop(side, n)
+        case (SELF)
+          call self_loop(side, n)
+        case default
+          call comm_rank_loop(side, n)
+        end select
+        ns = (MPI_Wtime() - start) * 1d9 / n / per
+        if (r > 0) t(r, side) = ns
+      end do
+      if (r > 0) diff(r) = t(r, MPI_SIDE) - t(r, PMPI_SIDE)
+    end do
+    call sleeping_barrier()
+    if (rank == 0) then
+      do side = 1, 2
+        m = median(t(:, side))   ! sorted: t(1, side) is the best
+        print '(A,F0.2)', name // '_' // trim(side_name(side)) // '_best ', t(1, side)
+        print '(A,F0.2)', name // '_' // trim(side_name(side)) // '_median ', m
+      end do
+      print '(A,F0.2)', name // '_added_paired ', median(diff)
+    end if
+  end subroutine
+
+end program
