@@ -17,6 +17,9 @@
 #include "internal.h"
 
 static char* directory;
+static int spawned;
+
+void scorep_experiment_spawned(void) { spawned = 1; }
 
 const char* scorep_experiment_directory(void) { return directory; }
 
@@ -58,7 +61,17 @@ static void choose_and_create(char* path, size_t size)
     path[0] = '\0';
     if (wanted && wanted[0]) {
         int err = make_directory(wanted);
-        if (err == EEXIST && scorep_cfg.overwrite_experiment_directory) {
+        if (err == EEXIST && spawned) {
+            /* the parent's experiment: never replaced, the children's goes inside */
+            char base[PATH_MAX];
+            snprintf(base, sizeof base, "%s/spawned", wanted);
+            if (make_unique(NULL, base, path, size) == 0) {
+                scorep_warning("SCOREP_EXPERIMENT_DIRECTORY: processes started by MPI_Comm_spawn write their "
+                               "experiment inside the parent's '%s', to '%s'", wanted, path);
+                return;
+            }
+        }
+        if (err == EEXIST && scorep_cfg.overwrite_experiment_directory && !spawned) {
             nftw(wanted, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
             err = make_directory(wanted);
         }

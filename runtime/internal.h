@@ -199,6 +199,9 @@ void scorep_unified_definitions_free(scorep_unified_definitions* d);
 const char* scorep_experiment_create(void);
 /* without communication (abnormal end before the ranks agreed on one) */
 const char* scorep_experiment_create_local(void);
+/* This process was started by MPI_Comm_spawn: where the configured directory
+ * exists (the parent's), the experiment goes inside it, never replacing it. */
+void scorep_experiment_spawned(void);
 
 /* ---- reports ---- */
 /* A whole-experiment profile as rank 0 sees it after unification. */

@@ -452,6 +452,9 @@ void scorep_mpi_layer_init(void)
     int generation = scorep_event_generation_is_on();
     scorep_event_generation_off();
     layer_seen = 1;
+    MPI_Comm parent = MPI_COMM_NULL;
+    PMPI_Comm_get_parent(&parent);
+    if (parent != MPI_COMM_NULL) scorep_experiment_spawned();
     PMPI_Comm_dup(MPI_COMM_WORLD, &layer_comm);
     PMPI_Comm_set_name(layer_comm, "scorep-wrapgen internal");
     PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
