@@ -175,6 +175,19 @@ def test_other_linkers(libs, tmp_path, linker):
     assert (result.missing, result.uncertain) == (expected.missing, expected.uncertain)
 
 
+def test_many_reference_objects(libs, tmp_path, monkeypatch):
+    """Large symbol lists are spread over several reference objects (GNU ld's
+    cost per undefined reference grows with the symbols of its object): the
+    same verdicts."""
+    import generator.libwrap.symbols as module
+    symbols = DEMO_SYMBOLS + STATIC_SYMBOLS
+    libs_flags = f"-L{libs} -ldemo -lstaticonly"
+    whole = check_symbols(symbols, "gcc", "", libs_flags, tmp_path / "one")
+    monkeypatch.setattr(module, "CHUNK", 4)
+    spread = check_symbols(symbols, "gcc", "", libs_flags, tmp_path / "many")
+    assert (spread.missing, spread.uncertain) == (whole.missing, whole.uncertain)
+
+
 def test_cxx_language(libs, tmp_path):
     symbols = ["_ZN4demo5twiceEi", "_ZN4demo10hidden_cppEi", "demo_exported",
                "_ZNSt8ios_base4InitC1Ev", "_ZdlPv", "_Znwm", "strlen", "no_such_thing"]
