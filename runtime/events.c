@@ -24,9 +24,26 @@ static int enter_count, leave_count;
 static void (*enter_fns[SCOREP_MAX_SUBSTRATES])(scorep_location*, uint64_t, scorep_region);
 static void (*leave_fns[SCOREP_MAX_SUBSTRATES])(scorep_location*, uint64_t, scorep_region);
 
+/* So are the point-to-point events: per callback the substrates that have it,
+ * without the table walk and NULL test of DISPATCH (DISPATCH_FLAT) */
+#define FLAT_CALLBACKS(X) \
+    X(mpi_send) X(mpi_recv) X(mpi_isend) X(mpi_isend_complete) X(mpi_irecv_request) X(mpi_irecv)
+#define FLAT_DECLARE(callback)                                                       \
+    static struct {                                                                  \
+        int count;                                                                   \
+        __typeof__(((scorep_substrate*)0)->callback) fns[SCOREP_MAX_SUBSTRATES];     \
+    } flat_##callback;
+FLAT_CALLBACKS(FLAT_DECLARE)
+#define FLAT_FILL(callback) \
+    if (s->callback) flat_##callback.fns[flat_##callback.count++] = s->callback;
+#define FLAT_RESET(callback) flat_##callback.count = 0;
+
 #define STACK_MAX 1024
 typedef struct event_state {
     uint32_t depth;
+    /* the last event read the clock at the end of an MPI call's work (a
+     * receive, a request completion): the exit that follows takes its time */
+    uint32_t exit_at_last;
     uint64_t event_count;
     scorep_region stack[STACK_MAX];
 } event_state;
@@ -38,10 +55,13 @@ void scorep_events_activate_substrates(void)
 {
     enter_count = leave_count = 0;
     events_need_time = 0;
+    FLAT_CALLBACKS(FLAT_RESET)
     for (int i = 0; i < scorep_substrate_count_active; i++) {
-        events_need_time |= scorep_substrates[i]->needs_event_times;
-        if (scorep_substrates[i]->enter) enter_fns[enter_count++] = scorep_substrates[i]->enter;
-        if (scorep_substrates[i]->leave) leave_fns[leave_count++] = scorep_substrates[i]->leave;
+        const scorep_substrate* s = scorep_substrates[i];
+        events_need_time |= s->needs_event_times;
+        if (s->enter) enter_fns[enter_count++] = s->enter;
+        if (s->leave) leave_fns[leave_count++] = s->leave;
+        FLAT_CALLBACKS(FLAT_FILL)
     }
 }
 
@@ -77,6 +97,7 @@ void scorep_enter(scorep_region region)
     if (UNLIKELY(!loc || region >= SCOREP_MAX_REGIONS || scorep_region_filtered_flags[region])) return;
     uint64_t t = scorep_timer_read();
     event_state* es = loc->event_private;
+    es->exit_at_last = 0;
     if (LIKELY(es->depth < STACK_MAX)) es->stack[es->depth] = region;
     es->depth++;
     es->event_count++;
@@ -88,8 +109,12 @@ void scorep_exit(scorep_region region)
 {
     scorep_location* loc = current();
     if (UNLIKELY(!loc || region >= SCOREP_MAX_REGIONS || scorep_region_filtered_flags[region])) return;
-    uint64_t t = scorep_timer_read();
     event_state* es = loc->event_private;
+    /* right after a receive or completion that read the clock, its time: the
+     * call's work ended there, and the trace saves a clock read and an OTF2
+     * timestamp (docs/PERFORMANCE.md) */
+    uint64_t t = es->exit_at_last ? loc->last_ticks : scorep_timer_read();
+    es->exit_at_last = 0;
     if (UNLIKELY(es->depth == 0)) {
         static int warned;
         if (!warned) {
@@ -137,6 +162,11 @@ void scorep_events_finish_open_regions(uint64_t t)
     loc->last_ticks = t;                                            \
     ((event_state*)loc->event_private)->event_count++
 #define EVENT_BEGIN() EVENT_BEGIN_STAMPED(events_need_time)
+/* an event at the end of an MPI call's work (scorep_mpi_recv, a request
+ * completion): with a clock read, the call's exit takes the same time */
+#define EVENT_BEGIN_AT_END()                                        \
+    EVENT_BEGIN();                                                  \
+    ((event_state*)loc->event_private)->exit_at_last = (uint32_t)events_need_time
 #define EVENT_BEGIN_TIMED() EVENT_BEGIN_STAMPED(1)
 #define EVENT_BEGIN_AT_START() EVENT_BEGIN_STAMPED(0)
 
@@ -145,6 +175,9 @@ void scorep_events_finish_open_regions(uint64_t t)
         const scorep_substrate* s_ = scorep_substrates[i_];              \
         if (s_->callback) s_->callback(loc, t, __VA_ARGS__);             \
     }
+#define DISPATCH_FLAT(callback, ...)                                     \
+    for (int i_ = 0; i_ < flat_##callback.count; i_++)                  \
+        flat_##callback.fns[i_](loc, t, __VA_ARGS__);
 #define DISPATCH0(callback)                                              \
     for (int i_ = 0; i_ < scorep_substrate_count_active; i_++) {         \
         const scorep_substrate* s_ = scorep_substrates[i_];              \
@@ -156,13 +189,13 @@ void scorep_events_finish_open_regions(uint64_t t)
 void scorep_mpi_send(scorep_comm comm, int peer, int tag, uint64_t bytes)
 {
     EVENT_BEGIN_AT_START();
-    DISPATCH(mpi_send, comm, peer, scorep_comm_world_rank(comm, peer), tag, bytes);
+    DISPATCH_FLAT(mpi_send, comm, peer, tag, bytes);
 }
 
 void scorep_mpi_recv(scorep_comm comm, int peer, int tag, uint64_t bytes)
 {
-    EVENT_BEGIN();
-    DISPATCH(mpi_recv, comm, peer, scorep_comm_world_rank(comm, peer), tag, bytes);
+    EVENT_BEGIN_AT_END();
+    DISPATCH_FLAT(mpi_recv, comm, peer, tag, bytes);
 }
 
 /* ---- request table ----
@@ -383,7 +416,7 @@ void scorep_mpi_isend(scorep_comm comm, int peer, int tag, uint64_t bytes, score
     EVENT_BEGIN_AT_START();
     request_entry entry = send_entry(comm, peer, tag, bytes, request, 0);
     uint64_t id = request_add(&entry, 0);
-    DISPATCH(mpi_isend, comm, peer, scorep_comm_world_rank(comm, peer), tag, bytes, id);
+    DISPATCH_FLAT(mpi_isend, comm, peer, tag, bytes, id);
 }
 
 void scorep_mpi_irecv_request(scorep_comm comm, scorep_request request)
@@ -391,7 +424,7 @@ void scorep_mpi_irecv_request(scorep_comm comm, scorep_request request)
     EVENT_BEGIN_AT_START();
     request_entry entry = receive_entry(comm, request, 0);
     uint64_t id = request_add(&entry, 0);
-    DISPATCH(mpi_irecv_request, id);
+    DISPATCH_FLAT(mpi_irecv_request, id);
 }
 
 /* ---- does MPI set the status of receive requests of an origin? ---- */
@@ -445,7 +478,7 @@ void scorep_mpi_irecv_request_posted(scorep_comm comm, int source, int tag, uint
     entry.status_wrong = (uint8_t)status_wrong;
     int with_send = origin == SCOREP_RECV_ISENDRECV || origin == SCOREP_RECV_ISENDRECV_REPLACE;
     uint64_t id = request_add(&entry, with_send);
-    DISPATCH(mpi_irecv_request, id);
+    DISPATCH_FLAT(mpi_irecv_request, id);
 }
 
 void scorep_mpi_send_init(scorep_comm comm, int peer, int tag, uint64_t bytes, scorep_request request)
@@ -495,10 +528,9 @@ void scorep_mpi_request_start(scorep_request request)
     }
     EVENT_BEGIN_AT_START();
     if (copy.is_send)
-        DISPATCH(mpi_isend, copy.comm, copy.peer, scorep_comm_world_rank(copy.comm, copy.peer), copy.tag,
-                 copy.bytes, copy.id)
+        DISPATCH_FLAT(mpi_isend, copy.comm, copy.peer, copy.tag, copy.bytes, copy.id)
     else
-        DISPATCH(mpi_irecv_request, copy.id)
+        DISPATCH_FLAT(mpi_irecv_request, copy.id)
 }
 
 /* The envelope of a completed receive: the status's, unless it cannot be
@@ -515,9 +547,14 @@ static void receive_envelope(const request_entry* e, int* source, int* tag, uint
     *bytes = e->bytes;
 }
 
-void scorep_mpi_request_complete(scorep_request request, int source, int tag, uint64_t bytes, int cancelled)
+/* A completion: the envelope and cancelled flag come either from the caller
+ * (fields) or from a status object decoded here, after the table lookup, and
+ * only for a request the table knows (statuses of unknown handles, e.g. to
+ * MPI_PROC_NULL, are not read at all). */
+static void request_complete(scorep_request request, const scorep_status_fields* fields, const void* status,
+                             scorep_language language)
 {
-    EVENT_BEGIN();
+    EVENT_BEGIN_AT_END();
     request_lock_take();
     request_entry** link = request_link(request);
     request_entry* e = *link;
@@ -530,16 +567,35 @@ void scorep_mpi_request_complete(scorep_request request, int source, int tag, ui
     else request_release(request_pop(link));
     request_lock_give();
     if (copy.is_coll) return; /* recorded at its start; no point-to-point events */
-    if (cancelled) {
+    scorep_status_fields decoded;
+    if (!fields) {
+        if (UNLIKELY(scorep_decode_status(status, language, &decoded) != 0)) {
+            static int warned;
+            if (!warned) {
+                warned = 1;
+                scorep_warning("no status decoder for language %d: receive envelopes are unknown", (int)language);
+            }
+        }
+        fields = &decoded;
+    }
+    int source = fields->source, tag = fields->tag;
+    uint64_t bytes = fields->bytes;
+    if (fields->cancelled) {
         if (copy.send_id) DISPATCH(mpi_request_cancelled, copy.send_id)
         DISPATCH(mpi_request_cancelled, copy.id)
     } else if (copy.is_send) {
-        DISPATCH(mpi_isend_complete, copy.id)
+        DISPATCH_FLAT(mpi_isend_complete, copy.id)
     } else {
-        if (copy.send_id) DISPATCH(mpi_isend_complete, copy.send_id)
+        if (copy.send_id) DISPATCH_FLAT(mpi_isend_complete, copy.send_id)
         receive_envelope(&copy, &source, &tag, &bytes);
-        DISPATCH(mpi_irecv, copy.comm, source, scorep_comm_world_rank(copy.comm, source), tag, bytes, copy.id)
+        DISPATCH_FLAT(mpi_irecv, copy.comm, source, tag, bytes, copy.id)
     }
+}
+
+void scorep_mpi_request_complete(scorep_request request, int source, int tag, uint64_t bytes, int cancelled)
+{
+    scorep_status_fields fields = {.source = source, .tag = tag, .bytes = bytes, .cancelled = cancelled};
+    request_complete(request, &fields, NULL, SCOREP_LANGUAGE_C);
 }
 
 static scorep_status_decoder status_decoders[SCOREP_LANGUAGE_COUNT_];
@@ -559,15 +615,7 @@ int scorep_decode_status(const void* status, scorep_language language, scorep_st
 
 void scorep_mpi_request_complete_status(scorep_request request, const void* status, scorep_language language)
 {
-    scorep_status_fields f;
-    if (scorep_decode_status(status, language, &f) != 0) {
-        static int warned;
-        if (!warned) {
-            warned = 1;
-            scorep_warning("no status decoder for language %d: receive envelopes are unknown", (int)language);
-        }
-    }
-    scorep_mpi_request_complete(request, f.source, f.tag, f.bytes, f.cancelled);
+    request_complete(request, NULL, status, language);
 }
 
 void scorep_mpi_request_test(scorep_request request)

@@ -185,32 +185,30 @@ static void on_parameter_string(scorep_location* loc, uint64_t t, scorep_paramet
 
 #define CURRENT (state(loc)->current->n)
 
-static void on_send(scorep_location* loc, uint64_t t, scorep_comm c, int p, int pw, int tag, uint64_t bytes)
+static void on_send(scorep_location* loc, uint64_t t, scorep_comm c, int p, int tag, uint64_t bytes)
 {
-    (void)t; (void)c; (void)p; (void)pw; (void)tag;
+    (void)t; (void)c; (void)p; (void)tag;
     CURRENT.bytes_sent += bytes;
     CURRENT.messages_sent++;
 }
 
-static void on_recv(scorep_location* loc, uint64_t t, scorep_comm c, int p, int pw, int tag, uint64_t bytes)
+static void on_recv(scorep_location* loc, uint64_t t, scorep_comm c, int p, int tag, uint64_t bytes)
 {
-    (void)t; (void)c; (void)p; (void)pw; (void)tag;
+    (void)t; (void)c; (void)p; (void)tag;
     CURRENT.bytes_received += bytes;
     CURRENT.messages_received++;
 }
 
-static void on_isend(scorep_location* loc, uint64_t t, scorep_comm c, int p, int pw, int tag, uint64_t bytes,
-                     uint64_t id)
+static void on_isend(scorep_location* loc, uint64_t t, scorep_comm c, int p, int tag, uint64_t bytes, uint64_t id)
 {
     (void)id;
-    on_send(loc, t, c, p, pw, tag, bytes);
+    on_send(loc, t, c, p, tag, bytes);
 }
 
-static void on_irecv(scorep_location* loc, uint64_t t, scorep_comm c, int p, int pw, int tag, uint64_t bytes,
-                     uint64_t id)
+static void on_irecv(scorep_location* loc, uint64_t t, scorep_comm c, int p, int tag, uint64_t bytes, uint64_t id)
 {
     (void)id;
-    on_recv(loc, t, c, p, pw, tag, bytes);
+    on_recv(loc, t, c, p, tag, bytes);
 }
 
 static void on_collective_end(scorep_location* loc, uint64_t t, scorep_collective_kind kind, scorep_comm comm,

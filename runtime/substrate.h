@@ -228,19 +228,20 @@ typedef struct scorep_substrate {
     void (*enter)(scorep_location* loc, uint64_t t, scorep_region region);
     void (*leave)(scorep_location* loc, uint64_t t, scorep_region region);
 
-    /* peer: rank in comm; peer_world: rank in MPI_COMM_WORLD */
-    void (*mpi_send)(scorep_location* loc, uint64_t t, scorep_comm comm, int peer,
-                     int peer_world, int tag, uint64_t bytes);
-    void (*mpi_recv)(scorep_location* loc, uint64_t t, scorep_comm comm, int peer,
-                     int peer_world, int tag, uint64_t bytes);
+    /* peer: rank in comm (its world rank: scorep_comm_world_rank, if a
+     * substrate needs it; none does per event) */
+    void (*mpi_send)(scorep_location* loc, uint64_t t, scorep_comm comm, int peer, int tag,
+                     uint64_t bytes);
+    void (*mpi_recv)(scorep_location* loc, uint64_t t, scorep_comm comm, int peer, int tag,
+                     uint64_t bytes);
     /* request_id: a process-unique number chosen by the event layer (not the
      * adapter's handle), increasing, never reused within the process */
-    void (*mpi_isend)(scorep_location* loc, uint64_t t, scorep_comm comm, int peer,
-                      int peer_world, int tag, uint64_t bytes, uint64_t request_id);
+    void (*mpi_isend)(scorep_location* loc, uint64_t t, scorep_comm comm, int peer, int tag,
+                      uint64_t bytes, uint64_t request_id);
     void (*mpi_isend_complete)(scorep_location* loc, uint64_t t, uint64_t request_id);
     void (*mpi_irecv_request)(scorep_location* loc, uint64_t t, uint64_t request_id);
-    void (*mpi_irecv)(scorep_location* loc, uint64_t t, scorep_comm comm, int peer,
-                      int peer_world, int tag, uint64_t bytes, uint64_t request_id);
+    void (*mpi_irecv)(scorep_location* loc, uint64_t t, scorep_comm comm, int peer, int tag,
+                      uint64_t bytes, uint64_t request_id);
     void (*mpi_request_test)(scorep_location* loc, uint64_t t, uint64_t request_id);
     void (*mpi_request_cancelled)(scorep_location* loc, uint64_t t, uint64_t request_id);
     void (*mpi_collective_begin)(scorep_location* loc, uint64_t t);

@@ -41,10 +41,10 @@ static void record(int kind, uint64_t id, int peer, int tag, uint64_t bytes)
     pthread_mutex_unlock(&events_lock);
 }
 
-static void rec_isend(scorep_location* l, uint64_t t, scorep_comm c, int peer, int pw, int tag, uint64_t bytes,
+static void rec_isend(scorep_location* l, uint64_t t, scorep_comm c, int peer, int tag, uint64_t bytes,
                       uint64_t id)
 {
-    (void)l, (void)t, (void)c, (void)pw;
+    (void)l, (void)t, (void)c;
     record(EV_ISEND, id, peer, tag, bytes);
 }
 static void rec_isend_complete(scorep_location* l, uint64_t t, uint64_t id)
@@ -57,10 +57,10 @@ static void rec_irecv_request(scorep_location* l, uint64_t t, uint64_t id)
     (void)l, (void)t;
     record(EV_IRECV_REQUEST, id, 0, 0, 0);
 }
-static void rec_irecv(scorep_location* l, uint64_t t, scorep_comm c, int peer, int pw, int tag, uint64_t bytes,
+static void rec_irecv(scorep_location* l, uint64_t t, scorep_comm c, int peer, int tag, uint64_t bytes,
                       uint64_t id)
 {
-    (void)l, (void)t, (void)c, (void)pw;
+    (void)l, (void)t, (void)c;
     record(EV_IRECV, id, peer, tag, bytes);
 }
 static void rec_test(scorep_location* l, uint64_t t, uint64_t id)

@@ -83,24 +83,21 @@ static void leave(scorep_location* loc, uint64_t t, scorep_region region)
     WRITE(loc, Leave, t, region);
 }
 
-static void mpi_send(scorep_location* loc, uint64_t t, scorep_comm comm, int peer,
-                     int peer_world, int tag, uint64_t bytes)
+static void mpi_send(scorep_location* loc, uint64_t t, scorep_comm comm, int peer, int tag,
+                     uint64_t bytes)
 {
-    (void)peer_world;
     WRITE(loc, MpiSend, t, (uint32_t)peer, comm, (uint32_t)tag, bytes);
 }
 
-static void mpi_recv(scorep_location* loc, uint64_t t, scorep_comm comm, int peer,
-                     int peer_world, int tag, uint64_t bytes)
+static void mpi_recv(scorep_location* loc, uint64_t t, scorep_comm comm, int peer, int tag,
+                     uint64_t bytes)
 {
-    (void)peer_world;
     WRITE(loc, MpiRecv, t, (uint32_t)peer, comm, (uint32_t)tag, bytes);
 }
 
-static void mpi_isend(scorep_location* loc, uint64_t t, scorep_comm comm, int peer,
-                      int peer_world, int tag, uint64_t bytes, uint64_t request_id)
+static void mpi_isend(scorep_location* loc, uint64_t t, scorep_comm comm, int peer, int tag,
+                      uint64_t bytes, uint64_t request_id)
 {
-    (void)peer_world;
     WRITE(loc, MpiIsend, t, (uint32_t)peer, comm, (uint32_t)tag, bytes, request_id);
 }
 
@@ -114,10 +111,9 @@ static void mpi_irecv_request(scorep_location* loc, uint64_t t, uint64_t request
     WRITE(loc, MpiIrecvRequest, t, request_id);
 }
 
-static void mpi_irecv(scorep_location* loc, uint64_t t, scorep_comm comm, int peer,
-                      int peer_world, int tag, uint64_t bytes, uint64_t request_id)
+static void mpi_irecv(scorep_location* loc, uint64_t t, scorep_comm comm, int peer, int tag,
+                      uint64_t bytes, uint64_t request_id)
 {
-    (void)peer_world;
     WRITE(loc, MpiIrecv, t, (uint32_t)peer, comm, (uint32_t)tag, bytes, request_id);
 }
 

@@ -156,10 +156,13 @@ int scorep_comm_world_rank(scorep_comm comm, int rank_in_comm);
 
 /* ---- point-to-point ------------------------------------------------------- */
 
-/* peer is the rank in `comm` (the core adds the world rank from the rank map);
- * bytes is the message size in bytes. A wrapper calls these between
+/* peer is the rank in `comm` (the trace's definitions map it to a world
+ * rank); bytes is the message size in bytes. A wrapper calls these between
  * scorep_enter and scorep_exit of the MPI region; for MPI_PROC_NULL it calls
- * nothing. */
+ * nothing. A send takes the time of the call's enter. A receive (and a
+ * request completion, below) marks the end of the call's work: when it reads
+ * the clock (a trace is recorded), the scorep_exit that follows it takes the
+ * same time, so a wrapper calls it right before scorep_exit. */
 void scorep_mpi_send(scorep_comm comm, int peer, int tag, uint64_t bytes);
 void scorep_mpi_recv(scorep_comm comm, int peer, int tag, uint64_t bytes);
 
