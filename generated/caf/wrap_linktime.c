@@ -881,6 +881,7 @@ void __wrap__gfortran_caf_change_team(caf_team_t * team, int coselector)
     scorep_caf_quiet_begin();
     scorep_real_28(team, coselector);
     scorep_caf_quiet_end();
+    scorep_caf_team_changed(_gfortran_caf_get_communicator(NULL));
     scorep_libwrap_end(scorep_r);
     return;
 
@@ -908,6 +909,7 @@ void __wrap__gfortran_caf_end_team(caf_team_t * team)
     scorep_caf_quiet_begin();
     scorep_real_29(team);
     scorep_caf_quiet_end();
+    scorep_caf_team_ended();
     scorep_libwrap_end(scorep_r);
     return;
 

@@ -851,6 +851,7 @@ static __attribute__((used)) void scorep_libwrap_rt_28(caf_team_t * team, int co
     scorep_caf_quiet_begin();
     scorep_real_28(team, coselector);
     scorep_caf_quiet_end();
+    scorep_caf_team_changed(_gfortran_caf_get_communicator(NULL));
     scorep_libwrap_end(scorep_r);
     return;
 
@@ -877,6 +878,7 @@ static __attribute__((used)) void scorep_libwrap_rt_29(caf_team_t * team)
     scorep_caf_quiet_begin();
     scorep_real_29(team);
     scorep_caf_quiet_end();
+    scorep_caf_team_ended();
     scorep_libwrap_end(scorep_r);
     return;
 

@@ -191,11 +191,88 @@ scorep_window scorep_caf_window(caf_token_t token)
     return unknown_window;
 }
 
+/* the current team, where it is not the initial one: world rank of each
+ * team image (index: image - 1), its communicator in the core, this image's
+ * index - 1 in it */
+static int* team_ranks;
+static int team_size, team_me;
+static scorep_comm team_comm = SCOREP_COMM_WORLD;
+/* the enclosing teams' mappings (nested change team) */
+typedef struct team_frame {
+    int* ranks;
+    int size, me;
+    scorep_comm comm;
+} team_frame;
+static team_frame* team_stack;
+static size_t team_depth, team_capacity;
+
 int scorep_caf_rank(int image)
 {
     if (image == 0) return world_rank;                 /* this image */
+    if (team_ranks) return image >= 1 && image <= team_size ? team_ranks[image - 1] : -1;
     if (image < 0 || (world_size && image > world_size)) return -1;
     return image - 1;                                  /* initial team: rank = image - 1 */
+}
+
+void scorep_caf_team_changed(MPI_Fint handle)
+{
+    MPI_Comm comm = MPI_Comm_f2c(handle);
+    int n = 0;
+    if (comm == MPI_COMM_NULL || PMPI_Comm_size(comm, &n) != MPI_SUCCESS || n <= 0) return;
+    int* in = malloc((size_t)n * sizeof(int));
+    int* out = malloc((size_t)n * sizeof(int));
+    MPI_Group group, world;
+    PMPI_Comm_group(comm, &group);
+    PMPI_Comm_group(MPI_COMM_WORLD, &world);
+    for (int i = 0; i < n; i++) in[i] = i;
+    PMPI_Group_translate_ranks(group, n, in, world, out);
+    PMPI_Group_free(&group);
+    PMPI_Group_free(&world);
+    free(in);
+    int identity = n == world_size;
+    for (int i = 0; identity && i < n; i++) identity = out[i] == i;
+    if (team_depth == team_capacity) {
+        size_t capacity = team_capacity ? 2 * team_capacity : 8;
+        team_frame* grown = realloc(team_stack, capacity * sizeof *grown);
+        if (!grown) {
+            free(out);
+            return;
+        }
+        team_stack = grown;
+        team_capacity = capacity;
+    }
+    team_stack[team_depth++] = (team_frame){team_ranks, team_size, team_me, team_comm};
+    team_ranks = NULL;
+    team_comm = SCOREP_COMM_WORLD;
+    team_me = world_rank;
+    if (identity) {                                    /* back in the initial team */
+        free(out);
+        return;
+    }
+    team_ranks = out;
+    team_size = n;
+    for (int i = 0; i < n; i++)
+        if (out[i] == world_rank) team_me = i;
+    /* the team's communicator in the core: keyed by its member list (in
+     * team image order), so the team's images define the same one */
+    uint64_t key = 0xCBF29CE484222325ull;
+    for (int i = 0; i < n; i++) {
+        key ^= (uint64_t)(uint32_t)out[i];
+        key *= 0x100000001B3ull;
+    }
+    key = (key & ~((uint64_t)0xFFFFu << 48)) | ((uint64_t)0xCAF2u << 48);
+    team_comm = scorep_comm_define(key, 0, (uint32_t)n, out, "team");
+}
+
+void scorep_caf_team_ended(void)
+{
+    if (!team_depth) return;
+    free(team_ranks);
+    team_frame f = team_stack[--team_depth];
+    team_ranks = f.ranks;
+    team_size = f.size;
+    team_me = f.me;
+    team_comm = f.comm;
 }
 
 /* ---- one-sided operations ---- */
@@ -214,11 +291,13 @@ static int issue(caf_token_t token, int image, scorep_caf_op* op, int* rank)
     return 1;
 }
 
+/* the target as the image index of the initial team (rank + 1), whatever
+ * team the program is in */
 static void image_parameter_record(int image)
 {
     if (image_parameter == SCOREP_INVALID_ID)
         image_parameter = scorep_parameter_define("image", SCOREP_PARAMETER_INT64);
-    scorep_parameter_int(image_parameter, image ? image : world_rank + 1);
+    scorep_parameter_int(image_parameter, scorep_caf_rank(image) + 1);
 }
 
 void scorep_caf_put(caf_token_t token, int image, uint64_t bytes, scorep_caf_op* op, int parameter)
@@ -281,7 +360,7 @@ void scorep_caf_complete(const scorep_caf_op* op)
 
 void scorep_caf_sync_all_end(void)
 {
-    scorep_mpi_collective_end(SCOREP_COLL_BARRIER, SCOREP_COMM_WORLD, SCOREP_NO_ROOT, 0, 0);
+    scorep_mpi_collective_end(SCOREP_COLL_BARRIER, team_comm, SCOREP_NO_ROOT, 0, 0);
 }
 
 /* The images of one `sync images` (this one and the listed ones) as a
@@ -336,22 +415,24 @@ static scorep_comm sync_comm(int count, const int* images)
 
 void scorep_caf_sync_images_end(int count, const int* images)
 {
-    scorep_comm comm = count < 0 ? SCOREP_COMM_WORLD : sync_comm(count, images);
+    scorep_comm comm = count < 0 ? team_comm : sync_comm(count, images);
     scorep_mpi_collective_end(SCOREP_COLL_BARRIER, comm, SCOREP_NO_ROOT, 0, 0);
 }
 
 void scorep_caf_collective_end(scorep_collective_kind kind, int root_image, const gfc_descriptor_t* a)
 {
     uint64_t bytes = scorep_caf_desc_bytes(a, NULL);
-    int root = root_image > 0 ? scorep_caf_rank(root_image) : SCOREP_NO_ROOT;
+    /* the root as a rank of the current team's communicator: image - 1 */
+    int root = root_image > 0 ? root_image - 1 : SCOREP_NO_ROOT;
+    int me = team_ranks ? team_me : world_rank;
     uint64_t sent = bytes, received = bytes;
     if (kind == SCOREP_COLL_ALLREDUCE && root != SCOREP_NO_ROOT) kind = SCOREP_COLL_REDUCE;
-    if (kind == SCOREP_COLL_REDUCE && root != world_rank) received = 0;
+    if (kind == SCOREP_COLL_REDUCE && root != me) received = 0;
     if (kind == SCOREP_COLL_BCAST) {
-        if (root == world_rank) received = 0;
+        if (root == me) received = 0;
         else sent = 0;
     }
-    scorep_mpi_collective_end(kind, SCOREP_COMM_WORLD, root, sent, received);
+    scorep_mpi_collective_end(kind, team_comm, root, sent, received);
 }
 
 void scorep_caf_lock(caf_token_t token, int image)

@@ -21,6 +21,7 @@
 #define PREFIX_NAME _gfortran_caf_
 #endif
 #include <libcaf.h>
+#include <mpi.h>
 
 #include <scorep_wrapgen/libwrap.h>
 
@@ -63,6 +64,14 @@ void scorep_caf_window_deregister(caf_token_t token);
 scorep_window scorep_caf_window(caf_token_t token);
 /* world rank of an image index of the current team (1-based), -1 if none */
 int scorep_caf_rank(int image);
+/* after change team / end team: the current team's communicator (Fortran
+ * handle), from OpenCoarrays' get_communicator(NULL), which libcaf.h declares
+ * only with HAVE_MPI; its member list maps the team's image indices to
+ * ranks and is the communicator of sync all and collectives in the team */
+MPI_Fint _gfortran_caf_get_communicator(caf_team_t* team);
+void scorep_caf_team_changed(MPI_Fint team_comm);
+/* after end team: the parent team's mapping again */
+void scorep_caf_team_ended(void);
 
 /* one-sided operations: issued at the call's enter, complete at its exit */
 typedef struct scorep_caf_op {
