@@ -30,6 +30,7 @@ static const scorep_config_var_info config_vars[] = {
     {"SCOREP_EXPERIMENT_DIRECTORY", "path", "", "Experiment directory; default scorep-<YYYYMMDD>_<HHMM>_<id>"},
     {"SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY", "boolean", "false", "Replace an existing experiment directory instead of choosing a new name"},
     {"SCOREP_TOTAL_MEMORY", "size", "16000k", "Memory for trace buffers per process (suffixes k, M, G); a full buffer is flushed to disk"},
+    {"SCOREP_TRACING_MAX_SIZE", "size|unlimited", "min(free space / (2 x processes), 4G)", "Trace size per process after which tracing stops (a warning, a MeasurementOnOff marker in the trace; the profile goes on); default: a share of the free space on the experiment's file system, at most 4G"},
     {"SCOREP_TIMER", "tsc|clock_gettime", "tsc if invariant, else clock_gettime", "Timer used for timestamps"},
     {"SCOREP_FILTERING_FILE", "path", "", "Score-P filter file (SCOREP_REGION_NAMES_BEGIN ... / SCOREP_FILE_NAMES_BEGIN ...)"},
     {"SCOREP_VERBOSE", "boolean", "false", "Print what the measurement does"},
@@ -137,6 +138,20 @@ void scorep_config_load(void)
             scorep_cfg.total_memory = bytes;
     }
 
+    const char* max_size = getenv("SCOREP_TRACING_MAX_SIZE");
+    if (max_size) {
+        uint64_t bytes;
+        char* t = trimmed_copy(max_size);
+        if (strcasecmp(t, "unlimited") == 0)
+            scorep_cfg.tracing_max_size = UINT64_MAX;
+        else if (scorep_config_parse_size(t, &bytes) && bytes > 0)
+            scorep_cfg.tracing_max_size = bytes;
+        else
+            scorep_warning("SCOREP_TRACING_MAX_SIZE: invalid value '%s' (expected a size like 512M, 4G, or "
+                           "unlimited), using 'auto'", max_size);
+        free(t);
+    }
+
     bool tsc_safe = scorep_timer_tsc_is_safe();
     scorep_cfg.timer = tsc_safe ? SCOREP_TIMER_TSC : SCOREP_TIMER_CLOCK_GETTIME;
     const char* timer = getenv("SCOREP_TIMER");
@@ -168,6 +183,12 @@ const char* scorep_config_value(const char* name)
         return scorep_cfg.overwrite_experiment_directory ? "true" : "false";
     if (strcmp(name, "SCOREP_TOTAL_MEMORY") == 0) {
         snprintf(number, sizeof number, "%llu", (unsigned long long)scorep_cfg.total_memory);
+        return number;
+    }
+    if (strcmp(name, "SCOREP_TRACING_MAX_SIZE") == 0) {
+        if (scorep_cfg.tracing_max_size == 0) return "auto";
+        if (scorep_cfg.tracing_max_size == UINT64_MAX) return "unlimited";
+        snprintf(number, sizeof number, "%llu", (unsigned long long)scorep_cfg.tracing_max_size);
         return number;
     }
     if (strcmp(name, "SCOREP_TIMER") == 0)

@@ -72,6 +72,14 @@ void scorep_events_location_created(scorep_location* loc)
         if (scorep_substrates[i]->location_created) scorep_substrates[i]->location_created(loc);
 }
 
+uint32_t scorep_location_open_regions(const scorep_location* loc, const scorep_region** regions)
+{
+    const event_state* es = loc->event_private;
+    *regions = es ? es->stack : NULL;
+    if (!es) return 0;
+    return es->depth < STACK_MAX ? es->depth : STACK_MAX;
+}
+
 uint64_t scorep_location_event_count(const scorep_location* loc)
 {
     return loc->event_private ? ((const event_state*)loc->event_private)->event_count : 0;

@@ -26,6 +26,8 @@ typedef struct scorep_config {
     const char* experiment_directory;   /* "" if not set */
     bool overwrite_experiment_directory;
     uint64_t total_memory;
+    uint64_t tracing_max_size;          /* SCOREP_TRACING_MAX_SIZE; 0: not set (the default,
+                                           decided when the experiment directory exists) */
     scorep_timer_kind timer;
     const char* filtering_file;         /* "" if not set */
     bool verbose;

@@ -296,11 +296,19 @@ typedef struct scorep_substrate {
     void (*finalize)(void);
 } scorep_substrate;
 
+/* The regions loc has entered and not yet left, outermost first: *regions
+ * points to them (valid until loc's next enter or exit), the count is
+ * returned. For a substrate that stops recording in the middle of a run and
+ * closes what is open (the trace at SCOREP_TRACING_MAX_SIZE). On loc's thread. */
+uint32_t scorep_location_open_regions(const scorep_location* loc, const scorep_region** regions);
+
 /* Called by the trace substrate on loc's thread after it flushed loc's buffer. */
 void scorep_event_buffer_flush(scorep_location* loc, uint64_t t_begin, uint64_t t_end);
 
 /* Configuration a substrate may read (runtime/config.h has the full set). */
 uint64_t scorep_config_total_memory(void);   /* SCOREP_TOTAL_MEMORY in bytes */
+/* SCOREP_TRACING_MAX_SIZE in bytes; 0 if not set, UINT64_MAX for unlimited */
+uint64_t scorep_config_tracing_max_size(void);
 int scorep_config_verbose(void);             /* SCOREP_VERBOSE */
 
 /* Messages with the "[Score-P] " prefix on stderr. */

@@ -33,6 +33,7 @@ typedef struct trace_location {
     int flush_pending;
     uint64_t flush_begin, flush_end;
     int write_failed;   /* warned once about a failing OTF2 write */
+    int stopped;        /* SCOREP_TRACING_MAX_SIZE: records nothing more (trace_limit.c) */
     struct trace_location* next;  /* all trace locations, for finalisation */
 } trace_location;
 
@@ -43,6 +44,9 @@ typedef struct trace_state {
     char archive_path[4096 + 16];  /* private_dir/archive -> experiment directory */
     atomic_int directory_ready;   /* 1 once full buffers can go to disk */
     int rank;                     /* known from experiment_dir_ready on */
+    /* the process's event data reached SCOREP_TRACING_MAX_SIZE: every
+     * location stops at its next event (trace_events.c, trace_memory.c) */
+    atomic_int limit_reached;
     _Atomic(trace_location*) locations;
 } trace_state;
 
@@ -56,6 +60,18 @@ static inline trace_location* trace_location_of(scorep_location* loc)
 /* trace_memory.c: chunk memory for the OTF2 buffers, bounded by SCOREP_TOTAL_MEMORY */
 uint64_t trace_memory_chunk_size(uint64_t total_memory);
 void trace_memory_install(OTF2_Archive* archive, uint64_t total_memory, uint64_t chunk_size);
+
+/* trace_memory.c: SCOREP_TRACING_MAX_SIZE, counted in event chunks taken by the
+ * process (0: no limit); the limit known from the experiment directory on */
+void trace_memory_set_max_size(uint64_t max_size);
+uint64_t trace_memory_event_chunks(void);
+uint64_t trace_memory_max_size(void);     /* bytes, as set */
+uint64_t trace_memory_chunk_bytes(void);  /* the size of an event chunk */
+
+/* trace_events.c: after the limit: 1 if tl records nothing more; the first
+ * time it closes tl's open regions (all but the newest if skip_newest: its
+ * enter is the event declined) and writes the MeasurementOnOff(OFF) marker */
+int trace_location_stop(trace_location* tl, uint64_t t, int skip_newest);
 
 /* trace_flush.c: OTF2 flush callbacks and reporting a flush as a region */
 void trace_flush_install(OTF2_Archive* archive);

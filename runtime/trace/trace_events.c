@@ -31,11 +31,52 @@ static inline void after_write(trace_location* tl, OTF2_ErrorCode code)
         trace_flush_report(tl);
 }
 
+/* The process reached SCOREP_TRACING_MAX_SIZE (one relaxed load of a flag
+ * that stays in every core's cache until then). */
+static inline int limit_reached(void)
+{
+    return atomic_load_explicit(&trace.limit_reached, memory_order_relaxed);
+}
+
+/* One record at time t (the callback's), unless the location has stopped. */
 #define WRITE(loc, record, ...)                                                   \
     do {                                                                          \
         trace_location* tl_ = trace_location_of(loc);                             \
+        if (UNLIKELY(limit_reached()) && trace_location_stop(tl_, t, 0))          \
+            break;                                                                \
         after_write(tl_, OTF2_EvtWriter_##record(tl_->writer, NULL, __VA_ARGS__)); \
     } while (0)
+
+/* The core's measurement region for buffer flushes ("TRACE_BUFFER_FLUSH"),
+ * defined at initialisation; the profile uses the same region. */
+extern scorep_region scorep_flush_region;
+
+int trace_location_stop(trace_location* tl, uint64_t t, int skip_newest)
+{
+    if (tl->stopped)
+        return 1;
+    tl->stopped = 1;   /* first: a flush inside the records below records no flush region */
+    const scorep_region* open = NULL;
+    uint32_t depth = scorep_location_open_regions(tl->location, &open);
+    if (skip_newest && depth > 0)
+        depth--;
+    OTF2_ErrorCode code = OTF2_SUCCESS;
+    while (depth > 0 && code == OTF2_SUCCESS)
+        code = OTF2_EvtWriter_Leave(tl->writer, NULL, t, open[--depth]);
+    if (code == OTF2_SUCCESS)
+        code = OTF2_EvtWriter_MeasurementOnOff(tl->writer, NULL, t, OTF2_MEASUREMENT_OFF);
+    after_write(tl, code);
+    static atomic_int warned;
+    if (!atomic_exchange(&warned, 1))
+        scorep_warning("trace: the events of this process reached SCOREP_TRACING_MAX_SIZE=%llu bytes "
+                       "(%llu chunks of %llu bytes): tracing stops here, marked in the trace by a "
+                       "MeasurementOnOff record after the open regions are left; the profile goes on. "
+                       "Set SCOREP_TRACING_MAX_SIZE (e.g. 8G, or unlimited) to trace more",
+                       (unsigned long long)trace_memory_max_size(),
+                       (unsigned long long)(trace_memory_event_chunks() - 1),
+                       (unsigned long long)trace_memory_chunk_bytes());
+    return 1;
+}
 
 static uint32_t root_of(int root)
 {
@@ -75,12 +116,25 @@ static OTF2_RmaAtomicType atomic_type(scorep_rma_atomic_kind kind)
 
 static void enter(scorep_location* loc, uint64_t t, scorep_region region)
 {
-    WRITE(loc, Enter, t, region);
+    trace_location* tl = trace_location_of(loc);
+    /* the region is on the location's stack already: its enter is declined */
+    if (UNLIKELY(limit_reached()) && trace_location_stop(tl, t, 1))
+        return;
+    after_write(tl, OTF2_EvtWriter_Enter(tl->writer, NULL, t, region));
 }
 
 static void leave(scorep_location* loc, uint64_t t, scorep_region region)
 {
-    WRITE(loc, Leave, t, region);
+    trace_location* tl = trace_location_of(loc);
+    if (UNLIKELY(limit_reached())) {
+        if (tl->stopped)
+            return;
+        /* its enter was written (and it is off the stack already) */
+        after_write(tl, OTF2_EvtWriter_Leave(tl->writer, NULL, t, region));
+        trace_location_stop(tl, t, 0);
+        return;
+    }
+    after_write(tl, OTF2_EvtWriter_Leave(tl->writer, NULL, t, region));
 }
 
 static void mpi_send(scorep_location* loc, uint64_t t, scorep_comm comm, int peer, int tag,
@@ -238,13 +292,11 @@ static void parameter_string(scorep_location* loc, uint64_t t, scorep_parameter 
     WRITE(loc, ParameterString, t, param, value);
 }
 
-/* The core's measurement region for buffer flushes ("TRACE_BUFFER_FLUSH"),
- * defined at initialisation; the profile uses the same region. */
-extern scorep_region scorep_flush_region;
-
 static void buffer_flush(scorep_location* loc, uint64_t t_begin, uint64_t t_end)
 {
     trace_location* tl = trace_location_of(loc);
+    if (tl->stopped)
+        return;
     scorep_region region = scorep_flush_region;
     /* Not through after_write: these records could in theory fill the fresh
      * chunk, and a report from here would recurse into the event layer. */

@@ -43,6 +43,54 @@ static uint64_t budget;
 static atomic_uint_fast64_t in_use;
 static atomic_int warned_before_directory;
 
+/* SCOREP_TRACING_MAX_SIZE: every event chunk a buffer of this process takes
+ * (a fresh one or a spare after a flush) holds chunk_size bytes of event
+ * records, so the process's event data is at most chunks_taken x chunk_size.
+ * The chunk that takes the count over the limit is still handed out (the
+ * record being written needs it, and the stop marker), but from then on the
+ * locations stop recording (trace.limit_reached). */
+static uint64_t event_chunk_size;
+static atomic_uint_fast64_t event_chunks_taken;
+static _Atomic uint64_t max_event_chunks;   /* 0: no limit (yet) */
+static _Atomic uint64_t max_size_bytes;     /* the limit as given or chosen */
+
+static void count_event_chunk(void)
+{
+    uint64_t taken = atomic_fetch_add(&event_chunks_taken, 1) + 1;
+    uint64_t max = atomic_load(&max_event_chunks);
+    if (max != 0 && taken > max)
+        atomic_store(&trace.limit_reached, 1);
+}
+
+void trace_memory_set_max_size(uint64_t max_size)
+{
+    uint64_t chunks = 0;   /* unlimited */
+    if (max_size != 0 && max_size != UINT64_MAX) {
+        chunks = max_size / event_chunk_size;
+        if (chunks == 0)
+            chunks = 1;    /* less than a chunk: the first chunk of each location */
+    }
+    atomic_store(&max_size_bytes, max_size);
+    atomic_store(&max_event_chunks, chunks);
+    if (chunks != 0 && atomic_load(&event_chunks_taken) > chunks)
+        atomic_store(&trace.limit_reached, 1);
+}
+
+uint64_t trace_memory_event_chunks(void)
+{
+    return atomic_load(&event_chunks_taken);
+}
+
+uint64_t trace_memory_max_size(void)
+{
+    return atomic_load(&max_size_bytes);
+}
+
+uint64_t trace_memory_chunk_bytes(void)
+{
+    return event_chunk_size;
+}
+
 uint64_t trace_memory_chunk_size(uint64_t total_memory)
 {
     /* At least 8 chunks in the budget so several threads can share it, but
@@ -122,6 +170,8 @@ static void* allocate_chunk(void* user_data, OTF2_FileType file_type, OTF2_Locat
         if (counted)
             prefault(c, CHUNK_HEADER + chunk_size);
     }
+    if (file_type == OTF2_FILETYPE_EVENTS)
+        count_event_chunk();
     c->next = owner->in_use;
     owner->in_use = c;
     return (char*)c + CHUNK_HEADER;
@@ -170,5 +220,6 @@ static const OTF2_MemoryCallbacks memory_callbacks = {
 void trace_memory_install(OTF2_Archive* archive, uint64_t total_memory, uint64_t chunk_size)
 {
     budget = total_memory > chunk_size ? total_memory : chunk_size;
+    event_chunk_size = chunk_size;
     OTF2_Archive_SetMemoryCallbacks(archive, &memory_callbacks, NULL);
 }

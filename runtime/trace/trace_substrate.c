@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <otf2/OTF2_Pthread_Locks.h>
@@ -66,7 +67,24 @@ static int open_archive(void)
 static int trace_init(int slot)
 {
     trace.slot = slot;
-    return open_archive();
+    int failed = open_archive();
+    if (!failed)   /* set explicitly: counts from the first event on */
+        trace_memory_set_max_size(scorep_config_tracing_max_size());
+    return failed;
+}
+
+/* The default SCOREP_TRACING_MAX_SIZE: half the free space of the file system
+ * holding the experiment directory, shared by the processes, at most 4 GiB
+ * per process (runtime/README.md). */
+#define DEFAULT_MAX_SIZE_CAP (4ull << 30)
+static uint64_t default_max_size(const char* directory, int size)
+{
+    struct statvfs fs;
+    if (statvfs(directory, &fs) != 0)
+        return DEFAULT_MAX_SIZE_CAP;
+    uint64_t free_bytes = (uint64_t)fs.f_bavail * (uint64_t)fs.f_frsize;
+    uint64_t share = free_bytes / 2 / (uint64_t)(size > 0 ? size : 1);
+    return share < DEFAULT_MAX_SIZE_CAP ? share : DEFAULT_MAX_SIZE_CAP;
 }
 
 static void trace_experiment_dir_ready(const char* directory, int rank, int size)
@@ -88,6 +106,12 @@ static void trace_experiment_dir_ready(const char* directory, int rank, int size
         || OTF2_Archive_OpenEvtFiles(trace.archive) != OTF2_SUCCESS) {
         scorep_warning("trace: OTF2 cannot open the event files in %s", directory);
         return;
+    }
+    if (scorep_config_tracing_max_size() == 0) {
+        uint64_t max_size = default_max_size(target, size);
+        trace_memory_set_max_size(max_size);
+        scorep_verbose("trace: SCOREP_TRACING_MAX_SIZE not set: at most %llu bytes of events per process",
+                       (unsigned long long)max_size);
     }
     atomic_store(&trace.directory_ready, 1);
 }

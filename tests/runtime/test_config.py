@@ -30,6 +30,8 @@ def test_defaults_enable_profiling_only(build_dir):
     ("SCOREP_ENABLE_PROFILING", "2", "true"),
     ("SCOREP_TOTAL_MEMORY", "lots", "16384000"),
     ("SCOREP_TOTAL_MEMORY", "12Q", "16384000"),
+    ("SCOREP_TRACING_MAX_SIZE", "huge", "auto"),
+    ("SCOREP_TRACING_MAX_SIZE", "0", "auto"),
     ("SCOREP_TIMER", "sundial", None),
     ("SCOREP_VERBOSE", "loud", "false"),
 ])
@@ -51,6 +53,13 @@ def test_total_memory_accepts_score_p_size_suffixes(build_dir, text, bytes_):
 def test_booleans_accept_the_usual_spellings(build_dir, text, value):
     values, stderr = effective(build_dir, {"SCOREP_ENABLE_TRACING": text})
     assert stderr == "" and values["SCOREP_ENABLE_TRACING"] == value
+
+
+@pytest.mark.parametrize("text, value", [(None, "auto"), ("512M", str(512 << 20)), ("unlimited", "unlimited"),
+                                         (" 3g ", str(3 << 30))])
+def test_tracing_max_size_takes_sizes_and_unlimited(build_dir, text, value):
+    values, stderr = effective(build_dir, {} if text is None else {"SCOREP_TRACING_MAX_SIZE": text})
+    assert stderr == "" and values["SCOREP_TRACING_MAX_SIZE"] == value
 
 
 def test_clock_gettime_timer_can_be_selected(build_dir):
