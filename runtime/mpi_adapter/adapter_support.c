@@ -89,13 +89,36 @@ __attribute__((constructor)) static void read_groups(void)
         scorep_mpi_enabled_groups = scorep_mpi_parse_groups(value);
 }
 
+/* The size of a predefined (named) datatype never changes and its handle is
+ * never freed, so it is cached per thread by handle value (no lock); other
+ * datatypes are asked every time (a freed one's handle may come back). */
+#define TYPE_CACHE 8
+static __thread struct type_size { uintptr_t handle; uint64_t size; int used; } type_cache[TYPE_CACHE]
+    __attribute__((tls_model("initial-exec")));
+
+static inline struct type_size* type_slot(uintptr_t handle)
+{
+    return &type_cache[(handle ^ (handle >> 3) ^ (handle >> 9)) & (TYPE_CACHE - 1)];
+}
+
+int scorep_mpi_type_is_named(MPI_Datatype type)
+{
+    int ni = 0, na = 0, nd = 0, combiner = MPI_UNDEFINED;
+    return PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) == MPI_SUCCESS && combiner == MPI_COMBINER_NAMED;
+}
+
 uint64_t scorep_mpi_bytes(MPI_Count count, MPI_Datatype type)
 {
     if (count <= 0 || type == MPI_DATATYPE_NULL)
         return 0;
+    struct type_size* slot = type_slot((uintptr_t)type);
+    if (slot->used && slot->handle == (uintptr_t)type)
+        return (uint64_t)count * slot->size;
     MPI_Count size = 0;
     if (PMPI_Type_size_x(type, &size) != MPI_SUCCESS || size == MPI_UNDEFINED || size < 0)
         return 0;
+    if (scorep_mpi_type_is_named(type))
+        *slot = (struct type_size){(uintptr_t)type, (uint64_t)size, 1};
     return (uint64_t)count * (uint64_t)size;
 }
 

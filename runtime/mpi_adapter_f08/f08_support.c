@@ -76,8 +76,24 @@ int scorep_mpi_f08_reqtest_enabled(void)
     return scorep_mpi_group_enabled(SCOREP_MPI_GROUP_XREQTEST);
 }
 
+/* MPI_COMM_WORLD and MPI_COMM_SELF by their Fortran handles (fixed for the
+ * process), without the conversion to C; asked at the first call (after
+ * MPI_Init: wrappers measure no call before). */
+static int predefined_known;
+static MPI_Fint world_f, self_f;
+
 scorep_comm scorep_mpi_f08_comm_id(MPI_Fint comm)
 {
+    if (__builtin_expect(!__atomic_load_n(&predefined_known, __ATOMIC_ACQUIRE), 0)) {
+        /* racing first calls store the same values */
+        world_f = PMPI_Comm_c2f(MPI_COMM_WORLD);
+        self_f = PMPI_Comm_c2f(MPI_COMM_SELF);
+        __atomic_store_n(&predefined_known, 1, __ATOMIC_RELEASE);
+    }
+    if (comm == world_f)
+        return SCOREP_COMM_WORLD;
+    if (comm == self_f)
+        return SCOREP_COMM_SELF;
     return scorep_mpi_comm_id(MPI_Comm_f2c(comm));
 }
 
@@ -101,9 +117,28 @@ scorep_comm scorep_mpi_f08_group_id(MPI_Fint group)
     return scorep_mpi_group_id(MPI_Group_f2c(group));
 }
 
+/* Sizes of predefined datatypes per thread by Fortran handle: no conversion
+ * to C on a hit (a cache of its own: the C adapter's is keyed by C handles). */
+#define TYPE_CACHE 8
+static __thread struct { MPI_Fint handle; int used; uint64_t size; } type_cache[TYPE_CACHE]
+    __attribute__((tls_model("initial-exec")));
+
 uint64_t scorep_mpi_f08_bytes(int64_t count, MPI_Fint datatype)
 {
-    return scorep_mpi_bytes((MPI_Count)count, MPI_Type_f2c(datatype));
+    if (count <= 0)
+        return 0;
+    unsigned h = (unsigned)datatype;
+    __typeof__(type_cache[0])* slot = &type_cache[(h ^ (h >> 3) ^ (h >> 9)) & (TYPE_CACHE - 1)];
+    if (slot->used && slot->handle == datatype)
+        return (uint64_t)count * slot->size;
+    MPI_Datatype type = MPI_Type_f2c(datatype);
+    uint64_t size = scorep_mpi_bytes(1, type);
+    if (type != MPI_DATATYPE_NULL && scorep_mpi_type_is_named(type)) {
+        slot->handle = datatype;
+        slot->size = size;
+        slot->used = 1;
+    }
+    return (uint64_t)count * size;
 }
 
 /* The same request name as the C wrappers use (MPI_Request_f2c of MPI_VAL). */
