@@ -24,12 +24,14 @@ program caf_constructs
   sync all                                         ! sync all 1
 
   ! halo exchange: columns are contiguous, rows strided (column-major)
+  ! (the interior changes only between the second sync all of a step and the
+  ! first of the next, so the get never races with the neighbour's update)
   do step = 1, nsteps
+    u(1:nx, 1:ny) = u(1:nx, 1:ny) + 1.0d0
     u(1:nx, 0)[right] = u(1:nx, ny)                ! put nx reals to right
     u(0, 1:ny)[left] = u(nx, 1:ny)                 ! put ny reals (strided) to left
     sync all                                       ! sync all 2 .. nsteps+1
     u(nx+1, 1:ny) = u(1, 1:ny)[right]              ! get ny reals (strided) from right
-    u(1:nx, 1:ny) = u(1:nx, 1:ny) + 1.0d0
     sync all                                       ! sync all nsteps+2 .. 2*nsteps+1
   end do
   write(*, '(a,i0,a,f0.1,1x,f0.1,1x,f0.1)') 'halo ', me, ': ', u(1, 0), u(0, 1), u(nx+1, 1)
