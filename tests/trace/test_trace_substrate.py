@@ -305,9 +305,12 @@ def test_chrome_export_of_the_mpi_trace_has_one_flow_per_message(mpi_trace, tmp_
     document = json.loads(out.read_text())
     events = document["traceEvents"]
     messages = 2 * RANKS * ITERATIONS + RANKS // 2
-    starts = [e for e in events if e["ph"] == "s"]
-    finishes = [e for e in events if e["ph"] == "f"]
+    starts = [e for e in events if e["ph"] == "s" and e["cat"] == "mpi_message"]
+    finishes = [e for e in events if e["ph"] == "f" and e["cat"] == "mpi_message"]
     assert len(starts) == len(finishes) == messages
+    # each rank's one MPI_Put is an arrow of its own (one-sided transfers)
+    puts = [e for e in events if e["ph"] == "s" and e["cat"] == "rma_put"]
+    assert len(puts) == RANKS
     assert sorted(e["id"] for e in starts) == sorted(e["id"] for e in finishes)
     assert len({e["pid"] for e in events if e["ph"] == "B"}) == RANKS
     enters = sum(expected_counts(r)[("Enter", name)] for r in range(RANKS)
