@@ -50,7 +50,8 @@ typedef struct trace_state {
     _Atomic(trace_location*) locations;
 } trace_state;
 
-extern trace_state trace;
+/* hidden: the event callbacks reach it without a GOT load */
+extern trace_state trace __attribute__((visibility("hidden")));
 
 static inline trace_location* trace_location_of(scorep_location* loc)
 {
@@ -71,7 +72,7 @@ uint64_t trace_memory_chunk_bytes(void);  /* the size of an event chunk */
 /* trace_events.c: after the limit: 1 if tl records nothing more; the first
  * time it closes tl's open regions (all but the newest if skip_newest: its
  * enter is the event declined) and writes the MeasurementOnOff(OFF) marker */
-int trace_location_stop(trace_location* tl, uint64_t t, int skip_newest);
+int trace_location_stop(trace_location* tl, uint64_t t, int skip_newest) __attribute__((visibility("hidden")));
 
 /* trace_flush.c: OTF2 flush callbacks and reporting a flush as a region */
 void trace_flush_install(OTF2_Archive* archive);
