@@ -7,8 +7,8 @@
  *   id + 1       the region's id
  *   FILTERED     the region is filtered (SCOREP_FILTERING_FILE): the
  *                instrumented code tests this itself and calls nothing
- * Defining is idempotent (the same name, file, paradigm, role, group and
- * symbol give the same id), so threads racing at a first call agree. */
+ * Defining is idempotent (the same name, file, line, paradigm, role, group
+ * and symbol give the same id), so threads racing at a first call agree. */
 #include "internal.h"
 
 #define COMPILER_FILTERED 0xFFFFFFFFu
@@ -20,9 +20,8 @@ void __scorep_compiler_exit(unsigned* handle);
 static __attribute__((noinline)) unsigned define_region(unsigned* handle, const char* name, const char* symbol,
                                                         const char* file, int line)
 {
-    scorep_region region = scorep_region_define_mangled(name, file, SCOREP_PARADIGM_COMPILER,
-                                                        SCOREP_ROLE_FUNCTION, NULL, symbol);
-    (void)line;
+    scorep_region region = scorep_region_define_mangled_at(name, file, line, SCOREP_PARADIGM_COMPILER,
+                                                           SCOREP_ROLE_FUNCTION, NULL, symbol);
     unsigned h = region == SCOREP_INVALID_ID || scorep_region_is_filtered(region) ? COMPILER_FILTERED : region + 1;
     __atomic_store_n(handle, h, __ATOMIC_RELEASE);
     return h;

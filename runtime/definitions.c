@@ -88,14 +88,31 @@ static void text_key(char* out, size_t size, size_t* len, const char* const* par
 scorep_region scorep_region_define(const char* name, const char* file, scorep_paradigm paradigm,
                                    scorep_region_role role, const char* group)
 {
-    return scorep_region_define_mangled(name, file, paradigm, role, group, NULL);
+    return scorep_region_define_mangled_at(name, file, 0, paradigm, role, group, NULL);
+}
+
+scorep_region scorep_region_define_at(const char* name, const char* file, int line, scorep_paradigm paradigm,
+                                      scorep_region_role role, const char* group)
+{
+    return scorep_region_define_mangled_at(name, file, line, paradigm, role, group, NULL);
 }
 
 scorep_region scorep_region_define_mangled(const char* name, const char* file, scorep_paradigm paradigm,
                                            scorep_region_role role, const char* group, const char* mangled)
 {
+    return scorep_region_define_mangled_at(name, file, 0, paradigm, role, group, mangled);
+}
+
+/* The line is part of the identity (Score-P's region definitions compare
+ * their begin lines too): the same name and file at another line is
+ * another region. */
+scorep_region scorep_region_define_mangled_at(const char* name, const char* file, int line,
+                                              scorep_paradigm paradigm, scorep_region_role role,
+                                              const char* group, const char* mangled)
+{
     scorep_measurement_init();
     if (!name) name = "<unnamed>";
+    if (line < 0) line = 0;
     /* Fortran callers pass "" (just c_null_char) for "none" */
     if (file && !file[0]) file = NULL;
     if (group && !group[0]) group = NULL;
@@ -104,12 +121,13 @@ scorep_region scorep_region_define_mangled(const char* name, const char* file, s
     char key[4096];
     size_t len;
     const char* parts[] = {name, file, group, mangled};
-    int numbers[] = {(int)paradigm, (int)role};
-    text_key(key, sizeof key, &len, parts, 4, numbers, 2);
+    int numbers[] = {(int)paradigm, (int)role, line};
+    text_key(key, sizeof key, &len, parts, 4, numbers, 3);
     pthread_mutex_lock(&lock);
     uint32_t id;
     if (!scorep_strmap_get(&region_index, key, len, &id)) {
-        scorep_region_def def = {strdup(name), dup_or_null(file), dup_or_null(group), paradigm, role, 0};
+        scorep_region_def def = {strdup(name), dup_or_null(file), dup_or_null(group), paradigm, role, 0,
+                                 (uint32_t)line};
         def.filtered = scorep_filter_excludes(filter, name, file, mangled);
         id = table_append(&regions, &def);
         if (id < SCOREP_MAX_REGIONS) {

@@ -82,6 +82,10 @@ void scorep_definitions_set_filter(scorep_filter* filter);
  * name itself: no separate symbol (the same as scorep_region_define). */
 scorep_region scorep_region_define_mangled(const char* name, const char* file, scorep_paradigm paradigm,
                                            scorep_region_role role, const char* group, const char* mangled);
+/* Both: symbol and source line (scorep_region_define_at; line <= 0: unknown). */
+scorep_region scorep_region_define_mangled_at(const char* name, const char* file, int line,
+                                              scorep_paradigm paradigm, scorep_region_role role,
+                                              const char* group, const char* mangled);
 extern uint8_t* scorep_region_filtered_flags; /* indexed by region id */
 #define SCOREP_MAX_REGIONS (1u << 20)
 /* world communicator size / own rank, final after MPI registration */

@@ -59,6 +59,8 @@ int scorep_report_write_json(const scorep_report* r, const char* path)
         json_string(f, rg->group);
         fprintf(f, ", \"role\": \"%s\", \"file\": ", scorep_role_name(rg->role));
         json_string(f, rg->file);
+        if (rg->line) fprintf(f, ", \"line\": %u", rg->line);
+        else fputs(", \"line\": null", f);
         fprintf(f, ", \"filtered\": %s}", rg->filtered ? "true" : "false");
     }
     fputs("],\n\"metrics\": [", f);

@@ -331,9 +331,13 @@ static void write_imbalance(FILE* f, const scorep_report* r)
             sum += per_rank[q];
         }
         double avg = (double)sum / ranks;
-        fprintf(f, "%14.3f %14.3f %14.3f %8d %8.2f  %s\n", mn / report_unit.ns, avg / report_unit.ns,
-                mx / report_unit.ns, mx_rank,
-                avg > 0 ? mx / avg : 0.0, d->regions[totals[k].region].name);
+        const scorep_region_def* rg = &d->regions[totals[k].region];
+        char source[1024] = "";
+        if (rg->file && rg->line) snprintf(source, sizeof source, "  (%s:%u)", rg->file, rg->line);
+        else if (rg->file) snprintf(source, sizeof source, "  (%s)", rg->file);
+        else if (rg->line) snprintf(source, sizeof source, "  (line %u)", rg->line);
+        fprintf(f, "%14.3f %14.3f %14.3f %8d %8.2f  %s%s\n", mn / report_unit.ns, avg / report_unit.ns,
+                mx / report_unit.ns, mx_rank, avg > 0 ? mx / avg : 0.0, rg->name, source);
     }
     fputc('\n', f);
     free(per_rank);

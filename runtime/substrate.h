@@ -84,6 +84,7 @@ typedef struct scorep_region_def {
     scorep_paradigm paradigm;
     scorep_region_role role;
     int filtered;
+    uint32_t line;          /* source line where the region begins, 0 if unknown */
 } scorep_region_def;
 
 typedef struct scorep_comm_def {

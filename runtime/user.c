@@ -9,12 +9,12 @@
 #include "internal.h"
 #include "scorep_user.h"
 
-static scorep_region user_region(SCOREP_User_RegionHandle* handle, const char* name, const char* file)
+static scorep_region user_region(SCOREP_User_RegionHandle* handle, const char* name, const char* file, int line)
 {
     SCOREP_User_RegionHandle h = __atomic_load_n(handle, __ATOMIC_ACQUIRE);
     if (UNLIKELY(h == SCOREP_USER_INVALID_REGION)) {
-        scorep_region r = scorep_region_define(name ? name : "<unnamed>", file, SCOREP_PARADIGM_USER,
-                                               SCOREP_ROLE_FUNCTION, NULL);
+        scorep_region r = scorep_region_define_at(name ? name : "<unnamed>", file, line, SCOREP_PARADIGM_USER,
+                                                  SCOREP_ROLE_FUNCTION, NULL);
         h = r == SCOREP_INVALID_ID ? SCOREP_USER_INVALID_REGION : (SCOREP_User_RegionHandle)r + 1;
         __atomic_store_n(handle, h, __ATOMIC_RELEASE);
     }
@@ -25,8 +25,7 @@ void scorep_user_region_begin(SCOREP_User_RegionHandle* handle, const char* name
                               int line)
 {
     (void)type;
-    (void)line;
-    scorep_region r = user_region(handle, name, file);
+    scorep_region r = user_region(handle, name, file, line);
     if (r != SCOREP_INVALID_ID && scorep_event_generation_is_on()) scorep_enter(r);
 }
 
@@ -73,21 +72,31 @@ static char* fortran_string(const char* s, size_t len)
 }
 
 void scorep_f_region_begin_(int32_t* handle, const char* name, int32_t* type, size_t name_len);
+void scorep_f_region_begin_line_(int32_t* handle, const char* name, int32_t* type, int32_t* line, size_t name_len);
 void scorep_f_region_end_(int32_t* handle);
 void scorep_f_parameter_int64_(int32_t* handle, const char* name, int64_t* value, size_t name_len);
 void scorep_f_parameter_string_(int32_t* handle, const char* name, const char* value, size_t name_len,
                                 size_t value_len);
 
-void scorep_f_region_begin_(int32_t* handle, const char* name, int32_t* type, size_t name_len)
+/* scorep_user.inc passes the macro's __LINE__ (not __FILE__: a long path
+ * would push the line past free form's 132 columns, so Fortran user regions
+ * have no file); scorep_f_region_begin_ is the same without a line, for
+ * objects built with an older scorep_user.inc. */
+void scorep_f_region_begin_line_(int32_t* handle, const char* name, int32_t* type, int32_t* line, size_t name_len)
 {
     SCOREP_User_RegionHandle h = (SCOREP_User_RegionHandle)*handle;
     if (h == SCOREP_USER_INVALID_REGION) {
         char* n = fortran_string(name, name_len);
-        user_region(&h, n, NULL);
+        user_region(&h, n, NULL, line ? *line : 0);
         free(n);
         *handle = (int32_t)h;
     }
     scorep_user_region_begin(&h, NULL, *type, NULL, 0);
+}
+
+void scorep_f_region_begin_(int32_t* handle, const char* name, int32_t* type, size_t name_len)
+{
+    scorep_f_region_begin_line_(handle, name, type, NULL, name_len);
 }
 
 void scorep_f_region_end_(int32_t* handle)

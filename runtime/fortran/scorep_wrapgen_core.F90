@@ -57,6 +57,14 @@ module scorep_wrapgen_core
             integer(c_int), value :: paradigm, role
             integer(c_int32_t) :: id
         end function
+        ! the same with the region's source line (0: unknown), see adapter.h
+        function scorep_region_define_at(name, file, line, paradigm, role, group) &
+                bind(c, name="scorep_region_define_at") result(id)
+            import :: c_char, c_int, c_int32_t
+            character(kind=c_char), dimension(*), intent(in) :: name, file, group
+            integer(c_int), value :: line, paradigm, role
+            integer(c_int32_t) :: id
+        end function
         function scorep_region_is_filtered(region) bind(c, name="scorep_region_is_filtered") result(r)
             import :: c_int, c_int32_t
             integer(c_int32_t), value :: region

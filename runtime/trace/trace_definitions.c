@@ -185,7 +185,7 @@ static void write_regions(global_writer* g, const scorep_unified_definitions* de
         OTF2_StringRef description = r->group ? new_string(g, r->group) : empty;
         check(g, OTF2_GlobalDefWriter_WriteRegion(g->writer, i, name, name, description,
                                                   otf2_role(r->role), otf2_paradigm(r->paradigm),
-                                                  OTF2_REGION_FLAG_NONE, file, 0, 0));
+                                                  OTF2_REGION_FLAG_NONE, file, r->line, 0));
     }
 }
 

@@ -103,6 +103,19 @@ scorep_region scorep_region_define(const char* name, const char* file,
                                    scorep_paradigm paradigm, scorep_region_role role,
                                    const char* group);
 
+/* The same with the source line where the region begins (a function's
+ * definition, a user region's BEGIN macro); line <= 0 means unknown, and
+ * scorep_region_define is this call with line 0. The line is part of the
+ * region's identity, as in Score-P: the same name and file at another line
+ * is another region (two user regions both named "loop" in one file stay
+ * apart), and the same (name, file, line, paradigm, role, group) is the
+ * same region on every thread and, after unification, on every rank. The
+ * line reaches profile.json ("line"), profile.txt and the OTF2 region
+ * definitions (begin line number); it costs nothing on the event path. */
+scorep_region scorep_region_define_at(const char* name, const char* file, int line,
+                                      scorep_paradigm paradigm, scorep_region_role role,
+                                      const char* group);
+
 /* 1 if the filter excludes the region (wrappers may skip their enter hook). */
 int scorep_region_is_filtered(scorep_region region);
 
