@@ -17,7 +17,8 @@ def compile_program(build, tmp, source, output, options=(), compiler=None, flags
     compiler = compiler or {".c": "gcc", ".cc": "g++", ".f90": "gfortran", ".F90": "gfortran"}[pathlib.Path(source).suffix]
     exe = pathlib.Path(tmp) / output
     cmd = scorep(build) + list(options) + [compiler, *flags, str(HERE / source), "-o", str(exe)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    # in tmp: gfortran writes module files (.mod) into the working directory
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=tmp)
     assert proc.returncode == 0, f"{' '.join(cmd)}\n{proc.stdout}\n{proc.stderr}"
     return exe, proc
 

@@ -14,7 +14,7 @@ N = 7
 def plain_output(tmp_path, compiler, source, args, flags=("-O2",)):
     exe = tmp_path / "plain"
     subprocess.run([compiler, *flags, str(source), "-o", str(exe), f"-I{source.parent.parent.parent / 'runtime' / 'include'}"],
-                   check=True, capture_output=True, timeout=300)
+                   check=True, capture_output=True, timeout=300, cwd=tmp_path)
     return subprocess.run([str(exe), *map(str, args)], check=True, capture_output=True, text=True).stdout
 
 
