@@ -48,6 +48,19 @@ int main(void)
     scorep_parameter n = scorep_parameter_define("n", SCOREP_PARAMETER_INT64);
     scorep_metric flops = scorep_metric_define("flops", "ops");
 
+    /* the source line is part of a region's identity (adapter.h); never entered */
+#define LINED(line) scorep_region_define_at("lined", "main.c", line, SCOREP_PARADIGM_USER, SCOREP_ROLE_FUNCTION, NULL)
+    scorep_region lined10 = LINED(10);
+    EXPECT_EQ("same line: same region", LINED(10), lined10);
+    EXPECT_EQ("other line: other region", LINED(11) != lined10, 1);
+    EXPECT_EQ("scorep_region_define is line 0",
+              scorep_region_define("lined", "main.c", SCOREP_PARADIGM_USER, SCOREP_ROLE_FUNCTION, NULL), LINED(0));
+    EXPECT_EQ("negative line: unknown", LINED(-3), LINED(0));
+    EXPECT_EQ("line 0 is another region than line 10", LINED(0) != lined10, 1);
+    EXPECT_EQ("stored line", scorep_region_get(lined10)->line, 10);
+    EXPECT_EQ("stored line of define", scorep_region_get(main_r)->line, 0);
+#undef LINED
+
     at(0);   scorep_enter(main_r);
     at(10);  scorep_enter(foo);
     at(15);  scorep_enter(bar);

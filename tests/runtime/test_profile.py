@@ -69,7 +69,9 @@ def test_profile_json_follows_the_documented_schema(profile):
     send = next(r for r in d["regions"] if r["name"] == "MPI_Send")
     assert (send["paradigm"], send["group"], send["role"], send["file"]) == ("mpi", "P2P", "point2point", None)
     main = next(r for r in d["regions"] if r["name"] == "main")
-    assert (main["paradigm"], main["file"]) == ("user", "main.c")
+    assert (main["paradigm"], main["file"], main["line"]) == ("user", "main.c", None)
+    # scorep_region_define_at: the line is part of the identity, unknown (0) is null
+    assert sorted((r["line"] or 0) for r in d["regions"] if r["name"] == "lined") == [0, 10, 11]
     for row in d["rows"]:
         for key in ("location", "callpath", "visits", "time_incl_ns", "time_excl_ns", "bytes_sent",
                     "bytes_received", "messages_sent", "messages_received"):
