@@ -446,6 +446,24 @@ void scorep_mpi_win_free(MPI_Win win)
 
 static void install_finalize_hook(void);
 
+/* This process's rank and size and the layer's collectives, for the core:
+ * registered now, or (register_deferred) for when all ranks meet. */
+static void register_process(void (*register_ops)(const scorep_multiprocess_ops*))
+{
+    PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    layer_pid = getpid();
+    int size;
+    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    ops = (scorep_multiprocess_ops){
+        world_rank, size, layer_barrier, layer_bcast, layer_gather, layer_gatherv, layer_scatter,
+        layer_scatterv, layer_allreduce, layer_send, layer_recv, layer_abort,
+    };
+    register_ops(&ops);
+    int provided = MPI_THREAD_MULTIPLE;
+    PMPI_Query_thread(&provided);
+    scorep_requests_concurrent(provided == MPI_THREAD_MULTIPLE);
+}
+
 void scorep_mpi_layer_init(void)
 {
     if (layer_comm != MPI_COMM_NULL || layer_late) return;
@@ -457,18 +475,7 @@ void scorep_mpi_layer_init(void)
     if (parent != MPI_COMM_NULL) scorep_experiment_spawned();
     PMPI_Comm_dup(MPI_COMM_WORLD, &layer_comm);
     PMPI_Comm_set_name(layer_comm, "scorep-wrapgen internal");
-    PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
-    layer_pid = getpid();
-    int size;
-    PMPI_Comm_size(MPI_COMM_WORLD, &size);
-    ops = (scorep_multiprocess_ops){
-        world_rank, size, layer_barrier, layer_bcast, layer_gather, layer_gatherv, layer_scatter,
-        layer_scatterv, layer_allreduce, layer_send, layer_recv, layer_abort,
-    };
-    scorep_multiprocess_register(&ops);
-    int provided = MPI_THREAD_MULTIPLE;
-    PMPI_Query_thread(&provided);
-    scorep_requests_concurrent(provided == MPI_THREAD_MULTIPLE);
+    register_process(scorep_multiprocess_register);
     scorep_abort_peers_init(layer_comm);
     install_finalize_hook();
     if (generation) scorep_event_generation_on();
@@ -512,18 +519,7 @@ static void layer_init_late(void)
     int generation = scorep_event_generation_is_on();
     scorep_event_generation_off();
     layer_seen = layer_late = 1;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
-    layer_pid = getpid();
-    int size;
-    PMPI_Comm_size(MPI_COMM_WORLD, &size);
-    ops = (scorep_multiprocess_ops){
-        world_rank, size, layer_barrier, layer_bcast, layer_gather, layer_gatherv, layer_scatter,
-        layer_scatterv, layer_allreduce, layer_send, layer_recv, layer_abort,
-    };
-    scorep_multiprocess_register_deferred(&ops);
-    int provided = MPI_THREAD_MULTIPLE;
-    PMPI_Query_thread(&provided);
-    scorep_requests_concurrent(provided == MPI_THREAD_MULTIPLE);
+    register_process(scorep_multiprocess_register_deferred);
     install_finalize_hook();
     if (world_rank == 0)
         scorep_warning("MPI was initialised without the MPI adapter seeing MPI_Init (from a binding it does "
