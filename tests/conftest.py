@@ -93,3 +93,22 @@ def installed_prefix(build_dir, tmp_path_factory):
     installation works from there as from its configured prefix. Shared by
     every test of the session: do not change it (copy it to do so)."""
     return install_build(build_dir, tmp_path_factory.mktemp("installed"))
+
+
+def profile_totals(profile):
+    """{(rank, region name): {counter: total}} of a profile.json (as loaded),
+    summed over threads and call paths. Parameter nodes (call paths with a
+    "parameter") repeat their region's visits split by value and are left
+    out."""
+    rank_of = {loc["id"]: loc["rank"] for loc in profile["locations"]}
+    region_of = {cp["id"]: cp["region"] for cp in profile["callpaths"] if "parameter" not in cp}
+    name_of = {r["id"]: r["name"] for r in profile["regions"]}
+    totals = {}
+    for row in profile["rows"]:
+        if row["callpath"] not in region_of:
+            continue
+        counters = totals.setdefault((rank_of[row["location"]], name_of[region_of[row["callpath"]]]), {})
+        for key, value in row.items():
+            if key not in ("location", "callpath") and isinstance(value, (int, float)):
+                counters[key] = counters.get(key, 0) + value
+    return totals

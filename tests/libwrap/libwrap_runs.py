@@ -9,6 +9,8 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 
+from conftest import profile_totals
+
 EXAMPLES = pathlib.Path(__file__).resolve().parent / "examples"
 
 
@@ -81,17 +83,11 @@ def full_workflow(tmp, prefix, name, language, libs, example, params=None, **ini
 
 
 def visits(experiment):
-    """region name -> visits summed over locations and call paths (not over
-    parameter nodes, which split a visit by an argument's value)."""
-    profile = json.loads((pathlib.Path(experiment) / "profile.json").read_text())
-    regions = {r["id"]: r for r in profile["regions"]}
-    callpath_region = {c["id"]: c["region"] for c in profile["callpaths"] if "parameter" not in c}
+    """region name -> visits summed over ranks, threads and call paths."""
     out = {}
-    for row in profile["rows"]:
-        if row["callpath"] not in callpath_region:
-            continue
-        name = regions[callpath_region[row["callpath"]]]["name"]
-        out[name] = out.get(name, 0) + row["visits"]
+    profile = json.loads((pathlib.Path(experiment) / "profile.json").read_text())
+    for (_, name), counters in profile_totals(profile).items():
+        out[name] = out.get(name, 0) + counters["visits"]
     return out
 
 

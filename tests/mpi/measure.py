@@ -5,7 +5,7 @@ import subprocess
 import sys
 from collections import defaultdict
 
-from conftest import MPI_COMPILERS, REPO, mpi_build, mpirun
+from conftest import MPI_COMPILERS, REPO, mpi_build, mpirun, profile_totals
 
 PROGRAMS = REPO / "tests" / "mpi" / "programs"
 COUNTERS = ("visits", "bytes_sent", "bytes_received", "messages_sent", "messages_received")
@@ -88,15 +88,8 @@ def load_profile(experiment):
 
 def per_rank_region(profile):
     """{(rank, region name): {counter: total}} summed over call paths and threads."""
-    rank_of = {loc["id"]: loc["rank"] for loc in profile["locations"]}
-    region_of_path = {cp["id"]: cp["region"] for cp in profile["callpaths"]}
-    name_of = {r["id"]: r["name"] for r in profile["regions"]}
-    totals = defaultdict(lambda: dict.fromkeys(COUNTERS, 0))
-    for row in profile["rows"]:
-        key = (rank_of[row["location"]], name_of[region_of_path[row["callpath"]]])
-        for counter in COUNTERS:
-            totals[key][counter] += row.get(counter, 0)
-    return totals
+    return defaultdict(lambda: dict.fromkeys(COUNTERS, 0), {
+        key: {c: counters.get(c, 0) for c in COUNTERS} for key, counters in profile_totals(profile).items()})
 
 
 def expectations(stdout):
@@ -116,12 +109,5 @@ def results(stdout):
 
 def per_rank_region_io(profile):
     """{(rank, region name): (bytes_read, bytes_written)}."""
-    rank_of = {loc["id"]: loc["rank"] for loc in profile["locations"]}
-    region_of_path = {cp["id"]: cp["region"] for cp in profile["callpaths"]}
-    name_of = {r["id"]: r["name"] for r in profile["regions"]}
-    totals = defaultdict(lambda: [0, 0])
-    for row in profile["rows"]:
-        key = (rank_of[row["location"]], name_of[region_of_path[row["callpath"]]])
-        totals[key][0] += row.get("bytes_read", 0)
-        totals[key][1] += row.get("bytes_written", 0)
-    return totals
+    return defaultdict(lambda: [0, 0], {
+        key: [c.get("bytes_read", 0), c.get("bytes_written", 0)] for key, c in profile_totals(profile).items()})

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from conftest import BUILDS, MPI_COMPILERS, mpirun
+from conftest import BUILDS, MPI_COMPILERS, mpirun, profile_totals
 
 HERE = pathlib.Path(__file__).resolve().parent
 RANKS = 3
@@ -40,15 +40,9 @@ class Run:
         self.profile = json.loads((experiment / "profile.json").read_text()) if experiment else None
 
     def totals(self, region, rank):
-        names = {r["id"]: r["name"] for r in self.profile["regions"]}
-        region_of = {c["id"]: c["region"] for c in self.profile["callpaths"]}
-        ranks = {loc["id"]: loc["rank"] for loc in self.profile["locations"]}
-        total = dict(visits=0, bytes_sent=0, bytes_received=0, messages_sent=0, messages_received=0)
-        for row in self.profile["rows"]:
-            if names[region_of[row["callpath"]]] == region and ranks[row["location"]] == rank:
-                for key in total:
-                    total[key] += row[key]
-        return total
+        counters = profile_totals(self.profile).get((rank, region), {})
+        return {key: counters.get(key, 0)
+                for key in ("visits", "bytes_sent", "bytes_received", "messages_sent", "messages_received")}
 
 
 def run(mpi, exe, workdir, name, env=None):
