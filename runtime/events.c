@@ -27,7 +27,9 @@ static void (*leave_fns[SCOREP_MAX_SUBSTRATES])(scorep_location*, uint64_t, scor
 /* So are the point-to-point events: per callback the substrates that have it,
  * without the table walk and NULL test of DISPATCH (DISPATCH_FLAT) */
 #define FLAT_CALLBACKS(X) \
-    X(mpi_send) X(mpi_recv) X(mpi_isend) X(mpi_isend_complete) X(mpi_irecv_request) X(mpi_irecv)
+    X(mpi_send) X(mpi_recv) X(mpi_isend) X(mpi_isend_complete) X(mpi_irecv_request) X(mpi_irecv) \
+    X(mpi_collective_begin) X(mpi_collective_end) X(rma_put) X(rma_get) X(rma_atomic)          \
+    X(rma_op_complete) X(parameter_int)
 #define FLAT_DECLARE(callback)                                                       \
     static struct {                                                                  \
         int count;                                                                   \
@@ -186,6 +188,9 @@ void scorep_events_finish_open_regions(uint64_t t)
 #define DISPATCH_FLAT(callback, ...)                                     \
     for (int i_ = 0; i_ < flat_##callback.count; i_++)                  \
         flat_##callback.fns[i_](loc, t, __VA_ARGS__);
+#define DISPATCH0_FLAT(callback)                                         \
+    for (int i_ = 0; i_ < flat_##callback.count; i_++)                  \
+        flat_##callback.fns[i_](loc, t);
 #define DISPATCH0(callback)                                              \
     for (int i_ = 0; i_ < scorep_substrate_count_active; i_++) {         \
         const scorep_substrate* s_ = scorep_substrates[i_];              \
@@ -654,14 +659,21 @@ void scorep_mpi_request_free(scorep_request request)
 void scorep_mpi_collective_begin(void)
 {
     EVENT_BEGIN_AT_START();
-    DISPATCH0(mpi_collective_begin);
+    DISPATCH0_FLAT(mpi_collective_begin);
 }
 
 void scorep_mpi_collective_end(scorep_collective_kind kind, scorep_comm comm, int root, uint64_t bytes_sent,
                                uint64_t bytes_received)
 {
     EVENT_BEGIN();
-    DISPATCH(mpi_collective_end, kind, comm, root, bytes_sent, bytes_received);
+    DISPATCH_FLAT(mpi_collective_end, kind, comm, root, bytes_sent, bytes_received);
+}
+
+void scorep_mpi_collective_end_at_call_end(scorep_collective_kind kind, scorep_comm comm, int root,
+                                           uint64_t bytes_sent, uint64_t bytes_received)
+{
+    EVENT_BEGIN_AT_END();
+    DISPATCH_FLAT(mpi_collective_end, kind, comm, root, bytes_sent, bytes_received);
 }
 
 /* ---- RMA ---- */
@@ -672,26 +684,66 @@ void scorep_rma_window_free(scorep_window window) { EVENT_BEGIN(); DISPATCH(rma_
 void scorep_rma_put(scorep_window window, int target, uint64_t bytes, uint64_t matching_id)
 {
     EVENT_BEGIN();
-    DISPATCH(rma_put, window, target, bytes, matching_id);
+    DISPATCH_FLAT(rma_put, window, target, bytes, matching_id);
 }
 
 void scorep_rma_get(scorep_window window, int target, uint64_t bytes, uint64_t matching_id)
 {
     EVENT_BEGIN();
-    DISPATCH(rma_get, window, target, bytes, matching_id);
+    DISPATCH_FLAT(rma_get, window, target, bytes, matching_id);
 }
 
 void scorep_rma_atomic(scorep_window window, int target, scorep_rma_atomic_kind kind, uint64_t bytes_sent,
                        uint64_t bytes_received, uint64_t matching_id)
 {
     EVENT_BEGIN();
-    DISPATCH(rma_atomic, window, target, kind, bytes_sent, bytes_received, matching_id);
+    DISPATCH_FLAT(rma_atomic, window, target, kind, bytes_sent, bytes_received, matching_id);
 }
 
 void scorep_rma_op_complete(scorep_window window, uint64_t matching_id, int blocking)
 {
     EVENT_BEGIN();
-    DISPATCH(rma_op_complete, window, matching_id, blocking);
+    DISPATCH_FLAT(rma_op_complete, window, matching_id, blocking);
+}
+
+/* One-sided operations of a call that is one operation (adapter.h): issued
+ * right after the call's enter, with its time; the target parameter first
+ * (one more event at the same time). One call into the core for both. */
+#define TARGET_PARAMETER(parameter, value)                                  \
+    if ((parameter) != SCOREP_INVALID_ID) {                                 \
+        ((event_state*)loc->event_private)->event_count++;                  \
+        DISPATCH_FLAT(parameter_int, parameter, value);                     \
+    }
+
+void scorep_rma_put_at_call_start(scorep_window window, int target, uint64_t bytes, uint64_t matching_id,
+                                  scorep_parameter parameter, int64_t value)
+{
+    EVENT_BEGIN_AT_START();
+    TARGET_PARAMETER(parameter, value)
+    DISPATCH_FLAT(rma_put, window, target, bytes, matching_id);
+}
+
+void scorep_rma_get_at_call_start(scorep_window window, int target, uint64_t bytes, uint64_t matching_id,
+                                  scorep_parameter parameter, int64_t value)
+{
+    EVENT_BEGIN_AT_START();
+    TARGET_PARAMETER(parameter, value)
+    DISPATCH_FLAT(rma_get, window, target, bytes, matching_id);
+}
+
+void scorep_rma_atomic_at_call_start(scorep_window window, int target, scorep_rma_atomic_kind kind,
+                                     uint64_t bytes_sent, uint64_t bytes_received, uint64_t matching_id,
+                                     scorep_parameter parameter, int64_t value)
+{
+    EVENT_BEGIN_AT_START();
+    TARGET_PARAMETER(parameter, value)
+    DISPATCH_FLAT(rma_atomic, window, target, kind, bytes_sent, bytes_received, matching_id);
+}
+
+void scorep_rma_op_complete_at_call_end(scorep_window window, uint64_t matching_id, int blocking)
+{
+    EVENT_BEGIN_AT_END();
+    DISPATCH_FLAT(rma_op_complete, window, matching_id, blocking);
 }
 
 void scorep_rma_collective_begin(void) { EVENT_BEGIN_AT_START(); DISPATCH0(rma_collective_begin); }
@@ -729,7 +781,7 @@ void scorep_io_bytes(uint64_t bytes_read, uint64_t bytes_written)
 void scorep_parameter_int(scorep_parameter parameter, int64_t value)
 {
     EVENT_BEGIN_TIMED();
-    DISPATCH(parameter_int, parameter, value);
+    DISPATCH_FLAT(parameter_int, parameter, value);
 }
 
 void scorep_parameter_string(scorep_parameter parameter, const char* value)

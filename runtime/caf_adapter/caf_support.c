@@ -10,6 +10,8 @@
 
 int scorep_caf_record_mpi;
 
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+
 static int world_rank;
 static int world_size;       /* 0 until _gfortran_caf_init returned */
 
@@ -111,6 +113,10 @@ static size_t slot_capacity, slot_used;
 static uint32_t window_counter;
 static scorep_window unknown_window = SCOREP_INVALID_ID;
 #define TOMBSTONE ((caf_token_t)(uintptr_t)1)
+/* the last token looked up (a loop of puts to one coarray hits it) */
+static caf_token_t last_token;
+static scorep_window last_window;
+
 
 static size_t slot_hash(caf_token_t token)
 {
@@ -178,12 +184,18 @@ void scorep_caf_window_deregister(caf_token_t token)
     if (!s) return;
     scorep_rma_window_free(s->window);
     s->token = TOMBSTONE;
+    if (token == last_token) last_token = NULL;
 }
 
 scorep_window scorep_caf_window(caf_token_t token)
 {
+    if (token && token == last_token) return last_window;
     slot* s = token ? slot_find(token) : NULL;
-    if (s) return s->window;
+    if (s) {
+        last_token = token;
+        last_window = s->window;
+        return s->window;
+    }
     /* a token registered without the adapter seeing it: one shared window,
      * keyed alike on every image */
     if (unknown_window == SCOREP_INVALID_ID)
@@ -275,44 +287,62 @@ void scorep_caf_team_ended(void)
     team_comm = f.comm;
 }
 
-/* ---- one-sided operations ---- */
+/* ---- one-sided operations ----
+ * A put, get or atomic is the whole call: issued right after its enter (the
+ * enter's time, with the target image parameter, in one call into the core)
+ * and complete right before its exit (which takes the completion's time):
+ * a traced put reads the clock twice, like the call's enter and exit alone
+ * (docs/PERFORMANCE.md). */
 
 static uint64_t next_id;
 static scorep_parameter image_parameter = SCOREP_INVALID_ID;
 
-static int issue(caf_token_t token, int image, scorep_caf_op* op, int* rank)
+/* the target as the image index of the initial team (rank + 1), whatever
+ * team the program is in; SCOREP_INVALID_ID without */
+static inline scorep_parameter target_parameter(int parameter)
 {
-    op->id = 0;
-    op->window = SCOREP_INVALID_ID;
+    if (!parameter) return SCOREP_INVALID_ID;
+    if (UNLIKELY(image_parameter == SCOREP_INVALID_ID))
+        image_parameter = scorep_parameter_define("image", SCOREP_PARAMETER_INT64);
+    return image_parameter;
+}
+
+/* the window and rank of an operation on image, its matching id; 0 if the
+ * image has no rank (nothing is recorded) */
+static inline int issue(caf_token_t token, int image, scorep_caf_op* op, int* rank)
+{
     *rank = scorep_caf_rank(image);
-    if (*rank < 0) return 0;
+    if (UNLIKELY(*rank < 0)) {
+        op->id = 0;
+        op->window = SCOREP_INVALID_ID;
+        return 0;
+    }
     op->window = scorep_caf_window(token);
     op->id = ++next_id;
     return 1;
-}
-
-/* the target as the image index of the initial team (rank + 1), whatever
- * team the program is in */
-static void image_parameter_record(int image)
-{
-    if (image_parameter == SCOREP_INVALID_ID)
-        image_parameter = scorep_parameter_define("image", SCOREP_PARAMETER_INT64);
-    scorep_parameter_int(image_parameter, scorep_caf_rank(image) + 1);
 }
 
 void scorep_caf_put(caf_token_t token, int image, uint64_t bytes, scorep_caf_op* op, int parameter)
 {
     int rank;
     if (!issue(token, image, op, &rank)) return;
-    if (parameter) image_parameter_record(image);
-    scorep_rma_put(op->window, rank, bytes, op->id);
+    scorep_rma_put_at_call_start(op->window, rank, bytes, op->id, target_parameter(parameter), rank + 1);
 }
 
 void scorep_caf_get(caf_token_t token, int image, uint64_t bytes, scorep_caf_op* op, int parameter)
 {
     int rank;
     if (!issue(token, image, op, &rank)) return;
-    if (parameter) image_parameter_record(image);
+    scorep_rma_get_at_call_start(op->window, rank, bytes, op->id, target_parameter(parameter), rank + 1);
+}
+
+/* a get by reference counted after its call (scorep_caf_complete_get_ref):
+ * recorded when it is known, at its own time */
+static void get_after_call(caf_token_t token, int image, uint64_t bytes, scorep_caf_op* op, int parameter)
+{
+    int rank;
+    if (!issue(token, image, op, &rank)) return;
+    if (parameter) scorep_parameter_int(target_parameter(parameter), rank + 1);
     scorep_rma_get(op->window, rank, bytes, op->id);
 }
 
@@ -337,7 +367,7 @@ void scorep_caf_complete_get_ref(scorep_caf_op* op, const caf_reference_t* refs,
 {
     if (op->deferred) {
         uint64_t bytes = scorep_caf_ref_bytes(refs, local);
-        scorep_caf_get(op->token, op->image, bytes, op, op->parameter);
+        get_after_call(op->token, op->image, bytes, op, op->parameter);
     }
     scorep_caf_complete(op);
 }
@@ -347,20 +377,19 @@ void scorep_caf_atomic(caf_token_t token, int image, scorep_rma_atomic_kind kind
 {
     int rank;
     if (!issue(token, image, op, &rank)) return;
-    image_parameter_record(image);
-    scorep_rma_atomic(op->window, rank, kind, sent, received, op->id);
+    scorep_rma_atomic_at_call_start(op->window, rank, kind, sent, received, op->id, target_parameter(1), rank + 1);
 }
 
 void scorep_caf_complete(const scorep_caf_op* op)
 {
-    if (op->id) scorep_rma_op_complete(op->window, op->id, 1);
+    if (op->id) scorep_rma_op_complete_at_call_end(op->window, op->id, 1);
 }
 
 /* ---- synchronisation and collectives ---- */
 
 void scorep_caf_sync_all_end(void)
 {
-    scorep_mpi_collective_end(SCOREP_COLL_BARRIER, team_comm, SCOREP_NO_ROOT, 0, 0);
+    scorep_mpi_collective_end_at_call_end(SCOREP_COLL_BARRIER, team_comm, SCOREP_NO_ROOT, 0, 0);
 }
 
 /* The images of one `sync images` (this one and the listed ones) as a
@@ -416,7 +445,7 @@ static scorep_comm sync_comm(int count, const int* images)
 void scorep_caf_sync_images_end(int count, const int* images)
 {
     scorep_comm comm = count < 0 ? team_comm : sync_comm(count, images);
-    scorep_mpi_collective_end(SCOREP_COLL_BARRIER, comm, SCOREP_NO_ROOT, 0, 0);
+    scorep_mpi_collective_end_at_call_end(SCOREP_COLL_BARRIER, comm, SCOREP_NO_ROOT, 0, 0);
 }
 
 void scorep_caf_collective_end(scorep_collective_kind kind, int root_image, const gfc_descriptor_t* a)
@@ -432,7 +461,7 @@ void scorep_caf_collective_end(scorep_collective_kind kind, int root_image, cons
         if (root == me) received = 0;
         else sent = 0;
     }
-    scorep_mpi_collective_end(kind, team_comm, root, sent, received);
+    scorep_mpi_collective_end_at_call_end(kind, team_comm, root, sent, received);
 }
 
 void scorep_caf_lock(caf_token_t token, int image)

@@ -334,6 +334,11 @@ typedef enum scorep_collective_kind {
 void scorep_mpi_collective_begin(void);
 void scorep_mpi_collective_end(scorep_collective_kind kind, scorep_comm comm, int root,
                                uint64_t bytes_sent, uint64_t bytes_received);
+/* The end of a call that is one collective and ends with it (the CAF
+ * adapter's sync all, sync images, co_*), right before its scorep_exit,
+ * which takes this event's time: a trace reads the clock once for both. */
+void scorep_mpi_collective_end_at_call_end(scorep_collective_kind kind, scorep_comm comm, int root,
+                                           uint64_t bytes_sent, uint64_t bytes_received);
 
 /* A persistent collective (MPI_<coll>_init): registered inactive with the
  * kind, root and bytes of one run, like the persistent point-to-point
@@ -373,6 +378,22 @@ void scorep_rma_atomic(scorep_window window, int target, scorep_rma_atomic_kind 
                        uint64_t bytes_sent, uint64_t bytes_received, uint64_t matching_id);
 /* blocking != 0: completed inside the calling MPI function (e.g. flush). */
 void scorep_rma_op_complete(scorep_window window, uint64_t matching_id, int blocking);
+
+/* For a call that is one one-sided operation (the CAF adapter's put, get,
+ * atomic): _at_call_start right after the call's scorep_enter, with nothing
+ * recorded in between, stamped with the enter's time (no clock read; the
+ * trace writes no timestamp of its own). With parameter != SCOREP_INVALID_ID
+ * the event is preceded by the parameter parameter=value (as
+ * scorep_parameter_int, at the same time: the profile's bytes per target).
+ * _at_call_end right before the call's scorep_exit, which takes its time. */
+void scorep_rma_put_at_call_start(scorep_window window, int target, uint64_t bytes, uint64_t matching_id,
+                                  scorep_parameter parameter, int64_t value);
+void scorep_rma_get_at_call_start(scorep_window window, int target, uint64_t bytes, uint64_t matching_id,
+                                  scorep_parameter parameter, int64_t value);
+void scorep_rma_atomic_at_call_start(scorep_window window, int target, scorep_rma_atomic_kind kind,
+                                     uint64_t bytes_sent, uint64_t bytes_received, uint64_t matching_id,
+                                     scorep_parameter parameter, int64_t value);
+void scorep_rma_op_complete_at_call_end(scorep_window window, uint64_t matching_id, int blocking);
 
 typedef enum scorep_rma_sync_level {
     SCOREP_RMA_SYNC_LEVEL_NONE = 0,
