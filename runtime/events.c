@@ -39,6 +39,13 @@ FLAT_CALLBACKS(FLAT_DECLARE)
 #define FLAT_FILL(callback) \
     if (s->callback) flat_##callback.fns[flat_##callback.count++] = s->callback;
 #define FLAT_RESET(callback) flat_##callback.count = 0;
+/* parameter_int of the substrates that take the target parameter of the
+ * scorep_rma_*_at_call_start events (not the trace: its RMA records carry
+ * the target) */
+static struct {
+    int count;
+    __typeof__(((scorep_substrate*)0)->parameter_int) fns[SCOREP_MAX_SUBSTRATES];
+} flat_target_parameter;
 
 #define STACK_MAX 1024
 typedef struct event_state {
@@ -58,12 +65,15 @@ void scorep_events_activate_substrates(void)
     enter_count = leave_count = 0;
     events_need_time = 0;
     FLAT_CALLBACKS(FLAT_RESET)
+    flat_target_parameter.count = 0;
     for (int i = 0; i < scorep_substrate_count_active; i++) {
         const scorep_substrate* s = scorep_substrates[i];
         events_need_time |= s->needs_event_times;
         if (s->enter) enter_fns[enter_count++] = s->enter;
         if (s->leave) leave_fns[leave_count++] = s->leave;
         FLAT_CALLBACKS(FLAT_FILL)
+        if (s->parameter_int && !s->rma_events_carry_target)
+            flat_target_parameter.fns[flat_target_parameter.count++] = s->parameter_int;
     }
 }
 
@@ -708,11 +718,13 @@ void scorep_rma_op_complete(scorep_window window, uint64_t matching_id, int bloc
 
 /* One-sided operations of a call that is one operation (adapter.h): issued
  * right after the call's enter, with its time; the target parameter first
- * (one more event at the same time). One call into the core for both. */
+ * (one more event at the same time) to the substrates whose RMA events do
+ * not carry the target (the profile: bytes per target image; the trace's
+ * RmaPut/RmaGet/RmaAtomic has the target rank). One call into the core. */
 #define TARGET_PARAMETER(parameter, value)                                  \
-    if ((parameter) != SCOREP_INVALID_ID) {                                 \
+    if ((parameter) != SCOREP_INVALID_ID && flat_target_parameter.count) {  \
         ((event_state*)loc->event_private)->event_count++;                  \
-        DISPATCH_FLAT(parameter_int, parameter, value);                     \
+        DISPATCH_FLAT(target_parameter, parameter, value);                  \
     }
 
 void scorep_rma_put_at_call_start(scorep_window window, int target, uint64_t bytes, uint64_t matching_id,

@@ -215,6 +215,10 @@ typedef struct scorep_substrate {
      * Without such a substrate only enter, exit and parameter events read the
      * clock: the others' t is the location's last timestamp. */
     int needs_event_times;
+    /* non-zero if the substrate's one-sided events carry their target (a
+     * trace's RmaPut/RmaGet/RmaAtomic): the target parameter of the
+     * scorep_rma_*_at_call_start events is not given to it */
+    int rma_events_carry_target;
 
     /* once; slot indexes loc->substrate_data. Return 0 on success; non-zero
      * disables the substrate (with a warning printed by the substrate). */

@@ -174,6 +174,7 @@ const scorep_substrate* scorep_trace_substrate(void)
         table.finalize = trace_finalize;
         table.name = "tracing";
         table.needs_event_times = 1;
+        table.rma_events_carry_target = 1;
     }
     return &table;
 }

@@ -384,7 +384,10 @@ void scorep_rma_op_complete(scorep_window window, uint64_t matching_id, int bloc
  * recorded in between, stamped with the enter's time (no clock read; the
  * trace writes no timestamp of its own). With parameter != SCOREP_INVALID_ID
  * the event is preceded by the parameter parameter=value (as
- * scorep_parameter_int, at the same time: the profile's bytes per target).
+ * scorep_parameter_int, at the same time: the profile's bytes per target),
+ * for the substrates whose one-sided events do not carry the target: the
+ * trace writes no ParameterInt for it (its RmaPut/RmaGet/RmaAtomic record
+ * has the target rank).
  * _at_call_end right before the call's scorep_exit, which takes its time. */
 void scorep_rma_put_at_call_start(scorep_window window, int target, uint64_t bytes, uint64_t matching_id,
                                   scorep_parameter parameter, int64_t value);
