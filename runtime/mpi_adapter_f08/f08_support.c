@@ -132,8 +132,11 @@ uint64_t scorep_mpi_f08_bytes(int64_t count, MPI_Fint datatype)
     if (slot->used && slot->handle == datatype)
         return (uint64_t)count * slot->size;
     MPI_Datatype type = MPI_Type_f2c(datatype);
-    uint64_t size = scorep_mpi_bytes(1, type);
-    if (type != MPI_DATATYPE_NULL && scorep_mpi_type_is_named(type)) {
+    if (type == MPI_DATATYPE_NULL)
+        return 0;
+    int named;
+    uint64_t size = scorep_mpi_type_size(type, &named);
+    if (named) {
         slot->handle = datatype;
         slot->size = size;
         slot->used = 1;
