@@ -19,7 +19,7 @@ MODES = {
 }
 
 
-def called_symbols(settings, outdir):
+def referenced_symbols(settings, outdir):
     """The symbols the example's own object file references."""
     suffix = ".cc" if settings.language == "c++" else ".c"
     obj = outdir / "main.o"
@@ -29,6 +29,59 @@ def called_symbols(settings, outdir):
         raise LibwrapError(f"the example does not compile:\n{proc.stderr.strip()}")
     nm = subprocess.run(["nm", "-u", str(obj)], capture_output=True, text=True, check=True)
     return {line.split()[-1] for line in nm.stdout.splitlines() if line.strip()}
+
+
+# An rtld-audit module that writes the symbols the main program binds; its
+# calls through the PLT bind lazily, at their first call, so these are the
+# functions the program's own code called (inline header code included).
+AUDIT_SOURCE = r"""
+#define _GNU_SOURCE
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+static FILE* out;
+static int objects;
+unsigned int la_version(unsigned int version)
+{
+    (void)version;
+    const char* path = getenv("SCOREP_INSTALLCHECK_CALLS");
+    out = path ? fopen(path, "w") : NULL;
+    return LAV_CURRENT;
+}
+unsigned int la_objopen(struct link_map* map, Lmid_t lmid, uintptr_t* cookie)
+{
+    (void)map, (void)lmid;
+    *cookie = objects++ == 0;          /* the first object is the program */
+    return LA_FLG_BINDFROM | LA_FLG_BINDTO;
+}
+uintptr_t la_symbind64(Elf64_Sym* sym, unsigned int index, uintptr_t* from, uintptr_t* to,
+                       unsigned int* flags, const char* name)
+{
+    (void)index, (void)to, (void)flags;
+    if (out && *from) { fprintf(out, "%s\n", name); fflush(out); }
+    return sym->st_value;
+}
+"""
+
+
+def called_symbols(settings, outdir, env, say):
+    """Of the wrapped functions the example references, those it calls: a
+    reference on a path the run does not take (an error branch, an inline
+    function of a C++ header) is not a call. Without the audit module, every
+    reference counts."""
+    referenced = referenced_symbols(settings, outdir)
+    audit, calls = outdir / "calls_audit.so", outdir / "calls.txt"
+    build = subprocess.run(["gcc", "-shared", "-fPIC", "-x", "c", "-", "-o", str(audit)], input=AUDIT_SOURCE,
+                           capture_output=True, text=True)
+    if build.returncode == 0:
+        run_example([str(settings.workdir / "main")],
+                    dict(env, LD_AUDIT=str(audit), SCOREP_INSTALLCHECK_CALLS=str(calls)), settings.workdir)
+    if not calls.exists():
+        say("  (could not trace which functions the example calls: every one it references is checked)")
+        return referenced, []
+    bound = set(calls.read_text().split())
+    skipped = sorted(referenced - bound)
+    return {s for s in referenced if s in bound}, skipped
 
 
 # the C library's own parts: their static archives are not for mixing into a
@@ -77,14 +130,19 @@ def installcheck(settings, prefix, installation, say=print):
     outdir = settings.workdir / "installcheck"
     shutil.rmtree(outdir, ignore_errors=True)
     outdir.mkdir()
-    called = sorted(s for s in called_symbols(settings, outdir) if s in wrapped)
-    if not called:
-        raise LibwrapError("the example (main) calls none of the wrapped functions: call some in "
-                           "main so that installcheck can see them measured")
     env = dict(os.environ, SCOREP_LIBWRAP_PATH=str(share) + (
         ":" + os.environ["SCOREP_LIBWRAP_PATH"] if os.environ.get("SCOREP_LIBWRAP_PATH") else ""),
         SCOREP_ENABLE_PROFILING="true", SCOREP_ENABLE_TRACING="false")
     env.pop("SCOREP_FILTERING_FILE", None)
+    called, not_called = called_symbols(settings, outdir, env, say)
+    called = sorted(s for s in called if s in wrapped)
+    not_called = [wrapped[s] for s in not_called if s in wrapped]
+    if not_called:
+        say(f"  not checked: {len(not_called)} wrapped function(s) the example references but did not "
+            f"call in this run: {', '.join(not_called[:5])}{' ...' if len(not_called) > 5 else ''}")
+    if not called:
+        raise LibwrapError("the example (main) calls none of the wrapped functions: call some in "
+                           "main so that installcheck can see them measured")
     plain = run_example([str(settings.workdir / "main")], env, settings.workdir)
     suffix = ".cc" if settings.language == "c++" else ".c"
     scorep = str(installation.bindir / "scorep")

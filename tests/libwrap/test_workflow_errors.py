@@ -168,3 +168,23 @@ def test_a_wrapper_that_does_not_compile_is_left_out_with_the_reason(installed_p
     assert not any(name.startswith("demo::pinned_value") for name in wrapped)
     work.make("install")
     work.make("installcheck")
+
+
+def test_installcheck_checks_the_calls_the_example_makes_not_every_reference(installed_prefix, demo_library,
+                                                                             tmp_path):
+    """A wrapped function the example references on a path the run does not
+    take is reported as not checked, not as a wrapper that failed."""
+    work = demo_workdir(tmp_path, installed_prefix, demo_library)
+    (work.path / "main.c").write_text(
+        '#include <stdio.h>\n#include "libwrap.h"\n'
+        'int main(int argc, char** argv) {\n'
+        '    (void)argv;\n'
+        '    double x = argc > 5 ? demo_scale(1.5, 4) : 0.0;   /* never taken */\n'
+        '    printf("%d %g\\n", demo_add(2, 3), x);\n'
+        '    return 0;\n}\n')
+    work.make()
+    work.make("install")
+    check = work.make("installcheck")
+    assert "not checked: 1 wrapped function(s)" in check.stdout and "demo_scale" in check.stdout
+    table = [line.split() for line in check.stdout.splitlines() if line.startswith("demo_")]
+    assert [row[0] for row in table] == ["demo_add"] and set(row[1:] == ["1"] * 5 for row in table) == {True}
