@@ -672,15 +672,9 @@ void scorep_mpi_collective_begin(void)
     DISPATCH0_FLAT(mpi_collective_begin);
 }
 
+/* right before the call's exit, which takes this event's time */
 void scorep_mpi_collective_end(scorep_collective_kind kind, scorep_comm comm, int root, uint64_t bytes_sent,
                                uint64_t bytes_received)
-{
-    EVENT_BEGIN();
-    DISPATCH_FLAT(mpi_collective_end, kind, comm, root, bytes_sent, bytes_received);
-}
-
-void scorep_mpi_collective_end_at_call_end(scorep_collective_kind kind, scorep_comm comm, int root,
-                                           uint64_t bytes_sent, uint64_t bytes_received)
 {
     EVENT_BEGIN_AT_END();
     DISPATCH_FLAT(mpi_collective_end, kind, comm, root, bytes_sent, bytes_received);

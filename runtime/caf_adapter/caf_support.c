@@ -389,7 +389,7 @@ void scorep_caf_complete(const scorep_caf_op* op)
 
 void scorep_caf_sync_all_end(void)
 {
-    scorep_mpi_collective_end_at_call_end(SCOREP_COLL_BARRIER, team_comm, SCOREP_NO_ROOT, 0, 0);
+    scorep_mpi_collective_end(SCOREP_COLL_BARRIER, team_comm, SCOREP_NO_ROOT, 0, 0);
 }
 
 /* The images of one `sync images` (this one and the listed ones) as a
@@ -445,7 +445,7 @@ static scorep_comm sync_comm(int count, const int* images)
 void scorep_caf_sync_images_end(int count, const int* images)
 {
     scorep_comm comm = count < 0 ? team_comm : sync_comm(count, images);
-    scorep_mpi_collective_end_at_call_end(SCOREP_COLL_BARRIER, comm, SCOREP_NO_ROOT, 0, 0);
+    scorep_mpi_collective_end(SCOREP_COLL_BARRIER, comm, SCOREP_NO_ROOT, 0, 0);
 }
 
 void scorep_caf_collective_end(scorep_collective_kind kind, int root_image, const gfc_descriptor_t* a)
@@ -461,7 +461,7 @@ void scorep_caf_collective_end(scorep_collective_kind kind, int root_image, cons
         if (root == me) received = 0;
         else sent = 0;
     }
-    scorep_mpi_collective_end_at_call_end(kind, team_comm, root, sent, received);
+    scorep_mpi_collective_end(kind, team_comm, root, sent, received);
 }
 
 void scorep_caf_lock(caf_token_t token, int image)

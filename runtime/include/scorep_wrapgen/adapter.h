@@ -324,7 +324,8 @@ typedef enum scorep_collective_kind {
 } scorep_collective_kind;
 
 /* begin right after scorep_enter, end right before scorep_exit of the MPI
- * collective region. root is the rank in comm or SCOREP_NO_ROOT. Bytes are
+ * collective region (the exit takes the end's time: a trace reads the clock
+ * once for both). root is the rank in comm or SCOREP_NO_ROOT. Bytes are
  * what this process sent and received in total. Non-blocking collectives
  * record begin/end around the MPI_I<coll> call.
  * A neighbourhood kind (SCOREP_COLL_NEIGHBOR_*) is recorded with the end
@@ -334,11 +335,6 @@ typedef enum scorep_collective_kind {
 void scorep_mpi_collective_begin(void);
 void scorep_mpi_collective_end(scorep_collective_kind kind, scorep_comm comm, int root,
                                uint64_t bytes_sent, uint64_t bytes_received);
-/* The end of a call that is one collective and ends with it (the CAF
- * adapter's sync all, sync images, co_*), right before its scorep_exit,
- * which takes this event's time: a trace reads the clock once for both. */
-void scorep_mpi_collective_end_at_call_end(scorep_collective_kind kind, scorep_comm comm, int root,
-                                           uint64_t bytes_sent, uint64_t bytes_received);
 
 /* A persistent collective (MPI_<coll>_init): registered inactive with the
  * kind, root and bytes of one run, like the persistent point-to-point
