@@ -38,6 +38,13 @@ class InstalledWrapper:
     def modes(self):
         return [m for m in MODES if m == "linktime" or self.metadata.get("runtime")]
 
+    def library_for(self, mode, static=False):
+        """The wrapper library of a mode; an error if the wrapper has none."""
+        if mode not in self.modes():
+            raise WrapperNotFound(f"wrapper '{self.name}' has no run-time mode (its library has no "
+                                  f"shared version): relink with scorep --libwrap=linktime:{self.name}")
+        return self.library(mode, static)
+
 
 def search_dirs(default_share):
     """SCOREP_LIBWRAP_PATH (colon-separated; a directory holding *.libwrap.json,
@@ -96,13 +103,23 @@ def link_arguments(value, default_share, static=False):
     args = []
     for name in names:
         wrapper = find(name, default_share)
-        if mode not in wrapper.modes():
-            raise WrapperNotFound(f"wrapper '{name}' has no run-time mode (its library has no shared "
-                                  f"version); use --libwrap=linktime:{name}")
-        library = wrapper.library(mode, static)
+        library = wrapper.library_for(mode, static)
         if mode == "linktime":
             args.append(f"@{wrapper.linktime_flags}")
         args += ["-Wl,--push-state,--no-as-needed", str(library), "-Wl,--pop-state"]
         if not static:
             args.append(f"-Wl,-rpath,{wrapper.libdir}")
     return args
+
+
+def runtime_libraries(values, default_share):
+    """What scorep-exec preloads for its --libwrap=[runtime:]N[,M] values: the
+    run-time library of each wrapper (a bare name means run time there)."""
+    libraries = []
+    for value in values:
+        mode, names = parse_libwrap_option(value if ":" in value else f"runtime:{value}")
+        if mode != "runtime":
+            raise WrapperNotFound(f"--libwrap={value}: scorep-exec preloads run-time wrappers into an "
+                                  f"unmodified program; link-time ones need relinking with scorep")
+        libraries += [find(name, default_share).library_for("runtime") for name in names]
+    return libraries

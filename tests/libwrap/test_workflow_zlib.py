@@ -123,3 +123,15 @@ def test_libwrap_summary_lists_the_installed_wrapper(zlib, installed_prefix):
     assert out.returncode == 0, out.stderr
     line = next(line for line in out.stdout.splitlines() if line.split()[:1] == ["z"])
     assert str(len(zlib.wrapped())) in line.split() and "linktime" in line and "runtime" in line
+
+
+def test_scorep_exec_takes_the_runtime_mode_named_and_refuses_link_time(zlib, installed_prefix, tmp_path):
+    path = {"SCOREP_LIBWRAP_PATH": str(zlib.libwrap_prefix)}
+    exec_ = installed_prefix / "bin" / "scorep-exec"
+    named = run([exec_, "--libwrap=runtime:z", "--", zlib.path / "main", tmp_path / "a.gz"], installed_prefix,
+                tmp_path, tmp_path / "e", path)
+    assert named.returncode == 0, named.stderr
+    assert visits(tmp_path / "e")["compress"] == EXPECTED_CALLS["compress"]
+    refused = run([exec_, "--libwrap=linktime:z", "--", zlib.path / "main", tmp_path / "b.gz"], installed_prefix,
+                  tmp_path, tmp_path / "f", path)
+    assert refused.returncode != 0 and "link-time" in refused.stderr and not (tmp_path / "b.gz").exists()
