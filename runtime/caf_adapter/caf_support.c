@@ -226,6 +226,18 @@ int scorep_caf_rank(int image)
     return image - 1;                                  /* initial team: rank = image - 1 */
 }
 
+
+/* A communicator key every member computes alike: FNV-1a of the member list,
+ * the top 16 bits a tag of the kind of set (teams, sync images sets). */
+static uint64_t members_key(const int* ranks, uint32_t n, uint16_t tag)
+{
+    uint64_t key = 0xCBF29CE484222325ull;
+    for (uint32_t i = 0; i < n; i++) {
+        key ^= (uint64_t)(uint32_t)ranks[i];
+        key *= 0x100000001B3ull;
+    }
+    return (key & ~((uint64_t)0xFFFFu << 48)) | ((uint64_t)tag << 48);
+}
 void scorep_caf_team_changed(MPI_Fint handle)
 {
     MPI_Comm comm = MPI_Comm_f2c(handle);
@@ -267,13 +279,7 @@ void scorep_caf_team_changed(MPI_Fint handle)
         if (out[i] == world_rank) team_me = i;
     /* the team's communicator in the core: keyed by its member list (in
      * team image order), so the team's images define the same one */
-    uint64_t key = 0xCBF29CE484222325ull;
-    for (int i = 0; i < n; i++) {
-        key ^= (uint64_t)(uint32_t)out[i];
-        key *= 0x100000001B3ull;
-    }
-    key = (key & ~((uint64_t)0xFFFFu << 48)) | ((uint64_t)0xCAF2u << 48);
-    team_comm = scorep_comm_define(key, 0, (uint32_t)n, out, "team");
+    team_comm = scorep_comm_define(members_key(out, (uint32_t)n, 0xCAF2u), 0, (uint32_t)n, out, "team");
 }
 
 void scorep_caf_team_ended(void)
@@ -410,9 +416,13 @@ static int compare_int(const void* a, const void* b)
     return (x > y) - (x < y);
 }
 
+/* Called at every sync images: a list of up to SYNC_STACK images is sorted
+ * on the stack, and memory is taken only for a set not seen recently. */
+#define SYNC_STACK 64
 static scorep_comm sync_comm(int count, const int* images)
 {
-    int* ranks = malloc((size_t)(count + 1) * sizeof(int));
+    int stack[SYNC_STACK];
+    int* ranks = count + 1 <= SYNC_STACK ? stack : malloc((size_t)(count + 1) * sizeof(int));
     uint32_t n = 0;
     ranks[n++] = world_rank;
     for (int i = 0; i < count; i++) {
@@ -423,22 +433,20 @@ static scorep_comm sync_comm(int count, const int* images)
     uint32_t unique = 0;
     for (uint32_t i = 0; i < n; i++)
         if (unique == 0 || ranks[unique - 1] != ranks[i]) ranks[unique++] = ranks[i];
-    for (int i = 0; i < SYNC_CACHE; i++)
+    scorep_comm comm = SCOREP_INVALID_ID;
+    for (int i = 0; i < SYNC_CACHE && comm == SCOREP_INVALID_ID; i++)
         if (sync_cache[i].ranks && sync_cache[i].size == unique &&
-            memcmp(sync_cache[i].ranks, ranks, unique * sizeof(int)) == 0) {
-            free(ranks);
-            return sync_cache[i].comm;
-        }
-    uint64_t key = 0xCBF29CE484222325ull;        /* FNV-1a of the member list */
-    for (uint32_t i = 0; i < unique; i++) {
-        key ^= (uint64_t)(uint32_t)ranks[i];
-        key *= 0x100000001B3ull;
+            memcmp(sync_cache[i].ranks, ranks, unique * sizeof(int)) == 0)
+            comm = sync_cache[i].comm;
+    if (comm == SCOREP_INVALID_ID) {
+        comm = scorep_comm_define(members_key(ranks, unique, 0xCAF1u), 0, unique, ranks, "sync images");
+        int* kept = malloc(unique * sizeof(int));
+        memcpy(kept, ranks, unique * sizeof(int));
+        sync_set* s = &sync_cache[sync_next++ % SYNC_CACHE];
+        free(s->ranks);
+        *s = (sync_set){kept, unique, comm};
     }
-    key = (key & ~((uint64_t)0xFFFFu << 48)) | ((uint64_t)0xCAF1u << 48);
-    scorep_comm comm = scorep_comm_define(key, 0, unique, ranks, "sync images");
-    sync_set* s = &sync_cache[sync_next++ % SYNC_CACHE];
-    free(s->ranks);
-    *s = (sync_set){ranks, unique, comm};
+    if (ranks != stack) free(ranks);
     return comm;
 }
 
