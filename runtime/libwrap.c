@@ -16,23 +16,13 @@ __thread uint32_t scorep_libwrap_thread_depth TLS_FAST;
 /* set from SCOREP_LIBWRAP_NESTED by scorep_config_load */
 int scorep_libwrap_record_nested;
 
-scorep_region scorep_libwrap_region(const scorep_libwrap_library* lib, const char* region_name,
-                                    const char* file, const char* symbol)
-{
-    const char* group = lib && lib->name && lib->name[0] ? lib->name : NULL;
-    /* scorep_region_define_mangled starts the measurement first, so the
-     * filter is loaded; it returns the same id to every thread */
-    scorep_region r = scorep_region_define_mangled(region_name, file, SCOREP_PARADIGM_LIBWRAP,
-                                                   SCOREP_ROLE_FUNCTION, group, symbol);
-    if (r == SCOREP_INVALID_ID || scorep_region_is_filtered(r)) return SCOREP_INVALID_ID;
-    return r;
-}
-
 scorep_region scorep_libwrap_region_as(const scorep_libwrap_library* lib, const char* region_name,
                                        const char* file, const char* symbol, scorep_paradigm paradigm,
                                        scorep_region_role role)
 {
     const char* group = lib && lib->name && lib->name[0] ? lib->name : NULL;
+    /* scorep_region_define_mangled starts the measurement first, so the
+     * filter is loaded; it returns the same id to every thread */
     scorep_region r = scorep_region_define_mangled(region_name, file, paradigm, role, group, symbol);
     if (r == SCOREP_INVALID_ID || scorep_region_is_filtered(r)) return SCOREP_INVALID_ID;
     return r;
@@ -85,4 +75,10 @@ void scorep_libwrap_resolve_failed(const scorep_libwrap_library* lib, const char
     fprintf(stderr, "%s\n", message.data);
     fflush(stderr);
     abort();
+}
+
+scorep_region scorep_libwrap_region(const scorep_libwrap_library* lib, const char* region_name,
+                                    const char* file, const char* symbol)
+{
+    return scorep_libwrap_region_as(lib, region_name, file, symbol, SCOREP_PARADIGM_LIBWRAP, SCOREP_ROLE_FUNCTION);
 }

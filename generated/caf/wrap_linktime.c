@@ -22,20 +22,11 @@ static const scorep_libwrap_library scorep_libwrap_self = {
     "caf", "OpenCoarrays libcaf_mpi", scorep_libwrap_sonames
 };
 
-/* The region of a wrapper, defined at its first measured call. */
+/* The region of a wrapper, defined at its first measured call, with the
+ * catalogue's paradigm and its rule's role. */
 static inline scorep_region scorep_libwrap_region_of(const scorep_libwrap_library* lib, scorep_region* cache,
-                                                     const char* name, const char* file, const char* symbol)
-{
-    scorep_region r = *cache;
-    if (__builtin_expect(r == SCOREP_LIBWRAP_UNDEFINED, 0))
-        r = *cache = scorep_libwrap_region(lib, name, file, symbol);
-    return r;
-}
-
-/* The same with the paradigm of the catalogue and the role of the rule. */
-static inline scorep_region scorep_libwrap_region_of_as(const scorep_libwrap_library* lib, scorep_region* cache,
-                                                        const char* name, const char* file, const char* symbol,
-                                                        scorep_region_role role)
+                                                     const char* name, const char* file, const char* symbol,
+                                                     scorep_region_role role)
 {
     scorep_region r = *cache;
     if (__builtin_expect(r == SCOREP_LIBWRAP_UNDEFINED, 0))
@@ -55,9 +46,9 @@ _Bool __wrap__gfortran_caf_is_contiguous(gfc_descriptor_t * desc)
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_0, "_gfortran_caf_is_contiguous",
-                                                   "libcaf.h", "_gfortran_caf_is_contiguous",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "_gfortran_caf_is_contiguous",
+                                                "libcaf.h", "_gfortran_caf_is_contiguous",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         return scorep_real_0(desc);
 
     }
@@ -81,9 +72,9 @@ void __wrap__gfortran_caf_init(int * argc, char *** argv)
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_1, "_gfortran_caf_init",
-                                                   "libcaf.h", "_gfortran_caf_init",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "_gfortran_caf_init",
+                                                "libcaf.h", "_gfortran_caf_init",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         scorep_real_1(argc, argv);
         return;
 
@@ -109,9 +100,9 @@ void __wrap__gfortran_caf_finalize(void)
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_2, "_gfortran_caf_finalize",
-                                                   "libcaf.h", "_gfortran_caf_finalize",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "_gfortran_caf_finalize",
+                                                "libcaf.h", "_gfortran_caf_finalize",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         scorep_real_2();
         return;
 
@@ -138,9 +129,9 @@ int __wrap__gfortran_caf_this_image(int distance)
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_3, "_gfortran_caf_this_image",
-                                                   "libcaf.h", "_gfortran_caf_this_image",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "_gfortran_caf_this_image",
+                                                "libcaf.h", "_gfortran_caf_this_image",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         return scorep_real_3(distance);
 
     }
@@ -164,9 +155,9 @@ int __wrap__gfortran_caf_num_images(int distance, int failed)
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_4, "_gfortran_caf_num_images",
-                                                   "libcaf.h", "_gfortran_caf_num_images",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "_gfortran_caf_num_images",
+                                                "libcaf.h", "_gfortran_caf_num_images",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         return scorep_real_4(distance, failed);
 
     }
@@ -190,9 +181,9 @@ void __wrap__gfortran_caf_register(size_t size, caf_register_t type, caf_token_t
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_5, "_gfortran_caf_register",
-                                                   "libcaf.h", "_gfortran_caf_register",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "_gfortran_caf_register",
+                                                "libcaf.h", "_gfortran_caf_register",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         scorep_real_5(size, type, token, desc, stat, errmsg, errmsg_len);
         return;
 
@@ -219,9 +210,9 @@ void __wrap__gfortran_caf_deregister(caf_token_t * token, int type, int * stat, 
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_6, "_gfortran_caf_deregister",
-                                                   "libcaf.h", "_gfortran_caf_deregister",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "_gfortran_caf_deregister",
+                                                "libcaf.h", "_gfortran_caf_deregister",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         scorep_real_6(token, type, stat, errmsg, errmsg_len);
         return;
 
@@ -249,9 +240,9 @@ void __wrap__gfortran_caf_get(caf_token_t token, size_t offset, int image_index,
     scorep_caf_op scorep_get_token;
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_7, "_gfortran_caf_get",
-                                                   "libcaf.h", "_gfortran_caf_get",
-                                                   SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "_gfortran_caf_get",
+                                                "libcaf.h", "_gfortran_caf_get",
+                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
         scorep_real_7(token, offset, image_index, src, src_vector, dest, src_kind, dst_kind, may_require_tmp, stat);
         return;
 
@@ -280,9 +271,9 @@ void __wrap__gfortran_caf_send(caf_token_t token, size_t offset, int image_index
     scorep_caf_op scorep_put_token;
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_8, "_gfortran_caf_send",
-                                                   "libcaf.h", "_gfortran_caf_send",
-                                                   SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_8, "_gfortran_caf_send",
+                                                "libcaf.h", "_gfortran_caf_send",
+                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
         scorep_real_8(token, offset, image_index, dest, dst_vector, src, dst_kind, src_kind, may_require_tmp, stat);
         return;
 
@@ -312,9 +303,9 @@ void __wrap__gfortran_caf_sendget(caf_token_t dst_token, size_t dst_offset, int 
     scorep_caf_op scorep_put_dst_token;
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_9, "_gfortran_caf_sendget",
-                                                   "libcaf.h", "_gfortran_caf_sendget",
-                                                   SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_9, "_gfortran_caf_sendget",
+                                                "libcaf.h", "_gfortran_caf_sendget",
+                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
         scorep_real_9(dst_token, dst_offset, dst_image_index, dest, dst_vector, src_token, src_offset, src_image_index, src, src_vector, dst_kind, src_kind, may_require_tmp, stat);
         return;
 
@@ -346,9 +337,9 @@ void __wrap__gfortran_caf_get_by_ref(caf_token_t token, int image_index, gfc_des
     scorep_caf_op scorep_get_token;
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_10, "_gfortran_caf_get_by_ref",
-                                                   "libcaf.h", "_gfortran_caf_get_by_ref",
-                                                   SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_10, "_gfortran_caf_get_by_ref",
+                                                "libcaf.h", "_gfortran_caf_get_by_ref",
+                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
         scorep_real_10(token, image_index, dst, refs, dst_kind, src_kind, may_require_tmp, dst_reallocatable, stat, src_type);
         return;
 
@@ -377,9 +368,9 @@ void __wrap__gfortran_caf_send_by_ref(caf_token_t token, int image_index, gfc_de
     scorep_caf_op scorep_put_token;
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_11, "_gfortran_caf_send_by_ref",
-                                                   "libcaf.h", "_gfortran_caf_send_by_ref",
-                                                   SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_11, "_gfortran_caf_send_by_ref",
+                                                "libcaf.h", "_gfortran_caf_send_by_ref",
+                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
         scorep_real_11(token, image_index, src, refs, dst_kind, src_kind, may_require_tmp, dst_reallocatable, stat, dst_type);
         return;
 
@@ -409,9 +400,9 @@ void __wrap__gfortran_caf_sendget_by_ref(caf_token_t dst_token, int dst_image_in
     scorep_caf_op scorep_put_dst_token;
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_12, "_gfortran_caf_sendget_by_ref",
-                                                   "libcaf.h", "_gfortran_caf_sendget_by_ref",
-                                                   SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_12, "_gfortran_caf_sendget_by_ref",
+                                                "libcaf.h", "_gfortran_caf_sendget_by_ref",
+                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
         scorep_real_12(dst_token, dst_image_index, dst_refs, src_token, src_image_index, src_refs, dst_kind, src_kind, may_require_tmp, dst_stat, src_stat, dst_type, src_type);
         return;
 
@@ -442,9 +433,9 @@ int __wrap__gfortran_caf_is_present(caf_token_t token, int image_index, caf_refe
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_13, "_gfortran_caf_is_present",
-                                                   "libcaf.h", "_gfortran_caf_is_present",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "_gfortran_caf_is_present",
+                                                "libcaf.h", "_gfortran_caf_is_present",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         return scorep_real_13(token, image_index, refs);
 
     }
@@ -468,9 +459,9 @@ void __wrap__gfortran_caf_co_broadcast(gfc_descriptor_t * a, int source_image, i
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_14, "_gfortran_caf_co_broadcast",
-                                                   "libcaf.h", "_gfortran_caf_co_broadcast",
-                                                   SCOREP_ROLE_ONE2ALL)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "_gfortran_caf_co_broadcast",
+                                                "libcaf.h", "_gfortran_caf_co_broadcast",
+                                                SCOREP_ROLE_ONE2ALL)) == SCOREP_INVALID_ID) {
         scorep_real_14(a, source_image, stat, errmsg, errmsg_len);
         return;
 
@@ -497,9 +488,9 @@ void __wrap__gfortran_caf_co_max(gfc_descriptor_t * a, int result_image, int * s
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_15, "_gfortran_caf_co_max",
-                                                   "libcaf.h", "_gfortran_caf_co_max",
-                                                   SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "_gfortran_caf_co_max",
+                                                "libcaf.h", "_gfortran_caf_co_max",
+                                                SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
         scorep_real_15(a, result_image, stat, errmsg, a_len, errmsg_len);
         return;
 
@@ -526,9 +517,9 @@ void __wrap__gfortran_caf_co_min(gfc_descriptor_t * a, int result_image, int * s
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_16, "_gfortran_caf_co_min",
-                                                   "libcaf.h", "_gfortran_caf_co_min",
-                                                   SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "_gfortran_caf_co_min",
+                                                "libcaf.h", "_gfortran_caf_co_min",
+                                                SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
         scorep_real_16(a, result_image, stat, errmsg, a_len, errmsg_len);
         return;
 
@@ -555,9 +546,9 @@ void __wrap__gfortran_caf_co_reduce(gfc_descriptor_t * a, void *(*opr)(void *, v
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_17, "_gfortran_caf_co_reduce",
-                                                   "libcaf.h", "_gfortran_caf_co_reduce",
-                                                   SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "_gfortran_caf_co_reduce",
+                                                "libcaf.h", "_gfortran_caf_co_reduce",
+                                                SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
         scorep_real_17(a, opr, opr_flags, result_image, stat, errmsg, a_len, errmsg_len);
         return;
 
@@ -584,9 +575,9 @@ void __wrap__gfortran_caf_co_sum(gfc_descriptor_t * a, int result_image, int * s
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_18, "_gfortran_caf_co_sum",
-                                                   "libcaf.h", "_gfortran_caf_co_sum",
-                                                   SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "_gfortran_caf_co_sum",
+                                                "libcaf.h", "_gfortran_caf_co_sum",
+                                                SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
         scorep_real_18(a, result_image, stat, errmsg, errmsg_len);
         return;
 
@@ -613,9 +604,9 @@ void __wrap__gfortran_caf_sync_all(int * stat, char * errmsg, charlen_t errmsg_l
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_19, "_gfortran_caf_sync_all",
-                                                   "libcaf.h", "_gfortran_caf_sync_all",
-                                                   SCOREP_ROLE_BARRIER)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "_gfortran_caf_sync_all",
+                                                "libcaf.h", "_gfortran_caf_sync_all",
+                                                SCOREP_ROLE_BARRIER)) == SCOREP_INVALID_ID) {
         scorep_real_19(stat, errmsg, errmsg_len);
         return;
 
@@ -642,9 +633,9 @@ void __wrap__gfortran_caf_sync_images(int count, int images[], int * stat, char 
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_20, "_gfortran_caf_sync_images",
-                                                   "libcaf.h", "_gfortran_caf_sync_images",
-                                                   SCOREP_ROLE_BARRIER)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "_gfortran_caf_sync_images",
+                                                "libcaf.h", "_gfortran_caf_sync_images",
+                                                SCOREP_ROLE_BARRIER)) == SCOREP_INVALID_ID) {
         scorep_real_20(count, images, stat, errmsg, errmsg_len);
         return;
 
@@ -671,9 +662,9 @@ void __wrap__gfortran_caf_sync_memory(int * stat, char * errmsg, charlen_t errms
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_21, "_gfortran_caf_sync_memory",
-                                                   "libcaf.h", "_gfortran_caf_sync_memory",
-                                                   SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "_gfortran_caf_sync_memory",
+                                                "libcaf.h", "_gfortran_caf_sync_memory",
+                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
         scorep_real_21(stat, errmsg, errmsg_len);
         return;
 
@@ -698,9 +689,9 @@ void __wrap__gfortran_caf_stop_str(const char * string, charlen_t len, _Bool qui
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_22, "_gfortran_caf_stop_str",
-                                                   "libcaf.h", "_gfortran_caf_stop_str",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "_gfortran_caf_stop_str",
+                                                "libcaf.h", "_gfortran_caf_stop_str",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         scorep_real_22(string, len, quiet);
         return;
 
@@ -727,9 +718,9 @@ void __wrap__gfortran_caf_stop_numeric(int stop_code, _Bool quiet)
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_23, "_gfortran_caf_stop_numeric",
-                                                   "libcaf.h", "_gfortran_caf_stop_numeric",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "_gfortran_caf_stop_numeric",
+                                                "libcaf.h", "_gfortran_caf_stop_numeric",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         scorep_real_23(stop_code, quiet);
         return;
 
@@ -756,9 +747,9 @@ void __wrap__gfortran_caf_error_stop_str(const char * string, charlen_t len, _Bo
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_24, "_gfortran_caf_error_stop_str",
-                                                   "libcaf.h", "_gfortran_caf_error_stop_str",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_24, "_gfortran_caf_error_stop_str",
+                                                "libcaf.h", "_gfortran_caf_error_stop_str",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         scorep_real_24(string, len, quiet);
         return;
 
@@ -785,9 +776,9 @@ void __wrap__gfortran_caf_error_stop(int error, _Bool quiet)
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_25, "_gfortran_caf_error_stop",
-                                                   "libcaf.h", "_gfortran_caf_error_stop",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_25, "_gfortran_caf_error_stop",
+                                                "libcaf.h", "_gfortran_caf_error_stop",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         scorep_real_25(error, quiet);
         return;
 
@@ -814,9 +805,9 @@ void __wrap__gfortran_caf_fail_image(void)
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_26, "_gfortran_caf_fail_image",
-                                                   "libcaf.h", "_gfortran_caf_fail_image",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_26, "_gfortran_caf_fail_image",
+                                                "libcaf.h", "_gfortran_caf_fail_image",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         scorep_real_26();
         return;
 
@@ -843,9 +834,9 @@ void __wrap__gfortran_caf_form_team(int team_no, caf_team_t * team, int new_inde
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_27, "_gfortran_caf_form_team",
-                                                   "libcaf.h", "_gfortran_caf_form_team",
-                                                   SCOREP_ROLE_COLLECTIVE)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_27, "_gfortran_caf_form_team",
+                                                "libcaf.h", "_gfortran_caf_form_team",
+                                                SCOREP_ROLE_COLLECTIVE)) == SCOREP_INVALID_ID) {
         scorep_real_27(team_no, team, new_index);
         return;
 
@@ -870,9 +861,9 @@ void __wrap__gfortran_caf_change_team(caf_team_t * team, int coselector)
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_28, "_gfortran_caf_change_team",
-                                                   "libcaf.h", "_gfortran_caf_change_team",
-                                                   SCOREP_ROLE_COLLECTIVE)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_28, "_gfortran_caf_change_team",
+                                                "libcaf.h", "_gfortran_caf_change_team",
+                                                SCOREP_ROLE_COLLECTIVE)) == SCOREP_INVALID_ID) {
         scorep_real_28(team, coselector);
         return;
 
@@ -898,9 +889,9 @@ void __wrap__gfortran_caf_end_team(caf_team_t * team)
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_29, "_gfortran_caf_end_team",
-                                                   "libcaf.h", "_gfortran_caf_end_team",
-                                                   SCOREP_ROLE_COLLECTIVE)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_29, "_gfortran_caf_end_team",
+                                                "libcaf.h", "_gfortran_caf_end_team",
+                                                SCOREP_ROLE_COLLECTIVE)) == SCOREP_INVALID_ID) {
         scorep_real_29(team);
         return;
 
@@ -926,9 +917,9 @@ void __wrap__gfortran_caf_sync_team(caf_team_t * team, int unused)
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_30, "_gfortran_caf_sync_team",
-                                                   "libcaf.h", "_gfortran_caf_sync_team",
-                                                   SCOREP_ROLE_BARRIER)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_30, "_gfortran_caf_sync_team",
+                                                "libcaf.h", "_gfortran_caf_sync_team",
+                                                SCOREP_ROLE_BARRIER)) == SCOREP_INVALID_ID) {
         scorep_real_30(team, unused);
         return;
 
@@ -955,9 +946,9 @@ int __wrap__gfortran_caf_team_number(caf_team_t * team)
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_31, "_gfortran_caf_team_number",
-                                                   "libcaf.h", "_gfortran_caf_team_number",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_31, "_gfortran_caf_team_number",
+                                                "libcaf.h", "_gfortran_caf_team_number",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         return scorep_real_31(team);
 
     }
@@ -981,9 +972,9 @@ int __wrap__gfortran_caf_image_status(int image)
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_32, "_gfortran_caf_image_status",
-                                                   "libcaf.h", "_gfortran_caf_image_status",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_32, "_gfortran_caf_image_status",
+                                                "libcaf.h", "_gfortran_caf_image_status",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         return scorep_real_32(image);
 
     }
@@ -1007,9 +998,9 @@ void __wrap__gfortran_caf_failed_images(gfc_descriptor_t * array, int team, int 
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_33, "_gfortran_caf_failed_images",
-                                                   "libcaf.h", "_gfortran_caf_failed_images",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_33, "_gfortran_caf_failed_images",
+                                                "libcaf.h", "_gfortran_caf_failed_images",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         scorep_real_33(array, team, kind);
         return;
 
@@ -1034,9 +1025,9 @@ void __wrap__gfortran_caf_stopped_images(gfc_descriptor_t * array, int team, int
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_34, "_gfortran_caf_stopped_images",
-                                                   "libcaf.h", "_gfortran_caf_stopped_images",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_34, "_gfortran_caf_stopped_images",
+                                                "libcaf.h", "_gfortran_caf_stopped_images",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         scorep_real_34(array, team, kind);
         return;
 
@@ -1062,9 +1053,9 @@ void __wrap__gfortran_caf_atomic_define(caf_token_t token, size_t offset, int im
     scorep_caf_op scorep_atomic;
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_35, "_gfortran_caf_atomic_define",
-                                                   "libcaf.h", "_gfortran_caf_atomic_define",
-                                                   SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_35, "_gfortran_caf_atomic_define",
+                                                "libcaf.h", "_gfortran_caf_atomic_define",
+                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
         scorep_real_35(token, offset, image_index, value, stat, type, kind);
         return;
 
@@ -1094,9 +1085,9 @@ void __wrap__gfortran_caf_atomic_ref(caf_token_t token, size_t offset, int image
     scorep_caf_op scorep_atomic;
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_36, "_gfortran_caf_atomic_ref",
-                                                   "libcaf.h", "_gfortran_caf_atomic_ref",
-                                                   SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_36, "_gfortran_caf_atomic_ref",
+                                                "libcaf.h", "_gfortran_caf_atomic_ref",
+                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
         scorep_real_36(token, offset, image_index, value, stat, type, kind);
         return;
 
@@ -1126,9 +1117,9 @@ void __wrap__gfortran_caf_atomic_cas(caf_token_t token, size_t offset, int image
     scorep_caf_op scorep_atomic;
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_37, "_gfortran_caf_atomic_cas",
-                                                   "libcaf.h", "_gfortran_caf_atomic_cas",
-                                                   SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_37, "_gfortran_caf_atomic_cas",
+                                                "libcaf.h", "_gfortran_caf_atomic_cas",
+                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
         scorep_real_37(token, offset, image_index, old, compare, new_val, stat, type, kind);
         return;
 
@@ -1158,9 +1149,9 @@ void __wrap__gfortran_caf_atomic_op(int op, caf_token_t token, size_t offset, in
     scorep_caf_op scorep_atomic;
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_38, "_gfortran_caf_atomic_op",
-                                                   "libcaf.h", "_gfortran_caf_atomic_op",
-                                                   SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_38, "_gfortran_caf_atomic_op",
+                                                "libcaf.h", "_gfortran_caf_atomic_op",
+                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
         scorep_real_38(op, token, offset, image_index, value, old, stat, type, kind);
         return;
 
@@ -1189,9 +1180,9 @@ void __wrap__gfortran_caf_lock(caf_token_t token, size_t index, int image_index,
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_39, "_gfortran_caf_lock",
-                                                   "libcaf.h", "_gfortran_caf_lock",
-                                                   SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_39, "_gfortran_caf_lock",
+                                                "libcaf.h", "_gfortran_caf_lock",
+                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
         scorep_real_39(token, index, image_index, acquired_lock, stat, errmsg, errmsg_len);
         return;
 
@@ -1217,9 +1208,9 @@ void __wrap__gfortran_caf_unlock(caf_token_t token, size_t index, int image_inde
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_40, "_gfortran_caf_unlock",
-                                                   "libcaf.h", "_gfortran_caf_unlock",
-                                                   SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_40, "_gfortran_caf_unlock",
+                                                "libcaf.h", "_gfortran_caf_unlock",
+                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
         scorep_real_40(token, index, image_index, stat, errmsg, errmsg_len);
         return;
 
@@ -1246,9 +1237,9 @@ void __wrap__gfortran_caf_event_post(caf_token_t token, size_t index, int image_
     scorep_caf_op scorep_post;
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_41, "_gfortran_caf_event_post",
-                                                   "libcaf.h", "_gfortran_caf_event_post",
-                                                   SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_41, "_gfortran_caf_event_post",
+                                                "libcaf.h", "_gfortran_caf_event_post",
+                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
         scorep_real_41(token, index, image_index, stat, errmsg, errmsg_len);
         return;
 
@@ -1275,9 +1266,9 @@ void __wrap__gfortran_caf_event_wait(caf_token_t token, size_t index, int until_
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_42, "_gfortran_caf_event_wait",
-                                                   "libcaf.h", "_gfortran_caf_event_wait",
-                                                   SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_42, "_gfortran_caf_event_wait",
+                                                "libcaf.h", "_gfortran_caf_event_wait",
+                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
         scorep_real_42(token, index, until_count, stat, errmsg, errmsg_len);
         return;
 
@@ -1302,9 +1293,9 @@ void __wrap__gfortran_caf_event_query(caf_token_t token, size_t index, int image
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_43, "_gfortran_caf_event_query",
-                                                   "libcaf.h", "_gfortran_caf_event_query",
-                                                   SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_43, "_gfortran_caf_event_query",
+                                                "libcaf.h", "_gfortran_caf_event_query",
+                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
         scorep_real_43(token, index, image_index, count, stat);
         return;
 
@@ -1329,9 +1320,9 @@ void __wrap__gfortran_caf_random_init(_Bool repeatable, _Bool image_distinct)
 {
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_44, "_gfortran_caf_random_init",
-                                                   "libcaf.h", "_gfortran_caf_random_init",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "_gfortran_caf_random_init",
+                                                "libcaf.h", "_gfortran_caf_random_init",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         scorep_real_44(repeatable, image_distinct);
         return;
 

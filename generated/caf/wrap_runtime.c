@@ -22,20 +22,11 @@ static const scorep_libwrap_library scorep_libwrap_self = {
     "caf", "OpenCoarrays libcaf_mpi", scorep_libwrap_sonames
 };
 
-/* The region of a wrapper, defined at its first measured call. */
+/* The region of a wrapper, defined at its first measured call, with the
+ * catalogue's paradigm and its rule's role. */
 static inline scorep_region scorep_libwrap_region_of(const scorep_libwrap_library* lib, scorep_region* cache,
-                                                     const char* name, const char* file, const char* symbol)
-{
-    scorep_region r = *cache;
-    if (__builtin_expect(r == SCOREP_LIBWRAP_UNDEFINED, 0))
-        r = *cache = scorep_libwrap_region(lib, name, file, symbol);
-    return r;
-}
-
-/* The same with the paradigm of the catalogue and the role of the rule. */
-static inline scorep_region scorep_libwrap_region_of_as(const scorep_libwrap_library* lib, scorep_region* cache,
-                                                        const char* name, const char* file, const char* symbol,
-                                                        scorep_region_role role)
+                                                     const char* name, const char* file, const char* symbol,
+                                                     scorep_region_role role)
 {
     scorep_region r = *cache;
     if (__builtin_expect(r == SCOREP_LIBWRAP_UNDEFINED, 0))
@@ -53,9 +44,9 @@ static __attribute__((used)) _Bool scorep_libwrap_rt_0(gfc_descriptor_t * desc)
     if (__builtin_expect(scorep_real_0 == NULL, 0))
         scorep_real_0 = (__typeof__(scorep_real_0))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_is_contiguous");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_0, "_gfortran_caf_is_contiguous",
-                                                   "libcaf.h", "_gfortran_caf_is_contiguous",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "_gfortran_caf_is_contiguous",
+                                                "libcaf.h", "_gfortran_caf_is_contiguous",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         return scorep_real_0(desc);
 
     }
@@ -78,9 +69,9 @@ static __attribute__((used)) void scorep_libwrap_rt_1(int * argc, char *** argv)
     if (__builtin_expect(scorep_real_1 == NULL, 0))
         scorep_real_1 = (__typeof__(scorep_real_1))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_init");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_1, "_gfortran_caf_init",
-                                                   "libcaf.h", "_gfortran_caf_init",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "_gfortran_caf_init",
+                                                "libcaf.h", "_gfortran_caf_init",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         scorep_real_1(argc, argv);
         return;
 
@@ -105,9 +96,9 @@ static __attribute__((used)) void scorep_libwrap_rt_2(void)
     if (__builtin_expect(scorep_real_2 == NULL, 0))
         scorep_real_2 = (__typeof__(scorep_real_2))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_finalize");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_2, "_gfortran_caf_finalize",
-                                                   "libcaf.h", "_gfortran_caf_finalize",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "_gfortran_caf_finalize",
+                                                "libcaf.h", "_gfortran_caf_finalize",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         scorep_real_2();
         return;
 
@@ -133,9 +124,9 @@ static __attribute__((used)) int scorep_libwrap_rt_3(int distance)
     if (__builtin_expect(scorep_real_3 == NULL, 0))
         scorep_real_3 = (__typeof__(scorep_real_3))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_this_image");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_3, "_gfortran_caf_this_image",
-                                                   "libcaf.h", "_gfortran_caf_this_image",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "_gfortran_caf_this_image",
+                                                "libcaf.h", "_gfortran_caf_this_image",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         return scorep_real_3(distance);
 
     }
@@ -158,9 +149,9 @@ static __attribute__((used)) int scorep_libwrap_rt_4(int distance, int failed)
     if (__builtin_expect(scorep_real_4 == NULL, 0))
         scorep_real_4 = (__typeof__(scorep_real_4))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_num_images");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_4, "_gfortran_caf_num_images",
-                                                   "libcaf.h", "_gfortran_caf_num_images",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "_gfortran_caf_num_images",
+                                                "libcaf.h", "_gfortran_caf_num_images",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         return scorep_real_4(distance, failed);
 
     }
@@ -183,9 +174,9 @@ static __attribute__((used)) void scorep_libwrap_rt_5(size_t size, caf_register_
     if (__builtin_expect(scorep_real_5 == NULL, 0))
         scorep_real_5 = (__typeof__(scorep_real_5))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_register");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_5, "_gfortran_caf_register",
-                                                   "libcaf.h", "_gfortran_caf_register",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "_gfortran_caf_register",
+                                                "libcaf.h", "_gfortran_caf_register",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         scorep_real_5(size, type, token, desc, stat, errmsg, errmsg_len);
         return;
 
@@ -211,9 +202,9 @@ static __attribute__((used)) void scorep_libwrap_rt_6(caf_token_t * token, int t
     if (__builtin_expect(scorep_real_6 == NULL, 0))
         scorep_real_6 = (__typeof__(scorep_real_6))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_deregister");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_6, "_gfortran_caf_deregister",
-                                                   "libcaf.h", "_gfortran_caf_deregister",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "_gfortran_caf_deregister",
+                                                "libcaf.h", "_gfortran_caf_deregister",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         scorep_real_6(token, type, stat, errmsg, errmsg_len);
         return;
 
@@ -240,9 +231,9 @@ static __attribute__((used)) void scorep_libwrap_rt_7(caf_token_t token, size_t 
     if (__builtin_expect(scorep_real_7 == NULL, 0))
         scorep_real_7 = (__typeof__(scorep_real_7))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_get");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_7, "_gfortran_caf_get",
-                                                   "libcaf.h", "_gfortran_caf_get",
-                                                   SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "_gfortran_caf_get",
+                                                "libcaf.h", "_gfortran_caf_get",
+                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
         scorep_real_7(token, offset, image_index, src, src_vector, dest, src_kind, dst_kind, may_require_tmp, stat);
         return;
 
@@ -270,9 +261,9 @@ static __attribute__((used)) void scorep_libwrap_rt_8(caf_token_t token, size_t 
     if (__builtin_expect(scorep_real_8 == NULL, 0))
         scorep_real_8 = (__typeof__(scorep_real_8))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_send");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_8, "_gfortran_caf_send",
-                                                   "libcaf.h", "_gfortran_caf_send",
-                                                   SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_8, "_gfortran_caf_send",
+                                                "libcaf.h", "_gfortran_caf_send",
+                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
         scorep_real_8(token, offset, image_index, dest, dst_vector, src, dst_kind, src_kind, may_require_tmp, stat);
         return;
 
@@ -301,9 +292,9 @@ static __attribute__((used)) void scorep_libwrap_rt_9(caf_token_t dst_token, siz
     if (__builtin_expect(scorep_real_9 == NULL, 0))
         scorep_real_9 = (__typeof__(scorep_real_9))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_sendget");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_9, "_gfortran_caf_sendget",
-                                                   "libcaf.h", "_gfortran_caf_sendget",
-                                                   SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_9, "_gfortran_caf_sendget",
+                                                "libcaf.h", "_gfortran_caf_sendget",
+                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
         scorep_real_9(dst_token, dst_offset, dst_image_index, dest, dst_vector, src_token, src_offset, src_image_index, src, src_vector, dst_kind, src_kind, may_require_tmp, stat);
         return;
 
@@ -334,9 +325,9 @@ static __attribute__((used)) void scorep_libwrap_rt_10(caf_token_t token, int im
     if (__builtin_expect(scorep_real_10 == NULL, 0))
         scorep_real_10 = (__typeof__(scorep_real_10))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_get_by_ref");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_10, "_gfortran_caf_get_by_ref",
-                                                   "libcaf.h", "_gfortran_caf_get_by_ref",
-                                                   SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_10, "_gfortran_caf_get_by_ref",
+                                                "libcaf.h", "_gfortran_caf_get_by_ref",
+                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
         scorep_real_10(token, image_index, dst, refs, dst_kind, src_kind, may_require_tmp, dst_reallocatable, stat, src_type);
         return;
 
@@ -364,9 +355,9 @@ static __attribute__((used)) void scorep_libwrap_rt_11(caf_token_t token, int im
     if (__builtin_expect(scorep_real_11 == NULL, 0))
         scorep_real_11 = (__typeof__(scorep_real_11))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_send_by_ref");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_11, "_gfortran_caf_send_by_ref",
-                                                   "libcaf.h", "_gfortran_caf_send_by_ref",
-                                                   SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_11, "_gfortran_caf_send_by_ref",
+                                                "libcaf.h", "_gfortran_caf_send_by_ref",
+                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
         scorep_real_11(token, image_index, src, refs, dst_kind, src_kind, may_require_tmp, dst_reallocatable, stat, dst_type);
         return;
 
@@ -395,9 +386,9 @@ static __attribute__((used)) void scorep_libwrap_rt_12(caf_token_t dst_token, in
     if (__builtin_expect(scorep_real_12 == NULL, 0))
         scorep_real_12 = (__typeof__(scorep_real_12))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_sendget_by_ref");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_12, "_gfortran_caf_sendget_by_ref",
-                                                   "libcaf.h", "_gfortran_caf_sendget_by_ref",
-                                                   SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_12, "_gfortran_caf_sendget_by_ref",
+                                                "libcaf.h", "_gfortran_caf_sendget_by_ref",
+                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
         scorep_real_12(dst_token, dst_image_index, dst_refs, src_token, src_image_index, src_refs, dst_kind, src_kind, may_require_tmp, dst_stat, src_stat, dst_type, src_type);
         return;
 
@@ -427,9 +418,9 @@ static __attribute__((used)) int scorep_libwrap_rt_13(caf_token_t token, int ima
     if (__builtin_expect(scorep_real_13 == NULL, 0))
         scorep_real_13 = (__typeof__(scorep_real_13))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_is_present");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_13, "_gfortran_caf_is_present",
-                                                   "libcaf.h", "_gfortran_caf_is_present",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "_gfortran_caf_is_present",
+                                                "libcaf.h", "_gfortran_caf_is_present",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         return scorep_real_13(token, image_index, refs);
 
     }
@@ -452,9 +443,9 @@ static __attribute__((used)) void scorep_libwrap_rt_14(gfc_descriptor_t * a, int
     if (__builtin_expect(scorep_real_14 == NULL, 0))
         scorep_real_14 = (__typeof__(scorep_real_14))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_co_broadcast");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_14, "_gfortran_caf_co_broadcast",
-                                                   "libcaf.h", "_gfortran_caf_co_broadcast",
-                                                   SCOREP_ROLE_ONE2ALL)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "_gfortran_caf_co_broadcast",
+                                                "libcaf.h", "_gfortran_caf_co_broadcast",
+                                                SCOREP_ROLE_ONE2ALL)) == SCOREP_INVALID_ID) {
         scorep_real_14(a, source_image, stat, errmsg, errmsg_len);
         return;
 
@@ -480,9 +471,9 @@ static __attribute__((used)) void scorep_libwrap_rt_15(gfc_descriptor_t * a, int
     if (__builtin_expect(scorep_real_15 == NULL, 0))
         scorep_real_15 = (__typeof__(scorep_real_15))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_co_max");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_15, "_gfortran_caf_co_max",
-                                                   "libcaf.h", "_gfortran_caf_co_max",
-                                                   SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "_gfortran_caf_co_max",
+                                                "libcaf.h", "_gfortran_caf_co_max",
+                                                SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
         scorep_real_15(a, result_image, stat, errmsg, a_len, errmsg_len);
         return;
 
@@ -508,9 +499,9 @@ static __attribute__((used)) void scorep_libwrap_rt_16(gfc_descriptor_t * a, int
     if (__builtin_expect(scorep_real_16 == NULL, 0))
         scorep_real_16 = (__typeof__(scorep_real_16))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_co_min");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_16, "_gfortran_caf_co_min",
-                                                   "libcaf.h", "_gfortran_caf_co_min",
-                                                   SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "_gfortran_caf_co_min",
+                                                "libcaf.h", "_gfortran_caf_co_min",
+                                                SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
         scorep_real_16(a, result_image, stat, errmsg, a_len, errmsg_len);
         return;
 
@@ -536,9 +527,9 @@ static __attribute__((used)) void scorep_libwrap_rt_17(gfc_descriptor_t * a, voi
     if (__builtin_expect(scorep_real_17 == NULL, 0))
         scorep_real_17 = (__typeof__(scorep_real_17))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_co_reduce");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_17, "_gfortran_caf_co_reduce",
-                                                   "libcaf.h", "_gfortran_caf_co_reduce",
-                                                   SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "_gfortran_caf_co_reduce",
+                                                "libcaf.h", "_gfortran_caf_co_reduce",
+                                                SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
         scorep_real_17(a, opr, opr_flags, result_image, stat, errmsg, a_len, errmsg_len);
         return;
 
@@ -564,9 +555,9 @@ static __attribute__((used)) void scorep_libwrap_rt_18(gfc_descriptor_t * a, int
     if (__builtin_expect(scorep_real_18 == NULL, 0))
         scorep_real_18 = (__typeof__(scorep_real_18))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_co_sum");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_18, "_gfortran_caf_co_sum",
-                                                   "libcaf.h", "_gfortran_caf_co_sum",
-                                                   SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "_gfortran_caf_co_sum",
+                                                "libcaf.h", "_gfortran_caf_co_sum",
+                                                SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
         scorep_real_18(a, result_image, stat, errmsg, errmsg_len);
         return;
 
@@ -592,9 +583,9 @@ static __attribute__((used)) void scorep_libwrap_rt_19(int * stat, char * errmsg
     if (__builtin_expect(scorep_real_19 == NULL, 0))
         scorep_real_19 = (__typeof__(scorep_real_19))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_sync_all");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_19, "_gfortran_caf_sync_all",
-                                                   "libcaf.h", "_gfortran_caf_sync_all",
-                                                   SCOREP_ROLE_BARRIER)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "_gfortran_caf_sync_all",
+                                                "libcaf.h", "_gfortran_caf_sync_all",
+                                                SCOREP_ROLE_BARRIER)) == SCOREP_INVALID_ID) {
         scorep_real_19(stat, errmsg, errmsg_len);
         return;
 
@@ -620,9 +611,9 @@ static __attribute__((used)) void scorep_libwrap_rt_20(int count, int images[], 
     if (__builtin_expect(scorep_real_20 == NULL, 0))
         scorep_real_20 = (__typeof__(scorep_real_20))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_sync_images");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_20, "_gfortran_caf_sync_images",
-                                                   "libcaf.h", "_gfortran_caf_sync_images",
-                                                   SCOREP_ROLE_BARRIER)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "_gfortran_caf_sync_images",
+                                                "libcaf.h", "_gfortran_caf_sync_images",
+                                                SCOREP_ROLE_BARRIER)) == SCOREP_INVALID_ID) {
         scorep_real_20(count, images, stat, errmsg, errmsg_len);
         return;
 
@@ -648,9 +639,9 @@ static __attribute__((used)) void scorep_libwrap_rt_21(int * stat, char * errmsg
     if (__builtin_expect(scorep_real_21 == NULL, 0))
         scorep_real_21 = (__typeof__(scorep_real_21))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_sync_memory");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_21, "_gfortran_caf_sync_memory",
-                                                   "libcaf.h", "_gfortran_caf_sync_memory",
-                                                   SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "_gfortran_caf_sync_memory",
+                                                "libcaf.h", "_gfortran_caf_sync_memory",
+                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
         scorep_real_21(stat, errmsg, errmsg_len);
         return;
 
@@ -674,9 +665,9 @@ static __attribute__((used)) void scorep_libwrap_rt_22(const char * string, char
     if (__builtin_expect(scorep_real_22 == NULL, 0))
         scorep_real_22 = (__typeof__(scorep_real_22))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_stop_str");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_22, "_gfortran_caf_stop_str",
-                                                   "libcaf.h", "_gfortran_caf_stop_str",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "_gfortran_caf_stop_str",
+                                                "libcaf.h", "_gfortran_caf_stop_str",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         scorep_real_22(string, len, quiet);
         return;
 
@@ -702,9 +693,9 @@ static __attribute__((used)) void scorep_libwrap_rt_23(int stop_code, _Bool quie
     if (__builtin_expect(scorep_real_23 == NULL, 0))
         scorep_real_23 = (__typeof__(scorep_real_23))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_stop_numeric");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_23, "_gfortran_caf_stop_numeric",
-                                                   "libcaf.h", "_gfortran_caf_stop_numeric",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "_gfortran_caf_stop_numeric",
+                                                "libcaf.h", "_gfortran_caf_stop_numeric",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         scorep_real_23(stop_code, quiet);
         return;
 
@@ -730,9 +721,9 @@ static __attribute__((used)) void scorep_libwrap_rt_24(const char * string, char
     if (__builtin_expect(scorep_real_24 == NULL, 0))
         scorep_real_24 = (__typeof__(scorep_real_24))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_error_stop_str");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_24, "_gfortran_caf_error_stop_str",
-                                                   "libcaf.h", "_gfortran_caf_error_stop_str",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_24, "_gfortran_caf_error_stop_str",
+                                                "libcaf.h", "_gfortran_caf_error_stop_str",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         scorep_real_24(string, len, quiet);
         return;
 
@@ -758,9 +749,9 @@ static __attribute__((used)) void scorep_libwrap_rt_25(int error, _Bool quiet)
     if (__builtin_expect(scorep_real_25 == NULL, 0))
         scorep_real_25 = (__typeof__(scorep_real_25))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_error_stop");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_25, "_gfortran_caf_error_stop",
-                                                   "libcaf.h", "_gfortran_caf_error_stop",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_25, "_gfortran_caf_error_stop",
+                                                "libcaf.h", "_gfortran_caf_error_stop",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         scorep_real_25(error, quiet);
         return;
 
@@ -786,9 +777,9 @@ static __attribute__((used)) void scorep_libwrap_rt_26(void)
     if (__builtin_expect(scorep_real_26 == NULL, 0))
         scorep_real_26 = (__typeof__(scorep_real_26))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_fail_image");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_26, "_gfortran_caf_fail_image",
-                                                   "libcaf.h", "_gfortran_caf_fail_image",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_26, "_gfortran_caf_fail_image",
+                                                "libcaf.h", "_gfortran_caf_fail_image",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         scorep_real_26();
         return;
 
@@ -814,9 +805,9 @@ static __attribute__((used)) void scorep_libwrap_rt_27(int team_no, caf_team_t *
     if (__builtin_expect(scorep_real_27 == NULL, 0))
         scorep_real_27 = (__typeof__(scorep_real_27))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_form_team");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_27, "_gfortran_caf_form_team",
-                                                   "libcaf.h", "_gfortran_caf_form_team",
-                                                   SCOREP_ROLE_COLLECTIVE)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_27, "_gfortran_caf_form_team",
+                                                "libcaf.h", "_gfortran_caf_form_team",
+                                                SCOREP_ROLE_COLLECTIVE)) == SCOREP_INVALID_ID) {
         scorep_real_27(team_no, team, new_index);
         return;
 
@@ -840,9 +831,9 @@ static __attribute__((used)) void scorep_libwrap_rt_28(caf_team_t * team, int co
     if (__builtin_expect(scorep_real_28 == NULL, 0))
         scorep_real_28 = (__typeof__(scorep_real_28))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_change_team");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_28, "_gfortran_caf_change_team",
-                                                   "libcaf.h", "_gfortran_caf_change_team",
-                                                   SCOREP_ROLE_COLLECTIVE)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_28, "_gfortran_caf_change_team",
+                                                "libcaf.h", "_gfortran_caf_change_team",
+                                                SCOREP_ROLE_COLLECTIVE)) == SCOREP_INVALID_ID) {
         scorep_real_28(team, coselector);
         return;
 
@@ -867,9 +858,9 @@ static __attribute__((used)) void scorep_libwrap_rt_29(caf_team_t * team)
     if (__builtin_expect(scorep_real_29 == NULL, 0))
         scorep_real_29 = (__typeof__(scorep_real_29))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_end_team");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_29, "_gfortran_caf_end_team",
-                                                   "libcaf.h", "_gfortran_caf_end_team",
-                                                   SCOREP_ROLE_COLLECTIVE)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_29, "_gfortran_caf_end_team",
+                                                "libcaf.h", "_gfortran_caf_end_team",
+                                                SCOREP_ROLE_COLLECTIVE)) == SCOREP_INVALID_ID) {
         scorep_real_29(team);
         return;
 
@@ -894,9 +885,9 @@ static __attribute__((used)) void scorep_libwrap_rt_30(caf_team_t * team, int un
     if (__builtin_expect(scorep_real_30 == NULL, 0))
         scorep_real_30 = (__typeof__(scorep_real_30))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_sync_team");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_30, "_gfortran_caf_sync_team",
-                                                   "libcaf.h", "_gfortran_caf_sync_team",
-                                                   SCOREP_ROLE_BARRIER)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_30, "_gfortran_caf_sync_team",
+                                                "libcaf.h", "_gfortran_caf_sync_team",
+                                                SCOREP_ROLE_BARRIER)) == SCOREP_INVALID_ID) {
         scorep_real_30(team, unused);
         return;
 
@@ -922,9 +913,9 @@ static __attribute__((used)) int scorep_libwrap_rt_31(caf_team_t * team)
     if (__builtin_expect(scorep_real_31 == NULL, 0))
         scorep_real_31 = (__typeof__(scorep_real_31))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_team_number");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_31, "_gfortran_caf_team_number",
-                                                   "libcaf.h", "_gfortran_caf_team_number",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_31, "_gfortran_caf_team_number",
+                                                "libcaf.h", "_gfortran_caf_team_number",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         return scorep_real_31(team);
 
     }
@@ -947,9 +938,9 @@ static __attribute__((used)) int scorep_libwrap_rt_32(int image)
     if (__builtin_expect(scorep_real_32 == NULL, 0))
         scorep_real_32 = (__typeof__(scorep_real_32))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_image_status");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_32, "_gfortran_caf_image_status",
-                                                   "libcaf.h", "_gfortran_caf_image_status",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_32, "_gfortran_caf_image_status",
+                                                "libcaf.h", "_gfortran_caf_image_status",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         return scorep_real_32(image);
 
     }
@@ -972,9 +963,9 @@ static __attribute__((used)) void scorep_libwrap_rt_33(gfc_descriptor_t * array,
     if (__builtin_expect(scorep_real_33 == NULL, 0))
         scorep_real_33 = (__typeof__(scorep_real_33))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_failed_images");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_33, "_gfortran_caf_failed_images",
-                                                   "libcaf.h", "_gfortran_caf_failed_images",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_33, "_gfortran_caf_failed_images",
+                                                "libcaf.h", "_gfortran_caf_failed_images",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         scorep_real_33(array, team, kind);
         return;
 
@@ -998,9 +989,9 @@ static __attribute__((used)) void scorep_libwrap_rt_34(gfc_descriptor_t * array,
     if (__builtin_expect(scorep_real_34 == NULL, 0))
         scorep_real_34 = (__typeof__(scorep_real_34))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_stopped_images");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_34, "_gfortran_caf_stopped_images",
-                                                   "libcaf.h", "_gfortran_caf_stopped_images",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_34, "_gfortran_caf_stopped_images",
+                                                "libcaf.h", "_gfortran_caf_stopped_images",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         scorep_real_34(array, team, kind);
         return;
 
@@ -1025,9 +1016,9 @@ static __attribute__((used)) void scorep_libwrap_rt_35(caf_token_t token, size_t
     if (__builtin_expect(scorep_real_35 == NULL, 0))
         scorep_real_35 = (__typeof__(scorep_real_35))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_atomic_define");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_35, "_gfortran_caf_atomic_define",
-                                                   "libcaf.h", "_gfortran_caf_atomic_define",
-                                                   SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_35, "_gfortran_caf_atomic_define",
+                                                "libcaf.h", "_gfortran_caf_atomic_define",
+                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
         scorep_real_35(token, offset, image_index, value, stat, type, kind);
         return;
 
@@ -1056,9 +1047,9 @@ static __attribute__((used)) void scorep_libwrap_rt_36(caf_token_t token, size_t
     if (__builtin_expect(scorep_real_36 == NULL, 0))
         scorep_real_36 = (__typeof__(scorep_real_36))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_atomic_ref");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_36, "_gfortran_caf_atomic_ref",
-                                                   "libcaf.h", "_gfortran_caf_atomic_ref",
-                                                   SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_36, "_gfortran_caf_atomic_ref",
+                                                "libcaf.h", "_gfortran_caf_atomic_ref",
+                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
         scorep_real_36(token, offset, image_index, value, stat, type, kind);
         return;
 
@@ -1087,9 +1078,9 @@ static __attribute__((used)) void scorep_libwrap_rt_37(caf_token_t token, size_t
     if (__builtin_expect(scorep_real_37 == NULL, 0))
         scorep_real_37 = (__typeof__(scorep_real_37))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_atomic_cas");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_37, "_gfortran_caf_atomic_cas",
-                                                   "libcaf.h", "_gfortran_caf_atomic_cas",
-                                                   SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_37, "_gfortran_caf_atomic_cas",
+                                                "libcaf.h", "_gfortran_caf_atomic_cas",
+                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
         scorep_real_37(token, offset, image_index, old, compare, new_val, stat, type, kind);
         return;
 
@@ -1118,9 +1109,9 @@ static __attribute__((used)) void scorep_libwrap_rt_38(int op, caf_token_t token
     if (__builtin_expect(scorep_real_38 == NULL, 0))
         scorep_real_38 = (__typeof__(scorep_real_38))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_atomic_op");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_38, "_gfortran_caf_atomic_op",
-                                                   "libcaf.h", "_gfortran_caf_atomic_op",
-                                                   SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_38, "_gfortran_caf_atomic_op",
+                                                "libcaf.h", "_gfortran_caf_atomic_op",
+                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
         scorep_real_38(op, token, offset, image_index, value, old, stat, type, kind);
         return;
 
@@ -1148,9 +1139,9 @@ static __attribute__((used)) void scorep_libwrap_rt_39(caf_token_t token, size_t
     if (__builtin_expect(scorep_real_39 == NULL, 0))
         scorep_real_39 = (__typeof__(scorep_real_39))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_lock");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_39, "_gfortran_caf_lock",
-                                                   "libcaf.h", "_gfortran_caf_lock",
-                                                   SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_39, "_gfortran_caf_lock",
+                                                "libcaf.h", "_gfortran_caf_lock",
+                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
         scorep_real_39(token, index, image_index, acquired_lock, stat, errmsg, errmsg_len);
         return;
 
@@ -1175,9 +1166,9 @@ static __attribute__((used)) void scorep_libwrap_rt_40(caf_token_t token, size_t
     if (__builtin_expect(scorep_real_40 == NULL, 0))
         scorep_real_40 = (__typeof__(scorep_real_40))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_unlock");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_40, "_gfortran_caf_unlock",
-                                                   "libcaf.h", "_gfortran_caf_unlock",
-                                                   SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_40, "_gfortran_caf_unlock",
+                                                "libcaf.h", "_gfortran_caf_unlock",
+                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
         scorep_real_40(token, index, image_index, stat, errmsg, errmsg_len);
         return;
 
@@ -1203,9 +1194,9 @@ static __attribute__((used)) void scorep_libwrap_rt_41(caf_token_t token, size_t
     if (__builtin_expect(scorep_real_41 == NULL, 0))
         scorep_real_41 = (__typeof__(scorep_real_41))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_event_post");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_41, "_gfortran_caf_event_post",
-                                                   "libcaf.h", "_gfortran_caf_event_post",
-                                                   SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_41, "_gfortran_caf_event_post",
+                                                "libcaf.h", "_gfortran_caf_event_post",
+                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
         scorep_real_41(token, index, image_index, stat, errmsg, errmsg_len);
         return;
 
@@ -1231,9 +1222,9 @@ static __attribute__((used)) void scorep_libwrap_rt_42(caf_token_t token, size_t
     if (__builtin_expect(scorep_real_42 == NULL, 0))
         scorep_real_42 = (__typeof__(scorep_real_42))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_event_wait");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_42, "_gfortran_caf_event_wait",
-                                                   "libcaf.h", "_gfortran_caf_event_wait",
-                                                   SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_42, "_gfortran_caf_event_wait",
+                                                "libcaf.h", "_gfortran_caf_event_wait",
+                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
         scorep_real_42(token, index, until_count, stat, errmsg, errmsg_len);
         return;
 
@@ -1257,9 +1248,9 @@ static __attribute__((used)) void scorep_libwrap_rt_43(caf_token_t token, size_t
     if (__builtin_expect(scorep_real_43 == NULL, 0))
         scorep_real_43 = (__typeof__(scorep_real_43))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_event_query");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_43, "_gfortran_caf_event_query",
-                                                   "libcaf.h", "_gfortran_caf_event_query",
-                                                   SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_43, "_gfortran_caf_event_query",
+                                                "libcaf.h", "_gfortran_caf_event_query",
+                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
         scorep_real_43(token, index, image_index, count, stat);
         return;
 
@@ -1283,9 +1274,9 @@ static __attribute__((used)) void scorep_libwrap_rt_44(_Bool repeatable, _Bool i
     if (__builtin_expect(scorep_real_44 == NULL, 0))
         scorep_real_44 = (__typeof__(scorep_real_44))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_random_init");
     if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of_as(&scorep_libwrap_self, &scorep_region_44, "_gfortran_caf_random_init",
-                                                   "libcaf.h", "_gfortran_caf_random_init",
-                                                   SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "_gfortran_caf_random_init",
+                                                "libcaf.h", "_gfortran_caf_random_init",
+                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
         scorep_real_44(repeatable, image_distinct);
         return;
 

@@ -98,8 +98,8 @@ def render_wrappers(procedures, library, language, mode, header="libwrap.h",
     """The wrapper source of one mode. library: dict name, display_name,
     sonames. va_symbols: symbol -> its va_list variant's symbol, for the
     ellipsis functions the caller decided to wrap. catalogue_path: another
-    task catalogue (tasks/caf.json); one that names a `paradigm` gives the
-    regions that paradigm and each its rule's role."""
+    task catalogue (tasks/caf.json); the catalogue's `paradigm` and each
+    rule's role are the regions'."""
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r} (modes: {', '.join(MODES)})")
     va_symbols = va_symbols or {}
