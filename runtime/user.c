@@ -62,14 +62,19 @@ void scorep_user_parameter_string(SCOREP_User_ParameterHandle* handle, const cha
 /* ---- Fortran (scorep_user.inc): gfortran's calling convention, character
  * lengths as hidden size_t arguments after the others ---- */
 
-static char* fortran_string(const char* s, size_t len)
+/* A Fortran string without its trailing blanks, NUL-terminated: in buffer
+ * when it fits (pass NULL, 0 for none), else in memory the caller frees when
+ * the result is not buffer. */
+static char* fortran_string_in(const char* s, size_t len, char* buffer, size_t size)
 {
     while (len > 0 && s[len - 1] == ' ') len--;
-    char* out = malloc(len + 1);
+    char* out = len < size ? buffer : malloc(len + 1);
     memcpy(out, s, len);
     out[len] = '\0';
     return out;
 }
+
+static char* fortran_string(const char* s, size_t len) { return fortran_string_in(s, len, NULL, 0); }
 
 void scorep_f_region_begin_(int32_t* handle, const char* name, int32_t* type, size_t name_len);
 void scorep_f_region_begin_line_(int32_t* handle, const char* name, int32_t* type, int32_t* line, size_t name_len);
@@ -127,7 +132,9 @@ void scorep_f_parameter_string_(int32_t* handle, const char* name, const char* v
         free(n);
         *handle = (int32_t)h;
     }
-    char* v = fortran_string(value, value_len);
+    /* per event: no allocation for a value that fits on the stack */
+    char buffer[256];
+    char* v = fortran_string_in(value, value_len, buffer, sizeof buffer);
     scorep_user_parameter_string(&h, NULL, v);
-    free(v);
+    if (v != buffer) free(v);
 }
