@@ -30,10 +30,6 @@ class Installation:
     libdir: pathlib.Path
     includedir: pathlib.Path
 
-    @property
-    def libwrap_dir(self):
-        return self.prefix / "share" / "scorep-wrapgen" / "libwrap"
-
 
 def workdir_environment():
     import jinja2

@@ -460,11 +460,10 @@ def check(settings, say=print):
     """`make check`: the listed functions the library does not export
     (missing.filter) and those that link without it (uncertain.filter)."""
     from . import symbols as symbol_check
-    listed = []
-    for path in (settings.path(".wrap"),):
-        if not path.exists():
-            raise LibwrapError(f"{path.name}: missing (run make first)")
-        listed += [line.split("\t")[0] for line in path.read_text().splitlines() if line.strip()]
+    wrap_list = settings.path(".wrap")
+    if not wrap_list.exists():
+        raise LibwrapError(f"{wrap_list.name}: missing (run make first)")
+    listed = [line.split("\t")[0] for line in wrap_list.read_text().splitlines() if line.strip()]
     # what make already left out as missing is checked again too
     previous = settings.workdir / "missing.filter"
     if previous.exists():
