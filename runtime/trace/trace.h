@@ -6,7 +6,8 @@
  *                         experiment directory does not exist yet)
  *   location_created      one OTF2 event writer per location, kept in
  *                         loc->substrate_data[slot]
- *   events                written straight into that writer (trace_events.c)
+ *   events                copied into the location's raw buffer (trace_events.c),
+ *                         encoded into its writer when that is full (trace_encode.c)
  *   experiment_dir_ready  the private path becomes a symlink to the experiment
  *                         directory; from then on full buffers go to disk
  *   write                 close the event writers (every rank its own files),
@@ -23,17 +24,27 @@
 #include <otf2/otf2.h>
 
 #include "../substrate.h"
+#include "trace_raw.h"
 
 /* Per-location state, owned by the location's thread. */
 typedef struct trace_location {
+    /* the event path's raw buffer (trace_raw.h): a record is stored at
+     * raw_next; one that ends past raw_drain_at drains the buffer, so the
+     * next record always fits */
+    char* raw_next;
+    char* raw_drain_at;
+    char* raw_begin;
     OTF2_EvtWriter* writer;
     scorep_location* location;
-    /* set by the OTF2 flush callbacks while an event write is in progress,
-     * consumed right after that write returns (trace_events.c) */
+    /* set by the OTF2 flush callbacks while records are encoded, consumed
+     * when the drain is over (trace_encode.c) */
     int flush_pending;
     uint64_t flush_begin, flush_end;
     int write_failed;   /* warned once about a failing OTF2 write */
-    int stopped;        /* SCOREP_TRACING_MAX_SIZE: records nothing more (trace_limit.c) */
+    int stopped;        /* SCOREP_TRACING_MAX_SIZE: records nothing more (trace_encode.c) */
+    /* regions entered and not left in the encoded records (trace_encode.c) */
+    uint32_t* open;
+    uint32_t open_depth, open_capacity;
     struct trace_location* next;  /* all trace locations, for finalisation */
 } trace_location;
 
@@ -58,9 +69,20 @@ static inline trace_location* trace_location_of(scorep_location* loc)
     return (trace_location*)loc->substrate_data[trace.slot];
 }
 
-/* trace_memory.c: chunk memory for the OTF2 buffers, bounded by SCOREP_TOTAL_MEMORY */
+/* The process reached SCOREP_TRACING_MAX_SIZE (one relaxed load of a flag
+ * that stays in every core's cache until then). */
+static inline int trace_limit_reached(void)
+{
+    return atomic_load_explicit(&trace.limit_reached, memory_order_relaxed);
+}
+
+/* trace_memory.c: chunk memory for the OTF2 buffers and the raw buffers,
+ * bounded by SCOREP_TOTAL_MEMORY */
 uint64_t trace_memory_chunk_size(uint64_t total_memory);
 void trace_memory_install(OTF2_Archive* archive, uint64_t total_memory, uint64_t chunk_size);
+/* a location's raw buffer, trace_memory_chunk_bytes() long (NULL: out of memory) */
+char* trace_memory_raw_buffer(void);
+void trace_memory_free_raw_buffer(char* buffer);
 
 /* trace_memory.c: SCOREP_TRACING_MAX_SIZE, counted in event chunks taken by the
  * process (0: no limit); the limit known from the experiment directory on */
@@ -69,10 +91,15 @@ uint64_t trace_memory_event_chunks(void);
 uint64_t trace_memory_max_size(void);     /* bytes, as set */
 uint64_t trace_memory_chunk_bytes(void);  /* the size of an event chunk */
 
-/* trace_events.c: after the limit: 1 if tl records nothing more; the first
- * time it closes tl's open regions (all but the newest if skip_newest: its
- * enter is the event declined) and writes the MeasurementOnOff(OFF) marker */
-int trace_location_stop(trace_location* tl, uint64_t t, int skip_newest) __attribute__((visibility("hidden")));
+/* trace_encode.c: raw records -> OTF2 */
+/* the buffer is full (event path, on tl's thread): encode it, report a flush */
+void trace_raw_drain(trace_location* tl) __attribute__((visibility("hidden")));
+/* at finalisation: encode what is left */
+void trace_raw_drain_final(trace_location* tl);
+/* after the limit, at tl's next event (time t): the first time it encodes the
+ * records before the limit, leaves the regions still open in them and writes
+ * the MeasurementOnOff(OFF) marker; tl records nothing more */
+void trace_location_stop(trace_location* tl, uint64_t t) __attribute__((visibility("hidden")));
 
 /* trace_flush.c: OTF2 flush callbacks and reporting a flush as a region */
 void trace_flush_install(OTF2_Archive* archive);

@@ -1,82 +1,64 @@
 /*
  * Event callbacks of the trace substrate: the hot path.
  *
- * Each callback is one OTF2 record written into the calling location's own
- * event writer: no lock, no allocation, no system call (OTF2 encodes into its
- * current chunk; only a full chunk leaves this path, once per chunk, see
- * trace_memory.c and trace_flush.c). Ids are process-local; the mapping
- * tables written at finalisation translate them (trace_definitions.c).
+ * Each callback copies its event into the calling location's raw buffer
+ * (trace_raw.h): a few stores and a pointer bump, no lock, no allocation, no
+ * system call besides the clock the event layer already read. The buffer is
+ * encoded with OTF2 when it is full (trace_encode.c), once per buffer. Ids are
+ * process-local; the mapping tables written at finalisation translate them
+ * (trace_definitions.c).
  */
 #include "trace.h"
 
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
 
-static void write_failed(trace_location* tl, OTF2_ErrorCode code)
+/* The location's next record, at time t, or NULL once SCOREP_TRACING_MAX_SIZE
+ * stopped it. Stored by the caller, then committed with its word count. */
+static inline raw_record* begin_record(trace_location* tl, uint64_t t, raw_kind kind,
+                                       uint32_t id)
 {
-    if (tl->write_failed)
+    if (UNLIKELY(trace_limit_reached())) {
+        trace_location_stop(tl, t);
+        return NULL;
+    }
+    raw_record* r = (raw_record*)tl->raw_next;
+    r->time = t;
+    r->kind = kind;
+    r->id = id;
+    return r;
+}
+
+static inline void commit_record(trace_location* tl, raw_record* r, uint32_t words)
+{
+    tl->raw_next = (char*)r + raw_bytes(words);
+    if (UNLIKELY(tl->raw_next > tl->raw_drain_at))
+        trace_raw_drain(tl);
+}
+
+/* A record of the head and `words` words (the rest of w is not stored). */
+static inline void record(scorep_location* loc, uint64_t t, raw_kind kind, uint32_t id,
+                          uint32_t words, uint64_t w0, uint64_t w1, uint64_t w2, uint64_t w3)
+{
+    trace_location* tl = trace_location_of(loc);
+    raw_record* r = begin_record(tl, t, kind, id);
+    if (!r)
         return;
-    tl->write_failed = 1;
-    scorep_warning("trace: writing an event of location %u failed: %s (%s); "
-                   "the trace of this location is incomplete",
-                   tl->location->local_id, OTF2_Error_GetName(code),
-                   OTF2_Error_GetDescription(code));
+    if (words > 0) r->word[0] = w0;
+    if (words > 1) r->word[1] = w1;
+    if (words > 2) r->word[2] = w2;
+    if (words > 3) r->word[3] = w3;
+    commit_record(tl, r, words);
 }
 
-/* After every record: a flush may have happened inside it, or it failed. */
-static inline void after_write(trace_location* tl, OTF2_ErrorCode code)
-{
-    if (UNLIKELY(code != OTF2_SUCCESS))
-        write_failed(tl, code);
-    if (UNLIKELY(tl->flush_pending))
-        trace_flush_report(tl);
-}
-
-/* The process reached SCOREP_TRACING_MAX_SIZE (one relaxed load of a flag
- * that stays in every core's cache until then). */
-static inline int limit_reached(void)
-{
-    return atomic_load_explicit(&trace.limit_reached, memory_order_relaxed);
-}
-
-/* One record at time t (the callback's), unless the location has stopped. */
-#define WRITE(loc, record, ...)                                                   \
-    do {                                                                          \
-        trace_location* tl_ = trace_location_of(loc);                             \
-        if (UNLIKELY(limit_reached()) && trace_location_stop(tl_, t, 0))          \
-            break;                                                                \
-        after_write(tl_, OTF2_EvtWriter_##record(tl_->writer, NULL, __VA_ARGS__)); \
-    } while (0)
+#define record0(loc, t, kind, id) record(loc, t, kind, id, 0, 0, 0, 0, 0)
+#define record1(loc, t, kind, id, a) record(loc, t, kind, id, 1, a, 0, 0, 0)
+#define record2(loc, t, kind, id, a, b) record(loc, t, kind, id, 2, a, b, 0, 0)
+#define record3(loc, t, kind, id, a, b, c) record(loc, t, kind, id, 3, a, b, c, 0)
+#define record4(loc, t, kind, id, a, b, c, d) record(loc, t, kind, id, 4, a, b, c, d)
 
 /* The core's measurement region for buffer flushes ("TRACE_BUFFER_FLUSH"),
  * defined at initialisation; the profile uses the same region. */
 extern scorep_region scorep_flush_region;
-
-int trace_location_stop(trace_location* tl, uint64_t t, int skip_newest)
-{
-    if (tl->stopped)
-        return 1;
-    tl->stopped = 1;   /* first: a flush inside the records below records no flush region */
-    const scorep_region* open = NULL;
-    uint32_t depth = scorep_location_open_regions(tl->location, &open);
-    if (skip_newest && depth > 0)
-        depth--;
-    OTF2_ErrorCode code = OTF2_SUCCESS;
-    while (depth > 0 && code == OTF2_SUCCESS)
-        code = OTF2_EvtWriter_Leave(tl->writer, NULL, t, open[--depth]);
-    if (code == OTF2_SUCCESS)
-        code = OTF2_EvtWriter_MeasurementOnOff(tl->writer, NULL, t, OTF2_MEASUREMENT_OFF);
-    after_write(tl, code);
-    static atomic_int warned;
-    if (!atomic_exchange(&warned, 1))
-        scorep_warning("trace: the events of this process reached SCOREP_TRACING_MAX_SIZE=%llu bytes "
-                       "(%llu chunks of %llu bytes): tracing stops here, marked in the trace by a "
-                       "MeasurementOnOff record after the open regions are left; the profile goes on. "
-                       "Set SCOREP_TRACING_MAX_SIZE (e.g. 8G, or unlimited) to trace more",
-                       (unsigned long long)trace_memory_max_size(),
-                       (unsigned long long)(trace_memory_event_chunks() - 1),
-                       (unsigned long long)trace_memory_chunk_bytes());
-    return 1;
-}
 
 static uint32_t root_of(int root)
 {
@@ -116,74 +98,63 @@ static OTF2_RmaAtomicType atomic_type(scorep_rma_atomic_kind kind)
 
 static void enter(scorep_location* loc, uint64_t t, scorep_region region)
 {
-    trace_location* tl = trace_location_of(loc);
-    /* the region is on the location's stack already: its enter is declined */
-    if (UNLIKELY(limit_reached()) && trace_location_stop(tl, t, 1))
-        return;
-    after_write(tl, OTF2_EvtWriter_Enter(tl->writer, NULL, t, region));
+    record0(loc, t, RAW_ENTER, region);
 }
 
 static void leave(scorep_location* loc, uint64_t t, scorep_region region)
 {
-    trace_location* tl = trace_location_of(loc);
-    if (UNLIKELY(limit_reached())) {
-        if (tl->stopped)
-            return;
-        /* its enter was written (and it is off the stack already) */
-        after_write(tl, OTF2_EvtWriter_Leave(tl->writer, NULL, t, region));
-        trace_location_stop(tl, t, 0);
-        return;
-    }
-    after_write(tl, OTF2_EvtWriter_Leave(tl->writer, NULL, t, region));
+    record0(loc, t, RAW_LEAVE, region);
 }
 
 static void mpi_send(scorep_location* loc, uint64_t t, scorep_comm comm, int peer, int tag,
                      uint64_t bytes)
 {
-    WRITE(loc, MpiSend, t, (uint32_t)peer, comm, (uint32_t)tag, bytes);
+    record2(loc, t, RAW_MPI_SEND, comm, raw_pack((uint32_t)peer, (uint32_t)tag), bytes);
 }
 
 static void mpi_recv(scorep_location* loc, uint64_t t, scorep_comm comm, int peer, int tag,
                      uint64_t bytes)
 {
-    WRITE(loc, MpiRecv, t, (uint32_t)peer, comm, (uint32_t)tag, bytes);
+    record2(loc, t, RAW_MPI_RECV, comm, raw_pack((uint32_t)peer, (uint32_t)tag), bytes);
 }
 
 static void mpi_isend(scorep_location* loc, uint64_t t, scorep_comm comm, int peer, int tag,
                       uint64_t bytes, uint64_t request_id)
 {
-    WRITE(loc, MpiIsend, t, (uint32_t)peer, comm, (uint32_t)tag, bytes, request_id);
+    record3(loc, t, RAW_MPI_ISEND, comm, raw_pack((uint32_t)peer, (uint32_t)tag), bytes,
+            request_id);
 }
 
 static void mpi_isend_complete(scorep_location* loc, uint64_t t, uint64_t request_id)
 {
-    WRITE(loc, MpiIsendComplete, t, request_id);
+    record1(loc, t, RAW_MPI_ISEND_COMPLETE, 0, request_id);
 }
 
 static void mpi_irecv_request(scorep_location* loc, uint64_t t, uint64_t request_id)
 {
-    WRITE(loc, MpiIrecvRequest, t, request_id);
+    record1(loc, t, RAW_MPI_IRECV_REQUEST, 0, request_id);
 }
 
 static void mpi_irecv(scorep_location* loc, uint64_t t, scorep_comm comm, int peer, int tag,
                       uint64_t bytes, uint64_t request_id)
 {
-    WRITE(loc, MpiIrecv, t, (uint32_t)peer, comm, (uint32_t)tag, bytes, request_id);
+    record3(loc, t, RAW_MPI_IRECV, comm, raw_pack((uint32_t)peer, (uint32_t)tag), bytes,
+            request_id);
 }
 
 static void mpi_request_test(scorep_location* loc, uint64_t t, uint64_t request_id)
 {
-    WRITE(loc, MpiRequestTest, t, request_id);
+    record1(loc, t, RAW_MPI_REQUEST_TEST, 0, request_id);
 }
 
 static void mpi_request_cancelled(scorep_location* loc, uint64_t t, uint64_t request_id)
 {
-    WRITE(loc, MpiRequestCancelled, t, request_id);
+    record1(loc, t, RAW_MPI_REQUEST_CANCELLED, 0, request_id);
 }
 
 static void mpi_collective_begin(scorep_location* loc, uint64_t t)
 {
-    WRITE(loc, MpiCollectiveBegin, t);
+    record0(loc, t, RAW_MPI_COLLECTIVE_BEGIN, 0);
 }
 
 /* A kind without an OTF2 collective op (the neighbourhood collectives) comes
@@ -197,60 +168,58 @@ static void mpi_collective_end(scorep_location* loc, uint64_t t, scorep_collecti
 {
     if (UNLIKELY((unsigned)kind >= (unsigned)SCOREP_COLL_OTF2_END_))
         return;
-    WRITE(loc, MpiCollectiveEnd, t, (OTF2_CollectiveOp)kind, comm, root_of(root), bytes_sent,
-          bytes_received);
+    record3(loc, t, RAW_MPI_COLLECTIVE_END, comm, raw_pack((uint32_t)kind, root_of(root)),
+            bytes_sent, bytes_received);
 }
 
 static void rma_win_create(scorep_location* loc, uint64_t t, scorep_window win)
 {
-    WRITE(loc, RmaWinCreate, t, win);
+    record0(loc, t, RAW_RMA_WIN_CREATE, win);
 }
 
 static void rma_win_destroy(scorep_location* loc, uint64_t t, scorep_window win)
 {
-    WRITE(loc, RmaWinDestroy, t, win);
+    record0(loc, t, RAW_RMA_WIN_DESTROY, win);
 }
 
 static void rma_put(scorep_location* loc, uint64_t t, scorep_window win, int target,
                     uint64_t bytes, uint64_t matching_id)
 {
-    WRITE(loc, RmaPut, t, win, (uint32_t)target, bytes, matching_id);
+    record3(loc, t, RAW_RMA_PUT, win, (uint32_t)target, bytes, matching_id);
 }
 
 static void rma_get(scorep_location* loc, uint64_t t, scorep_window win, int target,
                     uint64_t bytes, uint64_t matching_id)
 {
-    WRITE(loc, RmaGet, t, win, (uint32_t)target, bytes, matching_id);
+    record3(loc, t, RAW_RMA_GET, win, (uint32_t)target, bytes, matching_id);
 }
 
 static void rma_atomic(scorep_location* loc, uint64_t t, scorep_window win, int target,
                        scorep_rma_atomic_kind kind, uint64_t bytes_sent,
                        uint64_t bytes_received, uint64_t matching_id)
 {
-    WRITE(loc, RmaAtomic, t, win, (uint32_t)target, atomic_type(kind), bytes_sent,
-          bytes_received, matching_id);
+    record4(loc, t, RAW_RMA_ATOMIC, win, raw_pack((uint32_t)target, atomic_type(kind)),
+            bytes_sent, bytes_received, matching_id);
 }
 
 static void rma_op_complete(scorep_location* loc, uint64_t t, scorep_window win,
                             uint64_t matching_id, int blocking)
 {
-    if (blocking)
-        WRITE(loc, RmaOpCompleteBlocking, t, win, matching_id);
-    else
-        WRITE(loc, RmaOpCompleteNonBlocking, t, win, matching_id);
+    record1(loc, t, blocking ? RAW_RMA_OP_COMPLETE_BLOCKING : RAW_RMA_OP_COMPLETE_NON_BLOCKING,
+            win, matching_id);
 }
 
 static void rma_collective_begin(scorep_location* loc, uint64_t t)
 {
-    WRITE(loc, RmaCollectiveBegin, t);
+    record0(loc, t, RAW_RMA_COLLECTIVE_BEGIN, 0);
 }
 
 static void rma_collective_end(scorep_location* loc, uint64_t t, scorep_collective_kind kind,
                                scorep_rma_sync_level level, scorep_window win, int root,
                                uint64_t bytes_sent, uint64_t bytes_received)
 {
-    WRITE(loc, RmaCollectiveEnd, t, (OTF2_CollectiveOp)kind, (OTF2_RmaSyncLevel)level, win,
-          root_of(root), bytes_sent, bytes_received);
+    record4(loc, t, RAW_RMA_COLLECTIVE_END, win, raw_pack((uint32_t)kind, (uint32_t)level),
+            root_of(root), bytes_sent, bytes_received);
 }
 
 /* The group is a core comm-table id; trace_definitions.c maps it to the OTF2
@@ -258,7 +227,7 @@ static void rma_collective_end(scorep_location* loc, uint64_t t, scorep_collecti
 static void rma_group_sync(scorep_location* loc, uint64_t t, scorep_rma_sync_level level,
                            scorep_window win, scorep_comm group)
 {
-    WRITE(loc, RmaGroupSync, t, (OTF2_RmaSyncLevel)level, win, group);
+    record1(loc, t, RAW_RMA_GROUP_SYNC, win, raw_pack((uint32_t)level, group));
 }
 
 /* target -1 (all processes) is OTF2's undefined rank; one lock per window
@@ -266,30 +235,29 @@ static void rma_group_sync(scorep_location* loc, uint64_t t, scorep_rma_sync_lev
 static void rma_lock(scorep_location* loc, uint64_t t, scorep_window win, int target,
                      int exclusive)
 {
-    WRITE(loc, RmaAcquireLock, t, win, root_of(target), 0,
-          exclusive ? OTF2_LOCK_EXCLUSIVE : OTF2_LOCK_SHARED);
+    record1(loc, t, RAW_RMA_ACQUIRE_LOCK, win, raw_pack(root_of(target), exclusive != 0));
 }
 
 static void rma_unlock(scorep_location* loc, uint64_t t, scorep_window win, int target)
 {
-    WRITE(loc, RmaReleaseLock, t, win, root_of(target), 0);
+    record1(loc, t, RAW_RMA_RELEASE_LOCK, win, root_of(target));
 }
 
 static void rma_sync(scorep_location* loc, uint64_t t, scorep_window win, int target)
 {
-    WRITE(loc, RmaSync, t, win, root_of(target), OTF2_RMA_SYNC_TYPE_MEMORY);
+    record1(loc, t, RAW_RMA_SYNC, win, root_of(target));
 }
 
 static void parameter_int(scorep_location* loc, uint64_t t, scorep_parameter param,
                           int64_t value)
 {
-    WRITE(loc, ParameterInt, t, param, value);
+    record1(loc, t, RAW_PARAMETER_INT, param, (uint64_t)value);
 }
 
 static void parameter_string(scorep_location* loc, uint64_t t, scorep_parameter param,
                              scorep_string value)
 {
-    WRITE(loc, ParameterString, t, param, value);
+    record1(loc, t, RAW_PARAMETER_STRING, param, value);
 }
 
 static void buffer_flush(scorep_location* loc, uint64_t t_begin, uint64_t t_end)
@@ -297,14 +265,15 @@ static void buffer_flush(scorep_location* loc, uint64_t t_begin, uint64_t t_end)
     trace_location* tl = trace_location_of(loc);
     if (tl->stopped)
         return;
-    scorep_region region = scorep_flush_region;
-    /* Not through after_write: these records could in theory fill the fresh
-     * chunk, and a report from here would recurse into the event layer. */
-    OTF2_ErrorCode code = OTF2_EvtWriter_Enter(tl->writer, NULL, t_begin, region);
-    if (code == OTF2_SUCCESS)
-        code = OTF2_EvtWriter_Leave(tl->writer, NULL, t_end, region);
-    if (code != OTF2_SUCCESS)
-        write_failed(tl, code);
+    /* Called right after a drain (trace_encode.c): both records fit without
+     * one, and draining from here would recurse into the event layer. */
+    if (tl->raw_next + 2 * RAW_HEAD_BYTES > tl->raw_drain_at + RAW_MAX_BYTES)
+        return;
+    raw_record* r = (raw_record*)tl->raw_next;
+    *r = (raw_record){ .time = t_begin, .kind = RAW_ENTER, .id = scorep_flush_region };
+    r = (raw_record*)((char*)r + raw_bytes(0));
+    *r = (raw_record){ .time = t_end, .kind = RAW_LEAVE, .id = scorep_flush_region };
+    tl->raw_next = (char*)r + raw_bytes(0);
 }
 
 void trace_events_fill_table(scorep_substrate* table)

@@ -2,14 +2,15 @@
  * OTF2 flush callbacks: a full event buffer goes to disk, and the time that
  * took is recorded, never hidden.
  *
- * OTF2 calls pre_flush and post_flush from inside an event write on the
- * location's own thread, in the middle of updating the buffer, so no event can
- * be written from here. We note the flush (begin and end time) and OTF2 itself
- * writes its standard BufferFlush record; right after the event write returns,
- * trace_events.c sees flush_pending and calls trace_flush_report(), which
- * tells the event layer (scorep_event_buffer_flush). The event layer calls
- * every substrate's buffer_flush, ours included, which records the flush as
- * an enter/leave of the core's region "TRACE_BUFFER_FLUSH".
+ * OTF2 flushes while a raw buffer is encoded into it (trace_encode.c), from
+ * inside an event write on the location's own thread, in the middle of
+ * updating its buffer, so nothing can be recorded from here. We note that a
+ * flush happened and OTF2 itself writes its standard BufferFlush record; when
+ * the drain is over, trace_encode.c sees flush_pending and calls
+ * trace_flush_report() with the drain's begin and end, which tells the event
+ * layer (scorep_event_buffer_flush). The event layer calls every substrate's
+ * buffer_flush, ours included, which records the flush as an enter/leave of
+ * the core's region "TRACE_BUFFER_FLUSH" after the drained records.
  */
 #include "trace.h"
 
@@ -46,10 +47,8 @@ static OTF2_FlushType pre_flush(void* user_data, OTF2_FileType file_type,
     trace_location* tl = data;
     if (tl != NULL) {
         trace_flush_set_location_id(writer, tl);
-        if (!final) {
-            tl->flush_begin = scorep_timer_now();
+        if (!final)
             flushing = tl;
-        }
     }
     return OTF2_FLUSH;
 }
@@ -60,14 +59,12 @@ static OTF2_TimeStamp post_flush(void* user_data, OTF2_FileType file_type,
     (void)user_data;
     (void)file_type;
     (void)location;
-    uint64_t now = scorep_timer_now();
     trace_location* tl = flushing;
     if (tl != NULL) {
-        tl->flush_end = now;
         tl->flush_pending = 1;
         flushing = NULL;
     }
-    return now;
+    return scorep_timer_now();
 }
 
 static const OTF2_FlushCallbacks flush_callbacks = {

@@ -1,11 +1,12 @@
 /*
  * Chunk memory for the OTF2 writers of this process, bounded by
- * SCOREP_TOTAL_MEMORY.
+ * SCOREP_TOTAL_MEMORY, together with the locations' raw buffers.
  *
- * OTF2 asks for one chunk at a time (once per chunk_size bytes of events, so
- * never on the per-event path). When an event buffer would take the process
- * over its budget, we refuse the chunk; OTF2 then flushes that buffer to disk
- * (trace_flush.c), hands its chunks back through free_all and asks again.
+ * OTF2 asks for one chunk at a time (once per chunk_size bytes of encoded
+ * events, while a raw buffer is encoded: never on the per-event path). When
+ * an event buffer would take the process over its budget, we refuse the
+ * chunk; OTF2 then flushes that buffer to disk (trace_flush.c), hands its
+ * chunks back through free_all and asks again.
  *
  * Rules that keep this deadlock-free and lossless:
  *   - a buffer that holds no chunk always gets one, even over budget, so a
@@ -135,6 +136,27 @@ static void prefault(void* memory, uint64_t bytes)
     (void)memory;
     (void)bytes;
 #endif
+}
+
+/* A location's raw buffer (trace_raw.h) is one chunk's size and counts
+ * against the budget like a chunk, but is always granted: the location
+ * cannot record without it, and it is reused after every drain. */
+char* trace_memory_raw_buffer(void)
+{
+    char* buffer = malloc(event_chunk_size);
+    if (buffer == NULL)
+        return NULL;
+    atomic_fetch_add(&in_use, event_chunk_size);
+    prefault(buffer, event_chunk_size);
+    return buffer;
+}
+
+void trace_memory_free_raw_buffer(char* buffer)
+{
+    if (buffer == NULL)
+        return;
+    atomic_fetch_sub(&in_use, event_chunk_size);
+    free(buffer);
 }
 
 static void* allocate_chunk(void* user_data, OTF2_FileType file_type, OTF2_LocationRef location,

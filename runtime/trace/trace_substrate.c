@@ -26,8 +26,15 @@
 trace_state trace;
 
 /* Events of a location whose state could not be allocated go nowhere, with
- * one warning (a writer of NULL makes every OTF2 call fail). */
-static trace_location unusable_location;
+ * one warning: its raw buffer drains at every record (raw_drain_at is its
+ * start) into no writer. Shared by such locations; the scratch space takes
+ * any record stored while another thread's drain resets the position. */
+static char unusable_scratch[64 * 1024];
+static trace_location unusable_location = {
+    .raw_next = unusable_scratch,
+    .raw_drain_at = unusable_scratch,
+    .raw_begin = unusable_scratch,
+};
 
 static int open_archive(void)
 {
@@ -119,7 +126,9 @@ static void trace_experiment_dir_ready(const char* directory, int rank, int size
 static void trace_location_created(scorep_location* loc)
 {
     trace_location* tl = calloc(1, sizeof *tl);
-    if (tl == NULL) {
+    char* raw = tl ? trace_memory_raw_buffer() : NULL;
+    if (raw == NULL) {
+        free(tl);
         scorep_warning("trace: out of memory for location %u: its events are not traced",
                        loc->local_id);
         unusable_location.location = loc;
@@ -127,6 +136,8 @@ static void trace_location_created(scorep_location* loc)
         return;
     }
     tl->location = loc;
+    tl->raw_begin = tl->raw_next = raw;
+    tl->raw_drain_at = raw + trace_memory_chunk_bytes() - RAW_MAX_BYTES;
     /* The rank (part of the location id) may not be known yet; the id is set
      * before the writer first touches a file (trace_flush_set_location_id). */
     tl->writer = OTF2_Archive_GetEvtWriter(trace.archive, OTF2_UNDEFINED_LOCATION);
@@ -157,6 +168,8 @@ static void trace_finalize(void)
     while (tl != NULL) {
         trace_location* next = tl->next;
         tl->location->substrate_data[trace.slot] = NULL;
+        trace_memory_free_raw_buffer(tl->raw_begin);
+        free(tl->open);
         free(tl);
         tl = next;
     }

@@ -2,8 +2,8 @@
  * Finalisation of the trace: collective over all ranks, called once per
  * process after the core unified the definitions.
  *
- *   1. every rank closes its event writers: the last buffer contents go to
- *      traces/<location>.evt, all ranks in parallel
+ *   1. every rank encodes its raw buffers and closes its event writers: the
+ *      last buffer contents go to traces/<location>.evt, all ranks in parallel
  *   2. every rank writes the mapping tables of its locations (traces/<location>.def)
  *   3. the event counts of all locations are gathered on rank 0, which writes
  *      the unified global definitions (traces.def)
@@ -17,8 +17,8 @@
 
 #include "trace.h"
 
-/* Closes every event writer of this process; fills counts (location order of
- * trace.locations) if given. */
+/* Encodes what is left in the raw buffers and closes every event writer of
+ * this process; fills counts (location order of trace.locations) if given. */
 static int close_event_writers(uint64_t* counts)
 {
     int failed = 0;
@@ -26,6 +26,7 @@ static int close_event_writers(uint64_t* counts)
     for (trace_location* tl = atomic_load(&trace.locations); tl != NULL; tl = tl->next, i++) {
         if (tl->writer == NULL)
             continue;
+        trace_raw_drain_final(tl);
         trace_flush_set_location_id(tl->writer, tl);
         uint64_t events = 0;
         OTF2_EvtWriter_GetNumberOfEvents(tl->writer, &events);

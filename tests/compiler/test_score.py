@@ -73,3 +73,22 @@ def test_estimate_user_calls_generated_filter(build_dir, tmp_path):
                               options=["--nompi", f"--instrument-filter={flt}"])
     run(exe2, [50], tmp_path / "exp_ct")
     assert visits_by_region(load(tmp_path / "exp_ct")) == {"main": 1}
+
+
+def test_memory_hint_holds_the_trace_without_a_flush(build_dir, tmp_path):
+    """The SCOREP_TOTAL_MEMORY that scorep-score advises holds the run's trace
+    (raw buffer and OTF2 chunks) without an intermediate flush, where a
+    quarter of it does not."""
+    n = 60000
+    exe, _ = compile_program(build_dir, tmp_path, "calls.c", "calls", options=["--nompi"])
+    run(exe, [n], tmp_path / "exp", env={"SCOREP_ENABLE_TRACING": "true", "SCOREP_TOTAL_MEMORY": "1M"})
+    report = score(build_dir, tmp_path / "exp")
+    hinted = int(re.search(r"SCOREP_TOTAL_MEMORY=(\d+)kB to avoid", report).group(1))
+
+    def flushes(memory_kb, name):
+        run(exe, [n], tmp_path / name, env={"SCOREP_ENABLE_TRACING": "true",
+                                           "SCOREP_TOTAL_MEMORY": f"{memory_kb}k"})
+        return visits_by_region(load(tmp_path / name)).get("TRACE_BUFFER_FLUSH", 0)
+
+    assert flushes(hinted, "exp_hinted") == 0, hinted
+    assert flushes(hinted // 4, "exp_quarter") > 0, hinted

@@ -1,0 +1,72 @@
+/*
+ * Raw event records: what the event path stores, encoded to OTF2 later.
+ *
+ * An event is copied into its location's raw buffer as a fixed layout (a
+ * 16-byte head and 0 to 4 words): a few stores and a pointer bump, where an
+ * OTF2 record write costs 100 to 190 instructions. The records are encoded
+ * with OTF2, in their order and with their values, when the raw buffer is
+ * full and at finalisation (trace_encode.c), so OTF2 receives exactly the
+ * calls it received when it was written to on the event path.
+ */
+#ifndef SCOREP_WRAPGEN_TRACE_RAW_H
+#define SCOREP_WRAPGEN_TRACE_RAW_H
+
+#include <stdint.h>
+
+typedef enum raw_kind {
+    RAW_ENTER,
+    RAW_LEAVE,
+    RAW_MPI_SEND,
+    RAW_MPI_RECV,
+    RAW_MPI_ISEND,
+    RAW_MPI_ISEND_COMPLETE,
+    RAW_MPI_IRECV_REQUEST,
+    RAW_MPI_IRECV,
+    RAW_MPI_REQUEST_TEST,
+    RAW_MPI_REQUEST_CANCELLED,
+    RAW_MPI_COLLECTIVE_BEGIN,
+    RAW_MPI_COLLECTIVE_END,
+    RAW_RMA_WIN_CREATE,
+    RAW_RMA_WIN_DESTROY,
+    RAW_RMA_PUT,
+    RAW_RMA_GET,
+    RAW_RMA_ATOMIC,
+    RAW_RMA_OP_COMPLETE_BLOCKING,
+    RAW_RMA_OP_COMPLETE_NON_BLOCKING,
+    RAW_RMA_COLLECTIVE_BEGIN,
+    RAW_RMA_COLLECTIVE_END,
+    RAW_RMA_GROUP_SYNC,
+    RAW_RMA_ACQUIRE_LOCK,
+    RAW_RMA_RELEASE_LOCK,
+    RAW_RMA_SYNC,
+    RAW_PARAMETER_INT,
+    RAW_PARAMETER_STRING,
+    RAW_KIND_COUNT_
+} raw_kind;
+
+/* Field use per kind: trace_events.c writes, trace_encode.c reads. */
+typedef struct raw_record {
+    uint64_t time;
+    uint32_t kind;
+    uint32_t id;        /* region, communicator, window or parameter */
+    uint64_t word[4];   /* only the kind's words are stored */
+} raw_record;
+
+#define RAW_HEAD_BYTES 16
+#define RAW_MAX_BYTES ((uint32_t)sizeof(raw_record))
+_Static_assert(RAW_HEAD_BYTES == __builtin_offsetof(raw_record, word), "raw head layout");
+
+static inline uint32_t raw_bytes(uint32_t words)
+{
+    return RAW_HEAD_BYTES + 8 * words;
+}
+
+static inline uint64_t raw_pack(uint32_t low, uint32_t high)
+{
+    return (uint64_t)low | (uint64_t)high << 32;
+}
+
+static inline uint32_t raw_low(uint64_t word) { return (uint32_t)word; }
+static inline uint32_t raw_high(uint64_t word) { return (uint32_t)(word >> 32); }
+
+#endif /* SCOREP_WRAPGEN_TRACE_RAW_H */
