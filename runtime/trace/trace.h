@@ -4,13 +4,14 @@
  * Lifecycle, in the order the event layer drives it (see ../substrate.h):
  *   init                  open the OTF2 archive at a private path (the
  *                         experiment directory does not exist yet)
- *   location_created      one OTF2 event writer per location, kept in
+ *   location_created      the location's state and first raw block, kept in
  *                         loc->substrate_data[slot]
- *   events                copied into the location's raw buffer (trace_events.c),
- *                         encoded into its writer when that is full (trace_encode.c)
+ *   events                copied into the location's raw blocks (trace_events.c),
+ *                         kept in memory or spilled to a file (trace_blocks.c)
  *   experiment_dir_ready  the private path becomes a symlink to the experiment
  *                         directory; from then on full buffers go to disk
- *   write                 close the event writers (every rank its own files),
+ *   write                 encode the raw blocks into the event writers and close
+ *                         them (every rank its own files, trace_encode.c),
  *                         write the local->global mapping tables and, on rank 0,
  *                         the unified global definitions; close the archive
  *   finalize              free what is left
@@ -28,23 +29,19 @@
 
 /* Per-location state, owned by the location's thread. */
 typedef struct trace_location {
-    /* the event path's raw buffer (trace_raw.h): a record is stored at
-     * raw_next; one that ends past raw_drain_at drains the buffer, so the
-     * next record always fits */
+    /* the event path's: a record is stored at raw_next; one that ends past
+     * raw_full_at ends the block (trace_blocks.c), so the next record always
+     * fits */
     char* raw_next;
-    char* raw_drain_at;
-    char* raw_begin;
-    OTF2_EvtWriter* writer;
+    char* raw_full_at;
+    raw_block* current;   /* the block being written, the last of the list */
+    raw_block* first;     /* the blocks in memory, oldest first */
+    int spill_fd;         /* the file of blocks spilled to disk, or -1 */
+    uint64_t spilled_blocks;
+    OTF2_EvtWriter* writer;   /* at finalisation only (trace_encode.c) */
     scorep_location* location;
-    /* set by the OTF2 flush callbacks while records are encoded, consumed
-     * when the drain is over (trace_encode.c) */
-    int flush_pending;
-    uint64_t flush_begin, flush_end;
-    int write_failed;   /* warned once about a failing OTF2 write */
-    int stopped;        /* SCOREP_TRACING_MAX_SIZE: records nothing more (trace_encode.c) */
-    /* regions entered and not left in the encoded records (trace_encode.c) */
-    uint32_t* open;
-    uint32_t open_depth, open_capacity;
+    int write_failed;   /* warned once about a failing OTF2 write or spill */
+    int stopped;        /* SCOREP_TRACING_MAX_SIZE: records nothing more (trace_events.c) */
     struct trace_location* next;  /* all trace locations, for finalisation */
 } trace_location;
 
@@ -76,35 +73,53 @@ static inline int trace_limit_reached(void)
     return atomic_load_explicit(&trace.limit_reached, memory_order_relaxed);
 }
 
-/* trace_memory.c: chunk memory for the OTF2 buffers and the raw buffers,
- * bounded by SCOREP_TOTAL_MEMORY */
+/* trace_memory.c: SCOREP_TOTAL_MEMORY as a pool of blocks, faulted in at
+ * initialisation, for the raw blocks and OTF2's event chunks (one size) */
 uint64_t trace_memory_chunk_size(uint64_t total_memory);
 void trace_memory_install(OTF2_Archive* archive, uint64_t total_memory, uint64_t chunk_size);
-/* a location's raw buffer, trace_memory_chunk_bytes() long (NULL: out of memory) */
-char* trace_memory_raw_buffer(void);
-void trace_memory_free_raw_buffer(char* buffer);
+void trace_memory_release_pool(void);   /* at the very end */
+/* a block of chunk_size bytes of data: from the pool, or NULL when the pool
+ * is empty and the location must spill (OTF2: flush) instead; allocated
+ * beyond the pool if `always` (a location's first block, a buffer's first
+ * chunk) or before the experiment directory exists (nothing can be spilled) */
+raw_block* trace_memory_take_block(int always);
+void trace_memory_give_block(raw_block* block);
+/* SCOREP_TRACING_MAX_SIZE: a location started a block (a new one or one
+ * reused after a spill) */
+void trace_memory_count_block(void);
 
-/* trace_memory.c: SCOREP_TRACING_MAX_SIZE, counted in event chunks taken by the
+/* trace_memory.c: SCOREP_TRACING_MAX_SIZE, counted in raw blocks started by the
  * process (0: no limit); the limit known from the experiment directory on */
 void trace_memory_set_max_size(uint64_t max_size);
 uint64_t trace_memory_event_chunks(void);
 uint64_t trace_memory_max_size(void);     /* bytes, as set */
-uint64_t trace_memory_chunk_bytes(void);  /* the size of an event chunk */
+uint64_t trace_memory_chunk_bytes(void);  /* the size of a raw block and of an OTF2 chunk */
 
-/* trace_encode.c: raw records -> OTF2 */
-/* the buffer is full (event path, on tl's thread): encode it, report a flush */
-void trace_raw_drain(trace_location* tl) __attribute__((visibility("hidden")));
-/* at finalisation: encode what is left */
-void trace_raw_drain_final(trace_location* tl);
-/* after the limit, at tl's next event (time t): the first time it encodes the
- * records before the limit, leaves the regions still open in them and writes
- * the MeasurementOnOff(OFF) marker; tl records nothing more */
-void trace_location_stop(trace_location* tl, uint64_t t) __attribute__((visibility("hidden")));
+/* trace_blocks.c: the raw blocks of a location */
+int trace_blocks_init(trace_location* tl);   /* the first block; -1: out of memory */
+/* the current block is full (event path, on tl's thread): a new block, or
+ * all blocks spilled to the location's file and one reused (reported as a
+ * buffer flush) */
+void trace_blocks_full(trace_location* tl) __attribute__((visibility("hidden")));
+/* calls encode(tl, data, bytes) for every block in record order (spilled
+ * ones first), freeing them; the location records nothing after this */
+void trace_blocks_drain(trace_location* tl,
+                        void (*encode)(trace_location* tl, const char* data, uint64_t bytes));
+void trace_blocks_free(trace_location* tl);  /* drops what is left, removes the spill file */
+void trace_blocks_discard(trace_location* tl);  /* from now on, records go nowhere */
 
-/* trace_flush.c: OTF2 flush callbacks and reporting a flush as a region */
+/* trace_encode.c: raw records -> OTF2, at finalisation: tl's event writer is
+ * created, fed with its blocks and closed; *events: its record count */
+int trace_encode_location(trace_location* tl, uint64_t* events);
+uint64_t trace_encode_time(void);   /* the time of the record being encoded */
+
+/* trace_events.c: after the limit: 1 if tl records nothing more; the first
+ * time it closes tl's open regions (all but the newest if skip_newest: its
+ * enter is the event declined) and records the MeasurementOnOff(OFF) marker */
+int trace_location_stop(trace_location* tl, uint64_t t, int skip_newest) __attribute__((visibility("hidden")));
+
+/* trace_flush.c: OTF2 flush callbacks */
 void trace_flush_install(OTF2_Archive* archive);
-void trace_flush_report(trace_location* tl);
-void trace_flush_set_location_id(OTF2_EvtWriter* writer, const trace_location* tl);
 uint64_t trace_location_global_id(const trace_location* tl);
 
 /* trace_collectives.c: OTF2 collective callbacks over the core's multi-process ops */

@@ -1,18 +1,10 @@
 /*
- * Raw records -> OTF2: a location's raw buffer is encoded into its OTF2 event
- * writer when the buffer is full (on the location's thread, from the event
- * path, once per buffer) and at finalisation.
- *
- * Encoding is where the trace meets its limits:
- *   - OTF2 may flush its own buffer to disk while encoding (trace_flush.c);
- *     the time the location was held up, the whole drain, is then recorded
- *     as the core's TRACE_BUFFER_FLUSH region right after the drained records;
- *   - SCOREP_TRACING_MAX_SIZE is counted in OTF2 chunks (trace_memory.c), so
- *     it is found here: the first record that is encoded after the limit is
- *     reached is not written; instead the regions still open in the written
- *     records are left and MeasurementOnOff(OFF) closes the location's trace,
- *     at that record's time. The open regions are tracked while encoding (not
- *     the location's own stack, which is ahead by the buffered records).
+ * Raw records -> OTF2, at finalisation: every location's blocks, spilled ones
+ * first (trace_blocks.c), are encoded into its OTF2 event writer in record
+ * order, with the values the event path stored. OTF2 takes its chunks from
+ * the same pool (trace_memory.c), which the encoded blocks return to, and
+ * flushes them to the location's .evt file when the pool is empty. Nothing
+ * here runs while the program does: the event path only stores records.
  */
 #include <stdlib.h>
 
@@ -49,6 +41,7 @@ static const uint8_t words_of[RAW_KIND_COUNT_] = {
     [RAW_RMA_SYNC] = 1,
     [RAW_PARAMETER_INT] = 1,
     [RAW_PARAMETER_STRING] = 1,
+    [RAW_MEASUREMENT_OFF] = 0,
 };
 
 static OTF2_ErrorCode encode(OTF2_EvtWriter* w, const raw_record* r)
@@ -106,6 +99,8 @@ static OTF2_ErrorCode encode(OTF2_EvtWriter* w, const raw_record* r)
                                       OTF2_RMA_SYNC_TYPE_MEMORY);
     case RAW_PARAMETER_INT: return OTF2_EvtWriter_ParameterInt(w, NULL, t, r->id, (int64_t)v[0]);
     case RAW_PARAMETER_STRING: return OTF2_EvtWriter_ParameterString(w, NULL, t, r->id, v[0]);
+    case RAW_MEASUREMENT_OFF:
+        return OTF2_EvtWriter_MeasurementOnOff(w, NULL, t, OTF2_MEASUREMENT_OFF);
     case RAW_KIND_COUNT_: break;
     }
     return OTF2_ERROR_INVALID_ARGUMENT;
@@ -122,98 +117,47 @@ static void write_failed(trace_location* tl, OTF2_ErrorCode code)
                    OTF2_Error_GetDescription(code));
 }
 
-/* The regions open in the records written so far (for the Leave records of
- * a stop). Grows at flush time only; out of memory, the deepest are not
- * tracked and a stop leaves the outer ones (with a warning). */
-static void track_open_regions(trace_location* tl, const raw_record* r)
+/* The time of the record being encoded: a flush OTF2 makes meanwhile takes
+ * no time of the run, so its BufferFlush record ends where it begins
+ * (trace_flush.c). */
+static _Thread_local uint64_t encoding_time;
+
+uint64_t trace_encode_time(void)
 {
-    if (r->kind == RAW_LEAVE) {
-        if (tl->open_depth > 0)
-            tl->open_depth--;
-        return;
-    }
-    if (r->kind != RAW_ENTER)
-        return;
-    if (tl->open_depth == tl->open_capacity) {
-        uint32_t capacity = tl->open_capacity ? 2 * tl->open_capacity : 64;
-        uint32_t* grown = realloc(tl->open, capacity * sizeof *grown);
-        if (grown == NULL) {
-            scorep_warning("trace: out of memory tracking the open regions of location %u",
-                           tl->location->local_id);
-            return;
-        }
-        tl->open = grown;
-        tl->open_capacity = capacity;
-    }
-    tl->open[tl->open_depth++] = r->id;
+    return encoding_time;
 }
 
-/* SCOREP_TRACING_MAX_SIZE reached: close the location's trace at time t. */
-static void stop_location(trace_location* tl, uint64_t t)
+static void encode_block(trace_location* tl, const char* data, uint64_t bytes)
 {
-    tl->stopped = 1;
-    OTF2_ErrorCode code = OTF2_SUCCESS;
-    while (tl->open_depth > 0 && code == OTF2_SUCCESS)
-        code = OTF2_EvtWriter_Leave(tl->writer, NULL, t, tl->open[--tl->open_depth]);
-    if (code == OTF2_SUCCESS)
-        code = OTF2_EvtWriter_MeasurementOnOff(tl->writer, NULL, t, OTF2_MEASUREMENT_OFF);
-    if (code != OTF2_SUCCESS)
-        write_failed(tl, code);
-    static atomic_int warned;
-    if (!atomic_exchange(&warned, 1))
-        scorep_warning("trace: the events of this process reached SCOREP_TRACING_MAX_SIZE=%llu bytes "
-                       "(%llu chunks of %llu bytes): tracing stops here, marked in the trace by a "
-                       "MeasurementOnOff record after the open regions are left; the profile goes on. "
-                       "Set SCOREP_TRACING_MAX_SIZE (e.g. 8G, or unlimited) to trace more",
-                       (unsigned long long)trace_memory_max_size(),
-                       (unsigned long long)(trace_memory_event_chunks() - 1),
-                       (unsigned long long)trace_memory_chunk_bytes());
-}
-
-/* Encodes the buffered records in order and empties the buffer. */
-static void encode_buffer(trace_location* tl)
-{
-    const char* p = tl->raw_begin;
-    const char* end = tl->raw_next;
-    tl->raw_next = tl->raw_begin;
-    if (tl->writer == NULL || tl->stopped)
-        return;
-    while (p < end) {
+    const char* end = data + bytes;
+    for (const char* p = data; p < end;) {
         const raw_record* r = (const raw_record*)p;
-        if (UNLIKELY(trace_limit_reached())) {
-            stop_location(tl, r->time);
+        if (UNLIKELY(r->kind >= RAW_KIND_COUNT_)) {
+            write_failed(tl, OTF2_ERROR_INVALID_DATA);
             return;
         }
+        encoding_time = r->time;
         OTF2_ErrorCode code = encode(tl->writer, r);
         if (UNLIKELY(code != OTF2_SUCCESS))
             write_failed(tl, code);
-        track_open_regions(tl, r);
         p += raw_bytes(words_of[r->kind]);
     }
 }
 
-void trace_raw_drain(trace_location* tl)
+int trace_encode_location(trace_location* tl, uint64_t* events)
 {
-    uint64_t begin = scorep_timer_now();
-    encode_buffer(tl);
-    if (UNLIKELY(tl->flush_pending)) {
-        tl->flush_begin = begin;
-        tl->flush_end = scorep_timer_now();
-        trace_flush_report(tl);
+    *events = 0;
+    /* created only now: an event writer holds a chunk from its creation on */
+    tl->writer = OTF2_Archive_GetEvtWriter(trace.archive, trace_location_global_id(tl));
+    if (tl->writer == NULL) {
+        scorep_warning("trace: OTF2 cannot create an event writer for location %u: its "
+                       "events are lost", tl->location->local_id);
+        trace_blocks_free(tl);
+        return -1;
     }
-}
-
-void trace_location_stop(trace_location* tl, uint64_t t)
-{
-    if (tl->stopped)
-        return;
-    trace_raw_drain(tl);   /* stops at its first record: the limit is reached */
-    if (!tl->stopped && tl->writer != NULL)
-        stop_location(tl, t);
-}
-
-void trace_raw_drain_final(trace_location* tl)
-{
-    encode_buffer(tl);
-    tl->flush_pending = 0;   /* the event layer takes no more events */
+    trace_blocks_drain(tl, encode_block);
+    OTF2_EvtWriter_GetNumberOfEvents(tl->writer, events);
+    int failed = OTF2_Archive_CloseEvtWriter(trace.archive, tl->writer) != OTF2_SUCCESS;
+    tl->writer = NULL;
+    return failed || tl->write_failed ? -1 : 0;
 }

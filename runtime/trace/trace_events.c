@@ -1,26 +1,22 @@
 /*
  * Event callbacks of the trace substrate: the hot path.
  *
- * Each callback copies its event into the calling location's raw buffer
- * (trace_raw.h): a few stores and a pointer bump, no lock, no allocation, no
- * system call besides the clock the event layer already read. The buffer is
- * encoded with OTF2 when it is full (trace_encode.c), once per buffer. Ids are
- * process-local; the mapping tables written at finalisation translate them
- * (trace_definitions.c).
+ * Each callback copies its event into the calling location's current raw
+ * block (trace_raw.h): a few stores and a pointer bump, no lock, no
+ * allocation, no system call besides the clock the event layer already read,
+ * no OTF2 call. Once per block the location takes a new one or spills its
+ * blocks (trace_blocks.c); OTF2 encodes them at finalisation
+ * (trace_encode.c). Ids are process-local; the mapping tables written at
+ * finalisation translate them (trace_definitions.c).
  */
 #include "trace.h"
 
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
 
-/* The location's next record, at time t, or NULL once SCOREP_TRACING_MAX_SIZE
- * stopped it. Stored by the caller, then committed with its word count. */
-static inline raw_record* begin_record(trace_location* tl, uint64_t t, raw_kind kind,
-                                       uint32_t id)
+/* The location's next record at time t; stored by the caller, then committed
+ * with its word count. */
+static inline raw_record* next_record(trace_location* tl, uint64_t t, raw_kind kind, uint32_t id)
 {
-    if (UNLIKELY(trace_limit_reached())) {
-        trace_location_stop(tl, t);
-        return NULL;
-    }
     raw_record* r = (raw_record*)tl->raw_next;
     r->time = t;
     r->kind = kind;
@@ -31,18 +27,19 @@ static inline raw_record* begin_record(trace_location* tl, uint64_t t, raw_kind 
 static inline void commit_record(trace_location* tl, raw_record* r, uint32_t words)
 {
     tl->raw_next = (char*)r + raw_bytes(words);
-    if (UNLIKELY(tl->raw_next > tl->raw_drain_at))
-        trace_raw_drain(tl);
+    if (UNLIKELY(tl->raw_next > tl->raw_full_at))
+        trace_blocks_full(tl);
 }
 
-/* A record of the head and `words` words (the rest of w is not stored). */
+/* A record of the head and `words` words (the rest of w is not stored),
+ * unless SCOREP_TRACING_MAX_SIZE stopped the location. */
 static inline void record(scorep_location* loc, uint64_t t, raw_kind kind, uint32_t id,
                           uint32_t words, uint64_t w0, uint64_t w1, uint64_t w2, uint64_t w3)
 {
     trace_location* tl = trace_location_of(loc);
-    raw_record* r = begin_record(tl, t, kind, id);
-    if (!r)
+    if (UNLIKELY(trace_limit_reached()) && trace_location_stop(tl, t, 0))
         return;
+    raw_record* r = next_record(tl, t, kind, id);
     if (words > 0) r->word[0] = w0;
     if (words > 1) r->word[1] = w1;
     if (words > 2) r->word[2] = w2;
@@ -59,6 +56,30 @@ static inline void record(scorep_location* loc, uint64_t t, raw_kind kind, uint3
 /* The core's measurement region for buffer flushes ("TRACE_BUFFER_FLUSH"),
  * defined at initialisation; the profile uses the same region. */
 extern scorep_region scorep_flush_region;
+
+int trace_location_stop(trace_location* tl, uint64_t t, int skip_newest)
+{
+    if (tl->stopped)
+        return 1;
+    tl->stopped = 1;   /* first: a spill for the records below records no flush region */
+    const scorep_region* open = NULL;
+    uint32_t depth = scorep_location_open_regions(tl->location, &open);
+    if (skip_newest && depth > 0)
+        depth--;
+    while (depth > 0)
+        commit_record(tl, next_record(tl, t, RAW_LEAVE, open[--depth]), 0);
+    commit_record(tl, next_record(tl, t, RAW_MEASUREMENT_OFF, 0), 0);
+    static atomic_int warned;
+    if (!atomic_exchange(&warned, 1))
+        scorep_warning("trace: the events of this process reached SCOREP_TRACING_MAX_SIZE=%llu bytes "
+                       "(%llu blocks of %llu bytes): tracing stops here, marked in the trace by a "
+                       "MeasurementOnOff record after the open regions are left; the profile goes on. "
+                       "Set SCOREP_TRACING_MAX_SIZE (e.g. 8G, or unlimited) to trace more",
+                       (unsigned long long)trace_memory_max_size(),
+                       (unsigned long long)(trace_memory_event_chunks() - 1),
+                       (unsigned long long)trace_memory_chunk_bytes());
+    return 1;
+}
 
 static uint32_t root_of(int root)
 {
@@ -98,12 +119,25 @@ static OTF2_RmaAtomicType atomic_type(scorep_rma_atomic_kind kind)
 
 static void enter(scorep_location* loc, uint64_t t, scorep_region region)
 {
-    record0(loc, t, RAW_ENTER, region);
+    trace_location* tl = trace_location_of(loc);
+    /* the region is on the location's stack already: its enter is declined */
+    if (UNLIKELY(trace_limit_reached()) && trace_location_stop(tl, t, 1))
+        return;
+    commit_record(tl, next_record(tl, t, RAW_ENTER, region), 0);
 }
 
 static void leave(scorep_location* loc, uint64_t t, scorep_region region)
 {
-    record0(loc, t, RAW_LEAVE, region);
+    trace_location* tl = trace_location_of(loc);
+    if (UNLIKELY(trace_limit_reached())) {
+        if (tl->stopped)
+            return;
+        /* its enter was recorded (and it is off the stack already) */
+        commit_record(tl, next_record(tl, t, RAW_LEAVE, region), 0);
+        trace_location_stop(tl, t, 0);
+        return;
+    }
+    commit_record(tl, next_record(tl, t, RAW_LEAVE, region), 0);
 }
 
 static void mpi_send(scorep_location* loc, uint64_t t, scorep_comm comm, int peer, int tag,
@@ -260,20 +294,14 @@ static void parameter_string(scorep_location* loc, uint64_t t, scorep_parameter 
     record1(loc, t, RAW_PARAMETER_STRING, param, value);
 }
 
+/* Called right after a spill (trace_blocks.c), in a fresh block. */
 static void buffer_flush(scorep_location* loc, uint64_t t_begin, uint64_t t_end)
 {
     trace_location* tl = trace_location_of(loc);
     if (tl->stopped)
         return;
-    /* Called right after a drain (trace_encode.c): both records fit without
-     * one, and draining from here would recurse into the event layer. */
-    if (tl->raw_next + 2 * RAW_HEAD_BYTES > tl->raw_drain_at + RAW_MAX_BYTES)
-        return;
-    raw_record* r = (raw_record*)tl->raw_next;
-    *r = (raw_record){ .time = t_begin, .kind = RAW_ENTER, .id = scorep_flush_region };
-    r = (raw_record*)((char*)r + raw_bytes(0));
-    *r = (raw_record){ .time = t_end, .kind = RAW_LEAVE, .id = scorep_flush_region };
-    tl->raw_next = (char*)r + raw_bytes(0);
+    commit_record(tl, next_record(tl, t_begin, RAW_ENTER, scorep_flush_region), 0);
+    commit_record(tl, next_record(tl, t_end, RAW_LEAVE, scorep_flush_region), 0);
 }
 
 void trace_events_fill_table(scorep_substrate* table)

@@ -1,61 +1,62 @@
 /*
- * Chunk memory for the OTF2 writers of this process, bounded by
- * SCOREP_TOTAL_MEMORY, together with the locations' raw buffers.
+ * Memory for the trace of this process: SCOREP_TOTAL_MEMORY, taken at
+ * initialisation as one pool of equal blocks and faulted in right away.
  *
- * OTF2 asks for one chunk at a time (once per chunk_size bytes of encoded
- * events, while a raw buffer is encoded: never on the per-event path). When
- * an event buffer would take the process over its budget, we refuse the
- * chunk; OTF2 then flushes that buffer to disk (trace_flush.c), hands its
- * chunks back through free_all and asks again.
+ * The locations' raw blocks come from the pool during the run
+ * (trace_blocks.c), OTF2's event chunks while the blocks are encoded at
+ * finalisation; both have the chunk size, and neither is taken more than
+ * once per chunk-size bytes of records: never on the per-event path. The
+ * pool is faulted in at initialisation because first touching memory is
+ * expensive where the run is measured: a page fault per 4 KiB natively, and
+ * on a virtual machine with shadow paging about 0.7 ns per byte, more than a
+ * raw record's stores (docs/PERFORMANCE.md). So events are written only into
+ * memory that is warm.
  *
- * Rules that keep this deadlock-free and lossless:
- *   - a buffer that holds no chunk always gets one, even over budget, so a
- *     thread whose buffer was just flushed can continue even while other
- *     threads hold the rest of the budget (overshoot: one chunk per location);
- *   - before the experiment directory exists nothing can be flushed, so the
- *     budget is not enforced yet (a warning says so once);
- *   - definition buffers (written only at finalisation) are not counted.
- * Chunks released by a flush stay with their buffer as spares: the same
- * buffer needs them again right away, and reusing them needs no lock.
+ * Raw blocks: a location that needs a block when the pool is empty spills
+ * its blocks to its file and reuses one (trace_blocks.c). Before the
+ * experiment directory exists nothing can be spilled, so blocks beyond the
+ * pool are allocated (a warning says so once).
+ *
+ * OTF2 chunks: when the pool is empty, we refuse the chunk; OTF2 then
+ * flushes that buffer to disk, hands its chunks back through free_all and
+ * asks again. Chunks released by a flush stay with their buffer as spares.
+ *
+ * A location's first block and a buffer's first chunk are always granted
+ * (allocated beyond the pool if need be), so a thread can record and a
+ * buffer can be written while others hold the pool. Definition buffers do
+ * not come from the pool.
  */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE  /* MAP_ANONYMOUS, madvise with -std=c11 */
+#endif
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "trace.h"
 
-typedef struct chunk {
-    struct chunk* next;
-    uint64_t bytes;
-} chunk;
-
-/* OTF2's perBufferData: the chunks one buffer owns. */
-typedef struct buffer_chunks {
-    chunk* in_use;
-    chunk* spare;
-} buffer_chunks;
-
-/* Chunk header size; keeps the chunk itself 16-byte aligned. */
-#define CHUNK_HEADER 16
-_Static_assert(sizeof(chunk) <= CHUNK_HEADER, "chunk header must fit its reserved space");
-
-static uint64_t budget;
-static atomic_uint_fast64_t in_use;
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static char* pool;             /* the mapping (NULL: no pool, every block is allocated) */
+static uint64_t pool_bytes;
+static uint64_t block_stride;  /* header + chunk, rounded to the cache line */
+static raw_block* free_blocks;
 static atomic_int warned_before_directory;
 
-/* SCOREP_TRACING_MAX_SIZE: every event chunk a buffer of this process takes
- * (a fresh one or a spare after a flush) holds chunk_size bytes of event
- * records, so the process's event data is at most chunks_taken x chunk_size.
- * The chunk that takes the count over the limit is still handed out (the
- * record being written needs it, and the stop marker), but from then on the
- * locations stop recording (trace.limit_reached). */
+/* SCOREP_TRACING_MAX_SIZE: every raw block a location of this process starts
+ * (a fresh one or one reused after a spill) holds at most chunk_size bytes of
+ * records, so the process's raw event data is at most blocks x chunk_size.
+ * The block that takes the count over the limit is still handed out (it may
+ * hold the stop marker), but from then on the locations stop recording
+ * (trace.limit_reached). */
 static uint64_t event_chunk_size;
 static atomic_uint_fast64_t event_chunks_taken;
 static _Atomic uint64_t max_event_chunks;   /* 0: no limit (yet) */
 static _Atomic uint64_t max_size_bytes;     /* the limit as given or chosen */
 
-static void count_event_chunk(void)
+void trace_memory_count_block(void)
 {
     uint64_t taken = atomic_fetch_add(&event_chunks_taken, 1) + 1;
     uint64_t max = atomic_load(&max_event_chunks);
@@ -105,59 +106,98 @@ uint64_t trace_memory_chunk_size(uint64_t total_memory)
     return size;
 }
 
-static int over_budget(uint64_t bytes)
+static int from_pool(const raw_block* block)
 {
-    uint64_t now = atomic_fetch_add(&in_use, bytes) + bytes;
-    if (now <= budget)
-        return 0;
-    if (!atomic_load(&trace.directory_ready)) {
-        if (!atomic_exchange(&warned_before_directory, 1))
-            scorep_warning("trace buffers exceed SCOREP_TOTAL_MEMORY=%llu bytes before the "
-                           "experiment directory exists; keeping the events in memory until "
-                           "they can be flushed", (unsigned long long)budget);
-        return 0;
-    }
-    atomic_fetch_sub(&in_use, bytes);
-    return 1;
+    return pool != NULL && (const char*)block >= pool && (const char*)block < pool + pool_bytes;
 }
 
-/* Faults a fresh event chunk in with one call. Left to the event writes, its
- * first touch costs a page fault every few hundred events (about a tenth of
- * the trace event path on a KVM guest with a large SCOREP_TOTAL_MEMORY). */
-static void prefault(void* memory, uint64_t bytes)
+/* Faults the pool in: with transparent huge pages one fault per 2 MiB. A
+ * failing hint leaves it to a write of every page. */
+static void fault_in(char* memory, uint64_t bytes)
 {
-#ifdef MADV_POPULATE_WRITE
-    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    uintptr_t begin = ((uintptr_t)memory + page - 1) & ~(page - 1);
-    uintptr_t end = ((uintptr_t)memory + bytes) & ~(page - 1);
-    if (end > begin)
-        (void)madvise((void*)begin, end - begin, MADV_POPULATE_WRITE);  /* a hint: failure is harmless */
-#else
-    (void)memory;
-    (void)bytes;
+#ifdef MADV_HUGEPAGE
+    (void)madvise(memory, bytes, MADV_HUGEPAGE);
 #endif
-}
-
-/* A location's raw buffer (trace_raw.h) is one chunk's size and counts
- * against the budget like a chunk, but is always granted: the location
- * cannot record without it, and it is reused after every drain. */
-char* trace_memory_raw_buffer(void)
-{
-    char* buffer = malloc(event_chunk_size);
-    if (buffer == NULL)
-        return NULL;
-    atomic_fetch_add(&in_use, event_chunk_size);
-    prefault(buffer, event_chunk_size);
-    return buffer;
-}
-
-void trace_memory_free_raw_buffer(char* buffer)
-{
-    if (buffer == NULL)
+#ifdef MADV_POPULATE_WRITE
+    if (madvise(memory, bytes, MADV_POPULATE_WRITE) == 0)
         return;
-    atomic_fetch_sub(&in_use, event_chunk_size);
-    free(buffer);
+#endif
+    memset(memory, 0, bytes);
 }
+
+static void create_pool(uint64_t total_memory)
+{
+    block_stride = (sizeof(raw_block) + event_chunk_size + 63) & ~(uint64_t)63;
+    uint64_t blocks = total_memory / event_chunk_size;   /* the headers come on top */
+    if (blocks == 0)
+        blocks = 1;
+    const uint64_t huge = 2u << 20;
+    uint64_t bytes = blocks * block_stride;
+    char* mapping = mmap(NULL, bytes + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                         -1, 0);
+    if (mapping == MAP_FAILED) {
+        scorep_warning("trace: cannot map SCOREP_TOTAL_MEMORY=%llu bytes: trace blocks are "
+                       "allocated one by one", (unsigned long long)total_memory);
+        return;
+    }
+    /* 2 MiB aligned, for huge pages; the slack is returned */
+    char* aligned = (char*)(((uintptr_t)mapping + huge - 1) & ~(uintptr_t)(huge - 1));
+    if (aligned > mapping)
+        munmap(mapping, (size_t)(aligned - mapping));
+    uint64_t tail = (uint64_t)((mapping + bytes + huge) - (aligned + bytes));
+    if (tail > 0)
+        munmap(aligned + bytes, tail);
+    fault_in(aligned, bytes);
+    pool = aligned;
+    pool_bytes = bytes;
+    for (uint64_t i = blocks; i-- > 0;) {
+        raw_block* block = (raw_block*)(pool + i * block_stride);
+        block->next = free_blocks;
+        free_blocks = block;
+    }
+}
+
+raw_block* trace_memory_take_block(int always)
+{
+    pthread_mutex_lock(&pool_lock);
+    raw_block* block = free_blocks;
+    if (block != NULL)
+        free_blocks = block->next;
+    pthread_mutex_unlock(&pool_lock);
+    if (block != NULL)
+        return block;
+    if (!always && atomic_load(&trace.directory_ready))
+        return NULL;   /* spill (raw blocks) or flush (OTF2) and reuse */
+    if (!always && !atomic_exchange(&warned_before_directory, 1))
+        scorep_warning("trace buffers exceed SCOREP_TOTAL_MEMORY=%llu bytes before the "
+                       "experiment directory exists; keeping the events in memory until "
+                       "they can be spilled", (unsigned long long)pool_bytes);
+    block = malloc(sizeof(raw_block) + event_chunk_size);
+    if (block == NULL)
+        scorep_warning("trace: out of memory for a %llu byte trace buffer block",
+                       (unsigned long long)event_chunk_size);
+    return block;
+}
+
+void trace_memory_give_block(raw_block* block)
+{
+    if (block == NULL)
+        return;
+    if (!from_pool(block)) {
+        free(block);
+        return;
+    }
+    pthread_mutex_lock(&pool_lock);
+    block->next = free_blocks;
+    free_blocks = block;
+    pthread_mutex_unlock(&pool_lock);
+}
+
+/* OTF2's perBufferData: the chunks one buffer owns (blocks' data areas). */
+typedef struct buffer_chunks {
+    raw_block* in_use;
+    raw_block* spare;
+} buffer_chunks;
 
 static void* allocate_chunk(void* user_data, OTF2_FileType file_type, OTF2_LocationRef location,
                             void** per_buffer_data, uint64_t chunk_size)
@@ -171,40 +211,31 @@ static void* allocate_chunk(void* user_data, OTF2_FileType file_type, OTF2_Locat
             return NULL;
         *per_buffer_data = owner;
     }
-    chunk* c = owner->spare;
-    if (c != NULL && c->bytes == chunk_size) {
+    raw_block* c = owner->spare;
+    if (c != NULL) {
         owner->spare = c->next;
-    } else {
-        int counted = file_type == OTF2_FILETYPE_EVENTS;
-        if (counted && owner->in_use != NULL && over_budget(chunk_size))
+    } else if (file_type == OTF2_FILETYPE_EVENTS && chunk_size == event_chunk_size) {
+        c = trace_memory_take_block(owner->in_use == NULL);
+        if (c == NULL)
             return NULL;  /* OTF2 flushes this buffer and asks again */
-        if (counted && owner->in_use == NULL)
-            atomic_fetch_add(&in_use, chunk_size);
-        c = malloc(CHUNK_HEADER + chunk_size);
+    } else {
+        c = malloc(sizeof(raw_block) + chunk_size);
         if (c == NULL) {
-            if (counted)
-                atomic_fetch_sub(&in_use, chunk_size);
             scorep_warning("trace: out of memory for a %llu byte trace buffer chunk",
                            (unsigned long long)chunk_size);
             return NULL;
         }
-        c->bytes = counted ? chunk_size : 0;
-        if (counted)
-            prefault(c, CHUNK_HEADER + chunk_size);
     }
-    if (file_type == OTF2_FILETYPE_EVENTS)
-        count_event_chunk();
     c->next = owner->in_use;
     owner->in_use = c;
-    return (char*)c + CHUNK_HEADER;
+    return c->data;
 }
 
-static void release_list(chunk* c)
+static void release_list(raw_block* c)
 {
     while (c != NULL) {
-        chunk* next = c->next;
-        atomic_fetch_sub(&in_use, c->bytes);
-        free(c);
+        raw_block* next = c->next;
+        trace_memory_give_block(c);
         c = next;
     }
 }
@@ -227,7 +258,7 @@ static void free_all_chunks(void* user_data, OTF2_FileType file_type, OTF2_Locat
     }
     /* After a flush: keep the chunks as spares for this buffer. */
     while (owner->in_use != NULL) {
-        chunk* c = owner->in_use;
+        raw_block* c = owner->in_use;
         owner->in_use = c->next;
         c->next = owner->spare;
         owner->spare = c;
@@ -241,7 +272,16 @@ static const OTF2_MemoryCallbacks memory_callbacks = {
 
 void trace_memory_install(OTF2_Archive* archive, uint64_t total_memory, uint64_t chunk_size)
 {
-    budget = total_memory > chunk_size ? total_memory : chunk_size;
     event_chunk_size = chunk_size;
+    create_pool(total_memory);
     OTF2_Archive_SetMemoryCallbacks(archive, &memory_callbacks, NULL);
+}
+
+void trace_memory_release_pool(void)
+{
+    if (pool != NULL)
+        munmap(pool, pool_bytes);
+    pool = NULL;
+    pool_bytes = 0;
+    free_blocks = NULL;
 }

@@ -1,12 +1,13 @@
 /*
- * Raw event records: what the event path stores, encoded to OTF2 later.
+ * Raw event records: what the event path stores, encoded to OTF2 at the end.
  *
- * An event is copied into its location's raw buffer as a fixed layout (a
- * 16-byte head and 0 to 4 words): a few stores and a pointer bump, where an
- * OTF2 record write costs 100 to 190 instructions. The records are encoded
- * with OTF2, in their order and with their values, when the raw buffer is
- * full and at finalisation (trace_encode.c), so OTF2 receives exactly the
- * calls it received when it was written to on the event path.
+ * An event is copied into its location's current raw block as a fixed layout
+ * (a 16-byte head and 0 to 4 words): a few stores and a pointer bump, where an
+ * OTF2 record write costs 100 to 190 instructions. The blocks stay in memory
+ * or are spilled to a file of the location (trace_blocks.c); at finalisation
+ * they are encoded with OTF2 in their order and with their values
+ * (trace_encode.c), so OTF2 receives exactly the calls it received when it
+ * was written to on the event path.
  */
 #ifndef SCOREP_WRAPGEN_TRACE_RAW_H
 #define SCOREP_WRAPGEN_TRACE_RAW_H
@@ -41,6 +42,7 @@ typedef enum raw_kind {
     RAW_RMA_SYNC,
     RAW_PARAMETER_INT,
     RAW_PARAMETER_STRING,
+    RAW_MEASUREMENT_OFF,
     RAW_KIND_COUNT_
 } raw_kind;
 
@@ -65,6 +67,13 @@ static inline uint64_t raw_pack(uint32_t low, uint32_t high)
 {
     return (uint64_t)low | (uint64_t)high << 32;
 }
+
+/* Blocks of records: records never straddle two blocks. */
+typedef struct raw_block {
+    struct raw_block* next;
+    uint64_t used;      /* bytes of records in data (set when the block is full) */
+    char data[];
+} raw_block;
 
 static inline uint32_t raw_low(uint64_t word) { return (uint32_t)word; }
 static inline uint32_t raw_high(uint64_t word) { return (uint32_t)(word >> 32); }

@@ -26,15 +26,8 @@
 trace_state trace;
 
 /* Events of a location whose state could not be allocated go nowhere, with
- * one warning: its raw buffer drains at every record (raw_drain_at is its
- * start) into no writer. Shared by such locations; the scratch space takes
- * any record stored while another thread's drain resets the position. */
-static char unusable_scratch[64 * 1024];
-static trace_location unusable_location = {
-    .raw_next = unusable_scratch,
-    .raw_drain_at = unusable_scratch,
-    .raw_begin = unusable_scratch,
-};
+ * one warning (trace_blocks_discard). */
+static trace_location unusable_location;
 
 static int open_archive(void)
 {
@@ -126,26 +119,18 @@ static void trace_experiment_dir_ready(const char* directory, int rank, int size
 static void trace_location_created(scorep_location* loc)
 {
     trace_location* tl = calloc(1, sizeof *tl);
-    char* raw = tl ? trace_memory_raw_buffer() : NULL;
-    if (raw == NULL) {
+    if (tl != NULL)
+        tl->location = loc;
+    if (tl == NULL || trace_blocks_init(tl) != 0) {
         free(tl);
         scorep_warning("trace: out of memory for location %u: its events are not traced",
                        loc->local_id);
         unusable_location.location = loc;
+        unusable_location.stopped = 1;
+        trace_blocks_discard(&unusable_location);
         loc->substrate_data[trace.slot] = &unusable_location;
         return;
     }
-    tl->location = loc;
-    tl->raw_begin = tl->raw_next = raw;
-    tl->raw_drain_at = raw + trace_memory_chunk_bytes() - RAW_MAX_BYTES;
-    /* The rank (part of the location id) may not be known yet; the id is set
-     * before the writer first touches a file (trace_flush_set_location_id). */
-    tl->writer = OTF2_Archive_GetEvtWriter(trace.archive, OTF2_UNDEFINED_LOCATION);
-    if (tl->writer == NULL)
-        scorep_warning("trace: OTF2 cannot create an event writer for location %u",
-                       loc->local_id);
-    else
-        OTF2_EvtWriter_SetUserData(tl->writer, tl);
     tl->next = atomic_load(&trace.locations);
     while (!atomic_compare_exchange_weak(&trace.locations, &tl->next, tl))
         ;
@@ -168,11 +153,11 @@ static void trace_finalize(void)
     while (tl != NULL) {
         trace_location* next = tl->next;
         tl->location->substrate_data[trace.slot] = NULL;
-        trace_memory_free_raw_buffer(tl->raw_begin);
-        free(tl->open);
+        trace_blocks_free(tl);
         free(tl);
         tl = next;
     }
+    trace_memory_release_pool();
 }
 
 const scorep_substrate* scorep_trace_substrate(void)

@@ -2,8 +2,8 @@
  * Finalisation of the trace: collective over all ranks, called once per
  * process after the core unified the definitions.
  *
- *   1. every rank encodes its raw buffers and closes its event writers: the
- *      last buffer contents go to traces/<location>.evt, all ranks in parallel
+ *   1. every rank encodes its raw blocks into its event writers and closes
+ *      them: traces/<location>.evt, all ranks in parallel
  *   2. every rank writes the mapping tables of its locations (traces/<location>.def)
  *   3. the event counts of all locations are gathered on rank 0, which writes
  *      the unified global definitions (traces.def)
@@ -17,23 +17,17 @@
 
 #include "trace.h"
 
-/* Encodes what is left in the raw buffers and closes every event writer of
- * this process; fills counts (location order of trace.locations) if given. */
+/* Encodes every location's raw blocks into its event file; fills counts
+ * (location order of trace.locations), or without counts discards them. */
 static int close_event_writers(uint64_t* counts)
 {
     int failed = 0;
     size_t i = 0;
     for (trace_location* tl = atomic_load(&trace.locations); tl != NULL; tl = tl->next, i++) {
-        if (tl->writer == NULL)
-            continue;
-        trace_raw_drain_final(tl);
-        trace_flush_set_location_id(tl->writer, tl);
-        uint64_t events = 0;
-        OTF2_EvtWriter_GetNumberOfEvents(tl->writer, &events);
-        if (counts != NULL)
-            counts[i] = events;
-        failed |= OTF2_Archive_CloseEvtWriter(trace.archive, tl->writer) != OTF2_SUCCESS;
-        tl->writer = NULL;
+        if (counts == NULL)
+            trace_blocks_free(tl);
+        else
+            failed |= trace_encode_location(tl, &counts[i]) != 0;
     }
     return failed;
 }
