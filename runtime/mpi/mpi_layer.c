@@ -127,10 +127,39 @@ static int decode_c(const void* status, scorep_status_fields* out)
     return 0;
 }
 
+/* 1 if PMPI_Status_f2c copies the INTEGERs of a status the size of the C
+ * one: every byte of the C status comes from the Fortran status, unchanged
+ * (two prefills tell bytes the conversion leaves alone). */
+static int status_f2c_is_copy(void)
+{
+    if (sizeof(MPI_Status) % sizeof(MPI_Fint) != 0) return 0;
+    enum { N = sizeof(MPI_Status) / sizeof(MPI_Fint) };
+    MPI_Fint probe[N];
+    for (int i = 0; i < N; i++) probe[i] = (MPI_Fint)(0x5a5a0000 + 97 * i);
+    for (int fill = 0; fill < 2; fill++) {
+        MPI_Status converted;
+        memset(&converted, fill ? 0xff : 0x00, sizeof converted);
+        if (PMPI_Status_f2c(probe, &converted) != MPI_SUCCESS) return 0;
+        if (memcmp(&converted, probe, sizeof converted) != 0) return 0;
+    }
+    return 1;
+}
+
+int scorep_mpi_status_f2c(const MPI_Fint* f_status, MPI_Status* c_status)
+{
+    static int copy = -1;   /* unknown; a race only repeats the check */
+    if (__builtin_expect(copy < 0, 0)) copy = status_f2c_is_copy();
+    if (copy) {
+        memcpy(c_status, f_status, sizeof *c_status);
+        return MPI_SUCCESS;
+    }
+    return PMPI_Status_f2c(f_status, c_status);
+}
+
 static int decode_fortran(const void* status, scorep_status_fields* out)
 {
     MPI_Status c;
-    if (PMPI_Status_f2c((const MPI_Fint*)status, &c) != MPI_SUCCESS) return -1;
+    if (scorep_mpi_status_f2c((const MPI_Fint*)status, &c) != MPI_SUCCESS) return -1;
     return decode_c(&c, out);
 }
 

@@ -153,7 +153,7 @@ scorep_request scorep_mpi_f08_request(MPI_Fint request)
 uint64_t scorep_mpi_f08_status_bytes(const MPI_Fint* status)
 {
     MPI_Status c;
-    if (PMPI_Status_f2c(status, &c) != MPI_SUCCESS)
+    if (scorep_mpi_status_f2c(status, &c) != MPI_SUCCESS)
         return 0;
     return scorep_mpi_status_bytes(&c);
 }
@@ -168,7 +168,7 @@ void scorep_mpi_f08_send(scorep_comm comm, int dest, int tag, int64_t count, MPI
 void scorep_mpi_f08_recv(scorep_comm comm, const MPI_Fint* status)
 {
     MPI_Status c;
-    if (PMPI_Status_f2c(status, &c) != MPI_SUCCESS || c.MPI_SOURCE == MPI_PROC_NULL)
+    if (scorep_mpi_status_f2c(status, &c) != MPI_SUCCESS || c.MPI_SOURCE == MPI_PROC_NULL)
         return;
     scorep_mpi_recv(comm, c.MPI_SOURCE, c.MPI_TAG, scorep_mpi_status_bytes(&c));
 }

@@ -62,6 +62,11 @@ void scorep_mpi_comm_free(MPI_Comm comm);
  * MPI_Init returned, or by a call without wrapper) is registered on the fly
  * with a process-local key. */
 scorep_comm scorep_mpi_comm_id(MPI_Comm comm);
+
+/* PMPI_Status_f2c; a copy of the INTEGERs where the library's conversion is
+ * one (Open MPI, MPICH: checked once against the library itself), which
+ * saves the library call on every Fortran receive and completion. */
+int scorep_mpi_status_f2c(const MPI_Fint* f_status, MPI_Status* c_status);
 scorep_comm scorep_mpi_group_id(MPI_Group group);
 
 scorep_window scorep_mpi_win_create(MPI_Win win, MPI_Comm comm);
