@@ -2015,10 +2015,8 @@ subroutine SCOREP_F08_NAME_MPI_Recv(buf, count, datatype, source, tag, comm, sta
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
     end if
     scorep_status => status
-    if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) then
-        call scorep_mpi_f08_zero(scorep_status_buffer, int(storage_size(scorep_status_buffer) / 8, c_size_t))
+    if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) &
         scorep_status => scorep_status_buffer
-    end if
     call PMPI_Recv(buf, count, datatype, source, tag, comm, scorep_status, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) call scorep_mpi_f08_recv(scorep_comm_id, scorep_status)
@@ -2065,10 +2063,8 @@ subroutine SCOREP_F08_NAME_MPI_Recv_c(buf, count, datatype, source, tag, comm, s
         scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
     end if
     scorep_status => status
-    if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) then
-        call scorep_mpi_f08_zero(scorep_status_buffer, int(storage_size(scorep_status_buffer) / 8, c_size_t))
+    if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) &
         scorep_status => scorep_status_buffer
-    end if
     call PMPI_Recv(buf, count, datatype, source, tag, comm, scorep_status, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) call scorep_mpi_f08_recv(scorep_comm_id, scorep_status)
@@ -2726,10 +2722,8 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv(sendbuf, sendcount, sendtype, dest, send
             int(sendcount, c_int64_t), sendtype%MPI_VAL)
     end if
     scorep_status => status
-    if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) then
-        call scorep_mpi_f08_zero(scorep_status_buffer, int(storage_size(scorep_status_buffer) / 8, c_size_t))
+    if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) &
         scorep_status => scorep_status_buffer
-    end if
     call PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, &
         comm, scorep_status, scorep_ierror)
     if (scorep_measuring) then
@@ -2791,10 +2785,8 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv_c(sendbuf, sendcount, sendtype, dest, se
             int(sendcount, c_int64_t), sendtype%MPI_VAL)
     end if
     scorep_status => status
-    if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) then
-        call scorep_mpi_f08_zero(scorep_status_buffer, int(storage_size(scorep_status_buffer) / 8, c_size_t))
+    if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) &
         scorep_status => scorep_status_buffer
-    end if
     call PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, &
         comm, scorep_status, scorep_ierror)
     if (scorep_measuring) then
@@ -2848,10 +2840,8 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv_replace(buf, count, datatype, dest, send
             int(count, c_int64_t), datatype%MPI_VAL)
     end if
     scorep_status => status
-    if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) then
-        call scorep_mpi_f08_zero(scorep_status_buffer, int(storage_size(scorep_status_buffer) / 8, c_size_t))
+    if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) &
         scorep_status => scorep_status_buffer
-    end if
     call PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, scorep_status, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) call scorep_mpi_f08_recv(scorep_comm_id, scorep_status)
@@ -2904,10 +2894,8 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv_replace_c(buf, count, datatype, dest, se
             int(count, c_int64_t), datatype%MPI_VAL)
     end if
     scorep_status => status
-    if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) then
-        call scorep_mpi_f08_zero(scorep_status_buffer, int(storage_size(scorep_status_buffer) / 8, c_size_t))
+    if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) &
         scorep_status => scorep_status_buffer
-    end if
     call PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, scorep_status, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) call scorep_mpi_f08_recv(scorep_comm_id, scorep_status)
