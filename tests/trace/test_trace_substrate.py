@@ -55,6 +55,25 @@ def test_trace_larger_than_total_memory_is_complete_after_flushes(many_events, t
     assert FLUSH_REGION in definitions["regions"]
 
 
+def test_signal_after_spills_leaves_every_event_in_the_trace(many_events, tmp_path):
+    """The blocks spilled to disk and those still in memory are both encoded
+    when a signal ends the program: nothing recorded is lost, and the spill
+    file is gone."""
+    pairs = 300_000
+    directory = tmp_path / "exp"
+    env = dict(os.environ)
+    env.update(tracing_env(directory, SCOREP_TOTAL_MEMORY="1M"))
+    proc = subprocess.run([str(many_events), str(pairs), "sigterm"], env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == -15, proc.stderr
+    events, _ = read_trace(directory / "traces.otf2")
+    counts = count_by_kind(next(iter(events.values())))
+    assert counts[("Enter", "work")] == counts[("Leave", "work")] == pairs
+    assert counts[("Enter", "main")] == counts[("Leave", "main")] == 1   # closed at the signal
+    assert counts[("Enter", FLUSH_REGION)] >= 2, "the run should have spilled"
+    assert not list(directory.glob("*.raw"))
+
+
 def test_flush_region_spans_the_flush_and_nests_inside_the_open_regions(many_events, tmp_path):
     directory = tmp_path / "exp"
     run_many_events(many_events, directory, 200_000, "1M")
