@@ -9,8 +9,11 @@
  * pool is faulted in at initialisation because first touching memory is
  * expensive where the run is measured: a page fault per 4 KiB natively, and
  * on a virtual machine with shadow paging about 0.7 ns per byte, more than a
- * raw record's stores (docs/PERFORMANCE.md). So events are written only into
- * memory that is warm.
+ * raw record's stores (docs/PERFORMANCE.md). So events are written into
+ * memory that is warm. Only the first PREFAULT_MAX bytes, though: a budget
+ * set high "to be safe" must not take that much memory from every process
+ * at its start; a block beyond is faulted in (one call) when it is first
+ * taken.
  *
  * Raw blocks: a location that needs a block when the pool is empty spills
  * its blocks to its file and reuses one (trace_blocks.c). Before the
@@ -38,9 +41,13 @@
 
 #include "trace.h"
 
+#define PREFAULT_MAX (256ull << 20)
+
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static char* pool;             /* the mapping (NULL: no pool, every block is allocated) */
 static uint64_t pool_bytes;
+static char* warm_end;         /* blocks below are faulted in; the free list hands
+                                * out the others in address order, the first time */
 static uint64_t block_stride;  /* header + chunk, rounded to the cache line */
 static raw_block* free_blocks;
 static atomic_int warned_before_directory;
@@ -115,13 +122,19 @@ static int from_pool(const raw_block* block)
  * failing hint leaves it to a write of every page. */
 static void fault_in(char* memory, uint64_t bytes)
 {
+    /* the whole pages inside; a failing hint leaves it to the memset */
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    char* begin = (char*)(((uintptr_t)memory + page - 1) & ~(page - 1));
+    char* end = (char*)(((uintptr_t)memory + bytes) & ~(page - 1));
+    if (end > begin) {
 #ifdef MADV_HUGEPAGE
-    (void)madvise(memory, bytes, MADV_HUGEPAGE);
+        (void)madvise(begin, (size_t)(end - begin), MADV_HUGEPAGE);
 #endif
 #ifdef MADV_POPULATE_WRITE
-    if (madvise(memory, bytes, MADV_POPULATE_WRITE) == 0)
-        return;
+        if (madvise(begin, (size_t)(end - begin), MADV_POPULATE_WRITE) == 0)
+            return;
 #endif
+    }
     memset(memory, 0, bytes);
 }
 
@@ -147,9 +160,11 @@ static void create_pool(uint64_t total_memory)
     uint64_t tail = (uint64_t)((mapping + bytes + huge) - (aligned + bytes));
     if (tail > 0)
         munmap(aligned + bytes, tail);
-    fault_in(aligned, bytes);
+    uint64_t warm = bytes < PREFAULT_MAX ? bytes : PREFAULT_MAX / block_stride * block_stride;
+    fault_in(aligned, warm);
     pool = aligned;
     pool_bytes = bytes;
+    warm_end = aligned + warm;
     for (uint64_t i = blocks; i-- > 0;) {
         raw_block* block = (raw_block*)(pool + i * block_stride);
         block->next = free_blocks;
@@ -161,9 +176,17 @@ raw_block* trace_memory_take_block(int always)
 {
     pthread_mutex_lock(&pool_lock);
     raw_block* block = free_blocks;
-    if (block != NULL)
+    int cold = 0;
+    if (block != NULL) {
         free_blocks = block->next;
+        if ((char*)block >= warm_end) {
+            cold = 1;
+            warm_end = (char*)block + block_stride;
+        }
+    }
     pthread_mutex_unlock(&pool_lock);
+    if (cold)
+        fault_in((char*)block, block_stride);
     if (block != NULL)
         return block;
     if (!always && atomic_load(&trace.directory_ready))
