@@ -74,6 +74,23 @@ def test_signal_after_spills_leaves_every_event_in_the_trace(many_events, tmp_pa
     assert not list(directory.glob("*.raw"))
 
 
+def test_a_large_memory_budget_is_not_taken_at_the_start(many_events, tmp_path):
+    """SCOREP_TOTAL_MEMORY=8G does not fault 8G in on every process: it starts
+    with at most the pool's warm part (256 MiB) resident and records its
+    events."""
+    directory = tmp_path / "exp"
+    env = dict(os.environ)
+    env.update(tracing_env(directory, SCOREP_TOTAL_MEMORY="8G"))
+    child = subprocess.Popen([str(many_events), "1000"], env=env, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    assert child.returncode == 0, child.stderr.read()
+    assert usage.ru_maxrss < 400 * 1024, f"{usage.ru_maxrss} KiB resident"
+    events, _ = read_trace(directory / "traces.otf2")
+    assert count_by_kind(next(iter(events.values())))[("Enter", "work")] == 1000
+
+
 def test_flush_region_spans_the_flush_and_nests_inside_the_open_regions(many_events, tmp_path):
     directory = tmp_path / "exp"
     run_many_events(many_events, directory, 200_000, "1M")
