@@ -46,8 +46,10 @@
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static char* pool;             /* the mapping (NULL: no pool, every block is allocated) */
 static uint64_t pool_bytes;
-static char* warm_end;         /* blocks below are faulted in; the free list hands
-                                * out the others in address order, the first time */
+static uint64_t pool_blocks;
+static uint64_t fresh_block;   /* blocks from here on were never handed out; they are
+                                * handed out in address order, untouched till then */
+static uint64_t warm_blocks;   /* the first ones, faulted in at the start */
 static uint64_t block_stride;  /* header + chunk, rounded to the cache line */
 static raw_block* free_blocks;
 static atomic_int warned_before_directory;
@@ -160,16 +162,11 @@ static void create_pool(uint64_t total_memory)
     uint64_t tail = (uint64_t)((mapping + bytes + huge) - (aligned + bytes));
     if (tail > 0)
         munmap(aligned + bytes, tail);
-    uint64_t warm = bytes < PREFAULT_MAX ? bytes : PREFAULT_MAX / block_stride * block_stride;
-    fault_in(aligned, warm);
+    warm_blocks = bytes <= PREFAULT_MAX ? blocks : PREFAULT_MAX / block_stride;
+    fault_in(aligned, warm_blocks * block_stride);
     pool = aligned;
     pool_bytes = bytes;
-    warm_end = aligned + warm;
-    for (uint64_t i = blocks; i-- > 0;) {
-        raw_block* block = (raw_block*)(pool + i * block_stride);
-        block->next = free_blocks;
-        free_blocks = block;
-    }
+    pool_blocks = blocks;
 }
 
 raw_block* trace_memory_take_block(int always)
@@ -179,10 +176,9 @@ raw_block* trace_memory_take_block(int always)
     int cold = 0;
     if (block != NULL) {
         free_blocks = block->next;
-        if ((char*)block >= warm_end) {
-            cold = 1;
-            warm_end = (char*)block + block_stride;
-        }
+    } else if (fresh_block < pool_blocks) {
+        cold = fresh_block >= warm_blocks;
+        block = (raw_block*)(pool + fresh_block++ * block_stride);
     }
     pthread_mutex_unlock(&pool_lock);
     if (cold)
@@ -305,6 +301,6 @@ void trace_memory_release_pool(void)
     if (pool != NULL)
         munmap(pool, pool_bytes);
     pool = NULL;
-    pool_bytes = 0;
+    pool_bytes = pool_blocks = fresh_block = warm_blocks = 0;
     free_blocks = NULL;
 }
