@@ -27,6 +27,8 @@
 #include "../substrate.h"
 #include "trace_raw.h"
 
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+
 /* Per-location state, owned by the location's thread. */
 typedef struct trace_location {
     /* the event path's: a record is stored at raw_next; one that ends past

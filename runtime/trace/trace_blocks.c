@@ -132,7 +132,8 @@ void trace_blocks_full(trace_location* tl)
         return;
     }
     if (!atomic_load(&trace.directory_ready)) {
-        /* out of memory and nowhere to spill: the oldest records make room */
+        /* out of memory and nowhere to spill yet: what the location recorded
+         * so far is dropped (with a warning), it goes on in its first block */
         spill_failed(tl, "keep (out of memory)");
         raw_block* keep = tl->first;
         while (tl->first->next) {
@@ -158,7 +159,7 @@ void trace_blocks_drain(trace_location* tl,
         return;
     tl->current->used = (uint64_t)(tl->raw_next - tl->current->data);
     if (tl->spill_fd >= 0 && tl->spilled_blocks > 0) {
-        /* a block of the list is free to read into: the first, encoded last */
+        /* read into a block of its own: the location's blocks are still full */
         raw_block* buffer = trace_memory_take_block(1);
         off_t offset = 0;
         for (uint64_t i = 0; buffer != NULL && i < tl->spilled_blocks; i++) {

@@ -10,8 +10,6 @@
 
 #include "trace.h"
 
-#define UNLIKELY(x) __builtin_expect(!!(x), 0)
-
 /* words stored after the head, per kind (trace_events.c fills them) */
 static const uint8_t words_of[RAW_KIND_COUNT_] = {
     [RAW_ENTER] = 0,

@@ -11,8 +11,6 @@
  */
 #include "trace.h"
 
-#define UNLIKELY(x) __builtin_expect(!!(x), 0)
-
 /* The location's next record at time t; stored by the caller, then committed
  * with its word count. */
 static inline raw_record* next_record(trace_location* tl, uint64_t t, raw_kind kind, uint32_t id)
