@@ -127,6 +127,13 @@ static int decode_c(const void* status, scorep_status_fields* out)
     return 0;
 }
 
+scorep_region scorep_mpi_procedure_region(const char* name, int role, const char* group)
+{
+    scorep_mpi_layer_notice();
+    /* racing threads get the same id: the core deduplicates definitions */
+    return scorep_region_define(name, NULL, SCOREP_PARADIGM_MPI, (scorep_region_role)role, group);
+}
+
 /* 1 if PMPI_Status_f2c copies the INTEGERs of a status the size of the C
  * one: every byte of the C status comes from the Fortran status, unchanged
  * (two prefills tell bytes the conversion leaves alone). */

@@ -19,10 +19,7 @@ scorep_region scorep_mpi_region_ids[SCOREP_MPI_REGION_COUNT] = {
 scorep_region scorep_mpi_region_define(int index)
 {
     const struct scorep_mpi_region_info* info = &scorep_mpi_region_info[index];
-    scorep_mpi_layer_notice();   /* MPI started behind our back? */
-    /* Racing threads get the same id: the core deduplicates definitions. */
-    scorep_region region = scorep_region_define(info->name, NULL, SCOREP_PARADIGM_MPI,
-                                                (scorep_region_role)info->role, info->group);
+    scorep_region region = scorep_mpi_procedure_region(info->name, info->role, info->group);
     scorep_mpi_region_ids[index] = region;
     return region;
 }

@@ -30,11 +30,7 @@ static scorep_region region_of(int index)
     scorep_region region = region_ids[index];
     if (__builtin_expect(region == SCOREP_INVALID_ID, 0)) {
         const struct scorep_mpi_f08_region_info* info = &scorep_mpi_f08_region_info[index];
-        scorep_mpi_layer_notice();   /* MPI started behind our back? */
-        /* the same (name, paradigm, role, group) as the C wrapper's region:
-         * the core hands out the same id, one region per MPI procedure */
-        region = scorep_region_define(info->name, NULL, SCOREP_PARADIGM_MPI,
-                                      (scorep_region_role)info->role, info->group_name);
+        region = scorep_mpi_procedure_region(info->name, info->role, info->group_name);
         region_ids[index] = region;
     }
     return region;

@@ -47,11 +47,7 @@ __attribute__((constructor)) static void scorep_mpif_load(void)
 scorep_region scorep_mpif_region_define(int index)
 {
     const struct scorep_mpif_region_info* info = &scorep_mpif_region_info[index];
-    scorep_mpi_layer_notice();   /* MPI started behind our back? */
-    /* the same (name, paradigm, role, group) as the C wrapper's region: the
-     * core hands out the same id, one region per MPI procedure */
-    scorep_region region = scorep_region_define(info->name, NULL, SCOREP_PARADIGM_MPI,
-                                                (scorep_region_role)info->role, info->group);
+    scorep_region region = scorep_mpi_procedure_region(info->name, info->role, info->group);
     scorep_mpif_region_ids[index] = region;
     return region;
 }

@@ -63,6 +63,11 @@ void scorep_mpi_comm_free(MPI_Comm comm);
  * with a process-local key. */
 scorep_comm scorep_mpi_comm_id(MPI_Comm comm);
 
+/* The region of an MPI procedure, the same (name, paradigm, role, group) for
+ * every binding's wrapper, so the core hands out one id per procedure. Also
+ * notices an MPI started behind the layer's back. */
+scorep_region scorep_mpi_procedure_region(const char* name, int role, const char* group);
+
 /* PMPI_Status_f2c; a copy of the INTEGERs where the library's conversion is
  * one (Open MPI, MPICH: checked once against the library itself), which
  * saves the library call on every Fortran receive and completion. */
