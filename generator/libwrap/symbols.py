@@ -305,6 +305,18 @@ def _resolve_script(lib, dirs):
     return lib
 
 
+def _linker_mode(word, static):
+    """Whether -l finds archives only after `word`: the linker's -Bstatic /
+    -Bdynamic (and their aliases) passed with -Wl, switch it."""
+    if word.startswith("-Wl,"):
+        for part in word[4:].split(","):
+            if part in ("-Bstatic", "-dn", "-non_shared", "-static"):
+                static = True
+            elif part in ("-Bdynamic", "-dy", "-call_shared"):
+                static = False
+    return static
+
+
 def find_libraries(libs, ldflags, cc):
     """Resolve each `-lNAME` of libs as the linker would (the -L directories of
     ldflags and libs, then the compiler's search directories, then the linker's
@@ -316,21 +328,11 @@ def find_libraries(libs, ldflags, cc):
     static = any(w in ("-static", "--static") for w in flag_words + lib_words)
     found = []
     for word in flag_words:
-        if word.startswith("-Wl,"):
-            for part in word[4:].split(","):
-                if part in ("-Bstatic", "-dn", "-non_shared", "-static"):
-                    static = True
-                elif part in ("-Bdynamic", "-dy", "-call_shared"):
-                    static = False
+        static = _linker_mode(word, static)
     i = 0
     while i < len(lib_words):
         word = lib_words[i]
-        if word.startswith("-Wl,"):
-            for part in word[4:].split(","):
-                if part in ("-Bstatic", "-dn", "-non_shared", "-static"):
-                    static = True
-                elif part in ("-Bdynamic", "-dy", "-call_shared"):
-                    static = False
+        static = _linker_mode(word, static)
         name = None
         if word == "-l" and i + 1 < len(lib_words):
             name, flag = lib_words[i + 1], f"-l{lib_words[i + 1]}"
