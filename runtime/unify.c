@@ -112,6 +112,45 @@ static bool next_record(scorep_buffer* set, uint64_t* kind, const uint8_t** byte
     return true;
 }
 
+/* Global ids: the position among records of the same kind, except that
+ * communicators come before MPI groups (both K_COMM records): the trace
+ * numbers its communicators densely from 0 with these ids (OTF2 readers
+ * expect no gaps), and every entry, group or not, also names a group. */
+typedef struct id_numbering {
+    uint32_t next[K_COUNT];
+    uint32_t comms;          /* communicator records in the set */
+    uint32_t groups_seen;
+} id_numbering;
+
+static bool comm_record_is_group(const uint8_t* bytes, size_t n)
+{
+    uint64_t is_group = 0;   /* encode_comm: key, then is_group */
+    if (n >= 2 * sizeof is_group)
+        memcpy(&is_group, bytes + sizeof is_group, sizeof is_group);
+    return is_group != 0;
+}
+
+static void numbering_start(id_numbering* ids, scorep_buffer* set)
+{
+    memset(ids, 0, sizeof *ids);
+    uint64_t kind;
+    const uint8_t* bytes;
+    size_t n;
+    set->read_pos = 0;
+    while (next_record(set, &kind, &bytes, &n))
+        if (kind == K_COMM && !comm_record_is_group(bytes, n)) ids->comms++;
+    set->read_pos = 0;
+}
+
+static uint32_t numbering_next(id_numbering* ids, uint64_t kind, const uint8_t* bytes, size_t n)
+{
+    if (kind == K_COMM) {
+        if (comm_record_is_group(bytes, n)) return ids->comms + ids->groups_seen++;
+        return ids->next[K_COMM]++;
+    }
+    return ids->next[kind]++;
+}
+
 static void local_set(scorep_buffer* set)
 {
     scorep_buffer enc = {0};
@@ -219,11 +258,11 @@ static void build_tables(unified_storage* u, scorep_buffer* set, scorep_strmap* 
     u->location_rank = calloc(counts[K_LOCATION] + 1, sizeof(uint32_t));
     u->location_thread = calloc(counts[K_LOCATION] + 1, sizeof(uint32_t));
     u->location_events = calloc(counts[K_LOCATION] + 1, sizeof(uint64_t));
-    uint32_t next[K_COUNT] = {0};
-    set->read_pos = 0;
+    id_numbering ids;
+    numbering_start(&ids, set);
     while (next_record(set, &kind, &bytes, &n)) {
         scorep_buffer r = {(uint8_t*)bytes, n, n, 0, false};
-        uint32_t id = next[kind]++;
+        uint32_t id = numbering_next(&ids, kind, bytes, n);
         switch (kind) {
         case K_STRING: u->strings[id] = dup_str(&r); break;
         case K_REGION: {
@@ -288,18 +327,18 @@ static void build_tables(unified_storage* u, scorep_buffer* set, scorep_strmap* 
     d->location_event_count = u->location_events;
 }
 
-/* global ids: position among records of the same kind */
+/* global ids (id_numbering) by record key */
 static void index_set(scorep_buffer* set, scorep_strmap* index)
 {
-    uint32_t next[K_COUNT] = {0};
+    id_numbering ids;
+    numbering_start(&ids, set);
     scorep_buffer k = {0};
     uint64_t kind;
     const uint8_t* bytes;
     size_t n;
-    set->read_pos = 0;
     while (next_record(set, &kind, &bytes, &n)) {
         if (kind >= K_COUNT) break;
-        uint32_t id = next[kind]++;
+        uint32_t id = numbering_next(&ids, kind, bytes, n);
         if (kind == K_LOCATION) continue;
         key_of(&k, kind, bytes, n);
         scorep_strmap_put(index, k.data, k.size, id);

@@ -127,7 +127,10 @@ uint64_t trace_location_global_id(const trace_location* tl);
 /* trace_collectives.c: OTF2 collective callbacks over the core's multi-process ops */
 OTF2_ErrorCode trace_collectives_install(OTF2_Archive* archive, const scorep_multiprocess_ops* ops);
 
-/* trace_definitions.c */
+/* trace_definitions.c: each location of this process gets its local
+ * definition file with the local -> global mapping tables (the archive's
+ * definition files open); all of them in the shared archive */
+int trace_write_location_definitions(OTF2_Archive* archive, const scorep_unified_definitions* defs);
 int trace_write_mapping_tables(const scorep_finalize_context* ctx);
 int trace_write_global_definitions(OTF2_Archive* archive, const scorep_finalize_context* ctx,
                                    const uint64_t* event_counts);

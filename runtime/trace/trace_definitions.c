@@ -10,8 +10,10 @@
  * Global ids: strings 0..string_count-1 are the core's unified strings (the
  * values of string parameters); names this file needs are appended after them.
  * Every core comm-table entry g (communicator or MPI group) becomes OTF2 group
- * g + 1, and communicators also OTF2 comm g; group 0 is the COMM_LOCATIONS
- * group listing the master location of every rank in world-rank order.
+ * g + 1, and communicators also OTF2 comm g (the unification numbers them
+ * before the MPI groups, so OTF2's comms have no gaps); group 0 is the
+ * COMM_LOCATIONS group listing the master location of every rank in
+ * world-rank order.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,30 +55,34 @@ static int write_location_maps(OTF2_DefWriter* writer, const scorep_unified_defi
     return failed;
 }
 
-int trace_write_mapping_tables(const scorep_finalize_context* ctx)
+int trace_write_location_definitions(OTF2_Archive* archive, const scorep_unified_definitions* defs)
 {
-    const scorep_unified_definitions* defs = ctx->defs;
     uint32_t comm_count = scorep_comm_count();
     /* Without memory for the group map the files are still opened and closed:
      * both are collective. */
     uint32_t* group_map = malloc((comm_count + 1) * sizeof *group_map);
     for (uint32_t i = 0; group_map != NULL && i < comm_count; i++)
         group_map[i] = group_of_comm(defs->comm_map[i]);
-
     int failed = group_map == NULL;
-    failed |= OTF2_Archive_OpenDefFiles(trace.archive) != OTF2_SUCCESS;
     for (trace_location* tl = atomic_load(&trace.locations); tl != NULL; tl = tl->next) {
-        OTF2_DefWriter* writer = OTF2_Archive_GetDefWriter(trace.archive,
-                                                           trace_location_global_id(tl));
+        OTF2_DefWriter* writer = OTF2_Archive_GetDefWriter(archive, trace_location_global_id(tl));
         if (writer == NULL) {
             failed = 1;
             continue;
         }
-        failed |= write_location_maps(writer, defs, group_map);
-        failed |= OTF2_Archive_CloseDefWriter(trace.archive, writer) != OTF2_SUCCESS;
+        if (group_map != NULL)
+            failed |= write_location_maps(writer, defs, group_map);
+        failed |= OTF2_Archive_CloseDefWriter(archive, writer) != OTF2_SUCCESS;
     }
-    failed |= OTF2_Archive_CloseDefFiles(trace.archive) != OTF2_SUCCESS;
     free(group_map);
+    return failed ? -1 : 0;
+}
+
+int trace_write_mapping_tables(const scorep_finalize_context* ctx)
+{
+    int failed = OTF2_Archive_OpenDefFiles(trace.archive) != OTF2_SUCCESS;
+    failed |= trace_write_location_definitions(trace.archive, ctx->defs) != 0;
+    failed |= OTF2_Archive_CloseDefFiles(trace.archive) != OTF2_SUCCESS;
     return failed ? -1 : 0;
 }
 

@@ -7,8 +7,8 @@
  * finalisation therefore writes an archive of its own next to it:
  *
  *   traces.rank<N>.otf2   anchor file
- *   traces.rank<N>.def    this rank's definitions, with its process-local ids
- *                         as global ids (no mapping tables needed)
+ *   traces.rank<N>.def    this rank's definitions; the locations' files map
+ *                         its process-local ids to them
  *   traces.rank<N>/       one symlink per location of this rank to its event
  *                         file in traces/, which the events already went to
  *
@@ -47,17 +47,15 @@ static int link_event_files(const char* events_dir)
 }
 
 /* Readers open an event and a local definition file for every location they
- * know. This rank's locations get an empty definition file (ids are global
- * already: no mapping table); the stand-ins for the other ranks' master
- * locations (see write_system_tree) get both, empty. */
-static int write_empty_location_files(OTF2_Archive* archive, const scorep_finalize_context* ctx)
+ * know. This rank's locations get their mapping tables (the rank's own
+ * definitions number communicators before MPI groups, as the unification
+ * does); the stand-ins for the other ranks' master locations (see
+ * write_system_tree) get both files, empty. */
+static int write_location_files(OTF2_Archive* archive, const scorep_finalize_context* ctx)
 {
     int failed = OTF2_Archive_OpenDefFiles(archive) != OTF2_SUCCESS;
     failed |= OTF2_Archive_OpenEvtFiles(archive) != OTF2_SUCCESS;
-    for (trace_location* tl = atomic_load(&trace.locations); tl != NULL; tl = tl->next) {
-        OTF2_DefWriter* writer = OTF2_Archive_GetDefWriter(archive, trace_location_global_id(tl));
-        failed |= writer == NULL || OTF2_Archive_CloseDefWriter(archive, writer) != OTF2_SUCCESS;
-    }
+    failed |= trace_write_location_definitions(archive, ctx->defs) != 0;
     for (int rank = 0; rank < ctx->size; rank++) {
         if (rank == ctx->rank)
             continue;
@@ -148,7 +146,7 @@ int trace_write_partial_archive(const scorep_finalize_context* ctx, const uint64
     } else {
         failed |= link_event_files(events_dir);
     }
-    failed |= write_empty_location_files(archive, ctx);
+    failed |= write_location_files(archive, ctx);
     failed |= trace_write_global_definitions(archive, ctx, ordered) != 0;
     failed |= OTF2_Archive_Close(archive) != OTF2_SUCCESS;
     free(ordered);
