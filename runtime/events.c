@@ -603,7 +603,9 @@ static void request_complete(scorep_request request, const scorep_status_fields*
     }
     int source = fields->source, tag = fields->tag;
     uint64_t bytes = fields->bytes;
-    if (fields->cancelled) {
+    /* a status the library is known to leave unset tells nothing, not even
+     * a cancellation (wrappers lend statuses they do not clear) */
+    if (fields->cancelled && !copy.status_wrong) {
         if (copy.send_id) DISPATCH(mpi_request_cancelled, copy.send_id)
         DISPATCH(mpi_request_cancelled, copy.id)
     } else if (copy.is_send) {

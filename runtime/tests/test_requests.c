@@ -215,6 +215,32 @@ static void check_isendrecv(scorep_comm comm)
            {EV_ISEND_COMPLETE, send}, {EV_IRECV, recv});
 }
 
+/* An origin whose statuses the library leaves unset: the posted envelope
+ * is recorded, and whatever the status says about a cancellation is not
+ * believed (wrappers lend statuses they do not clear). */
+static int statuses_unset(scorep_recv_origin origin)
+{
+    (void)origin;
+    return 0;
+}
+
+static void check_unset_status_is_not_a_cancellation(scorep_comm comm)
+{
+    scorep_register_status_check(SCOREP_RECV_ISENDRECV_REPLACE, statuses_unset);
+    uint64_t send = isend(comm, 5, 16, 0xa0);
+    scorep_mpi_irecv_request_posted(comm, 5, 9, 16, SCOREP_RECV_ISENDRECV_REPLACE, 0xa0);
+    uint64_t recv = last_id(EV_IRECV_REQUEST);
+    size_t from = nevents;
+    scorep_mpi_request_complete(0xa0, 12345, -7, 999999, 1);   /* stale memory */
+    EXPECT("an unset status: no cancellation", from, {EV_ISEND_COMPLETE, send}, {EV_IRECV, recv});
+    const recorded* r = &events[nevents - 1];
+    if (r->peer != 5 || r->tag != 9 || r->bytes != 16) {
+        failures++;
+        printf("FAIL an unset status: envelope %d/%d/%llu, not the posted 5/9/16\n", r->peer, r->tag,
+               (unsigned long long)r->bytes);
+    }
+}
+
 /* Many handles, colliding in the table's buckets, each with two requests,
  * completed in an order mixed across handles. */
 static void check_many_handles(scorep_comm comm)
@@ -374,6 +400,7 @@ int main(void)
     check_shared_handle(comm);
     check_persistent(comm);
     check_isendrecv(comm);
+    check_unset_status_is_not_a_cancellation(comm);
     check_many_handles(comm);
     check_bound(comm);
     scorep_exit(queues);
