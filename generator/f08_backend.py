@@ -69,13 +69,18 @@ def f08_params(kinds, proc):
     return [p for p in proc.params_for("f08") if f08_type(kinds, p, proc.large_count)]
 
 
-# Fortran-only hook: internal procedures of the wrapper (after `contains`).
-F08_HOOKS = HOOKS + ("contains",)
+# Fortran-only hooks: internal procedures of the wrapper (after `contains`),
+# and begin/end: a task's variant of the skeleton's begin or end call that
+# folds its own first or last work into the same call into C (at most one
+# task per wrapper replaces each).
+REPLACING_HOOKS = ("begin", "end")
+F08_HOOKS = HOOKS + ("contains",) + REPLACING_HOOKS
 
 
 def render_hooks(env, plan):
     hooks = {hook: [] for hook in F08_HOOKS}
     imports, substitutes, missing = set(), {}, []
+    replaced_by = {}
     for use in plan.tasks:
         try:
             module = env.get_template(f"{use.name}.f08.j2").module
@@ -85,7 +90,14 @@ def render_hooks(env, plan):
             missing.append(use.name)
             continue
         context = context_of(plan, use)
+        before = {h: len(hooks[h]) for h in REPLACING_HOOKS}
         add_hooks(module, context, F08_HOOKS, hooks)
+        for h in REPLACING_HOOKS:
+            if len(hooks[h]) > before[h]:
+                if h in replaced_by:
+                    raise SpecError(f"tasks '{replaced_by[h]}' and '{use.name}' both replace the F08 "
+                                    f"wrapper's {h} call", entry=plan.proc.name)
+                replaced_by[h] = use.name
         if getattr(module, "imports", None) is not None:
             imports.update(str(module.imports(context)).split())
         if getattr(module, "substitute", None) is not None:

@@ -9,7 +9,7 @@ objects, strings, LOGICALs, callbacks and integer handles exactly as given.
 
 The snippets were written for C arguments. Each argument a task reads gets a
 *view*: a C local with the C binding's type, converted from the Fortran
-argument (handles with MPI_<H>_f2c, statuses with PMPI_Status_f2c, 1-based
+argument (handles with MPI_<H>_f2c, statuses with scorep_mpi_status_f2c, 1-based
 indices to 0-based, LOGICAL to int, the library's Fortran MPI_IN_PLACE and
 MPI_STATUS(ES)_IGNORE addresses to the C constants), and the snippet sees the
 view's name as its argument. Only those arguments are converted: before the
@@ -168,7 +168,7 @@ class Views:
                 f"    scorep_fa_{name} = scorep_mpif_lent_statuses({n});")
             self.after.append((name, f"if ({v} != MPI_STATUSES_IGNORE)\n"
                                      f"    for (int scorep_i = 0; scorep_i < {filled}; scorep_i++)\n"
-                                     f"        PMPI_Status_f2c(scorep_fa_{name} + (size_t)scorep_i * scorep_mpif_status_size, &{v}[scorep_i]);"))
+                                     f"        scorep_mpi_status_f2c(scorep_fa_{name} + (size_t)scorep_i * scorep_mpif_status_size, &{v}[scorep_i]);"))
         else:
             self.decls.append(f"MPI_Status scorep_c_{name};")
             self.decls.append(f"MPI_Status* {v} = MPI_STATUS_IGNORE;")
@@ -179,7 +179,7 @@ class Views:
                 f"if ({v} != MPI_STATUS_IGNORE && {name} == scorep_mpif_status_ignore)\n"
                 f"    scorep_fa_{name} = scorep_lent_{name};")
             self.after.append((name, f"if ({v} != MPI_STATUS_IGNORE)\n"
-                                     f"    PMPI_Status_f2c(scorep_fa_{name}, {v});"))
+                                     f"    scorep_mpi_status_f2c(scorep_fa_{name}, {v});"))
         self.call_arg[name] = f"scorep_fa_{name}"
         return v
 

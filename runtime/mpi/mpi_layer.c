@@ -152,11 +152,13 @@ static int status_f2c_is_copy(void)
     return 1;
 }
 
+int scorep_mpi_status_f2c_copies = -1;   /* a race only repeats the check */
+
 int scorep_mpi_status_f2c(const MPI_Fint* f_status, MPI_Status* c_status)
 {
-    static int copy = -1;   /* unknown; a race only repeats the check */
-    if (__builtin_expect(copy < 0, 0)) copy = status_f2c_is_copy();
-    if (copy) {
+    if (__builtin_expect(scorep_mpi_status_f2c_copies < 0, 0))
+        scorep_mpi_status_f2c_copies = status_f2c_is_copy();
+    if (scorep_mpi_status_f2c_copies) {
         memcpy(c_status, f_status, sizeof *c_status);
         return MPI_SUCCESS;
     }
@@ -165,9 +167,9 @@ int scorep_mpi_status_f2c(const MPI_Fint* f_status, MPI_Status* c_status)
 
 static int decode_fortran(const void* status, scorep_status_fields* out)
 {
-    MPI_Status c;
-    if (scorep_mpi_status_f2c((const MPI_Fint*)status, &c) != MPI_SUCCESS) return -1;
-    return decode_c(&c, out);
+    MPI_Status scratch;
+    const MPI_Status* c = scorep_mpi_status_from_fortran((const MPI_Fint*)status, &scratch);
+    return c ? decode_c(c, out) : -1;
 }
 
 static int decode_fortran2008(const void* status, scorep_status_fields* out)
@@ -266,10 +268,17 @@ typedef struct handle_cache {
 enum { COMM_IDS, WINDOW_IDS, CACHED_TABLES };
 static uint64_t table_generation[CACHED_TABLES] = {1, 1};
 static __thread handle_cache id_cache[CACHED_TABLES] TLS_FAST;
+/* communicator ids by Fortran handle (generation of COMM_IDS) */
+static __thread handle_cache fortran_comm_ids TLS_FAST;
+
+static inline handle_cache_entry* slot_of(handle_cache* cache, uintptr_t handle)
+{
+    return &cache->entries[(handle ^ (handle >> 4) ^ (handle >> 12)) & (HANDLE_CACHE_SIZE - 1)];
+}
 
 static inline handle_cache_entry* cache_slot(int table, uintptr_t handle)
 {
-    return &id_cache[table].entries[(handle ^ (handle >> 4) ^ (handle >> 12)) & (HANDLE_CACHE_SIZE - 1)];
+    return slot_of(&id_cache[table], handle);
 }
 
 /* caller holds table_lock and has just changed the table */
@@ -434,6 +443,17 @@ scorep_comm scorep_mpi_comm_id(MPI_Comm comm)
     uint32_t id;
     if (cached_find(COMM_IDS, &comm_table, (uintptr_t)comm, comm_to_fortran, &id)) return id;
     return define_comm(comm, first_use_key(comm));
+}
+
+scorep_comm scorep_mpi_comm_id_fortran(MPI_Fint comm)
+{
+    const uintptr_t key = (uintptr_t)(unsigned)comm;
+    handle_cache_entry* cached = slot_of(&fortran_comm_ids, key);
+    uint64_t generation = __atomic_load_n(&table_generation[COMM_IDS], __ATOMIC_ACQUIRE);
+    if (cached->generation == generation && cached->handle == key) return cached->id;
+    scorep_comm id = scorep_mpi_comm_id(PMPI_Comm_f2c(comm));
+    if (id != SCOREP_INVALID_ID) *cached = (handle_cache_entry){key, id, generation};
+    return id;
 }
 
 scorep_comm scorep_mpi_group_id(MPI_Group group)

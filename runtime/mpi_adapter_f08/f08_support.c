@@ -44,11 +44,12 @@ uint32_t* scorep_mpi_f08_groups_address(void)
 }
 
 /* The start and end of a measured wrapper, one call each from Fortran: a
- * call into C cannot be inlined, so the wrapper makes as few as it can.
+ * call into C cannot be inlined, so the wrapper makes as few as it can (the
+ * variants below fold a task's first or last event into the same call).
  * begin, called once the wrapper found its group on: whether it measures
  * (not inside another measured call); if so, event generation off and the
  * enter. Returns the region, or SCOREP_INVALID_ID when not measuring. */
-scorep_region scorep_mpi_f08_begin(int index)
+static inline scorep_region begin(int index)
 {
     if (!scorep_event_generation_is_on())
         return SCOREP_INVALID_ID;
@@ -60,10 +61,20 @@ scorep_region scorep_mpi_f08_begin(int index)
     return region;
 }
 
-void scorep_mpi_f08_end(scorep_region region)
+static inline void end(scorep_region region)
 {
     scorep_exit(region);
     scorep_event_generation_on();
+}
+
+scorep_region scorep_mpi_f08_begin(int index)
+{
+    return begin(index);
+}
+
+void scorep_mpi_f08_end(scorep_region region)
+{
+    end(region);
 }
 
 /* Whether test calls that found no completion are recorded (group XREQTEST). */
@@ -78,7 +89,7 @@ int scorep_mpi_f08_reqtest_enabled(void)
 static int predefined_known;
 static MPI_Fint world_f, self_f;
 
-scorep_comm scorep_mpi_f08_comm_id(MPI_Fint comm)
+static inline scorep_comm comm_id(MPI_Fint comm)
 {
     if (__builtin_expect(!__atomic_load_n(&predefined_known, __ATOMIC_ACQUIRE), 0)) {
         /* racing first calls store the same values */
@@ -90,7 +101,21 @@ scorep_comm scorep_mpi_f08_comm_id(MPI_Fint comm)
         return SCOREP_COMM_WORLD;
     if (comm == self_f)
         return SCOREP_COMM_SELF;
-    return scorep_mpi_comm_id(MPI_Comm_f2c(comm));
+    return scorep_mpi_comm_id_fortran(comm);
+}
+
+scorep_comm scorep_mpi_f08_comm_id(MPI_Fint comm)
+{
+    return comm_id(comm);
+}
+
+/* begin, and the id of the wrapper's communicator (the comm_id task) in the
+ * same call; *id is SCOREP_INVALID_ID when not measuring. */
+scorep_region scorep_mpi_f08_begin_comm(int index, MPI_Fint comm, scorep_comm* id)
+{
+    scorep_region region = begin(index);
+    *id = region == SCOREP_INVALID_ID ? SCOREP_INVALID_ID : comm_id(comm);
+    return region;
 }
 
 scorep_comm scorep_mpi_f08_comm_create(MPI_Fint comm)
@@ -119,7 +144,7 @@ scorep_comm scorep_mpi_f08_group_id(MPI_Fint group)
 static __thread struct { MPI_Fint handle; int used; uint64_t size; } type_cache[TYPE_CACHE]
     __attribute__((tls_model("initial-exec")));
 
-uint64_t scorep_mpi_f08_bytes(int64_t count, MPI_Fint datatype)
+static inline uint64_t bytes_of(int64_t count, MPI_Fint datatype)
 {
     if (count <= 0)
         return 0;
@@ -140,33 +165,83 @@ uint64_t scorep_mpi_f08_bytes(int64_t count, MPI_Fint datatype)
     return (uint64_t)count * size;
 }
 
+uint64_t scorep_mpi_f08_bytes(int64_t count, MPI_Fint datatype)
+{
+    return bytes_of(count, datatype);
+}
+
 /* The same request name as the C wrappers use (MPI_Request_f2c of MPI_VAL). */
 scorep_request scorep_mpi_f08_request(MPI_Fint request)
 {
     return scorep_mpi_request_handle(MPI_Request_f2c(request));
 }
 
+/* begin, and the name of the request the call completes (the wait task);
+ * *name is 0 when not measuring. */
+scorep_region scorep_mpi_f08_begin_request(int index, MPI_Fint request, scorep_request* name)
+{
+    scorep_region region = begin(index);
+    *name = region == SCOREP_INVALID_ID ? 0 : scorep_mpi_f08_request(request);
+    return region;
+}
+
 uint64_t scorep_mpi_f08_status_bytes(const MPI_Fint* status)
 {
-    MPI_Status c;
-    if (scorep_mpi_status_f2c(status, &c) != MPI_SUCCESS)
-        return 0;
-    return scorep_mpi_status_bytes(&c);
+    MPI_Status scratch;
+    const MPI_Status* c = scorep_mpi_status_from_fortran(status, &scratch);
+    return c ? scorep_mpi_status_bytes(c) : 0;
 }
 
 /* The send and receive events of the point-to-point wrappers, each in one
  * call from Fortran (bytes and status are converted here). */
 void scorep_mpi_f08_send(scorep_comm comm, int dest, int tag, int64_t count, MPI_Fint datatype)
 {
-    scorep_mpi_send(comm, dest, tag, scorep_mpi_f08_bytes(count, datatype));
+    scorep_mpi_send(comm, dest, tag, bytes_of(count, datatype));
+}
+
+void scorep_mpi_f08_isend(scorep_comm comm, int dest, int tag, int64_t count, MPI_Fint datatype, MPI_Fint request)
+{
+    scorep_mpi_isend(comm, dest, tag, bytes_of(count, datatype), scorep_mpi_f08_request(request));
+}
+
+void scorep_mpi_f08_irecv(scorep_comm comm, int source, int tag, int64_t count, MPI_Fint datatype, int origin,
+                          MPI_Fint request)
+{
+    scorep_mpi_irecv_request_posted(comm, source, tag, bytes_of(count, datatype), (scorep_recv_origin)origin,
+                                    scorep_mpi_f08_request(request));
+}
+
+static inline void recv_event(scorep_comm comm, const MPI_Fint* status)
+{
+    MPI_Status scratch;
+    const MPI_Status* c = scorep_mpi_status_from_fortran(status, &scratch);
+    if (!c || c->MPI_SOURCE == MPI_PROC_NULL)
+        return;
+    scorep_mpi_recv(comm, c->MPI_SOURCE, c->MPI_TAG, scorep_mpi_status_bytes(c));
 }
 
 void scorep_mpi_f08_recv(scorep_comm comm, const MPI_Fint* status)
 {
-    MPI_Status c;
-    if (scorep_mpi_status_f2c(status, &c) != MPI_SUCCESS || c.MPI_SOURCE == MPI_PROC_NULL)
-        return;
-    scorep_mpi_recv(comm, c.MPI_SOURCE, c.MPI_TAG, scorep_mpi_status_bytes(&c));
+    recv_event(comm, status);
+}
+
+/* The receive event of a successful call, then end: the last two calls of a
+ * receiving wrapper in one (the recv task). */
+void scorep_mpi_f08_recv_end(scorep_region region, scorep_comm comm, const MPI_Fint* status, int ierror)
+{
+    if (ierror == MPI_SUCCESS)
+        recv_event(comm, status);
+    end(region);
+}
+
+/* The completion of a successful MPI_Wait, then end (the wait task without
+ * a flag): request is the handle scorep_mpi_f08_request named before the
+ * call. */
+void scorep_mpi_f08_complete_end(scorep_region region, scorep_request request, const MPI_Fint* status, int ierror)
+{
+    if (ierror == MPI_SUCCESS)
+        scorep_mpi_request_complete_status(request, status, SCOREP_LANGUAGE_FORTRAN2008);
+    end(region);
 }
 
 /* Counts of the v/w collectives: INTEGER, or INTEGER(MPI_COUNT_KIND) in the
@@ -334,11 +409,11 @@ static coll_bytes neighbor_collective_bytes(int kind, MPI_Fint comm_f, int large
     switch ((scorep_collective_kind)kind) {
     case SCOREP_COLL_NEIGHBOR_ALLGATHER:
     case SCOREP_COLL_NEIGHBOR_ALLTOALL:
-        sent = (uint64_t)n.real_out * scorep_mpi_f08_bytes(sendcount, sendtype);
-        received = (uint64_t)n.real_in * scorep_mpi_f08_bytes(recvcount, recvtype);
+        sent = (uint64_t)n.real_out * bytes_of(sendcount, sendtype);
+        received = (uint64_t)n.real_in * bytes_of(recvcount, recvtype);
         break;
     case SCOREP_COLL_NEIGHBOR_ALLGATHERV:
-        sent = (uint64_t)n.real_out * scorep_mpi_f08_bytes(sendcount, sendtype);
+        sent = (uint64_t)n.real_out * bytes_of(sendcount, sendtype);
         received = neighbor_bytes(n.sources, n.indegree, recvcounts, large, recvtype, NULL);
         break;
     case SCOREP_COLL_NEIGHBOR_ALLTOALLV:

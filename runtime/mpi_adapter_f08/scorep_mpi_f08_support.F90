@@ -35,6 +35,37 @@ module scorep_mpi_f08_support
             import :: c_int32_t
             integer(c_int32_t), value :: region
         end subroutine
+        ! begin and the communicator's id (intent out) in one call
+        function scorep_mpi_f08_begin_comm(index, comm, id) bind(c, name="scorep_mpi_f08_begin_comm") result(region)
+            import :: c_int, c_int32_t
+            integer(c_int), value :: index, comm
+            integer(c_int32_t), intent(out) :: id
+            integer(c_int32_t) :: region
+        end function
+        ! begin and the request's name (scorep_mpi_f08_request; intent out) in one call
+        function scorep_mpi_f08_begin_request(index, request, name) bind(c, name="scorep_mpi_f08_begin_request") &
+                result(region)
+            import :: c_int, c_int32_t, c_int64_t
+            integer(c_int), value :: index, request
+            integer(c_int64_t), intent(out) :: name
+            integer(c_int32_t) :: region
+        end function
+        ! the receive event of a successful call (ierror MPI_SUCCESS), then end
+        subroutine scorep_mpi_f08_recv_end(region, comm, status, ierror) bind(c, name="scorep_mpi_f08_recv_end")
+            import :: c_int, c_int32_t
+            integer(c_int32_t), value :: region, comm
+            type(*) :: status
+            integer(c_int), value :: ierror
+        end subroutine
+        ! the completion of a successful MPI_Wait, then end
+        subroutine scorep_mpi_f08_complete_end(region, request, status, ierror) &
+                bind(c, name="scorep_mpi_f08_complete_end")
+            import :: c_int, c_int32_t, c_int64_t
+            integer(c_int32_t), value :: region
+            integer(c_int64_t), value :: request
+            type(*) :: status
+            integer(c_int), value :: ierror
+        end subroutine
         subroutine scorep_mpi_f08_pcontrol(level) bind(c, name="scorep_mpi_pcontrol")
             import :: c_int
             integer(c_int), value :: level
@@ -79,6 +110,23 @@ module scorep_mpi_f08_support
             integer(c_int), value :: dest, tag
             integer(c_int64_t), value :: count
             integer(c_int), value :: datatype
+        end subroutine
+        ! an MPI_Isend's event (scorep_mpi_isend): request is its MPI_VAL
+        subroutine scorep_mpi_f08_isend(comm, dest, tag, count, datatype, request) bind(c, name="scorep_mpi_f08_isend")
+            import :: c_int, c_int32_t, c_int64_t
+            integer(c_int32_t), value :: comm
+            integer(c_int), value :: dest, tag
+            integer(c_int64_t), value :: count
+            integer(c_int), value :: datatype, request
+        end subroutine
+        ! an MPI_Irecv's event (scorep_mpi_irecv_request_posted): origin is a scorep_recv_origin
+        subroutine scorep_mpi_f08_irecv(comm, source, tag, count, datatype, origin, request) &
+                bind(c, name="scorep_mpi_f08_irecv")
+            import :: c_int, c_int32_t, c_int64_t
+            integer(c_int32_t), value :: comm
+            integer(c_int), value :: source, tag
+            integer(c_int64_t), value :: count
+            integer(c_int), value :: datatype, origin, request
         end subroutine
         subroutine scorep_mpi_f08_recv(comm, status) bind(c, name="scorep_mpi_f08_recv")
             import :: c_int32_t

@@ -2,6 +2,8 @@
 every task has an F08 snippet, and the exclusions say why."""
 import re
 
+import pytest
+
 from conftest import REPO
 
 GENERATED = REPO / "generated" / "mpi" / "f08"
@@ -26,10 +28,39 @@ def test_send_has_the_mpi_f08_dummies_and_calls_its_pmpi_generic():
     assert "integer, optional :: ierror" in text
     assert "if (present(ierror)) ierror = scorep_ierror" in text
     assert "call PMPI_Send(buf, count, datatype, dest, tag, comm, scorep_ierror)" in text
-    # begin (enter, event generation off) and end (exit, on) around the call:
-    # MPICH's F08 layer calls the C MPI_Send, which must not record again
-    assert text.index("= scorep_mpi_f08_begin(scorep_region_index)") < text.index("call PMPI_Send(")
+    # begin (enter, event generation off; with the communicator's id, the
+    # comm_id task's variant) and end (exit, on) around the call: MPICH's F08
+    # layer calls the C MPI_Send, which must not record again
+    assert text.index("= scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)") \
+        < text.index("call PMPI_Send(")
     assert text.index("call PMPI_Send(") < text.index("call scorep_mpi_f08_end(scorep_region_id)")
+
+
+def test_receive_event_and_end_are_one_call_after_the_pmpi_call():
+    text = wrapper("MPI_Recv")
+    end = "call scorep_mpi_f08_recv_end(scorep_region_id, scorep_comm_id, scorep_status, scorep_ierror)"
+    assert text.index("call PMPI_Recv(") < text.index(end)
+    assert "call scorep_mpi_f08_end(" not in text and text.count("scorep_mpi_f08_recv_end") == 1
+
+
+def test_a_test_call_keeps_its_flag_branches_and_the_plain_end():
+    text = wrapper("MPI_Test")
+    assert "if (flag) then" in text and "call scorep_mpi_f08_end(scorep_region_id)" in text
+    assert "scorep_mpi_f08_complete_end" not in text
+
+
+def test_two_tasks_replacing_one_call_is_an_error_naming_both():
+    import jinja2
+    from types import SimpleNamespace
+    from generator.errors import SpecError
+    from generator.f08_backend import render_hooks
+    snippet = "{% macro begin(w) %}scorep_region_id = x(){% endmacro %}"
+    env = jinja2.Environment(loader=jinja2.DictLoader({"a.f08.j2": snippet, "b.f08.j2": snippet}))
+    use = lambda name: SimpleNamespace(name=name, args={}, options={})
+    plan = SimpleNamespace(proc=SimpleNamespace(name="MPI_Foo"), tasks=[use("a"), use("b")])
+    with pytest.raises(SpecError) as error:
+        render_hooks(env, plan)
+    assert all(word in str(error.value) for word in ("MPI_Foo", "'a'", "'b'", "begin"))
 
 
 def test_large_count_variant_calls_the_same_generic_with_a_count_kind():

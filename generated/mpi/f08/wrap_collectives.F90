@@ -39,10 +39,9 @@ subroutine SCOREP_F08_NAME_MPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, 
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, scorep_ierror)
@@ -99,10 +98,9 @@ subroutine SCOREP_F08_NAME_MPI_Allgather_c(sendbuf, sendcount, sendtype, recvbuf
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, scorep_ierror)
@@ -162,11 +160,8 @@ subroutine SCOREP_F08_NAME_MPI_Allgather_init(sendbuf, sendcount, sendtype, recv
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, &
         scorep_ierror)
     if (scorep_measuring) then
@@ -227,11 +222,8 @@ subroutine SCOREP_F08_NAME_MPI_Allgather_init_c(sendbuf, sendcount, sendtype, re
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, &
         scorep_ierror)
     if (scorep_measuring) then
@@ -290,10 +282,9 @@ subroutine SCOREP_F08_NAME_MPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf,
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, scorep_ierror)
@@ -353,10 +344,9 @@ subroutine SCOREP_F08_NAME_MPI_Allgatherv_c(sendbuf, sendcount, sendtype, recvbu
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, scorep_ierror)
@@ -418,11 +408,8 @@ subroutine SCOREP_F08_NAME_MPI_Allgatherv_init(sendbuf, sendcount, sendtype, rec
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, &
         request, scorep_ierror)
     if (scorep_measuring) then
@@ -484,11 +471,8 @@ subroutine SCOREP_F08_NAME_MPI_Allgatherv_init_c(sendbuf, sendcount, sendtype, r
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, &
         request, scorep_ierror)
     if (scorep_measuring) then
@@ -544,10 +528,9 @@ subroutine SCOREP_F08_NAME_MPI_Allreduce(sendbuf, recvbuf, count, datatype, op, 
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm, scorep_ierror)
@@ -603,10 +586,9 @@ subroutine SCOREP_F08_NAME_MPI_Allreduce_c(sendbuf, recvbuf, count, datatype, op
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm, scorep_ierror)
@@ -665,11 +647,8 @@ subroutine SCOREP_F08_NAME_MPI_Allreduce_init(sendbuf, recvbuf, count, datatype,
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
 #if SCOREP_F08_TS_MPI_Allreduce_init
@@ -727,11 +706,8 @@ subroutine SCOREP_F08_NAME_MPI_Allreduce_init_c(sendbuf, recvbuf, count, datatyp
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
 #if SCOREP_F08_TS_MPI_Allreduce_init_c
@@ -787,10 +763,9 @@ subroutine SCOREP_F08_NAME_MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, r
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, scorep_ierror)
@@ -847,10 +822,9 @@ subroutine SCOREP_F08_NAME_MPI_Alltoall_c(sendbuf, sendcount, sendtype, recvbuf,
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, scorep_ierror)
@@ -910,11 +884,8 @@ subroutine SCOREP_F08_NAME_MPI_Alltoall_init(sendbuf, sendcount, sendtype, recvb
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, &
         scorep_ierror)
     if (scorep_measuring) then
@@ -975,11 +946,8 @@ subroutine SCOREP_F08_NAME_MPI_Alltoall_init_c(sendbuf, sendcount, sendtype, rec
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, &
         scorep_ierror)
     if (scorep_measuring) then
@@ -1039,10 +1007,9 @@ subroutine SCOREP_F08_NAME_MPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype,
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, &
@@ -1104,10 +1071,9 @@ subroutine SCOREP_F08_NAME_MPI_Alltoallv_c(sendbuf, sendcounts, sdispls, sendtyp
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, &
@@ -1170,11 +1136,8 @@ subroutine SCOREP_F08_NAME_MPI_Alltoallv_init(sendbuf, sendcounts, sdispls, send
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, &
         info, request, scorep_ierror)
     if (scorep_measuring) then
@@ -1237,11 +1200,8 @@ subroutine SCOREP_F08_NAME_MPI_Alltoallv_init_c(sendbuf, sendcounts, sdispls, se
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, &
         info, request, scorep_ierror)
     if (scorep_measuring) then
@@ -1301,10 +1261,9 @@ subroutine SCOREP_F08_NAME_MPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, &
@@ -1366,10 +1325,9 @@ subroutine SCOREP_F08_NAME_MPI_Alltoallw_c(sendbuf, sendcounts, sdispls, sendtyp
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, &
@@ -1432,11 +1390,8 @@ subroutine SCOREP_F08_NAME_MPI_Alltoallw_init(sendbuf, sendcounts, sdispls, send
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, &
         info, request, scorep_ierror)
     if (scorep_measuring) then
@@ -1499,11 +1454,8 @@ subroutine SCOREP_F08_NAME_MPI_Alltoallw_init_c(sendbuf, sendcounts, sdispls, se
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, &
         info, request, scorep_ierror)
     if (scorep_measuring) then
@@ -1543,10 +1495,9 @@ subroutine SCOREP_F08_NAME_MPI_Barrier(comm, ierror)
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Barrier(comm, scorep_ierror)
@@ -1578,11 +1529,8 @@ subroutine SCOREP_F08_NAME_MPI_Barrier_init(comm, info, request, ierror)
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Barrier_init(comm, info, request, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) &
@@ -1621,10 +1569,9 @@ subroutine SCOREP_F08_NAME_MPI_Bcast(buffer, count, datatype, root, comm, ierror
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Bcast(buffer, count, datatype, root, comm, scorep_ierror)
@@ -1666,10 +1613,9 @@ subroutine SCOREP_F08_NAME_MPI_Bcast_c(buffer, count, datatype, root, comm, ierr
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Bcast(buffer, count, datatype, root, comm, scorep_ierror)
@@ -1713,11 +1659,8 @@ subroutine SCOREP_F08_NAME_MPI_Bcast_init(buffer, count, datatype, root, comm, i
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Bcast_init(buffer, count, datatype, root, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) &
@@ -1761,11 +1704,8 @@ subroutine SCOREP_F08_NAME_MPI_Bcast_init_c(buffer, count, datatype, root, comm,
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Bcast_init(buffer, count, datatype, root, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) &
@@ -1813,10 +1753,9 @@ subroutine SCOREP_F08_NAME_MPI_Exscan(sendbuf, recvbuf, count, datatype, op, com
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm, scorep_ierror)
@@ -1872,10 +1811,9 @@ subroutine SCOREP_F08_NAME_MPI_Exscan_c(sendbuf, recvbuf, count, datatype, op, c
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm, scorep_ierror)
@@ -1934,11 +1872,8 @@ subroutine SCOREP_F08_NAME_MPI_Exscan_init(sendbuf, recvbuf, count, datatype, op
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
 #if SCOREP_F08_TS_MPI_Exscan_init
@@ -1996,11 +1931,8 @@ subroutine SCOREP_F08_NAME_MPI_Exscan_init_c(sendbuf, recvbuf, count, datatype, 
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
 #if SCOREP_F08_TS_MPI_Exscan_init_c
@@ -2058,10 +1990,9 @@ subroutine SCOREP_F08_NAME_MPI_Gather(sendbuf, sendcount, sendtype, recvbuf, rec
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, scorep_ierror)
@@ -2127,10 +2058,9 @@ subroutine SCOREP_F08_NAME_MPI_Gather_c(sendbuf, sendcount, sendtype, recvbuf, r
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, scorep_ierror)
@@ -2199,11 +2129,8 @@ subroutine SCOREP_F08_NAME_MPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, &
         scorep_ierror)
     if (scorep_measuring) then
@@ -2273,11 +2200,8 @@ subroutine SCOREP_F08_NAME_MPI_Gather_init_c(sendbuf, sendcount, sendtype, recvb
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, &
         scorep_ierror)
     if (scorep_measuring) then
@@ -2345,10 +2269,9 @@ subroutine SCOREP_F08_NAME_MPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, re
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, scorep_ierror)
@@ -2417,10 +2340,9 @@ subroutine SCOREP_F08_NAME_MPI_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, 
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, scorep_ierror)
@@ -2490,11 +2412,8 @@ subroutine SCOREP_F08_NAME_MPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbu
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, &
         request, scorep_ierror)
     if (scorep_measuring) then
@@ -2565,11 +2484,8 @@ subroutine SCOREP_F08_NAME_MPI_Gatherv_init_c(sendbuf, sendcount, sendtype, recv
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, &
         request, scorep_ierror)
     if (scorep_measuring) then
@@ -2635,10 +2551,9 @@ subroutine SCOREP_F08_NAME_MPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf,
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, scorep_ierror)
@@ -2698,10 +2613,9 @@ subroutine SCOREP_F08_NAME_MPI_Iallgather_c(sendbuf, sendcount, sendtype, recvbu
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, scorep_ierror)
@@ -2761,10 +2675,9 @@ subroutine SCOREP_F08_NAME_MPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request, &
@@ -2826,10 +2739,9 @@ subroutine SCOREP_F08_NAME_MPI_Iallgatherv_c(sendbuf, sendcount, sendtype, recvb
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request, &
@@ -2887,10 +2799,9 @@ subroutine SCOREP_F08_NAME_MPI_Iallreduce(sendbuf, recvbuf, count, datatype, op,
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request, scorep_ierror)
@@ -2948,10 +2859,9 @@ subroutine SCOREP_F08_NAME_MPI_Iallreduce_c(sendbuf, recvbuf, count, datatype, o
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request, scorep_ierror)
@@ -3010,10 +2920,9 @@ subroutine SCOREP_F08_NAME_MPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, 
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, scorep_ierror)
@@ -3073,10 +2982,9 @@ subroutine SCOREP_F08_NAME_MPI_Ialltoall_c(sendbuf, sendcount, sendtype, recvbuf
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, scorep_ierror)
@@ -3137,10 +3045,9 @@ subroutine SCOREP_F08_NAME_MPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, &
@@ -3203,10 +3110,9 @@ subroutine SCOREP_F08_NAME_MPI_Ialltoallv_c(sendbuf, sendcounts, sdispls, sendty
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, &
@@ -3268,10 +3174,9 @@ subroutine SCOREP_F08_NAME_MPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtype
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, &
@@ -3334,10 +3239,9 @@ subroutine SCOREP_F08_NAME_MPI_Ialltoallw_c(sendbuf, sendcounts, sdispls, sendty
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, &
@@ -3379,10 +3283,9 @@ subroutine SCOREP_F08_NAME_MPI_Ibarrier(comm, request, ierror)
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Ibarrier(comm, request, scorep_ierror)
@@ -3422,10 +3325,9 @@ subroutine SCOREP_F08_NAME_MPI_Ibcast(buffer, count, datatype, root, comm, reque
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Ibcast(buffer, count, datatype, root, comm, request, scorep_ierror)
@@ -3468,10 +3370,9 @@ subroutine SCOREP_F08_NAME_MPI_Ibcast_c(buffer, count, datatype, root, comm, req
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Ibcast(buffer, count, datatype, root, comm, request, scorep_ierror)
@@ -3521,10 +3422,9 @@ subroutine SCOREP_F08_NAME_MPI_Iexscan(sendbuf, recvbuf, count, datatype, op, co
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request, scorep_ierror)
@@ -3582,10 +3482,9 @@ subroutine SCOREP_F08_NAME_MPI_Iexscan_c(sendbuf, recvbuf, count, datatype, op, 
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request, scorep_ierror)
@@ -3646,10 +3545,9 @@ subroutine SCOREP_F08_NAME_MPI_Igather(sendbuf, sendcount, sendtype, recvbuf, re
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request, scorep_ierror)
@@ -3717,10 +3615,9 @@ subroutine SCOREP_F08_NAME_MPI_Igather_c(sendbuf, sendcount, sendtype, recvbuf, 
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request, scorep_ierror)
@@ -3789,10 +3686,9 @@ subroutine SCOREP_F08_NAME_MPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, r
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request, &
@@ -3863,10 +3759,9 @@ subroutine SCOREP_F08_NAME_MPI_Igatherv_c(sendbuf, sendcount, sendtype, recvbuf,
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request, &
@@ -3932,11 +3827,8 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_allgather(sendbuf, sendcount, sendtype,
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, &
         scorep_ierror)
     if (scorep_measuring) then
@@ -3986,11 +3878,8 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_allgather_c(sendbuf, sendcount, sendtyp
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, &
         scorep_ierror)
     if (scorep_measuring) then
@@ -4041,11 +3930,8 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &
         request, scorep_ierror)
     if (scorep_measuring) then
@@ -4097,11 +3983,8 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_allgatherv_c(sendbuf, sendcount, sendty
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &
         request, scorep_ierror)
     if (scorep_measuring) then
@@ -4151,11 +4034,8 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, 
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, &
         scorep_ierror)
     if (scorep_measuring) then
@@ -4205,11 +4085,8 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_alltoall_c(sendbuf, sendcount, sendtype
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, &
         scorep_ierror)
     if (scorep_measuring) then
@@ -4261,11 +4138,8 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls,
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, &
         comm, request, scorep_ierror)
     if (scorep_measuring) then
@@ -4318,11 +4192,8 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_alltoallv_c(sendbuf, sendcounts, sdispl
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, &
         comm, request, scorep_ierror)
     if (scorep_measuring) then
@@ -4374,11 +4245,8 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls,
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, &
         comm, request, scorep_ierror)
     if (scorep_measuring) then
@@ -4431,11 +4299,8 @@ subroutine SCOREP_F08_NAME_MPI_Ineighbor_alltoallw_c(sendbuf, sendcounts, sdispl
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, &
         comm, request, scorep_ierror)
     if (scorep_measuring) then
@@ -4486,10 +4351,9 @@ subroutine SCOREP_F08_NAME_MPI_Ireduce(sendbuf, recvbuf, count, datatype, op, ro
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request, scorep_ierror)
@@ -4556,10 +4420,9 @@ subroutine SCOREP_F08_NAME_MPI_Ireduce_c(sendbuf, recvbuf, count, datatype, op, 
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request, scorep_ierror)
@@ -4623,10 +4486,9 @@ subroutine SCOREP_F08_NAME_MPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, dat
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, scorep_ierror)
@@ -4684,10 +4546,9 @@ subroutine SCOREP_F08_NAME_MPI_Ireduce_scatter_c(sendbuf, recvbuf, recvcounts, d
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, scorep_ierror)
@@ -4745,10 +4606,9 @@ subroutine SCOREP_F08_NAME_MPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request, scorep_ierror)
@@ -4807,10 +4667,9 @@ subroutine SCOREP_F08_NAME_MPI_Ireduce_scatter_block_c(sendbuf, recvbuf, recvcou
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request, scorep_ierror)
@@ -4868,10 +4727,9 @@ subroutine SCOREP_F08_NAME_MPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request, scorep_ierror)
@@ -4929,10 +4787,9 @@ subroutine SCOREP_F08_NAME_MPI_Iscan_c(sendbuf, recvbuf, count, datatype, op, co
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request, scorep_ierror)
@@ -4993,10 +4850,9 @@ subroutine SCOREP_F08_NAME_MPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, r
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request, scorep_ierror)
@@ -5064,10 +4920,9 @@ subroutine SCOREP_F08_NAME_MPI_Iscatter_c(sendbuf, sendcount, sendtype, recvbuf,
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request, scorep_ierror)
@@ -5136,10 +4991,9 @@ subroutine SCOREP_F08_NAME_MPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, 
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request, &
@@ -5210,10 +5064,9 @@ subroutine SCOREP_F08_NAME_MPI_Iscatterv_c(sendbuf, sendcounts, displs, sendtype
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request, &
@@ -5278,11 +5131,8 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_allgather(sendbuf, sendcount, sendtype, 
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, scorep_ierror)
     if (scorep_measuring) then
         call scorep_mpi_f08_neighbor_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHER, comm%MPI_VAL, &
@@ -5330,11 +5180,8 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_allgather_c(sendbuf, sendcount, sendtype
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, scorep_ierror)
     if (scorep_measuring) then
         call scorep_mpi_f08_neighbor_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHER, comm%MPI_VAL, &
@@ -5384,11 +5231,8 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_allgather_init(sendbuf, sendcount, sendt
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, &
         request, scorep_ierror)
     if (scorep_measuring) then
@@ -5441,11 +5285,8 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_allgather_init_c(sendbuf, sendcount, sen
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, &
         request, scorep_ierror)
     if (scorep_measuring) then
@@ -5496,11 +5337,8 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype,
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &
         scorep_ierror)
     if (scorep_measuring) then
@@ -5551,11 +5389,8 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_allgatherv_c(sendbuf, sendcount, sendtyp
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &
         scorep_ierror)
     if (scorep_measuring) then
@@ -5607,11 +5442,8 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_allgatherv_init(sendbuf, sendcount, send
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &
         info, request, scorep_ierror)
     if (scorep_measuring) then
@@ -5665,11 +5497,8 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_allgatherv_init_c(sendbuf, sendcount, se
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &
         info, request, scorep_ierror)
     if (scorep_measuring) then
@@ -5719,11 +5548,8 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, r
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, scorep_ierror)
     if (scorep_measuring) then
         call scorep_mpi_f08_neighbor_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALL, comm%MPI_VAL, &
@@ -5771,11 +5597,8 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoall_c(sendbuf, sendcount, sendtype,
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, scorep_ierror)
     if (scorep_measuring) then
         call scorep_mpi_f08_neighbor_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALL, comm%MPI_VAL, &
@@ -5825,11 +5648,8 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoall_init(sendbuf, sendcount, sendty
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, &
         scorep_ierror)
     if (scorep_measuring) then
@@ -5882,11 +5702,8 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoall_init_c(sendbuf, sendcount, send
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, &
         scorep_ierror)
     if (scorep_measuring) then
@@ -5938,11 +5755,8 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, 
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, &
         comm, scorep_ierror)
     if (scorep_measuring) then
@@ -5994,11 +5808,8 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoallv_c(sendbuf, sendcounts, sdispls
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, &
         comm, scorep_ierror)
     if (scorep_measuring) then
@@ -6051,11 +5862,8 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdis
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, &
         comm, info, request, scorep_ierror)
     if (scorep_measuring) then
@@ -6110,11 +5918,8 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoallv_init_c(sendbuf, sendcounts, sd
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, &
         comm, info, request, scorep_ierror)
     if (scorep_measuring) then
@@ -6166,11 +5971,8 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, 
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, &
         comm, scorep_ierror)
     if (scorep_measuring) then
@@ -6222,11 +6024,8 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoallw_c(sendbuf, sendcounts, sdispls
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, &
         comm, scorep_ierror)
     if (scorep_measuring) then
@@ -6280,11 +6079,8 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdis
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
         recvtypes, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
@@ -6339,11 +6135,8 @@ subroutine SCOREP_F08_NAME_MPI_Neighbor_alltoallw_init_c(sendbuf, sendcounts, sd
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
         recvtypes, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
@@ -6507,10 +6300,9 @@ subroutine SCOREP_F08_NAME_MPI_Reduce(sendbuf, recvbuf, count, datatype, op, roo
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm, scorep_ierror)
@@ -6575,10 +6367,9 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_c(sendbuf, recvbuf, count, datatype, op, r
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm, scorep_ierror)
@@ -6646,11 +6437,8 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_init(sendbuf, recvbuf, count, datatype, op
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
 #if SCOREP_F08_TS_MPI_Reduce_init
@@ -6717,11 +6505,8 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_init_c(sendbuf, recvbuf, count, datatype, 
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
 #if SCOREP_F08_TS_MPI_Reduce_init_c
@@ -6865,10 +6650,9 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, data
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, scorep_ierror)
@@ -6925,10 +6709,9 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_c(sendbuf, recvbuf, recvcounts, da
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, scorep_ierror)
@@ -6984,10 +6767,9 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount,
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, scorep_ierror)
@@ -7045,10 +6827,9 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_block_c(sendbuf, recvbuf, recvcoun
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, scorep_ierror)
@@ -7109,11 +6890,8 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvc
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
 #if SCOREP_F08_TS_MPI_Reduce_scatter_block_init
@@ -7173,11 +6951,8 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_block_init_c(sendbuf, recvbuf, rec
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
 #if SCOREP_F08_TS_MPI_Reduce_scatter_block_init_c
@@ -7237,11 +7012,8 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts,
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
 #if SCOREP_F08_TS_MPI_Reduce_scatter_init
@@ -7301,11 +7073,8 @@ subroutine SCOREP_F08_NAME_MPI_Reduce_scatter_init_c(sendbuf, recvbuf, recvcount
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
 #if SCOREP_F08_TS_MPI_Reduce_scatter_init_c
@@ -7361,10 +7130,9 @@ subroutine SCOREP_F08_NAME_MPI_Scan(sendbuf, recvbuf, count, datatype, op, comm,
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm, scorep_ierror)
@@ -7420,10 +7188,9 @@ subroutine SCOREP_F08_NAME_MPI_Scan_c(sendbuf, recvbuf, count, datatype, op, com
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm, scorep_ierror)
@@ -7482,11 +7249,8 @@ subroutine SCOREP_F08_NAME_MPI_Scan_init(sendbuf, recvbuf, count, datatype, op, 
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
 #if SCOREP_F08_TS_MPI_Scan_init
@@ -7544,11 +7308,8 @@ subroutine SCOREP_F08_NAME_MPI_Scan_init_c(sendbuf, recvbuf, count, datatype, op
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, scorep_ierror)
     if (scorep_measuring) then
 #if SCOREP_F08_TS_MPI_Scan_init_c
@@ -7606,10 +7367,9 @@ subroutine SCOREP_F08_NAME_MPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, re
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, scorep_ierror)
@@ -7675,10 +7435,9 @@ subroutine SCOREP_F08_NAME_MPI_Scatter_c(sendbuf, sendcount, sendtype, recvbuf, 
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, scorep_ierror)
@@ -7747,11 +7506,8 @@ subroutine SCOREP_F08_NAME_MPI_Scatter_init(sendbuf, sendcount, sendtype, recvbu
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, &
         scorep_ierror)
     if (scorep_measuring) then
@@ -7821,11 +7577,8 @@ subroutine SCOREP_F08_NAME_MPI_Scatter_init_c(sendbuf, sendcount, sendtype, recv
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, &
         scorep_ierror)
     if (scorep_measuring) then
@@ -7893,10 +7646,9 @@ subroutine SCOREP_F08_NAME_MPI_Scatterv(sendbuf, sendcounts, displs, sendtype, r
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, scorep_ierror)
@@ -7965,10 +7717,9 @@ subroutine SCOREP_F08_NAME_MPI_Scatterv_c(sendbuf, sendcounts, displs, sendtype,
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         call scorep_mpi_collective_begin()
     end if
     call PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, scorep_ierror)
@@ -8038,11 +7789,8 @@ subroutine SCOREP_F08_NAME_MPI_Scatterv_init(sendbuf, sendcounts, displs, sendty
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, &
         request, scorep_ierror)
     if (scorep_measuring) then
@@ -8113,11 +7861,8 @@ subroutine SCOREP_F08_NAME_MPI_Scatterv_init_c(sendbuf, sendcounts, displs, send
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 1)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, &
         request, scorep_ierror)
     if (scorep_measuring) then

@@ -32,10 +32,9 @@ subroutine SCOREP_F08_NAME_MPI_Bsend(buf, count, datatype, dest, tag, comm, ierr
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, tag, &
             int(count, c_int64_t), datatype%MPI_VAL)
     end if
@@ -75,10 +74,9 @@ subroutine SCOREP_F08_NAME_MPI_Bsend_c(buf, count, datatype, dest, tag, comm, ie
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, tag, &
             int(count, c_int64_t), datatype%MPI_VAL)
     end if
@@ -119,11 +117,8 @@ subroutine SCOREP_F08_NAME_MPI_Bsend_init(buf, count, datatype, dest, tag, comm,
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Bsend_init(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_send_init(scorep_comm_id, &
@@ -165,11 +160,8 @@ subroutine SCOREP_F08_NAME_MPI_Bsend_init_c(buf, count, datatype, dest, tag, com
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Bsend_init(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_send_init(scorep_comm_id, &
@@ -800,16 +792,12 @@ subroutine SCOREP_F08_NAME_MPI_Ibsend(buf, count, datatype, dest, tag, comm, req
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Ibsend(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_isend(scorep_comm_id, &
-            dest, tag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
-            scorep_mpi_f08_request(request%MPI_VAL))
+        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_f08_isend(scorep_comm_id, &
+            dest, tag, int(count, c_int64_t), datatype%MPI_VAL, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -845,16 +833,12 @@ subroutine SCOREP_F08_NAME_MPI_Ibsend_c(buf, count, datatype, dest, tag, comm, r
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Ibsend(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_isend(scorep_comm_id, &
-            dest, tag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
-            scorep_mpi_f08_request(request%MPI_VAL))
+        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_f08_isend(scorep_comm_id, &
+            dest, tag, int(count, c_int64_t), datatype%MPI_VAL, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -884,11 +868,8 @@ subroutine SCOREP_F08_NAME_MPI_Improbe(source, tag, comm, flag, message, status,
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Improbe(source, tag, comm, flag, message, status, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS .and. flag) &
@@ -1043,18 +1024,15 @@ subroutine SCOREP_F08_NAME_MPI_Irecv(buf, count, datatype, source, tag, comm, re
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Irecv(buf, count, datatype, source, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS .and. source /= MPI_PROC_NULL) &
-            call scorep_mpi_irecv_request_posted(scorep_comm_id, source, tag, &
-                scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
+            call scorep_mpi_f08_irecv(scorep_comm_id, source, tag, &
+                int(count, c_int64_t), datatype%MPI_VAL, &
                 SCOREP_RECV_IRECV, &
-                scorep_mpi_f08_request(request%MPI_VAL))
+                request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1090,18 +1068,15 @@ subroutine SCOREP_F08_NAME_MPI_Irecv_c(buf, count, datatype, source, tag, comm, 
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Irecv(buf, count, datatype, source, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS .and. source /= MPI_PROC_NULL) &
-            call scorep_mpi_irecv_request_posted(scorep_comm_id, source, tag, &
-                scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
+            call scorep_mpi_f08_irecv(scorep_comm_id, source, tag, &
+                int(count, c_int64_t), datatype%MPI_VAL, &
                 SCOREP_RECV_IRECV, &
-                scorep_mpi_f08_request(request%MPI_VAL))
+                request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1137,16 +1112,12 @@ subroutine SCOREP_F08_NAME_MPI_Irsend(buf, count, datatype, dest, tag, comm, req
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Irsend(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_isend(scorep_comm_id, &
-            dest, tag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
-            scorep_mpi_f08_request(request%MPI_VAL))
+        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_f08_isend(scorep_comm_id, &
+            dest, tag, int(count, c_int64_t), datatype%MPI_VAL, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1182,16 +1153,12 @@ subroutine SCOREP_F08_NAME_MPI_Irsend_c(buf, count, datatype, dest, tag, comm, r
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Irsend(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_isend(scorep_comm_id, &
-            dest, tag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
-            scorep_mpi_f08_request(request%MPI_VAL))
+        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_f08_isend(scorep_comm_id, &
+            dest, tag, int(count, c_int64_t), datatype%MPI_VAL, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1227,16 +1194,12 @@ subroutine SCOREP_F08_NAME_MPI_Isend(buf, count, datatype, dest, tag, comm, requ
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Isend(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_isend(scorep_comm_id, &
-            dest, tag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
-            scorep_mpi_f08_request(request%MPI_VAL))
+        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_f08_isend(scorep_comm_id, &
+            dest, tag, int(count, c_int64_t), datatype%MPI_VAL, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1272,16 +1235,12 @@ subroutine SCOREP_F08_NAME_MPI_Isend_c(buf, count, datatype, dest, tag, comm, re
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Isend(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_isend(scorep_comm_id, &
-            dest, tag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
-            scorep_mpi_f08_request(request%MPI_VAL))
+        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_f08_isend(scorep_comm_id, &
+            dest, tag, int(count, c_int64_t), datatype%MPI_VAL, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1328,22 +1287,18 @@ subroutine SCOREP_F08_NAME_MPI_Isendrecv(sendbuf, sendcount, sendtype, dest, sen
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, &
         comm, request, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_isend(scorep_comm_id, &
-            dest, sendtag, scorep_mpi_f08_bytes(int(sendcount, c_int64_t), sendtype%MPI_VAL), &
-            scorep_mpi_f08_request(request%MPI_VAL))
+        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_f08_isend(scorep_comm_id, &
+            dest, sendtag, int(sendcount, c_int64_t), sendtype%MPI_VAL, request%MPI_VAL)
         if (scorep_ierror == MPI_SUCCESS .and. source /= MPI_PROC_NULL) &
-            call scorep_mpi_irecv_request_posted(scorep_comm_id, source, recvtag, &
-                scorep_mpi_f08_bytes(int(recvcount, c_int64_t), recvtype%MPI_VAL), &
+            call scorep_mpi_f08_irecv(scorep_comm_id, source, recvtag, &
+                int(recvcount, c_int64_t), recvtype%MPI_VAL, &
                 merge(SCOREP_RECV_ISENDRECV_NO_SEND, SCOREP_RECV_ISENDRECV, dest == MPI_PROC_NULL), &
-                scorep_mpi_f08_request(request%MPI_VAL))
+                request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1391,22 +1346,18 @@ subroutine SCOREP_F08_NAME_MPI_Isendrecv_c(sendbuf, sendcount, sendtype, dest, s
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, &
         comm, request, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_isend(scorep_comm_id, &
-            dest, sendtag, scorep_mpi_f08_bytes(int(sendcount, c_int64_t), sendtype%MPI_VAL), &
-            scorep_mpi_f08_request(request%MPI_VAL))
+        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_f08_isend(scorep_comm_id, &
+            dest, sendtag, int(sendcount, c_int64_t), sendtype%MPI_VAL, request%MPI_VAL)
         if (scorep_ierror == MPI_SUCCESS .and. source /= MPI_PROC_NULL) &
-            call scorep_mpi_irecv_request_posted(scorep_comm_id, source, recvtag, &
-                scorep_mpi_f08_bytes(int(recvcount, c_int64_t), recvtype%MPI_VAL), &
+            call scorep_mpi_f08_irecv(scorep_comm_id, source, recvtag, &
+                int(recvcount, c_int64_t), recvtype%MPI_VAL, &
                 merge(SCOREP_RECV_ISENDRECV_NO_SEND, SCOREP_RECV_ISENDRECV, dest == MPI_PROC_NULL), &
-                scorep_mpi_f08_request(request%MPI_VAL))
+                request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1445,21 +1396,17 @@ subroutine SCOREP_F08_NAME_MPI_Isendrecv_replace(buf, count, datatype, dest, sen
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, request, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_isend(scorep_comm_id, &
-            dest, sendtag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
-            scorep_mpi_f08_request(request%MPI_VAL))
+        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_f08_isend(scorep_comm_id, &
+            dest, sendtag, int(count, c_int64_t), datatype%MPI_VAL, request%MPI_VAL)
         if (scorep_ierror == MPI_SUCCESS .and. source /= MPI_PROC_NULL) &
-            call scorep_mpi_irecv_request_posted(scorep_comm_id, source, recvtag, &
-                scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
+            call scorep_mpi_f08_irecv(scorep_comm_id, source, recvtag, &
+                int(count, c_int64_t), datatype%MPI_VAL, &
                 merge(SCOREP_RECV_ISENDRECV_REPLACE_NO_SEND, SCOREP_RECV_ISENDRECV_REPLACE, dest == MPI_PROC_NULL), &
-                scorep_mpi_f08_request(request%MPI_VAL))
+                request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1499,21 +1446,17 @@ subroutine SCOREP_F08_NAME_MPI_Isendrecv_replace_c(buf, count, datatype, dest, s
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, request, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_isend(scorep_comm_id, &
-            dest, sendtag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
-            scorep_mpi_f08_request(request%MPI_VAL))
+        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_f08_isend(scorep_comm_id, &
+            dest, sendtag, int(count, c_int64_t), datatype%MPI_VAL, request%MPI_VAL)
         if (scorep_ierror == MPI_SUCCESS .and. source /= MPI_PROC_NULL) &
-            call scorep_mpi_irecv_request_posted(scorep_comm_id, source, recvtag, &
-                scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
+            call scorep_mpi_f08_irecv(scorep_comm_id, source, recvtag, &
+                int(count, c_int64_t), datatype%MPI_VAL, &
                 merge(SCOREP_RECV_ISENDRECV_REPLACE_NO_SEND, SCOREP_RECV_ISENDRECV_REPLACE, dest == MPI_PROC_NULL), &
-                scorep_mpi_f08_request(request%MPI_VAL))
+                request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1549,16 +1492,12 @@ subroutine SCOREP_F08_NAME_MPI_Issend(buf, count, datatype, dest, tag, comm, req
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Issend(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_isend(scorep_comm_id, &
-            dest, tag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
-            scorep_mpi_f08_request(request%MPI_VAL))
+        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_f08_isend(scorep_comm_id, &
+            dest, tag, int(count, c_int64_t), datatype%MPI_VAL, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1594,16 +1533,12 @@ subroutine SCOREP_F08_NAME_MPI_Issend_c(buf, count, datatype, dest, tag, comm, r
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Issend(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_isend(scorep_comm_id, &
-            dest, tag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
-            scorep_mpi_f08_request(request%MPI_VAL))
+        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_f08_isend(scorep_comm_id, &
+            dest, tag, int(count, c_int64_t), datatype%MPI_VAL, request%MPI_VAL)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1632,11 +1567,8 @@ subroutine SCOREP_F08_NAME_MPI_Mprobe(source, tag, comm, message, status, ierror
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Mprobe(source, tag, comm, message, status, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) &
@@ -2009,18 +1941,14 @@ subroutine SCOREP_F08_NAME_MPI_Recv(buf, count, datatype, source, tag, comm, sta
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     scorep_status => status
     if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) &
         scorep_status => scorep_status_buffer
     call PMPI_Recv(buf, count, datatype, source, tag, comm, scorep_status, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS) call scorep_mpi_f08_recv(scorep_comm_id, scorep_status)
-        call scorep_mpi_f08_end(scorep_region_id)
+        call scorep_mpi_f08_recv_end(scorep_region_id, scorep_comm_id, scorep_status, scorep_ierror)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2057,18 +1985,14 @@ subroutine SCOREP_F08_NAME_MPI_Recv_c(buf, count, datatype, source, tag, comm, s
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     scorep_status => status
     if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) &
         scorep_status => scorep_status_buffer
     call PMPI_Recv(buf, count, datatype, source, tag, comm, scorep_status, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS) call scorep_mpi_f08_recv(scorep_comm_id, scorep_status)
-        call scorep_mpi_f08_end(scorep_region_id)
+        call scorep_mpi_f08_recv_end(scorep_region_id, scorep_comm_id, scorep_status, scorep_ierror)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2103,11 +2027,8 @@ subroutine SCOREP_F08_NAME_MPI_Recv_init(buf, count, datatype, source, tag, comm
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Recv_init(buf, count, datatype, source, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS .and. source /= MPI_PROC_NULL) &
@@ -2148,11 +2069,8 @@ subroutine SCOREP_F08_NAME_MPI_Recv_init_c(buf, count, datatype, source, tag, co
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Recv_init(buf, count, datatype, source, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS .and. source /= MPI_PROC_NULL) &
@@ -2345,10 +2263,9 @@ subroutine SCOREP_F08_NAME_MPI_Rsend(buf, count, datatype, dest, tag, comm, ierr
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, tag, &
             int(count, c_int64_t), datatype%MPI_VAL)
     end if
@@ -2388,10 +2305,9 @@ subroutine SCOREP_F08_NAME_MPI_Rsend_c(buf, count, datatype, dest, tag, comm, ie
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, tag, &
             int(count, c_int64_t), datatype%MPI_VAL)
     end if
@@ -2432,11 +2348,8 @@ subroutine SCOREP_F08_NAME_MPI_Rsend_init(buf, count, datatype, dest, tag, comm,
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Rsend_init(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_send_init(scorep_comm_id, &
@@ -2478,11 +2391,8 @@ subroutine SCOREP_F08_NAME_MPI_Rsend_init_c(buf, count, datatype, dest, tag, com
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Rsend_init(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_send_init(scorep_comm_id, &
@@ -2522,10 +2432,9 @@ subroutine SCOREP_F08_NAME_MPI_Send(buf, count, datatype, dest, tag, comm, ierro
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, tag, &
             int(count, c_int64_t), datatype%MPI_VAL)
     end if
@@ -2565,10 +2474,9 @@ subroutine SCOREP_F08_NAME_MPI_Send_c(buf, count, datatype, dest, tag, comm, ier
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, tag, &
             int(count, c_int64_t), datatype%MPI_VAL)
     end if
@@ -2609,11 +2517,8 @@ subroutine SCOREP_F08_NAME_MPI_Send_init(buf, count, datatype, dest, tag, comm, 
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Send_init(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_send_init(scorep_comm_id, &
@@ -2655,11 +2560,8 @@ subroutine SCOREP_F08_NAME_MPI_Send_init_c(buf, count, datatype, dest, tag, comm
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Send_init(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_send_init(scorep_comm_id, &
@@ -2714,10 +2616,9 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv(sendbuf, sendcount, sendtype, dest, send
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, sendtag, &
             int(sendcount, c_int64_t), sendtype%MPI_VAL)
     end if
@@ -2727,8 +2628,7 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv(sendbuf, sendcount, sendtype, dest, send
     call PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, &
         comm, scorep_status, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS) call scorep_mpi_f08_recv(scorep_comm_id, scorep_status)
-        call scorep_mpi_f08_end(scorep_region_id)
+        call scorep_mpi_f08_recv_end(scorep_region_id, scorep_comm_id, scorep_status, scorep_ierror)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2777,10 +2677,9 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv_c(sendbuf, sendcount, sendtype, dest, se
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, sendtag, &
             int(sendcount, c_int64_t), sendtype%MPI_VAL)
     end if
@@ -2790,8 +2689,7 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv_c(sendbuf, sendcount, sendtype, dest, se
     call PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, &
         comm, scorep_status, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS) call scorep_mpi_f08_recv(scorep_comm_id, scorep_status)
-        call scorep_mpi_f08_end(scorep_region_id)
+        call scorep_mpi_f08_recv_end(scorep_region_id, scorep_comm_id, scorep_status, scorep_ierror)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2832,10 +2730,9 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv_replace(buf, count, datatype, dest, send
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, sendtag, &
             int(count, c_int64_t), datatype%MPI_VAL)
     end if
@@ -2844,8 +2741,7 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv_replace(buf, count, datatype, dest, send
         scorep_status => scorep_status_buffer
     call PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, scorep_status, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS) call scorep_mpi_f08_recv(scorep_comm_id, scorep_status)
-        call scorep_mpi_f08_end(scorep_region_id)
+        call scorep_mpi_f08_recv_end(scorep_region_id, scorep_comm_id, scorep_status, scorep_ierror)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2886,10 +2782,9 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv_replace_c(buf, count, datatype, dest, se
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, sendtag, &
             int(count, c_int64_t), datatype%MPI_VAL)
     end if
@@ -2898,8 +2793,7 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv_replace_c(buf, count, datatype, dest, se
         scorep_status => scorep_status_buffer
     call PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, scorep_status, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS) call scorep_mpi_f08_recv(scorep_comm_id, scorep_status)
-        call scorep_mpi_f08_end(scorep_region_id)
+        call scorep_mpi_f08_recv_end(scorep_region_id, scorep_comm_id, scorep_status, scorep_ierror)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine
@@ -2933,10 +2827,9 @@ subroutine SCOREP_F08_NAME_MPI_Ssend(buf, count, datatype, dest, tag, comm, ierr
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, tag, &
             int(count, c_int64_t), datatype%MPI_VAL)
     end if
@@ -2976,10 +2869,9 @@ subroutine SCOREP_F08_NAME_MPI_Ssend_c(buf, count, datatype, dest, tag, comm, ie
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
         if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, tag, &
             int(count, c_int64_t), datatype%MPI_VAL)
     end if
@@ -3020,11 +2912,8 @@ subroutine SCOREP_F08_NAME_MPI_Ssend_init(buf, count, datatype, dest, tag, comm,
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Ssend_init(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_send_init(scorep_comm_id, &
@@ -3066,11 +2955,8 @@ subroutine SCOREP_F08_NAME_MPI_Ssend_init_c(buf, count, datatype, dest, tag, com
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        scorep_comm_id = scorep_mpi_f08_comm_id(comm%MPI_VAL)
-    end if
     call PMPI_Ssend_init(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_send_init(scorep_comm_id, &
@@ -3422,16 +3308,11 @@ subroutine SCOREP_F08_NAME_MPI_Test(request, flag, status, ierror)
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_request(scorep_region_index, request%MPI_VAL, scorep_saved_request)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     scorep_status => status
-    if (scorep_measuring) then
-        scorep_saved_request = scorep_mpi_f08_request(request%MPI_VAL)
-        if (loc(status) == loc(MPI_STATUS_IGNORE)) then
-            call scorep_mpi_f08_zero(scorep_status_buffer, int(storage_size(scorep_status_buffer) / 8, c_size_t))
-            scorep_status => scorep_status_buffer
-        end if
-    end if
+    if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) &
+        scorep_status => scorep_status_buffer
     call PMPI_Test(request, flag, scorep_status, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) then
@@ -3706,23 +3587,14 @@ subroutine SCOREP_F08_NAME_MPI_Wait(request, status, ierror)
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
+        scorep_region_id = scorep_mpi_f08_begin_request(scorep_region_index, request%MPI_VAL, scorep_saved_request)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     scorep_status => status
-    if (scorep_measuring) then
-        scorep_saved_request = scorep_mpi_f08_request(request%MPI_VAL)
-        if (loc(status) == loc(MPI_STATUS_IGNORE)) then
-            call scorep_mpi_f08_zero(scorep_status_buffer, int(storage_size(scorep_status_buffer) / 8, c_size_t))
-            scorep_status => scorep_status_buffer
-        end if
-    end if
+    if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) &
+        scorep_status => scorep_status_buffer
     call PMPI_Wait(request, scorep_status, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS) then
-            call scorep_mpi_request_complete_status(scorep_saved_request, c_loc(scorep_status), &
-        SCOREP_LANGUAGE_FORTRAN2008)
-        end if
-        call scorep_mpi_f08_end(scorep_region_id)
+        call scorep_mpi_f08_complete_end(scorep_region_id, scorep_saved_request, scorep_status, scorep_ierror)
     end if
     if (present(ierror)) ierror = scorep_ierror
 end subroutine

@@ -643,7 +643,7 @@ static void scorep_mpif_MPI_File_read(MPI_Fint* fh, void* buf, MPI_Fint* count, 
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         if (scorep_f_status != MPI_STATUS_IGNORE)
-            PMPI_Status_f2c(scorep_fa_status, scorep_f_status);
+            scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_f_status != MPI_STATUS_IGNORE
                 ? scorep_mpi_status_bytes(scorep_f_status) : scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
@@ -684,7 +684,7 @@ static void scorep_mpif_MPI_File_read_all(MPI_Fint* fh, void* buf, MPI_Fint* cou
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         if (scorep_f_status != MPI_STATUS_IGNORE)
-            PMPI_Status_f2c(scorep_fa_status, scorep_f_status);
+            scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_f_status != MPI_STATUS_IGNORE
                 ? scorep_mpi_status_bytes(scorep_f_status) : scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
@@ -779,7 +779,7 @@ static void scorep_mpif_MPI_File_read_at(MPI_Fint* fh, MPI_Offset* offset, void*
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         if (scorep_f_status != MPI_STATUS_IGNORE)
-            PMPI_Status_f2c(scorep_fa_status, scorep_f_status);
+            scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_f_status != MPI_STATUS_IGNORE
                 ? scorep_mpi_status_bytes(scorep_f_status) : scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
@@ -820,7 +820,7 @@ static void scorep_mpif_MPI_File_read_at_all(MPI_Fint* fh, MPI_Offset* offset, v
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         if (scorep_f_status != MPI_STATUS_IGNORE)
-            PMPI_Status_f2c(scorep_fa_status, scorep_f_status);
+            scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_f_status != MPI_STATUS_IGNORE
                 ? scorep_mpi_status_bytes(scorep_f_status) : scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
@@ -915,7 +915,7 @@ static void scorep_mpif_MPI_File_read_ordered(MPI_Fint* fh, void* buf, MPI_Fint*
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         if (scorep_f_status != MPI_STATUS_IGNORE)
-            PMPI_Status_f2c(scorep_fa_status, scorep_f_status);
+            scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_f_status != MPI_STATUS_IGNORE
                 ? scorep_mpi_status_bytes(scorep_f_status) : scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
@@ -1010,7 +1010,7 @@ static void scorep_mpif_MPI_File_read_shared(MPI_Fint* fh, void* buf, MPI_Fint* 
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         if (scorep_f_status != MPI_STATUS_IGNORE)
-            PMPI_Status_f2c(scorep_fa_status, scorep_f_status);
+            scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_f_status != MPI_STATUS_IGNORE
                 ? scorep_mpi_status_bytes(scorep_f_status) : scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
@@ -1212,7 +1212,7 @@ static void scorep_mpif_MPI_File_write(MPI_Fint* fh, void* buf, MPI_Fint* count,
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         if (scorep_f_status != MPI_STATUS_IGNORE)
-            PMPI_Status_f2c(scorep_fa_status, scorep_f_status);
+            scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_f_status != MPI_STATUS_IGNORE
                 ? scorep_mpi_status_bytes(scorep_f_status) : scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
@@ -1253,7 +1253,7 @@ static void scorep_mpif_MPI_File_write_all(MPI_Fint* fh, void* buf, MPI_Fint* co
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         if (scorep_f_status != MPI_STATUS_IGNORE)
-            PMPI_Status_f2c(scorep_fa_status, scorep_f_status);
+            scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_f_status != MPI_STATUS_IGNORE
                 ? scorep_mpi_status_bytes(scorep_f_status) : scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
@@ -1348,7 +1348,7 @@ static void scorep_mpif_MPI_File_write_at(MPI_Fint* fh, MPI_Offset* offset, void
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         if (scorep_f_status != MPI_STATUS_IGNORE)
-            PMPI_Status_f2c(scorep_fa_status, scorep_f_status);
+            scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_f_status != MPI_STATUS_IGNORE
                 ? scorep_mpi_status_bytes(scorep_f_status) : scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
@@ -1389,7 +1389,7 @@ static void scorep_mpif_MPI_File_write_at_all(MPI_Fint* fh, MPI_Offset* offset, 
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         if (scorep_f_status != MPI_STATUS_IGNORE)
-            PMPI_Status_f2c(scorep_fa_status, scorep_f_status);
+            scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_f_status != MPI_STATUS_IGNORE
                 ? scorep_mpi_status_bytes(scorep_f_status) : scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
@@ -1484,7 +1484,7 @@ static void scorep_mpif_MPI_File_write_ordered(MPI_Fint* fh, void* buf, MPI_Fint
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         if (scorep_f_status != MPI_STATUS_IGNORE)
-            PMPI_Status_f2c(scorep_fa_status, scorep_f_status);
+            scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_f_status != MPI_STATUS_IGNORE
                 ? scorep_mpi_status_bytes(scorep_f_status) : scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
@@ -1579,7 +1579,7 @@ static void scorep_mpif_MPI_File_write_shared(MPI_Fint* fh, void* buf, MPI_Fint*
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         if (scorep_f_status != MPI_STATUS_IGNORE)
-            PMPI_Status_f2c(scorep_fa_status, scorep_f_status);
+            scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_f_status != MPI_STATUS_IGNORE
                 ? scorep_mpi_status_bytes(scorep_f_status) : scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);

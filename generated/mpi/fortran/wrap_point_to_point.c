@@ -868,7 +868,7 @@ static void scorep_mpif_MPI_Mrecv(void* buf, MPI_Fint* count, MPI_Fint* datatype
     SCOREP_MPIF_PNAME_MPI_Mrecv(buf, count, datatype, message, scorep_fa_status, ierror);
     scorep_result = (int)*ierror;
     if (scorep_f_status != MPI_STATUS_IGNORE)
-        PMPI_Status_f2c(scorep_fa_status, scorep_f_status);
+        scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS && scorep_message_comm != SCOREP_INVALID_ID
             && scorep_f_status->MPI_SOURCE != MPI_PROC_NULL)
@@ -1074,7 +1074,7 @@ static void scorep_mpif_MPI_Recv(void* buf, MPI_Fint* count, MPI_Fint* datatype,
     SCOREP_MPIF_PNAME_MPI_Recv(buf, count, datatype, source, tag, comm, scorep_fa_status, ierror);
     scorep_result = (int)*ierror;
     if (scorep_f_status != MPI_STATUS_IGNORE)
-        PMPI_Status_f2c(scorep_fa_status, scorep_f_status);
+        scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS && scorep_f_status->MPI_SOURCE != MPI_PROC_NULL)
             scorep_mpi_recv(scorep_comm_id, scorep_f_status->MPI_SOURCE, scorep_f_status->MPI_TAG,
@@ -1445,7 +1445,7 @@ static void scorep_mpif_MPI_Sendrecv(void* sendbuf, MPI_Fint* sendcount, MPI_Fin
     SCOREP_MPIF_PNAME_MPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, scorep_fa_status, ierror);
     scorep_result = (int)*ierror;
     if (scorep_f_status != MPI_STATUS_IGNORE)
-        PMPI_Status_f2c(scorep_fa_status, scorep_f_status);
+        scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS && scorep_f_status->MPI_SOURCE != MPI_PROC_NULL)
             scorep_mpi_recv(scorep_comm_id, scorep_f_status->MPI_SOURCE, scorep_f_status->MPI_TAG,
@@ -1500,7 +1500,7 @@ static void scorep_mpif_MPI_Sendrecv_replace(void* buf, MPI_Fint* count, MPI_Fin
     SCOREP_MPIF_PNAME_MPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, scorep_fa_status, ierror);
     scorep_result = (int)*ierror;
     if (scorep_f_status != MPI_STATUS_IGNORE)
-        PMPI_Status_f2c(scorep_fa_status, scorep_f_status);
+        scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS && scorep_f_status->MPI_SOURCE != MPI_PROC_NULL)
             scorep_mpi_recv(scorep_comm_id, scorep_f_status->MPI_SOURCE, scorep_f_status->MPI_TAG,
@@ -1888,7 +1888,7 @@ static void scorep_mpif_MPI_Test(MPI_Fint* request, MPI_Fint* flag, MPI_Fint* st
     SCOREP_MPIF_PNAME_MPI_Test(request, flag, scorep_fa_status, ierror);
     scorep_result = (int)*ierror;
     if (scorep_f_status != MPI_STATUS_IGNORE)
-        PMPI_Status_f2c(scorep_fa_status, scorep_f_status);
+        scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
     if (scorep_measuring) {
         scorep_f_flag = (*flag != 0);
         if (scorep_result == MPI_SUCCESS) {
@@ -1965,7 +1965,7 @@ static void scorep_mpif_MPI_Testall(MPI_Fint* count, MPI_Fint* array_of_requests
     scorep_result = (int)*ierror;
     if (scorep_f_array_of_statuses != MPI_STATUSES_IGNORE)
         for (int scorep_i = 0; scorep_i < (int)*count; scorep_i++)
-            PMPI_Status_f2c(scorep_fa_array_of_statuses + (size_t)scorep_i * scorep_mpif_status_size, &scorep_f_array_of_statuses[scorep_i]);
+            scorep_mpi_status_f2c(scorep_fa_array_of_statuses + (size_t)scorep_i * scorep_mpif_status_size, &scorep_f_array_of_statuses[scorep_i]);
     if (scorep_measuring) {
         scorep_f_flag = (*flag != 0);
         if ((scorep_result == MPI_SUCCESS || scorep_result == MPI_ERR_IN_STATUS) && *(&scorep_f_flag)) {
@@ -2024,7 +2024,7 @@ static void scorep_mpif_MPI_Testany(MPI_Fint* count, MPI_Fint* array_of_requests
     SCOREP_MPIF_PNAME_MPI_Testany(count, array_of_requests, index, flag, scorep_fa_status, ierror);
     scorep_result = (int)*ierror;
     if (scorep_f_status != MPI_STATUS_IGNORE)
-        PMPI_Status_f2c(scorep_fa_status, scorep_f_status);
+        scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
     if (scorep_measuring) {
         scorep_f_index = (*index == MPI_UNDEFINED ? MPI_UNDEFINED : (int)*index - 1);
         scorep_f_flag = (*flag != 0);
@@ -2078,7 +2078,7 @@ static void scorep_mpif_MPI_Testsome(MPI_Fint* incount, MPI_Fint* array_of_reque
     scorep_result = (int)*ierror;
     if (scorep_f_array_of_statuses != MPI_STATUSES_IGNORE)
         for (int scorep_i = 0; scorep_i < (*outcount == MPI_UNDEFINED ? 0 : (int)*outcount); scorep_i++)
-            PMPI_Status_f2c(scorep_fa_array_of_statuses + (size_t)scorep_i * scorep_mpif_status_size, &scorep_f_array_of_statuses[scorep_i]);
+            scorep_mpi_status_f2c(scorep_fa_array_of_statuses + (size_t)scorep_i * scorep_mpif_status_size, &scorep_f_array_of_statuses[scorep_i]);
     if (scorep_measuring) {
         scorep_f_outcount = (int)*outcount;
         scorep_f_array_of_indices = scorep_mpif_scratch(1, (int)*incount, sizeof *scorep_f_array_of_indices);
@@ -2132,7 +2132,7 @@ static void scorep_mpif_MPI_Wait(MPI_Fint* request, MPI_Fint* status, MPI_Fint* 
     SCOREP_MPIF_PNAME_MPI_Wait(request, scorep_fa_status, ierror);
     scorep_result = (int)*ierror;
     if (scorep_f_status != MPI_STATUS_IGNORE)
-        PMPI_Status_f2c(scorep_fa_status, scorep_f_status);
+        scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS) {
             scorep_mpi_request_complete_status(scorep_saved_request, scorep_f_status, SCOREP_LANGUAGE_C);
@@ -2181,7 +2181,7 @@ static void scorep_mpif_MPI_Waitall(MPI_Fint* count, MPI_Fint* array_of_requests
     scorep_result = (int)*ierror;
     if (scorep_f_array_of_statuses != MPI_STATUSES_IGNORE)
         for (int scorep_i = 0; scorep_i < (int)*count; scorep_i++)
-            PMPI_Status_f2c(scorep_fa_array_of_statuses + (size_t)scorep_i * scorep_mpif_status_size, &scorep_f_array_of_statuses[scorep_i]);
+            scorep_mpi_status_f2c(scorep_fa_array_of_statuses + (size_t)scorep_i * scorep_mpif_status_size, &scorep_f_array_of_statuses[scorep_i]);
     if (scorep_measuring) {
         if ((scorep_result == MPI_SUCCESS || scorep_result == MPI_ERR_IN_STATUS)) {
             for (int scorep_i = 0; scorep_i < scorep_f_count; scorep_i++)
@@ -2235,7 +2235,7 @@ static void scorep_mpif_MPI_Waitany(MPI_Fint* count, MPI_Fint* array_of_requests
     SCOREP_MPIF_PNAME_MPI_Waitany(count, array_of_requests, index, scorep_fa_status, ierror);
     scorep_result = (int)*ierror;
     if (scorep_f_status != MPI_STATUS_IGNORE)
-        PMPI_Status_f2c(scorep_fa_status, scorep_f_status);
+        scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
     if (scorep_measuring) {
         scorep_f_index = (*index == MPI_UNDEFINED ? MPI_UNDEFINED : (int)*index - 1);
         if (scorep_result == MPI_SUCCESS && *(&scorep_f_index) != MPI_UNDEFINED
@@ -2288,7 +2288,7 @@ static void scorep_mpif_MPI_Waitsome(MPI_Fint* incount, MPI_Fint* array_of_reque
     scorep_result = (int)*ierror;
     if (scorep_f_array_of_statuses != MPI_STATUSES_IGNORE)
         for (int scorep_i = 0; scorep_i < (*outcount == MPI_UNDEFINED ? 0 : (int)*outcount); scorep_i++)
-            PMPI_Status_f2c(scorep_fa_array_of_statuses + (size_t)scorep_i * scorep_mpif_status_size, &scorep_f_array_of_statuses[scorep_i]);
+            scorep_mpi_status_f2c(scorep_fa_array_of_statuses + (size_t)scorep_i * scorep_mpif_status_size, &scorep_f_array_of_statuses[scorep_i]);
     if (scorep_measuring) {
         scorep_f_outcount = (int)*outcount;
         scorep_f_array_of_indices = scorep_mpif_scratch(1, (int)*incount, sizeof *scorep_f_array_of_indices);

@@ -31,6 +31,7 @@
 #define SCOREP_WRAPGEN_MPI_LAYER_H
 
 #include <mpi.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "scorep_wrapgen/adapter.h"
@@ -62,6 +63,10 @@ void scorep_mpi_comm_free(MPI_Comm comm);
  * MPI_Init returned, or by a call without wrapper) is registered on the fly
  * with a process-local key. */
 scorep_comm scorep_mpi_comm_id(MPI_Comm comm);
+/* The same by the Fortran handle (MPI_VAL, INTEGER): the Fortran wrappers'
+ * lookup, converted to C only when this thread has not looked it up since
+ * the table last changed. */
+scorep_comm scorep_mpi_comm_id_fortran(MPI_Fint comm);
 
 /* The region of an MPI procedure, the same (name, paradigm, role, group) for
  * every binding's wrapper, so the core hands out one id per procedure. Also
@@ -72,6 +77,22 @@ scorep_region scorep_mpi_procedure_region(const char* name, int role, const char
  * one (Open MPI, MPICH: checked once against the library itself), which
  * saves the library call on every Fortran receive and completion. */
 int scorep_mpi_status_f2c(const MPI_Fint* f_status, MPI_Status* c_status);
+
+/* 1 once known that PMPI_Status_f2c is a copy, 0 once known that it is not,
+ * -1 before the first Fortran status was converted. */
+extern int scorep_mpi_status_f2c_copies;
+
+/* A Fortran status (INTEGER array or type(MPI_Status)) to read as a C one:
+ * the Fortran status itself where the conversion is a copy and its address
+ * suits an MPI_Status (no copy, no call: every Fortran receive and completion
+ * reads one), else converted into scratch. NULL if the conversion fails. */
+static inline const MPI_Status* scorep_mpi_status_from_fortran(const MPI_Fint* f_status, MPI_Status* scratch)
+{
+    if (__builtin_expect(scorep_mpi_status_f2c_copies == 1, 1)
+        && (uintptr_t)f_status % _Alignof(MPI_Status) == 0)
+        return (const MPI_Status*)(const void*)f_status;
+    return scorep_mpi_status_f2c(f_status, scratch) == MPI_SUCCESS ? scratch : NULL;
+}
 scorep_comm scorep_mpi_group_id(MPI_Group group);
 
 scorep_window scorep_mpi_win_create(MPI_Win win, MPI_Comm comm);
