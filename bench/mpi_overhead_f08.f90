@@ -1,16 +1,26 @@
 ! Two ranks: ns per MPI_Comm_rank call, per 8-byte ping-pong half round trip and
 ! per send to self with its receive, through `use mpi_f08` (the F08 path of
-! bench/mpi_overhead), each measured twice in the same process: through the
-! MPI_ name (the F08 wrapper, when linked with the adapter) and through the
-! mpi_f08 module's PMPI_ name (what that wrapper calls). Blocks of the two
-! sides alternate in ABBA order; round 0 is a warm-up.
-! usage and output as bench/mpi_overhead.c:
+! bench/mpi_overhead), each measured in the same process through the MPI_
+! name (the F08 wrapper, when linked with the adapter) and through the
+! mpi_f08 module's PMPI_ name (what that wrapper calls), and the same loops
+! in C (mpi_overhead_loops.c, linked in: the C wrapper and PMPI_), so the
+! F08 and the C added cost come from one launch. Blocks of the four sides
+! alternate (each side in each position equally often); round 0 is a warm-up.
+! usage and output as bench/mpi_overhead.c, with the C sides as c_mpi and
+! c_pmpi (and <figure>_c_added_paired):
 !   mpi_overhead_f08 [rounds [calls_per_block [round_trips_per_block]]]
 program mpi_overhead_f08
   use, intrinsic :: iso_c_binding, only : c_int
   use mpi_f08
   implicit none
-  integer, parameter :: MPI_SIDE = 1, PMPI_SIDE = 2
+  interface
+    subroutine mpi_overhead_c_loop(kind, side, n, rank) bind(c, name='mpi_overhead_c_loop')
+      import :: c_int
+      integer(c_int), value :: kind, side, n, rank
+    end subroutine
+  end interface
+  ! sides: this binding's MPI_ and PMPI_ names, and the C loops' (mpi_overhead_loops.c)
+  integer, parameter :: MPI_SIDE = 1, PMPI_SIDE = 2, C_MPI_SIDE = 3, C_PMPI_SIDE = 4
   integer, parameter :: COMM_RANK = 1, PINGPONG = 2, SELF = 3
   integer :: rank, rounds, calls, trips
   character(len=16) :: arg
@@ -148,37 +158,49 @@ contains
   subroutine measure(name, n, per, kind)
     character(len=*), intent(in) :: name
     integer, intent(in) :: n, per, kind
-    double precision :: t(rounds, 2), diff(rounds), start, ns, m
+    ! the order of the four sides in round r: a Latin square, so each side
+    ! takes each position equally often
+    integer, parameter :: order(4, 0:3) = reshape([1, 2, 3, 4, 4, 3, 2, 1, 3, 1, 4, 2, 2, 4, 1, 3], [4, 4])
+    double precision :: t(rounds, 4), diff(rounds), c_diff(rounds), start, ns, m
     integer :: r, k, side
-    character(len=4), parameter :: side_name(2) = ['mpi ', 'pmpi']
+    character(len=6), parameter :: side_name(4) = ['mpi   ', 'pmpi  ', 'c_mpi ', 'c_pmpi']
     call PMPI_Barrier(MPI_COMM_WORLD)
     do r = 0, rounds
       ! comm_rank and self are timed on rank 0 alone; rank 1 sleeps meanwhile
       if (kind /= PINGPONG .and. rank /= 0) exit
-      do k = 0, 1
-        side = ieor(iand(r + r / 2, 1), k) + 1     ! ABBA: mpi pmpi | pmpi mpi | ...
+      do k = 1, 4
+        side = order(k, mod(r, 4))
         start = MPI_Wtime()
-        select case (kind)
-        case (PINGPONG)
-          call pingpong_loop(side, n)
-        case (SELF)
-          call self_loop(side, n)
-        case default
-          call comm_rank_loop(side, n)
-        end select
+        if (side >= C_MPI_SIDE) then
+          call mpi_overhead_c_loop(int(kind - 1, c_int), int(side - C_MPI_SIDE, c_int), int(n, c_int), &
+            int(rank, c_int))
+        else
+          select case (kind)
+          case (PINGPONG)
+            call pingpong_loop(side, n)
+          case (SELF)
+            call self_loop(side, n)
+          case default
+            call comm_rank_loop(side, n)
+          end select
+        end if
         ns = (MPI_Wtime() - start) * 1d9 / n / per
         if (r > 0) t(r, side) = ns
       end do
       if (r > 0) diff(r) = t(r, MPI_SIDE) - t(r, PMPI_SIDE)
+      if (r > 0) c_diff(r) = t(r, C_MPI_SIDE) - t(r, C_PMPI_SIDE)
     end do
     call sleeping_barrier()
     if (rank == 0) then
-      do side = 1, 2
+      do side = 1, 4
         m = median(t(:, side))   ! sorted: t(1, side) is the best
         print '(A,F0.2)', name // '_' // trim(side_name(side)) // '_best ', t(1, side)
+        print '(A,F0.2)', name // '_' // trim(side_name(side)) // '_best_quarter ', &
+          sum(t(1:max(1, rounds / 4), side)) / max(1, rounds / 4)
         print '(A,F0.2)', name // '_' // trim(side_name(side)) // '_median ', m
       end do
       print '(A,F0.2)', name // '_added_paired ', median(diff)
+      print '(A,F0.2)', name // '_c_added_paired ', median(c_diff)
     end if
   end subroutine
 
