@@ -199,18 +199,6 @@ void scorep_mpi_f08_send(scorep_comm comm, int dest, int tag, int64_t count, MPI
     scorep_mpi_send(comm, dest, tag, bytes_of(count, datatype));
 }
 
-void scorep_mpi_f08_isend(scorep_comm comm, int dest, int tag, int64_t count, MPI_Fint datatype, MPI_Fint request)
-{
-    scorep_mpi_isend(comm, dest, tag, bytes_of(count, datatype), scorep_mpi_f08_request(request));
-}
-
-void scorep_mpi_f08_irecv(scorep_comm comm, int source, int tag, int64_t count, MPI_Fint datatype, int origin,
-                          MPI_Fint request)
-{
-    scorep_mpi_irecv_request_posted(comm, source, tag, bytes_of(count, datatype), (scorep_recv_origin)origin,
-                                    scorep_mpi_f08_request(request));
-}
-
 static inline void recv_event(scorep_comm comm, const MPI_Fint* status)
 {
     MPI_Status scratch;

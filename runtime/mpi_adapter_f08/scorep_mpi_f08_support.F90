@@ -111,23 +111,6 @@ module scorep_mpi_f08_support
             integer(c_int64_t), value :: count
             integer(c_int), value :: datatype
         end subroutine
-        ! an MPI_Isend's event (scorep_mpi_isend): request is its MPI_VAL
-        subroutine scorep_mpi_f08_isend(comm, dest, tag, count, datatype, request) bind(c, name="scorep_mpi_f08_isend")
-            import :: c_int, c_int32_t, c_int64_t
-            integer(c_int32_t), value :: comm
-            integer(c_int), value :: dest, tag
-            integer(c_int64_t), value :: count
-            integer(c_int), value :: datatype, request
-        end subroutine
-        ! an MPI_Irecv's event (scorep_mpi_irecv_request_posted): origin is a scorep_recv_origin
-        subroutine scorep_mpi_f08_irecv(comm, source, tag, count, datatype, origin, request) &
-                bind(c, name="scorep_mpi_f08_irecv")
-            import :: c_int, c_int32_t, c_int64_t
-            integer(c_int32_t), value :: comm
-            integer(c_int), value :: source, tag
-            integer(c_int64_t), value :: count
-            integer(c_int), value :: datatype, origin, request
-        end subroutine
         subroutine scorep_mpi_f08_recv(comm, status) bind(c, name="scorep_mpi_f08_recv")
             import :: c_int32_t
             integer(c_int32_t), value :: comm

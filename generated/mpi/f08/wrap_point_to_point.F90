@@ -796,8 +796,9 @@ subroutine SCOREP_F08_NAME_MPI_Ibsend(buf, count, datatype, dest, tag, comm, req
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Ibsend(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_f08_isend(scorep_comm_id, &
-            dest, tag, int(count, c_int64_t), datatype%MPI_VAL, request%MPI_VAL)
+        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_isend(scorep_comm_id, &
+            dest, tag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
+            scorep_mpi_f08_request(request%MPI_VAL))
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -837,8 +838,9 @@ subroutine SCOREP_F08_NAME_MPI_Ibsend_c(buf, count, datatype, dest, tag, comm, r
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Ibsend(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_f08_isend(scorep_comm_id, &
-            dest, tag, int(count, c_int64_t), datatype%MPI_VAL, request%MPI_VAL)
+        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_isend(scorep_comm_id, &
+            dest, tag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
+            scorep_mpi_f08_request(request%MPI_VAL))
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1029,10 +1031,10 @@ subroutine SCOREP_F08_NAME_MPI_Irecv(buf, count, datatype, source, tag, comm, re
     call PMPI_Irecv(buf, count, datatype, source, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS .and. source /= MPI_PROC_NULL) &
-            call scorep_mpi_f08_irecv(scorep_comm_id, source, tag, &
-                int(count, c_int64_t), datatype%MPI_VAL, &
+            call scorep_mpi_irecv_request_posted(scorep_comm_id, source, tag, &
+                scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
                 SCOREP_RECV_IRECV, &
-                request%MPI_VAL)
+                scorep_mpi_f08_request(request%MPI_VAL))
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1073,10 +1075,10 @@ subroutine SCOREP_F08_NAME_MPI_Irecv_c(buf, count, datatype, source, tag, comm, 
     call PMPI_Irecv(buf, count, datatype, source, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS .and. source /= MPI_PROC_NULL) &
-            call scorep_mpi_f08_irecv(scorep_comm_id, source, tag, &
-                int(count, c_int64_t), datatype%MPI_VAL, &
+            call scorep_mpi_irecv_request_posted(scorep_comm_id, source, tag, &
+                scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
                 SCOREP_RECV_IRECV, &
-                request%MPI_VAL)
+                scorep_mpi_f08_request(request%MPI_VAL))
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1116,8 +1118,9 @@ subroutine SCOREP_F08_NAME_MPI_Irsend(buf, count, datatype, dest, tag, comm, req
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Irsend(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_f08_isend(scorep_comm_id, &
-            dest, tag, int(count, c_int64_t), datatype%MPI_VAL, request%MPI_VAL)
+        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_isend(scorep_comm_id, &
+            dest, tag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
+            scorep_mpi_f08_request(request%MPI_VAL))
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1157,8 +1160,9 @@ subroutine SCOREP_F08_NAME_MPI_Irsend_c(buf, count, datatype, dest, tag, comm, r
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Irsend(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_f08_isend(scorep_comm_id, &
-            dest, tag, int(count, c_int64_t), datatype%MPI_VAL, request%MPI_VAL)
+        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_isend(scorep_comm_id, &
+            dest, tag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
+            scorep_mpi_f08_request(request%MPI_VAL))
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1198,8 +1202,9 @@ subroutine SCOREP_F08_NAME_MPI_Isend(buf, count, datatype, dest, tag, comm, requ
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Isend(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_f08_isend(scorep_comm_id, &
-            dest, tag, int(count, c_int64_t), datatype%MPI_VAL, request%MPI_VAL)
+        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_isend(scorep_comm_id, &
+            dest, tag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
+            scorep_mpi_f08_request(request%MPI_VAL))
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1239,8 +1244,9 @@ subroutine SCOREP_F08_NAME_MPI_Isend_c(buf, count, datatype, dest, tag, comm, re
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Isend(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_f08_isend(scorep_comm_id, &
-            dest, tag, int(count, c_int64_t), datatype%MPI_VAL, request%MPI_VAL)
+        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_isend(scorep_comm_id, &
+            dest, tag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
+            scorep_mpi_f08_request(request%MPI_VAL))
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1292,13 +1298,14 @@ subroutine SCOREP_F08_NAME_MPI_Isendrecv(sendbuf, sendcount, sendtype, dest, sen
     call PMPI_Isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, &
         comm, request, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_f08_isend(scorep_comm_id, &
-            dest, sendtag, int(sendcount, c_int64_t), sendtype%MPI_VAL, request%MPI_VAL)
+        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_isend(scorep_comm_id, &
+            dest, sendtag, scorep_mpi_f08_bytes(int(sendcount, c_int64_t), sendtype%MPI_VAL), &
+            scorep_mpi_f08_request(request%MPI_VAL))
         if (scorep_ierror == MPI_SUCCESS .and. source /= MPI_PROC_NULL) &
-            call scorep_mpi_f08_irecv(scorep_comm_id, source, recvtag, &
-                int(recvcount, c_int64_t), recvtype%MPI_VAL, &
+            call scorep_mpi_irecv_request_posted(scorep_comm_id, source, recvtag, &
+                scorep_mpi_f08_bytes(int(recvcount, c_int64_t), recvtype%MPI_VAL), &
                 merge(SCOREP_RECV_ISENDRECV_NO_SEND, SCOREP_RECV_ISENDRECV, dest == MPI_PROC_NULL), &
-                request%MPI_VAL)
+                scorep_mpi_f08_request(request%MPI_VAL))
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1351,13 +1358,14 @@ subroutine SCOREP_F08_NAME_MPI_Isendrecv_c(sendbuf, sendcount, sendtype, dest, s
     call PMPI_Isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, &
         comm, request, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_f08_isend(scorep_comm_id, &
-            dest, sendtag, int(sendcount, c_int64_t), sendtype%MPI_VAL, request%MPI_VAL)
+        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_isend(scorep_comm_id, &
+            dest, sendtag, scorep_mpi_f08_bytes(int(sendcount, c_int64_t), sendtype%MPI_VAL), &
+            scorep_mpi_f08_request(request%MPI_VAL))
         if (scorep_ierror == MPI_SUCCESS .and. source /= MPI_PROC_NULL) &
-            call scorep_mpi_f08_irecv(scorep_comm_id, source, recvtag, &
-                int(recvcount, c_int64_t), recvtype%MPI_VAL, &
+            call scorep_mpi_irecv_request_posted(scorep_comm_id, source, recvtag, &
+                scorep_mpi_f08_bytes(int(recvcount, c_int64_t), recvtype%MPI_VAL), &
                 merge(SCOREP_RECV_ISENDRECV_NO_SEND, SCOREP_RECV_ISENDRECV, dest == MPI_PROC_NULL), &
-                request%MPI_VAL)
+                scorep_mpi_f08_request(request%MPI_VAL))
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1400,13 +1408,14 @@ subroutine SCOREP_F08_NAME_MPI_Isendrecv_replace(buf, count, datatype, dest, sen
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, request, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_f08_isend(scorep_comm_id, &
-            dest, sendtag, int(count, c_int64_t), datatype%MPI_VAL, request%MPI_VAL)
+        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_isend(scorep_comm_id, &
+            dest, sendtag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
+            scorep_mpi_f08_request(request%MPI_VAL))
         if (scorep_ierror == MPI_SUCCESS .and. source /= MPI_PROC_NULL) &
-            call scorep_mpi_f08_irecv(scorep_comm_id, source, recvtag, &
-                int(count, c_int64_t), datatype%MPI_VAL, &
+            call scorep_mpi_irecv_request_posted(scorep_comm_id, source, recvtag, &
+                scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
                 merge(SCOREP_RECV_ISENDRECV_REPLACE_NO_SEND, SCOREP_RECV_ISENDRECV_REPLACE, dest == MPI_PROC_NULL), &
-                request%MPI_VAL)
+                scorep_mpi_f08_request(request%MPI_VAL))
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1450,13 +1459,14 @@ subroutine SCOREP_F08_NAME_MPI_Isendrecv_replace_c(buf, count, datatype, dest, s
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, request, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_f08_isend(scorep_comm_id, &
-            dest, sendtag, int(count, c_int64_t), datatype%MPI_VAL, request%MPI_VAL)
+        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_isend(scorep_comm_id, &
+            dest, sendtag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
+            scorep_mpi_f08_request(request%MPI_VAL))
         if (scorep_ierror == MPI_SUCCESS .and. source /= MPI_PROC_NULL) &
-            call scorep_mpi_f08_irecv(scorep_comm_id, source, recvtag, &
-                int(count, c_int64_t), datatype%MPI_VAL, &
+            call scorep_mpi_irecv_request_posted(scorep_comm_id, source, recvtag, &
+                scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
                 merge(SCOREP_RECV_ISENDRECV_REPLACE_NO_SEND, SCOREP_RECV_ISENDRECV_REPLACE, dest == MPI_PROC_NULL), &
-                request%MPI_VAL)
+                scorep_mpi_f08_request(request%MPI_VAL))
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1496,8 +1506,9 @@ subroutine SCOREP_F08_NAME_MPI_Issend(buf, count, datatype, dest, tag, comm, req
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Issend(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_f08_isend(scorep_comm_id, &
-            dest, tag, int(count, c_int64_t), datatype%MPI_VAL, request%MPI_VAL)
+        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_isend(scorep_comm_id, &
+            dest, tag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
+            scorep_mpi_f08_request(request%MPI_VAL))
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1537,8 +1548,9 @@ subroutine SCOREP_F08_NAME_MPI_Issend_c(buf, count, datatype, dest, tag, comm, r
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call PMPI_Issend(buf, count, datatype, dest, tag, comm, request, scorep_ierror)
     if (scorep_measuring) then
-        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_f08_isend(scorep_comm_id, &
-            dest, tag, int(count, c_int64_t), datatype%MPI_VAL, request%MPI_VAL)
+        if (scorep_ierror == MPI_SUCCESS .and. dest /= MPI_PROC_NULL) call scorep_mpi_isend(scorep_comm_id, &
+            dest, tag, scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL), &
+            scorep_mpi_f08_request(request%MPI_VAL))
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
