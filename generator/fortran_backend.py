@@ -28,7 +28,7 @@ import re
 
 from .errors import SpecError
 from .kinds import CRenderer
-from .snippets import add_hooks, context_of, task_loader
+from .snippets import Args, add_hooks, context_of, task_loader
 from .tasks import HOOKS, TaskUse, WrapperPlan
 
 # C type of a Fortran argument, by its kinds.json `f90` text.
@@ -172,25 +172,43 @@ class Views:
         else:
             self.decls.append(f"MPI_Status scorep_c_{name};")
             self.decls.append(f"MPI_Status* {v} = MPI_STATUS_IGNORE;")
-            self.decls.append(f"MPI_Fint scorep_lent_{name}[SCOREP_MPIF_MAX_STATUS_SIZE];")
+            # aligned as a C status: read in place after the call (below)
+            self.decls.append(f"_Alignas(MPI_Status) MPI_Fint scorep_lent_{name}[SCOREP_MPIF_MAX_STATUS_SIZE];")
             self.decls.append(f"MPI_Fint* scorep_fa_{name} = {name};")
             self.before.append((name, f"{v} = {name} == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_{name};"))
             self.after_call_setup.append(
                 f"if ({v} != MPI_STATUS_IGNORE && {name} == scorep_mpif_status_ignore)\n"
                 f"    scorep_fa_{name} = scorep_lent_{name};")
-            self.after.append((name, f"if ({v} != MPI_STATUS_IGNORE)\n"
-                                     f"    scorep_mpi_status_f2c(scorep_fa_{name}, {v});"))
+            # the Fortran status itself where the library's conversion is a copy
+            self.after.append((name, f"if ({v} != MPI_STATUS_IGNORE) {{\n"
+                                     f"    const MPI_Status* scorep_in_place = "
+                                     f"scorep_mpi_status_from_fortran(scorep_fa_{name}, {v});\n"
+                                     f"    if (scorep_in_place) {v} = (MPI_Status*)scorep_in_place;\n"
+                                     f"}}"))
         self.call_arg[name] = f"scorep_fa_{name}"
         return v
+
+
+class ViewArgs(Args):
+    """A task's arguments as C views, each made when a snippet first reads it
+    (an argument only `w.fortran` reads gets no conversion)."""
+    def __init__(self, views, args):
+        super().__init__(args)
+        self.views = views
+
+    def __getattr__(self, key):
+        pname = self.get(key)
+        return self.views.expression(pname) if pname else None
 
 
 def render_hooks(env, plan, views):
     hooks = {hook: [] for hook in HOOKS}
     for use in plan.tasks:
         module = env.get_template(f"{use.name}.c.j2").module
-        args = {arg: (views.expression(pname) if pname else None) for arg, pname in use.args.items()}
         context = context_of(WrapperPlan(plan.proc, plan.group, plan.role, plan.file, []),
-                             TaskUse(use.name, args, use.options))
+                             TaskUse(use.name, {}, use.options))
+        context.a = ViewArgs(views, use.args)
+        context.fortran = Args(use.args)
         add_hooks(module, context, HOOKS, hooks)
     return {hook: "\n".join(parts) for hook, parts in hooks.items()}
 

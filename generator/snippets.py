@@ -2,7 +2,9 @@
 
 A snippet defines one Jinja macro per hook point it fills; each takes `w`, the
 wrapper context: `w.name`, `w.a.<argument>` (the bound parameter names),
-`w.options`, `w.proc`.
+`w.options`, `w.proc`, and in the mpif.h back-end `w.fortran.<argument>` (the
+Fortran argument itself, a pointer to the INTEGER handle, where `w.a` names
+its C view), for the few snippets with a cheaper way from the Fortran handle.
 """
 from dataclasses import dataclass
 
@@ -16,6 +18,7 @@ class WrapperContext:
     a: dict
     options: dict
     proc: object
+    fortran: dict = None
 
 
 class Args(dict):

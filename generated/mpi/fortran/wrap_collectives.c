@@ -16,10 +16,10 @@ static void scorep_mpif_MPI_Allgather(void* sendbuf, MPI_Fint* sendcount, MPI_Fi
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int scorep_f_sendcount;
-    MPI_Datatype scorep_f_sendtype;
     int scorep_f_recvcount;
     MPI_Datatype scorep_f_recvtype;
+    int scorep_f_sendcount;
+    MPI_Datatype scorep_f_sendtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
@@ -28,11 +28,11 @@ static void scorep_mpif_MPI_Allgather(void* sendbuf, MPI_Fint* sendcount, MPI_Fi
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_sendcount = (int)*sendcount;
-        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvcount = (int)*recvcount;
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_f_sendcount = (int)*sendcount;
+        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror);
@@ -65,10 +65,10 @@ static void scorep_mpif_MPI_Allgather_init(void* sendbuf, MPI_Fint* sendcount, M
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int scorep_f_sendcount;
-    MPI_Datatype scorep_f_sendtype;
     int scorep_f_recvcount;
     MPI_Datatype scorep_f_recvtype;
+    int scorep_f_sendcount;
+    MPI_Datatype scorep_f_sendtype;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -78,11 +78,11 @@ static void scorep_mpif_MPI_Allgather_init(void* sendbuf, MPI_Fint* sendcount, M
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_sendcount = (int)*sendcount;
-        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvcount = (int)*recvcount;
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_f_sendcount = (int)*sendcount;
+        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierror);
     scorep_result = (int)*ierror;
@@ -116,10 +116,10 @@ static void scorep_mpif_MPI_Allgatherv(void* sendbuf, MPI_Fint* sendcount, MPI_F
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int scorep_f_sendcount;
-    MPI_Datatype scorep_f_sendtype;
     int* scorep_f_recvcounts = (int*)recvcounts;
     MPI_Datatype scorep_f_recvtype;
+    int scorep_f_sendcount;
+    MPI_Datatype scorep_f_sendtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
@@ -128,10 +128,10 @@ static void scorep_mpif_MPI_Allgatherv(void* sendbuf, MPI_Fint* sendcount, MPI_F
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
+        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_f_sendcount = (int)*sendcount;
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
-        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, ierror);
@@ -165,10 +165,10 @@ static void scorep_mpif_MPI_Allgatherv_init(void* sendbuf, MPI_Fint* sendcount, 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int scorep_f_sendcount;
-    MPI_Datatype scorep_f_sendtype;
     int* scorep_f_recvcounts = (int*)recvcounts;
     MPI_Datatype scorep_f_recvtype;
+    int scorep_f_sendcount;
+    MPI_Datatype scorep_f_sendtype;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -178,10 +178,10 @@ static void scorep_mpif_MPI_Allgatherv_init(void* sendbuf, MPI_Fint* sendcount, 
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
+        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_f_sendcount = (int)*sendcount;
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
-        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request, ierror);
     scorep_result = (int)*ierror;
@@ -214,8 +214,6 @@ static void scorep_mpif_MPI_Allreduce(void* sendbuf, void* recvbuf, MPI_Fint* co
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
-    void* scorep_f_sendbuf = NULL;
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
@@ -223,12 +221,9 @@ static void scorep_mpif_MPI_Allreduce(void* sendbuf, void* recvbuf, MPI_Fint* co
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(17);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
-            : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm, ierror);
@@ -255,8 +250,6 @@ static void scorep_mpif_MPI_Allreduce_init(void* sendbuf, void* recvbuf, MPI_Fin
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
-    void* scorep_f_sendbuf = NULL;
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     MPI_Request scorep_f_request;
@@ -265,12 +258,9 @@ static void scorep_mpif_MPI_Allreduce_init(void* sendbuf, void* recvbuf, MPI_Fin
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(18);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
-            : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror);
     scorep_result = (int)*ierror;
@@ -300,10 +290,10 @@ static void scorep_mpif_MPI_Alltoall(void* sendbuf, MPI_Fint* sendcount, MPI_Fin
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int scorep_f_sendcount;
-    MPI_Datatype scorep_f_sendtype;
     int scorep_f_recvcount;
     MPI_Datatype scorep_f_recvtype;
+    int scorep_f_sendcount;
+    MPI_Datatype scorep_f_sendtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
@@ -312,11 +302,11 @@ static void scorep_mpif_MPI_Alltoall(void* sendbuf, MPI_Fint* sendcount, MPI_Fin
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_sendcount = (int)*sendcount;
-        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvcount = (int)*recvcount;
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_f_sendcount = (int)*sendcount;
+        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror);
@@ -349,10 +339,10 @@ static void scorep_mpif_MPI_Alltoall_init(void* sendbuf, MPI_Fint* sendcount, MP
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int scorep_f_sendcount;
-    MPI_Datatype scorep_f_sendtype;
     int scorep_f_recvcount;
     MPI_Datatype scorep_f_recvtype;
+    int scorep_f_sendcount;
+    MPI_Datatype scorep_f_sendtype;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -362,11 +352,11 @@ static void scorep_mpif_MPI_Alltoall_init(void* sendbuf, MPI_Fint* sendcount, MP
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_sendcount = (int)*sendcount;
-        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvcount = (int)*recvcount;
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_f_sendcount = (int)*sendcount;
+        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierror);
     scorep_result = (int)*ierror;
@@ -400,10 +390,10 @@ static void scorep_mpif_MPI_Alltoallv(void* sendbuf, MPI_Fint* sendcounts, MPI_F
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int* scorep_f_sendcounts = (int*)sendcounts;
-    MPI_Datatype scorep_f_sendtype;
     int* scorep_f_recvcounts = (int*)recvcounts;
     MPI_Datatype scorep_f_recvtype;
+    int* scorep_f_sendcounts = (int*)sendcounts;
+    MPI_Datatype scorep_f_sendtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
@@ -412,9 +402,9 @@ static void scorep_mpif_MPI_Alltoallv(void* sendbuf, MPI_Fint* sendcounts, MPI_F
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, ierror);
@@ -451,10 +441,10 @@ static void scorep_mpif_MPI_Alltoallv_init(void* sendbuf, MPI_Fint* sendcounts, 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int* scorep_f_sendcounts = (int*)sendcounts;
-    MPI_Datatype scorep_f_sendtype;
     int* scorep_f_recvcounts = (int*)recvcounts;
     MPI_Datatype scorep_f_recvtype;
+    int* scorep_f_sendcounts = (int*)sendcounts;
+    MPI_Datatype scorep_f_sendtype;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -464,9 +454,9 @@ static void scorep_mpif_MPI_Alltoallv_init(void* sendbuf, MPI_Fint* sendcounts, 
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request, ierror);
     scorep_result = (int)*ierror;
@@ -504,10 +494,10 @@ static void scorep_mpif_MPI_Alltoallw(void* sendbuf, MPI_Fint* sendcounts, MPI_F
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int* scorep_f_sendcounts = (int*)sendcounts;
-    MPI_Datatype* scorep_f_sendtypes = NULL;
     int* scorep_f_recvcounts = (int*)recvcounts;
     MPI_Datatype* scorep_f_recvtypes = NULL;
+    int* scorep_f_sendcounts = (int*)sendcounts;
+    MPI_Datatype* scorep_f_sendtypes = NULL;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
@@ -516,13 +506,13 @@ static void scorep_mpif_MPI_Alltoallw(void* sendbuf, MPI_Fint* sendcounts, MPI_F
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_sendtypes = scorep_mpif_scratch(0, scorep_mpif_type_array_length(*comm, 0, 0), sizeof *scorep_f_sendtypes);
-        for (int scorep_i = 0; scorep_i < scorep_mpif_type_array_length(*comm, 0, 0); scorep_i++)
-            scorep_f_sendtypes[scorep_i] = MPI_Type_f2c(sendtypes[scorep_i]);
-        scorep_f_recvtypes = scorep_mpif_scratch(1, scorep_mpif_type_array_length(*comm, 0, 1), sizeof *scorep_f_recvtypes);
+        scorep_f_recvtypes = scorep_mpif_scratch(0, scorep_mpif_type_array_length(*comm, 0, 1), sizeof *scorep_f_recvtypes);
         for (int scorep_i = 0; scorep_i < scorep_mpif_type_array_length(*comm, 0, 1); scorep_i++)
             scorep_f_recvtypes[scorep_i] = MPI_Type_f2c(recvtypes[scorep_i]);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_f_sendtypes = scorep_mpif_scratch(1, scorep_mpif_type_array_length(*comm, 0, 0), sizeof *scorep_f_sendtypes);
+        for (int scorep_i = 0; scorep_i < scorep_mpif_type_array_length(*comm, 0, 0); scorep_i++)
+            scorep_f_sendtypes[scorep_i] = MPI_Type_f2c(sendtypes[scorep_i]);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, ierror);
@@ -559,10 +549,10 @@ static void scorep_mpif_MPI_Alltoallw_init(void* sendbuf, MPI_Fint* sendcounts, 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int* scorep_f_sendcounts = (int*)sendcounts;
-    MPI_Datatype* scorep_f_sendtypes = NULL;
     int* scorep_f_recvcounts = (int*)recvcounts;
     MPI_Datatype* scorep_f_recvtypes = NULL;
+    int* scorep_f_sendcounts = (int*)sendcounts;
+    MPI_Datatype* scorep_f_sendtypes = NULL;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -572,13 +562,13 @@ static void scorep_mpif_MPI_Alltoallw_init(void* sendbuf, MPI_Fint* sendcounts, 
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_sendtypes = scorep_mpif_scratch(0, scorep_mpif_type_array_length(*comm, 0, 0), sizeof *scorep_f_sendtypes);
-        for (int scorep_i = 0; scorep_i < scorep_mpif_type_array_length(*comm, 0, 0); scorep_i++)
-            scorep_f_sendtypes[scorep_i] = MPI_Type_f2c(sendtypes[scorep_i]);
-        scorep_f_recvtypes = scorep_mpif_scratch(1, scorep_mpif_type_array_length(*comm, 0, 1), sizeof *scorep_f_recvtypes);
+        scorep_f_recvtypes = scorep_mpif_scratch(0, scorep_mpif_type_array_length(*comm, 0, 1), sizeof *scorep_f_recvtypes);
         for (int scorep_i = 0; scorep_i < scorep_mpif_type_array_length(*comm, 0, 1); scorep_i++)
             scorep_f_recvtypes[scorep_i] = MPI_Type_f2c(recvtypes[scorep_i]);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_f_sendtypes = scorep_mpif_scratch(1, scorep_mpif_type_array_length(*comm, 0, 0), sizeof *scorep_f_sendtypes);
+        for (int scorep_i = 0; scorep_i < scorep_mpif_type_array_length(*comm, 0, 0); scorep_i++)
+            scorep_f_sendtypes[scorep_i] = MPI_Type_f2c(sendtypes[scorep_i]);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request, ierror);
     scorep_result = (int)*ierror;
@@ -614,14 +604,12 @@ static void scorep_mpif_MPI_Barrier(MPI_Fint* comm, MPI_Fint* ierror)
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(28);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Barrier(comm, ierror);
@@ -644,15 +632,13 @@ static void scorep_mpif_MPI_Barrier_init(MPI_Fint* comm, MPI_Fint* info, MPI_Fin
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(29);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Barrier_init(comm, info, request, ierror);
     scorep_result = (int)*ierror;
@@ -677,19 +663,19 @@ static void scorep_mpif_MPI_Bcast(void* buffer, MPI_Fint* count, MPI_Fint* datat
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
+    int scorep_f_root;
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
-    int scorep_f_root;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(30);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_root = (int)*root;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
-        scorep_f_root = (int)*root;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Bcast(buffer, count, datatype, root, comm, ierror);
@@ -721,9 +707,9 @@ static void scorep_mpif_MPI_Bcast_init(void* buffer, MPI_Fint* count, MPI_Fint* 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
+    int scorep_f_root;
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
-    int scorep_f_root;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -731,10 +717,10 @@ static void scorep_mpif_MPI_Bcast_init(void* buffer, MPI_Fint* count, MPI_Fint* 
         scorep_region_id = scorep_mpif_region(31);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_root = (int)*root;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
-        scorep_f_root = (int)*root;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Bcast_init(buffer, count, datatype, root, comm, info, request, ierror);
     scorep_result = (int)*ierror;
@@ -766,8 +752,6 @@ static void scorep_mpif_MPI_Exscan(void* sendbuf, void* recvbuf, MPI_Fint* count
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
-    void* scorep_f_sendbuf = NULL;
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
@@ -775,12 +759,9 @@ static void scorep_mpif_MPI_Exscan(void* sendbuf, void* recvbuf, MPI_Fint* count
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(101);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
-            : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm, ierror);
@@ -807,8 +788,6 @@ static void scorep_mpif_MPI_Exscan_init(void* sendbuf, void* recvbuf, MPI_Fint* 
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
-    void* scorep_f_sendbuf = NULL;
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     MPI_Request scorep_f_request;
@@ -817,12 +796,9 @@ static void scorep_mpif_MPI_Exscan_init(void* sendbuf, void* recvbuf, MPI_Fint* 
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(102);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
-            : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror);
     scorep_result = (int)*ierror;
@@ -851,29 +827,26 @@ static void scorep_mpif_MPI_Gather(void* sendbuf, MPI_Fint* sendcount, MPI_Fint*
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
+    int scorep_f_root;
     void* scorep_f_sendbuf = NULL;
+    int scorep_f_recvcount;
+    MPI_Datatype scorep_f_recvtype;
     int scorep_f_sendcount;
     MPI_Datatype scorep_f_sendtype;
-    int scorep_f_recvcount;
-    void* scorep_f_recvbuf = NULL;
-    MPI_Datatype scorep_f_recvtype;
-    int scorep_f_root;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(167);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_root = (int)*root;
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
+        scorep_f_recvcount = (int)*recvcount;
+        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_f_sendcount = (int)*sendcount;
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
-        scorep_f_recvcount = (int)*recvcount;
-        scorep_f_recvbuf = recvbuf == scorep_mpif_in_place ? MPI_IN_PLACE
-            : recvbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)recvbuf;
-        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_f_root = (int)*root;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, ierror);
@@ -910,13 +883,12 @@ static void scorep_mpif_MPI_Gather_init(void* sendbuf, MPI_Fint* sendcount, MPI_
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
+    int scorep_f_root;
     void* scorep_f_sendbuf = NULL;
+    int scorep_f_recvcount;
+    MPI_Datatype scorep_f_recvtype;
     int scorep_f_sendcount;
     MPI_Datatype scorep_f_sendtype;
-    int scorep_f_recvcount;
-    void* scorep_f_recvbuf = NULL;
-    MPI_Datatype scorep_f_recvtype;
-    int scorep_f_root;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -924,16 +896,14 @@ static void scorep_mpif_MPI_Gather_init(void* sendbuf, MPI_Fint* sendcount, MPI_
         scorep_region_id = scorep_mpif_region(168);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_root = (int)*root;
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
+        scorep_f_recvcount = (int)*recvcount;
+        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_f_sendcount = (int)*sendcount;
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
-        scorep_f_recvcount = (int)*recvcount;
-        scorep_f_recvbuf = recvbuf == scorep_mpif_in_place ? MPI_IN_PLACE
-            : recvbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)recvbuf;
-        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_f_root = (int)*root;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, ierror);
     scorep_result = (int)*ierror;
@@ -971,28 +941,25 @@ static void scorep_mpif_MPI_Gatherv(void* sendbuf, MPI_Fint* sendcount, MPI_Fint
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
+    int scorep_f_root;
     void* scorep_f_sendbuf = NULL;
+    int* scorep_f_recvcounts = (int*)recvcounts;
+    MPI_Datatype scorep_f_recvtype;
     int scorep_f_sendcount;
     MPI_Datatype scorep_f_sendtype;
-    int* scorep_f_recvcounts = (int*)recvcounts;
-    void* scorep_f_recvbuf = NULL;
-    MPI_Datatype scorep_f_recvtype;
-    int scorep_f_root;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(169);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_root = (int)*root;
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
+        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_f_sendcount = (int)*sendcount;
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
-        scorep_f_recvbuf = recvbuf == scorep_mpif_in_place ? MPI_IN_PLACE
-            : recvbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)recvbuf;
-        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_f_root = (int)*root;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, ierror);
@@ -1030,13 +997,12 @@ static void scorep_mpif_MPI_Gatherv_init(void* sendbuf, MPI_Fint* sendcount, MPI
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
+    int scorep_f_root;
     void* scorep_f_sendbuf = NULL;
+    int* scorep_f_recvcounts = (int*)recvcounts;
+    MPI_Datatype scorep_f_recvtype;
     int scorep_f_sendcount;
     MPI_Datatype scorep_f_sendtype;
-    int* scorep_f_recvcounts = (int*)recvcounts;
-    void* scorep_f_recvbuf = NULL;
-    MPI_Datatype scorep_f_recvtype;
-    int scorep_f_root;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -1044,15 +1010,13 @@ static void scorep_mpif_MPI_Gatherv_init(void* sendbuf, MPI_Fint* sendcount, MPI
         scorep_region_id = scorep_mpif_region(170);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_root = (int)*root;
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
+        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_f_sendcount = (int)*sendcount;
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
-        scorep_f_recvbuf = recvbuf == scorep_mpif_in_place ? MPI_IN_PLACE
-            : recvbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)recvbuf;
-        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_f_root = (int)*root;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request, ierror);
     scorep_result = (int)*ierror;
@@ -1092,11 +1056,10 @@ static void scorep_mpif_MPI_Iallgather(void* sendbuf, MPI_Fint* sendcount, MPI_F
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int scorep_f_sendcount;
-    MPI_Datatype scorep_f_sendtype;
     int scorep_f_recvcount;
     MPI_Datatype scorep_f_recvtype;
-    MPI_Request scorep_f_request;
+    int scorep_f_sendcount;
+    MPI_Datatype scorep_f_sendtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
@@ -1105,17 +1068,16 @@ static void scorep_mpif_MPI_Iallgather(void* sendbuf, MPI_Fint* sendcount, MPI_F
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_sendcount = (int)*sendcount;
-        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvcount = (int)*recvcount;
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_f_sendcount = (int)*sendcount;
+        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        scorep_f_request = MPI_Request_f2c(*request);
         {
             const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, MPI_PROC_NULL);
             const int scorep_in_place = scorep_f_sendbuf == MPI_IN_PLACE;
@@ -1143,11 +1105,10 @@ static void scorep_mpif_MPI_Iallgatherv(void* sendbuf, MPI_Fint* sendcount, MPI_
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int scorep_f_sendcount;
-    MPI_Datatype scorep_f_sendtype;
     int* scorep_f_recvcounts = (int*)recvcounts;
     MPI_Datatype scorep_f_recvtype;
-    MPI_Request scorep_f_request;
+    int scorep_f_sendcount;
+    MPI_Datatype scorep_f_sendtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
@@ -1156,16 +1117,15 @@ static void scorep_mpif_MPI_Iallgatherv(void* sendbuf, MPI_Fint* sendcount, MPI_
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
+        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_f_sendcount = (int)*sendcount;
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
-        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        scorep_f_request = MPI_Request_f2c(*request);
         {
             const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, MPI_PROC_NULL);
             const int scorep_in_place = scorep_f_sendbuf == MPI_IN_PLACE;
@@ -1192,28 +1152,21 @@ static void scorep_mpif_MPI_Iallreduce(void* sendbuf, void* recvbuf, MPI_Fint* c
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
-    void* scorep_f_sendbuf = NULL;
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
-    MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(204);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
-            : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        scorep_f_request = MPI_Request_f2c(*request);
         {
             uint64_t scorep_sent = 0, scorep_received = 0;
             scorep_sent = scorep_received = scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
@@ -1237,11 +1190,10 @@ static void scorep_mpif_MPI_Ialltoall(void* sendbuf, MPI_Fint* sendcount, MPI_Fi
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int scorep_f_sendcount;
-    MPI_Datatype scorep_f_sendtype;
     int scorep_f_recvcount;
     MPI_Datatype scorep_f_recvtype;
-    MPI_Request scorep_f_request;
+    int scorep_f_sendcount;
+    MPI_Datatype scorep_f_sendtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
@@ -1250,17 +1202,16 @@ static void scorep_mpif_MPI_Ialltoall(void* sendbuf, MPI_Fint* sendcount, MPI_Fi
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_sendcount = (int)*sendcount;
-        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvcount = (int)*recvcount;
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_f_sendcount = (int)*sendcount;
+        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        scorep_f_request = MPI_Request_f2c(*request);
         {
             const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, MPI_PROC_NULL);
             const int scorep_in_place = scorep_f_sendbuf == MPI_IN_PLACE;
@@ -1288,11 +1239,10 @@ static void scorep_mpif_MPI_Ialltoallv(void* sendbuf, MPI_Fint* sendcounts, MPI_
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int* scorep_f_sendcounts = (int*)sendcounts;
-    MPI_Datatype scorep_f_sendtype;
     int* scorep_f_recvcounts = (int*)recvcounts;
     MPI_Datatype scorep_f_recvtype;
-    MPI_Request scorep_f_request;
+    int* scorep_f_sendcounts = (int*)sendcounts;
+    MPI_Datatype scorep_f_sendtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
@@ -1301,15 +1251,14 @@ static void scorep_mpif_MPI_Ialltoallv(void* sendbuf, MPI_Fint* sendcounts, MPI_
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        scorep_f_request = MPI_Request_f2c(*request);
         {
             const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, MPI_PROC_NULL);
             const int scorep_in_place = scorep_f_sendbuf == MPI_IN_PLACE;
@@ -1341,11 +1290,10 @@ static void scorep_mpif_MPI_Ialltoallw(void* sendbuf, MPI_Fint* sendcounts, MPI_
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int* scorep_f_sendcounts = (int*)sendcounts;
-    MPI_Datatype* scorep_f_sendtypes = NULL;
     int* scorep_f_recvcounts = (int*)recvcounts;
     MPI_Datatype* scorep_f_recvtypes = NULL;
-    MPI_Request scorep_f_request;
+    int* scorep_f_sendcounts = (int*)sendcounts;
+    MPI_Datatype* scorep_f_sendtypes = NULL;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
@@ -1354,19 +1302,18 @@ static void scorep_mpif_MPI_Ialltoallw(void* sendbuf, MPI_Fint* sendcounts, MPI_
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_sendtypes = scorep_mpif_scratch(0, scorep_mpif_type_array_length(*comm, 0, 0), sizeof *scorep_f_sendtypes);
-        for (int scorep_i = 0; scorep_i < scorep_mpif_type_array_length(*comm, 0, 0); scorep_i++)
-            scorep_f_sendtypes[scorep_i] = MPI_Type_f2c(sendtypes[scorep_i]);
-        scorep_f_recvtypes = scorep_mpif_scratch(1, scorep_mpif_type_array_length(*comm, 0, 1), sizeof *scorep_f_recvtypes);
+        scorep_f_recvtypes = scorep_mpif_scratch(0, scorep_mpif_type_array_length(*comm, 0, 1), sizeof *scorep_f_recvtypes);
         for (int scorep_i = 0; scorep_i < scorep_mpif_type_array_length(*comm, 0, 1); scorep_i++)
             scorep_f_recvtypes[scorep_i] = MPI_Type_f2c(recvtypes[scorep_i]);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_f_sendtypes = scorep_mpif_scratch(1, scorep_mpif_type_array_length(*comm, 0, 0), sizeof *scorep_f_sendtypes);
+        for (int scorep_i = 0; scorep_i < scorep_mpif_type_array_length(*comm, 0, 0); scorep_i++)
+            scorep_f_sendtypes[scorep_i] = MPI_Type_f2c(sendtypes[scorep_i]);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        scorep_f_request = MPI_Request_f2c(*request);
         {
             const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, MPI_PROC_NULL);
             const int scorep_in_place = scorep_f_sendbuf == MPI_IN_PLACE;
@@ -1396,21 +1343,17 @@ static void scorep_mpif_MPI_Ibarrier(MPI_Fint* comm, MPI_Fint* request, MPI_Fint
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
-    MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(208);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Ibarrier(comm, request, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        scorep_f_request = MPI_Request_f2c(*request);
         scorep_mpi_collective_end(SCOREP_COLL_BARRIER, scorep_comm_id, SCOREP_NO_ROOT,
                                   0, 0);
         scorep_exit(scorep_region_id);
@@ -1429,26 +1372,24 @@ static void scorep_mpif_MPI_Ibcast(void* buffer, MPI_Fint* count, MPI_Fint* data
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
+    int scorep_f_root;
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
-    int scorep_f_root;
-    MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(209);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_root = (int)*root;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
-        scorep_f_root = (int)*root;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Ibcast(buffer, count, datatype, root, comm, request, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        scorep_f_request = MPI_Request_f2c(*request);
         {
             const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, scorep_f_root);
             uint64_t scorep_sent = 0, scorep_received = 0;
@@ -1474,28 +1415,21 @@ static void scorep_mpif_MPI_Iexscan(void* sendbuf, void* recvbuf, MPI_Fint* coun
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
-    void* scorep_f_sendbuf = NULL;
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
-    MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(211);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
-            : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        scorep_f_request = MPI_Request_f2c(*request);
         {
             uint64_t scorep_sent = 0, scorep_received = 0;
             scorep_sent = scorep_received = scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
@@ -1518,36 +1452,31 @@ static void scorep_mpif_MPI_Igather(void* sendbuf, MPI_Fint* sendcount, MPI_Fint
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
+    int scorep_f_root;
     void* scorep_f_sendbuf = NULL;
+    int scorep_f_recvcount;
+    MPI_Datatype scorep_f_recvtype;
     int scorep_f_sendcount;
     MPI_Datatype scorep_f_sendtype;
-    int scorep_f_recvcount;
-    void* scorep_f_recvbuf = NULL;
-    MPI_Datatype scorep_f_recvtype;
-    int scorep_f_root;
-    MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(212);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_root = (int)*root;
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
+        scorep_f_recvcount = (int)*recvcount;
+        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_f_sendcount = (int)*sendcount;
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
-        scorep_f_recvcount = (int)*recvcount;
-        scorep_f_recvbuf = recvbuf == scorep_mpif_in_place ? MPI_IN_PLACE
-            : recvbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)recvbuf;
-        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_f_root = (int)*root;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        scorep_f_request = MPI_Request_f2c(*request);
         {
             const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, scorep_f_root);
             uint64_t scorep_sent = 0, scorep_received = 0;
@@ -1579,35 +1508,30 @@ static void scorep_mpif_MPI_Igatherv(void* sendbuf, MPI_Fint* sendcount, MPI_Fin
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
+    int scorep_f_root;
     void* scorep_f_sendbuf = NULL;
+    int* scorep_f_recvcounts = (int*)recvcounts;
+    MPI_Datatype scorep_f_recvtype;
     int scorep_f_sendcount;
     MPI_Datatype scorep_f_sendtype;
-    int* scorep_f_recvcounts = (int*)recvcounts;
-    void* scorep_f_recvbuf = NULL;
-    MPI_Datatype scorep_f_recvtype;
-    int scorep_f_root;
-    MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(213);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_root = (int)*root;
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
+        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_f_sendcount = (int)*sendcount;
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
-        scorep_f_recvbuf = recvbuf == scorep_mpif_in_place ? MPI_IN_PLACE
-            : recvbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)recvbuf;
-        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_f_root = (int)*root;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        scorep_f_request = MPI_Request_f2c(*request);
         {
             const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, scorep_f_root);
             uint64_t scorep_sent = 0, scorep_received = 0;
@@ -1644,7 +1568,6 @@ static void scorep_mpif_MPI_Ineighbor_allgather(void* sendbuf, MPI_Fint* sendcou
     MPI_Datatype scorep_f_sendtype;
     int scorep_f_recvcount;
     MPI_Datatype scorep_f_recvtype;
-    MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
@@ -1655,12 +1578,11 @@ static void scorep_mpif_MPI_Ineighbor_allgather(void* sendbuf, MPI_Fint* sendcou
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvcount = (int)*recvcount;
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        scorep_f_request = MPI_Request_f2c(*request);
         {
             const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(scorep_f_comm);
             uint64_t scorep_sent = 0, scorep_received = 0;
@@ -1687,9 +1609,8 @@ static void scorep_mpif_MPI_Ineighbor_allgatherv(void* sendbuf, MPI_Fint* sendco
     MPI_Comm scorep_f_comm;
     int scorep_f_sendcount;
     MPI_Datatype scorep_f_sendtype;
-    int* scorep_f_recvcounts = (int*)recvcounts;
     MPI_Datatype scorep_f_recvtype;
-    MPI_Request scorep_f_request;
+    int* scorep_f_recvcounts = (int*)recvcounts;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
@@ -1699,12 +1620,11 @@ static void scorep_mpif_MPI_Ineighbor_allgatherv(void* sendbuf, MPI_Fint* sendco
         scorep_f_sendcount = (int)*sendcount;
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        scorep_f_request = MPI_Request_f2c(*request);
         {
             const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(scorep_f_comm);
             uint64_t scorep_sent = 0, scorep_received = 0;
@@ -1736,7 +1656,6 @@ static void scorep_mpif_MPI_Ineighbor_alltoall(void* sendbuf, MPI_Fint* sendcoun
     MPI_Datatype scorep_f_sendtype;
     int scorep_f_recvcount;
     MPI_Datatype scorep_f_recvtype;
-    MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
@@ -1747,12 +1666,11 @@ static void scorep_mpif_MPI_Ineighbor_alltoall(void* sendbuf, MPI_Fint* sendcoun
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvcount = (int)*recvcount;
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        scorep_f_request = MPI_Request_f2c(*request);
         {
             const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(scorep_f_comm);
             uint64_t scorep_sent = 0, scorep_received = 0;
@@ -1777,11 +1695,10 @@ static void scorep_mpif_MPI_Ineighbor_alltoallv(void* sendbuf, MPI_Fint* sendcou
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
-    int* scorep_f_sendcounts = (int*)sendcounts;
     MPI_Datatype scorep_f_sendtype;
-    int* scorep_f_recvcounts = (int*)recvcounts;
     MPI_Datatype scorep_f_recvtype;
-    MPI_Request scorep_f_request;
+    int* scorep_f_sendcounts = (int*)sendcounts;
+    int* scorep_f_recvcounts = (int*)recvcounts;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
@@ -1790,12 +1707,11 @@ static void scorep_mpif_MPI_Ineighbor_alltoallv(void* sendbuf, MPI_Fint* sendcou
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        scorep_f_request = MPI_Request_f2c(*request);
         {
             const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(scorep_f_comm);
             uint64_t scorep_sent = 0, scorep_received = 0;
@@ -1830,7 +1746,6 @@ static void scorep_mpif_MPI_Ineighbor_alltoallw(void* sendbuf, MPI_Fint* sendcou
     MPI_Datatype* scorep_f_sendtypes = NULL;
     int* scorep_f_recvcounts = (int*)recvcounts;
     MPI_Datatype* scorep_f_recvtypes = NULL;
-    MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
@@ -1843,12 +1758,11 @@ static void scorep_mpif_MPI_Ineighbor_alltoallw(void* sendbuf, MPI_Fint* sendcou
         scorep_f_recvtypes = scorep_mpif_scratch(1, scorep_mpif_type_array_length(*comm, 1, 1), sizeof *scorep_f_recvtypes);
         for (int scorep_i = 0; scorep_i < scorep_mpif_type_array_length(*comm, 1, 1); scorep_i++)
             scorep_f_recvtypes[scorep_i] = MPI_Type_f2c(recvtypes[scorep_i]);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        scorep_f_request = MPI_Request_f2c(*request);
         {
             const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(scorep_f_comm);
             uint64_t scorep_sent = 0, scorep_received = 0;
@@ -1877,32 +1791,27 @@ static void scorep_mpif_MPI_Ireduce(void* sendbuf, void* recvbuf, MPI_Fint* coun
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
+    int scorep_f_root;
     void* scorep_f_sendbuf = NULL;
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
-    void* scorep_f_recvbuf = NULL;
-    int scorep_f_root;
-    MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(240);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_root = (int)*root;
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
-        scorep_f_recvbuf = recvbuf == scorep_mpif_in_place ? MPI_IN_PLACE
-            : recvbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)recvbuf;
-        scorep_f_root = (int)*root;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        scorep_f_request = MPI_Request_f2c(*request);
         {
             const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, scorep_f_root);
             uint64_t scorep_sent = 0, scorep_received = 0;
@@ -1929,26 +1838,21 @@ static void scorep_mpif_MPI_Ireduce_scatter(void* sendbuf, void* recvbuf, MPI_Fi
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
-    void* scorep_f_sendbuf = NULL;
-    MPI_Datatype scorep_f_datatype;
     int* scorep_f_recvcounts = (int*)recvcounts;
-    MPI_Request scorep_f_request;
+    MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(241);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
-            : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        scorep_f_request = MPI_Request_f2c(*request);
         {
             const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, MPI_PROC_NULL);
             uint64_t scorep_sent = 0, scorep_received = 0;
@@ -1974,27 +1878,22 @@ static void scorep_mpif_MPI_Ireduce_scatter_block(void* sendbuf, void* recvbuf, 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
-    void* scorep_f_sendbuf = NULL;
-    MPI_Datatype scorep_f_datatype;
     int scorep_f_recvcount;
-    MPI_Request scorep_f_request;
+    MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(242);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
-            : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_f_recvcount = (int)*recvcount;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_f_datatype = MPI_Type_f2c(*datatype);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        scorep_f_request = MPI_Request_f2c(*request);
         {
             const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, MPI_PROC_NULL);
             uint64_t scorep_sent = 0, scorep_received = 0;
@@ -2018,28 +1917,21 @@ static void scorep_mpif_MPI_Iscan(void* sendbuf, void* recvbuf, MPI_Fint* count,
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
-    void* scorep_f_sendbuf = NULL;
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
-    MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(245);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
-            : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        scorep_f_request = MPI_Request_f2c(*request);
         {
             uint64_t scorep_sent = 0, scorep_received = 0;
             scorep_sent = scorep_received = scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
@@ -2062,36 +1954,34 @@ static void scorep_mpif_MPI_Iscatter(void* sendbuf, MPI_Fint* sendcount, MPI_Fin
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
+    int scorep_f_root;
     void* scorep_f_sendbuf = NULL;
     int scorep_f_sendcount;
     MPI_Datatype scorep_f_sendtype;
-    int scorep_f_recvcount;
     void* scorep_f_recvbuf = NULL;
+    int scorep_f_recvcount;
     MPI_Datatype scorep_f_recvtype;
-    int scorep_f_root;
-    MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(246);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_root = (int)*root;
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_sendcount = (int)*sendcount;
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
-        scorep_f_recvcount = (int)*recvcount;
         scorep_f_recvbuf = recvbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : recvbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)recvbuf;
+        scorep_f_recvcount = (int)*recvcount;
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_f_root = (int)*root;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        scorep_f_request = MPI_Request_f2c(*request);
         {
             const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, scorep_f_root);
             uint64_t scorep_sent = 0, scorep_received = 0;
@@ -2123,35 +2013,33 @@ static void scorep_mpif_MPI_Iscatterv(void* sendbuf, MPI_Fint* sendcounts, MPI_F
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
+    int scorep_f_root;
     void* scorep_f_sendbuf = NULL;
     int* scorep_f_sendcounts = (int*)sendcounts;
     MPI_Datatype scorep_f_sendtype;
-    int scorep_f_recvcount;
     void* scorep_f_recvbuf = NULL;
+    int scorep_f_recvcount;
     MPI_Datatype scorep_f_recvtype;
-    int scorep_f_root;
-    MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(247);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_root = (int)*root;
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
-        scorep_f_recvcount = (int)*recvcount;
         scorep_f_recvbuf = recvbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : recvbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)recvbuf;
+        scorep_f_recvcount = (int)*recvcount;
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_f_root = (int)*root;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        scorep_f_request = MPI_Request_f2c(*request);
         {
             const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, scorep_f_root);
             uint64_t scorep_sent = 0, scorep_received = 0;
@@ -2198,7 +2086,7 @@ static void scorep_mpif_MPI_Neighbor_allgather(void* sendbuf, MPI_Fint* sendcoun
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvcount = (int)*recvcount;
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror);
     scorep_result = (int)*ierror;
@@ -2242,7 +2130,7 @@ static void scorep_mpif_MPI_Neighbor_allgather_init(void* sendbuf, MPI_Fint* sen
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvcount = (int)*recvcount;
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierror);
     scorep_result = (int)*ierror;
@@ -2275,8 +2163,8 @@ static void scorep_mpif_MPI_Neighbor_allgatherv(void* sendbuf, MPI_Fint* sendcou
     MPI_Comm scorep_f_comm;
     int scorep_f_sendcount;
     MPI_Datatype scorep_f_sendtype;
-    int* scorep_f_recvcounts = (int*)recvcounts;
     MPI_Datatype scorep_f_recvtype;
+    int* scorep_f_recvcounts = (int*)recvcounts;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
@@ -2286,7 +2174,7 @@ static void scorep_mpif_MPI_Neighbor_allgatherv(void* sendbuf, MPI_Fint* sendcou
         scorep_f_sendcount = (int)*sendcount;
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, ierror);
     scorep_result = (int)*ierror;
@@ -2320,8 +2208,8 @@ static void scorep_mpif_MPI_Neighbor_allgatherv_init(void* sendbuf, MPI_Fint* se
     MPI_Comm scorep_f_comm;
     int scorep_f_sendcount;
     MPI_Datatype scorep_f_sendtype;
-    int* scorep_f_recvcounts = (int*)recvcounts;
     MPI_Datatype scorep_f_recvtype;
+    int* scorep_f_recvcounts = (int*)recvcounts;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -2332,7 +2220,7 @@ static void scorep_mpif_MPI_Neighbor_allgatherv_init(void* sendbuf, MPI_Fint* se
         scorep_f_sendcount = (int)*sendcount;
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request, ierror);
     scorep_result = (int)*ierror;
@@ -2380,7 +2268,7 @@ static void scorep_mpif_MPI_Neighbor_alltoall(void* sendbuf, MPI_Fint* sendcount
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvcount = (int)*recvcount;
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror);
     scorep_result = (int)*ierror;
@@ -2424,7 +2312,7 @@ static void scorep_mpif_MPI_Neighbor_alltoall_init(void* sendbuf, MPI_Fint* send
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvcount = (int)*recvcount;
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierror);
     scorep_result = (int)*ierror;
@@ -2455,10 +2343,10 @@ static void scorep_mpif_MPI_Neighbor_alltoallv(void* sendbuf, MPI_Fint* sendcoun
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
-    int* scorep_f_sendcounts = (int*)sendcounts;
     MPI_Datatype scorep_f_sendtype;
-    int* scorep_f_recvcounts = (int*)recvcounts;
     MPI_Datatype scorep_f_recvtype;
+    int* scorep_f_sendcounts = (int*)sendcounts;
+    int* scorep_f_recvcounts = (int*)recvcounts;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
@@ -2467,7 +2355,7 @@ static void scorep_mpif_MPI_Neighbor_alltoallv(void* sendbuf, MPI_Fint* sendcoun
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, ierror);
     scorep_result = (int)*ierror;
@@ -2502,10 +2390,10 @@ static void scorep_mpif_MPI_Neighbor_alltoallv_init(void* sendbuf, MPI_Fint* sen
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
-    int* scorep_f_sendcounts = (int*)sendcounts;
     MPI_Datatype scorep_f_sendtype;
-    int* scorep_f_recvcounts = (int*)recvcounts;
     MPI_Datatype scorep_f_recvtype;
+    int* scorep_f_sendcounts = (int*)sendcounts;
+    int* scorep_f_recvcounts = (int*)recvcounts;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -2515,7 +2403,7 @@ static void scorep_mpif_MPI_Neighbor_alltoallv_init(void* sendbuf, MPI_Fint* sen
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request, ierror);
     scorep_result = (int)*ierror;
@@ -2568,7 +2456,7 @@ static void scorep_mpif_MPI_Neighbor_alltoallw(void* sendbuf, MPI_Fint* sendcoun
         scorep_f_recvtypes = scorep_mpif_scratch(1, scorep_mpif_type_array_length(*comm, 1, 1), sizeof *scorep_f_recvtypes);
         for (int scorep_i = 0; scorep_i < scorep_mpif_type_array_length(*comm, 1, 1); scorep_i++)
             scorep_f_recvtypes[scorep_i] = MPI_Type_f2c(recvtypes[scorep_i]);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, ierror);
     scorep_result = (int)*ierror;
@@ -2618,7 +2506,7 @@ static void scorep_mpif_MPI_Neighbor_alltoallw_init(void* sendbuf, MPI_Fint* sen
         scorep_f_recvtypes = scorep_mpif_scratch(1, scorep_mpif_type_array_length(*comm, 1, 1), sizeof *scorep_f_recvtypes);
         for (int scorep_i = 0; scorep_i < scorep_mpif_type_array_length(*comm, 1, 1); scorep_i++)
             scorep_f_recvtypes[scorep_i] = MPI_Type_f2c(recvtypes[scorep_i]);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request, ierror);
     scorep_result = (int)*ierror;
@@ -2722,25 +2610,22 @@ static void scorep_mpif_MPI_Reduce(void* sendbuf, void* recvbuf, MPI_Fint* count
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
+    int scorep_f_root;
     void* scorep_f_sendbuf = NULL;
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
-    void* scorep_f_recvbuf = NULL;
-    int scorep_f_root;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(289);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_root = (int)*root;
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
-        scorep_f_recvbuf = recvbuf == scorep_mpif_in_place ? MPI_IN_PLACE
-            : recvbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)recvbuf;
-        scorep_f_root = (int)*root;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm, ierror);
@@ -2772,11 +2657,10 @@ static void scorep_mpif_MPI_Reduce_init(void* sendbuf, void* recvbuf, MPI_Fint* 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
+    int scorep_f_root;
     void* scorep_f_sendbuf = NULL;
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
-    void* scorep_f_recvbuf = NULL;
-    int scorep_f_root;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -2784,14 +2668,12 @@ static void scorep_mpif_MPI_Reduce_init(void* sendbuf, void* recvbuf, MPI_Fint* 
         scorep_region_id = scorep_mpif_region(290);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_root = (int)*root;
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
-        scorep_f_recvbuf = recvbuf == scorep_mpif_in_place ? MPI_IN_PLACE
-            : recvbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)recvbuf;
-        scorep_f_root = (int)*root;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, ierror);
     scorep_result = (int)*ierror;
@@ -2847,19 +2729,16 @@ static void scorep_mpif_MPI_Reduce_scatter(void* sendbuf, void* recvbuf, MPI_Fin
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
-    void* scorep_f_sendbuf = NULL;
-    MPI_Datatype scorep_f_datatype;
     int* scorep_f_recvcounts = (int*)recvcounts;
+    MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(292);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
-            : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror);
@@ -2890,20 +2769,17 @@ static void scorep_mpif_MPI_Reduce_scatter_block(void* sendbuf, void* recvbuf, M
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
-    void* scorep_f_sendbuf = NULL;
-    MPI_Datatype scorep_f_datatype;
     int scorep_f_recvcount;
+    MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(293);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
-            : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_f_recvcount = (int)*recvcount;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_f_datatype = MPI_Type_f2c(*datatype);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror);
@@ -2933,9 +2809,8 @@ static void scorep_mpif_MPI_Reduce_scatter_block_init(void* sendbuf, void* recvb
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
-    void* scorep_f_sendbuf = NULL;
-    MPI_Datatype scorep_f_datatype;
     int scorep_f_recvcount;
+    MPI_Datatype scorep_f_datatype;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -2943,11 +2818,9 @@ static void scorep_mpif_MPI_Reduce_scatter_block_init(void* sendbuf, void* recvb
         scorep_region_id = scorep_mpif_region(294);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
-            : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_f_recvcount = (int)*recvcount;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_f_datatype = MPI_Type_f2c(*datatype);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request, ierror);
     scorep_result = (int)*ierror;
@@ -2978,9 +2851,8 @@ static void scorep_mpif_MPI_Reduce_scatter_init(void* sendbuf, void* recvbuf, MP
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
-    void* scorep_f_sendbuf = NULL;
-    MPI_Datatype scorep_f_datatype;
     int* scorep_f_recvcounts = (int*)recvcounts;
+    MPI_Datatype scorep_f_datatype;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -2988,10 +2860,8 @@ static void scorep_mpif_MPI_Reduce_scatter_init(void* sendbuf, void* recvbuf, MP
         scorep_region_id = scorep_mpif_region(295);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
-            : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request, ierror);
     scorep_result = (int)*ierror;
@@ -3022,8 +2892,6 @@ static void scorep_mpif_MPI_Scan(void* sendbuf, void* recvbuf, MPI_Fint* count, 
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
-    void* scorep_f_sendbuf = NULL;
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
@@ -3031,12 +2899,9 @@ static void scorep_mpif_MPI_Scan(void* sendbuf, void* recvbuf, MPI_Fint* count, 
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(310);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
-            : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Scan(sendbuf, recvbuf, count, datatype, op, comm, ierror);
@@ -3063,8 +2928,6 @@ static void scorep_mpif_MPI_Scan_init(void* sendbuf, void* recvbuf, MPI_Fint* co
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
-    void* scorep_f_sendbuf = NULL;
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     MPI_Request scorep_f_request;
@@ -3073,12 +2936,9 @@ static void scorep_mpif_MPI_Scan_init(void* sendbuf, void* recvbuf, MPI_Fint* co
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(311);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
-            : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror);
     scorep_result = (int)*ierror;
@@ -3107,29 +2967,29 @@ static void scorep_mpif_MPI_Scatter(void* sendbuf, MPI_Fint* sendcount, MPI_Fint
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
+    int scorep_f_root;
     void* scorep_f_sendbuf = NULL;
     int scorep_f_sendcount;
     MPI_Datatype scorep_f_sendtype;
-    int scorep_f_recvcount;
     void* scorep_f_recvbuf = NULL;
+    int scorep_f_recvcount;
     MPI_Datatype scorep_f_recvtype;
-    int scorep_f_root;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(312);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_root = (int)*root;
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_sendcount = (int)*sendcount;
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
-        scorep_f_recvcount = (int)*recvcount;
         scorep_f_recvbuf = recvbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : recvbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)recvbuf;
+        scorep_f_recvcount = (int)*recvcount;
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_f_root = (int)*root;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, ierror);
@@ -3166,13 +3026,13 @@ static void scorep_mpif_MPI_Scatter_init(void* sendbuf, MPI_Fint* sendcount, MPI
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
+    int scorep_f_root;
     void* scorep_f_sendbuf = NULL;
     int scorep_f_sendcount;
     MPI_Datatype scorep_f_sendtype;
-    int scorep_f_recvcount;
     void* scorep_f_recvbuf = NULL;
+    int scorep_f_recvcount;
     MPI_Datatype scorep_f_recvtype;
-    int scorep_f_root;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -3180,16 +3040,16 @@ static void scorep_mpif_MPI_Scatter_init(void* sendbuf, MPI_Fint* sendcount, MPI
         scorep_region_id = scorep_mpif_region(313);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_root = (int)*root;
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_sendcount = (int)*sendcount;
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
-        scorep_f_recvcount = (int)*recvcount;
         scorep_f_recvbuf = recvbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : recvbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)recvbuf;
+        scorep_f_recvcount = (int)*recvcount;
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_f_root = (int)*root;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, ierror);
     scorep_result = (int)*ierror;
@@ -3227,28 +3087,28 @@ static void scorep_mpif_MPI_Scatterv(void* sendbuf, MPI_Fint* sendcounts, MPI_Fi
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
+    int scorep_f_root;
     void* scorep_f_sendbuf = NULL;
     int* scorep_f_sendcounts = (int*)sendcounts;
     MPI_Datatype scorep_f_sendtype;
-    int scorep_f_recvcount;
     void* scorep_f_recvbuf = NULL;
+    int scorep_f_recvcount;
     MPI_Datatype scorep_f_recvtype;
-    int scorep_f_root;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(314);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_root = (int)*root;
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
-        scorep_f_recvcount = (int)*recvcount;
         scorep_f_recvbuf = recvbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : recvbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)recvbuf;
+        scorep_f_recvcount = (int)*recvcount;
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_f_root = (int)*root;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, ierror);
@@ -3286,13 +3146,13 @@ static void scorep_mpif_MPI_Scatterv_init(void* sendbuf, MPI_Fint* sendcounts, M
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
+    int scorep_f_root;
     void* scorep_f_sendbuf = NULL;
     int* scorep_f_sendcounts = (int*)sendcounts;
     MPI_Datatype scorep_f_sendtype;
-    int scorep_f_recvcount;
     void* scorep_f_recvbuf = NULL;
+    int scorep_f_recvcount;
     MPI_Datatype scorep_f_recvtype;
-    int scorep_f_root;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -3300,15 +3160,15 @@ static void scorep_mpif_MPI_Scatterv_init(void* sendbuf, MPI_Fint* sendcounts, M
         scorep_region_id = scorep_mpif_region(315);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_root = (int)*root;
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
-        scorep_f_recvcount = (int)*recvcount;
         scorep_f_recvbuf = recvbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : recvbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)recvbuf;
+        scorep_f_recvcount = (int)*recvcount;
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
-        scorep_f_root = (int)*root;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, ierror);
     scorep_result = (int)*ierror;

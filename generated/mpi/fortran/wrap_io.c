@@ -623,27 +623,29 @@ static void scorep_mpif_MPI_File_read(MPI_Fint* fh, void* buf, MPI_Fint* count, 
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     MPI_Status scorep_c_status;
     MPI_Status* scorep_f_status = MPI_STATUS_IGNORE;
-    MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
+    _Alignas(MPI_Status) MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
     MPI_Fint* scorep_fa_status = status;
+    int scorep_f_count;
+    MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(132);
         scorep_enter(scorep_region_id);
+        scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
-        scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
     }
     if (scorep_f_status != MPI_STATUS_IGNORE && status == scorep_mpif_status_ignore)
         scorep_fa_status = scorep_lent_status;
     SCOREP_MPIF_PNAME_MPI_File_read(fh, buf, count, datatype, scorep_fa_status, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        if (scorep_f_status != MPI_STATUS_IGNORE)
-            scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
+        if (scorep_f_status != MPI_STATUS_IGNORE) {
+            const MPI_Status* scorep_in_place = scorep_mpi_status_from_fortran(scorep_fa_status, scorep_f_status);
+            if (scorep_in_place) scorep_f_status = (MPI_Status*)scorep_in_place;
+        }
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_f_status != MPI_STATUS_IGNORE
                 ? scorep_mpi_status_bytes(scorep_f_status) : scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
@@ -664,27 +666,29 @@ static void scorep_mpif_MPI_File_read_all(MPI_Fint* fh, void* buf, MPI_Fint* cou
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     MPI_Status scorep_c_status;
     MPI_Status* scorep_f_status = MPI_STATUS_IGNORE;
-    MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
+    _Alignas(MPI_Status) MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
     MPI_Fint* scorep_fa_status = status;
+    int scorep_f_count;
+    MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(133);
         scorep_enter(scorep_region_id);
+        scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
-        scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
     }
     if (scorep_f_status != MPI_STATUS_IGNORE && status == scorep_mpif_status_ignore)
         scorep_fa_status = scorep_lent_status;
     SCOREP_MPIF_PNAME_MPI_File_read_all(fh, buf, count, datatype, scorep_fa_status, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        if (scorep_f_status != MPI_STATUS_IGNORE)
-            scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
+        if (scorep_f_status != MPI_STATUS_IGNORE) {
+            const MPI_Status* scorep_in_place = scorep_mpi_status_from_fortran(scorep_fa_status, scorep_f_status);
+            if (scorep_in_place) scorep_f_status = (MPI_Status*)scorep_in_place;
+        }
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_f_status != MPI_STATUS_IGNORE
                 ? scorep_mpi_status_bytes(scorep_f_status) : scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
@@ -759,27 +763,29 @@ static void scorep_mpif_MPI_File_read_at(MPI_Fint* fh, MPI_Offset* offset, void*
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     MPI_Status scorep_c_status;
     MPI_Status* scorep_f_status = MPI_STATUS_IGNORE;
-    MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
+    _Alignas(MPI_Status) MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
     MPI_Fint* scorep_fa_status = status;
+    int scorep_f_count;
+    MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(136);
         scorep_enter(scorep_region_id);
+        scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
-        scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
     }
     if (scorep_f_status != MPI_STATUS_IGNORE && status == scorep_mpif_status_ignore)
         scorep_fa_status = scorep_lent_status;
     SCOREP_MPIF_PNAME_MPI_File_read_at(fh, offset, buf, count, datatype, scorep_fa_status, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        if (scorep_f_status != MPI_STATUS_IGNORE)
-            scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
+        if (scorep_f_status != MPI_STATUS_IGNORE) {
+            const MPI_Status* scorep_in_place = scorep_mpi_status_from_fortran(scorep_fa_status, scorep_f_status);
+            if (scorep_in_place) scorep_f_status = (MPI_Status*)scorep_in_place;
+        }
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_f_status != MPI_STATUS_IGNORE
                 ? scorep_mpi_status_bytes(scorep_f_status) : scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
@@ -800,27 +806,29 @@ static void scorep_mpif_MPI_File_read_at_all(MPI_Fint* fh, MPI_Offset* offset, v
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     MPI_Status scorep_c_status;
     MPI_Status* scorep_f_status = MPI_STATUS_IGNORE;
-    MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
+    _Alignas(MPI_Status) MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
     MPI_Fint* scorep_fa_status = status;
+    int scorep_f_count;
+    MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(137);
         scorep_enter(scorep_region_id);
+        scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
-        scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
     }
     if (scorep_f_status != MPI_STATUS_IGNORE && status == scorep_mpif_status_ignore)
         scorep_fa_status = scorep_lent_status;
     SCOREP_MPIF_PNAME_MPI_File_read_at_all(fh, offset, buf, count, datatype, scorep_fa_status, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        if (scorep_f_status != MPI_STATUS_IGNORE)
-            scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
+        if (scorep_f_status != MPI_STATUS_IGNORE) {
+            const MPI_Status* scorep_in_place = scorep_mpi_status_from_fortran(scorep_fa_status, scorep_f_status);
+            if (scorep_in_place) scorep_f_status = (MPI_Status*)scorep_in_place;
+        }
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_f_status != MPI_STATUS_IGNORE
                 ? scorep_mpi_status_bytes(scorep_f_status) : scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
@@ -895,27 +903,29 @@ static void scorep_mpif_MPI_File_read_ordered(MPI_Fint* fh, void* buf, MPI_Fint*
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     MPI_Status scorep_c_status;
     MPI_Status* scorep_f_status = MPI_STATUS_IGNORE;
-    MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
+    _Alignas(MPI_Status) MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
     MPI_Fint* scorep_fa_status = status;
+    int scorep_f_count;
+    MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(140);
         scorep_enter(scorep_region_id);
+        scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
-        scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
     }
     if (scorep_f_status != MPI_STATUS_IGNORE && status == scorep_mpif_status_ignore)
         scorep_fa_status = scorep_lent_status;
     SCOREP_MPIF_PNAME_MPI_File_read_ordered(fh, buf, count, datatype, scorep_fa_status, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        if (scorep_f_status != MPI_STATUS_IGNORE)
-            scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
+        if (scorep_f_status != MPI_STATUS_IGNORE) {
+            const MPI_Status* scorep_in_place = scorep_mpi_status_from_fortran(scorep_fa_status, scorep_f_status);
+            if (scorep_in_place) scorep_f_status = (MPI_Status*)scorep_in_place;
+        }
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_f_status != MPI_STATUS_IGNORE
                 ? scorep_mpi_status_bytes(scorep_f_status) : scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
@@ -990,27 +1000,29 @@ static void scorep_mpif_MPI_File_read_shared(MPI_Fint* fh, void* buf, MPI_Fint* 
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     MPI_Status scorep_c_status;
     MPI_Status* scorep_f_status = MPI_STATUS_IGNORE;
-    MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
+    _Alignas(MPI_Status) MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
     MPI_Fint* scorep_fa_status = status;
+    int scorep_f_count;
+    MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(143);
         scorep_enter(scorep_region_id);
+        scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
-        scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
     }
     if (scorep_f_status != MPI_STATUS_IGNORE && status == scorep_mpif_status_ignore)
         scorep_fa_status = scorep_lent_status;
     SCOREP_MPIF_PNAME_MPI_File_read_shared(fh, buf, count, datatype, scorep_fa_status, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        if (scorep_f_status != MPI_STATUS_IGNORE)
-            scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
+        if (scorep_f_status != MPI_STATUS_IGNORE) {
+            const MPI_Status* scorep_in_place = scorep_mpi_status_from_fortran(scorep_fa_status, scorep_f_status);
+            if (scorep_in_place) scorep_f_status = (MPI_Status*)scorep_in_place;
+        }
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_f_status != MPI_STATUS_IGNORE
                 ? scorep_mpi_status_bytes(scorep_f_status) : scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
@@ -1192,27 +1204,29 @@ static void scorep_mpif_MPI_File_write(MPI_Fint* fh, void* buf, MPI_Fint* count,
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     MPI_Status scorep_c_status;
     MPI_Status* scorep_f_status = MPI_STATUS_IGNORE;
-    MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
+    _Alignas(MPI_Status) MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
     MPI_Fint* scorep_fa_status = status;
+    int scorep_f_count;
+    MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(152);
         scorep_enter(scorep_region_id);
+        scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
-        scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
     }
     if (scorep_f_status != MPI_STATUS_IGNORE && status == scorep_mpif_status_ignore)
         scorep_fa_status = scorep_lent_status;
     SCOREP_MPIF_PNAME_MPI_File_write(fh, buf, count, datatype, scorep_fa_status, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        if (scorep_f_status != MPI_STATUS_IGNORE)
-            scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
+        if (scorep_f_status != MPI_STATUS_IGNORE) {
+            const MPI_Status* scorep_in_place = scorep_mpi_status_from_fortran(scorep_fa_status, scorep_f_status);
+            if (scorep_in_place) scorep_f_status = (MPI_Status*)scorep_in_place;
+        }
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_f_status != MPI_STATUS_IGNORE
                 ? scorep_mpi_status_bytes(scorep_f_status) : scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
@@ -1233,27 +1247,29 @@ static void scorep_mpif_MPI_File_write_all(MPI_Fint* fh, void* buf, MPI_Fint* co
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     MPI_Status scorep_c_status;
     MPI_Status* scorep_f_status = MPI_STATUS_IGNORE;
-    MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
+    _Alignas(MPI_Status) MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
     MPI_Fint* scorep_fa_status = status;
+    int scorep_f_count;
+    MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(153);
         scorep_enter(scorep_region_id);
+        scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
-        scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
     }
     if (scorep_f_status != MPI_STATUS_IGNORE && status == scorep_mpif_status_ignore)
         scorep_fa_status = scorep_lent_status;
     SCOREP_MPIF_PNAME_MPI_File_write_all(fh, buf, count, datatype, scorep_fa_status, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        if (scorep_f_status != MPI_STATUS_IGNORE)
-            scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
+        if (scorep_f_status != MPI_STATUS_IGNORE) {
+            const MPI_Status* scorep_in_place = scorep_mpi_status_from_fortran(scorep_fa_status, scorep_f_status);
+            if (scorep_in_place) scorep_f_status = (MPI_Status*)scorep_in_place;
+        }
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_f_status != MPI_STATUS_IGNORE
                 ? scorep_mpi_status_bytes(scorep_f_status) : scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
@@ -1328,27 +1344,29 @@ static void scorep_mpif_MPI_File_write_at(MPI_Fint* fh, MPI_Offset* offset, void
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     MPI_Status scorep_c_status;
     MPI_Status* scorep_f_status = MPI_STATUS_IGNORE;
-    MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
+    _Alignas(MPI_Status) MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
     MPI_Fint* scorep_fa_status = status;
+    int scorep_f_count;
+    MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(156);
         scorep_enter(scorep_region_id);
+        scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
-        scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
     }
     if (scorep_f_status != MPI_STATUS_IGNORE && status == scorep_mpif_status_ignore)
         scorep_fa_status = scorep_lent_status;
     SCOREP_MPIF_PNAME_MPI_File_write_at(fh, offset, buf, count, datatype, scorep_fa_status, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        if (scorep_f_status != MPI_STATUS_IGNORE)
-            scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
+        if (scorep_f_status != MPI_STATUS_IGNORE) {
+            const MPI_Status* scorep_in_place = scorep_mpi_status_from_fortran(scorep_fa_status, scorep_f_status);
+            if (scorep_in_place) scorep_f_status = (MPI_Status*)scorep_in_place;
+        }
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_f_status != MPI_STATUS_IGNORE
                 ? scorep_mpi_status_bytes(scorep_f_status) : scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
@@ -1369,27 +1387,29 @@ static void scorep_mpif_MPI_File_write_at_all(MPI_Fint* fh, MPI_Offset* offset, 
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     MPI_Status scorep_c_status;
     MPI_Status* scorep_f_status = MPI_STATUS_IGNORE;
-    MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
+    _Alignas(MPI_Status) MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
     MPI_Fint* scorep_fa_status = status;
+    int scorep_f_count;
+    MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(157);
         scorep_enter(scorep_region_id);
+        scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
-        scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
     }
     if (scorep_f_status != MPI_STATUS_IGNORE && status == scorep_mpif_status_ignore)
         scorep_fa_status = scorep_lent_status;
     SCOREP_MPIF_PNAME_MPI_File_write_at_all(fh, offset, buf, count, datatype, scorep_fa_status, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        if (scorep_f_status != MPI_STATUS_IGNORE)
-            scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
+        if (scorep_f_status != MPI_STATUS_IGNORE) {
+            const MPI_Status* scorep_in_place = scorep_mpi_status_from_fortran(scorep_fa_status, scorep_f_status);
+            if (scorep_in_place) scorep_f_status = (MPI_Status*)scorep_in_place;
+        }
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_f_status != MPI_STATUS_IGNORE
                 ? scorep_mpi_status_bytes(scorep_f_status) : scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
@@ -1464,27 +1484,29 @@ static void scorep_mpif_MPI_File_write_ordered(MPI_Fint* fh, void* buf, MPI_Fint
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     MPI_Status scorep_c_status;
     MPI_Status* scorep_f_status = MPI_STATUS_IGNORE;
-    MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
+    _Alignas(MPI_Status) MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
     MPI_Fint* scorep_fa_status = status;
+    int scorep_f_count;
+    MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(160);
         scorep_enter(scorep_region_id);
+        scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
-        scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
     }
     if (scorep_f_status != MPI_STATUS_IGNORE && status == scorep_mpif_status_ignore)
         scorep_fa_status = scorep_lent_status;
     SCOREP_MPIF_PNAME_MPI_File_write_ordered(fh, buf, count, datatype, scorep_fa_status, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        if (scorep_f_status != MPI_STATUS_IGNORE)
-            scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
+        if (scorep_f_status != MPI_STATUS_IGNORE) {
+            const MPI_Status* scorep_in_place = scorep_mpi_status_from_fortran(scorep_fa_status, scorep_f_status);
+            if (scorep_in_place) scorep_f_status = (MPI_Status*)scorep_in_place;
+        }
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_f_status != MPI_STATUS_IGNORE
                 ? scorep_mpi_status_bytes(scorep_f_status) : scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
@@ -1559,27 +1581,29 @@ static void scorep_mpif_MPI_File_write_shared(MPI_Fint* fh, void* buf, MPI_Fint*
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     MPI_Status scorep_c_status;
     MPI_Status* scorep_f_status = MPI_STATUS_IGNORE;
-    MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
+    _Alignas(MPI_Status) MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
     MPI_Fint* scorep_fa_status = status;
+    int scorep_f_count;
+    MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(163);
         scorep_enter(scorep_region_id);
+        scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
-        scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
     }
     if (scorep_f_status != MPI_STATUS_IGNORE && status == scorep_mpif_status_ignore)
         scorep_fa_status = scorep_lent_status;
     SCOREP_MPIF_PNAME_MPI_File_write_shared(fh, buf, count, datatype, scorep_fa_status, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        if (scorep_f_status != MPI_STATUS_IGNORE)
-            scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
+        if (scorep_f_status != MPI_STATUS_IGNORE) {
+            const MPI_Status* scorep_in_place = scorep_mpi_status_from_fortran(scorep_fa_status, scorep_f_status);
+            if (scorep_in_place) scorep_f_status = (MPI_Status*)scorep_in_place;
+        }
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_f_status != MPI_STATUS_IGNORE
                 ? scorep_mpi_status_bytes(scorep_f_status) : scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);

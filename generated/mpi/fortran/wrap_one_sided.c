@@ -14,18 +14,18 @@ static void scorep_mpif_MPI_Accumulate(void* origin_addr, MPI_Fint* origin_count
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Win scorep_f_win;
-    MPI_Datatype scorep_f_origin_datatype;
     int scorep_f_target_rank;
+    MPI_Win scorep_f_win;
     int scorep_f_origin_count;
+    MPI_Datatype scorep_f_origin_datatype;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(7);
         scorep_enter(scorep_region_id);
-        scorep_f_win = MPI_Win_f2c(*win);
-        scorep_f_origin_datatype = MPI_Type_f2c(*origin_datatype);
         scorep_f_target_rank = (int)*target_rank;
+        scorep_f_win = MPI_Win_f2c(*win);
         scorep_f_origin_count = (int)*origin_count;
+        scorep_f_origin_datatype = MPI_Type_f2c(*origin_datatype);
         if (scorep_f_target_rank != MPI_PROC_NULL) {
             const scorep_window scorep_window_id = scorep_mpi_win_id(scorep_f_win);
             const uint64_t scorep_bytes = scorep_mpi_bytes(scorep_f_origin_count, scorep_f_origin_datatype);
@@ -98,16 +98,16 @@ static void scorep_mpif_MPI_Compare_and_swap(void* origin_addr, void* compare_ad
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    int scorep_f_target_rank;
     MPI_Win scorep_f_win;
     MPI_Datatype scorep_f_datatype;
-    int scorep_f_target_rank;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(89);
         scorep_enter(scorep_region_id);
+        scorep_f_target_rank = (int)*target_rank;
         scorep_f_win = MPI_Win_f2c(*win);
         scorep_f_datatype = MPI_Type_f2c(*datatype);
-        scorep_f_target_rank = (int)*target_rank;
         if (scorep_f_target_rank != MPI_PROC_NULL) {
             const scorep_window scorep_window_id = scorep_mpi_win_id(scorep_f_win);
             const uint64_t scorep_bytes = scorep_mpi_bytes(1, scorep_f_datatype);
@@ -134,16 +134,16 @@ static void scorep_mpif_MPI_Fetch_and_op(void* origin_addr, void* result_addr, M
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    int scorep_f_target_rank;
     MPI_Win scorep_f_win;
     MPI_Datatype scorep_f_datatype;
-    int scorep_f_target_rank;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(104);
         scorep_enter(scorep_region_id);
+        scorep_f_target_rank = (int)*target_rank;
         scorep_f_win = MPI_Win_f2c(*win);
         scorep_f_datatype = MPI_Type_f2c(*datatype);
-        scorep_f_target_rank = (int)*target_rank;
         if (scorep_f_target_rank != MPI_PROC_NULL) {
             const scorep_window scorep_window_id = scorep_mpi_win_id(scorep_f_win);
             const uint64_t scorep_bytes = scorep_mpi_bytes(1, scorep_f_datatype);
@@ -193,18 +193,18 @@ static void scorep_mpif_MPI_Get(void* origin_addr, MPI_Fint* origin_count, MPI_F
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    int scorep_f_target_rank;
     MPI_Win scorep_f_win;
     int scorep_f_origin_count;
     MPI_Datatype scorep_f_origin_datatype;
-    int scorep_f_target_rank;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(171);
         scorep_enter(scorep_region_id);
+        scorep_f_target_rank = (int)*target_rank;
         scorep_f_win = MPI_Win_f2c(*win);
         scorep_f_origin_count = (int)*origin_count;
         scorep_f_origin_datatype = MPI_Type_f2c(*origin_datatype);
-        scorep_f_target_rank = (int)*target_rank;
         if (scorep_f_target_rank != MPI_PROC_NULL) {
             const scorep_window scorep_window_id = scorep_mpi_win_id(scorep_f_win);
             scorep_rma_get(scorep_window_id, scorep_f_target_rank, scorep_mpi_bytes(scorep_f_origin_count, scorep_f_origin_datatype),
@@ -229,18 +229,18 @@ static void scorep_mpif_MPI_Get_accumulate(void* origin_addr, MPI_Fint* origin_c
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Win scorep_f_win;
-    MPI_Datatype scorep_f_origin_datatype;
     int scorep_f_target_rank;
+    MPI_Win scorep_f_win;
     int scorep_f_origin_count;
+    MPI_Datatype scorep_f_origin_datatype;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(172);
         scorep_enter(scorep_region_id);
-        scorep_f_win = MPI_Win_f2c(*win);
-        scorep_f_origin_datatype = MPI_Type_f2c(*origin_datatype);
         scorep_f_target_rank = (int)*target_rank;
+        scorep_f_win = MPI_Win_f2c(*win);
         scorep_f_origin_count = (int)*origin_count;
+        scorep_f_origin_datatype = MPI_Type_f2c(*origin_datatype);
         if (scorep_f_target_rank != MPI_PROC_NULL) {
             const scorep_window scorep_window_id = scorep_mpi_win_id(scorep_f_win);
             const uint64_t scorep_bytes = scorep_mpi_bytes(scorep_f_origin_count, scorep_f_origin_datatype);
@@ -267,18 +267,18 @@ static void scorep_mpif_MPI_Put(void* origin_addr, MPI_Fint* origin_count, MPI_F
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    int scorep_f_target_rank;
     MPI_Win scorep_f_win;
     int scorep_f_origin_count;
     MPI_Datatype scorep_f_origin_datatype;
-    int scorep_f_target_rank;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(284);
         scorep_enter(scorep_region_id);
+        scorep_f_target_rank = (int)*target_rank;
         scorep_f_win = MPI_Win_f2c(*win);
         scorep_f_origin_count = (int)*origin_count;
         scorep_f_origin_datatype = MPI_Type_f2c(*origin_datatype);
-        scorep_f_target_rank = (int)*target_rank;
         if (scorep_f_target_rank != MPI_PROC_NULL) {
             const scorep_window scorep_window_id = scorep_mpi_win_id(scorep_f_win);
             scorep_rma_put(scorep_window_id, scorep_f_target_rank, scorep_mpi_bytes(scorep_f_origin_count, scorep_f_origin_datatype),
@@ -303,18 +303,18 @@ static void scorep_mpif_MPI_Raccumulate(void* origin_addr, MPI_Fint* origin_coun
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Win scorep_f_win;
-    MPI_Datatype scorep_f_origin_datatype;
     int scorep_f_target_rank;
+    MPI_Win scorep_f_win;
     int scorep_f_origin_count;
+    MPI_Datatype scorep_f_origin_datatype;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(286);
         scorep_enter(scorep_region_id);
-        scorep_f_win = MPI_Win_f2c(*win);
-        scorep_f_origin_datatype = MPI_Type_f2c(*origin_datatype);
         scorep_f_target_rank = (int)*target_rank;
+        scorep_f_win = MPI_Win_f2c(*win);
         scorep_f_origin_count = (int)*origin_count;
+        scorep_f_origin_datatype = MPI_Type_f2c(*origin_datatype);
         if (scorep_f_target_rank != MPI_PROC_NULL) {
             const scorep_window scorep_window_id = scorep_mpi_win_id(scorep_f_win);
             const uint64_t scorep_bytes = scorep_mpi_bytes(scorep_f_origin_count, scorep_f_origin_datatype);
@@ -341,18 +341,18 @@ static void scorep_mpif_MPI_Rget(void* origin_addr, MPI_Fint* origin_count, MPI_
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    int scorep_f_target_rank;
     MPI_Win scorep_f_win;
     int scorep_f_origin_count;
     MPI_Datatype scorep_f_origin_datatype;
-    int scorep_f_target_rank;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(305);
         scorep_enter(scorep_region_id);
+        scorep_f_target_rank = (int)*target_rank;
         scorep_f_win = MPI_Win_f2c(*win);
         scorep_f_origin_count = (int)*origin_count;
         scorep_f_origin_datatype = MPI_Type_f2c(*origin_datatype);
-        scorep_f_target_rank = (int)*target_rank;
         if (scorep_f_target_rank != MPI_PROC_NULL) {
             const scorep_window scorep_window_id = scorep_mpi_win_id(scorep_f_win);
             scorep_rma_get(scorep_window_id, scorep_f_target_rank, scorep_mpi_bytes(scorep_f_origin_count, scorep_f_origin_datatype),
@@ -377,18 +377,18 @@ static void scorep_mpif_MPI_Rget_accumulate(void* origin_addr, MPI_Fint* origin_
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Win scorep_f_win;
-    MPI_Datatype scorep_f_origin_datatype;
     int scorep_f_target_rank;
+    MPI_Win scorep_f_win;
     int scorep_f_origin_count;
+    MPI_Datatype scorep_f_origin_datatype;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(306);
         scorep_enter(scorep_region_id);
-        scorep_f_win = MPI_Win_f2c(*win);
-        scorep_f_origin_datatype = MPI_Type_f2c(*origin_datatype);
         scorep_f_target_rank = (int)*target_rank;
+        scorep_f_win = MPI_Win_f2c(*win);
         scorep_f_origin_count = (int)*origin_count;
+        scorep_f_origin_datatype = MPI_Type_f2c(*origin_datatype);
         if (scorep_f_target_rank != MPI_PROC_NULL) {
             const scorep_window scorep_window_id = scorep_mpi_win_id(scorep_f_win);
             const uint64_t scorep_bytes = scorep_mpi_bytes(scorep_f_origin_count, scorep_f_origin_datatype);
@@ -415,18 +415,18 @@ static void scorep_mpif_MPI_Rput(void* origin_addr, MPI_Fint* origin_count, MPI_
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    int scorep_f_target_rank;
     MPI_Win scorep_f_win;
     int scorep_f_origin_count;
     MPI_Datatype scorep_f_origin_datatype;
-    int scorep_f_target_rank;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(307);
         scorep_enter(scorep_region_id);
+        scorep_f_target_rank = (int)*target_rank;
         scorep_f_win = MPI_Win_f2c(*win);
         scorep_f_origin_count = (int)*origin_count;
         scorep_f_origin_datatype = MPI_Type_f2c(*origin_datatype);
-        scorep_f_target_rank = (int)*target_rank;
         if (scorep_f_target_rank != MPI_PROC_NULL) {
             const scorep_window scorep_window_id = scorep_mpi_win_id(scorep_f_win);
             scorep_rma_put(scorep_window_id, scorep_f_target_rank, scorep_mpi_bytes(scorep_f_origin_count, scorep_f_origin_datatype),
@@ -1141,14 +1141,14 @@ static void scorep_mpif_MPI_Win_post(MPI_Fint* group, MPI_Fint* assert, MPI_Fint
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Win scorep_f_win;
     MPI_Group scorep_f_group;
+    MPI_Win scorep_f_win;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(425);
         scorep_enter(scorep_region_id);
-        scorep_f_win = MPI_Win_f2c(*win);
         scorep_f_group = MPI_Group_f2c(*group);
+        scorep_f_win = MPI_Win_f2c(*win);
     }
     SCOREP_MPIF_PNAME_MPI_Win_post(group, assert, win, ierror);
     scorep_result = (int)*ierror;
@@ -1309,14 +1309,14 @@ static void scorep_mpif_MPI_Win_start(MPI_Fint* group, MPI_Fint* assert, MPI_Fin
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Win scorep_f_win;
     MPI_Group scorep_f_group;
+    MPI_Win scorep_f_win;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(431);
         scorep_enter(scorep_region_id);
-        scorep_f_win = MPI_Win_f2c(*win);
         scorep_f_group = MPI_Group_f2c(*group);
+        scorep_f_win = MPI_Win_f2c(*win);
     }
     SCOREP_MPIF_PNAME_MPI_Win_start(group, assert, win, ierror);
     scorep_result = (int)*ierror;
@@ -1368,12 +1368,10 @@ static void scorep_mpif_MPI_Win_test(MPI_Fint* win, MPI_Fint* flag, MPI_Fint* ie
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Win scorep_f_win;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(433);
         scorep_enter(scorep_region_id);
-        scorep_f_win = MPI_Win_f2c(*win);
     }
     SCOREP_MPIF_PNAME_MPI_Win_test(win, flag, ierror);
     scorep_result = (int)*ierror;
@@ -1453,12 +1451,10 @@ static void scorep_mpif_MPI_Win_wait(MPI_Fint* win, MPI_Fint* ierror)
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Win scorep_f_win;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(436);
         scorep_enter(scorep_region_id);
-        scorep_f_win = MPI_Win_f2c(*win);
     }
     SCOREP_MPIF_PNAME_MPI_Win_wait(win, ierror);
     scorep_result = (int)*ierror;

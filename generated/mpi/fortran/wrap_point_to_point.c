@@ -14,22 +14,20 @@ static void scorep_mpif_MPI_Bsend(void* buf, MPI_Fint* count, MPI_Fint* datatype
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
-    int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     int scorep_f_dest;
     int scorep_f_tag;
+    int scorep_f_count;
+    MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(32);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_count = (int)*count;
-        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_f_dest = (int)*dest;
         scorep_f_tag = (int)*tag;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_f_count = (int)*count;
+        scorep_f_datatype = MPI_Type_f2c(*datatype);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         if (scorep_f_dest != MPI_PROC_NULL)
             scorep_mpi_send(scorep_comm_id, scorep_f_dest, scorep_f_tag,
                             scorep_mpi_bytes(scorep_f_count, scorep_f_datatype));
@@ -52,23 +50,21 @@ static void scorep_mpif_MPI_Bsend_init(void* buf, MPI_Fint* count, MPI_Fint* dat
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
-    int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     int scorep_f_dest;
     int scorep_f_tag;
+    int scorep_f_count;
+    MPI_Datatype scorep_f_datatype;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(33);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_count = (int)*count;
-        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_f_dest = (int)*dest;
         scorep_f_tag = (int)*tag;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_f_count = (int)*count;
+        scorep_f_datatype = MPI_Type_f2c(*datatype);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Bsend_init(buf, count, datatype, dest, tag, comm, request, ierror);
     scorep_result = (int)*ierror;
@@ -418,23 +414,21 @@ static void scorep_mpif_MPI_Ibsend(void* buf, MPI_Fint* count, MPI_Fint* datatyp
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
-    int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     int scorep_f_dest;
     int scorep_f_tag;
+    int scorep_f_count;
+    MPI_Datatype scorep_f_datatype;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(210);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_count = (int)*count;
-        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_f_dest = (int)*dest;
         scorep_f_tag = (int)*tag;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_f_count = (int)*count;
+        scorep_f_datatype = MPI_Type_f2c(*datatype);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Ibsend(buf, count, datatype, dest, tag, comm, request, ierror);
     scorep_result = (int)*ierror;
@@ -459,22 +453,20 @@ static void scorep_mpif_MPI_Improbe(MPI_Fint* source, MPI_Fint* tag, MPI_Fint* c
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
-    MPI_Message scorep_f_message;
     int scorep_f_flag;
+    MPI_Message scorep_f_message;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(214);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Improbe(source, tag, comm, flag, message, status, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
-        scorep_f_message = MPI_Message_f2c(*message);
         scorep_f_flag = (*flag != 0);
+        scorep_f_message = MPI_Message_f2c(*message);
         if (scorep_result == MPI_SUCCESS && *(&scorep_f_flag))
             scorep_mpi_message_remember(*(&scorep_f_message), scorep_comm_id);
         scorep_exit(scorep_region_id);
@@ -546,23 +538,21 @@ static void scorep_mpif_MPI_Irecv(void* buf, MPI_Fint* count, MPI_Fint* datatype
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
-    int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     int scorep_f_source;
     int scorep_f_tag;
+    int scorep_f_count;
+    MPI_Datatype scorep_f_datatype;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(239);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_count = (int)*count;
-        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_f_source = (int)*source;
         scorep_f_tag = (int)*tag;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_f_count = (int)*count;
+        scorep_f_datatype = MPI_Type_f2c(*datatype);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Irecv(buf, count, datatype, source, tag, comm, request, ierror);
     scorep_result = (int)*ierror;
@@ -588,23 +578,21 @@ static void scorep_mpif_MPI_Irsend(void* buf, MPI_Fint* count, MPI_Fint* datatyp
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
-    int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     int scorep_f_dest;
     int scorep_f_tag;
+    int scorep_f_count;
+    MPI_Datatype scorep_f_datatype;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(243);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_count = (int)*count;
-        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_f_dest = (int)*dest;
         scorep_f_tag = (int)*tag;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_f_count = (int)*count;
+        scorep_f_datatype = MPI_Type_f2c(*datatype);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Irsend(buf, count, datatype, dest, tag, comm, request, ierror);
     scorep_result = (int)*ierror;
@@ -629,23 +617,21 @@ static void scorep_mpif_MPI_Isend(void* buf, MPI_Fint* count, MPI_Fint* datatype
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
-    int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     int scorep_f_dest;
     int scorep_f_tag;
+    int scorep_f_count;
+    MPI_Datatype scorep_f_datatype;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(248);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_count = (int)*count;
-        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_f_dest = (int)*dest;
         scorep_f_tag = (int)*tag;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_f_count = (int)*count;
+        scorep_f_datatype = MPI_Type_f2c(*datatype);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Isend(buf, count, datatype, dest, tag, comm, request, ierror);
     scorep_result = (int)*ierror;
@@ -670,31 +656,29 @@ static void scorep_mpif_MPI_Isendrecv(void* sendbuf, MPI_Fint* sendcount, MPI_Fi
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
-    int scorep_f_sendcount;
-    MPI_Datatype scorep_f_sendtype;
     int scorep_f_dest;
     int scorep_f_sendtag;
+    int scorep_f_sendcount;
+    MPI_Datatype scorep_f_sendtype;
     MPI_Request scorep_f_request;
-    int scorep_f_recvcount;
-    MPI_Datatype scorep_f_recvtype;
     int scorep_f_source;
     int scorep_f_recvtag;
+    int scorep_f_recvcount;
+    MPI_Datatype scorep_f_recvtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(249);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_sendcount = (int)*sendcount;
-        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_dest = (int)*dest;
         scorep_f_sendtag = (int)*sendtag;
-        scorep_f_recvcount = (int)*recvcount;
-        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
+        scorep_f_sendcount = (int)*sendcount;
+        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_source = (int)*source;
         scorep_f_recvtag = (int)*recvtag;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_f_recvcount = (int)*recvcount;
+        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, request, ierror);
     scorep_result = (int)*ierror;
@@ -724,11 +708,10 @@ static void scorep_mpif_MPI_Isendrecv_replace(void* buf, MPI_Fint* count, MPI_Fi
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
-    int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     int scorep_f_dest;
     int scorep_f_sendtag;
+    int scorep_f_count;
+    MPI_Datatype scorep_f_datatype;
     MPI_Request scorep_f_request;
     int scorep_f_source;
     int scorep_f_recvtag;
@@ -737,14 +720,13 @@ static void scorep_mpif_MPI_Isendrecv_replace(void* buf, MPI_Fint* count, MPI_Fi
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(250);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_count = (int)*count;
-        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_f_dest = (int)*dest;
         scorep_f_sendtag = (int)*sendtag;
+        scorep_f_count = (int)*count;
+        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_f_source = (int)*source;
         scorep_f_recvtag = (int)*recvtag;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, request, ierror);
     scorep_result = (int)*ierror;
@@ -774,23 +756,21 @@ static void scorep_mpif_MPI_Issend(void* buf, MPI_Fint* count, MPI_Fint* datatyp
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
-    int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     int scorep_f_dest;
     int scorep_f_tag;
+    int scorep_f_count;
+    MPI_Datatype scorep_f_datatype;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(251);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_count = (int)*count;
-        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_f_dest = (int)*dest;
         scorep_f_tag = (int)*tag;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_f_count = (int)*count;
+        scorep_f_datatype = MPI_Type_f2c(*datatype);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Issend(buf, count, datatype, dest, tag, comm, request, ierror);
     scorep_result = (int)*ierror;
@@ -815,15 +795,13 @@ static void scorep_mpif_MPI_Mprobe(MPI_Fint* source, MPI_Fint* tag, MPI_Fint* co
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
     MPI_Message scorep_f_message;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(255);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Mprobe(source, tag, comm, message, status, ierror);
     scorep_result = (int)*ierror;
@@ -849,7 +827,7 @@ static void scorep_mpif_MPI_Mrecv(void* buf, MPI_Fint* count, MPI_Fint* datatype
     MPI_Message scorep_f_message;
     MPI_Status scorep_c_status;
     MPI_Status* scorep_f_status = MPI_STATUS_IGNORE;
-    MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
+    _Alignas(MPI_Status) MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
     MPI_Fint* scorep_fa_status = status;
     MPI_Status scorep_status_buffer;
     scorep_comm scorep_message_comm = SCOREP_INVALID_ID;
@@ -867,8 +845,10 @@ static void scorep_mpif_MPI_Mrecv(void* buf, MPI_Fint* count, MPI_Fint* datatype
         scorep_fa_status = scorep_lent_status;
     SCOREP_MPIF_PNAME_MPI_Mrecv(buf, count, datatype, message, scorep_fa_status, ierror);
     scorep_result = (int)*ierror;
-    if (scorep_f_status != MPI_STATUS_IGNORE)
-        scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
+    if (scorep_f_status != MPI_STATUS_IGNORE) {
+        const MPI_Status* scorep_in_place = scorep_mpi_status_from_fortran(scorep_fa_status, scorep_f_status);
+        if (scorep_in_place) scorep_f_status = (MPI_Status*)scorep_in_place;
+    }
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS && scorep_message_comm != SCOREP_INVALID_ID
             && scorep_f_status->MPI_SOURCE != MPI_PROC_NULL)
@@ -1050,11 +1030,9 @@ static void scorep_mpif_MPI_Recv(void* buf, MPI_Fint* count, MPI_Fint* datatype,
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
-    int scorep_f_source;
     MPI_Status scorep_c_status;
     MPI_Status* scorep_f_status = MPI_STATUS_IGNORE;
-    MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
+    _Alignas(MPI_Status) MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
     MPI_Fint* scorep_fa_status = status;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     MPI_Status scorep_status_buffer;
@@ -1063,9 +1041,7 @@ static void scorep_mpif_MPI_Recv(void* buf, MPI_Fint* count, MPI_Fint* datatype,
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(287);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_source = (int)*source;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     if (scorep_measuring && scorep_f_status == MPI_STATUS_IGNORE)
         scorep_f_status = &scorep_status_buffer;
@@ -1073,8 +1049,10 @@ static void scorep_mpif_MPI_Recv(void* buf, MPI_Fint* count, MPI_Fint* datatype,
         scorep_fa_status = scorep_lent_status;
     SCOREP_MPIF_PNAME_MPI_Recv(buf, count, datatype, source, tag, comm, scorep_fa_status, ierror);
     scorep_result = (int)*ierror;
-    if (scorep_f_status != MPI_STATUS_IGNORE)
-        scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
+    if (scorep_f_status != MPI_STATUS_IGNORE) {
+        const MPI_Status* scorep_in_place = scorep_mpi_status_from_fortran(scorep_fa_status, scorep_f_status);
+        if (scorep_in_place) scorep_f_status = (MPI_Status*)scorep_in_place;
+    }
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS && scorep_f_status->MPI_SOURCE != MPI_PROC_NULL)
             scorep_mpi_recv(scorep_comm_id, scorep_f_status->MPI_SOURCE, scorep_f_status->MPI_TAG,
@@ -1094,7 +1072,6 @@ static void scorep_mpif_MPI_Recv_init(void* buf, MPI_Fint* count, MPI_Fint* data
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
     int scorep_f_source;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
@@ -1102,9 +1079,8 @@ static void scorep_mpif_MPI_Recv_init(void* buf, MPI_Fint* count, MPI_Fint* data
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(288);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_source = (int)*source;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Recv_init(buf, count, datatype, source, tag, comm, request, ierror);
     scorep_result = (int)*ierror;
@@ -1154,8 +1130,8 @@ static void scorep_mpif_MPI_Request_get_status(MPI_Fint* request, MPI_Fint* flag
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Request scorep_f_request;
     int scorep_f_flag;
+    MPI_Request scorep_f_request;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(301);
@@ -1252,22 +1228,20 @@ static void scorep_mpif_MPI_Rsend(void* buf, MPI_Fint* count, MPI_Fint* datatype
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
-    int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     int scorep_f_dest;
     int scorep_f_tag;
+    int scorep_f_count;
+    MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(308);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_count = (int)*count;
-        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_f_dest = (int)*dest;
         scorep_f_tag = (int)*tag;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_f_count = (int)*count;
+        scorep_f_datatype = MPI_Type_f2c(*datatype);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         if (scorep_f_dest != MPI_PROC_NULL)
             scorep_mpi_send(scorep_comm_id, scorep_f_dest, scorep_f_tag,
                             scorep_mpi_bytes(scorep_f_count, scorep_f_datatype));
@@ -1290,23 +1264,21 @@ static void scorep_mpif_MPI_Rsend_init(void* buf, MPI_Fint* count, MPI_Fint* dat
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
-    int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     int scorep_f_dest;
     int scorep_f_tag;
+    int scorep_f_count;
+    MPI_Datatype scorep_f_datatype;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(309);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_count = (int)*count;
-        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_f_dest = (int)*dest;
         scorep_f_tag = (int)*tag;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_f_count = (int)*count;
+        scorep_f_datatype = MPI_Type_f2c(*datatype);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Rsend_init(buf, count, datatype, dest, tag, comm, request, ierror);
     scorep_result = (int)*ierror;
@@ -1331,22 +1303,20 @@ static void scorep_mpif_MPI_Send(void* buf, MPI_Fint* count, MPI_Fint* datatype,
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
-    int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     int scorep_f_dest;
     int scorep_f_tag;
+    int scorep_f_count;
+    MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(316);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_count = (int)*count;
-        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_f_dest = (int)*dest;
         scorep_f_tag = (int)*tag;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_f_count = (int)*count;
+        scorep_f_datatype = MPI_Type_f2c(*datatype);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         if (scorep_f_dest != MPI_PROC_NULL)
             scorep_mpi_send(scorep_comm_id, scorep_f_dest, scorep_f_tag,
                             scorep_mpi_bytes(scorep_f_count, scorep_f_datatype));
@@ -1369,23 +1339,21 @@ static void scorep_mpif_MPI_Send_init(void* buf, MPI_Fint* count, MPI_Fint* data
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
-    int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     int scorep_f_dest;
     int scorep_f_tag;
+    int scorep_f_count;
+    MPI_Datatype scorep_f_datatype;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(317);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_count = (int)*count;
-        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_f_dest = (int)*dest;
         scorep_f_tag = (int)*tag;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_f_count = (int)*count;
+        scorep_f_datatype = MPI_Type_f2c(*datatype);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Send_init(buf, count, datatype, dest, tag, comm, request, ierror);
     scorep_result = (int)*ierror;
@@ -1410,15 +1378,13 @@ static void scorep_mpif_MPI_Sendrecv(void* sendbuf, MPI_Fint* sendcount, MPI_Fin
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
-    int scorep_f_sendcount;
-    MPI_Datatype scorep_f_sendtype;
     int scorep_f_dest;
     int scorep_f_sendtag;
-    int scorep_f_source;
+    int scorep_f_sendcount;
+    MPI_Datatype scorep_f_sendtype;
     MPI_Status scorep_c_status;
     MPI_Status* scorep_f_status = MPI_STATUS_IGNORE;
-    MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
+    _Alignas(MPI_Status) MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
     MPI_Fint* scorep_fa_status = status;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     MPI_Status scorep_status_buffer;
@@ -1427,13 +1393,11 @@ static void scorep_mpif_MPI_Sendrecv(void* sendbuf, MPI_Fint* sendcount, MPI_Fin
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(318);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_sendcount = (int)*sendcount;
-        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_dest = (int)*dest;
         scorep_f_sendtag = (int)*sendtag;
-        scorep_f_source = (int)*source;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_f_sendcount = (int)*sendcount;
+        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         if (scorep_f_dest != MPI_PROC_NULL)
             scorep_mpi_send(scorep_comm_id, scorep_f_dest, scorep_f_sendtag,
                             scorep_mpi_bytes(scorep_f_sendcount, scorep_f_sendtype));
@@ -1444,8 +1408,10 @@ static void scorep_mpif_MPI_Sendrecv(void* sendbuf, MPI_Fint* sendcount, MPI_Fin
         scorep_fa_status = scorep_lent_status;
     SCOREP_MPIF_PNAME_MPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, scorep_fa_status, ierror);
     scorep_result = (int)*ierror;
-    if (scorep_f_status != MPI_STATUS_IGNORE)
-        scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
+    if (scorep_f_status != MPI_STATUS_IGNORE) {
+        const MPI_Status* scorep_in_place = scorep_mpi_status_from_fortran(scorep_fa_status, scorep_f_status);
+        if (scorep_in_place) scorep_f_status = (MPI_Status*)scorep_in_place;
+    }
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS && scorep_f_status->MPI_SOURCE != MPI_PROC_NULL)
             scorep_mpi_recv(scorep_comm_id, scorep_f_status->MPI_SOURCE, scorep_f_status->MPI_TAG,
@@ -1465,15 +1431,13 @@ static void scorep_mpif_MPI_Sendrecv_replace(void* buf, MPI_Fint* count, MPI_Fin
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
-    int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     int scorep_f_dest;
     int scorep_f_sendtag;
-    int scorep_f_source;
+    int scorep_f_count;
+    MPI_Datatype scorep_f_datatype;
     MPI_Status scorep_c_status;
     MPI_Status* scorep_f_status = MPI_STATUS_IGNORE;
-    MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
+    _Alignas(MPI_Status) MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
     MPI_Fint* scorep_fa_status = status;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     MPI_Status scorep_status_buffer;
@@ -1482,13 +1446,11 @@ static void scorep_mpif_MPI_Sendrecv_replace(void* buf, MPI_Fint* count, MPI_Fin
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(319);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_count = (int)*count;
-        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_f_dest = (int)*dest;
         scorep_f_sendtag = (int)*sendtag;
-        scorep_f_source = (int)*source;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_f_count = (int)*count;
+        scorep_f_datatype = MPI_Type_f2c(*datatype);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         if (scorep_f_dest != MPI_PROC_NULL)
             scorep_mpi_send(scorep_comm_id, scorep_f_dest, scorep_f_sendtag,
                             scorep_mpi_bytes(scorep_f_count, scorep_f_datatype));
@@ -1499,8 +1461,10 @@ static void scorep_mpif_MPI_Sendrecv_replace(void* buf, MPI_Fint* count, MPI_Fin
         scorep_fa_status = scorep_lent_status;
     SCOREP_MPIF_PNAME_MPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, scorep_fa_status, ierror);
     scorep_result = (int)*ierror;
-    if (scorep_f_status != MPI_STATUS_IGNORE)
-        scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
+    if (scorep_f_status != MPI_STATUS_IGNORE) {
+        const MPI_Status* scorep_in_place = scorep_mpi_status_from_fortran(scorep_fa_status, scorep_f_status);
+        if (scorep_in_place) scorep_f_status = (MPI_Status*)scorep_in_place;
+    }
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS && scorep_f_status->MPI_SOURCE != MPI_PROC_NULL)
             scorep_mpi_recv(scorep_comm_id, scorep_f_status->MPI_SOURCE, scorep_f_status->MPI_TAG,
@@ -1520,22 +1484,20 @@ static void scorep_mpif_MPI_Ssend(void* buf, MPI_Fint* count, MPI_Fint* datatype
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
-    int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     int scorep_f_dest;
     int scorep_f_tag;
+    int scorep_f_count;
+    MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(334);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_count = (int)*count;
-        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_f_dest = (int)*dest;
         scorep_f_tag = (int)*tag;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_f_count = (int)*count;
+        scorep_f_datatype = MPI_Type_f2c(*datatype);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         if (scorep_f_dest != MPI_PROC_NULL)
             scorep_mpi_send(scorep_comm_id, scorep_f_dest, scorep_f_tag,
                             scorep_mpi_bytes(scorep_f_count, scorep_f_datatype));
@@ -1558,23 +1520,21 @@ static void scorep_mpif_MPI_Ssend_init(void* buf, MPI_Fint* count, MPI_Fint* dat
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
-    int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     int scorep_f_dest;
     int scorep_f_tag;
+    int scorep_f_count;
+    MPI_Datatype scorep_f_datatype;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
         scorep_region_id = scorep_mpif_region(335);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_count = (int)*count;
-        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_f_dest = (int)*dest;
         scorep_f_tag = (int)*tag;
-        scorep_comm_id = scorep_mpi_comm_id(scorep_f_comm);
+        scorep_f_count = (int)*count;
+        scorep_f_datatype = MPI_Type_f2c(*datatype);
+        scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Ssend_init(buf, count, datatype, dest, tag, comm, request, ierror);
     scorep_result = (int)*ierror;
@@ -1866,7 +1826,7 @@ static void scorep_mpif_MPI_Test(MPI_Fint* request, MPI_Fint* flag, MPI_Fint* st
     MPI_Request scorep_f_request;
     MPI_Status scorep_c_status;
     MPI_Status* scorep_f_status = MPI_STATUS_IGNORE;
-    MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
+    _Alignas(MPI_Status) MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
     MPI_Fint* scorep_fa_status = status;
     int scorep_f_flag;
     MPI_Status scorep_status_buffer;
@@ -1887,8 +1847,10 @@ static void scorep_mpif_MPI_Test(MPI_Fint* request, MPI_Fint* flag, MPI_Fint* st
         scorep_fa_status = scorep_lent_status;
     SCOREP_MPIF_PNAME_MPI_Test(request, flag, scorep_fa_status, ierror);
     scorep_result = (int)*ierror;
-    if (scorep_f_status != MPI_STATUS_IGNORE)
-        scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
+    if (scorep_f_status != MPI_STATUS_IGNORE) {
+        const MPI_Status* scorep_in_place = scorep_mpi_status_from_fortran(scorep_fa_status, scorep_f_status);
+        if (scorep_in_place) scorep_f_status = (MPI_Status*)scorep_in_place;
+    }
     if (scorep_measuring) {
         scorep_f_flag = (*flag != 0);
         if (scorep_result == MPI_SUCCESS) {
@@ -1994,12 +1956,12 @@ static void scorep_mpif_MPI_Testany(MPI_Fint* count, MPI_Fint* array_of_requests
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     int scorep_f_count;
     MPI_Request* scorep_f_array_of_requests = NULL;
-    int scorep_f_index;
     MPI_Status scorep_c_status;
     MPI_Status* scorep_f_status = MPI_STATUS_IGNORE;
-    MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
+    _Alignas(MPI_Status) MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
     MPI_Fint* scorep_fa_status = status;
     int scorep_f_flag;
+    int scorep_f_index;
     MPI_Status scorep_status_buffer;
     scorep_request* scorep_saved_requests = NULL;
     scorep_f_count = (int)*count;
@@ -2023,11 +1985,13 @@ static void scorep_mpif_MPI_Testany(MPI_Fint* count, MPI_Fint* array_of_requests
         scorep_fa_status = scorep_lent_status;
     SCOREP_MPIF_PNAME_MPI_Testany(count, array_of_requests, index, flag, scorep_fa_status, ierror);
     scorep_result = (int)*ierror;
-    if (scorep_f_status != MPI_STATUS_IGNORE)
-        scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
+    if (scorep_f_status != MPI_STATUS_IGNORE) {
+        const MPI_Status* scorep_in_place = scorep_mpi_status_from_fortran(scorep_fa_status, scorep_f_status);
+        if (scorep_in_place) scorep_f_status = (MPI_Status*)scorep_in_place;
+    }
     if (scorep_measuring) {
-        scorep_f_index = (*index == MPI_UNDEFINED ? MPI_UNDEFINED : (int)*index - 1);
         scorep_f_flag = (*flag != 0);
+        scorep_f_index = (*index == MPI_UNDEFINED ? MPI_UNDEFINED : (int)*index - 1);
         if (scorep_result == MPI_SUCCESS && *(&scorep_f_flag) && *(&scorep_f_index) != MPI_UNDEFINED
             && *(&scorep_f_index) >= 0 && *(&scorep_f_index) < scorep_f_count)
             scorep_mpi_request_complete_status(scorep_saved_requests[*(&scorep_f_index)], scorep_f_status,
@@ -2049,10 +2013,10 @@ static void scorep_mpif_MPI_Testsome(MPI_Fint* incount, MPI_Fint* array_of_reque
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     int scorep_f_incount;
     MPI_Request* scorep_f_array_of_requests = NULL;
-    int scorep_f_outcount;
-    int* scorep_f_array_of_indices = NULL;
     MPI_Status* scorep_f_array_of_statuses = MPI_STATUSES_IGNORE;
     MPI_Fint* scorep_fa_array_of_statuses = array_of_statuses;
+    int scorep_f_outcount;
+    int* scorep_f_array_of_indices = NULL;
     scorep_request* scorep_saved_requests = NULL;
     scorep_f_incount = (int)*incount;
     scorep_f_array_of_requests = scorep_mpif_scratch(0, (int)*incount, sizeof *scorep_f_array_of_requests);
@@ -2111,7 +2075,7 @@ static void scorep_mpif_MPI_Wait(MPI_Fint* request, MPI_Fint* status, MPI_Fint* 
     MPI_Request scorep_f_request;
     MPI_Status scorep_c_status;
     MPI_Status* scorep_f_status = MPI_STATUS_IGNORE;
-    MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
+    _Alignas(MPI_Status) MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
     MPI_Fint* scorep_fa_status = status;
     MPI_Status scorep_status_buffer;
     scorep_request scorep_saved_request = 0;
@@ -2131,8 +2095,10 @@ static void scorep_mpif_MPI_Wait(MPI_Fint* request, MPI_Fint* status, MPI_Fint* 
         scorep_fa_status = scorep_lent_status;
     SCOREP_MPIF_PNAME_MPI_Wait(request, scorep_fa_status, ierror);
     scorep_result = (int)*ierror;
-    if (scorep_f_status != MPI_STATUS_IGNORE)
-        scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
+    if (scorep_f_status != MPI_STATUS_IGNORE) {
+        const MPI_Status* scorep_in_place = scorep_mpi_status_from_fortran(scorep_fa_status, scorep_f_status);
+        if (scorep_in_place) scorep_f_status = (MPI_Status*)scorep_in_place;
+    }
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS) {
             scorep_mpi_request_complete_status(scorep_saved_request, scorep_f_status, SCOREP_LANGUAGE_C);
@@ -2206,11 +2172,11 @@ static void scorep_mpif_MPI_Waitany(MPI_Fint* count, MPI_Fint* array_of_requests
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     int scorep_f_count;
     MPI_Request* scorep_f_array_of_requests = NULL;
-    int scorep_f_index;
     MPI_Status scorep_c_status;
     MPI_Status* scorep_f_status = MPI_STATUS_IGNORE;
-    MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
+    _Alignas(MPI_Status) MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
     MPI_Fint* scorep_fa_status = status;
+    int scorep_f_index;
     MPI_Status scorep_status_buffer;
     scorep_request* scorep_saved_requests = NULL;
     scorep_f_count = (int)*count;
@@ -2234,8 +2200,10 @@ static void scorep_mpif_MPI_Waitany(MPI_Fint* count, MPI_Fint* array_of_requests
         scorep_fa_status = scorep_lent_status;
     SCOREP_MPIF_PNAME_MPI_Waitany(count, array_of_requests, index, scorep_fa_status, ierror);
     scorep_result = (int)*ierror;
-    if (scorep_f_status != MPI_STATUS_IGNORE)
-        scorep_mpi_status_f2c(scorep_fa_status, scorep_f_status);
+    if (scorep_f_status != MPI_STATUS_IGNORE) {
+        const MPI_Status* scorep_in_place = scorep_mpi_status_from_fortran(scorep_fa_status, scorep_f_status);
+        if (scorep_in_place) scorep_f_status = (MPI_Status*)scorep_in_place;
+    }
     if (scorep_measuring) {
         scorep_f_index = (*index == MPI_UNDEFINED ? MPI_UNDEFINED : (int)*index - 1);
         if (scorep_result == MPI_SUCCESS && *(&scorep_f_index) != MPI_UNDEFINED
@@ -2259,10 +2227,10 @@ static void scorep_mpif_MPI_Waitsome(MPI_Fint* incount, MPI_Fint* array_of_reque
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     int scorep_f_incount;
     MPI_Request* scorep_f_array_of_requests = NULL;
-    int scorep_f_outcount;
-    int* scorep_f_array_of_indices = NULL;
     MPI_Status* scorep_f_array_of_statuses = MPI_STATUSES_IGNORE;
     MPI_Fint* scorep_fa_array_of_statuses = array_of_statuses;
+    int scorep_f_outcount;
+    int* scorep_f_array_of_indices = NULL;
     scorep_request* scorep_saved_requests = NULL;
     scorep_f_incount = (int)*incount;
     scorep_f_array_of_requests = scorep_mpif_scratch(0, (int)*incount, sizeof *scorep_f_array_of_requests);
