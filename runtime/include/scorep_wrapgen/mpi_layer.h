@@ -89,7 +89,7 @@ extern int scorep_mpi_status_f2c_copies;
 static inline const MPI_Status* scorep_mpi_status_from_fortran(const MPI_Fint* f_status, MPI_Status* scratch)
 {
     if (__builtin_expect(scorep_mpi_status_f2c_copies == 1, 1)
-        && (uintptr_t)f_status % _Alignof(MPI_Status) == 0)
+        && (uintptr_t)f_status % __alignof__(MPI_Status) == 0)
         return (const MPI_Status*)(const void*)f_status;
     return scorep_mpi_status_f2c(f_status, scratch) == MPI_SUCCESS ? scratch : NULL;
 }
