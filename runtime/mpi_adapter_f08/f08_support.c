@@ -104,11 +104,6 @@ static inline scorep_comm comm_id(MPI_Fint comm)
     return scorep_mpi_comm_id_fortran(comm);
 }
 
-scorep_comm scorep_mpi_f08_comm_id(MPI_Fint comm)
-{
-    return comm_id(comm);
-}
-
 /* begin, and the id of the wrapper's communicator (the comm_id task) in the
  * same call; *id is SCOREP_INVALID_ID when not measuring. */
 scorep_region scorep_mpi_f08_begin_comm(int index, MPI_Fint comm, scorep_comm* id)
@@ -206,11 +201,6 @@ static inline void recv_event(scorep_comm comm, const MPI_Fint* status)
     if (!c || c->MPI_SOURCE == MPI_PROC_NULL)
         return;
     scorep_mpi_recv(comm, c->MPI_SOURCE, c->MPI_TAG, scorep_mpi_status_bytes(c));
-}
-
-void scorep_mpi_f08_recv(scorep_comm comm, const MPI_Fint* status)
-{
-    recv_event(comm, status);
 }
 
 /* The receive event of a successful call, then end: the last two calls of a

@@ -70,11 +70,6 @@ module scorep_mpi_f08_support
             import :: c_int
             integer(c_int), value :: level
         end subroutine
-        function scorep_mpi_f08_comm_id(comm) bind(c, name="scorep_mpi_f08_comm_id") result(id)
-            import :: c_int, c_int32_t
-            integer(c_int), value :: comm
-            integer(c_int32_t) :: id
-        end function
         subroutine scorep_mpi_f08_comm_idup(parent, newcomm) bind(c, name="scorep_mpi_f08_comm_idup")
             import :: c_int
             integer(c_int), value :: parent, newcomm
@@ -110,11 +105,6 @@ module scorep_mpi_f08_support
             integer(c_int), value :: dest, tag
             integer(c_int64_t), value :: count
             integer(c_int), value :: datatype
-        end subroutine
-        subroutine scorep_mpi_f08_recv(comm, status) bind(c, name="scorep_mpi_f08_recv")
-            import :: c_int32_t
-            integer(c_int32_t), value :: comm
-            type(*) :: status
         end subroutine
         function scorep_mpi_f08_status_bytes(status) bind(c, name="scorep_mpi_f08_status_bytes") result(bytes)
             import :: c_int64_t
