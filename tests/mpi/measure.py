@@ -25,17 +25,17 @@ def compile_program(mpi, source, out_dir, instrumented=True, extra=()):
     return out
 
 
-def compile_fortran_pair(mpi, source, out_dir):
+def compile_fortran_pair(mpi, source, out_dir, extra=()):
     """A Fortran program built plain and with the instrumenter, each in a
-    directory of its own (the compiler writes the program's .mod files there).
-    Returns (plain, instrumented) executables."""
+    directory of its own (the compiler writes the program's .mod files there),
+    with extra compiler arguments. Returns (plain, instrumented) executables."""
     compiler = MPI_COMPILERS[mpi]["f90"]
     name = pathlib.Path(source).stem
     built = []
     for kind, command in (("plain", [compiler]), ("measured", scorep(mpi) + [compiler])):
         directory = pathlib.Path(out_dir) / kind
         directory.mkdir()
-        subprocess.run(command + [str(PROGRAMS / source), "-o", str(directory / name)], check=True,
+        subprocess.run(command + [*extra, str(PROGRAMS / source), "-o", str(directory / name)], check=True,
                        capture_output=True, text=True, cwd=directory)
         built.append(directory / name)
     return tuple(built)
