@@ -289,15 +289,20 @@ static void table_changed(int table)
 
 /* id of a handle: this thread's cache, else the locked table (keyed by the
  * Fortran handle, converted only on a miss) */
+static inline int cache_hit(const handle_cache_entry* cached, uint64_t generation, uintptr_t handle,
+                            uint32_t* id)
+{
+    if (cached->generation != generation || cached->handle != handle) return 0;
+    *id = cached->id;
+    return 1;
+}
+
 static int cached_find(int table, handle_table* t, uintptr_t handle, MPI_Fint (*fortran_handle)(uintptr_t),
                        uint32_t* id)
 {
     handle_cache_entry* cached = cache_slot(table, handle);
     uint64_t generation = __atomic_load_n(&table_generation[table], __ATOMIC_ACQUIRE);
-    if (cached->generation == generation && cached->handle == handle) {
-        *id = cached->id;
-        return 1;
-    }
+    if (cache_hit(cached, generation, handle, id)) return 1;
     MPI_Fint f = fortran_handle(handle);
     pthread_mutex_lock(&table_lock);
     int found = table_find(t, f, id);
@@ -447,11 +452,13 @@ scorep_comm scorep_mpi_comm_id(MPI_Comm comm)
 
 scorep_comm scorep_mpi_comm_id_fortran(MPI_Fint comm)
 {
+    /* the final id is cached (MPI_COMM_WORLD too, which the table does not hold) */
     const uintptr_t key = (uintptr_t)(unsigned)comm;
     handle_cache_entry* cached = slot_of(&fortran_comm_ids, key);
     uint64_t generation = __atomic_load_n(&table_generation[COMM_IDS], __ATOMIC_ACQUIRE);
-    if (cached->generation == generation && cached->handle == key) return cached->id;
-    scorep_comm id = scorep_mpi_comm_id(PMPI_Comm_f2c(comm));
+    scorep_comm id;
+    if (cache_hit(cached, generation, key, &id)) return id;
+    id = scorep_mpi_comm_id(PMPI_Comm_f2c(comm));
     if (id != SCOREP_INVALID_ID) *cached = (handle_cache_entry){key, id, generation};
     return id;
 }
