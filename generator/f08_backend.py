@@ -71,8 +71,11 @@ def f08_params(kinds, proc):
 
 # Fortran-only hooks: internal procedures of the wrapper (after `contains`),
 # and begin/end: a task's variant of the skeleton's begin or end call that
-# folds its own first or last work into the same call into C (at most one
-# task per wrapper replaces each).
+# folds its own first or last work into the same call into C. At most one
+# task per wrapper replaces each; a snippet that sets `folds` to the names of
+# other tasks (space-separated) does their replacement's work too, so its
+# variant takes the place of theirs (send's begin also names the
+# communicator, comm_id's begin).
 REPLACING_HOOKS = ("begin", "end")
 F08_HOOKS = HOOKS + ("contains",) + REPLACING_HOOKS
 
@@ -80,7 +83,7 @@ F08_HOOKS = HOOKS + ("contains",) + REPLACING_HOOKS
 def render_hooks(env, plan):
     hooks = {hook: [] for hook in F08_HOOKS}
     imports, substitutes, missing = set(), {}, []
-    replaced_by = {}
+    replacing = {h: [] for h in REPLACING_HOOKS}     # hook -> [(task, text, tasks it folds)]
     for use in plan.tasks:
         try:
             module = env.get_template(f"{use.name}.f08.j2").module
@@ -90,20 +93,28 @@ def render_hooks(env, plan):
             missing.append(use.name)
             continue
         context = context_of(plan, use)
-        before = {h: len(hooks[h]) for h in REPLACING_HOOKS}
-        add_hooks(module, context, F08_HOOKS, hooks)
-        for h in REPLACING_HOOKS:
-            if len(hooks[h]) > before[h]:
-                if h in replaced_by:
-                    raise SpecError(f"tasks '{replaced_by[h]}' and '{use.name}' both replace the F08 "
-                                    f"wrapper's {h} call", entry=plan.proc.name)
-                replaced_by[h] = use.name
+        own = {hook: [] for hook in F08_HOOKS}
+        add_hooks(module, context, F08_HOOKS, own)
+        folds = set(str(getattr(module, "folds", "")).split())
+        for h in F08_HOOKS:
+            if h in REPLACING_HOOKS:
+                if own[h]:
+                    replacing[h].append((use.name, "\n".join(own[h]), folds))
+            else:
+                hooks[h] += own[h]
         if getattr(module, "imports", None) is not None:
             imports.update(str(module.imports(context)).split())
         if getattr(module, "substitute", None) is not None:
             for line in str(module.substitute(context)).split():
                 param, expr = line.split("=", 1)
                 substitutes[param] = expr
+    for h, variants in replacing.items():
+        folded = set().union(*(folds for _, _, folds in variants))
+        kept = [(task, text) for task, text, _ in variants if task not in folded]
+        if len(kept) > 1:
+            raise SpecError(f"tasks '{kept[0][0]}' and '{kept[1][0]}' both replace the F08 "
+                            f"wrapper's {h} call", entry=plan.proc.name)
+        hooks[h] = [text for _, text in kept]
     return {h: "\n".join(parts) for h, parts in hooks.items()}, imports, substitutes, missing
 
 

@@ -156,6 +156,8 @@ int scorep_mpi_status_f2c_copies = -1;   /* a race only repeats the check */
 
 int scorep_mpi_status_f2c(const MPI_Fint* f_status, MPI_Status* c_status)
 {
+    if (!f_status)
+        return MPI_ERR_ARG;
     if (__builtin_expect(scorep_mpi_status_f2c_copies < 0, 0))
         scorep_mpi_status_f2c_copies = status_f2c_is_copy();
     if (scorep_mpi_status_f2c_copies) {

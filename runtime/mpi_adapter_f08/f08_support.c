@@ -187,20 +187,43 @@ uint64_t scorep_mpi_f08_status_bytes(const MPI_Fint* status)
     return c ? scorep_mpi_status_bytes(c) : 0;
 }
 
-/* The send and receive events of the point-to-point wrappers, each in one
- * call from Fortran (bytes and status are converted here). */
-void scorep_mpi_f08_send(scorep_comm comm, int dest, int tag, int64_t count, MPI_Fint datatype)
+/* begin, the communicator's id and the send event (the send task; *id is
+ * SCOREP_INVALID_ID when not measuring, and read by a receive in the same
+ * wrapper). Ranks are the same integers in both languages. */
+scorep_region scorep_mpi_f08_begin_send(int index, MPI_Fint comm, int dest, int tag, int64_t count,
+                                        MPI_Fint datatype, scorep_comm* id)
 {
-    scorep_mpi_send(comm, dest, tag, bytes_of(count, datatype));
+    scorep_region region = begin(index);
+    if (region == SCOREP_INVALID_ID) {
+        *id = SCOREP_INVALID_ID;
+        return region;
+    }
+    *id = comm_id(comm);
+    if (dest != MPI_PROC_NULL)
+        scorep_mpi_send(*id, dest, tag, bytes_of(count, datatype));
+    return region;
+}
+
+static void recv_record(scorep_comm comm, const MPI_Status* status)
+{
+    if (status && status->MPI_SOURCE != MPI_PROC_NULL)
+        scorep_mpi_recv(comm, status->MPI_SOURCE, status->MPI_TAG, scorep_mpi_status_bytes(status));
+}
+
+/* Out of line: the scratch status would cost every receive a larger frame. */
+__attribute__((noinline, cold)) static void recv_event_converted(scorep_comm comm, const MPI_Fint* status)
+{
+    MPI_Status scratch;
+    recv_record(comm, scorep_mpi_status_f2c(status, &scratch) == MPI_SUCCESS ? &scratch : NULL);
 }
 
 static inline void recv_event(scorep_comm comm, const MPI_Fint* status)
 {
-    MPI_Status scratch;
-    const MPI_Status* c = scorep_mpi_status_from_fortran(status, &scratch);
-    if (!c || c->MPI_SOURCE == MPI_PROC_NULL)
-        return;
-    scorep_mpi_recv(comm, c->MPI_SOURCE, c->MPI_TAG, scorep_mpi_status_bytes(c));
+    const MPI_Status* in_place = scorep_mpi_status_in_place(status);
+    if (__builtin_expect(in_place != NULL, 1))
+        recv_record(comm, in_place);
+    else
+        recv_event_converted(comm, status);
 }
 
 /* The receive event of a successful call, then end: the last two calls of a

@@ -42,6 +42,16 @@ module scorep_mpi_f08_support
             integer(c_int32_t), intent(out) :: id
             integer(c_int32_t) :: region
         end function
+        ! begin, the communicator's id (intent out) and the send event in one call
+        function scorep_mpi_f08_begin_send(index, comm, dest, tag, count, datatype, id) &
+                bind(c, name="scorep_mpi_f08_begin_send") result(region)
+            import :: c_int, c_int32_t, c_int64_t
+            integer(c_int), value :: index, comm, dest, tag
+            integer(c_int64_t), value :: count
+            integer(c_int), value :: datatype
+            integer(c_int32_t), intent(out) :: id
+            integer(c_int32_t) :: region
+        end function
         ! begin and the request's name (scorep_mpi_f08_request; intent out) in one call
         function scorep_mpi_f08_begin_request(index, request, name) bind(c, name="scorep_mpi_f08_begin_request") &
                 result(region)
@@ -99,13 +109,6 @@ module scorep_mpi_f08_support
             integer(c_int), value :: request
             integer(c_int64_t) :: handle
         end function
-        subroutine scorep_mpi_f08_send(comm, dest, tag, count, datatype) bind(c, name="scorep_mpi_f08_send")
-            import :: c_int, c_int32_t, c_int64_t
-            integer(c_int32_t), value :: comm
-            integer(c_int), value :: dest, tag
-            integer(c_int64_t), value :: count
-            integer(c_int), value :: datatype
-        end subroutine
         function scorep_mpi_f08_status_bytes(status) bind(c, name="scorep_mpi_f08_status_bytes") result(bytes)
             import :: c_int64_t
             type(*) :: status

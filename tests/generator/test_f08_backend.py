@@ -28,12 +28,23 @@ def test_send_has_the_mpi_f08_dummies_and_calls_its_pmpi_generic():
     assert "integer, optional :: ierror" in text
     assert "if (present(ierror)) ierror = scorep_ierror" in text
     assert "call PMPI_Send(buf, count, datatype, dest, tag, comm, scorep_ierror)" in text
-    # begin (enter, event generation off; with the communicator's id, the
-    # comm_id task's variant) and end (exit, on) around the call: MPICH's F08
-    # layer calls the C MPI_Send, which must not record again
-    assert text.index("= scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)") \
-        < text.index("call PMPI_Send(")
+    # begin (enter, event generation off; with the communicator's id and the
+    # send event, the send task's variant, which folds comm_id's) and end
+    # (exit, on) around the call: MPICH's F08 layer calls the C MPI_Send,
+    # which must not record again
+    begin = ("= scorep_mpi_f08_begin_send(scorep_region_index, comm%MPI_VAL, &\n"
+             "            dest, tag, int(count, c_int64_t), datatype%MPI_VAL, scorep_comm_id)")
+    assert text.index(begin) < text.index("call PMPI_Send(")
     assert text.index("call PMPI_Send(") < text.index("call scorep_mpi_f08_end(scorep_region_id)")
+    assert "scorep_mpi_f08_begin_comm" not in text
+
+
+def test_sendrecv_begins_with_the_send_and_ends_with_the_receive_on_one_communicator_id():
+    text = wrapper("MPI_Sendrecv")
+    begin = text.index("scorep_region_id = scorep_mpi_f08_begin_send(")
+    assert text.index("sendtype%MPI_VAL, scorep_comm_id)", begin) < text.index("call PMPI_Sendrecv(")
+    end = "call scorep_mpi_f08_recv_end(scorep_region_id, scorep_comm_id, scorep_status, scorep_ierror)"
+    assert text.index("call PMPI_Sendrecv(") < text.index(end)
 
 
 def test_receive_event_and_end_are_one_call_after_the_pmpi_call():
@@ -61,6 +72,25 @@ def test_two_tasks_replacing_one_call_is_an_error_naming_both():
     with pytest.raises(SpecError) as error:
         render_hooks(env, plan)
     assert all(word in str(error.value) for word in ("MPI_Foo", "'a'", "'b'", "begin"))
+
+
+def test_a_task_folding_another_takes_its_replacement_and_a_third_still_conflicts():
+    import jinja2
+    from types import SimpleNamespace
+    from generator.errors import SpecError
+    from generator.f08_backend import render_hooks
+    env = jinja2.Environment(loader=jinja2.DictLoader({
+        "a.f08.j2": "{% macro begin(w) %}scorep_region_id = a(){% endmacro %}",
+        "b.f08.j2": '{% set folds = "a" %}{% macro begin(w) %}scorep_region_id = b(){% endmacro %}',
+        "c.f08.j2": "{% macro begin(w) %}scorep_region_id = c(){% endmacro %}"}))
+    use = lambda name: SimpleNamespace(name=name, args={}, options={})
+    for order in (["a", "b"], ["b", "a"]):
+        plan = SimpleNamespace(proc=SimpleNamespace(name="MPI_Foo"), tasks=[use(n) for n in order])
+        assert render_hooks(env, plan)[0]["begin"] == "scorep_region_id = b()"
+    plan = SimpleNamespace(proc=SimpleNamespace(name="MPI_Foo"), tasks=[use("a"), use("b"), use("c")])
+    with pytest.raises(SpecError) as error:
+        render_hooks(env, plan)
+    assert all(word in str(error.value) for word in ("MPI_Foo", "'b'", "'c'", "begin"))
 
 
 def test_large_count_variant_calls_the_same_generic_with_a_count_kind():

@@ -7,7 +7,7 @@
 #if SCOREP_F08_HAVE_MPI_Bsend
 subroutine SCOREP_F08_NAME_MPI_Bsend(buf, count, datatype, dest, tag, comm, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_PROC_NULL, MPI_SUCCESS, PMPI_Bsend
+    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_SUCCESS, PMPI_Bsend
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -32,12 +32,9 @@ subroutine SCOREP_F08_NAME_MPI_Bsend(buf, count, datatype, dest, tag, comm, ierr
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
+        scorep_region_id = scorep_mpi_f08_begin_send(scorep_region_index, comm%MPI_VAL, &
+            dest, tag, int(count, c_int64_t), datatype%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, tag, &
-            int(count, c_int64_t), datatype%MPI_VAL)
-    end if
     call PMPI_Bsend(buf, count, datatype, dest, tag, comm, scorep_ierror)
     if (scorep_measuring) then
         call scorep_mpi_f08_end(scorep_region_id)
@@ -49,7 +46,7 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_Bsend_c
 subroutine SCOREP_F08_NAME_MPI_Bsend_c(buf, count, datatype, dest, tag, comm, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_PROC_NULL, MPI_SUCCESS, PMPI_Bsend
+    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_SUCCESS, PMPI_Bsend
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -74,12 +71,9 @@ subroutine SCOREP_F08_NAME_MPI_Bsend_c(buf, count, datatype, dest, tag, comm, ie
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
+        scorep_region_id = scorep_mpi_f08_begin_send(scorep_region_index, comm%MPI_VAL, &
+            dest, tag, int(count, c_int64_t), datatype%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, tag, &
-            int(count, c_int64_t), datatype%MPI_VAL)
-    end if
     call PMPI_Bsend(buf, count, datatype, dest, tag, comm, scorep_ierror)
     if (scorep_measuring) then
         call scorep_mpi_f08_end(scorep_region_id)
@@ -2250,7 +2244,7 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_Rsend
 subroutine SCOREP_F08_NAME_MPI_Rsend(buf, count, datatype, dest, tag, comm, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_PROC_NULL, MPI_SUCCESS, PMPI_Rsend
+    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_SUCCESS, PMPI_Rsend
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -2275,12 +2269,9 @@ subroutine SCOREP_F08_NAME_MPI_Rsend(buf, count, datatype, dest, tag, comm, ierr
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
+        scorep_region_id = scorep_mpi_f08_begin_send(scorep_region_index, comm%MPI_VAL, &
+            dest, tag, int(count, c_int64_t), datatype%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, tag, &
-            int(count, c_int64_t), datatype%MPI_VAL)
-    end if
     call PMPI_Rsend(buf, count, datatype, dest, tag, comm, scorep_ierror)
     if (scorep_measuring) then
         call scorep_mpi_f08_end(scorep_region_id)
@@ -2292,7 +2283,7 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_Rsend_c
 subroutine SCOREP_F08_NAME_MPI_Rsend_c(buf, count, datatype, dest, tag, comm, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_PROC_NULL, MPI_SUCCESS, PMPI_Rsend
+    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_SUCCESS, PMPI_Rsend
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -2317,12 +2308,9 @@ subroutine SCOREP_F08_NAME_MPI_Rsend_c(buf, count, datatype, dest, tag, comm, ie
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
+        scorep_region_id = scorep_mpi_f08_begin_send(scorep_region_index, comm%MPI_VAL, &
+            dest, tag, int(count, c_int64_t), datatype%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, tag, &
-            int(count, c_int64_t), datatype%MPI_VAL)
-    end if
     call PMPI_Rsend(buf, count, datatype, dest, tag, comm, scorep_ierror)
     if (scorep_measuring) then
         call scorep_mpi_f08_end(scorep_region_id)
@@ -2419,7 +2407,7 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_Send
 subroutine SCOREP_F08_NAME_MPI_Send(buf, count, datatype, dest, tag, comm, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_PROC_NULL, MPI_SUCCESS, PMPI_Send
+    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_SUCCESS, PMPI_Send
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -2444,12 +2432,9 @@ subroutine SCOREP_F08_NAME_MPI_Send(buf, count, datatype, dest, tag, comm, ierro
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
+        scorep_region_id = scorep_mpi_f08_begin_send(scorep_region_index, comm%MPI_VAL, &
+            dest, tag, int(count, c_int64_t), datatype%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, tag, &
-            int(count, c_int64_t), datatype%MPI_VAL)
-    end if
     call PMPI_Send(buf, count, datatype, dest, tag, comm, scorep_ierror)
     if (scorep_measuring) then
         call scorep_mpi_f08_end(scorep_region_id)
@@ -2461,7 +2446,7 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_Send_c
 subroutine SCOREP_F08_NAME_MPI_Send_c(buf, count, datatype, dest, tag, comm, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_PROC_NULL, MPI_SUCCESS, PMPI_Send
+    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_SUCCESS, PMPI_Send
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -2486,12 +2471,9 @@ subroutine SCOREP_F08_NAME_MPI_Send_c(buf, count, datatype, dest, tag, comm, ier
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
+        scorep_region_id = scorep_mpi_f08_begin_send(scorep_region_index, comm%MPI_VAL, &
+            dest, tag, int(count, c_int64_t), datatype%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, tag, &
-            int(count, c_int64_t), datatype%MPI_VAL)
-    end if
     call PMPI_Send(buf, count, datatype, dest, tag, comm, scorep_ierror)
     if (scorep_measuring) then
         call scorep_mpi_f08_end(scorep_region_id)
@@ -2589,8 +2571,7 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, &
         source, recvtag, comm, status, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_PROC_NULL, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, &
-        PMPI_Sendrecv
+    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, PMPI_Sendrecv
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -2628,12 +2609,9 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv(sendbuf, sendcount, sendtype, dest, send
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
+        scorep_region_id = scorep_mpi_f08_begin_send(scorep_region_index, comm%MPI_VAL, &
+            dest, sendtag, int(sendcount, c_int64_t), sendtype%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, sendtag, &
-            int(sendcount, c_int64_t), sendtype%MPI_VAL)
-    end if
     scorep_status => status
     if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) &
         scorep_status => scorep_status_buffer
@@ -2650,8 +2628,8 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Sendrecv_c(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, &
         source, recvtag, comm, status, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_PROC_NULL, MPI_Status, MPI_STATUS_IGNORE, &
-        MPI_SUCCESS, PMPI_Sendrecv
+    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, &
+        PMPI_Sendrecv
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -2689,12 +2667,9 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv_c(sendbuf, sendcount, sendtype, dest, se
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
+        scorep_region_id = scorep_mpi_f08_begin_send(scorep_region_index, comm%MPI_VAL, &
+            dest, sendtag, int(sendcount, c_int64_t), sendtype%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, sendtag, &
-            int(sendcount, c_int64_t), sendtype%MPI_VAL)
-    end if
     scorep_status => status
     if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) &
         scorep_status => scorep_status_buffer
@@ -2711,8 +2686,7 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, status, &
         ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_PROC_NULL, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, &
-        PMPI_Sendrecv_replace
+    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, PMPI_Sendrecv_replace
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -2742,12 +2716,9 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv_replace(buf, count, datatype, dest, send
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
+        scorep_region_id = scorep_mpi_f08_begin_send(scorep_region_index, comm%MPI_VAL, &
+            dest, sendtag, int(count, c_int64_t), datatype%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, sendtag, &
-            int(count, c_int64_t), datatype%MPI_VAL)
-    end if
     scorep_status => status
     if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) &
         scorep_status => scorep_status_buffer
@@ -2763,8 +2734,8 @@ end subroutine
 subroutine SCOREP_F08_NAME_MPI_Sendrecv_replace_c(buf, count, datatype, dest, sendtag, source, recvtag, comm, status, &
         ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_PROC_NULL, MPI_Status, MPI_STATUS_IGNORE, &
-        MPI_SUCCESS, PMPI_Sendrecv_replace
+    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, &
+        PMPI_Sendrecv_replace
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -2794,12 +2765,9 @@ subroutine SCOREP_F08_NAME_MPI_Sendrecv_replace_c(buf, count, datatype, dest, se
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
+        scorep_region_id = scorep_mpi_f08_begin_send(scorep_region_index, comm%MPI_VAL, &
+            dest, sendtag, int(count, c_int64_t), datatype%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, sendtag, &
-            int(count, c_int64_t), datatype%MPI_VAL)
-    end if
     scorep_status => status
     if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) &
         scorep_status => scorep_status_buffer
@@ -2814,7 +2782,7 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_Ssend
 subroutine SCOREP_F08_NAME_MPI_Ssend(buf, count, datatype, dest, tag, comm, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_PROC_NULL, MPI_SUCCESS, PMPI_Ssend
+    use :: mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_SUCCESS, PMPI_Ssend
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -2839,12 +2807,9 @@ subroutine SCOREP_F08_NAME_MPI_Ssend(buf, count, datatype, dest, tag, comm, ierr
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
+        scorep_region_id = scorep_mpi_f08_begin_send(scorep_region_index, comm%MPI_VAL, &
+            dest, tag, int(count, c_int64_t), datatype%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, tag, &
-            int(count, c_int64_t), datatype%MPI_VAL)
-    end if
     call PMPI_Ssend(buf, count, datatype, dest, tag, comm, scorep_ierror)
     if (scorep_measuring) then
         call scorep_mpi_f08_end(scorep_region_id)
@@ -2856,7 +2821,7 @@ end subroutine
 #if SCOREP_F08_HAVE_MPI_Ssend_c
 subroutine SCOREP_F08_NAME_MPI_Ssend_c(buf, count, datatype, dest, tag, comm, ierror)
     use, intrinsic :: iso_c_binding
-    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_PROC_NULL, MPI_SUCCESS, PMPI_Ssend
+    use :: mpi_f08, only : MPI_Comm, MPI_COUNT_KIND, MPI_Datatype, MPI_SUCCESS, PMPI_Ssend
     use :: scorep_wrapgen_core
     use :: scorep_mpi_f08_support
     implicit none
@@ -2881,12 +2846,9 @@ subroutine SCOREP_F08_NAME_MPI_Ssend_c(buf, count, datatype, dest, tag, comm, ie
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 7)) /= 0) &
-        scorep_region_id = scorep_mpi_f08_begin_comm(scorep_region_index, comm%MPI_VAL, scorep_comm_id)
+        scorep_region_id = scorep_mpi_f08_begin_send(scorep_region_index, comm%MPI_VAL, &
+            dest, tag, int(count, c_int64_t), datatype%MPI_VAL, scorep_comm_id)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
-    if (scorep_measuring) then
-        if (dest /= MPI_PROC_NULL) call scorep_mpi_f08_send(scorep_comm_id, dest, tag, &
-            int(count, c_int64_t), datatype%MPI_VAL)
-    end if
     call PMPI_Ssend(buf, count, datatype, dest, tag, comm, scorep_ierror)
     if (scorep_measuring) then
         call scorep_mpi_f08_end(scorep_region_id)

@@ -82,15 +82,25 @@ int scorep_mpi_status_f2c(const MPI_Fint* f_status, MPI_Status* c_status);
  * -1 before the first Fortran status was converted. */
 extern int scorep_mpi_status_f2c_copies;
 
-/* A Fortran status (INTEGER array or type(MPI_Status)) to read as a C one:
- * the Fortran status itself where the conversion is a copy and its address
- * suits an MPI_Status (no copy, no call: every Fortran receive and completion
- * reads one), else converted into scratch. NULL if the conversion fails. */
-static inline const MPI_Status* scorep_mpi_status_from_fortran(const MPI_Fint* f_status, MPI_Status* scratch)
+/* A Fortran status (INTEGER array or type(MPI_Status)) as the C one it
+ * already is, where the conversion is a copy and its address suits an
+ * MPI_Status (no copy, no call: every Fortran receive and completion reads
+ * one); else NULL. */
+static inline const MPI_Status* scorep_mpi_status_in_place(const MPI_Fint* f_status)
 {
     if (__builtin_expect(scorep_mpi_status_f2c_copies == 1, 1)
         && (uintptr_t)f_status % __alignof__(MPI_Status) == 0)
         return (const MPI_Status*)(const void*)f_status;
+    return NULL;
+}
+
+/* A Fortran status to read as a C one: in place, else converted into
+ * scratch. NULL if the conversion fails. */
+static inline const MPI_Status* scorep_mpi_status_from_fortran(const MPI_Fint* f_status, MPI_Status* scratch)
+{
+    const MPI_Status* in_place = scorep_mpi_status_in_place(f_status);
+    if (__builtin_expect(in_place != NULL, 1))
+        return in_place;
     return scorep_mpi_status_f2c(f_status, scratch) == MPI_SUCCESS ? scratch : NULL;
 }
 scorep_comm scorep_mpi_group_id(MPI_Group group);
