@@ -133,6 +133,21 @@ uint64_t scorep_mpi_bytes(MPI_Count count, MPI_Datatype type)
     return (uint64_t)count * scorep_mpi_type_size(type, &named);
 }
 
+__thread struct scorep_mpi_fortran_type_size scorep_mpi_fortran_type_cache[SCOREP_MPI_FORTRAN_TYPE_CACHE]
+    __attribute__((tls_model("initial-exec")));
+
+uint64_t scorep_mpi_bytes_fortran_miss(MPI_Count count, MPI_Fint datatype)
+{
+    MPI_Datatype type = MPI_Type_f2c(datatype);
+    if (count <= 0 || type == MPI_DATATYPE_NULL)
+        return 0;
+    int named;
+    uint64_t size = scorep_mpi_type_size(type, &named);
+    if (named)
+        *scorep_mpi_fortran_type_slot(datatype) = (struct scorep_mpi_fortran_type_size){datatype, 1, size};
+    return (uint64_t)count * size;
+}
+
 uint64_t scorep_mpi_status_bytes(const MPI_Status* status)
 {
     /* MPI_Get_count is the cheaper query; only counts beyond an int need the _x one. */

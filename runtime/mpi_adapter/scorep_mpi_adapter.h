@@ -49,6 +49,31 @@ uint64_t scorep_mpi_type_size(MPI_Datatype type, int* named);
 /* Bytes a completed receive (or I/O) status reports. */
 uint64_t scorep_mpi_status_bytes(const MPI_Status* status);
 
+/* count elements of the datatype a Fortran handle names (the Fortran
+ * adapters): predefined types' sizes are cached per thread by Fortran handle,
+ * so a hit needs no MPI_Type_f2c; inline, so a hit needs no call either. */
+#define SCOREP_MPI_FORTRAN_TYPE_CACHE 8
+struct scorep_mpi_fortran_type_size { MPI_Fint handle; int used; uint64_t size; };
+extern __thread struct scorep_mpi_fortran_type_size scorep_mpi_fortran_type_cache[SCOREP_MPI_FORTRAN_TYPE_CACHE]
+    __attribute__((tls_model("initial-exec")));
+uint64_t scorep_mpi_bytes_fortran_miss(MPI_Count count, MPI_Fint datatype);
+
+static inline struct scorep_mpi_fortran_type_size* scorep_mpi_fortran_type_slot(MPI_Fint datatype)
+{
+    unsigned h = (unsigned)datatype;
+    return &scorep_mpi_fortran_type_cache[(h ^ (h >> 3) ^ (h >> 9)) & (SCOREP_MPI_FORTRAN_TYPE_CACHE - 1)];
+}
+
+static inline uint64_t scorep_mpi_bytes_fortran(MPI_Count count, MPI_Fint datatype)
+{
+    if (count <= 0)
+        return 0;
+    const struct scorep_mpi_fortran_type_size* slot = scorep_mpi_fortran_type_slot(datatype);
+    if (slot->used && slot->handle == datatype)
+        return (uint64_t)count * slot->size;
+    return scorep_mpi_bytes_fortran_miss(count, datatype);
+}
+
 /* Per-thread scratch arrays, grown on demand and kept: request handles saved
  * before MPI resets them, and statuses lent when the user passed
  * MPI_STATUSES_IGNORE. */

@@ -133,36 +133,9 @@ scorep_comm scorep_mpi_f08_group_id(MPI_Fint group)
     return scorep_mpi_group_id(MPI_Group_f2c(group));
 }
 
-/* Sizes of predefined datatypes per thread by Fortran handle: no conversion
- * to C on a hit (a cache of its own: the C adapter's is keyed by C handles). */
-#define TYPE_CACHE 8
-static __thread struct { MPI_Fint handle; int used; uint64_t size; } type_cache[TYPE_CACHE]
-    __attribute__((tls_model("initial-exec")));
-
-static inline uint64_t bytes_of(int64_t count, MPI_Fint datatype)
-{
-    if (count <= 0)
-        return 0;
-    unsigned h = (unsigned)datatype;
-    __typeof__(type_cache[0])* slot = &type_cache[(h ^ (h >> 3) ^ (h >> 9)) & (TYPE_CACHE - 1)];
-    if (slot->used && slot->handle == datatype)
-        return (uint64_t)count * slot->size;
-    MPI_Datatype type = MPI_Type_f2c(datatype);
-    if (type == MPI_DATATYPE_NULL)
-        return 0;
-    int named;
-    uint64_t size = scorep_mpi_type_size(type, &named);
-    if (named) {
-        slot->handle = datatype;
-        slot->size = size;
-        slot->used = 1;
-    }
-    return (uint64_t)count * size;
-}
-
 uint64_t scorep_mpi_f08_bytes(int64_t count, MPI_Fint datatype)
 {
-    return bytes_of(count, datatype);
+    return scorep_mpi_bytes_fortran(count, datatype);
 }
 
 /* The same request name as the C wrappers use (MPI_Request_f2c of MPI_VAL). */
@@ -200,7 +173,7 @@ scorep_region scorep_mpi_f08_begin_send(int index, MPI_Fint comm, int dest, int 
     }
     *id = comm_id(comm);
     if (dest != MPI_PROC_NULL)
-        scorep_mpi_send(*id, dest, tag, bytes_of(count, datatype));
+        scorep_mpi_send(*id, dest, tag, scorep_mpi_bytes_fortran(count, datatype));
     return region;
 }
 
@@ -410,11 +383,11 @@ static coll_bytes neighbor_collective_bytes(int kind, MPI_Fint comm_f, int large
     switch ((scorep_collective_kind)kind) {
     case SCOREP_COLL_NEIGHBOR_ALLGATHER:
     case SCOREP_COLL_NEIGHBOR_ALLTOALL:
-        sent = (uint64_t)n.real_out * bytes_of(sendcount, sendtype);
-        received = (uint64_t)n.real_in * bytes_of(recvcount, recvtype);
+        sent = (uint64_t)n.real_out * scorep_mpi_bytes_fortran(sendcount, sendtype);
+        received = (uint64_t)n.real_in * scorep_mpi_bytes_fortran(recvcount, recvtype);
         break;
     case SCOREP_COLL_NEIGHBOR_ALLGATHERV:
-        sent = (uint64_t)n.real_out * bytes_of(sendcount, sendtype);
+        sent = (uint64_t)n.real_out * scorep_mpi_bytes_fortran(sendcount, sendtype);
         received = neighbor_bytes(n.sources, n.indegree, recvcounts, large, recvtype, NULL);
         break;
     case SCOREP_COLL_NEIGHBOR_ALLTOALLV:

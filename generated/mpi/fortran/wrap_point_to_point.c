@@ -17,7 +17,6 @@ static void scorep_mpif_MPI_Bsend(void* buf, MPI_Fint* count, MPI_Fint* datatype
     int scorep_f_dest;
     int scorep_f_tag;
     int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
@@ -26,11 +25,10 @@ static void scorep_mpif_MPI_Bsend(void* buf, MPI_Fint* count, MPI_Fint* datatype
         scorep_f_dest = (int)*dest;
         scorep_f_tag = (int)*tag;
         scorep_f_count = (int)*count;
-        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         if (scorep_f_dest != MPI_PROC_NULL)
             scorep_mpi_send(scorep_comm_id, scorep_f_dest, scorep_f_tag,
-                            scorep_mpi_bytes(scorep_f_count, scorep_f_datatype));
+                            scorep_mpi_bytes_fortran(scorep_f_count, *datatype));
     }
     SCOREP_MPIF_PNAME_MPI_Bsend(buf, count, datatype, dest, tag, comm, ierror);
     scorep_result = (int)*ierror;
@@ -53,7 +51,6 @@ static void scorep_mpif_MPI_Bsend_init(void* buf, MPI_Fint* count, MPI_Fint* dat
     int scorep_f_dest;
     int scorep_f_tag;
     int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -63,7 +60,6 @@ static void scorep_mpif_MPI_Bsend_init(void* buf, MPI_Fint* count, MPI_Fint* dat
         scorep_f_dest = (int)*dest;
         scorep_f_tag = (int)*tag;
         scorep_f_count = (int)*count;
-        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Bsend_init(buf, count, datatype, dest, tag, comm, request, ierror);
@@ -72,7 +68,7 @@ static void scorep_mpif_MPI_Bsend_init(void* buf, MPI_Fint* count, MPI_Fint* dat
         scorep_f_request = MPI_Request_f2c(*request);
         if (scorep_result == MPI_SUCCESS && scorep_f_dest != MPI_PROC_NULL)
             scorep_mpi_send_init(scorep_comm_id, scorep_f_dest, scorep_f_tag,
-                                 scorep_mpi_bytes(scorep_f_count, scorep_f_datatype),
+                                 scorep_mpi_bytes_fortran(scorep_f_count, *datatype),
                                  scorep_mpi_request_handle(*(&scorep_f_request)));
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -417,7 +413,6 @@ static void scorep_mpif_MPI_Ibsend(void* buf, MPI_Fint* count, MPI_Fint* datatyp
     int scorep_f_dest;
     int scorep_f_tag;
     int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -427,7 +422,6 @@ static void scorep_mpif_MPI_Ibsend(void* buf, MPI_Fint* count, MPI_Fint* datatyp
         scorep_f_dest = (int)*dest;
         scorep_f_tag = (int)*tag;
         scorep_f_count = (int)*count;
-        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Ibsend(buf, count, datatype, dest, tag, comm, request, ierror);
@@ -436,7 +430,7 @@ static void scorep_mpif_MPI_Ibsend(void* buf, MPI_Fint* count, MPI_Fint* datatyp
         scorep_f_request = MPI_Request_f2c(*request);
         if (scorep_result == MPI_SUCCESS && scorep_f_dest != MPI_PROC_NULL)
             scorep_mpi_isend(scorep_comm_id, scorep_f_dest, scorep_f_tag,
-                             scorep_mpi_bytes(scorep_f_count, scorep_f_datatype),
+                             scorep_mpi_bytes_fortran(scorep_f_count, *datatype),
                              scorep_mpi_request_handle(*(&scorep_f_request)));
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -541,7 +535,6 @@ static void scorep_mpif_MPI_Irecv(void* buf, MPI_Fint* count, MPI_Fint* datatype
     int scorep_f_source;
     int scorep_f_tag;
     int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -551,7 +544,6 @@ static void scorep_mpif_MPI_Irecv(void* buf, MPI_Fint* count, MPI_Fint* datatype
         scorep_f_source = (int)*source;
         scorep_f_tag = (int)*tag;
         scorep_f_count = (int)*count;
-        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Irecv(buf, count, datatype, source, tag, comm, request, ierror);
@@ -560,7 +552,7 @@ static void scorep_mpif_MPI_Irecv(void* buf, MPI_Fint* count, MPI_Fint* datatype
         scorep_f_request = MPI_Request_f2c(*request);
         if (scorep_result == MPI_SUCCESS && scorep_f_source != MPI_PROC_NULL)
             scorep_mpi_irecv_request_posted(scorep_comm_id, scorep_f_source, scorep_f_tag,
-                                            scorep_mpi_bytes(scorep_f_count, scorep_f_datatype),
+                                            scorep_mpi_bytes_fortran(scorep_f_count, *datatype),
                                             SCOREP_RECV_IRECV,
                                             scorep_mpi_request_handle(*(&scorep_f_request)));
         scorep_exit(scorep_region_id);
@@ -581,7 +573,6 @@ static void scorep_mpif_MPI_Irsend(void* buf, MPI_Fint* count, MPI_Fint* datatyp
     int scorep_f_dest;
     int scorep_f_tag;
     int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -591,7 +582,6 @@ static void scorep_mpif_MPI_Irsend(void* buf, MPI_Fint* count, MPI_Fint* datatyp
         scorep_f_dest = (int)*dest;
         scorep_f_tag = (int)*tag;
         scorep_f_count = (int)*count;
-        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Irsend(buf, count, datatype, dest, tag, comm, request, ierror);
@@ -600,7 +590,7 @@ static void scorep_mpif_MPI_Irsend(void* buf, MPI_Fint* count, MPI_Fint* datatyp
         scorep_f_request = MPI_Request_f2c(*request);
         if (scorep_result == MPI_SUCCESS && scorep_f_dest != MPI_PROC_NULL)
             scorep_mpi_isend(scorep_comm_id, scorep_f_dest, scorep_f_tag,
-                             scorep_mpi_bytes(scorep_f_count, scorep_f_datatype),
+                             scorep_mpi_bytes_fortran(scorep_f_count, *datatype),
                              scorep_mpi_request_handle(*(&scorep_f_request)));
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -620,7 +610,6 @@ static void scorep_mpif_MPI_Isend(void* buf, MPI_Fint* count, MPI_Fint* datatype
     int scorep_f_dest;
     int scorep_f_tag;
     int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -630,7 +619,6 @@ static void scorep_mpif_MPI_Isend(void* buf, MPI_Fint* count, MPI_Fint* datatype
         scorep_f_dest = (int)*dest;
         scorep_f_tag = (int)*tag;
         scorep_f_count = (int)*count;
-        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Isend(buf, count, datatype, dest, tag, comm, request, ierror);
@@ -639,7 +627,7 @@ static void scorep_mpif_MPI_Isend(void* buf, MPI_Fint* count, MPI_Fint* datatype
         scorep_f_request = MPI_Request_f2c(*request);
         if (scorep_result == MPI_SUCCESS && scorep_f_dest != MPI_PROC_NULL)
             scorep_mpi_isend(scorep_comm_id, scorep_f_dest, scorep_f_tag,
-                             scorep_mpi_bytes(scorep_f_count, scorep_f_datatype),
+                             scorep_mpi_bytes_fortran(scorep_f_count, *datatype),
                              scorep_mpi_request_handle(*(&scorep_f_request)));
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -659,12 +647,10 @@ static void scorep_mpif_MPI_Isendrecv(void* sendbuf, MPI_Fint* sendcount, MPI_Fi
     int scorep_f_dest;
     int scorep_f_sendtag;
     int scorep_f_sendcount;
-    MPI_Datatype scorep_f_sendtype;
     MPI_Request scorep_f_request;
     int scorep_f_source;
     int scorep_f_recvtag;
     int scorep_f_recvcount;
-    MPI_Datatype scorep_f_recvtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
@@ -673,11 +659,9 @@ static void scorep_mpif_MPI_Isendrecv(void* sendbuf, MPI_Fint* sendcount, MPI_Fi
         scorep_f_dest = (int)*dest;
         scorep_f_sendtag = (int)*sendtag;
         scorep_f_sendcount = (int)*sendcount;
-        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_source = (int)*source;
         scorep_f_recvtag = (int)*recvtag;
         scorep_f_recvcount = (int)*recvcount;
-        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, request, ierror);
@@ -686,11 +670,11 @@ static void scorep_mpif_MPI_Isendrecv(void* sendbuf, MPI_Fint* sendcount, MPI_Fi
         scorep_f_request = MPI_Request_f2c(*request);
         if (scorep_result == MPI_SUCCESS && scorep_f_dest != MPI_PROC_NULL)
             scorep_mpi_isend(scorep_comm_id, scorep_f_dest, scorep_f_sendtag,
-                             scorep_mpi_bytes(scorep_f_sendcount, scorep_f_sendtype),
+                             scorep_mpi_bytes_fortran(scorep_f_sendcount, *sendtype),
                              scorep_mpi_request_handle(*(&scorep_f_request)));
         if (scorep_result == MPI_SUCCESS && scorep_f_source != MPI_PROC_NULL)
             scorep_mpi_irecv_request_posted(scorep_comm_id, scorep_f_source, scorep_f_recvtag,
-                                            scorep_mpi_bytes(scorep_f_recvcount, scorep_f_recvtype),
+                                            scorep_mpi_bytes_fortran(scorep_f_recvcount, *recvtype),
                                             scorep_f_dest == MPI_PROC_NULL ? SCOREP_RECV_ISENDRECV_NO_SEND : SCOREP_RECV_ISENDRECV,
                                             scorep_mpi_request_handle(*(&scorep_f_request)));
         scorep_exit(scorep_region_id);
@@ -711,7 +695,6 @@ static void scorep_mpif_MPI_Isendrecv_replace(void* buf, MPI_Fint* count, MPI_Fi
     int scorep_f_dest;
     int scorep_f_sendtag;
     int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     MPI_Request scorep_f_request;
     int scorep_f_source;
     int scorep_f_recvtag;
@@ -723,7 +706,6 @@ static void scorep_mpif_MPI_Isendrecv_replace(void* buf, MPI_Fint* count, MPI_Fi
         scorep_f_dest = (int)*dest;
         scorep_f_sendtag = (int)*sendtag;
         scorep_f_count = (int)*count;
-        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_f_source = (int)*source;
         scorep_f_recvtag = (int)*recvtag;
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
@@ -734,11 +716,11 @@ static void scorep_mpif_MPI_Isendrecv_replace(void* buf, MPI_Fint* count, MPI_Fi
         scorep_f_request = MPI_Request_f2c(*request);
         if (scorep_result == MPI_SUCCESS && scorep_f_dest != MPI_PROC_NULL)
             scorep_mpi_isend(scorep_comm_id, scorep_f_dest, scorep_f_sendtag,
-                             scorep_mpi_bytes(scorep_f_count, scorep_f_datatype),
+                             scorep_mpi_bytes_fortran(scorep_f_count, *datatype),
                              scorep_mpi_request_handle(*(&scorep_f_request)));
         if (scorep_result == MPI_SUCCESS && scorep_f_source != MPI_PROC_NULL)
             scorep_mpi_irecv_request_posted(scorep_comm_id, scorep_f_source, scorep_f_recvtag,
-                                            scorep_mpi_bytes(scorep_f_count, scorep_f_datatype),
+                                            scorep_mpi_bytes_fortran(scorep_f_count, *datatype),
                                             scorep_f_dest == MPI_PROC_NULL ? SCOREP_RECV_ISENDRECV_REPLACE_NO_SEND : SCOREP_RECV_ISENDRECV_REPLACE,
                                             scorep_mpi_request_handle(*(&scorep_f_request)));
         scorep_exit(scorep_region_id);
@@ -759,7 +741,6 @@ static void scorep_mpif_MPI_Issend(void* buf, MPI_Fint* count, MPI_Fint* datatyp
     int scorep_f_dest;
     int scorep_f_tag;
     int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -769,7 +750,6 @@ static void scorep_mpif_MPI_Issend(void* buf, MPI_Fint* count, MPI_Fint* datatyp
         scorep_f_dest = (int)*dest;
         scorep_f_tag = (int)*tag;
         scorep_f_count = (int)*count;
-        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Issend(buf, count, datatype, dest, tag, comm, request, ierror);
@@ -778,7 +758,7 @@ static void scorep_mpif_MPI_Issend(void* buf, MPI_Fint* count, MPI_Fint* datatyp
         scorep_f_request = MPI_Request_f2c(*request);
         if (scorep_result == MPI_SUCCESS && scorep_f_dest != MPI_PROC_NULL)
             scorep_mpi_isend(scorep_comm_id, scorep_f_dest, scorep_f_tag,
-                             scorep_mpi_bytes(scorep_f_count, scorep_f_datatype),
+                             scorep_mpi_bytes_fortran(scorep_f_count, *datatype),
                              scorep_mpi_request_handle(*(&scorep_f_request)));
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1231,7 +1211,6 @@ static void scorep_mpif_MPI_Rsend(void* buf, MPI_Fint* count, MPI_Fint* datatype
     int scorep_f_dest;
     int scorep_f_tag;
     int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
@@ -1240,11 +1219,10 @@ static void scorep_mpif_MPI_Rsend(void* buf, MPI_Fint* count, MPI_Fint* datatype
         scorep_f_dest = (int)*dest;
         scorep_f_tag = (int)*tag;
         scorep_f_count = (int)*count;
-        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         if (scorep_f_dest != MPI_PROC_NULL)
             scorep_mpi_send(scorep_comm_id, scorep_f_dest, scorep_f_tag,
-                            scorep_mpi_bytes(scorep_f_count, scorep_f_datatype));
+                            scorep_mpi_bytes_fortran(scorep_f_count, *datatype));
     }
     SCOREP_MPIF_PNAME_MPI_Rsend(buf, count, datatype, dest, tag, comm, ierror);
     scorep_result = (int)*ierror;
@@ -1267,7 +1245,6 @@ static void scorep_mpif_MPI_Rsend_init(void* buf, MPI_Fint* count, MPI_Fint* dat
     int scorep_f_dest;
     int scorep_f_tag;
     int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -1277,7 +1254,6 @@ static void scorep_mpif_MPI_Rsend_init(void* buf, MPI_Fint* count, MPI_Fint* dat
         scorep_f_dest = (int)*dest;
         scorep_f_tag = (int)*tag;
         scorep_f_count = (int)*count;
-        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Rsend_init(buf, count, datatype, dest, tag, comm, request, ierror);
@@ -1286,7 +1262,7 @@ static void scorep_mpif_MPI_Rsend_init(void* buf, MPI_Fint* count, MPI_Fint* dat
         scorep_f_request = MPI_Request_f2c(*request);
         if (scorep_result == MPI_SUCCESS && scorep_f_dest != MPI_PROC_NULL)
             scorep_mpi_send_init(scorep_comm_id, scorep_f_dest, scorep_f_tag,
-                                 scorep_mpi_bytes(scorep_f_count, scorep_f_datatype),
+                                 scorep_mpi_bytes_fortran(scorep_f_count, *datatype),
                                  scorep_mpi_request_handle(*(&scorep_f_request)));
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1306,7 +1282,6 @@ static void scorep_mpif_MPI_Send(void* buf, MPI_Fint* count, MPI_Fint* datatype,
     int scorep_f_dest;
     int scorep_f_tag;
     int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
@@ -1315,11 +1290,10 @@ static void scorep_mpif_MPI_Send(void* buf, MPI_Fint* count, MPI_Fint* datatype,
         scorep_f_dest = (int)*dest;
         scorep_f_tag = (int)*tag;
         scorep_f_count = (int)*count;
-        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         if (scorep_f_dest != MPI_PROC_NULL)
             scorep_mpi_send(scorep_comm_id, scorep_f_dest, scorep_f_tag,
-                            scorep_mpi_bytes(scorep_f_count, scorep_f_datatype));
+                            scorep_mpi_bytes_fortran(scorep_f_count, *datatype));
     }
     SCOREP_MPIF_PNAME_MPI_Send(buf, count, datatype, dest, tag, comm, ierror);
     scorep_result = (int)*ierror;
@@ -1342,7 +1316,6 @@ static void scorep_mpif_MPI_Send_init(void* buf, MPI_Fint* count, MPI_Fint* data
     int scorep_f_dest;
     int scorep_f_tag;
     int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -1352,7 +1325,6 @@ static void scorep_mpif_MPI_Send_init(void* buf, MPI_Fint* count, MPI_Fint* data
         scorep_f_dest = (int)*dest;
         scorep_f_tag = (int)*tag;
         scorep_f_count = (int)*count;
-        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Send_init(buf, count, datatype, dest, tag, comm, request, ierror);
@@ -1361,7 +1333,7 @@ static void scorep_mpif_MPI_Send_init(void* buf, MPI_Fint* count, MPI_Fint* data
         scorep_f_request = MPI_Request_f2c(*request);
         if (scorep_result == MPI_SUCCESS && scorep_f_dest != MPI_PROC_NULL)
             scorep_mpi_send_init(scorep_comm_id, scorep_f_dest, scorep_f_tag,
-                                 scorep_mpi_bytes(scorep_f_count, scorep_f_datatype),
+                                 scorep_mpi_bytes_fortran(scorep_f_count, *datatype),
                                  scorep_mpi_request_handle(*(&scorep_f_request)));
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1381,7 +1353,6 @@ static void scorep_mpif_MPI_Sendrecv(void* sendbuf, MPI_Fint* sendcount, MPI_Fin
     int scorep_f_dest;
     int scorep_f_sendtag;
     int scorep_f_sendcount;
-    MPI_Datatype scorep_f_sendtype;
     MPI_Status scorep_c_status;
     MPI_Status* scorep_f_status = MPI_STATUS_IGNORE;
     _Alignas(MPI_Status) MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
@@ -1396,11 +1367,10 @@ static void scorep_mpif_MPI_Sendrecv(void* sendbuf, MPI_Fint* sendcount, MPI_Fin
         scorep_f_dest = (int)*dest;
         scorep_f_sendtag = (int)*sendtag;
         scorep_f_sendcount = (int)*sendcount;
-        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         if (scorep_f_dest != MPI_PROC_NULL)
             scorep_mpi_send(scorep_comm_id, scorep_f_dest, scorep_f_sendtag,
-                            scorep_mpi_bytes(scorep_f_sendcount, scorep_f_sendtype));
+                            scorep_mpi_bytes_fortran(scorep_f_sendcount, *sendtype));
     }
     if (scorep_measuring && scorep_f_status == MPI_STATUS_IGNORE)
         scorep_f_status = &scorep_status_buffer;
@@ -1434,7 +1404,6 @@ static void scorep_mpif_MPI_Sendrecv_replace(void* buf, MPI_Fint* count, MPI_Fin
     int scorep_f_dest;
     int scorep_f_sendtag;
     int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     MPI_Status scorep_c_status;
     MPI_Status* scorep_f_status = MPI_STATUS_IGNORE;
     _Alignas(MPI_Status) MPI_Fint scorep_lent_status[SCOREP_MPIF_MAX_STATUS_SIZE];
@@ -1449,11 +1418,10 @@ static void scorep_mpif_MPI_Sendrecv_replace(void* buf, MPI_Fint* count, MPI_Fin
         scorep_f_dest = (int)*dest;
         scorep_f_sendtag = (int)*sendtag;
         scorep_f_count = (int)*count;
-        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         if (scorep_f_dest != MPI_PROC_NULL)
             scorep_mpi_send(scorep_comm_id, scorep_f_dest, scorep_f_sendtag,
-                            scorep_mpi_bytes(scorep_f_count, scorep_f_datatype));
+                            scorep_mpi_bytes_fortran(scorep_f_count, *datatype));
     }
     if (scorep_measuring && scorep_f_status == MPI_STATUS_IGNORE)
         scorep_f_status = &scorep_status_buffer;
@@ -1487,7 +1455,6 @@ static void scorep_mpif_MPI_Ssend(void* buf, MPI_Fint* count, MPI_Fint* datatype
     int scorep_f_dest;
     int scorep_f_tag;
     int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_event_generation_off();
@@ -1496,11 +1463,10 @@ static void scorep_mpif_MPI_Ssend(void* buf, MPI_Fint* count, MPI_Fint* datatype
         scorep_f_dest = (int)*dest;
         scorep_f_tag = (int)*tag;
         scorep_f_count = (int)*count;
-        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         if (scorep_f_dest != MPI_PROC_NULL)
             scorep_mpi_send(scorep_comm_id, scorep_f_dest, scorep_f_tag,
-                            scorep_mpi_bytes(scorep_f_count, scorep_f_datatype));
+                            scorep_mpi_bytes_fortran(scorep_f_count, *datatype));
     }
     SCOREP_MPIF_PNAME_MPI_Ssend(buf, count, datatype, dest, tag, comm, ierror);
     scorep_result = (int)*ierror;
@@ -1523,7 +1489,6 @@ static void scorep_mpif_MPI_Ssend_init(void* buf, MPI_Fint* count, MPI_Fint* dat
     int scorep_f_dest;
     int scorep_f_tag;
     int scorep_f_count;
-    MPI_Datatype scorep_f_datatype;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -1533,7 +1498,6 @@ static void scorep_mpif_MPI_Ssend_init(void* buf, MPI_Fint* count, MPI_Fint* dat
         scorep_f_dest = (int)*dest;
         scorep_f_tag = (int)*tag;
         scorep_f_count = (int)*count;
-        scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Ssend_init(buf, count, datatype, dest, tag, comm, request, ierror);
@@ -1542,7 +1506,7 @@ static void scorep_mpif_MPI_Ssend_init(void* buf, MPI_Fint* count, MPI_Fint* dat
         scorep_f_request = MPI_Request_f2c(*request);
         if (scorep_result == MPI_SUCCESS && scorep_f_dest != MPI_PROC_NULL)
             scorep_mpi_send_init(scorep_comm_id, scorep_f_dest, scorep_f_tag,
-                                 scorep_mpi_bytes(scorep_f_count, scorep_f_datatype),
+                                 scorep_mpi_bytes_fortran(scorep_f_count, *datatype),
                                  scorep_mpi_request_handle(*(&scorep_f_request)));
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
