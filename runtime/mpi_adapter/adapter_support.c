@@ -165,6 +165,10 @@ static __thread scorep_request* saved_requests;
 static __thread int saved_capacity;
 static __thread MPI_Status* lent_statuses;
 static __thread int lent_capacity;
+static __thread MPI_Fint* saved_fortran_handles;
+static __thread int saved_fortran_capacity;
+static __thread void* lent_fortran_statuses;
+static __thread int lent_fortran_capacity;
 
 /* Grows a per-thread scratch array to hold count elements; it is kept for the
  * next call, so steady state allocates nothing. */
@@ -195,6 +199,17 @@ MPI_Status* scorep_mpi_lent_statuses(int count)
 {
     return scratch((void**)&lent_statuses, &lent_capacity, sizeof *lent_statuses, count,
                    "lent statuses");
+}
+
+MPI_Fint* scorep_mpi_saved_fortran_handles(int count)
+{
+    return scratch((void**)&saved_fortran_handles, &saved_fortran_capacity, sizeof *saved_fortran_handles,
+                   count, "saved Fortran request handles");
+}
+
+void* scorep_mpi_lent_fortran_statuses(int count, size_t element)
+{
+    return scratch(&lent_fortran_statuses, &lent_fortran_capacity, element, count, "lent Fortran statuses");
 }
 
 /* A matched message is received by the thread that probed it, usually right

@@ -79,6 +79,10 @@ static inline uint64_t scorep_mpi_bytes_fortran(MPI_Count count, MPI_Fint dataty
  * MPI_STATUSES_IGNORE. */
 scorep_request* scorep_mpi_saved_requests(int count);
 MPI_Status* scorep_mpi_lent_statuses(int count);
+/* The same for the Fortran 2008 wrappers: handle values (MPI_VAL) saved
+ * before the call, and type(MPI_Status) arrays of element bytes each. */
+MPI_Fint* scorep_mpi_saved_fortran_handles(int count);
+void* scorep_mpi_lent_fortran_statuses(int count, size_t element);
 
 /* MPI_(I)mprobe remembers the communicator of a matched message for MPI_(I)mrecv. */
 void scorep_mpi_message_remember(MPI_Message message, scorep_comm comm);

@@ -4,7 +4,6 @@
  * type(MPI_Status), whose layout is the INTEGER status array in Open MPI 4
  * and MPICH 4 (the MPI layer decodes SCOREP_LANGUAGE_FORTRAN2008 the same way). */
 #include <stdlib.h>
-#include <string.h>
 
 #include "scorep_mpi_f08.h"
 
@@ -436,14 +435,6 @@ intptr_t scorep_mpi_f08_address(const void* x)
 intptr_t scorep_mpi_f08_descriptor_address(const void* descriptor)
 {
     return (intptr_t)*(void* const*)descriptor;
-}
-
-/* Statuses the wrapper lends MPI start zeroed: a request whose status MPI
- * leaves unset (MPICH 4.0's MPI_Isendrecv) then reads as 0 bytes, not as
- * whatever the memory held. */
-void scorep_mpi_f08_zero(void* memory, size_t bytes)
-{
-    memset(memory, 0, bytes);
 }
 
 /* Matched messages, windows: the C adapter's bookkeeping, for MPI_VAL handles. */

@@ -179,12 +179,27 @@ module scorep_mpi_f08_support
             integer(c_intptr_t) :: a
         end function
 
-        ! zeroes statuses lent to MPI (type(*): a scalar or the first of an array)
-        subroutine scorep_mpi_f08_zero(memory, bytes) bind(c, name="scorep_mpi_f08_zero")
-            import :: c_size_t
-            type(*) :: memory
-            integer(c_size_t), value :: bytes
-        end subroutine
+        ! per-thread scratch of the completion wrappers (Waitall, Waitany, Waitsome
+        ! and their Test variants, often called in polling loops): kept between
+        ! calls, so a call allocates nothing (scorep_mpi_adapter.h)
+        function scorep_mpi_saved_requests(count) bind(c, name="scorep_mpi_saved_requests") result(memory)
+            import :: c_int, c_ptr
+            integer(c_int), value :: count
+            type(c_ptr) :: memory
+        end function
+        function scorep_mpi_saved_fortran_handles(count) bind(c, name="scorep_mpi_saved_fortran_handles") &
+                result(memory)
+            import :: c_int, c_ptr
+            integer(c_int), value :: count
+            type(c_ptr) :: memory
+        end function
+        function scorep_mpi_lent_fortran_statuses(count, element) bind(c, name="scorep_mpi_lent_fortran_statuses") &
+                result(memory)
+            import :: c_int, c_ptr, c_size_t
+            integer(c_int), value :: count
+            integer(c_size_t), value :: element
+            type(c_ptr) :: memory
+        end function
 
         ! matched messages and windows
         subroutine scorep_mpi_f08_message_remember(message, comm) bind(c, name="scorep_mpi_f08_message_remember")

@@ -1622,7 +1622,6 @@ subroutine SCOREP_F08_NAME_MPI_Mrecv(buf, count, datatype, message, status, ierr
     end if
     scorep_status => status
     if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) then
-        call scorep_mpi_f08_zero(scorep_status_buffer, int(storage_size(scorep_status_buffer) / 8, c_size_t))
         scorep_status => scorep_status_buffer
     end if
     call PMPI_Mrecv(buf, count, datatype, message, scorep_status, scorep_ierror)
@@ -1675,7 +1674,6 @@ subroutine SCOREP_F08_NAME_MPI_Mrecv_c(buf, count, datatype, message, status, ie
     end if
     scorep_status => status
     if (scorep_measuring .and. loc(status) == loc(MPI_STATUS_IGNORE)) then
-        call scorep_mpi_f08_zero(scorep_status_buffer, int(storage_size(scorep_status_buffer) / 8, c_size_t))
         scorep_status => scorep_status_buffer
     end if
     call PMPI_Mrecv(buf, count, datatype, message, scorep_status, scorep_ierror)
@@ -3347,8 +3345,7 @@ subroutine SCOREP_F08_NAME_MPI_Testall(count, array_of_requests, flag, array_of_
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
-    integer(c_int64_t), allocatable :: scorep_saved_requests(:)
-    type(MPI_Status), allocatable, target :: scorep_lent_statuses(:)
+    integer(c_int64_t), pointer :: scorep_saved_requests(:)
     type(MPI_Status), pointer, contiguous :: scorep_statuses(:)
     integer :: scorep_i
     scorep_ierror = MPI_SUCCESS
@@ -3359,15 +3356,13 @@ subroutine SCOREP_F08_NAME_MPI_Testall(count, array_of_requests, flag, array_of_
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     scorep_statuses => array_of_statuses(1:max(count, 1))
     if (scorep_measuring) then
-        allocate(scorep_saved_requests(max(count, 1)))
+        call c_f_pointer(scorep_mpi_saved_requests(max(count, 1)), scorep_saved_requests, [max(count, 1)])
         do scorep_i = 1, count
             scorep_saved_requests(scorep_i) = scorep_mpi_f08_request(array_of_requests(scorep_i)%MPI_VAL)
         end do
         if (loc(array_of_statuses) == loc(MPI_STATUSES_IGNORE)) then
-            allocate(scorep_lent_statuses(max(count, 1)))
-            call scorep_mpi_f08_zero(scorep_lent_statuses(1), &
-        int(size(scorep_lent_statuses) * storage_size(scorep_lent_statuses) / 8, c_size_t))
-            scorep_statuses => scorep_lent_statuses
+            call c_f_pointer(scorep_mpi_lent_fortran_statuses(max(count, 1), &
+                int(storage_size(scorep_statuses) / 8, c_size_t)), scorep_statuses, [max(count, 1)])
         end if
     end if
     call PMPI_Testall(count, array_of_requests, flag, scorep_statuses, scorep_ierror)
@@ -3415,8 +3410,8 @@ subroutine SCOREP_F08_NAME_MPI_Testany(count, array_of_requests, index, flag, st
     integer(c_int32_t) :: scorep_region_id
     type(MPI_Status), target :: scorep_status_buffer
     type(MPI_Status), pointer :: scorep_status
-    integer(c_int64_t), allocatable :: scorep_saved_requests(:)
-    integer, allocatable :: scorep_saved_values(:)
+    integer(c_int64_t), pointer :: scorep_saved_requests(:)
+    integer, pointer :: scorep_saved_values(:)
     integer :: scorep_i, scorep_done
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
@@ -3426,15 +3421,14 @@ subroutine SCOREP_F08_NAME_MPI_Testany(count, array_of_requests, index, flag, st
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     scorep_status => status
     if (scorep_measuring) then
-        allocate(scorep_saved_requests(max(count, 1)), scorep_saved_values(max(count, 1)))
+        call c_f_pointer(scorep_mpi_saved_requests(max(count, 1)), scorep_saved_requests, [max(count, 1)])
+        call c_f_pointer(scorep_mpi_saved_fortran_handles(max(count, 1)), scorep_saved_values, &
+            [max(count, 1)])
         do scorep_i = 1, count
             scorep_saved_values(scorep_i) = array_of_requests(scorep_i)%MPI_VAL
             scorep_saved_requests(scorep_i) = scorep_mpi_f08_request(array_of_requests(scorep_i)%MPI_VAL)
         end do
-        if (loc(status) == loc(MPI_STATUS_IGNORE)) then
-            call scorep_mpi_f08_zero(scorep_status_buffer, int(storage_size(scorep_status_buffer) / 8, c_size_t))
-            scorep_status => scorep_status_buffer
-        end if
+        if (loc(status) == loc(MPI_STATUS_IGNORE)) scorep_status => scorep_status_buffer
     end if
     call PMPI_Testany(count, array_of_requests, index, flag, scorep_status, scorep_ierror)
     if (scorep_measuring) then
@@ -3477,9 +3471,8 @@ subroutine SCOREP_F08_NAME_MPI_Testsome(incount, array_of_requests, outcount, ar
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
-    integer(c_int64_t), allocatable :: scorep_saved_requests(:)
-    integer, allocatable :: scorep_saved_values(:)
-    type(MPI_Status), allocatable, target :: scorep_lent_statuses(:)
+    integer(c_int64_t), pointer :: scorep_saved_requests(:)
+    integer, pointer :: scorep_saved_values(:)
     type(MPI_Status), pointer, contiguous :: scorep_statuses(:)
     integer :: scorep_i, scorep_index, scorep_shift
     scorep_ierror = MPI_SUCCESS
@@ -3490,16 +3483,17 @@ subroutine SCOREP_F08_NAME_MPI_Testsome(incount, array_of_requests, outcount, ar
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     scorep_statuses => array_of_statuses(1:max(incount, 1))
     if (scorep_measuring) then
-        allocate(scorep_saved_requests(max(incount, 1)), scorep_saved_values(max(incount, 1)))
+        call c_f_pointer(scorep_mpi_saved_requests(max(incount, 1)), scorep_saved_requests, &
+            [max(incount, 1)])
+        call c_f_pointer(scorep_mpi_saved_fortran_handles(max(incount, 1)), scorep_saved_values, &
+            [max(incount, 1)])
         do scorep_i = 1, incount
             scorep_saved_values(scorep_i) = array_of_requests(scorep_i)%MPI_VAL
             scorep_saved_requests(scorep_i) = scorep_mpi_f08_request(array_of_requests(scorep_i)%MPI_VAL)
         end do
         if (loc(array_of_statuses) == loc(MPI_STATUSES_IGNORE)) then
-            allocate(scorep_lent_statuses(max(incount, 1)))
-            call scorep_mpi_f08_zero(scorep_lent_statuses(1), &
-        int(size(scorep_lent_statuses) * storage_size(scorep_lent_statuses) / 8, c_size_t))
-            scorep_statuses => scorep_lent_statuses
+            call c_f_pointer(scorep_mpi_lent_fortran_statuses(max(incount, 1), &
+                int(storage_size(scorep_statuses) / 8, c_size_t)), scorep_statuses, [max(incount, 1)])
         end if
     end if
     call PMPI_Testsome(incount, array_of_requests, outcount, array_of_indices, scorep_statuses, scorep_ierror)
@@ -3589,8 +3583,7 @@ subroutine SCOREP_F08_NAME_MPI_Waitall(count, array_of_requests, array_of_status
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
-    integer(c_int64_t), allocatable :: scorep_saved_requests(:)
-    type(MPI_Status), allocatable, target :: scorep_lent_statuses(:)
+    integer(c_int64_t), pointer :: scorep_saved_requests(:)
     type(MPI_Status), pointer, contiguous :: scorep_statuses(:)
     integer :: scorep_i
     scorep_ierror = MPI_SUCCESS
@@ -3601,15 +3594,13 @@ subroutine SCOREP_F08_NAME_MPI_Waitall(count, array_of_requests, array_of_status
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     scorep_statuses => array_of_statuses(1:max(count, 1))
     if (scorep_measuring) then
-        allocate(scorep_saved_requests(max(count, 1)))
+        call c_f_pointer(scorep_mpi_saved_requests(max(count, 1)), scorep_saved_requests, [max(count, 1)])
         do scorep_i = 1, count
             scorep_saved_requests(scorep_i) = scorep_mpi_f08_request(array_of_requests(scorep_i)%MPI_VAL)
         end do
         if (loc(array_of_statuses) == loc(MPI_STATUSES_IGNORE)) then
-            allocate(scorep_lent_statuses(max(count, 1)))
-            call scorep_mpi_f08_zero(scorep_lent_statuses(1), &
-        int(size(scorep_lent_statuses) * storage_size(scorep_lent_statuses) / 8, c_size_t))
-            scorep_statuses => scorep_lent_statuses
+            call c_f_pointer(scorep_mpi_lent_fortran_statuses(max(count, 1), &
+                int(storage_size(scorep_statuses) / 8, c_size_t)), scorep_statuses, [max(count, 1)])
         end if
     end if
     call PMPI_Waitall(count, array_of_requests, scorep_statuses, scorep_ierror)
@@ -3652,8 +3643,8 @@ subroutine SCOREP_F08_NAME_MPI_Waitany(count, array_of_requests, index, status, 
     integer(c_int32_t) :: scorep_region_id
     type(MPI_Status), target :: scorep_status_buffer
     type(MPI_Status), pointer :: scorep_status
-    integer(c_int64_t), allocatable :: scorep_saved_requests(:)
-    integer, allocatable :: scorep_saved_values(:)
+    integer(c_int64_t), pointer :: scorep_saved_requests(:)
+    integer, pointer :: scorep_saved_values(:)
     integer :: scorep_i, scorep_done
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
@@ -3663,15 +3654,14 @@ subroutine SCOREP_F08_NAME_MPI_Waitany(count, array_of_requests, index, status, 
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     scorep_status => status
     if (scorep_measuring) then
-        allocate(scorep_saved_requests(max(count, 1)), scorep_saved_values(max(count, 1)))
+        call c_f_pointer(scorep_mpi_saved_requests(max(count, 1)), scorep_saved_requests, [max(count, 1)])
+        call c_f_pointer(scorep_mpi_saved_fortran_handles(max(count, 1)), scorep_saved_values, &
+            [max(count, 1)])
         do scorep_i = 1, count
             scorep_saved_values(scorep_i) = array_of_requests(scorep_i)%MPI_VAL
             scorep_saved_requests(scorep_i) = scorep_mpi_f08_request(array_of_requests(scorep_i)%MPI_VAL)
         end do
-        if (loc(status) == loc(MPI_STATUS_IGNORE)) then
-            call scorep_mpi_f08_zero(scorep_status_buffer, int(storage_size(scorep_status_buffer) / 8, c_size_t))
-            scorep_status => scorep_status_buffer
-        end if
+        if (loc(status) == loc(MPI_STATUS_IGNORE)) scorep_status => scorep_status_buffer
     end if
     call PMPI_Waitany(count, array_of_requests, index, scorep_status, scorep_ierror)
     if (scorep_measuring) then
@@ -3714,9 +3704,8 @@ subroutine SCOREP_F08_NAME_MPI_Waitsome(incount, array_of_requests, outcount, ar
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
-    integer(c_int64_t), allocatable :: scorep_saved_requests(:)
-    integer, allocatable :: scorep_saved_values(:)
-    type(MPI_Status), allocatable, target :: scorep_lent_statuses(:)
+    integer(c_int64_t), pointer :: scorep_saved_requests(:)
+    integer, pointer :: scorep_saved_values(:)
     type(MPI_Status), pointer, contiguous :: scorep_statuses(:)
     integer :: scorep_i, scorep_index, scorep_shift
     scorep_ierror = MPI_SUCCESS
@@ -3727,16 +3716,17 @@ subroutine SCOREP_F08_NAME_MPI_Waitsome(incount, array_of_requests, outcount, ar
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     scorep_statuses => array_of_statuses(1:max(incount, 1))
     if (scorep_measuring) then
-        allocate(scorep_saved_requests(max(incount, 1)), scorep_saved_values(max(incount, 1)))
+        call c_f_pointer(scorep_mpi_saved_requests(max(incount, 1)), scorep_saved_requests, &
+            [max(incount, 1)])
+        call c_f_pointer(scorep_mpi_saved_fortran_handles(max(incount, 1)), scorep_saved_values, &
+            [max(incount, 1)])
         do scorep_i = 1, incount
             scorep_saved_values(scorep_i) = array_of_requests(scorep_i)%MPI_VAL
             scorep_saved_requests(scorep_i) = scorep_mpi_f08_request(array_of_requests(scorep_i)%MPI_VAL)
         end do
         if (loc(array_of_statuses) == loc(MPI_STATUSES_IGNORE)) then
-            allocate(scorep_lent_statuses(max(incount, 1)))
-            call scorep_mpi_f08_zero(scorep_lent_statuses(1), &
-        int(size(scorep_lent_statuses) * storage_size(scorep_lent_statuses) / 8, c_size_t))
-            scorep_statuses => scorep_lent_statuses
+            call c_f_pointer(scorep_mpi_lent_fortran_statuses(max(incount, 1), &
+                int(storage_size(scorep_statuses) / 8, c_size_t)), scorep_statuses, [max(incount, 1)])
         end if
     end if
     call PMPI_Waitsome(incount, array_of_requests, outcount, array_of_indices, scorep_statuses, scorep_ierror)
