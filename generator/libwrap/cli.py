@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ..errors import SpecError
 from ..render import TEMPLATES_DIR
+from .installed import wrapper_share
 from .workflow import LibwrapError, Settings, parse_mapping, write_atomically
 
 SETTINGS_BEGIN = "# ---- settings: `scorep-libwrap-init --update` rewrites this block only ----"
@@ -222,7 +223,7 @@ def install(settings, prefix, say=print):
     """Libraries into PREFIX/lib, the description (N.libwrap.json) and the
     link-time flags into PREFIX/share/scorep-wrapgen/libwrap/."""
     prefix = pathlib.Path(prefix)
-    libdir, share = prefix / "lib", prefix / "share" / "scorep-wrapgen" / "libwrap"
+    libdir, share = prefix / "lib", wrapper_share(prefix)
     metadata_path = settings.path(".libwrap.json")
     if not metadata_path.exists():
         fail(f"{metadata_path.name}: missing (run make first)")

@@ -8,6 +8,7 @@ import pathlib
 import shutil
 import subprocess
 
+from .installed import wrapper_share
 from .workflow import LibwrapError
 
 # mode name -> (scorep options, link the target library statically if it can)
@@ -120,7 +121,7 @@ def run_example(argv, env, cwd):
 
 
 def installcheck(settings, prefix, installation, say=print):
-    share = prefix / "share" / "scorep-wrapgen" / "libwrap"
+    share = wrapper_share(prefix)
     description = share / f"{settings.name}.libwrap.json"
     if not description.exists():
         raise LibwrapError(f"{description}: missing (run make install first)")

@@ -1,5 +1,5 @@
 """Installed library wrappers: where they are (SCOREP_LIBWRAP_PATH, then the
-installation's own share/scorep-wrapgen/libwrap), what `scorep --libwrap` adds
+installation prefix's share/scorep-wrapgen/libwrap), what `scorep --libwrap` adds
 to a link, and what scorep-exec preloads. Needs no Jinja2 or libclang: the
 instrumenter imports it."""
 import json
@@ -46,15 +46,23 @@ class InstalledWrapper:
         return self.library(mode, static)
 
 
+def wrapper_share(prefix):
+    """Where a prefix holds installed wrappers' descriptions (their libraries go
+    to PREFIX/lib): the wrapper layout, the same under the installation's own
+    prefix (make install's default) as under any other, whatever datadir the
+    installation itself was configured with."""
+    return pathlib.Path(prefix) / "share" / "scorep-wrapgen" / "libwrap"
+
+
 def search_dirs(default_share):
     """SCOREP_LIBWRAP_PATH (colon-separated; a directory holding *.libwrap.json,
-    or a prefix that has share/scorep-wrapgen/libwrap), then the default."""
+    or a prefix that has wrapper_share(prefix)), then the default."""
     dirs = []
     for entry in os.environ.get("SCOREP_LIBWRAP_PATH", "").split(":"):
         if not entry:
             continue
         path = pathlib.Path(entry)
-        nested = path / "share" / "scorep-wrapgen" / "libwrap"
+        nested = wrapper_share(path)
         dirs.append(nested if nested.is_dir() else path)
     dirs.append(pathlib.Path(default_share))
     return dirs
