@@ -67,10 +67,16 @@ def test_clock_gettime_timer_can_be_selected(build_dir):
     assert values["SCOREP_TIMER"] == "clock_gettime"
 
 
-def test_scorep_info_lists_every_variable_the_core_reads(build_dir):
-    core = run(build_dir, "test_config", "list").stdout.split()
-    info = subprocess.run([sys.executable, str(REPO / "tools" / "scorep-info"), "config-vars"],
+def test_scorep_info_lists_every_variable_the_core_reads_as_the_core_describes_it(build_dir):
+    core = [tuple(line.split("\t")) for line in run(build_dir, "test_config", "list").stdout.splitlines()]
+    info = subprocess.run([sys.executable, str(REPO / "tools" / "scorep-info"), "config-vars", "--full"],
                           capture_output=True, text=True, check=True).stdout
-    listed = [line.split()[0] for line in info.splitlines() if line.startswith("SCOREP_")]
+    listed = []
+    for block in info.strip().split("\n\n"):
+        name, description, kind, default = block.splitlines()
+        field = lambda line, label: line.split(label, 1)[1].strip()
+        default = field(default, "Default:")
+        listed.append((name, field(kind, "Type:"), "" if default == "(empty)" else default,
+                       field(description, "Description:")))
     assert listed == core
-    assert "SCOREP_MPI_ENABLE_GROUPS" in listed and "SCOREP_FILTERING_FILE" in listed
+    assert {"SCOREP_MPI_ENABLE_GROUPS", "SCOREP_FILTERING_FILE"} <= {row[0] for row in listed}
