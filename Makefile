@@ -32,12 +32,12 @@ deps:
 
 $(BUILD)/build.ninja: | deps
 	@echo "== configuring $(BUILD)/ with meson (MPI: $(MPI))"
-	meson setup $(BUILD) -Dmpi=$(MPI) -Dprefix=$(PREFIX) $(MESON_OPTIONS)
+	meson setup $(BUILD) -Dmpi=$(MPI) -Dprefix=$(PREFIX) -Dpython=$(PYTHON) $(MESON_OPTIONS)
 
 # The second MPI library: tests run every adapter against both.
 $(BUILD)-mpich/build.ninja: | deps
 	@echo "== configuring $(BUILD)-mpich/ with meson (MPI: mpich, for the tests)"
-	meson setup $(BUILD)-mpich -Dmpi=mpich $(MESON_OPTIONS)
+	meson setup $(BUILD)-mpich -Dmpi=mpich -Dpython=$(PYTHON) $(MESON_OPTIONS)
 
 build: deps $(BUILD)/build.ninja
 	@echo "== building"
