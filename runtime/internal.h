@@ -175,6 +175,11 @@ void scorep_multiprocess_register_deferred(const scorep_multiprocess_ops* ops);
  * written (did MPI run without the adapter seeing it?). */
 void scorep_multiprocess_set_exit_check(void (*check)(void));
 void scorep_multiprocess_exit_check(void);
+/* The process layer's step after this process wrote its data at an abnormal
+ * end (the MPI layer: tell the ranks on this node, and wait, bounded, until
+ * they have written theirs, so that the launcher does not kill them meanwhile). */
+void scorep_multiprocess_set_abnormal_end_written(void (*hook)(void));
+void scorep_multiprocess_abnormal_end_written(void);
 int scorep_multiprocess_is_registered(void);
 /* rank and size are final: create the experiment directory, tell substrates */
 void scorep_lifecycle_processes_known(void);

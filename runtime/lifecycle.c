@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -46,8 +47,18 @@ static void at_exit(void)
 
 static const int fatal_signals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 
+/* the thread that writes at the end (a signal on another thread waits for it) */
+static volatile pid_t writer_tid;
+
 static void on_fatal_signal(int sig)
 {
+    if (scorep_phase_now == SCOREP_PHASE_FINALIZING && writer_tid != (pid_t)syscall(SYS_gettid)) {
+        /* another thread writes (a helper thread asked by a rank in MPI_Abort,
+         * the launcher's SIGTERM arriving meanwhile): the process must not end
+         * under it; at most 10 s, it may wait for a lock this thread holds */
+        struct timespec pause = {0, 10000000};
+        for (int k = 0; k < 1000 && scorep_phase_now == SCOREP_PHASE_FINALIZING; k++) nanosleep(&pause, NULL);
+    }
     if (scorep_cfg.verbose) {
         char line[96];
         int n = snprintf(line, sizeof line, "[Score-P] signal %d (rank %d): writing the data recorded so far\n",
@@ -164,6 +175,7 @@ static void finalize(int emergency)
     if (!__atomic_compare_exchange_n(&scorep_phase_now, &expected, SCOREP_PHASE_FINALIZING, false,
                                      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
         return;
+    writer_tid = (pid_t)syscall(SYS_gettid);
     if (emergency == 2) {
         /* no new event starts now; one already past its phase check ends within nanoseconds */
         struct timespec pause = {0, 2000000};
@@ -222,6 +234,9 @@ static void finalize(int emergency)
         if (scorep_substrates[i]->finalize) scorep_substrates[i]->finalize();
     if (dir && mp->rank == 0) scorep_verbose("experiment written to %s", dir);
     __atomic_store_n(&scorep_phase_now, SCOREP_PHASE_DONE, __ATOMIC_RELEASE);
+    /* abnormal end: the process layer keeps this process alive (bounded)
+     * until the other ranks on the node wrote theirs (mpi/abort_peers.c) */
+    if (emergency) scorep_multiprocess_abnormal_end_written();
 }
 
 void scorep_measurement_finalize(void)

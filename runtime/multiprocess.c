@@ -88,6 +88,15 @@ void scorep_multiprocess_exit_check(void)
     if (exit_check) exit_check();
 }
 
+static void (*abnormal_end_written)(void);
+
+void scorep_multiprocess_set_abnormal_end_written(void (*hook)(void)) { abnormal_end_written = hook; }
+
+void scorep_multiprocess_abnormal_end_written(void)
+{
+    if (abnormal_end_written) abnormal_end_written();
+}
+
 bool scorep_tree_gather(scorep_buffer* mine, scorep_buffer* all)
 {
     const scorep_multiprocess_ops* mp = active_ops;

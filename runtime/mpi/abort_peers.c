@@ -6,7 +6,11 @@
  * SIGTERM with SIGKILL within a millisecond, and nothing survives SIGKILL.
  * So before it aborts, the aborting rank asks the ranks on its own node to
  * save what they recorded (a queued real-time signal) and waits, bounded,
- * until each has answered. An asked rank only writes its data; it goes on
+ * until each has answered that its data is written (not before: several
+ * ranks may abort at once, and a rank asked while it writes answers when
+ * it is done). The same signal tells the others when a rank has written
+ * its data after any abnormal end, and that rank waits for them, bounded:
+ * launchers kill all ranks as soon as one of them ends. An asked rank only writes its data; it goes on
  * where it was and the job ends exactly as it would have. Ranks on other
  * nodes cannot be reached this way.
  *
@@ -34,7 +38,13 @@
 
 #define SAVE_REQUEST 0x5C0E5AFE
 #define SAVED 0x5C0E0D0E
-#define WAIT_SECONDS 30
+/* How long MPI_Abort waits for the ranks it asked: they write their data. */
+#define ABORT_WAIT_MS 10000
+/* How long a rank that wrote its data at an abnormal end stays alive for
+ * the others on its node: Open MPI sends SIGKILL to every rank as soon as one
+ * of them has ended after its SIGTERM (at the latest 1 s after it), MPICH's
+ * hydra right away, so the first rank done must not end before the others. */
+#define PEER_WAIT_MS 1500
 
 typedef struct process_identity {
     uint64_t host;        /* hash of the host name */
@@ -45,9 +55,10 @@ typedef struct process_identity {
 static int save_signal;
 static process_identity* peers;  /* the other ranks on this node */
 static int peer_count;
-static atomic_int answers;
+/* per peer: it said it has written its data (SAVED), we asked it (SAVE_REQUEST) */
+static atomic_char* peer_saved;
+static atomic_char* peer_asked;
 static sem_t save_requested;
-static atomic_long requester;    /* pid of the rank that asked */
 
 static uint64_t host_hash(void)
 {
@@ -58,6 +69,7 @@ static uint64_t host_hash(void)
     return h;
 }
 
+/* The start time of a running process (0: gone, or a zombie that ended). */
 static uint64_t start_time_of(int64_t pid)
 {
     char path[64], line[1024];
@@ -69,11 +81,17 @@ static uint64_t start_time_of(int64_t pid)
     line[n] = '\0';
     /* the command name (field 2) may hold spaces and parentheses: count from its end */
     const char* p = strrchr(line, ')');
-    if (!p) return 0;
+    if (!p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X') return 0;
     unsigned long long value = 0;
     for (int field = 2; p && field < 22; field++) p = strchr(p + 1, ' ');
     if (p) sscanf(p + 1, "%llu", &value);
     return value;
+}
+
+/* the peer still runs as the process that took part in MPI_Init */
+static int peer_alive(int i)
+{
+    return peers[i].start_time != 0 && start_time_of(peers[i].pid) == peers[i].start_time;
 }
 
 static void on_save_signal(int sig, siginfo_t* info, void* context)
@@ -81,11 +99,17 @@ static void on_save_signal(int sig, siginfo_t* info, void* context)
     (void)sig, (void)context;
     if (info->si_code != SI_QUEUE) return;
     if (info->si_value.sival_int == SAVED) {
-        atomic_fetch_add(&answers, 1);
+        for (int i = 0; i < peer_count; i++)
+            if (peers[i].pid == (int64_t)info->si_pid) atomic_store(&peer_saved[i], 1);
     } else if (info->si_value.sival_int == SAVE_REQUEST) {
-        atomic_store(&requester, (long)info->si_pid);
         sem_post(&save_requested);  /* async-signal-safe */
     }
+}
+
+static void announce_saved(void)
+{
+    for (int i = 0; i < peer_count; i++)
+        if (peer_alive(i)) sigqueue((pid_t)peers[i].pid, save_signal, (union sigval){.sival_int = SAVED});
 }
 
 static void* saver(void* unused)
@@ -93,9 +117,58 @@ static void* saver(void* unused)
     (void)unused;
     while (sem_wait(&save_requested) != 0)
         ;  /* EINTR */
+    /* Writes, or returns while another thread of this process writes; the
+     * life cycle then tells the peers once it is written (written() below).
+     * After MPI_Finalize the data was written at the normal end. */
     scorep_measurement_abort_beside_running_threads();
-    sigqueue((pid_t)atomic_load(&requester), save_signal, (union sigval){.sival_int = SAVED});
+    int finalized = 0;
+    PMPI_Finalized(&finalized);
+    if (finalized) announce_saved();
     return NULL;
+}
+
+/* Asks every peer not asked yet to save; returns how many were asked so far. */
+static int ask_peers(void)
+{
+    int asked = 0;
+    for (int i = 0; i < peer_count; i++) {
+        if (!atomic_load(&peer_asked[i]) && !atomic_load(&peer_saved[i]) && peer_alive(i)
+            && sigqueue((pid_t)peers[i].pid, save_signal, (union sigval){.sival_int = SAVE_REQUEST}) == 0)
+            atomic_store(&peer_asked[i], 1);
+        asked += atomic_load(&peer_asked[i]);
+    }
+    return asked;
+}
+
+/* Waits until every peer (only the asked ones if only_asked) has written its
+ * data or ended, at most milliseconds; returns how many have not. */
+static int wait_for_peers(int only_asked, int milliseconds)
+{
+    struct timespec begin, now, pause = {0, 2000000};
+    clock_gettime(CLOCK_MONOTONIC, &begin);
+    for (;;) {
+        int pending = 0;
+        for (int i = 0; i < peer_count; i++)
+            if ((!only_asked || atomic_load(&peer_asked[i])) && !atomic_load(&peer_saved[i]) && peer_alive(i))
+                pending++;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        long elapsed = (now.tv_sec - begin.tv_sec) * 1000 + (now.tv_nsec - begin.tv_nsec) / 1000000;
+        if (pending == 0 || elapsed >= milliseconds) return pending;
+        nanosleep(&pause, NULL);
+    }
+}
+
+/* The life cycle, once this process wrote its data at an abnormal end (a
+ * signal, MPI_Abort, an exit without MPI_Finalize): the peers learn that it
+ * is written, are asked to write theirs too (the job ends now: a launcher
+ * kills every rank once one has ended), and this process stays until they
+ * have, so that its end does not make the launcher kill them meanwhile. */
+static void written(void)
+{
+    if (!save_signal) return;
+    ask_peers();
+    announce_saved();
+    wait_for_peers(0, PEER_WAIT_MS);
 }
 
 /* The writing thread waits with every signal blocked, so that no signal
@@ -135,8 +208,12 @@ void scorep_abort_peers_init(MPI_Comm comm)
     PMPI_Comm_rank(comm, &rank);
     PMPI_Comm_size(comm, &size);
     if (size < 2) return;
+    peer_saved = calloc((size_t)size, sizeof *peer_saved);
+    peer_asked = calloc((size_t)size, sizeof *peer_asked);
     /* every rank takes part in the exchange, even one that cannot be asked */
-    int sig = sem_init(&save_requested, 0, 0) == 0 && start_saver() == 0 ? install_handler() : 0;
+    int sig = peer_saved && peer_asked && sem_init(&save_requested, 0, 0) == 0 && start_saver() == 0
+                  ? install_handler()
+                  : 0;
     process_identity me = {host_hash(), (int64_t)getpid(), start_time_of((int64_t)getpid())};
     if (!sig) me.host = 0;  /* cannot be asked */
     process_identity* all = malloc((size_t)size * sizeof *all);
@@ -148,26 +225,27 @@ void scorep_abort_peers_init(MPI_Comm comm)
     peers = all;
     peer_count = n;
     save_signal = sig;
-    if (sig) scorep_verbose("MPI_Abort will ask %d rank(s) on this node to save their data first (signal %d)", n, sig);
+    if (sig) {
+        scorep_multiprocess_set_abnormal_end_written(written);
+        scorep_verbose("MPI_Abort will ask %d rank(s) on this node to save their data first (signal %d)", n, sig);
+    }
 }
 
 void scorep_abort_peers_save(void)
 {
-    int asked = 0;
-    for (int i = 0; save_signal && i < peer_count; i++) {
-        if (peers[i].start_time == 0 || start_time_of(peers[i].pid) != peers[i].start_time) continue;
-        if (sigqueue((pid_t)peers[i].pid, save_signal, (union sigval){.sival_int = SAVE_REQUEST}) == 0)
-            asked++;
-    }
-    scorep_measurement_abort();  /* this rank's own data, while the others write theirs */
+    int asked = save_signal ? ask_peers() : 0;
+    /* this rank's own data, while the others write theirs; the launcher's
+     * SIGTERM (another rank's MPI_Abort) waits until it is written */
+    sigset_t fatal, old;
+    sigemptyset(&fatal);
+    int fatal_signals[] = {SIGTERM, SIGINT, SIGHUP};
+    for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals; i++) sigaddset(&fatal, fatal_signals[i]);
+    pthread_sigmask(SIG_BLOCK, &fatal, &old);
+    scorep_measurement_abort();
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (!asked) return;
-    struct timespec begin, now, pause = {0, 1000000};
-    clock_gettime(CLOCK_MONOTONIC, &begin);
-    do {
-        nanosleep(&pause, NULL);
-        clock_gettime(CLOCK_MONOTONIC, &now);
-    } while (atomic_load(&answers) < asked && now.tv_sec - begin.tv_sec < WAIT_SECONDS);
-    if (atomic_load(&answers) < asked)
+    int missing = wait_for_peers(1, ABORT_WAIT_MS);
+    if (missing)
         scorep_warning("MPI_Abort: %d of %d rank(s) on this node did not confirm saving their data "
-                       "within %d s", asked - atomic_load(&answers), asked, WAIT_SECONDS);
+                       "within %d s", missing, asked, ABORT_WAIT_MS / 1000);
 }

@@ -142,8 +142,11 @@ static inline int trace_is_partial(const scorep_finalize_context* ctx)
 }
 
 /* trace_partial.c: this rank's own archive after an abnormal end of a
- * multi-rank run (no collectives possible) */
-int trace_write_partial_archive(const scorep_finalize_context* ctx, const uint64_t* counts);
+ * multi-rank run (no collectives possible), readable after every step; it
+ * encodes the locations' events itself (counts: per location, in the order
+ * of trace.locations) */
+int trace_write_partial_archive(const scorep_finalize_context* ctx, uint64_t* counts,
+                                int* locations_written);
 
 /* trace_events.c: the event callbacks of the substrate table */
 void trace_events_fill_table(scorep_substrate* table);

@@ -14,6 +14,18 @@
  *
  * Every such archive reads on its own (otf2-print, python3-otf2);
  * scorep-trace-export merges all of them into one timeline.
+ *
+ * The launcher may kill the rank at any moment meanwhile (Open MPI follows
+ * its SIGTERM with SIGKILL), so the archive is readable after every step:
+ *   1. the definitions, every location with an empty event file, renamed
+ *      into place anchor last (milliseconds): readable, without events
+ *   2. location by location, its events are encoded into traces/ and the
+ *      empty file is replaced by a link to the complete one (one rename)
+ *   3. the definitions again, now with every location's event count (the
+ *      .def file replaced by one rename)
+ * An event file OTF2 had not finished is never linked: a truncated one makes
+ * readers fail or loop. A location whose events are missing stays empty, and
+ * its definition says 0 events.
  */
 #ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE  /* symlink with -std=c11 */
@@ -28,42 +40,51 @@
 
 #include "trace.h"
 
-/* traces.rank<N>/<location>.evt -> ../traces/<location>.evt for this rank's
- * locations; the shared traces/ directory also holds other ranks' files. */
-static int link_event_files(const char* events_dir)
+/* traces.rank<N>/<location>.evt becomes a link to ../traces/<location>.evt
+ * (the shared traces/ directory also holds other ranks' files), replacing
+ * the empty event file at once: readers see either. */
+static int link_event_file(const char* events_dir, const trace_location* tl)
 {
-    int failed = 0;
-    char link[PATH_MAX + 32], target[64];
-    for (trace_location* tl = atomic_load(&trace.locations); tl != NULL; tl = tl->next) {
-        uint64_t id = trace_location_global_id(tl);
-        snprintf(target, sizeof target, "../traces/%llu.evt", (unsigned long long)id);
-        snprintf(link, sizeof link, "%s/%llu.evt", events_dir, (unsigned long long)id);
-        if (symlink(target, link) != 0 && errno != EEXIST) {
-            scorep_warning("trace: cannot create %s: %s", link, strerror(errno));
-            failed = 1;
-        }
+    char link[PATH_MAX + 48], staged[PATH_MAX + 64], target[64];
+    uint64_t id = trace_location_global_id(tl);
+    snprintf(target, sizeof target, "../traces/%llu.evt", (unsigned long long)id);
+    snprintf(link, sizeof link, "%s/%llu.evt", events_dir, (unsigned long long)id);
+    snprintf(staged, sizeof staged, "%s/%llu.evt.link", events_dir, (unsigned long long)id);
+    unlink(staged);
+    if (symlink(target, staged) != 0 || rename(staged, link) != 0) {
+        scorep_warning("trace: cannot link %s to %s: %s", link, target, strerror(errno));
+        unlink(staged);
+        return -1;
     }
-    return failed;
+    return 0;
 }
 
 /* Readers open an event and a local definition file for every location they
  * know. This rank's locations get their mapping tables (the rank's own
  * definitions number communicators before MPI groups, as the unification
- * does); the stand-ins for the other ranks' master locations (see
- * write_system_tree) get both files, empty. */
+ * does) and, like the stand-ins for the other ranks' master locations (see
+ * write_system_tree), an empty event file; the stand-ins an empty definition
+ * file too. */
+static int empty_event_file(OTF2_Archive* archive, uint64_t id)
+{
+    OTF2_EvtWriter* events = OTF2_Archive_GetEvtWriter(archive, id);
+    return events == NULL || OTF2_Archive_CloseEvtWriter(archive, events) != OTF2_SUCCESS;
+}
+
 static int write_location_files(OTF2_Archive* archive, const scorep_finalize_context* ctx)
 {
     int failed = OTF2_Archive_OpenDefFiles(archive) != OTF2_SUCCESS;
     failed |= OTF2_Archive_OpenEvtFiles(archive) != OTF2_SUCCESS;
     failed |= trace_write_location_definitions(archive, ctx->defs) != 0;
+    for (trace_location* tl = atomic_load(&trace.locations); tl != NULL; tl = tl->next)
+        failed |= empty_event_file(archive, trace_location_global_id(tl));
     for (int rank = 0; rank < ctx->size; rank++) {
         if (rank == ctx->rank)
             continue;
         uint64_t id = scorep_location_global_id((uint32_t)rank, 0);
         OTF2_DefWriter* defs = OTF2_Archive_GetDefWriter(archive, id);
         failed |= defs == NULL || OTF2_Archive_CloseDefWriter(archive, defs) != OTF2_SUCCESS;
-        OTF2_EvtWriter* events = OTF2_Archive_GetEvtWriter(archive, id);
-        failed |= events == NULL || OTF2_Archive_CloseEvtWriter(archive, events) != OTF2_SUCCESS;
+        failed |= empty_event_file(archive, id);
     }
     failed |= OTF2_Archive_CloseEvtFiles(archive) != OTF2_SUCCESS;
     failed |= OTF2_Archive_CloseDefFiles(archive) != OTF2_SUCCESS;
@@ -116,41 +137,92 @@ static int rename_into_place(const char* directory, int rank)
     return 0;
 }
 
-int trace_write_partial_archive(const scorep_finalize_context* ctx, const uint64_t* counts)
+static OTF2_Archive* open_archive(const scorep_finalize_context* ctx, const char* name)
 {
-    char name[64], events_dir[PATH_MAX];
-    snprintf(name, sizeof name, "traces.rank%d.part", ctx->rank);
-    int n = snprintf(events_dir, sizeof events_dir, "%s/%s", ctx->directory, name);
-    if (n <= 0 || (size_t)n >= sizeof events_dir)
-        return -1;
-    uint64_t* ordered = counts_in_definition_order(ctx, counts);
     OTF2_Archive* archive = OTF2_Archive_Open(ctx->directory, name, OTF2_FILEMODE_WRITE,
                                               OTF2_CHUNK_SIZE_EVENTS_DEFAULT,
                                               OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT,
                                               OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-    if (archive == NULL || ordered == NULL) {
+    if (archive == NULL)
+        return NULL;
+    /* with its (serial) collectives set, OTF2 creates the archive's directory */
+    if (OTF2_Archive_SetSerialCollectiveCallbacks(archive) != OTF2_SUCCESS
+        || OTF2_Archive_SetFlushCallbacks(archive, &partial_flush_callbacks, NULL) != OTF2_SUCCESS) {
+        OTF2_Archive_Close(archive);
+        return NULL;
+    }
+    OTF2_Archive_SetCreator(archive, "scorep-wrapgen (partial: one rank of an abnormal end)");
+    return archive;
+}
+
+/* Step 1: definitions and empty event files, renamed into place. */
+static int write_skeleton(const scorep_finalize_context* ctx, const uint64_t* ordered)
+{
+    char name[64];
+    snprintf(name, sizeof name, "traces.rank%d.part", ctx->rank);
+    OTF2_Archive* archive = open_archive(ctx, name);
+    if (archive == NULL)
+        return -1;
+    int failed = write_location_files(archive, ctx);
+    failed |= trace_write_global_definitions(archive, ctx, ordered) != 0;
+    failed |= OTF2_Archive_Close(archive) != OTF2_SUCCESS;
+    if (!failed)
+        failed |= rename_into_place(ctx->directory, ctx->rank);
+    return failed ? -1 : 0;
+}
+
+/* Step 3: the global definitions with the event counts, written as a
+ * definitions-only archive traces.rank<N>.counts whose .def file replaces
+ * traces.rank<N>.def (its anchor, the same but for the name, is removed). */
+static int write_counts(const scorep_finalize_context* ctx, const uint64_t* ordered)
+{
+    char name[64], path[PATH_MAX], def[PATH_MAX];
+    snprintf(name, sizeof name, "traces.rank%d.counts", ctx->rank);
+    OTF2_Archive* archive = open_archive(ctx, name);
+    if (archive == NULL)
+        return -1;
+    int failed = trace_write_global_definitions(archive, ctx, ordered) != 0;
+    failed |= OTF2_Archive_Close(archive) != OTF2_SUCCESS;
+    snprintf(path, sizeof path, "%s/%s.def", ctx->directory, name);
+    snprintf(def, sizeof def, "%s/traces.rank%d.def", ctx->directory, ctx->rank);
+    if (!failed && rename(path, def) != 0)
+        failed = 1;
+    unlink(path);
+    snprintf(path, sizeof path, "%s/%s.otf2", ctx->directory, name);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/%s", ctx->directory, name);
+    rmdir(path);
+    return failed ? -1 : 0;
+}
+
+int trace_write_partial_archive(const scorep_finalize_context* ctx, uint64_t* counts,
+                                int* locations_written)
+{
+    char events_dir[PATH_MAX];
+    int n = snprintf(events_dir, sizeof events_dir, "%s/traces.rank%d", ctx->directory, ctx->rank);
+    *locations_written = 0;
+    if (n <= 0 || (size_t)n >= sizeof events_dir)
+        return -1;
+    uint64_t* ordered = counts_in_definition_order(ctx, counts);   /* all 0 yet */
+    if (ordered == NULL || write_skeleton(ctx, ordered) != 0) {
         free(ordered);
-        if (archive != NULL)
-            OTF2_Archive_Close(archive);
         scorep_warning("trace: cannot write the definitions of rank %d in %s", ctx->rank,
                        ctx->directory);
         return -1;
     }
-    /* with its (serial) collectives set, OTF2 creates the archive's directory */
-    int failed = OTF2_Archive_SetSerialCollectiveCallbacks(archive) != OTF2_SUCCESS;
-    failed |= OTF2_Archive_SetFlushCallbacks(archive, &partial_flush_callbacks, NULL) != OTF2_SUCCESS;
-    OTF2_Archive_SetCreator(archive, "scorep-wrapgen (partial: one rank of an abnormal end)");
-    if (mkdir(events_dir, 0777) != 0 && errno != EEXIST) {
-        scorep_warning("trace: cannot create %s: %s", events_dir, strerror(errno));
-        failed = 1;
-    } else {
-        failed |= link_event_files(events_dir);
+    int failed = 0;
+    size_t i = 0;
+    for (trace_location* tl = atomic_load(&trace.locations); tl != NULL; tl = tl->next, i++) {
+        if (trace_encode_location(tl, &counts[i]) != 0 || link_event_file(events_dir, tl) != 0) {
+            counts[i] = 0;   /* its empty event file stays */
+            failed = 1;
+            continue;
+        }
+        ++*locations_written;
     }
-    failed |= write_location_files(archive, ctx);
-    failed |= trace_write_global_definitions(archive, ctx, ordered) != 0;
-    failed |= OTF2_Archive_Close(archive) != OTF2_SUCCESS;
     free(ordered);
-    if (!failed)
-        failed |= rename_into_place(ctx->directory, ctx->rank);
+    ordered = counts_in_definition_order(ctx, counts);
+    failed |= ordered == NULL || write_counts(ctx, ordered) != 0;
+    free(ordered);
     return failed ? -1 : 0;
 }

@@ -123,18 +123,28 @@ int trace_write(const scorep_finalize_context* ctx)
     uint64_t* counts = calloc(n ? n : 1, sizeof *counts);
     if (counts == NULL)
         out_of_memory(ctx->mpp);
-    failed |= close_event_writers(counts);
     if (trace_is_partial(ctx)) {
-        /* No collectives possible: this rank's events stay in traces/, and
-         * its definitions go into an archive of its own. */
+        /* No collectives possible: this rank's events go to traces/, and
+         * its definitions into an archive of its own, readable after every
+         * step (the launcher may kill the rank meanwhile). */
+        int written = 0;
+        failed |= trace_write_partial_archive(ctx, counts, &written);
         trace.archive = NULL;  /* closing the shared one would need collectives */
-        failed |= trace_write_partial_archive(ctx, counts);
         free(counts);
         remove_private_directory();
-        scorep_warning("trace: abnormal end: rank %d wrote its part of the trace as "
-                       "%s/traces.rank%d.otf2", ctx->rank, ctx->directory, ctx->rank);
+        if (written == (int)n)
+            scorep_warning("trace: abnormal end: rank %d wrote its part of the trace (%zu location%s) as "
+                           "%s/traces.rank%d.otf2", ctx->rank, n, n == 1 ? "" : "s", ctx->directory, ctx->rank);
+        else if (written > 0 || !failed)
+            scorep_warning("trace: abnormal end: rank %d wrote its part of the trace as %s/traces.rank%d.otf2, "
+                           "with the events of %d of its %zu locations (the others' are missing: see above)",
+                           ctx->rank, ctx->directory, ctx->rank, written, n);
+        else
+            scorep_warning("trace: abnormal end: rank %d could not write its part of the trace (see above)",
+                           ctx->rank);
         return failed ? -1 : 0;
     }
+    failed |= close_event_writers(counts);
     failed |= OTF2_Archive_CloseEvtFiles(trace.archive) != OTF2_SUCCESS;
     failed |= trace_write_mapping_tables(ctx) != 0;
 

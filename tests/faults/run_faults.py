@@ -1,0 +1,246 @@
+#!/usr/bin/python3
+"""Fault scenarios of a traced 4-rank MPI run, each repeated: what survives?
+
+usage: tests/faults/run_faults.py [-n RUNS] [--build DIR] [--keep DIR] [SCENARIO ...]
+
+Scenarios (all by default):
+  kill9      kill -9 of rank 2 midway: ranks 0, 1, 3 must leave a readable
+             profile and trace
+  sigterm    SIGTERM to mpirun midway: all 4 ranks' profiles and traces
+  sigint     SIGINT to mpirun midway: the same
+  abort_all  every rank calls MPI_Abort at the same moment: all 4 ranks'
+             data, and mpirun ends within 2 s of the abort
+  disk_full  the experiment directory on a 2 MiB tmpfs (needs root): the
+             profile survives, the trace is readable and the warning says
+             what is missing
+
+A profile is readable when profile.json (or profile.rank<N>.json after an
+abnormal end) loads as JSON and holds the rank; a trace when otf2-print reads
+traces.otf2 (or traces.rank<N>.otf2) with exit status 0 and no error. The
+messages are honest when the ranks the warnings say wrote their trace part are
+exactly those whose part is readable.
+
+Prints one line per scenario with the counts; exits 1 if any run lost data.
+Takes about 5 s per run on an idle machine (build: $SCOREP_WRAPGEN_BUILD or
+build/, configured with -Dmpi=openmpi).
+"""
+import argparse
+import json
+import os
+import pathlib
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+REPO = pathlib.Path(__file__).resolve().parent.parent.parent
+RANKS = 4
+SCENARIOS = ("kill9", "sigterm", "sigint", "abort_all", "disk_full")
+MPIRUN = ["mpirun", "--oversubscribe"]
+ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
+
+
+def build_program(build, directory):
+    """The fault program, built with the build tree's instrumenter."""
+    scorep = build / "runtime" / "mpi_adapter" / "scorep"
+    if not scorep.exists():
+        sys.exit(f"run_faults: {scorep} is missing: build first (ninja -C {build})")
+    out = directory / "fault_program"
+    subprocess.run([sys.executable, str(scorep), "mpicc", "-O1", str(REPO / "tests" / "faults" / "fault_program.c"),
+                    "-o", str(out)], check=True, capture_output=True, text=True)
+    return out
+
+
+def otf2_readable(anchor):
+    """otf2-print reads the whole archive: exit status 0 and no error."""
+    if not anchor.exists():
+        return False
+    try:
+        proc = subprocess.run(["otf2-print", str(anchor)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              text=True, timeout=120)
+    except subprocess.TimeoutExpired:   # a truncated event file can make OTF2 loop
+        return False
+    return proc.returncode == 0 and "error" not in proc.stderr.lower()
+
+
+def profile_ranks(path):
+    try:
+        with open(path) as f:
+            data = json.load(f)
+        return {loc["rank"] for loc in data["locations"]}
+    except (OSError, ValueError, KeyError, TypeError):
+        return set()
+
+
+def survivors(experiment):
+    """(ranks with a readable profile, ranks with a readable trace)"""
+    profiles, traces = set(), set()
+    if (experiment / "profile.json").exists():
+        profiles |= profile_ranks(experiment / "profile.json")
+    for part in experiment.glob("profile.rank*.json"):
+        rank = int(part.name[len("profile.rank"):-len(".json")])
+        if rank in profile_ranks(part):
+            profiles.add(rank)
+    if otf2_readable(experiment / "traces.otf2"):
+        traces |= set(range(RANKS))
+    for anchor in experiment.glob("traces.rank*.otf2"):
+        rank = int(anchor.name[len("traces.rank"):-len(".otf2")])
+        if otf2_readable(anchor):
+            traces.add(rank)
+    return profiles, traces
+
+
+def claimed_trace_ranks(stderr):
+    """Ranks whose warnings say their part of the trace was written."""
+    return {int(m) for m in re.findall(r"rank (\d+) wrote its part of the trace", stderr)}
+
+
+def wait_for(paths, timeout):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if all(p.exists() and p.stat().st_size > 0 for p in paths):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def run_once(scenario, program, workdir):
+    """Runs the scenario once in workdir; returns a dict of findings."""
+    out = workdir / "out"
+    out.mkdir()
+    experiment = workdir / "experiment"
+    env = dict(os.environ, **ENV, SCOREP_EXPERIMENT_DIRECTORY=str(experiment), SCOREP_ENABLE_TRACING="true")
+    env = {k: v for k, v in env.items() if not (k.startswith("SCOREP_") and k not in
+                                                 ("SCOREP_EXPERIMENT_DIRECTORY", "SCOREP_ENABLE_TRACING"))}
+    forwarded = ["-x", "SCOREP_EXPERIMENT_DIRECTORY", "-x", "SCOREP_ENABLE_TRACING"]
+    mounted = None
+    expected = set(range(RANKS))
+    mode, seconds, calls = "run", "60", "10"
+    if scenario == "abort_all":
+        mode, seconds = "abort", "1"
+    elif scenario == "disk_full":
+        mounted = workdir / "disk"
+        mounted.mkdir()
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mounted)], check=True)
+        experiment = mounted / "experiment"
+        env["SCOREP_EXPERIMENT_DIRECTORY"] = str(experiment)
+        seconds = "1"
+    argv = MPIRUN + forwarded + ["-n", str(RANKS), str(program), str(out), seconds, mode, calls]
+    proc = subprocess.Popen(argv, env=env, cwd=workdir, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    finding = {"scenario": scenario}
+    try:
+        pids = [out / f"rank{r}.pid" for r in range(RANKS)]
+        if scenario in ("kill9", "sigterm", "sigint"):
+            if not wait_for(pids, 60):
+                raise RuntimeError("the ranks did not start within 60 s")
+            time.sleep(1.5)   # midway: every rank has recorded for a while
+            if scenario == "kill9":
+                os.kill(int((out / "rank2.pid").read_text()), signal.SIGKILL)
+                expected = {0, 1, 3}
+            else:
+                proc.send_signal(signal.SIGTERM if scenario == "sigterm" else signal.SIGINT)
+        try:
+            stdout, stderr = proc.communicate(timeout=180)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            stdout, stderr = proc.communicate()
+            finding["hung"] = True
+        ended = time.time()
+        loop_ends = [p.stat().st_mtime for p in out.glob("rank*.iterations")]
+        if scenario == "abort_all" and loop_ends:
+            finding["wait"] = ended - min(loop_ends)   # from the abort to mpirun's end
+        profiles, traces = survivors(experiment)
+        finding.update(expected=expected, profiles=profiles & expected, traces=traces & expected,
+                       stderr=stderr, returncode=proc.returncode)
+        if scenario == "disk_full":
+            finding["message"] = bool(re.search(r"(no space|disk is full|file system is full)", stderr, re.I)) \
+                and bool(re.search(r"(missing|lost|not written|incomplete)", stderr, re.I))
+        else:
+            claimed = claimed_trace_ranks(stderr)
+            partial = not (experiment / "traces.otf2").exists()
+            finding["message"] = (claimed == traces) if partial else True
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        if mounted is not None:
+            finding["disk_files"] = sorted(f"{p.relative_to(mounted)}:{p.stat().st_size}"
+                                           for p in mounted.rglob("*") if p.is_file())[:50]
+            subprocess.run(["umount", "-l", str(mounted)], check=False)
+    return finding
+
+
+def summarise(scenario, findings):
+    n = len(findings)
+    expected = len(findings[0]["expected"]) if findings else 0
+    full_profiles = sum(f["profiles"] == f["expected"] for f in findings)
+    full_traces = sum(f["traces"] == f["expected"] for f in findings)
+    honest = sum(bool(f["message"]) for f in findings)
+    traces = " ".join(str(len(f["traces"])) for f in findings)
+    profiles = " ".join(str(len(f["profiles"])) for f in findings)
+    line = (f"{scenario:10} runs {n:3}  all {expected} profiles readable: {full_profiles:3}/{n}  "
+            f"all {expected} traces readable: {full_traces:3}/{n}  honest message: {honest:3}/{n}")
+    if any("wait" in f for f in findings):
+        line += f"  longest end after abort: {max(f.get('wait', 0) for f in findings):.1f} s"
+    line += f"\n{'':10} traces per run: {traces}\n{'':10} profiles per run: {profiles}"
+    return line
+
+
+def scenario_ok(f):
+    ok = f["profiles"] == f["expected"] and f["traces"] == f["expected"] and f["message"] and not f.get("hung")
+    if f["scenario"] == "abort_all":
+        ok = ok and f.get("wait", 99) <= 2.0
+    return ok
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    parser.add_argument("-n", "--runs", type=int, default=20, help="runs per scenario (default 20)")
+    parser.add_argument("--build", type=pathlib.Path,
+                        default=pathlib.Path(os.environ.get("SCOREP_WRAPGEN_BUILD", REPO / "build")))
+    parser.add_argument("--keep", type=pathlib.Path, help="keep every run's directory under this one")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print each run's findings")
+    parser.add_argument("scenarios", nargs="*", metavar="SCENARIO", help=", ".join(SCENARIOS) + " (default: all)")
+    args = parser.parse_args(argv)
+    unknown = [s for s in args.scenarios if s not in SCENARIOS]
+    if unknown:
+        parser.error(f"unknown scenario {', '.join(unknown)}: choose from {', '.join(SCENARIOS)}")
+    args.scenarios = args.scenarios or list(SCENARIOS)
+    if "disk_full" in args.scenarios and os.geteuid() != 0:
+        print("run_faults: disk_full needs root (it mounts a tmpfs); skipped", file=sys.stderr)
+        args.scenarios = [s for s in args.scenarios if s != "disk_full"]
+    root = pathlib.Path(tempfile.mkdtemp(prefix="scorep-faults-"))
+    failed = False
+    try:
+        program = build_program(args.build.resolve(), root)
+        for scenario in args.scenarios:
+            findings = []
+            for i in range(args.runs):
+                workdir = root / f"{scenario}-{i}"
+                workdir.mkdir()
+                print(f"  {scenario} run {i + 1}/{args.runs}", end="\r", file=sys.stderr, flush=True)
+                f = run_once(scenario, program, workdir)
+                findings.append(f)
+                if args.verbose or not scenario_ok(f):
+                    stderr = f.pop("stderr")
+                    print(f"{scenario} run {i + 1}: profiles {sorted(f['profiles'])} traces {sorted(f['traces'])} "
+                          f"message ok {f['message']} {f.get('disk_files', '')} wait {f.get('wait', '')}\n"
+                          + "".join(f"    | {line}\n" for line in stderr.splitlines()[-12:]), end="")
+                if args.keep:
+                    shutil.copytree(workdir, args.keep / workdir.name, symlinks=True,
+                                    ignore=shutil.ignore_patterns("disk"))
+                shutil.rmtree(workdir, ignore_errors=True)
+            failed |= not all(scenario_ok(f) for f in findings)
+            print(summarise(scenario, findings), flush=True)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
