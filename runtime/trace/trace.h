@@ -111,8 +111,25 @@ void trace_blocks_free(trace_location* tl);  /* drops what is left, removes the 
 void trace_blocks_discard(trace_location* tl);  /* from now on, records go nowhere */
 
 /* trace_encode.c: raw records -> OTF2, at finalisation: tl's event writer is
- * created, fed with its blocks and closed; *events: its record count */
-int trace_encode_location(trace_location* tl, uint64_t* events);
+ * created, fed with its blocks and closed; *events: its record count. With
+ * cut, at most cut->room raw bytes are encoded (what the disk has room for,
+ * trace_write.c); cut->bytes and cut->time tell what was left out (0: none)
+ * and the time of its first record. */
+typedef struct trace_encode_cut {
+    uint64_t room;
+    uint64_t bytes, time;
+} trace_encode_cut;
+int trace_encode_location(trace_location* tl, uint64_t* events, trace_encode_cut* cut);
+/* trace_write.c: the raw bytes tl holds (in memory and spilled) */
+uint64_t trace_location_raw_bytes(const trace_location* tl);
+/* trace_write.c: the raw bytes each location may encode so that the trace
+ * and its definitions fit on the disk (UINT64_MAX: all); ranks: how many
+ * processes share the file system's free space */
+uint64_t trace_room_per_location(const scorep_finalize_context* ctx, uint64_t mine, uint64_t all,
+                                 size_t locations);
+/* trace_write.c: the warning when the disk had no room for all events */
+void trace_report_cut(const scorep_finalize_context* ctx, const trace_location* tl,
+                      const trace_encode_cut* cut);
 uint64_t trace_encode_time(void);   /* the time of the record being encoded */
 
 /* trace_events.c: after the limit: 1 if tl records nothing more; the first

@@ -125,6 +125,11 @@ uint64_t trace_encode_time(void)
     return encoding_time;
 }
 
+/* What the disk has room for (trace_write.c): raw bytes this location may
+ * still encode; the first record beyond is where its trace ends. */
+static _Thread_local uint64_t room;
+static _Thread_local uint64_t cut_time, cut_bytes, last_time;
+
 static void encode_block(trace_location* tl, const char* data, uint64_t bytes)
 {
     const char* end = data + bytes;
@@ -134,17 +139,27 @@ static void encode_block(trace_location* tl, const char* data, uint64_t bytes)
             write_failed(tl, OTF2_ERROR_INVALID_DATA);
             return;
         }
-        encoding_time = r->time;
+        uint64_t size = raw_bytes(words_of[r->kind]);
+        if (UNLIKELY(cut_bytes != 0 || size > room)) {
+            if (cut_bytes == 0)
+                cut_time = r->time;
+            cut_bytes += (uint64_t)(end - p);
+            return;
+        }
+        room -= size;
+        encoding_time = last_time = r->time;
         OTF2_ErrorCode code = encode(tl->writer, r);
         if (UNLIKELY(code != OTF2_SUCCESS))
             write_failed(tl, code);
-        p += raw_bytes(words_of[r->kind]);
+        p += size;
     }
 }
 
-int trace_encode_location(trace_location* tl, uint64_t* events)
+int trace_encode_location(trace_location* tl, uint64_t* events, trace_encode_cut* cut)
 {
     *events = 0;
+    room = cut != NULL ? cut->room : UINT64_MAX;
+    cut_time = cut_bytes = last_time = 0;
     /* created only now: an event writer holds a chunk from its creation on */
     tl->writer = OTF2_Archive_GetEvtWriter(trace.archive, trace_location_global_id(tl));
     if (tl->writer == NULL) {
@@ -154,6 +169,13 @@ int trace_encode_location(trace_location* tl, uint64_t* events)
         return -1;
     }
     trace_blocks_drain(tl, encode_block);
+    /* the disk had no room for the rest: the trace says where it ends */
+    if (cut_bytes != 0)
+        OTF2_EvtWriter_MeasurementOnOff(tl->writer, NULL, last_time, OTF2_MEASUREMENT_OFF);
+    if (cut != NULL) {
+        cut->time = cut_time;
+        cut->bytes = cut_bytes;
+    }
     OTF2_EvtWriter_GetNumberOfEvents(tl->writer, events);
     int failed = OTF2_Archive_CloseEvtWriter(trace.archive, tl->writer) != OTF2_SUCCESS;
     tl->writer = NULL;

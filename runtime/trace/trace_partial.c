@@ -212,8 +212,18 @@ int trace_write_partial_archive(const scorep_finalize_context* ctx, uint64_t* co
     }
     int failed = 0;
     size_t i = 0;
+    /* the disk's room (trace_write.c), every rank assumed to have recorded as much as this one */
+    uint64_t mine = 0;
+    for (trace_location* tl = atomic_load(&trace.locations); tl != NULL; tl = tl->next)
+        mine += trace_location_raw_bytes(tl);
+    uint64_t room = trace_room_per_location(ctx, mine, mine * (uint64_t)ctx->size, 0);
     for (trace_location* tl = atomic_load(&trace.locations); tl != NULL; tl = tl->next, i++) {
-        if (trace_encode_location(tl, &counts[i]) != 0 || link_event_file(events_dir, tl) != 0) {
+        trace_encode_cut cut = {.room = room == UINT64_MAX || mine == 0
+                                            ? UINT64_MAX
+                                            : (uint64_t)((double)room * ((double)trace_location_raw_bytes(tl) / (double)mine))};
+        int encoded = trace_encode_location(tl, &counts[i], &cut) == 0;
+        trace_report_cut(ctx, tl, &cut);
+        if (!encoded || link_event_file(events_dir, tl) != 0) {
             counts[i] = 0;   /* its empty event file stays */
             failed = 1;
             continue;

@@ -13,21 +13,107 @@
 #define _DEFAULT_SOURCE  /* mkdtemp, realpath, symlink, rmdir with -std=c11 */
 #endif
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "trace.h"
 
-/* Encodes every location's raw blocks into its event file; fills counts
- * (location order of trace.locations), or without counts discards them. */
-static int close_event_writers(uint64_t* counts)
+/* ---- room on the disk ----
+ * The experiment directory's file system may not hold every event (a full
+ * disk, a quota, a small scratch space). Each location then encodes only as
+ * many of its first records as fit, its trace ends with a MeasurementOnOff
+ * marker and a warning says what is missing; the archive stays readable. The
+ * raw bytes bound the encoded ones (OTF2 writes 3 to 40 bytes for a 16 to 48
+ * byte raw record), and room is kept for the definitions, written last. */
+
+uint64_t trace_location_raw_bytes(const trace_location* tl)
+{
+    uint64_t bytes = 0;
+    for (const raw_block* b = tl->first; b != NULL; b = b->next)
+        bytes += b == tl->current ? (uint64_t)(tl->raw_next - b->data) : b->used;
+    struct stat st;
+    if (tl->spill_fd >= 0 && tl->spilled_blocks > 0 && fstat(tl->spill_fd, &st) == 0)
+        bytes += (uint64_t)st.st_size;
+    return bytes;
+}
+
+static uint64_t free_bytes(const char* directory)
+{
+    struct statvfs fs;
+    if (statvfs(directory, &fs) != 0)
+        return UINT64_MAX;
+    return (uint64_t)fs.f_bavail * (uint64_t)fs.f_frsize;
+}
+
+/* mine: this rank's raw bytes, all: every rank's (on the same file system),
+ * free: the free bytes seen; the raw bytes this rank's events may take */
+static uint64_t rank_room(const scorep_finalize_context* ctx, uint64_t mine, uint64_t all,
+                          uint64_t free)
+{
+    /* definitions: a file per location, each rank's, the anchor (files take whole blocks) */
+    uint64_t reserve = (256u << 10) + (uint64_t)(16u << 10) * (ctx->defs->location_count + (uint64_t)ctx->size);
+    if (free == UINT64_MAX || all + reserve <= free || all == 0)
+        return UINT64_MAX;
+    if (free <= reserve)
+        return 0;
+    /* in proportion to what each rank recorded; a tenth spare for OTF2's chunk headers */
+    return (uint64_t)((double)(free - reserve) * 0.9 * ((double)mine / (double)all));
+}
+
+static uint64_t location_room(uint64_t rank_room, uint64_t mine, const trace_location* tl)
+{
+    if (rank_room == UINT64_MAX || mine == 0)
+        return UINT64_MAX;
+    return (uint64_t)((double)rank_room * ((double)trace_location_raw_bytes(tl) / (double)mine));
+}
+
+static uint64_t raw_bytes_of_process(void)
+{
+    uint64_t bytes = 0;
+    for (trace_location* tl = atomic_load(&trace.locations); tl != NULL; tl = tl->next)
+        bytes += trace_location_raw_bytes(tl);
+    return bytes;
+}
+
+/* Partial (no collectives): every rank is assumed to have recorded as much. */
+uint64_t trace_room_per_location(const scorep_finalize_context* ctx, uint64_t mine, uint64_t all,
+                                 size_t locations)
+{
+    (void)locations;
+    return rank_room(ctx, mine, all, free_bytes(ctx->directory));
+}
+
+void trace_report_cut(const scorep_finalize_context* ctx, const trace_location* tl,
+                      const trace_encode_cut* cut)
+{
+    if (cut->bytes == 0)
+        return;
+    double seconds = cut->time > ctx->global_begin_ticks
+                         ? (double)(cut->time - ctx->global_begin_ticks) / (double)ctx->ticks_per_second
+                         : 0.0;
+    scorep_warning("trace: no space left on the file system of %s: rank %d, location %u: its events "
+                   "from %.6f s after the start on (%llu bytes of records) are missing; the trace "
+                   "ends there with a MeasurementOnOff(OFF) record", ctx->directory, ctx->rank,
+                   tl->location->local_id, seconds, (unsigned long long)cut->bytes);
+}
+
+/* Encodes every location's raw blocks into its event file, as much as the
+ * disk has room for (rank_room); fills counts (location order of
+ * trace.locations), or without counts discards them. */
+static int close_event_writers(const scorep_finalize_context* ctx, uint64_t* counts, uint64_t room)
 {
     int failed = 0;
     size_t i = 0;
+    uint64_t mine = counts != NULL ? raw_bytes_of_process() : 0;
     for (trace_location* tl = atomic_load(&trace.locations); tl != NULL; tl = tl->next, i++) {
-        if (counts == NULL)
+        if (counts == NULL) {
             trace_blocks_free(tl);
-        else
-            failed |= trace_encode_location(tl, &counts[i]) != 0;
+            continue;
+        }
+        trace_encode_cut cut = {.room = location_room(room, mine, tl)};
+        failed |= trace_encode_location(tl, &counts[i], &cut) != 0;
+        trace_report_cut(ctx, tl, &cut);
     }
     return failed;
 }
@@ -144,7 +230,11 @@ int trace_write(const scorep_finalize_context* ctx)
                            ctx->rank);
         return failed ? -1 : 0;
     }
-    failed |= close_event_writers(counts);
+    /* the room on the disk, shared in proportion to what each rank recorded */
+    uint64_t mine = raw_bytes_of_process(), all = mine, room_free = free_bytes(ctx->directory);
+    ctx->mpp->allreduce_u64(&all, 1, 0);
+    ctx->mpp->allreduce_u64(&room_free, 1, 1);
+    failed |= close_event_writers(ctx, counts, rank_room(ctx, mine, all, room_free));
     failed |= OTF2_Archive_CloseEvtFiles(trace.archive) != OTF2_SUCCESS;
     failed |= trace_write_mapping_tables(ctx) != 0;
 
@@ -170,7 +260,7 @@ void trace_discard(void)
         return;
     if (atomic_load(&trace.locations) != NULL)
         scorep_warning("trace: there is no usable experiment directory; the trace is discarded");
-    close_event_writers(NULL);  /* pre_flush declines: no directory */
+    close_event_writers(NULL, NULL, 0);  /* pre_flush declines: no directory */
     trace.archive = NULL;       /* closing needs collectives that were never set up */
     remove_private_directory();
 }

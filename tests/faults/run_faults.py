@@ -157,8 +157,9 @@ def run_once(scenario, program, workdir):
         finding.update(expected=expected, profiles=profiles & expected, traces=traces & expected,
                        stderr=stderr, returncode=proc.returncode)
         if scenario == "disk_full":
-            finding["message"] = bool(re.search(r"(no space|disk is full|file system is full)", stderr, re.I)) \
-                and bool(re.search(r"(missing|lost|not written|incomplete)", stderr, re.I))
+            # the measurement's own warning says that the disk was full and what is missing
+            finding["message"] = bool(re.search(r"^\[Score-P\].*(no space|full).*(missing|lost)", stderr,
+                                                re.I | re.M))
         else:
             claimed = claimed_trace_ranks(stderr)
             partial = not (experiment / "traces.otf2").exists()
