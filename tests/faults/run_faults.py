@@ -81,13 +81,19 @@ def survivors(experiment):
     if (experiment / "profile.json").exists():
         profiles |= profile_ranks(experiment / "profile.json")
     for part in experiment.glob("profile.rank*.json"):
-        rank = int(part.name[len("profile.rank"):-len(".json")])
+        rank = part.name[len("profile.rank"):-len(".json")]
+        if not rank.isdigit():
+            continue
+        rank = int(rank)
         if rank in profile_ranks(part):
             profiles.add(rank)
     if otf2_readable(experiment / "traces.otf2"):
         traces |= set(range(RANKS))
     for anchor in experiment.glob("traces.rank*.otf2"):
-        rank = int(anchor.name[len("traces.rank"):-len(".otf2")])
+        rank = anchor.name[len("traces.rank"):-len(".otf2")]
+        if not rank.isdigit():   # traces.rank<N>.part.otf2: not renamed into place
+            continue
+        rank = int(rank)
         if otf2_readable(anchor):
             traces.add(rank)
     return profiles, traces
