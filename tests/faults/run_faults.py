@@ -113,8 +113,9 @@ def wait_for(paths, timeout):
     return False
 
 
-def run_once(scenario, program, workdir):
-    """Runs the scenario once in workdir; returns a dict of findings."""
+def run_once(scenario, program, workdir, calls=10):
+    """Runs the scenario once in workdir; returns a dict of findings. calls:
+    MPI_Comm_rank calls per iteration of the program (the trace's volume)."""
     out = workdir / "out"
     out.mkdir()
     experiment = workdir / "experiment"
@@ -124,7 +125,7 @@ def run_once(scenario, program, workdir):
     forwarded = ["-x", "SCOREP_EXPERIMENT_DIRECTORY", "-x", "SCOREP_ENABLE_TRACING"]
     mounted = None
     expected = set(range(RANKS))
-    mode, seconds, calls = "run", "60", "10"
+    mode, seconds, calls = "run", "60", str(calls)
     if scenario == "abort_all":
         mode, seconds = "abort", "1"
     elif scenario == "disk_full":
@@ -211,6 +212,8 @@ def main(argv=None):
     parser.add_argument("--build", type=pathlib.Path,
                         default=pathlib.Path(os.environ.get("SCOREP_WRAPGEN_BUILD", REPO / "build")))
     parser.add_argument("--keep", type=pathlib.Path, help="keep every run's directory under this one")
+    parser.add_argument("--calls", type=int, default=10,
+                        help="MPI_Comm_rank calls per iteration: the trace's volume (default 10)")
     parser.add_argument("-v", "--verbose", action="store_true", help="print each run's findings")
     parser.add_argument("scenarios", nargs="*", metavar="SCENARIO", help=", ".join(SCENARIOS) + " (default: all)")
     args = parser.parse_args(argv)
@@ -231,7 +234,7 @@ def main(argv=None):
                 workdir = root / f"{scenario}-{i}"
                 workdir.mkdir()
                 print(f"  {scenario} run {i + 1}/{args.runs}", end="\r", file=sys.stderr, flush=True)
-                f = run_once(scenario, program, workdir)
+                f = run_once(scenario, program, workdir, args.calls)
                 findings.append(f)
                 if args.verbose or not scenario_ok(f):
                     stderr = f.pop("stderr")

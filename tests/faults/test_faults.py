@@ -1,0 +1,65 @@
+"""The fault scenarios of tests/faults/run_faults.py, a short version: each
+scenario three times; every run must leave every expected rank's profile and
+trace readable (otf2-print, json) and warnings that match what survived.
+The full version (20 runs each): tests/faults/run_faults.py."""
+import json
+import os
+import shutil
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+import run_faults  # noqa: E402
+
+RUNS = 3
+
+
+@pytest.fixture(scope="module")
+def fault_program(build_dir, tmp_path_factory):
+    options = json.loads((build_dir / "meson-info" / "intro-buildoptions.json").read_text())
+    if next((o["value"] for o in options if o["name"] == "mpi"), "openmpi") != "openmpi":
+        pytest.skip("the fault scenarios use Open MPI's mpirun")
+    if not shutil.which("otf2-print"):
+        pytest.skip("otf2-print not installed")
+    if not (build_dir / "runtime" / "trace").exists():
+        pytest.skip("built without the trace substrate")
+    return run_faults.build_program(build_dir, tmp_path_factory.mktemp("faults"))
+
+
+def run_scenario(scenario, program, tmp_path):
+    findings = []
+    for i in range(RUNS):
+        workdir = tmp_path / f"run{i}"
+        workdir.mkdir()
+        findings.append(run_faults.run_once(scenario, program, workdir, calls=2))
+        shutil.rmtree(workdir, ignore_errors=True)
+    for i, f in enumerate(findings):
+        detail = f"run {i + 1}: {run_faults.summarise(scenario, [f])}\nstderr:\n{f['stderr'][-3000:]}"
+        assert not f.get("hung"), detail
+        assert f["profiles"] == f["expected"], detail
+        assert f["traces"] == f["expected"], detail
+        assert f["message"], detail
+    return findings
+
+
+def test_kill_9_of_one_rank_leaves_every_other_ranks_profile_and_trace_readable(fault_program, tmp_path):
+    run_scenario("kill9", fault_program, tmp_path)
+
+
+def test_sigterm_to_mpirun_leaves_every_ranks_profile_and_trace_readable(fault_program, tmp_path):
+    run_scenario("sigterm", fault_program, tmp_path)
+
+
+def test_sigint_to_mpirun_leaves_every_ranks_profile_and_trace_readable(fault_program, tmp_path):
+    run_scenario("sigint", fault_program, tmp_path)
+
+
+def test_mpi_abort_on_every_rank_at_once_keeps_all_data_and_ends_within_2_s(fault_program, tmp_path):
+    for f in run_scenario("abort_all", fault_program, tmp_path):
+        assert f["wait"] <= 2.0, f"mpirun ended {f['wait']:.1f} s after the abort"
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="mounts a tmpfs: needs root")
+def test_full_disk_keeps_the_profile_and_a_readable_trace_and_says_what_is_missing(fault_program, tmp_path):
+    run_scenario("disk_full", fault_program, tmp_path)
