@@ -113,9 +113,10 @@ def wait_for(paths, timeout):
     return False
 
 
-def run_once(scenario, program, workdir, calls=10):
+def run_once(scenario, program, workdir, calls=10, midway=1.5):
     """Runs the scenario once in workdir; returns a dict of findings. calls:
-    MPI_Comm_rank calls per iteration of the program (the trace's volume)."""
+    MPI_Comm_rank calls per iteration of the program (the trace's volume);
+    midway: seconds the ranks run before the signal."""
     out = workdir / "out"
     out.mkdir()
     experiment = workdir / "experiment"
@@ -138,13 +139,13 @@ def run_once(scenario, program, workdir, calls=10):
     argv = MPIRUN + forwarded + ["-n", str(RANKS), str(program), str(out), seconds, mode, calls]
     proc = subprocess.Popen(argv, env=env, cwd=workdir, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, start_new_session=True)
-    finding = {"scenario": scenario}
+    finding = {"scenario": scenario, "experiment": experiment}
     try:
         pids = [out / f"rank{r}.pid" for r in range(RANKS)]
         if scenario in ("kill9", "sigterm", "sigint"):
             if not wait_for(pids, 60):
                 raise RuntimeError("the ranks did not start within 60 s")
-            time.sleep(1.5)   # midway: every rank has recorded for a while
+            time.sleep(midway)   # every rank has recorded for a while
             if scenario == "kill9":
                 os.kill(int((out / "rank2.pid").read_text()), signal.SIGKILL)
                 expected = {0, 1, 3}

@@ -2,10 +2,13 @@
 scenario three times; every run must leave every expected rank's profile and
 trace readable (otf2-print, json) and warnings that match what survived.
 The full version (20 runs each): tests/faults/run_faults.py."""
+import importlib.machinery
 import json
 import os
 import shutil
+import subprocess
 import sys
+import types
 
 import pytest
 
@@ -63,3 +66,44 @@ def test_mpi_abort_on_every_rank_at_once_keeps_all_data_and_ends_within_2_s(faul
 @pytest.mark.skipif(os.geteuid() != 0, reason="mounts a tmpfs: needs root")
 def test_full_disk_keeps_the_profile_and_a_readable_trace_and_says_what_is_missing(fault_program, tmp_path):
     run_scenario("disk_full", fault_program, tmp_path)
+
+
+def test_tools_read_a_partial_experiment_and_name_the_rank_missing(fault_program, build_dir, tmp_path):
+    """After kill -9 of rank 2: otf2-print reads each rank's part, the export
+    merges ranks 0, 1, 3 and says rank 2 is missing, scorep-view serves every
+    rank's profile and says the same, printing what it does at once."""
+    f = run_faults.run_once("kill9", fault_program, tmp_path, calls=0, midway=0.5)
+    experiment = f["experiment"]
+    assert f["traces"] == f["profiles"] == {0, 1, 3}, f["stderr"]
+    export = subprocess.run([sys.executable, str(run_faults.REPO / "tools" / "scorep-trace-export"),
+                             str(experiment), "-o", str(tmp_path / "trace.json")],
+                            capture_output=True, text=True, timeout=300)
+    assert export.returncode == 0, export.stderr
+    assert "no trace of rank(s) 2 " in export.stderr
+    other = json.loads((tmp_path / "trace.json").read_text())["otherData"]
+    assert other["partial"] is True and other["missing_ranks"] == [2]
+    assert {e["pid"] for e in json.loads((tmp_path / "trace.json").read_text())["traceEvents"]} == {0, 1, 3}
+
+    if not (build_dir / "speedscope").exists():
+        pytest.skip("speedscope not installed in the build (make viewer)")
+    view = subprocess.Popen([sys.executable, str(build_dir / "tools" / "scorep-view"), "--no-trace", str(experiment)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = view.stderr.readline()
+        assert first.startswith("scorep-view: preparing the views of"), first
+        url = view.stdout.readline()
+        assert url.startswith("profile: http://127.0.0.1:"), url
+    finally:
+        view.terminate()
+        rest = view.communicate(timeout=30)[1]
+    assert "no profile of rank(s) 2 " in first + rest
+    # the document served: every rank's view, frames renumbered
+    loader = importlib.machinery.SourceFileLoader("scorep_view", str(build_dir / "tools" / "scorep-view"))
+    module = types.ModuleType(loader.name)
+    module.__file__ = loader.path
+    loader.exec_module(module)
+    merged, written, missing = module.partial_profiles(experiment)
+    assert (written, missing) == ([0, 1, 3], [2])
+    assert [p["name"] for p in merged["profiles"]] == ["rank 0", "rank 1", "rank 3"]
+    frames = len(merged["shared"]["frames"])
+    assert all(0 <= i < frames for p in merged["profiles"] for s in p["samples"] for i in s)
