@@ -10,8 +10,10 @@ RMA records (otf2-print) and profile.txt's per-target table have no access of
 an image to itself, and the bytes put and got are exactly the remote ones. The
 program's output is the same plain and measured."""
 import json
+import re
 import shutil
 import subprocess
+import sys
 from collections import Counter
 
 import pytest
@@ -52,7 +54,11 @@ def right_of(me):
     return 1 if me == IMAGES else me + 1
 
 
-def test_accesses_to_the_own_image_are_not_recorded_as_remote(build_dir, tmp_path):
+@pytest.fixture(scope="module")
+def experiment(build_dir, tmp_path_factory):
+    """The program run plain and measured (profile and trace) on IMAGES images;
+    the outputs must agree."""
+    tmp_path = tmp_path_factory.mktemp("caf_self")
     built = {}
     for kind, prefix in (("plain", []), ("measured", scorep(build_dir))):
         d = tmp_path / kind
@@ -68,6 +74,10 @@ def test_accesses_to_the_own_image_are_not_recorded_as_remote(build_dir, tmp_pat
     assert measured.returncode == 0, measured.stderr
     assert sorted(measured.stdout.splitlines()) == sorted(plain.stdout.splitlines())
     assert len(plain.stdout.splitlines()) == IMAGES
+    return experiment
+
+
+def test_accesses_to_the_own_image_are_not_recorded_as_remote(experiment):
 
     profile = json.loads((experiment / "profile.json").read_text())
     nodes, visits = image_nodes(profile)
@@ -101,3 +111,31 @@ def test_accesses_to_the_own_image_are_not_recorded_as_remote(build_dir, tmp_pat
     table = text.split("Coarray Fortran remote accesses per target image", 1)[1].split("\n\n", 1)[0]
     pairs = [tuple(map(int, line.split()[:2])) for line in table.splitlines()[2:]]
     assert sorted(pairs) == sorted((me, right_of(me)) for me in range(1, IMAGES + 1))
+
+
+REGION = re.compile(r'^REGION\s+\d+\s+Name: "([^"]*)".*?, Paradigm: (\S+)', re.M)
+
+
+def test_caf_regions_carry_the_caf_paradigm_in_the_trace(experiment):
+    """The profile says paradigm "caf"; the OTF2 trace (otf2-print -G, an
+    independent reader) names the CAF regions' paradigm "CAF" through a
+    Paradigm definition (OTF2 3.0 has no value of its own for CAF), and only
+    those: MPI regions stay MPI."""
+    profile = json.loads((experiment / "profile.json").read_text())
+    caf_in_profile = {r["name"] for r in profile["regions"] if r["paradigm"] == "caf"}
+    assert "_gfortran_caf_sendget" in caf_in_profile
+    printed = subprocess.run(["otf2-print", "-G", str(experiment / "traces.otf2")], capture_output=True,
+                             text=True, check=True).stdout
+    paradigm_of = dict(REGION.findall(printed))
+    caf_in_trace = {name for name, paradigm in paradigm_of.items() if paradigm == '"CAF"'}
+    assert caf_in_trace == {name for name in paradigm_of if name.startswith("_gfortran_caf_")}
+    assert caf_in_profile <= caf_in_trace
+    assert all(paradigm in ("MPI", '"MPI"') for name, paradigm in paradigm_of.items() if name.startswith("MPI_"))
+    assert len(re.findall(r'^PARADIGM\s+\d+\s+.*Name: "CAF".*Class: PROCESS', printed, re.M)) == 1
+    # scorep-trace-export files the regions under the paradigm's name
+    out = experiment.parent / "trace.json"
+    subprocess.run([sys.executable, str(REPO / "tools" / "scorep-trace-export"), str(experiment), "-o", str(out)],
+                   check=True, capture_output=True, text=True)
+    categories = {(e["name"], e["cat"]) for e in json.loads(out.read_text())["traceEvents"] if e["ph"] == "B"}
+    assert {cat for name, cat in categories if name.startswith("_gfortran_caf_")} == {"CAF"}
+    assert all(isinstance(cat, str) for _, cat in categories)
