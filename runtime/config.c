@@ -10,6 +10,8 @@
 #include "internal.h"
 #include "scorep_wrapgen/libwrap.h"
 
+extern char** environ;
+
 scorep_config scorep_cfg = {
     .enable_profiling = true,
     .enable_tracing = false,
@@ -107,11 +109,55 @@ static void read_string(const char* name, const char** field)
     if (v) *field = strdup(v);
 }
 
+/* Variables of the toolchain's own tools and tests, not of the measurement:
+ * they are in the environment of measured programs and are no typo. */
+static const char* const tool_prefixes[] = {"SCOREP_WRAPGEN_", "SCOREP_VIEW_", "SCOREP_INSTALLCHECK_",
+                                            "SCOREP_LIBWRAP_LIBCLANG", "SCOREP_CAF_HEADER", NULL};
+
+/* A SCOREP_* variable this measurement does not read is silently without effect,
+ * so one warning per name: with the nearest variable it does read when one is
+ * a typing error or two away (SCOREP_ENABLE_TRACNG), otherwise a plain "not
+ * used" (a Score-P variable of a feature this measurement does not have). */
+static void warn_unknown_variables(void)
+{
+    for (char** e = environ; e && *e; e++) {
+        if (strncmp(*e, "SCOREP_", 7) != 0) continue;
+        const char* eq = strchr(*e, '=');
+        size_t n = eq ? (size_t)(eq - *e) : strlen(*e);
+        char name[128];
+        if (n >= sizeof name) n = sizeof name - 1;
+        memcpy(name, *e, n);
+        name[n] = '\0';
+        bool known = false;
+        for (int i = 0; tool_prefixes[i] && !known; i++)
+            known = strncmp(name, tool_prefixes[i], strlen(tool_prefixes[i])) == 0;
+        const char* nearest = NULL;
+        int best = 99;
+        for (const scorep_config_var_info* v = config_vars; v->name && !known; v++) {
+            if (strcmp(v->name, name) == 0) known = true;
+            int d = scorep_edit_distance(name, v->name);
+            /* a name cut short or run on (SCOREP_OVERWRITE_EXPERIMENT_DIR) is as near as a typo */
+            size_t common = strlen(v->name) < n ? strlen(v->name) : n;
+            if (common >= 14 && strncmp(name, v->name, common) == 0) d = 1;
+            if (d < best) best = d, nearest = v->name;
+        }
+        if (known) continue;
+        if (best <= 2 || (best <= 3 && strlen(name) > 20))
+            scorep_warning("%s is not a variable of this measurement and has no effect; did you mean %s?", name,
+                           nearest);
+        else
+            scorep_warning("%s is not used by this measurement and has no effect (scorep-info config-vars lists the "
+                           "variables it reads)",
+                           name);
+    }
+}
+
 /* Smaller buffers than this cannot hold even the per-location chunk. */
 #define MIN_TOTAL_MEMORY (512u * 1024u)
 
 void scorep_config_load(void)
 {
+    warn_unknown_variables();
     read_bool("SCOREP_ENABLE_PROFILING", &scorep_cfg.enable_profiling);
     read_bool("SCOREP_ENABLE_TRACING", &scorep_cfg.enable_tracing);
     read_string("SCOREP_EXPERIMENT_DIRECTORY", &scorep_cfg.experiment_directory);

@@ -60,9 +60,8 @@ static void add_rule(scorep_filter* f, bool on_file, bool exclude, bool mangled,
 static const char* const keywords[] = {"INCLUDE", "EXCLUDE", "MANGLED", "SCOREP_REGION_NAMES_BEGIN",
                                        "SCOREP_REGION_NAMES_END", "SCOREP_FILE_NAMES_BEGIN", "SCOREP_FILE_NAMES_END"};
 
-/* Edit distance with transpositions (INLCUDE is one step from INCLUDE), on
- * upper-cased letters; words longer than 63 bytes are no keyword's typo. */
-static int distance(const char* a, const char* b)
+/* With transpositions: INLCUDE is one step from INCLUDE. */
+int scorep_edit_distance(const char* a, const char* b)
 {
     size_t n = strlen(a), m = strlen(b);
     if (n > 63 || m > 63) return 99;
@@ -97,7 +96,7 @@ static const char* misspelled_keyword(const char* word)
     const char* nearest = NULL;
     int nearest_distance = 99;
     for (size_t k = 0; k < count; k++) {
-        int d = distance(word, keywords[k]);
+        int d = scorep_edit_distance(word, keywords[k]);
         /* in another case only when otherwise equal: "exclude" is a keyword typed
          * in lower case, "excludes" may well be a function */
         bool near = d == 0 || (!lower && d <= (strlen(keywords[k]) > 12 ? 3 : 2));
