@@ -99,7 +99,7 @@ static void read_bool(const char* name, bool* field)
     const char* v = getenv(name);
     if (!v) return;
     if (!scorep_config_parse_bool(v, field))
-        scorep_warning("%s: invalid value '%s' (expected true or false), using '%s'", name, v,
+        scorep_warning_all_ranks("%s: invalid value '%s' (expected true or false), using '%s'", name, v,
                        *field ? "true" : "false");
 }
 
@@ -143,10 +143,10 @@ static void warn_unknown_variables(void)
         }
         if (known) continue;
         if (best <= 2 || (best <= 3 && strlen(name) > 20))
-            scorep_warning("%s is not a variable of this measurement and has no effect; did you mean %s?", name,
+            scorep_warning_all_ranks("%s is not a variable of this measurement and has no effect; did you mean %s?", name,
                            nearest);
         else
-            scorep_warning("%s is not used by this measurement and has no effect (scorep-info config-vars lists the "
+            scorep_warning_all_ranks("%s is not used by this measurement and has no effect (scorep-info config-vars lists the "
                            "variables it reads)",
                            name);
     }
@@ -174,10 +174,10 @@ void scorep_config_load(void)
     if (mem) {
         uint64_t bytes;
         if (!scorep_config_parse_size(mem, &bytes))
-            scorep_warning("SCOREP_TOTAL_MEMORY: invalid value '%s' (expected a size like 16000k, 64M), using '%llu'",
+            scorep_warning_all_ranks("SCOREP_TOTAL_MEMORY: invalid value '%s' (expected a size like 16000k, 64M), using '%llu'",
                            mem, (unsigned long long)scorep_cfg.total_memory);
         else if (bytes < MIN_TOTAL_MEMORY) {
-            scorep_warning("SCOREP_TOTAL_MEMORY: value '%s' is below the minimum, using '%u'", mem,
+            scorep_warning_all_ranks("SCOREP_TOTAL_MEMORY: value '%s' is below the minimum, using '%u'", mem,
                            MIN_TOTAL_MEMORY);
             scorep_cfg.total_memory = MIN_TOTAL_MEMORY;
         } else
@@ -193,7 +193,7 @@ void scorep_config_load(void)
         else if (scorep_config_parse_size(t, &bytes) && bytes > 0)
             scorep_cfg.tracing_max_size = bytes;
         else
-            scorep_warning("SCOREP_TRACING_MAX_SIZE: invalid value '%s' (expected a size like 512M, 4G, or "
+            scorep_warning_all_ranks("SCOREP_TRACING_MAX_SIZE: invalid value '%s' (expected a size like 512M, 4G, or "
                            "unlimited), using 'auto'", max_size);
         free(t);
     }
@@ -207,11 +207,11 @@ void scorep_config_load(void)
             if (tsc_safe)
                 scorep_cfg.timer = SCOREP_TIMER_TSC;
             else
-                scorep_warning("SCOREP_TIMER: value 'tsc' is not safe here (no invariant TSC), using 'clock_gettime'");
+                scorep_warning_all_ranks("SCOREP_TIMER: value 'tsc' is not safe here (no invariant TSC), using 'clock_gettime'");
         } else if (strcasecmp(t, "clock_gettime") == 0 || strcasecmp(t, "monotonic") == 0) {
             scorep_cfg.timer = SCOREP_TIMER_CLOCK_GETTIME;
         } else {
-            scorep_warning("SCOREP_TIMER: invalid value '%s' (expected tsc or clock_gettime), using '%s'",
+            scorep_warning_all_ranks("SCOREP_TIMER: invalid value '%s' (expected tsc or clock_gettime), using '%s'",
                            timer, tsc_safe ? "tsc" : "clock_gettime");
         }
         free(t);
