@@ -57,3 +57,17 @@ def test_mpi_run_prints_environment_warnings_once_in_one_format(tmp_path):
     assert any("SCOREP_ENABLE_TRACNG" in line for line in lines)
     assert any("SCOREP_MPI_ENABLE_GROUPS: unknown group 'BOGUS'" in line for line in lines)
     assert all(re.fullmatch(r"\[Score-P\] Warning: .* \(the same on all 3 ranks\)", line) for line in lines), lines
+
+
+def test_a_bad_filter_file_is_reported_once_for_all_ranks(build_dir, tmp_path):
+    filt = tmp_path / "filter.txt"
+    filt.write_text("SCOREP_REGION_NAMES_BEGIN\n EXCLUDE *\n INCLUDEE main\nSCOREP_REGION_NAMES_END\n")
+    said = {}
+    for rank in range(2):
+        proc = run(build_dir, "test_experiment", "normal",
+                   env={"SCOREP_FILTERING_FILE": str(filt), "SCOREP_EXPERIMENT_DIRECTORY": str(tmp_path / f"e{rank}"),
+                        "OMPI_COMM_WORLD_RANK": str(rank), "OMPI_COMM_WORLD_SIZE": "2"})
+        said[rank] = [line for line in score_p_lines(proc.stderr) if "SCOREP_FILTERING_FILE" in line]
+    assert said[1] == []
+    assert len(said[0]) == 1 and said[0][0].endswith("(the same on all 2 ranks)"), said[0]
+    assert f"'{filt}': line 3: 'INCLUDEE' is not a keyword" in said[0][0]
