@@ -4,6 +4,7 @@ import os
 import pathlib
 import re
 import subprocess
+import sys
 
 import pytest
 
@@ -167,6 +168,39 @@ def test_a_forged_or_foreign_marker_is_not_proof(build_dir, tmp_path):
     assert snapshot(directory) == before
     assert "not an experiment directory of this measurement" in only_warning_about(
         proc, directory, experiment_from(proc))
+
+
+def test_home_is_never_replaced_even_with_a_marker_in_it(build_dir, tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".bashrc").write_text("export PATH\n")
+    # as if copied there: a marker alone proves nothing about $HOME
+    (home / MARKER).write_text("scorep-wrapgen experiment directory\ncreated by hand\n")
+    work = tmp_path / "work"
+    work.mkdir()
+    before = snapshot(home)
+    proc = run(build_dir, "test_experiment", "normal", cwd=work,
+               env={"HOME": str(home), "SCOREP_EXPERIMENT_DIRECTORY": str(home), **OVERWRITE})
+    assert snapshot(home) == before and sorted(p.name for p in tmp_path.iterdir()) == ["home", "work"]
+    used = experiment_from(proc)
+    assert re.fullmatch(r"scorep-\d{8}_\d{4}_\d+", used) and (work / used / "profile.json").exists()
+    assert "/ or $HOME" in only_warning_about(proc, home, used)
+
+
+def test_mpi_run_with_overwrite_keeps_the_previous_experiment(tmp_path):
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "mpi"))
+    from measure import compile_program, load_profile as load_mpi_profile, run_measured
+    program = compile_program("openmpi", "pingpong_long.c", tmp_path)
+    first, experiment = run_measured("openmpi", 2, program, tmp_path, args=["10"], env=OVERWRITE)
+    old = snapshot(experiment)
+    second, again = run_measured("openmpi", 2, program, tmp_path, args=["20"], env=OVERWRITE)
+    assert again == experiment
+    kept = list(tmp_path.glob(experiment.name + "-old-*"))
+    assert len(kept) == 1
+    assert snapshot(kept[0]) == {k.replace(str(experiment), str(kept[0]), 1): v for k, v in old.items()}
+    assert second.stderr.count("is kept as") == 1, second.stderr
+    visits = {r["visits"] for r in load_mpi_profile(experiment)["rows"]}
+    assert 20 in visits and 10 not in visits, visits
 
 
 def test_a_running_experiment_is_never_renamed_away(build_dir, tmp_path):
