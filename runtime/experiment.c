@@ -133,16 +133,9 @@ static int is_protected(const char* path)
 
 enum verdict { OURS_FINISHED, NOT_A_DIRECTORY, SYMLINK, PROTECTED, NO_MARKER, IN_USE, UNLOCKABLE };
 
-/* Decides whether `path` (which exists) may be renamed away; on OURS_FINISHED
- * *lock_fd holds the old marker's lock, to be kept until the rename is done. */
-static enum verdict examine(const char* path, int* lock_fd)
+/* One look at the marker of the directory `path`. */
+static enum verdict examine_marker(const char* path, int* lock_fd)
 {
-    *lock_fd = -1;
-    struct stat st;
-    if (lstat(path, &st) != 0) return NO_MARKER;
-    if (S_ISLNK(st.st_mode)) return SYMLINK;
-    if (!S_ISDIR(st.st_mode)) return NOT_A_DIRECTORY;
-    if (is_protected(path)) return PROTECTED;
     char file[PATH_MAX + 64];
     snprintf(file, sizeof file, "%s/" MARKER, path);
     int fd = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -165,6 +158,28 @@ static enum verdict examine(const char* path, int* lock_fd)
     }
     *lock_fd = fd;
     return OURS_FINISHED;
+}
+
+/* Decides whether `path` (which exists) may be renamed away; on OURS_FINISHED
+ * *lock_fd holds the old marker's lock, to be kept until the rename is done. */
+static enum verdict examine(const char* path, int* lock_fd)
+{
+    *lock_fd = -1;
+    struct stat st;
+    if (lstat(path, &st) != 0) return NO_MARKER;
+    if (S_ISLNK(st.st_mode)) return SYMLINK;
+    if (!S_ISDIR(st.st_mode)) return NOT_A_DIRECTORY;
+    if (is_protected(path)) return PROTECTED;
+    enum verdict v = examine_marker(path, lock_fd);
+    /* A run started at the same moment may have made the directory an instant
+     * ago and not yet locked its marker: a young directory without a complete
+     * marker is looked at again for up to 0.2 s, so that it reads "in use". */
+    for (int i = 0; i < 40 && v == NO_MARKER && time(NULL) - st.st_ctime <= 2; i++) {
+        struct timespec pause = {0, 5000000};
+        nanosleep(&pause, NULL);
+        v = examine_marker(path, lock_fd);
+    }
+    return v;
 }
 
 static const char* why(enum verdict v)

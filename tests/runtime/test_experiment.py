@@ -226,10 +226,10 @@ def test_a_running_experiment_is_never_renamed_away(build_dir, tmp_path):
 
 @pytest.mark.parametrize("mode", ["normal", "wait"])
 def test_runs_started_together_with_one_name_keep_their_data_apart(build_dir, tmp_path, mode):
-    """Several rounds of 4 runs started at the same moment with the same name and
+    """Several rounds of 6 runs started at the same moment with the same name and
     overwrite on: every run ends in a directory of its own (its marker names its
     process), no file of one run lands in another's, nothing is deleted. "wait":
-    all 4 are alive together until each has created its experiment."""
+    all 6 are alive together until each has created its experiment."""
     directory = tmp_path / "e"
     env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREP_")}
     env.update(SCOREP_EXPERIMENT_DIRECTORY=str(directory), **OVERWRITE)
@@ -237,14 +237,16 @@ def test_runs_started_together_with_one_name_keep_their_data_apart(build_dir, tm
     pids = []
     for _ in range(4):
         procs = [subprocess.Popen([exe, mode], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True) for _ in range(4)]
+                                  stderr=subprocess.PIPE, text=True) for _ in range(6)]
         used = []
         if mode == "wait":
             used = [proc.stdout.readline() for proc in procs]
-            assert len(set(used)) == 4, used
+            assert len(set(used)) == 6, used
         for proc in procs:
             out, err = proc.communicate("\n", timeout=120)
             assert proc.returncode == 0, err
+            # a run that lost the race says why: the other run's experiment is in use
+            assert "not an experiment directory" not in err, err
             assert mode == "wait" or re.search(r"^experiment: (.*)$", out, re.M), out
             pids.append(proc.pid)
     # a run's directory may since have been kept as e-old-* by a later run: each
