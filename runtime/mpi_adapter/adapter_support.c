@@ -184,7 +184,7 @@ static void* scratch(void** array, int* capacity, size_t element, int count, con
             grown *= 2;
         void* more = realloc(*array, (size_t)grown * element);
         if (!more) {
-            fprintf(stderr, "scorep-wrapgen: out of memory for %d %s\n", count, what);
+            fprintf(stderr, "[Score-P] Error: out of memory for %d %s\n", count, what);
             abort();
         }
         *array = more;
