@@ -257,7 +257,8 @@ static int use_configured(const char* wanted, char* path, size_t size)
             }
             return fresh_instead(wanted, "cannot hold the experiment of the spawned processes", 0, path, size);
         }
-        if (!scorep_cfg.overwrite_experiment_directory || spawned) {
+        if (spawned) return fresh_instead(wanted, why(v), v == PROTECTED, path, size);
+        if (!scorep_cfg.overwrite_experiment_directory) {
             if (lock_fd >= 0) close(lock_fd);
             return fresh_instead(wanted, "exists and SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY is false", v == PROTECTED,
                                  path, size);
