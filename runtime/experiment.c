@@ -138,9 +138,10 @@ static enum verdict examine_marker(const char* path, int* lock_fd)
 {
     char file[PATH_MAX + 64];
     snprintf(file, sizeof file, "%s/" MARKER, path);
-    /* for writing: NFS emulates flock with POSIX locks, whose exclusive kind needs it */
-    int fd = open(file, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0 && errno == EACCES) fd = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    /* for writing: NFS emulates flock with POSIX locks, whose exclusive kind needs it;
+     * never blocking: a FIFO named like the marker must not stop the program */
+    int fd = open(file, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0 && errno == EACCES) fd = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) return NO_MARKER;
     struct stat mst;
     if (fstat(fd, &mst) != 0 || !S_ISREG(mst.st_mode) || mst.st_uid != geteuid()) {
