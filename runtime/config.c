@@ -100,7 +100,7 @@ static void read_bool(const char* name, bool* field)
     if (!v) return;
     if (!scorep_config_parse_bool(v, field))
         scorep_warning_all_ranks("%s: invalid value '%s' (expected true or false), using '%s'", name, v,
-                       *field ? "true" : "false");
+                                 *field ? "true" : "false");
 }
 
 static void read_string(const char* name, const char** field)
@@ -144,11 +144,11 @@ static void warn_unknown_variables(void)
         if (known) continue;
         if (best <= 2 || (best <= 3 && strlen(name) > 20))
             scorep_warning_all_ranks("%s is not a variable of this measurement and has no effect; did you mean %s?", name,
-                           nearest);
+                                     nearest);
         else
             scorep_warning_all_ranks("%s is not used by this measurement and has no effect (scorep-info config-vars lists the "
-                           "variables it reads)",
-                           name);
+                                     "variables it reads)",
+                                     name);
     }
 }
 
@@ -175,10 +175,10 @@ void scorep_config_load(void)
         uint64_t bytes;
         if (!scorep_config_parse_size(mem, &bytes))
             scorep_warning_all_ranks("SCOREP_TOTAL_MEMORY: invalid value '%s' (expected a size like 16000k, 64M), using '%llu'",
-                           mem, (unsigned long long)scorep_cfg.total_memory);
+                                     mem, (unsigned long long)scorep_cfg.total_memory);
         else if (bytes < MIN_TOTAL_MEMORY) {
             scorep_warning_all_ranks("SCOREP_TOTAL_MEMORY: value '%s' is below the minimum, using '%u'", mem,
-                           MIN_TOTAL_MEMORY);
+                                     MIN_TOTAL_MEMORY);
             scorep_cfg.total_memory = MIN_TOTAL_MEMORY;
         } else
             scorep_cfg.total_memory = bytes;
@@ -194,7 +194,7 @@ void scorep_config_load(void)
             scorep_cfg.tracing_max_size = bytes;
         else
             scorep_warning_all_ranks("SCOREP_TRACING_MAX_SIZE: invalid value '%s' (expected a size like 512M, 4G, or "
-                           "unlimited), using 'auto'", max_size);
+                                     "unlimited), using 'auto'", max_size);
         free(t);
     }
 
@@ -212,7 +212,7 @@ void scorep_config_load(void)
             scorep_cfg.timer = SCOREP_TIMER_CLOCK_GETTIME;
         } else {
             scorep_warning_all_ranks("SCOREP_TIMER: invalid value '%s' (expected tsc or clock_gettime), using '%s'",
-                           timer, tsc_safe ? "tsc" : "clock_gettime");
+                                     timer, tsc_safe ? "tsc" : "clock_gettime");
         }
         free(t);
     }
