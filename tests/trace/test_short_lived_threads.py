@@ -20,7 +20,7 @@ def descriptor_limit(limit):
     return apply
 
 
-def run_threads(build_dir, tmp_path, threads, concurrent, pairs, files=None, **env_extra):
+def run_threads(build_dir, tmp_path, threads, concurrent, pairs, files=None, warnings=0, **env_extra):
     program = build_program(build_dir, "short_threads.c", tmp_path / "short_threads", "cc",
                             ["scorep_measurement"])
     env = dict(os.environ)
@@ -30,8 +30,8 @@ def run_threads(build_dir, tmp_path, threads, concurrent, pairs, files=None, **e
                           preexec_fn=descriptor_limit(files) if files else None)
     assert proc.returncode == 0, proc.stderr
     assert f"threads: {threads}" in proc.stdout
-    assert "Warning" not in proc.stderr, proc.stderr
-    return tmp_path / "exp"
+    assert proc.stderr.lower().count("warning") == warnings, proc.stderr
+    return tmp_path / "exp", proc.stderr
 
 
 def profile_visits(experiment):
@@ -45,11 +45,15 @@ def profile_visits(experiment):
     return visits, len(profile["locations"])
 
 
+def run_otf2_print(experiment, files=None):
+    return subprocess.run(["otf2-print", str(experiment / "traces.otf2")], capture_output=True,
+                          text=True, timeout=300, preexec_fn=descriptor_limit(files) if files else None)
+
+
 def otf2_print(experiment, files=None):
     """otf2-print's records as (kind, location, time, region or None), read
     under the given descriptor limit; fails on any error."""
-    proc = subprocess.run(["otf2-print", str(experiment / "traces.otf2")], capture_output=True,
-                          text=True, timeout=300, preexec_fn=descriptor_limit(files) if files else None)
+    proc = run_otf2_print(experiment, files)
     assert proc.returncode == 0 and "ERROR" not in proc.stderr, proc.stderr[-2000:]
     records = []
     for line in proc.stdout.splitlines():
@@ -75,7 +79,7 @@ def check_trace(records, locations, expected_enters):
 
 def test_2000_threads_four_at_a_time_share_five_locations_with_every_visit_and_record(build_dir, tmp_path):
     threads, concurrent, pairs = 2000, 4, 3
-    experiment = run_threads(build_dir, tmp_path, threads, concurrent, pairs)
+    experiment, _ = run_threads(build_dir, tmp_path, threads, concurrent, pairs)
     visits, locations = profile_visits(experiment)
     assert locations == concurrent + 1     # the main thread and one per thread alive at once
     assert visits == {"main": 1, "thread_body": threads, "work": threads * pairs}
@@ -92,14 +96,19 @@ def test_48_threads_alive_at_once_spilling_under_a_32_descriptor_limit_leave_a_c
     # hold 32 files: one spill file per location would exhaust them and leave
     # OTF2 unable to open the .evt files.
     threads, pairs = 48, 9000
-    experiment = run_threads(build_dir, tmp_path, threads, threads, pairs, files=32,
-                             SCOREP_TOTAL_MEMORY="2M")
+    experiment, stderr = run_threads(build_dir, tmp_path, threads, threads, pairs, files=32,
+                                     warnings=1, SCOREP_TOTAL_MEMORY="2M")
+    # 49 locations are more than a reader may open under the same limit: the
+    # one warning says so and how to read the trace; both hold
+    assert "the trace has 49 locations" in stderr and "'ulimit -n 65'" in stderr, stderr
+    refused = run_otf2_print(experiment, files=32)
+    assert refused.returncode != 0 and "Too many" in refused.stderr + refused.stdout
     visits, locations = profile_visits(experiment)
     assert locations == threads + 1
     flushes = visits.pop("TRACE_BUFFER_FLUSH", 0)
     assert flushes >= threads - 8, "the run should have spilled"
     assert visits == {"main": 1, "thread_body": threads, "work": threads * pairs}
     assert not list(experiment.glob("*.raw")), "the spill file is removed"
-    records = otf2_print(experiment)
+    records = otf2_print(experiment, files=65)
     check_trace(records, threads + 1, {"main": 1, "thread_body": threads, "work": threads * pairs,
                                        "TRACE_BUFFER_FLUSH": flushes})
