@@ -3,7 +3,7 @@ threads/pt2pt/alltoall): a thread that ends hands its location on to the next
 new thread, so a process has as many locations as threads ran at once (plus
 the main thread), every visit is counted, and the trace stays readable by
 otf2-print with every record in it, whatever the number of threads and the
-process's descriptor limit. (The MPI case: tests/mpi/test_short_lived_threads.py.)"""
+process's descriptor limit. (The MPI case: tests/mpi/test_mpi_short_lived_threads.py.)"""
 import collections
 import json
 import os
