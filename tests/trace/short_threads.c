@@ -7,7 +7,10 @@
  * end, so <concurrent> threads are alive at once. Prints the number of
  * threads run and of pairs recorded.
  *
- * usage: short_threads <threads> <concurrent> <pairs>
+ * With "open" each thread ends inside "thread_body" (its exit is never
+ * called), as a thread that calls pthread_exit from a measured function.
+ *
+ * usage: short_threads <threads> <concurrent> <pairs> [open]
  */
 #ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE  /* pthread_barrier_t with -std=c11 */
@@ -15,12 +18,14 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <scorep_wrapgen/adapter.h>
 
 static long pairs;
 static scorep_region body, work;
 static pthread_barrier_t round_alive;
+static int leave_open;
 
 static void* thread_main(void* arg)
 {
@@ -30,7 +35,8 @@ static void* thread_main(void* arg)
         scorep_enter(work);
         scorep_exit(work);
     }
-    scorep_exit(body);
+    if (!leave_open)
+        scorep_exit(body);
     pthread_barrier_wait(&round_alive);
     return NULL;
 }
@@ -40,6 +46,7 @@ int main(int argc, char** argv)
     long threads = argc > 1 ? atol(argv[1]) : 1000;
     int concurrent = argc > 2 ? atoi(argv[2]) : 4;
     pairs = argc > 3 ? atol(argv[3]) : 3;
+    leave_open = argc > 4 && strcmp(argv[4], "open") == 0;
     if (concurrent < 1)
         concurrent = 1;
     scorep_region main_region = scorep_region_define("main", NULL, SCOREP_PARADIGM_USER,

@@ -20,12 +20,13 @@ def descriptor_limit(limit):
     return apply
 
 
-def run_threads(build_dir, tmp_path, threads, concurrent, pairs, files=None, warnings=0, **env_extra):
+def run_threads(build_dir, tmp_path, threads, concurrent, pairs, files=None, warnings=0, args=(),
+                **env_extra):
     program = build_program(build_dir, "short_threads.c", tmp_path / "short_threads", "cc",
                             ["scorep_measurement"])
     env = dict(os.environ)
     env.update(tracing_env(tmp_path / "exp", SCOREP_ENABLE_PROFILING="true", **env_extra))
-    proc = subprocess.run([str(program), str(threads), str(concurrent), str(pairs)], env=env,
+    proc = subprocess.run([str(program), str(threads), str(concurrent), str(pairs), *args], env=env,
                           capture_output=True, text=True, timeout=120,
                           preexec_fn=descriptor_limit(files) if files else None)
     assert proc.returncode == 0, proc.stderr
@@ -112,3 +113,15 @@ def test_48_threads_alive_at_once_spilling_under_a_32_descriptor_limit_leave_a_c
     records = otf2_print(experiment, files=65)
     check_trace(records, threads + 1, {"main": 1, "thread_body": threads, "work": threads * pairs,
                                        "TRACE_BUFFER_FLUSH": flushes})
+
+
+def test_threads_that_end_inside_a_region_keep_their_location_and_are_closed_at_the_end(build_dir, tmp_path):
+    # a location with an open region is not handed on: the next thread would
+    # inherit the region; finalisation leaves it, as for a thread still running
+    threads, concurrent, pairs = 20, 2, 3
+    experiment, _ = run_threads(build_dir, tmp_path, threads, concurrent, pairs, args=["open"])
+    visits, locations = profile_visits(experiment)
+    assert locations == threads + 1
+    assert visits == {"main": 1, "thread_body": threads, "work": threads * pairs}
+    records = otf2_print(experiment)
+    check_trace(records, threads + 1, {"main": 1, "thread_body": threads, "work": threads * pairs})
