@@ -39,8 +39,11 @@ typedef struct trace_location {
     char* raw_full_at;
     raw_block* current;   /* the block being written, the last of the list */
     raw_block* first;     /* the blocks in memory, oldest first */
-    int spill_fd;         /* the file of blocks spilled to disk, or -1 */
+    /* blocks spilled to the process's spill file (trace_blocks.c): the
+     * newest one's offset + 1 (0: none), each pointing to the one before */
+    uint64_t last_spill;
     uint64_t spilled_blocks;
+    int spill_user;       /* counted among the spill file's users */
     OTF2_EvtWriter* writer;   /* at finalisation only (trace_encode.c) */
     scorep_location* location;
     int write_failed;   /* warned once about a failing OTF2 write or spill */
