@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Run every test (pytest drives the C unit tests too) and end with the totals line
 `N passed, N failed, N skipped` that CI reads."""
 import os
