@@ -103,3 +103,14 @@ def test_installed_commands_use_the_configured_interpreter(build_dir, installed_
         proc = run([commands[name], "--help"], env)
         assert proc.returncode == 0 and name in proc.stdout, f"{name}: {proc.stdout}{proc.stderr}"
     assert not log.exists(), log.read_text()
+
+
+def test_meson_setup_runs_its_probes_with_the_configured_interpreter(build_dir, tmp_path, fake_python):
+    # the configure-time MPI probes (configure-checks/*.py) run under the python option
+    env, log = fake_python
+    proc = subprocess.run(["meson", "setup", str(tmp_path / "build"), "-Dmpi=" + build_option(build_dir, "mpi"),
+                           "-Dpython=" + build_option(build_dir, "python")], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert (tmp_path / "build" / "runtime" / "mpi_adapter" / "scorep_mpi_probes.h").exists()
+    assert not log.exists(), log.read_text()
