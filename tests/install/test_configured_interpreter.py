@@ -114,3 +114,22 @@ def test_meson_setup_runs_its_probes_with_the_configured_interpreter(build_dir, 
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert (tmp_path / "build" / "runtime" / "mpi_adapter" / "scorep_mpi_probes.h").exists()
     assert not log.exists(), log.read_text()
+
+
+def test_demo_script_runs_with_another_python3_first_on_path(build_dir, tmp_path, fake_python):
+    # examples/run-demo.sh (make demo) with PYTHON unset, on a build seen through a
+    # directory of its own so that the demo's files land in tmp_path
+    env, log = fake_python
+    env.pop("PYTHON", None)
+    env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    build = tmp_path / "build"
+    build.mkdir()
+    (build / "runtime").symlink_to(build_dir / "runtime")
+    proc = subprocess.run([str(REPO / "examples" / "run-demo.sh"), str(build)], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    experiments = list((build / "demo").glob("scorep-halo2d-*"))
+    assert len(experiments) == 1
+    assert "ranks:     4" in (experiments[0] / "profile.txt").read_text()
+    assert (experiments[0] / "trace.json").stat().st_size > 0
+    assert not log.exists(), log.read_text()
