@@ -23,7 +23,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
-HEARTBEAT = float(os.environ.get("SCOREP_WRAPGEN_TEST_HEARTBEAT", 30))
+HEARTBEAT = max(0.5, float(os.environ.get("SCOREP_WRAPGEN_TEST_HEARTBEAT") or 30))
 
 
 # ---- the plugin ---------------------------------------------------------------------------
@@ -60,7 +60,10 @@ class Heartbeat:
                     current, ticks = self.started, 0
                 if time.monotonic() - self.started >= (ticks + 1) * HEARTBEAT:
                     ticks += 1
-                    os.write(self.fd, f"[{ticks * HEARTBEAT:g} s] ".encode())
+                    try:
+                        os.write(self.fd, f"[{ticks * HEARTBEAT:g} s] ".encode())
+                    except OSError:   # the reader has gone: pytest will notice it too
+                        return
 
 
 _heartbeat = None
