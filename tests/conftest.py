@@ -58,7 +58,9 @@ def mpi_build(mpi):
     """The meson build directory whose adapters link the given MPI library."""
     build = BUILDS[mpi]
     if not (build / "build.ninja").exists():
-        pytest.fail(f"no meson build for {mpi} in {build}: run 'make' first (make check does)")
+        # plain `make` builds only the Open MPI build; the MPICH one is make check's
+        target = "make" if build == BUILD else "make build-both"
+        pytest.fail(f"no meson build for {mpi} in {build}: run '{target}' first (make check does)")
     return build
 
 

@@ -89,3 +89,15 @@ def test_maintainers_cross_check_says_what_is_missing_and_how_to_get_it(tmp_path
         assert "maintainers" in line and "apis.json" in line and "SCOREP_WRAPGEN_REFERENCE" in line, line
         assert str(REPO.parent) not in line.replace(str(REPO), "") and "../" not in line, line
         assert str(tmp_path) not in line, line
+
+
+def test_missing_mpich_build_names_the_make_target_that_builds_it(tmp_path, monkeypatch):
+    import pytest
+    import conftest
+    monkeypatch.setitem(conftest.BUILDS, "mpich", tmp_path / "build-mpich")
+    with pytest.raises(pytest.fail.Exception) as failure:
+        conftest.mpi_build("mpich")
+    assert "run 'make build-both' first" in str(failure.value)
+    # the make target named there does configure that directory
+    makefile = (REPO / "Makefile").read_text()
+    assert "build-both: build $(BUILD)-mpich/build.ninja" in makefile
