@@ -13,6 +13,7 @@
  * file opens and closes (scorep_events_set_recording). What calls in here is
  * above the core: the adapter-facing definition entry points (entry.c), the
  * MPI layer, the C library (atexit, signals, fork). */
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -208,6 +209,42 @@ static void mpi_init_ended(void)
         }
 }
 
+/* A language run-time installs its crash handlers as the program starts,
+ * which can be after the measurement started: gfortran's backtrace handler
+ * (QUIT, ILL, ABRT, FPE, SEGV, BUS) comes from the Fortran main program's
+ * first statement, after the compiler instrumentation entered main. Such a
+ * handler reports and ends the process, so ours go back on top of it and
+ * chain to it; a handler of the program's own (in no run-time library) wins,
+ * as without measurement. Looked at with every new definition until found. */
+static volatile int watch_runtime_handlers;
+
+static int is_runtime_handler(const struct sigaction* a)
+{
+    Dl_info where;
+    void* address = (a->sa_flags & SA_SIGINFO) ? (void*)a->sa_sigaction : (void*)a->sa_handler;
+    if (address == (void*)SIG_DFL || address == (void*)SIG_IGN || !dladdr(address, &where) || !where.dli_fname)
+        return 0;
+    return strstr(where.dli_fname, "libgfortran") != NULL;
+}
+
+static void adopt_runtime_handlers(void)
+{
+    /* gfortran installs all of its handlers at once: SEGV tells (one syscall per definition) */
+    struct sigaction segv;
+    if (sigaction(SIGSEGV, NULL, &segv) != 0 || is_ours(&segv)) return;
+    int adopted = 0;
+    for (size_t i = 0; i < FATAL_COUNT; i++) {
+        struct sigaction current;
+        if (is_termination_request(fatal_signals[i]) || sigaction(fatal_signals[i], NULL, &current) != 0 ||
+            is_ours(&current) || !is_runtime_handler(&current))
+            continue;
+        installed[i] = 0;
+        install_signal_handler(i);
+        adopted = 1;
+    }
+    if (adopted) watch_runtime_handlers = 0;
+}
+
 /* ---- start ---- */
 
 static void add_substrate(const scorep_substrate* s)
@@ -234,7 +271,10 @@ static void processes_known(void);
  * (a definition it makes) returns at once. */
 void scorep_measurement_init(void)
 {
-    if (LIKELY(state != NOT_STARTED) || starting) return;
+    if (LIKELY(state != NOT_STARTED) || starting) {
+        if (UNLIKELY(watch_runtime_handlers) && state == RUNNING && !starting) adopt_runtime_handlers();
+        return;
+    }
     pthread_mutex_lock(&start_lock);
     if (state != NOT_STARTED) {
         pthread_mutex_unlock(&start_lock);
@@ -269,6 +309,9 @@ void scorep_measurement_init(void)
     atexit(at_exit);
     pthread_atfork(NULL, NULL, forked_child);
     install_signal_handlers();
+    watch_runtime_handlers = dlsym(RTLD_DEFAULT, "_gfortran_set_options") != NULL;
+    for (size_t i = 0; i < FATAL_COUNT; i++)
+        if (installed[i] && is_runtime_handler(&previous_action[i])) watch_runtime_handlers = 0; /* on top already */
     __atomic_store_n(&state, RUNNING, __ATOMIC_RELEASE);
     scorep_events_set_recording(1);
     starting = 0;
