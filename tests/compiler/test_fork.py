@@ -5,8 +5,11 @@ the parent's alone, whether the child ends before or after the parent
 three times."""
 import os
 import pathlib
+import shutil
 import subprocess
 import time
+
+import pytest
 
 from compiler_runs import HERE, compile_program, load, visits_by_region
 
@@ -73,3 +76,22 @@ def test_children_of_fork_system_and_popen_record_and_write_nothing(build_dir, t
         assert proc.stderr.count("experiment written to") == 1, proc.stderr
         visits = parent_visits(experiment)
         assert visits.get("step") == 10 and "child_work" not in visits, visits
+
+
+def test_children_leave_the_parents_trace_whole(build_dir, tmp_path):
+    """The children share the parent's trace memory and spill files: they
+    must neither write the archive nor remove what the parent needs."""
+    if not shutil.which("otf2-print"):
+        pytest.skip("otf2-print not installed")
+    exe, _ = compile_program(build_dir, tmp_path, "forks.c", "forks", options=["--nompi"], flags=("-O1",))
+    for run in range(RUNS):
+        experiment = tmp_path / f"e{run}"
+        proc = subprocess.run([exe, "repeat"], capture_output=True, text=True, timeout=60,
+                              env=measured_env(experiment, {"SCOREP_ENABLE_TRACING": "true"}))
+        assert proc.returncode == 0 and "Warning" not in proc.stderr, proc.stderr
+        if not (experiment / "traces.otf2").exists():
+            pytest.skip("built without the trace substrate")
+        out = subprocess.run(["otf2-print", str(experiment / "traces.otf2")], capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        enters = [line.split('"')[1] for line in out.stdout.splitlines() if line.startswith("ENTER")]
+        assert enters.count("step") == 10 and "child_work" not in enters, enters
