@@ -132,9 +132,11 @@ static void on_fatal_signal(int sig, siginfo_t* info, void* context)
             }
             finalize(1);
         } else if ((now == ENDING || now == ABORTING) && writer_tid != this_thread()) {
-            /* another thread writes: the process must not end under it (bounded: a writer may hang) */
+            /* another thread writes (a helper thread before MPI_Abort, the launcher's
+             * SIGTERM arriving meanwhile): the process must not end under it. At most
+             * 10 s: the writer may wait for a lock this interrupted thread holds. */
             struct timespec pause = {0, 10000000};
-            for (int k = 0; k < 6000 && (state == ENDING || state == ABORTING); k++) nanosleep(&pause, NULL);
+            for (int k = 0; k < 1000 && (state == ENDING || state == ABORTING); k++) nanosleep(&pause, NULL);
         }
     }
     chain(i, sig, info);
