@@ -234,6 +234,10 @@ static void adopt_runtime_handlers(void)
     /* gfortran installs all of its handlers at once: SEGV tells (one syscall per definition) */
     struct sigaction segv;
     if (sigaction(SIGSEGV, NULL, &segv) != 0 || is_ours(&segv)) return;
+    if (!is_runtime_handler(&segv)) {
+        watch_runtime_handlers = 0;  /* the program's own handler took over: it wins */
+        return;
+    }
     int adopted = 0;
     for (size_t i = 0; i < FATAL_COUNT; i++) {
         struct sigaction current;
