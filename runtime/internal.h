@@ -72,6 +72,10 @@ scorep_filter* scorep_filter_load(const char* path, char* error, size_t error_si
 bool scorep_filter_excludes(const scorep_filter* filter, const char* region_name,
                             const char* file_name, const char* mangled_name);
 void scorep_filter_free(scorep_filter* filter);
+/* Edit distance, letters compared case-blind, a transposition counts one;
+ * 99 for words over 63 bytes. For "did you mean" hints (filter keywords,
+ * SCOREP_* variable names). */
+int scorep_edit_distance(const char* a, const char* b);
 
 /* ---- definitions (definitions.c) ---- */
 /* idempotent; every definition function calls it */

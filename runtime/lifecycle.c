@@ -296,8 +296,8 @@ void scorep_measurement_init(void)
         char error[600];
         scorep_filter* f = scorep_filter_load(scorep_cfg.filtering_file, error, sizeof error);
         if (!f)
-            scorep_warning("SCOREP_FILTERING_FILE: '%s': %s; measuring without a filter", scorep_cfg.filtering_file,
-                           error);
+            scorep_warning_all_ranks("SCOREP_FILTERING_FILE: '%s': %s; measuring without a filter",
+                                     scorep_cfg.filtering_file, error);
         scorep_definitions_set_filter(f);
     }
     if (scorep_cfg.enable_profiling) add_substrate(scorep_profile_substrate());

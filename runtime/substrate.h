@@ -316,8 +316,12 @@ uint64_t scorep_config_total_memory(void);   /* SCOREP_TOTAL_MEMORY in bytes */
 uint64_t scorep_config_tracing_max_size(void);
 int scorep_config_verbose(void);             /* SCOREP_VERBOSE */
 
-/* Messages with the "[Score-P] " prefix on stderr. */
+/* Messages with the "[Score-P] " prefix on stderr, "[Score-P] rank R: " in a
+ * parallel run (messages.c). */
 void scorep_warning(const char* format, ...) __attribute__((format(printf, 1, 2)));
+/* What every rank finds alike (the environment): printed by rank 0 only, with
+ * the number of ranks it concerns. */
+void scorep_warning_all_ranks(const char* format, ...) __attribute__((format(printf, 1, 2)));
 void scorep_verbose(const char* format, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- the trace substrate's entry point ------------------------------------------------ */

@@ -3,9 +3,9 @@
  *
  * The event path fills the current block (trace_events.c). When it is full,
  * the location takes a new block from the pool (trace_memory.c); when the
- * pool is empty, it spills all its blocks to its own file in the
- * experiment directory (traces.<rank>.<location>.raw, removed once encoded)
- * and goes on in one of them. A spill is the trace's buffer flush: it is
+ * pool is empty, it spills all its blocks to its own unnamed file on the
+ * experiment directory's file system (trace_spill_open) and goes on in one
+ * of them. A spill is the trace's buffer flush: it is
  * reported to the event layer (scorep_event_buffer_flush), so the trace and
  * the profile show a visit of region TRACE_BUFFER_FLUSH spanning it.
  *
@@ -82,14 +82,9 @@ static int write_all(int fd, const void* data, uint64_t bytes)
 
 static int open_spill_file(trace_location* tl)
 {
-    char path[sizeof trace.archive_path + 64];
-    snprintf(path, sizeof path, "%s/traces.%d.%u.raw", trace.archive_path, trace.rank,
-             tl->location->local_id);
-    tl->spill_fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (tl->spill_fd < 0)
-        return -1;
-    unlink(path);   /* read back through the descriptor; nothing stays behind */
-    return 0;
+    /* unnamed, on the experiment directory's file system (trace_substrate.c) */
+    tl->spill_fd = trace_spill_open();
+    return tl->spill_fd < 0 ? -1 : 0;
 }
 
 /* Writes every block to the file and keeps the first for reuse. */
@@ -131,9 +126,10 @@ void trace_blocks_full(trace_location* tl)
         start_block(tl, block);
         return;
     }
-    if (!atomic_load(&trace.directory_ready)) {
-        /* out of memory and nowhere to spill yet: what the location recorded
-         * so far is dropped (with a warning), it goes on in its first block */
+    if (trace_spill_refused() != NULL) {
+        /* out of memory (malloc) and spilling refused: what the location
+         * recorded so far is dropped (with a warning), it goes on in its
+         * first block */
         spill_failed(tl, "keep (out of memory)");
         raw_block* keep = tl->first;
         while (tl->first->next) {
