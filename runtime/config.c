@@ -12,6 +12,10 @@
 
 extern char** environ;
 
+/* SCOREP_LIBWRAP_NESTED for the wrappers' inline test (libwrap.h); kept here, where it
+ * is set, so that the configuration does not depend on the library wrapping code */
+int scorep_libwrap_record_nested;
+
 scorep_config scorep_cfg = {
     .enable_profiling = true,
     .enable_tracing = false,

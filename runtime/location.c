@@ -108,7 +108,7 @@ static void thread_ended(void* data)
 {
     scorep_location* loc = data;
     const scorep_region* open;
-    if (scorep_phase_now != SCOREP_PHASE_ACTIVE || scorep_location_open_regions(loc, &open) != 0)
+    if (!scorep_events_recording || scorep_location_open_regions(loc, &open) != 0)
         return;
     scorep_tls_location = NULL;
     pthread_mutex_lock(&list_lock);
