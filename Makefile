@@ -14,6 +14,16 @@ DEBIAN_PACKAGES = python3-jinja2 python3-clang-16 libclang-16-dev meson ninja-bu
 
 .PHONY: all deps build build-both viewer check bench demo regenerate install dist clean
 
+# $(call with_progress,LOG,COMMAND): runs COMMAND with its output in LOG and prints
+# the elapsed time every 10 s meanwhile (a silent minute looks like a hang); on
+# failure it shows the end of LOG. Used for apt-get and npm, whose own output is
+# long or, without a terminal, nothing until they end.
+with_progress = { ( n=0; while sleep 10 >/dev/null 2>&1; do n=$$((n + 10)); printf ' %ss' $$n; done ) & \
+	ticker=$$!; ( $(2) ) >$(1) 2>&1; status=$$?; kill $$ticker 2>/dev/null; \
+	if [ $$status = 0 ]; then echo " done"; else echo " failed; the end of $(1):" >&2; tail -n 20 $(1) >&2; fi; \
+	[ $$status = 0 ]; }
+APT_LOG = $${TMPDIR:-/tmp}/scorep-wrapgen-apt-get.log
+
 all: build viewer
 
 deps:
@@ -22,8 +32,9 @@ deps:
 	if [ -n "$$missing" ]; then \
 	    if [ "$$(id -u)" = 0 ]; then \
 	        echo "== installing missing Debian packages:" $$missing; \
-	        DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null && \
-	        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing >/dev/null \
+	        printf '%s' "== apt-get update and install (a few minutes on a fresh machine; log: $(APT_LOG)):"; \
+	        $(call with_progress,$(APT_LOG),DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+	            DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing) \
 	            || { echo "apt-get install failed for:" $$missing >&2; exit 1; }; \
 	    else \
 	        echo "missing Debian packages (run as root, or: sudo apt-get install $$missing)" >&2; exit 1; \
@@ -52,24 +63,27 @@ SPEEDSCOPE_PACKAGE = $(BUILD)/speedscope/node_modules/speedscope/package.json
 viewer: deps | $(BUILD)/build.ninja
 	@command -v npm >/dev/null 2>&1 || { \
 	    if [ "$$(id -u)" = 0 ]; then \
-	        echo "== installing Debian packages: nodejs npm"; \
-	        DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null && \
-	        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends nodejs npm >/dev/null \
+	        printf '%s' "== installing Debian packages nodejs npm for the viewer (about a minute; log: $(APT_LOG)):"; \
+	        $(call with_progress,$(APT_LOG),DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+	            DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends nodejs npm) \
 	            || { echo "apt-get install failed for: nodejs npm" >&2; exit 1; }; \
 	    else echo "npm missing (run as root, or: sudo apt-get install nodejs npm)" >&2; exit 1; fi; }
 	@if grep -qs '"version": "$(SPEEDSCOPE_VERSION)"' $(SPEEDSCOPE_PACKAGE); then \
 	    echo "== speedscope $(SPEEDSCOPE_VERSION): present in $(BUILD)/speedscope"; \
 	else \
-	    echo "== installing speedscope $(SPEEDSCOPE_VERSION) with npm into $(BUILD)/speedscope"; \
-	    mkdir -p $(BUILD)/speedscope && npm install --prefix $(BUILD)/speedscope --no-save --no-package-lock \
-	        --no-audit --no-fund --loglevel=error speedscope@$(SPEEDSCOPE_VERSION) >/dev/null; \
+	    echo "== installing speedscope $(SPEEDSCOPE_VERSION), the web viewer scorep-view serves, into $(BUILD)/speedscope"; \
+	    printf '%s' "   npm downloads it from the npm registry (about a minute; log: $(BUILD)/speedscope/npm-install.log):"; \
+	    mkdir -p $(BUILD)/speedscope && $(call with_progress,$(BUILD)/speedscope/npm-install.log,npm install \
+	        --prefix $(BUILD)/speedscope --no-save --no-package-lock --no-audit --no-fund --loglevel=error \
+	        speedscope@$(SPEEDSCOPE_VERSION)); \
 	fi
 
 build-both: build $(BUILD)-mpich/build.ninja
+	@echo "== building $(BUILD)-mpich/ (the adapters against MPICH, for the tests)"
 	ninja -C $(BUILD)-mpich
 
 check: build-both viewer
-	@echo "== running all tests"
+	@echo "== running all tests (about 6-8 minutes on 2 idle cores, longer on a busy machine)"
 	$(PYTHON) tests/run_all.py $(BUILD)
 
 demo: build

@@ -6,6 +6,9 @@ task names the procedure arguments it reads; each is bound explicitly in the
 rule or, where the parameter kind says enough, by kind (the procedure's only
 parameter of a matching kind, or the one named like the argument). Auxiliary
 tasks a task needs are added once per wrapper; conflicting tasks are an error.
+A task may declare its options (`"options": {"direction": {"values": ["read",
+"write"]}}`): a rule must then give each one without a `default`, with one of
+its `values`, and no other; a task that declares none takes any.
 """
 import json
 import pathlib
@@ -79,6 +82,8 @@ class Catalogue:
                 task = use if isinstance(use, str) else use.get("task")
                 if task not in self.tasks:
                     raise SpecError(f"unknown task '{task}'", file=self.path, entry=where)
+                self._check_options(task, {} if isinstance(use, str) else use.get("options", {}),
+                                    where)
         for entry in self.exclude + self.exclude_f08:
             entry["_re"] = re.compile(entry["match"] + "$", re.IGNORECASE)
             if not entry.get("why"):
@@ -87,6 +92,27 @@ class Catalogue:
             if unknown:
                 raise SpecError(f"unknown binding(s) {', '.join(sorted(unknown))} (bindings: c, f90, f08)",
                                 file=self.path, entry=entry["match"])
+
+    def _check_options(self, task, given, where):
+        """A rule's options against the task's declaration, if it has one: a
+        wrong or missing option is a generation-time error, not a snippet that
+        silently takes its other branch."""
+        declared = self.tasks[task].get("options")
+        if declared is None:
+            return
+        for option in given:
+            if option not in declared:
+                raise SpecError(f"task '{task}' has no option '{option}' (options: "
+                                f"{', '.join(sorted(declared)) or 'none'})", file=self.path, entry=where)
+        for option, spec in declared.items():
+            if option not in given:
+                if "default" not in spec:
+                    raise SpecError(f"task '{task}' needs option '{option}' (one of "
+                                    f"{', '.join(map(str, spec.get('values', [])))})",
+                                    file=self.path, entry=where)
+            elif "values" in spec and given[option] not in spec["values"]:
+                raise SpecError(f"task '{task}' option '{option}' is '{given[option]}', not one of "
+                                f"{', '.join(map(str, spec['values']))}", file=self.path, entry=where)
 
     def base(self, name):
         return base_name(name) if self.large_count_names else name
@@ -148,7 +174,8 @@ class Catalogue:
         if unknown:
             raise SpecError(f"task '{task}' has no argument(s) {', '.join(sorted(unknown))}",
                             file=self.path, entry=proc.name)
-        return TaskUse(task, args, dict(spec.get("options", {}), **options))
+        defaults = {name: o["default"] for name, o in spec.get("options", {}).items() if "default" in o}
+        return TaskUse(task, args, dict(defaults, **options))
 
     def with_auxiliaries(self, proc, uses, binding):
         names = [u.name for u in uses]

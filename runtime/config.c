@@ -10,6 +10,12 @@
 #include "internal.h"
 #include "scorep_wrapgen/libwrap.h"
 
+extern char** environ;
+
+/* SCOREP_LIBWRAP_NESTED for the wrappers' inline test (libwrap.h); kept here, where it
+ * is set, so that the configuration does not depend on the library wrapping code */
+int scorep_libwrap_record_nested;
+
 scorep_config scorep_cfg = {
     .enable_profiling = true,
     .enable_tracing = false,
@@ -28,7 +34,7 @@ static const scorep_config_var_info config_vars[] = {
     {"SCOREP_ENABLE_PROFILING", "boolean", "true", "Write a call-path profile (profile.json, profile.txt, profile.folded)"},
     {"SCOREP_ENABLE_TRACING", "boolean", "false", "Write an OTF2 event trace (traces.otf2)"},
     {"SCOREP_EXPERIMENT_DIRECTORY", "path", "", "Experiment directory; default scorep-<YYYYMMDD>_<HHMM>_<id>"},
-    {"SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY", "boolean", "false", "Replace an existing experiment directory instead of choosing a new name"},
+    {"SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY", "boolean", "false", "Replace an earlier experiment of this measurement with the same name (it is kept, renamed to <name>-old-<date>_<time>_<id>); other directories are never touched"},
     {"SCOREP_TOTAL_MEMORY", "size", "16000k", "Memory for trace buffers per process (suffixes k, M, G), taken when tracing starts (up to 256M of it faulted in then); when it is full, a thread spills its buffers to disk"},
     {"SCOREP_TRACING_MAX_SIZE", "size|unlimited", "min(free space / (2 x processes), 4G)", "Trace size per process after which tracing stops (a warning, a MeasurementOnOff marker in the trace; the profile goes on); default: a share of the free space on the experiment's file system, at most 4G"},
     {"SCOREP_TIMER", "tsc|clock_gettime", "tsc if invariant, else clock_gettime", "Timer used for timestamps"},
@@ -97,8 +103,8 @@ static void read_bool(const char* name, bool* field)
     const char* v = getenv(name);
     if (!v) return;
     if (!scorep_config_parse_bool(v, field))
-        scorep_warning("%s: invalid value '%s' (expected true or false), using '%s'", name, v,
-                       *field ? "true" : "false");
+        scorep_warning_all_ranks("%s: invalid value '%s' (expected true or false), using '%s'", name, v,
+                                 *field ? "true" : "false");
 }
 
 static void read_string(const char* name, const char** field)
@@ -107,11 +113,55 @@ static void read_string(const char* name, const char** field)
     if (v) *field = strdup(v);
 }
 
+/* Variables of the toolchain's own tools and tests, not of the measurement:
+ * they are in the environment of measured programs and are no typo. */
+static const char* const tool_prefixes[] = {"SCOREP_WRAPGEN_", "SCOREP_VIEW_", "SCOREP_INSTALLCHECK_",
+                                            "SCOREP_LIBWRAP_LIBCLANG", "SCOREP_CAF_HEADER", NULL};
+
+/* A SCOREP_* variable this measurement does not read is silently without effect,
+ * so one warning per name: with the nearest variable it does read when one is
+ * a typing error or two away (SCOREP_ENABLE_TRACNG), otherwise a plain "not
+ * used" (a Score-P variable of a feature this measurement does not have). */
+static void warn_unknown_variables(void)
+{
+    for (char** e = environ; e && *e; e++) {
+        if (strncmp(*e, "SCOREP_", 7) != 0) continue;
+        const char* eq = strchr(*e, '=');
+        size_t n = eq ? (size_t)(eq - *e) : strlen(*e);
+        char name[128];
+        if (n >= sizeof name) n = sizeof name - 1;
+        memcpy(name, *e, n);
+        name[n] = '\0';
+        bool known = false;
+        for (int i = 0; tool_prefixes[i] && !known; i++)
+            known = strncmp(name, tool_prefixes[i], strlen(tool_prefixes[i])) == 0;
+        const char* nearest = NULL;
+        int best = 99;
+        for (const scorep_config_var_info* v = config_vars; v->name && !known; v++) {
+            if (strcmp(v->name, name) == 0) known = true;
+            int d = scorep_edit_distance(name, v->name);
+            /* a name cut short or run on (SCOREP_OVERWRITE_EXPERIMENT_DIR) is as near as a typo */
+            size_t common = strlen(v->name) < n ? strlen(v->name) : n;
+            if (common >= 14 && strncmp(name, v->name, common) == 0) d = 1;
+            if (d < best) best = d, nearest = v->name;
+        }
+        if (known) continue;
+        if (best <= 2 || (best <= 3 && strlen(name) > 20))
+            scorep_warning_all_ranks("%s is not a variable of this measurement and has no effect; did you mean %s?", name,
+                                     nearest);
+        else
+            scorep_warning_all_ranks("%s is not used by this measurement and has no effect (scorep-info config-vars lists the "
+                                     "variables it reads)",
+                                     name);
+    }
+}
+
 /* Smaller buffers than this cannot hold even the per-location chunk. */
 #define MIN_TOTAL_MEMORY (512u * 1024u)
 
 void scorep_config_load(void)
 {
+    warn_unknown_variables();
     read_bool("SCOREP_ENABLE_PROFILING", &scorep_cfg.enable_profiling);
     read_bool("SCOREP_ENABLE_TRACING", &scorep_cfg.enable_tracing);
     read_string("SCOREP_EXPERIMENT_DIRECTORY", &scorep_cfg.experiment_directory);
@@ -128,11 +178,11 @@ void scorep_config_load(void)
     if (mem) {
         uint64_t bytes;
         if (!scorep_config_parse_size(mem, &bytes))
-            scorep_warning("SCOREP_TOTAL_MEMORY: invalid value '%s' (expected a size like 16000k, 64M), using '%llu'",
-                           mem, (unsigned long long)scorep_cfg.total_memory);
+            scorep_warning_all_ranks("SCOREP_TOTAL_MEMORY: invalid value '%s' (expected a size like 16000k, 64M), using '%llu'",
+                                     mem, (unsigned long long)scorep_cfg.total_memory);
         else if (bytes < MIN_TOTAL_MEMORY) {
-            scorep_warning("SCOREP_TOTAL_MEMORY: value '%s' is below the minimum, using '%u'", mem,
-                           MIN_TOTAL_MEMORY);
+            scorep_warning_all_ranks("SCOREP_TOTAL_MEMORY: value '%s' is below the minimum, using '%u'", mem,
+                                     MIN_TOTAL_MEMORY);
             scorep_cfg.total_memory = MIN_TOTAL_MEMORY;
         } else
             scorep_cfg.total_memory = bytes;
@@ -147,8 +197,8 @@ void scorep_config_load(void)
         else if (scorep_config_parse_size(t, &bytes) && bytes > 0)
             scorep_cfg.tracing_max_size = bytes;
         else
-            scorep_warning("SCOREP_TRACING_MAX_SIZE: invalid value '%s' (expected a size like 512M, 4G, or "
-                           "unlimited), using 'auto'", max_size);
+            scorep_warning_all_ranks("SCOREP_TRACING_MAX_SIZE: invalid value '%s' (expected a size like 512M, 4G, or "
+                                     "unlimited), using 'auto'", max_size);
         free(t);
     }
 
@@ -161,12 +211,12 @@ void scorep_config_load(void)
             if (tsc_safe)
                 scorep_cfg.timer = SCOREP_TIMER_TSC;
             else
-                scorep_warning("SCOREP_TIMER: value 'tsc' is not safe here (no invariant TSC), using 'clock_gettime'");
+                scorep_warning_all_ranks("SCOREP_TIMER: value 'tsc' is not safe here (no invariant TSC), using 'clock_gettime'");
         } else if (strcasecmp(t, "clock_gettime") == 0 || strcasecmp(t, "monotonic") == 0) {
             scorep_cfg.timer = SCOREP_TIMER_CLOCK_GETTIME;
         } else {
-            scorep_warning("SCOREP_TIMER: invalid value '%s' (expected tsc or clock_gettime), using '%s'",
-                           timer, tsc_safe ? "tsc" : "clock_gettime");
+            scorep_warning_all_ranks("SCOREP_TIMER: invalid value '%s' (expected tsc or clock_gettime), using '%s'",
+                                     timer, tsc_safe ? "tsc" : "clock_gettime");
         }
         free(t);
     }

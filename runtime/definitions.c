@@ -54,11 +54,13 @@ static char* dup_or_null(const char* s) { return s ? strdup(s) : NULL; }
 
 void scorep_definitions_set_filter(scorep_filter* f) { filter = f; }
 
+/* Idempotent: the tables make themselves ready on first use (world and self
+ * first); starting the measurement is not this file's business. */
 void scorep_definitions_init(void)
 {
+    if (__atomic_load_n(&initialised, __ATOMIC_ACQUIRE)) return;
     pthread_mutex_lock(&lock);
     if (!initialised) {
-        initialised = 1;
         /* bss-like: pages are only touched for regions that exist */
         scorep_region_filtered_flags = calloc(SCOREP_MAX_REGIONS, 1);
         /* world and self: rank maps depend on the rank, resolved on use */
@@ -66,6 +68,7 @@ void scorep_definitions_init(void)
         scorep_comm_def self = {0, 0, 1, NULL, strdup("MPI_COMM_SELF")};
         table_append(&comms, &world);
         table_append(&comms, &self);
+        __atomic_store_n(&initialised, 1, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&lock);
 }
@@ -85,32 +88,13 @@ static void text_key(char* out, size_t size, size_t* len, const char* const* par
     *len = pos;
 }
 
-scorep_region scorep_region_define(const char* name, const char* file, scorep_paradigm paradigm,
-                                   scorep_region_role role, const char* group)
-{
-    return scorep_region_define_mangled_at(name, file, 0, paradigm, role, group, NULL);
-}
-
-scorep_region scorep_region_define_at(const char* name, const char* file, int line, scorep_paradigm paradigm,
-                                      scorep_region_role role, const char* group)
-{
-    return scorep_region_define_mangled_at(name, file, line, paradigm, role, group, NULL);
-}
-
-scorep_region scorep_region_define_mangled(const char* name, const char* file, scorep_paradigm paradigm,
-                                           scorep_region_role role, const char* group, const char* mangled)
-{
-    return scorep_region_define_mangled_at(name, file, 0, paradigm, role, group, mangled);
-}
-
 /* The line is part of the identity (Score-P's region definitions compare
  * their begin lines too): the same name and file at another line is
  * another region. */
-scorep_region scorep_region_define_mangled_at(const char* name, const char* file, int line,
-                                              scorep_paradigm paradigm, scorep_region_role role,
-                                              const char* group, const char* mangled)
+scorep_region scorep_definitions_region(const char* name, const char* file, int line, scorep_paradigm paradigm,
+                                        scorep_region_role role, const char* group, const char* mangled)
 {
-    scorep_measurement_init();
+    scorep_definitions_init();
     if (!name) name = "<unnamed>";
     if (line < 0) line = 0;
     /* Fortran callers pass "" (just c_null_char) for "none" */
@@ -175,7 +159,7 @@ const char* scorep_string_get(scorep_string id)
 scorep_comm scorep_comm_define(uint64_t stable_key, int is_group, uint32_t size, const int* local_to_world,
                                const char* name)
 {
-    scorep_measurement_init();
+    scorep_definitions_init();
     pthread_mutex_lock(&lock);
     uint32_t id = SCOREP_INVALID_ID;
     /* groups are created often (MPI_Comm_group each time); keep one per member list */
@@ -213,9 +197,9 @@ int scorep_comm_world_rank(scorep_comm comm, int rank_in_comm)
     return def->local_to_world[rank_in_comm];
 }
 
-scorep_window scorep_rma_window_define(uint64_t stable_key, scorep_comm comm, const char* name)
+scorep_window scorep_definitions_window(uint64_t stable_key, scorep_comm comm, const char* name)
 {
-    scorep_measurement_init();
+    scorep_definitions_init();
     scorep_window_def def = {stable_key, comm, dup_or_null(name)};
     pthread_mutex_lock(&lock);
     uint32_t id = table_append(&windows, &def);
@@ -228,9 +212,9 @@ const scorep_window_def* scorep_window_get(scorep_window id)
     return id < scorep_window_count() ? table_at(&windows, id) : NULL;
 }
 
-scorep_parameter scorep_parameter_define(const char* name, scorep_parameter_type type)
+scorep_parameter scorep_definitions_parameter(const char* name, scorep_parameter_type type)
 {
-    scorep_measurement_init();
+    scorep_definitions_init();
     if (!name) name = "<unnamed>";
     char key[1024];
     size_t len;
@@ -253,9 +237,9 @@ const scorep_parameter_def* scorep_parameter_get(scorep_parameter id)
     return id < scorep_parameter_count() ? table_at(&parameters, id) : NULL;
 }
 
-scorep_metric scorep_metric_define(const char* name, const char* unit)
+scorep_metric scorep_definitions_metric(const char* name, const char* unit)
 {
-    scorep_measurement_init();
+    scorep_definitions_init();
     if (!name) name = "<unnamed>";
     pthread_mutex_lock(&lock);
     uint32_t id;

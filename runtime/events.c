@@ -15,7 +15,13 @@ int scorep_event_generation_is_on_fn(void) { return scorep_event_generation_is_o
 void scorep_event_generation_off_fn(void) { scorep_event_generation_off(); }
 void scorep_event_generation_on_fn(void) { scorep_event_generation_on(); }
 
-volatile int scorep_phase_now = SCOREP_PHASE_PRE_INIT;
+/* The recording gate: open while the measurement runs. Only the life cycle
+ * (lifecycle.c) opens and closes it; this layer never starts or ends the
+ * measurement itself: an event before the start or after the end is not
+ * recorded. */
+volatile int scorep_events_recording;
+void scorep_events_set_recording(int on) { __atomic_store_n(&scorep_events_recording, on, __ATOMIC_RELEASE); }
+scorep_region scorep_flush_region = SCOREP_INVALID_ID;
 int scorep_substrate_count_active;
 const scorep_substrate* scorep_substrates[SCOREP_MAX_SUBSTRATES];
 
@@ -99,15 +105,14 @@ uint64_t scorep_location_event_count(const scorep_location* loc)
 
 static __attribute__((noinline)) scorep_location* location_slow(void)
 {
-    if (scorep_phase_now == SCOREP_PHASE_PRE_INIT) scorep_measurement_init();
-    if (scorep_phase_now != SCOREP_PHASE_ACTIVE) return NULL;
+    if (!scorep_events_recording) return NULL;
     return scorep_tls_location ? scorep_tls_location : scorep_location_create_for_thread();
 }
 
 static inline scorep_location* current(void)
 {
     scorep_location* loc = scorep_tls_location;
-    if (UNLIKELY(!loc || scorep_phase_now != SCOREP_PHASE_ACTIVE)) return location_slow();
+    if (UNLIKELY(!loc || !scorep_events_recording)) return location_slow();
     return loc;
 }
 

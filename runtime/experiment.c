@@ -1,20 +1,39 @@
 /* The experiment directory: scorep-<YYYYMMDD>_<HHMM>_<id>/ or
  * SCOREP_EXPERIMENT_DIRECTORY. Rank 0 chooses and creates it, every rank
- * learns the name. An existing directory is only replaced when
- * SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY is true; otherwise, and when the
- * wanted place is not writable, a fresh name is used so that no data is
- * lost, with a warning saying where the data goes. */
+ * learns the name.
+ *
+ * The measurement never deletes or empties a directory. Every directory it
+ * creates gets a marker file first (MARKER, holding a fixed first line and
+ * who made it), and the process that created it keeps an exclusive flock on
+ * the marker for as long as it lives. With SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY
+ * a configured directory is replaced only when it is provably an earlier,
+ * finished experiment of this measurement: a real directory (not a symlink),
+ * not the working directory, one of its parents, / or $HOME, holding a marker
+ * that is a regular file of this user with the fixed first line, whose lock
+ * nobody holds. Even then it is kept, renamed to <name>-old-<date>_<time>_<id>
+ * (Score-P also renames the previous experiment). Anything else is never
+ * touched: the run measures into a fresh name and one warning says where and why.
+ *
+ * Concurrent runs: mkdir is the atomic claim of a name, and only a process
+ * holding the old marker's lock may rename a directory away. A new marker is
+ * locked before its first line is written, so a marker without that line (or
+ * a directory without a marker yet) reads as "not ours" and is left alone,
+ * and a locked one as "in use". */
 #include <errno.h>
-#include <ftw.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
+
+#define MARKER ".scorep-wrapgen-experiment"
+#define MARKER_MAGIC "scorep-wrapgen experiment directory\n"
 
 static char* directory;
 static int spawned;
@@ -23,25 +42,69 @@ void scorep_experiment_spawned(void) { spawned = 1; }
 
 const char* scorep_experiment_directory(void) { return directory; }
 
-static int remove_entry(const char* path, const struct stat* st, int flag, struct FTW* ftw)
-{
-    (void)st; (void)flag; (void)ftw;
-    return remove(path);
-}
+/* The lock on our own marker: held (never closed) until the process ends,
+ * which proves to later runs that the experiment is still being written. */
+static int own_marker_fd = -1;
 
-static int make_directory(const char* path) { return mkdir(path, 0777) == 0 ? 0 : errno; }
-
-/* <prefix>scorep-YYYYMMDD_HHMM_<id>, created; returns 0 on success */
-static int make_unique(const char* parent, const char* base, char* out, size_t size)
+static void timestamp(char* out, size_t size, const char* format)
 {
     time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);
-    char stamp[32];
-    strftime(stamp, sizeof stamp, "%Y%m%d_%H%M", &tm);
+    strftime(out, size, format, &tm);
+}
+
+static unsigned long long unique_id(void)
+{
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
-    unsigned long long id = ((unsigned long long)ts.tv_nsec / 1000 + (unsigned long long)getpid() * 1000003ull) % 100000000000ull;
+    return ((unsigned long long)ts.tv_nsec / 1000 + (unsigned long long)getpid() * 1000003ull) % 100000000000ull;
+}
+
+/* Marks a directory this process has just created with mkdir. */
+static void write_marker(const char* dir)
+{
+    char file[PATH_MAX + 64];
+    snprintf(file, sizeof file, "%s/" MARKER, dir);
+    int fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        scorep_warning("cannot write '%s': %s; a later run will not replace this experiment", file, strerror(errno));
+        return;
+    }
+    /* locked before the first line exists: no one sees a complete, unlocked marker of a live run */
+    if (flock(fd, LOCK_EX) != 0) {
+        close(fd);
+        return;
+    }
+    char host[256] = "?", stamp[32];
+    gethostname(host, sizeof host - 1);
+    timestamp(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ");
+    char text[1024];
+    int n = snprintf(text, sizeof text,
+                     MARKER_MAGIC "created %s by process %ld on %s\n"
+                     "A run with SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY=true may rename this directory to "
+                     "<name>-old-<date>_<time>_<id> (it never deletes it); directories without this file are never "
+                     "touched.\n",
+                     stamp, (long)getpid(), host);
+    if (write(fd, text, (size_t)n) != n)
+        scorep_warning("cannot write '%s': %s", file, strerror(errno));
+    if (own_marker_fd >= 0) close(own_marker_fd);
+    own_marker_fd = fd;
+}
+
+static int make_directory(const char* path)
+{
+    if (mkdir(path, 0777) != 0) return errno;
+    write_marker(path);
+    return 0;
+}
+
+/* <base>_YYYYMMDD_HHMM_<id> or <parent/>scorep-YYYYMMDD_HHMM_<id>, created; returns 0 on success */
+static int make_unique(const char* parent, const char* base, char* out, size_t size)
+{
+    char stamp[32];
+    timestamp(stamp, sizeof stamp, "%Y%m%d_%H%M");
+    unsigned long long id = unique_id();
     for (int attempt = 0; attempt < 1000; attempt++) {
         if (base)
             snprintf(out, size, "%s_%s_%llu", base, stamp, id + (unsigned)attempt);
@@ -55,46 +118,194 @@ static int make_unique(const char* parent, const char* base, char* out, size_t s
     return EEXIST;
 }
 
-static void choose_and_create(char* path, size_t size)
+/* Is `path` the working directory, one of its parents, / or $HOME? */
+static int is_protected(const char* path)
 {
-    const char* wanted = scorep_cfg.experiment_directory;
-    path[0] = '\0';
-    if (wanted && wanted[0]) {
+    char real[PATH_MAX], cwd[PATH_MAX], home[PATH_MAX];
+    if (!realpath(path, real)) return 0;
+    if (strcmp(real, "/") == 0) return 1;
+    const char* h = getenv("HOME");
+    if (h && h[0] && realpath(h, home) && strcmp(real, home) == 0) return 1;
+    if (!getcwd(cwd, sizeof cwd)) return 0;
+    size_t n = strlen(real);
+    return strncmp(cwd, real, n) == 0 && (cwd[n] == '\0' || cwd[n] == '/');
+}
+
+enum verdict { OURS_FINISHED, NOT_A_DIRECTORY, SYMLINK, PROTECTED, NO_MARKER, IN_USE, UNLOCKABLE };
+
+/* One look at the marker of the directory `path`. */
+static enum verdict examine_marker(const char* path, int* lock_fd)
+{
+    char file[PATH_MAX + 64];
+    snprintf(file, sizeof file, "%s/" MARKER, path);
+    /* for writing: NFS emulates flock with POSIX locks, whose exclusive kind needs it;
+     * never blocking: a FIFO named like the marker must not stop the program */
+    int fd = open(file, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0 && errno == EACCES) fd = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) return NO_MARKER;
+    struct stat mst;
+    if (fstat(fd, &mst) != 0 || !S_ISREG(mst.st_mode) || mst.st_uid != geteuid()) {
+        close(fd);
+        return NO_MARKER;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int err = errno;
+        close(fd);
+        return err == EWOULDBLOCK ? IN_USE : UNLOCKABLE;
+    }
+    char head[sizeof MARKER_MAGIC];
+    ssize_t n = pread(fd, head, sizeof head - 1, 0);
+    if (n != (ssize_t)(sizeof head - 1) || memcmp(head, MARKER_MAGIC, sizeof head - 1) != 0) {
+        close(fd);
+        return NO_MARKER;
+    }
+    *lock_fd = fd;
+    return OURS_FINISHED;
+}
+
+/* Decides whether `path` (which exists) may be renamed away; on OURS_FINISHED
+ * *lock_fd holds the old marker's lock, to be kept until the rename is done. */
+static enum verdict examine(const char* path, int* lock_fd)
+{
+    *lock_fd = -1;
+    struct stat st;
+    if (lstat(path, &st) != 0) return NO_MARKER;
+    if (S_ISLNK(st.st_mode)) return SYMLINK;
+    if (!S_ISDIR(st.st_mode)) return NOT_A_DIRECTORY;
+    if (is_protected(path)) return PROTECTED;
+    enum verdict v = examine_marker(path, lock_fd);
+    /* A run started at the same moment may have made the directory an instant
+     * ago and not yet locked its marker: a young directory without a complete
+     * marker is looked at again for up to 0.2 s, so that it reads "in use". */
+    for (int i = 0; i < 40 && v == NO_MARKER && time(NULL) - st.st_ctime <= 2; i++) {
+        struct timespec pause = {0, 5000000};
+        nanosleep(&pause, NULL);
+        v = examine_marker(path, lock_fd);
+    }
+    return v;
+}
+
+static const char* why(enum verdict v)
+{
+    switch (v) {
+    case NOT_A_DIRECTORY: return "is not a directory";
+    case SYMLINK: return "is a symbolic link";
+    case PROTECTED: return "is the working directory, one of its parents, / or $HOME";
+    case NO_MARKER: return "is not an experiment directory of this measurement (no " MARKER " marker of this user)";
+    case IN_USE: return "is the experiment of a measurement that is still running";
+    case UNLOCKABLE: return "could not be proven finished (its " MARKER " cannot be locked here)";
+    default: return "";
+    }
+}
+
+/* <old>-old-YYYYMMDD_HHMMSS_<id>, never over an existing name */
+static int keep_previous(const char* old, char* kept, size_t size)
+{
+    char stamp[32];
+    timestamp(stamp, sizeof stamp, "%Y%m%d_%H%M%S");
+    unsigned long long id = unique_id();
+    for (int attempt = 0; attempt < 100; attempt++) {
+        snprintf(kept, size, "%s-old-%s_%llu", old, stamp, id + (unsigned)attempt);
+        if (renameat2(AT_FDCWD, old, AT_FDCWD, kept, RENAME_NOREPLACE) == 0) return 0;
+        if (errno == EINVAL || errno == ENOSYS) {
+            /* file system without RENAME_NOREPLACE: the name holds pid and time, check then rename */
+            struct stat st;
+            if (lstat(kept, &st) == 0) continue;
+            if (rename(old, kept) == 0) return 0;
+        }
+        if (errno != EEXIST && errno != ENOTEMPTY) return errno;
+    }
+    return EEXIST;
+}
+
+/* Where the configured `wanted` exists and cannot be used: a fresh name, and the warning. */
+static int fresh_instead(const char* wanted, const char* reason, int is_place_of_user, char* path, size_t size)
+{
+    /* for '.', '..', '/' or $HOME a sibling like "._<date>" would be hidden or misplaced:
+     * the default name in the working directory is where Score-P's users look */
+    int err = is_place_of_user ? make_unique(NULL, NULL, path, size) : make_unique(NULL, wanted, path, size);
+    if (err == 0)
+        scorep_warning("SCOREP_EXPERIMENT_DIRECTORY '%s' %s; nothing in it was changed; the experiment is written "
+                       "to '%s' instead",
+                       wanted, reason, path);
+    return err;
+}
+
+/* Returns 0 when `path` holds a directory created for this run, else an errno. */
+static int use_configured(const char* wanted, char* path, size_t size)
+{
+    for (int round = 0; round < 2; round++) {
         int err = make_directory(wanted);
-        if (err == EEXIST && spawned) {
+        if (err == 0) {
+            snprintf(path, size, "%s", wanted);
+            return 0;
+        }
+        if (err != EEXIST) {
+            scorep_warning("cannot create the experiment directory '%s' (SCOREP_EXPERIMENT_DIRECTORY): %s", wanted,
+                           strerror(err));
+            return err;
+        }
+        int lock_fd;
+        enum verdict v = examine(wanted, &lock_fd);
+        if (spawned && (v == IN_USE || v == OURS_FINISHED)) {
             /* the parent's experiment: never replaced, the children's goes inside */
+            if (lock_fd >= 0) close(lock_fd);
             char base[PATH_MAX];
             snprintf(base, sizeof base, "%s/spawned", wanted);
             if (make_unique(NULL, base, path, size) == 0) {
                 scorep_warning("SCOREP_EXPERIMENT_DIRECTORY: processes started by MPI_Comm_spawn write their "
-                               "experiment inside the parent's '%s', to '%s'", wanted, path);
-                return;
+                               "experiment inside the parent's '%s', to '%s'",
+                               wanted, path);
+                return 0;
             }
+            return fresh_instead(wanted, "cannot hold the experiment of the spawned processes", 0, path, size);
         }
-        if (err == EEXIST && scorep_cfg.overwrite_experiment_directory && !spawned) {
-            nftw(wanted, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-            err = make_directory(wanted);
+        if (spawned) return fresh_instead(wanted, why(v), v == PROTECTED, path, size);
+        if (!scorep_cfg.overwrite_experiment_directory) {
+            if (lock_fd >= 0) close(lock_fd);
+            return fresh_instead(wanted, "exists and SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY is false", v == PROTECTED,
+                                 path, size);
         }
+        if (v != OURS_FINISHED) return fresh_instead(wanted, why(v), v == PROTECTED, path, size);
+        char kept[PATH_MAX];
+        err = keep_previous(wanted, kept, sizeof kept);
+        close(lock_fd);
+        if (err != 0) {
+            char reason[PATH_MAX + 64];
+            snprintf(reason, sizeof reason, "is an earlier experiment that could not be renamed (%s)", strerror(err));
+            return fresh_instead(wanted, reason, 0, path, size);
+        }
+        scorep_warning("SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY: the previous experiment '%s' is kept as '%s'", wanted,
+                       kept);
+        /* another run may have taken the name in between: examined again, it is in use */
+    }
+    return fresh_instead(wanted, why(IN_USE), 0, path, size);
+}
+
+/* "e/" -> "e": a trailing slash would follow a symlink and put siblings inside */
+static void strip_trailing_slashes(char* s)
+{
+    size_t n = strlen(s);
+    while (n > 1 && s[n - 1] == '/') s[--n] = '\0';
+}
+
+static void choose_and_create(char* path, size_t size)
+{
+    path[0] = '\0';
+    char wanted[PATH_MAX] = "";
+    if (scorep_cfg.experiment_directory) snprintf(wanted, sizeof wanted, "%s", scorep_cfg.experiment_directory);
+    strip_trailing_slashes(wanted);
+    int err = 0;
+    if (wanted[0]) {
+        err = use_configured(wanted, path, size);
+        if (err == 0) return;
+    }
+    if (err != EEXIST) {
+        err = make_unique(NULL, NULL, path, size);
         if (err == 0) {
-            snprintf(path, size, "%s", wanted);
+            if (wanted[0]) scorep_warning("writing the experiment to '%s' instead", path);
             return;
         }
-        if (err == EEXIST) {
-            if (make_unique(NULL, wanted, path, size) == 0) {
-                scorep_warning("SCOREP_EXPERIMENT_DIRECTORY: '%s' exists and "
-                               "SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY is false; writing to '%s' instead",
-                               wanted, path);
-                return;
-            }
-        } else {
-            scorep_warning("cannot create the experiment directory '%s' (SCOREP_EXPERIMENT_DIRECTORY): %s", wanted,
-                           strerror(err));
-        }
-    }
-    int err = make_unique(NULL, NULL, path, size);
-    if (err == 0) {
-        if (wanted && wanted[0]) scorep_warning("writing the experiment to '%s' instead", path);
-        return;
     }
     const char* tmp = getenv("TMPDIR");
     if (!tmp || !tmp[0]) tmp = "/tmp";

@@ -17,6 +17,14 @@
  * symbol, e.g. _ZN2ns3fooEi for ns::foo(int)), or the region name when the
  * region has no separate symbol (C functions, MPI, user regions).
  *
+ * A word made only of letters and '_' that is one or two typing errors away
+ * from a keyword (INCLUDEE, INLCUDE, MANGLD, SCOREP_REGION_NAME_END) or a
+ * keyword in another case (include) is an error, not a pattern: otherwise the
+ * typo silently becomes a pattern and the rule after it changes meaning. A
+ * region really called like that is written with a backslash (\INCLUDEE).
+ * Words quoted in messages have non-printable bytes escaped (\xNN), so a
+ * binary file does not write raw bytes to the user's terminal.
+ *
  * Besides the measurement (definitions.c), the generation-time tool
  * scorep-filter (scorep_filter_tool.c) uses this file, so a filter means the
  * same and is rejected with the same messages at both times. */
@@ -47,6 +55,72 @@ static void add_rule(scorep_filter* f, bool on_file, bool exclude, bool mangled,
         f->rules = realloc(f->rules, f->capacity * sizeof *f->rules);
     }
     f->rules[f->count++] = (filter_rule){on_file, exclude, mangled, strdup(pattern)};
+}
+
+static const char* const keywords[] = {"INCLUDE", "EXCLUDE", "MANGLED", "SCOREP_REGION_NAMES_BEGIN",
+                                       "SCOREP_REGION_NAMES_END", "SCOREP_FILE_NAMES_BEGIN", "SCOREP_FILE_NAMES_END"};
+
+/* With transpositions: INLCUDE is one step from INCLUDE. */
+int scorep_edit_distance(const char* a, const char* b)
+{
+    size_t n = strlen(a), m = strlen(b);
+    if (n > 63 || m > 63) return 99;
+    int d[64][64];
+    for (size_t i = 0; i <= n; i++) d[i][0] = (int)i;
+    for (size_t j = 0; j <= m; j++) d[0][j] = (int)j;
+    for (size_t i = 1; i <= n; i++)
+        for (size_t j = 1; j <= m; j++) {
+            int cost = toupper((unsigned char)a[i - 1]) != toupper((unsigned char)b[j - 1]);
+            int best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
+            if (d[i - 1][j - 1] + cost < best) best = d[i - 1][j - 1] + cost;
+            if (i > 1 && j > 1 && toupper((unsigned char)a[i - 1]) == toupper((unsigned char)b[j - 2]) &&
+                toupper((unsigned char)a[i - 2]) == toupper((unsigned char)b[j - 1]) && d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[n][m];
+}
+
+/* The keyword `word` is a misspelling of, or NULL when it reads as a pattern. */
+static const char* misspelled_keyword(const char* word)
+{
+    bool lower = false;
+    for (const char* c = word; *c; c++) {
+        if (!isalpha((unsigned char)*c) && *c != '_') return NULL;
+        if (islower((unsigned char)*c)) lower = true;
+    }
+    size_t count = sizeof keywords / sizeof *keywords;
+    for (size_t k = 0; k < count; k++)
+        if (strcmp(word, keywords[k]) == 0) return NULL;
+    const char* nearest = NULL;
+    int nearest_distance = 99;
+    for (size_t k = 0; k < count; k++) {
+        int d = scorep_edit_distance(word, keywords[k]);
+        /* in another case only when otherwise equal: "exclude" is a keyword typed
+         * in lower case, "excludes" may well be a function */
+        bool near = d == 0 || (!lower && d <= (strlen(keywords[k]) > 12 ? 3 : 2));
+        if (near && d < nearest_distance) nearest = keywords[k], nearest_distance = d;
+    }
+    return nearest;
+    return NULL;
+}
+
+/* `word` for a message: non-printable bytes as \xNN, at most about 80 characters */
+static const char* shown(const char* word, char* out, size_t size)
+{
+    size_t o = 0;
+    for (const unsigned char* c = (const unsigned char*)word; *c && o + 8 < size; c++) {
+        if (o > 80) {
+            memcpy(out + o, "...", 3);
+            o += 3;
+            break;
+        }
+        if (*c < 0x20 || *c >= 0x7f) o += (size_t)snprintf(out + o, size - o, "\\x%02x", *c);
+        else out[o++] = (char)*c;
+    }
+    out[o] = '\0';
+    return out;
 }
 
 static void fail(char* error, size_t size, int line, const char* format, ...)
@@ -109,12 +183,19 @@ scorep_filter* scorep_filter_parse(const char* text, char* error, size_t error_s
         }
         for (int i = 0; i < n; i++) {
             const char* w = words[i];
+            char w_shown[128];
+            shown(w, w_shown, sizeof w_shown);
+            const char* typo = misspelled_keyword(w);
             if (block == OUTSIDE) {
                 if (strcmp(w, "SCOREP_REGION_NAMES_BEGIN") == 0) block = REGION_BLOCK;
                 else if (strcmp(w, "SCOREP_FILE_NAMES_BEGIN") == 0) block = FILE_BLOCK;
                 else {
+                    char hint[64] = "";
+                    if (typo) snprintf(hint, sizeof hint, "; did you mean %s?", typo);
                     fail(error, error_size, line_number,
-                         "unexpected '%s' outside a block (expected SCOREP_REGION_NAMES_BEGIN or SCOREP_FILE_NAMES_BEGIN)", w);
+                         "unexpected '%s' outside a block (expected SCOREP_REGION_NAMES_BEGIN or "
+                         "SCOREP_FILE_NAMES_BEGIN%s)",
+                         w_shown, hint);
                     goto failed_line;
                 }
                 block_line = line_number;
@@ -130,6 +211,14 @@ scorep_filter* scorep_filter_parse(const char* text, char* error, size_t error_s
                 strcmp(w, "SCOREP_REGION_NAMES_BEGIN") == 0 || strcmp(w, "SCOREP_FILE_NAMES_BEGIN") == 0) {
                 fail(error, error_size, line_number, "'%s' inside the block opened on line %d (expected %s)", w,
                      block_line, own_end);
+                goto failed_line;
+            }
+            if (typo) {
+                fail(error, error_size, line_number,
+                     "'%s' is not a keyword: did you mean %s? (expected INCLUDE, EXCLUDE, INCLUDE MANGLED, "
+                     "EXCLUDE MANGLED, patterns after them, or %s; a pattern that really is this name is written "
+                     "with a backslash, \\%s)",
+                     w_shown, typo, own_end, w_shown);
                 goto failed_line;
             }
             if (strcmp(w, "INCLUDE") == 0 || strcmp(w, "EXCLUDE") == 0) {
@@ -151,7 +240,7 @@ scorep_filter* scorep_filter_parse(const char* text, char* error, size_t error_s
                 goto failed_line;
             }
             if (!have_rule) {
-                fail(error, error_size, line_number, "pattern '%s' before INCLUDE or EXCLUDE", w);
+                fail(error, error_size, line_number, "pattern '%s' before INCLUDE or EXCLUDE", w_shown);
                 goto failed_line;
             }
             add_rule(f, block == FILE_BLOCK, exclude, mangled, w);
@@ -188,6 +277,14 @@ scorep_filter* scorep_filter_load(const char* path, char* error, size_t error_si
     }
     fclose(in);
     text[size] = '\0';
+    const char* nul = memchr(text, '\0', size);
+    if (nul) {
+        int line = 1;
+        for (const char* c = text; c < nul; c++) line += *c == '\n';
+        fail(error, error_size, line, "contains a NUL byte: not a text filter file");
+        free(text);
+        return NULL;
+    }
     scorep_filter* f = scorep_filter_parse(text, error, error_size);
     free(text);
     return f;

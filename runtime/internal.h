@@ -72,9 +72,21 @@ scorep_filter* scorep_filter_load(const char* path, char* error, size_t error_si
 bool scorep_filter_excludes(const scorep_filter* filter, const char* region_name,
                             const char* file_name, const char* mangled_name);
 void scorep_filter_free(scorep_filter* filter);
+/* Edit distance, letters compared case-blind, a transposition counts one;
+ * 99 for words over 63 bytes. For "did you mean" hints (filter keywords,
+ * SCOREP_* variable names). */
+int scorep_edit_distance(const char* a, const char* b);
 
 /* ---- definitions (definitions.c) ---- */
+/* idempotent; every definition function calls it */
 void scorep_definitions_init(void);
+/* The tables' own definition functions: they do not start the measurement
+ * (the adapter API's scorep_*_define in entry.c start it, then call these). */
+scorep_region scorep_definitions_region(const char* name, const char* file, int line, scorep_paradigm paradigm,
+                                        scorep_region_role role, const char* group, const char* mangled);
+scorep_window scorep_definitions_window(uint64_t stable_key, scorep_comm comm, const char* name);
+scorep_parameter scorep_definitions_parameter(const char* name, scorep_parameter_type type);
+scorep_metric scorep_definitions_metric(const char* name, const char* unit);
 void scorep_definitions_set_filter(scorep_filter* filter);
 /* scorep_region_define for a region with a linker symbol of its own (a
  * library function; for C++ the mangled name): the symbol is what MANGLED
@@ -99,14 +111,11 @@ scorep_location* scorep_location_create_for_thread(void);
 /* ---- event layer (events.c) ---- */
 void scorep_events_activate_substrates(void);
 uint64_t scorep_location_event_count(const scorep_location* loc);
-extern scorep_region scorep_flush_region;
-typedef enum scorep_phase {
-    SCOREP_PHASE_PRE_INIT = 0,
-    SCOREP_PHASE_ACTIVE = 1,
-    SCOREP_PHASE_FINALIZING = 2,
-    SCOREP_PHASE_DONE = 3
-} scorep_phase;
-extern volatile int scorep_phase_now;
+extern scorep_region scorep_flush_region;   /* defined at the start (lifecycle.c) */
+/* The recording gate: nonzero while the measurement runs. Read by the event
+ * path; set only by the life cycle (lifecycle.c). */
+extern volatile int scorep_events_recording;
+void scorep_events_set_recording(int on);
 extern int scorep_substrate_count_active;
 extern const scorep_substrate* scorep_substrates[SCOREP_MAX_SUBSTRATES];
 void scorep_events_location_created(scorep_location* loc);
@@ -163,14 +172,9 @@ void scorep_buffer_free(scorep_buffer* b);
  * experiment directory (called from the layer's constructor). */
 void scorep_multiprocess_expect(void);
 int scorep_multiprocess_is_expected(void);
-/* After PMPI_Init: switch to the MPI ops; creates the experiment directory
- * collectively. ops must stay valid until finalisation. */
-void scorep_multiprocess_register(const scorep_multiprocess_ops* ops);
-/* The same, but the ops cannot communicate yet (MPI was initialised behind
- * the adapter's back and the ranks cannot agree now without risking a
- * deadlock): rank and size are known, the experiment directory is created at
- * finalisation, when the ops work. */
-void scorep_multiprocess_register_deferred(const scorep_multiprocess_ops* ops);
+/* Adopts a process layer's rank, size and collectives; 0 if one was adopted
+ * already. Only the life cycle calls it (scorep_multiprocess_register*). */
+int scorep_multiprocess_adopt(const scorep_multiprocess_ops* ops);
 /* A check the MPI layer runs when the process exits, before the data is
  * written (did MPI run without the adapter seeing it?). */
 void scorep_multiprocess_set_exit_check(void (*check)(void));
@@ -181,8 +185,21 @@ void scorep_multiprocess_exit_check(void);
 void scorep_multiprocess_set_abnormal_end_written(void (*hook)(void));
 void scorep_multiprocess_abnormal_end_written(void);
 int scorep_multiprocess_is_registered(void);
-/* rank and size are final: create the experiment directory, tell substrates */
-void scorep_lifecycle_processes_known(void);
+
+/* ---- life cycle (lifecycle.c): called from above the core only ---- */
+/* The MPI layer after PMPI_Init: switch to the MPI ops (starts the
+ * measurement if needed); creates the experiment directory collectively.
+ * ops must stay valid until finalisation. */
+void scorep_multiprocess_register(const scorep_multiprocess_ops* ops);
+/* The same, but the ops cannot communicate yet (MPI was initialised behind
+ * the adapter's back and the ranks cannot agree now without risking a
+ * deadlock): rank and size are known, the experiment directory is created at
+ * finalisation, when the ops work. */
+void scorep_multiprocess_register_deferred(const scorep_multiprocess_ops* ops);
+/* The MPI layer just before PMPI_Init: the measurement's crash handlers step
+ * aside so that MPI installs its own; registration puts ours back on top,
+ * chaining to MPI's. */
+void scorep_measurement_mpi_init_begins(void);
 /* scorep_measurement_abort for a helper thread that records no events, while
  * the program's threads may still be recording: stops recording, lets events
  * under way finish, then writes. */
@@ -248,7 +265,8 @@ int scorep_report_write_json(const scorep_report* r, const char* path);
 int scorep_report_write_text(const scorep_report* r, const char* path);
 int scorep_report_write_folded(const scorep_report* r, const char* path);
 
-/* ---- process info ---- */
+/* ---- process info (process_info.c) ---- */
+void scorep_process_info_record(void);
 const char* scorep_process_command_line(void);
 const char* scorep_process_start_time(void);
 

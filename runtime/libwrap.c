@@ -13,9 +13,6 @@
 
 __thread uint32_t scorep_libwrap_thread_depth TLS_FAST;
 
-/* set from SCOREP_LIBWRAP_NESTED by scorep_config_load */
-int scorep_libwrap_record_nested;
-
 scorep_region scorep_libwrap_region_as(const scorep_libwrap_library* lib, const char* region_name,
                                        const char* file, const char* symbol, scorep_paradigm paradigm,
                                        scorep_region_role role)

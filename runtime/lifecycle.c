@@ -1,96 +1,257 @@
-/* Start and end of the measurement: lazy initialisation on first use,
- * finalisation once (MPI_Finalize via the MPI layer, exit, abort, signal). */
+/* The measurement's life: one state machine, the only place that starts,
+ * ends, aborts and forks the measurement (docs/MAINTAINING.md, "The
+ * measurement's life cycle", draws it).
+ *
+ *   NOT_STARTED --first definition / MPI registration--> RUNNING
+ *   RUNNING --MPI_Finalize hook, exit--------------------> ENDING --> ENDED
+ *   RUNNING --MPI_Abort, fatal signal, _exit in MPI-----> ABORTING --> ENDED
+ *   any state, in the child of fork() -------------------> FORKED_CHILD (for good)
+ *
+ * Lower files (definitions, events, locations, substrates, unification, the
+ * experiment directory, the serial/MPI process table) are called from here
+ * and never call up: the event layer only sees a recording gate that this
+ * file opens and closes (scorep_events_set_recording). What calls in here is
+ * above the core: the adapter-facing definition entry points (entry.c), the
+ * MPI layer, the C library (atexit, signals, fork). */
+#include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
 #include "timer.h"
 
-scorep_region scorep_flush_region = SCOREP_INVALID_ID;
+typedef enum measurement_state {
+    NOT_STARTED = 0,
+    RUNNING,
+    ENDING,       /* normal end: unify and write (collectively with MPI) */
+    ABORTING,     /* abnormal end: every process writes its own, marked partial */
+    ENDED,
+    FORKED_CHILD  /* this process is a child of fork(): records and writes nothing */
+} measurement_state;
 
-static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
-static _Thread_local int initialising;
-static char start_time[64];
-static char* command_line;
+static volatile int state = NOT_STARTED;
+static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Thread_local int starting;
+/* the process that started the measurement: a child made without the
+ * fork() handlers (a raw clone) is recognised by its pid */
+static pid_t measured_pid;
+/* the thread that writes while ENDING/ABORTING (a signal on another thread waits for it) */
+static volatile pid_t writer_tid;
 
-const char* scorep_process_command_line(void) { return command_line ? command_line : ""; }
-const char* scorep_process_start_time(void) { return start_time; }
+static pid_t this_thread(void) { return (pid_t)syscall(SYS_gettid); }
 
-static void read_command_line(void)
+static int is_measured_process(void)
 {
-    FILE* f = fopen("/proc/self/cmdline", "rb");
-    if (!f) return;
-    char buf[4096];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    for (size_t i = 0; i + 1 < n; i++)
-        if (buf[i] == '\0') buf[i] = ' ';
-    command_line = strdup(buf);
+    return state != FORKED_CHILD && getpid() == measured_pid;
+}
+
+/* ---- fork ---- */
+
+/* A child of fork() without exec (a helper process, a pipe to a command the
+ * C library does not spawn) must not write into the parent's experiment: it
+ * records nothing and writes nothing, and its signals act as without
+ * measurement. Cheap on purpose: a few stores and sigactions, no allocation. */
+static void restore_signal_handlers(void);
+
+static void forked_child(void)
+{
+    scorep_events_set_recording(0);
+    __atomic_store_n(&state, FORKED_CHILD, __ATOMIC_RELEASE);
+    restore_signal_handlers();
+}
+
+/* ---- fatal signals ----
+ * Crash signals (QUIT, SEGV, BUS, FPE, ILL, ABRT): the data is written first,
+ * then the signal goes on to the action that was there before ours (the MPI
+ * library's or Fortran run-time's backtrace, the program's handler, or the
+ * default action), with the same siginfo, so what the user sees and the exit
+ * status are those of an unmeasured run. Termination requests (TERM, INT,
+ * HUP): only where their action is the default; a program that handles one
+ * decides what it means (it may go on and end normally, written at exit).
+ * An ignored signal stays ignored. A handler the program installs after ours
+ * replaces ours, as without measurement. */
+static const int fatal_signals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+#define FATAL_COUNT (sizeof fatal_signals / sizeof *fatal_signals)
+static struct sigaction previous_action[FATAL_COUNT]; /* what was there before ours */
+static volatile int installed[FATAL_COUNT];            /* ours is (or was last) installed */
+static int stepped_aside[FATAL_COUNT];                 /* around MPI_Init, see below */
+
+static int fatal_index(int sig)
+{
+    for (size_t i = 0; i < FATAL_COUNT; i++)
+        if (fatal_signals[i] == sig) return (int)i;
+    return -1;
+}
+
+static int is_termination_request(int sig) { return sig == SIGTERM || sig == SIGINT || sig == SIGHUP; }
+
+/* a fault the kernel raised at the faulting instruction: returning executes it again */
+static int is_synchronous_fault(int sig, const siginfo_t* info)
+{
+    if (!info || info->si_code <= 0) return 0;
+    if (sig == SIGBUS && (info->si_code == BUS_MCEERR_AO)) return 0;
+    return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL;
 }
 
 static void finalize(int emergency);
 
-static void at_exit(void)
+/* The previous action takes over again and gets this signal: a fault
+ * re-executes the faulting instruction once this handler returns (the
+ * previous handler sees the real fault and its context); any other signal is
+ * queued again with its siginfo for this thread, delivered when this handler
+ * returns and unblocks it. */
+static void chain(int i, int sig, siginfo_t* info)
 {
-    scorep_multiprocess_exit_check();
-    /* Ranks that leave without MPI_Finalize cannot unify: each writes its own. */
-    int lonely = scorep_multiprocess_is_registered() && scorep_process_size > 1;
-    finalize(lonely);
+    sigaction(sig, &previous_action[i], NULL);
+    installed[i] = 0;
+    if (is_synchronous_fault(sig, info)) return;
+    if (!info || syscall(SYS_rt_tgsigqueueinfo, getpid(), this_thread(), sig, info) != 0) raise(sig);
 }
 
-static const int fatal_signals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
-
-/* the thread that writes at the end (a signal on another thread waits for it) */
-static volatile pid_t writer_tid;
-
-static void on_fatal_signal(int sig)
+static void on_fatal_signal(int sig, siginfo_t* info, void* context)
 {
-    if (scorep_phase_now == SCOREP_PHASE_FINALIZING && writer_tid != (pid_t)syscall(SYS_gettid)) {
-        /* another thread writes (a helper thread asked by a rank in MPI_Abort,
-         * the launcher's SIGTERM arriving meanwhile): the process must not end
-         * under it; at most 10 s, it may wait for a lock this thread holds */
-        struct timespec pause = {0, 10000000};
-        for (int k = 0; k < 1000 && scorep_phase_now == SCOREP_PHASE_FINALIZING; k++) nanosleep(&pause, NULL);
+    (void)context;
+    int saved_errno = errno;
+    int i = fatal_index(sig);
+    if (i < 0) return;
+    if (is_measured_process()) {
+        int now = state;
+        if (now == RUNNING) {
+            if (scorep_cfg.verbose) {
+                char line[96];
+                int n = snprintf(line, sizeof line, "[Score-P] signal %d (rank %d): writing the data recorded so far\n",
+                                 sig, scorep_process_rank);
+                if (n > 0 && write(STDERR_FILENO, line, (size_t)n) < 0) n = 0;
+            }
+            finalize(1);
+        } else if ((now == ENDING || now == ABORTING) && writer_tid != this_thread()) {
+            /* another thread writes (a helper thread before MPI_Abort, the launcher's
+             * SIGTERM arriving meanwhile): the process must not end under it. At most
+             * 10 s: the writer may wait for a lock this interrupted thread holds. */
+            struct timespec pause = {0, 10000000};
+            for (int k = 0; k < 1000 && (state == ENDING || state == ABORTING); k++) nanosleep(&pause, NULL);
+        }
     }
-    if (scorep_cfg.verbose) {
-        char line[96];
-        int n = snprintf(line, sizeof line, "[Score-P] signal %d (rank %d): writing the data recorded so far\n",
-                         sig, scorep_process_rank);
-        if (n > 0 && write(STDERR_FILENO, line, (size_t)n) < 0) n = 0;
-    }
-    finalize(1);
-    /* delivered when the handler returns and the mask is lifted */
-    signal(sig, SIG_DFL);
-    raise(sig);
+    chain(i, sig, info);
+    errno = saved_errno;
+}
+
+static int is_ours(const struct sigaction* a)
+{
+    return (a->sa_flags & SA_SIGINFO) && a->sa_sigaction == on_fatal_signal;
+}
+
+static void install_signal_handler(size_t i)
+{
+    int sig = fatal_signals[i];
+    struct sigaction current;
+    if (sigaction(sig, NULL, &current) != 0 || is_ours(&current)) return;
+    int is_default = !(current.sa_flags & SA_SIGINFO) && current.sa_handler == SIG_DFL;
+    int is_ignored = !(current.sa_flags & SA_SIGINFO) && current.sa_handler == SIG_IGN;
+    if (is_ignored || (is_termination_request(sig) && !is_default)) return;
+    /* Launchers often send SIGTERM twice (Open MPI does): every fatal signal
+     * stays blocked while the data is written. */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fatal_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t k = 0; k < FATAL_COUNT; k++) sigaddset(&sa.sa_mask, fatal_signals[k]);
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    previous_action[i] = current;
+    if (sigaction(sig, &sa, NULL) == 0) installed[i] = 1;
 }
 
 static void install_signal_handlers(void)
 {
-    for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals; i++) {
-        struct sigaction old;
-        if (sigaction(fatal_signals[i], NULL, &old) != 0) continue;
-        /* the program's own handlers win */
-        if (old.sa_handler != SIG_DFL || (old.sa_flags & SA_SIGINFO)) continue;
-        /* Launchers often send SIGTERM twice (Open MPI does): every fatal
-         * signal stays blocked while the data is written, and the handler
-         * re-raises with the default action once it is done. */
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_fatal_signal;
-        sigemptyset(&sa.sa_mask);
-        for (size_t k = 0; k < sizeof fatal_signals / sizeof *fatal_signals; k++)
-            sigaddset(&sa.sa_mask, fatal_signals[k]);
-        sa.sa_flags = 0;
-        sigaction(fatal_signals[i], &sa, NULL);
+    for (size_t i = 0; i < FATAL_COUNT; i++) install_signal_handler(i);
+}
+
+/* Puts back the previous action wherever ours is still installed (a handler
+ * installed after ours stays). */
+static void restore_signal_handlers(void)
+{
+    for (size_t i = 0; i < FATAL_COUNT; i++) {
+        if (!installed[i]) continue;
+        struct sigaction current;
+        if (sigaction(fatal_signals[i], NULL, &current) == 0 && is_ours(&current))
+            sigaction(fatal_signals[i], &previous_action[i], NULL);
+        installed[i] = 0;
     }
 }
+
+/* MPI libraries install their own crash handlers in MPI_Init, but only for
+ * signals whose action is the default (Open MPI: SEGV, BUS, FPE, ABRT; it
+ * prints "Process received signal" and a backtrace). Ours step aside during
+ * PMPI_Init and come back on top after it, chaining to what MPI installed. */
+void scorep_measurement_mpi_init_begins(void)
+{
+    for (size_t i = 0; i < FATAL_COUNT; i++) {
+        struct sigaction current;
+        stepped_aside[i] = 0;
+        if (!installed[i] || sigaction(fatal_signals[i], NULL, &current) != 0 || !is_ours(&current)) continue;
+        sigaction(fatal_signals[i], &previous_action[i], NULL);
+        installed[i] = 0;
+        stepped_aside[i] = 1;
+    }
+}
+
+static void mpi_init_ended(void)
+{
+    for (size_t i = 0; i < FATAL_COUNT; i++)
+        if (stepped_aside[i]) {
+            stepped_aside[i] = 0;
+            if (state == RUNNING) install_signal_handler(i);
+        }
+}
+
+/* A language run-time installs its crash handlers as the program starts,
+ * which can be after the measurement started: gfortran's backtrace handler
+ * (QUIT, ILL, ABRT, FPE, SEGV, BUS) comes from the Fortran main program's
+ * first statement, after the compiler instrumentation entered main. Such a
+ * handler reports and ends the process, so ours go back on top of it and
+ * chain to it; a handler of the program's own (in no run-time library) wins,
+ * as without measurement. Looked at with every new definition until found. */
+static volatile int watch_runtime_handlers;
+
+static int is_runtime_handler(const struct sigaction* a)
+{
+    Dl_info where;
+    void* address = (a->sa_flags & SA_SIGINFO) ? (void*)a->sa_sigaction : (void*)a->sa_handler;
+    if (address == (void*)SIG_DFL || address == (void*)SIG_IGN || !dladdr(address, &where) || !where.dli_fname)
+        return 0;
+    return strstr(where.dli_fname, "libgfortran") != NULL;
+}
+
+static void adopt_runtime_handlers(void)
+{
+    /* gfortran installs all of its handlers at once: SEGV tells (one syscall per definition) */
+    struct sigaction segv;
+    if (sigaction(SIGSEGV, NULL, &segv) != 0 || is_ours(&segv)) return;
+    if (!is_runtime_handler(&segv)) {
+        watch_runtime_handlers = 0;  /* the program's own handler took over: it wins */
+        return;
+    }
+    int adopted = 0;
+    for (size_t i = 0; i < FATAL_COUNT; i++) {
+        struct sigaction current;
+        if (is_termination_request(fatal_signals[i]) || sigaction(fatal_signals[i], NULL, &current) != 0 ||
+            is_ours(&current) || !is_runtime_handler(&current))
+            continue;
+        installed[i] = 0;
+        install_signal_handler(i);
+        adopted = 1;
+    }
+    if (adopted) watch_runtime_handlers = 0;
+}
+
+/* ---- start ---- */
 
 static void add_substrate(const scorep_substrate* s)
 {
@@ -107,20 +268,27 @@ static void add_substrate(const scorep_substrate* s)
 const scorep_substrate* scorep_trace_substrate(void) { return NULL; }
 #endif
 
+static void at_exit(void);
+static void processes_known(void);
+
+/* NOT_STARTED -> RUNNING, once: the one "ensure started" entry. Called by the
+ * adapter-facing definition functions (entry.c), the MPI layer's
+ * registration and explicitly by programs; a call from inside the start
+ * (a definition it makes) returns at once. */
 void scorep_measurement_init(void)
 {
-    if (LIKELY(scorep_phase_now != SCOREP_PHASE_PRE_INIT) || initialising) return;
-    pthread_mutex_lock(&init_lock);
-    if (scorep_phase_now != SCOREP_PHASE_PRE_INIT) {
-        pthread_mutex_unlock(&init_lock);
+    if (LIKELY(state != NOT_STARTED) || starting) {
+        if (UNLIKELY(watch_runtime_handlers) && state == RUNNING && !starting) adopt_runtime_handlers();
         return;
     }
-    initialising = 1;
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(start_time, sizeof start_time, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    read_command_line();
+    pthread_mutex_lock(&start_lock);
+    if (state != NOT_STARTED) {
+        pthread_mutex_unlock(&start_lock);
+        return;
+    }
+    starting = 1;
+    measured_pid = getpid();
+    scorep_process_info_record();
     scorep_config_load();
     if (scorep_timer_active != SCOREP_TIMER_INJECTED) scorep_timer_init(scorep_cfg.timer);
     scorep_definitions_init();
@@ -128,8 +296,8 @@ void scorep_measurement_init(void)
         char error[600];
         scorep_filter* f = scorep_filter_load(scorep_cfg.filtering_file, error, sizeof error);
         if (!f)
-            scorep_warning("SCOREP_FILTERING_FILE: '%s': %s; measuring without a filter", scorep_cfg.filtering_file,
-                           error);
+            scorep_warning_all_ranks("SCOREP_FILTERING_FILE: '%s': %s; measuring without a filter",
+                                     scorep_cfg.filtering_file, error);
         scorep_definitions_set_filter(f);
     }
     if (scorep_cfg.enable_profiling) add_substrate(scorep_profile_substrate());
@@ -142,21 +310,29 @@ void scorep_measurement_init(void)
                            "tracing is disabled");
     }
     scorep_events_activate_substrates();
-    scorep_flush_region =
-        scorep_region_define("TRACE_BUFFER_FLUSH", NULL, SCOREP_PARADIGM_MEASUREMENT, SCOREP_ROLE_ARTIFICIAL, NULL);
+    scorep_flush_region = scorep_definitions_region("TRACE_BUFFER_FLUSH", NULL, 0, SCOREP_PARADIGM_MEASUREMENT,
+                                                    SCOREP_ROLE_ARTIFICIAL, NULL, NULL);
     atexit(at_exit);
+    pthread_atfork(NULL, NULL, forked_child);
     install_signal_handlers();
-    __atomic_store_n(&scorep_phase_now, SCOREP_PHASE_ACTIVE, __ATOMIC_RELEASE);
-    initialising = 0;
-    pthread_mutex_unlock(&init_lock);
+    watch_runtime_handlers = dlsym(RTLD_DEFAULT, "_gfortran_set_options") != NULL;
+    for (size_t i = 0; i < FATAL_COUNT; i++)
+        if (installed[i] && is_runtime_handler(&previous_action[i])) watch_runtime_handlers = 0; /* on top already */
+    __atomic_store_n(&state, RUNNING, __ATOMIC_RELEASE);
+    scorep_events_set_recording(1);
+    starting = 0;
+    pthread_mutex_unlock(&start_lock);
     scorep_verbose("measurement started: profiling %s, tracing %s, timer %s", scorep_cfg.enable_profiling ? "on" : "off",
                    scorep_cfg.enable_tracing ? "on" : "off", scorep_timer_name());
-    if (!scorep_multiprocess_is_expected()) scorep_lifecycle_processes_known();
+    if (!scorep_multiprocess_is_expected()) processes_known();
 }
 
-int scorep_measurement_is_active(void) { return scorep_phase_now == SCOREP_PHASE_ACTIVE; }
+int scorep_measurement_is_active(void) { return state == RUNNING; }
 
-void scorep_lifecycle_processes_known(void)
+/* ---- the process layer (MPI) registers: rank and size are known ---- */
+
+/* rank and size are final: create the experiment directory, tell substrates */
+static void processes_known(void)
 {
     const char* dir = scorep_experiment_create();
     if (!dir) return;
@@ -166,18 +342,49 @@ void scorep_lifecycle_processes_known(void)
             scorep_substrates[i]->experiment_dir_ready(dir, mp->rank, mp->size);
 }
 
-/* emergency: 0 normal end, 1 abnormal end from a thread that records events
+void scorep_multiprocess_register(const scorep_multiprocess_ops* ops)
+{
+    scorep_measurement_init();
+    mpi_init_ended();
+    if (!scorep_multiprocess_adopt(ops)) return;
+    scorep_verbose("rank %d of %d", ops->rank, ops->size);
+    processes_known();
+}
+
+void scorep_multiprocess_register_deferred(const scorep_multiprocess_ops* ops)
+{
+    scorep_measurement_init();
+    mpi_init_ended();
+    if (scorep_multiprocess_adopt(ops))
+        scorep_verbose("rank %d of %d (experiment directory at the end)", ops->rank, ops->size);
+}
+
+/* ---- end ---- */
+
+static void at_exit(void)
+{
+    if (!is_measured_process()) return;
+    scorep_multiprocess_exit_check();
+    /* Ranks that leave without MPI_Finalize cannot unify: each writes its own. */
+    int lonely = scorep_multiprocess_is_registered() && scorep_process_size > 1;
+    finalize(lonely);
+}
+
+/* RUNNING -> ENDING (emergency 0) or ABORTING (1, 2) -> ENDED.
+ * emergency: 0 normal end, 1 abnormal end from a thread that records events
  * (or from a signal handler on it), 2 abnormal end from a helper thread while
  * the program's threads may be inside an event */
 static void finalize(int emergency)
 {
-    int expected = SCOREP_PHASE_ACTIVE;
-    if (!__atomic_compare_exchange_n(&scorep_phase_now, &expected, SCOREP_PHASE_FINALIZING, false,
-                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    int expected = RUNNING;
+    if (!is_measured_process()) return;
+    if (!__atomic_compare_exchange_n(&state, &expected, emergency ? ABORTING : ENDING, false, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE))
         return;
-    writer_tid = (pid_t)syscall(SYS_gettid);
+    writer_tid = this_thread();
+    scorep_events_set_recording(0);
     if (emergency == 2) {
-        /* no new event starts now; one already past its phase check ends within nanoseconds */
+        /* no new event starts now; one already past its gate ends within nanoseconds */
         struct timespec pause = {0, 2000000};
         nanosleep(&pause, NULL);
         emergency = 1;
@@ -190,18 +397,14 @@ static void finalize(int emergency)
 
     const char* dir = scorep_experiment_directory();
     if (!dir) {
-        bool had_ready = false;
         if (communicate || !scorep_multiprocess_is_registered() || mp->size == 1)
             dir = scorep_experiment_create();
         else
             dir = scorep_experiment_create_local();
         if (dir && !emergency)
             for (int i = 0; i < scorep_substrate_count_active; i++)
-                if (scorep_substrates[i]->experiment_dir_ready) {
+                if (scorep_substrates[i]->experiment_dir_ready)
                     scorep_substrates[i]->experiment_dir_ready(dir, mp->rank, mp->size);
-                    had_ready = true;
-                }
-        (void)had_ready;
     }
 
     scorep_unified_definitions* defs = communicate ? scorep_unify_definitions() : scorep_local_definitions();
@@ -233,7 +436,7 @@ static void finalize(int emergency)
     for (int i = 0; i < scorep_substrate_count_active; i++)
         if (scorep_substrates[i]->finalize) scorep_substrates[i]->finalize();
     if (dir && mp->rank == 0) scorep_verbose("experiment written to %s", dir);
-    __atomic_store_n(&scorep_phase_now, SCOREP_PHASE_DONE, __ATOMIC_RELEASE);
+    __atomic_store_n(&state, ENDED, __ATOMIC_RELEASE);
     /* abnormal end: the process layer keeps this process alive (bounded)
      * until the other ranks on the node wrote theirs (mpi/abort_peers.c) */
     if (emergency) scorep_multiprocess_abnormal_end_written();
@@ -241,7 +444,7 @@ static void finalize(int emergency)
 
 void scorep_measurement_finalize(void)
 {
-    if (scorep_phase_now == SCOREP_PHASE_PRE_INIT) return;
+    if (state == NOT_STARTED) return;
     finalize(0);
 }
 

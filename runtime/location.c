@@ -1,6 +1,17 @@
-/* Locations: one per thread, created on the thread's first event. The
+/* Locations: one per live thread, created on the thread's first event. The
  * thread-local pointer makes the event path lock-free; the process list
- * (append under a lock, read without) keeps the data of threads that ended. */
+ * (append under a lock, read without) keeps the data of threads that ended.
+ *
+ * A thread that ends with no region open hands its location back (a pthread
+ * key destructor, on the ending thread itself): the next new thread takes it
+ * instead of a new one, as Score-P reuses the locations of ended threads. So
+ * a program that starts 10,000 short-lived threads a few at a time has a few
+ * locations, not 10,000 (each with its own profile tree, trace block and
+ * .evt file, which readers must open all at once). A reused location goes
+ * on where the ended thread stopped: its profile tree accumulates, its trace
+ * continues with later timestamps. A thread that ends inside a region keeps
+ * its location to itself: finalisation closes its regions at the end of
+ * the run, as for a thread still running then. */
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -13,19 +24,98 @@ static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
 static scorep_location* volatile list_head;
 static volatile uint32_t location_count;
 
+/* Locations of ended threads, a stack (the last one ended is taken first:
+ * its memory is the warmest); under list_lock, taken once per thread, never
+ * per event. */
+static scorep_location** ended;
+static uint32_t ended_count, ended_capacity;
+
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+static pthread_key_t thread_key;
+static int key_ok;
+
+static void thread_ended(void* data);
+
+static void create_key(void)
+{
+    key_ok = pthread_key_create(&thread_key, thread_ended) == 0;
+}
+
+/* A reused location's next event must not be stamped before the ended
+ * thread's last one: the clock is read on another core now, and invariant
+ * TSCs of two cores may differ by a few cycles. Waits at most that long
+ * (bounded: an injected test clock may stand still). */
+static void wait_past(uint64_t last_ticks)
+{
+    for (int i = 0; i < 100000 && scorep_timer_read() <= last_ticks; i++)
+        ;
+}
+
+static scorep_location* take_ended(void)
+{
+    return ended_count > 0 ? ended[--ended_count] : NULL;
+}
+
+/* false if out of memory: the location is not reused then */
+static bool put_ended(scorep_location* loc)
+{
+    if (ended_count == ended_capacity) {
+        uint32_t capacity = ended_capacity ? 2 * ended_capacity : 64;
+        scorep_location** grown = realloc(ended, capacity * sizeof *grown);
+        if (grown == NULL)
+            return false;
+        ended = grown;
+        ended_capacity = capacity;
+    }
+    ended[ended_count++] = loc;
+    return true;
+}
+
 scorep_location* scorep_location_create_for_thread(void)
 {
-    scorep_location* loc = calloc(1, sizeof *loc);
+    pthread_once(&key_once, create_key);
     pthread_mutex_lock(&list_lock);
-    loc->local_id = location_count;
-    loc->next = list_head;
-    __atomic_store_n(&list_head, loc, __ATOMIC_RELEASE);
-    __atomic_store_n(&location_count, location_count + 1, __ATOMIC_RELEASE);
+    scorep_location* loc = take_ended();
     pthread_mutex_unlock(&list_lock);
-    loc->begin_ticks = loc->last_ticks = scorep_timer_read();
+    if (loc != NULL) {
+        wait_past(loc->last_ticks);
+    } else {
+        loc = calloc(1, sizeof *loc);
+        pthread_mutex_lock(&list_lock);
+        loc->local_id = location_count;
+        loc->next = list_head;
+        __atomic_store_n(&list_head, loc, __ATOMIC_RELEASE);
+        __atomic_store_n(&location_count, location_count + 1, __ATOMIC_RELEASE);
+        pthread_mutex_unlock(&list_lock);
+        loc->begin_ticks = loc->last_ticks = scorep_timer_read();
+    }
     scorep_tls_location = loc;
-    scorep_events_location_created(loc);
+    if (key_ok)
+        pthread_setspecific(thread_key, loc);
+    if (loc->event_private == NULL)
+        scorep_events_location_created(loc);
     return loc;
+}
+
+/* Runs on the ending thread, after its last event (pthread key destructors
+ * run when the thread function has returned). A location with open regions
+ * stays the thread's (finalisation closes them), as does any while the
+ * measurement ends. The thread's pointer is reset before the location is
+ * handed back: an event recorded later on this thread (in another
+ * destructor) takes a location anew instead of writing into one that
+ * another thread may hold by then. */
+static void thread_ended(void* data)
+{
+    scorep_location* loc = data;
+    const scorep_region* open;
+    if (!scorep_events_recording || scorep_location_open_regions(loc, &open) != 0)
+        return;
+    scorep_tls_location = NULL;
+    pthread_mutex_lock(&list_lock);
+    bool handed_back = put_ended(loc);
+    pthread_mutex_unlock(&list_lock);
+    if (!handed_back)
+        scorep_tls_location = loc;
 }
 
 scorep_location* scorep_location_current(void)

@@ -1,21 +1,95 @@
-/* Diagnostics on stderr, prefixed so users can tell them from program output. */
+/* Diagnostics on stderr, prefixed so users can tell them from program output.
+ *
+ * One format for every message of the measurement (core and adapters), the
+ * prefix Score-P's users know, with the rank where the process is one of
+ * several:
+ *
+ *   [Score-P] Warning: ...                 a single process
+ *   [Score-P] rank 3: Warning: ...         one rank of a parallel run
+ *   [Score-P] Warning: ... (the same on all 4 ranks)
+ *
+ * The rank is the MPI layer's once it is registered, before that (config is
+ * read before MPI_Init) the launcher's (Open MPI, MPICH/hydra, Slurm).
+ * scorep_warning_all_ranks is for what every rank finds alike (the
+ * environment, the filter file): rank 0 prints it once with the number of
+ * ranks, the others keep quiet. Each message is one write() so that lines of
+ * different ranks do not interleave. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 
-static void print_prefixed(const char* kind, const char* format, va_list ap)
+static int env_int(const char* name, int* out)
 {
-    char line[1024];
-    vsnprintf(line, sizeof line, format, ap);
-    fprintf(stderr, "[Score-P] %s%s\n", kind, line);
+    const char* v = getenv(name);
+    if (!v || !*v) return 0;
+    char* end;
+    long n = strtol(v, &end, 10);
+    if (*end || n < 0 || n > 1 << 30) return 0;
+    *out = (int)n;
+    return 1;
+}
+
+/* This process's rank and the number of ranks; 0 if it is not one of several. */
+static int rank_and_size(int* rank, int* size)
+{
+    const scorep_multiprocess_ops* mp = scorep_multiprocess();
+    if (mp && mp->size > 1) {
+        *rank = mp->rank;
+        *size = mp->size;
+        return 1;
+    }
+    static const char* const launchers[][2] = {{"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
+                                               {"PMI_RANK", "PMI_SIZE"},
+                                               {"SLURM_PROCID", "SLURM_NTASKS"}};
+    for (size_t i = 0; i < sizeof launchers / sizeof *launchers; i++)
+        if (env_int(launchers[i][0], rank) && env_int(launchers[i][1], size) && *size > 1) return 1;
+    return 0;
+}
+
+static void emit(const char* line)
+{
+    size_t n = strlen(line);
+    while (n > 0) {
+        ssize_t w = write(STDERR_FILENO, line, n);
+        if (w <= 0) return;
+        line += w;
+        n -= (size_t)w;
+    }
+}
+
+static void print_prefixed(const char* kind, int all_ranks, const char* format, va_list ap)
+{
+    char text[1024], line[1200];
+    vsnprintf(text, sizeof text, format, ap);
+    int rank, size;
+    if (!rank_and_size(&rank, &size))
+        snprintf(line, sizeof line, "[Score-P] %s%s\n", kind, text);
+    else if (!all_ranks)
+        snprintf(line, sizeof line, "[Score-P] rank %d: %s%s\n", rank, kind, text);
+    else if (rank == 0)
+        snprintf(line, sizeof line, "[Score-P] %s%s (the same on all %d ranks)\n", kind, text, size);
+    else
+        return;
+    emit(line);
 }
 
 void scorep_warning(const char* format, ...)
 {
     va_list ap;
     va_start(ap, format);
-    print_prefixed("Warning: ", format, ap);
+    print_prefixed("Warning: ", 0, format, ap);
+    va_end(ap);
+}
+
+void scorep_warning_all_ranks(const char* format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    print_prefixed("Warning: ", 1, format, ap);
     va_end(ap);
 }
 
@@ -24,7 +98,7 @@ void scorep_verbose(const char* format, ...)
     if (!scorep_cfg.verbose) return;
     va_list ap;
     va_start(ap, format);
-    print_prefixed("", format, ap);
+    print_prefixed("", 0, format, ap);
     va_end(ap);
 }
 

@@ -54,29 +54,16 @@ int scorep_multiprocess_is_registered(void) { return active_ops != &serial_ops; 
 
 void scorep_multiprocess_expect(void) { mpi_expected = 1; }
 
-/* Adopts the process layer's rank, size and collectives; 0 if one was
- * registered already. */
-static int adopt(const scorep_multiprocess_ops* ops)
+/* Adopts the process layer's rank, size and collectives (the life cycle
+ * calls this when the MPI layer registers); 0 if one was adopted already. */
+int scorep_multiprocess_adopt(const scorep_multiprocess_ops* ops)
 {
-    scorep_measurement_init();
     if (scorep_multiprocess_is_registered()) return 0;
     active_ops = ops;
     scorep_process_rank = ops->rank;
     scorep_process_size = ops->size;
     mpi_expected = 1;
     return 1;
-}
-
-void scorep_multiprocess_register(const scorep_multiprocess_ops* ops)
-{
-    if (!adopt(ops)) return;
-    scorep_verbose("rank %d of %d", ops->rank, ops->size);
-    scorep_lifecycle_processes_known();
-}
-
-void scorep_multiprocess_register_deferred(const scorep_multiprocess_ops* ops)
-{
-    if (adopt(ops)) scorep_verbose("rank %d of %d (experiment directory at the end)", ops->rank, ops->size);
 }
 
 static void (*exit_check)(void);

@@ -22,9 +22,10 @@
  *     be created, experiment_dir_ready and write are skipped and only
  *     finalize runs.
  *   - location_created: on the new location's own thread, before its first event.
- *   - every event callback for a location: on that location's thread only, so a
- *     substrate needs no lock for per-location state. Different locations call
- *     concurrently.
+ *   - every event callback for a location: on the thread that holds it only, so
+ *     a substrate needs no lock for per-location state. Different locations
+ *     call concurrently. A location passes from an ended thread to a new one
+ *     through a lock (location.c), so the new thread sees all the old one wrote.
  *   - After write() begins no event callback runs for the process (threads still
  *     producing events then are ignored by the event layer).
  *
@@ -43,8 +44,10 @@
 
 /* ---- locations -------------------------------------------------------------- */
 
-/* One per thread, created lazily on the thread's first event, never freed
- * before finalisation (threads that end early keep their data). */
+/* One per live thread, created lazily on the thread's first event, never
+ * freed before finalisation (threads that end early keep their data). A
+ * thread that ends with no region open hands its location on to the next
+ * new thread (location.c): the location's data goes on accumulating. */
 typedef struct scorep_location {
     uint32_t local_id;      /* dense per process, creation order: 0 is the first thread */
     uint64_t begin_ticks;   /* timestamp of creation */
@@ -316,8 +319,12 @@ uint64_t scorep_config_total_memory(void);   /* SCOREP_TOTAL_MEMORY in bytes */
 uint64_t scorep_config_tracing_max_size(void);
 int scorep_config_verbose(void);             /* SCOREP_VERBOSE */
 
-/* Messages with the "[Score-P] " prefix on stderr. */
+/* Messages with the "[Score-P] " prefix on stderr, "[Score-P] rank R: " in a
+ * parallel run (messages.c). */
 void scorep_warning(const char* format, ...) __attribute__((format(printf, 1, 2)));
+/* What every rank finds alike (the environment): printed by rank 0 only, with
+ * the number of ranks it concerns. */
+void scorep_warning_all_ranks(const char* format, ...) __attribute__((format(printf, 1, 2)));
 void scorep_verbose(const char* format, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- the trace substrate's entry point ------------------------------------------------ */

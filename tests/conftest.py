@@ -18,7 +18,11 @@ BUILD = pathlib.Path(os.environ.get("SCOREP_WRAPGEN_BUILD", REPO / "build"))
 # The same project built against MPICH (make check builds both).
 BUILD_MPICH = pathlib.Path(os.environ.get("SCOREP_WRAPGEN_BUILD_MPICH", str(BUILD) + "-mpich"))
 BUILDS = {"openmpi": BUILD, "mpich": BUILD_MPICH}
-REFERENCE = REPO.parent / "shared" / "reference"
+# Public reference data for the maintainers' cross-checks (the MPI Forum's
+# apis.json): not part of the project, kept beside a maintainer's checkout or
+# wherever $SCOREP_WRAPGEN_REFERENCE names; tests that need it skip without it,
+# saying what is missing and how to get it, never where a maintainer keeps it.
+REFERENCE = pathlib.Path(os.environ.get("SCOREP_WRAPGEN_REFERENCE", REPO.parent / "shared" / "reference"))
 
 # Launchers of the two MPI libraries installed side by side (Debian names).
 MPI_LAUNCHERS = {
@@ -54,7 +58,9 @@ def mpi_build(mpi):
     """The meson build directory whose adapters link the given MPI library."""
     build = BUILDS[mpi]
     if not (build / "build.ninja").exists():
-        pytest.fail(f"no meson build for {mpi} in {build}: run 'make' first (make check does)")
+        # plain `make` builds only the Open MPI build; the MPICH one is make check's
+        target = "make" if build == BUILD else "make build-both"
+        pytest.fail(f"no meson build for {mpi} in {build}: run '{target}' first (make check does)")
     return build
 
 

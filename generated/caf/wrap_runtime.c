@@ -303,7 +303,7 @@ static __attribute__((used)) void scorep_libwrap_rt_9(caf_token_t dst_token, siz
     scorep_caf_get(src_token, src_image_index, scorep_caf_desc_bytes(src, src_vector),
                    &scorep_get_src_token, 1);
     scorep_caf_put(dst_token, dst_image_index, scorep_caf_desc_bytes(dest, dst_vector),
-                   &scorep_put_dst_token, 0);
+                   &scorep_put_dst_token, !scorep_caf_recorded(&scorep_get_src_token));
     scorep_caf_quiet_begin();
     scorep_real_9(dst_token, dst_offset, dst_image_index, dest, dst_vector, src_token, src_offset, src_image_index, src, src_vector, dst_kind, src_kind, may_require_tmp, stat);
     scorep_caf_quiet_end();
@@ -397,7 +397,7 @@ static __attribute__((used)) void scorep_libwrap_rt_12(caf_token_t dst_token, in
     scorep_caf_get_ref(src_token, src_image_index, src_refs, &scorep_get_src_token,
                        1);
     scorep_caf_put(dst_token, dst_image_index, scorep_caf_ref_bytes(dst_refs, NULL),
-                   &scorep_put_dst_token, 0);
+                   &scorep_put_dst_token, !scorep_caf_recorded(&scorep_get_src_token));
     scorep_caf_quiet_begin();
     scorep_real_12(dst_token, dst_image_index, dst_refs, src_token, src_image_index, src_refs, dst_kind, src_kind, may_require_tmp, dst_stat, src_stat, dst_type, src_type);
     scorep_caf_quiet_end();

@@ -314,11 +314,16 @@ static inline scorep_parameter target_parameter(int parameter)
 }
 
 /* the window and rank of an operation on image, its matching id; 0 if the
- * image has no rank (nothing is recorded) */
+ * image has no rank or is this image (nothing is recorded): a transfer
+ * within the calling image is no remote communication. gfortran makes one
+ * of an image's own coarray (`x(:) = y(:)[k]` into an allocatable coarray
+ * is a sendget with this image as destination, `c = b[this_image()]` a get
+ * from it); recording it would count bytes put or got that never left. */
 static inline int issue(caf_token_t token, int image, scorep_caf_op* op, int* rank)
 {
     *rank = scorep_caf_rank(image);
-    if (UNLIKELY(*rank < 0)) {
+    op->deferred = 0;
+    if (UNLIKELY(*rank < 0 || *rank == world_rank)) {
         op->id = 0;
         op->window = SCOREP_INVALID_ID;
         return 0;
@@ -361,7 +366,8 @@ void scorep_caf_get_ref(caf_token_t token, int image, const caf_reference_t* ref
     op->token = token;
     op->image = image;
     op->parameter = parameter;
-    op->deferred = open;
+    int rank = scorep_caf_rank(image);
+    op->deferred = open && rank >= 0 && rank != world_rank;   /* else nothing to record */
     if (open) {
         op->id = 0;
         return;

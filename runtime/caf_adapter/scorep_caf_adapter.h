@@ -82,7 +82,9 @@ typedef struct scorep_caf_op {
 } scorep_caf_op;
 /* parameter: record the target image as the region parameter "image" first,
  * so that the profile has the bytes per target image (a child node
- * image=N of the call path); 0 for the second target of a sendget */
+ * image=N of the call path); 0 for the second target of a sendget whose get
+ * was recorded. An operation on the calling image itself records nothing
+ * (no remote communication). */
 void scorep_caf_put(caf_token_t token, int image, uint64_t bytes, scorep_caf_op* op, int parameter);
 void scorep_caf_get(caf_token_t token, int image, uint64_t bytes, scorep_caf_op* op, int parameter);
 /* a get through a reference chain: issued now where the chain names the
@@ -92,6 +94,9 @@ void scorep_caf_get_ref(caf_token_t token, int image, const caf_reference_t* ref
 void scorep_caf_atomic(caf_token_t token, int image, scorep_rma_atomic_kind kind, uint64_t sent,
                        uint64_t received, scorep_caf_op* op);
 void scorep_caf_complete(const scorep_caf_op* op);
+/* whether an operation was recorded (or will be, at its completion): the
+ * put of a sendget takes the image parameter when its get did not */
+static inline int scorep_caf_recorded(const scorep_caf_op* op) { return op->id != 0 || op->deferred; }
 /* completes a scorep_caf_get_ref; a deferred one is issued first, its bytes
  * counted from the destination the call filled */
 void scorep_caf_complete_get_ref(scorep_caf_op* op, const caf_reference_t* refs, const gfc_descriptor_t* local);

@@ -529,6 +529,11 @@ static void register_process(void (*register_ops)(const scorep_multiprocess_ops*
     scorep_requests_concurrent(provided == MPI_THREAD_MULTIPLE);
 }
 
+/* MPI installs its crash handlers (Open MPI: the "Process received signal"
+ * backtrace) only where the action is the default: the core's step aside
+ * until registration puts them back on top, chaining to MPI's. */
+void scorep_mpi_layer_before_init(void) { scorep_measurement_mpi_init_begins(); }
+
 void scorep_mpi_layer_init(void)
 {
     if (layer_comm != MPI_COMM_NULL || layer_late) return;

@@ -10,6 +10,9 @@
 
 #include "scorep_mpi_adapter.h"
 
+/* the core's message for what every rank finds alike (runtime/messages.c, substrate.h) */
+void scorep_warning_all_ranks(const char* format, ...) __attribute__((format(printf, 1, 2)));
+
 uint32_t scorep_mpi_enabled_groups = SCOREP_MPI_GROUPS_DEFAULT;
 
 scorep_region scorep_mpi_region_ids[SCOREP_MPI_REGION_COUNT] = {
@@ -64,11 +67,12 @@ uint32_t scorep_mpi_parse_groups(const char* value)
             continue;
         }
         else {
-            fprintf(stderr, "scorep-wrapgen: warning: SCOREP_MPI_ENABLE_GROUPS: unknown group "
-                            "'%.*s' ignored (groups: DEFAULT, ALL, NONE", (int)len, start);
+            char names[512] = "DEFAULT, ALL, NONE";
             for (int i = 0; i < SCOREP_MPI_GROUP_COUNT; i++)
-                fprintf(stderr, ", %s", scorep_mpi_group_names[i]);
-            fprintf(stderr, ")\n");
+                snprintf(names + strlen(names), sizeof names - strlen(names), ", %s", scorep_mpi_group_names[i]);
+            /* every rank reads the same variable: one message for all of them */
+            scorep_warning_all_ranks("SCOREP_MPI_ENABLE_GROUPS: unknown group '%.*s' ignored (groups: %s)", (int)len,
+                                     start, names);
             continue;
         }
         if (remove)
@@ -180,7 +184,7 @@ static void* scratch(void** array, int* capacity, size_t element, int count, con
             grown *= 2;
         void* more = realloc(*array, (size_t)grown * element);
         if (!more) {
-            fprintf(stderr, "scorep-wrapgen: out of memory for %d %s\n", count, what);
+            fprintf(stderr, "[Score-P] Error: out of memory for %d %s\n", count, what);
             abort();
         }
         *array = more;

@@ -242,6 +242,8 @@ module scorep_mpi_f08_support
         end subroutine
 
         ! the MPI layer (runtime/include/scorep_wrapgen/mpi_layer.h)
+        subroutine scorep_mpi_layer_before_init() bind(c, name="scorep_mpi_layer_before_init")
+        end subroutine
         subroutine scorep_mpi_layer_init() bind(c, name="scorep_mpi_layer_init")
         end subroutine
         subroutine scorep_mpi_layer_finalize() bind(c, name="scorep_mpi_layer_finalize")

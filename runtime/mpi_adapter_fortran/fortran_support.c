@@ -26,7 +26,7 @@ void scorep_mpif_set_constants_(void* bottom, void* in_place, MPI_Fint* status_i
     scorep_mpif_statuses_ignore = statuses_ignore;
     scorep_mpif_status_size = (int)*status_size;
     if (scorep_mpif_status_size > SCOREP_MPIF_MAX_STATUS_SIZE) {
-        fprintf(stderr, "scorep-wrapgen: MPI_STATUS_SIZE %d is larger than the Fortran adapter's %d\n",
+        fprintf(stderr, "[Score-P] Error: MPI_STATUS_SIZE %d is larger than the Fortran adapter's %d\n",
                 scorep_mpif_status_size, SCOREP_MPIF_MAX_STATUS_SIZE);
         abort();
     }
@@ -63,7 +63,7 @@ static void* grow(int slot, size_t bytes)
             grown *= 2;
         void* more = realloc(slots[slot].memory, grown);
         if (!more) {
-            fprintf(stderr, "scorep-wrapgen: out of memory for %zu bytes of Fortran arguments\n", bytes);
+            fprintf(stderr, "[Score-P] Error: out of memory for %zu bytes of Fortran arguments\n", bytes);
             abort();
         }
         slots[slot].memory = more;

@@ -1,7 +1,8 @@
-/* usage: test_experiment normal|sigterm|abort|segv
+/* usage: test_experiment normal|sigterm|abort|segv|wait
  * Records region "main" > "step" x 5 (with a bytes-sent event), then ends the
  * way the argument says. The experiment directory must hold what was
- * recorded in every case. */
+ * recorded in every case. "wait" reads a line from stdin before ending normally
+ * (a run that is still writing its experiment while another one starts). */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@ int main(int argc, char** argv)
         scorep_measurement_abort();
         _Exit(3);
     }
+    if (strcmp(how, "wait") == 0) getchar();
     scorep_exit(main_r);
     return 0;
 }

@@ -146,6 +146,9 @@ static void* thread_main(void* arg)
     out->race_id = scorep_libwrap_region(&scorep_libwrap_self, "lw_race", LWTEST_H, "lw_race");
     for (long i = 0; i < per_thread; i++)
         if (lw_work((int)i) != (int)i + 1) out->wrong = 1;
+    /* all alive at once: each has a location of its own (an ended thread's
+     * would be handed on to one that starts later) */
+    pthread_barrier_wait(&start);
     return NULL;
 }
 

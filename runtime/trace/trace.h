@@ -9,7 +9,8 @@
  *   events                copied into the location's raw blocks (trace_events.c),
  *                         kept in memory or spilled to a file (trace_blocks.c)
  *   experiment_dir_ready  the private path becomes a symlink to the experiment
- *                         directory; from then on full buffers go to disk
+ *                         directory, where full buffers spill from then on
+ *                         (before: on its parent's file system)
  *   write                 encode the raw blocks into the event writers and close
  *                         them (every rank its own files, trace_encode.c),
  *                         write the local->global mapping tables and, on rank 0,
@@ -38,8 +39,11 @@ typedef struct trace_location {
     char* raw_full_at;
     raw_block* current;   /* the block being written, the last of the list */
     raw_block* first;     /* the blocks in memory, oldest first */
-    int spill_fd;         /* the file of blocks spilled to disk, or -1 */
+    /* blocks spilled to the process's spill file (trace_blocks.c): the
+     * newest one's offset + 1 (0: none), each pointing to the one before */
+    uint64_t last_spill;
     uint64_t spilled_blocks;
+    int spill_user;       /* counted among the spill file's users */
     OTF2_EvtWriter* writer;   /* at finalisation only (trace_encode.c) */
     scorep_location* location;
     int write_failed;   /* warned once about a failing OTF2 write or spill */
@@ -80,11 +84,13 @@ static inline int trace_limit_reached(void)
 uint64_t trace_memory_chunk_size(uint64_t total_memory);
 void trace_memory_install(OTF2_Archive* archive, uint64_t total_memory, uint64_t chunk_size);
 void trace_memory_release_pool(void);   /* at the very end */
-/* a block of chunk_size bytes of data: from the pool, or NULL when the pool
- * is empty and the location must spill (OTF2: flush) instead; allocated
- * beyond the pool if `always` (a location's first block, a buffer's first
- * chunk) or before the experiment directory exists (nothing can be spilled) */
+/* a raw block of chunk_size bytes of data: from the pool, or NULL when the
+ * pool is empty and the location must spill instead; allocated beyond the
+ * pool if `always` (a location's first block) or if spilling is refused
+ * (trace_spill_refused), which stops the trace */
 raw_block* trace_memory_take_block(int always);
+/* why the trace stopped when it was not SCOREP_TRACING_MAX_SIZE, or NULL */
+const char* trace_memory_stop_reason(void);
 void trace_memory_give_block(raw_block* block);
 /* SCOREP_TRACING_MAX_SIZE: a location started a block (a new one or one
  * reused after a spill) */
@@ -96,6 +102,13 @@ void trace_memory_set_max_size(uint64_t max_size);
 uint64_t trace_memory_event_chunks(void);
 uint64_t trace_memory_max_size(void);     /* bytes, as set */
 uint64_t trace_memory_chunk_bytes(void);  /* the size of a raw block and of an OTF2 chunk */
+
+/* trace_substrate.c: where spilled raw blocks go, on the experiment
+ * directory's file system (before it exists: its parent's) */
+int trace_spill_open(void);   /* an unnamed file for a location's blocks, or -1 (errno) */
+/* NULL if a full pool may spill; else why not (the place is in memory and
+ * SCOREP_TRACING_MAX_SIZE is not set, or there is none) */
+const char* trace_spill_refused(void);
 
 /* trace_blocks.c: the raw blocks of a location */
 int trace_blocks_init(trace_location* tl);   /* the first block; -1: out of memory */

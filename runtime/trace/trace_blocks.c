@@ -3,20 +3,28 @@
  *
  * The event path fills the current block (trace_events.c). When it is full,
  * the location takes a new block from the pool (trace_memory.c); when the
- * pool is empty, it spills all its blocks to its own file in the
- * experiment directory (traces.<rank>.<location>.raw, removed once encoded)
+ * pool is empty, it spills all its blocks to the process's one spill file, an
+ * unnamed file on the experiment directory's file system (trace_spill_open),
  * and goes on in one of them. A spill is the trace's buffer flush: it is
  * reported to the event layer (scorep_event_buffer_flush), so the trace and
  * the profile show a visit of region TRACE_BUFFER_FLUSH spanning it.
  *
- * In the file every block is its byte count followed by its records, so
- * records never straddle two blocks there either.
+ * One file for all locations of the process, not one each: a process with
+ * hundreds of threads would otherwise hold hundreds of descriptors until
+ * finalisation, taking them from the program and from OTF2, which opens each
+ * location's .evt file while encoding it. A spill reserves its range of the
+ * file under a lock (once per spill, never per event) and writes it outside.
+ * In the file every block is a head (its byte count and where the location's
+ * previous block is) followed by its records, so records never straddle two
+ * blocks there either, and each location's blocks form a chain read back
+ * oldest first. The file is closed when the last location in it is drained.
  */
 #ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE  /* pread with -std=c11 */
 #endif
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +43,17 @@ void trace_blocks_discard(trace_location* tl)
     tl->raw_full_at = tl->raw_next = discard_area;
 }
 
+/* The process's spill file; under spill_lock. */
+static pthread_mutex_t spill_lock = PTHREAD_MUTEX_INITIALIZER;
+static int spill_fd = -1;
+static uint64_t spill_end;          /* bytes reserved in it so far */
+static uint64_t spill_locations;    /* locations with blocks in it, not yet drained */
+
+typedef struct spill_head {
+    uint64_t used;       /* bytes of records that follow */
+    uint64_t previous;   /* the location's previous block: its offset + 1, 0 if none */
+} spill_head;
+
 static void start_block(trace_location* tl, raw_block* block)
 {
     block->next = NULL;
@@ -46,7 +65,8 @@ static void start_block(trace_location* tl, raw_block* block)
 
 int trace_blocks_init(trace_location* tl)
 {
-    tl->spill_fd = -1;
+    tl->last_spill = 0;
+    tl->spill_user = 0;
     raw_block* block = trace_memory_take_block(1);
     if (block == NULL)
         return -1;
@@ -65,47 +85,90 @@ static void spill_failed(trace_location* tl, const char* what)
                    "location are lost", what, tl->location->local_id, strerror(errno));
 }
 
-static int write_all(int fd, const void* data, uint64_t bytes)
+static int pwrite_all(int fd, const void* data, uint64_t bytes, uint64_t offset)
 {
     const char* p = data;
     while (bytes > 0) {
-        ssize_t n = write(fd, p, bytes);
+        ssize_t n = pwrite(fd, p, bytes, (off_t)offset);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
             return -1;
         p += n;
         bytes -= (uint64_t)n;
+        offset += (uint64_t)n;
     }
     return 0;
 }
 
-static int open_spill_file(trace_location* tl)
+/* Under spill_lock: the file, opened at the process's first spill. */
+static int open_spill_file(void)
 {
-    char path[sizeof trace.archive_path + 64];
-    snprintf(path, sizeof path, "%s/traces.%d.%u.raw", trace.archive_path, trace.rank,
-             tl->location->local_id);
-    tl->spill_fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (tl->spill_fd < 0)
+    if (spill_fd >= 0)
+        return 0;
+    /* unnamed, on the experiment directory's file system (trace_substrate.c) */
+    spill_fd = trace_spill_open();
+    if (spill_fd < 0)
         return -1;
-    unlink(path);   /* read back through the descriptor; nothing stays behind */
+    spill_end = 0;
     return 0;
+}
+
+/* Reserves bytes of the file for tl's spill; returns the offset, or -1
+ * without a file. The first spill of tl makes it one of the file's users. */
+static int64_t reserve_spill(trace_location* tl, uint64_t bytes)
+{
+    int64_t offset = -1;
+    pthread_mutex_lock(&spill_lock);
+    if (open_spill_file() == 0) {
+        offset = (int64_t)spill_end;
+        spill_end += bytes;
+        if (!tl->spill_user)
+            spill_locations++;
+        tl->spill_user = 1;
+    }
+    pthread_mutex_unlock(&spill_lock);
+    return offset;
+}
+
+/* tl's blocks are no longer needed in the file; the last user closes it. */
+static void release_spill(trace_location* tl)
+{
+    tl->last_spill = 0;
+    tl->spilled_blocks = 0;
+    if (!tl->spill_user)
+        return;
+    tl->spill_user = 0;
+    pthread_mutex_lock(&spill_lock);
+    if (spill_locations > 0 && --spill_locations == 0 && spill_fd >= 0) {
+        close(spill_fd);
+        spill_fd = -1;
+    }
+    pthread_mutex_unlock(&spill_lock);
 }
 
 /* Writes every block to the file and keeps the first for reuse. */
 static void spill(trace_location* tl)
 {
-    if (tl->spill_fd < 0 && open_spill_file(tl) != 0)
+    uint64_t bytes = 0;
+    for (raw_block* b = tl->first; b != NULL; b = b->next)
+        bytes += sizeof(spill_head) + b->used;
+    int64_t offset = tl->write_failed ? -1 : reserve_spill(tl, bytes);
+    if (offset < 0 && !tl->write_failed)
         spill_failed(tl, "create a spill file for");
     raw_block* keep = tl->first;
     for (raw_block* b = tl->first; b != NULL;) {
         raw_block* next = b->next;
-        if (tl->spill_fd >= 0 && !tl->write_failed) {
-            if (write_all(tl->spill_fd, &b->used, sizeof b->used) != 0
-                || write_all(tl->spill_fd, b->data, b->used) != 0)
+        if (offset >= 0 && !tl->write_failed) {
+            spill_head head = {b->used, tl->last_spill};
+            if (pwrite_all(spill_fd, &head, sizeof head, (uint64_t)offset) != 0
+                || pwrite_all(spill_fd, b->data, b->used, (uint64_t)offset + sizeof head) != 0) {
                 spill_failed(tl, "spill");
-            else
+            } else {
+                tl->last_spill = (uint64_t)offset + 1;
                 tl->spilled_blocks++;
+            }
+            offset += (int64_t)(sizeof head + b->used);
         }
         if (b != keep)
             trace_memory_give_block(b);
@@ -131,9 +194,10 @@ void trace_blocks_full(trace_location* tl)
         start_block(tl, block);
         return;
     }
-    if (!atomic_load(&trace.directory_ready)) {
-        /* out of memory and nowhere to spill yet: what the location recorded
-         * so far is dropped (with a warning), it goes on in its first block */
+    if (trace_spill_refused() != NULL) {
+        /* out of memory (malloc) and spilling refused: what the location
+         * recorded so far is dropped (with a warning), it goes on in its
+         * first block */
         spill_failed(tl, "keep (out of memory)");
         raw_block* keep = tl->first;
         while (tl->first->next) {
@@ -152,30 +216,50 @@ void trace_blocks_full(trace_location* tl)
     scorep_event_buffer_flush(tl->location, begin, end);
 }
 
+/* The offsets of tl's spilled blocks, oldest first (malloc'ed; at
+ * finalisation), following the chain back from the newest. */
+static uint64_t* spilled_offsets(trace_location* tl)
+{
+    uint64_t* offsets = malloc(tl->spilled_blocks * sizeof *offsets);
+    uint64_t at = tl->last_spill;
+    for (uint64_t i = tl->spilled_blocks; offsets != NULL && i > 0; i--) {
+        spill_head head;
+        if (at == 0
+            || pread(spill_fd, &head, sizeof head, (off_t)(at - 1)) != (ssize_t)sizeof head) {
+            free(offsets);
+            return NULL;
+        }
+        offsets[i - 1] = at - 1;
+        at = head.previous;
+    }
+    return offsets;
+}
+
 void trace_blocks_drain(trace_location* tl,
                         void (*encode)(trace_location* tl, const char* data, uint64_t bytes))
 {
     if (tl->current == NULL)
         return;
     tl->current->used = (uint64_t)(tl->raw_next - tl->current->data);
-    if (tl->spill_fd >= 0 && tl->spilled_blocks > 0) {
+    if (tl->spilled_blocks > 0) {
         /* read into a block of its own: the location's blocks are still full */
         raw_block* buffer = trace_memory_take_block(1);
-        off_t offset = 0;
-        for (uint64_t i = 0; buffer != NULL && i < tl->spilled_blocks; i++) {
-            uint64_t used = 0;
-            if (pread(tl->spill_fd, &used, sizeof used, offset) != (ssize_t)sizeof used
-                || used > trace_memory_chunk_bytes()
-                || pread(tl->spill_fd, buffer->data, used, offset + (off_t)sizeof used)
-                       != (ssize_t)used) {
+        uint64_t* offsets = buffer != NULL ? spilled_offsets(tl) : NULL;
+        for (uint64_t i = 0; offsets != NULL && i < tl->spilled_blocks; i++) {
+            spill_head head;
+            off_t at = (off_t)offsets[i];
+            if (pread(spill_fd, &head, sizeof head, at) != (ssize_t)sizeof head
+                || head.used > trace_memory_chunk_bytes()
+                || pread(spill_fd, buffer->data, head.used, at + (off_t)sizeof head)
+                       != (ssize_t)head.used) {
                 spill_failed(tl, "read back");
                 break;
             }
-            offset += (off_t)(sizeof used + used);
-            encode(tl, buffer->data, used);
+            encode(tl, buffer->data, head.used);
         }
-        if (buffer == NULL)
-            spill_failed(tl, "read back (out of memory)");
+        if (offsets == NULL)
+            spill_failed(tl, buffer == NULL ? "read back (out of memory)" : "read back");
+        free(offsets);
         trace_memory_give_block(buffer);
     }
     while (tl->first != NULL) {
@@ -195,8 +279,5 @@ void trace_blocks_free(trace_location* tl)
         trace_memory_give_block(b);
     }
     trace_blocks_discard(tl);
-    if (tl->spill_fd >= 0)
-        close(tl->spill_fd);
-    tl->spill_fd = -1;
-    tl->spilled_blocks = 0;
+    release_spill(tl);
 }

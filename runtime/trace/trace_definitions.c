@@ -107,15 +107,21 @@ static OTF2_StringRef new_string(global_writer* g, const char* text)
     return id;
 }
 
+/* Coarray Fortran: OTF2 (3.0) has no paradigm for it, so the trace names one
+ * of its own with a Paradigm definition "CAF" (class process), as a trace may
+ * for any value; otf2-print shows the regions' paradigm as "CAF". The value
+ * is far above OTF2's own, which are numbered from 0 (KOKKOS = 24). */
+#define TRACE_PARADIGM_CAF ((OTF2_Paradigm)0xCA)
+
 static OTF2_Paradigm otf2_paradigm(scorep_paradigm paradigm)
 {
     switch (paradigm) {
     case SCOREP_PARADIGM_MPI: return OTF2_PARADIGM_MPI;
     case SCOREP_PARADIGM_MEASUREMENT: return OTF2_PARADIGM_MEASUREMENT_SYSTEM;
     case SCOREP_PARADIGM_COMPILER: return OTF2_PARADIGM_COMPILER;
+    case SCOREP_PARADIGM_CAF: return TRACE_PARADIGM_CAF;
     case SCOREP_PARADIGM_USER:
     case SCOREP_PARADIGM_LIBWRAP:  /* OTF2 has no paradigm for library wrappers */
-    case SCOREP_PARADIGM_CAF:      /* nor (OTF2 3.0) for Coarray Fortran */
     default: return OTF2_PARADIGM_USER;
     }
 }
@@ -184,6 +190,12 @@ static void write_system_tree(global_writer* g, const scorep_finalize_context* c
 static void write_regions(global_writer* g, const scorep_unified_definitions* defs)
 {
     OTF2_StringRef empty = new_string(g, "");
+    for (uint32_t i = 0; i < defs->region_count; i++)
+        if (defs->regions[i].paradigm == SCOREP_PARADIGM_CAF) {   /* the name of our CAF value */
+            check(g, OTF2_GlobalDefWriter_WriteParadigm(g->writer, TRACE_PARADIGM_CAF, new_string(g, "CAF"),
+                                                        OTF2_PARADIGM_CLASS_PROCESS));
+            break;
+        }
     for (uint32_t i = 0; i < defs->region_count; i++) {
         const scorep_region_def* r = &defs->regions[i];
         OTF2_StringRef name = new_string(g, r->name);

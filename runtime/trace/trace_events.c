@@ -68,7 +68,11 @@ int trace_location_stop(trace_location* tl, uint64_t t, int skip_newest)
         commit_record(tl, next_record(tl, t, RAW_LEAVE, open[--depth]), 0);
     commit_record(tl, next_record(tl, t, RAW_MEASUREMENT_OFF, 0), 0);
     static atomic_int warned;
-    if (!atomic_exchange(&warned, 1))
+    const char* why = trace_memory_stop_reason();
+    if (why != NULL && !atomic_exchange(&warned, 1))
+        scorep_warning("trace: %s: tracing stops here, marked in the trace by a MeasurementOnOff "
+                       "record after the open regions are left; the profile goes on", why);
+    else if (!atomic_exchange(&warned, 1))
         scorep_warning("trace: the events of this process reached SCOREP_TRACING_MAX_SIZE=%llu bytes "
                        "(%llu blocks of %llu bytes): tracing stops here, marked in the trace by a "
                        "MeasurementOnOff record after the open regions are left; the profile goes on. "

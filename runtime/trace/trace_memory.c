@@ -16,9 +16,14 @@
  * taken.
  *
  * Raw blocks: a location that needs a block when the pool is empty spills
- * its blocks to its file and reuses one (trace_blocks.c). Before the
- * experiment directory exists nothing can be spilled, so blocks beyond the
- * pool are allocated (a warning says so once).
+ * its blocks to its file and reuses one (trace_blocks.c), also before the
+ * experiment directory exists (the file is on the file system it will be
+ * created in, trace_substrate.c). Where spilling would keep the trace in
+ * memory all the same (the experiment directory is on a tmpfs, and
+ * SCOREP_TRACING_MAX_SIZE is not set) or there is nowhere to spill, a full
+ * pool stops the trace instead, as the size limit does: the memory the trace
+ * holds stays SCOREP_TOTAL_MEMORY, plus at most one block per location for
+ * the records that close it.
  *
  * OTF2 chunks: when the pool is empty, we refuse the chunk; OTF2 then
  * flushes that buffer to disk, hands its chunks back through free_all and
@@ -34,6 +39,7 @@
 #endif
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -46,13 +52,17 @@
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static char* pool;             /* the mapping (NULL: no pool, every block is allocated) */
 static uint64_t pool_bytes;
+static uint64_t budget;        /* SCOREP_TOTAL_MEMORY, as given */
 static uint64_t pool_blocks;
 static uint64_t fresh_block;   /* blocks from here on were never handed out; they are
                                 * handed out in address order, untouched till then */
 static uint64_t warm_blocks;   /* the first ones, faulted in at the start */
 static uint64_t block_stride;  /* header + chunk, rounded to the cache line */
 static raw_block* free_blocks;
-static atomic_int warned_before_directory;
+/* why the trace stopped when it was not SCOREP_TRACING_MAX_SIZE (NULL: it was) */
+static _Atomic(const char*) stop_reason;
+static char stop_reason_text[512];
+static atomic_int stopping;
 
 /* SCOREP_TRACING_MAX_SIZE: every raw block a location of this process starts
  * (a fresh one or one reused after a spill) holds at most chunk_size bytes of
@@ -169,7 +179,7 @@ static void create_pool(uint64_t total_memory)
     pool_blocks = blocks;
 }
 
-raw_block* trace_memory_take_block(int always)
+static raw_block* take_from_pool(void)
 {
     pthread_mutex_lock(&pool_lock);
     raw_block* block = free_blocks;
@@ -183,19 +193,50 @@ raw_block* trace_memory_take_block(int always)
     pthread_mutex_unlock(&pool_lock);
     if (cold)
         fault_in((char*)block, block_stride);
-    if (block != NULL)
-        return block;
-    if (!always && atomic_load(&trace.directory_ready))
-        return NULL;   /* spill (raw blocks) or flush (OTF2) and reuse */
-    if (!always && !atomic_exchange(&warned_before_directory, 1))
-        scorep_warning("trace buffers exceed SCOREP_TOTAL_MEMORY=%llu bytes before the "
-                       "experiment directory exists; keeping the events in memory until "
-                       "they can be spilled", (unsigned long long)pool_bytes);
-    block = malloc(sizeof(raw_block) + event_chunk_size);
+    return block;
+}
+
+static raw_block* allocate_block(void)
+{
+    raw_block* block = malloc(sizeof(raw_block) + event_chunk_size);
     if (block == NULL)
         scorep_warning("trace: out of memory for a %llu byte trace buffer block",
                        (unsigned long long)event_chunk_size);
     return block;
+}
+
+/* The pool is full and spilling is refused (why): every location stops at
+ * its next event (trace_location_stop says why, once). */
+static void stop_tracing(const char* why)
+{
+    if (atomic_exchange(&stopping, 1))
+        return;
+    snprintf(stop_reason_text, sizeof stop_reason_text,
+             "the trace buffers filled SCOREP_TOTAL_MEMORY=%llu bytes and %s",
+             (unsigned long long)budget, why);
+    atomic_store(&stop_reason, stop_reason_text);
+    atomic_store(&trace.limit_reached, 1);
+}
+
+const char* trace_memory_stop_reason(void)
+{
+    return atomic_load(&stop_reason);
+}
+
+raw_block* trace_memory_take_block(int always)
+{
+    raw_block* block = take_from_pool();
+    if (block != NULL)
+        return block;
+    if (!always) {
+        const char* refused = trace_spill_refused();
+        if (refused == NULL)
+            return NULL;   /* spill and reuse */
+        stop_tracing(refused);
+    }
+    /* a location's first block, or the one that holds the records closing a
+     * stopped trace: at most one per location beyond the pool */
+    return allocate_block();
 }
 
 void trace_memory_give_block(raw_block* block)
@@ -234,9 +275,11 @@ static void* allocate_chunk(void* user_data, OTF2_FileType file_type, OTF2_Locat
     if (c != NULL) {
         owner->spare = c->next;
     } else if (file_type == OTF2_FILETYPE_EVENTS && chunk_size == event_chunk_size) {
-        c = trace_memory_take_block(owner->in_use == NULL);
-        if (c == NULL)
-            return NULL;  /* OTF2 flushes this buffer and asks again */
+        c = take_from_pool();
+        if (c == NULL && owner->in_use != NULL)
+            return NULL;  /* OTF2 flushes this buffer (its event file) and asks again */
+        if (c == NULL && (c = allocate_block()) == NULL)
+            return NULL;
     } else {
         c = malloc(sizeof(raw_block) + chunk_size);
         if (c == NULL) {
@@ -292,6 +335,7 @@ static const OTF2_MemoryCallbacks memory_callbacks = {
 void trace_memory_install(OTF2_Archive* archive, uint64_t total_memory, uint64_t chunk_size)
 {
     event_chunk_size = chunk_size;
+    budget = total_memory;
     create_pool(total_memory);
     OTF2_Archive_SetMemoryCallbacks(archive, &memory_callbacks, NULL);
 }
@@ -303,4 +347,6 @@ void trace_memory_release_pool(void)
     pool = NULL;
     pool_bytes = pool_blocks = fresh_block = warm_blocks = 0;
     free_blocks = NULL;
+    atomic_store(&stop_reason, NULL);
+    atomic_store(&stopping, 0);
 }

@@ -13,7 +13,7 @@
 #define _DEFAULT_SOURCE  /* mkdtemp, realpath, symlink, rmdir with -std=c11 */
 #endif
 #include <stdlib.h>
-#include <sys/stat.h>
+#include <sys/resource.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -32,10 +32,8 @@ uint64_t trace_location_raw_bytes(const trace_location* tl)
     uint64_t bytes = 0;
     for (const raw_block* b = tl->first; b != NULL; b = b->next)
         bytes += b == tl->current ? (uint64_t)(tl->raw_next - b->data) : b->used;
-    struct stat st;
-    if (tl->spill_fd >= 0 && tl->spilled_blocks > 0 && fstat(tl->spill_fd, &st) == 0)
-        bytes += (uint64_t)st.st_size;
-    return bytes;
+    /* spilled blocks: at most a block's size each */
+    return bytes + tl->spilled_blocks * trace_memory_chunk_bytes();
 }
 
 static uint64_t free_bytes(const char* directory)
@@ -191,6 +189,24 @@ static uint64_t* gather_event_counts(const scorep_finalize_context* ctx, const u
     return ordered;
 }
 
+/* OTF2 readers (otf2-print, Vampir, python3-otf2) open the event files of
+ * all locations at once: past their descriptor limit they fail ("Too many
+ * opened files"). Threads alive at the same time each have a location, so a
+ * run can exceed what this process may open; say so, with the remedy, while
+ * the user can still act. */
+static void warn_if_readers_need_more_files(uint32_t locations)
+{
+    struct rlimit limit;
+    const uint64_t needed = (uint64_t)locations + 16;  /* and the archive's other files */
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY
+        || needed <= (uint64_t)limit.rlim_cur)
+        return;
+    scorep_warning("trace: the trace has %u locations (threads alive at the same time, over all "
+                   "ranks); OTF2 readers such as otf2-print open one file per location at once, "
+                   "more than the limit of %llu open files here: read it after 'ulimit -n %llu'",
+                   locations, (unsigned long long)limit.rlim_cur, (unsigned long long)needed);
+}
+
 static void remove_private_directory(void)
 {
     if (trace.private_dir[0] == '\0')
@@ -240,8 +256,10 @@ int trace_write(const scorep_finalize_context* ctx)
 
     uint64_t* ordered = gather_event_counts(ctx, counts, n);
     free(counts);
-    if (ctx->rank == 0)
+    if (ctx->rank == 0) {
         failed |= trace_write_global_definitions(trace.archive, ctx, ordered) != 0;
+        warn_if_readers_need_more_files(ctx->defs->location_count);
+    }
     free(ordered);
 
     failed |= OTF2_Archive_Close(trace.archive) != OTF2_SUCCESS;

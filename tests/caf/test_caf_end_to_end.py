@@ -75,12 +75,14 @@ def expected(images):
             v["_gfortran_caf_get"] += 1
             g[me - 1] += INT
         # critical sections (a lock of the construct's own lock variable) and a lock:
-        # each reads and writes one integer on image 1
+        # each reads and writes one integer on image 1 (on image 1 itself a
+        # call, but no remote access)
         v["_gfortran_caf_lock"] = v["_gfortran_caf_unlock"] = NCRITICAL + 1
         v["_gfortran_caf_get"] += NCRITICAL + 1
         v["_gfortran_caf_send"] += NCRITICAL + 1
-        g[1] += (NCRITICAL + 1) * INT
-        p[1] += (NCRITICAL + 1) * INT
+        if me != 1:
+            g[1] += (NCRITICAL + 1) * INT
+            p[1] += (NCRITICAL + 1) * INT
         v["_gfortran_caf_co_sum"] = v["_gfortran_caf_co_broadcast"] = 1
         v["_gfortran_caf_event_post"] = images - 1 if me == 1 else 0
         v["_gfortran_caf_event_wait"] = 0 if me == 1 else 1
@@ -183,10 +185,12 @@ def test_constructs_profile_and_trace(programs, tmp_path, images):
             # the trace names the target by its rank: image - 1
             assert tput[me - 1, target - 1] == want_put[me][target], ("trace put", me, target)
             assert tgot[me - 1, target - 1] == want_got[me][target], ("trace get", me, target)
+    # every call is a remote access but image 1's critical sections and lock on itself
     assert sum(n for (kind, _, _), n in records.items() if kind == "RMA_PUT") == \
-        sum(want_visits[me]["_gfortran_caf_send"] for me in want_visits)
+        sum(want_visits[me]["_gfortran_caf_send"] for me in want_visits) - (NCRITICAL + 1)
     assert sum(n for (kind, _, _), n in records.items() if kind == "RMA_GET") == \
-        sum(want_visits[me]["_gfortran_caf_get"] for me in want_visits)
+        sum(want_visits[me]["_gfortran_caf_get"] for me in want_visits) - (NCRITICAL + 1)
+    assert not [key for key in records if key[1] == key[2]], "an access to the own image recorded as remote"
     assert records["RMA_ATOMIC", 0, 1] == (1 if images > 1 else 0)
     assert sum(n for (kind, _, _), n in records.items() if kind == "RMA_ATOMIC") == images - 1
     assert issued and issued == completed
@@ -252,14 +256,16 @@ def check_text_report(experiment, images, want_visits, want_put, want_got):
         posts = v["_gfortran_caf_event_post"]
         assert int(r[1]) == v["_gfortran_caf_sync_all"] + v["_gfortran_caf_sync_images"], r
         assert float(r[2]) > 0
-        assert [int(x) for x in r[3:]] == [v["_gfortran_caf_send"], sum(want_put[me].values()) + posts * INT,
-                                           v["_gfortran_caf_get"], sum(want_got[me].values()), posts], r
+        own = (NCRITICAL + 1) * (me == 1)     # image 1's accesses to itself are no puts or gets
+        assert [int(x) for x in r[3:]] == [v["_gfortran_caf_send"] - own, sum(want_put[me].values()) + posts * INT,
+                                           v["_gfortran_caf_get"] - own, sum(want_got[me].values()), posts], r
     pairs = {(int(r[0]), int(r[1])): [int(x) for x in r[2:]] for r in map(str.split, targets.splitlines()[2:])}
     want_pairs = {}
     for me in range(1, images + 1):
         for t in range(1, images + 1):
-            puts = NSTEPS * ((t == right_of(me, images)) + (t == left_of(me, images))) + (NCRITICAL + 1) * (t == 1)
-            gets = NSTEPS * (t == right_of(me, images)) + (me > 1 and t == me - 1) + (NCRITICAL + 1) * (t == 1)
+            critical = (NCRITICAL + 1) * (t == 1 and me != 1)
+            puts = NSTEPS * ((t == right_of(me, images)) + (t == left_of(me, images))) + critical
+            gets = NSTEPS * (t == right_of(me, images)) + (me > 1 and t == me - 1) + critical
             posts = int(me == 1 and t > 1)
             row = [puts, want_put[me][t] + posts * INT, gets, want_got[me][t], posts]
             if any(row):
@@ -292,13 +298,15 @@ def test_error_stop_leaves_every_image_readable(build_dir, tmp_path):
         profile = json.loads((experiment / f"profile.rank{rank}.json").read_text())
         assert profile["experiment"]["partial"] is True
         visits, put, _ = profile_counts(profile)
-        # what every image did before image 2 stopped: its puts and one sync all
+        # what every image did before image 2 stopped: its puts (to image 1:
+        # remote but on image 1 itself) and one sync all
+        remote = NPUTS if rank != 0 else 0
         assert visits[rank, "_gfortran_caf_send"] == NPUTS
-        assert put[rank, 1] == NPUTS * INT
+        assert put[rank, 1] == remote * INT
         assert visits[rank, "_gfortran_caf_sync_all"] >= 1
         trace = subprocess.run(["otf2-print", str(experiment / f"traces.rank{rank}.otf2")],
                                capture_output=True, text=True, check=True).stdout
-        assert len(re.findall(r"^RMA_PUT .*Remote: 0 .*Bytes: 4,", trace, re.M)) == NPUTS
+        assert len(re.findall(r"^RMA_PUT .*Remote: 0 .*Bytes: 4,", trace, re.M)) == remote
     error_stop = json.loads((experiment / "profile.rank1.json").read_text())
     v, _, _ = profile_counts(error_stop)
     assert v[1, "_gfortran_caf_error_stop"] == 1

@@ -18,7 +18,7 @@ UNSEEN_WARNING = "MPI was initialised without the MPI adapter seeing MPI_Init"
 
 def one_experiment(experiment):
     assert sorted(p.name for p in experiment.iterdir()) == [
-        "profile.folded", "profile.json", "profile.txt", "scorep.cfg"]
+        ".scorep-wrapgen-experiment", "profile.folded", "profile.json", "profile.txt", "scorep.cfg"]
     profile = json.loads((experiment / "profile.json").read_text())
     assert profile["experiment"]["ranks"] == RANKS
     assert profile["experiment"]["partial"] is False

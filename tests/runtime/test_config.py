@@ -80,3 +80,30 @@ def test_scorep_info_lists_every_variable_the_core_reads_as_the_core_describes_i
                        field(description, "Description:")))
     assert listed == core
     assert {"SCOREP_MPI_ENABLE_GROUPS", "SCOREP_FILTERING_FILE"} <= {row[0] for row in listed}
+
+
+@pytest.mark.parametrize("variable, meant", [
+    ("SCOREP_ENABLE_TRACNG", "SCOREP_ENABLE_TRACING"),
+    ("SCOREP_experiment_directory", "SCOREP_EXPERIMENT_DIRECTORY"),
+    ("SCOREP_OVERWRITE_EXPERIMENT_DIR", "SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY"),
+    ("SCOREP_FILTERING_FILES", "SCOREP_FILTERING_FILE"),
+])
+def test_misspelled_variable_warns_once_naming_the_nearest_variable(build_dir, variable, meant):
+    values, stderr = effective(build_dir, {variable: "true"})
+    lines = [line for line in stderr.splitlines() if variable in line]
+    assert len(lines) == 1, stderr
+    assert f"did you mean {meant}?" in lines[0] and "no effect" in lines[0]
+    # and the misspelled one really had no effect
+    assert values["SCOREP_ENABLE_TRACING"] == "false"
+
+
+def test_score_p_variable_of_a_feature_not_implemented_is_reported_as_not_used(build_dir):
+    values, stderr = effective(build_dir, {"SCOREP_METRIC_PAPI": "PAPI_TOT_CYC"})
+    assert stderr.count("SCOREP_METRIC_PAPI") == 1
+    assert "SCOREP_METRIC_PAPI is not used by this measurement" in stderr and "did you mean" not in stderr
+
+
+def test_variables_of_the_toolchains_own_tools_are_not_reported(build_dir):
+    values, stderr = effective(build_dir, {"SCOREP_WRAPGEN_BUILD": "/x", "SCOREP_VIEW_SPEEDSCOPE": "/y",
+                                           "SCOREP_ENABLE_TRACING": "true"})
+    assert stderr == ""

@@ -1,7 +1,10 @@
 """Experiment directory: naming, never overwriting, fallbacks, and data kept
 when the program ends abnormally."""
 import os
+import pathlib
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -19,7 +22,7 @@ def test_default_directory_name_follows_score_p_pattern(build_dir, tmp_path):
     name = experiment_from(proc)
     assert re.fullmatch(r"scorep-\d{8}_\d{4}_\d+", name), name
     assert sorted(p.name for p in (tmp_path / name).iterdir()) == [
-        "profile.folded", "profile.json", "profile.txt", "scorep.cfg"]
+        ".scorep-wrapgen-experiment", "profile.folded", "profile.json", "profile.txt", "scorep.cfg"]
 
 
 def test_scorep_cfg_holds_the_effective_configuration(build_dir, tmp_path):
@@ -45,16 +48,216 @@ def test_existing_directory_is_never_overwritten(build_dir, tmp_path):
     assert (tmp_path / os.path.basename(used) / "profile.json").exists()
 
 
-def test_overwrite_flag_replaces_an_existing_directory(build_dir, tmp_path):
+MARKER = ".scorep-wrapgen-experiment"
+OVERWRITE = {"SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY": "true"}
+
+
+def snapshot(root):
+    """Every file and symlink under root with its bytes / target: the user's data."""
+    found = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in dirnames + filenames:
+            path = pathlib.Path(dirpath) / name
+            if path.is_symlink():
+                found[str(path)] = ("link", os.readlink(path))
+            elif path.is_file():
+                found[str(path)] = ("file", path.read_bytes())
+    return found
+
+
+def only_warning_about(proc, wanted, used):
+    lines = [line for line in proc.stderr.splitlines() if "SCOREP_EXPERIMENT_DIRECTORY" in line]
+    assert len(lines) == 1, proc.stderr
+    assert f"'{wanted}'" in lines[0] and f"'{used}'" in lines[0], lines[0]
+    assert "nothing in it was changed" in lines[0], lines[0]
+    return lines[0]
+
+
+def test_every_created_experiment_carries_the_marker(build_dir, tmp_path):
+    proc = run(build_dir, "test_experiment", "normal", cwd=tmp_path)
+    marker = (tmp_path / experiment_from(proc) / MARKER).read_text()
+    assert marker.startswith("scorep-wrapgen experiment directory\n"), marker
+    assert "never deletes" in marker
+
+
+@pytest.mark.parametrize("wanted, cwd_below", [(".", ""), ("..", "sub"), ("./", "")])
+def test_overwrite_never_touches_the_working_directory_or_its_parents(build_dir, tmp_path, wanted, cwd_below):
+    parent = tmp_path / "project"
+    cwd = parent / cwd_below if cwd_below else parent
+    cwd.mkdir(parents=True)
+    (parent / "input.dat").write_bytes(bytes(range(256)))
+    (cwd / "notes.txt").write_text("user's notes")
+    before = snapshot(tmp_path)
+    proc = run(build_dir, "test_experiment", "normal", cwd=cwd,
+               env={"SCOREP_EXPERIMENT_DIRECTORY": wanted, **OVERWRITE})
+    used = experiment_from(proc)
+    # the data goes to a fresh default-named directory in the working directory
+    assert re.fullmatch(r"scorep-\d{8}_\d{4}_\d+", used), used
+    assert (cwd / used / "profile.json").exists()
+    after = snapshot(tmp_path)
+    assert {k: v for k, v in after.items() if used not in k} == before
+    line = only_warning_about(proc, wanted.rstrip("/") or wanted, used)
+    assert "working directory, one of its parents" in line
+    assert "overwrite" not in line.lower().replace("scorep_overwrite_experiment_directory", "")
+
+
+@pytest.mark.parametrize("overwrite", [True, False])
+def test_directory_with_a_users_files_is_never_changed(build_dir, tmp_path, overwrite):
     directory = tmp_path / "e"
     directory.mkdir()
-    (directory / "old").write_text("old run")
+    (directory / "precious").write_text("keep me")
+    (directory / "sub").mkdir()
+    (directory / "sub" / "data.bin").write_bytes(b"\x00\x01\xff" * 1000)
+    before = snapshot(directory)
     proc = run(build_dir, "test_experiment", "normal",
-               env={"SCOREP_EXPERIMENT_DIRECTORY": str(directory),
-                    "SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY": "true"})
-    assert experiment_from(proc) == str(directory)
-    assert not (directory / "old").exists()
+               env={"SCOREP_EXPERIMENT_DIRECTORY": str(directory), **(OVERWRITE if overwrite else {})})
+    assert snapshot(directory) == before
+    assert sorted(p.name for p in directory.iterdir()) == ["precious", "sub"]
+    used = experiment_from(proc)
+    assert used.startswith(str(directory) + "_"), used
+    assert (pathlib.Path(used) / "profile.json").exists()
+    line = only_warning_about(proc, directory, used)
+    assert ("not an experiment directory of this measurement" in line) == overwrite, line
+    assert ("SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY is false" in line) == (not overwrite), line
+
+
+def test_symlink_and_regular_file_are_never_replaced(build_dir, tmp_path):
+    target = tmp_path / "users-dir"
+    target.mkdir()
+    (target / "precious").write_text("keep me")
+    link = tmp_path / "link"
+    link.symlink_to(target)
+    plain = tmp_path / "plain-file"
+    plain.write_text("a file, not a directory")
+    for wanted, reason in ((link, "is a symbolic link"), (str(link) + "/", "is a symbolic link"),
+                           (plain, "is not a directory")):
+        before = snapshot(tmp_path)
+        proc = run(build_dir, "test_experiment", "normal", cwd=tmp_path,
+                   env={"SCOREP_EXPERIMENT_DIRECTORY": str(wanted), **OVERWRITE})
+        used = experiment_from(proc)
+        assert link.is_symlink() and os.readlink(link) == str(target)
+        assert {k: v for k, v in snapshot(tmp_path).items() if used not in k} == before
+        assert used.startswith(str(wanted).rstrip("/") + "_"), used
+        assert (pathlib.Path(used) / "profile.json").exists()
+        assert reason in only_warning_about(proc, str(wanted).rstrip("/"), used)
+
+
+def test_overwrite_keeps_the_previous_own_experiment_under_a_new_name(build_dir, tmp_path):
+    directory = tmp_path / "e"
+    env = {"SCOREP_EXPERIMENT_DIRECTORY": str(directory), **OVERWRITE}
+    first = run(build_dir, "test_experiment", "normal", env=env)
+    assert experiment_from(first) == str(directory)
+    old = snapshot(directory)
+    second = run(build_dir, "test_experiment", "normal", env=env)
+    assert experiment_from(second) == str(directory)
     assert (directory / "profile.json").exists()
+    kept = list(tmp_path.glob("e-old-*"))
+    assert len(kept) == 1 and re.fullmatch(r"e-old-\d{8}_\d{6}_\d+", kept[0].name), kept
+    assert snapshot(kept[0]) == {k.replace(str(directory), str(kept[0]), 1): v for k, v in old.items()}
+    assert f"the previous experiment '{directory}' is kept as '{kept[0]}'" in second.stderr
+
+
+def test_a_forged_or_foreign_marker_is_not_proof(build_dir, tmp_path):
+    directory = tmp_path / "e"
+    directory.mkdir()
+    (directory / MARKER).write_text("something else\n")
+    (directory / "precious").write_text("keep me")
+    before = snapshot(directory)
+    proc = run(build_dir, "test_experiment", "normal",
+               env={"SCOREP_EXPERIMENT_DIRECTORY": str(directory), **OVERWRITE})
+    assert snapshot(directory) == before
+    assert "not an experiment directory of this measurement" in only_warning_about(
+        proc, directory, experiment_from(proc))
+
+
+def test_home_is_never_replaced_even_with_a_marker_in_it(build_dir, tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".bashrc").write_text("export PATH\n")
+    # as if copied there: a marker alone proves nothing about $HOME
+    (home / MARKER).write_text("scorep-wrapgen experiment directory\ncreated by hand\n")
+    work = tmp_path / "work"
+    work.mkdir()
+    before = snapshot(home)
+    proc = run(build_dir, "test_experiment", "normal", cwd=work,
+               env={"HOME": str(home), "SCOREP_EXPERIMENT_DIRECTORY": str(home), **OVERWRITE})
+    assert snapshot(home) == before and sorted(p.name for p in tmp_path.iterdir()) == ["home", "work"]
+    used = experiment_from(proc)
+    assert re.fullmatch(r"scorep-\d{8}_\d{4}_\d+", used) and (work / used / "profile.json").exists()
+    assert "/ or $HOME" in only_warning_about(proc, home, used)
+
+
+def test_mpi_run_with_overwrite_keeps_the_previous_experiment(tmp_path):
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "mpi"))
+    from measure import compile_program, load_profile as load_mpi_profile, run_measured
+    program = compile_program("openmpi", "pingpong_long.c", tmp_path)
+    first, experiment = run_measured("openmpi", 2, program, tmp_path, args=["10"], env=OVERWRITE)
+    old = snapshot(experiment)
+    second, again = run_measured("openmpi", 2, program, tmp_path, args=["20"], env=OVERWRITE)
+    assert again == experiment
+    kept = list(tmp_path.glob(experiment.name + "-old-*"))
+    assert len(kept) == 1
+    assert snapshot(kept[0]) == {k.replace(str(experiment), str(kept[0]), 1): v for k, v in old.items()}
+    assert second.stderr.count("is kept as") == 1, second.stderr
+    visits = {r["visits"] for r in load_mpi_profile(experiment)["rows"]}
+    assert 20 in visits and 10 not in visits, visits
+
+
+def test_a_running_experiment_is_never_renamed_away(build_dir, tmp_path):
+    directory = tmp_path / "e"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREP_")}
+    env.update(SCOREP_EXPERIMENT_DIRECTORY=str(directory), **OVERWRITE)
+    exe = str(build_dir / "runtime" / "tests" / "test_experiment")
+    running = subprocess.Popen([exe, "wait"], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        assert running.stdout.readline().strip() == f"experiment: {directory}"
+        second = run(build_dir, "test_experiment", "normal", env=env)
+    finally:
+        out, err = running.communicate("\n", timeout=60)
+    assert running.returncode == 0, err
+    used = experiment_from(second)
+    assert used != str(directory)
+    assert "still running" in only_warning_about(second, directory, used)
+    assert not list(tmp_path.glob("e-old-*"))
+    # the first run's profile is whole, in the directory it was told
+    assert Profile(load_profile(directory / "profile.json")).row("main/step")["visits"] == 5
+
+
+@pytest.mark.parametrize("mode", ["normal", "wait"])
+def test_runs_started_together_with_one_name_keep_their_data_apart(build_dir, tmp_path, mode):
+    """Several rounds of 6 runs started at the same moment with the same name and
+    overwrite on: every run ends in a directory of its own (its marker names its
+    process), no file of one run lands in another's, nothing is deleted. "wait":
+    all 6 are alive together until each has created its experiment."""
+    directory = tmp_path / "e"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREP_")}
+    env.update(SCOREP_EXPERIMENT_DIRECTORY=str(directory), **OVERWRITE)
+    exe = str(build_dir / "runtime" / "tests" / "test_experiment")
+    pids = []
+    for _ in range(4):
+        procs = [subprocess.Popen([exe, mode], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True) for _ in range(6)]
+        used = []
+        if mode == "wait":
+            used = [proc.stdout.readline() for proc in procs]
+            assert len(set(used)) == 6, used
+        for proc in procs:
+            out, err = proc.communicate("\n", timeout=120)
+            assert proc.returncode == 0, err
+            # a run that lost the race says why: the other run's experiment is in use
+            assert "not an experiment directory" not in err, err
+            assert mode == "wait" or re.search(r"^experiment: (.*)$", out, re.M), out
+            pids.append(proc.pid)
+    # a run's directory may since have been kept as e-old-* by a later run: each
+    # marker names the one process that created the directory and wrote into it
+    experiments = [p for p in tmp_path.iterdir() if p.name.startswith("e")]
+    owners = sorted(int(re.search(r"by process (\d+) ", (e / MARKER).read_text()).group(1)) for e in experiments)
+    assert owners == sorted(pids), sorted(p.name for p in experiments)
+    for experiment in experiments:
+        names = sorted(p.name for p in experiment.iterdir())
+        assert names == [MARKER, "profile.folded", "profile.json", "profile.txt", "scorep.cfg"], (experiment, names)
+        assert Profile(load_profile(experiment / "profile.json")).row("main/step")["visits"] == 5
 
 
 def test_unwritable_directory_falls_back_to_a_fresh_one_with_an_error_message(build_dir, tmp_path):

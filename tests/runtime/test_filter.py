@@ -204,3 +204,67 @@ def test_scorep_filter_rejects_an_input_line_with_too_many_fields(build_dir, tmp
 def test_scorep_filter_usage_errors_exit_2(build_dir, args):
     proc = scorep_filter(build_dir, *args)
     assert proc.returncode == 2 and "usage: scorep-filter" in proc.stderr
+
+
+# ---- misspelled keywords and binary garbage ----
+
+KEYWORDS_EXPECTED = "expected INCLUDE, EXCLUDE, INCLUDE MANGLED, EXCLUDE MANGLED"
+
+
+@pytest.mark.parametrize("text, line, word, meant", [
+    ("SCOREP_REGION_NAMES_BEGIN\n EXCLUDE *\n INCLUDEE reduce\nSCOREP_REGION_NAMES_END\n", 3, "INCLUDEE", "INCLUDE"),
+    # after the first rule, on the same line as patterns
+    ("SCOREP_REGION_NAMES_BEGIN\n EXCLUDE * INLCUDE deflate*\nSCOREP_REGION_NAMES_END\n", 2, "INLCUDE", "INCLUDE"),
+    ("SCOREP_REGION_NAMES_BEGIN\n EXCLUDE MANGLD _Z3foov\nSCOREP_REGION_NAMES_END\n", 2, "MANGLD", "MANGLED"),
+    ("SCOREP_REGION_NAMES_BEGIN\n EXCLUDE *\n include main\nSCOREP_REGION_NAMES_END\n", 3, "include", "INCLUDE"),
+    ("SCOREP_FILE_NAMES_BEGIN\n EXCLUDE *.c\nSCOREP_FILE_NAME_END\n", 3, "SCOREP_FILE_NAME_END",
+     "SCOREP_FILE_NAMES_END"),
+])
+def test_misspelled_keyword_is_an_error_naming_line_and_keywords(build_dir, tmp_path, text, line, word, meant):
+    proc = check(build_dir, tmp_path, text, check=False)
+    assert proc.returncode == 1
+    assert proc.stdout.startswith(f"error: line {line}: '{word}' is not a keyword: did you mean {meant}?"), proc.stdout
+    assert KEYWORDS_EXPECTED in proc.stdout
+    # the same words in a measurement: a warning naming the file, nothing filtered
+    path = tmp_path / "filter.txt"
+    measured = run(build_dir, "test_experiment", "normal",
+                   env={"SCOREP_EXPERIMENT_DIRECTORY": str(tmp_path / "e"), "SCOREP_FILTERING_FILE": str(path)})
+    assert f"'{path}': line {line}: '{word}' is not a keyword" in measured.stderr
+
+
+def test_misspelled_begin_keyword_outside_a_block_suggests_the_keyword(build_dir, tmp_path):
+    proc = check(build_dir, tmp_path, "SCOREP_REGION_NAME_BEGIN\n EXCLUDE foo\nSCOREP_REGION_NAMES_END\n",
+                 check=False)
+    assert proc.stdout.startswith("error: line 1: unexpected 'SCOREP_REGION_NAME_BEGIN' outside a block")
+    assert "did you mean SCOREP_REGION_NAMES_BEGIN?" in proc.stdout
+
+
+def test_names_that_only_resemble_keywords_stay_patterns(build_dir, tmp_path):
+    # lower-case words other than a keyword, names with digits or wildcards, escaped keywords
+    proc = check(build_dir, tmp_path, r"""
+        SCOREP_REGION_NAMES_BEGIN
+          EXCLUDE includes exclude_all MPI_SEND INCLUDE2 INCLUD* \INCLUDEE
+        SCOREP_REGION_NAMES_END
+        """, "includes", "exclude_all", "MPI_SEND", "INCLUDE2", "INCLUDX", "INCLUDEE", "main")
+    assert verdicts(proc) == {"includes": "excluded", "exclude_all": "excluded", "MPI_SEND": "excluded",
+                              "INCLUDE2": "excluded", "INCLUDX": "excluded", "INCLUDEE": "excluded",
+                              "main": "included"}
+
+
+@pytest.mark.parametrize("garbage, line", [
+    (b"SCOREP_REGION_NAMES_BEGIN\n\xff\xfe\x1b[2J\x07junk\nSCOREP_REGION_NAMES_END\n", 2),
+    (b"\x1b]0;title\x07\x9b31m\n", 1),
+    (b"SCOREP_REGION_NAMES_BEGIN\n EXCLUDE a\n\x00\x1b[2J\n", 3),
+])
+def test_binary_garbage_in_a_filter_is_not_echoed_raw(build_dir, tmp_path, garbage, line):
+    path = tmp_path / "filter.txt"
+    path.write_bytes(garbage)
+    for proc in (run(build_dir, "test_filter_parse", path, check=False),
+                 scorep_filter(build_dir, "--check", path),
+                 run(build_dir, "test_experiment", "normal",
+                     env={"SCOREP_EXPERIMENT_DIRECTORY": str(tmp_path / "e"), "SCOREP_FILTERING_FILE": str(path)})):
+        message = proc.stdout if proc.stdout.startswith("error:") else proc.stderr
+        assert f"line {line}: " in message, message
+        printable = message.replace("\n", "")
+        assert printable.isprintable() and printable.isascii(), repr(message)
+        assert "\\x1b" in message or "NUL byte" in message, message

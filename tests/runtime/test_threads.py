@@ -1,4 +1,5 @@
-"""Locations: one per thread, lock-free event path, late and early threads."""
+"""Locations: one per live thread, lock-free event path, late and early threads,
+locations of ended threads handed on to new ones."""
 import json
 
 from runtime_programs import Profile, load_profile, run
@@ -6,7 +7,8 @@ from runtime_programs import Profile, load_profile, run
 
 def test_eight_threads_with_a_million_pairs_each_give_exactly_eight_million_visits(build_dir, tmp_path):
     directory = tmp_path / "experiment"
-    proc = run(build_dir, "test_threads", 8, 1000000, env={"SCOREP_EXPERIMENT_DIRECTORY": str(directory)})
+    proc = run(build_dir, "test_threads", 8, 1000000, "overlap",
+               env={"SCOREP_EXPERIMENT_DIRECTORY": str(directory)})
     assert "total visits: 8000000" in proc.stdout, proc.stdout
     profile = Profile(load_profile(directory / "profile.json"))
     assert len(profile.data["locations"]) == 8
@@ -20,7 +22,7 @@ def test_eight_threads_with_a_million_pairs_each_give_exactly_eight_million_visi
 
 def test_regions_defined_concurrently_by_threads_stay_distinct(build_dir, tmp_path):
     directory = tmp_path / "experiment"
-    run(build_dir, "test_threads", 8, 100, env={"SCOREP_EXPERIMENT_DIRECTORY": str(directory)})
+    run(build_dir, "test_threads", 8, 100, "overlap", env={"SCOREP_EXPERIMENT_DIRECTORY": str(directory)})
     profile = Profile(load_profile(directory / "profile.json"))
     names = [r["name"] for r in profile.data["regions"]]
     assert sorted(n for n in names if n.startswith("private-")) == [f"private-{i}" for i in range(8)]
@@ -34,10 +36,18 @@ def test_regions_defined_concurrently_by_threads_stay_distinct(build_dir, tmp_pa
 
 
 def test_threads_that_end_before_others_start_keep_their_data(build_dir, tmp_path):
-    # 2 ms stagger, few pairs: the first threads are gone before the last start
+    # 2 ms stagger, few pairs: the first threads are usually gone before the
+    # last start, and a new thread takes the location of one that ended (how
+    # many depends on the scheduler; tests/trace/test_short_lived_threads.py
+    # checks the reuse exactly)
     directory = tmp_path / "experiment"
-    run(build_dir, "test_threads", 6, 10, env={"SCOREP_EXPERIMENT_DIRECTORY": str(directory)})
+    proc = run(build_dir, "test_threads", 6, 10, env={"SCOREP_EXPERIMENT_DIRECTORY": str(directory)})
+    assert "total visits: 60" in proc.stdout, proc.stdout
     data = json.loads((directory / "profile.json").read_text())
     profile = Profile(data)
-    assert len(data["locations"]) == 6
-    assert [r["visits"] for r in profile.rows("thread/work")] == [10] * 6
+    assert 1 <= len(data["locations"]) <= 6
+    rows = profile.rows("thread/work")
+    assert len(rows) == len(data["locations"])
+    assert all(r["visits"] % 10 == 0 for r in rows)
+    assert sum(r["visits"] for r in rows) == 60
+    assert sum(r["visits"] for r in profile.rows("thread")) == 6

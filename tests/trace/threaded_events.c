@@ -3,9 +3,15 @@
  * enter/exit pairs of region "work" inside "thread_body", all at the same
  * time, while the master thread is inside "main". With a small
  * SCOREP_TOTAL_MEMORY the threads compete for buffer memory and flush.
+ * The threads wait for each other before they end, so all are alive at once
+ * and each has a location of its own (an ended thread's location is handed
+ * on to the next new thread).
  *
  * usage: threaded_events <threads> <pairs>
  */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE  /* pthread_barrier_t with -std=c11 */
+#endif
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +20,7 @@
 
 static long pairs;
 static scorep_region body, work;
+static pthread_barrier_t all_alive;
 
 static void* thread_main(void* arg)
 {
@@ -24,6 +31,7 @@ static void* thread_main(void* arg)
         scorep_exit(work);
     }
     scorep_exit(body);
+    pthread_barrier_wait(&all_alive);
     return NULL;
 }
 
@@ -38,6 +46,7 @@ int main(int argc, char** argv)
     work = scorep_region_define("work", NULL, SCOREP_PARADIGM_USER, SCOREP_ROLE_FUNCTION, NULL);
     scorep_enter(main_region);
     pthread_t* ids = malloc(threads * sizeof *ids);
+    pthread_barrier_init(&all_alive, NULL, (unsigned)threads);
     for (int t = 0; t < threads; t++)
         pthread_create(&ids[t], NULL, thread_main, NULL);
     for (int t = 0; t < threads; t++)

@@ -290,6 +290,7 @@ int MPI_Init(int *argc, char ***argv)
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Init);
         scorep_enter(scorep_region_id);
     }
+    scorep_mpi_layer_before_init();
     scorep_result = PMPI_Init(argc, argv);
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_layer_init();
@@ -312,6 +313,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Init_thread);
         scorep_enter(scorep_region_id);
     }
+    scorep_mpi_layer_before_init();
     scorep_result = PMPI_Init_thread(argc, argv, required, provided);
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_layer_init();

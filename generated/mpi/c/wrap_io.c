@@ -259,7 +259,7 @@ int MPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
-            scorep_io_bytes(0, scorep_bytes);
+            scorep_io_bytes(scorep_bytes, 0);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -283,7 +283,7 @@ int MPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datat
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
-            scorep_io_bytes(0, scorep_bytes);
+            scorep_io_bytes(scorep_bytes, 0);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -307,7 +307,7 @@ int MPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
-            scorep_io_bytes(0, scorep_bytes);
+            scorep_io_bytes(scorep_bytes, 0);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -331,7 +331,7 @@ int MPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype d
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
-            scorep_io_bytes(0, scorep_bytes);
+            scorep_io_bytes(scorep_bytes, 0);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -355,7 +355,7 @@ int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
-            scorep_io_bytes(0, scorep_bytes);
+            scorep_io_bytes(scorep_bytes, 0);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -379,7 +379,7 @@ int MPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count cou
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
-            scorep_io_bytes(0, scorep_bytes);
+            scorep_io_bytes(scorep_bytes, 0);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -403,7 +403,7 @@ int MPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, 
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
-            scorep_io_bytes(0, scorep_bytes);
+            scorep_io_bytes(scorep_bytes, 0);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -427,7 +427,7 @@ int MPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
-            scorep_io_bytes(0, scorep_bytes);
+            scorep_io_bytes(scorep_bytes, 0);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -451,7 +451,7 @@ int MPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype dataty
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
-            scorep_io_bytes(0, scorep_bytes);
+            scorep_io_bytes(scorep_bytes, 0);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -475,7 +475,7 @@ int MPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatyp
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_mpi_bytes(count, datatype);
-            scorep_io_bytes(0, scorep_bytes);
+            scorep_io_bytes(scorep_bytes, 0);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();

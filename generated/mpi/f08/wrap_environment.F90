@@ -395,6 +395,7 @@ subroutine SCOREP_F08_NAME_MPI_Init(ierror)
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    call scorep_mpi_layer_before_init()
     call PMPI_Init(scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) call scorep_mpi_layer_init()
     if (scorep_measuring) then
@@ -424,6 +425,7 @@ subroutine SCOREP_F08_NAME_MPI_Init_thread(required, provided, ierror)
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    call scorep_mpi_layer_before_init()
     call PMPI_Init_thread(required, provided, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) call scorep_mpi_layer_init()
     if (scorep_measuring) then

@@ -378,7 +378,7 @@ subroutine SCOREP_F08_NAME_MPI_File_iread(fh, buf, count, datatype, request, ier
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) then
             scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
-            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+            call scorep_io_bytes(scorep_io_moved, 0_c_int64_t)
         end if
         call scorep_mpi_f08_end(scorep_region_id)
     end if
@@ -419,7 +419,7 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_c(fh, buf, count, datatype, request, i
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) then
             scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
-            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+            call scorep_io_bytes(scorep_io_moved, 0_c_int64_t)
         end if
         call scorep_mpi_f08_end(scorep_region_id)
     end if
@@ -460,7 +460,7 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_all(fh, buf, count, datatype, request,
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) then
             scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
-            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+            call scorep_io_bytes(scorep_io_moved, 0_c_int64_t)
         end if
         call scorep_mpi_f08_end(scorep_region_id)
     end if
@@ -501,7 +501,7 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_all_c(fh, buf, count, datatype, reques
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) then
             scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
-            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+            call scorep_io_bytes(scorep_io_moved, 0_c_int64_t)
         end if
         call scorep_mpi_f08_end(scorep_region_id)
     end if
@@ -543,7 +543,7 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_at(fh, offset, buf, count, datatype, r
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) then
             scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
-            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+            call scorep_io_bytes(scorep_io_moved, 0_c_int64_t)
         end if
         call scorep_mpi_f08_end(scorep_region_id)
     end if
@@ -586,7 +586,7 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_at_c(fh, offset, buf, count, datatype,
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) then
             scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
-            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+            call scorep_io_bytes(scorep_io_moved, 0_c_int64_t)
         end if
         call scorep_mpi_f08_end(scorep_region_id)
     end if
@@ -628,7 +628,7 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_at_all(fh, offset, buf, count, datatyp
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) then
             scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
-            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+            call scorep_io_bytes(scorep_io_moved, 0_c_int64_t)
         end if
         call scorep_mpi_f08_end(scorep_region_id)
     end if
@@ -671,7 +671,7 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_at_all_c(fh, offset, buf, count, datat
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) then
             scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
-            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+            call scorep_io_bytes(scorep_io_moved, 0_c_int64_t)
         end if
         call scorep_mpi_f08_end(scorep_region_id)
     end if
@@ -712,7 +712,7 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_shared(fh, buf, count, datatype, reque
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) then
             scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
-            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+            call scorep_io_bytes(scorep_io_moved, 0_c_int64_t)
         end if
         call scorep_mpi_f08_end(scorep_region_id)
     end if
@@ -753,7 +753,7 @@ subroutine SCOREP_F08_NAME_MPI_File_iread_shared_c(fh, buf, count, datatype, req
     if (scorep_measuring) then
         if (scorep_ierror == MPI_SUCCESS) then
             scorep_io_moved = scorep_mpi_f08_bytes(int(count, c_int64_t), datatype%MPI_VAL)
-            call scorep_io_bytes(0_c_int64_t, scorep_io_moved)
+            call scorep_io_bytes(scorep_io_moved, 0_c_int64_t)
         end if
         call scorep_mpi_f08_end(scorep_region_id)
     end if

@@ -333,6 +333,7 @@ static void scorep_mpif_MPI_Init(MPI_Fint* ierror)
         scorep_region_id = scorep_mpif_region(232);
         scorep_enter(scorep_region_id);
     }
+    scorep_mpi_layer_before_init();
     SCOREP_MPIF_PNAME_MPI_Init(ierror);
     scorep_result = (int)*ierror;
     if (scorep_result == MPI_SUCCESS)
@@ -358,6 +359,7 @@ static void scorep_mpif_MPI_Init_thread(MPI_Fint* required, MPI_Fint* provided, 
         scorep_region_id = scorep_mpif_region(233);
         scorep_enter(scorep_region_id);
     }
+    scorep_mpi_layer_before_init();
     SCOREP_MPIF_PNAME_MPI_Init_thread(required, provided, ierror);
     scorep_result = (int)*ierror;
     if (scorep_result == MPI_SUCCESS)

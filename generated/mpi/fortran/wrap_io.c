@@ -281,7 +281,7 @@ static void scorep_mpif_MPI_File_iread(MPI_Fint* fh, void* buf, MPI_Fint* count,
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
-            scorep_io_bytes(0, scorep_bytes);
+            scorep_io_bytes(scorep_bytes, 0);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -312,7 +312,7 @@ static void scorep_mpif_MPI_File_iread_all(MPI_Fint* fh, void* buf, MPI_Fint* co
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
-            scorep_io_bytes(0, scorep_bytes);
+            scorep_io_bytes(scorep_bytes, 0);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -343,7 +343,7 @@ static void scorep_mpif_MPI_File_iread_at(MPI_Fint* fh, MPI_Offset* offset, void
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
-            scorep_io_bytes(0, scorep_bytes);
+            scorep_io_bytes(scorep_bytes, 0);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -374,7 +374,7 @@ static void scorep_mpif_MPI_File_iread_at_all(MPI_Fint* fh, MPI_Offset* offset, 
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
-            scorep_io_bytes(0, scorep_bytes);
+            scorep_io_bytes(scorep_bytes, 0);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -405,7 +405,7 @@ static void scorep_mpif_MPI_File_iread_shared(MPI_Fint* fh, void* buf, MPI_Fint*
     if (scorep_measuring) {
         if (scorep_result == MPI_SUCCESS) {
             const uint64_t scorep_bytes = scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
-            scorep_io_bytes(0, scorep_bytes);
+            scorep_io_bytes(scorep_bytes, 0);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();

@@ -21,11 +21,14 @@
  * Definition functions (*_define) take a lock and are meant to be called once
  * per object (cache the id in a static).
  *
- * Lifetime: the core initialises itself on the first call of any function
- * here (or explicitly with scorep_measurement_init). It finalises once: from
- * the MPI layer's MPI_Finalize hook, or at exit for programs without MPI, or
- * on MPI_Abort / a fatal signal (best effort). Events after finalisation are
- * ignored.
+ * Lifetime (runtime/lifecycle.c, docs/MAINTAINING.md section 7): the core
+ * starts on the first definition of a region, parameter, metric or window (or
+ * explicitly with scorep_measurement_init); an event needs one of those ids, so
+ * events before the start are not recorded. It finalises once: from the MPI
+ * layer's MPI_Finalize hook, or at exit for programs without MPI, or on
+ * MPI_Abort / a fatal signal (best effort, then the signal goes on to the
+ * handler that was there before). Events after finalisation are ignored. A
+ * child of fork() without exec records nothing and writes nothing.
  */
 #ifndef SCOREP_WRAPGEN_ADAPTER_H
 #define SCOREP_WRAPGEN_ADAPTER_H
@@ -438,7 +441,8 @@ void scorep_metric_add(scorep_metric metric, int64_t value);
 
 /* ---- lifecycle --------------------------------------------------------------- */
 
-/* Optional: initialise now (otherwise done on first use). */
+/* Optional: start now (otherwise the first definition does); idempotent, the
+ * one "ensure started" entry of the life cycle. */
 void scorep_measurement_init(void);
 /* Write everything and stop measuring; idempotent. Called by the MPI layer from
  * MPI_Finalize and by the core at exit. */

@@ -6,6 +6,8 @@
  *
  * Who calls what (all from the generated C wrappers; Fortran wrappers convert
  * their handles with MPI_Comm_f2c etc. first):
+ *   MPI_Init / MPI_Init_thread wrapper, just before PMPI_Init*:
+ *       scorep_mpi_layer_before_init()  local; the core's crash handlers step aside
  *   MPI_Init / MPI_Init_thread wrapper, after PMPI_Init* succeeded:
  *       scorep_mpi_layer_init()        collective; creates the experiment dir
  *   MPI_Finalize wrapper, before PMPI_Finalize:
@@ -40,6 +42,7 @@
 extern "C" {
 #endif
 
+void scorep_mpi_layer_before_init(void);
 void scorep_mpi_layer_init(void);
 void scorep_mpi_layer_finalize(void);
 void scorep_mpi_layer_abort(void);

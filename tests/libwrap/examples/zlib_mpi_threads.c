@@ -1,6 +1,7 @@
 /* zlib called from an MPI program with threads: every rank runs THREADS
  * threads, each calling crc32 CALLS times, then the ranks add their
- * checksums with MPI_Allreduce. */
+ * checksums with MPI_Allreduce. The threads wait for each other before they
+ * end, so all are alive at once and each has a location of its own. */
 #include <mpi.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #define CALLS 1000
 
 static unsigned long sums[THREADS];
+static pthread_barrier_t all_alive;
 
 static void* work(void* arg)
 {
@@ -19,6 +21,7 @@ static void* work(void* arg)
     uLong crc = 0;
     for (int i = 0; i < CALLS; i++) crc = crc32(crc, data, sizeof data);
     sums[id] = crc;
+    pthread_barrier_wait(&all_alive);
     return NULL;
 }
 
@@ -28,6 +31,7 @@ int main(int argc, char** argv)
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     pthread_t threads[THREADS];
+    pthread_barrier_init(&all_alive, NULL, THREADS);
     for (long t = 0; t < THREADS; t++) pthread_create(&threads[t], NULL, work, (void*)t);
     for (long t = 0; t < THREADS; t++) pthread_join(threads[t], NULL);
     unsigned long local = 0, total = 0;

@@ -1,11 +1,14 @@
 /* MPI_THREAD_MULTIPLE: two threads per rank exchange messages with the same
- * thread of the partner rank, on their own tag. Each thread prints its tally. */
+ * thread of the partner rank, on their own tag. Each thread prints its tally.
+ * The threads wait for each other before they end, so both are alive at once
+ * and each has a location of its own. */
 #include <mpi.h>
 #include <pthread.h>
 #include <stdio.h>
 
 #define ROUNDS 200
 static int rank, size;
+static pthread_barrier_t both_alive;
 
 static void* exchange(void* arg)
 {
@@ -18,6 +21,7 @@ static void* exchange(void* arg)
         sum += in[0];
     }
     printf("RESULT rank %d thread %d sum %ld\n", rank, tag, sum);
+    pthread_barrier_wait(&both_alive);
     return NULL;
 }
 
@@ -33,6 +37,7 @@ int main(int argc, char** argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     pthread_t threads[2];
+    pthread_barrier_init(&both_alive, NULL, 2);
     for (long t = 0; t < 2; t++)
         pthread_create(&threads[t], NULL, exchange, (void*)t);
     for (int t = 0; t < 2; t++)

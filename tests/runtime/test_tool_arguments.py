@@ -1,0 +1,96 @@
+"""scorep-score and scorep-info take the command lines Score-P users type,
+and say plainly what an experiment lacks (issue 19, point 5 and 3)."""
+import json
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+from runtime_programs import run
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+
+
+def score(build_dir, *args, cwd=None):
+    return subprocess.run([sys.executable, str(build_dir / "runtime" / "scorep-score"), *map(str, args)],
+                          capture_output=True, text=True, timeout=120, cwd=cwd)
+
+
+@pytest.fixture
+def experiment(build_dir, tmp_path):
+    """A serial experiment: main (1 visit) > step (5 visits), both USR."""
+    directory = tmp_path / "exp"
+    run(build_dir, "test_experiment", "normal", env={"SCOREP_EXPERIMENT_DIRECTORY": str(directory)})
+    return directory
+
+
+def excluded(path):
+    return sorted(line.split(None, 1)[1] for line in path.read_text().splitlines()
+                  if line.strip().startswith("EXCLUDE"))
+
+
+@pytest.mark.parametrize("args, names", [
+    # as Score-P users type it: -g without a list, the experiment after it
+    (["-g", "{exp}"], ["step"]),
+    (["-g", "{exp}/profile.json"], ["step"]),
+    (["{exp}", "-g"], ["step"]),
+    # Score-P's KEY=VALUE list, separate or attached
+    (["-g", "timepervisit=1000000,bufferpercent=0", "{exp}"], ["main", "step"]),
+    (["-gtimepervisit=1000000,bufferpercent=0,visits=2", "{exp}"], ["step"]),
+    (["-g", "type=com", "{exp}"], []),
+    # this tool's earlier bare time-per-visit threshold
+    (["-g", "1000000", "{exp}"], ["main", "step"]),
+])
+def test_generate_filter_accepts_score_p_command_lines(build_dir, tmp_path, experiment, args, names):
+    proc = score(build_dir, *[a.format(exp=experiment) for a in args], cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "invalid float" not in proc.stderr
+    assert excluded(tmp_path / "initial_scorep.filter") == names
+    assert f"excluding {len(names)} region(s)" in proc.stdout
+
+
+def test_generate_filter_rejects_an_unknown_key_naming_the_keys(build_dir, tmp_path, experiment):
+    proc = score(build_dir, "-g", "timepervist=3", experiment, cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "unknown key 'timepervist'" in proc.stderr and "timepervisit" in proc.stderr
+    assert not (tmp_path / "initial_scorep.filter").exists()
+
+
+def test_score_says_profiling_was_off_only_when_it_was(build_dir, tmp_path):
+    off = tmp_path / "off"
+    run(build_dir, "test_experiment", "normal",
+        env={"SCOREP_EXPERIMENT_DIRECTORY": str(off), "SCOREP_ENABLE_PROFILING": "false"})
+    proc = score(build_dir, off)
+    assert proc.returncode == 2 and "profiling was off" in proc.stderr
+
+
+def test_score_on_a_partial_experiment_names_what_is_missing(build_dir, tmp_path, experiment):
+    # an experiment whose run ended before the profiles were put together:
+    # scorep.cfg says profiling was on, ranks 0 and 2 of 4 left their parts
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "scorep.cfg").write_text((experiment / "scorep.cfg").read_text())
+    proc = score(build_dir, broken)
+    assert proc.returncode == 2
+    assert "enable" not in proc.stderr.lower().replace("scorep_enable_profiling=true", "")
+    assert "no profile.json" in proc.stderr and "profiling was on" in proc.stderr
+    assert "no rank left a partial profile" in proc.stderr
+    part = json.loads((experiment / "profile.json").read_text())
+    part["experiment"].update(ranks=4, partial=True)
+    for rank in (0, 2):
+        (broken / f"profile.rank{rank}.json").write_text(json.dumps(part))
+    proc = score(build_dir, broken)
+    assert "partial profiles of rank(s) 0, 2 are there; rank(s) 1, 3 of 4 left nothing" in proc.stderr
+    # and the part it points to is scored, marked partial
+    proc = score(build_dir, broken / "profile.rank0.json")
+    assert proc.returncode == 0 and "partial profile" in proc.stderr
+    assert "Estimated aggregate size of event trace" in proc.stdout
+
+
+def test_scorep_info_without_arguments_prints_its_help(tmp_path):
+    proc = subprocess.run([sys.executable, str(REPO / "tools" / "scorep-info")], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0 and proc.stderr == ""
+    for command in ("config-vars", "config-summary", "libwrap-summary", "--version"):
+        assert f"scorep-info {command}" in proc.stdout
