@@ -95,7 +95,10 @@ def test_tools_read_a_partial_experiment_and_name_the_rank_missing(fault_program
         assert url.startswith("profile: http://127.0.0.1:"), url
     finally:
         view.terminate()
-        rest = view.communicate(timeout=30)[1]
+        view.wait(timeout=30)
+    rest = view.stderr.read()   # through the reader's buffer (communicate() would bypass it)
+    view.stdout.close()
+    view.stderr.close()
     assert "no profile of rank(s) 2 " in first + rest
     # the document served: every rank's view, frames renumbered
     loader = importlib.machinery.SourceFileLoader("scorep_view", str(build_dir / "tools" / "scorep-view"))
