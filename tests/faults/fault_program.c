@@ -10,6 +10,8 @@
  *   run       MPI_Finalize, exit 0
  *   abort     every rank calls MPI_Abort at the same moment (right after a
  *             barrier): the "not enough ranks" check of many programs
+ *   exit      every rank calls exit(3) at the same moment, without
+ *             MPI_Finalize: what a Fortran `error stop` does
  *   hang      every rank waits in a barrier that never completes (rank 0
  *             sleeps): the launcher is signalled meanwhile
  * Each rank writes <dir>/rank<R>.iterations when its loop ends, so the
@@ -35,7 +37,7 @@ int main(int argc, char** argv)
 {
     MPI_Init(&argc, &argv);
     if (argc < 4) {
-        fprintf(stderr, "usage: %s <dir> <seconds> run|abort|hang [calls]\n", argv[0]);
+        fprintf(stderr, "usage: %s <dir> <seconds> run|abort|exit|hang [calls]\n", argv[0]);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     const char* dir = argv[1];
@@ -68,6 +70,9 @@ int main(int argc, char** argv)
     if (strcmp(mode, "abort") == 0) {
         MPI_Barrier(MPI_COMM_WORLD);
         MPI_Abort(MPI_COMM_WORLD, 3);
+    } else if (strcmp(mode, "exit") == 0) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        exit(3);
     } else if (strcmp(mode, "hang") == 0) {
         if (rank == 0)
             for (;;)

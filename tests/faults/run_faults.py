@@ -10,6 +10,9 @@ Scenarios (all by default):
   sigint     SIGINT to mpirun midway: the same
   abort_all  every rank calls MPI_Abort at the same moment: all 4 ranks'
              data, and mpirun ends within 2 s of the abort
+  exit_all   every rank calls exit(3) at the same moment without MPI_Finalize
+             (what a Fortran `error stop` does): all 4 ranks' data, and
+             mpirun ends within 2 s
   disk_full  the experiment directory on a 2 MiB tmpfs (needs root): the
              profile survives, the trace is readable and the warning says
              what is missing
@@ -38,7 +41,7 @@ import time
 
 REPO = pathlib.Path(__file__).resolve().parent.parent.parent
 RANKS = 4
-SCENARIOS = ("kill9", "sigterm", "sigint", "abort_all", "disk_full")
+SCENARIOS = ("kill9", "sigterm", "sigint", "abort_all", "exit_all", "disk_full")
 MPIRUN = ["mpirun", "--oversubscribe"]
 ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
 
@@ -129,6 +132,8 @@ def run_once(scenario, program, workdir, calls=10, midway=1.5):
     mode, seconds, calls = "run", "60", str(calls)
     if scenario == "abort_all":
         mode, seconds = "abort", "1"
+    elif scenario == "exit_all":
+        mode, seconds = "exit", "1"
     elif scenario == "disk_full":
         mounted = workdir / "disk"
         mounted.mkdir()
@@ -159,7 +164,7 @@ def run_once(scenario, program, workdir, calls=10, midway=1.5):
             finding["hung"] = True
         ended = time.time()
         loop_ends = [p.stat().st_mtime for p in out.glob("rank*.iterations")]
-        if scenario == "abort_all" and loop_ends:
+        if scenario in ("abort_all", "exit_all") and loop_ends:
             finding["wait"] = ended - min(loop_ends)   # from the abort to mpirun's end
         profiles, traces = survivors(experiment)
         finding.update(expected=expected, profiles=profiles & expected, traces=traces & expected,
@@ -201,7 +206,7 @@ def summarise(scenario, findings):
 
 def scenario_ok(f):
     ok = f["profiles"] == f["expected"] and f["traces"] == f["expected"] and f["message"] and not f.get("hung")
-    if f["scenario"] == "abort_all":
+    if f["scenario"] in ("abort_all", "exit_all"):
         ok = ok and f.get("wait", 99) <= 2.0
     return ok
 

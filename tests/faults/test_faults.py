@@ -110,3 +110,9 @@ def test_tools_read_a_partial_experiment_and_name_the_rank_missing(fault_program
     assert [p["name"] for p in merged["profiles"]] == ["rank 0", "rank 1", "rank 3"]
     frames = len(merged["shared"]["frames"])
     assert all(0 <= i < frames for p in merged["profiles"] for s in p["samples"] for i in s)
+
+
+def test_exit_without_finalize_on_every_rank_at_once_keeps_all_data_and_ends_within_2_s(fault_program, tmp_path):
+    """What a Fortran `error stop` on every image does: exit(3) everywhere."""
+    for f in run_scenario("exit_all", fault_program, tmp_path):
+        assert f["wait"] <= 2.0, f"mpirun ended {f['wait']:.1f} s after the exit"
