@@ -24,8 +24,8 @@ messages are honest when the ranks the warnings say wrote their trace part are
 exactly those whose part is readable.
 
 Prints one line per scenario with the counts; exits 1 if any run lost data.
-Takes about 5 s per run on an idle machine (build: $SCOREP_WRAPGEN_BUILD or
-build/, configured with -Dmpi=openmpi).
+Takes about 5 to 10 s per run (build: --build, else $SCOREP_WRAPGEN_BUILD or
+build/; its MPI library's launcher: Open MPI's mpirun or MPICH's mpiexec).
 """
 import argparse
 import json
@@ -42,17 +42,28 @@ import time
 REPO = pathlib.Path(__file__).resolve().parent.parent.parent
 RANKS = 4
 SCENARIOS = ("kill9", "sigterm", "sigint", "abort_all", "exit_all", "disk_full")
-MPIRUN = ["mpirun", "--oversubscribe"]
+LAUNCHERS = {"openmpi": ["mpirun", "--oversubscribe"], "mpich": ["mpiexec.mpich"]}
+COMPILERS = {"openmpi": "mpicc", "mpich": "mpicc.mpich"}
 ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
 
 
+def build_mpi(build):
+    """The MPI library a build was configured with (meson option mpi)."""
+    try:
+        options = json.loads((build / "meson-info" / "intro-buildoptions.json").read_text())
+        return next((o["value"] for o in options if o["name"] == "mpi"), "openmpi")
+    except (OSError, ValueError):
+        return "openmpi"
+
+
 def build_program(build, directory):
-    """The fault program, built with the build tree's instrumenter."""
+    """The fault program, built with the build tree's instrumenter (its MPI
+    library's compiler); returns its path, whose .mpi names the MPI."""
     scorep = build / "runtime" / "mpi_adapter" / "scorep"
     if not scorep.exists():
         sys.exit(f"run_faults: {scorep} is missing: build first (ninja -C {build})")
     out = directory / "fault_program"
-    subprocess.run([sys.executable, str(scorep), "mpicc", "-O1", str(REPO / "tests" / "faults" / "fault_program.c"),
+    subprocess.run([sys.executable, str(scorep), COMPILERS[build_mpi(build)], "-O1", str(REPO / "tests" / "faults" / "fault_program.c"),
                     "-o", str(out)], check=True, capture_output=True, text=True)
     return out
 
@@ -116,7 +127,7 @@ def wait_for(paths, timeout):
     return False
 
 
-def run_once(scenario, program, workdir, calls=10, midway=1.5):
+def run_once(scenario, program, workdir, calls=10, midway=1.5, mpi="openmpi"):
     """Runs the scenario once in workdir; returns a dict of findings. calls:
     MPI_Comm_rank calls per iteration of the program (the trace's volume);
     midway: seconds the ranks run before the signal."""
@@ -126,7 +137,8 @@ def run_once(scenario, program, workdir, calls=10, midway=1.5):
     env = dict(os.environ, **ENV, SCOREP_EXPERIMENT_DIRECTORY=str(experiment), SCOREP_ENABLE_TRACING="true")
     env = {k: v for k, v in env.items() if not (k.startswith("SCOREP_") and k not in
                                                  ("SCOREP_EXPERIMENT_DIRECTORY", "SCOREP_ENABLE_TRACING"))}
-    forwarded = ["-x", "SCOREP_EXPERIMENT_DIRECTORY", "-x", "SCOREP_ENABLE_TRACING"]
+    # Open MPI forwards only what -x names; MPICH's launcher forwards everything
+    forwarded = ["-x", "SCOREP_EXPERIMENT_DIRECTORY", "-x", "SCOREP_ENABLE_TRACING"] if mpi == "openmpi" else []
     mounted = None
     expected = set(range(RANKS))
     mode, seconds, calls = "run", "60", str(calls)
@@ -141,7 +153,7 @@ def run_once(scenario, program, workdir, calls=10, midway=1.5):
         experiment = mounted / "experiment"
         env["SCOREP_EXPERIMENT_DIRECTORY"] = str(experiment)
         seconds = "1"
-    argv = MPIRUN + forwarded + ["-n", str(RANKS), str(program), str(out), seconds, mode, calls]
+    argv = LAUNCHERS[mpi] + forwarded + ["-n", str(RANKS), str(program), str(out), seconds, mode, calls]
     proc = subprocess.Popen(argv, env=env, cwd=workdir, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, start_new_session=True)
     finding = {"scenario": scenario, "experiment": experiment}
@@ -234,13 +246,15 @@ def main(argv=None):
     failed = False
     try:
         program = build_program(args.build.resolve(), root)
+        mpi = build_mpi(args.build.resolve())
+        print(f"run_faults: {mpi} build {args.build}, {args.runs} run(s) per scenario", flush=True)
         for scenario in args.scenarios:
             findings = []
             for i in range(args.runs):
                 workdir = root / f"{scenario}-{i}"
                 workdir.mkdir()
                 print(f"  {scenario} run {i + 1}/{args.runs}", end="\r", file=sys.stderr, flush=True)
-                f = run_once(scenario, program, workdir, args.calls)
+                f = run_once(scenario, program, workdir, args.calls, mpi=mpi)
                 findings.append(f)
                 if args.verbose or not scenario_ok(f):
                     stderr = f.pop("stderr")
