@@ -20,8 +20,9 @@ Scenarios (all by default):
 A profile is readable when profile.json (or profile.rank<N>.json after an
 abnormal end) loads as JSON and holds the rank; a trace when otf2-print reads
 traces.otf2 (or traces.rank<N>.otf2) with exit status 0 and no error. The
-messages are honest when the ranks the warnings say wrote their trace part are
-exactly those whose part is readable.
+messages are honest when no warning says a rank wrote a trace part that is
+not readable; how often every readable part's warning reached the terminal is
+counted apart (a launcher may drop the output of the ranks it ends).
 
 Prints one line per scenario with the counts; exits 1 if any run lost data.
 Takes about 5 to 10 s per run (build: --build, else $SCOREP_WRAPGEN_BUILD or
@@ -186,9 +187,13 @@ def run_once(scenario, program, workdir, calls=10, midway=1.5, mpi="openmpi"):
             finding["message"] = bool(re.search(r"^\[Score-P\].*(no space|full).*(missing|lost)", stderr,
                                                 re.I | re.M))
         else:
+            # No warning claims a part that is not readable. The launcher may
+            # drop the output of ranks it ends (Open MPI at MPI_Abort or on
+            # SIGINT), so a readable part without its warning is counted apart.
             claimed = claimed_trace_ranks(stderr)
             partial = not (experiment / "traces.otf2").exists()
-            finding["message"] = (claimed == traces) if partial else True
+            finding["message"] = claimed <= traces if partial else True
+            finding["all_said"] = claimed == traces if partial else True
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
@@ -206,10 +211,12 @@ def summarise(scenario, findings):
     full_profiles = sum(f["profiles"] == f["expected"] for f in findings)
     full_traces = sum(f["traces"] == f["expected"] for f in findings)
     honest = sum(bool(f["message"]) for f in findings)
+    said = sum(bool(f.get("all_said", f["message"])) for f in findings)
     traces = " ".join(str(len(f["traces"])) for f in findings)
     profiles = " ".join(str(len(f["profiles"])) for f in findings)
     line = (f"{scenario:10} runs {n:3}  all {expected} profiles readable: {full_profiles:3}/{n}  "
-            f"all {expected} traces readable: {full_traces:3}/{n}  honest message: {honest:3}/{n}")
+            f"all {expected} traces readable: {full_traces:3}/{n}  honest message: {honest:3}/{n}  "
+            f"(every part's warning seen: {said}/{n})")
     if any("wait" in f for f in findings):
         line += f"  longest end after abort: {max(f.get('wait', 0) for f in findings):.1f} s"
     line += f"\n{'':10} traces per run: {traces}\n{'':10} profiles per run: {profiles}"
