@@ -51,7 +51,7 @@ def peer_world_rank(comm, peer):
 
 
 def trace_messages(anchor):
-    sends, receives, communicators = [], [], collections.defaultdict(set)
+    sends, receives, communicators, roots = [], [], collections.defaultdict(set), {}
     with otf2.reader.open(str(anchor)) as trace:
         for location, event in trace.events:
             rank = world_rank(location)
@@ -63,10 +63,13 @@ def trace_messages(anchor):
                 message = (peer_world_rank(event.communicator, event.sender), rank, event.msg_tag,
                            event.msg_length)
                 receives.append(message)
+            elif isinstance(event, otf2.events.MpiCollectiveEnd) and event.collective_op == otf2.CollectiveOp.BCAST:
+                roots[rank] = None if event.root == 0xFFFFFFFF else world_rank(event.communicator.group.members[event.root])
+                continue
             else:
                 continue
             communicators[event.msg_tag // 10].add(event.communicator._ref)
-    return sorted(sends), sorted(receives), communicators
+    return sorted(sends), sorted(receives), communicators, roots
 
 
 PRINTED_EVENT = re.compile(r"^MPI_I?(SEND|RECV)\s+(\d+)\s+\d+\s+(?:Receiver|Sender): \d+ \(\"[^\"]*\" <(\d+)>\)"
@@ -94,12 +97,15 @@ def test_intercommunicator_messages_resolve_to_the_remote_group(mpi, tmp_path):
                                                 env={"SCOREP_ENABLE_TRACING": "true"})
     _, _, plain_stdout = run_with_rank_files(mpi, RANKS, plain, tmp_path, "plain")
     assert stdout == plain_stdout
-    assert len(stdout.splitlines()) == (len(STAGES) + 1) * RANKS
+    assert len(stdout.splitlines()) == (len(STAGES) + 2) * RANKS
 
-    sends, receives, communicators = trace_messages(experiment / "traces.otf2")
+    sends, receives, communicators, roots = trace_messages(experiment / "traces.otf2")
     expected = expected_messages()
     assert sends == expected
     assert receives == expected
+    # the broadcast's root, as the odd side names it (a rank of the remote
+    # group), is world rank 0; the even side passed MPI_ROOT / MPI_PROC_NULL
+    assert roots == {0: None, 1: 0, 2: None, 3: 0}
     # each stage's messages (both directions, both pairs) on one communicator
     for stage in list(STAGES) + [6]:
         assert len(communicators[10 + stage]) == 1, (stage, communicators)

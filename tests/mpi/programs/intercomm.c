@@ -5,7 +5,8 @@
  * intercommunicator a peer rank names a process of the REMOTE group: in
  * every stage the even process with local rank i sends to the odd process
  * with remote rank (i + stage) % 2, which answers; each stage and direction
- * has its own tag and length. Each rank writes what it received, with the
+ * has its own tag and length; world rank 0 broadcasts on the first one
+ * (MPI_ROOT / MPI_PROC_NULL on its side). Each rank writes what it received, with the
  * status' source, to <dir>/rank<R>.out (or stdout without an argument). */
 #include <mpi.h>
 #include <stdio.h>
@@ -69,6 +70,12 @@ int main(int argc, char** argv)
     /* remote leader: world rank 1 for the even side, 0 for the odd one */
     MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, world_rank % 2 == 0 ? 1 : 0, 99, &inter);
     exchange(inter, 1, "intercomm_create");
+    /* a rooted collective: the even side's local rank 0 (world rank 0) broadcasts to the odd side */
+    int local_rank, value = -1;
+    MPI_Comm_rank(inter, &local_rank);
+    if (world_rank == 0) value = 4242;
+    MPI_Bcast(&value, 1, MPI_INT, world_rank % 2 ? 0 : local_rank == 0 ? MPI_ROOT : MPI_PROC_NULL, inter);
+    fprintf(out, "rank %d bcast: %d\n", world_rank, value);
 
     MPI_Comm_dup(inter, &dup);
     exchange(dup, 2, "dup");
@@ -89,7 +96,8 @@ int main(int argc, char** argv)
 
     /* the merged intracommunicator: evens first; a ring to the next rank */
     MPI_Intercomm_merge(inter, world_rank % 2, &merged);
-    int rank, n, value = world_rank, got = -1;
+    int rank, n, got = -1;
+    value = world_rank;
     MPI_Comm_rank(merged, &rank);
     MPI_Comm_size(merged, &n);
     MPI_Sendrecv(&value, 1, MPI_INT, (rank + 1) % n, 160, &got, 1, MPI_INT, (rank + n - 1) % n, 160, merged,
