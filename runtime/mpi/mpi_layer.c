@@ -342,8 +342,8 @@ static void comm_groups_of(MPI_Comm comm, comm_groups* g)
     PMPI_Comm_remote_group(comm, &group);
     g->remote = world_ranks_of_group(group, &g->remote_size);
     PMPI_Group_free(&group);
-    for (int i = 0; i < g->remote_size; i++)
-        if (g->remote[i] == MPI_UNDEFINED) {
+    for (int i = 0; i < g->remote_size || i == 0; i++)   /* an empty remote group: the same */
+        if (g->remote_size == 0 || g->remote[i] == MPI_UNDEFINED) {
             free(g->remote);
             g->remote = NULL;
             g->remote_size = 0;
