@@ -592,6 +592,28 @@ static void register_process(void (*register_ops)(const scorep_multiprocess_ops*
     scorep_requests_concurrent(provided == MPI_THREAD_MULTIPLE);
 }
 
+/* The layer's own copy of MPI_COMM_WORLD, made without a collective on
+ * MPI_COMM_WORLD. Open MPI numbers the non-blocking collectives of each
+ * communicator (libnbc message tags, counting down from -27), and creating a
+ * communicator from MPI_COMM_WORLD (MPI_Comm_dup) runs two of them there:
+ * the program's own then get other numbers than in a plain run. Its treematch
+ * topology component exchanges the edges of MPI_Dist_graph_create on the
+ * parent communicator with tags -50/-51 from that range and a wildcard source,
+ * so with the numbering shifted a measured run hung where the plain one did
+ * not. MPI_Comm_create_group agrees on the new communicator by point-to-point
+ * messages with our tag (before the program can have posted a receive). */
+static MPI_Comm private_world(void)
+{
+    MPI_Comm comm = MPI_COMM_NULL;
+    MPI_Group group;
+    if (PMPI_Comm_group(MPI_COMM_WORLD, &group) == MPI_SUCCESS) {
+        if (PMPI_Comm_create_group(MPI_COMM_WORLD, group, LAYER_TAG, &comm) != MPI_SUCCESS) comm = MPI_COMM_NULL;
+        PMPI_Group_free(&group);
+    }
+    if (comm == MPI_COMM_NULL) PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    return comm;
+}
+
 void scorep_mpi_layer_init(void)
 {
     if (layer_comm != MPI_COMM_NULL || layer_late) return;
@@ -601,7 +623,7 @@ void scorep_mpi_layer_init(void)
     MPI_Comm parent = MPI_COMM_NULL;
     PMPI_Comm_get_parent(&parent);
     if (parent != MPI_COMM_NULL) scorep_experiment_spawned();
-    PMPI_Comm_dup(MPI_COMM_WORLD, &layer_comm);
+    layer_comm = private_world();
     PMPI_Comm_set_name(layer_comm, "scorep-wrapgen internal");
     register_process(scorep_multiprocess_register);
     scorep_abort_peers_init(layer_comm);
