@@ -4,7 +4,8 @@ traced, both MPI libraries). On an intercommunicator a peer rank names a
 process of the remote group; the trace defines each intercommunicator as one
 communicator of both its groups, the same for both sides, and every send and
 receive resolves to the world ranks the program used: the same after
-MPI_Comm_dup/split/create/idup of it and on the merged communicator.
+MPI_Comm_dup/split/create/idup of it, on the merged communicator and on one
+between groups of unequal size.
 The oracle is the program's pairing (computed here), the program's own
 output (plain and measured alike) and otf2-print."""
 import collections
@@ -38,6 +39,9 @@ def expected_messages():
     merged = [0, 2, 1, 3]              # evens first (high = 0), then odds
     for k, rank in enumerate(merged):
         messages.append((rank, merged[(k + 1) % RANKS], 160, INT))
+    for r, rank in enumerate([1, 2, 3]):   # groups {0} and {1, 2, 3}
+        messages.append((0, rank, 170 + r, INT))
+        messages.append((rank, 0, 180 + r, 2 * 2))
     return sorted(messages)
 
 
@@ -97,7 +101,7 @@ def test_intercommunicator_messages_resolve_to_the_remote_group(mpi, tmp_path):
                                                 env={"SCOREP_ENABLE_TRACING": "true"})
     _, _, plain_stdout = run_with_rank_files(mpi, RANKS, plain, tmp_path, "plain")
     assert stdout == plain_stdout
-    assert len(stdout.splitlines()) == (len(STAGES) + 2) * RANKS
+    assert len(stdout.splitlines()) == (len(STAGES) + 3) * RANKS + 2
 
     sends, receives, communicators, roots = trace_messages(experiment / "traces.otf2")
     expected = expected_messages()
@@ -107,9 +111,9 @@ def test_intercommunicator_messages_resolve_to_the_remote_group(mpi, tmp_path):
     # group), is world rank 0; the even side passed MPI_ROOT / MPI_PROC_NULL
     assert roots == {0: None, 1: 0, 2: None, 3: 0}
     # each stage's messages (both directions, both pairs) on one communicator
-    for stage in list(STAGES) + [6]:
+    for stage in list(STAGES) + [6, 7, 8]:
         assert len(communicators[10 + stage]) == 1, (stage, communicators)
-    assert len({next(iter(refs)) for refs in communicators.values()}) == len(STAGES) + 1
+    assert len({next(iter(refs)) for refs in communicators.values()}) == len(STAGES) + 2
 
     # the profile counts every message once, on the rank that sent or received it
     profile = load_profile(experiment)

@@ -1,13 +1,14 @@
 /* Point-to-point messages on intercommunicators (4 ranks): one between the
  * even and the odd ranks (MPI_Intercomm_create), and its MPI_Comm_dup,
  * MPI_Comm_split (each side's order reversed), MPI_Comm_create (the whole
- * local group), MPI_Comm_idup, then the merged intracommunicator. On an
- * intercommunicator a peer rank names a process of the REMOTE group: in
- * every stage the even process with local rank i sends to the odd process
- * with remote rank (i + stage) % 2, which answers; each stage and direction
- * has its own tag and length; world rank 0 broadcasts on the first one
- * (MPI_ROOT / MPI_PROC_NULL on its side). Each rank writes what it received, with the
- * status' source, to <dir>/rank<R>.out (or stdout without an argument). */
+ * local group), MPI_Comm_idup, the merged intracommunicator, and one between
+ * {0} and {1, 2, 3}. On an intercommunicator a peer rank names a process of
+ * the REMOTE group: in every stage the even process with local rank i sends
+ * to the odd process with remote rank (i + stage) % 2, which answers; each
+ * stage and direction has its own tag and length; world rank 0 broadcasts on
+ * the first one (MPI_ROOT / MPI_PROC_NULL on its side). Each rank writes what
+ * it received, with the status' source, to <dir>/rank<R>.out (or stdout
+ * without an argument). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,8 +105,29 @@ int main(int argc, char** argv)
                  MPI_STATUS_IGNORE);
     fprintf(out, "rank %d merge: got %d\n", world_rank, got);
 
-    MPI_Comm comms[] = {merged, idup, created, split, dup, inter, half};
-    for (int i = 0; i < 7; i++) MPI_Comm_free(&comms[i]);
+    /* groups of unequal size: {0} and {1, 2, 3}; rank 0 sends to every
+     * remote rank, each answers */
+    MPI_Comm alone, lopsided;
+    MPI_Comm_split(MPI_COMM_WORLD, world_rank == 0, world_rank, &alone);
+    MPI_Intercomm_create(alone, 0, MPI_COMM_WORLD, world_rank == 0 ? 1 : 0, 98, &lopsided);
+    int remote_size;
+    MPI_Comm_remote_size(lopsided, &remote_size);
+    if (world_rank == 0) {
+        for (int r = 0; r < remote_size; r++) {
+            MPI_Send(&value, 1, MPI_INT, r, 170 + r, lopsided);
+            MPI_Recv(&got, 1, MPI_INT, r, 180 + r, lopsided, MPI_STATUS_IGNORE);
+            fprintf(out, "rank 0 lopsided: got %d from remote rank %d\n", got, r);
+        }
+    } else {
+        int me;
+        MPI_Comm_rank(lopsided, &me);
+        MPI_Recv(&got, 1, MPI_INT, 0, 170 + me, lopsided, MPI_STATUS_IGNORE);
+        MPI_Send(&value, 2 * 1, MPI_SHORT, 0, 180 + me, lopsided);
+        fprintf(out, "rank %d lopsided: got %d\n", world_rank, got);
+    }
+
+    MPI_Comm comms[] = {lopsided, alone, merged, idup, created, split, dup, inter, half};
+    for (int i = 0; i < 9; i++) MPI_Comm_free(&comms[i]);
     if (out != stdout) fclose(out);
     MPI_Finalize();
     return 0;
