@@ -33,6 +33,11 @@ KNOWN = [
     # the fault these tests inject is an MPI call to a rank beyond the
     # communicator; the wrapper records its send or put before MPI rejects it
     # (Score-P does the same), so the trace names a rank that does not exist
+    # MPICH 4.0.2 completes MPI_Isendrecv(_replace) requests with an unset
+    # status: a receive then records the posted capacity (24 bytes for the
+    # 8 that came) and, for wildcards, no source or tag (docs/MPI_ADAPTER.md)
+    (r"test_c_isendrecv\.py::.*\[mpich\]", "MPICH leaves MPI_Isendrecv's status unset: posted capacity "
+     "and unknown wildcard envelopes are recorded"),
     (r"test_fatal_error_handler\.py::", "the deliberately erroneous MPI_Send/MPI_Put to rank size+5 "
      "is recorded before MPI's fatal error handler ends the rank"),
 ]
