@@ -41,9 +41,13 @@ class Archive:
             self.steps.append((rank, record))
         return self
 
-    def write(self):
+    def write(self, only_rank=None):
+        """Writes traces.otf2, or with only_rank the per-rank archive
+        traces.rank<N>.otf2 of an abnormal end: every rank's definitions,
+        only that rank's events."""
         self.directory.mkdir(parents=True, exist_ok=True)
-        with otf2.writer.open(str(self.directory), archive_name="traces", timer_resolution=1000000000) as trace:
+        name = "traces" if only_rank is None else f"traces.rank{only_rank}"
+        with otf2.writer.open(str(self.directory), archive_name=name, timer_resolution=1000000000) as trace:
             d = trace.definitions
             node = d.system_tree_node("machine")
             groups = [d.location_group(f"MPI Rank {r}", system_tree_parent=node) for r in range(self.ranks)]
@@ -62,10 +66,13 @@ class Archive:
                                              else Paradigm.USER, region_role=RegionRole.FUNCTION)
                 return regions[name]
 
-            writers = [trace.event_writer_from_location(loc) for loc in locations]
+            writers = [trace.event_writer_from_location(loc) if only_rank in (None, rank) else None
+                       for rank, loc in enumerate(locations)]
             time = 1000
             for rank, (kind, *args) in self.steps:
                 time += 10
+                if only_rank is not None and rank != only_rank:
+                    continue
                 w = writers[rank]
                 at = args.pop() if args and isinstance(args[-1], dict) else {}
                 t = at.get("time", time)
@@ -349,8 +356,70 @@ def test_partial_mode_tolerates_a_trace_switched_off_by_its_size_limit(tmp_path)
     archive.add(0, ("send", 1, 5, 8))
     archive.add(1, ("off",))
     found, tolerated = violations(archive.write(), partial=True)
-    assert found == [] and len(tolerated) == 1 and "no receive of it" in tolerated[0]
-    assert len(violations(tmp_path / "exp")[0]) == 1
+    assert found == [] and len(tolerated) == 2
+    assert "MeasurementOnOff(OFF): the measurement was switched off here" in tolerated[0]
+    assert "no receive of it" in tolerated[1]
+    assert len(violations(tmp_path / "exp")[0]) == 2
+
+
+def test_per_rank_archives_of_an_abnormal_end_are_checked_together(build_dir, tmp_path):
+    """traces.rank<N>.otf2: each rank's own archive. A message between them is
+    matched across archives; a rank without its archive is reported (as
+    tolerated with --partial), and so is the message it cut off."""
+    archive = Archive(tmp_path / "exp", 3)
+    for rank in range(3):
+        archive.add(rank, ("enter", "main"))
+    archive.add(0, ("send", 1, 5, 8))
+    archive.add(1, ("recv", 0, 5, 8))
+    archive.add(2, ("send", 0, 6, 4))
+    archive.add(0, ("recv", 2, 6, 4))
+    archive.add(1, ("send", 2, 7, 16))   # rank 2 was killed before it received this
+    for rank in range(2):
+        archive.add(rank, ("leave", "main"))
+    for rank in range(2):
+        archive.write(only_rank=rank)
+    assert sorted(p.name for p in (tmp_path / "exp").glob("*.otf2")) == ["traces.rank0.otf2", "traces.rank1.otf2"]
+    found, tolerated = violations(tmp_path / "exp", partial=True)
+    assert found == []
+    assert sorted(t.split(" at ")[0].split(":")[0] for t in tolerated) == [
+        "[messages] rank 0 (Master thread, location 0)", "[messages] rank 1 (Master thread, location 1)",
+        "[ranks] rank 2"]
+    assert any("no send of it on rank 2" in t for t in tolerated)       # rank 0's receive from 2
+    assert any("no receive of it on rank 2" in t for t in tolerated)    # rank 1's send to 2
+    full = run_checker(build_dir, tmp_path / "exp")
+    assert full.returncode == 1 and "3 violations" in full.stdout
+
+
+@pytest.fixture
+def own_counts(monkeypatch):
+    """The hook's tests count apart from the session's summary of checked runs."""
+    monkeypatch.setattr(trace_consistency, "CHECKED", dict.fromkeys(trace_consistency.CHECKED, 0))
+
+
+def test_the_hook_fails_a_test_whose_run_left_an_inconsistent_trace(tmp_path, own_counts):
+    archive = clean(tmp_path / "exp")
+    archive.add(0, ("send", 1, 9, 8))
+    finish(archive)
+    env = {"SCOREP_ENABLE_TRACING": "true", "SCOREP_EXPERIMENT_DIRECTORY": str(tmp_path / "exp")}
+    with pytest.raises(AssertionError, match=r"(?s)not self-consistent \(full check\).*no receive of it on rank 1"):
+        trace_consistency.check_run(env, tmp_path, 0, 0)
+    # no tracing asked for, or a trace older than the run: nothing to check
+    trace_consistency.check_run({"SCOREP_EXPERIMENT_DIRECTORY": str(tmp_path / "exp")}, tmp_path, 0, 0)
+    trace_consistency.check_run(env, tmp_path, (tmp_path / "exp" / "traces.otf2").stat().st_mtime + 5, 0)
+
+
+def test_the_hook_checks_a_run_that_ended_abnormally_in_partial_mode(tmp_path, monkeypatch, own_counts):
+    archive = Archive(tmp_path / "exp", 2)
+    archive.add(0, ("enter", "main"), ("send", 1, 5, 8))
+    archive.add(1, ("enter", "main"))
+    archive.write()
+    env = {"SCOREP_ENABLE_TRACING": "true", "SCOREP_EXPERIMENT_DIRECTORY": "exp"}   # relative to cwd
+    trace_consistency.check_run(env, tmp_path, 0, 137)       # killed: tolerated
+    with pytest.raises(AssertionError, match="full check"):
+        trace_consistency.check_run(env, tmp_path, 0, 0)
+    monkeypatch.setattr(trace_consistency, "KNOWN", [(r"test_the_hook_checks", "a reason")])
+    with pytest.warns(UserWarning, match=r"known trace inconsistency \(a reason\)"):
+        trace_consistency.check_run(env, tmp_path, 0, 0)
 
 
 def test_an_experiment_without_a_trace_is_an_error_naming_the_directory(build_dir, tmp_path):
