@@ -434,3 +434,13 @@ def test_the_checker_shares_no_code_with_the_trace_writer():
     imports = {line.split()[1].split(".")[0] for line in text.splitlines()
                if line.startswith(("import ", "from "))}
     assert imports <= {"argparse", "collections", "glob", "os", "re", "sys", "otf2"}, imports
+
+
+def test_installed_scorep_check_runs_with_the_configured_interpreter(installed_prefix, build_dir, tmp_path):
+    from conftest import build_option
+    command = installed_prefix / "bin" / "scorep-check"
+    assert command.read_text().splitlines()[0] == f"#!{build_option(build_dir, 'python')}"
+    experiment = finish(clean(tmp_path / "exp"))
+    proc = subprocess.run([str(command), str(experiment)], capture_output=True, text=True, timeout=60,
+                          env={"PATH": "/nonexistent"})   # whatever python3 PATH would find
+    assert proc.returncode == 0 and "consistent" in proc.stdout, proc.stdout + proc.stderr
