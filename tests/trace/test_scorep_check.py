@@ -233,6 +233,27 @@ def test_collectives_of_another_kind_or_root_are_reported(tmp_path):
     assert "[collectives] rank 1" in found[0] and "collective #1 on communicator 'MPI_COMM_WORLD'" in found[0]
 
 
+def test_roots_are_compared_among_the_members_that_name_one(tmp_path):
+    """An intercommunicator's broadcast: the root passes MPI_ROOT, the others
+    of its group MPI_PROC_NULL (no root recorded), the remote group the root's
+    rank; a different root named on one member is reported."""
+    archive = Archive(tmp_path / "exp", 4)
+    archive.add(0, ("collective", "BCAST", None))
+    archive.add(2, ("collective", "BCAST", None))
+    archive.add(1, ("collective", "BCAST", 0))
+    archive.add(3, ("collective", "BCAST", 0))
+    assert violations(archive.write()) == ([], [])
+    archive.directory = tmp_path / "exp2"
+    archive.add(0, ("collective", "REDUCE", 1), ("collective", "REDUCE", 1))
+    for rank in (1, 2):
+        archive.add(rank, ("collective", "REDUCE", 1), ("collective", "REDUCE", 1))
+    archive.add(3, ("collective", "REDUCE", 1), ("collective", "REDUCE", 2))
+    found, _ = violations(archive.write())
+    assert len(found) == 1 and found[0].startswith("[collectives] rank 3 ")
+    assert "MpiCollectiveEnd(REDUCE, comm 'MPI_COMM_WORLD', root 2" in found[0]
+    assert "collective #3 on communicator 'MPI_COMM_WORLD' has root 1 on rank 0" in found[0]
+
+
 def test_a_communicator_member_without_any_of_its_collectives_is_reported(tmp_path):
     archive = Archive(tmp_path / "exp", 3, comms={"pair": [0, 2]})
     archive.add(0, ("collective", "BARRIER", None, {"comm": "pair"}))
