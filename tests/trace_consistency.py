@@ -4,10 +4,11 @@ the coarray tests' cafrun call check_run after the program ends. A run that
 enables tracing and leaves a trace gets its trace checked, whatever the test
 asserts itself; a violation fails the test with the checker's report.
 
-Partial mode (open regions at the end, missing ranks and what they cut off
-are tolerated, everything else must hold) is chosen for runs that ended
-abnormally (non-zero exit status, per-rank archives of an abnormal end) and
-for runs that cap the trace (SCOREP_TRACING_MAX_SIZE).
+Partial mode (what a cut leaves is tolerated: open regions at the end,
+missing ranks, messages without their other side; everything else must hold)
+is chosen for runs that ended abnormally (non-zero exit status, per-rank
+archives of an abnormal end, a profile marked "partial" by the measurement)
+and for runs that cap the trace (SCOREP_TRACING_MAX_SIZE).
 
 KNOWN lists the tests whose traces are known to be inconsistent, each with
 the reason; their findings are reported as a pytest warning instead of
@@ -96,6 +97,16 @@ def _new_trace(experiment, started):
     return any(a.is_file() and a.stat().st_mtime >= started - 0.05 for a in anchors)
 
 
+def _says_partial(experiment):
+    """Whether the measurement itself marked the experiment as the data of an
+    abnormal end (profile.json's experiment.partial, written first)."""
+    for profile in experiment.glob("profile*.json"):
+        with open(profile, encoding="utf-8", errors="replace") as f:
+            if re.search(r'"partial"\s*:\s*true', f.read(4096)):
+                return True
+    return False
+
+
 def _known_reason():
     current = os.environ.get("PYTEST_CURRENT_TEST", "")
     for pattern, reason in KNOWN:
@@ -129,7 +140,7 @@ def check_run(env, cwd, started, returncode):
         if not experiment.is_dir() or not _new_trace(experiment, started):
             continue
         partial = (returncode != 0 or "SCOREP_TRACING_MAX_SIZE" in merged
-                   or not (experiment / "traces.otf2").is_file())
+                   or not (experiment / "traces.otf2").is_file() or _says_partial(experiment))
         violations, _, _ = check_experiment(experiment, partial=partial)
         CHECKED["partial" if partial else "full"] += 1
         if not violations:

@@ -438,6 +438,11 @@ def test_the_hook_checks_a_run_that_ended_abnormally_in_partial_mode(tmp_path, m
     trace_consistency.check_run(env, tmp_path, 0, 137)       # killed: tolerated
     with pytest.raises(AssertionError, match="full check"):
         trace_consistency.check_run(env, tmp_path, 0, 0)
+    # a run that exits 0 after the measurement ended it abnormally (its profile says so)
+    (tmp_path / "exp" / "profile.json").write_text('{"format": "scorep-wrapgen-profile", "version": 1, '
+                                                   '"experiment": {"ranks": 2, "partial": true}}')
+    trace_consistency.check_run(env, tmp_path, 0, 0)
+    (tmp_path / "exp" / "profile.json").unlink()
     monkeypatch.setattr(trace_consistency, "KNOWN", [(r"test_the_hook_checks", "a reason")])
     with pytest.warns(UserWarning, match=r"known trace inconsistency \(a reason\)"):
         trace_consistency.check_run(env, tmp_path, 0, 0)
