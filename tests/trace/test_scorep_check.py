@@ -279,11 +279,11 @@ def test_unbalanced_enter_and_leave_are_reported(build_dir, tmp_path):
 def test_time_going_backwards_is_reported():
     """(OTF2's writer refuses such a record, so the checker is fed events directly.)"""
     checker = trace_consistency._checker()
-    trace = checker.Trace(partial=False)
+    trace = checker.Trace()
     loc = checker.Location(0, "Master thread", 0, 2)
 
     class Region:
-        name = "main"
+        name, _ref = "main", 0
 
     trace.event(loc, otf2.events.Enter(500, Region()), {}, False)
     trace.event(loc, otf2.events.Leave(400, Region()), {}, False)
@@ -338,7 +338,7 @@ def test_definitions_announcing_other_event_counts_are_reported(tmp_path):
     shows as a difference."""
     experiment = finish(clean(tmp_path / "exp"))
     checker = trace_consistency._checker()
-    trace = checker.Trace(partial=False)
+    trace = checker.Trace()
     original = otf2.definitions.Location.number_of_events
     try:
         otf2.definitions.Location.number_of_events = property(lambda self: 3)
@@ -459,7 +459,7 @@ def test_the_checker_shares_no_code_with_the_trace_writer():
     text = (REPO / "tools" / "scorep-check.in").read_text()
     imports = {line.split()[1].split(".")[0] for line in text.splitlines()
                if line.startswith(("import ", "from "))}
-    assert imports <= {"argparse", "collections", "glob", "os", "re", "sys", "otf2"}, imports
+    assert imports <= {"argparse", "collections", "os", "re", "sys", "otf2"}, imports
 
 
 def test_installed_scorep_check_runs_with_the_configured_interpreter(installed_prefix, build_dir, tmp_path):
