@@ -44,7 +44,7 @@ KNOWN = [
 ]
 
 
-CHECKED = {"full": 0, "partial": 0, "known": 0, "failed": 0}
+CHECKED = {"full": 0, "partial": 0, "known": 0, "failed": 0, "seconds": 0.0}
 
 
 def pytest_terminal_summary(terminalreporter):
@@ -52,8 +52,8 @@ def pytest_terminal_summary(terminalreporter):
     if CHECKED["full"] or CHECKED["partial"]:
         terminalreporter.write_line(
             f"scorep-check: {CHECKED['full']} traced runs checked in full, {CHECKED['partial']} partial "
-            f"(abnormal end or size limit); {CHECKED['failed']} inconsistent, {CHECKED['known']} known "
-            f"inconsistencies (warnings above)")
+            f"(abnormal end or size limit) in {CHECKED['seconds']:.1f} s; {CHECKED['failed']} inconsistent, "
+            f"{CHECKED['known']} known inconsistencies (warnings above)")
 
 
 def _checker():
@@ -141,7 +141,9 @@ def check_run(env, cwd, started, returncode):
             continue
         partial = (returncode != 0 or "SCOREP_TRACING_MAX_SIZE" in merged
                    or not (experiment / "traces.otf2").is_file() or _says_partial(experiment))
+        began = time.perf_counter()
         violations, _, _ = check_experiment(experiment, partial=partial)
+        CHECKED["seconds"] += time.perf_counter() - began
         CHECKED["partial" if partial else "full"] += 1
         if not violations:
             continue
