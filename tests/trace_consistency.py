@@ -27,18 +27,19 @@ CHECKER = REPO / "tools" / "scorep-check.in"
 
 # (pattern on the pytest node id, reason): keep each entry explained and short-lived
 KNOWN = [
-    # issue 19, point 4: each side records an intercommunicator as a group of
-    # its own rank only, so a send to the remote group names the caller itself
-    (r"test_spawn_experiment\.py::", "intercommunicator (MPI_Comm_spawn's parent/child) peers are "
-     "resolved in the local group, not the remote one"),
-    # the fault these tests inject is an MPI call to a rank beyond the
-    # communicator; the wrapper records its send or put before MPI rejects it
-    # (Score-P does the same), so the trace names a rank that does not exist
+    # issue 19, point 4: an intercommunicator to another job (MPI_Comm_spawn's
+    # parent and children) is defined as its local group only, so a send to
+    # the remote group names a rank of the caller's own side
+    (r"test_spawn_experiment\.py::", "an intercommunicator to spawned processes is recorded as its "
+     "local group only"),
     # MPICH 4.0.2 completes MPI_Isendrecv(_replace) requests with an unset
     # status: a receive then records the posted capacity (24 bytes for the
     # 8 that came) and, for wildcards, no source or tag (docs/MPI_ADAPTER.md)
     (r"test_c_isendrecv\.py::.*\[mpich\]", "MPICH leaves MPI_Isendrecv's status unset: posted capacity "
      "and unknown wildcard envelopes are recorded"),
+    # the fault these tests inject is an MPI call to a rank beyond the
+    # communicator; the wrapper records its send or put before MPI rejects it
+    # (Score-P does the same), so the trace names a rank that does not exist
     (r"test_fatal_error_handler\.py::", "the deliberately erroneous MPI_Send/MPI_Put to rank size+5 "
      "is recorded before MPI's fatal error handler ends the rank"),
 ]
