@@ -2,6 +2,7 @@
  * windows, parameters, metrics. Entries live in fixed-size chunks that never
  * move, so the event path and the substrates read them without a lock;
  * defining takes the lock (once per object). */
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,8 +65,8 @@ void scorep_definitions_init(void)
         /* bss-like: pages are only touched for regions that exist */
         scorep_region_filtered_flags = calloc(SCOREP_MAX_REGIONS, 1);
         /* world and self: rank maps depend on the rank, resolved on use */
-        scorep_comm_def world = {0, 0, 0, NULL, strdup("MPI_COMM_WORLD")};
-        scorep_comm_def self = {0, 0, 1, NULL, strdup("MPI_COMM_SELF")};
+        scorep_comm_def world = {0, 0, 0, NULL, strdup("MPI_COMM_WORLD"), 0, 0};
+        scorep_comm_def self = {0, 0, 1, NULL, strdup("MPI_COMM_SELF"), 0, 0};
         table_append(&comms, &world);
         table_append(&comms, &self);
         __atomic_store_n(&initialised, 1, __ATOMIC_RELEASE);
@@ -172,11 +173,46 @@ scorep_comm scorep_comm_define(uint64_t stable_key, int is_group, uint32_t size,
     if (local_to_world) memcpy(map, local_to_world, size * sizeof(int));
     else for (uint32_t i = 0; i < size; i++) map[i] = (int)i;
     scorep_comm_def def = {is_group ? 0 : stable_key, is_group != 0, size, map,
-                           name && name[0] ? strdup(name) : NULL};
+                           name && name[0] ? strdup(name) : NULL, 0, 0};
     id = table_append(&comms, &def);
     if (is_group && id != SCOREP_INVALID_ID) scorep_strmap_put(&group_index, map, size * sizeof(int), id);
     pthread_mutex_unlock(&lock);
     return id;
+}
+
+static int lowest_rank(uint32_t size, const int* ranks)
+{
+    int low = INT_MAX;
+    for (uint32_t i = 0; i < size; i++)
+        if (ranks[i] < low) low = ranks[i];
+    return low;
+}
+
+scorep_comm scorep_comm_define_inter(uint64_t stable_key, uint32_t local_size, const int* local_to_world,
+                                     uint32_t remote_size, const int* remote_to_world, const char* name)
+{
+    scorep_definitions_init();
+    /* both sides list the groups in one order (they are disjoint): the same
+     * definition on every process, which unifies into one communicator */
+    int local_first = lowest_rank(local_size, local_to_world) < lowest_rank(remote_size, remote_to_world);
+    uint32_t size = local_size + remote_size;
+    int* map = malloc((size ? size : 1) * sizeof(int));
+    if (!map) return SCOREP_INVALID_ID;
+    memcpy(map + (local_first ? 0 : remote_size), local_to_world, local_size * sizeof(int));
+    memcpy(map + (local_first ? local_size : 0), remote_to_world, remote_size * sizeof(int));
+    scorep_comm_def def = {stable_key, 0, size, map, name && name[0] ? strdup(name) : NULL,
+                           local_first ? local_size : 0, remote_size};
+    pthread_mutex_lock(&lock);
+    uint32_t id = table_append(&comms, &def);
+    pthread_mutex_unlock(&lock);
+    return id;
+}
+
+uint32_t scorep_comm_defined_rank(scorep_comm comm, uint32_t rank)
+{
+    const scorep_comm_def* def = scorep_comm_get(comm);
+    if (!def || def->remote_size == 0 || rank >= def->remote_size) return rank;
+    return def->remote_offset + rank;
 }
 
 void scorep_comm_free(scorep_comm comm) { (void)comm; }
@@ -193,7 +229,11 @@ int scorep_comm_world_rank(scorep_comm comm, int rank_in_comm)
     if (comm == SCOREP_COMM_WORLD) return rank_in_comm < scorep_process_size ? rank_in_comm : -1;
     if (comm == SCOREP_COMM_SELF) return rank_in_comm == 0 ? scorep_process_rank : -1;
     const scorep_comm_def* def = scorep_comm_get(comm);
-    if (!def || (uint32_t)rank_in_comm >= def->size) return -1;
+    if (!def) return -1;
+    if (def->remote_size)   /* an intercommunicator: peers are in the remote group */
+        return (uint32_t)rank_in_comm < def->remote_size ? def->local_to_world[def->remote_offset + rank_in_comm]
+                                                         : -1;
+    if ((uint32_t)rank_in_comm >= def->size) return -1;
     return def->local_to_world[rank_in_comm];
 }
 

@@ -96,6 +96,12 @@ typedef struct scorep_comm_def {
     uint32_t size;
     const int* local_to_world; /* size entries */
     const char* name;       /* may be NULL */
+    /* An intercommunicator (remote_size > 0) is defined as the union of its
+     * two groups, the group holding the lowest world rank first, so that
+     * both sides define one communicator; the peer ranks of its messages and
+     * collective roots name the remote group (MPI semantics), whose members
+     * are local_to_world[remote_offset .. remote_offset + remote_size - 1]. */
+    uint32_t remote_offset, remote_size;
 } scorep_comm_def;
 
 typedef struct scorep_window_def {
@@ -120,6 +126,10 @@ uint32_t scorep_region_count(void);
 const scorep_region_def* scorep_region_get(scorep_region id);
 uint32_t scorep_comm_count(void);
 const scorep_comm_def* scorep_comm_get(scorep_comm id);
+/* A rank the events of comm carry (a peer or a root) as a rank of the
+ * communicator the definitions describe: on an intercommunicator its place
+ * in the union of both groups; anything else (and invalid ranks) unchanged. */
+uint32_t scorep_comm_defined_rank(scorep_comm comm, uint32_t rank);
 uint32_t scorep_window_count(void);
 const scorep_window_def* scorep_window_get(scorep_window id);
 uint32_t scorep_parameter_count(void);

@@ -12,6 +12,9 @@ import sys
 
 import pytest
 
+import trace_consistency
+from trace_consistency import pytest_terminal_summary  # noqa: F401  (the count of checked traces)
+
 REPO = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))   # the generator package
 BUILD = pathlib.Path(os.environ.get("SCOREP_WRAPGEN_BUILD", REPO / "build"))
@@ -46,11 +49,14 @@ def mpirun(nprocs, argv, mpi="openmpi", env=None, cwd=None, timeout=120, check=T
            launcher_args=()):
     """Run argv on nprocs ranks with the launcher of the given MPI library."""
     cmd = MPI_LAUNCHERS[mpi] + list(launcher_args) + ["-n", str(nprocs)] + [str(a) for a in argv]
+    started = trace_consistency.run_started()
     proc = subprocess.run(cmd, env=mpi_env(env), cwd=cwd, timeout=timeout,
                           capture_output=True, text=True)
     if check and proc.returncode != 0:
         raise AssertionError(f"{' '.join(cmd)} exited {proc.returncode}\n"
                              f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr}")
+    # every traced run's trace must pass scorep-check (tests/trace_consistency.py)
+    trace_consistency.check_run(env, cwd, started, proc.returncode)
     return proc
 
 

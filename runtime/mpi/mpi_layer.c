@@ -317,18 +317,58 @@ static int cached_find(int table, handle_table* t, uintptr_t handle, MPI_Fint (*
 static MPI_Fint comm_to_fortran(uintptr_t handle) { return PMPI_Comm_c2f((MPI_Comm)handle); }
 static MPI_Fint win_to_fortran(uintptr_t handle) { return PMPI_Win_c2f((MPI_Win)handle); }
 
-static scorep_comm define_comm(MPI_Comm comm, uint64_t key)
+/* The world ranks a communicator's peer ranks name: its group's, or on an
+ * intercommunicator the remote group's (MPI semantics), with its own group
+ * beside them. An intercommunicator to processes outside MPI_COMM_WORLD
+ * (MPI_Comm_spawn, connect/accept, join between jobs) has no world ranks
+ * for its remote group: it is kept as its own group only, as an
+ * intracommunicator (its messages are not resolved to the other job). */
+typedef struct comm_groups {
+    int size, remote_size;
+    int *local, *remote;   /* remote NULL: an intracommunicator, or one to another job */
+} comm_groups;
+
+static void comm_groups_of(MPI_Comm comm, comm_groups* g)
 {
     MPI_Group group;
-    int size;
+    int inter = 0;
     PMPI_Comm_group(comm, &group);
-    int* map = world_ranks_of_group(group, &size);
+    g->local = world_ranks_of_group(group, &g->size);
     PMPI_Group_free(&group);
+    g->remote = NULL;
+    g->remote_size = 0;
+    PMPI_Comm_test_inter(comm, &inter);
+    if (!inter) return;
+    PMPI_Comm_remote_group(comm, &group);
+    g->remote = world_ranks_of_group(group, &g->remote_size);
+    PMPI_Group_free(&group);
+    for (int i = 0; i < g->remote_size || i == 0; i++)   /* an empty remote group: the same */
+        if (g->remote_size == 0 || g->remote[i] == MPI_UNDEFINED) {
+            free(g->remote);
+            g->remote = NULL;
+            g->remote_size = 0;
+            return;
+        }
+}
+
+static int lowest_rank(const int* ranks, int n)
+{
+    int low = INT_MAX;
+    for (int i = 0; i < n; i++)
+        if (ranks[i] < low) low = ranks[i];
+    return low;
+}
+
+static scorep_comm define_comm(MPI_Comm comm, uint64_t key, comm_groups* g)
+{
     char name[MPI_MAX_OBJECT_NAME] = "";
     int len = 0;
     PMPI_Comm_get_name(comm, name, &len);
-    scorep_comm id = scorep_comm_define(key, 0, (uint32_t)size, map, len > 0 ? name : NULL);
-    free(map);
+    scorep_comm id = g->remote ? scorep_comm_define_inter(key, (uint32_t)g->size, g->local, (uint32_t)g->remote_size,
+                                                          g->remote, len > 0 ? name : NULL)
+                               : scorep_comm_define(key, 0, (uint32_t)g->size, g->local, len > 0 ? name : NULL);
+    free(g->local);
+    free(g->remote);
     pthread_mutex_lock(&table_lock);
     table_set(&comm_table, PMPI_Comm_c2f(comm), id);
     table_changed(COMM_IDS);
@@ -341,14 +381,35 @@ static uint64_t next_local_key(void)
     return ((uint64_t)(uint32_t)world_rank << 32) | __atomic_fetch_add(&comm_counter, 1, __ATOMIC_RELAXED);
 }
 
+/* One key for both groups of an intercommunicator, so that it unifies into
+ * one communicator: rank 0 of the group holding the lowest world rank (A)
+ * makes it; an intercommunicator broadcast goes from A's rank 0 to group B,
+ * a second one from B's rank 0 to group A. */
+static uint64_t inter_key(MPI_Comm comm, const comm_groups* g)
+{
+    int rank;
+    PMPI_Comm_rank(comm, &rank);
+    int in_a = lowest_rank(g->local, g->size) < lowest_rank(g->remote, g->remote_size);
+    int root_here = rank == 0 ? MPI_ROOT : MPI_PROC_NULL;
+    uint64_t key = in_a && rank == 0 ? next_local_key() : 0;
+    PMPI_Bcast(&key, 1, MPI_UINT64_T, in_a ? root_here : 0, comm);
+    PMPI_Bcast(&key, 1, MPI_UINT64_T, in_a ? 0 : root_here, comm);
+    return key;
+}
+
 scorep_comm scorep_mpi_comm_create(MPI_Comm newcomm)
 {
     if (newcomm == MPI_COMM_NULL) return SCOREP_INVALID_ID;
     int inter = 0;
     PMPI_Comm_test_inter(newcomm, &inter);
+    comm_groups g;
+    comm_groups_of(newcomm, &g);
     uint64_t key = 0;
-    if (inter) {
-        /* no intra-group broadcast on an intercommunicator: keep it process-local */
+    if (g.remote) {
+        key = inter_key(newcomm, &g);
+    } else if (inter) {
+        /* to another job, whose processes may not be measured: nothing is
+         * communicated, the key stays process-local */
         key = next_local_key() | (1ull << 31);
     } else {
         int rank;
@@ -356,7 +417,7 @@ scorep_comm scorep_mpi_comm_create(MPI_Comm newcomm)
         if (rank == 0) key = next_local_key();
         PMPI_Bcast(&key, 1, MPI_UINT64_T, 0, newcomm);
     }
-    return define_comm(newcomm, key);
+    return define_comm(newcomm, key, &g);
 }
 
 /* ---- communicators from MPI_Comm_idup: keys agreed without communication ---- */
@@ -449,7 +510,9 @@ scorep_comm scorep_mpi_comm_id(MPI_Comm comm)
     if (comm == MPI_COMM_NULL) return SCOREP_INVALID_ID;
     uint32_t id;
     if (cached_find(COMM_IDS, &comm_table, (uintptr_t)comm, comm_to_fortran, &id)) return id;
-    return define_comm(comm, first_use_key(comm));
+    comm_groups g;
+    comm_groups_of(comm, &g);
+    return define_comm(comm, first_use_key(comm), &g);
 }
 
 scorep_comm scorep_mpi_comm_id_fortran(MPI_Fint comm)
@@ -534,6 +597,28 @@ static void register_process(void (*register_ops)(const scorep_multiprocess_ops*
  * until registration puts them back on top, chaining to MPI's. */
 void scorep_mpi_layer_before_init(void) { scorep_measurement_mpi_init_begins(); }
 
+/* The layer's own copy of MPI_COMM_WORLD, made without a collective on
+ * MPI_COMM_WORLD. Open MPI numbers the non-blocking collectives of each
+ * communicator (libnbc message tags, counting down from -27), and creating a
+ * communicator from MPI_COMM_WORLD (MPI_Comm_dup) runs two of them there:
+ * the program's own then get other numbers than in a plain run. Its treematch
+ * topology component exchanges the edges of MPI_Dist_graph_create on the
+ * parent communicator with tags -50/-51 from that range and a wildcard source,
+ * so with the numbering shifted a measured run hung where the plain one did
+ * not. MPI_Comm_create_group agrees on the new communicator by point-to-point
+ * messages with our tag (before the program can have posted a receive). */
+static MPI_Comm private_world(void)
+{
+    MPI_Comm comm = MPI_COMM_NULL;
+    MPI_Group group;
+    if (PMPI_Comm_group(MPI_COMM_WORLD, &group) == MPI_SUCCESS) {
+        if (PMPI_Comm_create_group(MPI_COMM_WORLD, group, LAYER_TAG, &comm) != MPI_SUCCESS) comm = MPI_COMM_NULL;
+        PMPI_Group_free(&group);
+    }
+    if (comm == MPI_COMM_NULL) PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    return comm;
+}
+
 void scorep_mpi_layer_init(void)
 {
     if (layer_comm != MPI_COMM_NULL || layer_late) return;
@@ -543,7 +628,7 @@ void scorep_mpi_layer_init(void)
     MPI_Comm parent = MPI_COMM_NULL;
     PMPI_Comm_get_parent(&parent);
     if (parent != MPI_COMM_NULL) scorep_experiment_spawned();
-    PMPI_Comm_dup(MPI_COMM_WORLD, &layer_comm);
+    layer_comm = private_world();
     PMPI_Comm_set_name(layer_comm, "scorep-wrapgen internal");
     register_process(scorep_multiprocess_register);
     scorep_abort_peers_init(layer_comm);

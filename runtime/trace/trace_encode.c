@@ -42,6 +42,13 @@ static const uint8_t words_of[RAW_KIND_COUNT_] = {
     [RAW_MEASUREMENT_OFF] = 0,
 };
 
+/* A message's peer as a rank of the communicator the definitions describe
+ * (an intercommunicator's remote rank becomes its place among both groups). */
+static uint32_t peer_of(const raw_record* r)
+{
+    return scorep_comm_defined_rank(r->id, raw_low(r->word[0]));
+}
+
 static OTF2_ErrorCode encode(OTF2_EvtWriter* w, const raw_record* r)
 {
     const uint64_t t = r->time;
@@ -50,23 +57,23 @@ static OTF2_ErrorCode encode(OTF2_EvtWriter* w, const raw_record* r)
     case RAW_ENTER: return OTF2_EvtWriter_Enter(w, NULL, t, r->id);
     case RAW_LEAVE: return OTF2_EvtWriter_Leave(w, NULL, t, r->id);
     case RAW_MPI_SEND:
-        return OTF2_EvtWriter_MpiSend(w, NULL, t, raw_low(v[0]), r->id, raw_high(v[0]), v[1]);
+        return OTF2_EvtWriter_MpiSend(w, NULL, t, peer_of(r), r->id, raw_high(v[0]), v[1]);
     case RAW_MPI_RECV:
-        return OTF2_EvtWriter_MpiRecv(w, NULL, t, raw_low(v[0]), r->id, raw_high(v[0]), v[1]);
+        return OTF2_EvtWriter_MpiRecv(w, NULL, t, peer_of(r), r->id, raw_high(v[0]), v[1]);
     case RAW_MPI_ISEND:
-        return OTF2_EvtWriter_MpiIsend(w, NULL, t, raw_low(v[0]), r->id, raw_high(v[0]), v[1],
+        return OTF2_EvtWriter_MpiIsend(w, NULL, t, peer_of(r), r->id, raw_high(v[0]), v[1],
                                        v[2]);
     case RAW_MPI_ISEND_COMPLETE: return OTF2_EvtWriter_MpiIsendComplete(w, NULL, t, v[0]);
     case RAW_MPI_IRECV_REQUEST: return OTF2_EvtWriter_MpiIrecvRequest(w, NULL, t, v[0]);
     case RAW_MPI_IRECV:
-        return OTF2_EvtWriter_MpiIrecv(w, NULL, t, raw_low(v[0]), r->id, raw_high(v[0]), v[1],
+        return OTF2_EvtWriter_MpiIrecv(w, NULL, t, peer_of(r), r->id, raw_high(v[0]), v[1],
                                        v[2]);
     case RAW_MPI_REQUEST_TEST: return OTF2_EvtWriter_MpiRequestTest(w, NULL, t, v[0]);
     case RAW_MPI_REQUEST_CANCELLED: return OTF2_EvtWriter_MpiRequestCancelled(w, NULL, t, v[0]);
     case RAW_MPI_COLLECTIVE_BEGIN: return OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, t);
     case RAW_MPI_COLLECTIVE_END:
         return OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, t, (OTF2_CollectiveOp)raw_low(v[0]), r->id,
-                                               raw_high(v[0]), v[1], v[2]);
+                                               scorep_comm_defined_rank(r->id, raw_high(v[0])), v[1], v[2]);
     case RAW_RMA_WIN_CREATE: return OTF2_EvtWriter_RmaWinCreate(w, NULL, t, r->id);
     case RAW_RMA_WIN_DESTROY: return OTF2_EvtWriter_RmaWinDestroy(w, NULL, t, r->id);
     case RAW_RMA_PUT: return OTF2_EvtWriter_RmaPut(w, NULL, t, r->id, raw_low(v[0]), v[1], v[2]);

@@ -16,6 +16,7 @@ from collections import Counter, defaultdict
 
 import pytest
 
+import trace_consistency
 from conftest import REPO, mpi_env
 
 PROGRAM = REPO / "tests" / "caf" / "programs" / "caf_constructs.f90"
@@ -48,8 +49,10 @@ def programs(build_dir, tmp_path_factory):
 def cafrun(images, program, cwd, env=None):
     environment = mpi_env(env)
     forwarded = [a for key in (env or {}) for a in ("-x", key)]
+    started = trace_consistency.run_started()
     proc = subprocess.run(["cafrun", "-n", str(images), "--oversubscribe", *forwarded, str(program)],
                           env=environment, cwd=cwd, capture_output=True, text=True, timeout=120)
+    trace_consistency.check_run(env, cwd, started, proc.returncode)   # as conftest.mpirun does
     return proc
 
 

@@ -42,8 +42,11 @@ def compile_fortran_pair(mpi, source, out_dir, extra=()):
 
 
 def run_measured(mpi, nprocs, program, workdir, env=None, args=(), check=True):
+    """Runs a measured program; unless env says otherwise, with tracing on as
+    well, so that scorep-check (conftest.mpirun) proves its trace consistent:
+    the profile is the same either way."""
     experiment = pathlib.Path(workdir) / f"experiment-{pathlib.Path(program).name}"
-    environment = {"SCOREP_EXPERIMENT_DIRECTORY": str(experiment)}
+    environment = {"SCOREP_EXPERIMENT_DIRECTORY": str(experiment), "SCOREP_ENABLE_TRACING": "true"}
     environment.update(env or {})
     if mpi == "openmpi":
         # Open MPI forwards only what -x names; MPICH's launcher forwards everything.

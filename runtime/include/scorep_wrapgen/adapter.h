@@ -164,10 +164,20 @@ void scorep_event_generation_on_fn(void);
 scorep_comm scorep_comm_define(uint64_t stable_key, int is_group, uint32_t size,
                                const int* local_to_world, const char* name);
 
+/* Defines an intercommunicator: stable_key as above (the same on the
+ * processes of both groups), local_to_world the world ranks of the caller's
+ * group (local_size, indexed by rank in it), remote_to_world those of the
+ * remote group, which the peer ranks of its messages and collective roots
+ * name (MPI semantics); both copied. It is recorded as one communicator of
+ * both groups for both sides (see scorep_comm_def). */
+scorep_comm scorep_comm_define_inter(uint64_t stable_key, uint32_t local_size, const int* local_to_world,
+                                     uint32_t remote_size, const int* remote_to_world, const char* name);
+
 /* The communicator was freed; its id stays valid in recorded data. */
 void scorep_comm_free(scorep_comm comm);
 
-/* World rank of `rank_in_comm`, or -1 if out of range. O(1). */
+/* World rank of `rank_in_comm` (on an intercommunicator: of the remote
+ * group), or -1 if out of range. O(1). */
 int scorep_comm_world_rank(scorep_comm comm, int rank_in_comm);
 
 /* ---- point-to-point ------------------------------------------------------- */

@@ -2,7 +2,10 @@
  * The multi-process layer of the measurement core (library scorep_mpi_layer,
  * meson dependency scorep_mpi_layer_dep). The MPI adapter links it; the core
  * itself links no MPI. Everything here talks to MPI only through PMPI, on a
- * private duplicate of MPI_COMM_WORLD.
+ * private copy of MPI_COMM_WORLD, made with MPI_Comm_create_group so that no
+ * collective runs on MPI_COMM_WORLD itself: Open MPI numbers a communicator's
+ * non-blocking collectives, and a program that depends on those numbers
+ * (treematch's MPI_Dist_graph_create does) must see the plain run's.
  *
  * Who calls what (all from the generated C wrappers; Fortran wrappers convert
  * their handles with MPI_Comm_f2c etc. first):
