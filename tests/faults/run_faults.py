@@ -114,6 +114,16 @@ def survivors(experiment):
     return profiles, traces
 
 
+def trace_stops(experiment):
+    """Whether a location's trace ends with a MeasurementOnOff record."""
+    anchor = experiment / "traces.otf2"
+    if not anchor.exists():
+        return False
+    proc = subprocess.run(["otf2-print", str(anchor)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                          text=True, timeout=120)
+    return "MEASUREMENT_ON_OFF" in proc.stdout
+
+
 def claimed_trace_ranks(stderr):
     """Ranks whose warnings say their part of the trace was written."""
     return {int(m) for m in re.findall(r"rank (\d+) wrote its part of the trace", stderr)}
@@ -183,9 +193,13 @@ def run_once(scenario, program, workdir, calls=10, midway=1.5, mpi="openmpi"):
         finding.update(expected=expected, profiles=profiles & expected, traces=traces & expected,
                        stderr=stderr, returncode=proc.returncode)
         if scenario == "disk_full":
-            # the measurement's own warning says that the disk was full and what is missing
-            finding["message"] = bool(re.search(r"^\[Score-P\].*(no space|full).*(missing|lost)", stderr,
-                                                re.I | re.M))
+            # a trace that stops early (a MeasurementOnOff record) has a warning
+            # of the measurement saying why and what is missing; one that holds
+            # everything has none claiming so
+            said = bool(re.search(r"^\[Score-P\].*((no space|full).*(missing|lost)|SCOREP_TRACING_MAX_SIZE)",
+                                  stderr, re.I | re.M))
+            finding["stops"] = trace_stops(experiment)
+            finding["message"] = said == finding["stops"]
         else:
             # No warning claims a part that is not readable. The launcher may
             # drop the output of ranks it ends (Open MPI at MPI_Abort or on

@@ -5,6 +5,7 @@ The full version (20 runs each): tests/faults/run_faults.py."""
 import importlib.machinery
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -65,7 +66,11 @@ def test_mpi_abort_on_every_rank_at_once_keeps_all_data_and_ends_within_2_s(faul
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="mounts a tmpfs: needs root")
 def test_full_disk_keeps_the_profile_and_a_readable_trace_and_says_what_is_missing(fault_program, tmp_path):
-    run_scenario("disk_full", fault_program, tmp_path)
+    for f in run_scenario("disk_full", fault_program, tmp_path):
+        # the disk was too small: the trace stops early and the warning says where
+        assert f["stops"], f["stderr"]
+        assert re.search(r"no space left on the file system of .*: rank \d, location 0: its events from "
+                         r"[0-9.]+ s after the start on \(\d+ bytes of records\) are missing", f["stderr"]), f["stderr"]
 
 
 def test_tools_read_a_partial_experiment_and_name_the_rank_missing(fault_program, build_dir, tmp_path):
