@@ -36,7 +36,7 @@ def run_scenario(scenario, program, tmp_path):
     for i in range(RUNS):
         workdir = tmp_path / f"run{i}"
         workdir.mkdir()
-        findings.append(run_faults.run_once(scenario, program, workdir, calls=2))
+        findings.append(run_faults.run_once(scenario, program, workdir, calls=2, midway=1.0))
         shutil.rmtree(workdir, ignore_errors=True)
     for i, f in enumerate(findings):
         detail = f"run {i + 1}: {run_faults.summarise(scenario, [f])}\nstderr:\n{f['stderr'][-3000:]}"
