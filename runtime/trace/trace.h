@@ -106,7 +106,6 @@ void trace_budget_set(uint64_t budget);
 int trace_budget_share(const char* directory);
 void trace_budget_unshare(void);   /* removes that file's name (at the end) */
 uint64_t trace_budget_bytes(void); /* the budget (0: none) */
-uint64_t trace_budget_used(void);  /* bytes granted on the node (or the process) */
 uint64_t trace_memory_chunk_bytes(void);  /* the size of a raw block and of an OTF2 chunk */
 
 /* trace_substrate.c: where spilled raw blocks go, on the experiment

@@ -40,7 +40,9 @@ typedef struct shared_budget {
     _Atomic uint64_t budget;   /* bytes (0: not known yet, UINT64_MAX: unlimited) */
     _Atomic uint64_t used;     /* bytes reserved by the node's processes (may pass budget) */
 } shared_budget;
-_Static_assert(sizeof(_Atomic uint64_t) == 8, "lock-free 64-bit atomics: shared between processes");
+/* shared between processes: the atomics must not be a lock of the process */
+_Static_assert(ATOMIC_LLONG_LOCK_FREE == 2 && sizeof(uint64_t) == sizeof(long long),
+               "lock-free 64-bit atomics");
 
 #define SLICE_MIN (4u * 1024)
 #define SLICE_UNKNOWN (64u * 1024)
@@ -52,7 +54,6 @@ static _Atomic(shared_budget*) counter = &own;
  * more than what it used when it joins the node's count */
 static _Atomic uint64_t slice_bytes = SLICE_UNKNOWN;
 static char shared_path[PATH_MAX];
-
 
 static uint64_t slice_for(uint64_t budget)
 {
@@ -98,13 +99,6 @@ uint64_t trace_budget_bytes(void)
 {
     uint64_t budget = atomic_load(&atomic_load(&counter)->budget);
     return budget == UINT64_MAX ? 0 : budget;
-}
-
-uint64_t trace_budget_used(void)
-{
-    shared_budget* c = atomic_load(&counter);
-    uint64_t used = atomic_load(&c->used), budget = atomic_load(&c->budget);
-    return budget != 0 && used > budget ? budget : used;
 }
 
 static uint64_t host_hash(void)
