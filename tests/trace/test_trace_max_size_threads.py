@@ -29,6 +29,8 @@ def test_every_thread_stops_balanced_with_a_marker_and_the_profile_is_complete(b
 
     event_bytes = sum(f.stat().st_size for f in (tmp_path / "exp" / "traces").glob("*.evt"))
     assert event_bytes <= 1 << 20, event_bytes   # raw bytes within 1M, which OTF2 encodes into fewer
+    # the counter the node's processes share is gone with the run
+    assert not list((tmp_path / "exp").glob(".scorep-trace-budget-*"))
 
     events, _ = read_trace(tmp_path / "exp" / "traces.otf2")
     assert len(events) == threads + 1
