@@ -36,7 +36,7 @@ static const scorep_config_var_info config_vars[] = {
     {"SCOREP_EXPERIMENT_DIRECTORY", "path", "", "Experiment directory; default scorep-<YYYYMMDD>_<HHMM>_<id>"},
     {"SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY", "boolean", "false", "Replace an earlier experiment of this measurement with the same name (it is kept, renamed to <name>-old-<date>_<time>_<id>); other directories are never touched"},
     {"SCOREP_TOTAL_MEMORY", "size", "16000k", "Memory for trace buffers per process (suffixes k, M, G), taken when tracing starts (up to 256M of it faulted in then); when it is full, a thread spills its buffers to disk"},
-    {"SCOREP_TRACING_MAX_SIZE", "size|unlimited", "min(free space / (2 x processes), 4G)", "Trace size per process after which tracing stops (a warning, a MeasurementOnOff marker in the trace; the profile goes on); default: a share of the free space on the experiment's file system, at most 4G"},
+    {"SCOREP_TRACING_MAX_SIZE", "size|unlimited", "free space / 2, per node", "Bytes of event data of all processes of a node together after which tracing stops (a warning, a MeasurementOnOff marker in the trace; the profile goes on); default: half the free space on the experiment's file system, for the node"},
     {"SCOREP_TIMER", "tsc|clock_gettime", "tsc if invariant, else clock_gettime", "Timer used for timestamps"},
     {"SCOREP_FILTERING_FILE", "path", "", "Score-P filter file (SCOREP_REGION_NAMES_BEGIN ... / SCOREP_FILE_NAMES_BEGIN ...)"},
     {"SCOREP_VERBOSE", "boolean", "false", "Print what the measurement does"},

@@ -37,6 +37,8 @@ typedef struct trace_location {
      * fits */
     char* raw_next;
     char* raw_full_at;
+    char* room_end;       /* the end of the current block's room SCOREP_TRACING_MAX_SIZE
+                           * granted (trace_budget.c), raw_full_at + RAW_MAX_BYTES */
     raw_block* current;   /* the block being written, the last of the list */
     raw_block* first;     /* the blocks in memory, oldest first */
     /* blocks spilled to the process's spill file (trace_blocks.c): the
@@ -58,7 +60,7 @@ typedef struct trace_state {
     char archive_path[4096 + 16];  /* private_dir/archive -> experiment directory */
     atomic_int directory_ready;   /* 1 once full buffers can go to disk */
     int rank;                     /* known from experiment_dir_ready on */
-    /* the process's event data reached SCOREP_TRACING_MAX_SIZE: every
+    /* the node's event data reached SCOREP_TRACING_MAX_SIZE: every
      * location stops at its next event (trace_events.c, trace_memory.c) */
     atomic_int limit_reached;
     _Atomic(trace_location*) locations;
@@ -92,15 +94,18 @@ raw_block* trace_memory_take_block(int always);
 /* why the trace stopped when it was not SCOREP_TRACING_MAX_SIZE, or NULL */
 const char* trace_memory_stop_reason(void);
 void trace_memory_give_block(raw_block* block);
-/* SCOREP_TRACING_MAX_SIZE: a location started a block (a new one or one
- * reused after a spill) */
-void trace_memory_count_block(void);
-
-/* trace_memory.c: SCOREP_TRACING_MAX_SIZE, counted in raw blocks started by the
- * process (0: no limit); the limit known from the experiment directory on */
-void trace_memory_set_max_size(uint64_t max_size);
-uint64_t trace_memory_event_chunks(void);
-uint64_t trace_memory_max_size(void);     /* bytes, as set */
+/* trace_budget.c: SCOREP_TRACING_MAX_SIZE, bytes of raw records shared by the
+ * processes of the node (runtime/README.md) */
+/* room for up to `wanted` bytes of records (at most a slice): the bytes
+ * granted, 0 once the budget is spent (then trace.limit_reached is set) */
+uint64_t trace_budget_reserve(uint64_t wanted);
+/* the budget in bytes, UINT64_MAX unlimited, 0 not known yet (ignored); the
+ * first process of the node to set it decides */
+void trace_budget_set(uint64_t budget);
+/* from now on the budget is the node's: a file in directory, mapped shared */
+int trace_budget_share(const char* directory);
+void trace_budget_unshare(void);   /* removes that file's name (at the end) */
+uint64_t trace_budget_bytes(void); /* the budget (0: none) */
 uint64_t trace_memory_chunk_bytes(void);  /* the size of a raw block and of an OTF2 chunk */
 
 /* trace_substrate.c: where spilled raw blocks go, on the experiment

@@ -54,13 +54,41 @@ typedef struct spill_head {
     uint64_t previous;   /* the location's previous block: its offset + 1, 0 if none */
 } spill_head;
 
+/* Room for records in the current block, as far as SCOREP_TRACING_MAX_SIZE
+ * grants it (trace_budget.c), a slice at a time: raw_full_at is RAW_MAX_BYTES
+ * before the end of the room, so a record stored up to it ends inside it.
+ * 1: room; 0: the budget is spent (the trace stops); -1: the block is full. */
+static int reserve_room(trace_location* tl)
+{
+    uintptr_t end = (uintptr_t)tl->current->data + trace_memory_chunk_bytes();
+    while ((uintptr_t)tl->raw_next + RAW_MAX_BYTES > (uintptr_t)tl->room_end) {
+        if ((uintptr_t)tl->room_end >= end)
+            return -1;
+        uint64_t granted = trace_budget_reserve(end - (uintptr_t)tl->room_end);
+        if (granted == 0)
+            return 0;
+        tl->room_end += granted;
+    }
+    tl->raw_full_at = tl->room_end - RAW_MAX_BYTES;
+    return 1;
+}
+
+/* The rest of the block, counted by no budget: for the records that close a
+ * stopped trace (its open regions' leaves and the marker). */
+static void whole_block(trace_location* tl)
+{
+    tl->room_end = tl->current->data + trace_memory_chunk_bytes();
+    tl->raw_full_at = tl->room_end - RAW_MAX_BYTES;
+}
+
 static void start_block(trace_location* tl, raw_block* block)
 {
     block->next = NULL;
     block->used = 0;
     tl->current = block;
-    tl->raw_next = block->data;
-    tl->raw_full_at = block->data + trace_memory_chunk_bytes() - RAW_MAX_BYTES;
+    tl->raw_next = tl->room_end = block->data;
+    if (tl->stopped || trace_limit_reached() || reserve_room(tl) <= 0)
+        whole_block(tl);
 }
 
 int trace_blocks_init(trace_location* tl)
@@ -72,7 +100,6 @@ int trace_blocks_init(trace_location* tl)
         return -1;
     start_block(tl, block);
     tl->first = block;
-    trace_memory_count_block();
     return 0;
 }
 
@@ -186,9 +213,17 @@ void trace_blocks_full(trace_location* tl)
         tl->raw_next = tl->raw_full_at;
         return;
     }
+    /* more of the budget in this block, or (stopped or spent) the rest of it */
+    int room = tl->stopped ? 0 : reserve_room(tl);
+    if (room > 0)
+        return;
+    if (room == 0 && (uintptr_t)tl->room_end < (uintptr_t)full->data + trace_memory_chunk_bytes()) {
+        whole_block(tl);
+        if (tl->raw_next <= tl->raw_full_at)
+            return;
+    }
     full->used = (uint64_t)(tl->raw_next - full->data);
     raw_block* block = trace_memory_take_block(0);
-    trace_memory_count_block();
     if (block != NULL) {
         full->next = block;
         start_block(tl, block);

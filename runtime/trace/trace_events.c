@@ -73,13 +73,12 @@ int trace_location_stop(trace_location* tl, uint64_t t, int skip_newest)
         scorep_warning("trace: %s: tracing stops here, marked in the trace by a MeasurementOnOff "
                        "record after the open regions are left; the profile goes on", why);
     else if (!atomic_exchange(&warned, 1))
-        scorep_warning("trace: the events of this process reached SCOREP_TRACING_MAX_SIZE=%llu bytes "
-                       "(%llu blocks of %llu bytes): tracing stops here, marked in the trace by a "
-                       "MeasurementOnOff record after the open regions are left; the profile goes on. "
-                       "Set SCOREP_TRACING_MAX_SIZE (e.g. 8G, or unlimited) to trace more",
-                       (unsigned long long)trace_memory_max_size(),
-                       (unsigned long long)(trace_memory_event_chunks() - 1),
-                       (unsigned long long)trace_memory_chunk_bytes());
+        scorep_warning("trace: the events of the processes on this node reached "
+                       "SCOREP_TRACING_MAX_SIZE=%llu bytes (a budget shared by the node's processes): "
+                       "tracing stops here, marked in the trace by a MeasurementOnOff record after "
+                       "the open regions are left; the profile goes on. Set SCOREP_TRACING_MAX_SIZE "
+                       "(e.g. 8G, or unlimited) to trace more",
+                       (unsigned long long)trace_budget_bytes());
     return 1;
 }
 

@@ -64,48 +64,8 @@ static _Atomic(const char*) stop_reason;
 static char stop_reason_text[512];
 static atomic_int stopping;
 
-/* SCOREP_TRACING_MAX_SIZE: every raw block a location of this process starts
- * (a fresh one or one reused after a spill) holds at most chunk_size bytes of
- * records, so the process's raw event data is at most blocks x chunk_size.
- * The block that takes the count over the limit is still handed out (it may
- * hold the stop marker), but from then on the locations stop recording
- * (trace.limit_reached). */
+/* the size of a raw block and of an OTF2 event chunk */
 static uint64_t event_chunk_size;
-static atomic_uint_fast64_t event_chunks_taken;
-static _Atomic uint64_t max_event_chunks;   /* 0: no limit (yet) */
-static _Atomic uint64_t max_size_bytes;     /* the limit as given or chosen */
-
-void trace_memory_count_block(void)
-{
-    uint64_t taken = atomic_fetch_add(&event_chunks_taken, 1) + 1;
-    uint64_t max = atomic_load(&max_event_chunks);
-    if (max != 0 && taken > max)
-        atomic_store(&trace.limit_reached, 1);
-}
-
-void trace_memory_set_max_size(uint64_t max_size)
-{
-    uint64_t chunks = 0;   /* unlimited */
-    if (max_size != 0 && max_size != UINT64_MAX) {
-        chunks = max_size / event_chunk_size;
-        if (chunks == 0)
-            chunks = 1;    /* less than a chunk: the first chunk of each location */
-    }
-    atomic_store(&max_size_bytes, max_size);
-    atomic_store(&max_event_chunks, chunks);
-    if (chunks != 0 && atomic_load(&event_chunks_taken) > chunks)
-        atomic_store(&trace.limit_reached, 1);
-}
-
-uint64_t trace_memory_event_chunks(void)
-{
-    return atomic_load(&event_chunks_taken);
-}
-
-uint64_t trace_memory_max_size(void)
-{
-    return atomic_load(&max_size_bytes);
-}
 
 uint64_t trace_memory_chunk_bytes(void)
 {

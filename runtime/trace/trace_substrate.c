@@ -179,24 +179,22 @@ static int trace_init(int slot)
     trace.slot = slot;
     int failed = open_archive();
     if (!failed) {  /* set explicitly: counts from the first event on */
-        trace_memory_set_max_size(scorep_config_tracing_max_size());
+        trace_budget_set(scorep_config_tracing_max_size());
         choose_spill_place_before_directory();
     }
     return failed;
 }
 
 /* The default SCOREP_TRACING_MAX_SIZE: half the free space of the file system
- * holding the experiment directory, shared by the processes, at most 4 GiB
- * per process (runtime/README.md). */
-#define DEFAULT_MAX_SIZE_CAP (4ull << 30)
-static uint64_t default_max_size(const char* directory, int size)
+ * holding the experiment directory, for all processes of the node together
+ * (they share it: trace_budget.c; runtime/README.md). Unknown: unlimited. */
+static uint64_t default_max_size(const char* directory)
 {
     struct statvfs fs;
     if (statvfs(directory, &fs) != 0)
-        return DEFAULT_MAX_SIZE_CAP;
-    uint64_t free_bytes = (uint64_t)fs.f_bavail * (uint64_t)fs.f_frsize;
-    uint64_t share = free_bytes / 2 / (uint64_t)(size > 0 ? size : 1);
-    return share < DEFAULT_MAX_SIZE_CAP ? share : DEFAULT_MAX_SIZE_CAP;
+        return UINT64_MAX;
+    uint64_t half = (uint64_t)fs.f_bavail * (uint64_t)fs.f_frsize / 2;
+    return half > 0 ? half : 1;
 }
 
 static void trace_experiment_dir_ready(const char* directory, int rank, int size)
@@ -220,12 +218,14 @@ static void trace_experiment_dir_ready(const char* directory, int rank, int size
         scorep_warning("trace: OTF2 cannot open the event files in %s", directory);
         return;
     }
-    if (scorep_config_tracing_max_size() == 0) {
-        uint64_t max_size = default_max_size(target, size);
-        trace_memory_set_max_size(max_size);
-        scorep_verbose("trace: SCOREP_TRACING_MAX_SIZE not set: at most %llu bytes of events per process",
-                       (unsigned long long)max_size);
-    }
+    if (trace_budget_share(target) != 0)
+        scorep_warning("trace: cannot share the SCOREP_TRACING_MAX_SIZE budget with the other processes "
+                       "of this node in %s (%s): this process counts its own events only", target,
+                       strerror(errno));
+    if (scorep_config_tracing_max_size() == 0)
+        trace_budget_set(default_max_size(target));
+    scorep_verbose("trace: at most %llu bytes of events on this node (SCOREP_TRACING_MAX_SIZE, 0: unlimited)",
+                   (unsigned long long)trace_budget_bytes());
     atomic_store(&trace.directory_ready, 1);
 }
 
@@ -252,6 +252,8 @@ static void trace_location_created(scorep_location* loc)
 
 static int trace_write_callback(const scorep_finalize_context* ctx)
 {
+    /* every process of the node mapped the budget before (unification comes first) */
+    trace_budget_unshare();
     if (!atomic_load(&trace.directory_ready)) {
         trace_discard();
         return -1;
@@ -262,6 +264,7 @@ static int trace_write_callback(const scorep_finalize_context* ctx)
 static void trace_finalize(void)
 {
     trace_discard();  /* only does something if write never ran */
+    trace_budget_unshare();
     trace_location* tl = atomic_exchange(&trace.locations, NULL);
     while (tl != NULL) {
         trace_location* next = tl->next;

@@ -163,6 +163,12 @@ def run_once(scenario, program, workdir, calls=10, midway=1.5, mpi="openmpi"):
         subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mounted)], check=True)
         experiment = mounted / "experiment"
         env["SCOREP_EXPERIMENT_DIRECTORY"] = str(experiment)
+        # the default limit (half the free space, for the node) keeps the trace
+        # off a full disk (tests/mpi/test_trace_max_size.py); a limit of 4 times
+        # the disk lets the trace fill it (the events stay in SCOREP_TOTAL_MEMORY
+        # until the end), which is what this scenario is about
+        env["SCOREP_TRACING_MAX_SIZE"] = "8M"
+        forwarded += ["-x", "SCOREP_TRACING_MAX_SIZE"] if mpi == "openmpi" else []
         seconds = "1"
     argv = LAUNCHERS[mpi] + forwarded + ["-n", str(RANKS), str(program), str(out), seconds, mode, calls]
     proc = subprocess.Popen(argv, env=env, cwd=workdir, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
