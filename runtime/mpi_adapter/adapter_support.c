@@ -337,14 +337,18 @@ struct pending_rma {
 };
 static __thread struct pending_rma* pending_rma;
 static __thread int pending_capacity, pending_count;
-static __thread uint64_t rma_next_id;
+/* matching ids unique in the process, not per thread: a thread that ends
+ * hands its location on to the next new thread, whose ids must not repeat
+ * those of operations still open on that location */
+static uint64_t rma_last_id;
 
 uint64_t scorep_mpi_rma_issue(scorep_window window, int target)
 {
     struct pending_rma* slots = scratch((void**)&pending_rma, &pending_capacity, sizeof *slots,
                                         pending_count + 1, "pending one-sided operations");
-    slots[pending_count++] = (struct pending_rma){ window, target, ++rma_next_id };
-    return rma_next_id;
+    uint64_t id = __atomic_add_fetch(&rma_last_id, 1, __ATOMIC_RELAXED);
+    slots[pending_count++] = (struct pending_rma){ window, target, id };
+    return id;
 }
 
 void scorep_mpi_rma_complete(scorep_window window, int target)
