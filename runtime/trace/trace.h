@@ -121,10 +121,14 @@ int trace_blocks_init(trace_location* tl);   /* the first block; -1: out of memo
  * all blocks spilled to the location's file and one reused (reported as a
  * buffer flush) */
 void trace_blocks_full(trace_location* tl) __attribute__((visibility("hidden")));
-/* calls encode(tl, data, bytes) for every block in record order (spilled
- * ones first), freeing them; the location records nothing after this */
-void trace_blocks_drain(trace_location* tl,
-                        void (*encode)(trace_location* tl, const char* data, uint64_t bytes));
+/* encode(tl, data, bytes) for a block of records; nonzero: it needs no more */
+typedef int (*trace_block_encoder)(trace_location* tl, const char* data, uint64_t bytes);
+/* calls encode for every block in record order (spilled ones first),
+ * freeing them; the location records nothing after this */
+void trace_blocks_drain(trace_location* tl, trace_block_encoder encode);
+/* the same, keeping the blocks, until encode returns nonzero (a prefix of
+ * the records, encoded before the whole: trace_partial.c) */
+void trace_blocks_walk(trace_location* tl, trace_block_encoder encode);
 void trace_blocks_free(trace_location* tl);  /* drops what is left, removes the spill file */
 void trace_blocks_discard(trace_location* tl);  /* from now on, records go nowhere */
 
@@ -138,6 +142,10 @@ typedef struct trace_encode_cut {
     uint64_t bytes, time;
 } trace_encode_cut;
 int trace_encode_location(trace_location* tl, uint64_t* events, trace_encode_cut* cut);
+/* the same for the first `room` raw bytes only, keeping the raw blocks for a
+ * later trace_encode_location; a prefix that is cut ends like a cut trace,
+ * with a MeasurementOnOff(OFF) record */
+int trace_encode_prefix(trace_location* tl, uint64_t* events, uint64_t room);
 /* trace_write.c: the raw bytes tl holds (in memory and spilled) */
 uint64_t trace_location_raw_bytes(const trace_location* tl);
 /* trace_write.c: the raw bytes each location may encode so that the trace

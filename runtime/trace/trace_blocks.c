@@ -270,17 +270,21 @@ static uint64_t* spilled_offsets(trace_location* tl)
     return offsets;
 }
 
-void trace_blocks_drain(trace_location* tl,
-                        void (*encode)(trace_location* tl, const char* data, uint64_t bytes))
+/* Calls encode for tl's blocks in record order, spilled ones first. keep: the
+ * blocks stay (a prefix encoded before the whole, trace_partial.c) and the
+ * walk ends once encode returns nonzero; else each is given back to the pool
+ * once encoded (OTF2's chunks come from it) and all are visited. */
+static void walk(trace_location* tl, trace_block_encoder encode, int keep)
 {
     if (tl->current == NULL)
         return;
     tl->current->used = (uint64_t)(tl->raw_next - tl->current->data);
+    int stop = 0;
     if (tl->spilled_blocks > 0) {
         /* read into a block of its own: the location's blocks are still full */
         raw_block* buffer = trace_memory_take_block(1);
         uint64_t* offsets = buffer != NULL ? spilled_offsets(tl) : NULL;
-        for (uint64_t i = 0; offsets != NULL && i < tl->spilled_blocks; i++) {
+        for (uint64_t i = 0; offsets != NULL && i < tl->spilled_blocks && !stop; i++) {
             spill_head head;
             off_t at = (off_t)offsets[i];
             if (pread(spill_fd, &head, sizeof head, at) != (ssize_t)sizeof head
@@ -290,12 +294,17 @@ void trace_blocks_drain(trace_location* tl,
                 spill_failed(tl, "read back");
                 break;
             }
-            encode(tl, buffer->data, head.used);
+            stop = encode(tl, buffer->data, head.used) && keep;
         }
         if (offsets == NULL)
             spill_failed(tl, buffer == NULL ? "read back (out of memory)" : "read back");
         free(offsets);
         trace_memory_give_block(buffer);
+    }
+    if (keep) {
+        for (raw_block* b = tl->first; b != NULL && !stop; b = b->next)
+            stop = encode(tl, b->data, b->used);
+        return;
     }
     while (tl->first != NULL) {
         raw_block* b = tl->first;
@@ -303,7 +312,17 @@ void trace_blocks_drain(trace_location* tl,
         encode(tl, b->data, b->used);
         trace_memory_give_block(b);
     }
+}
+
+void trace_blocks_drain(trace_location* tl, trace_block_encoder encode)
+{
+    walk(tl, encode, 0);
     trace_blocks_free(tl);
+}
+
+void trace_blocks_walk(trace_location* tl, trace_block_encoder encode)
+{
+    walk(tl, encode, 1);
 }
 
 void trace_blocks_free(trace_location* tl)

@@ -137,21 +137,22 @@ uint64_t trace_encode_time(void)
 static _Thread_local uint64_t room;
 static _Thread_local uint64_t cut_time, cut_bytes, last_time;
 
-static void encode_block(trace_location* tl, const char* data, uint64_t bytes)
+/* 1 once the room is used up: the rest is left out */
+static int encode_block(trace_location* tl, const char* data, uint64_t bytes)
 {
     const char* end = data + bytes;
     for (const char* p = data; p < end;) {
         const raw_record* r = (const raw_record*)p;
         if (UNLIKELY(r->kind >= RAW_KIND_COUNT_)) {
             write_failed(tl, OTF2_ERROR_INVALID_DATA);
-            return;
+            return 1;
         }
         uint64_t size = raw_bytes(words_of[r->kind]);
         if (UNLIKELY(cut_bytes != 0 || size > room)) {
             if (cut_bytes == 0)
                 cut_time = r->time;
             cut_bytes += (uint64_t)(end - p);
-            return;
+            return 1;
         }
         room -= size;
         encoding_time = last_time = r->time;
@@ -160,9 +161,11 @@ static void encode_block(trace_location* tl, const char* data, uint64_t bytes)
             write_failed(tl, code);
         p += size;
     }
+    return 0;
 }
 
-int trace_encode_location(trace_location* tl, uint64_t* events, trace_encode_cut* cut)
+/* keep: a prefix; the raw blocks stay for the next encoding */
+static int encode_location(trace_location* tl, uint64_t* events, trace_encode_cut* cut, int keep)
 {
     *events = 0;
     room = cut != NULL ? cut->room : UINT64_MAX;
@@ -172,10 +175,14 @@ int trace_encode_location(trace_location* tl, uint64_t* events, trace_encode_cut
     if (tl->writer == NULL) {
         scorep_warning("trace: OTF2 cannot create an event writer for location %u: its "
                        "events are lost", tl->location->local_id);
-        trace_blocks_free(tl);
+        if (!keep)
+            trace_blocks_free(tl);
         return -1;
     }
-    trace_blocks_drain(tl, encode_block);
+    if (keep)
+        trace_blocks_walk(tl, encode_block);
+    else
+        trace_blocks_drain(tl, encode_block);
     /* the disk had no room for the rest: the trace says where it ends */
     if (cut_bytes != 0)
         OTF2_EvtWriter_MeasurementOnOff(tl->writer, NULL, last_time, OTF2_MEASUREMENT_OFF);
@@ -187,4 +194,15 @@ int trace_encode_location(trace_location* tl, uint64_t* events, trace_encode_cut
     int failed = OTF2_Archive_CloseEvtWriter(trace.archive, tl->writer) != OTF2_SUCCESS;
     tl->writer = NULL;
     return failed || tl->write_failed ? -1 : 0;
+}
+
+int trace_encode_location(trace_location* tl, uint64_t* events, trace_encode_cut* cut)
+{
+    return encode_location(tl, events, cut, 0);
+}
+
+int trace_encode_prefix(trace_location* tl, uint64_t* events, uint64_t prefix)
+{
+    trace_encode_cut cut = {.room = prefix};
+    return encode_location(tl, events, &cut, 1);
 }

@@ -19,13 +19,22 @@
  * its SIGTERM with SIGKILL), so the archive is readable after every step:
  *   1. the definitions, every location with an empty event file, renamed
  *      into place anchor last (milliseconds): readable, without events
- *   2. location by location, its events are encoded into traces/ and the
- *      empty file is replaced by a link to the complete one (one rename)
- *   3. the definitions again, now with every location's event count (the
+ *   2. progressively, so that a kill keeps what time allowed: every
+ *      location's first PREFIX_BYTES of records (a few milliseconds) are
+ *      encoded into traces/<location>.evt, which is then renamed over its
+ *      file in traces.rank<N>/ (ending with a MeasurementOnOff(OFF) record,
+ *      like a trace the disk cut); then a prefix PREFIX_GROWTH times as long,
+ *      and so on while a prefix is at most 1/PREFIX_GROWTH of the location's
+ *      records (the prefixes cost at most 1/(PREFIX_GROWTH-1) of the whole);
+ *      the definitions' counts follow each round (as in step 4)
+ *   3. location by location, all its events are encoded into traces/ and
+ *      the prefix (or the empty file) is replaced by a link to the complete
+ *      one (one rename)
+ *   4. the definitions again, now with every location's event count (the
  *      .def file replaced by one rename)
  * An event file OTF2 had not finished is never linked: a truncated one makes
- * readers fail or loop. A location whose events are missing stays empty, and
- * its definition says 0 events.
+ * readers fail or loop. A location whose events are missing stays empty (or
+ * its prefix stays), and its definition says as many events.
  */
 #ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE  /* symlink with -std=c11 */
@@ -195,6 +204,64 @@ static int write_counts(const scorep_finalize_context* ctx, const uint64_t* orde
     return failed ? -1 : 0;
 }
 
+/* Step 2 (see the top). The first prefix is short enough to be in place
+ * within milliseconds of the kill signal, before a launcher's SIGKILL. */
+#define PREFIX_BYTES ((uint64_t)4 << 20)
+#define PREFIX_GROWTH 8
+
+/* the raw bytes of tl the disk has room for (UINT64_MAX: all) */
+static uint64_t location_room(uint64_t room, uint64_t mine, const trace_location* tl)
+{
+    if (room == UINT64_MAX || mine == 0)
+        return UINT64_MAX;
+    return (uint64_t)((double)room * ((double)trace_location_raw_bytes(tl) / (double)mine));
+}
+
+/* tl's first `bytes` of records become its event file in traces.rank<N>/:
+ * encoded into traces/<location>.evt, renamed over the empty file or the
+ * shorter prefix (readers see one or the other); traces/<location>.evt is
+ * free again for the next encoding. */
+static int write_prefix(const scorep_finalize_context* ctx, const char* events_dir,
+                        trace_location* tl, uint64_t bytes, uint64_t* events)
+{
+    char encoded[PATH_MAX + 48], link[PATH_MAX + 48];
+    uint64_t id = trace_location_global_id(tl);
+    snprintf(encoded, sizeof encoded, "%s/traces/%llu.evt", ctx->directory, (unsigned long long)id);
+    snprintf(link, sizeof link, "%s/%llu.evt", events_dir, (unsigned long long)id);
+    if (trace_encode_prefix(tl, events, bytes) != 0 || rename(encoded, link) != 0) {
+        unlink(encoded);
+        return -1;
+    }
+    return 0;
+}
+
+/* Prefixes of growing length for every location long enough, the counts
+ * written after each round; counts: the events of the prefixes in place. */
+static void write_prefixes(const scorep_finalize_context* ctx, const char* events_dir,
+                           uint64_t room, uint64_t mine, uint64_t* counts)
+{
+    for (uint64_t bytes = PREFIX_BYTES;; bytes *= PREFIX_GROWTH) {
+        int written = 0;
+        size_t i = 0;
+        for (trace_location* tl = atomic_load(&trace.locations); tl != NULL; tl = tl->next, i++) {
+            uint64_t events = 0;
+            if (bytes > trace_location_raw_bytes(tl) / PREFIX_GROWTH || bytes >= location_room(room, mine, tl)
+                || tl->write_failed)
+                continue;
+            if (write_prefix(ctx, events_dir, tl, bytes, &events) != 0)
+                continue;   /* the previous prefix (or the empty file) stays */
+            counts[i] = events;
+            written = 1;
+        }
+        if (!written)
+            return;
+        uint64_t* ordered = counts_in_definition_order(ctx, counts);
+        if (ordered != NULL)
+            write_counts(ctx, ordered);
+        free(ordered);
+    }
+}
+
 int trace_write_partial_archive(const scorep_finalize_context* ctx, uint64_t* counts,
                                 int* locations_written)
 {
@@ -217,14 +284,14 @@ int trace_write_partial_archive(const scorep_finalize_context* ctx, uint64_t* co
     for (trace_location* tl = atomic_load(&trace.locations); tl != NULL; tl = tl->next)
         mine += trace_location_raw_bytes(tl);
     uint64_t room = trace_room_per_location(ctx, mine, mine * (uint64_t)ctx->size, 0);
+    write_prefixes(ctx, events_dir, room, mine, counts);
     for (trace_location* tl = atomic_load(&trace.locations); tl != NULL; tl = tl->next, i++) {
-        trace_encode_cut cut = {.room = room == UINT64_MAX || mine == 0
-                                            ? UINT64_MAX
-                                            : (uint64_t)((double)room * ((double)trace_location_raw_bytes(tl) / (double)mine))};
+        uint64_t prefix_events = counts[i];
+        trace_encode_cut cut = {.room = location_room(room, mine, tl)};
         int encoded = trace_encode_location(tl, &counts[i], &cut) == 0;
         trace_report_cut(ctx, tl, &cut);
         if (!encoded || link_event_file(events_dir, tl) != 0) {
-            counts[i] = 0;   /* its empty event file stays */
+            counts[i] = prefix_events;   /* its prefix (or empty) event file stays */
             failed = 1;
             continue;
         }

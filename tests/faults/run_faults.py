@@ -8,6 +8,9 @@ Scenarios (all by default):
              profile and trace
   sigterm    SIGTERM to mpirun midway: all 4 ranks' profiles and traces
   sigint     SIGINT to mpirun midway: the same
+  sigterm_long  SIGTERM to mpirun after 5 s of tracing: more than a rank can
+             encode before Open MPI's SIGKILL (about 1 s later); every rank's
+             trace must be readable and hold events (a prefix at least)
   abort_all  every rank calls MPI_Abort at the same moment: all 4 ranks'
              data, and mpirun ends within 2 s of the abort
   exit_all   every rank calls exit(3) at the same moment without MPI_Finalize
@@ -42,7 +45,9 @@ import time
 
 REPO = pathlib.Path(__file__).resolve().parent.parent.parent
 RANKS = 4
-SCENARIOS = ("kill9", "sigterm", "sigint", "abort_all", "exit_all", "disk_full")
+SCENARIOS = ("kill9", "sigterm", "sigint", "sigterm_long", "abort_all", "exit_all", "disk_full")
+LONG_TRACING = 5.0   # seconds of tracing before the signal in sigterm_long
+MIN_ENTERS = 1000    # Enter records each rank's trace must keep in sigterm_long
 LAUNCHERS = {"openmpi": ["mpirun", "--oversubscribe"], "mpich": ["mpiexec.mpich"]}
 COMPILERS = {"openmpi": "mpicc", "mpich": "mpicc.mpich"}
 ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
@@ -114,6 +119,27 @@ def survivors(experiment):
     return profiles, traces
 
 
+def enter_records(anchor):
+    """The Enter records otf2-print reads from the archive (counted as they
+    stream by); None if it is not readable."""
+    if not anchor.exists():
+        return None
+    proc = subprocess.Popen(["otf2-print", str(anchor)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            text=True)
+    enters = 0
+    try:
+        deadline = time.monotonic() + 120
+        for line in proc.stdout:
+            enters += line.startswith("ENTER ")
+            if time.monotonic() > deadline:   # a truncated event file can make OTF2 loop
+                proc.kill()
+                break
+    finally:
+        proc.stdout.close()
+        returncode = proc.wait()
+    return enters if returncode == 0 else None
+
+
 def trace_stops(experiment):
     """Whether a location's trace ends with a MeasurementOnOff record."""
     anchor = experiment / "traces.otf2"
@@ -176,7 +202,9 @@ def run_once(scenario, program, workdir, calls=10, midway=1.5, mpi="openmpi"):
     finding = {"scenario": scenario, "experiment": experiment}
     try:
         pids = [out / f"rank{r}.pid" for r in range(RANKS)]
-        if scenario in ("kill9", "sigterm", "sigint"):
+        if scenario == "sigterm_long":
+            midway = max(midway, LONG_TRACING)
+        if scenario in ("kill9", "sigterm", "sigint", "sigterm_long"):
             if not wait_for(pids, 60):
                 raise RuntimeError("the ranks did not start within 60 s")
             time.sleep(midway)   # every rank has recorded for a while
@@ -198,6 +226,8 @@ def run_once(scenario, program, workdir, calls=10, midway=1.5, mpi="openmpi"):
         profiles, traces = survivors(experiment)
         finding.update(expected=expected, profiles=profiles & expected, traces=traces & expected,
                        stderr=stderr, returncode=proc.returncode)
+        if scenario == "sigterm_long":
+            finding["enters"] = {r: enter_records(experiment / f"traces.rank{r}.otf2") for r in sorted(expected)}
         if scenario == "disk_full":
             # a trace that stops early (a MeasurementOnOff record) has a warning
             # of the measurement saying why and what is missing; one that holds
@@ -240,11 +270,16 @@ def summarise(scenario, findings):
     if any("wait" in f for f in findings):
         line += f"  longest end after abort: {max(f.get('wait', 0) for f in findings):.1f} s"
     line += f"\n{'':10} traces per run: {traces}\n{'':10} profiles per run: {profiles}"
+    if any("enters" in f for f in findings):
+        line += f"\n{'':10} Enter records per rank: " + "  ".join(
+            "/".join(str(n) for n in f.get("enters", {}).values()) for f in findings)
     return line
 
 
 def scenario_ok(f):
     ok = f["profiles"] == f["expected"] and f["traces"] == f["expected"] and f["message"] and not f.get("hung")
+    if f["scenario"] == "sigterm_long":
+        ok = ok and all(n is not None and n >= MIN_ENTERS for n in f["enters"].values())
     if f["scenario"] in ("abort_all", "exit_all"):
         ok = ok and f.get("wait", 99) <= 2.0
     return ok

@@ -31,12 +31,12 @@ def fault_program(build_dir, tmp_path_factory):
     return run_faults.build_program(build_dir, tmp_path_factory.mktemp("faults"))
 
 
-def run_scenario(scenario, program, tmp_path):
+def run_scenario(scenario, program, tmp_path, calls=2):
     findings = []
     for i in range(RUNS):
         workdir = tmp_path / f"run{i}"
         workdir.mkdir()
-        findings.append(run_faults.run_once(scenario, program, workdir, calls=2, midway=1.0))
+        findings.append(run_faults.run_once(scenario, program, workdir, calls=calls, midway=1.0))
         shutil.rmtree(workdir, ignore_errors=True)
     for i, f in enumerate(findings):
         detail = f"run {i + 1}: {run_faults.summarise(scenario, [f])}\nstderr:\n{f['stderr'][-3000:]}"
@@ -57,6 +57,15 @@ def test_sigterm_to_mpirun_leaves_every_ranks_profile_and_trace_readable(fault_p
 
 def test_sigint_to_mpirun_leaves_every_ranks_profile_and_trace_readable(fault_program, tmp_path):
     run_scenario("sigint", fault_program, tmp_path)
+
+
+def test_sigterm_to_mpirun_after_long_tracing_keeps_a_prefix_of_every_ranks_events(fault_program, tmp_path):
+    """5 s of tracing are more than a rank encodes before Open MPI's SIGKILL
+    follows the SIGTERM (about 1 s): each rank's trace keeps at least the
+    prefix it had time for, readable, instead of no events at all."""
+    for f in run_scenario("sigterm_long", fault_program, tmp_path, calls=10):
+        assert all(n is not None and n >= run_faults.MIN_ENTERS for n in f["enters"].values()), \
+            f"Enter records per rank: {f['enters']}\nstderr:\n{f['stderr'][-3000:]}"
 
 
 def test_mpi_abort_on_every_rank_at_once_keeps_all_data_and_ends_within_2_s(fault_program, tmp_path):
