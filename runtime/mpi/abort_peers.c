@@ -59,6 +59,11 @@ static int peer_count;
 static atomic_char* peer_saved;
 static atomic_char* peer_asked;
 static sem_t save_requested;
+/* posted on every SAVED: a waiting rank ends right after its last peer has
+ * written, not up to a poll interval later; ranks that end within a few
+ * milliseconds of each other spare the job the launcher's kill sequence
+ * (Open MPI: SIGCONT, 1 s, SIGTERM, 1 s, SIGKILL to ranks not yet reaped) */
+static sem_t peer_news;
 
 static uint64_t host_hash(void)
 {
@@ -101,6 +106,7 @@ static void on_save_signal(int sig, siginfo_t* info, void* context)
     if (info->si_value.sival_int == SAVED) {
         for (int i = 0; i < peer_count; i++)
             if (peers[i].pid == (int64_t)info->si_pid) atomic_store(&peer_saved[i], 1);
+        sem_post(&peer_news);  /* async-signal-safe */
     } else if (info->si_value.sival_int == SAVE_REQUEST) {
         sem_post(&save_requested);  /* async-signal-safe */
     }
@@ -144,7 +150,7 @@ static int ask_peers(void)
  * data or ended, at most milliseconds; returns how many have not. */
 static int wait_for_peers(int only_asked, int milliseconds)
 {
-    struct timespec begin, now, pause = {0, 2000000};
+    struct timespec begin, now;
     clock_gettime(CLOCK_MONOTONIC, &begin);
     for (;;) {
         int pending = 0;
@@ -154,7 +160,13 @@ static int wait_for_peers(int only_asked, int milliseconds)
         clock_gettime(CLOCK_MONOTONIC, &now);
         long elapsed = (now.tv_sec - begin.tv_sec) * 1000 + (now.tv_nsec - begin.tv_nsec) / 1000000;
         if (pending == 0 || elapsed >= milliseconds) return pending;
-        nanosleep(&pause, NULL);
+        /* woken by the next SAVED; a peer that ends without one is seen
+         * dead at the latest 10 ms later (sem_timedwait counts in CLOCK_REALTIME) */
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 10000000;
+        if (until.tv_nsec >= 1000000000) until.tv_sec++, until.tv_nsec -= 1000000000;
+        sem_timedwait(&peer_news, &until);
     }
 }
 
@@ -211,7 +223,7 @@ void scorep_abort_peers_init(MPI_Comm comm)
     peer_saved = calloc((size_t)size, sizeof *peer_saved);
     peer_asked = calloc((size_t)size, sizeof *peer_asked);
     /* every rank takes part in the exchange, even one that cannot be asked */
-    int sig = peer_saved && peer_asked && sem_init(&save_requested, 0, 0) == 0 && start_saver() == 0
+    int sig = peer_saved && peer_asked && sem_init(&save_requested, 0, 0) == 0 && sem_init(&peer_news, 0, 0) == 0 && start_saver() == 0
                   ? install_handler()
                   : 0;
     process_identity me = {host_hash(), (int64_t)getpid(), start_time_of((int64_t)getpid())};
