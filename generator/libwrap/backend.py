@@ -11,6 +11,9 @@ Two forms of the same skeleton:
             serves C++ mangled names), LD_PRELOAD-able; the original comes from
             scorep_libwrap_resolve (dlsym RTLD_NEXT, or the target library)
 """
+import os
+import pathlib
+
 from ..c_backend import render_hooks
 from ..render import environment
 from ..snippets import task_loader
@@ -18,6 +21,11 @@ from ..tasks import TASKS_DIR, Catalogue
 
 CATALOGUE = TASKS_DIR / "libwrap.json"
 MODES = ("linktime", "runtime")
+# Wrappers per generated source file. A compiler spends a few ms per wrapper
+# (QtCore: 4,091 wrappers, about 17 s for one file), so one file per mode
+# leaves `make -j` nothing to spread; each more file costs one more parse of
+# the library's headers (QtCore: 1.5 s), so files are not made smaller.
+WRAPPERS_PER_FILE = 1000
 
 
 def cstring(text):
@@ -100,6 +108,18 @@ def render_wrappers(procedures, library, language, mode, header="libwrap.h",
     ellipsis functions the caller decided to wrap. catalogue_path: another
     task catalogue (tasks/caf.json); the catalogue's `paradigm` and each
     rule's role are the regions'."""
+    return render_wrapper_parts(procedures, library, language, mode, header, va_symbols,
+                                extra_rules, catalogue_path, per_file=None)[0]
+
+
+def render_wrapper_parts(procedures, library, language, mode, header="libwrap.h",
+                         va_symbols=None, extra_rules=(), catalogue_path=CATALOGUE,
+                         per_file=WRAPPERS_PER_FILE):
+    """The wrapper sources of one mode as a list of texts, at most per_file
+    wrappers each (None: one text), split evenly. Each text is a translation
+    unit of its own, and the texts of one mode also compile together as one
+    (their common definitions are guarded), which is how generate checks
+    them; a wrapper keeps its index (`/* wrapper N: */`) across the parts."""
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r} (modes: {', '.join(MODES)})")
     va_symbols = va_symbols or {}
@@ -109,6 +129,59 @@ def render_wrappers(procedures, library, language, mode, header="libwrap.h",
     records = [wrapper_record(env_tasks, i, plan, mode, language,
                               va_symbols.get(plan.proc.attributes["symbol"]))
                for i, plan in enumerate(plans)]
-    return env.get_template("libwrap/wrappers.c.j2").render(
-        wrappers=records, library=library, language=language, mode=mode, header=header,
-        paradigm=catalogue.paradigm)
+    count = 1 if not per_file else max(1, -(-len(records) // per_file))
+    size = -(-len(records) // count) if records else 0
+    template = env.get_template("libwrap/wrappers.c.j2")
+    return [template.render(wrappers=records[k * size:(k + 1) * size], total=len(records),
+                            part=k + 1, parts=count, library=library, language=language,
+                            mode=mode, header=header, paradigm=catalogue.paradigm)
+            for k in range(count)]
+
+
+def source_names(name, mode, parts, suffix):
+    """The file names of a mode's parts: scorep_libwrap_NAME_MODE.c for one,
+    scorep_libwrap_NAME_MODE_1.c ... for more."""
+    stem = f"scorep_libwrap_{name}_{mode}"
+    if parts == 1:
+        return [stem + suffix]
+    return [f"{stem}_{k}{suffix}" for k in range(1, parts + 1)]
+
+
+def write_if_changed(path, text):
+    """Writes text to path unless path holds it already: an unchanged file
+    keeps its time, so make does not rebuild what depends on it."""
+    path = pathlib.Path(path)
+    try:
+        if path.read_text() == text:
+            return False
+    except (OSError, UnicodeDecodeError):
+        pass
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+    return True
+
+
+def write_sources(workdir, name, suffix, parts_by_mode):
+    """Writes each mode's parts (only those that changed) and NAME.sources.mk,
+    which tells the Makefile the file names; removes parts of an earlier run
+    that no longer exist. Returns {mode: [paths]}."""
+    workdir = pathlib.Path(workdir)
+    written, listing = {}, []
+    for mode, texts in parts_by_mode.items():
+        names = source_names(name, mode, len(texts), suffix)
+        for file_name, text in zip(names, texts):
+            write_if_changed(workdir / file_name, text)
+        stem = f"scorep_libwrap_{name}_{mode}"
+        for old in workdir.glob(f"{stem}*{suffix}"):
+            rest = old.name[len(stem):-len(suffix)]
+            if old.name not in names and (rest == "" or rest[1:].isdigit() and rest[0] == "_"):
+                old.unlink()
+        written[mode] = [workdir / n for n in names]
+        listing.append(f"{mode.upper()}_SOURCES = {' '.join(names)}\n")
+    text = ("# written by `make` (scorep-libwrap generate): the generated wrapper sources\n"
+            + "".join(listing))
+    tmp = workdir / f"{name}.sources.mk.tmp"
+    tmp.write_text(text)
+    os.replace(tmp, workdir / f"{name}.sources.mk")
+    return written

@@ -289,22 +289,24 @@ WRAPPER_MARK = re.compile(r"^/\* wrapper (\d+): ")
 ERROR_LINE = re.compile(r"^[^:\s]+:(\d+):(?:\d+:)? (?:fatal )?error: (.*)$")
 
 
-def compile_errors(settings, source, scorep_include):
-    """Compiles one generated source (a check; the Makefile builds the
-    libraries); returns [(line, message)] of its errors."""
-    obj = settings.workdir / ".scorep_check.o"
-    cmd = [settings.cc, "-x", settings.language, "-c", "-fPIC", "-o", str(obj),
-           f"-I{scorep_include}", *settings.cppflags, source.name]
-    proc = subprocess.run(cmd, cwd=settings.workdir, capture_output=True, text=True)
-    obj.unlink(missing_ok=True)
+def compile_errors(settings, sources, scorep_include):
+    """Checks the generated sources of one mode, compiled together as one
+    translation unit (the front end only: the Makefile compiles them for
+    real); returns [(source, line, message)] of their errors."""
+    unit = "".join(f'#include "{source.name}"\n' for source in sources)
+    cmd = [settings.cc, "-x", settings.language, "-fsyntax-only", "-fPIC",
+           f"-I{scorep_include}", *settings.cppflags, "-"]
+    proc = subprocess.run(cmd, cwd=settings.workdir, input=unit, capture_output=True, text=True)
+    by_name = {source.name: source for source in sources}
     errors = []
     for line in proc.stderr.splitlines():
         m = ERROR_LINE.match(line)
-        if m and line.startswith(source.name):
-            errors.append((int(m.group(1)), m.group(2)))
+        source = by_name.get(line.split(":", 1)[0])
+        if m and source is not None:
+            errors.append((source, int(m.group(1)), m.group(2)))
     if proc.returncode != 0 and not errors:
-        raise LibwrapError(f"compiling {source.name} failed:\n{proc.stderr.strip()}\n  command: "
-                           f"{shlex.join(cmd)}")
+        raise LibwrapError(f"compiling {', '.join(by_name)} failed:\n{proc.stderr.strip()}\n  command: "
+                           f"{shlex.join(cmd)} (input: {unit.strip()})")
     return errors
 
 
@@ -322,18 +324,18 @@ def wrapper_of_line(text, line):
 def render_compiling(settings, procedures, library, va_symbols, rules, scorep_include, say):
     """Both modes' sources; wrappers that do not compile are left out (with
     the compiler's reason) and the rest rendered again, until all compile."""
-    from .backend import MODES, render_wrappers
+    from .backend import MODES, render_wrapper_parts, write_sources
     left_out = {}
     for attempt in range(8):
         texts, bad = {}, {}
         for mode in MODES:
-            text = render_wrappers(procedures, library, settings.language, mode,
-                                   header=settings.header, va_symbols=va_symbols, extra_rules=rules)
-            source = settings.workdir / f"scorep_libwrap_{settings.name}_{mode}{source_suffix(settings)}"
-            write_atomically(source, text)
-            texts[mode] = text
-            for line, message in compile_errors(settings, source, scorep_include):
-                index = wrapper_of_line(text, line)
+            texts[mode] = render_wrapper_parts(procedures, library, settings.language, mode,
+                                               header=settings.header, va_symbols=va_symbols,
+                                               extra_rules=rules)
+        sources = write_sources(settings.workdir, settings.name, source_suffix(settings), texts)
+        for mode in MODES:
+            for source, line, message in compile_errors(settings, sources[mode], scorep_include):
+                index = wrapper_of_line(source.read_text(), line)
                 if index is None:
                     raise LibwrapError(f"{source.name}:{line}: {message}\n  (an error outside any "
                                        f"wrapper: does {settings.header} compile with the flags?)")
@@ -355,6 +357,7 @@ def filter_file(title, symbols):
 
 def generate(settings, scorep_include, say=print):
     from . import symbols as symbol_check
+    from .backend import write_if_changed
     from .header import scan_header
     if not settings.preprocessed.exists():
         raise LibwrapError(f"{settings.preprocessed}: missing (make creates it from {settings.header})")
@@ -430,7 +433,7 @@ def generate(settings, scorep_include, say=print):
         f"{name}: {reason}\n" for name, reason in not_wrappable))
     write_atomically(settings.path(".wrap"), "".join(
         f"{p.attributes['symbol']}\t{p.name}\n" for p in final))
-    write_atomically(settings.path(".linktime.flags"), "".join(
+    write_if_changed(settings.path(".linktime.flags"), "".join(
         f"-Wl,--wrap={p.attributes['symbol']}\n" for p in final))
     shared = [lib.shared_path for lib in library_files if lib.shared_path]
     static = [lib.static_path for lib in library_files if lib.static_path]
@@ -447,7 +450,7 @@ def generate(settings, scorep_include, say=print):
     # what the shared wrapper libraries link: the target library, so that it
     # is loaded wherever a wrapper is (a static-only one cannot go into a .so)
     target_libs = shlex.join(["-Wl,--no-as-needed", *settings.ldflags, *settings.libs]) if shared else ""
-    write_atomically(settings.path(".target-libs"), target_libs + "\n")
+    write_if_changed(settings.path(".target-libs"), target_libs + "\n")
     say(f"scorep-libwrap: {len(final)} functions wrapped ({settings.name}.wrap); "
         f"{len(not_wrappable)} not wrappable (not_wrappable.txt), {len(left_out)} left out as not "
         f"compiling (not_compiled.txt)")
