@@ -21,11 +21,11 @@ from ..tasks import TASKS_DIR, Catalogue
 
 CATALOGUE = TASKS_DIR / "libwrap.json"
 MODES = ("linktime", "runtime")
-# Wrappers per generated source file. A compiler spends a few ms per wrapper
-# (QtCore: 4,091 wrappers, about 17 s for one file), so one file per mode
-# leaves `make -j` nothing to spread; each more file costs one more parse of
-# the library's headers (QtCore: 1.5 s), so files are not made smaller.
-WRAPPERS_PER_FILE = 1000
+# Wrappers per generated source file, so that `make -j` has several files to
+# compile at once. Each file costs a parse of the library's headers (QtCore:
+# 1.5 s of CPU) on top of a few ms per wrapper (QtCore's 4,091 wrappers of one
+# mode: about 14 s), so the files are not made smaller than this.
+WRAPPERS_PER_FILE = 1500
 
 
 def cstring(text):

@@ -355,14 +355,42 @@ def filter_file(title, symbols):
     return (f"# {title}\nSCOREP_REGION_NAMES_BEGIN\n{body}SCOREP_REGION_NAMES_END\n")
 
 
+def scan_once(settings, clang_args):
+    """scan_header's result, kept in .scorep_check/scan.pickle with a digest of
+    what it depends on (libwrap.i, the language, the flags, the front-end's
+    own source): generate runs again when LIBWRAP_LIBS or the filter change,
+    which the scan does not read, and then does not scan again."""
+    import hashlib
+    import pickle
+    from . import header
+    digest = hashlib.sha256()
+    for part in (settings.preprocessed.read_bytes(), settings.language.encode(),
+                 "\0".join(clang_args).encode(), pathlib.Path(header.__file__).read_bytes()):
+        digest.update(hashlib.sha256(part).digest())
+    cache = settings.workdir / ".scorep_check" / "scan.pickle"
+    try:
+        with open(cache, "rb") as f:
+            key, scan = pickle.load(f)
+        if key == digest.hexdigest():
+            return scan
+    except Exception:          # no cache, or one an older generator wrote: scan
+        pass
+    scan = header.scan_header(settings.preprocessed, language=settings.language, clang_args=clang_args)
+    cache.parent.mkdir(exist_ok=True)
+    tmp = cache.with_name(cache.name + ".tmp")
+    with open(tmp, "wb") as f:
+        pickle.dump((digest.hexdigest(), scan), f)
+    os.replace(tmp, cache)
+    return scan
+
+
 def generate(settings, scorep_include, say=print):
     from . import symbols as symbol_check
     from .backend import write_if_changed
-    from .header import scan_header
     if not settings.preprocessed.exists():
         raise LibwrapError(f"{settings.preprocessed}: missing (make creates it from {settings.header})")
     std = [w for w in settings.cppflags if w.startswith("-std=")]
-    scan = scan_header(settings.preprocessed, language=settings.language, clang_args=std)
+    scan = scan_once(settings, std)
     everything = scan.procedures
     if scan.warnings:
         write_atomically(settings.workdir / "scan_warnings.txt", "".join(f"{w}\n" for w in scan.warnings))
