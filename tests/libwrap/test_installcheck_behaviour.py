@@ -1,0 +1,116 @@
+"""make installcheck compares what the program does, not only its stdout: its
+stderr (the measurement's own [Score-P] lines set apart) and, for each wrapped
+function the example takes the address of, whether that address is still the
+one the library uses. The library here is one of the test's own, shaped like
+Qt's signals: it registers one of its own functions and later compares a
+caller's function pointer with it (built with -Bsymbolic-functions, as Qt is),
+and only tells on stderr when they differ."""
+import subprocess
+
+import pytest
+
+from libwrap_runs import init
+
+HEADER = """typedef void (*reg_callback)(void);
+void reg_default(void);
+void reg_init(void);
+int reg_is_registered(reg_callback callback);
+"""
+
+SOURCE = """#include <stdio.h>
+#include "reg.h"
+static reg_callback registered;
+void reg_default(void) {}
+void reg_init(void) { registered = reg_default; }
+int reg_is_registered(reg_callback callback)
+{
+    if (callback != registered) {
+        fprintf(stderr, "reg: callback %s not registered\\n", callback ? "given" : "(null)");
+        return 0;
+    }
+    return 1;
+}
+"""
+
+# prints nothing that depends on the comparison: like a Qt program whose
+# connect fails, only stderr tells
+MAIN = """#include <stdio.h>
+#include "libwrap.h"
+int main(void)
+{
+    reg_init();
+    reg_is_registered(&reg_default);
+    printf("done\\n");
+    return 0;
+}
+"""
+
+MODES = ("linktime shared", "linktime static", "runtime shared", "runtime static", "scorep-exec")
+
+
+@pytest.fixture(scope="module")
+def reg(installed_prefix, tmp_path_factory):
+    d = tmp_path_factory.mktemp("libwrap-reg")
+    (d / "include").mkdir()
+    (d / "include" / "reg.h").write_text(HEADER)
+    (d / "reg.c").write_text(SOURCE)
+    subprocess.run(["gcc", "-shared", "-fPIC", "-Wl,-Bsymbolic-functions", "-I", str(d / "include"),
+                    str(d / "reg.c"), "-o", str(d / "libreg.so")], check=True)
+    work = init(d, installed_prefix, "reg", "c", "-lreg", "zlib_main.c", cppflags=f"-I{d / 'include'}",
+                ldflags=f"-L{d} -Wl,-rpath,{d}", headers=["reg.h"])
+    (work.path / "main.c").write_text(MAIN)
+    work.make()
+    work.make("install")
+    work.installcheck = work.make("installcheck", check=False)
+    return work
+
+
+def plain_run(work):
+    return subprocess.run([str(work.path / "main")], capture_output=True, text=True)
+
+
+def test_the_library_tells_only_on_stderr_when_wrapping_changes_the_address(reg):
+    # the oracle: the plain program's own behaviour, and the measured one's
+    plain = plain_run(reg)
+    assert plain.returncode == 0 and plain.stdout == "done\n" and plain.stderr == ""
+    measured = subprocess.run([str(reg.path / "installcheck" / "main_linktime_shared")],
+                              capture_output=True, text=True,
+                              env={"SCOREP_EXPERIMENT_DIRECTORY": str(reg.path / "installcheck" / "again")})
+    assert measured.stdout == "done\n"
+    assert "reg: callback given not registered" in measured.stderr
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_installcheck_fails_when_the_measured_stderr_differs(reg, mode):
+    out = reg.installcheck.stdout
+    assert reg.installcheck.returncode != 0
+    failed = [line for line in out.split("installcheck FAILED: ")[1:]
+              if line.startswith(f"{mode}: the example behaves differently")]
+    assert failed, out
+    assert "stderr differs" in failed[0] and "+reg: callback given not registered" in failed[0]
+    assert "stdout differs" not in failed[0] and "exit status" not in failed[0]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_installcheck_names_a_wrapped_function_whose_address_the_example_takes(reg, mode):
+    out = reg.installcheck.stdout
+    assert (f"installcheck FAILED: {mode}: the example takes the address of reg_default: plainly it is "
+            f"the one the library uses, measured it is the wrapper's") in out, out
+    assert "EXCLUDE MANGLED reg_default" in out
+    # the example calls reg_is_registered but does not take its address
+    assert "address of reg_is_registered" not in out and "address of reg_init" not in out
+
+
+def test_installcheck_passes_once_the_compared_function_is_left_out(reg):
+    filter_path = reg.path / "reg.filter"
+    original = filter_path.read_text()
+    try:
+        filter_path.write_text("SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE MANGLED reg_default\n"
+                               "SCOREP_REGION_NAMES_END\n")
+        reg.make()
+        reg.make("install")
+        proc = reg.make("installcheck", check=False)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert "reg_default" not in reg.wrapped()
+    finally:
+        filter_path.write_text(original)
