@@ -1017,14 +1017,34 @@ def missing_libraries(symbols, ldflags, cc, jobs=2):
                 candidates.append(path)
     candidates.sort(key=lambda p: p.stat().st_size)
     found = {}
+
+    def tables(batch):
+        """{path: exported symbols}: one nm for a batch of shared objects (the
+        process start, not the reading, is what costs), scripts one by one."""
+        out = {p: set() for p in batch}
+        elves = [p for p in batch if _kind(str(p)) == "elf"]
+        for p in batch:
+            if p not in elves:
+                out[p] = exported_symbols(p)
+        if elves:
+            listing = _run(["nm", "-D", "--defined-only", "-A", *map(str, elves)]).stdout
+            by_name = {str(p): p for p in elves}
+            for m in re.finditer(r"^(.*):[0-9a-fA-F]*\s+(\S)\s+(\S+)$", listing, re.M):
+                path = by_name.get(m.group(1))
+                if path and m.group(2) in _GLOBAL_DEFINED:
+                    out[path].add(m.group(3).split("@", 1)[0])
+        return out
+
+    size = 32
+    batches = [candidates[i:i + size] for i in range(0, len(candidates), size)]
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        for start in range(0, len(candidates), 8 * jobs):
-            batch = candidates[start:start + 8 * jobs]
-            for path, table in zip(batch, pool.map(lambda p: exported_symbols(p), batch)):
-                hits = sorted(wanted & table)
-                if hits:
-                    found[f"-l{path.name[3:-3]}"] = hits
-                    wanted -= set(hits)
+        for start in range(0, len(batches), jobs):
+            for result in pool.map(tables, batches[start:start + jobs]):
+                for path, table in result.items():
+                    hits = sorted(wanted & table)
+                    if hits:
+                        found[f"-l{path.name[3:-3]}"] = hits
+                        wanted -= set(hits)
             if not wanted:
                 break
     return found, sorted(wanted)
