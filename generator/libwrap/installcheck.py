@@ -363,7 +363,10 @@ def installcheck(settings, prefix, installation, say=print):
     # the wrapped functions the example takes the address of, and the probe of them
     addresses = address_taken(outdir / "main.o", wrapped)
     probe = None
-    if addresses:
+    if not addresses:
+        say(f"  addresses: the example takes the address of no wrapped function (where the library "
+            f"compares addresses it is given, take them in main{suffix} as your programs do)")
+    else:
         probe = outdir / f"addresses{suffix}"
         probe.write_text(address_probe_source(
             addresses, metadata.get("sonames", []),
