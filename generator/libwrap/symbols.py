@@ -947,22 +947,28 @@ def pkg_config_package(name, library_path):
     """The pkg-config package that provides -lNAME as the file library_path (its
     libdir holds that file), or None (no pkg-config, no such package)."""
     try:
-        dirs = _pc_dirs()
-    except SymbolCheckError:
-        return None
-    seen = set()
-    for d in dirs:
-        for pc in sorted(pathlib.Path(d).glob("*.pc")) if os.path.isdir(d) else ():
-            package = pc.name[:-3]
-            if package in seen or not _names_library(pc, name):
-                continue
-            seen.add(package)
-            libdir = _run(["pkg-config", "--variable=libdir", package]).stdout.strip()
-            if libdir and library_path and not os.path.exists(
-                    os.path.join(libdir, os.path.basename(library_path))):
-                continue        # another installation of the same library
-            return package
+        seen = set()
+        for d in _pc_dirs():
+            for pc in sorted(pathlib.Path(d).glob("*.pc")) if os.path.isdir(d) else ():
+                package = pc.name[:-3]
+                if package in seen or not _names_library(pc, name):
+                    continue
+                seen.add(package)
+                libdir = _run(["pkg-config", "--variable=libdir", package]).stdout.strip()
+                if libdir and library_path and not _same_file(
+                        os.path.join(libdir, os.path.basename(library_path)), library_path):
+                    continue        # another installation of the same library
+                return package
+    except SymbolCheckError:        # no pkg-config
+        pass
     return None
+
+
+def _same_file(a, b):
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def needed_libraries(shared_path):

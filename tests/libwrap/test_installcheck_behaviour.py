@@ -114,3 +114,35 @@ def test_installcheck_passes_once_the_compared_function_is_left_out(reg):
         assert "reg_default" not in reg.wrapped()
     finally:
         filter_path.write_text(original)
+
+
+def completed(stdout="", stderr="", code=0):
+    return subprocess.CompletedProcess([], code, stdout, stderr)
+
+
+def test_the_measurements_own_lines_are_set_apart_not_compared():
+    from generator.libwrap.installcheck import compare_runs
+    failures = []
+    plain = completed("result 42\n", "program: note\n")
+    measured = completed("result 42\n", "[Score-P] Warning: something the measurement says\nprogram: note\n")
+    said = compare_runs("runtime shared", plain, measured, failures)
+    assert failures == [] and said == "[Score-P] Warning: something the measurement says\n"
+    # a changed line of the program's own fails, and the measurement's line is shown apart
+    compare_runs("runtime shared", plain, completed("result 42\n", "[Score-P] Warning: w\nprogram: other\n"),
+                 failures)
+    assert len(failures) == 1
+    assert "-program: note" in failures[0] and "+program: other" in failures[0]
+    assert "+[Score-P]" not in failures[0] and "the measurement said:\n[Score-P] Warning: w" in failures[0]
+
+
+def test_an_output_that_changes_between_plain_runs_is_not_compared():
+    from generator.libwrap.installcheck import compare_runs, unstable_streams
+    first, second = completed("took 1.25 s\n", "same\n"), completed("took 1.31 s\n", "same\n")
+    unstable = unstable_streams(first, second)
+    assert unstable == {"stdout"}
+    failures = []
+    compare_runs("linktime shared", first, completed("took 1.40 s\n", "same\n"), failures, unstable)
+    assert failures == []
+    compare_runs("linktime shared", first, completed("took 1.40 s\n", "changed\n", 1), failures, unstable)
+    assert len(failures) == 1 and "exit status: plain 0, measured 1" in failures[0]
+    assert "stderr differs" in failures[0] and "stdout differs" not in failures[0]
