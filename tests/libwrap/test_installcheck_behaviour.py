@@ -116,6 +116,68 @@ def test_installcheck_passes_once_the_compared_function_is_left_out(reg):
         filter_path.write_text(original)
 
 
+# The same library in C++: a member of a namespace, reached through its
+# mangled symbol (the probe's asm label, the filter's MANGLED rule).
+CXX_HEADER = """namespace reg {
+using callback = void (*)();
+void default_handler();
+void init();
+bool is_registered(callback c);
+}
+"""
+
+CXX_SOURCE = """#include <cstdio>
+#include "reg.hh"
+namespace reg {
+static callback registered;
+void default_handler() {}
+void init() { registered = &default_handler; }
+bool is_registered(callback c)
+{
+    if (c != registered) std::fprintf(stderr, "reg: callback not registered\\n");
+    return c == registered;
+}
+}
+"""
+
+CXX_MAIN = """#include <cstdio>
+#include "libwrap.h"
+int main()
+{
+    reg::init();
+    reg::is_registered(&reg::default_handler);
+    std::printf("done\\n");
+    return 0;
+}
+"""
+
+
+def test_a_cxx_library_comparing_a_members_address_fails_installcheck_in_every_mode(installed_prefix,
+                                                                                    tmp_path):
+    (tmp_path / "include").mkdir()
+    (tmp_path / "include" / "reg.hh").write_text(CXX_HEADER)
+    (tmp_path / "reg.cc").write_text(CXX_SOURCE)
+    subprocess.run(["g++", "-shared", "-fPIC", "-Wl,-Bsymbolic-functions", "-I", str(tmp_path / "include"),
+                    str(tmp_path / "reg.cc"), "-o", str(tmp_path / "libregxx.so")], check=True)
+    work = init(tmp_path, installed_prefix, "regxx", "c++", "-lregxx", "jsoncpp_main.cc",
+                cppflags=f"-I{tmp_path / 'include'}", ldflags=f"-L{tmp_path} -Wl,-rpath,{tmp_path}",
+                headers=["reg.hh"])
+    (work.path / "main.cc").write_text(CXX_MAIN)
+    work.make()
+    work.make("install")
+    proc = work.make("installcheck", check=False)
+    out = proc.stdout
+    assert proc.returncode != 0
+    symbol = "_ZN3reg15default_handlerEv"
+    assert work.wrapped()[symbol] == "reg::default_handler()"
+    for mode in MODES:
+        assert (f"installcheck FAILED: {mode}: the example takes the address of reg::default_handler(): "
+                f"plainly it is the one the library uses") in out, out
+        assert f"installcheck FAILED: {mode}: the example behaves differently" in out
+    assert f"EXCLUDE MANGLED {symbol}" in out
+    assert "+reg: callback not registered" in out
+
+
 def completed(stdout="", stderr="", code=0):
     return subprocess.CompletedProcess([], code, stdout, stderr)
 
