@@ -160,6 +160,17 @@ static bool should_instrument(tree fndecl)
     /* the instrumentation's own functions and GCC-internal helpers */
     const char* n = IDENTIFIER_POINTER(DECL_NAME(fndecl));
     if (strncmp(n, "__scorep", 8) == 0 || strncmp(n, "scorep_", 7) == 0) return false;
+    /* members of the measurement's classes (scorep_user.h's SCOREP_User_Region,
+     * whose constructor begins a user region: measured at -O0, its exit would
+     * leave while the user region it began is still open) */
+    tree context = DECL_CONTEXT(fndecl);
+    if (context && TYPE_P(context) && TYPE_NAME(context)) {
+        tree type_name = TYPE_NAME(context);
+        if (TREE_CODE(type_name) == TYPE_DECL) type_name = DECL_NAME(type_name);
+        if (type_name && TREE_CODE(type_name) == IDENTIFIER_NODE &&
+            strncmp(IDENTIFIER_POINTER(type_name), "SCOREP_", 7) == 0)
+            return false;
+    }
     if (!instrument_library_headers && in_library_header(fndecl)) {
         if (verbose) inform(DECL_SOURCE_LOCATION(fndecl), "scorep: '%s' left out: defined in a system or library header",
                             lang_hooks.decl_printable_name(fndecl, 2));
