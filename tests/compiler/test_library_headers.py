@@ -119,3 +119,26 @@ def test_libwrap_include_directories_left_out(build_dir, tmp_path, monkeypatch):
                           capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 2
     assert "no installed library wrapper 'nosuch'" in proc.stderr
+
+
+def test_fortran_include_from_isystem_directory_left_out(build_dir, tmp_path):
+    """A preprocessed Fortran source's #include from an -isystem directory is
+    a library's (gfortran itself does not mark it as a system header); the
+    same file through -I is the program's."""
+    include = tmp_path / "lib"
+    include.mkdir()
+    (include / "triple.h").write_text("integer function triple(x)\n  integer :: x\n  triple = 3 * x\nend function\n")
+    source = tmp_path / "prog.F90"
+    source.write_text("program prog\n  integer :: i, s, triple\n  character(len=16) :: arg\n"
+                      "  call get_command_argument(1, arg)\n  s = 0\n"
+                      "  do i = 1, len_trim(arg)\n    s = s + triple(i)\n  end do\n  print *, s\nend program\n"
+                      "#include <triple.h>\n")
+    arg = "x" * N
+
+    def visits(options, include_flag, name):
+        exe = build(build_dir, tmp_path, options, "gfortran", [source], ["-O0", include_flag, str(include)], name)
+        return compiler_regions(exe, tmp_path / f"{name}-exp", args=(arg,))[0].get("triple")
+
+    assert visits([], "-I", "own") == N
+    assert visits([], "-isystem", "system") is None
+    assert visits(["--instrument-library-headers"], "-isystem", "all") == N
