@@ -32,7 +32,8 @@
  * #pragma GCC system_header) or lies below one of the directories of the
  * plugin argument library-dirs=DIR:DIR:... (scorep passes the compiler's
  * system include directories, so that /usr/include/.../qt5 reached through
- * Qt's -I is one, and the include directories of --libwrap libraries).
+ * Qt's -I is one, the command's -isystem directories, which gfortran does
+ * not mark, and the include directories of --libwrap libraries).
  * A header of the program's own (-I of its own directories) is neither.
  * The argument library-headers instruments them all the same.
  *
