@@ -339,7 +339,6 @@ class Tally:
     filtered: int = 0
     not_compiling: int = 0
     other_dirs: dict = field(default_factory=dict)      # directory -> functions declared there
-    system_dirs: tuple = ()
 
     def count_not_wrappable(self, reason):
         kind = reason_kind(reason)
@@ -363,24 +362,18 @@ class Tally:
         return f"{self.declared} functions declared in {self.rule_text}: " + ", ".join(self.parts())
 
     def others_line(self):
-        """The functions of other headers libwrap.h reaches, by directory:
-        a dependency's, which the user may want too."""
+        """The functions of other headers libwrap.h reaches, by directory
+        (the C library's, and a dependency's, which the user may want too)."""
         if not self.other_dirs:
             return None
-        system = sum(n for d, n in self.other_dirs.items() if d in self.system_dirs)
-        named = sorted(((n, d) for d, n in self.other_dirs.items() if d not in self.system_dirs),
-                       key=lambda item: (-item[0], item[1]))
+        named = sorted(((n, d) for d, n in self.other_dirs.items()), key=lambda item: (-item[0], item[1]))
         shown = [f"{n} in {d}" for n, d in named[:4]]
         if len(named) > 4:
             shown.append(f"{sum(n for n, _ in named[4:])} in {len(named) - 4} more directories")
-        if system:
-            shown.append(f"{system} in the compiler's system directories")
-        text = (f"{sum(self.other_dirs.values())} more functions are declared in other headers "
-                f"libwrap.h includes (not the library's, not counted): {', '.join(shown)}")
-        if named:
-            text += ("; to wrap a dependency's functions too, name its directory in "
-                     "LIBWRAP_DEPENDENCY_DIRS (Makefile) or include its headers from libwrap.h")
-        return text
+        return (f"{sum(self.other_dirs.values())} more functions are declared in other headers "
+                f"libwrap.h includes (not the library's, not counted): {', '.join(shown)}; to wrap "
+                f"a dependency's functions too, name its directory in LIBWRAP_DEPENDENCY_DIRS "
+                f"(Makefile) or include its headers from libwrap.h")
 
     def nothing_wrapped(self, settings, direct):
         """The error when no function is left: the account and, for each
@@ -526,7 +519,7 @@ def generate(settings, scorep_include, say=print):
     direct, _ = include_tree(settings.preprocessed, settings.header)
     system = system_include_dirs(settings.cc, settings.language)
     is_library_header, rule_text = library_header_rule(settings, direct, system)
-    tally = Tally(settings.name, rule_text, system_dirs=tuple(system))
+    tally = Tally(settings.name, rule_text)
 
     def ours(file):
         if file and is_library_header(os.path.realpath(file)):
@@ -608,6 +601,11 @@ def generate(settings, scorep_include, say=print):
         "name": settings.name, "display_name": settings.display_name, "language": settings.language,
         "cppflags": settings.cppflags, "ldflags": settings.ldflags, "libs": settings.libs,
         "sonames": library["sonames"], "functions": len(final),
+        # what became of each function the library's headers declare (make's summary)
+        "account": {"declared": tally.declared, "wrapped": tally.wrapped,
+                    "not_wrappable": dict(sorted(tally.not_wrappable.items())),
+                    "not_exported": tally.not_exported, "filtered": tally.filtered,
+                    "not_compiling": tally.not_compiling},
         "target_shared": [str(s) for s in shared], "target_static": [str(s) for s in static],
         # run-time wrappers need the library's shared version to find the originals
         "runtime": bool(shared),

@@ -8,6 +8,7 @@ filtered); and no "success" with nothing wrapped.
 The two small libraries are laid out like Qt's: one -I prefix holding both
 libraries' header directories (base/ and top/), top's headers including
 base's, and the link line naming both (as pkg-config prints it)."""
+import json
 import re
 import subprocess
 
@@ -117,6 +118,10 @@ def test_the_summary_adds_up_to_the_declared_functions(installed_prefix, librari
     assert len(work.read("not_wrappable.txt").splitlines()) == numbers["not wrappable"]
     assert work.read("missing.filter").count("EXCLUDE MANGLED") == numbers["not exported"]
     assert "top_undefined" not in exported(libraries / "libtop.so")
+    # the description make install installs carries the same account
+    account = json.loads(work.read("top.libwrap.json"))["account"]
+    assert account == {"declared": 5, "wrapped": 1, "not_exported": 1, "filtered": 1, "not_compiling": 0,
+                       "not_wrappable": {"static": 1, "variable arguments and no va_list variant found": 1}}
 
 
 def test_nothing_to_wrap_fails_saying_why(installed_prefix, libraries, tmp_path):
