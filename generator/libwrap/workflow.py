@@ -138,6 +138,10 @@ def library_header_rule(settings, direct, system):
     when the user asks for them."""
     homes = sorted({os.path.dirname(d) for d in direct if os.path.dirname(d) not in system})
     extra = [os.path.realpath(settings.workdir / d) for d in settings.dependency_dirs]
+    for given, path in zip(settings.dependency_dirs, extra):
+        if not os.path.exists(path):
+            raise LibwrapError(f"LIBWRAP_DEPENDENCY_DIRS: '{given}' does not exist (name the directory "
+                               f"of the dependency's headers, e.g. one make lists under 'other headers')")
 
     def rule(f):
         return f in direct or any(under(f, h) for h in homes + extra)

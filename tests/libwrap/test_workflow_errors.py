@@ -110,6 +110,7 @@ def test_a_filter_with_a_syntax_error_names_its_line(installed_prefix, demo_libr
 @pytest.mark.parametrize("rules, word, meant", [
     ("  EXCLUDE demo_scale\n  INLCUDE demo_*\n", "INLCUDE", "INCLUDE"),
     ("  EXCLUDE demo_scale\n  EXCLUDE MANGLD _Z*\n", "MANGLD", "MANGLED"),
+    ("  EXCLUDE demo_scale\n  EXCLUDEMANGLED _Z*\n", "EXCLUDEMANGLED", "EXCLUDE MANGLED"),
 ])
 def test_a_misspelled_filter_keyword_after_the_first_rule_is_an_error(installed_prefix, demo_library,
                                                                       tmp_path, rules, word, meant):

@@ -98,8 +98,12 @@ def test_the_named_library_is_wrapped_not_its_dependency_sharing_the_include_dir
     assert wrapped == {"top_sum"} and wrapped <= exported(libraries / "libtop.so")
     # base's functions are named, with where they are and how to have them too
     assert "LIBWRAP_DEPENDENCY_DIRS" in proc.stdout and str(libraries / "include" / "base") in proc.stdout
-    # ... which the setting does
+    # ... which the setting does (a directory that is not there is an error, not ignored)
     makefile = work.read("Makefile")
+    (work.path / "Makefile").write_text(makefile.replace(
+        "LIBWRAP_DEPENDENCY_DIRS =", "LIBWRAP_DEPENDENCY_DIRS = ../no-such-include/base", 1))
+    bad = work.make(check=False)
+    assert bad.returncode != 0 and "LIBWRAP_DEPENDENCY_DIRS: '../no-such-include/base' does not exist" in bad.stderr
     (work.path / "Makefile").write_text(makefile.replace(
         "LIBWRAP_DEPENDENCY_DIRS =", f"LIBWRAP_DEPENDENCY_DIRS = {libraries / 'include' / 'base'}", 1))
     work.make()
