@@ -654,7 +654,7 @@ def check(settings, say=print):
         "functions that link without the library (libc or another library provides them): "
         "their wrappers may measure someone else's calls", sorted(result.uncertain)))
     say(f"scorep-libwrap check: {len(listed)} functions checked ({len(set(wrapped))} wrapped, "
-        f"{len(set(left_out) - set(wrapped))} left out by make as not exported) with {result.links} link(s): "
+        f"{len(set(left_out) - set(wrapped))} more in missing.filter) with {result.links} link(s): "
         f"{len(result.missing)} not exported by the library (missing.filter), "
         f"{len(result.uncertain)} link without it (uncertain.filter)")
     for title, names in (("missing", result.missing), ("uncertain", result.uncertain)):
