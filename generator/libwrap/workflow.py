@@ -241,8 +241,9 @@ class VariadicPairing:
     from a QString member means QString::vasprintf, never glibc's. Found by
     name, a partner must be declared in the library's own headers, take the
     same parameters plus one va_list and return the same type; named in
-    LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS (qualified or not), it may be declared
-    anywhere."""
+    LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS (qualified or not), it must be declared
+    in the library's headers too (forwarding to another library's function
+    would skip the library's own code)."""
     WHAT = "LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS"
 
     def __init__(self, procedures, is_library_header, mapping):
@@ -291,7 +292,13 @@ class VariadicPairing:
                 return None, (f"{self.WHAT}: '{named}' does not fit: a va_list variant takes the "
                               f"function's own parameters plus one va_list and returns the same type "
                               f"(looked for {' and '.join(looked)})")
-            return fitting[0], None
+            own = [v for v in fitting if self.ours(v)]
+            if not own:
+                # forwarding to another library's function would skip the
+                # library's own code: the program would not do the same
+                return None, (f"{self.WHAT}: '{named}' is declared in {fitting[0].attributes.get('file')}, "
+                              f"not in the library's headers: a va_list variant must be the library's own")
+            return own[0], None
         if not proc.parameters:
             return None, "ellipsis without a named parameter"
         candidates = {}

@@ -61,7 +61,10 @@ public:
     int format(const char* format, ...);                     // paired by the mapping only
     int formatList(const char* format, va_list ap);
 };
+void note(const char* format, ...);                          // its partner is vnote, not err.h's vwarn
+void vnote(const char* format, va_list ap);
 }
+#include <err.h>       // vwarn(const char*, va_list): fits, but another library's
 """
 TEXT_CC = """#include "text.hpp"
 namespace demo {
@@ -76,6 +79,8 @@ int Text::append(const char* format, ...)
 int Text::formatList(const char* format, va_list ap) { size = 0; return vappend(format, ap); }
 int Text::format(const char* format, ...)
 { va_list ap; va_start(ap, format); int n = formatList(format, ap); va_end(ap); return n; }
+void vnote(const char* format, va_list ap) { std::vprintf(format, ap); }
+void note(const char* format, ...) { va_list ap; va_start(ap, format); vnote(format, ap); va_end(ap); }
 }
 """
 TEXT_MAIN = """#include "libwrap.h"
@@ -86,6 +91,7 @@ int main()
     std::printf("%s (%d)\\n", t.data, t.size);
     t.format("[%05d]", 42);
     std::printf("%s (%d)\\n", t.data, t.size);
+    demo::note("note %d\\n", 3);
     return 0;
 }
 """
@@ -120,16 +126,18 @@ def test_cxx_members_pair_in_their_own_class_and_the_mapping_takes_qualified_nam
     assert '__asm__("vasprintf")' not in linktime
     work.make("install")
     plain, measured, counts = measured_run(work, installed_prefix, tmp_path)
-    assert measured == plain == "seven 7 and 1.5 (15)\n[00042] (7)\n"
+    assert measured == plain == "seven 7 and 1.5 (15)\n[00042] (7)\nnote 3\n"
     assert {name: n for name, n in counts.items() if name.startswith("demo::Text::")} == {
         "demo::Text::asprintf(char const*, ...)": 1, "demo::Text::append(char const*, ...)": 1,
         "demo::Text::format(char const*, ...)": 1}
+    assert counts.get("demo::note(char const*, ...)") == 1
 
 
 def test_a_plain_name_in_the_mapping_means_the_members_own_scope(installed_prefix, text_library, tmp_path):
     """`asprintf:vasprintf` for Text's member means Text::vasprintf, never
-    glibc's vasprintf; a partner that does not fit is named in
-    not_wrappable.txt; a malformed pair is an error showing the form."""
+    glibc's vasprintf; a partner that does not fit, or that is another
+    library's (forwarding there would skip the library's own code), is named
+    in not_wrappable.txt; a malformed pair is an error showing the form."""
     lib = text_library
     work = init(tmp_path, installed_prefix, "text", "c++", "-ltext", "jsoncpp_main.cc",
                 cppflags=f"-I{lib / 'include'}", ldflags=f"-L{lib} -Wl,-rpath,{lib}", headers=["text.hpp"])
@@ -141,10 +149,13 @@ def test_a_plain_name_in_the_mapping_means_the_members_own_scope(installed_prefi
     assert proc.returncode != 0 and "'demo::Text::format:::vlog' is not of the form" in proc.stderr
     assert "QString::asprintf:QString::vasprintf" in proc.stderr        # the form, for C++
     (work.path / "Makefile").write_text(makefile.replace(
-        variable, variable + " asprintf:vasprintf demo::Text::format:vsnprintf", 1))
+        variable, variable + " asprintf:vasprintf demo::Text::format:vsnprintf demo::note:vwarn", 1))
     work.make()
     linktime = work.read("scorep_libwrap_text_linktime.cc")
     assert '__asm__("_ZN4demo4Text9vasprintfEPKcP13__va_list_tag")' in linktime
     assert '__asm__("vasprintf")' not in linktime
-    assert work.read("not_wrappable.txt").startswith("demo::Text::format(char const*, ...): "
-                                                     "LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS: 'vsnprintf' does not fit")
+    format_line, note_line = work.read("not_wrappable.txt").splitlines()
+    assert format_line.startswith("demo::Text::format(char const*, ...): "
+                                  "LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS: 'vsnprintf' does not fit")
+    assert note_line.startswith("demo::note(char const*, ...): LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS: "
+                                "'vwarn' is declared in /usr/include/err.h, not in the library's headers")
