@@ -9,6 +9,7 @@ The two small libraries are laid out like Qt's: one -I prefix holding both
 libraries' header directories (base/ and top/), top's headers including
 base's, and the link line naming both (as pkg-config prints it)."""
 import json
+import pathlib
 import re
 import subprocess
 
@@ -72,10 +73,11 @@ def top_workdir(tmp, prefix, lib, libs="-ltop -lbase", name="top"):
 
 
 def exported(library):
-    """The functions a shared library defines (nm -D: the oracle)."""
+    """The functions a shared library defines (nm -D: the oracle), without
+    their symbol versions (@@Qt_5)."""
     out = subprocess.run(["nm", "-D", "--defined-only", str(library)], capture_output=True, text=True,
                          check=True).stdout
-    return {line.split()[-1] for line in out.splitlines() if line.split()[1:2] == ["T"]}
+    return {line.split()[-1].split("@")[0] for line in out.splitlines() if line.split()[1:2] in (["T"], ["W"])}
 
 
 def summary(output):
@@ -153,3 +155,23 @@ def test_a_header_of_templates_only_fails_saying_why(installed_prefix, libraries
     assert proc.returncode != 0
     assert "no function to wrap" in proc.stderr and "2 not wrappable" in proc.stderr
     assert "function template" in proc.stderr and "member of a class template" in proc.stderr
+
+
+def test_wrapping_a_qtgui_header_wraps_qtgui_not_qtcore(installed_prefix, tmp_path):
+    """Qt as pkg-config describes it: QtGui's and QtCore's -I directories and
+    libraries together. A QtGui header wraps QtGui functions only."""
+    flags = {what: subprocess.run(["pkg-config", f"--{what}", "Qt5Gui"], capture_output=True, text=True,
+                                  check=True).stdout.strip() for what in ("cflags", "libs")}
+    work = init(tmp_path, installed_prefix, "qvec", "c++", flags["libs"], "jsoncpp_main.cc",
+                cppflags=flags["cflags"] + " -fPIC", headers=["QtGui/qvector2d.h"])
+    (work.path / "main.cc").write_text('#include "libwrap.h"\n#include <cstdio>\n'
+                                       'int main() { std::printf("%g\\n", QVector2D(3, 4).length()); }\n')
+    proc = work.make()
+    wrapped = set(work.wrapped())
+    libdir = subprocess.run(["pkg-config", "--variable=libdir", "Qt5Gui"], capture_output=True, text=True,
+                            check=True).stdout.strip()
+    assert wrapped and wrapped <= exported(pathlib.Path(libdir) / "libQt5Gui.so")
+    assert not wrapped & exported(pathlib.Path(libdir) / "libQt5Core.so")
+    assert "_ZNK9QVector2D6lengthEv" in wrapped
+    # QtCore's functions are counted apart, with the directory that holds them
+    assert re.search(r"\d+ in /\S+/qt5/QtCore\b", proc.stdout), proc.stdout
