@@ -12,6 +12,7 @@ import sys
 
 import pytest
 
+import cube_consistency
 import trace_consistency
 from trace_consistency import pytest_terminal_summary  # noqa: F401  (the count of checked traces)
 
@@ -57,6 +58,8 @@ def mpirun(nprocs, argv, mpi="openmpi", env=None, cwd=None, timeout=120, check=T
                              f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr}")
     # every traced run's trace must pass scorep-check (tests/trace_consistency.py)
     trace_consistency.check_run(env, cwd, started, proc.returncode)
+    # every profile.cubex agrees with its profile.json (tests/cube_consistency.py)
+    cube_consistency.check_run(env, cwd, started)
     return proc
 
 

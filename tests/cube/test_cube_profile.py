@@ -1,0 +1,155 @@
+"""profile.cubex (runtime/profile_cube.c): the profile in CUBE4, read back
+with the independent reader (tests/cube_reader.py) and compared with
+profile.json metric by metric (tests/cube_consistency.py, which conftest.mpirun
+also applies to every MPI run of the suite)."""
+import json
+import pathlib
+import socket
+import struct
+import subprocess
+import sys
+import tarfile
+
+import pytest
+
+from conftest import MPI_COMPILERS, REPO, mpi_build, mpirun
+import cube_consistency
+import cube_reader
+
+sys.path.insert(0, str(REPO / "tests" / "runtime"))
+sys.path.insert(0, str(REPO / "tests" / "trace"))
+from runtime_programs import run  # noqa: E402
+from trace_programs import build_program  # noqa: E402
+
+RANKS = 4  # mpi_events needs two ranks of each parity
+
+
+@pytest.fixture(scope="module")
+def mpi_events(tmp_path_factory):
+    """tests/trace/mpi_events.c (user regions, int and string parameters,
+    point-to-point, collectives, RMA) built against the Open MPI build."""
+    work = tmp_path_factory.mktemp("cube-mpi-events")
+    return build_program(mpi_build("openmpi"), "mpi_events.c", work / "mpi_events", MPI_COMPILERS["openmpi"]["c"],
+                         ["scorep_mpi_layer", "scorep_measurement"])
+
+
+def run_events(program, experiment, **env):
+    environment = {"SCOREP_EXPERIMENT_DIRECTORY": str(experiment), "SCOREP_ENABLE_PROFILING": "true",
+                   "SCOREP_ENABLE_TRACING": "false"}
+    environment.update(env)
+    forwarded = [a for key in environment for a in ("-x", key)]
+    return mpirun(RANKS, [program, 4], env=environment, cwd=program.parent, launcher_args=forwarded)
+
+
+@pytest.fixture(scope="module")
+def events_experiment(mpi_events, tmp_path_factory):
+    experiment = tmp_path_factory.mktemp("cube-run") / "exp"
+    run_events(mpi_events, experiment)
+    return experiment
+
+
+def test_cube_profile_of_an_mpi_run_agrees_with_profile_json_on_every_metric(events_experiment):
+    assert cube_consistency.compare(events_experiment / "profile.cubex", events_experiment / "profile.json",
+                                    host=socket.gethostname()) == []
+    cube = cube_reader.read(events_experiment / "profile.cubex")
+    profile = json.loads((events_experiment / "profile.json").read_text())
+    # the numbers are there, not only agreeing zeros
+    sent = sum(cube.values("bytes_sent").values())
+    assert sent == sum(row["bytes_sent"] for row in profile["rows"]) > 0
+    assert sum(cube.values("visits").values()) == sum(row["visits"] for row in profile["rows"])
+    assert len(cube.values("time")) == len([r for r in profile["rows"] if r["time_incl_ns"]])
+
+
+def test_cube_profile_has_scorep_metric_names_and_system_tree(events_experiment):
+    cube = cube_reader.read(events_experiment / "profile.cubex")
+    names = [m["uniq_name"] for m in cube.metrics]
+    assert names[:6] == ["visits", "time", "min_time", "max_time", "bytes_sent", "bytes_received"]
+    assert cube.attrs["CUBE_CT_AGGR"] == "SUM"
+    processes = sorted({(l["process"]["rank"], l["process"]["name"]) for l in cube.locations.values()})
+    assert processes == [(r, f"MPI Rank {r}") for r in range(RANKS)]
+    assert {l["node"] for l in cube.locations.values()} == {socket.gethostname()}
+    assert {tuple(c for c, _ in l["tree"]) for l in cube.locations.values()} == {("machine", "node")}
+
+
+def test_cube_profile_writes_parameters_as_cnode_parameters(events_experiment):
+    cube = cube_reader.read(events_experiment / "profile.cubex")
+    params = {p for c in cube.cnodes.values() for p in c["parameters"]}
+    assert ("numeric", "iteration", "0") in params
+    assert ("string", "phase", "rma") in params
+    # a parameter node calls its parent's region
+    for c in cube.cnodes.values():
+        if c["parameters"]:
+            assert c["callee"] == cube.cnodes[c["parent"]]["callee"]
+
+
+def test_profiling_format_none_keeps_only_our_formats(mpi_events, tmp_path):
+    run_events(mpi_events, tmp_path / "none", SCOREP_PROFILING_FORMAT="none")
+    assert (tmp_path / "none" / "profile.json").is_file()
+    assert not list((tmp_path / "none").glob("*.cubex*"))
+    assert "SCOREP_PROFILING_FORMAT=none" in (tmp_path / "none" / "scorep.cfg").read_text()
+
+
+def test_profiling_format_takes_scorep_values_and_names_a_wrong_one(mpi_events, tmp_path):
+    proc = run_events(mpi_events, tmp_path / "tuple", SCOREP_PROFILING_FORMAT="cube_tuple")
+    assert "SCOREP_PROFILING_FORMAT" not in proc.stderr
+    assert (tmp_path / "tuple" / "profile.cubex").is_file()
+    proc = run_events(mpi_events, tmp_path / "typo", SCOREP_PROFILING_FORMAT="cubex4")
+    assert "SCOREP_PROFILING_FORMAT: invalid value 'cubex4'" in proc.stderr
+    assert (tmp_path / "typo" / "profile.cubex").is_file()
+    proc = run_events(mpi_events, tmp_path / "tau", SCOREP_PROFILING_FORMAT="tau_snapshot")
+    assert "'tau_snapshot' is not written" in proc.stderr
+    assert not (tmp_path / "tau" / "profile.cubex").exists()
+
+
+def test_cube_profile_of_a_serial_run_has_user_metrics_and_exact_times(build_dir, tmp_path):
+    # test_profile_exact: an injected clock, parameters and a user metric "flops"
+    run(build_dir, "test_profile_exact", env={"SCOREP_EXPERIMENT_DIRECTORY": str(tmp_path / "e")})
+    assert cube_consistency.check_experiment(tmp_path / "e") == []
+    cube = cube_reader.read(tmp_path / "e" / "profile.cubex")
+    flops = cube.metric("flops")
+    assert (flops["dtype"], flops["uom"]) == ("INT64", "ops")
+    profile = json.loads((tmp_path / "e" / "profile.json").read_text())
+    assert sum(cube.values("flops").values()) == sum(r.get("metrics", {}).get("0", 0) for r in profile["rows"]) > 0
+
+
+def test_aborted_run_gives_each_rank_a_readable_cube_of_its_part(tmp_path):
+    """Every rank calls MPI_Abort (tests/faults/fault_program.c): each writes
+    profile.rank<R>.cubex beside profile.rank<R>.json, whole (no .part)."""
+    build = mpi_build("openmpi")
+    program = tmp_path / "fault_program"
+    subprocess.run([sys.executable, str(build / "runtime" / "mpi_adapter" / "scorep"), "mpicc", "-O1",
+                    str(REPO / "tests" / "faults" / "fault_program.c"), "-o", str(program)],
+                   check=True, capture_output=True, text=True)
+    (tmp_path / "out").mkdir()
+    experiment = tmp_path / "exp"
+    env = {"SCOREP_EXPERIMENT_DIRECTORY": str(experiment)}
+    proc = mpirun(2, [program, tmp_path / "out", "0", "abort", "2"], env=env, cwd=tmp_path, check=False,
+                  launcher_args=["-x", "SCOREP_EXPERIMENT_DIRECTORY"])
+    assert proc.returncode != 0
+    parts = sorted(experiment.glob("profile.rank*.cubex"))
+    assert parts, f"no profile.rank<R>.cubex in {sorted(p.name for p in experiment.iterdir())}"
+    for part in parts:
+        cube = cube_reader.read(part)
+        assert cube.attrs["scorep-wrapgen::partial"] == "true"
+        assert {l["process"]["name"] for l in cube.locations.values()} == {f"MPI Rank {part.name[12:-6]}"}
+    assert cube_consistency.check_experiment(experiment) == []
+
+
+def test_reader_rejects_a_cube_file_with_a_short_data_member(events_experiment, tmp_path):
+    """The reader checks the format (else agreeing would prove little): a
+    data member one value short is an error naming it."""
+    broken = tmp_path / "broken.cubex"
+    with tarfile.open(events_experiment / "profile.cubex") as src, tarfile.open(broken, "w") as dst:
+        for info in src.getmembers():
+            data = src.extractfile(info).read()
+            if info.name == "1.data":
+                data = data[:-8]
+            info.size = len(data)
+            import io
+            dst.addfile(info, io.BytesIO(data))
+    cube = cube_reader.read(broken)
+    cube.values("visits")
+    with pytest.raises(cube_reader.CubeFormatError, match="1.data"):
+        cube.values("time")
+    index = tarfile.open(events_experiment / "profile.cubex").extractfile("0.index").read()
+    assert index[:11] == b"CUBEX.INDEX" and struct.unpack("=i", index[11:15])[0] == 1
