@@ -153,3 +153,54 @@ def test_reader_rejects_a_cube_file_with_a_short_data_member(events_experiment, 
         cube.values("time")
     index = tarfile.open(events_experiment / "profile.cubex").extractfile("0.index").read()
     assert index[:11] == b"CUBEX.INDEX" and struct.unpack("=i", index[11:15])[0] == 1
+
+
+def score_lines(build_dir, target):
+    """scorep-score -r's region lines as {(type, region): (visits, time[s])}."""
+    proc = subprocess.run([sys.executable, str(build_dir / "runtime" / "scorep-score"), "-r", str(target)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    lines = {}
+    for line in proc.stdout.splitlines():
+        fields = line.split()
+        if len(fields) >= 8 and fields[0] in ("ALL", "MPI", "COM", "USR", "LIB", "CAF", "SCOREP"):
+            lines[(fields[0], " ".join(fields[7:]))] = (fields[3], fields[4])
+    return lines
+
+
+def test_scorep_score_reads_profile_cubex_as_it_reads_profile_json(build_dir, events_experiment):
+    from_json = score_lines(build_dir, events_experiment / "profile.json")
+    from_cube = score_lines(build_dir, events_experiment / "profile.cubex")
+    assert len(from_json) > 5
+    assert from_cube == from_json
+
+
+def test_scorep_score_names_a_file_that_is_not_cube4(build_dir, tmp_path):
+    bad = tmp_path / "profile.cubex"
+    bad.write_bytes(b"not a tar")
+    proc = subprocess.run([sys.executable, str(build_dir / "runtime" / "scorep-score"), str(bad)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert f"{bad}: cannot read it as a CUBE4 file" in proc.stderr
+
+
+def test_scorep_info_summarises_a_cube_file(events_experiment):
+    proc = subprocess.run([sys.executable, str(REPO / "tools" / "scorep-info"), "cube-summary", "--top", "3",
+                           str(events_experiment)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    profile = json.loads((events_experiment / "profile.json").read_text())
+    out = proc.stdout
+    for name in ("visits", "time", "min_time", "max_time", "bytes_sent", "bytes_received"):
+        assert f"\n  {name} " in out
+    visits = sum(r["visits"] for r in profile["rows"])
+    assert f"visits               occ    UINT64     exclusive  total {visits:,}\n" in out
+    assert (f"call paths: {len(profile['callpaths'])}  regions: {len(profile['regions'])}  locations: "
+            f"{len(profile['locations'])} ({RANKS} processes on 1 node(s))") in out
+    top = out.split("call path\n", 1)[1].strip().splitlines()
+    assert len(top) == 3
+    # the first is the call path with the most exclusive time in profile.json
+    per_cp = {}
+    for r in profile["rows"]:
+        per_cp[r["callpath"]] = per_cp.get(r["callpath"], 0) + r["time_excl_ns"]
+    best = max(per_cp, key=per_cp.get)
+    assert top[0].split()[0] == f"{per_cp[best] / 1e9:.6f}"
