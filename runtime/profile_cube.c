@@ -40,7 +40,7 @@ char* scorep_profile_cube_hosts(const scorep_finalize_context* ctx)
 /* ---- the metrics: Score-P's unique names, types and units ---- */
 
 typedef enum {
-    VALUE_VISITS, VALUE_BYTES_SENT, VALUE_BYTES_RECEIVED, VALUE_USER,
+    VALUE_VISITS, VALUE_BYTES_SENT, VALUE_BYTES_RECEIVED, VALUE_BYTES_READ, VALUE_BYTES_WRITTEN, VALUE_USER,
     VALUE_SECONDS, VALUE_MIN_SECONDS, VALUE_MAX_SECONDS
 } value_kind;
 typedef struct {
@@ -63,6 +63,9 @@ static const cube_metric fixed_metrics[] = {
      VALUE_MAX_SECONDS, 0},
     {"bytes_sent", "bytes_sent", "UINT64", "bytes", "EXCLUSIVE", "Bytes sent", VALUE_BYTES_SENT, 0},
     {"bytes_received", "bytes_received", "UINT64", "bytes", "EXCLUSIVE", "Bytes received", VALUE_BYTES_RECEIVED, 0},
+    {"io_bytes_read", "io_bytes_read", "UINT64", "bytes", "EXCLUSIVE", "I/O bytes read", VALUE_BYTES_READ, 0},
+    {"io_bytes_written", "io_bytes_written", "UINT64", "bytes", "EXCLUSIVE", "I/O bytes written", VALUE_BYTES_WRITTEN,
+     0},
 };
 #define FIXED_METRICS (sizeof fixed_metrics / sizeof *fixed_metrics)
 
@@ -84,6 +87,8 @@ static int cell_value(const cube_metric* m, const scorep_report_row* row, unsign
     case VALUE_VISITS: is_double = 0, u = row->n.visits; break;
     case VALUE_BYTES_SENT: is_double = 0, u = row->n.bytes_sent; break;
     case VALUE_BYTES_RECEIVED: is_double = 0, u = row->n.bytes_received; break;
+    case VALUE_BYTES_READ: is_double = 0, u = row->n.bytes_read; break;
+    case VALUE_BYTES_WRITTEN: is_double = 0, u = row->n.bytes_written; break;
     case VALUE_USER: is_double = 0, u = (uint64_t)row->metrics[m->user]; break;
     /* nanoseconds as seconds: exact back to the nanosecond below 2^53 ns (104 days) */
     case VALUE_SECONDS: d = (double)row->n.time_incl / 1e9; break;
@@ -225,31 +230,35 @@ static void write_system(FILE* f, const scorep_report* r, const uint32_t* loc_or
 {
     const scorep_unified_definitions* d = r->defs;
     uint32_t nloc = d->location_count;
-    fputs(" <system>\n  <systemtreenode id=\"0\">\n   <name>machine</name>\n   <class>machine</class>\n", f);
+    /* names and the Id attribute spelled as CubeLib writes them for Score-P */
+    fputs(" <system>\n  <systemtreenode Id=\"0\">\n   <name>machine Linux</name>\n   <class>machine</class>\n"
+          "   <attr key=\"platform\" value=\"Linux\"/>\n",
+          f);
     /* nodes in the order of their first rank; a rank's locations are contiguous in loc_order */
     uint32_t node_id = 1;
     char* done = calloc(nloc ? nloc : 1, 1);
     for (uint32_t i = 0; i < nloc; i++) {
         if (done[i]) continue;
         const char* host = host_of(r, d->location_rank[loc_order[i]]);
-        fprintf(f, "   <systemtreenode id=\"%u\">\n", node_id++);
-        xml_element(f, "    ", "name", host);
+        fprintf(f, "   <systemtreenode Id=\"%u\">\n    <name>node ", node_id++);
+        xml_text(f, host);
+        fputs("</name>\n", f);
         fputs("    <class>node</class>\n", f);
         for (uint32_t j = i; j < nloc;) {
             uint32_t rank = d->location_rank[loc_order[j]];
             uint32_t end = j;
             while (end < nloc && d->location_rank[loc_order[end]] == rank) end++;
             if (!done[j] && strcmp(host_of(r, rank), host) == 0) {
-                fprintf(f, "    <locationgroup id=\"%u\">\n     <name>MPI Rank %u</name>\n     <rank>%u</rank>\n"
+                fprintf(f, "    <locationgroup Id=\"%u\">\n     <name>MPI Rank %u</name>\n     <rank>%u</rank>\n"
                            "     <type>process</type>\n",
                         rank, rank, rank);
                 for (uint32_t k = j; k < end; k++) {
                     uint32_t thread = d->location_thread[loc_order[k]];
                     /* the names the OTF2 trace gives the same locations */
                     if (thread == 0)
-                        fprintf(f, "     <location id=\"%u\">\n      <name>Master thread</name>\n", k);
+                        fprintf(f, "     <location Id=\"%u\">\n      <name>Master thread</name>\n", k);
                     else
-                        fprintf(f, "     <location id=\"%u\">\n      <name>Thread %u</name>\n", k, thread);
+                        fprintf(f, "     <location Id=\"%u\">\n      <name>Thread %u</name>\n", k, thread);
                     fprintf(f, "      <rank>%u</rank>\n      <type>thread</type>\n     </location>\n", thread);
                     done[k] = 1;
                 }
@@ -260,7 +269,24 @@ static void write_system(FILE* f, const scorep_report* r, const uint32_t* loc_or
         fputs("   </systemtreenode>\n", f);
     }
     free(done);
-    fputs("  </systemtreenode>\n </system>\n", f);
+    fputs("  </systemtreenode>\n", f);
+    /* the process x thread grid CubeGUI's topology view shows, as Score-P writes it */
+    uint32_t max_rank = 0, max_thread = 0;
+    for (uint32_t i = 0; i < nloc; i++) {
+        if (d->location_rank[i] > max_rank) max_rank = d->location_rank[i];
+        if (d->location_thread[i] > max_thread) max_thread = d->location_thread[i];
+    }
+    if (nloc) {
+        fprintf(f, "  <topologies>\n   <cart name=\"Process x Thread\" ndims=\"2\">\n"
+                   "    <dim name=\"Process\" size=\"%u\" periodic=\"false\"/>\n"
+                   "    <dim name=\"Thread\" size=\"%u\" periodic=\"false\"/>\n",
+                max_rank + 1, max_thread + 1);
+        for (uint32_t k = 0; k < nloc; k++)
+            fprintf(f, "    <coord locId=\"%u\">%u %u</coord>\n", k, d->location_rank[loc_order[k]],
+                    d->location_thread[loc_order[k]]);
+        fputs("   </cart>\n  </topologies>\n", f);
+    }
+    fputs(" </system>\n", f);
 }
 
 static void write_program(FILE* f, const scorep_report* r, const call_tree* t)
@@ -441,6 +467,8 @@ static scorep_report_row* merge_duplicates(cell* cells, size_t* ncells)
             m->n.time_incl += b->time_incl;
             m->n.bytes_sent += b->bytes_sent;
             m->n.bytes_received += b->bytes_received;
+            m->n.bytes_read += b->bytes_read;
+            m->n.bytes_written += b->bytes_written;
             for (int k = 0; k < SCOREP_PROFILE_MAX_METRICS; k++) m->metrics[k] += cells[i].row->metrics[k];
             cells[out - 1].row = m;
         } else

@@ -24,6 +24,8 @@ ROW_METRICS = {
     "time_max_ns": ("max_time", 1e9),
     "bytes_sent": ("bytes_sent", 1),
     "bytes_received": ("bytes_received", 1),
+    "bytes_read": ("io_bytes_read", 1),
+    "bytes_written": ("io_bytes_written", 1),
 }
 # Score-P's metric definitions the tools key on: (dtype, uom, type)
 SCOREP_METRICS = {
@@ -33,6 +35,8 @@ SCOREP_METRICS = {
     "max_time": ("MAXDOUBLE", "sec", "EXCLUSIVE"),
     "bytes_sent": ("UINT64", "bytes", "EXCLUSIVE"),
     "bytes_received": ("UINT64", "bytes", "EXCLUSIVE"),
+    "io_bytes_read": ("UINT64", "bytes", "EXCLUSIVE"),
+    "io_bytes_written": ("UINT64", "bytes", "EXCLUSIVE"),
 }
 
 
@@ -110,7 +114,7 @@ def compare(cubex_path, json_path, host=None):
         if (c["name"], c["type"], c["process"]["name"], c["process"]["type"], classes) != (
                 name, "thread", f"MPI Rank {loc['rank']}", "process", ["machine", "node"]):
             problems.append(f"location {c}: not machine/node/'MPI Rank {loc['rank']}'/'{name}'")
-        if host and c["node"] != host:
+        if host and c["node"] != f"node {host}":
             problems.append(f"location {c['id']}: node {c['node']!r}, the host is {host!r}")
     if len(cube.locations) != len(profile["locations"]):
         problems.append(f"{len(cube.locations)} locations, {len(profile['locations'])} in profile.json")

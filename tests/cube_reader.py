@@ -97,10 +97,11 @@ class Cube:
             path = path + [(text(stn, "class"), text(stn, "name"))]
             stack += [(n, path) for n in stn.findall("systemtreenode")]
             for group in stn.findall("locationgroup"):
-                process = {"id": int(group.get("id")), "name": text(group, "name"),
+                # CubeLib writes the system tree's ids as "Id"
+                process = {"id": int(group.get("Id", group.get("id"))), "name": text(group, "name"),
                            "rank": int(text(group, "rank")), "type": text(group, "type")}
                 for loc in group.findall("location"):
-                    lid = int(loc.get("id"))
+                    lid = int(loc.get("Id", loc.get("id")))
                     if lid in self.locations:
                         raise CubeFormatError(f"anchor.xml: location id {lid} used twice")
                     classes = dict(path)

@@ -84,6 +84,7 @@ class _Cube:
             stack += [(child, entry["id"]) for child in c.findall("cnode")]
         self.locations = {}
         self.nodes = set()
+        # CubeLib spells the system tree's id attribute "Id"
         stack = [(n, None) for n in root.find("system").findall("systemtreenode")]
         while stack:
             n, node = stack.pop()
@@ -94,7 +95,7 @@ class _Cube:
             for group in n.findall("locationgroup"):
                 rank = int(group.findtext("rank") or 0)
                 for loc in group.findall("location"):
-                    lid = int(loc.get("id"))
+                    lid = int(loc.get("Id", loc.get("id")))
                     self.locations[lid] = {"id": lid, "rank": rank, "thread": int(loc.findtext("rank") or 0),
                                            "name": loc.findtext("name"), "node": node}
 
@@ -193,12 +194,24 @@ def _load(path):
     return cube, profile
 
 
+def _checked(function, path, *args):
+    """function(path, ...), its failures on a malformed file said as CubeError."""
+    try:
+        return function(path, *args)
+    except (KeyError, ValueError, TypeError, AttributeError, IndexError, struct.error, zlib.error) as e:
+        raise CubeError(f"{path}: malformed CUBE file ({type(e).__name__}: {e})") from e
+
+
 def load(path):
     """The CUBE file as a profile in profile.json's layout."""
-    return _load(path)[1]
+    return _checked(_load, path)[1]
 
 
 def summary(path, top=10):
+    return _checked(_summary, path, top)
+
+
+def _summary(path, top):
     """What a CUBE file holds, as lines: metrics with their totals, the
     numbers of call paths, regions and locations, the top call paths by
     exclusive time."""

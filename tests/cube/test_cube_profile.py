@@ -63,11 +63,13 @@ def test_cube_profile_of_an_mpi_run_agrees_with_profile_json_on_every_metric(eve
 def test_cube_profile_has_scorep_metric_names_and_system_tree(events_experiment):
     cube = cube_reader.read(events_experiment / "profile.cubex")
     names = [m["uniq_name"] for m in cube.metrics]
-    assert names[:6] == ["visits", "time", "min_time", "max_time", "bytes_sent", "bytes_received"]
+    assert names[:8] == ["visits", "time", "min_time", "max_time", "bytes_sent", "bytes_received",
+                         "io_bytes_read", "io_bytes_written"]
     assert cube.attrs["CUBE_CT_AGGR"] == "SUM"
     processes = sorted({(l["process"]["rank"], l["process"]["name"]) for l in cube.locations.values()})
     assert processes == [(r, f"MPI Rank {r}") for r in range(RANKS)]
-    assert {l["node"] for l in cube.locations.values()} == {socket.gethostname()}
+    assert {l["node"] for l in cube.locations.values()} == {f"node {socket.gethostname()}"}
+    assert {l["machine"] for l in cube.locations.values()} == {"machine Linux"}
     assert {tuple(c for c, _ in l["tree"]) for l in cube.locations.values()} == {("machine", "node")}
 
 
