@@ -7,6 +7,7 @@ temporary directory; see below)."""
 import json
 import os
 import pathlib
+import socket
 import subprocess
 import sys
 
@@ -14,7 +15,13 @@ import pytest
 
 import cube_consistency
 import trace_consistency
-from trace_consistency import pytest_terminal_summary  # noqa: F401  (the count of checked traces)
+from trace_consistency import pytest_terminal_summary as _trace_summary
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The counts of checked traces and CUBE files."""
+    _trace_summary(terminalreporter)
+    cube_consistency.pytest_terminal_summary(terminalreporter)
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))   # the generator package
@@ -71,6 +78,19 @@ def mpi_build(mpi):
         target = "make" if build == BUILD else "make build-both"
         pytest.fail(f"no meson build for {mpi} in {build}: run '{target}' first (make check does)")
     return build
+
+
+@pytest.fixture(scope="session", autouse=True)
+def every_profile_cubex_agrees_with_its_profile_json(tmp_path_factory):
+    """At the end of the session: the profile.cubex files written in the
+    session's temporary directories and not checked after their run
+    (tests/cube_consistency.py)."""
+    yield
+    problems = cube_consistency.sweep(tmp_path_factory.getbasetemp(), host=socket.gethostname())
+    if problems:
+        shown = "\n  ".join(problems[:30])
+        raise AssertionError(f"{len(problems)} differences between profile.cubex files and their "
+                             f"profile.json:\n  {shown}")
 
 
 @pytest.fixture(scope="session")

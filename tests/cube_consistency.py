@@ -1,20 +1,29 @@
 """Every profile.cubex the test suite writes is read back with the
 independent reader (tests/cube_reader.py) and compared with the profile.json
-beside it (conftest.mpirun calls check_run after each MPI run): every metric
-of every call path on every location, exact for counts and bytes, to the
-nanosecond for times (stored as seconds in doubles), and nothing in the CUBE
-file that profile.json does not have. A partial experiment's
-profile.rank<R>.cubex is compared with its profile.rank<R>.json.
+beside it: every metric of every call path on every location, exact for
+counts and bytes, to the nanosecond for times (stored as seconds in doubles),
+and nothing in the CUBE file that profile.json does not have. A partial
+experiment's profile.rank<R>.cubex is compared with its profile.rank<R>.json.
+
+Two hooks: conftest.mpirun calls check_run after each MPI run (the test that
+ran it fails); conftest's session fixture calls sweep at the end over the
+session's temporary directories, for the runs of other launchers (serial
+programs, compiler, library-wrapping and coarray tests), skipping files
+already checked and pairs a test has changed since (profile.json newer than
+its profile.cubex, which the measurement writes after it).
 
 compare(cubex, json) returns the list of differences (empty: they agree)."""
 import json
+import os
 import pathlib
 import socket
+import time
 
 import cube_reader
 import trace_consistency
 
-CHECKED = {"files": 0}
+CHECKED = {"files": 0, "seconds": 0.0}
+_SEEN = set()   # (path, mtime) of the files already compared
 
 # profile.json row field -> (CUBE metric, scale of the stored value to the field's unit)
 ROW_METRICS = {
@@ -161,28 +170,59 @@ def compare(cubex_path, json_path, host=None):
 
 def check_experiment(experiment, host=None):
     """Differences of every profile*.cubex in an experiment directory with
-    its JSON twin; a .cubex without one, or a leftover .part, is one too."""
+    its JSON twin; a .cubex without one is one too. (A profile*.cubex.part
+    is what a rank killed while writing leaves: never taken for the file.)"""
     experiment = pathlib.Path(experiment)
     problems = []
-    for part in experiment.glob("profile*.cubex.part"):
-        problems.append(f"{part.name}: a CUBE file left unfinished")
     for cubex in sorted(experiment.glob("profile*.cubex")):
         twin = cubex.with_suffix(".json")
         if not twin.is_file():
             problems.append(f"{cubex.name}: no {twin.name} beside it")
             continue
-        try:
-            problems += [f"{cubex.name}: {p}" for p in compare(cubex, twin, host)]
-        except cube_reader.CubeFormatError as e:
-            problems.append(f"{cubex.name}: unreadable: {e}")
-        CHECKED["files"] += 1
+        problems += [f"{cubex.name}: {p}" for p in _compare_once(cubex, twin, host)]
     return problems
+
+
+def _compare_once(cubex, twin, host):
+    began = time.perf_counter()
+    _SEEN.add((str(cubex), cubex.stat().st_mtime))
+    try:
+        return compare(cubex, twin, host)
+    except cube_reader.CubeFormatError as e:
+        return [f"unreadable: {e}"]
+    finally:
+        CHECKED["files"] += 1
+        CHECKED["seconds"] += time.perf_counter() - began
+
+
+def sweep(root, host=None):
+    """Compares every profile*.cubex under root not compared yet; returns
+    the differences, each naming its file."""
+    problems = []
+    for cubex in sorted(pathlib.Path(root).rglob("profile*.cubex")):
+        twin = cubex.with_suffix(".json")
+        try:
+            if (str(cubex), cubex.stat().st_mtime) in _SEEN or not twin.is_file():
+                continue
+            # written by one measurement: the JSON first, the CUBE file right after
+            if not 0 <= cubex.stat().st_mtime - twin.stat().st_mtime < 30:
+                continue
+        except OSError:
+            continue
+        problems += [f"{cubex}: {p}" for p in _compare_once(cubex, twin, host)]
+    return problems
+
+
+def pytest_terminal_summary(terminalreporter):
+    """(a pytest hook, imported by conftest.py) How many CUBE files were compared."""
+    if CHECKED["files"]:
+        terminalreporter.write_line(f"profile.cubex: {CHECKED['files']} files compared with their profile.json "
+                                    f"in {CHECKED['seconds']:.1f} s")
 
 
 def check_run(env, cwd, started):
     """Called by conftest.mpirun after a run: every profile.cubex the run
     wrote must agree with its profile.json."""
-    import os
     merged = dict(os.environ)
     merged.update({k: str(v) for k, v in (env or {}).items()})
     for experiment in trace_consistency._experiments(merged, cwd, started):
