@@ -50,13 +50,17 @@ SCOREP_METRICS = {
 
 
 def _json_frame(profile, callpath, regions):
-    region = regions[callpath["region"]]
+    """A frame's identity: its region's (name, file, line, paradigm, role), as
+    Score-P tells regions apart (two "step" in one file at two lines are two),
+    and its parameter."""
+    r = regions[callpath["region"]]
+    region = (r["name"], r["file"] or "", r["line"] or -1, r["paradigm"], r["role"])
     params = ()
     if "parameter" in callpath:
         p = callpath["parameter"]
         kind = "string" if isinstance(p["value"], str) or p["value"] is None else "numeric"
         params = ((kind, p["name"], "" if p["value"] is None else str(p["value"])),)
-    return (region["name"], params)
+    return (region, params)
 
 
 def compare(cubex_path, json_path, host=None):
@@ -98,12 +102,23 @@ def compare(cubex_path, json_path, host=None):
             cid = callpaths[cid]["parent"]
         return tuple(frames[::-1])
 
-    by_path = {tuple(cube.call_path(c)): c for c in cube.cnodes}
+    def cube_path_of(cnode):
+        frames = []
+        while cnode is not None:
+            c = cube.cnodes[cnode]
+            r = cube.regions[c["callee"]]
+            frames.append(((r["name"], r["mod"], r["begin"], r["paradigm"], r["role"]), tuple(c["parameters"])))
+            cnode = c["parent"]
+        return tuple(frames[::-1])
+
+    by_path = {cube_path_of(c): c for c in cube.cnodes}
+    if len(by_path) != len(cube.cnodes):
+        problems.append("two cnodes have the same call path")
     json_to_cnode = {}
     for cid in callpaths:
         path = json_path_of(cid)
         if path not in by_path:
-            problems.append(f"call path {' / '.join(f[0] for f in path)} is not a cnode")
+            problems.append(f"call path {' / '.join(f[0][0] for f in path)} is not a cnode")
         else:
             json_to_cnode[cid] = by_path[path]
     if len(cube.cnodes) != len(callpaths):
