@@ -10,9 +10,8 @@
  * Cnode ids are given in depth-first preorder and location ids in system-tree
  * order, so the order of ids is the order readers expect the rows in. Rows
  * whose values are all zero are left out (the sparse index allows it; readers
- * take them as zero), which keeps the file smaller than profile.json. */
+ * take them as zero). */
 #include <errno.h>
-#include <float.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
