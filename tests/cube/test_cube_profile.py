@@ -206,3 +206,73 @@ def test_scorep_info_summarises_a_cube_file(events_experiment):
         per_cp[r["callpath"]] = per_cp.get(r["callpath"], 0) + r["time_excl_ns"]
     best = max(per_cp, key=per_cp.get)
     assert top[0].split()[0] == f"{per_cp[best] / 1e9:.6f}"
+
+
+def scorep_style_cube(path):
+    """A small CUBE file laid out as Score-P 9 writes one (system tree ids as
+    Id, a measurement root region, metrics it has and we do not write):
+    root "app" -> "main" -> "MPI_Send" on 2 ranks on 2 nodes, values known."""
+    anchor = """<?xml version="1.0" encoding="UTF-8"?>
+<cube version="4.4">
+<attr key="Creator" value="Score-P 9.0"/>
+<attr key="CUBE_CT_AGGR" value="SUM"/>
+<metrics>
+<metric id="0" type="EXCLUSIVE"><disp_name>Visits</disp_name><uniq_name>visits</uniq_name><dtype>UINT64</dtype><uom>occ</uom><url></url><descr>Number of visits</descr></metric>
+<metric id="1" type="INCLUSIVE"><disp_name>Time</disp_name><uniq_name>time</uniq_name><dtype>DOUBLE</dtype><uom>sec</uom><url></url><descr>Total CPU allocation time</descr></metric>
+<metric id="2" type="EXCLUSIVE"><disp_name>bytes_put</disp_name><uniq_name>bytes_put</uniq_name><dtype>UINT64</dtype><uom>bytes</uom><url></url><descr>Bytes sent in one-sided communication</descr></metric>
+<metric id="3" type="EXCLUSIVE"><disp_name>bytes_sent</disp_name><uniq_name>bytes_sent</uniq_name><dtype>UINT64</dtype><uom>bytes</uom><url></url><descr>Bytes sent</descr></metric>
+</metrics>
+<program>
+<region id="0" mod="" begin="-1" end="-1"><name>app</name><mangled_name>app</mangled_name><paradigm>measurement</paradigm><role>artificial</role><url></url><descr></descr></region>
+<region id="1" mod="app.c" begin="10" end="-1"><name>main</name><mangled_name>main</mangled_name><paradigm>compiler</paradigm><role>function</role><url></url><descr></descr></region>
+<region id="2" mod="MPI" begin="-1" end="-1"><name>MPI_Send</name><mangled_name>MPI_Send</mangled_name><paradigm>mpi</paradigm><role>point2point</role><url></url><descr></descr></region>
+<cnode id="0" calleeId="0"><cnode id="1" calleeId="1"><cnode id="2" calleeId="2"></cnode></cnode></cnode>
+</program>
+<system>
+<systemtreenode Id="0"><name>machine Linux</name><class>machine</class>
+<systemtreenode Id="1"><name>node a</name><class>node</class>
+<locationgroup Id="0"><name>MPI Rank 0</name><rank>0</rank><type>process</type>
+<location Id="0"><name>Master thread</name><rank>0</rank><type>thread</type></location></locationgroup></systemtreenode>
+<systemtreenode Id="2"><name>node b</name><class>node</class>
+<locationgroup Id="1"><name>MPI Rank 1</name><rank>1</rank><type>process</type>
+<location Id="1"><name>Master thread</name><rank>0</rank><type>thread</type></location></locationgroup></systemtreenode>
+</systemtreenode>
+</system>
+</cube>
+""".encode()
+
+    def index(cnodes):
+        return b"CUBEX.INDEX" + struct.pack("<iHBI", 1, 0, 1, len(cnodes)) + struct.pack(f"<{len(cnodes)}I", *cnodes)
+
+    members = {
+        "0.index": index([0, 1, 2]), "0.data": b"CUBEX.DATA" + struct.pack("<6Q", 1, 1, 1, 1, 10, 30),
+        # inclusive: app 2.0/3.0 s, main 1.5/2.5 s, MPI_Send 0.5/1.0 s
+        "1.index": index([0, 1, 2]), "1.data": b"CUBEX.DATA" + struct.pack("<6d", 2.0, 3.0, 1.5, 2.5, 0.5, 1.0),
+        "3.index": index([2]), "3.data": b"CUBEX.DATA" + struct.pack("<2Q", 800, 2400),
+        "anchor.xml": anchor,
+    }
+    import io
+    with tarfile.open(path, "w") as tar:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return path
+
+
+def test_tools_read_a_cube_file_laid_out_as_scorep_writes_it(build_dir, tmp_path):
+    cube = scorep_style_cube(tmp_path / "profile.cubex")
+    info = subprocess.run([sys.executable, str(REPO / "tools" / "scorep-info"), "cube-summary", str(cube)],
+                          capture_output=True, text=True)
+    assert info.returncode == 0, info.stderr
+    assert "written by Score-P 9.0" in info.stdout
+    assert "visits               occ    UINT64     exclusive  total 44\n" in info.stdout
+    assert "time                 sec    DOUBLE     inclusive  total 5\n" in info.stdout
+    assert "call paths: 3  regions: 3  locations: 2 (2 processes on 2 node(s))" in info.stdout
+    top = info.stdout.split("call path\n", 1)[1].splitlines()
+    # exclusive: app 0.5+0.5, main 1.0+1.5, MPI_Send 0.5+1.0
+    assert top[0].split() == ["2.500000", "50.0", "2", "app/main"]
+    assert top[1].split() == ["1.500000", "30.0", "40", "app/main/MPI_Send"]
+    lines = score_lines(build_dir, cube)
+    assert lines[("MPI", "MPI_Send")] == ("40", "1.500")
+    assert lines[("COM", "main")] == ("2", "2.500")
