@@ -14,8 +14,9 @@
 int scorep_profile_write(const scorep_finalize_context* ctx)
 {
     scorep_report* r = scorep_profile_collect(ctx->defs, ctx->emergency);
-    /* collective, so every rank takes part whether or not it writes */
-    char* hosts = scorep_cfg.profiling_cube ? scorep_profile_cube_hosts(ctx) : NULL;
+    /* collective: every rank takes part, whatever its own SCOREP_PROFILING_FORMAT
+     * says (a rank that skipped it would leave the others waiting) */
+    char* hosts = scorep_profile_cube_hosts(ctx);
     if (!r) {
         free(hosts);
         return 0;
