@@ -93,6 +93,7 @@ demo: build
 bench: build
 	@echo "== benchmarks (figures go to docs/PERFORMANCE.md)"
 	$(PYTHON) bench/runtime_overhead $(BUILD)
+	$(PYTHON) bench/cube_write $(BUILD)
 	$(PYTHON) bench/mpi_overhead $(BUILD)
 	$(PYTHON) bench/compiler_overhead $(BUILD)
 	$(PYTHON) bench/generator_speed
