@@ -19,5 +19,6 @@ echo
 cat "$experiment/profile.txt"
 echo
 "$python" "$top/tools/scorep-trace-export" "$experiment" -o "$experiment/trace.json"
+echo "== CUBE4 profile: $experiment/profile.cubex (cube, cube_stat, scorep-score; scorep-info cube-summary)"
 echo "== OTF2 trace: $experiment/traces.otf2 (otf2-print, Vampir)"
 echo "== Chrome/Perfetto trace: $experiment/trace.json (open in ui.perfetto.dev or speedscope)"

@@ -25,13 +25,15 @@ scorep_config scorep_cfg = {
     .timer = SCOREP_TIMER_TSC,
     .filtering_file = "",
     .verbose = false,
+    .profiling_format = "cube4",
+    .profiling_cube = true,
     .mpi_enable_groups = "DEFAULT",
     .libwrap_path = "",
     .libwrap_nested = false,
 };
 
 static const scorep_config_var_info config_vars[] = {
-    {"SCOREP_ENABLE_PROFILING", "boolean", "true", "Write a call-path profile (profile.json, profile.txt, profile.folded)"},
+    {"SCOREP_ENABLE_PROFILING", "boolean", "true", "Write a call-path profile (profile.json, profile.txt, profile.folded; profile.cubex: SCOREP_PROFILING_FORMAT)"},
     {"SCOREP_ENABLE_TRACING", "boolean", "false", "Write an OTF2 event trace (traces.otf2)"},
     {"SCOREP_EXPERIMENT_DIRECTORY", "path", "", "Experiment directory; default scorep-<YYYYMMDD>_<HHMM>_<id>"},
     {"SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY", "boolean", "false", "Replace an earlier experiment of this measurement with the same name (it is kept, renamed to <name>-old-<date>_<time>_<id>); other directories are never touched"},
@@ -43,6 +45,7 @@ static const scorep_config_var_info config_vars[] = {
     {"SCOREP_MPI_ENABLE_GROUPS", "list", "DEFAULT", "MPI function groups to record (read by the MPI adapter): ALL, DEFAULT, CG, COLL, ENV, ERR, EXT, IO, MISC, P2P, RMA, SPAWN, TOPO, TYPE, XNONBLOCK, XREQTEST, ...; prefix a group with ~ to disable it"},
     {"SCOREP_LIBWRAP_PATH", "path list", "", "Directories searched for installed library wrappers"},
     {"SCOREP_LIBWRAP_NESTED", "boolean", "false", "Library wrappers also record library calls made inside a recorded library call, as nested regions (default: only the outermost call)"},
+    {"SCOREP_PROFILING_FORMAT", "cube4|cube_tuple|default|tau_snapshot|none", "cube4", "Score-P's profile format: cube4 (also cube_tuple, default) writes profile.cubex besides profile.json/txt/folded; none writes only those (tau_snapshot is not written: as none)"},
     {"SCOREP_CAF_RECORD_MPI", "boolean", "false", "The CAF adapter also records the MPI calls OpenCoarrays makes inside a CAF call, nested in its region (default: one CAF statement, one region)"},
     {NULL, NULL, NULL, NULL},
 };
@@ -156,6 +159,33 @@ static void warn_unknown_variables(void)
     }
 }
 
+/* Score-P's values, so that a Score-P job script runs unchanged: its cube4
+ * (default), cube_tuple and default are all written as profile.cubex with
+ * plain values (the tuple form needs statistics per visit we do not keep);
+ * tau_snapshot is a format we do not write, said once, and acts as none. */
+static void read_profiling_format(void)
+{
+    const char* v = getenv("SCOREP_PROFILING_FORMAT");
+    if (!v) return;
+    char* t = trimmed_copy(v);
+    static const char* const cube[] = {"cube4", "cube_tuple", "default", NULL};
+    bool known = false;
+    for (int i = 0; cube[i]; i++)
+        if (strcasecmp(t, cube[i]) == 0) scorep_cfg.profiling_format = cube[i], scorep_cfg.profiling_cube = true, known = true;
+    if (strcasecmp(t, "none") == 0)
+        scorep_cfg.profiling_format = "none", scorep_cfg.profiling_cube = false, known = true;
+    if (strcasecmp(t, "tau_snapshot") == 0) {
+        scorep_warning_all_ranks("SCOREP_PROFILING_FORMAT: 'tau_snapshot' is not written by this measurement; writing "
+                                 "profile.json, profile.txt and profile.folded only (cube4 adds profile.cubex)");
+        scorep_cfg.profiling_format = "tau_snapshot", scorep_cfg.profiling_cube = false, known = true;
+    }
+    if (!known)
+        scorep_warning_all_ranks("SCOREP_PROFILING_FORMAT: invalid value '%s' (expected cube4, cube_tuple, default, "
+                                 "tau_snapshot or none), using '%s'",
+                                 v, scorep_cfg.profiling_format);
+    free(t);
+}
+
 /* Smaller buffers than this cannot hold even the per-location chunk. */
 #define MIN_TOTAL_MEMORY (512u * 1024u)
 
@@ -201,6 +231,8 @@ void scorep_config_load(void)
                                      "unlimited), using 'auto'", max_size);
         free(t);
     }
+
+    read_profiling_format();
 
     bool tsc_safe = scorep_timer_tsc_is_safe();
     scorep_cfg.timer = tsc_safe ? SCOREP_TIMER_TSC : SCOREP_TIMER_CLOCK_GETTIME;
@@ -248,6 +280,7 @@ const char* scorep_config_value(const char* name)
     if (strcmp(name, "SCOREP_MPI_ENABLE_GROUPS") == 0) return scorep_cfg.mpi_enable_groups;
     if (strcmp(name, "SCOREP_LIBWRAP_PATH") == 0) return scorep_cfg.libwrap_path;
     if (strcmp(name, "SCOREP_LIBWRAP_NESTED") == 0) return scorep_cfg.libwrap_nested ? "true" : "false";
+    if (strcmp(name, "SCOREP_PROFILING_FORMAT") == 0) return scorep_cfg.profiling_format;
     if (strcmp(name, "SCOREP_CAF_RECORD_MPI") == 0) return scorep_cfg.caf_record_mpi ? "true" : "false";
     return NULL;
 }

@@ -18,8 +18,9 @@
  * region has no separate symbol (C functions, MPI, user regions).
  *
  * A word made only of letters and '_' that is one or two typing errors away
- * from a keyword (INCLUDEE, INLCUDE, MANGLD, SCOREP_REGION_NAME_END) or a
- * keyword in another case (include) is an error, not a pattern: otherwise the
+ * from a keyword (INCLUDEE, INLCUDE, MANGLD, SCOREP_REGION_NAME_END), from a
+ * two-word rule run together (EXCLUDEMANGLED, EXCLUDE_MANGLED) or a keyword
+ * in another case (include) is an error, not a pattern: otherwise the
  * typo silently becomes a pattern and the rule after it changes meaning. A
  * region really called like that is written with a backslash (\INCLUDEE).
  * Words quoted in messages have non-printable bytes escaped (\xNN), so a
@@ -93,17 +94,21 @@ static const char* misspelled_keyword(const char* word)
     size_t count = sizeof keywords / sizeof *keywords;
     for (size_t k = 0; k < count; k++)
         if (strcmp(word, keywords[k]) == 0) return NULL;
+    /* the keywords, and the two-word rules run together (EXCLUDEMANGLED,
+     * EXCLUDE_MANGLED), which would otherwise become a pattern as well */
+    static const char* const meant[] = {"INCLUDE", "EXCLUDE", "MANGLED", "SCOREP_REGION_NAMES_BEGIN",
+                                        "SCOREP_REGION_NAMES_END", "SCOREP_FILE_NAMES_BEGIN",
+                                        "SCOREP_FILE_NAMES_END", "INCLUDE MANGLED", "EXCLUDE MANGLED"};
     const char* nearest = NULL;
     int nearest_distance = 99;
-    for (size_t k = 0; k < count; k++) {
-        int d = scorep_edit_distance(word, keywords[k]);
+    for (size_t k = 0; k < sizeof meant / sizeof *meant; k++) {
+        int d = scorep_edit_distance(word, meant[k]);
         /* in another case only when otherwise equal: "exclude" is a keyword typed
          * in lower case, "excludes" may well be a function */
-        bool near = d == 0 || (!lower && d <= (strlen(keywords[k]) > 12 ? 3 : 2));
-        if (near && d < nearest_distance) nearest = keywords[k], nearest_distance = d;
+        bool near = d == 0 || (!lower && d <= (strlen(meant[k]) > 12 ? 3 : 2));
+        if (near && d < nearest_distance) nearest = meant[k], nearest_distance = d;
     }
     return nearest;
-    return NULL;
 }
 
 /* `word` for a message: non-printable bytes as \xNN, at most about 80 characters */

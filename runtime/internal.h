@@ -35,6 +35,8 @@ typedef struct scorep_config {
     const char* libwrap_path;
     bool libwrap_nested;                /* also scorep_libwrap_record_nested (libwrap.h) */
     bool caf_record_mpi;                /* read by the CAF adapter (runtime/caf_adapter/) */
+    const char* profiling_format;       /* SCOREP_PROFILING_FORMAT, one of Score-P's values */
+    bool profiling_cube;                /* write profile.cubex (profile_cube.c) */
 } scorep_config;
 
 extern scorep_config scorep_cfg;
@@ -253,6 +255,7 @@ typedef struct scorep_report {
     const char* start;     /* ISO time */
     const char* command;
     int partial;           /* 1: written after abort/signal */
+    const char* hosts;     /* host name of each rank (profile_cube.h), or NULL */
     uint32_t callpath_count;
     scorep_report_callpath* callpaths;
     size_t row_count;

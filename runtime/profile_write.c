@@ -1,17 +1,27 @@
 /* The profile substrate's output: profile.json, profile.txt, profile.folded
- * on rank 0. After an abnormal end each rank writes its own part
- * (profile.rank<R>.json ...) because the ranks can no longer talk. */
+ * and (SCOREP_PROFILING_FORMAT) profile.cubex on rank 0. After an abnormal
+ * end each rank writes its own part (profile.rank<R>.json ...) because the
+ * ranks can no longer talk. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
+#include "profile_cube.h"
 
 int scorep_profile_write(const scorep_finalize_context* ctx)
 {
     scorep_report* r = scorep_profile_collect(ctx->defs, ctx->emergency);
-    if (!r) return 0;
+    /* collective: every rank takes part, whatever its own SCOREP_PROFILING_FORMAT
+     * says (a rank that skipped it would leave the others waiting) */
+    char* hosts = scorep_profile_cube_hosts(ctx);
+    if (!r) {
+        free(hosts);
+        return 0;
+    }
+    r->hosts = hosts;
     r->ranks = ctx->size;
     r->timer = scorep_timer_name();
     r->start = scorep_process_start_time();
@@ -24,9 +34,11 @@ int scorep_profile_write(const scorep_finalize_context* ctx)
         int (*write)(const scorep_report*, const char*);
     } outputs[] = {{"json", scorep_report_write_json},
                    {"txt", scorep_report_write_text},
-                   {"folded", scorep_report_write_folded}};
+                   {"folded", scorep_report_write_folded},
+                   {"cubex", scorep_report_write_cube}};
     int status = 0;
     for (size_t i = 0; i < sizeof outputs / sizeof *outputs; i++) {
+        if (outputs[i].write == scorep_report_write_cube && !scorep_cfg.profiling_cube) continue;
         /* written under a temporary name and renamed: a process killed while
          * writing leaves no truncated file behind */
         char path[PATH_MAX], partial[PATH_MAX + 8];
@@ -39,5 +51,6 @@ int scorep_profile_write(const scorep_finalize_context* ctx)
         }
     }
     scorep_report_free(r);
+    free(hosts);
     return status;
 }

@@ -7,13 +7,21 @@ temporary directory; see below)."""
 import json
 import os
 import pathlib
+import socket
 import subprocess
 import sys
 
 import pytest
 
+import cube_consistency
 import trace_consistency
-from trace_consistency import pytest_terminal_summary  # noqa: F401  (the count of checked traces)
+from trace_consistency import pytest_terminal_summary as _trace_summary
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The counts of checked traces and CUBE files."""
+    _trace_summary(terminalreporter)
+    cube_consistency.pytest_terminal_summary(terminalreporter)
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))   # the generator package
@@ -57,6 +65,8 @@ def mpirun(nprocs, argv, mpi="openmpi", env=None, cwd=None, timeout=120, check=T
                              f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr}")
     # every traced run's trace must pass scorep-check (tests/trace_consistency.py)
     trace_consistency.check_run(env, cwd, started, proc.returncode)
+    # every profile.cubex agrees with its profile.json (tests/cube_consistency.py)
+    cube_consistency.check_run(env, cwd, started)
     return proc
 
 
@@ -68,6 +78,19 @@ def mpi_build(mpi):
         target = "make" if build == BUILD else "make build-both"
         pytest.fail(f"no meson build for {mpi} in {build}: run '{target}' first (make check does)")
     return build
+
+
+@pytest.fixture(scope="session", autouse=True)
+def every_profile_cubex_agrees_with_its_profile_json(tmp_path_factory):
+    """At the end of the session: the profile.cubex files written in the
+    session's temporary directories and not checked after their run
+    (tests/cube_consistency.py)."""
+    yield
+    problems = cube_consistency.sweep(tmp_path_factory.getbasetemp(), host=socket.gethostname())
+    if problems:
+        shown = "\n  ".join(problems[:30])
+        raise AssertionError(f"{len(problems)} differences between profile.cubex files and their "
+                             f"profile.json:\n  {shown}")
 
 
 @pytest.fixture(scope="session")

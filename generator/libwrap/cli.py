@@ -44,7 +44,7 @@ def fail(message):
 
 
 VALUE_OPTIONS = ("--cppflags", "--ldflags", "--libs", "--ellipsis-mapping", "--variadic-is-void",
-                 "--display-name", "--cc")
+                 "--dependency-dirs", "--display-name", "--cc")
 
 
 def joined_values(argv):
@@ -199,6 +199,7 @@ def step_parser():
     p.add_argument("--libs", default="")
     p.add_argument("--ellipsis-mapping", default="")
     p.add_argument("--variadic-is-void", default="")
+    p.add_argument("--dependency-dirs", default="")
     p.add_argument("--prefix", default="")
     p.add_argument("--directory", default=".")
     return p
@@ -211,7 +212,8 @@ def settings_from(args, installation):
         libs=shlex.split(args.libs), workdir=pathlib.Path(args.directory).resolve(),
         filter_tool=str(installation.bindir / "scorep-filter"),
         ellipsis_mapping=parse_mapping(args.ellipsis_mapping.split()),
-        variadic_is_void=set(args.variadic_is_void.split()))
+        variadic_is_void=set(args.variadic_is_void.split()),
+        dependency_dirs=shlex.split(args.dependency_dirs))
 
 
 def library_names(name):

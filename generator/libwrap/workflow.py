@@ -10,6 +10,7 @@ check:    which listed functions the library does not export, and which link
 Every file a step writes is written under a temporary name and renamed into
 place, so a failed step leaves the previous state, never half a file.
 """
+import difflib
 import json
 import os
 import pathlib
@@ -40,6 +41,7 @@ class Settings:
     filter_tool: str = "scorep-filter"
     ellipsis_mapping: dict = field(default_factory=dict)   # f -> its va_list variant
     variadic_is_void: set = field(default_factory=set)
+    dependency_dirs: list = field(default_factory=list)   # whose functions are wrapped too
     header: str = "libwrap.h"
 
     @property
@@ -58,14 +60,15 @@ def write_atomically(path, text):
 
 
 def parse_mapping(words, what="LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS"):
-    """`printf:vprintf gzprintf:gzvprintf` -> dict."""
+    """`printf:vprintf QString::asprintf:QString::vasprintf` -> dict: the
+    single colon separates, a double colon belongs to a C++ name."""
     mapping = {}
     for word in words:
-        name, sep, target = word.partition(":")
-        if not sep or not name or not target:
+        parts = re.split(r"(?<!:):(?!:)", word)
+        if len(parts) != 2 or not all(parts) or any(p.startswith(":") or p.endswith(":") for p in parts):
             raise LibwrapError(f"{what}: '{word}' is not of the form function:va_list_function "
-                               f"(e.g. printf:vprintf)")
-        mapping[name] = target
+                               f"(e.g. printf:vprintf, or for C++ QString::asprintf:QString::vasprintf)")
+        mapping[parts[0]] = parts[1]
     return mapping
 
 
@@ -120,37 +123,33 @@ def system_include_dirs(cc, language):
     return dirs
 
 
-def include_dirs_of(cppflags):
-    dirs, it = [], iter(cppflags)
-    for word in it:
-        if word in ("-I", "-isystem", "-iquote", "-idirafter"):
-            dirs.append(next(it, ""))
-        elif word.startswith("-I"):
-            dirs.append(word[2:])
-    return [os.path.realpath(d) for d in dirs if d]
-
-
 def under(path, directory):
     return path == directory or path.startswith(directory.rstrip("/") + "/")
 
 
-def library_header_rule(settings, direct):
-    """Which declaring files count as the library's: by default the headers
-    under the user's -I directories; without any, the headers libwrap.h
-    includes and those beside them (or below), unless they sit directly in a
+def library_header_rule(settings, direct, system):
+    """Which declaring files count as the library's: the headers libwrap.h
+    includes and those beside or below them, unless they sit directly in a
     system include directory (/usr/include), where the neighbours are other
-    libraries'."""
-    system = system_include_dirs(settings.cc, settings.language)
-    user_dirs = [d for d in include_dirs_of(settings.cppflags) if d not in system]
-    if user_dirs:
-        return (lambda f: any(under(f, d) for d in user_dirs)), \
-            f"headers under the -I directories {' '.join(user_dirs)}"
-    homes = {os.path.dirname(d) for d in direct if os.path.dirname(d) not in system}
+    libraries'; and the headers under LIBWRAP_DEPENDENCY_DIRS. Not every
+    header under the -I directories: one -I directory often holds a
+    dependency's headers too (Qt's holds QtCore beside QtGui, an MPI
+    library's beside HDF5's), and a dependency's functions are wrapped only
+    when the user asks for them."""
+    homes = sorted({os.path.dirname(d) for d in direct if os.path.dirname(d) not in system})
+    extra = [os.path.realpath(settings.workdir / d) for d in settings.dependency_dirs]
+    for given, path in zip(settings.dependency_dirs, extra):
+        if not os.path.exists(path):
+            raise LibwrapError(f"LIBWRAP_DEPENDENCY_DIRS: '{given}' does not exist (name the directory "
+                               f"of the dependency's headers, e.g. one make lists under 'other headers')")
 
     def rule(f):
-        return f in direct or any(under(f, h) for h in homes)
-    return rule, "the headers libwrap.h includes" + (
-        f" and the headers beside them in {' '.join(sorted(homes))}" if homes else "")
+        return f in direct or any(under(f, h) for h in homes + extra)
+    text = "the headers libwrap.h includes" + (
+        f" and those beside them in {' '.join(homes)}" if homes else "")
+    if extra:
+        text += f", and the headers under LIBWRAP_DEPENDENCY_DIRS {' '.join(extra)}"
+    return rule, text
 
 
 # ---- the user's filter and parameters ---------------------------------------
@@ -220,42 +219,101 @@ def parameter_rules(params_path, procedures):
 
 # ---- ellipsis and `()` -------------------------------------------------------
 
-def va_list_variant(proc, by_name, mapping):
-    """The va_list variant an ellipsis function is forwarded to, or a reason."""
-    named = [p.c_type for p in proc.parameters]
+def qualified_name(proc):
+    """A function's name with its namespaces and classes (QString::asprintf);
+    a C function's plain name."""
+    return (proc.attributes.get("qualified_name") or proc.attributes.get("source_name")
+            or proc.name)
 
-    def fits(v):
+
+def va_list_names(name):
+    """The names a va_list variant of `name` goes by: a `v` or `V` inserted
+    (vprintf, gzvprintf, sqlite3_vmprintf, xmlStrVPrintf, QString::vasprintf)
+    or `_v`/`_va`/`_valist` appended."""
+    names = [name[:i] + v + name[i:] for i in range(len(name) + 1) for v in ("v", "V")]
+    return names + [name + suffix for suffix in ("_v", "_va", "_valist")]
+
+
+class VariadicPairing:
+    """Which va_list function each ellipsis function f(fmt, ...) is forwarded
+    to. Functions are named with their scope (QString::asprintf) and a
+    partner is looked for in the function's own scope: a plain `vasprintf`
+    from a QString member means QString::vasprintf, never glibc's. Found by
+    name, a partner must be declared in the library's own headers, take the
+    same parameters plus one va_list and return the same type; named in
+    LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS (qualified or not), it must be declared
+    in the library's headers too (forwarding to another library's function
+    would skip the library's own code)."""
+    WHAT = "LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS"
+
+    def __init__(self, procedures, is_library_header, mapping):
+        self.by_qualified = {}
+        for p in procedures:
+            self.by_qualified.setdefault(qualified_name(p), []).append(p)
+        self.is_library_header = is_library_header
+        self.mapping = mapping
+        self.check_names(procedures)
+
+    def check_names(self, procedures):
+        known = set(self.by_qualified) | {p.attributes.get("source_name") or p.name for p in procedures}
+        for name, target in self.mapping.items():
+            for word in (name, target):
+                if word not in known:
+                    close = difflib.get_close_matches(word, sorted(known), n=3)
+                    hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+                    raise LibwrapError(f"{self.WHAT}: '{word}' (in '{name}:{target}') is not a "
+                                       f"function the headers declare{hint}")
+
+    @staticmethod
+    def fits(proc, v):
+        named = [p.c_type for p in proc.parameters]
         types = [p.c_type for p in v.parameters]
         return (len(types) == len(named) + 1 and types[:-1] == named
                 and "va_list" in types[-1].replace("__gnuc_va_list", "va_list")
                 and v.attributes.get("return_type") == proc.attributes.get("return_type")
+                and v.attributes.get("this_type") == proc.attributes.get("this_type")
                 and not v.attributes.get("variadic"))
-    source = proc.attributes.get("source_name") or proc.name
-    if source in mapping:
-        target = by_name.get(mapping[source])
-        if target is None:
-            return None, f"LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS names '{mapping[source]}', which the headers do not declare"
-        if not fits(target):
-            return None, (f"LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS maps it to '{mapping[source]}', whose "
-                          f"parameters are not its own plus one va_list")
-        return target, None
-    if not proc.parameters:
-        return None, "ellipsis without a named parameter"
-    candidates = [by_name[n] for n in (source[:i] + "v" + source[i:] for i in range(len(source) + 1))
-                  if n in by_name and fits(by_name[n])]
-    if len(candidates) == 1:
-        return candidates[0], None
-    return None, ("variable arguments and no va_list variant found (name one in "
-                  "LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS as function:va_list_function)")
 
+    def ours(self, v):
+        file = v.attributes.get("file")
+        return bool(file) and self.is_library_header(os.path.realpath(file))
 
-def check_mapping_names(mapping, procedures):
-    declared = {p.attributes.get("source_name") or p.name for p in procedures}
-    for name, target in mapping.items():
-        for symbol in (name, target):
-            if symbol not in declared:
-                raise LibwrapError(f"LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS: '{symbol}' (in '{name}:{target}') "
-                                   f"is not a function the headers declare")
+    def partner(self, proc):
+        """(the va_list variant, None) or (None, why not)."""
+        source = proc.attributes.get("source_name") or proc.name
+        full = qualified_name(proc)
+        scope = full[:len(full) - len(source)] if full.endswith(source) else ""
+        named = self.mapping.get(full, self.mapping.get(source))
+        if named is not None:
+            looked = [scope + named, named] if scope and "::" not in named else [named]
+            found = next((self.by_qualified[n] for n in looked if n in self.by_qualified), [])
+            fitting = [v for v in found if self.fits(proc, v)]
+            if not fitting:
+                return None, (f"{self.WHAT}: '{named}' does not fit: a va_list variant takes the "
+                              f"function's own parameters plus one va_list and returns the same type "
+                              f"(looked for {' and '.join(looked)})")
+            own = [v for v in fitting if self.ours(v)]
+            if not own:
+                # forwarding to another library's function would skip the
+                # library's own code: the program would not do the same
+                return None, (f"{self.WHAT}: '{named}' is declared in {fitting[0].attributes.get('file')}, "
+                              f"not in the library's headers: a va_list variant must be the library's own")
+            return own[0], None
+        if not proc.parameters:
+            return None, "ellipsis without a named parameter"
+        candidates = {}
+        for name in va_list_names(source):
+            for v in self.by_qualified.get(scope + name, []):
+                if self.fits(proc, v) and self.ours(v):
+                    candidates.setdefault(v.attributes["symbol"], v)
+        if len(candidates) == 1:
+            return next(iter(candidates.values())), None
+        if candidates:
+            return None, (f"variable arguments and several va_list variants fit: "
+                          f"{', '.join(qualified_name(v) for v in candidates.values())} (name one in "
+                          f"{self.WHAT} as {full}:va_list_function)")
+        return None, (f"variable arguments and no va_list variant found (name one in "
+                      f"{self.WHAT} as {full}:va_list_function)")
 
 
 def check_void_names(names, procedures):
@@ -264,6 +322,102 @@ def check_void_names(names, procedures):
     if unknown:
         raise LibwrapError(f"LIBWRAP_VARIADIC_IS_VOID_SYMBOLS: {', '.join(unknown)}: not a function "
                            f"the headers declare")
+
+
+# ---- the account of what became of each declared function ----------------------
+
+def reason_kind(reason):
+    """The kind of a not-wrappable reason, for counting: the reason up to its
+    details ("cannot be written at global scope: parameter 1: ..." -> "cannot
+    be written at global scope")."""
+    if reason.startswith("its symbol "):
+        return "its symbol is another function's"
+    return reason.split(":", 1)[0].split(" (", 1)[0].strip()
+
+
+@dataclass
+class Tally:
+    """What became of each function the library's headers declare. Every
+    number the tool reports comes from here, so they add up: declared =
+    wrapped + not wrappable (by reason) + not exported + filtered + not
+    compiling."""
+    name: str
+    rule_text: str
+    declared: int = 0
+    wrapped: int = 0
+    not_wrappable: dict = field(default_factory=dict)   # reason kind -> count
+    not_exported: int = 0
+    filtered: int = 0
+    not_compiling: int = 0
+    other_dirs: dict = field(default_factory=dict)      # directory -> functions declared there
+
+    def count_not_wrappable(self, reason):
+        kind = reason_kind(reason)
+        self.not_wrappable[kind] = self.not_wrappable.get(kind, 0) + 1
+
+    def accounted(self):
+        return (self.wrapped + sum(self.not_wrappable.values()) + self.not_exported
+                + self.filtered + self.not_compiling)
+
+    def parts(self):
+        nw = sum(self.not_wrappable.values())
+        kinds = "; ".join(f"{n} {kind}" for kind, n in
+                          sorted(self.not_wrappable.items(), key=lambda item: (-item[1], item[0])))
+        return [f"{self.wrapped} wrapped ({self.name}.wrap)",
+                f"{nw} not wrappable" + (f" ({kinds}; not_wrappable.txt)" if nw else ""),
+                f"{self.not_exported} not exported by the library (missing.filter)",
+                f"{self.filtered} excluded by {self.name}.filter",
+                f"{self.not_compiling} do not compile (not_compiled.txt)"]
+
+    def line(self):
+        return f"{self.declared} functions declared in {self.rule_text}: " + ", ".join(self.parts())
+
+    def others_line(self):
+        """The functions of other headers libwrap.h reaches, by directory
+        (the C library's, and a dependency's, which the user may want too)."""
+        if not self.other_dirs:
+            return None
+        named = sorted(((n, d) for d, n in self.other_dirs.items()), key=lambda item: (-item[0], item[1]))
+        shown = [f"{n} in {d}" for n, d in named[:4]]
+        if len(named) > 4:
+            shown.append(f"{sum(n for n, _ in named[4:])} in {len(named) - 4} more directories")
+        return (f"{sum(self.other_dirs.values())} more functions are declared in other headers "
+                f"libwrap.h includes (not the library's, not counted): {', '.join(shown)}; to wrap "
+                f"a dependency's functions too, name its directory in LIBWRAP_DEPENDENCY_DIRS "
+                f"(Makefile) or include its headers from libwrap.h")
+
+    def nothing_wrapped(self, settings, direct):
+        """The error when no function is left: the account and, for each
+        cause, how to go on."""
+        lines = [f"no function to wrap: {self.line()}"]
+        if not direct:
+            lines.append(f"{settings.header} includes no header: include the library's headers there")
+        elif not self.declared:
+            lines.append(f"the headers {settings.header} includes declare no function of their own "
+                         f"({' '.join(direct)}): include the library's own headers there, or name "
+                         f"the directory of the headers to wrap in LIBWRAP_DEPENDENCY_DIRS")
+        if self.not_exported:
+            lines.append(f"{self.not_exported} not exported: the libraries in LIBWRAP_LIBS "
+                         f"({' '.join(settings.libs)}) do not define them (missing.filter lists them): "
+                         f"name the library these headers belong to in LIBWRAP_LIBS")
+        if self.not_wrappable:
+            hints = ["not_wrappable.txt gives each one's reason; inline, static and template "
+                     "functions are compiled into the calling program: there is no library symbol "
+                     "to wrap"]
+            if any("variable arguments" in kind for kind in self.not_wrappable):
+                hints.append("an ellipsis function needs its va_list variant: name it in "
+                             "LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS")
+            if any("prototype" in kind for kind in self.not_wrappable):
+                hints.append("a C `f()` that takes no arguments goes into LIBWRAP_VARIADIC_IS_VOID_SYMBOLS")
+            lines.append(f"{sum(self.not_wrappable.values())} not wrappable: " + "; ".join(hints))
+        if self.filtered:
+            lines.append(f"{self.filtered} excluded by {settings.name}.filter: check its rules")
+        if self.not_compiling:
+            lines.append(f"{self.not_compiling} do not compile: not_compiled.txt gives the compiler's reasons")
+        others = self.others_line()
+        if others:
+            lines.append(others)
+        return "\n  ".join(lines)
 
 
 # ---- generate ------------------------------------------------------------------
@@ -384,6 +538,13 @@ def scan_once(settings, clang_args):
     return scan
 
 
+def nothing_wrapped(settings, tally, direct):
+    """No function left: an error (a wrapper of nothing is never what the
+    user meant), with the account of why; no stale function list stays."""
+    settings.path(".wrap").unlink(missing_ok=True)
+    raise LibwrapError(tally.nothing_wrapped(settings, direct))
+
+
 def generate(settings, scorep_include, say=print):
     from . import symbols as symbol_check
     from .backend import write_if_changed
@@ -396,25 +557,30 @@ def generate(settings, scorep_include, say=print):
         write_atomically(settings.workdir / "scan_warnings.txt", "".join(f"{w}\n" for w in scan.warnings))
         say(f"scorep-libwrap: libclang: {len(scan.warnings)} warning(s) outside the library's "
             f"declarations (scan_warnings.txt)")
-    check_mapping_names(settings.ellipsis_mapping, everything)
     check_void_names(settings.variadic_is_void, everything)
     direct, _ = include_tree(settings.preprocessed, settings.header)
-    is_library_header, rule_text = library_header_rule(settings, direct)
-    candidates = [p for p in everything
-                  if p.attributes.get("file") and is_library_header(os.path.realpath(p.attributes["file"]))]
-    say(f"scorep-libwrap: {len(everything)} functions declared, {len(candidates)} in {rule_text}")
+    system = system_include_dirs(settings.cc, settings.language)
+    is_library_header, rule_text = library_header_rule(settings, direct, system)
+    tally = Tally(settings.name, rule_text)
+
+    def ours(file):
+        if file and is_library_header(os.path.realpath(file)):
+            return True
+        where = os.path.dirname(os.path.realpath(file)) if file else "(no file)"
+        tally.other_dirs[where] = tally.other_dirs.get(where, 0) + 1
+        return False
+    candidates = [p for p in everything if ours(p.attributes.get("file"))]
     # what the library's own headers declare but cannot be wrapped (the rest of
     # libwrap.i, libc's or libstdc++'s, is not the user's concern)
     not_wrappable = [(name, reason) for (name, reason), file in zip(scan.skipped, scan.skipped_files)
-                     if file and is_library_header(os.path.realpath(file))]
-    by_name = {}
-    for p in everything:
-        by_name.setdefault(p.attributes.get("source_name") or p.name, p)
+                     if ours(file)]
+    tally.declared = len(candidates) + len(not_wrappable)
+    pairing = VariadicPairing(everything, is_library_header, settings.ellipsis_mapping)
     va_symbols, wrappable = {}, []
     for p in candidates:
         source = p.attributes.get("source_name") or p.name
         if p.attributes.get("variadic"):
-            target, why = va_list_variant(p, by_name, settings.ellipsis_mapping)
+            target, why = pairing.partner(p)
             if target is None:
                 not_wrappable.append((p.name, why))
                 continue
@@ -425,8 +591,7 @@ def generate(settings, scorep_include, say=print):
             continue
         wrappable.append(p)
     kept, filtered = apply_filter(settings, wrappable, settings.path(".filter"))
-    if filtered:
-        say(f"scorep-libwrap: {len(filtered)} functions excluded by {settings.name}.filter")
+    tally.filtered = len(filtered)
     check_dir = settings.workdir / ".scorep_check"
     check_dir.mkdir(exist_ok=True)
     wanted = sorted({p.attributes["symbol"] for p in kept} | set(va_symbols.values()))
@@ -439,16 +604,20 @@ def generate(settings, scorep_include, say=print):
         if symbol in missing:
             continue
         if va_symbols.get(symbol) in missing:
-            not_wrappable.append((p.name, f"its va_list variant {va_symbols[symbol]} is not exported"))
+            not_wrappable.append((p.name, f"va_list variant not exported: {va_symbols[symbol]}"))
             continue
         final.append(p)
     missing_listed = sorted(p.attributes["symbol"] for p in kept if p.attributes["symbol"] in missing)
+    tally.not_exported = len(missing_listed)
+    for _, reason in not_wrappable:
+        tally.count_not_wrappable(reason)
     write_atomically(settings.workdir / "missing.filter", filter_file(
         "functions the headers declare but the library does not export (left out by make)",
         missing_listed))
-    if missing_listed:
-        say(f"scorep-libwrap: {len(missing_listed)} declared functions are not exported by the "
-            f"library and are left out (missing.filter)")
+    write_atomically(settings.workdir / "not_wrappable.txt", "".join(
+        f"{name}: {reason}\n" for name, reason in not_wrappable))
+    if not final:
+        nothing_wrapped(settings, tally, direct)
     rules = parameter_rules(settings.path(".params"), final)
     library_files = symbol_check.find_libraries(settings.libs, settings.ldflags, settings.cc)
     library = {"name": settings.name, "display_name": settings.display_name,
@@ -457,8 +626,12 @@ def generate(settings, scorep_include, say=print):
                                               scorep_include, say)
     write_atomically(settings.workdir / "not_compiled.txt", "".join(
         f"{name}: {reason}\n" for name, reason in sorted(left_out.items())))
-    write_atomically(settings.workdir / "not_wrappable.txt", "".join(
-        f"{name}: {reason}\n" for name, reason in not_wrappable))
+    tally.not_compiling, tally.wrapped = len(left_out), len(final)
+    if tally.accounted() != tally.declared:        # a function lost or counted twice: a bug here
+        raise LibwrapError(f"internal error: the account does not add up ({tally.accounted()} of "
+                           f"{tally.declared}): {tally.line()}")
+    if not final:
+        nothing_wrapped(settings, tally, direct)
     write_atomically(settings.path(".wrap"), "".join(
         f"{p.attributes['symbol']}\t{p.name}\n" for p in final))
     write_if_changed(settings.path(".linktime.flags"), "".join(
@@ -470,6 +643,11 @@ def generate(settings, scorep_include, say=print):
         "name": settings.name, "display_name": settings.display_name, "language": settings.language,
         "cppflags": settings.cppflags, "ldflags": settings.ldflags, "libs": settings.libs,
         "sonames": library["sonames"], "functions": len(final),
+        # what became of each function the library's headers declare (make's summary)
+        "account": {"declared": tally.declared, "wrapped": tally.wrapped,
+                    "not_wrappable": dict(sorted(tally.not_wrappable.items())),
+                    "not_exported": tally.not_exported, "filtered": tally.filtered,
+                    "not_compiling": tally.not_compiling},
         "target_shared": [str(s) for s in shared], "target_static": [str(s) for s in static],
         # run-time wrappers need the library's shared version to find the originals
         "runtime": bool(shared),
@@ -479,9 +657,10 @@ def generate(settings, scorep_include, say=print):
     # is loaded wherever a wrapper is (a static-only one cannot go into a .so)
     target_libs = shlex.join(["-Wl,--no-as-needed", *settings.ldflags, *settings.libs]) if shared else ""
     write_if_changed(settings.path(".target-libs"), target_libs + "\n")
-    say(f"scorep-libwrap: {len(final)} functions wrapped ({settings.name}.wrap); "
-        f"{len(not_wrappable)} not wrappable (not_wrappable.txt), {len(left_out)} left out as not "
-        f"compiling (not_compiled.txt)")
+    say(f"scorep-libwrap: {tally.line()}")
+    others = tally.others_line()
+    if others:
+        say(f"scorep-libwrap: {others}")
     return final
 
 
@@ -494,12 +673,14 @@ def check(settings, say=print):
     wrap_list = settings.path(".wrap")
     if not wrap_list.exists():
         raise LibwrapError(f"{wrap_list.name}: missing (run make first)")
-    listed = [line.split("\t")[0] for line in wrap_list.read_text().splitlines() if line.strip()]
+    wrapped = [line.split("\t")[0] for line in wrap_list.read_text().splitlines() if line.strip()]
     # what make already left out as missing is checked again too
     previous = settings.workdir / "missing.filter"
+    left_out = []
     if previous.exists():
-        listed += [line.split()[-1] for line in previous.read_text().splitlines()
-                   if line.strip().startswith("EXCLUDE MANGLED")]
+        left_out = [line.split()[-1] for line in previous.read_text().splitlines()
+                    if line.strip().startswith("EXCLUDE MANGLED")]
+    listed = wrapped + left_out
     listed = sorted(set(listed))
     check_dir = settings.workdir / ".scorep_check"
     check_dir.mkdir(exist_ok=True)
@@ -510,7 +691,8 @@ def check(settings, say=print):
     write_atomically(settings.workdir / "uncertain.filter", filter_file(
         "functions that link without the library (libc or another library provides them): "
         "their wrappers may measure someone else's calls", sorted(result.uncertain)))
-    say(f"scorep-libwrap check: {len(listed)} functions checked with {result.links} link(s): "
+    say(f"scorep-libwrap check: {len(listed)} functions checked ({len(set(wrapped))} wrapped, "
+        f"{len(set(left_out) - set(wrapped))} more in missing.filter) with {result.links} link(s): "
         f"{len(result.missing)} not exported by the library (missing.filter), "
         f"{len(result.uncertain)} link without it (uncertain.filter)")
     for title, names in (("missing", result.missing), ("uncertain", result.uncertain)):

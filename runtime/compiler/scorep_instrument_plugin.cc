@@ -21,7 +21,21 @@
  * Not instrumented: compiler-generated functions, functions declared inline
  * when optimising (they stay inlined and cost nothing; at -O0 GCC inlines
  * nothing, so they are instrumented there), always_inline and
- * no_instrument_function functions, functions from system headers.
+ * no_instrument_function functions, and functions defined in system and
+ * library headers (below): a program's std:: or Qt template instantiations
+ * and inline functions are the libraries' code, called in tight loops, and
+ * measuring each of them made a small Qt program 4x slower.
+ *
+ * A function counts as a system or library header's when the file of its
+ * definition (DECL_SOURCE_FILE: for a template instantiation, the template's)
+ * is a system header to GCC (found in a system include directory, -isystem,
+ * #pragma GCC system_header) or lies below one of the directories of the
+ * plugin argument library-dirs=DIR:DIR:... (scorep passes the compiler's
+ * system include directories, so that /usr/include/.../qt5 reached through
+ * Qt's -I is one, the command's -isystem directories, which gfortran does
+ * not mark, and the include directories of --libwrap libraries).
+ * A header of the program's own (-I of its own directories) is neither.
+ * The argument library-headers instruments them all the same.
  *
  * Runs inside cc1, cc1plus and f951 of GCC 12 (built against its
  * gcc-12-plugin-dev headers); the instrumenter passes it with -fplugin.
@@ -44,7 +58,11 @@
 #include "gimplify.h"
 
 #include <dlfcn.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <map>
 #include <string>
+#include <vector>
 
 /* the measurement's filter (runtime/filter.c, compiled into the plugin):
  * the same rules and messages at compile time as at run time */
@@ -62,6 +80,8 @@ static scorep_filter* compile_time_filter;
 static tree enter_fn, exit_fn;
 static unsigned handle_counter;
 static bool verbose;
+static bool instrument_library_headers;            /* library-headers */
+static std::vector<std::string> library_dirs;     /* library-dirs=DIR:DIR:..., real paths */
 
 typedef char* (*demangle_fn)(const char*, int);
 
@@ -97,6 +117,38 @@ static std::string region_name(tree fndecl, const char* symbol)
     return IDENTIFIER_POINTER(DECL_NAME(fndecl));
 }
 
+static bool below(const std::string& path, const std::string& dir)
+{
+    if (dir.empty()) return false;
+    if (dir == "/") return true;
+    return path.compare(0, dir.size(), dir) == 0 && (path.size() == dir.size() || path[dir.size()] == '/');
+}
+
+/* Whether a function is defined in a system or library header (see the top).
+ * The answer per file is kept: a translation unit has few files and many
+ * functions. */
+static bool in_library_header(tree fndecl)
+{
+    if (DECL_IN_SYSTEM_HEADER(fndecl)) return true;
+    const char* file = DECL_SOURCE_FILE(fndecl);
+    if (!file || !file[0] || library_dirs.empty()) return false;
+    static std::map<std::string, bool> known;
+    auto found = known.find(file);
+    if (found != known.end()) return found->second;
+    /* the real path, as scorep gives the directories: a header reached
+     * through a symbolic link or "dir/../" is the same header */
+    char real[PATH_MAX];
+    std::string path = realpath(file, real) ? real : file;
+    bool result = false;
+    for (const std::string& dir : library_dirs)
+        if (below(path, dir)) {
+            result = true;
+            break;
+        }
+    known[file] = result;
+    return result;
+}
+
 static bool should_instrument(tree fndecl)
 {
     if (!fndecl || DECL_ARTIFICIAL(fndecl) || DECL_IS_UNDECLARED_BUILTIN(fndecl)) return false;
@@ -105,11 +157,26 @@ static bool should_instrument(tree fndecl)
     if (lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(fndecl))) return false;
     if (lookup_attribute("always_inline", DECL_ATTRIBUTES(fndecl))) return false;
     if (optimize > 0 && DECL_DECLARED_INLINE_P(fndecl)) return false;
-    if (DECL_IN_SYSTEM_HEADER(fndecl)) return false;
     if (!DECL_NAME(fndecl)) return false;
     /* the instrumentation's own functions and GCC-internal helpers */
     const char* n = IDENTIFIER_POINTER(DECL_NAME(fndecl));
     if (strncmp(n, "__scorep", 8) == 0 || strncmp(n, "scorep_", 7) == 0) return false;
+    /* members of the measurement's classes (scorep_user.h's SCOREP_User_Region,
+     * whose constructor begins a user region: measured at -O0, its exit would
+     * leave while the user region it began is still open) */
+    tree context = DECL_CONTEXT(fndecl);
+    if (context && TYPE_P(context) && TYPE_NAME(context)) {
+        tree type_name = TYPE_NAME(context);
+        if (TREE_CODE(type_name) == TYPE_DECL) type_name = DECL_NAME(type_name);
+        if (type_name && TREE_CODE(type_name) == IDENTIFIER_NODE &&
+            strncmp(IDENTIFIER_POINTER(type_name), "SCOREP_", 7) == 0)
+            return false;
+    }
+    if (!instrument_library_headers && in_library_header(fndecl)) {
+        if (verbose) inform(DECL_SOURCE_LOCATION(fndecl), "scorep: '%s' left out: defined in a system or library header",
+                            lang_hooks.decl_printable_name(fndecl, 2));
+        return false;
+    }
     return true;
 }
 
@@ -220,6 +287,18 @@ int plugin_init(struct plugin_name_args* info, struct plugin_gcc_version* versio
             }
         } else if (strcmp(key, "verbose") == 0) {
             verbose = true;
+        } else if (strcmp(key, "library-headers") == 0) {
+            instrument_library_headers = true;
+        } else if (strcmp(key, "library-dirs") == 0 && value) {
+            std::string dirs = value;
+            for (size_t start = 0; start <= dirs.size();) {
+                size_t end = dirs.find(':', start);
+                if (end == std::string::npos) end = dirs.size();
+                std::string dir = dirs.substr(start, end - start);
+                while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+                if (!dir.empty()) library_dirs.push_back(dir);
+                start = end + 1;
+            }
         } else {
             error("scorep: unknown plugin argument '%s'", key);
             return 1;

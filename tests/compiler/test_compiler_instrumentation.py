@@ -133,6 +133,27 @@ def test_user_regions_c(build_dir, tmp_path):
     assert ("phase", "user") in paradigms and ("twice", "user") in paradigms and ("twice", "compiler") in paradigms
 
 
+def test_cxx_scope_region_class_is_not_a_compiler_region_at_O0(build_dir, tmp_path):
+    """SCOREP_USER_REGION's class is the measurement's: at -O0 (nothing
+    inlined) its constructor, which begins the user region, must not become a
+    compiler region that ends while the user region is open."""
+    source = tmp_path / "scope.cc"
+    source.write_text("#include <scorep_user.h>\n#include <cstdio>\n#include <cstdlib>\n"
+                      "static int work(int i) { SCOREP_USER_REGION(\"phase\", SCOREP_USER_REGION_TYPE_COMMON);"
+                      " return 2 * i; }\n"
+                      "int main(int argc, char** argv) { int s = 0; for (int i = 0; i < atoi(argv[1]); i++)"
+                      " s += work(i); printf(\"%d\\n\", s); return 0; }\n")
+    from compiler_runs import scorep
+    exe = tmp_path / "scope"
+    subprocess.run(scorep(build_dir) + ["--nompi", "--user", "g++", "-O0", str(source), "-o", str(exe)],
+                   check=True, timeout=300)
+    proc = run(exe, [N], tmp_path / "exp")
+    assert proc.stdout.strip() == str(N * (N - 1))
+    assert "Warning" not in proc.stderr
+    assert visits_by_path(load(tmp_path / "exp")) == {
+        ("main",): 1, ("main", "work(int)"): N, ("main", "work(int)", "phase"): N}
+
+
 def test_user_regions_fortran(build_dir, tmp_path):
     exe, _ = compile_program(build_dir, tmp_path, "user.F90", "user", options=["--user", "--nocompiler"],
                              flags=("-O0",))

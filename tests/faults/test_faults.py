@@ -13,6 +13,8 @@ import types
 
 import pytest
 
+import cube_consistency
+
 sys.path.insert(0, os.path.dirname(__file__))
 import run_faults  # noqa: E402
 
@@ -37,6 +39,9 @@ def run_scenario(scenario, program, tmp_path, calls=2):
         workdir = tmp_path / f"run{i}"
         workdir.mkdir()
         findings.append(run_faults.run_once(scenario, program, workdir, calls=calls, midway=1.0))
+        # every rank's profile.rank<R>.cubex that is there agrees with its JSON twin
+        if findings[-1]["experiment"].is_dir():
+            findings[-1]["cube"] = cube_consistency.check_experiment(findings[-1]["experiment"])
         shutil.rmtree(workdir, ignore_errors=True)
     for i, f in enumerate(findings):
         detail = f"run {i + 1}: {run_faults.summarise(scenario, [f])}\nstderr:\n{f['stderr'][-3000:]}"
@@ -44,6 +49,7 @@ def run_scenario(scenario, program, tmp_path, calls=2):
         assert f["profiles"] == f["expected"], detail
         assert f["traces"] == f["expected"], detail
         assert f["message"], detail
+        assert not f.get("cube"), detail + "\nprofile.cubex:\n" + "\n".join(f["cube"][:20])
     return findings
 
 

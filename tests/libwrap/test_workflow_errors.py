@@ -107,6 +107,25 @@ def test_a_filter_with_a_syntax_error_names_its_line(installed_prefix, demo_libr
     assert "demo_scale" not in work.wrapped()
 
 
+@pytest.mark.parametrize("rules, word, meant", [
+    ("  EXCLUDE demo_scale\n  INLCUDE demo_*\n", "INLCUDE", "INCLUDE"),
+    ("  EXCLUDE demo_scale\n  EXCLUDE MANGLD _Z*\n", "MANGLD", "MANGLED"),
+    ("  EXCLUDE demo_scale\n  EXCLUDEMANGLED _Z*\n", "EXCLUDEMANGLED", "EXCLUDE MANGLED"),
+])
+def test_a_misspelled_filter_keyword_after_the_first_rule_is_an_error(installed_prefix, demo_library,
+                                                                      tmp_path, rules, word, meant):
+    """Not read as one more pattern (which, after EXCLUDE *, once left out
+    every function): make fails naming the file, line, word and keyword."""
+    work = demo_workdir(tmp_path, installed_prefix, demo_library)
+    path = work.path / "demo.filter"
+    fails_then_works(work,
+                     lambda: path.write_text(f"SCOREP_REGION_NAMES_BEGIN\n{rules}SCOREP_REGION_NAMES_END\n"),
+                     lambda: path.write_text("SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE demo_scale\n"
+                                             "SCOREP_REGION_NAMES_END\n"),
+                     "demo.filter: line 3", f"'{word}' is not a keyword", f"did you mean {meant}?",
+                     "INCLUDE, EXCLUDE")
+
+
 def test_an_unknown_mapping_symbol(installed_prefix, demo_library, tmp_path):
     work = demo_workdir(tmp_path, installed_prefix, demo_library)
     makefile = work.read("Makefile")

@@ -26,7 +26,7 @@ def test_children_forked_by_mpi_ranks_record_and_write_nothing(mpi, tmp_path):
         assert sorted(proc.stdout.splitlines()) == expected
         # the one unified experiment of the job, written once by rank 0
         assert sorted(p.name for p in experiment.iterdir() if p.name.startswith("profile")) == [
-            "profile.folded", "profile.json", "profile.txt"]
+            "profile.cubex", "profile.folded", "profile.json", "profile.txt"]
         assert proc.stderr.count("experiment written to") == 1, proc.stderr
         profile = json.loads((experiment / "profile.json").read_text())
         visits = per_rank_region(profile)

@@ -19,7 +19,7 @@ UNSEEN_WARNING = "MPI was initialised without the MPI adapter seeing MPI_Init"
 def one_experiment(experiment):
     # (run_measured traces too, for scorep-check: the trace's files are not counted)
     assert sorted(p.name for p in experiment.iterdir() if not p.name.startswith("traces")) == [
-        ".scorep-wrapgen-experiment", "profile.folded", "profile.json", "profile.txt", "scorep.cfg"]
+        ".scorep-wrapgen-experiment", "profile.cubex", "profile.folded", "profile.json", "profile.txt", "scorep.cfg"]
     profile = json.loads((experiment / "profile.json").read_text())
     assert profile["experiment"]["ranks"] == RANKS
     assert profile["experiment"]["partial"] is False

@@ -22,7 +22,7 @@ def test_default_directory_name_follows_score_p_pattern(build_dir, tmp_path):
     name = experiment_from(proc)
     assert re.fullmatch(r"scorep-\d{8}_\d{4}_\d+", name), name
     assert sorted(p.name for p in (tmp_path / name).iterdir()) == [
-        ".scorep-wrapgen-experiment", "profile.folded", "profile.json", "profile.txt", "scorep.cfg"]
+        ".scorep-wrapgen-experiment", "profile.cubex", "profile.folded", "profile.json", "profile.txt", "scorep.cfg"]
 
 
 def test_scorep_cfg_holds_the_effective_configuration(build_dir, tmp_path):
@@ -256,7 +256,7 @@ def test_runs_started_together_with_one_name_keep_their_data_apart(build_dir, tm
     assert owners == sorted(pids), sorted(p.name for p in experiments)
     for experiment in experiments:
         names = sorted(p.name for p in experiment.iterdir())
-        assert names == [MARKER, "profile.folded", "profile.json", "profile.txt", "scorep.cfg"], (experiment, names)
+        assert names == [MARKER, "profile.cubex", "profile.folded", "profile.json", "profile.txt", "scorep.cfg"], (experiment, names)
         assert Profile(load_profile(experiment / "profile.json")).row("main/step")["visits"] == 5
 
 

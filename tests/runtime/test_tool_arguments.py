@@ -1,6 +1,7 @@
 """scorep-score and scorep-info take the command lines Score-P users type,
 and say plainly what an experiment lacks (issue 19, point 5 and 3)."""
 import json
+import os
 import pathlib
 import subprocess
 import sys
@@ -94,3 +95,17 @@ def test_scorep_info_without_arguments_prints_its_help(tmp_path):
     assert proc.returncode == 0 and proc.stderr == ""
     for command in ("config-vars", "config-summary", "libwrap-summary", "--version"):
         assert f"scorep-info {command}" in proc.stdout
+
+
+@pytest.mark.parametrize("tool", ["scorep-info", "scorep-score"])
+def test_tool_read_by_a_reader_that_stops_early_ends_without_a_traceback(build_dir, experiment, tool):
+    """`scorep-info config-vars --full | head -1`: the tool ends quietly as a C tool does."""
+    argv = {"scorep-info": [str(REPO / "tools" / "scorep-info"), "config-vars", "--full"],
+            "scorep-score": [str(build_dir / "runtime" / "scorep-score"), "-r", str(experiment)]}[tool]
+    # a pipe whose reader has gone before the tool writes
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    proc = subprocess.run([sys.executable, *argv], stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=120)
+    os.close(write_end)
+    assert "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr, proc.stderr
+    assert proc.returncode == -13, (proc.returncode, proc.stderr)   # SIGPIPE, as `cat` ends

@@ -459,7 +459,7 @@ def test_the_checker_shares_no_code_with_the_trace_writer():
     text = (REPO / "tools" / "scorep-check.in").read_text()
     imports = {line.split()[1].split(".")[0] for line in text.splitlines()
                if line.startswith(("import ", "from "))}
-    assert imports <= {"argparse", "collections", "os", "re", "sys", "otf2"}, imports
+    assert imports <= {"argparse", "collections", "os", "re", "signal", "sys", "otf2"}, imports
 
 
 def test_installed_scorep_check_runs_with_the_configured_interpreter(installed_prefix, build_dir, tmp_path):

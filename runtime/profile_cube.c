@@ -1,0 +1,562 @@
+/* profile.cubex: the report of profile_collect.c in CUBE4, the format of
+ * Score-P's profile.cubex, so that Cube, cube_stat, scorep-score, Scalasca and
+ * Extra-P open our experiments unchanged. The layout (docs/PROFILE_FORMAT.md,
+ * "profile.cubex") is an uncompressed tar of
+ *   anchor.xml        metrics, regions, call tree (cnodes), system tree
+ *   <m>.index         "CUBEX.INDEX", endianness mark, version, sparse type,
+ *                     the ids of the cnodes that have a row in <m>.data
+ *   <m>.data          "CUBEX.DATA", one row per listed cnode: one value per
+ *                     location, in location id order, in this machine's byte order
+ * Cnode ids are given in depth-first preorder and location ids in system-tree
+ * order, so the order of ids is the order readers expect the rows in. Rows
+ * whose values are all zero are left out (the sparse index allows it; readers
+ * take them as zero). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "profile_cube.h"
+#include "report_names.h"
+
+char* scorep_profile_cube_hosts(const scorep_finalize_context* ctx)
+{
+    char mine[SCOREP_CUBE_HOST_NAME_MAX] = {0};
+    if (gethostname(mine, sizeof mine - 1) != 0) snprintf(mine, sizeof mine, "localhost");
+    int size = ctx->size > 0 ? ctx->size : 1;
+    char* all = NULL;
+    if (!ctx->mpp || ctx->rank == 0) all = calloc((size_t)size, SCOREP_CUBE_HOST_NAME_MAX);
+    if (ctx->mpp && !ctx->emergency && size > 1)
+        ctx->mpp->gather(mine, sizeof mine, all, 0);
+    else if (all && ctx->rank >= 0 && ctx->rank < size)
+        memcpy(all + (size_t)ctx->rank * SCOREP_CUBE_HOST_NAME_MAX, mine, sizeof mine);
+    return all;
+}
+
+/* ---- the metrics: Score-P's unique names, types and units ---- */
+
+typedef enum {
+    VALUE_VISITS, VALUE_BYTES_SENT, VALUE_BYTES_RECEIVED, VALUE_BYTES_READ, VALUE_BYTES_WRITTEN, VALUE_USER,
+    VALUE_SECONDS, VALUE_MIN_SECONDS, VALUE_MAX_SECONDS
+} value_kind;
+typedef struct {
+    char uniq[80];
+    const char* disp;
+    const char* dtype;
+    const char* uom;
+    const char* kind; /* how values are stored: per call path alone, or with its callees */
+    const char* descr;
+    value_kind value;
+    uint32_t user; /* user metric id, for VALUE_USER */
+} cube_metric;
+
+static const cube_metric fixed_metrics[] = {
+    {"visits", "Visits", "UINT64", "occ", "EXCLUSIVE", "Number of visits", VALUE_VISITS, 0},
+    {"time", "Time", "DOUBLE", "sec", "INCLUSIVE", "Total CPU allocation time", VALUE_SECONDS, 0},
+    {"min_time", "Minimum Inclusive Time", "MINDOUBLE", "sec", "EXCLUSIVE", "Minimum inclusive CPU allocation time",
+     VALUE_MIN_SECONDS, 0},
+    {"max_time", "Maximum Inclusive Time", "MAXDOUBLE", "sec", "EXCLUSIVE", "Maximum inclusive CPU allocation time",
+     VALUE_MAX_SECONDS, 0},
+    {"bytes_sent", "bytes_sent", "UINT64", "bytes", "EXCLUSIVE", "Bytes sent", VALUE_BYTES_SENT, 0},
+    {"bytes_received", "bytes_received", "UINT64", "bytes", "EXCLUSIVE", "Bytes received", VALUE_BYTES_RECEIVED, 0},
+    {"io_bytes_read", "io_bytes_read", "UINT64", "bytes", "EXCLUSIVE", "I/O bytes read", VALUE_BYTES_READ, 0},
+    {"io_bytes_written", "io_bytes_written", "UINT64", "bytes", "EXCLUSIVE", "I/O bytes written", VALUE_BYTES_WRITTEN,
+     0},
+};
+#define FIXED_METRICS (sizeof fixed_metrics / sizeof *fixed_metrics)
+
+/* One (cnode, location) cell: the report's rows, merged when two rows of one
+ * location fall on the same call path. */
+typedef struct {
+    uint32_t cnode, location;
+    const scorep_report_row* row;
+} cell;
+
+/* The value of metric m in one row, as the 8 bytes stored; returns whether it
+ * is not zero. */
+static int cell_value(const cube_metric* m, const scorep_report_row* row, unsigned char out[8])
+{
+    uint64_t u = 0;
+    double d = 0;
+    int is_double = 1;
+    switch (m->value) {
+    case VALUE_VISITS: is_double = 0, u = row->n.visits; break;
+    case VALUE_BYTES_SENT: is_double = 0, u = row->n.bytes_sent; break;
+    case VALUE_BYTES_RECEIVED: is_double = 0, u = row->n.bytes_received; break;
+    case VALUE_BYTES_READ: is_double = 0, u = row->n.bytes_read; break;
+    case VALUE_BYTES_WRITTEN: is_double = 0, u = row->n.bytes_written; break;
+    case VALUE_USER: is_double = 0, u = (uint64_t)row->metrics[m->user]; break;
+    /* nanoseconds as seconds: exact back to the nanosecond below 2^53 ns (104 days) */
+    case VALUE_SECONDS: d = (double)row->n.time_incl / 1e9; break;
+    case VALUE_MIN_SECONDS: d = row->n.visits ? (double)row->n.time_min / 1e9 : 0; break;
+    case VALUE_MAX_SECONDS: d = (double)row->n.time_max / 1e9; break;
+    }
+    if (is_double) {
+        memcpy(out, &d, 8);
+        return d != 0;
+    }
+    memcpy(out, &u, 8);
+    return u != 0;
+}
+
+static int compare_cells(const void* a, const void* b)
+{
+    const cell* x = a;
+    const cell* y = b;
+    if (x->cnode != y->cnode) return x->cnode < y->cnode ? -1 : 1;
+    if (x->location != y->location) return x->location < y->location ? -1 : 1;
+    return 0;
+}
+
+/* ---- XML ---- */
+
+static void xml_text(FILE* f, const char* s)
+{
+    for (const unsigned char* p = (const unsigned char*)(s ? s : ""); *p; p++) {
+        switch (*p) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&apos;", f); break;
+        default:
+            /* XML 1.0 has no way to write other control characters */
+            if (*p < 0x20 && *p != '\t' && *p != '\n') fputc('?', f);
+            else fputc(*p, f);
+        }
+    }
+}
+
+static void xml_element(FILE* f, const char* indent, const char* name, const char* text)
+{
+    fprintf(f, "%s<%s>", indent, name);
+    xml_text(f, text);
+    fprintf(f, "</%s>\n", name);
+}
+
+/* The call tree in depth-first preorder: order[cnode id] = call path,
+ * depth[cnode id], cnode_of[call path] = cnode id. Parents before children
+ * need not hold in the report's numbering, hence the explicit child lists. */
+typedef struct {
+    uint32_t count;
+    uint32_t *order, *depth, *cnode_of;
+} call_tree;
+
+static int call_tree_build(const scorep_report* r, call_tree* t)
+{
+    uint32_t n = r->callpath_count;
+    t->count = 0;
+    t->order = malloc((n + 1) * sizeof *t->order);
+    t->depth = malloc((n + 1) * sizeof *t->depth);
+    t->cnode_of = malloc((n + 1) * sizeof *t->cnode_of);
+    uint32_t* first = malloc((n + 1) * sizeof *first);
+    uint32_t* next = malloc((n + 1) * sizeof *next);
+    uint32_t* stack = malloc((n + 1) * sizeof *stack);
+    uint32_t* stack_depth = malloc((n + 1) * sizeof *stack_depth);
+    int ok = t->order && t->depth && t->cnode_of && first && next && stack && stack_depth;
+    if (ok) {
+        for (uint32_t i = 0; i < n; i++) first[i] = next[i] = t->cnode_of[i] = SCOREP_INVALID_ID;
+        /* children lists, in call path id order (built backwards, pushed backwards) */
+        uint32_t sp = 0;
+        for (uint32_t i = n; i-- > 0;) {
+            uint32_t p = r->callpaths[i].parent;
+            if (p == SCOREP_INVALID_ID || p >= n || p == i) {
+                next[i] = SCOREP_INVALID_ID;
+            } else {
+                next[i] = first[p];
+                first[p] = i;
+            }
+        }
+        for (uint32_t i = n; i-- > 0;) {
+            uint32_t p = r->callpaths[i].parent;
+            if (p == SCOREP_INVALID_ID || p >= n || p == i) stack[sp] = i, stack_depth[sp++] = 0;
+        }
+        while (sp) {
+            uint32_t cp = stack[--sp], d = stack_depth[sp];
+            if (t->cnode_of[cp] != SCOREP_INVALID_ID) continue; /* a cycle: never from collect */
+            t->cnode_of[cp] = t->count;
+            t->order[t->count] = cp;
+            t->depth[t->count++] = d;
+            /* push the children in reverse so that the first is taken first */
+            uint32_t children = 0;
+            for (uint32_t c = first[cp]; c != SCOREP_INVALID_ID; c = next[c]) children++;
+            uint32_t k = sp + children;
+            if (k > n) break; /* cannot happen without a cycle */
+            for (uint32_t c = first[cp]; c != SCOREP_INVALID_ID; c = next[c]) {
+                stack[--k] = c;
+                stack_depth[k] = d + 1;
+            }
+            sp += children;
+        }
+    }
+    free(first);
+    free(next);
+    free(stack);
+    free(stack_depth);
+    return ok ? 0 : -1;
+}
+
+static void call_tree_free(call_tree* t)
+{
+    free(t->order);
+    free(t->depth);
+    free(t->cnode_of);
+}
+
+static const char* host_of(const scorep_report* r, uint32_t rank)
+{
+    const char* h = r->hosts && (int)rank < r->ranks ? r->hosts + (size_t)rank * SCOREP_CUBE_HOST_NAME_MAX : "";
+    return h[0] ? h : "localhost";
+}
+
+/* locations sorted by (rank, thread): the system tree's order */
+typedef struct {
+    uint64_t key;
+    uint32_t location;
+} location_key;
+
+static int compare_location_keys(const void* a, const void* b)
+{
+    const location_key* x = a;
+    const location_key* y = b;
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static void write_system(FILE* f, const scorep_report* r, const uint32_t* loc_order)
+{
+    const scorep_unified_definitions* d = r->defs;
+    uint32_t nloc = d->location_count;
+    /* names and the Id attribute spelled as CubeLib writes them for Score-P */
+    fputs(" <system>\n  <systemtreenode Id=\"0\">\n   <name>machine Linux</name>\n   <class>machine</class>\n"
+          "   <attr key=\"platform\" value=\"Linux\"/>\n",
+          f);
+    /* nodes in the order of their first rank; a rank's locations are contiguous in loc_order */
+    uint32_t node_id = 1;
+    char* done = calloc(nloc ? nloc : 1, 1);
+    for (uint32_t i = 0; i < nloc; i++) {
+        if (done[i]) continue;
+        const char* host = host_of(r, d->location_rank[loc_order[i]]);
+        fprintf(f, "   <systemtreenode Id=\"%u\">\n    <name>node ", node_id++);
+        xml_text(f, host);
+        fputs("</name>\n", f);
+        fputs("    <class>node</class>\n", f);
+        for (uint32_t j = i; j < nloc;) {
+            uint32_t rank = d->location_rank[loc_order[j]];
+            uint32_t end = j;
+            while (end < nloc && d->location_rank[loc_order[end]] == rank) end++;
+            if (!done[j] && strcmp(host_of(r, rank), host) == 0) {
+                fprintf(f, "    <locationgroup Id=\"%u\">\n     <name>MPI Rank %u</name>\n     <rank>%u</rank>\n"
+                           "     <type>process</type>\n",
+                        rank, rank, rank);
+                for (uint32_t k = j; k < end; k++) {
+                    uint32_t thread = d->location_thread[loc_order[k]];
+                    /* the names the OTF2 trace gives the same locations */
+                    if (thread == 0)
+                        fprintf(f, "     <location Id=\"%u\">\n      <name>Master thread</name>\n", k);
+                    else
+                        fprintf(f, "     <location Id=\"%u\">\n      <name>Thread %u</name>\n", k, thread);
+                    fprintf(f, "      <rank>%u</rank>\n      <type>thread</type>\n     </location>\n", thread);
+                    done[k] = 1;
+                }
+                fputs("    </locationgroup>\n", f);
+            }
+            j = end;
+        }
+        fputs("   </systemtreenode>\n", f);
+    }
+    free(done);
+    fputs("  </systemtreenode>\n", f);
+    /* the process x thread grid CubeGUI's topology view shows, as Score-P writes it */
+    uint32_t max_rank = 0, max_thread = 0;
+    for (uint32_t i = 0; i < nloc; i++) {
+        if (d->location_rank[i] > max_rank) max_rank = d->location_rank[i];
+        if (d->location_thread[i] > max_thread) max_thread = d->location_thread[i];
+    }
+    if (nloc) {
+        fprintf(f, "  <topologies>\n   <cart name=\"Process x Thread\" ndims=\"2\">\n"
+                   "    <dim name=\"Process\" size=\"%u\" periodic=\"false\"/>\n"
+                   "    <dim name=\"Thread\" size=\"%u\" periodic=\"false\"/>\n",
+                max_rank + 1, max_thread + 1);
+        for (uint32_t k = 0; k < nloc; k++)
+            fprintf(f, "    <coord locId=\"%u\">%u %u</coord>\n", k, d->location_rank[loc_order[k]],
+                    d->location_thread[loc_order[k]]);
+        fputs("   </cart>\n  </topologies>\n", f);
+    }
+    fputs(" </system>\n", f);
+}
+
+static void write_program(FILE* f, const scorep_report* r, const call_tree* t)
+{
+    const scorep_unified_definitions* d = r->defs;
+    fputs(" <program>\n", f);
+    for (uint32_t i = 0; i < d->region_count; i++) {
+        const scorep_region_def* rg = &d->regions[i];
+        fprintf(f, "  <region id=\"%u\" mod=\"", i);
+        xml_text(f, rg->file);
+        /* Score-P writes -1 for an unknown line, and no end line */
+        if (rg->line) fprintf(f, "\" begin=\"%u\" end=\"-1\">\n", rg->line);
+        else fputs("\" begin=\"-1\" end=\"-1\">\n", f);
+        xml_element(f, "   ", "name", rg->name);
+        xml_element(f, "   ", "mangled_name", rg->name);
+        xml_element(f, "   ", "paradigm", scorep_paradigm_name(rg->paradigm));
+        xml_element(f, "   ", "role", scorep_role_name(rg->role));
+        fputs("   <url></url>\n", f);
+        xml_element(f, "   ", "descr", rg->group ? rg->group : "");
+        fputs("  </region>\n", f);
+    }
+    uint32_t open = 0;
+    for (uint32_t c = 0; c < t->count; c++) {
+        for (; open > t->depth[c]; open--) fputs("</cnode>\n", f);
+        const scorep_report_callpath* cp = &r->callpaths[t->order[c]];
+        uint32_t region = cp->region < d->region_count ? cp->region : 0;
+        fprintf(f, "<cnode id=\"%u\" calleeId=\"%u\">\n", c, region);
+        if (cp->parameter != SCOREP_INVALID_ID && cp->parameter < d->parameter_count) {
+            const scorep_parameter_def* p = &d->parameters[cp->parameter];
+            fputs("<parameter partype=\"", f);
+            fputs(p->type == SCOREP_PARAMETER_STRING ? "string" : "numeric", f);
+            fputs("\" parkey=\"", f);
+            xml_text(f, p->name);
+            fputs("\" parvalue=\"", f);
+            if (p->type == SCOREP_PARAMETER_STRING)
+                xml_text(f, (uint64_t)cp->parameter_value < d->string_count ? d->strings[cp->parameter_value] : "");
+            else
+                fprintf(f, "%" PRId64, cp->parameter_value);
+            fputs("\"/>\n", f);
+        }
+        open++;
+    }
+    for (; open > 0; open--) fputs("</cnode>\n", f);
+    fputs(" </program>\n", f);
+}
+
+static void write_anchor(FILE* f, const scorep_report* r, const call_tree* t, const uint32_t* loc_order,
+                         const cube_metric* metrics, size_t nmetrics)
+{
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<cube version=\"4.4\">\n", f);
+    fputs(" <attr key=\"Creator\" value=\"scorep-wrapgen\"/>\n", f);
+    /* tools that aggregate the call tree (cube_stat, CubeGUI) sum by this */
+    fputs(" <attr key=\"CUBE_CT_AGGR\" value=\"SUM\"/>\n", f);
+    fprintf(f, " <attr key=\"Score-P::DefinitionCounters::Parameter\" value=\"%u\"/>\n", r->defs->parameter_count);
+    fprintf(f, " <attr key=\"scorep-wrapgen::partial\" value=\"%s\"/>\n", r->partial ? "true" : "false");
+    fputs(" <attr key=\"scorep-wrapgen::timer\" value=\"", f);
+    xml_text(f, r->timer);
+    fputs("\"/>\n <attr key=\"scorep-wrapgen::start\" value=\"", f);
+    xml_text(f, r->start);
+    fputs("\"/>\n <attr key=\"scorep-wrapgen::command\" value=\"", f);
+    xml_text(f, r->command);
+    fputs("\"/>\n <metrics>\n", f);
+    for (size_t i = 0; i < nmetrics; i++) {
+        const cube_metric* m = &metrics[i];
+        fprintf(f, "  <metric id=\"%zu\" type=\"%s\">\n", i, m->kind);
+        xml_element(f, "   ", "disp_name", m->disp);
+        xml_element(f, "   ", "uniq_name", m->uniq);
+        xml_element(f, "   ", "dtype", m->dtype);
+        xml_element(f, "   ", "uom", m->uom);
+        fputs("   <url></url>\n", f);
+        xml_element(f, "   ", "descr", m->descr);
+        fputs("  </metric>\n", f);
+    }
+    fputs(" </metrics>\n", f);
+    write_program(f, r, t);
+    write_system(f, r, loc_order);
+    fputs("</cube>\n", f);
+}
+
+/* ---- tar (POSIX ustar): a header block per member, data padded to 512 ---- */
+
+static int tar_header(FILE* f, const char* name, uint64_t size)
+{
+    unsigned char h[512] = {0};
+    snprintf((char*)h, 100, "%s", name);
+    memcpy(h + 100, "0000644", 8);
+    memcpy(h + 108, "0000000", 8);
+    memcpy(h + 116, "0000000", 8);
+    snprintf((char*)h + 124, 12, "%011" PRIo64, size);
+    snprintf((char*)h + 136, 12, "%011llo", (unsigned long long)time(NULL));
+    memset(h + 148, ' ', 8);
+    h[156] = '0';
+    memcpy(h + 257, "ustar", 6);
+    memcpy(h + 263, "00", 2);
+    unsigned sum = 0;
+    for (int i = 0; i < 512; i++) sum += h[i];
+    snprintf((char*)h + 148, 8, "%06o", sum);
+    return fwrite(h, 1, 512, f) == 512 ? 0 : -1;
+}
+
+static int tar_pad(FILE* f, uint64_t size)
+{
+    static const unsigned char zeros[512];
+    size_t pad = (size_t)((512 - size % 512) % 512);
+    return fwrite(zeros, 1, pad, f) == pad ? 0 : -1;
+}
+
+/* one metric's <m>.index and <m>.data over the sorted cells */
+static int write_metric(FILE* f, size_t id, const cube_metric* m, const cell* cells, size_t ncells, uint32_t nloc,
+                        unsigned char* row)
+{
+    unsigned char v[8];
+    /* rows that are not all zero: the index lists their cnodes */
+    uint32_t present = 0;
+    for (size_t i = 0; i < ncells;) {
+        size_t end = i;
+        int any = 0;
+        for (; end < ncells && cells[end].cnode == cells[i].cnode; end++) any |= cell_value(m, cells[end].row, v);
+        present += any;
+        i = end;
+    }
+    char name[32];
+    static const char index_magic[] = "CUBEX.INDEX";
+    uint64_t index_size = 11 + 4 + 2 + 1 + 4 + 4ull * present;
+    snprintf(name, sizeof name, "%zu.index", id);
+    if (tar_header(f, name, index_size) != 0) return -1;
+    int32_t endianness = 1;
+    uint16_t version = 0;
+    uint8_t sparse = 1;
+    fwrite(index_magic, 1, 11, f);
+    fwrite(&endianness, 4, 1, f);
+    fwrite(&version, 2, 1, f);
+    fwrite(&sparse, 1, 1, f);
+    fwrite(&present, 4, 1, f);
+    for (size_t i = 0; i < ncells;) {
+        size_t end = i;
+        int any = 0;
+        for (; end < ncells && cells[end].cnode == cells[i].cnode; end++) any |= cell_value(m, cells[end].row, v);
+        if (any) fwrite(&cells[i].cnode, 4, 1, f);
+        i = end;
+    }
+    if (tar_pad(f, index_size) != 0) return -1;
+
+    uint64_t data_size = 10 + 8ull * nloc * present;
+    snprintf(name, sizeof name, "%zu.data", id);
+    if (tar_header(f, name, data_size) != 0) return -1;
+    fwrite("CUBEX.DATA", 1, 10, f);
+    for (size_t i = 0; i < ncells;) {
+        memset(row, 0, 8ull * nloc);
+        size_t end = i;
+        int any = 0;
+        for (; end < ncells && cells[end].cnode == cells[i].cnode; end++)
+            any |= cell_value(m, cells[end].row, row + 8ull * cells[end].location);
+        if (any && fwrite(row, 8, nloc, f) != nloc) return -1;
+        i = end;
+    }
+    return tar_pad(f, data_size);
+}
+
+/* Two rows of one location on one call path (not made by profile_collect.c
+ * today) are merged into a copy, so that each cell is one value. */
+static scorep_report_row* merge_duplicates(cell* cells, size_t* ncells)
+{
+    size_t dup = 0;
+    for (size_t i = 1; i < *ncells; i++) dup += compare_cells(&cells[i - 1], &cells[i]) == 0;
+    if (!dup) return NULL;
+    scorep_report_row* merged = malloc(dup * sizeof *merged);
+    if (!merged) return NULL;
+    size_t out = 0, used = 0;
+    for (size_t i = 0; i < *ncells; i++) {
+        if (out && compare_cells(&cells[out - 1], &cells[i]) == 0) {
+            scorep_report_row* m = &merged[used++];
+            *m = *cells[out - 1].row;
+            const scorep_profile_numbers* b = &cells[i].row->n;
+            if (b->visits && (!m->n.visits || b->time_min < m->n.time_min)) m->n.time_min = b->time_min;
+            if (b->time_max > m->n.time_max) m->n.time_max = b->time_max;
+            m->n.visits += b->visits;
+            m->n.time_incl += b->time_incl;
+            m->n.bytes_sent += b->bytes_sent;
+            m->n.bytes_received += b->bytes_received;
+            m->n.bytes_read += b->bytes_read;
+            m->n.bytes_written += b->bytes_written;
+            for (int k = 0; k < SCOREP_PROFILE_MAX_METRICS; k++) m->metrics[k] += cells[i].row->metrics[k];
+            cells[out - 1].row = m;
+        } else
+            cells[out++] = cells[i];
+    }
+    *ncells = out;
+    return merged;
+}
+
+int scorep_report_write_cube(const scorep_report* r, const char* path)
+{
+    const scorep_unified_definitions* d = r->defs;
+    uint32_t nloc = d->location_count;
+    call_tree t = {0};
+    uint32_t* loc_order = malloc((nloc + 1) * sizeof *loc_order);
+    uint32_t* loc_id = malloc((nloc + 1) * sizeof *loc_id);
+    cell* cells = malloc((r->row_count + 1) * sizeof *cells);
+    unsigned char* row = malloc(8ull * nloc + 8);
+    uint32_t nuser = d->metric_count < SCOREP_PROFILE_MAX_METRICS ? d->metric_count : SCOREP_PROFILE_MAX_METRICS;
+    size_t nmetrics = FIXED_METRICS + nuser;
+    cube_metric* metrics = malloc(nmetrics * sizeof *metrics);
+    char* anchor = NULL;
+    size_t anchor_size = 0;
+    scorep_report_row* merged = NULL;
+    FILE* f = NULL;
+    int status = -1;
+    if (!loc_order || !loc_id || !cells || !row || !metrics || call_tree_build(r, &t) != 0) {
+        errno = ENOMEM;
+        goto done;
+    }
+    location_key* keys = malloc((nloc + 1) * sizeof *keys);
+    if (!keys) goto done;
+    for (uint32_t i = 0; i < nloc; i++)
+        keys[i] = (location_key){(uint64_t)d->location_rank[i] << 32 | d->location_thread[i], i};
+    qsort(keys, nloc, sizeof *keys, compare_location_keys);
+    for (uint32_t i = 0; i < nloc; i++) loc_order[i] = keys[i].location, loc_id[keys[i].location] = i;
+    free(keys);
+
+    memcpy(metrics, fixed_metrics, sizeof fixed_metrics);
+    for (uint32_t i = 0; i < nuser; i++) {
+        /* user metrics (scorep_metric_add): summed per call path, like Score-P's
+         * user metrics; a name taken by one of the fixed metrics gets a prefix */
+        const char* name = d->metrics[i].name ? d->metrics[i].name : "metric";
+        int taken = 0;
+        for (size_t k = 0; k < FIXED_METRICS; k++) taken |= strcmp(name, fixed_metrics[k].uniq) == 0;
+        cube_metric* m = &metrics[FIXED_METRICS + i];
+        *m = (cube_metric){"", "", "INT64", d->metrics[i].unit ? d->metrics[i].unit : "", "EXCLUSIVE",
+                           "User metric (scorep_metric_add)", VALUE_USER, i};
+        snprintf(m->uniq, sizeof m->uniq, "%s%s", taken ? "user_" : "", name);
+        m->disp = name;
+    }
+
+    size_t ncells = 0;
+    for (size_t i = 0; i < r->row_count; i++) {
+        const scorep_report_row* rw = &r->rows[i];
+        if (rw->location >= nloc || rw->callpath >= r->callpath_count) continue;
+        uint32_t cnode = t.cnode_of[rw->callpath];
+        if (cnode == SCOREP_INVALID_ID) continue;
+        cells[ncells++] = (cell){cnode, loc_id[rw->location], rw};
+    }
+    qsort(cells, ncells, sizeof *cells, compare_cells);
+    merged = merge_duplicates(cells, &ncells);
+
+    FILE* mem = open_memstream(&anchor, &anchor_size);
+    if (!mem) goto done;
+    write_anchor(mem, r, &t, loc_order, metrics, nmetrics);
+    if (fclose(mem) != 0) goto done;
+
+    f = fopen(path, "wb");
+    if (!f) goto done;
+    static char buffer[1 << 20];
+    setvbuf(f, buffer, _IOFBF, sizeof buffer);
+    if (tar_header(f, "anchor.xml", anchor_size) != 0 || fwrite(anchor, 1, anchor_size, f) != anchor_size ||
+        tar_pad(f, anchor_size) != 0)
+        goto done;
+    for (size_t m = 0; m < nmetrics; m++)
+        if (write_metric(f, m, &metrics[m], cells, ncells, nloc, row) != 0) goto done;
+    static const unsigned char end_blocks[1024];
+    if (fwrite(end_blocks, 1, sizeof end_blocks, f) != sizeof end_blocks) goto done;
+    status = ferror(f) ? -1 : 0;
+done:
+    if (f && fclose(f) != 0) status = -1;
+    free(anchor);
+    free(merged);
+    free(metrics);
+    free(row);
+    free(cells);
+    free(loc_id);
+    free(loc_order);
+    call_tree_free(&t);
+    return status;
+}

@@ -1,0 +1,253 @@
+"""Every profile.cubex the test suite writes is read back with the
+independent reader (tests/cube_reader.py) and compared with the profile.json
+beside it: every metric of every call path on every location, exact for
+counts and bytes, to the nanosecond for times (stored as seconds in doubles),
+and nothing in the CUBE file that profile.json does not have. A partial
+experiment's profile.rank<R>.cubex is compared with its profile.rank<R>.json.
+
+Two hooks: conftest.mpirun calls check_run after each MPI run (the test that
+ran it fails); conftest's session fixture calls sweep at the end over the
+session's temporary directories, for the runs of other launchers (serial
+programs, compiler, library-wrapping and coarray tests), skipping files
+already checked and pairs a test has changed since (profile.json newer than
+its profile.cubex, which the measurement writes after it).
+
+compare(cubex, json) returns the list of differences (empty: they agree)."""
+import json
+import os
+import pathlib
+import socket
+import time
+
+import cube_reader
+import trace_consistency
+
+CHECKED = {"files": 0, "seconds": 0.0}
+_SEEN = set()   # (path, mtime) of the files already compared
+
+# profile.json row field -> (CUBE metric, scale of the stored value to the field's unit)
+ROW_METRICS = {
+    "visits": ("visits", 1),
+    "time_incl_ns": ("time", 1e9),
+    "time_min_ns": ("min_time", 1e9),
+    "time_max_ns": ("max_time", 1e9),
+    "bytes_sent": ("bytes_sent", 1),
+    "bytes_received": ("bytes_received", 1),
+    "bytes_read": ("io_bytes_read", 1),
+    "bytes_written": ("io_bytes_written", 1),
+}
+# Score-P's metric definitions the tools key on: (dtype, uom, type)
+SCOREP_METRICS = {
+    "visits": ("UINT64", "occ", "EXCLUSIVE"),
+    "time": ("DOUBLE", "sec", "INCLUSIVE"),
+    "min_time": ("MINDOUBLE", "sec", "EXCLUSIVE"),
+    "max_time": ("MAXDOUBLE", "sec", "EXCLUSIVE"),
+    "bytes_sent": ("UINT64", "bytes", "EXCLUSIVE"),
+    "bytes_received": ("UINT64", "bytes", "EXCLUSIVE"),
+    "io_bytes_read": ("UINT64", "bytes", "EXCLUSIVE"),
+    "io_bytes_written": ("UINT64", "bytes", "EXCLUSIVE"),
+}
+
+
+def _json_frame(profile, callpath, regions):
+    """A frame's identity: its region's (name, file, line, paradigm, role), as
+    Score-P tells regions apart (two "step" in one file at two lines are two),
+    and its parameter."""
+    r = regions[callpath["region"]]
+    region = (r["name"], r["file"] or "", r["line"] or -1, r["paradigm"], r["role"])
+    params = ()
+    if "parameter" in callpath:
+        p = callpath["parameter"]
+        kind = "string" if isinstance(p["value"], str) or p["value"] is None else "numeric"
+        params = ((kind, p["name"], "" if p["value"] is None else str(p["value"])),)
+    return (region, params)
+
+
+def compare(cubex_path, json_path, host=None):
+    problems = []
+    cube = cube_reader.read(cubex_path)
+    profile = json.loads(pathlib.Path(json_path).read_text())
+    regions = {r["id"]: r for r in profile["regions"]}
+    callpaths = {c["id"]: c for c in profile["callpaths"]}
+
+    for uniq, (dtype, uom, kind) in SCOREP_METRICS.items():
+        try:
+            m = cube.metric(uniq)
+        except KeyError:
+            problems.append(f"metric {uniq} is missing")
+            continue
+        if (m["dtype"], m["uom"], m["type"]) != (dtype, uom, kind):
+            problems.append(f"metric {uniq}: {m['dtype']}/{m['uom']}/{m['type']}, Score-P has {dtype}/{uom}/{kind}")
+    if cube.attrs.get("CUBE_CT_AGGR") != "SUM":
+        problems.append("anchor.xml lacks the attribute CUBE_CT_AGGR=SUM")
+
+    # regions: the same definitions
+    for rid, region in regions.items():
+        if region.get("filtered"):
+            continue
+        c = cube.regions.get(rid)
+        if c is None:
+            problems.append(f"region {rid} {region['name']} is missing")
+            continue
+        want = (region["name"], region["file"] or "", region["line"] or -1, region["paradigm"], region["role"])
+        got = (c["name"], c["mod"], c["begin"], c["paradigm"], c["role"])
+        if want != got:
+            problems.append(f"region {rid}: {got} in CUBE, {want} in profile.json")
+
+    # call paths: the same tree, by the path of frames from the root
+    def json_path_of(cid):
+        frames = []
+        while cid is not None:
+            frames.append(_json_frame(profile, callpaths[cid], regions))
+            cid = callpaths[cid]["parent"]
+        return tuple(frames[::-1])
+
+    def cube_path_of(cnode):
+        frames = []
+        while cnode is not None:
+            c = cube.cnodes[cnode]
+            r = cube.regions[c["callee"]]
+            frames.append(((r["name"], r["mod"], r["begin"], r["paradigm"], r["role"]), tuple(c["parameters"])))
+            cnode = c["parent"]
+        return tuple(frames[::-1])
+
+    by_path = {cube_path_of(c): c for c in cube.cnodes}
+    if len(by_path) != len(cube.cnodes):
+        problems.append("two cnodes have the same call path")
+    json_to_cnode = {}
+    for cid in callpaths:
+        path = json_path_of(cid)
+        if path not in by_path:
+            problems.append(f"call path {' / '.join(f[0][0] for f in path)} is not a cnode")
+        else:
+            json_to_cnode[cid] = by_path[path]
+    if len(cube.cnodes) != len(callpaths):
+        problems.append(f"{len(cube.cnodes)} cnodes, {len(callpaths)} call paths in profile.json")
+
+    # locations: process "MPI Rank N" on a node named by its host, thread names as in the OTF2 trace
+    loc_of = {}
+    cube_loc = {(l["process"]["rank"], l["rank"]): l for l in cube.locations.values()}
+    for loc in profile["locations"]:
+        c = cube_loc.get((loc["rank"], loc["thread"]))
+        if c is None:
+            problems.append(f"location rank {loc['rank']} thread {loc['thread']} is missing")
+            continue
+        loc_of[loc["id"]] = c["id"]
+        name = "Master thread" if loc["thread"] == 0 else f"Thread {loc['thread']}"
+        classes = [k for k, _ in c["tree"]]
+        if (c["name"], c["type"], c["process"]["name"], c["process"]["type"], classes) != (
+                name, "thread", f"MPI Rank {loc['rank']}", "process", ["machine", "node"]):
+            problems.append(f"location {c}: not machine/node/'MPI Rank {loc['rank']}'/'{name}'")
+        if host and c["node"] != f"node {host}":
+            problems.append(f"location {c['id']}: node {c['node']!r}, the host is {host!r}")
+    if len(cube.locations) != len(profile["locations"]):
+        problems.append(f"{len(cube.locations)} locations, {len(profile['locations'])} in profile.json")
+
+    # every metric of every (call path, location)
+    expected = {uniq: {} for uniq, _ in ROW_METRICS.values()}
+    users = {m["id"]: m["name"] for m in profile["metrics"]}
+    for name in users.values():
+        expected.setdefault(name, {})
+    for row in profile["rows"]:
+        if row["location"] is None or row["callpath"] not in json_to_cnode or row["location"] not in loc_of:
+            continue
+        key = (json_to_cnode[row["callpath"]], loc_of[row["location"]])
+        for field, (uniq, _) in ROW_METRICS.items():
+            value = row[field] if (field != "time_min_ns" or row["visits"]) else 0
+            cell = expected[uniq]
+            if uniq == "min_time" and key in cell:
+                cell[key] = min(cell[key], value)
+            elif uniq == "max_time" and key in cell:
+                cell[key] = max(cell[key], value)
+            else:
+                cell[key] = cell.get(key, 0) + value
+        for mid, value in row.get("metrics", {}).items():
+            cell = expected[users[int(mid)]]
+            cell[key] = cell.get(key, 0) + value
+    scale = {uniq: s for uniq, s in ROW_METRICS.values()}
+    for uniq, want in expected.items():
+        try:
+            got = cube.values(uniq)
+        except KeyError:
+            problems.append(f"metric {uniq} is missing")
+            continue
+        s = scale.get(uniq, 1)
+        for key in set(want) | set(got):
+            w = want.get(key, 0)
+            g = got.get(key, 0)
+            if s != 1:
+                g = round(g * s)   # seconds back to nanoseconds: exact while below 2^53 ns
+            if w != g:
+                problems.append(f"{uniq} at cnode {key[0]} ({' / '.join(f[0] for f in cube.call_path(key[0]))}), "
+                                f"location {key[1]}: {g} in CUBE, {w} in profile.json")
+    return problems
+
+
+def check_experiment(experiment, host=None):
+    """Differences of every profile*.cubex in an experiment directory with
+    its JSON twin; a .cubex without one is one too. (A profile*.cubex.part
+    is what a rank killed while writing leaves: never taken for the file.)"""
+    experiment = pathlib.Path(experiment)
+    problems = []
+    for cubex in sorted(experiment.glob("profile*.cubex")):
+        twin = cubex.with_suffix(".json")
+        if not twin.is_file():
+            problems.append(f"{cubex.name}: no {twin.name} beside it")
+            continue
+        problems += [f"{cubex.name}: {p}" for p in _compare_once(cubex, twin, host)]
+    return problems
+
+
+def _compare_once(cubex, twin, host):
+    began = time.perf_counter()
+    _SEEN.add((str(cubex), cubex.stat().st_mtime))
+    try:
+        return compare(cubex, twin, host)
+    except cube_reader.CubeFormatError as e:
+        return [f"unreadable: {e}"]
+    finally:
+        CHECKED["files"] += 1
+        CHECKED["seconds"] += time.perf_counter() - began
+
+
+def sweep(root, host=None):
+    """Compares every profile*.cubex under root not compared yet; returns
+    the differences, each naming its file."""
+    problems = []
+    for cubex in sorted(pathlib.Path(root).rglob("profile*.cubex")):
+        twin = cubex.with_suffix(".json")
+        try:
+            if (str(cubex), cubex.stat().st_mtime) in _SEEN or not twin.is_file():
+                continue
+            # written by one measurement: the JSON first, the CUBE file right after
+            if not 0 <= cubex.stat().st_mtime - twin.stat().st_mtime < 30:
+                continue
+        except OSError:
+            continue
+        problems += [f"{cubex}: {p}" for p in _compare_once(cubex, twin, host)]
+    return problems
+
+
+def pytest_terminal_summary(terminalreporter):
+    """(a pytest hook, imported by conftest.py) How many CUBE files were compared."""
+    if CHECKED["files"]:
+        terminalreporter.write_line(f"profile.cubex: {CHECKED['files']} files compared with their profile.json "
+                                    f"in {CHECKED['seconds']:.1f} s")
+
+
+def check_run(env, cwd, started):
+    """Called by conftest.mpirun after a run: every profile.cubex the run
+    wrote must agree with its profile.json."""
+    merged = dict(os.environ)
+    merged.update({k: str(v) for k, v in (env or {}).items()})
+    for experiment in trace_consistency._experiments(merged, cwd, started):
+        if not experiment.is_dir():
+            continue
+        fresh = [c for c in experiment.glob("profile*.cubex") if c.stat().st_mtime >= started - 0.05]
+        if not fresh:
+            continue
+        problems = check_experiment(experiment, host=socket.gethostname())
+        if problems:
+            shown = "\n  ".join(problems[:30])
+            raise AssertionError(f"profile.cubex of {experiment} disagrees with profile.json "
+                                 f"({len(problems)} differences):\n  {shown}")
