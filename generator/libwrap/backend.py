@@ -129,6 +129,13 @@ def render_wrapper_parts(procedures, library, language, mode, header="libwrap.h"
     records = [wrapper_record(env_tasks, i, plan, mode, language,
                               va_symbols.get(plan.proc.attributes["symbol"]))
                for i, plan in enumerate(plans)]
+    # an ellipsis wrapper calls its va_list variant through the variant's own
+    # wrapper when that is wrapped too, as the library's f calling vf would:
+    # in nested mode vf is then a region inside f, as in the unmeasured
+    # program (link time gets this from --wrap, run time from the symbol)
+    wrapped = {r["symbol"] for r in records}
+    for r in records:
+        r["va_wrapped"] = bool(r["va_symbol"]) and r["va_symbol"] in wrapped
     count = 1 if not per_file else max(1, -(-len(records) // per_file))
     size = -(-len(records) // count) if records else 0
     template = env.get_template("libwrap/wrappers.c.j2")
