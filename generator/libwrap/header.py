@@ -58,6 +58,7 @@ K_FUNCTION, K_TYPEDEF, K_METHOD, K_NAMESPACE, K_LINKAGE_SPEC = 8, 20, 21, 22, 23
 K_CONSTRUCTOR, K_DESTRUCTOR, K_CONVERSION = 24, 25, 26
 K_FUNCTION_TEMPLATE, K_CLASS_TEMPLATE, K_CLASS_PARTIAL = 30, 31, 32
 K_TYPE_ALIAS, K_TRANSLATION_UNIT, K_FRIEND = 36, 350, 603
+K_ANNOTATE_ATTR = 406
 RECORD_DECLS = (K_STRUCT, K_UNION, K_CLASS)
 FUNCTION_DECLS = (K_FUNCTION, K_METHOD, K_CONSTRUCTOR, K_DESTRUCTOR, K_CONVERSION)
 MEMBER_DECLS = (K_METHOD, K_CONSTRUCTOR, K_DESTRUCTOR, K_CONVERSION)
@@ -111,6 +112,103 @@ def _compat_args(path, language):
                 args.append(f"-D{name}={replacement}")
     return args
 
+
+# GCC accepts a standard attribute list after a GNU one in the specifiers of
+# a declaration, `__attribute__((deprecated)) [[nodiscard]] QColor light()`
+# (Qt's QT_DEPRECATED_X + Q_REQUIRED_RESULT as GCC preprocesses them), clang
+# does not ("'nodiscard' attribute cannot be applied to types"). No macro can
+# reach the already preprocessed text: the scan reads it with every such run
+# reordered (standard lists first), each piece and each gap between them kept
+# as they are, so the text keeps its length and its lines.
+_GNU_ATTRIBUTE = re.compile(rb"\b__attribute(?:__)?\s*\(")
+_SPACE = b" \t\r\n\f\v"
+
+
+def _closing(text, start):
+    """The index after the bracket that closes text[start] ('(' or '['), string
+    and character literals skipped; None if not closed on this logical line
+    run (a line marker inside means it is not one attribute)."""
+    open_ = text[start]
+    close = {ord("("): ord(")"), ord("["): ord("]")}[open_]
+    depth, i, n = 0, start, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == open_:
+            depth += 1
+        elif ch == close:
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        elif ch in (0x22, 0x27):           # " or '
+            i += 1
+            while i < n and text[i] != ch:
+                if text[i] == 0x5C:        # backslash
+                    i += 1
+                elif text[i] == 0x0A:
+                    return None
+                i += 1
+        elif ch == 0x0A and text.startswith(b"#", i + 1):
+            return None
+        i += 1
+    return None
+
+
+def _attribute_at(text, i):
+    """(end, is_standard) of an attribute specifier starting at text[i], or None."""
+    if text.startswith(b"[[", i):
+        end = _closing(text, i)
+        return (end, True) if end else None
+    m = _GNU_ATTRIBUTE.match(text, i)
+    if m:
+        end = _closing(text, m.end() - 1)
+        return (end, False) if end else None
+    return None
+
+
+def _standard_attributes_first(text):
+    """text (bytes) with every run of attribute specifiers in which a `[[...]]`
+    follows an `__attribute__((...))` reordered standard lists first; the
+    number of runs reordered."""
+    if not re.search(rb"\)\s*\[\[", text):
+        return text, 0
+    out, copied, seen, reordered = [], 0, 0, 0
+    for m in _GNU_ATTRIBUTE.finditer(text):
+        start = m.start()
+        if start < seen:                    # inside a run already looked at
+            continue
+        items, gaps, i = [], [], start
+        while True:
+            found = _attribute_at(text, i)
+            if found is None:
+                break
+            end, standard = found
+            items.append((text[i:end], standard))
+            j = end
+            while j < len(text) and text[j] in _SPACE:
+                j += 1
+            gaps.append(text[end:j])
+            i = j
+        if not items:
+            continue
+        gaps.pop()                          # the space after the run stays where it is
+        end = start + sum(len(t) for t, _ in items) + sum(len(g) for g in gaps)
+        seen = end
+        kinds = [standard for _, standard in items]
+        if not any(standard and not all(kinds[:k]) for k, standard in enumerate(kinds)):
+            continue
+        ordered = [t for t, standard in items if standard] + [t for t, standard in items if not standard]
+        out += [text[copied:start], ordered[0]] + [g + t for g, t in zip(gaps, ordered[1:])]
+        copied = end
+        reordered += 1
+    if not reordered:
+        return text, 0
+    out.append(text[copied:])
+    return b"".join(out), reordered
+
+
+# Why a function whose address the library compares or stores is not wrapped:
+# a wrapper gives the program another address for it than the library has.
+ADDRESS_COMPARED = "address compared by the library: "
 
 _cindex = None
 
@@ -593,6 +691,8 @@ class _Scanner:
         lib = self.lib
         if e.hidden:
             return e.hidden
+        if k == K_METHOD and self.cxx and self.is_qt_signal(c):
+            return ADDRESS_COMPARED + "Qt signal"
         if k in MEMBER_DECLS:
             access = lib.clang_getCXXAccessSpecifier(c)
             if access == ACCESS_PRIVATE:
@@ -619,6 +719,26 @@ class _Scanner:
         if lib.clang_isInvalidDeclaration(c):
             return "the declaration has errors"
         return None
+
+    def is_qt_signal(self, c):
+        """A member of a `signals:` (Q_SIGNALS) section or marked Q_SIGNAL: Qt's
+        annotation (the working directory's Makefile preprocesses libwrap.h
+        with QT_ANNOTATE_ACCESS_SPECIFIER and QT_ANNOTATE_FUNCTION defined as
+        clang's `annotate`, SCAN_CPPFLAGS; Qt defines them empty unless a tool
+        defined them first, and clang puts the section's annotation on each
+        of its members), or without it
+        a parameter of the class's QPrivateSignal type, which only signals
+        have. QObject::connect(sender, &Class::signal, ...) finds a signal by
+        comparing the caller's address of it with QtCore's own: a wrapper on
+        the symbol gives the program another address and the connect fails."""
+        for child in c.get_children():
+            if child._kind_id == K_ANNOTATE_ATTR and child.spelling == "qt_signal":
+                return True
+        for a in c.get_arguments():
+            decl = a.type.get_canonical().get_declaration()
+            if decl.spelling == "QPrivateSignal" and decl._kind_id in RECORD_DECLS:
+                return True
+        return False
 
     def inline_reason(self, c):
         """inline, constexpr or consteval: the tokens up to the name tell."""
@@ -918,8 +1038,11 @@ def scan_header(path, language="c", clang_args=(), tolerate_system_header_errors
     if language == "c++" and not any(a.startswith(("-std=", "--std")) for a in clang_args):
         args.append("-std=c++17")
     args += clang_args
+    with open(path, "rb") as f:
+        text, _ = _standard_attributes_first(f.read())
     try:
-        tu = ci.Index.create().parse(path, args=args, options=PARSE_SKIP_FUNCTION_BODIES)
+        tu = ci.Index.create().parse(path, args=args, unsaved_files=[(path, text)],
+                                     options=PARSE_SKIP_FUNCTION_BODIES)
     except ci.TranslationUnitLoadError as exc:
         raise HeaderError(f"libclang cannot parse it ({exc}; arguments: {' '.join(args)})",
                           file=path) from None

@@ -1,0 +1,147 @@
+"""Qt 5 wrapped as a user would (QtCore, QtGui, QtWidgets headers): signals
+keep working under measurement, QtGui's headers parse as they are, and the
+calls the program makes are counted exactly in every mode.
+
+Qt finds the signal of QObject::connect(sender, &Class::signal, ...) by
+comparing the program's &Class::signal with the address its own code has; a
+wrapper on a signal's symbol changes the program's address (link time: the
+reference becomes __wrap_...; run time: the preloaded wrapper defines the
+symbol) and the connect fails. Signals are therefore never wrapped.
+
+Only a few classes are wrapped (a filter), so that the test stays fast: the
+scan still reads all of QtWidgets' headers."""
+import os
+import shlex
+import subprocess
+
+import pytest
+
+from libwrap_runs import MODES, init, run, visits
+
+QT_MISSING = "Qt 5 development files not found (Debian/Ubuntu: apt-get install qtbase5-dev)"
+
+
+def pkg_config(*args):
+    try:
+        proc = subprocess.run(["pkg-config", *args, "Qt5Widgets"], capture_output=True, text=True)
+    except FileNotFoundError:
+        pytest.skip(QT_MISSING + "; pkg-config is missing too")
+    if proc.returncode != 0:
+        pytest.skip(QT_MISSING)
+    return proc.stdout.strip()
+
+
+# the example needs no display; Qt's warning about XDG_RUNTIME_DIR would make
+# stderr differ from nothing
+def qt_env(tmp):
+    runtime_dir = tmp / "xdg-runtime"
+    runtime_dir.mkdir(mode=0o700, exist_ok=True)
+    return {"QT_QPA_PLATFORM": "offscreen", "XDG_RUNTIME_DIR": str(runtime_dir)}
+
+
+QT_FILTER = """\
+# only these classes: wrapping all of QtWidgets takes minutes
+SCOREP_REGION_NAMES_BEGIN
+  EXCLUDE *
+  INCLUDE QObject::* QTimer::* QAbstractButton::* QPushButton::*
+SCOREP_REGION_NAMES_END
+"""
+
+# the calls examples/qt_signals_main.cc makes from its own code (its comments)
+EXPECTED_CALLS = {
+    "QObject::QObject(QObject*)": 1,
+    "QTimer::QTimer(QObject*)": 1,
+    "QTimer::start(int)": 1,
+    "QTimer::stop()": 1,
+    "QTimer::remainingTime() const": 4,       # in the slots of destroyed and timeout
+    "QTimer::~QTimer()": 1,
+    "QPushButton::QPushButton(QString const&, QWidget*)": 1,
+    "QPushButton::~QPushButton()": 1,
+    "QAbstractButton::click()": 5,
+    "QAbstractButton::setCheckable(bool)": 1,
+    "QAbstractButton::isChecked() const": 1,
+}
+
+# signals of the wrapped classes (Qt's documentation); QPrivateSignal ones too
+SIGNALS = {
+    "_ZN7QObject9destroyedEPS_": "QObject::destroyed(QObject *)",
+    "_ZN7QObject17objectNameChangedERK7QStringNS_14QPrivateSignalE":
+        "QObject::objectNameChanged(const QString &, QPrivateSignal)",
+    "_ZN6QTimer7timeoutENS_14QPrivateSignalE": "QTimer::timeout(QPrivateSignal)",
+    "_ZN15QAbstractButton7clickedEb": "QAbstractButton::clicked(bool)",
+    "_ZN15QAbstractButton7pressedEv": "QAbstractButton::pressed()",
+    "_ZN15QAbstractButton8releasedEv": "QAbstractButton::released()",
+    "_ZN15QAbstractButton7toggledEb": "QAbstractButton::toggled(bool)",
+}
+
+
+@pytest.fixture(scope="module")
+def qt(installed_prefix, tmp_path_factory):
+    cflags = pkg_config("--cflags")
+    libs = pkg_config("--libs")
+    tmp = tmp_path_factory.mktemp("libwrap-qt")
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in qt_env(tmp).items():
+            patch.setenv(name, value)
+        work = init(tmp, installed_prefix, "qtsignals", "c++", libs, "qt_signals_main.cc",
+                    cppflags="-fPIC " + cflags,
+                    headers=["QtCore/QObject", "QtCore/QTimer", "QtWidgets/QApplication",
+                             "QtWidgets/QPushButton"])
+        (work.path / "qtsignals.filter").write_text(QT_FILTER)
+        work.make_output = work.make()
+        work.make("install")
+        work.installcheck_output = work.make("installcheck", check=False)
+    work.env = qt_env(tmp)
+    return work
+
+
+def not_wrappable(work):
+    out = {}
+    for line in work.read("not_wrappable.txt").splitlines():
+        name, _, reason = line.partition(": ")
+        out[name] = reason
+    return out
+
+
+def test_qt_signals_are_not_wrapped_and_the_reason_is_reported(qt):
+    wrapped = qt.wrapped()
+    assert not set(SIGNALS) & set(wrapped), "a signal was wrapped"
+    reasons = not_wrappable(qt)
+    for name in SIGNALS.values():
+        assert reasons.get(name) == "address compared by the library: Qt signal", name
+    # the classes' other members are wrapped (the filter kept them)
+    assert "_ZN15QAbstractButton5clickEv" in wrapped
+    assert "_ZN6QTimer5startEi" in wrapped
+
+
+def test_installcheck_passes_with_connections_by_signal_address(qt):
+    proc = qt.installcheck_output
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "QAbstractButton::click()" in proc.stdout      # its table
+
+
+def run_plain(qt, installed_prefix, tmp_path):
+    plain = run([qt.path / "main"], installed_prefix, tmp_path, tmp_path / "plain", qt.env)
+    assert plain.returncode == 0 and "clicks: 5" in plain.stdout, plain.stdout + plain.stderr
+    return plain
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_signal_connections_work_and_calls_are_counted_exactly(qt, mode, installed_prefix, tmp_path):
+    """Each mode's program (as make installcheck built it) behaves as the
+    plain one: the connects succeed, every slot runs (the program checks,
+    and its slots' calls are counted), stdout, stderr and exit status equal."""
+    plain = run_plain(qt, installed_prefix, tmp_path)
+    if mode == "exec":
+        argv = [installed_prefix / "bin" / "scorep-exec", "--libwrap=qtsignals", "--", qt.path / "main"]
+    else:
+        argv = [qt.path / "installcheck" / f"main_{mode.replace(' ', '_')}"]
+    measured = run(argv, installed_prefix, tmp_path, tmp_path / "experiment",
+                   dict(qt.env, SCOREP_LIBWRAP_PATH=str(qt.libwrap_prefix)))
+    assert (measured.returncode, measured.stdout, measured.stderr) == \
+        (plain.returncode, plain.stdout, plain.stderr)
+    got = visits(tmp_path / "experiment")
+    assert {name: got.get(name, 0) for name in EXPECTED_CALLS} == EXPECTED_CALLS
+    # no signal became a region (none is wrapped)
+    assert not [name for name in got if name.startswith(("QObject::destroyed(", "QTimer::timeout(",
+                                                         "QAbstractButton::clicked("))]
