@@ -9,7 +9,7 @@ MESON_OPTIONS ?=
 DEBIAN_PACKAGES = python3-jinja2 python3-clang-16 libclang-16-dev meson ninja-build \
 	pkg-config gcc gfortran libopenmpi-dev openmpi-bin mpich libmpich-dev \
 	libcoarrays-openmpi-dev libopen-trace-format2-dev otf2-tools python3-otf2 python3-pytest \
-	g++ binutils zlib1g-dev libsqlite3-dev libfftw3-dev libjsoncpp-dev gcc-12-plugin-dev \
+	g++ binutils zlib1g-dev libsqlite3-dev libfftw3-dev libjsoncpp-dev gcc-12-plugin-dev qtbase5-dev \
 	chromium
 
 .PHONY: all deps build build-both viewer check bench demo regenerate install dist clean
