@@ -10,13 +10,16 @@ symbol) and the connect fails. Signals are therefore never wrapped.
 
 Only a few classes are wrapped (a filter), so that the test stays fast: the
 scan still reads all of QtWidgets' headers."""
-import os
-import shlex
+import pathlib
 import subprocess
+import sys
 
 import pytest
 
 from libwrap_runs import MODES, init, run, visits
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))
+from generator.libwrap.header import HeaderError, scan_header  # noqa: E402
 
 QT_MISSING = "Qt 5 development files not found (Debian/Ubuntu: apt-get install qtbase5-dev)"
 
@@ -145,3 +148,50 @@ def test_signal_connections_work_and_calls_are_counted_exactly(qt, mode, install
     # no signal became a region (none is wrapped)
     assert not [name for name in got if name.startswith(("QObject::destroyed(", "QTimer::timeout(",
                                                          "QAbstractButton::clicked("))]
+
+
+# ---- headers that GCC preprocessed ----------------------------------------------
+
+def test_qtgui_header_as_gcc_preprocessed_it_parses(tmp_path):
+    """QtGui's qcolor.h, preprocessed by g++ (C++17): Qt writes a deprecated
+    member as QT_DEPRECATED_X(...) Q_REQUIRED_RESULT, which GCC expands to
+    `__attribute__((__deprecated__(...))) [[nodiscard]]`, an order clang
+    rejects; the scan reads it without a hand fix."""
+    cflags = pkg_config("--cflags").split()
+    (tmp_path / "libwrap.h").write_text("#include <QtGui/QColor>\n")
+    subprocess.run(["g++", "-x", "c++", "-std=c++17", "-fPIC", *cflags, "-E", "libwrap.h", "-o", "libwrap.i"],
+                   cwd=tmp_path, check=True)
+    assert "[[nodiscard]]" in (tmp_path / "libwrap.i").read_text()
+    scan = scan_header(tmp_path / "libwrap.i", language="c++", clang_args=["-std=c++17"])
+    symbols = {p.attributes["symbol"]: p for p in scan.procedures}
+    light = symbols["_ZNK6QColor5lightEi"]        # the deprecated, nodiscard one
+    assert light.attributes["file"].endswith("QtGui/qcolor.h")
+    assert "_ZNK6QColor7lighterEi" in symbols
+
+
+def test_standard_attribute_lists_after_gnu_ones_are_read_in_place(tmp_path):
+    header = tmp_path / "attrs.i"
+    header.write_text(
+        'struct S {\n'
+        '  __attribute__((__deprecated__("use f(int) [instead]"))) __attribute__((visibility("default")))\n'
+        '    [[nodiscard]] int old(int x) const;\n'
+        '};\n'
+        '__attribute__((deprecated)) [[nodiscard]] [[maybe_unused]] int g(int);\n'
+        'char s[2] = "[", t[[]]; int h(int);\n')
+    scan = scan_header(header, language="c++")
+    lines = {p.attributes["symbol"]: p.attributes["line"] for p in scan.procedures}
+    assert lines == {"_ZNK1S3oldEi": 3, "_Z1gi": 5, "_Z1hi": 6}
+
+
+@pytest.mark.parametrize("text, advice", [
+    ("unknown_t f(int);\n", "-std=... to LIBWRAP_CPPFLAGS"),
+    ("int [[nodiscard]] h(int);\n", "SCAN_CPPFLAGS"),
+])
+def test_a_header_that_does_not_parse_names_what_fixes_it(tmp_path, text, advice):
+    header = tmp_path / "libwrap.i"
+    header.write_text(text)
+    with pytest.raises(HeaderError) as error:
+        scan_header(header, language="c++")
+    message = str(error.value)
+    assert "libwrap.i:1:" in message and advice in message
+    assert "make preprocesses libwrap.h into libwrap.i" in message
