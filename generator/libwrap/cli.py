@@ -44,6 +44,7 @@ def fail(message):
 
 
 VALUE_OPTIONS = ("--cppflags", "--ldflags", "--libs", "--ellipsis-mapping", "--variadic-is-void",
+                 "--address-compared",
                  "--display-name", "--cc")
 
 
@@ -199,6 +200,7 @@ def step_parser():
     p.add_argument("--libs", default="")
     p.add_argument("--ellipsis-mapping", default="")
     p.add_argument("--variadic-is-void", default="")
+    p.add_argument("--address-compared", default="")
     p.add_argument("--prefix", default="")
     p.add_argument("--directory", default=".")
     return p
@@ -211,7 +213,8 @@ def settings_from(args, installation):
         libs=shlex.split(args.libs), workdir=pathlib.Path(args.directory).resolve(),
         filter_tool=str(installation.bindir / "scorep-filter"),
         ellipsis_mapping=parse_mapping(args.ellipsis_mapping.split()),
-        variadic_is_void=set(args.variadic_is_void.split()))
+        variadic_is_void=set(args.variadic_is_void.split()),
+        address_compared=args.address_compared.split())
 
 
 def library_names(name):

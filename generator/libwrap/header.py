@@ -20,6 +20,7 @@ A type becomes a declarator pattern with "{name}" where the declared name goes
 with the name left out.
 """
 import ctypes
+import fnmatch
 import glob
 import os
 import platform
@@ -209,6 +210,8 @@ def _standard_attributes_first(text):
 # Why a function whose address the library compares or stores is not wrapped:
 # a wrapper gives the program another address for it than the library has.
 ADDRESS_COMPARED = "address compared by the library: "
+# the Makefile setting that declares such functions (scan_header's address_compared)
+ADDRESS_COMPARED_SETTING = "LIBWRAP_ADDRESS_COMPARED_SYMBOLS"
 
 _cindex = None
 
@@ -325,8 +328,9 @@ class _Entry:
 # ---- the scanner ---------------------------------------------------------------
 
 class _Scanner:
-    def __init__(self, ci, tu, language, path, c89=False):
+    def __init__(self, ci, tu, language, path, c89=False, address_compared=()):
         self.ci = ci
+        self.address_compared = list(address_compared)
         self.lib = ci.conf.lib
         self.tu = tu
         self.cxx = language == "c++"
@@ -882,6 +886,7 @@ class _Scanner:
         built = []
         by_symbol = {}
         skipped, skipped_files = [], []
+        used = set()          # patterns of address_compared that name a declared function
         for e in self.order:
             reason = e.reason or self.skip_reason(e)
             if reason is None:
@@ -892,6 +897,12 @@ class _Scanner:
                 except _NoSymbol:
                     reason = "no symbol (libclang cannot mangle the declaration)"
             if reason is not None:
+                if self.address_compared:      # not wrapped anyway: the pattern is not unknown
+                    name = self.skipped_name(e)
+                    pattern = self.declared_address_compared(name, {"qualified_name": name.split("(")[0],
+                                                                    "symbol": ""})
+                    if pattern is not None:
+                        used.add(pattern)
                 skipped.append((self.skipped_name(e), reason))
                 skipped_files.append(self.presumed(e.cursor.location)[0])
                 continue
@@ -904,10 +915,35 @@ class _Scanner:
             by_symbol[symbol] = self.skipped_name(e)
             built.append((e, symbol, return_kind, parameters, attributes))
         names, warnings = self.region_names(built)
-        procedures = [Procedure(name=name, return_kind=return_kind, parameters=parameters,
-                                attributes=attributes, origin=attributes["file"] or "")
-                      for name, (_, _, return_kind, parameters, attributes) in zip(names, built)]
+        procedures = []
+        for name, (e, symbol, return_kind, parameters, attributes) in zip(names, built):
+            pattern = self.declared_address_compared(name, attributes)
+            if pattern is not None:
+                used.add(pattern)
+                skipped.append((self.skipped_name(e), f"{ADDRESS_COMPARED}listed in "
+                                f"{ADDRESS_COMPARED_SETTING} ('{pattern}')"))
+                skipped_files.append(attributes["file"])
+                continue
+            procedures.append(Procedure(name=name, return_kind=return_kind, parameters=parameters,
+                                        attributes=attributes, origin=attributes["file"] or ""))
+        unknown = [p for p in self.address_compared if p not in used]
+        if unknown:
+            raise HeaderError(f"{ADDRESS_COMPARED_SETTING}: {', '.join(repr(p) for p in unknown)} "
+                              "matches no function the headers declare (write a function's "
+                              "name as in ns::Class::function or its region name in NAME.wrap, a C "
+                              "function's name, or a symbol; shell wildcards * ? [ ] match)",
+                              file=self.path)
         return procedures, skipped, skipped_files, warnings
+
+    def declared_address_compared(self, name, attributes):
+        """The first pattern of address_compared naming this function, or None:
+        by region name (`ns::Cls::f(int) const`), by qualified name (every
+        overload), or by symbol."""
+        for pattern in self.address_compared:
+            for text in (name, attributes["qualified_name"], attributes["symbol"]):
+                if fnmatch.fnmatchcase(text, pattern):
+                    return pattern
+        return None
 
     def region_names(self, built):
         """C: the function's name. C++: the demangled symbol (one c++filt for all)."""
@@ -1054,10 +1090,14 @@ def _how_to_go_on(errors, language, args):
 
 # ---- entry point ---------------------------------------------------------------
 
-def scan_header(path, language="c", clang_args=(), tolerate_system_header_errors=True):
+def scan_header(path, language="c", clang_args=(), tolerate_system_header_errors=True,
+                address_compared=()):
     """Scan a preprocessed header (`libwrap.i`) for wrappable functions.
 
     language: "c" or "c++"; clang_args: extra compiler flags (-std=..., -D...).
+    address_compared: names or shell patterns of functions whose address the
+    library compares or stores (LIBWRAP_ADDRESS_COMPARED_SYMBOLS): listed as
+    not wrappable, as Qt signals are; a pattern that names nothing is an error.
     Errors libclang reports raise HeaderError, except (by default) errors in
     system headers: a header preprocessed by GCC carries GCC-only builtins from
     the compiler's own headers (libstdc++'s `__integer_pack`) that clang does
@@ -1085,7 +1125,7 @@ def scan_header(path, language="c", clang_args=(), tolerate_system_header_errors
                           file=path) from None
     c89 = any(re.fullmatch(r"--?std=(c89|c90|gnu89|gnu90|iso9899:1990|iso9899:199409)", a)
               or a == "-ansi" for a in clang_args)
-    scanner = _Scanner(ci, tu, language, path, c89=c89)
+    scanner = _Scanner(ci, tu, language, path, c89=c89, address_compared=address_compared)
     errors, warnings = [], []
     for d in tu.diagnostics:
         if d.severity < ci.Diagnostic.Error:

@@ -195,3 +195,70 @@ def test_a_header_that_does_not_parse_names_what_fixes_it(tmp_path, text, advice
     message = str(error.value)
     assert "libwrap.i:1:" in message and advice in message
     assert "make preprocesses libwrap.h into libwrap.i" in message
+
+
+# ---- the general case: a library that compares a function's address ------------
+
+CALLBACK_HEADER = """\
+typedef int (*cb_handler)(int);
+int cb_default(int x);              /* the library's own handler */
+int cb_call(cb_handler h, int x);   /* calls h; knows its own handler by its address */
+"""
+CALLBACK_LIBRARY = """\
+#include "cb.h"
+int cb_default(int x) { return x + 1; }
+int cb_call(cb_handler h, int x) { return h == cb_default ? 1000 + cb_default(x) : h(x); }
+"""
+CALLBACK_MAIN = """\
+#include <stdio.h>
+#include "libwrap.h"
+int main(void) { printf("%d\\n", cb_call(cb_default, 1)); return 0; }  /* cb_call x1 */
+"""
+
+
+def test_a_declared_address_compared_function_is_not_wrapped_and_the_program_keeps_working(
+        installed_prefix, tmp_path):
+    """Wrapping the handler the program passes by address changes that address
+    (link time: __wrap_cb_default; run time: the preloaded definition, while
+    the library, linked with -Bsymbolic-functions as many distributions' are,
+    keeps its own): the library no longer recognises it and the program prints
+    2 instead of 1002. Listed in LIBWRAP_ADDRESS_COMPARED_SYMBOLS it is not
+    wrapped, with the reason, and every mode prints what the plain build does."""
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    (lib / "cb.h").write_text(CALLBACK_HEADER)
+    (lib / "cb.c").write_text(CALLBACK_LIBRARY)
+    subprocess.run(["gcc", "-shared", "-fPIC", "-Wl,-Bsymbolic-functions", "cb.c", "-o", "libcb.so"],
+                   cwd=lib, check=True)
+    subprocess.run(["gcc", "-c", "cb.c", "-o", "cb.o"], cwd=lib, check=True)
+    subprocess.run(["ar", "rcs", "libcb.a", "cb.o"], cwd=lib, check=True)
+    (tmp_path / "main.c").write_text(CALLBACK_MAIN)
+    work = init(tmp_path, installed_prefix, "cb", "c", "-lcb", tmp_path / "main.c", cppflags=f"-I{lib}",
+                ldflags=f"-L{lib} -Wl,-rpath,{lib}", headers=["cb.h"])
+    work.make()
+    assert set(work.wrapped()) == {"cb_call", "cb_default"}
+    work.make("install")
+    before = work.make("installcheck", check=False)
+    assert before.returncode != 0 and "1002" in before.stdout    # the plain output, then what differs
+
+    makefile = work.path / "Makefile"
+    makefile.write_text(makefile.read_text().replace("LIBWRAP_ADDRESS_COMPARED_SYMBOLS =",
+                                                     "LIBWRAP_ADDRESS_COMPARED_SYMBOLS = cb_default"))
+    work.make()
+    assert set(work.wrapped()) == {"cb_call"}
+    assert ("cb_default: address compared by the library: listed in LIBWRAP_ADDRESS_COMPARED_SYMBOLS "
+            "('cb_default')") in work.read("not_wrappable.txt").splitlines()
+    work.make("install")
+    after = work.make("installcheck", check=False)
+    assert after.returncode == 0, after.stdout + after.stderr
+    for mode in MODES:
+        tag = "exec" if mode == "exec" else mode.replace(" ", "_")
+        assert visits(work.path / "installcheck" / f"experiment_{tag}").get("cb_call") == 1, mode
+
+
+def test_an_address_compared_name_that_names_nothing_is_an_error(tmp_path):
+    header = tmp_path / "libwrap.i"
+    header.write_text(CALLBACK_HEADER)
+    with pytest.raises(HeaderError, match=r"LIBWRAP_ADDRESS_COMPARED_SYMBOLS: 'cb_defualt' matches no "
+                                          r"function the headers declare"):
+        scan_header(header, language="c", address_compared=["cb_call", "cb_defualt"])
