@@ -321,6 +321,7 @@ class _Entry:
     hidden: str = ""            # why every function in this context is skipped
     inline: bool = False        # any declaration of it is inline
     friend_only: bool = False   # declared only as a friend inside a class
+    friend_of: object = None    # the (first) class that declares it a friend
     others: list = field(default_factory=list)   # later declarations of it
     reason: str = ""            # known to be skipped while walking (templates)
 
@@ -328,7 +329,7 @@ class _Entry:
 # ---- the scanner ---------------------------------------------------------------
 
 class _Scanner:
-    def __init__(self, ci, tu, language, path, c89=False, address_compared=()):
+    def __init__(self, ci, tu, language, path, c89=False, address_compared=(), text=b""):
         self.ci = ci
         self.address_compared = list(address_compared)
         self.lib = ci.conf.lib
@@ -345,6 +346,9 @@ class _Scanner:
         self._record_cache = {}
         self._typedef_cache = {}
         self._file_cache = {}
+        self.text = text                # what libclang parsed (offsets index it)
+        self.class_code = {}            # class USR -> [(start, end)] of its code
+        self._calls = {}                # class USR -> {name: occurrences of `name(`}
 
     # -- locations --
     def presumed(self, location):
@@ -403,6 +407,8 @@ class _Scanner:
                     inner = inner or "member of a private nested class"
                 if not name or name.startswith("("):
                     inner = inner or "member of an unnamed class"
+                self.class_code.setdefault(c.get_usr(), []).append(
+                    (c.extent.start.offset, c.extent.end.offset))
                 self.walk_scope(c, prefix + (name or "(unnamed)") + "::", inner, in_class=True)
             elif k in TEMPLATE_DECLS:
                 if c.is_definition():
@@ -413,7 +419,7 @@ class _Scanner:
             elif k == K_FRIEND:
                 for f in c.get_children():
                     if f._kind_id == K_FUNCTION:
-                        self.add(f, None, "", friend=True)
+                        self.add(f, None, "", friend=scope)
 
     def walk_template(self, scope, prefix):
         for c in scope.get_children():
@@ -442,6 +448,10 @@ class _Scanner:
                                "member of a class template")
                 return
             ancestor = ancestor.semantic_parent
+        if parent is not None and parent._kind_id in RECORD_DECLS:
+            body = self.body_after(c.extent.end.offset)
+            if body is not None:
+                self.class_code.setdefault(parent.get_usr(), []).append(body)
         self.add(c, self.scope_text(parent) + "::" if parent is not None else "", "")
 
     def scope_text(self, c):
@@ -452,7 +462,8 @@ class _Scanner:
             c = c.semantic_parent
         return "::".join(reversed(parts))
 
-    def add(self, c, prefix, hidden="", friend=False):
+    def add(self, c, prefix, hidden="", friend=None):
+        """friend: the class cursor when c is a friend declaration in it."""
         usr = c.get_usr() or f"#{c.hash}"
         inline = bool(self.lib.clang_Cursor_isFunctionInlined(c))
         if usr in self.entries:
@@ -460,10 +471,10 @@ class _Scanner:
             if not e.reason:
                 e.inline = e.inline or inline
                 e.others.append(c)
-                if not friend:
+                if friend is None:
                     e.friend_only = False
             return
-        e = _Entry(c, prefix, hidden, inline, friend)
+        e = _Entry(c, prefix, hidden, inline, friend is not None, friend)
         self.entries[usr] = e
         self.order.append(e)
 
@@ -699,8 +710,11 @@ class _Scanner:
             return ADDRESS_COMPARED + "Qt signal"
         if k in MEMBER_DECLS:
             access = lib.clang_getCXXAccessSpecifier(c)
-            if access == ACCESS_PRIVATE:
-                return "private member"
+            if access == ACCESS_PRIVATE and k != K_METHOD:
+                return ("private constructor, destructor or conversion (whether inline code "
+                        "calls it is not looked for)")
+            if access == ACCESS_PRIVATE and not self.called_by_class_code(c):
+                return "private member that no inline code of its class calls (the program cannot reach it)"
             if lib.clang_CXXMethod_isDeleted(c):
                 return "deleted (= delete)"
             if lib.clang_CXXMethod_isDefaulted(c):
@@ -718,11 +732,76 @@ class _Scanner:
         spelling = c.spelling
         if spelling.startswith("operator ") and re.match(r"operator (new|delete)\b", spelling):
             return "operator new/delete"
-        if e.friend_only:
-            return "friend declared only inside a class (no name to call it by)"
+        if e.friend_only and not self.found_by_adl(c, e.friend_of):
+            return ("friend declared only inside a class, with no parameter of that class "
+                    "(no call can find it)")
         if lib.clang_isInvalidDeclaration(c):
             return "the declaration has errors"
         return None
+
+    # -- what the program reaches without naming it --
+    def body_after(self, offset):
+        """(start, end) of the function body `{...}` that follows a declaration
+        whose extent (bodies are skipped) ends at offset; None if a `;` comes first."""
+        text = self.text
+        brace, semicolon = text.find(b"{", offset), text.find(b";", offset)
+        if brace < 0 or (0 <= semicolon < brace):
+            return None
+        depth, i, n = 0, brace, len(text)
+        while i < n:
+            ch = text[i]
+            if ch == 0x7B:
+                depth += 1
+            elif ch == 0x7D:
+                depth -= 1
+                if depth == 0:
+                    return brace, i + 1
+            elif ch in (0x22, 0x27):
+                i += 1
+                while i < n and text[i] != ch:
+                    i += 2 if text[i] == 0x5C else 1
+            i += 1
+        return None
+
+    def called_by_class_code(self, c):
+        """Whether the class's inline code (member bodies in the class and out
+        of it, friends defined in it) calls a private member of this name:
+        the program's code then calls it through them although it cannot name
+        it (QString::toUtf8() calls QString::toUtf8_helper). By name, as
+        text: every overload of a called name counts as called."""
+        parent = c.semantic_parent
+        usr = parent.get_usr()
+        calls = self._calls.get(usr)
+        if calls is None:
+            calls = {}
+            for start, end in self.class_code.get(usr, ()):
+                for m in re.finditer(rb"\b([A-Za-z_]\w*)\s*\(", self.text[start:end]):
+                    word = m.group(1).decode()
+                    calls[word] = calls.get(word, 0) + 1
+            declared = {}
+            for member in parent.get_children():
+                if member._kind_id in FUNCTION_DECLS or member._kind_id == K_FUNCTION_TEMPLATE:
+                    declared[member.spelling] = declared.get(member.spelling, 0) + 1
+            # each declaration in the class is one `name(` of its own
+            calls = {w: n - declared.get(w, 0) for w, n in calls.items() if n > declared.get(w, 0)}
+            self._calls[usr] = calls
+        return c.spelling in calls
+
+    def found_by_adl(self, c, cls):
+        """A friend declared only in its class is found by argument-dependent
+        lookup when a parameter is (a pointer or reference to) that class:
+        `friend bool operator<(const QString &, const QString &)`."""
+        if cls is None:
+            return False
+        target = cls.get_usr()
+        for a in c.get_arguments():
+            t = a.type.get_canonical()
+            while t._kind_id in POINTERS:
+                t = t.get_pointee().get_canonical()
+            decl = t.get_declaration()
+            if decl is not None and decl._kind_id in RECORD_DECLS and decl.get_usr() == target:
+                return True
+        return False
 
     def is_qt_signal(self, c):
         """A member of a `signals:` (Q_SIGNALS) section or marked Q_SIGNAL: Qt's
@@ -871,10 +950,13 @@ class _Scanner:
                 attributes["alternate_symbols"] = [m for m in self.manglings(c) if m != symbol]
             spec = lib.clang_getCursorExceptionSpecificationType(c)
             attributes.update({
-                "access": {ACCESS_PROTECTED: "protected"}.get(
+                "access": {ACCESS_PROTECTED: "protected", ACCESS_PRIVATE: "private"}.get(
                     lib.clang_getCXXAccessSpecifier(c), "public"),
                 "virtual": bool(k in MEMBER_DECLS and lib.clang_CXXMethod_isVirtual(c)),
                 "ref_qualifier": ref_qualifier,
+                # a friend declared only in its class: callable by argument-
+                # dependent lookup, not by a qualified name
+                "hidden_friend": e.friend_only,
                 "noexcept": spec in (EXCEPT_DYNAMIC_NONE, EXCEPT_BASIC_NOEXCEPT, EXCEPT_NOTHROW)
                             or (spec == EXCEPT_COMPUTED_NOEXCEPT
                                 and "noexcept(false)" not in ftype.spelling),
@@ -1125,7 +1207,8 @@ def scan_header(path, language="c", clang_args=(), tolerate_system_header_errors
                           file=path) from None
     c89 = any(re.fullmatch(r"--?std=(c89|c90|gnu89|gnu90|iso9899:1990|iso9899:199409)", a)
               or a == "-ansi" for a in clang_args)
-    scanner = _Scanner(ci, tu, language, path, c89=c89, address_compared=address_compared)
+    scanner = _Scanner(ci, tu, language, path, c89=c89, address_compared=address_compared,
+                       text=text)
     errors, warnings = [], []
     for d in tu.diagnostics:
         if d.severity < ci.Diagnostic.Error:

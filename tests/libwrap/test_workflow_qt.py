@@ -10,7 +10,10 @@ symbol) and the connect fails. Signals are therefore never wrapped.
 
 Only a few classes are wrapped (a filter), so that the test stays fast: the
 scan still reads all of QtWidgets' headers."""
+import os
 import pathlib
+import re
+import shutil
 import subprocess
 import sys
 
@@ -47,6 +50,9 @@ QT_FILTER = """\
 SCOREP_REGION_NAMES_BEGIN
   EXCLUDE *
   INCLUDE QObject::* QTimer::* QAbstractButton::* QPushButton::*
+  INCLUDE QString::*_helper(* operator<(QString?const&,?QString?const&)
+# QtGui and QtWidgets call it too: run-time wrappers would count their calls
+  EXCLUDE QString::fromLatin1_helper(*
 SCOREP_REGION_NAMES_END
 """
 
@@ -63,6 +69,11 @@ EXPECTED_CALLS = {
     "QAbstractButton::click()": 5,
     "QAbstractButton::setCheckable(bool)": 1,
     "QAbstractButton::isChecked() const": 1,
+    # reached through QString's inline code only
+    "QString::fromUtf8_helper(char const*, int)": 2,
+    "operator<(QString const&, QString const&)": 3,
+    "QString::toUpper_helper(QString const&)": 1,
+    "QString::toUtf8_helper(QString const&)": 1,
 }
 
 # signals of the wrapped classes (Qt's documentation); QPrivateSignal ones too
@@ -121,6 +132,21 @@ def test_installcheck_passes_with_connections_by_signal_address(qt):
     proc = qt.installcheck_output
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "QAbstractButton::click()" in proc.stdout      # its table
+
+
+def test_the_expected_counts_are_the_calls_ltrace_sees_the_program_make(qt, tmp_path):
+    """An independent count of the program's own calls: ltrace, on the plain
+    program, of each function of EXPECTED_CALLS by its symbol."""
+    if shutil.which("ltrace") is None:
+        pytest.skip("ltrace is not installed (Debian/Ubuntu: apt-get install ltrace)")
+    symbol_of = {name: symbol for symbol, name in qt.wrapped().items()}
+    symbols = [symbol_of[name] for name in EXPECTED_CALLS]
+    log = tmp_path / "ltrace.txt"
+    proc = subprocess.run(["ltrace", "-o", str(log), "-e", "+".join(symbols), str(qt.path / "main")],
+                          capture_output=True, text=True, env=dict(os.environ, **qt.env), timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    calls = re.findall(r"^(?:\d+ )?main->(\S+?)\(", log.read_text(), re.M)
+    assert {name: calls.count(symbol_of[name]) for name in EXPECTED_CALLS} == EXPECTED_CALLS
 
 
 def run_plain(qt, installed_prefix, tmp_path):
@@ -262,3 +288,41 @@ def test_an_address_compared_name_that_names_nothing_is_an_error(tmp_path):
     with pytest.raises(HeaderError, match=r"LIBWRAP_ADDRESS_COMPARED_SYMBOLS: 'cb_defualt' matches no "
                                           r"function the headers declare"):
         scan_header(header, language="c", address_compared=["cb_call", "cb_defualt"])
+
+
+# ---- what the program reaches without naming it -----------------------------------
+
+REACHED_HEADER = """\
+class Text {
+public:
+    Text upper() const & { return upper_helper(*this); }     // inline: calls a private helper
+    static Text make(const char *s) { return Text(from_helper(s, -1)); }
+    friend bool operator<(const Text &, const Text &);      // declared only here: found by ADL
+    friend int count_all(int);                              // declared only here: nothing finds it
+private:
+    explicit Text(int);
+    static Text upper_helper(const Text &);
+    static Text upper_helper(Text &);                       // an overload of a called name
+    static int from_helper(const char *, int);
+    void unused_helper();                                   // no inline code calls it
+    int n;
+};
+inline int length_of(const Text &t);
+"""
+
+
+def test_private_helpers_of_inline_members_and_hidden_friends_are_wrapped(tmp_path):
+    """The program calls Text::upper_helper through Text::upper() and
+    operator< by argument-dependent lookup: their symbols are wrapped. What
+    no code outside the class can reach is reported with the reason."""
+    header = tmp_path / "libwrap.i"
+    header.write_text(REACHED_HEADER)
+    scan = scan_header(header, language="c++")
+    wrapped = {p.attributes["symbol"]: p for p in scan.procedures}
+    assert set(wrapped) == {"_ZN4Text12upper_helperERKS_", "_ZN4Text12upper_helperERS_",
+                            "_ZN4Text11from_helperEPKci", "_ZltRK4TextS1_"}
+    assert wrapped["_ZN4Text11from_helperEPKci"].attributes["access"] == "private"
+    reasons = dict(scan.skipped)
+    assert "no inline code of its class calls" in reasons["Text::unused_helper()"]
+    assert "private constructor" in reasons["Text::Text(int)"]
+    assert "no parameter of that class" in reasons["count_all(int)"]

@@ -63,5 +63,17 @@ int main(int argc, char **argv)
     button.click();                                         // QAbstractButton::click() x1 (5 in all)
     expect("checked", button.isChecked(), 1);               // QAbstractButton::isChecked() const x1
     expect("clicks", clicks, 5);
+
+    // calls the program reaches only through QString's inline code: a friend
+    // declared only in the class (found by argument-dependent lookup) and
+    // private static helpers of inline members
+    QString word = QString::fromUtf8("b\xc3\xa4r");          // QString::fromUtf8_helper(char const*, int) x1
+    QString other = QString::fromUtf8("apple");             // QString::fromUtf8_helper(char const*, int) x1 (2)
+    int less = 0;
+    for (int i = 0; i < 3; i++)
+        less += word < other;                               // operator<(QString const&, QString const&) x3
+    QByteArray upper = word.toUpper().toUtf8();             // QString::toUpper_helper(QString const&) x1,
+                                                            // QString::toUtf8_helper(QString const&) x1
+    std::printf("%s %d\n", upper.constData(), less);
     return failures ? 1 : 0;                                // ~QPushButton() x1, ~QTimer() x1
 }
