@@ -1198,9 +1198,9 @@ def scan_header(path, language="c", clang_args=(), tolerate_system_header_errors
         args.append("-std=c++17")
     args += clang_args
     with open(path, "rb") as f:
-        text, _ = _standard_attributes_first(f.read())
+        source, _ = _standard_attributes_first(f.read())
     try:
-        tu = ci.Index.create().parse(path, args=args, unsaved_files=[(path, text)],
+        tu = ci.Index.create().parse(path, args=args, unsaved_files=[(path, source)],
                                      options=PARSE_SKIP_FUNCTION_BODIES)
     except ci.TranslationUnitLoadError as exc:
         raise HeaderError(f"libclang cannot parse it ({exc}; arguments: {' '.join(args)})",
@@ -1208,7 +1208,7 @@ def scan_header(path, language="c", clang_args=(), tolerate_system_header_errors
     c89 = any(re.fullmatch(r"--?std=(c89|c90|gnu89|gnu90|iso9899:1990|iso9899:199409)", a)
               or a == "-ansi" for a in clang_args)
     scanner = _Scanner(ci, tu, language, path, c89=c89, address_compared=address_compared,
-                       text=text)
+                       text=source)
     errors, warnings = [], []
     for d in tu.diagnostics:
         if d.severity < ci.Diagnostic.Error:
@@ -1231,6 +1231,17 @@ def scan_header(path, language="c", clang_args=(), tolerate_system_header_errors
             f"libclang reports {len(errors)} error(s) in the preprocessed {language} header:\n  "
             + "\n  ".join(shown) + (f"\n  ... and {more} more" if more else "")
             + "\n" + _how_to_go_on(errors, language, args), file=path)
+    if language == "c++" and b"qt_metacall" in source and b'annotate("qt_signal")' not in source:
+        raise HeaderError(
+            "the header declares Qt classes (Q_OBJECT) but libwrap.i does not show which of their "
+            "members are signals: it was preprocessed without the annotation macros that "
+            "working directories made now define (the Makefile's SCAN_CPPFLAGS). A wrapped signal "
+            "breaks QObject::connect in the measured program. Add to the Makefile, below the "
+            "settings block:\n"
+            "  SCAN_CPPFLAGS = '-DQT_ANNOTATE_ACCESS_SPECIFIER(x)=__attribute__((annotate(\\#x)))' "
+            "'-DQT_ANNOTATE_FUNCTION(x)=__attribute__((annotate(\\#x)))'\n"
+            "and $(SCAN_CPPFLAGS) after $(LIBWRAP_CPPFLAGS) in the libwrap.i rule, then run make "
+            "again", file=path)
     procedures, skipped, skipped_files, name_warnings = scanner.run()
     return ScanResult(procedures=procedures, skipped=skipped, skipped_files=skipped_files,
                       warnings=warnings + name_warnings,

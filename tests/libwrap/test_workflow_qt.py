@@ -185,14 +185,31 @@ def test_qtgui_header_as_gcc_preprocessed_it_parses(tmp_path):
     rejects; the scan reads it without a hand fix."""
     cflags = pkg_config("--cflags").split()
     (tmp_path / "libwrap.h").write_text("#include <QtGui/QColor>\n")
-    subprocess.run(["g++", "-x", "c++", "-std=c++17", "-fPIC", *cflags, "-E", "libwrap.h", "-o", "libwrap.i"],
-                   cwd=tmp_path, check=True)
+    subprocess.run(["g++", "-x", "c++", "-std=c++17", "-fPIC", *cflags, *SCAN_CPPFLAGS, "-E", "libwrap.h",
+                    "-o", "libwrap.i"], cwd=tmp_path, check=True)
     assert "[[nodiscard]]" in (tmp_path / "libwrap.i").read_text()
     scan = scan_header(tmp_path / "libwrap.i", language="c++", clang_args=["-std=c++17"])
     symbols = {p.attributes["symbol"]: p for p in scan.procedures}
     light = symbols["_ZNK6QColor5lightEi"]        # the deprecated, nodiscard one
     assert light.attributes["file"].endswith("QtGui/qcolor.h")
     assert "_ZNK6QColor7lighterEi" in symbols
+
+
+# what a working directory's Makefile adds to the preprocessing for the scan
+SCAN_CPPFLAGS = ["-DQT_ANNOTATE_ACCESS_SPECIFIER(x)=__attribute__((annotate(#x)))",
+                 "-DQT_ANNOTATE_FUNCTION(x)=__attribute__((annotate(#x)))"]
+
+
+def test_qt_headers_preprocessed_without_the_signal_annotations_are_refused(tmp_path):
+    """A working directory whose Makefile lacks SCAN_CPPFLAGS (made by an
+    older scorep-libwrap-init) would wrap most signals: the scan says what to add."""
+    cflags = pkg_config("--cflags").split()
+    (tmp_path / "libwrap.h").write_text("#include <QtCore/QTimer>\n")
+    subprocess.run(["g++", "-x", "c++", "-fPIC", *cflags, "-E", "libwrap.h", "-o", "libwrap.i"],
+                   cwd=tmp_path, check=True)
+    with pytest.raises(HeaderError, match=r"(?s)Qt classes \(Q_OBJECT\).*SCAN_CPPFLAGS = "
+                                          r"'-DQT_ANNOTATE_ACCESS_SPECIFIER\(x\)"):
+        scan_header(tmp_path / "libwrap.i", language="c++")
 
 
 def test_standard_attribute_lists_after_gnu_ones_are_read_in_place(tmp_path):
