@@ -1,6 +1,8 @@
 """Qt 5 wrapped as a user would (QtCore, QtGui, QtWidgets headers): signals
-keep working under measurement, QtGui's headers parse as they are, and the
-calls the program makes are counted exactly in every mode.
+keep working under measurement, QtGui's headers parse as GCC preprocessed
+them, the calls the program makes (also those it reaches only through
+QString's inline code) are counted exactly in every mode; and the general
+case of signals: a library that compares a function's address.
 
 Qt finds the signal of QObject::connect(sender, &Class::signal, ...) by
 comparing the program's &Class::signal with the address its own code has; a
