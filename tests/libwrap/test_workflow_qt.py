@@ -146,6 +146,8 @@ def test_the_expected_counts_are_the_calls_ltrace_sees_the_program_make(qt, tmp_
     log = tmp_path / "ltrace.txt"
     proc = subprocess.run(["ltrace", "-o", str(log), "-e", "+".join(symbols), str(qt.path / "main")],
                           capture_output=True, text=True, env=dict(os.environ, **qt.env), timeout=120)
+    if proc.returncode != 0 and "ptrace" in proc.stderr.lower():
+        pytest.skip(f"ltrace cannot trace here: {proc.stderr.strip()[:200]}")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     calls = re.findall(r"^(?:\d+ )?main->(\S+?)\(", log.read_text(), re.M)
     assert {name: calls.count(symbol_of[name]) for name in EXPECTED_CALLS} == EXPECTED_CALLS
