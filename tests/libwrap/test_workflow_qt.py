@@ -77,6 +77,10 @@ EXPECTED_CALLS = {
     "QString::toUpper_helper(QString const&)": 1,
     "QString::toUtf8_helper(QString const&)": 1,
 }
+# Qt's other libraries call QtCore's string helpers too (the offscreen platform
+# plugin calls fromUtf8_helper; how often depends on the environment): run-time
+# wrappers see those calls as well, so there the program's are a lower bound
+ALSO_CALLED_BY_QT = {name for name in EXPECTED_CALLS if name.startswith(("QString::", "operator<"))}
 
 # signals of the wrapped classes (Qt's documentation); QPrivateSignal ones too
 SIGNALS = {
@@ -174,7 +178,12 @@ def test_signal_connections_work_and_calls_are_counted_exactly(qt, mode, install
     assert (measured.returncode, measured.stdout, measured.stderr) == \
         (plain.returncode, plain.stdout, plain.stderr)
     got = visits(tmp_path / "experiment")
-    assert {name: got.get(name, 0) for name in EXPECTED_CALLS} == EXPECTED_CALLS
+    if mode.startswith("linktime"):     # the program's own calls only
+        assert {name: got.get(name, 0) for name in EXPECTED_CALLS} == EXPECTED_CALLS
+    else:
+        exact = {name: n for name, n in EXPECTED_CALLS.items() if name not in ALSO_CALLED_BY_QT}
+        assert {name: got.get(name, 0) for name in exact} == exact
+        assert all(got.get(name, 0) >= EXPECTED_CALLS[name] for name in ALSO_CALLED_BY_QT), got
     # no signal became a region (none is wrapped)
     assert not [name for name in got if name.startswith(("QObject::destroyed(", "QTimer::timeout(",
                                                          "QAbstractButton::clicked("))]
