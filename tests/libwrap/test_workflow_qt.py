@@ -356,3 +356,15 @@ def test_private_helpers_of_inline_members_and_hidden_friends_are_wrapped(tmp_pa
     assert "no inline code of its class calls" in reasons["Text::unused_helper()"]
     assert "private constructor" in reasons["Text::Text(int)"]
     assert "no parameter of that class" in reasons["count_all(int)"]
+
+
+def test_address_compared_names_are_region_names_qualified_names_or_symbols(tmp_path):
+    header = tmp_path / "libwrap.i"
+    header.write_text(REACHED_HEADER)
+    scan = scan_header(header, language="c++", address_compared=[
+        "Text::upper_helper(Text?const&)", "Text::from_*", "_ZltRK4TextS1_"])
+    assert {p.attributes["symbol"] for p in scan.procedures} == {"_ZN4Text12upper_helperERS_"}
+    reasons = dict(scan.skipped)
+    assert reasons["Text::upper_helper(const Text &)"] == \
+        "address compared by the library: listed in LIBWRAP_ADDRESS_COMPARED_SYMBOLS ('Text::upper_helper(Text?const&)')"
+    assert reasons["operator<(const Text &, const Text &)"].endswith("('_ZltRK4TextS1_')")
