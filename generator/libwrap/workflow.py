@@ -42,6 +42,7 @@ class Settings:
     ellipsis_mapping: dict = field(default_factory=dict)   # f -> its va_list variant
     variadic_is_void: set = field(default_factory=set)
     dependency_dirs: list = field(default_factory=list)   # whose functions are wrapped too
+    address_compared: list = field(default_factory=list)   # never wrapped (header.scan_header)
     header: str = "libwrap.h"
 
     @property
@@ -520,7 +521,8 @@ def generate(settings, scorep_include, say=print):
     if not settings.preprocessed.exists():
         raise LibwrapError(f"{settings.preprocessed}: missing (make creates it from {settings.header})")
     std = [w for w in settings.cppflags if w.startswith("-std=")]
-    scan = scan_header(settings.preprocessed, language=settings.language, clang_args=std)
+    scan = scan_header(settings.preprocessed, language=settings.language, clang_args=std,
+                       address_compared=settings.address_compared)
     everything = scan.procedures
     if scan.warnings:
         write_atomically(settings.workdir / "scan_warnings.txt", "".join(f"{w}\n" for w in scan.warnings))
