@@ -1231,7 +1231,11 @@ def scan_header(path, language="c", clang_args=(), tolerate_system_header_errors
             f"libclang reports {len(errors)} error(s) in the preprocessed {language} header:\n  "
             + "\n  ".join(shown) + (f"\n  ... and {more} more" if more else "")
             + "\n" + _how_to_go_on(errors, language, args), file=path)
-    if language == "c++" and b"qt_metacall" in source and b'annotate("qt_signal")' not in source:
+    # Q_OBJECT's expansion declares qt_metacall(QMetaObject::Call, ...); the
+    # bare name also occurs in qmetatype.h's templates, which classes without
+    # signals (QVector2D) include
+    if language == "c++" and re.search(rb"\bqt_metacall\s*\(\s*QMetaObject\s*::\s*Call", source) \
+            and b'annotate("qt_signal")' not in source:
         raise HeaderError(
             "the header declares Qt classes (Q_OBJECT) but libwrap.i does not show which of their "
             "members are signals: it was preprocessed without the annotation macros that "
