@@ -44,7 +44,8 @@ def fail(message):
 
 
 VALUE_OPTIONS = ("--cppflags", "--ldflags", "--libs", "--ellipsis-mapping", "--variadic-is-void",
-                 "--dependency-dirs", "--display-name", "--cc")
+                 "--dependency-dirs", "--address-compared",
+                 "--display-name", "--cc")
 
 
 def joined_values(argv):
@@ -200,6 +201,7 @@ def step_parser():
     p.add_argument("--ellipsis-mapping", default="")
     p.add_argument("--variadic-is-void", default="")
     p.add_argument("--dependency-dirs", default="")
+    p.add_argument("--address-compared", default="")
     p.add_argument("--prefix", default="")
     p.add_argument("--directory", default=".")
     return p
@@ -213,7 +215,8 @@ def settings_from(args, installation):
         filter_tool=str(installation.bindir / "scorep-filter"),
         ellipsis_mapping=parse_mapping(args.ellipsis_mapping.split()),
         variadic_is_void=set(args.variadic_is_void.split()),
-        dependency_dirs=shlex.split(args.dependency_dirs))
+        dependency_dirs=shlex.split(args.dependency_dirs),
+        address_compared=args.address_compared.split())
 
 
 def library_names(name):

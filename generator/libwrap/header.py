@@ -20,6 +20,7 @@ A type becomes a declarator pattern with "{name}" where the declared name goes
 with the name left out.
 """
 import ctypes
+import fnmatch
 import glob
 import os
 import platform
@@ -58,6 +59,7 @@ K_FUNCTION, K_TYPEDEF, K_METHOD, K_NAMESPACE, K_LINKAGE_SPEC = 8, 20, 21, 22, 23
 K_CONSTRUCTOR, K_DESTRUCTOR, K_CONVERSION = 24, 25, 26
 K_FUNCTION_TEMPLATE, K_CLASS_TEMPLATE, K_CLASS_PARTIAL = 30, 31, 32
 K_TYPE_ALIAS, K_TRANSLATION_UNIT, K_FRIEND = 36, 350, 603
+K_ANNOTATE_ATTR = 406
 RECORD_DECLS = (K_STRUCT, K_UNION, K_CLASS)
 FUNCTION_DECLS = (K_FUNCTION, K_METHOD, K_CONSTRUCTOR, K_DESTRUCTOR, K_CONVERSION)
 MEMBER_DECLS = (K_METHOD, K_CONSTRUCTOR, K_DESTRUCTOR, K_CONVERSION)
@@ -111,6 +113,105 @@ def _compat_args(path, language):
                 args.append(f"-D{name}={replacement}")
     return args
 
+
+# GCC accepts a standard attribute list after a GNU one in the specifiers of
+# a declaration, `__attribute__((deprecated)) [[nodiscard]] QColor light()`
+# (Qt's QT_DEPRECATED_X + Q_REQUIRED_RESULT as GCC preprocesses them), clang
+# does not ("'nodiscard' attribute cannot be applied to types"). No macro can
+# reach the already preprocessed text: the scan reads it with every such run
+# reordered (standard lists first), each piece and each gap between them kept
+# as they are, so the text keeps its length and its lines.
+_GNU_ATTRIBUTE = re.compile(rb"\b__attribute(?:__)?\s*\(")
+_SPACE = b" \t\r\n\f\v"
+
+
+def _closing(text, start):
+    """The index after the bracket that closes text[start] ('(' or '['), string
+    and character literals skipped; None if not closed on this logical line
+    run (a line marker inside means it is not one attribute)."""
+    open_ = text[start]
+    close = {ord("("): ord(")"), ord("["): ord("]")}[open_]
+    depth, i, n = 0, start, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == open_:
+            depth += 1
+        elif ch == close:
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        elif ch in (0x22, 0x27):           # " or '
+            i += 1
+            while i < n and text[i] != ch:
+                if text[i] == 0x5C:        # backslash
+                    i += 1
+                elif text[i] == 0x0A:
+                    return None
+                i += 1
+        elif ch == 0x0A and text.startswith(b"#", i + 1):
+            return None
+        i += 1
+    return None
+
+
+def _attribute_at(text, i):
+    """(end, is_standard) of an attribute specifier starting at text[i], or None."""
+    if text.startswith(b"[[", i):
+        end = _closing(text, i)
+        return (end, True) if end else None
+    m = _GNU_ATTRIBUTE.match(text, i)
+    if m:
+        end = _closing(text, m.end() - 1)
+        return (end, False) if end else None
+    return None
+
+
+def _standard_attributes_first(text):
+    """text (bytes) with every run of attribute specifiers in which a `[[...]]`
+    follows an `__attribute__((...))` reordered standard lists first; the
+    number of runs reordered."""
+    if not re.search(rb"\)\s*\[\[", text):
+        return text, 0
+    out, copied, seen, reordered = [], 0, 0, 0
+    for m in _GNU_ATTRIBUTE.finditer(text):
+        start = m.start()
+        if start < seen:                    # inside a run already looked at
+            continue
+        items, gaps, i = [], [], start
+        while True:
+            found = _attribute_at(text, i)
+            if found is None:
+                break
+            end, standard = found
+            items.append((text[i:end], standard))
+            j = end
+            while j < len(text) and text[j] in _SPACE:
+                j += 1
+            gaps.append(text[end:j])
+            i = j
+        if not items:
+            continue
+        gaps.pop()                          # the space after the run stays where it is
+        end = start + sum(len(t) for t, _ in items) + sum(len(g) for g in gaps)
+        seen = end
+        kinds = [standard for _, standard in items]
+        if not any(standard and not all(kinds[:k]) for k, standard in enumerate(kinds)):
+            continue
+        ordered = [t for t, standard in items if standard] + [t for t, standard in items if not standard]
+        out += [text[copied:start], ordered[0]] + [g + t for g, t in zip(gaps, ordered[1:])]
+        copied = end
+        reordered += 1
+    if not reordered:
+        return text, 0
+    out.append(text[copied:])
+    return b"".join(out), reordered
+
+
+# Why a function whose address the library compares or stores is not wrapped:
+# a wrapper gives the program another address for it than the library has.
+ADDRESS_COMPARED = "address compared by the library: "
+# the Makefile setting that declares such functions (scan_header's address_compared)
+ADDRESS_COMPARED_SETTING = "LIBWRAP_ADDRESS_COMPARED_SYMBOLS"
 
 _cindex = None
 
@@ -220,6 +321,7 @@ class _Entry:
     hidden: str = ""            # why every function in this context is skipped
     inline: bool = False        # any declaration of it is inline
     friend_only: bool = False   # declared only as a friend inside a class
+    friend_of: object = None    # the (first) class that declares it a friend
     others: list = field(default_factory=list)   # later declarations of it
     reason: str = ""            # known to be skipped while walking (templates)
 
@@ -227,8 +329,9 @@ class _Entry:
 # ---- the scanner ---------------------------------------------------------------
 
 class _Scanner:
-    def __init__(self, ci, tu, language, path, c89=False):
+    def __init__(self, ci, tu, language, path, c89=False, address_compared=(), text=b""):
         self.ci = ci
+        self.address_compared = list(address_compared)
         self.lib = ci.conf.lib
         self.tu = tu
         self.cxx = language == "c++"
@@ -243,6 +346,9 @@ class _Scanner:
         self._record_cache = {}
         self._typedef_cache = {}
         self._file_cache = {}
+        self.text = text                # what libclang parsed (offsets index it)
+        self.class_code = {}            # class USR -> [(start, end)] of its code
+        self._calls = {}                # class USR -> {name: occurrences of `name(`}
 
     # -- locations --
     def presumed(self, location):
@@ -301,6 +407,8 @@ class _Scanner:
                     inner = inner or "member of a private nested class"
                 if not name or name.startswith("("):
                     inner = inner or "member of an unnamed class"
+                self.class_code.setdefault(c.get_usr(), []).append(
+                    (c.extent.start.offset, c.extent.end.offset))
                 self.walk_scope(c, prefix + (name or "(unnamed)") + "::", inner, in_class=True)
             elif k in TEMPLATE_DECLS:
                 if c.is_definition():
@@ -311,7 +419,7 @@ class _Scanner:
             elif k == K_FRIEND:
                 for f in c.get_children():
                     if f._kind_id == K_FUNCTION:
-                        self.add(f, None, "", friend=True)
+                        self.add(f, None, "", friend=scope)
 
     def walk_template(self, scope, prefix):
         for c in scope.get_children():
@@ -340,6 +448,10 @@ class _Scanner:
                                "member of a class template")
                 return
             ancestor = ancestor.semantic_parent
+        if parent is not None and parent._kind_id in RECORD_DECLS:
+            body = self.body_after(c.extent.end.offset)
+            if body is not None:
+                self.class_code.setdefault(parent.get_usr(), []).append(body)
         self.add(c, self.scope_text(parent) + "::" if parent is not None else "", "")
 
     def scope_text(self, c):
@@ -350,7 +462,8 @@ class _Scanner:
             c = c.semantic_parent
         return "::".join(reversed(parts))
 
-    def add(self, c, prefix, hidden="", friend=False):
+    def add(self, c, prefix, hidden="", friend=None):
+        """friend: the class cursor when c is a friend declaration in it."""
         usr = c.get_usr() or f"#{c.hash}"
         inline = bool(self.lib.clang_Cursor_isFunctionInlined(c))
         if usr in self.entries:
@@ -358,10 +471,10 @@ class _Scanner:
             if not e.reason:
                 e.inline = e.inline or inline
                 e.others.append(c)
-                if not friend:
+                if friend is None:
                     e.friend_only = False
             return
-        e = _Entry(c, prefix, hidden, inline, friend)
+        e = _Entry(c, prefix, hidden, inline, friend is not None, friend)
         self.entries[usr] = e
         self.order.append(e)
 
@@ -593,10 +706,15 @@ class _Scanner:
         lib = self.lib
         if e.hidden:
             return e.hidden
+        if k == K_METHOD and self.cxx and self.is_qt_signal(c):
+            return ADDRESS_COMPARED + "Qt signal"
         if k in MEMBER_DECLS:
             access = lib.clang_getCXXAccessSpecifier(c)
-            if access == ACCESS_PRIVATE:
-                return "private member"
+            if access == ACCESS_PRIVATE and k != K_METHOD:
+                return ("private constructor, destructor or conversion (whether inline code "
+                        "calls it is not looked for)")
+            if access == ACCESS_PRIVATE and not self.called_by_class_code(c):
+                return "private member that no inline code of its class calls (the program cannot reach it)"
             if lib.clang_CXXMethod_isDeleted(c):
                 return "deleted (= delete)"
             if lib.clang_CXXMethod_isDefaulted(c):
@@ -614,11 +732,96 @@ class _Scanner:
         spelling = c.spelling
         if spelling.startswith("operator ") and re.match(r"operator (new|delete)\b", spelling):
             return "operator new/delete"
-        if e.friend_only:
-            return "friend declared only inside a class (no name to call it by)"
+        if e.friend_only and not self.found_by_adl(c, e.friend_of):
+            return ("friend declared only inside a class, with no parameter of that class "
+                    "(no call can find it)")
         if lib.clang_isInvalidDeclaration(c):
             return "the declaration has errors"
         return None
+
+    # -- what the program reaches without naming it --
+    def body_after(self, offset):
+        """(start, end) of the function body `{...}` that follows a declaration
+        whose extent (bodies are skipped) ends at offset; None if a `;` comes first."""
+        text = self.text
+        brace, semicolon = text.find(b"{", offset), text.find(b";", offset)
+        if brace < 0 or (0 <= semicolon < brace):
+            return None
+        depth, i, n = 0, brace, len(text)
+        while i < n:
+            ch = text[i]
+            if ch == 0x7B:
+                depth += 1
+            elif ch == 0x7D:
+                depth -= 1
+                if depth == 0:
+                    return brace, i + 1
+            elif ch in (0x22, 0x27):
+                i += 1
+                while i < n and text[i] != ch:
+                    i += 2 if text[i] == 0x5C else 1
+            i += 1
+        return None
+
+    def called_by_class_code(self, c):
+        """Whether the class's inline code (member bodies in the class and out
+        of it, friends defined in it) calls a private member of this name:
+        the program's code then calls it through them although it cannot name
+        it (QString::toUtf8() calls QString::toUtf8_helper). By name, as
+        text: every overload of a called name counts as called."""
+        parent = c.semantic_parent
+        usr = parent.get_usr()
+        calls = self._calls.get(usr)
+        if calls is None:
+            calls = {}
+            for start, end in self.class_code.get(usr, ()):
+                for m in re.finditer(rb"\b([A-Za-z_]\w*)\s*\(", self.text[start:end]):
+                    word = m.group(1).decode()
+                    calls[word] = calls.get(word, 0) + 1
+            declared = {}
+            for member in parent.get_children():
+                if member._kind_id in FUNCTION_DECLS or member._kind_id == K_FUNCTION_TEMPLATE:
+                    declared[member.spelling] = declared.get(member.spelling, 0) + 1
+            # each declaration in the class is one `name(` of its own
+            calls = {w: n - declared.get(w, 0) for w, n in calls.items() if n > declared.get(w, 0)}
+            self._calls[usr] = calls
+        return c.spelling in calls
+
+    def found_by_adl(self, c, cls):
+        """A friend declared only in its class is found by argument-dependent
+        lookup when a parameter is (a pointer or reference to) that class:
+        `friend bool operator<(const QString &, const QString &)`."""
+        if cls is None:
+            return False
+        target = cls.get_usr()
+        for a in c.get_arguments():
+            t = a.type.get_canonical()
+            while t._kind_id in POINTERS:
+                t = t.get_pointee().get_canonical()
+            decl = t.get_declaration()
+            if decl is not None and decl._kind_id in RECORD_DECLS and decl.get_usr() == target:
+                return True
+        return False
+
+    def is_qt_signal(self, c):
+        """A member of a `signals:` (Q_SIGNALS) section or marked Q_SIGNAL: Qt's
+        annotation (the working directory's Makefile preprocesses libwrap.h
+        with QT_ANNOTATE_ACCESS_SPECIFIER and QT_ANNOTATE_FUNCTION defined as
+        clang's `annotate`, SCAN_CPPFLAGS; Qt defines them empty unless a tool
+        defined them first, and clang puts the section's annotation on each
+        of its members), or without it
+        a parameter of the class's QPrivateSignal type, which only signals
+        have. QObject::connect(sender, &Class::signal, ...) finds a signal by
+        comparing the caller's address of it with QtCore's own: a wrapper on
+        the symbol gives the program another address and the connect fails."""
+        for child in c.get_children():
+            if child._kind_id == K_ANNOTATE_ATTR and child.spelling == "qt_signal":
+                return True
+        for a in c.get_arguments():
+            decl = a.type.get_canonical().get_declaration()
+            if decl.spelling == "QPrivateSignal" and decl._kind_id in RECORD_DECLS:
+                return True
+        return False
 
     def inline_reason(self, c):
         """inline, constexpr or consteval: the tokens up to the name tell."""
@@ -747,10 +950,13 @@ class _Scanner:
                 attributes["alternate_symbols"] = [m for m in self.manglings(c) if m != symbol]
             spec = lib.clang_getCursorExceptionSpecificationType(c)
             attributes.update({
-                "access": {ACCESS_PROTECTED: "protected"}.get(
+                "access": {ACCESS_PROTECTED: "protected", ACCESS_PRIVATE: "private"}.get(
                     lib.clang_getCXXAccessSpecifier(c), "public"),
                 "virtual": bool(k in MEMBER_DECLS and lib.clang_CXXMethod_isVirtual(c)),
                 "ref_qualifier": ref_qualifier,
+                # a friend declared only in its class: callable by argument-
+                # dependent lookup, not by a qualified name
+                "hidden_friend": e.friend_only,
                 "noexcept": spec in (EXCEPT_DYNAMIC_NONE, EXCEPT_BASIC_NOEXCEPT, EXCEPT_NOTHROW)
                             or (spec == EXCEPT_COMPUTED_NOEXCEPT
                                 and "noexcept(false)" not in ftype.spelling),
@@ -762,6 +968,7 @@ class _Scanner:
         built = []
         by_symbol = {}
         skipped, skipped_files = [], []
+        used = set()          # patterns of address_compared that name a declared function
         for e in self.order:
             reason = e.reason or self.skip_reason(e)
             if reason is None:
@@ -772,6 +979,12 @@ class _Scanner:
                 except _NoSymbol:
                     reason = "no symbol (libclang cannot mangle the declaration)"
             if reason is not None:
+                if self.address_compared:      # not wrapped anyway: the pattern is not unknown
+                    name = self.skipped_name(e)
+                    pattern = self.declared_address_compared(name, {"qualified_name": name.split("(")[0],
+                                                                    "symbol": ""})
+                    if pattern is not None:
+                        used.add(pattern)
                 skipped.append((self.skipped_name(e), reason))
                 skipped_files.append(self.presumed(e.cursor.location)[0])
                 continue
@@ -784,10 +997,35 @@ class _Scanner:
             by_symbol[symbol] = self.skipped_name(e)
             built.append((e, symbol, return_kind, parameters, attributes))
         names, warnings = self.region_names(built)
-        procedures = [Procedure(name=name, return_kind=return_kind, parameters=parameters,
-                                attributes=attributes, origin=attributes["file"] or "")
-                      for name, (_, _, return_kind, parameters, attributes) in zip(names, built)]
+        procedures = []
+        for name, (e, symbol, return_kind, parameters, attributes) in zip(names, built):
+            pattern = self.declared_address_compared(name, attributes)
+            if pattern is not None:
+                used.add(pattern)
+                skipped.append((self.skipped_name(e), f"{ADDRESS_COMPARED}listed in "
+                                f"{ADDRESS_COMPARED_SETTING} ('{pattern}')"))
+                skipped_files.append(attributes["file"])
+                continue
+            procedures.append(Procedure(name=name, return_kind=return_kind, parameters=parameters,
+                                        attributes=attributes, origin=attributes["file"] or ""))
+        unknown = [p for p in self.address_compared if p not in used]
+        if unknown:
+            raise HeaderError(f"{ADDRESS_COMPARED_SETTING}: {', '.join(repr(p) for p in unknown)} "
+                              "matches no function the headers declare (write a function's "
+                              "name as in ns::Class::function or its region name in NAME.wrap, a C "
+                              "function's name, or a symbol; shell wildcards * ? [ ] match)",
+                              file=self.path)
         return procedures, skipped, skipped_files, warnings
+
+    def declared_address_compared(self, name, attributes):
+        """The first pattern of address_compared naming this function, or None:
+        by region name (`ns::Cls::f(int) const`), by qualified name (every
+        overload), or by symbol."""
+        for pattern in self.address_compared:
+            for text in (name, attributes["qualified_name"], attributes["symbol"]):
+                if fnmatch.fnmatchcase(text, pattern):
+                    return pattern
+        return None
 
     def region_names(self, built):
         """C: the function's name. C++: the demangled symbol (one c++filt for all)."""
@@ -895,12 +1133,53 @@ def _parameter_names(declared):
     return names
 
 
+# ---- when the header does not parse ---------------------------------------------
+
+# (what the messages say, what is wrong, what fixes it); the first that
+# matches an error gives the advice, the general one closes the list
+_ERROR_ADVICE = [
+    (re.compile(r"attribute cannot be applied to types|an attribute list cannot appear here|"
+                r"attribute .* (?:cannot|must) (?:appear|be applied)"),
+     "an attribute where GCC accepts it and clang does not",
+     "define the macro that writes it as empty for the scan only: add -DMACRO= to SCAN_CPPFLAGS "
+     "in the Makefile (below the settings block); or preprocess with clang: LIBWRAP_CC = clang++ "
+     "(clang++ then also compiles the wrappers)"),
+    (re.compile(r"unknown type name|use of undeclared identifier|no type named|no template named|"
+                r"no member named .* in namespace|unknown template name|undeclared identifier"),
+     "a name the header uses is not declared",
+     "a header it needs is not included first (include it before, in libwrap.h), a -D or -I is "
+     "missing from LIBWRAP_CPPFLAGS, or it needs a newer language standard: add -std=... to "
+     "LIBWRAP_CPPFLAGS (make preprocesses and libclang parses with it)"),
+    (re.compile(r"__builtin|builtin"),
+     "a compiler builtin of GCC that clang does not know",
+     "preprocess with clang: LIBWRAP_CC = clang++ (or clang for C); or define the macro that uses "
+     "it for the scan only, with -D... in SCAN_CPPFLAGS in the Makefile"),
+]
+
+
+def _how_to_go_on(errors, language, args):
+    """What make does to read the header, and what fixes the errors seen."""
+    lines = ["  How to go on: make preprocesses libwrap.h into libwrap.i with $(LIBWRAP_CC) "
+             "$(LIBWRAP_CPPFLAGS) $(SCAN_CPPFLAGS), then libclang 16 parses libwrap.i with "
+             f"'{' '.join(args)}'."]
+    for pattern, what, fix in _ERROR_ADVICE:
+        if any(pattern.search(e.split(" error: ", 1)[-1]) for e in errors):
+            lines.append(f"  - {what}: {fix}")
+    lines.append("  - otherwise: fix LIBWRAP_CPPFLAGS (-I, -D, -std=) or libwrap.h, then run make "
+                 "again (README.md, \"Messages\")")
+    return "\n".join(lines)
+
+
 # ---- entry point ---------------------------------------------------------------
 
-def scan_header(path, language="c", clang_args=(), tolerate_system_header_errors=True):
+def scan_header(path, language="c", clang_args=(), tolerate_system_header_errors=True,
+                address_compared=()):
     """Scan a preprocessed header (`libwrap.i`) for wrappable functions.
 
     language: "c" or "c++"; clang_args: extra compiler flags (-std=..., -D...).
+    address_compared: names or shell patterns of functions whose address the
+    library compares or stores (LIBWRAP_ADDRESS_COMPARED_SYMBOLS): listed as
+    not wrappable, as Qt signals are; a pattern that names nothing is an error.
     Errors libclang reports raise HeaderError, except (by default) errors in
     system headers: a header preprocessed by GCC carries GCC-only builtins from
     the compiler's own headers (libstdc++'s `__integer_pack`) that clang does
@@ -918,14 +1197,18 @@ def scan_header(path, language="c", clang_args=(), tolerate_system_header_errors
     if language == "c++" and not any(a.startswith(("-std=", "--std")) for a in clang_args):
         args.append("-std=c++17")
     args += clang_args
+    with open(path, "rb") as f:
+        source, _ = _standard_attributes_first(f.read())
     try:
-        tu = ci.Index.create().parse(path, args=args, options=PARSE_SKIP_FUNCTION_BODIES)
+        tu = ci.Index.create().parse(path, args=args, unsaved_files=[(path, source)],
+                                     options=PARSE_SKIP_FUNCTION_BODIES)
     except ci.TranslationUnitLoadError as exc:
         raise HeaderError(f"libclang cannot parse it ({exc}; arguments: {' '.join(args)})",
                           file=path) from None
     c89 = any(re.fullmatch(r"--?std=(c89|c90|gnu89|gnu90|iso9899:1990|iso9899:199409)", a)
               or a == "-ansi" for a in clang_args)
-    scanner = _Scanner(ci, tu, language, path, c89=c89)
+    scanner = _Scanner(ci, tu, language, path, c89=c89, address_compared=address_compared,
+                       text=source)
     errors, warnings = [], []
     for d in tu.diagnostics:
         if d.severity < ci.Diagnostic.Error:
@@ -946,7 +1229,23 @@ def scan_header(path, language="c", clang_args=(), tolerate_system_header_errors
         more = len(errors) - len(shown)
         raise HeaderError(
             f"libclang reports {len(errors)} error(s) in the preprocessed {language} header:\n  "
-            + "\n  ".join(shown) + (f"\n  ... and {more} more" if more else ""), file=path)
+            + "\n  ".join(shown) + (f"\n  ... and {more} more" if more else "")
+            + "\n" + _how_to_go_on(errors, language, args), file=path)
+    # Q_OBJECT's expansion declares qt_metacall(QMetaObject::Call, ...); the
+    # bare name also occurs in qmetatype.h's templates, which classes without
+    # signals (QVector2D) include
+    if language == "c++" and re.search(rb"\bqt_metacall\s*\(\s*QMetaObject\s*::\s*Call", source) \
+            and b'annotate("qt_signal")' not in source:
+        raise HeaderError(
+            "the header declares Qt classes (Q_OBJECT) but libwrap.i does not show which of their "
+            "members are signals: it was preprocessed without the annotation macros that "
+            "working directories made now define (the Makefile's SCAN_CPPFLAGS). A wrapped signal "
+            "breaks QObject::connect in the measured program. Add to the Makefile, below the "
+            "settings block:\n"
+            "  SCAN_CPPFLAGS = '-DQT_ANNOTATE_ACCESS_SPECIFIER(x)=__attribute__((annotate(\\#x)))' "
+            "'-DQT_ANNOTATE_FUNCTION(x)=__attribute__((annotate(\\#x)))'\n"
+            "and $(SCAN_CPPFLAGS) after $(LIBWRAP_CPPFLAGS) in the libwrap.i rule, then run make "
+            "again", file=path)
     procedures, skipped, skipped_files, name_warnings = scanner.run()
     return ScanResult(procedures=procedures, skipped=skipped, skipped_files=skipped_files,
                       warnings=warnings + name_warnings,

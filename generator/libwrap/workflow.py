@@ -42,6 +42,7 @@ class Settings:
     ellipsis_mapping: dict = field(default_factory=dict)   # f -> its va_list variant
     variadic_is_void: set = field(default_factory=set)
     dependency_dirs: list = field(default_factory=list)   # whose functions are wrapped too
+    address_compared: list = field(default_factory=list)   # never wrapped (header.scan_header)
     header: str = "libwrap.h"
 
     @property
@@ -511,15 +512,16 @@ def filter_file(title, symbols):
 
 def scan_once(settings, clang_args):
     """scan_header's result, kept in .scorep_check/scan.pickle with a digest of
-    what it depends on (libwrap.i, the language, the flags, the front-end's
-    own source): generate runs again when LIBWRAP_LIBS or the filter change,
+    what it depends on (libwrap.i, the language, the flags, the functions
+    declared address-compared, the front-end's own source): generate runs again when LIBWRAP_LIBS or the filter change,
     which the scan does not read, and then does not scan again."""
     import hashlib
     import pickle
     from . import header
     digest = hashlib.sha256()
     for part in (settings.preprocessed.read_bytes(), settings.language.encode(),
-                 "\0".join(clang_args).encode(), pathlib.Path(header.__file__).read_bytes()):
+                 "\0".join(clang_args).encode(), "\0".join(settings.address_compared).encode(),
+                 pathlib.Path(header.__file__).read_bytes()):
         digest.update(hashlib.sha256(part).digest())
     cache = settings.workdir / ".scorep_check" / "scan.pickle"
     try:
@@ -529,7 +531,8 @@ def scan_once(settings, clang_args):
             return scan
     except Exception:          # no cache, or one an older generator wrote: scan
         pass
-    scan = header.scan_header(settings.preprocessed, language=settings.language, clang_args=clang_args)
+    scan = header.scan_header(settings.preprocessed, language=settings.language, clang_args=clang_args,
+                              address_compared=settings.address_compared)
     cache.parent.mkdir(exist_ok=True)
     tmp = cache.with_name(cache.name + ".tmp")
     with open(tmp, "wb") as f:

@@ -94,7 +94,7 @@ def render_cxx_checks(procedures, include):
     ref`; constructors and destructors: an out-of-line definition, which must
     match a declaration of the class exactly.  Protected members are reached
     from a derived class."""
-    lines, owner = [f'#include "{include}"', "#include <type_traits>"], {}
+    lines, owner = [f'#include "{include}"', "#include <type_traits>", "#include <utility>"], {}
     signature_only = set()
 
     def emit(text, proc):
@@ -107,6 +107,14 @@ def render_cxx_checks(procedures, include):
         types, decls = ", ".join(params(proc, False)), ", ".join(params(proc, True))
         # the types and the declarators name the same function type
         emit(f"static_assert(std::is_same<void (*)({types}), void (*)({decls})>::value, \"{i}\");", proc)
+        if a.get("access") == "private":
+            continue        # no C++ code outside the class can name it (the wrappers use its symbol)
+        if a.get("hidden_friend"):
+            # no qualified name either: a call finds it (argument-dependent lookup)
+            args = ", ".join(f"std::declval<{t}>()" for t in params(proc, False))
+            emit(f"static_assert(std::is_same<decltype({a['source_name']}({args})), {a['return_type']}>::value, "
+                 f"\"{i}\");", proc)
+            continue
         if kind in ("constructor", "destructor"):
             noexcept = " noexcept" if a["noexcept"] else ""
             emit(f"{a['qualified_name']}({decls}){noexcept} {{}}", proc)
@@ -441,13 +449,14 @@ def test_cxx_skipped(cxx_scan):
         "geo::(anonymous namespace)::hiddenAway(int)": "anonymous namespace",
         "geo::cube(int)": "constexpr",
         "geo::deletedFree(double)": "deleted",
-        "geo::onlyFriend(Friendly &, int)": "friend",
         "geo::operator==(Friendly, Friendly)": "inline",
     }
     for name, reason in expect.items():
         assert reason in skipped.get(name, ""), (name, skipped.get(name))
     for p in names:
         assert not p.startswith(("geo::Canvas::inlineMethod", "geo::Box", "geo::square", "geo::cube"))
+    # declared only as a friend, but found by argument-dependent lookup
+    assert "geo::onlyFriend(geo::Friendly&, int)" in names
 
 
 # ---- real library headers -------------------------------------------------------------
