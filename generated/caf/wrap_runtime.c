@@ -27,6 +27,14 @@ static const scorep_libwrap_library scorep_libwrap_self = {
     "caf", "OpenCoarrays libcaf_mpi", scorep_libwrap_sonames
 };
 
+/* The original of a symbol, looked up from this library (RTLD_NEXT is
+ * relative to the caller), once per wrapper: out of line, so that the
+ * compiler does not expand the lookup into every wrapper. */
+static __attribute__((noinline, cold, unused)) void* scorep_libwrap_resolve_here(const char* symbol)
+{
+    return scorep_libwrap_resolve(&scorep_libwrap_self, symbol);
+}
+
 /* The region of a wrapper, defined at its first measured call, with the
  * catalogue's paradigm and its rule's role. */
 static inline scorep_region scorep_libwrap_region_of(const scorep_libwrap_library* lib, scorep_region* cache,
@@ -56,7 +64,7 @@ static __attribute__((used)) _Bool scorep_libwrap_rt_0(gfc_descriptor_t * desc)
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_0 == NULL, 0))
-        scorep_real_0 = (__typeof__(scorep_real_0))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_is_contiguous");
+        scorep_real_0 = (__typeof__(scorep_real_0))scorep_libwrap_resolve_here("_gfortran_caf_is_contiguous");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "_gfortran_caf_is_contiguous",
                                                 "libcaf.h", "_gfortran_caf_is_contiguous",
@@ -81,7 +89,7 @@ static __attribute__((used)) void scorep_libwrap_rt_1(int * argc, char *** argv)
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_1 == NULL, 0))
-        scorep_real_1 = (__typeof__(scorep_real_1))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_init");
+        scorep_real_1 = (__typeof__(scorep_real_1))scorep_libwrap_resolve_here("_gfortran_caf_init");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "_gfortran_caf_init",
                                                 "libcaf.h", "_gfortran_caf_init",
@@ -108,7 +116,7 @@ static __attribute__((used)) void scorep_libwrap_rt_2(void)
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_2 == NULL, 0))
-        scorep_real_2 = (__typeof__(scorep_real_2))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_finalize");
+        scorep_real_2 = (__typeof__(scorep_real_2))scorep_libwrap_resolve_here("_gfortran_caf_finalize");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "_gfortran_caf_finalize",
                                                 "libcaf.h", "_gfortran_caf_finalize",
@@ -136,7 +144,7 @@ static __attribute__((used)) int scorep_libwrap_rt_3(int distance)
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_3 == NULL, 0))
-        scorep_real_3 = (__typeof__(scorep_real_3))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_this_image");
+        scorep_real_3 = (__typeof__(scorep_real_3))scorep_libwrap_resolve_here("_gfortran_caf_this_image");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "_gfortran_caf_this_image",
                                                 "libcaf.h", "_gfortran_caf_this_image",
@@ -161,7 +169,7 @@ static __attribute__((used)) int scorep_libwrap_rt_4(int distance, int failed)
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_4 == NULL, 0))
-        scorep_real_4 = (__typeof__(scorep_real_4))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_num_images");
+        scorep_real_4 = (__typeof__(scorep_real_4))scorep_libwrap_resolve_here("_gfortran_caf_num_images");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "_gfortran_caf_num_images",
                                                 "libcaf.h", "_gfortran_caf_num_images",
@@ -186,7 +194,7 @@ static __attribute__((used)) void scorep_libwrap_rt_5(size_t size, caf_register_
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_5 == NULL, 0))
-        scorep_real_5 = (__typeof__(scorep_real_5))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_register");
+        scorep_real_5 = (__typeof__(scorep_real_5))scorep_libwrap_resolve_here("_gfortran_caf_register");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "_gfortran_caf_register",
                                                 "libcaf.h", "_gfortran_caf_register",
@@ -214,7 +222,7 @@ static __attribute__((used)) void scorep_libwrap_rt_6(caf_token_t * token, int t
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_6 == NULL, 0))
-        scorep_real_6 = (__typeof__(scorep_real_6))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_deregister");
+        scorep_real_6 = (__typeof__(scorep_real_6))scorep_libwrap_resolve_here("_gfortran_caf_deregister");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "_gfortran_caf_deregister",
                                                 "libcaf.h", "_gfortran_caf_deregister",
@@ -243,7 +251,7 @@ static __attribute__((used)) void scorep_libwrap_rt_7(caf_token_t token, size_t 
     scorep_caf_op scorep_get_token;
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_7 == NULL, 0))
-        scorep_real_7 = (__typeof__(scorep_real_7))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_get");
+        scorep_real_7 = (__typeof__(scorep_real_7))scorep_libwrap_resolve_here("_gfortran_caf_get");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "_gfortran_caf_get",
                                                 "libcaf.h", "_gfortran_caf_get",
@@ -273,7 +281,7 @@ static __attribute__((used)) void scorep_libwrap_rt_8(caf_token_t token, size_t 
     scorep_caf_op scorep_put_token;
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_8 == NULL, 0))
-        scorep_real_8 = (__typeof__(scorep_real_8))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_send");
+        scorep_real_8 = (__typeof__(scorep_real_8))scorep_libwrap_resolve_here("_gfortran_caf_send");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_8, "_gfortran_caf_send",
                                                 "libcaf.h", "_gfortran_caf_send",
@@ -304,7 +312,7 @@ static __attribute__((used)) void scorep_libwrap_rt_9(caf_token_t dst_token, siz
     scorep_caf_op scorep_put_dst_token;
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_9 == NULL, 0))
-        scorep_real_9 = (__typeof__(scorep_real_9))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_sendget");
+        scorep_real_9 = (__typeof__(scorep_real_9))scorep_libwrap_resolve_here("_gfortran_caf_sendget");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_9, "_gfortran_caf_sendget",
                                                 "libcaf.h", "_gfortran_caf_sendget",
@@ -337,7 +345,7 @@ static __attribute__((used)) void scorep_libwrap_rt_10(caf_token_t token, int im
     scorep_caf_op scorep_get_token;
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_10 == NULL, 0))
-        scorep_real_10 = (__typeof__(scorep_real_10))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_get_by_ref");
+        scorep_real_10 = (__typeof__(scorep_real_10))scorep_libwrap_resolve_here("_gfortran_caf_get_by_ref");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_10, "_gfortran_caf_get_by_ref",
                                                 "libcaf.h", "_gfortran_caf_get_by_ref",
@@ -367,7 +375,7 @@ static __attribute__((used)) void scorep_libwrap_rt_11(caf_token_t token, int im
     scorep_caf_op scorep_put_token;
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_11 == NULL, 0))
-        scorep_real_11 = (__typeof__(scorep_real_11))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_send_by_ref");
+        scorep_real_11 = (__typeof__(scorep_real_11))scorep_libwrap_resolve_here("_gfortran_caf_send_by_ref");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_11, "_gfortran_caf_send_by_ref",
                                                 "libcaf.h", "_gfortran_caf_send_by_ref",
@@ -398,7 +406,7 @@ static __attribute__((used)) void scorep_libwrap_rt_12(caf_token_t dst_token, in
     scorep_caf_op scorep_put_dst_token;
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_12 == NULL, 0))
-        scorep_real_12 = (__typeof__(scorep_real_12))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_sendget_by_ref");
+        scorep_real_12 = (__typeof__(scorep_real_12))scorep_libwrap_resolve_here("_gfortran_caf_sendget_by_ref");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_12, "_gfortran_caf_sendget_by_ref",
                                                 "libcaf.h", "_gfortran_caf_sendget_by_ref",
@@ -430,7 +438,7 @@ static __attribute__((used)) int scorep_libwrap_rt_13(caf_token_t token, int ima
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_13 == NULL, 0))
-        scorep_real_13 = (__typeof__(scorep_real_13))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_is_present");
+        scorep_real_13 = (__typeof__(scorep_real_13))scorep_libwrap_resolve_here("_gfortran_caf_is_present");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "_gfortran_caf_is_present",
                                                 "libcaf.h", "_gfortran_caf_is_present",
@@ -455,7 +463,7 @@ static __attribute__((used)) void scorep_libwrap_rt_14(gfc_descriptor_t * a, int
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_14 == NULL, 0))
-        scorep_real_14 = (__typeof__(scorep_real_14))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_co_broadcast");
+        scorep_real_14 = (__typeof__(scorep_real_14))scorep_libwrap_resolve_here("_gfortran_caf_co_broadcast");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "_gfortran_caf_co_broadcast",
                                                 "libcaf.h", "_gfortran_caf_co_broadcast",
@@ -483,7 +491,7 @@ static __attribute__((used)) void scorep_libwrap_rt_15(gfc_descriptor_t * a, int
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_15 == NULL, 0))
-        scorep_real_15 = (__typeof__(scorep_real_15))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_co_max");
+        scorep_real_15 = (__typeof__(scorep_real_15))scorep_libwrap_resolve_here("_gfortran_caf_co_max");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "_gfortran_caf_co_max",
                                                 "libcaf.h", "_gfortran_caf_co_max",
@@ -511,7 +519,7 @@ static __attribute__((used)) void scorep_libwrap_rt_16(gfc_descriptor_t * a, int
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_16 == NULL, 0))
-        scorep_real_16 = (__typeof__(scorep_real_16))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_co_min");
+        scorep_real_16 = (__typeof__(scorep_real_16))scorep_libwrap_resolve_here("_gfortran_caf_co_min");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "_gfortran_caf_co_min",
                                                 "libcaf.h", "_gfortran_caf_co_min",
@@ -539,7 +547,7 @@ static __attribute__((used)) void scorep_libwrap_rt_17(gfc_descriptor_t * a, voi
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_17 == NULL, 0))
-        scorep_real_17 = (__typeof__(scorep_real_17))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_co_reduce");
+        scorep_real_17 = (__typeof__(scorep_real_17))scorep_libwrap_resolve_here("_gfortran_caf_co_reduce");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "_gfortran_caf_co_reduce",
                                                 "libcaf.h", "_gfortran_caf_co_reduce",
@@ -567,7 +575,7 @@ static __attribute__((used)) void scorep_libwrap_rt_18(gfc_descriptor_t * a, int
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_18 == NULL, 0))
-        scorep_real_18 = (__typeof__(scorep_real_18))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_co_sum");
+        scorep_real_18 = (__typeof__(scorep_real_18))scorep_libwrap_resolve_here("_gfortran_caf_co_sum");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "_gfortran_caf_co_sum",
                                                 "libcaf.h", "_gfortran_caf_co_sum",
@@ -595,7 +603,7 @@ static __attribute__((used)) void scorep_libwrap_rt_19(int * stat, char * errmsg
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_19 == NULL, 0))
-        scorep_real_19 = (__typeof__(scorep_real_19))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_sync_all");
+        scorep_real_19 = (__typeof__(scorep_real_19))scorep_libwrap_resolve_here("_gfortran_caf_sync_all");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "_gfortran_caf_sync_all",
                                                 "libcaf.h", "_gfortran_caf_sync_all",
@@ -623,7 +631,7 @@ static __attribute__((used)) void scorep_libwrap_rt_20(int count, int images[], 
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_20 == NULL, 0))
-        scorep_real_20 = (__typeof__(scorep_real_20))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_sync_images");
+        scorep_real_20 = (__typeof__(scorep_real_20))scorep_libwrap_resolve_here("_gfortran_caf_sync_images");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "_gfortran_caf_sync_images",
                                                 "libcaf.h", "_gfortran_caf_sync_images",
@@ -651,7 +659,7 @@ static __attribute__((used)) void scorep_libwrap_rt_21(int * stat, char * errmsg
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_21 == NULL, 0))
-        scorep_real_21 = (__typeof__(scorep_real_21))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_sync_memory");
+        scorep_real_21 = (__typeof__(scorep_real_21))scorep_libwrap_resolve_here("_gfortran_caf_sync_memory");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "_gfortran_caf_sync_memory",
                                                 "libcaf.h", "_gfortran_caf_sync_memory",
@@ -677,7 +685,7 @@ static __attribute__((used)) void scorep_libwrap_rt_22(const char * string, char
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_22 == NULL, 0))
-        scorep_real_22 = (__typeof__(scorep_real_22))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_stop_str");
+        scorep_real_22 = (__typeof__(scorep_real_22))scorep_libwrap_resolve_here("_gfortran_caf_stop_str");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "_gfortran_caf_stop_str",
                                                 "libcaf.h", "_gfortran_caf_stop_str",
@@ -705,7 +713,7 @@ static __attribute__((used)) void scorep_libwrap_rt_23(int stop_code, _Bool quie
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_23 == NULL, 0))
-        scorep_real_23 = (__typeof__(scorep_real_23))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_stop_numeric");
+        scorep_real_23 = (__typeof__(scorep_real_23))scorep_libwrap_resolve_here("_gfortran_caf_stop_numeric");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "_gfortran_caf_stop_numeric",
                                                 "libcaf.h", "_gfortran_caf_stop_numeric",
@@ -733,7 +741,7 @@ static __attribute__((used)) void scorep_libwrap_rt_24(const char * string, char
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_24 == NULL, 0))
-        scorep_real_24 = (__typeof__(scorep_real_24))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_error_stop_str");
+        scorep_real_24 = (__typeof__(scorep_real_24))scorep_libwrap_resolve_here("_gfortran_caf_error_stop_str");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_24, "_gfortran_caf_error_stop_str",
                                                 "libcaf.h", "_gfortran_caf_error_stop_str",
@@ -761,7 +769,7 @@ static __attribute__((used)) void scorep_libwrap_rt_25(int error, _Bool quiet)
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_25 == NULL, 0))
-        scorep_real_25 = (__typeof__(scorep_real_25))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_error_stop");
+        scorep_real_25 = (__typeof__(scorep_real_25))scorep_libwrap_resolve_here("_gfortran_caf_error_stop");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_25, "_gfortran_caf_error_stop",
                                                 "libcaf.h", "_gfortran_caf_error_stop",
@@ -789,7 +797,7 @@ static __attribute__((used)) void scorep_libwrap_rt_26(void)
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_26 == NULL, 0))
-        scorep_real_26 = (__typeof__(scorep_real_26))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_fail_image");
+        scorep_real_26 = (__typeof__(scorep_real_26))scorep_libwrap_resolve_here("_gfortran_caf_fail_image");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_26, "_gfortran_caf_fail_image",
                                                 "libcaf.h", "_gfortran_caf_fail_image",
@@ -817,7 +825,7 @@ static __attribute__((used)) void scorep_libwrap_rt_27(int team_no, caf_team_t *
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_27 == NULL, 0))
-        scorep_real_27 = (__typeof__(scorep_real_27))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_form_team");
+        scorep_real_27 = (__typeof__(scorep_real_27))scorep_libwrap_resolve_here("_gfortran_caf_form_team");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_27, "_gfortran_caf_form_team",
                                                 "libcaf.h", "_gfortran_caf_form_team",
@@ -843,7 +851,7 @@ static __attribute__((used)) void scorep_libwrap_rt_28(caf_team_t * team, int co
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_28 == NULL, 0))
-        scorep_real_28 = (__typeof__(scorep_real_28))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_change_team");
+        scorep_real_28 = (__typeof__(scorep_real_28))scorep_libwrap_resolve_here("_gfortran_caf_change_team");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_28, "_gfortran_caf_change_team",
                                                 "libcaf.h", "_gfortran_caf_change_team",
@@ -870,7 +878,7 @@ static __attribute__((used)) void scorep_libwrap_rt_29(caf_team_t * team)
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_29 == NULL, 0))
-        scorep_real_29 = (__typeof__(scorep_real_29))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_end_team");
+        scorep_real_29 = (__typeof__(scorep_real_29))scorep_libwrap_resolve_here("_gfortran_caf_end_team");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_29, "_gfortran_caf_end_team",
                                                 "libcaf.h", "_gfortran_caf_end_team",
@@ -897,7 +905,7 @@ static __attribute__((used)) void scorep_libwrap_rt_30(caf_team_t * team, int un
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_30 == NULL, 0))
-        scorep_real_30 = (__typeof__(scorep_real_30))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_sync_team");
+        scorep_real_30 = (__typeof__(scorep_real_30))scorep_libwrap_resolve_here("_gfortran_caf_sync_team");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_30, "_gfortran_caf_sync_team",
                                                 "libcaf.h", "_gfortran_caf_sync_team",
@@ -925,7 +933,7 @@ static __attribute__((used)) int scorep_libwrap_rt_31(caf_team_t * team)
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_31 == NULL, 0))
-        scorep_real_31 = (__typeof__(scorep_real_31))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_team_number");
+        scorep_real_31 = (__typeof__(scorep_real_31))scorep_libwrap_resolve_here("_gfortran_caf_team_number");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_31, "_gfortran_caf_team_number",
                                                 "libcaf.h", "_gfortran_caf_team_number",
@@ -950,7 +958,7 @@ static __attribute__((used)) int scorep_libwrap_rt_32(int image)
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_32 == NULL, 0))
-        scorep_real_32 = (__typeof__(scorep_real_32))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_image_status");
+        scorep_real_32 = (__typeof__(scorep_real_32))scorep_libwrap_resolve_here("_gfortran_caf_image_status");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_32, "_gfortran_caf_image_status",
                                                 "libcaf.h", "_gfortran_caf_image_status",
@@ -975,7 +983,7 @@ static __attribute__((used)) void scorep_libwrap_rt_33(gfc_descriptor_t * array,
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_33 == NULL, 0))
-        scorep_real_33 = (__typeof__(scorep_real_33))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_failed_images");
+        scorep_real_33 = (__typeof__(scorep_real_33))scorep_libwrap_resolve_here("_gfortran_caf_failed_images");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_33, "_gfortran_caf_failed_images",
                                                 "libcaf.h", "_gfortran_caf_failed_images",
@@ -1001,7 +1009,7 @@ static __attribute__((used)) void scorep_libwrap_rt_34(gfc_descriptor_t * array,
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_34 == NULL, 0))
-        scorep_real_34 = (__typeof__(scorep_real_34))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_stopped_images");
+        scorep_real_34 = (__typeof__(scorep_real_34))scorep_libwrap_resolve_here("_gfortran_caf_stopped_images");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_34, "_gfortran_caf_stopped_images",
                                                 "libcaf.h", "_gfortran_caf_stopped_images",
@@ -1028,7 +1036,7 @@ static __attribute__((used)) void scorep_libwrap_rt_35(caf_token_t token, size_t
     scorep_caf_op scorep_atomic;
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_35 == NULL, 0))
-        scorep_real_35 = (__typeof__(scorep_real_35))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_atomic_define");
+        scorep_real_35 = (__typeof__(scorep_real_35))scorep_libwrap_resolve_here("_gfortran_caf_atomic_define");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_35, "_gfortran_caf_atomic_define",
                                                 "libcaf.h", "_gfortran_caf_atomic_define",
@@ -1059,7 +1067,7 @@ static __attribute__((used)) void scorep_libwrap_rt_36(caf_token_t token, size_t
     scorep_caf_op scorep_atomic;
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_36 == NULL, 0))
-        scorep_real_36 = (__typeof__(scorep_real_36))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_atomic_ref");
+        scorep_real_36 = (__typeof__(scorep_real_36))scorep_libwrap_resolve_here("_gfortran_caf_atomic_ref");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_36, "_gfortran_caf_atomic_ref",
                                                 "libcaf.h", "_gfortran_caf_atomic_ref",
@@ -1090,7 +1098,7 @@ static __attribute__((used)) void scorep_libwrap_rt_37(caf_token_t token, size_t
     scorep_caf_op scorep_atomic;
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_37 == NULL, 0))
-        scorep_real_37 = (__typeof__(scorep_real_37))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_atomic_cas");
+        scorep_real_37 = (__typeof__(scorep_real_37))scorep_libwrap_resolve_here("_gfortran_caf_atomic_cas");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_37, "_gfortran_caf_atomic_cas",
                                                 "libcaf.h", "_gfortran_caf_atomic_cas",
@@ -1121,7 +1129,7 @@ static __attribute__((used)) void scorep_libwrap_rt_38(int op, caf_token_t token
     scorep_caf_op scorep_atomic;
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_38 == NULL, 0))
-        scorep_real_38 = (__typeof__(scorep_real_38))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_atomic_op");
+        scorep_real_38 = (__typeof__(scorep_real_38))scorep_libwrap_resolve_here("_gfortran_caf_atomic_op");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_38, "_gfortran_caf_atomic_op",
                                                 "libcaf.h", "_gfortran_caf_atomic_op",
@@ -1151,7 +1159,7 @@ static __attribute__((used)) void scorep_libwrap_rt_39(caf_token_t token, size_t
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_39 == NULL, 0))
-        scorep_real_39 = (__typeof__(scorep_real_39))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_lock");
+        scorep_real_39 = (__typeof__(scorep_real_39))scorep_libwrap_resolve_here("_gfortran_caf_lock");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_39, "_gfortran_caf_lock",
                                                 "libcaf.h", "_gfortran_caf_lock",
@@ -1178,7 +1186,7 @@ static __attribute__((used)) void scorep_libwrap_rt_40(caf_token_t token, size_t
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_40 == NULL, 0))
-        scorep_real_40 = (__typeof__(scorep_real_40))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_unlock");
+        scorep_real_40 = (__typeof__(scorep_real_40))scorep_libwrap_resolve_here("_gfortran_caf_unlock");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_40, "_gfortran_caf_unlock",
                                                 "libcaf.h", "_gfortran_caf_unlock",
@@ -1206,7 +1214,7 @@ static __attribute__((used)) void scorep_libwrap_rt_41(caf_token_t token, size_t
     scorep_caf_op scorep_post;
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_41 == NULL, 0))
-        scorep_real_41 = (__typeof__(scorep_real_41))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_event_post");
+        scorep_real_41 = (__typeof__(scorep_real_41))scorep_libwrap_resolve_here("_gfortran_caf_event_post");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_41, "_gfortran_caf_event_post",
                                                 "libcaf.h", "_gfortran_caf_event_post",
@@ -1234,7 +1242,7 @@ static __attribute__((used)) void scorep_libwrap_rt_42(caf_token_t token, size_t
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_42 == NULL, 0))
-        scorep_real_42 = (__typeof__(scorep_real_42))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_event_wait");
+        scorep_real_42 = (__typeof__(scorep_real_42))scorep_libwrap_resolve_here("_gfortran_caf_event_wait");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_42, "_gfortran_caf_event_wait",
                                                 "libcaf.h", "_gfortran_caf_event_wait",
@@ -1260,7 +1268,7 @@ static __attribute__((used)) void scorep_libwrap_rt_43(caf_token_t token, size_t
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_43 == NULL, 0))
-        scorep_real_43 = (__typeof__(scorep_real_43))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_event_query");
+        scorep_real_43 = (__typeof__(scorep_real_43))scorep_libwrap_resolve_here("_gfortran_caf_event_query");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_43, "_gfortran_caf_event_query",
                                                 "libcaf.h", "_gfortran_caf_event_query",
@@ -1286,7 +1294,7 @@ static __attribute__((used)) void scorep_libwrap_rt_44(_Bool repeatable, _Bool i
 {
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_44 == NULL, 0))
-        scorep_real_44 = (__typeof__(scorep_real_44))scorep_libwrap_resolve(&scorep_libwrap_self, "_gfortran_caf_random_init");
+        scorep_real_44 = (__typeof__(scorep_real_44))scorep_libwrap_resolve_here("_gfortran_caf_random_init");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "_gfortran_caf_random_init",
                                                 "libcaf.h", "_gfortran_caf_random_init",

@@ -15,6 +15,7 @@ import os
 import pathlib
 
 from ..c_backend import render_hooks
+from ..errors import SpecError
 from ..render import environment
 from ..snippets import task_loader
 from ..tasks import TASKS_DIR, Catalogue
@@ -23,9 +24,21 @@ CATALOGUE = TASKS_DIR / "libwrap.json"
 MODES = ("linktime", "runtime")
 # Wrappers per generated source file, so that `make -j` has several files to
 # compile at once. Each file costs a parse of the library's headers (QtCore:
-# 1.5 s of CPU) on top of a few ms per wrapper (QtCore's 4,091 wrappers of one
-# mode: about 14 s), so the files are not made smaller than this.
-WRAPPERS_PER_FILE = 1500
+# about 1.7 s of CPU) on top of about 5 ms per wrapper, so the files are not
+# made smaller than this (QtCore's 4,119 wrappers: two files per mode).
+WRAPPERS_PER_FILE = 2500
+
+
+def wrappers_per_file():
+    """WRAPPERS_PER_FILE, or the Makefile's LIBWRAP_WRAPPERS_PER_FILE (which
+    reaches generate as SCOREP_LIBWRAP_WRAPPERS_PER_FILE)."""
+    value = os.environ.get("SCOREP_LIBWRAP_WRAPPERS_PER_FILE", "").strip()
+    if not value:
+        return WRAPPERS_PER_FILE
+    if not value.isdigit() or int(value) < 1:
+        raise SpecError(f"LIBWRAP_WRAPPERS_PER_FILE: '{value}' is not a positive whole number "
+                        f"(wrappers per generated source file; the default is {WRAPPERS_PER_FILE})")
+    return int(value)
 
 
 def cstring(text):

@@ -479,14 +479,15 @@ def wrapper_of_line(text, line):
 def render_compiling(settings, procedures, library, va_symbols, rules, scorep_include, say):
     """Both modes' sources; wrappers that do not compile are left out (with
     the compiler's reason) and the rest rendered again, until all compile."""
-    from .backend import MODES, render_wrapper_parts, write_sources
+    from .backend import MODES, render_wrapper_parts, wrappers_per_file, write_sources
+    per_file = wrappers_per_file()
     left_out = {}
     for attempt in range(8):
         texts, bad = {}, {}
         for mode in MODES:
             texts[mode] = render_wrapper_parts(procedures, library, settings.language, mode,
                                                header=settings.header, va_symbols=va_symbols,
-                                               extra_rules=rules)
+                                               extra_rules=rules, per_file=per_file)
         sources = write_sources(settings.workdir, settings.name, source_suffix(settings), texts)
         for mode in MODES:
             for source, line, message in compile_errors(settings, sources[mode], scorep_include):

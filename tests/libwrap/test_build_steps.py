@@ -7,11 +7,12 @@ import subprocess
 
 import pytest
 
-from generator.libwrap.backend import WRAPPERS_PER_FILE
 from libwrap_runs import init, run, visits
 
-# more functions than one generated source holds, so each mode has two parts
-FUNCTIONS = WRAPPERS_PER_FILE + 5
+# LIBWRAP_WRAPPERS_PER_FILE = 50 splits each mode's 120 wrappers into three
+# sources of 40 (the default, 2,500, behaves alike for larger libraries)
+FUNCTIONS = 120
+PARTS = 3
 
 
 @pytest.fixture(scope="module")
@@ -39,8 +40,9 @@ def many(installed_prefix, many_library, tmp_path_factory):
     work = init(tmp_path_factory.mktemp("libwrap-many"), installed_prefix, "many", "c", "-lmany",
                 "zlib_main.c", cppflags=f"-I{many_library / 'include'}",
                 ldflags=f"-L{many_library} -Wl,-rpath,{many_library}", headers=["many.h"])
-    # many_1003 is in the second part of each mode (the parts are split evenly)
+    # many_118 is in the last part of each mode
     (work.path / "main.c").write_text(MAIN.replace("many_FIRST_OF_PART_2", f"many_{FUNCTIONS - 2}"))
+    set_setting(work, "LIBWRAP_WRAPPERS_PER_FILE", "50")
     work.first_make = work.make("-j2")
     return work
 
@@ -58,7 +60,7 @@ def compiled_sources(proc):
 
 def set_setting(work, variable, value):
     path = work.path / "Makefile"
-    text, n = re.subn(rf"(?m)^{variable} = .*$", f"{variable} = {value}", path.read_text())
+    text, n = re.subn(rf"(?m)^{variable} =.*$", f"{variable} = {value}", path.read_text())
     assert n == 1
     path.write_text(text)
 
@@ -70,7 +72,7 @@ def defined_symbols(library):
 
 
 def test_a_large_source_is_split_and_each_part_compiled_once(many):
-    names = {f"scorep_libwrap_many_{mode}_{k}.c" for mode in ("linktime", "runtime") for k in (1, 2)}
+    names = {f"scorep_libwrap_many_{mode}_{k}.c" for mode in ("linktime", "runtime") for k in range(1, PARTS + 1)}
     assert {p.name for p in many.path.glob("scorep_libwrap_many_*.c")} == names
     # one compile per part: the shared and the static library share the objects
     assert compiled_sources(many.first_make) == sorted(names)
@@ -94,7 +96,7 @@ def test_the_split_libraries_export_exactly_the_wrapped_symbols(many):
     assert {w for w in static if w.startswith("__wrap_")} == {f"__wrap_{s}" for s in wrapped}
 
 
-def test_calls_into_both_parts_are_measured(many, installed_prefix, tmp_path):
+def test_calls_into_the_first_and_the_last_part_are_measured(many, installed_prefix, tmp_path):
     many.make("install")
     proc = run([installed_prefix / "bin" / "scorep-exec", "--libwrap=many", "--", many.path / "main"],
                installed_prefix, tmp_path, tmp_path / "exp",
@@ -129,5 +131,14 @@ def test_changing_the_preprocessor_flags_rebuilds_the_header_and_the_wrappers(ma
     set_setting(many, "LIBWRAP_CPPFLAGS", f"-I{many_library / 'include'} -DMANY_UNUSED=1")
     proc = many.make()
     assert [line for line in commands(proc) if " -E " in line and "-DMANY_UNUSED=1" in line]
-    assert len(compiled_sources(proc)) == 4
+    assert len(compiled_sources(proc)) == 2 * PARTS
     assert all("-DMANY_UNUSED=1" in line for line in commands(proc) if " -c " in line)
+
+
+def test_a_bad_wrappers_per_file_is_refused_with_its_name(many):
+    set_setting(many, "LIBWRAP_WRAPPERS_PER_FILE", "many")
+    proc = many.make(check=False)
+    assert proc.returncode != 0
+    assert "LIBWRAP_WRAPPERS_PER_FILE: 'many' is not a positive whole number" in proc.stderr
+    set_setting(many, "LIBWRAP_WRAPPERS_PER_FILE", "50")
+    assert compiled_sources(many.make()) == []
