@@ -447,10 +447,20 @@ ERROR_LINE = re.compile(r"^[^:\s]+:(\d+):(?:\d+:)? (?:fatal )?error: (.*)$")
 def compile_errors(settings, sources, scorep_include):
     """Checks the generated sources of one mode, compiled together as one
     translation unit (the front end only: the Makefile compiles them for
-    real); returns [(source, line, message)] of their errors."""
+    real); returns [(source, line, message)] of their errors. Sources that
+    passed with the same command, texts and headers are not checked again
+    (.scorep_check/checked_*: a change of LIBWRAP_LIBS reruns generate)."""
+    import hashlib
     unit = "".join(f'#include "{source.name}"\n' for source in sources)
     cmd = [settings.cc, "-x", settings.language, "-fsyntax-only", "-fPIC",
            f"-I{scorep_include}", *settings.cppflags, "-"]
+    key = hashlib.sha256("\0".join([shlex.join(cmd), unit, *(s.read_text() for s in sources)]).encode())
+    for path in (settings.preprocessed, pathlib.Path(scorep_include) / "scorep_wrapgen" / "libwrap.h"):
+        key.update(path.read_bytes() if path.exists() else b"-")
+    stamp = settings.workdir / ".scorep_check" / f"checked_{sources[0].stem}"
+    if stamp.exists() and stamp.read_text() == key.hexdigest():
+        return []
+    stamp.unlink(missing_ok=True)
     proc = subprocess.run(cmd, cwd=settings.workdir, input=unit, capture_output=True, text=True)
     by_name = {source.name: source for source in sources}
     errors = []
@@ -462,6 +472,9 @@ def compile_errors(settings, sources, scorep_include):
     if proc.returncode != 0 and not errors:
         raise LibwrapError(f"compiling {', '.join(by_name)} failed:\n{proc.stderr.strip()}\n  command: "
                            f"{shlex.join(cmd)} (input: {unit.strip()})")
+    if proc.returncode == 0:
+        stamp.parent.mkdir(exist_ok=True)
+        stamp.write_text(key.hexdigest())
     return errors
 
 
