@@ -4,9 +4,11 @@ the task snippets of a library catalogue (tasks/libwrap.json).
 
 Two forms of the same skeleton:
   linktime  __wrap_<symbol>, used with `-Wl,--wrap=<symbol>`; the original is
-            `__real_<symbol>` in a static link (-DSCOREP_LIBWRAP_STATIC) and the
-            symbol itself from a shared wrapper library (--wrap renames only
-            the references of the program's own link)
+            `__real_<symbol>` with -DSCOREP_LIBWRAP_STATIC (resolved by the
+            --wrap of the program's link, and of the shared wrapper library's
+            own link in a libwrap working directory, so that one object serves
+            both) and the symbol itself without (the CAF adapter's shared
+            library, linked without --wrap)
   runtime   a definition of <symbol> itself (an assembler alias, which also
             serves C++ mangled names), LD_PRELOAD-able; the original comes from
             scorep_libwrap_resolve (dlsym RTLD_NEXT, or the target library)
