@@ -244,7 +244,13 @@ void trace_blocks_full(trace_location* tl)
         return;
     }
     uint64_t begin = scorep_timer_now();
+    /* the spill's pwrite is the measurement's: a preloaded --io=posix
+     * wrapper calls straight through instead of recording an event from
+     * inside this one */
+    int generation_was_off = scorep_thread_event_generation_off;
+    scorep_event_generation_off();
     spill(tl);
+    scorep_thread_event_generation_off = generation_was_off;
     uint64_t end = scorep_timer_now();
     scorep_verbose("trace: spilled the buffer of location %u to disk (%llu ticks)",
                    tl->location->local_id, (unsigned long long)(end - begin));
