@@ -1,0 +1,131 @@
+"""The POSIX I/O adapter (scorep --io=posix, scorep-exec --io=posix;
+generated/io/posix/ from tasks/posix_io.json): a program of known I/O
+(io_known.c) measured with the link-time wrappers and preloaded into the
+unmodified binary. Oracle: the program's own source (which calls it makes,
+with how many bytes, from which function) and its output without measurement;
+the measurement's own files (experiment marker, profile, trace) never show up."""
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+HERE = pathlib.Path(__file__).resolve().parent
+PROGRAM = HERE / "io_known.c"
+
+# (call path below the I/O function's caller, visits, bytes read, bytes written),
+# from io_known.c: CHUNK 100, CHUNKS 7, READS 4, a file of 707 bytes
+WRITES = {("open",): (1, 0, 0), ("write",): (6, 0, 600), ("pwrite",): (1, 0, 100),
+          ("lseek",): (1, 0, 0), ("writev",): (1, 0, 7), ("close",): (1, 0, 0)}
+READS = {("open",): (1, 0, 0), ("read",): (5, 707, 0), ("pread",): (1, 4, 0), ("close",): (1, 0, 0)}
+
+
+def scorep(build):
+    return [sys.executable, str(pathlib.Path(build) / "runtime" / "mpi_adapter" / "scorep")]
+
+
+def compile_plain(tmp_path):
+    program = tmp_path / "io_plain"
+    subprocess.run(["gcc", "-O2", str(PROGRAM), "-o", str(program)], check=True)
+    return program
+
+
+def run(program, cwd, experiment=None, extra_env=None, argv_prefix=()):
+    env = dict(os.environ)
+    env.pop("LD_PRELOAD", None)
+    if experiment:
+        env["SCOREP_EXPERIMENT_DIRECTORY"] = str(experiment)
+    env.update(extra_env or {})
+    proc = subprocess.run([*argv_prefix, str(program), "data.bin"], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=60)
+    return proc, (pathlib.Path(cwd) / "data.bin").read_bytes()
+
+
+def io_rows(experiment):
+    """{call path (tuple of region names): (visits, bytes_read, bytes_written)}
+    of every call path that ends in a region of paradigm io, and the io
+    regions' names."""
+    profile = json.loads((pathlib.Path(experiment) / "profile.json").read_text())
+    regions = {r["id"]: r for r in profile["regions"]}
+    callpaths = {c["id"]: c for c in profile["callpaths"]}
+
+    def path(cp):
+        names = []
+        while cp is not None:
+            names.append(regions[callpaths[cp]["region"]]["name"])
+            cp = callpaths[cp]["parent"]
+        return tuple(reversed(names))
+
+    rows = {}
+    for row in profile["rows"]:
+        cp = callpaths[row["callpath"]]
+        if regions[cp["region"]]["paradigm"] != "io":
+            continue
+        old = rows.get(path(row["callpath"]), (0, 0, 0))
+        rows[path(row["callpath"])] = (old[0] + row["visits"], old[1] + row["bytes_read"],
+                                       old[2] + row["bytes_written"])
+    names = {r["name"] for r in profile["regions"] if r["paradigm"] == "io"}
+    return rows, names
+
+
+def expected(write_prefix, read_prefix):
+    rows = {write_prefix + k: v for k, v in WRITES.items()}
+    rows.update({read_prefix + k: v for k, v in READS.items()})
+    return rows
+
+
+@pytest.mark.parametrize("tracing", ["false", "true"])
+def test_linked_io_adapter_records_exact_visits_and_bytes_per_call_path(build_dir, tmp_path, tracing):
+    plain_dir, measured_dir = tmp_path / "plain", tmp_path / "measured"
+    plain_dir.mkdir(), measured_dir.mkdir()
+    plain, plain_data = run(compile_plain(tmp_path), plain_dir)
+    assert plain.returncode == 0, plain.stderr
+    program = tmp_path / "io_linked"
+    subprocess.run(scorep(build_dir) + ["--io=posix", "gcc", "-O2", str(PROGRAM), "-o", str(program)],
+                   check=True, capture_output=True, text=True)
+    experiment = tmp_path / "experiment"
+    measured, data = run(program, measured_dir, experiment, {"SCOREP_ENABLE_TRACING": tracing})
+    assert (measured.returncode, measured.stdout, data) == (plain.returncode, plain.stdout, plain_data)
+    assert measured.stderr == ""
+    rows, names = io_rows(experiment)
+    # compiler instrumentation puts the I/O calls under the functions that make them
+    assert rows == expected(("main", "write_file"), ("main", "read_file"))
+    assert names == {"open", "write", "pwrite", "lseek", "writev", "close", "read", "pread"}
+
+
+def test_preloaded_io_adapter_records_exact_visits_and_bytes_and_not_its_own_files(installed_prefix, tmp_path):
+    plain_dir, measured_dir = tmp_path / "plain", tmp_path / "measured"
+    plain_dir.mkdir(), measured_dir.mkdir()
+    program = compile_plain(tmp_path)
+    plain, plain_data = run(program, plain_dir)
+    experiment = tmp_path / "experiment"
+    # tracing on: the trace files are written with write() too, through the
+    # preloaded wrappers, while the measurement ends
+    measured, data = run(program, measured_dir, experiment, {"SCOREP_ENABLE_TRACING": "true"},
+                         argv_prefix=[installed_prefix / "bin" / "scorep-exec", "--io=posix", "--verbose", "--"])
+    assert (measured.returncode, measured.stdout, data) == (plain.returncode, plain.stdout, plain_data)
+    assert "libscorep_adapter_io_posix_rt.so" in measured.stderr
+    assert (experiment / "traces.otf2").exists()
+    rows, names = io_rows(experiment)
+    # no instrumentation: the calls are roots; the program's two opens and
+    # closes, none of the experiment directory's files
+    want = {}
+    for k, (visits, read, written) in list(WRITES.items()) + list(READS.items()):
+        old = want.get(k, (0, 0, 0))
+        want[k] = (old[0] + visits, old[1] + read, old[2] + written)
+    assert rows == want
+    assert names == {"open", "write", "pwrite", "lseek", "writev", "close", "read", "pread"}
+
+
+@pytest.mark.parametrize("tool", ["scorep", "scorep-exec"])
+def test_unknown_io_paradigm_is_an_error_naming_the_valid_ones(build_dir, tmp_path, tool):
+    if tool == "scorep":
+        argv = scorep(build_dir) + ["--io=posix,stdio", "gcc", str(PROGRAM), "-o", str(tmp_path / "never")]
+    else:
+        argv = [sys.executable, str(pathlib.Path(build_dir) / "tools" / "scorep-exec"), "--io=stdio", "--", "true"]
+    proc = subprocess.run(argv, capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert "unknown I/O paradigm 'stdio'" in proc.stderr and "valid: posix" in proc.stderr
+    assert not (tmp_path / "never").exists()
