@@ -14,9 +14,12 @@ A system header declares far more than a catalogue measures: the catalogue's
 `functions` name the ones wrapped (each must be declared, each must match a
 rule). What the header does not say the way a wrapper needs it is corrected by
 data in the catalogue, not by code: `parameters` (readable names for glibc's
-reserved `__fd`, `__buf`, ...; their number is checked) and `ellipsis` (the one
+reserved `__fd`, `__buf`, ...; their number is checked), `ellipsis` (the one
 argument an ellipsis carries, for functions without a va_list variant, such as
-open's mode).
+open's mode) and `fortified` (the checking variants a program built with
+_FORTIFY_SOURCE calls, __read_chk for read, which the headers declare only
+under the flags given there: each is wrapped under its own symbol, its region
+named after the function the program's source calls).
 """
 import json
 import pathlib
@@ -90,40 +93,64 @@ def ellipsis_parameter(template, declaration, where, catalogue_path):
                      direction=getattr(template, "direction", "in"))
 
 
-def scan_system(raw, catalogue_path):
-    """The catalogue's functions as Procedures, in the catalogue's order,
-    with its parameter names and ellipsis parameters."""
+def declared_functions(cc, includes, flags, catalogue_path):
+    """{symbol: Procedure} of what the system headers declare under flags."""
     from .libwrap.header import scan_header
+    with tempfile.TemporaryDirectory(prefix="scorep-sysio-") as tmp:
+        source = pathlib.Path(tmp) / "system.h"
+        source.write_text("".join(f"#include <{h}>\n" for h in includes))
+        out = pathlib.Path(tmp) / "system.i"
+        proc = subprocess.run([cc, "-E", *flags, str(source), "-o", str(out)],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise SpecError(f"the preprocessor fails on {', '.join(includes)} ({' '.join(flags)}): "
+                            f"{proc.stderr.strip()}", file=catalogue_path)
+        result = scan_header(out, language="c")
+    return {p.attributes["symbol"]: p for p in result.procedures}
+
+
+def check_declared(wanted, declared, includes, flags, catalogue_path):
+    missing = [f for f in wanted if f not in declared]
+    if missing:
+        raise SpecError(f"{', '.join(missing)}: not declared by {', '.join(includes)} with "
+                        f"{' '.join(flags) or 'no flags'}; drop the name or add the header that "
+                        f"declares it", file=catalogue_path)
+
+
+def scan_system(raw, catalogue_path):
+    """The catalogue's functions as Procedures, in the catalogue's order
+    (then its fortified variants), with its parameter names and ellipsis
+    parameters."""
     spec = raw.get("header", {})
     includes = spec.get("includes") or []
     if not includes:
         raise SpecError("'header' needs 'includes' (the system headers to scan)", file=catalogue_path)
     cc = compiler()
     dirs = include_dirs(cc)
-    with tempfile.TemporaryDirectory(prefix="scorep-sysio-") as tmp:
-        source = pathlib.Path(tmp) / "system.h"
-        source.write_text("".join(f"#include <{h}>\n" for h in includes))
-        out = pathlib.Path(tmp) / "system.i"
-        defines = [f"-D{d}" for d in spec.get("defines", [])]
-        proc = subprocess.run([cc, "-E", *defines, str(source), "-o", str(out)],
-                              capture_output=True, text=True)
-        if proc.returncode != 0:
-            raise SpecError(f"the preprocessor fails on {', '.join(includes)}: {proc.stderr.strip()}",
-                            file=catalogue_path)
-        result = scan_header(out, language="c")
-    declared = {p.attributes["symbol"]: p for p in result.procedures}
+    flags = [f"-D{d}" for d in spec.get("defines", [])]
+    declared = declared_functions(cc, includes, flags, catalogue_path)
     functions = raw.get("functions") or []
     if not functions:
         raise SpecError("'functions' names no function to wrap", file=catalogue_path)
-    missing = [f for f in functions if f not in declared]
-    if missing:
-        raise SpecError(f"{', '.join(missing)}: not declared by {', '.join(includes)} with the "
-                        f"catalogue's defines ({', '.join(spec.get('defines', [])) or 'none'}); "
-                        f"drop the name or add the header that declares it", file=catalogue_path)
+    check_declared(functions, declared, includes, flags, catalogue_path)
+    # (symbol, region name, declaration)
+    wrapped = [(f, f, declared[f]) for f in functions]
+    fortified = raw.get("fortified")
+    if fortified:
+        if not fortified.get("why") or not fortified.get("flags") or not fortified.get("functions"):
+            raise SpecError("'fortified' needs 'flags', 'functions' and 'why'", file=catalogue_path)
+        fortified_flags = flags + list(fortified["flags"])
+        variants = declared_functions(cc, includes, fortified_flags, catalogue_path)
+        check_declared(fortified["functions"], variants, includes, fortified_flags, catalogue_path)
+        for symbol, region in fortified["functions"].items():
+            if region not in functions:
+                raise SpecError(f"fortified variant of '{region}', which 'functions' does not name",
+                                file=catalogue_path, entry=symbol)
+            wrapped.append((symbol, region, variants[symbol]))
     names = raw.get("parameters", {})
-    unknown = sorted(set(names) - set(functions))
+    unknown = sorted(set(names) - {symbol for symbol, _, _ in wrapped})
     if unknown:
-        raise SpecError(f"parameter names for function(s) not in 'functions': {', '.join(unknown)}",
+        raise SpecError(f"parameter names for function(s) not wrapped: {', '.join(unknown)}",
                         file=catalogue_path)
     ellipses = []
     for pattern, entry in raw.get("ellipsis", {}).items():
@@ -132,8 +159,7 @@ def scan_system(raw, catalogue_path):
                             entry=pattern)
         ellipses.append((re.compile(pattern + "$"), pattern, entry))
     procedures = []
-    for name in functions:
-        p = declared[name]
+    for name, region, p in wrapped:
         params = p.parameters
         if name in names:
             wanted = names[name]
@@ -154,7 +180,8 @@ def scan_system(raw, catalogue_path):
         elif ellipsis is not None:
             raise SpecError(f"matched by ellipsis entry '{ellipsis[0]}', but declared without an "
                             f"ellipsis", file=catalogue_path, entry=name)
-        procedures.append(replace(p, parameters=params, attributes=attributes, origin=attributes["file"]))
+        procedures.append(replace(p, name=region, parameters=params, attributes=attributes,
+                                  origin=attributes["file"]))
     return procedures
 
 

@@ -26,10 +26,26 @@ def scorep(build):
     return [sys.executable, str(pathlib.Path(build) / "runtime" / "mpi_adapter" / "scorep")]
 
 
-def compile_plain(tmp_path):
+# built as is, and with _FORTIFY_SOURCE (the default of some distributions'
+# compilers): then its reads of run-time sizes call __read_chk, __pread_chk,
+# and its open with run-time flags __open_2, which the adapter wraps too
+BUILDS = {"plain": [], "fortified": ["-D_FORTIFY_SOURCE=2"]}
+FORTIFIED_CALLS = {"__open_2", "__read_chk", "__pread_chk"}
+
+
+def compile_plain(tmp_path, flags=()):
     program = tmp_path / "io_plain"
-    subprocess.run(["gcc", "-O2", str(PROGRAM), "-o", str(program)], check=True)
+    subprocess.run(["gcc", "-O2", *flags, str(PROGRAM), "-o", str(program)], check=True)
     return program
+
+
+def check_calls(program, flags):
+    """The uninstrumented program calls the fortified variants exactly when
+    built fortified (nm: what the test measures is what it means to)."""
+    undefined = set(subprocess.run(["nm", "-u", "-D", str(program)], capture_output=True, text=True,
+                                   check=True).stdout.split())
+    called = {s.split("@")[0] for s in undefined} & FORTIFIED_CALLS
+    assert called == (FORTIFIED_CALLS if flags else set())
 
 
 def run(program, cwd, experiment=None, extra_env=None, argv_prefix=()):
@@ -76,15 +92,17 @@ def expected(write_prefix, read_prefix):
     return rows
 
 
-@pytest.mark.parametrize("tracing", ["false", "true"])
-def test_linked_io_adapter_records_exact_visits_and_bytes_per_call_path(build_dir, tmp_path, tracing):
+@pytest.mark.parametrize("build,tracing", [("plain", "false"), ("plain", "true"), ("fortified", "false")])
+def test_linked_io_adapter_records_exact_visits_and_bytes_per_call_path(build_dir, tmp_path, build, tracing):
     plain_dir, measured_dir = tmp_path / "plain", tmp_path / "measured"
     plain_dir.mkdir(), measured_dir.mkdir()
-    plain, plain_data = run(compile_plain(tmp_path), plain_dir)
+    plain_program = compile_plain(tmp_path, BUILDS[build])
+    check_calls(plain_program, BUILDS[build])
+    plain, plain_data = run(plain_program, plain_dir)
     assert plain.returncode == 0, plain.stderr
     program = tmp_path / "io_linked"
-    subprocess.run(scorep(build_dir) + ["--io=posix", "gcc", "-O2", str(PROGRAM), "-o", str(program)],
-                   check=True, capture_output=True, text=True)
+    subprocess.run(scorep(build_dir) + ["--io=posix", "gcc", "-O2", *BUILDS[build], str(PROGRAM),
+                                        "-o", str(program)], check=True, capture_output=True, text=True)
     experiment = tmp_path / "experiment"
     measured, data = run(program, measured_dir, experiment, {"SCOREP_ENABLE_TRACING": tracing})
     assert (measured.returncode, measured.stdout, data) == (plain.returncode, plain.stdout, plain_data)
@@ -95,10 +113,13 @@ def test_linked_io_adapter_records_exact_visits_and_bytes_per_call_path(build_di
     assert names == {"open", "write", "pwrite", "lseek", "writev", "close", "read", "pread"}
 
 
-def test_preloaded_io_adapter_records_exact_visits_and_bytes_and_not_its_own_files(installed_prefix, tmp_path):
+@pytest.mark.parametrize("build", BUILDS)
+def test_preloaded_io_adapter_records_exact_visits_and_bytes_and_not_its_own_files(installed_prefix, tmp_path,
+                                                                                    build):
     plain_dir, measured_dir = tmp_path / "plain", tmp_path / "measured"
     plain_dir.mkdir(), measured_dir.mkdir()
-    program = compile_plain(tmp_path)
+    program = compile_plain(tmp_path, BUILDS[build])
+    check_calls(program, BUILDS[build])
     plain, plain_data = run(program, plain_dir)
     experiment = tmp_path / "experiment"
     # tracing on: the trace files are written with write() too, through the
