@@ -3,8 +3,11 @@
  * CHUNKS-1 with write(), the last with pwrite(), seeks to the end and writes
  * 7 bytes more with writev() of two pieces; in read_file, reads the file back
  * with read() in READS calls plus one read() at its end (0 bytes) and 4 bytes
- * with pread(); prints what it read so that its output shows any change.
+ * with pread(), closes it, and then fails a read() and a close() of the closed
+ * descriptor (EBADF: errno must be the C library's, and no bytes); prints
+ * what it read so that its output shows any change.
  * Every call is checked: a failed call ends the program with exit code 1. */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +64,8 @@ static __attribute__((noinline)) void read_file(const char* path)
     check(read(fd, first, (size_t)one) == 0, "read at the end");
     check(pread(fd, first, (size_t)four, 0) == 4, "pread");
     check(close(fd) == 0, "close");
+    check(read(fd, first, 1) == -1 && errno == EBADF, "read of a closed descriptor");
+    check(close(fd) == -1 && errno == EBADF, "close of a closed descriptor");
     printf("read %zu bytes, first %s, chunk 6 starts with %c, ends with %.7s", got, first, data[CHUNK * 6],
            data + CHUNK * CHUNKS);
 }
