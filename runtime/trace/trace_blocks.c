@@ -250,11 +250,11 @@ void trace_blocks_full(trace_location* tl)
     int generation_was_off = scorep_thread_event_generation_off;
     scorep_event_generation_off();
     spill(tl);
-    scorep_thread_event_generation_off = generation_was_off;
     uint64_t end = scorep_timer_now();
     scorep_verbose("trace: spilled the buffer of location %u to disk (%llu ticks)",
                    tl->location->local_id, (unsigned long long)(end - begin));
     scorep_event_buffer_flush(tl->location, begin, end);
+    scorep_thread_event_generation_off = generation_was_off;
 }
 
 /* The offsets of tl's spilled blocks, oldest first (malloc'ed; at

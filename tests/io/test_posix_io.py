@@ -151,3 +151,26 @@ def test_unknown_io_paradigm_is_an_error_naming_the_valid_ones(build_dir, tmp_pa
     assert proc.returncode == 2 and proc.stdout == ""
     assert "unknown I/O paradigm 'stdio'" in proc.stderr and "valid: posix" in proc.stderr
     assert not (tmp_path / "never").exists()
+
+
+def test_trace_buffer_spills_and_messages_of_the_measurement_record_no_io(build_dir, tmp_path):
+    """The spill's pwrite and the verbose message about it happen inside an
+    event of the program's own function (compiler instrumentation, depth 0
+    of any wrapper): the wrappers linked in (runtime: form, the preloadable
+    ones) pass them through, so no io region appears and no event is
+    recorded inside another (OTF2 would refuse its timestamps)."""
+    source = HERE / "many_calls.c"
+    program = tmp_path / "many_calls"
+    subprocess.run(scorep(build_dir) + ["--io=runtime:posix", "gcc", "-O1", str(source), "-o", str(program)],
+                   check=True, capture_output=True, text=True)
+    assert "libscorep_adapter_io_posix_rt.so" in subprocess.run(["ldd", str(program)], capture_output=True,
+                                                                text=True, check=True).stdout
+    experiment = tmp_path / "experiment"
+    env = dict(os.environ, SCOREP_EXPERIMENT_DIRECTORY=str(experiment), SCOREP_ENABLE_TRACING="true",
+               SCOREP_TOTAL_MEMORY="1M", SCOREP_VERBOSE="true")
+    proc = subprocess.run([str(program)], env=env, capture_output=True, text=True, timeout=30)
+    assert (proc.returncode, proc.stdout) == (0, f"{sum(3 * i for i in range(200000))}\n")
+    assert "spilled the buffer" in proc.stderr          # what the test is about happened
+    assert "[OTF2]" not in proc.stderr and "Warning" not in proc.stderr, proc.stderr
+    profile = json.loads((experiment / "profile.json").read_text())
+    assert {r["name"] for r in profile["regions"]} == {"main", "triple", "TRACE_BUFFER_FLUSH"}
