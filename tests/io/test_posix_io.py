@@ -174,3 +174,40 @@ def test_trace_buffer_spills_and_messages_of_the_measurement_record_no_io(build_
     assert "[OTF2]" not in proc.stderr and "Warning" not in proc.stderr, proc.stderr
     profile = json.loads((experiment / "profile.json").read_text())
     assert {r["name"] for r in profile["regions"]} == {"main", "triple", "TRACE_BUFFER_FLUSH"}
+
+
+@pytest.mark.parametrize("tool", ["build", "installed"])
+def test_io_on_threads_is_recorded_on_each_threads_location(request, build_dir, tmp_path, tool):
+    """Each thread's calls and bytes land on its own location (the core makes
+    a location per thread at its first event), with the link-time adapter of
+    the build tree's and of the installed instrumenter."""
+    if tool == "installed":
+        instrumenter = [str(request.getfixturevalue("installed_prefix") / "bin" / "scorep")]
+    else:
+        instrumenter = scorep(build_dir)
+    program = tmp_path / "threaded_io"
+    subprocess.run(instrumenter + ["--nocompiler", "--io=posix", "gcc", "-O2", "-pthread",
+                                   str(HERE / "threaded_io.c"), "-o", str(program)],
+                   check=True, capture_output=True, text=True)
+    experiment = tmp_path / "experiment"
+    env = dict(os.environ, SCOREP_EXPERIMENT_DIRECTORY=str(experiment))
+    env.pop("LD_PRELOAD", None)
+    proc = subprocess.run([str(program), str(tmp_path)], env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    threads = 3
+    assert proc.stdout == "".join(f"thread {i} read {5 * (i + 1) * 10} bytes\n" for i in range(threads))
+    profile = json.loads((experiment / "profile.json").read_text())
+    regions = {r["id"]: r["name"] for r in profile["regions"]}
+    callpaths = {c["id"]: c for c in profile["callpaths"]}
+    per_location = {}
+    for row in profile["rows"]:
+        cp = callpaths[row["callpath"]]
+        assert cp["parent"] is None
+        per_location.setdefault(row["location"], {})[regions[cp["region"]]] = (
+            row["visits"], row["bytes_read"], row["bytes_written"])
+    # one location per thread that did I/O (the main thread did none; the
+    # threads live at the same time); which thread got which location id is
+    # the order of their first calls
+    got = sorted(per_location.values(), key=lambda calls: calls["write"][2])
+    assert got == [{"open": (1, 0, 0), "write": (5, 0, 5 * size), "pread": (1, 5 * size, 0), "close": (1, 0, 0)}
+                   for size in (10, 20, 30)]
