@@ -93,8 +93,12 @@ def expected(write_prefix, read_prefix):
     return rows
 
 
-@pytest.mark.parametrize("build,tracing", [("plain", "false"), ("plain", "true"), ("fortified", "false")])
-def test_linked_io_adapter_records_exact_visits_and_bytes_per_call_path(build_dir, tmp_path, build, tracing):
+# --io=posix links the run-time wrappers (the default), --io=linktime:posix
+# the __wrap_ ones
+@pytest.mark.parametrize("io,build,tracing", [("posix", "plain", "false"), ("posix", "plain", "true"),
+                                              ("posix", "fortified", "false"), ("linktime:posix", "plain", "false"),
+                                              ("linktime:posix", "fortified", "true")])
+def test_linked_io_adapter_records_exact_visits_and_bytes_per_call_path(build_dir, tmp_path, io, build, tracing):
     plain_dir, measured_dir = tmp_path / "plain", tmp_path / "measured"
     plain_dir.mkdir(), measured_dir.mkdir()
     plain_program = compile_plain(tmp_path, BUILDS[build])
@@ -102,8 +106,11 @@ def test_linked_io_adapter_records_exact_visits_and_bytes_per_call_path(build_di
     plain, plain_data = run(plain_program, plain_dir)
     assert plain.returncode == 0, plain.stderr
     program = tmp_path / "io_linked"
-    subprocess.run(scorep(build_dir) + ["--io=posix", "gcc", "-O2", *BUILDS[build], str(PROGRAM),
+    subprocess.run(scorep(build_dir) + [f"--io={io}", "gcc", "-O2", *BUILDS[build], str(PROGRAM),
                                         "-o", str(program)], check=True, capture_output=True, text=True)
+    # the wrappers are where the mode says: in the program, or a library it loads
+    dynamic = subprocess.run(["ldd", str(program)], capture_output=True, text=True, check=True).stdout
+    assert ("libscorep_adapter_io_posix_rt.so" in dynamic) == (io == "posix")
     experiment = tmp_path / "experiment"
     measured, data = run(program, measured_dir, experiment, {"SCOREP_ENABLE_TRACING": tracing})
     assert (measured.returncode, measured.stdout, data) == (plain.returncode, plain.stdout, plain_data)
@@ -186,7 +193,7 @@ def test_io_on_threads_is_recorded_on_each_threads_location(request, build_dir, 
     else:
         instrumenter = scorep(build_dir)
     program = tmp_path / "threaded_io"
-    subprocess.run(instrumenter + ["--nocompiler", "--io=posix", "gcc", "-O2", "-pthread",
+    subprocess.run(instrumenter + ["--nocompiler", "--io=linktime:posix", "gcc", "-O2", "-pthread",
                                    str(HERE / "threaded_io.c"), "-o", str(program)],
                    check=True, capture_output=True, text=True)
     experiment = tmp_path / "experiment"
@@ -211,3 +218,47 @@ def test_io_on_threads_is_recorded_on_each_threads_location(request, build_dir, 
     got = sorted(per_location.values(), key=lambda calls: calls["write"][2])
     assert got == [{"open": (1, 0, 0), "write": (5, 0, 5 * size), "pread": (1, 5 * size, 0), "close": (1, 0, 0)}
                    for size in (10, 20, 30)]
+
+
+FORTRAN = """program fortran_io
+  implicit none
+  integer :: a(1000), b(1000), i
+  a = [(i, i = 1, 1000)]
+  open(10, file='fortran.dat', access='stream', form='unformatted', status='replace')
+  write(10) a
+  close(10)
+  open(10, file='fortran.dat', access='stream', form='unformatted', status='old')
+  read(10) b
+  close(10)
+  if (any(a /= b)) stop 1
+end program
+"""
+
+
+@pytest.mark.parametrize("how", ["linked", "preloaded"])
+def test_fortran_io_through_gfortrans_runtime_is_recorded(request, build_dir, tmp_path, how):
+    """gfortran's runtime (libgfortran) makes the POSIX calls of Fortran I/O:
+    the run-time wrappers see them, linked (--io=posix) and preloaded. The
+    program writes 1000 default integers (4000 bytes) to a stream file and
+    reads them back; how many write()/read() calls carry them is
+    libgfortran's business, the bytes are not."""
+    source = tmp_path / "fortran_io.f90"
+    source.write_text(FORTRAN)
+    program = tmp_path / "fortran_io"
+    if how == "linked":
+        subprocess.run(scorep(build_dir) + ["--nocompiler", "--io=posix", "gfortran", str(source), "-o", str(program)],
+                       check=True, capture_output=True, text=True)
+        prefix = []
+    else:
+        subprocess.run(["gfortran", str(source), "-o", str(program)], check=True)
+        prefix = [request.getfixturevalue("installed_prefix") / "bin" / "scorep-exec", "--io=posix", "--"]
+    experiment = tmp_path / "experiment"
+    env = dict(os.environ, SCOREP_EXPERIMENT_DIRECTORY=str(experiment))
+    env.pop("LD_PRELOAD", None)
+    proc = subprocess.run([*prefix, str(program)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+    assert (tmp_path / "fortran.dat").stat().st_size == 4000
+    rows, _ = io_rows(experiment)
+    assert rows[("open",)] == (2, 0, 0) and rows[("close",)] == (2, 0, 0)
+    assert rows[("write",)][1:] == (0, 4000) and rows[("read",)][1:] == (4000, 0)
+    assert sum(r[1] for r in rows.values()) == 4000 and sum(r[2] for r in rows.values()) == 4000
