@@ -87,6 +87,21 @@ def io_rows(experiment):
     return rows, names
 
 
+def io_summary(experiment):
+    """profile.txt's I/O section: {function: (visits, bytes read, bytes written)}."""
+    lines = (pathlib.Path(experiment) / "profile.txt").read_text().splitlines()
+    start = lines.index("I/O summary by function (summed over all locations)")
+    assert lines[start + 1].split() == ["function", "visits", "time", f"[{lines[start + 1].split()[3][1:-1]}]",
+                                        "bytes", "read", "bytes", "written"]
+    summary = {}
+    for line in lines[start + 2:]:
+        if not line:
+            break
+        name, visits, _time, read, written = line.split()
+        summary[name] = (int(visits), int(read), int(written))
+    return summary
+
+
 def expected(write_prefix, read_prefix):
     rows = {write_prefix + k: v for k, v in WRITES.items()}
     rows.update({read_prefix + k: v for k, v in READS.items()})
@@ -119,6 +134,12 @@ def test_linked_io_adapter_records_exact_visits_and_bytes_per_call_path(build_di
     # compiler instrumentation puts the I/O calls under the functions that make them
     assert rows == expected(("main", "write_file"), ("main", "read_file"))
     assert names == {"open", "write", "pwrite", "lseek", "writev", "close", "read", "pread"}
+    # profile.txt's I/O section: the same, per function
+    per_function = {}
+    for path, (visits, read, written) in rows.items():
+        old = per_function.get(path[-1], (0, 0, 0))
+        per_function[path[-1]] = (old[0] + visits, old[1] + read, old[2] + written)
+    assert io_summary(experiment) == per_function
 
 
 @pytest.mark.parametrize("build", BUILDS)
