@@ -27,11 +27,29 @@ def scorep(build):
     return [sys.executable, str(pathlib.Path(build) / "runtime" / "mpi_adapter" / "scorep")]
 
 
-# built as is, and with _FORTIFY_SOURCE (the default of some distributions'
-# compilers): then its reads of run-time sizes call __read_chk, __pread_chk,
-# and its open with run-time flags __open_2, which the adapter wraps too
-BUILDS = {"plain": [], "fortified": ["-D_FORTIFY_SOURCE=2"]}
-FORTIFIED_CALLS = {"__open_2", "__read_chk", "__pread_chk"}
+# built as is, with _FORTIFY_SOURCE (the default of some distributions'
+# compilers: its reads of run-time sizes call __read_chk, __pread_chk, its
+# open with run-time flags __open_2) and also with _FILE_OFFSET_BITS=64 (as
+# meson and autoconf build: open64, lseek64, ...); the adapter wraps them
+# all. Per build: flags, the wrapped symbols the program calls (nm), and the
+# region names of open, pwrite, lseek and pread
+BUILDS = {
+    "plain": ([], {"open", "write", "pwrite", "lseek", "writev", "close", "read", "pread"}, ""),
+    "fortified": (["-D_FORTIFY_SOURCE=2"],
+                  {"open", "__open_2", "write", "pwrite", "lseek", "writev", "close", "read", "__read_chk",
+                   "__pread_chk"}, ""),
+    "largefile": (["-D_FILE_OFFSET_BITS=64", "-D_FORTIFY_SOURCE=2"],
+                  {"open64", "__open64_2", "write", "pwrite64", "lseek64", "writev", "close", "read",
+                   "__read_chk", "__pread64_chk"}, "64"),
+}
+WRAPPED = set((HERE.parent.parent / "generated" / "io" / "posix" / "wrapped.txt").read_text().split())
+
+
+def named(calls, build):
+    """WRITES/READS with the region names of the build (open64 for open, ...)."""
+    suffix = BUILDS[build][2]
+    return {(path[0] + suffix if path[0] in ("open", "pwrite", "lseek", "pread") else path[0],): value
+            for path, value in calls.items()}
 
 
 def compile_plain(tmp_path, flags=()):
@@ -40,13 +58,12 @@ def compile_plain(tmp_path, flags=()):
     return program
 
 
-def check_calls(program, flags):
-    """The uninstrumented program calls the fortified variants exactly when
-    built fortified (nm: what the test measures is what it means to)."""
-    undefined = set(subprocess.run(["nm", "-u", "-D", str(program)], capture_output=True, text=True,
-                                   check=True).stdout.split())
-    called = {s.split("@")[0] for s in undefined} & FORTIFIED_CALLS
-    assert called == (FORTIFIED_CALLS if flags else set())
+def check_calls(program, build):
+    """The wrapped functions the uninstrumented program calls (nm): what the
+    test measures is what it means to."""
+    undefined = subprocess.run(["nm", "-u", "-D", str(program)], capture_output=True, text=True,
+                               check=True).stdout.split()
+    assert {s.split("@")[0] for s in undefined} & WRAPPED == BUILDS[build][1]
 
 
 def run(program, cwd, experiment=None, extra_env=None, argv_prefix=()):
@@ -102,9 +119,9 @@ def io_summary(experiment):
     return summary
 
 
-def expected(write_prefix, read_prefix):
-    rows = {write_prefix + k: v for k, v in WRITES.items()}
-    rows.update({read_prefix + k: v for k, v in READS.items()})
+def expected(write_prefix, read_prefix, build):
+    rows = {write_prefix + k: v for k, v in named(WRITES, build).items()}
+    rows.update({read_prefix + k: v for k, v in named(READS, build).items()})
     return rows
 
 
@@ -112,16 +129,17 @@ def expected(write_prefix, read_prefix):
 # the __wrap_ ones
 @pytest.mark.parametrize("io,build,tracing", [("posix", "plain", "false"), ("posix", "plain", "true"),
                                               ("posix", "fortified", "false"), ("linktime:posix", "plain", "false"),
-                                              ("linktime:posix", "fortified", "true")])
+                                              ("linktime:posix", "fortified", "true"),
+                                              ("posix", "largefile", "false"), ("linktime:posix", "largefile", "false")])
 def test_linked_io_adapter_records_exact_visits_and_bytes_per_call_path(build_dir, tmp_path, io, build, tracing):
     plain_dir, measured_dir = tmp_path / "plain", tmp_path / "measured"
     plain_dir.mkdir(), measured_dir.mkdir()
-    plain_program = compile_plain(tmp_path, BUILDS[build])
-    check_calls(plain_program, BUILDS[build])
+    plain_program = compile_plain(tmp_path, BUILDS[build][0])
+    check_calls(plain_program, build)
     plain, plain_data = run(plain_program, plain_dir)
     assert plain.returncode == 0, plain.stderr
     program = tmp_path / "io_linked"
-    subprocess.run(scorep(build_dir) + [f"--io={io}", "gcc", "-O2", *BUILDS[build], str(PROGRAM),
+    subprocess.run(scorep(build_dir) + [f"--io={io}", "gcc", "-O2", *BUILDS[build][0], str(PROGRAM),
                                         "-o", str(program)], check=True, capture_output=True, text=True)
     # the wrappers are where the mode says: in the program, or a library it loads
     dynamic = subprocess.run(["ldd", str(program)], capture_output=True, text=True, check=True).stdout
@@ -132,8 +150,8 @@ def test_linked_io_adapter_records_exact_visits_and_bytes_per_call_path(build_di
     assert measured.stderr == ""
     rows, names = io_rows(experiment)
     # compiler instrumentation puts the I/O calls under the functions that make them
-    assert rows == expected(("main", "write_file"), ("main", "read_file"))
-    assert names == {"open", "write", "pwrite", "lseek", "writev", "close", "read", "pread"}
+    assert rows == expected(("main", "write_file"), ("main", "read_file"), build)
+    assert names == {path[-1] for path in rows}
     # profile.txt's I/O section: the same, per function
     per_function = {}
     for path, (visits, read, written) in rows.items():
@@ -147,8 +165,8 @@ def test_preloaded_io_adapter_records_exact_visits_and_bytes_and_not_its_own_fil
                                                                                     build):
     plain_dir, measured_dir = tmp_path / "plain", tmp_path / "measured"
     plain_dir.mkdir(), measured_dir.mkdir()
-    program = compile_plain(tmp_path, BUILDS[build])
-    check_calls(program, BUILDS[build])
+    program = compile_plain(tmp_path, BUILDS[build][0])
+    check_calls(program, build)
     plain, plain_data = run(program, plain_dir)
     experiment = tmp_path / "experiment"
     # tracing on: the trace files are written with write() too, through the
@@ -162,11 +180,11 @@ def test_preloaded_io_adapter_records_exact_visits_and_bytes_and_not_its_own_fil
     # no instrumentation: the calls are roots; the program's two opens and
     # closes, none of the experiment directory's files
     want = {}
-    for k, (visits, read, written) in list(WRITES.items()) + list(READS.items()):
+    for k, (visits, read, written) in list(named(WRITES, build).items()) + list(named(READS, build).items()):
         old = want.get(k, (0, 0, 0))
         want[k] = (old[0] + visits, old[1] + read, old[2] + written)
     assert rows == want
-    assert names == {"open", "write", "pwrite", "lseek", "writev", "close", "read", "pread"}
+    assert names == {path[-1] for path in rows}
 
 
 @pytest.mark.parametrize("tool", ["scorep", "scorep-exec"])
