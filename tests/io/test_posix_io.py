@@ -301,3 +301,13 @@ def test_fortran_io_through_gfortrans_runtime_is_recorded(request, build_dir, tm
     assert rows[("open",)] == (2, 0, 0) and rows[("close",)] == (2, 0, 0)
     assert rows[("write",)][1:] == (0, 4000) and rows[("read",)][1:] == (4000, 0)
     assert sum(r[1] for r in rows.values()) == 4000 and sum(r[2] for r in rows.values()) == 4000
+
+
+def test_exec_io_on_a_static_binary_says_how_to_measure_it(installed_prefix, tmp_path):
+    program = tmp_path / "io_static"
+    subprocess.run(["gcc", "-O2", "-static", str(PROGRAM), "-o", str(program)], check=True)
+    proc = subprocess.run([installed_prefix / "bin" / "scorep-exec", "--io=posix", "--", program],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 2 and proc.stdout == "" and not (tmp_path / "data.bin").exists()
+    assert proc.stderr == (f"scorep-exec: {program} is statically linked: preloading cannot reach its calls; "
+                           f"relink it dynamically with the instrumenter: scorep --io=posix <compiler> ...\n")
