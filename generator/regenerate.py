@@ -22,4 +22,12 @@ def regenerate(output=GENERATED_DIR, quiet=False, specs_dir=None, catalogue_path
     if not quiet:
         print(f"CAF adapter: {len(wrapped)} wrappers, {len(excluded)} functions excluded "
               f"(generated/caf/excluded.txt)")
+    # the system adapters: the C library's headers + tasks/posix_io.json, ...
+    # (generator/system_backend.py)
+    from .system_backend import render_system_adapters
+    adapters = render_system_adapters(pathlib.Path(output),
+                                      lambda path, text: write_if_changed(path, text, written))
+    if not quiet:
+        for name, symbols in adapters.items():
+            print(f"system adapter {name}: {len(symbols)} wrappers")
     return written

@@ -281,9 +281,16 @@ void scorep_measurement_init(void)
         if (UNLIKELY(watch_runtime_handlers) && state == RUNNING && !starting) adopt_runtime_handlers();
         return;
     }
+    /* the start's own system calls (configuration, filter, experiment
+     * directory) reach the wrappers of a preloaded system adapter (--io=posix):
+     * with event generation off on this thread they call straight through,
+     * define no region and record nothing */
+    int generation_was_off = scorep_thread_event_generation_off;
+    scorep_event_generation_off();
     pthread_mutex_lock(&start_lock);
     if (state != NOT_STARTED) {
         pthread_mutex_unlock(&start_lock);
+        scorep_thread_event_generation_off = generation_was_off;
         return;
     }
     starting = 1;
@@ -325,6 +332,7 @@ void scorep_measurement_init(void)
     scorep_verbose("measurement started: profiling %s, tracing %s, timer %s", scorep_cfg.enable_profiling ? "on" : "off",
                    scorep_cfg.enable_tracing ? "on" : "off", scorep_timer_name());
     if (!scorep_multiprocess_is_expected()) processes_known();
+    scorep_thread_event_generation_off = generation_was_off;
 }
 
 int scorep_measurement_is_active(void) { return state == RUNNING; }
@@ -383,6 +391,10 @@ static void finalize(int emergency)
         return;
     writer_tid = this_thread();
     scorep_events_set_recording(0);
+    /* the files written now are the measurement's: a preloaded system
+     * adapter's wrappers call straight through (see scorep_measurement_init) */
+    int generation_was_off = scorep_thread_event_generation_off;
+    scorep_event_generation_off();
     if (emergency == 2) {
         /* no new event starts now; one already past its gate ends within nanoseconds */
         struct timespec pause = {0, 2000000};
@@ -437,6 +449,7 @@ static void finalize(int emergency)
         if (scorep_substrates[i]->finalize) scorep_substrates[i]->finalize();
     if (dir && mp->rank == 0) scorep_verbose("experiment written to %s", dir);
     __atomic_store_n(&state, ENDED, __ATOMIC_RELEASE);
+    scorep_thread_event_generation_off = generation_was_off;
     /* abnormal end: the process layer keeps this process alive (bounded)
      * until the other ranks on the node wrote theirs (mpi/abort_peers.c) */
     if (emergency) scorep_multiprocess_abnormal_end_written();

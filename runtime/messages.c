@@ -52,13 +52,18 @@ static int rank_and_size(int* rank, int* size)
 
 static void emit(const char* line)
 {
+    /* the measurement's own output: a preloaded --io=posix write wrapper
+     * passes it through (a message may come from inside an event) */
+    int generation_was_off = scorep_thread_event_generation_off;
+    scorep_event_generation_off();
     size_t n = strlen(line);
     while (n > 0) {
         ssize_t w = write(STDERR_FILENO, line, n);
-        if (w <= 0) return;
+        if (w <= 0) break;
         line += w;
         n -= (size_t)w;
     }
+    scorep_thread_event_generation_off = generation_was_off;
 }
 
 static void print_prefixed(const char* kind, int all_ranks, const char* format, va_list ap)

@@ -215,6 +215,48 @@ static void write_mpi_summary(FILE* f, const scorep_report* r)
     fputc('\n', f);
 }
 
+/* POSIX I/O (regions of paradigm io: the I/O adapter, runtime/io_adapter/),
+ * per function: visits, time and the bytes moved. Only when any were
+ * recorded (scorep --io=posix). MPI-IO's bytes stay with the MPI calls. */
+typedef struct io_sum {
+    const char* name;
+    uint64_t visits, time, bytes_read, bytes_written;
+} io_sum;
+
+static void write_io_summary(FILE* f, const scorep_report* r)
+{
+    const scorep_unified_definitions* d = r->defs;
+    io_sum calls[64];
+    int ncalls = 0;
+    for (size_t i = 0; i < r->row_count; i++) {
+        const scorep_report_row* row = &r->rows[i];
+        const scorep_report_callpath* cp = &r->callpaths[row->callpath];
+        if (cp->parameter != SCOREP_INVALID_ID || cp->region >= d->region_count) continue;
+        const scorep_region_def* rg = &d->regions[cp->region];
+        if (rg->paradigm != SCOREP_PARADIGM_IO) continue;
+        int c = 0;
+        while (c < ncalls && strcmp(calls[c].name, rg->name) != 0) c++;
+        if (c == ncalls) {
+            if (ncalls == 64) continue;
+            memset(&calls[ncalls], 0, sizeof calls[0]);
+            calls[ncalls++].name = rg->name;
+        }
+        calls[c].visits += row->n.visits;
+        calls[c].time += row->n.time_incl;
+        calls[c].bytes_read += row->n.bytes_read;
+        calls[c].bytes_written += row->n.bytes_written;
+    }
+    if (!ncalls) return;
+    char time_head[16];
+    snprintf(time_head, sizeof time_head, "time [%s]", report_unit.name);
+    fprintf(f, "I/O summary by function (summed over all locations)\n");
+    fprintf(f, "%-16s %12s %14s %16s %16s\n", "function", "visits", time_head, "bytes read", "bytes written");
+    for (int c = 0; c < ncalls; c++)
+        fprintf(f, "%-16s %12" PRIu64 " %14.3f %16" PRIu64 " %16" PRIu64 "\n", calls[c].name, calls[c].visits,
+                calls[c].time / report_unit.ns, calls[c].bytes_read, calls[c].bytes_written);
+    fputc('\n', f);
+}
+
 /* Coarray Fortran, per image (rank + 1): syncs (regions of role barrier:
  * sync all, sync team, sync images) and the time in them, and the remote
  * accesses per target image from the CAF adapter's image=N parameter nodes:
@@ -360,6 +402,7 @@ int scorep_report_write_text(const scorep_report* r, const char* path)
     write_call_tree(f, r);
     write_mpi_summary(f, r);
     write_caf_summary(f, r);
+    write_io_summary(f, r);
     write_imbalance(f, r);
     int bad = ferror(f);
     return fclose(f) != 0 || bad ? -1 : 0;

@@ -1,0 +1,211 @@
+"""System adapters (POSIX I/O, ...): the C library's own headers through the
+library header front-end (generator/libwrap/header.py) -> Procedure objects,
+a system catalogue (tasks/posix_io.json, snippets tasks/io_*.c.j2) and the
+one library wrapper skeleton (generator/libwrap/backend.py) -> generated/<output>/,
+the way generator/caf_backend.py makes the CAF adapter from libcaf.h.
+
+    generated/io/posix/wrap_linktime.c  __wrap_<symbol> (ld --wrap): `scorep --io=posix`
+    generated/io/posix/wrap_runtime.c   the symbols themselves, LD_PRELOAD-able:
+                                        `scorep-exec --io=posix`
+    generated/io/posix/wrap.flags       the linker options, one -Wl,--wrap=SYMBOL a line
+    generated/io/posix/wrapped.txt      the wrapped symbols
+
+A system header declares far more than a catalogue measures: the catalogue's
+`functions` name the ones wrapped (each must be declared, each must match a
+rule). What the header does not say the way a wrapper needs it is corrected by
+data in the catalogue, not by code: `parameters` (readable names for glibc's
+reserved `__fd`, `__buf`, ...; their number is checked), `ellipsis` (the one
+argument an ellipsis carries, for functions without a va_list variant, such as
+open's mode) and `fortified` (the checking variants a program built with
+_FORTIFY_SOURCE calls, __read_chk for read, which the headers declare only
+under the flags given there: each is wrapped under its own symbol, its region
+named after the function the program's source calls).
+"""
+import json
+import pathlib
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import replace
+
+from .errors import SpecError
+from .model import Parameter
+from .tasks import TASKS_DIR
+
+# the system catalogues regenerate renders, in order
+CATALOGUES = (TASKS_DIR / "posix_io.json",)
+SUPPORT_HEADER = "scorep_io_adapter.h"
+
+
+def load_catalogue(path):
+    try:
+        return json.loads(pathlib.Path(path).read_text())
+    except json.JSONDecodeError as e:
+        raise SpecError(f"not valid JSON: {e.msg} at line {e.lineno}", file=path)
+    except OSError as e:
+        raise SpecError(f"cannot read it: {e.strerror}", file=path)
+
+
+def compiler():
+    cc = shutil.which("gcc") or shutil.which("cc")
+    if not cc:
+        raise SpecError("no C compiler (gcc) to preprocess the system headers")
+    return cc
+
+
+def include_dirs(cc):
+    """The compiler's system include directories, longest first (so that the
+    multiarch directory is stripped before /usr/include)."""
+    proc = subprocess.run([cc, "-xc", "-E", "-v", "-"], input="", capture_output=True, text=True)
+    dirs, inside = [], False
+    for line in proc.stderr.splitlines():
+        if line.startswith("#include <...> search starts here"):
+            inside = True
+        elif line.startswith("End of search list"):
+            break
+        elif inside:
+            dirs.append(str(pathlib.Path(line.strip()).resolve()))
+    return sorted(dirs, key=len, reverse=True)
+
+
+def header_name(file, dirs):
+    """A declaring file as a program includes it (`sys/uio.h`, not
+    /usr/include/x86_64-linux-gnu/sys/uio.h): the output does not depend on
+    where this machine keeps its headers."""
+    path = str(pathlib.Path(file).resolve())
+    for d in dirs:
+        if path.startswith(d + "/"):
+            return path[len(d) + 1:]
+    return pathlib.Path(file).name
+
+
+def ellipsis_parameter(template, declaration, where, catalogue_path):
+    """The named parameter an `ellipsis` entry gives ("mode_t mode"), shaped
+    like the function's last named one."""
+    m = re.fullmatch(r"\s*(.*?[\w*])\s*\b(\w+)\s*", declaration)
+    if not m or not m.group(1).strip():
+        raise SpecError(f"'parameter' must be a C declaration 'TYPE NAME', not '{declaration}'",
+                        file=catalogue_path, entry=where)
+    c_type, name = m.group(1).strip(), m.group(2)
+    kind = "pointer" if c_type.endswith("*") else "integer"
+    return Parameter(name=name, kind=kind, c_type=c_type, c_declarator=f"{c_type} {{name}}",
+                     direction=getattr(template, "direction", "in"))
+
+
+def declared_functions(cc, includes, flags, catalogue_path):
+    """{symbol: Procedure} of what the system headers declare under flags."""
+    from .libwrap.header import scan_header
+    with tempfile.TemporaryDirectory(prefix="scorep-sysio-") as tmp:
+        source = pathlib.Path(tmp) / "system.h"
+        source.write_text("".join(f"#include <{h}>\n" for h in includes))
+        out = pathlib.Path(tmp) / "system.i"
+        proc = subprocess.run([cc, "-E", *flags, str(source), "-o", str(out)],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise SpecError(f"the preprocessor fails on {', '.join(includes)} ({' '.join(flags)}): "
+                            f"{proc.stderr.strip()}", file=catalogue_path)
+        result = scan_header(out, language="c")
+    return {p.attributes["symbol"]: p for p in result.procedures}
+
+
+def check_declared(wanted, declared, includes, flags, catalogue_path):
+    missing = [f for f in wanted if f not in declared]
+    if missing:
+        raise SpecError(f"{', '.join(missing)}: not declared by {', '.join(includes)} with "
+                        f"{' '.join(flags) or 'no flags'}; drop the name or add the header that "
+                        f"declares it", file=catalogue_path)
+
+
+def scan_system(raw, catalogue_path):
+    """The catalogue's functions as Procedures, in the catalogue's order
+    (then its fortified variants), with its parameter names and ellipsis
+    parameters."""
+    spec = raw.get("header", {})
+    includes = spec.get("includes") or []
+    if not includes:
+        raise SpecError("'header' needs 'includes' (the system headers to scan)", file=catalogue_path)
+    cc = compiler()
+    dirs = include_dirs(cc)
+    flags = [f"-D{d}" for d in spec.get("defines", [])]
+    declared = declared_functions(cc, includes, flags, catalogue_path)
+    functions = raw.get("functions") or []
+    if not functions:
+        raise SpecError("'functions' names no function to wrap", file=catalogue_path)
+    check_declared(functions, declared, includes, flags, catalogue_path)
+    # (symbol, region name, declaration)
+    wrapped = [(f, f, declared[f]) for f in functions]
+    fortified = raw.get("fortified")
+    if fortified:
+        if not fortified.get("why") or not fortified.get("flags") or not fortified.get("functions"):
+            raise SpecError("'fortified' needs 'flags', 'functions' and 'why'", file=catalogue_path)
+        fortified_flags = flags + list(fortified["flags"])
+        variants = declared_functions(cc, includes, fortified_flags, catalogue_path)
+        check_declared(fortified["functions"], variants, includes, fortified_flags, catalogue_path)
+        for symbol, region in fortified["functions"].items():
+            if region not in functions:
+                raise SpecError(f"fortified variant of '{region}', which 'functions' does not name",
+                                file=catalogue_path, entry=symbol)
+            wrapped.append((symbol, region, variants[symbol]))
+    names = raw.get("parameters", {})
+    unknown = sorted(set(names) - {symbol for symbol, _, _ in wrapped})
+    if unknown:
+        raise SpecError(f"parameter names for function(s) not wrapped: {', '.join(unknown)}",
+                        file=catalogue_path)
+    ellipses = []
+    for pattern, entry in raw.get("ellipsis", {}).items():
+        if not entry.get("why") or not entry.get("parameter"):
+            raise SpecError("an ellipsis entry needs 'parameter' and 'why'", file=catalogue_path,
+                            entry=pattern)
+        ellipses.append((re.compile(pattern + "$"), pattern, entry))
+    procedures = []
+    for name, region, p in wrapped:
+        params = p.parameters
+        if name in names:
+            wanted = names[name]
+            if len(wanted) != len(params):
+                raise SpecError(f"{len(wanted)} parameter names for {len(params)} parameters "
+                                f"({', '.join(q.c_type for q in params)})",
+                                file=catalogue_path, entry=name)
+            params = tuple(replace(q, name=n) for q, n in zip(params, wanted))
+        attributes = dict(p.attributes, file=header_name(p.attributes.get("file") or "", dirs))
+        ellipsis = next(((pat, e) for r, pat, e in ellipses if r.match(name)), None)
+        if attributes.get("variadic"):
+            if ellipsis is None:
+                raise SpecError("declared with an ellipsis: say in 'ellipsis' what it carries "
+                                "(or leave the function out)", file=catalogue_path, entry=name)
+            params = params + (ellipsis_parameter(params[-1] if params else None, ellipsis[1]["parameter"],
+                                                  ellipsis[0], catalogue_path),)
+            attributes["variadic"] = False
+        elif ellipsis is not None:
+            raise SpecError(f"matched by ellipsis entry '{ellipsis[0]}', but declared without an "
+                            f"ellipsis", file=catalogue_path, entry=name)
+        procedures.append(replace(p, name=region, parameters=params, attributes=attributes,
+                                  origin=attributes["file"]))
+    return procedures
+
+
+def render_system_adapter(output, write, catalogue_path):
+    """Writes one system adapter's files under output/<catalogue output>
+    through write(path, text); returns the wrapped symbols."""
+    from .libwrap.backend import render_wrappers
+    raw = load_catalogue(catalogue_path)
+    for key in ("output", "library", "paradigm"):
+        if key not in raw:
+            raise SpecError(f"missing top-level field '{key}'", file=catalogue_path)
+    library = raw["library"]
+    procedures = scan_system(raw, catalogue_path)
+    out = pathlib.Path(output) / raw["output"]
+    for mode in ("linktime", "runtime"):
+        write(out / f"wrap_{mode}.c",
+              render_wrappers(procedures, library, "c", mode, header=SUPPORT_HEADER,
+                              catalogue_path=catalogue_path))
+    symbols = [p.attributes["symbol"] for p in procedures]
+    write(out / "wrapped.txt", "".join(f"{s}\n" for s in symbols))
+    write(out / "wrap.flags", "".join(f"-Wl,--wrap={s}\n" for s in symbols))
+    return symbols
+
+
+def render_system_adapters(output, write, catalogues=CATALOGUES):
+    """Every system adapter; returns {catalogue file name: wrapped symbols}."""
+    return {pathlib.Path(c).name: render_system_adapter(output, write, c) for c in catalogues}
