@@ -19,6 +19,7 @@
 #include <stdlib.h>
 
 #include "trace.h"
+#include "../timer.h"
 
 #define LOCATIONS_GROUP 0
 static uint32_t group_of_comm(uint32_t comm)
@@ -55,6 +56,21 @@ static int write_location_maps(OTF2_DefWriter* writer, const scorep_unified_defi
     return failed;
 }
 
+/* The process's offsets to the master clock (mpi/clock_sync.c), in every
+ * location's definitions: OTF2 readers move the location's event times onto
+ * the master clock by interpolating between them (docs/CLOCKS.md). Events
+ * keep the process's own time, as Score-P writes them. */
+static int write_clock_offsets(OTF2_DefWriter* writer)
+{
+    scorep_clock_offset points[2];
+    size_t n = scorep_timer_offsets(points);
+    int failed = 0;
+    for (size_t i = 0; i < n; i++)
+        failed |= OTF2_DefWriter_WriteClockOffset(writer, points[i].local, points[i].offset, points[i].stddev)
+                  != OTF2_SUCCESS;
+    return failed;
+}
+
 int trace_write_location_definitions(OTF2_Archive* archive, const scorep_unified_definitions* defs)
 {
     uint32_t comm_count = scorep_comm_count();
@@ -72,6 +88,7 @@ int trace_write_location_definitions(OTF2_Archive* archive, const scorep_unified
         }
         if (group_map != NULL)
             failed |= write_location_maps(writer, defs, group_map);
+        failed |= write_clock_offsets(writer);
         failed |= OTF2_Archive_CloseDefWriter(archive, writer) != OTF2_SUCCESS;
     }
     free(group_map);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "trace.h"
+#include "../timer.h"
 
 /* ---- room on the disk ----
  * The experiment directory's file system may not hold every event (a full
@@ -87,8 +88,9 @@ void trace_report_cut(const scorep_finalize_context* ctx, const trace_location* 
 {
     if (cut->bytes == 0)
         return;
-    double seconds = cut->time > ctx->global_begin_ticks
-                         ? (double)(cut->time - ctx->global_begin_ticks) / (double)ctx->ticks_per_second
+    uint64_t time = scorep_timer_to_master(cut->time); /* the global span is in master time */
+    double seconds = time > ctx->global_begin_ticks
+                         ? (double)(time - ctx->global_begin_ticks) / (double)ctx->ticks_per_second
                          : 0.0;
     scorep_warning("trace: no space left on the file system of %s: rank %d, location %u: its events "
                    "from %.6f s after the start on (%llu bytes of records) are missing; the trace "
