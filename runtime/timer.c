@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "timer.h"
 
@@ -236,4 +237,46 @@ uint64_t scorep_timer_to_master(uint64_t local)
     if (scorep_timer_offsets(p) == 0) return local;
     double slope = (double)(p[1].offset - p[0].offset) / ((double)p[1].local - (double)p[0].local);
     return (uint64_t)round_i64((double)local + slope * ((double)local - (double)p[0].local) + (double)p[0].offset);
+}
+
+/* ---- which processes read the same clock ---- */
+
+static uint64_t hash_bytes(uint64_t h, const void* data, size_t n)
+{
+    const unsigned char* p = data;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
+static uint64_t hash_file(uint64_t h, const char* path)
+{
+    char text[512];
+    FILE* f = fopen(path, "r");
+    if (!f) return hash_bytes(h, path, strlen(path));
+    size_t n = fread(text, 1, sizeof text, f);
+    fclose(f);
+    return hash_bytes(h, text, n);
+}
+
+/* Equal for two processes whose timestamps need no offset between them:
+ * the same host and boot (one TSC, one CLOCK_MONOTONIC), for
+ * clock_gettime also the same time namespace (its own CLOCK_MONOTONIC
+ * origin), and no test skew (which gives every rank its own clock). The
+ * clock synchronisation measures one process per clock only. */
+uint64_t scorep_timer_clock_identity(void)
+{
+    uint64_t h = 14695981039346656037ull;
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    h = hash_bytes(h, host, strlen(host));
+    h = hash_file(h, "/proc/sys/kernel/random/boot_id");
+    scorep_timer_kind kind = base_kind();
+    h = hash_bytes(h, &kind, sizeof kind);
+    if (kind != SCOREP_TIMER_TSC) h = hash_file(h, "/proc/self/timens_offsets");
+    if (skew_rank > 0) h = hash_bytes(h, &skew_rank, sizeof skew_rank);
+    if (kind == SCOREP_TIMER_INJECTED) { /* a unit test's clock: assume nothing */
+        pid_t pid = getpid();
+        h = hash_bytes(h, &pid, sizeof pid);
+    }
+    return h;
 }

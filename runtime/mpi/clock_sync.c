@@ -6,14 +6,20 @@
  * clock reading (tp), rank 0 reads its clock again (t1). The exchange with
  * the shortest round trip bounds the error best: the peer read its clock
  * somewhere in [t0, t1], so its offset is (t0 + t1) / 2 - tp, off by at
- * most half the round trip (sent along as the offset's uncertainty). Rank 0
- * then tells the peer its offset and the local time it belongs to.
+ * most half the round trip (kept as the offset's uncertainty). Rank 0
+ * then scatters every rank its offset and the local time it belongs to.
+ * Ranks reading the same clock as an earlier rank (scorep_timer_clock_identity:
+ * one node, one boot) are not measured: they take that rank's offset, so the
+ * ranks of one node stay exactly as consistent as their shared clock, and
+ * the cost grows with the number of clocks (nodes), not ranks.
  *
  * The two offsets of a rank go to the timer (timer.c): the trace writes them
  * as OTF2 ClockOffset records, from which OTF2 readers interpolate every
  * event's time onto the master clock (offset and drift), and the core
  * converts the times it writes itself the same way. docs/CLOCKS.md. */
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "clock_sync.h"
@@ -31,9 +37,10 @@ static double seconds_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static void measure_peer(MPI_Comm comm, int peer)
+/* result: the peer's time, its offset, the round trip */
+static void measure_peer(MPI_Comm comm, int peer, uint64_t result[3])
 {
-    uint64_t best_rtt = UINT64_MAX, result[3] = {0, 0, 0}; /* peer's time, offset, round trip */
+    uint64_t best_rtt = UINT64_MAX;
     for (int k = 0; k < ROUNDS; k++) {
         uint64_t tp;
         uint64_t t0 = scorep_timer_read();
@@ -47,7 +54,6 @@ static void measure_peer(MPI_Comm comm, int peer)
             result[2] = best_rtt;
         }
     }
-    PMPI_Send(result, 3, MPI_UINT64_T, peer, SYNC_TAG, comm);
 }
 
 static void answer_master(MPI_Comm comm)
@@ -57,9 +63,6 @@ static void answer_master(MPI_Comm comm)
         uint64_t tp = scorep_timer_read();
         PMPI_Send(&tp, 1, MPI_UINT64_T, 0, SYNC_TAG, comm);
     }
-    uint64_t result[3];
-    PMPI_Recv(result, 3, MPI_UINT64_T, 0, SYNC_TAG, comm, MPI_STATUS_IGNORE);
-    scorep_timer_add_offset(result[0], (int64_t)result[1], (double)result[2] / 2);
 }
 
 void scorep_clock_sync(MPI_Comm comm)
@@ -68,13 +71,63 @@ void scorep_clock_sync(MPI_Comm comm)
     PMPI_Comm_rank(comm, &rank);
     PMPI_Comm_size(comm, &size);
     if (size < 2) return;
+    double begin = seconds_now();
+    /* one gather finds which ranks read the same clock (a node's ranks):
+     * only the first rank of each clock is measured, the others take its
+     * result, and the ranks sharing rank 0's clock get offset 0 exactly */
+    uint64_t identity = scorep_timer_clock_identity();
+    uint64_t* identities = rank == 0 ? malloc((size_t)size * sizeof *identities) : NULL;
+    uint64_t* results = rank == 0 ? malloc((size_t)size * 3 * sizeof *results) : NULL;
+    PMPI_Gather(&identity, 1, MPI_UINT64_T, identities, 1, MPI_UINT64_T, 0, comm);
+    double gathered = seconds_now(); /* before: waiting for the last rank to come */
+    /* rank 0 tells each rank whether it answers pings (1) or not (0) */
+    int* measured = rank == 0 ? calloc((size_t)size, sizeof *measured) : NULL;
+    int measure_me = 0;
+    int* leader = rank == 0 ? malloc((size_t)size * sizeof *leader) : NULL;
+    if (rank == 0 && (!identities || !results || !measured || !leader)) {
+        scorep_warning("clock synchronisation: out of memory for %d ranks", size);
+        PMPI_Abort(comm, 1);
+    }
     if (rank == 0) {
-        double begin = seconds_now();
-        for (int peer = 1; peer < size; peer++) measure_peer(comm, peer);
-        /* the master's own records: offset 0, so every location carries them */
-        scorep_timer_add_offset(scorep_timer_read(), 0, 0.0);
-        scorep_verbose("clock offsets of %d ranks measured in %.0f us", size, (seconds_now() - begin) * 1e6);
-    } else {
+        for (int r = 0; r < size; r++) {
+            leader[r] = r;
+            for (int q = 0; q < r; q++)
+                if (identities[q] == identities[r]) {
+                    leader[r] = leader[q];
+                    break;
+                }
+            measured[r] = r != 0 && leader[r] == r;
+        }
+    }
+    PMPI_Scatter(measured, 1, MPI_INT, &measure_me, 1, MPI_INT, 0, comm);
+    uint64_t mine[3];
+    if (rank == 0) {
+        for (int peer = 1; peer < size; peer++)
+            if (measured[peer]) measure_peer(comm, peer, &results[3 * peer]);
+        uint64_t now = scorep_timer_read();
+        for (int r = 0; r < size; r++) {
+            if (leader[r] == 0) { /* rank 0's own clock */
+                results[3 * r] = now;
+                results[3 * r + 1] = 0;
+                results[3 * r + 2] = 0;
+            } else if (leader[r] != r) {
+                memcpy(&results[3 * r], &results[3 * leader[r]], 3 * sizeof *results);
+            }
+        }
+    } else if (measure_me) {
         answer_master(comm);
     }
+    PMPI_Scatter(results, 3, MPI_UINT64_T, mine, 3, MPI_UINT64_T, 0, comm);
+    scorep_timer_add_offset(mine[0], (int64_t)mine[1], (double)mine[2] / 2);
+    if (rank == 0) {
+        int clocks = 0;
+        for (int r = 0; r < size; r++) clocks += leader[r] == r;
+        double end = seconds_now();
+        scorep_verbose("clock offsets of %d ranks (%d clocks) measured in %.0f us after %.0f us waiting for "
+                       "the ranks to arrive", size, clocks, (end - gathered) * 1e6, (gathered - begin) * 1e6);
+    }
+    free(identities);
+    free(results);
+    free(measured);
+    free(leader);
 }

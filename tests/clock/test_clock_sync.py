@@ -1,0 +1,104 @@
+"""Clock synchronisation across ranks (issue 22, docs/CLOCKS.md): each rank
+is given a synthetic clock error (SCOREP_TIMER_TEST_SKEW_NS/_DRIFT_PPM, a
+second and 100 ppm per rank) and the trace, read back with python3-otf2 and
+otf2-print (clock_oracle.py), must put every event where it truly happened:
+the ranks share one clock underneath, so every event's true time is known."""
+import json
+import pathlib
+import subprocess
+
+import pytest
+
+import clock_oracle as oracle
+from conftest import MPI_COMPILERS, mpi_build, mpirun
+
+otf2 = pytest.importorskip("otf2")
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+PYTHON = "/usr/bin/python3"
+RANKS = 4
+SKEW = {"SCOREP_TIMER_TEST_SKEW_NS": "1000000000", "SCOREP_TIMER_TEST_DRIFT_PPM": "100"}
+# the ring: 20 x (Isend/Irecv, Sendrecv) per rank, one message per parity communicator
+MESSAGES = 2 * 20 * RANKS + 2
+
+
+@pytest.fixture(scope="module")
+def ring(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("clock_ring")
+    instrumenter = mpi_build("openmpi") / "runtime" / "mpi_adapter" / "scorep"
+    program = directory / "mpi_ring"
+    subprocess.run([PYTHON, str(instrumenter), MPI_COMPILERS["openmpi"]["c"],
+                    str(REPO / "tests" / "trace" / "mpi_ring.c"), "-o", str(program)],
+                   check=True, capture_output=True, timeout=120)
+    return program
+
+
+def traced_run(program, directory, extra):
+    env = {"SCOREP_ENABLE_TRACING": "true", "SCOREP_EXPERIMENT_DIRECTORY": str(directory),
+           "SCOREP_VERBOSE": "true", **extra}
+    proc = mpirun(RANKS, [program], env=env, cwd=directory.parent)
+    anchor = directory / "traces.otf2"
+    resolution, events = oracle.read_events(anchor)
+    return {"output": proc.stdout + proc.stderr, "offsets": oracle.clock_offsets(anchor),
+            "resolution": resolution, "events": events, "directory": directory}
+
+
+@pytest.fixture(scope="module")
+def skewed(ring):
+    return traced_run(ring, ring.parent / "skewed", SKEW)
+
+
+@pytest.fixture(scope="module")
+def unskewed(ring):
+    return traced_run(ring, ring.parent / "unskewed", {})
+
+
+def written_time(run, event):
+    return oracle.uncorrected(event[3], run["offsets"][event[1]])
+
+
+def test_skewed_ring_has_every_message_received_after_it_was_sent(skewed):
+    pairs, unmatched = oracle.messages(skewed["events"])
+    assert unmatched == 0 and len(pairs) == MESSAGES
+    # the times as written are skewed by a second per rank: messages from a
+    # higher rank to a lower one arrive seconds before they left ...
+    backwards = [(s, r) for s, r in pairs if written_time(skewed, r) < written_time(skewed, s)]
+    assert len(backwards) >= 20
+    # ... and as every OTF2 reader sees them (corrected), none does
+    assert [(s[0], s[3], r[0], r[3]) for s, r in pairs if r[3] < s[3]] == []
+
+
+def test_corrected_times_agree_with_the_true_times_within_2_us(skewed):
+    skews = oracle.test_skews(skewed["output"])
+    assert sorted(skews) == list(range(1, RANKS)), skewed["output"][-2000:]
+    worst = {}
+    for event in skewed["events"]:
+        rank, location = event[0], event[1]
+        points = skewed["offsets"][location]
+        written = written_time(skewed, event)
+        # between the two measurements (MPI_Init to MPI_Finalize); events before
+        # the first and after the last are extrapolated (docs/CLOCKS.md, limits)
+        if not points[0][0] <= written <= points[-1][0]:
+            continue
+        error = abs(event[3] - oracle.true_time(written, skews.get(rank))) / skewed["resolution"]
+        worst[rank] = max(worst.get(rank, 0.0), error)
+    assert sorted(worst) == list(range(RANKS))
+    assert max(worst.values()) <= 2e-6, worst
+
+
+def test_otf2_print_shows_two_clock_offsets_per_location(skewed, unskewed):
+    for run, skew_seconds in ((skewed, 1.0), (unskewed, 0.0)):
+        offsets = run["offsets"]
+        locations = {event[1]: event[0] for event in run["events"]}
+        assert sorted(offsets) == sorted(locations)
+        for location, rank in locations.items():
+            assert len(offsets[location]) == 2
+            for _, offset in offsets[location]:
+                # master - local: minus the rank's skew (the drift adds < 1 ms)
+                assert abs(offset / run["resolution"] + rank * skew_seconds) < 1e-3, (rank, offsets)
+
+
+def test_unskewed_run_writes_the_same_timer_and_a_trace_without_skew(unskewed):
+    assert "test clock error" not in unskewed["output"]
+    pairs, _ = oracle.messages(unskewed["events"])
+    assert [(s[0], r[0]) for s, r in pairs if r[3] < s[3]] == []
