@@ -65,6 +65,17 @@ static void answer_master(MPI_Comm comm)
     }
 }
 
+/* Test only: SCOREP_TIMER_TEST_OFFSET_ERROR_NS times the rank is added to
+ * the measured offset, a measurement gone wrong on purpose, which the
+ * trace's post-mortem correction (trace/trace_clock_condition.c) must repair. */
+static int64_t test_offset_error(int rank)
+{
+    const char* v = getenv("SCOREP_TIMER_TEST_OFFSET_ERROR_NS");
+    if (!v || !*v) return 0;
+    double ns = strtod(v, NULL);
+    return (int64_t)(ns * rank * (double)scorep_timer_ticks_per_second() / 1e9);
+}
+
 void scorep_clock_sync(MPI_Comm comm)
 {
     int rank = 0, size = 1;
@@ -118,6 +129,7 @@ void scorep_clock_sync(MPI_Comm comm)
         answer_master(comm);
     }
     PMPI_Scatter(results, 3, MPI_UINT64_T, mine, 3, MPI_UINT64_T, 0, comm);
+    mine[1] += (uint64_t)test_offset_error(rank);
     scorep_timer_add_offset(mine[0], (int64_t)mine[1], (double)mine[2] / 2);
     if (rank == 0) {
         int clocks = 0;

@@ -298,6 +298,7 @@ int trace_write_global_definitions(OTF2_Archive* archive, const scorep_finalize_
         return -1;
     uint64_t length = ctx->global_end_ticks > ctx->global_begin_ticks
                           ? ctx->global_end_ticks - ctx->global_begin_ticks : 0;
+    length += trace_clock_moved_span;  /* events moved after their location's end */
     check(&g, OTF2_GlobalDefWriter_WriteClockProperties(g.writer, ctx->ticks_per_second,
                                                         ctx->global_begin_ticks, length,
                                                         OTF2_UNDEFINED_TIMESTAMP));

@@ -3,8 +3,8 @@ is given a synthetic clock error (SCOREP_TIMER_TEST_SKEW_NS/_DRIFT_PPM, a
 second and 100 ppm per rank) and the trace, read back with python3-otf2 and
 otf2-print (clock_oracle.py), must put every event where it truly happened:
 the ranks share one clock underneath, so every event's true time is known."""
-import json
 import pathlib
+import re
 import subprocess
 
 import pytest
@@ -87,18 +87,46 @@ def test_corrected_times_agree_with_the_true_times_within_2_us(skewed):
 
 
 def test_otf2_print_shows_two_clock_offsets_per_location(skewed, unskewed):
-    for run, skew_seconds in ((skewed, 1.0), (unskewed, 0.0)):
+    skews = oracle.test_skews(skewed["output"])
+    for run in (skewed, unskewed):
         offsets = run["offsets"]
         locations = {event[1]: event[0] for event in run["events"]}
         assert sorted(offsets) == sorted(locations)
         for location, rank in locations.items():
             assert len(offsets[location]) == 2
             for _, offset in offsets[location]:
-                # master - local: minus the rank's skew (the drift adds < 1 ms)
-                assert abs(offset / run["resolution"] + rank * skew_seconds) < 1e-3, (rank, offsets)
+                if run is unskewed:
+                    # ranks reading one clock are not measured: exactly 0
+                    assert offset == 0, (rank, offsets)
+                else:
+                    # master - local: minus the rank's skew (its drift adds < 1 ms)
+                    skew = skews[rank][1] if rank else 0
+                    assert abs(offset + skew) < 1e-3 * run["resolution"], (rank, offsets, skews)
 
 
 def test_unskewed_run_writes_the_same_timer_and_a_trace_without_skew(unskewed):
     assert "test clock error" not in unskewed["output"]
     pairs, _ = oracle.messages(unskewed["events"])
     assert [(s[0], r[0]) for s, r in pairs if r[3] < s[3]] == []
+
+
+def test_offsets_measured_wrongly_are_repaired_post_mortem_and_the_moves_counted(ring):
+    # every rank's offset measured 20 us x rank wrong: the ring's messages from
+    # rank 3 to rank 0 arrive 60 us before they leave unless moved
+    run = traced_run(ring, ring.parent / "offset_error", {"SCOREP_TIMER_TEST_OFFSET_ERROR_NS": "20000"})
+    locations = {event[1]: event[0] for event in run["events"]}
+    for location, rank in locations.items():
+        for _, offset in run["offsets"][location]:
+            assert abs(offset / run["resolution"] - rank * 20e-6) < 1e-6
+    pairs, unmatched = oracle.messages(run["events"])
+    assert unmatched == 0 and len(pairs) == MESSAGES
+    assert [(s[0], s[3], r[0], r[3]) for s, r in pairs if r[3] < s[3]] == []
+    report = [line for line in run["output"].splitlines() if "were still before their sends" in line]
+    assert len(report) == 1, run["output"][-3000:]
+    receives, events = (int(n) for n in re.search(
+        r"trace: (\d+) receives .* (\d+) events in all", report[0]).groups())
+    assert 1 <= receives <= events <= len(run["events"])
+
+
+def test_unskewed_ring_needs_no_post_mortem_correction(unskewed):
+    assert "were still before their sends" not in unskewed["output"]
