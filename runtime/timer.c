@@ -239,6 +239,20 @@ uint64_t scorep_timer_to_master(uint64_t local)
     return (uint64_t)round_i64((double)local + slope * ((double)local - (double)p[0].local) + (double)p[0].offset);
 }
 
+/* Every rank's two offset points on rank 0 (2 x size, zeros for a rank that
+ * has none), for the profile's metadata; NULL elsewhere, and when the ranks
+ * cannot talk. Collective where mpp is given and there are several ranks. */
+scorep_clock_offset* scorep_timer_gather_offsets(const scorep_multiprocess_ops* mpp, int rank, int size)
+{
+    scorep_clock_offset mine[2];
+    memset(mine, 0, sizeof mine);
+    scorep_timer_offsets(mine);
+    if (!mpp || size < 2) return NULL;
+    scorep_clock_offset* all = rank == 0 ? calloc((size_t)size * 2, sizeof *all) : NULL;
+    mpp->gather(mine, sizeof mine, all, 0);
+    return all;
+}
+
 /* ---- which processes read the same clock ---- */
 
 static uint64_t hash_bytes(uint64_t h, const void* data, size_t n)

@@ -27,6 +27,8 @@ void scorep_timer_add_offset(uint64_t local, int64_t offset, double stddev);
 /* 0 (never measured: one process, or no MPI) or 2 points */
 size_t scorep_timer_offsets(scorep_clock_offset out[2]);
 uint64_t scorep_timer_to_master(uint64_t local);
+/* every rank's offsets on rank 0, collective (timer.c) */
+scorep_clock_offset* scorep_timer_gather_offsets(const scorep_multiprocess_ops* mpp, int rank, int size);
 /* equal for processes that read the same clock (timer.c) */
 uint64_t scorep_timer_clock_identity(void);
 /* the rank a test skew multiplies (SCOREP_TIMER_TEST_*), -1 if none */

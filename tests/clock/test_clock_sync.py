@@ -3,18 +3,24 @@ is given a synthetic clock error (SCOREP_TIMER_TEST_SKEW_NS/_DRIFT_PPM, a
 second and 100 ppm per rank) and the trace, read back with python3-otf2 and
 otf2-print (clock_oracle.py), must put every event where it truly happened:
 the ranks share one clock underneath, so every event's true time is known."""
+import json
+import os
 import pathlib
 import re
 import subprocess
+import sys
 
 import pytest
 
-import clock_oracle as oracle
-from conftest import MPI_COMPILERS, mpi_build, mpirun
+REPO = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "tests" / "trace"))
+
+import clock_oracle as oracle  # noqa: E402
+from conftest import MPI_COMPILERS, mpi_build, mpirun  # noqa: E402
+from trace_programs import build_program  # noqa: E402
 
 otf2 = pytest.importorskip("otf2")
 
-REPO = pathlib.Path(__file__).resolve().parents[2]
 PYTHON = "/usr/bin/python3"
 RANKS = 4
 SKEW = {"SCOREP_TIMER_TEST_SKEW_NS": "1000000000", "SCOREP_TIMER_TEST_DRIFT_PPM": "100"}
@@ -130,3 +136,32 @@ def test_offsets_measured_wrongly_are_repaired_post_mortem_and_the_moves_counted
 
 def test_unskewed_ring_needs_no_post_mortem_correction(unskewed):
     assert "were still before their sends" not in unskewed["output"]
+
+
+def test_profile_metadata_holds_every_ranks_clock_offsets(skewed):
+    skews = oracle.test_skews(skewed["output"])
+    experiment = json.loads((skewed["directory"] / "profile.json").read_text())["experiment"]
+    offsets = experiment["clock_offsets"]
+    assert len(offsets) == RANKS and experiment["timer_resolution"] == skewed["resolution"]
+    for rank, points in enumerate(offsets):
+        assert len(points) == 2 and points[0]["time"] < points[1]["time"]
+        skew = skews[rank][1] if rank else 0
+        # the same points the trace's ClockOffset records carry
+        location = next(event[1] for event in skewed["events"] if event[0] == rank)
+        assert [(p["time"], p["offset"]) for p in points] == skewed["offsets"][location]
+        assert all(abs(p["offset"] + skew) < 1e-3 * skewed["resolution"] for p in points)
+
+
+def test_serial_program_with_the_test_variables_set_is_measured_as_without(build_dir, tmp_path):
+    program = build_program(build_dir, "many_events.c", tmp_path / "many_events", "cc", ["scorep_measurement"])
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID")}
+    env.update(SKEW, SCOREP_TIMER_TEST_OFFSET_ERROR_NS="5000", SCOREP_ENABLE_TRACING="true",
+               SCOREP_EXPERIMENT_DIRECTORY=str(tmp_path / "exp"), SCOREP_VERBOSE="true")
+    proc = subprocess.run([str(program), "1000"], env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "test clock error" not in proc.stderr and "clock offsets" not in proc.stderr
+    # no offsets: neither ClockOffset records nor profile metadata; the timer as it is
+    assert oracle.clock_offsets(tmp_path / "exp" / "traces.otf2") == {}
+    experiment = json.loads((tmp_path / "exp" / "profile.json").read_text())["experiment"]
+    assert "clock_offsets" not in experiment and experiment["timer"] in ("tsc", "clock_gettime")
