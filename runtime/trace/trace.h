@@ -171,6 +171,7 @@ uint64_t trace_clock_condition(const scorep_finalize_context* ctx, trace_clock_s
 void trace_clock_begin_location(trace_location* tl);
 uint64_t trace_clock_time(const raw_record* r);
 uint64_t trace_clock_moved_events(void);
+extern const char* trace_hosts __attribute__((visibility("hidden")));  /* trace_definitions.c */
 extern uint64_t trace_clock_moved_span __attribute__((visibility("hidden")));  /* trace_write.c */   /* the time of the record being encoded */
 
 /* trace_events.c: after the limit: 1 if tl records nothing more; the first

@@ -17,9 +17,11 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "trace.h"
 #include "../timer.h"
+#include "../profile_cube.h"
 
 #define LOCATIONS_GROUP 0
 static uint32_t group_of_comm(uint32_t comm)
@@ -168,6 +170,10 @@ static void write_strings(global_writer* g, const scorep_unified_definitions* de
     g->next_string = defs->string_count;
 }
 
+/* every rank's host name (profile_cube.h's layout) while rank 0 writes the
+ * global definitions; NULL: one machine without nodes (a partial archive) */
+const char* trace_hosts;
+
 static void write_system_tree(global_writer* g, const scorep_finalize_context* ctx,
                               const uint64_t* event_counts)
 {
@@ -175,13 +181,32 @@ static void write_system_tree(global_writer* g, const scorep_finalize_context* c
     OTF2_StringRef machine = new_string(g, "machine");
     check(g, OTF2_GlobalDefWriter_WriteSystemTreeNode(g->writer, 0, machine, machine,
                                                       OTF2_UNDEFINED_SYSTEM_TREE_NODE));
+    /* one "node" below the machine per host name, as Score-P writes it, so a
+     * multi-node run shows which ranks shared a node (and a clock) */
+    uint32_t* node_of = calloc(ctx->size > 0 ? (size_t)ctx->size : 1, sizeof *node_of);
+    uint32_t nodes = 0;
+    OTF2_StringRef node_class = trace_hosts != NULL ? new_string(g, "node") : 0;
+    for (int rank = 0; trace_hosts != NULL && node_of != NULL && rank < ctx->size; rank++) {
+        const char* host = trace_hosts + (size_t)rank * SCOREP_CUBE_HOST_NAME_MAX;
+        int earlier = 0;
+        while (earlier < rank && strcmp(trace_hosts + (size_t)earlier * SCOREP_CUBE_HOST_NAME_MAX, host) != 0)
+            earlier++;
+        if (earlier < rank) {
+            node_of[rank] = node_of[earlier];
+            continue;
+        }
+        node_of[rank] = ++nodes;
+        check(g, OTF2_GlobalDefWriter_WriteSystemTreeNode(g->writer, nodes, new_string(g, host), node_class, 0));
+    }
     char name[64];
     for (int rank = 0; rank < ctx->size; rank++) {
         snprintf(name, sizeof name, "MPI Rank %d", rank);
         check(g, OTF2_GlobalDefWriter_WriteLocationGroup(
                      g->writer, (OTF2_LocationGroupRef)rank, new_string(g, name),
-                     OTF2_LOCATION_GROUP_TYPE_PROCESS, 0, OTF2_UNDEFINED_LOCATION_GROUP));
+                     OTF2_LOCATION_GROUP_TYPE_PROCESS, node_of != NULL ? node_of[rank] : 0,
+                     OTF2_UNDEFINED_LOCATION_GROUP));
     }
+    free(node_of);
     for (uint32_t i = 0; i < defs->location_count; i++) {
         uint32_t thread = defs->location_thread[i];
         if (thread == 0)

@@ -19,6 +19,7 @@
 
 #include "trace.h"
 #include "../timer.h"
+#include "../profile_cube.h"
 
 /* ---- room on the disk ----
  * The experiment directory's file system may not hold every event (a full
@@ -275,10 +276,14 @@ int trace_write(const scorep_finalize_context* ctx)
 
     uint64_t* ordered = gather_event_counts(ctx, counts, n);
     free(counts);
+    char* hosts = scorep_profile_cube_hosts(ctx);  /* collective: the system tree's nodes */
+    trace_hosts = hosts;
     if (ctx->rank == 0) {
         failed |= trace_write_global_definitions(trace.archive, ctx, ordered) != 0;
         warn_if_readers_need_more_files(ctx->defs->location_count);
     }
+    trace_hosts = NULL;
+    free(hosts);
     free(ordered);
 
     failed |= OTF2_Archive_Close(trace.archive) != OTF2_SUCCESS;

@@ -175,3 +175,12 @@ def test_serial_program_with_the_test_variables_set_is_measured_as_without(build
     assert oracle.clock_offsets(tmp_path / "exp" / "traces.otf2") == {}
     experiment = json.loads((tmp_path / "exp" / "profile.json").read_text())["experiment"]
     assert "clock_offsets" not in experiment and experiment["timer"] in ("tsc", "clock_gettime")
+
+
+def test_trace_system_tree_puts_every_rank_below_its_host_node(unskewed):
+    import socket
+    with otf2.reader.open(str(unskewed["directory"] / "traces.otf2")) as trace:
+        groups = {g.name: g.system_tree_parent for g in trace.definitions.location_groups}
+    assert sorted(groups) == [f"MPI Rank {r}" for r in range(RANKS)]
+    for node in groups.values():
+        assert (node.name, node.class_name, node.parent.name) == (socket.gethostname(), "node", "machine")
