@@ -184,3 +184,16 @@ def test_trace_system_tree_puts_every_rank_below_its_host_node(unskewed):
     assert sorted(groups) == [f"MPI Rank {r}" for r in range(RANKS)]
     for node in groups.values():
         assert (node.name, node.class_name, node.parent.name) == (socket.gethostname(), "node", "machine")
+
+
+def test_chrome_export_draws_every_message_of_the_skewed_run_forwards(skewed, tmp_path):
+    out = tmp_path / "trace.json"
+    proc = subprocess.run([PYTHON, str(REPO / "tools" / "scorep-trace-export"), str(skewed["directory"]),
+                           "-o", str(out)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    flows = {}
+    for event in json.loads(out.read_text())["traceEvents"]:
+        if event.get("cat") == "mpi_message":
+            flows.setdefault(event["id"], {})[event["ph"]] = event["ts"]
+    assert len(flows) == MESSAGES
+    assert [(i, f) for i, f in flows.items() if f["f"] < f["s"]] == []
