@@ -197,3 +197,23 @@ def test_chrome_export_draws_every_message_of_the_skewed_run_forwards(skewed, tm
             flows.setdefault(event["id"], {})[event["ph"]] = event["ts"]
     assert len(flows) == MESSAGES
     assert [(i, f) for i, f in flows.items() if f["f"] < f["s"]] == []
+
+
+def test_fortran_2008_ring_with_skew_has_every_message_forwards_and_true_times(tmp_path):
+    program = tmp_path / "ring_f08"
+    subprocess.run([PYTHON, str(mpi_build("openmpi") / "runtime" / "mpi_adapter" / "scorep"),
+                    MPI_COMPILERS["openmpi"]["f90"], str(pathlib.Path(__file__).parent / "ring_f08.f90"),
+                    "-o", str(program)], check=True, capture_output=True, timeout=300, cwd=tmp_path)
+    run = traced_run((program, "openmpi"), tmp_path / "skewed", SKEW)
+    pairs, unmatched = oracle.messages(run["events"])
+    assert unmatched == 0 and len(pairs) == 20 * RANKS
+    assert sum(1 for s, r in pairs if written_time(run, r) < written_time(run, s)) >= 20
+    assert [(s[0], s[3], r[0], r[3]) for s, r in pairs if r[3] < s[3]] == []
+    skews = oracle.test_skews(run["output"])
+    stated = max(sd for points in run["stddevs"].values() for sd in points) / run["resolution"]
+    for event in run["events"]:
+        points = run["offsets"][event[1]]
+        written = written_time(run, event)
+        if points[0][0] <= written <= points[-1][0]:
+            error = abs(event[3] - oracle.true_time(written, skews.get(event[0]))) / run["resolution"]
+            assert error <= max(2e-6, 2 * stated + 0.5e-6), (event, error, stated)
