@@ -4,6 +4,7 @@
 
 #include "report_names.h"
 #include "timer.h"
+#include "profile_cube.h"
 
 static void json_string(FILE* f, const char* s)
 {
@@ -46,6 +47,15 @@ int scorep_report_write_json(const scorep_report* r, const char* path)
     fputs(", \"command\": ", f);
     json_string(f, r->command);
     fprintf(f, ", \"partial\": %s, \"time_unit\": \"ns\"", r->partial ? "true" : "false");
+    if (r->hosts) {
+        /* the host (node) of each rank */
+        fputs(",\n  \"hosts\": [", f);
+        for (int i = 0; i < r->ranks; i++) {
+            fputs(i ? ", " : "", f);
+            json_string(f, r->hosts + (size_t)i * SCOREP_CUBE_HOST_NAME_MAX);
+        }
+        fputs("]", f);
+    }
     if (r->clock_offsets) {
         /* per rank: its clock's offsets to rank 0's, in timer ticks (docs/CLOCKS.md) */
         fprintf(f, ",\n  \"timer_resolution\": %" PRIu64 ", \"clock_offsets\": [", r->ticks_per_second);

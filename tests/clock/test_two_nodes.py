@@ -3,6 +3,7 @@ tests/clock/emulated_node_agent, which gives "nodeb" its own host name and a
 CLOCK_MONOTONIC 1000 s ahead of "nodea"'s; messages between them go over TCP.
 The trace must show the two nodes, the measured offset, and no message going
 backwards in time, with either timer."""
+import json
 import pathlib
 import subprocess
 import sys
@@ -50,6 +51,11 @@ def test_two_nodes_show_in_the_trace_with_their_offset_and_every_message_forward
     with otf2.reader.open(str(anchor)) as trace:
         nodes = {g.name: g.system_tree_parent.name for g in trace.definitions.location_groups}
     assert nodes == {"MPI Rank 0": "nodea", "MPI Rank 1": "nodea", "MPI Rank 2": "nodeb", "MPI Rank 3": "nodeb"}
+    # the profile names the nodes too
+    profile = json.loads((directory / "profile.json").read_text())["experiment"]
+    assert profile["hosts"] == ["nodea", "nodea", "nodeb", "nodeb"]
+    text = (directory / "profile.txt").read_text()
+    assert "node:      nodea, ranks 0 1\nnode:      nodeb, ranks 2 3\n" in text
     resolution, events = oracle.read_events(anchor)
     offsets = oracle.clock_offsets(anchor)
     for location, rank in {event[1]: event[0] for event in events}.items():
