@@ -24,6 +24,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "trace.h"
 #include "../timer.h"
@@ -285,6 +286,8 @@ uint64_t trace_clock_condition(const scorep_finalize_context* ctx, trace_clock_s
     if (!other_clock) return 0;
 
     size_t size = ctx->size > 0 ? (size_t)ctx->size : 1;
+    struct timespec began, ended;
+    clock_gettime(CLOCK_MONOTONIC, &began);
     memset(&cc, 0, sizeof cc);
     cc.defs = ctx->defs;
     cc.rank = ctx->rank;
@@ -386,6 +389,11 @@ uint64_t trace_clock_condition(const scorep_finalize_context* ctx, trace_clock_s
     free(counts);
     free(displacements);
     mpp->bcast(summary, sizeof summary, 0);
+    clock_gettime(CLOCK_MONOTONIC, &ended);
+    if (root)
+        scorep_verbose("trace: clock condition checked over %zu message events in %.3f ms (%llu receives moved)",
+                       p.n, (double)(ended.tv_sec - began.tv_sec) * 1e3 + (double)(ended.tv_nsec - began.tv_nsec) / 1e6,
+                       (unsigned long long)summary[0]);
     /* a shift in master ticks, in the ticks the events are written in */
     double slope = 0;
     if (scorep_timer_offsets(points) == 2 && points[1].local > points[0].local)
