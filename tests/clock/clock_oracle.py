@@ -33,7 +33,7 @@ def clock_offset_stddevs(anchor):
     return dict(stddevs)
 
 
-def test_skews(stderr):
+def skews_from_output(stderr):
     """{rank: (origin, offset ticks, drift)} from SCOREP_VERBOSE output."""
     return {int(m.group(1)): (int(m.group(2)), int(m.group(3)), float(m.group(4)))
             for m in re.finditer(r"test clock error on rank (\d+): origin (\d+), offset (-?\d+) ticks, "

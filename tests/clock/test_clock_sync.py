@@ -84,7 +84,7 @@ def test_corrected_times_agree_with_the_true_times_within_2_us(skewed):
     2 us where the ping-pongs had an undisturbed round trip; on a loaded machine
     the error stays within what the ClockOffset records state (half the shortest
     round trip), twice that for an event the post-mortem correction moved."""
-    skews = oracle.test_skews(skewed["output"])
+    skews = oracle.skews_from_output(skewed["output"])
     assert sorted(skews) == list(range(1, RANKS)), skewed["output"][-2000:]
     worst = {}
     for event in skewed["events"]:
@@ -102,7 +102,7 @@ def test_corrected_times_agree_with_the_true_times_within_2_us(skewed):
 
 
 def test_otf2_print_shows_two_clock_offsets_per_location(skewed, unskewed):
-    skews = oracle.test_skews(skewed["output"])
+    skews = oracle.skews_from_output(skewed["output"])
     for run in (skewed, unskewed):
         offsets = run["offsets"]
         locations = {event[1]: event[0] for event in run["events"]}
@@ -149,7 +149,7 @@ def test_unskewed_ring_needs_no_post_mortem_correction(unskewed):
 
 
 def test_profile_metadata_holds_every_ranks_clock_offsets(skewed):
-    skews = oracle.test_skews(skewed["output"])
+    skews = oracle.skews_from_output(skewed["output"])
     experiment = json.loads((skewed["directory"] / "profile.json").read_text())["experiment"]
     offsets = experiment["clock_offsets"]
     assert len(offsets) == RANKS and experiment["timer_resolution"] == skewed["resolution"]
@@ -209,7 +209,7 @@ def test_fortran_2008_ring_with_skew_has_every_message_forwards_and_true_times(t
     assert unmatched == 0 and len(pairs) == 20 * RANKS
     assert sum(1 for s, r in pairs if written_time(run, r) < written_time(run, s)) >= 20
     assert [(s[0], s[3], r[0], r[3]) for s, r in pairs if r[3] < s[3]] == []
-    skews = oracle.test_skews(run["output"])
+    skews = oracle.skews_from_output(run["output"])
     stated = max(sd for points in run["stddevs"].values() for sd in points) / run["resolution"]
     for event in run["events"]:
         points = run["offsets"][event[1]]
