@@ -109,14 +109,15 @@ def test_otf2_print_shows_two_clock_offsets_per_location(skewed, unskewed):
         assert sorted(offsets) == sorted(locations)
         for location, rank in locations.items():
             assert len(offsets[location]) == 2
-            for _, offset in offsets[location]:
+            for (_, offset), stddev in zip(offsets[location], run["stddevs"][location]):
                 if run is unskewed:
                     # ranks reading one clock are not measured: exactly 0
                     assert offset == 0, (rank, offsets)
                 else:
-                    # master - local: minus the rank's skew (its drift adds < 1 ms)
+                    # master - local: minus the rank's skew (its drift adds < 1 ms), within
+                    # the uncertainty the record states (large on a loaded machine)
                     skew = skews[rank][1] if rank else 0
-                    assert abs(offset + skew) < 1e-3 * run["resolution"], (rank, offsets, skews)
+                    assert abs(offset + skew) < 1e-3 * run["resolution"] + 2 * stddev, (rank, offsets, skews)
 
 
 def test_unskewed_run_writes_the_same_timer_and_a_trace_without_skew(unskewed):
@@ -159,7 +160,7 @@ def test_profile_metadata_holds_every_ranks_clock_offsets(skewed):
         # the same points the trace's ClockOffset records carry
         location = next(event[1] for event in skewed["events"] if event[0] == rank)
         assert [(p["time"], p["offset"]) for p in points] == skewed["offsets"][location]
-        assert all(abs(p["offset"] + skew) < 1e-3 * skewed["resolution"] for p in points)
+        assert all(abs(p["offset"] + skew) < 1e-3 * skewed["resolution"] + 2 * p["stddev"] for p in points)
 
 
 def test_serial_program_with_the_test_variables_set_is_measured_as_without(build_dir, tmp_path):

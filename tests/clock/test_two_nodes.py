@@ -58,13 +58,16 @@ def test_two_nodes_show_in_the_trace_with_their_offset_and_every_message_forward
     assert "node:      nodea, ranks 0 1\nnode:      nodeb, ranks 2 3\n" in text
     resolution, events = oracle.read_events(anchor)
     offsets = oracle.clock_offsets(anchor)
+    stddevs = oracle.clock_offset_stddevs(anchor)
     for location, rank in {event[1]: event[0] for event in events}.items():
         seconds = [offset / resolution for _, offset in offsets[location]]
         if rank < 2:
             assert seconds == [0, 0]  # rank 0's node: its clock, not measured
         else:  # the TSC is one for both "nodes"; CLOCK_MONOTONIC is not
             expected = -AHEAD if timer == "clock_gettime" else 0
-            assert all(abs(s - expected) < 1e-4 for s in seconds), seconds
+            # within 10 us, or the uncertainty the record states (a loaded machine's TCP)
+            assert all(abs(s - expected) < 1e-5 + 2 * sd / resolution
+                       for s, sd in zip(seconds, stddevs[location])), (seconds, stddevs[location])
     pairs, unmatched = oracle.messages(events)
     assert unmatched == 0 and len(pairs) == 2 * 20 * 4 + 2
     assert [(s[0], s[3], r[0], r[3]) for s, r in pairs if r[3] < s[3]] == []
