@@ -200,12 +200,13 @@ def test_chrome_export_draws_every_message_of_the_skewed_run_forwards(skewed, tm
     assert [(i, f) for i, f in flows.items() if f["f"] < f["s"]] == []
 
 
-def test_fortran_2008_ring_with_skew_has_every_message_forwards_and_true_times(tmp_path):
+@pytest.mark.parametrize("mpi", ["openmpi", "mpich"])
+def test_fortran_2008_ring_with_skew_has_every_message_forwards_and_true_times(mpi, tmp_path):
     program = tmp_path / "ring_f08"
-    subprocess.run([PYTHON, str(mpi_build("openmpi") / "runtime" / "mpi_adapter" / "scorep"),
-                    MPI_COMPILERS["openmpi"]["f90"], str(pathlib.Path(__file__).parent / "ring_f08.f90"),
+    subprocess.run([PYTHON, str(mpi_build(mpi) / "runtime" / "mpi_adapter" / "scorep"),
+                    MPI_COMPILERS[mpi]["f90"], str(pathlib.Path(__file__).parent / "ring_f08.f90"),
                     "-o", str(program)], check=True, capture_output=True, timeout=300, cwd=tmp_path)
-    run = traced_run((program, "openmpi"), tmp_path / "skewed", SKEW)
+    run = traced_run((program, mpi), tmp_path / "skewed", SKEW)
     pairs, unmatched = oracle.messages(run["events"])
     assert unmatched == 0 and len(pairs) == 20 * RANKS
     assert sum(1 for s, r in pairs if written_time(run, r) < written_time(run, s)) >= 20
