@@ -2,7 +2,7 @@
  * master clock), measured after MPI_Init and again before MPI_Finalize.
  *
  * Rank 0 exchanges a few ping-pongs with each other rank in turn: it reads
- * its clock (t0), sends an empty message, the peer answers with its own
+ * its clock (t0), sends a one-integer message, the peer answers with its own
  * clock reading (tp), rank 0 reads its clock again (t1). The exchange with
  * the shortest round trip bounds the error best: the peer read its clock
  * somewhere in [t0, t1], so its offset is (t0 + t1) / 2 - tp, off by at
@@ -107,6 +107,16 @@ static int64_t test_offset_error(int rank)
     return (int64_t)(ns * rank * (double)scorep_timer_ticks_per_second() / 1e9);
 }
 
+static const uint64_t* sorting_identities;
+
+static int by_identity(const void* a, const void* b)
+{
+    int x = *(const int*)a, y = *(const int*)b;
+    uint64_t ix = sorting_identities[x], iy = sorting_identities[y];
+    if (ix != iy) return ix < iy ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
 void scorep_clock_sync(MPI_Comm comm)
 {
     int rank = 0, size = 1;
@@ -131,15 +141,18 @@ void scorep_clock_sync(MPI_Comm comm)
         PMPI_Abort(comm, 1);
     }
     if (rank == 0) {
-        for (int r = 0; r < size; r++) {
-            leader[r] = r;
-            for (int q = 0; q < r; q++)
-                if (identities[q] == identities[r]) {
-                    leader[r] = leader[q];
-                    break;
-                }
-            measured[r] = r != 0 && leader[r] == r;
+        /* ranks ordered by clock (then rank): each clock's first rank leads it */
+        int* order = malloc((size_t)size * sizeof *order);
+        if (!order) PMPI_Abort(comm, 1);
+        for (int r = 0; r < size; r++) order[r] = r;
+        sorting_identities = identities;
+        qsort(order, (size_t)size, sizeof *order, by_identity);
+        for (int i = 0; i < size; i++) {
+            int r = order[i];
+            leader[r] = i > 0 && identities[order[i - 1]] == identities[r] ? leader[order[i - 1]] : r;
         }
+        for (int r = 0; r < size; r++) measured[r] = r != 0 && leader[r] == r;
+        free(order);
     }
     PMPI_Scatter(measured, 1, MPI_INT, &measure_me, 1, MPI_INT, 0, comm);
     uint64_t mine[3];
