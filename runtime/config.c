@@ -40,6 +40,9 @@ static const scorep_config_var_info config_vars[] = {
     {"SCOREP_TOTAL_MEMORY", "size", "16000k", "Memory for trace buffers per process (suffixes k, M, G), taken when tracing starts (up to 256M of it faulted in then); when it is full, a thread spills its buffers to disk"},
     {"SCOREP_TRACING_MAX_SIZE", "size|unlimited", "free space / 2, per node", "Bytes of event data of all processes of a node together after which tracing stops (a warning, a MeasurementOnOff marker in the trace; the profile goes on); default: half the free space on the experiment's file system, for the node"},
     {"SCOREP_TIMER", "tsc|clock_gettime", "tsc if invariant, else clock_gettime", "Timer used for timestamps"},
+    {"SCOREP_TIMER_TEST_SKEW_NS", "integer", "0", "Test only: add this many ns times the process's rank (from the launcher: OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK, SLURM_PROCID) to every timestamp, to show the clock synchronisation on one machine (docs/CLOCKS.md)"},
+    {"SCOREP_TIMER_TEST_DRIFT_PPM", "integer", "0", "Test only: make the process's clock run this many ppm times its rank fast (docs/CLOCKS.md)"},
+    {"SCOREP_TIMER_TEST_OFFSET_ERROR_NS", "integer", "0", "Test only: add this many ns times the rank to the clock offset each rank measures, so that the trace's post-mortem correction of the clock condition has work (docs/CLOCKS.md)"},
     {"SCOREP_FILTERING_FILE", "path", "", "Score-P filter file (SCOREP_REGION_NAMES_BEGIN ... / SCOREP_FILE_NAMES_BEGIN ...)"},
     {"SCOREP_VERBOSE", "boolean", "false", "Print what the measurement does"},
     {"SCOREP_MPI_ENABLE_GROUPS", "list", "DEFAULT", "MPI function groups to record (read by the MPI adapter): ALL, DEFAULT, CG, COLL, ENV, ERR, EXT, IO, MISC, P2P, RMA, SPAWN, TOPO, TYPE, XNONBLOCK, XREQTEST, ...; prefix a group with ~ to disable it"},
@@ -275,6 +278,12 @@ const char* scorep_config_value(const char* name)
     }
     if (strcmp(name, "SCOREP_TIMER") == 0)
         return scorep_cfg.timer == SCOREP_TIMER_TSC ? "tsc" : "clock_gettime";
+    if (strcmp(name, "SCOREP_TIMER_TEST_SKEW_NS") == 0 || strcmp(name, "SCOREP_TIMER_TEST_DRIFT_PPM") == 0
+        || strcmp(name, "SCOREP_TIMER_TEST_OFFSET_ERROR_NS") == 0) {
+        /* read by the timer itself (timer.c), where the clock is read */
+        const char* v = getenv(name);
+        return v && *v ? v : "0";
+    }
     if (strcmp(name, "SCOREP_FILTERING_FILE") == 0) return scorep_cfg.filtering_file;
     if (strcmp(name, "SCOREP_VERBOSE") == 0) return scorep_cfg.verbose ? "true" : "false";
     if (strcmp(name, "SCOREP_MPI_ENABLE_GROUPS") == 0) return scorep_cfg.mpi_enable_groups;

@@ -256,6 +256,9 @@ typedef struct scorep_report {
     const char* command;
     int partial;           /* 1: written after abort/signal */
     const char* hosts;     /* host name of each rank (profile_cube.h), or NULL */
+    /* each rank's two clock offsets to rank 0 (timer.h; docs/CLOCKS.md), or NULL */
+    const struct scorep_clock_offset* clock_offsets;
+    uint64_t ticks_per_second;
     uint32_t callpath_count;
     scorep_report_callpath* callpaths;
     size_t row_count;

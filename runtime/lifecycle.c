@@ -424,6 +424,10 @@ static void finalize(int emergency)
     for (scorep_location* l = scorep_location_list(); l; l = l->next)
         if (l->begin_ticks < span[0]) span[0] = l->begin_ticks;
     if (span[0] == UINT64_MAX) span[0] = t;
+    /* the ranks' clocks differ (nodes): the span is taken on rank 0's clock,
+     * as OTF2 readers see the events (docs/CLOCKS.md) */
+    span[0] = scorep_timer_to_master(span[0]);
+    span[1] = scorep_timer_to_master(span[1]);
     if (communicate) {
         mp->allreduce_u64(&span[0], 1, 1);
         mp->allreduce_u64(&span[1], 1, 2);

@@ -10,6 +10,7 @@
 
 #include "internal.h"
 #include "profile_cube.h"
+#include "timer.h"
 
 int scorep_profile_write(const scorep_finalize_context* ctx)
 {
@@ -17,10 +18,15 @@ int scorep_profile_write(const scorep_finalize_context* ctx)
     /* collective: every rank takes part, whatever its own SCOREP_PROFILING_FORMAT
      * says (a rank that skipped it would leave the others waiting) */
     char* hosts = scorep_profile_cube_hosts(ctx);
+    scorep_clock_offset* offsets =
+        scorep_timer_gather_offsets(ctx->emergency ? NULL : ctx->mpp, ctx->rank, ctx->size);
     if (!r) {
         free(hosts);
+        free(offsets);
         return 0;
     }
+    r->clock_offsets = offsets;
+    r->ticks_per_second = ctx->ticks_per_second;
     r->hosts = hosts;
     r->ranks = ctx->size;
     r->timer = scorep_timer_name();
@@ -52,5 +58,6 @@ int scorep_profile_write(const scorep_finalize_context* ctx)
     }
     scorep_report_free(r);
     free(hosts);
+    free(offsets);
     return status;
 }

@@ -3,6 +3,8 @@
 #include <stdio.h>
 
 #include "report_names.h"
+#include "timer.h"
+#include "profile_cube.h"
 
 static void json_string(FILE* f, const char* s)
 {
@@ -44,7 +46,28 @@ int scorep_report_write_json(const scorep_report* r, const char* path)
     json_string(f, r->start);
     fputs(", \"command\": ", f);
     json_string(f, r->command);
-    fprintf(f, ", \"partial\": %s, \"time_unit\": \"ns\"},\n", r->partial ? "true" : "false");
+    fprintf(f, ", \"partial\": %s, \"time_unit\": \"ns\"", r->partial ? "true" : "false");
+    if (r->hosts) {
+        /* the host (node) of each rank */
+        fputs(",\n  \"hosts\": [", f);
+        for (int i = 0; i < r->ranks; i++) {
+            fputs(i ? ", " : "", f);
+            json_string(f, r->hosts + (size_t)i * SCOREP_CUBE_HOST_NAME_MAX);
+        }
+        fputs("]", f);
+    }
+    if (r->clock_offsets) {
+        /* per rank: its clock's offsets to rank 0's, in timer ticks (docs/CLOCKS.md) */
+        fprintf(f, ",\n  \"timer_resolution\": %" PRIu64 ", \"clock_offsets\": [", r->ticks_per_second);
+        for (int i = 0; i < r->ranks; i++) {
+            const scorep_clock_offset* p = &r->clock_offsets[2 * i];
+            fprintf(f, "%s\n    [{\"time\": %" PRIu64 ", \"offset\": %" PRId64 ", \"stddev\": %.1f}, "
+                       "{\"time\": %" PRIu64 ", \"offset\": %" PRId64 ", \"stddev\": %.1f}]",
+                    i ? "," : "", p[0].local, p[0].offset, p[0].stddev, p[1].local, p[1].offset, p[1].stddev);
+        }
+        fputs("]", f);
+    }
+    fputs("},\n", f);
 
     fputs("\"locations\": [", f);
     for (uint32_t i = 0; i < d->location_count; i++)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report_names.h"
+#include "profile_cube.h"
 
 /* One unit per report, chosen so that the largest time has a few digits
  * before the decimal point. */
@@ -386,6 +387,23 @@ static void write_imbalance(FILE* f, const scorep_report* r)
     free(totals);
 }
 
+/* which ranks shared a node (and so a clock): one line per host name */
+static void write_nodes(FILE* f, const scorep_report* r)
+{
+    if (!r->hosts || r->ranks < 1) return;
+    for (int i = 0; i < r->ranks; i++) {
+        const char* host = r->hosts + (size_t)i * SCOREP_CUBE_HOST_NAME_MAX;
+        int first = 0;
+        while (strcmp(r->hosts + (size_t)first * SCOREP_CUBE_HOST_NAME_MAX, host) != 0) first++;
+        if (first < i) continue;  /* listed with its first rank */
+        fprintf(f, "node:      %s, ranks", host);
+        for (int k = i; k < r->ranks; k++)
+            if (strcmp(r->hosts + (size_t)k * SCOREP_CUBE_HOST_NAME_MAX, host) == 0) fprintf(f, " %d", k);
+        fputc('\n', f);
+    }
+    fputc('\n', f);
+}
+
 int scorep_report_write_text(const scorep_report* r, const char* path)
 {
     FILE* f = fopen(path, "w");
@@ -394,6 +412,7 @@ int scorep_report_write_text(const scorep_report* r, const char* path)
     fprintf(f, "command:   %s\nstarted:   %s\nranks:     %d\nlocations: %u\ntimer:     %s\n\n",
             r->command ? r->command : "?", r->start ? r->start : "?", r->ranks, r->defs->location_count,
             r->timer ? r->timer : "?");
+    write_nodes(f, r);
     uint64_t largest = 0;
     for (size_t i = 0; i < r->row_count; i++)
         if (r->rows[i].n.time_incl > largest) largest = r->rows[i].n.time_incl;

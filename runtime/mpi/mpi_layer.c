@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "abort_peers.h"
+#include "clock_sync.h"
 #include "internal.h"
 #include "scorep_wrapgen/mpi_layer.h"
 
@@ -633,6 +634,7 @@ void scorep_mpi_layer_init(void)
     register_process(scorep_multiprocess_register);
     scorep_abort_peers_init(layer_comm);
     install_finalize_hook();
+    if (scorep_measurement_is_active()) scorep_clock_sync(layer_comm);
     if (generation) scorep_event_generation_on();
 }
 
@@ -742,6 +744,7 @@ void scorep_mpi_layer_finalize(void)
     if (layer_late && scorep_measurement_is_active()) {
         if (late_ranks_agree() && PMPI_Comm_dup(MPI_COMM_WORLD, &layer_comm) == MPI_SUCCESS) {
             PMPI_Comm_set_name(layer_comm, "scorep-wrapgen internal");
+            scorep_clock_sync(layer_comm);
             scorep_measurement_finalize();
         } else {
             scorep_warning("rank %d: not every rank reached MPI_Finalize with the MPI adapter knowing MPI "
@@ -751,6 +754,7 @@ void scorep_mpi_layer_finalize(void)
         }
         layer_late = 0;
     } else {
+        if (layer_comm != MPI_COMM_NULL && scorep_measurement_is_active()) scorep_clock_sync(layer_comm);
         scorep_measurement_finalize();
     }
     if (layer_comm != MPI_COMM_NULL) PMPI_Comm_free(&layer_comm);

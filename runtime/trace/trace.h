@@ -156,7 +156,23 @@ uint64_t trace_room_per_location(const scorep_finalize_context* ctx, uint64_t mi
 /* trace_write.c: the warning when the disk had no room for all events */
 void trace_report_cut(const scorep_finalize_context* ctx, const trace_location* tl,
                       const trace_encode_cut* cut);
-uint64_t trace_encode_time(void);   /* the time of the record being encoded */
+uint64_t trace_encode_time(void);
+uint64_t trace_raw_record_bytes(const raw_record* r);  /* head and words of r's kind */
+/* trace_clock_condition.c: collective, before the locations are encoded:
+ * receives still before their sends after the clock offsets' correction
+ * are moved after them; returns the largest move (master ticks). Then, per
+ * location: begin, and every record's time to write; the events moved. */
+typedef struct trace_clock_summary {
+    uint64_t receives;  /* receives moved */
+    uint64_t largest;   /* the largest move */
+    uint64_t latency;   /* the smallest latency seen, which they keep after their sends */
+} trace_clock_summary;
+uint64_t trace_clock_condition(const scorep_finalize_context* ctx, trace_clock_summary* summary);
+void trace_clock_begin_location(trace_location* tl);
+uint64_t trace_clock_time(const raw_record* r);
+uint64_t trace_clock_moved_events(void);
+extern const char* trace_hosts __attribute__((visibility("hidden")));  /* trace_definitions.c */
+extern uint64_t trace_clock_moved_span __attribute__((visibility("hidden")));  /* trace_write.c */   /* the time of the record being encoded */
 
 /* trace_events.c: after the limit: 1 if tl records nothing more; the first
  * time it closes tl's open regions (all but the newest if skip_newest: its

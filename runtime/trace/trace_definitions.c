@@ -17,8 +17,11 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "trace.h"
+#include "../timer.h"
+#include "../profile_cube.h"
 
 #define LOCATIONS_GROUP 0
 static uint32_t group_of_comm(uint32_t comm)
@@ -55,6 +58,21 @@ static int write_location_maps(OTF2_DefWriter* writer, const scorep_unified_defi
     return failed;
 }
 
+/* The process's offsets to the master clock (mpi/clock_sync.c), in every
+ * location's definitions: OTF2 readers move the location's event times onto
+ * the master clock by interpolating between them (docs/CLOCKS.md). Events
+ * keep the process's own time, as Score-P writes them. */
+static int write_clock_offsets(OTF2_DefWriter* writer)
+{
+    scorep_clock_offset points[2];
+    size_t n = scorep_timer_offsets(points);
+    int failed = 0;
+    for (size_t i = 0; i < n; i++)
+        failed |= OTF2_DefWriter_WriteClockOffset(writer, points[i].local, points[i].offset, points[i].stddev)
+                  != OTF2_SUCCESS;
+    return failed;
+}
+
 int trace_write_location_definitions(OTF2_Archive* archive, const scorep_unified_definitions* defs)
 {
     uint32_t comm_count = scorep_comm_count();
@@ -72,6 +90,7 @@ int trace_write_location_definitions(OTF2_Archive* archive, const scorep_unified
         }
         if (group_map != NULL)
             failed |= write_location_maps(writer, defs, group_map);
+        failed |= write_clock_offsets(writer);
         failed |= OTF2_Archive_CloseDefWriter(archive, writer) != OTF2_SUCCESS;
     }
     free(group_map);
@@ -151,6 +170,10 @@ static void write_strings(global_writer* g, const scorep_unified_definitions* de
     g->next_string = defs->string_count;
 }
 
+/* every rank's host name (profile_cube.h's layout) while rank 0 writes the
+ * global definitions; NULL: one machine without nodes (a partial archive) */
+const char* trace_hosts;
+
 static void write_system_tree(global_writer* g, const scorep_finalize_context* ctx,
                               const uint64_t* event_counts)
 {
@@ -158,13 +181,32 @@ static void write_system_tree(global_writer* g, const scorep_finalize_context* c
     OTF2_StringRef machine = new_string(g, "machine");
     check(g, OTF2_GlobalDefWriter_WriteSystemTreeNode(g->writer, 0, machine, machine,
                                                       OTF2_UNDEFINED_SYSTEM_TREE_NODE));
+    /* one "node" below the machine per host name, as Score-P writes it, so a
+     * multi-node run shows which ranks shared a node (and a clock) */
+    uint32_t* node_of = calloc(ctx->size > 0 ? (size_t)ctx->size : 1, sizeof *node_of);
+    uint32_t nodes = 0;
+    OTF2_StringRef node_class = trace_hosts != NULL ? new_string(g, "node") : 0;
+    for (int rank = 0; trace_hosts != NULL && node_of != NULL && rank < ctx->size; rank++) {
+        const char* host = trace_hosts + (size_t)rank * SCOREP_CUBE_HOST_NAME_MAX;
+        int earlier = 0;
+        while (earlier < rank && strcmp(trace_hosts + (size_t)earlier * SCOREP_CUBE_HOST_NAME_MAX, host) != 0)
+            earlier++;
+        if (earlier < rank) {
+            node_of[rank] = node_of[earlier];
+            continue;
+        }
+        node_of[rank] = ++nodes;
+        check(g, OTF2_GlobalDefWriter_WriteSystemTreeNode(g->writer, nodes, new_string(g, host), node_class, 0));
+    }
     char name[64];
     for (int rank = 0; rank < ctx->size; rank++) {
         snprintf(name, sizeof name, "MPI Rank %d", rank);
         check(g, OTF2_GlobalDefWriter_WriteLocationGroup(
                      g->writer, (OTF2_LocationGroupRef)rank, new_string(g, name),
-                     OTF2_LOCATION_GROUP_TYPE_PROCESS, 0, OTF2_UNDEFINED_LOCATION_GROUP));
+                     OTF2_LOCATION_GROUP_TYPE_PROCESS, node_of != NULL ? node_of[rank] : 0,
+                     OTF2_UNDEFINED_LOCATION_GROUP));
     }
+    free(node_of);
     for (uint32_t i = 0; i < defs->location_count; i++) {
         uint32_t thread = defs->location_thread[i];
         if (thread == 0)
@@ -281,6 +323,7 @@ int trace_write_global_definitions(OTF2_Archive* archive, const scorep_finalize_
         return -1;
     uint64_t length = ctx->global_end_ticks > ctx->global_begin_ticks
                           ? ctx->global_end_ticks - ctx->global_begin_ticks : 0;
+    length += trace_clock_moved_span;  /* events moved after their location's end */
     check(&g, OTF2_GlobalDefWriter_WriteClockProperties(g.writer, ctx->ticks_per_second,
                                                         ctx->global_begin_ticks, length,
                                                         OTF2_UNDEFINED_TIMESTAMP));

@@ -49,9 +49,11 @@ static uint32_t peer_of(const raw_record* r)
     return scorep_comm_defined_rank(r->id, raw_low(r->word[0]));
 }
 
-static OTF2_ErrorCode encode(OTF2_EvtWriter* w, const raw_record* r)
+uint64_t trace_raw_record_bytes(const raw_record* r) { return raw_bytes(words_of[r->kind]); }
+
+/* t: the record's time as written (trace_clock_condition.c may move it) */
+static OTF2_ErrorCode encode(OTF2_EvtWriter* w, const raw_record* r, uint64_t t)
 {
-    const uint64_t t = r->time;
     const uint64_t* v = r->word;
     switch ((raw_kind)r->kind) {
     case RAW_ENTER: return OTF2_EvtWriter_Enter(w, NULL, t, r->id);
@@ -155,8 +157,9 @@ static int encode_block(trace_location* tl, const char* data, uint64_t bytes)
             return 1;
         }
         room -= size;
-        encoding_time = last_time = r->time;
-        OTF2_ErrorCode code = encode(tl->writer, r);
+        uint64_t t = trace_clock_time(r);
+        encoding_time = last_time = t;
+        OTF2_ErrorCode code = encode(tl->writer, r, t);
         if (UNLIKELY(code != OTF2_SUCCESS))
             write_failed(tl, code);
         p += size;
@@ -179,6 +182,7 @@ static int encode_location(trace_location* tl, uint64_t* events, trace_encode_cu
             trace_blocks_free(tl);
         return -1;
     }
+    trace_clock_begin_location(tl);
     if (keep)
         trace_blocks_walk(tl, encode_block);
     else

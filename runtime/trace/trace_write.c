@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include "trace.h"
+#include "../timer.h"
+#include "../profile_cube.h"
 
 /* ---- room on the disk ----
  * The experiment directory's file system may not hold every event (a full
@@ -87,8 +89,9 @@ void trace_report_cut(const scorep_finalize_context* ctx, const trace_location* 
 {
     if (cut->bytes == 0)
         return;
-    double seconds = cut->time > ctx->global_begin_ticks
-                         ? (double)(cut->time - ctx->global_begin_ticks) / (double)ctx->ticks_per_second
+    uint64_t time = scorep_timer_to_master(cut->time); /* the global span is in master time */
+    double seconds = time > ctx->global_begin_ticks
+                         ? (double)(time - ctx->global_begin_ticks) / (double)ctx->ticks_per_second
                          : 0.0;
     scorep_warning("trace: no space left on the file system of %s: rank %d, location %u: its events "
                    "from %.6f s after the start on (%llu bytes of records) are missing; the trace "
@@ -216,6 +219,10 @@ static void remove_private_directory(void)
     trace.private_dir[0] = '\0';
 }
 
+/* how far the clock condition's correction moved events (master ticks):
+ * the trace is that much longer (trace_definitions.c) */
+uint64_t trace_clock_moved_span;
+
 int trace_write(const scorep_finalize_context* ctx)
 {
     if (trace.archive == NULL)
@@ -250,16 +257,33 @@ int trace_write(const scorep_finalize_context* ctx)
     uint64_t mine = raw_bytes_of_process(), all = mine, room_free = free_bytes(ctx->directory);
     ctx->mpp->allreduce_u64(&all, 1, 0);
     ctx->mpp->allreduce_u64(&room_free, 1, 1);
+    trace_clock_summary clock;
+    trace_clock_moved_span = trace_clock_condition(ctx, &clock);
     failed |= close_event_writers(ctx, counts, rank_room(ctx, mine, all, room_free));
+    if (clock.receives > 0) {
+        uint64_t moved = trace_clock_moved_events();
+        ctx->mpp->allreduce_u64(&moved, 1, 0);
+        double us = 1e6 / (double)ctx->ticks_per_second;
+        if (ctx->rank == 0)
+            scorep_warning("trace: %llu receives were still before their sends after the clock offsets' "
+                           "correction (by up to %.3f us): moved after them by the smallest latency seen "
+                           "(%.3f us), %llu events in all with the later ones of their locations "
+                           "(docs/CLOCKS.md)", (unsigned long long)clock.receives, (double)clock.largest * us,
+                           (double)clock.latency * us, (unsigned long long)moved);
+    }
     failed |= OTF2_Archive_CloseEvtFiles(trace.archive) != OTF2_SUCCESS;
     failed |= trace_write_mapping_tables(ctx) != 0;
 
     uint64_t* ordered = gather_event_counts(ctx, counts, n);
     free(counts);
+    char* hosts = scorep_profile_cube_hosts(ctx);  /* collective: the system tree's nodes */
+    trace_hosts = hosts;
     if (ctx->rank == 0) {
         failed |= trace_write_global_definitions(trace.archive, ctx, ordered) != 0;
         warn_if_readers_need_more_files(ctx->defs->location_count);
     }
+    trace_hosts = NULL;
+    free(hosts);
     free(ordered);
 
     failed |= OTF2_Archive_Close(trace.archive) != OTF2_SUCCESS;

@@ -1,0 +1,440 @@
+/*
+ * The clock condition, post mortem: after the clock offsets' correction
+ * (mpi/clock_sync.c; OTF2 readers interpolate the events' times onto rank
+ * 0's clock) an offset measured with an error larger than the latency of a
+ * message leaves its receive before its send. Before the events are
+ * encoded, rank 0 replays every rank's point-to-point messages on the
+ * master clock and, in the manner of the controlled logical clock (Rabenseifner;
+ * Becker et al., Scalasca), moves each such receive forward to its send plus
+ * the smallest latency seen among the messages, and every later event of its
+ * location by as much, so the location's order and the gaps between its other
+ * events stay as recorded. A moved send moves the receives that depend on it,
+ * so the replay follows the messages in causal order. Events are only ever
+ * moved forward, and only where a receive needs it. The latency kept is the
+ * smallest seen between ranks that read one clock with one correction (a
+ * node's ranks): theirs is a true latency, and a node's is the lowest there
+ * is. Where no two ranks share a clock, it is 0: latencies between clocks
+ * include the offsets' errors, and a latency larger than a true one could
+ * not be kept around a cycle of messages (the moves would grow without end).
+ *
+ * It runs only where the ranks read different clocks (some offset not 0):
+ * the ranks of one node need it never. Rank 0 holds one 56-byte entry per
+ * message event of the run (docs/CLOCKS.md: cost and limits); collective
+ * operations and one-sided communication are not replayed.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "trace.h"
+#include "../timer.h"
+
+enum { SEND = 0, RECEIVE = 1 };
+
+/* one message event as rank 0 sees it */
+typedef struct message_event {
+    uint64_t location;  /* index among the rank's trace locations; rank 0: global */
+    uint64_t kind;      /* SEND or RECEIVE */
+    uint64_t comm;      /* global communicator id */
+    uint64_t sender, receiver;  /* world ranks */
+    uint64_t tag;
+    uint64_t time;      /* master clock */
+    uint64_t clock;     /* the rank's clock and its correction (clock_key) */
+} message_event;
+
+/* a location's shift from its index-th message event on (master ticks) */
+typedef struct shift_point {
+    uint64_t location, index, shift;
+} shift_point;
+
+static struct {
+    const scorep_unified_definitions* defs;
+    int rank;
+    message_event* events;
+    size_t count, capacity;
+    uint64_t location_index;
+    uint64_t clock_key;
+    /* this rank's shifts, by location and index */
+    shift_point* shifts;
+    size_t shift_count;
+    double local_per_master;      /* written ticks per master tick (the offsets' slope) */
+    /* the location being encoded */
+    const shift_point* next;
+    const shift_point* end;
+    uint64_t message_index, shift_now, moved;
+    int active;
+} cc;
+
+/* A point-to-point message event with a peer the definitions know. */
+static int message_of(const raw_record* r, message_event* out)
+{
+    uint64_t kind;
+    switch ((raw_kind)r->kind) {
+    case RAW_MPI_SEND:
+    case RAW_MPI_ISEND: kind = SEND; break;
+    case RAW_MPI_RECV:
+    case RAW_MPI_IRECV: kind = RECEIVE; break;
+    default: return 0;
+    }
+    int other = scorep_comm_world_rank(r->id, (int)raw_low(r->word[0]));
+    if (other < 0)
+        return 0;
+    if (out != NULL) {
+        uint64_t me = (uint64_t)cc.rank;
+        *out = (message_event){cc.location_index, kind, cc.defs->comm_map[r->id],
+                               kind == SEND ? me : (uint64_t)other, kind == SEND ? (uint64_t)other : me,
+                               raw_high(r->word[0]), scorep_timer_to_master(r->time), cc.clock_key};
+    }
+    return 1;
+}
+
+static int scan_block(trace_location* tl, const char* data, uint64_t bytes)
+{
+    (void)tl;
+    for (const char* p = data; p < data + bytes;) {
+        const raw_record* r = (const raw_record*)p;
+        if (r->kind >= RAW_KIND_COUNT_)
+            return 1;
+        message_event e;
+        if (message_of(r, &e)) {
+            if (cc.count == cc.capacity) {
+                size_t capacity = cc.capacity ? 2 * cc.capacity : 1024;
+                message_event* grown = realloc(cc.events, capacity * sizeof *grown);
+                if (grown == NULL)
+                    return 1;
+                cc.events = grown;
+                cc.capacity = capacity;
+            }
+            cc.events[cc.count++] = e;
+        }
+        p += trace_raw_record_bytes(r);
+    }
+    return 0;
+}
+
+/* ---- rank 0: match and replay ---- */
+
+static const message_event* sorting;
+
+static int by_message_key(const void* a, const void* b)
+{
+    const message_event* x = &sorting[*(const size_t*)a];
+    const message_event* y = &sorting[*(const size_t*)b];
+    const uint64_t kx[] = {x->comm, x->sender, x->receiver, x->tag, x->time};
+    const uint64_t ky[] = {y->comm, y->sender, y->receiver, y->tag, y->time};
+    for (int i = 0; i < 5; i++)
+        if (kx[i] != ky[i])
+            return kx[i] < ky[i] ? -1 : 1;
+    return *(const size_t*)a < *(const size_t*)b ? -1 : 1;
+}
+
+static int same_channel(const message_event* x, const message_event* y)
+{
+    return x->comm == y->comm && x->sender == y->sender && x->receiver == y->receiver && x->tag == y->tag;
+}
+
+typedef struct replay {
+    message_event* e;  /* all ranks' events, each location's contiguous and in order */
+    size_t n;
+    size_t* match;     /* receive -> its send, or SIZE_MAX */
+    size_t locations;
+    size_t* first;     /* per location: its first event; first[locations] = n */
+    int* rank_of;      /* per location */
+    uint64_t latency;  /* the smallest latency seen */
+    shift_point* out;
+    size_t out_count;
+    uint64_t moved, max_shift;
+} replay;
+
+/* k-th send of a channel (communicator, sender, receiver, tag) to its k-th
+ * receive: MPI's order of messages on a channel */
+static int match_messages(replay* p)
+{
+    size_t* order = malloc((p->n ? p->n : 1) * sizeof *order);
+    p->match = malloc((p->n ? p->n : 1) * sizeof *p->match);
+    if (order == NULL || p->match == NULL) {
+        free(order);
+        return -1;
+    }
+    size_t sends = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        p->match[i] = SIZE_MAX;
+        if (p->e[i].kind == SEND) order[sends++] = i;
+    }
+    size_t receives = sends;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->e[i].kind == RECEIVE) order[receives++] = i;
+    sorting = p->e;
+    qsort(order, sends, sizeof *order, by_message_key);
+    qsort(order + sends, receives - sends, sizeof *order, by_message_key);
+    uint64_t latency = UINT64_MAX;
+    for (size_t s = 0, r = sends; s < sends && r < receives;) {
+        const message_event* x = &p->e[order[s]];
+        const message_event* y = &p->e[order[r]];
+        if (same_channel(x, y)) {
+            p->match[order[r]] = order[s];
+            if (x->clock == y->clock && y->time > x->time && y->time - x->time < latency)
+                latency = y->time - x->time;
+            s++, r++;
+        } else if (by_message_key(&order[s], &order[r]) < 0) {
+            s++;
+        } else {
+            r++;
+        }
+    }
+    p->latency = latency == UINT64_MAX ? 0 : latency;
+    free(order);
+    return 0;
+}
+
+static int add_shift(replay* p, size_t location, size_t index, uint64_t shift, size_t* capacity)
+{
+    if (p->out_count == *capacity) {
+        *capacity = *capacity ? 2 * *capacity : 64;
+        shift_point* grown = realloc(p->out, *capacity * sizeof *grown);
+        if (grown == NULL) return -1;
+        p->out = grown;
+    }
+    p->out[p->out_count++] = (shift_point){location, index, shift};
+    return 0;
+}
+
+/* Each location runs through its events until a receive whose send is not
+ * yet placed; placing that send wakes it. True time orders every send before
+ * its receive, so all events are placed unless the matching is wrong. */
+static int replay_messages(replay* p)
+{
+    size_t n = p->n, L = p->locations, capacity = 0;
+    uint64_t* placed = malloc((n ? n : 1) * sizeof *placed);   /* final time, or UINT64_MAX */
+    size_t* waiter = malloc((n ? n : 1) * sizeof *waiter);     /* send -> waiting location */
+    size_t* position = calloc(L ? L : 1, sizeof *position);
+    uint64_t* shift = calloc(L ? L : 1, sizeof *shift);
+    size_t* stack = malloc((L ? L : 1) * sizeof *stack);
+    int failed = !placed || !waiter || !position || !shift || !stack;
+    size_t top = 0;
+    for (size_t i = 0; !failed && i < n; i++) placed[i] = UINT64_MAX, waiter[i] = SIZE_MAX;
+    for (size_t l = 0; !failed && l < L; l++) stack[top++] = l;
+    while (!failed && top > 0) {
+        size_t l = stack[--top];
+        for (; position[l] < p->first[l + 1] - p->first[l]; position[l]++) {
+            size_t i = p->first[l] + position[l];
+            message_event* e = &p->e[i];
+            if (e->kind == RECEIVE && p->match[i] != SIZE_MAX) {
+                size_t s = p->match[i];
+                if (placed[s] == UINT64_MAX) {
+                    waiter[s] = l;
+                    break;
+                }
+                /* 2 ticks at least: readers round the interpolated times (half a
+                 * tick each side) */
+                uint64_t earliest = placed[s] + (p->latency > 2 ? p->latency : 2);
+                if (e->time + shift[l] < earliest) {
+                    shift[l] = earliest - e->time;
+                    p->moved++;
+                    if (shift[l] > p->max_shift) p->max_shift = shift[l];
+                    failed |= add_shift(p, l, position[l], shift[l], &capacity) != 0;
+                }
+            }
+            placed[i] = e->time + shift[l];
+            if (e->kind == SEND && waiter[i] != SIZE_MAX) {
+                stack[top++] = waiter[i];
+                waiter[i] = SIZE_MAX;
+            }
+        }
+    }
+    size_t unplaced = 0;
+    for (size_t l = 0; !failed && l < L; l++) unplaced += p->first[l + 1] - p->first[l] - position[l];
+    if (unplaced)
+        scorep_warning("trace: %zu message events could not be replayed in causal order (messages "
+                       "matched wrongly?): their times stay as corrected by the clock offsets",
+                       unplaced);
+    free(placed);
+    free(waiter);
+    free(position);
+    free(shift);
+    free(stack);
+    return failed ? -1 : 0;
+}
+
+/* ---- the collective step ---- */
+
+static int by_location_and_index(const void* a, const void* b)
+{
+    const shift_point* x = a;
+    const shift_point* y = b;
+    if (x->location != y->location) return x->location < y->location ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static _Noreturn void out_of_memory(const scorep_multiprocess_ops* mpp)
+{
+    scorep_warning("trace: out of memory while checking the clock condition");
+    if (mpp != NULL && mpp->abort != NULL) mpp->abort(1);
+    abort();
+}
+
+uint64_t trace_clock_condition(const scorep_finalize_context* ctx, trace_clock_summary* out)
+{
+    const scorep_multiprocess_ops* mpp = ctx->mpp;
+    /* only where some rank reads another clock than rank 0 */
+    scorep_clock_offset points[2];
+    uint64_t other_clock = 0;
+    if (scorep_timer_offsets(points) == 2)
+        other_clock = points[0].offset || points[1].offset || points[0].stddev > 0 || points[1].stddev > 0;
+    mpp->allreduce_u64(&other_clock, 1, 2);
+    *out = (trace_clock_summary){0, 0, 0};
+    if (!other_clock) return 0;
+
+    size_t size = ctx->size > 0 ? (size_t)ctx->size : 1;
+    struct timespec began, ended;
+    clock_gettime(CLOCK_MONOTONIC, &began);
+    memset(&cc, 0, sizeof cc);
+    cc.defs = ctx->defs;
+    cc.rank = ctx->rank;
+    /* equal for ranks whose times are on one clock with one correction */
+    cc.clock_key = scorep_timer_clock_identity() ^ (uint64_t)points[0].offset * 0x9E3779B97F4A7C15ull
+                   ^ (uint64_t)points[1].offset * 0xC2B2AE3D27D4EB4Full;
+    size_t n_locations = 0;
+    for (trace_location* tl = atomic_load(&trace.locations); tl != NULL; tl = tl->next, n_locations++) {
+        cc.location_index = n_locations;
+        trace_blocks_walk(tl, scan_block);
+    }
+    /* gather (locations, events) and the events on rank 0 */
+    int root = ctx->rank == 0;
+    uint64_t mine[2] = {n_locations, cc.count};
+    uint64_t* per_rank = root ? calloc(size * 2, sizeof *per_rank) : NULL;
+    size_t* counts = root ? calloc(size, sizeof *counts) : NULL;
+    size_t* displacements = root ? calloc(size, sizeof *displacements) : NULL;
+    if (root && (!per_rank || !counts || !displacements)) out_of_memory(mpp);
+    mpp->gather(mine, sizeof mine, per_rank, 0);
+    replay p = {0};
+    if (root) {
+        size_t total = 0;
+        for (int r = 0; r < ctx->size; r++) {
+            counts[r] = per_rank[2 * r + 1] * sizeof(message_event);
+            displacements[r] = total * sizeof(message_event);
+            total += per_rank[2 * r + 1];
+            p.locations += per_rank[2 * r];
+        }
+        p.n = total;
+        p.e = malloc((total ? total : 1) * sizeof *p.e);
+        if (p.e == NULL) out_of_memory(mpp);
+    }
+    mpp->gatherv(cc.events, cc.count * sizeof(message_event), p.e, counts, displacements, 0);
+    free(cc.events);
+    cc.events = NULL;
+
+    size_t* shift_counts = root ? calloc(size, sizeof *shift_counts) : NULL;
+    size_t* shift_displacements = root ? calloc(size, sizeof *shift_displacements) : NULL;
+    shift_point* ordered = NULL;
+    uint64_t summary[3] = {0, 0, 0};   /* moved receives, largest shift, latency */
+    if (root) {
+        /* global location numbers: ranks in order, each rank's locations in order */
+        size_t* location_base = calloc(size + 1, sizeof *location_base);
+        p.first = calloc(p.locations + 1, sizeof *p.first);
+        p.rank_of = calloc(p.locations ? p.locations : 1, sizeof *p.rank_of);
+        if (!shift_counts || !shift_displacements || !location_base || !p.first || !p.rank_of)
+            out_of_memory(mpp);
+        for (int r = 0; r < ctx->size; r++) {
+            location_base[r + 1] = location_base[r] + per_rank[2 * r];
+            for (size_t l = location_base[r]; l < location_base[r + 1]; l++) p.rank_of[l] = r;
+        }
+        size_t i = 0;
+        for (int r = 0; r < ctx->size; r++)
+            for (uint64_t k = 0; k < per_rank[2 * r + 1]; k++, i++) p.e[i].location += location_base[r];
+        /* each rank's events are by location already: count them */
+        for (size_t k = 0; k < p.n; k++) p.first[p.e[k].location + 1]++;
+        for (size_t l = 0; l < p.locations; l++) p.first[l + 1] += p.first[l];
+        if (match_messages(&p) != 0 || replay_messages(&p) != 0) out_of_memory(mpp);
+        /* the shift points go back to their ranks with local location numbers */
+        ordered = malloc((p.out_count ? p.out_count : 1) * sizeof *ordered);
+        if (ordered == NULL) out_of_memory(mpp);
+        size_t k = 0;
+        for (int r = 0; r < ctx->size; r++) {
+            shift_displacements[r] = k * sizeof *ordered;
+            for (size_t j = 0; j < p.out_count; j++)
+                if (p.rank_of[p.out[j].location] == r) {
+                    ordered[k] = p.out[j];
+                    ordered[k++].location -= location_base[r];
+                }
+            shift_counts[r] = k * sizeof *ordered - shift_displacements[r];
+        }
+        summary[0] = p.moved;
+        summary[1] = p.max_shift;
+        summary[2] = p.latency;
+        free(location_base);
+        free(p.e);
+        free(p.match);
+        free(p.first);
+        free(p.rank_of);
+        free(p.out);
+    }
+    uint64_t my_count = 0;
+    uint64_t* all_counts = root ? calloc(size, sizeof *all_counts) : NULL;
+    if (root) {
+        if (all_counts == NULL) out_of_memory(mpp);
+        for (int r = 0; r < ctx->size; r++) all_counts[r] = shift_counts[r] / sizeof(shift_point);
+    }
+    mpp->scatter(all_counts, &my_count, sizeof my_count, 0);
+    cc.shifts = malloc((my_count ? my_count : 1) * sizeof *cc.shifts);
+    if (cc.shifts == NULL) out_of_memory(mpp);
+    mpp->scatterv(ordered, shift_counts, shift_displacements, cc.shifts, my_count * sizeof *cc.shifts, 0);
+    cc.shift_count = my_count;
+    qsort(cc.shifts, cc.shift_count, sizeof *cc.shifts, by_location_and_index);
+    free(all_counts);
+    free(ordered);
+    free(shift_counts);
+    free(shift_displacements);
+    free(per_rank);
+    free(counts);
+    free(displacements);
+    mpp->bcast(summary, sizeof summary, 0);
+    clock_gettime(CLOCK_MONOTONIC, &ended);
+    if (root)
+        scorep_verbose("trace: clock condition checked over %zu message events in %.3f ms (%llu receives moved)",
+                       p.n, (double)(ended.tv_sec - began.tv_sec) * 1e3 + (double)(ended.tv_nsec - began.tv_nsec) / 1e6,
+                       (unsigned long long)summary[0]);
+    /* a shift in master ticks, in the ticks the events are written in */
+    double slope = 0;
+    if (scorep_timer_offsets(points) == 2 && points[1].local > points[0].local)
+        slope = (double)(points[1].offset - points[0].offset) / (double)(points[1].local - points[0].local);
+    cc.local_per_master = 1.0 / (1.0 + slope);
+    cc.active = 1;
+    out->receives = summary[0];
+    out->largest = summary[1];
+    out->latency = summary[2];
+    return summary[1];
+}
+
+/* ---- applied while a location is encoded (trace_encode.c) ---- */
+
+void trace_clock_begin_location(trace_location* tl)
+{
+    if (!cc.active) return;
+    uint64_t index = 0;
+    for (trace_location* t = atomic_load(&trace.locations); t != NULL && t != tl; t = t->next) index++;
+    const shift_point* p = cc.shifts;
+    const shift_point* end = cc.shifts + cc.shift_count;
+    while (p < end && p->location < index) p++;
+    cc.next = p;
+    while (p < end && p->location == index) p++;
+    cc.end = p;
+    cc.message_index = 0;
+    cc.shift_now = 0;
+}
+
+uint64_t trace_clock_time(const raw_record* r)
+{
+    if (!cc.active || (cc.shift_now == 0 && cc.next == cc.end)) return r->time;
+    if (message_of(r, NULL)) {
+        if (cc.next < cc.end && cc.next->index == cc.message_index) {
+            cc.shift_now = (uint64_t)((double)cc.next->shift * cc.local_per_master) + 1; /* rounded up */
+            cc.next++;
+        }
+        cc.message_index++;
+    }
+    if (cc.shift_now) cc.moved++;
+    return r->time + cc.shift_now;
+}
+
+uint64_t trace_clock_moved_events(void) { return cc.moved; }

@@ -1,0 +1,77 @@
+"""This machine as two nodes (issue 22): Open MPI starts its daemons through
+tests/clock/emulated_node_agent, which gives "nodeb" its own host name and a
+CLOCK_MONOTONIC 1000 s ahead of "nodea"'s; messages between them go over TCP.
+The trace must show the two nodes, the measured offset, and no message going
+backwards in time, with either timer."""
+import json
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+
+import clock_oracle as oracle  # noqa: E402
+from conftest import MPI_COMPILERS, mpi_build, mpirun  # noqa: E402
+
+otf2 = pytest.importorskip("otf2")
+
+AGENT = pathlib.Path(__file__).resolve().parent / "emulated_node_agent"
+AHEAD = 1000  # seconds nodeb's CLOCK_MONOTONIC is ahead
+NODES = ["--mca", "plm_rsh_agent", str(AGENT), "--host", "nodea:2,nodeb:2", "--mca", "btl", "self,tcp",
+         "-x", "EMULATED_NODE_OFFSET_nodeb"]
+
+
+@pytest.fixture(scope="module")
+def ring(tmp_path_factory):
+    probe = subprocess.run(["unshare", "-u", "-T", "--monotonic", "1", "--fork", "true"], capture_output=True,
+                           text=True)
+    if probe.returncode != 0:
+        pytest.skip(f"no UTS and time namespaces here (unshare: {probe.stderr.strip()})")
+    directory = tmp_path_factory.mktemp("two_nodes")
+    program = directory / "mpi_ring"
+    subprocess.run([sys.executable, str(mpi_build("openmpi") / "runtime" / "mpi_adapter" / "scorep"),
+                    MPI_COMPILERS["openmpi"]["c"], str(REPO / "tests" / "trace" / "mpi_ring.c"),
+                    "-o", str(program)], check=True, capture_output=True, timeout=120)
+    return program
+
+
+@pytest.mark.parametrize("timer", ["clock_gettime", "tsc"])
+def test_two_nodes_show_in_the_trace_with_their_offset_and_every_message_forwards(ring, timer):
+    directory = ring.parent / f"exp-{timer}"
+    env = {"SCOREP_TIMER": timer, "SCOREP_ENABLE_TRACING": "true", "SCOREP_EXPERIMENT_DIRECTORY": str(directory),
+           "EMULATED_NODE_OFFSET_nodeb": str(AHEAD),
+           # no profile.cubex: the suite's cube check takes this machine's host
+           # name for every rank's node (tests/cube_consistency.py)
+           "SCOREP_PROFILING_FORMAT": "none"}
+    mpirun(4, [ring], env=env, cwd=ring.parent, launcher_args=NODES)
+    anchor = directory / "traces.otf2"
+    with otf2.reader.open(str(anchor)) as trace:
+        nodes = {g.name: g.system_tree_parent.name for g in trace.definitions.location_groups}
+    assert nodes == {"MPI Rank 0": "nodea", "MPI Rank 1": "nodea", "MPI Rank 2": "nodeb", "MPI Rank 3": "nodeb"}
+    # the profile names the nodes too
+    profile = json.loads((directory / "profile.json").read_text())["experiment"]
+    assert profile["hosts"] == ["nodea", "nodea", "nodeb", "nodeb"]
+    text = (directory / "profile.txt").read_text()
+    assert "node:      nodea, ranks 0 1\nnode:      nodeb, ranks 2 3\n" in text
+    resolution, events = oracle.read_events(anchor)
+    offsets = oracle.clock_offsets(anchor)
+    stddevs = oracle.clock_offset_stddevs(anchor)
+    for location, rank in {event[1]: event[0] for event in events}.items():
+        seconds = [offset / resolution for _, offset in offsets[location]]
+        if rank < 2:
+            assert seconds == [0, 0]  # rank 0's node: its clock, not measured
+        else:  # the TSC is one for both "nodes"; CLOCK_MONOTONIC is not
+            expected = -AHEAD if timer == "clock_gettime" else 0
+            # within 10 us, or the uncertainty the record states (a loaded machine's TCP)
+            assert all(abs(s - expected) < 1e-5 + 2 * sd / resolution
+                       for s, sd in zip(seconds, stddevs[location])), (seconds, stddevs[location])
+    pairs, unmatched = oracle.messages(events)
+    assert unmatched == 0 and len(pairs) == 2 * 20 * 4 + 2
+    assert [(s[0], s[3], r[0], r[3]) for s, r in pairs if r[3] < s[3]] == []
+    if timer == "clock_gettime":
+        # as written (uncorrected), the messages from nodeb to nodea arrive 1000 s early
+        written = lambda event: oracle.uncorrected(event[3], offsets[event[1]])  # noqa: E731
+        assert sum(1 for s, r in pairs if written(r) < written(s)) >= 20
