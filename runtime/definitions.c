@@ -43,7 +43,8 @@ static table comms = {.element_size = sizeof(scorep_comm_def)};
 static table windows = {.element_size = sizeof(scorep_window_def)};
 static table parameters = {.element_size = sizeof(scorep_parameter_def)};
 static table metrics = {.element_size = sizeof(scorep_metric_def)};
-static scorep_strmap region_index, string_index, group_index, parameter_index, metric_index;
+static table io_handles = {.element_size = sizeof(scorep_io_handle_def)};
+static scorep_strmap region_index, string_index, group_index, parameter_index, metric_index, io_handle_index;
 static scorep_filter* filter;
 static int initialised;
 
@@ -297,6 +298,31 @@ scorep_metric scorep_definitions_metric(const char* name, const char* unit)
     pthread_mutex_unlock(&lock);
     return id;
 }
+scorep_io_handle scorep_io_handle_define(scorep_io_paradigm paradigm, const char* name)
+{
+    scorep_definitions_init();
+    if (!name) name = "<unknown>";
+    char key[1024];
+    size_t len;
+    const char* parts[] = {name};
+    int numbers[] = {(int)paradigm};
+    text_key(key, sizeof key, &len, parts, 1, numbers, 1);
+    pthread_mutex_lock(&lock);
+    uint32_t id;
+    if (!scorep_strmap_get(&io_handle_index, key, len, &id)) {
+        scorep_io_handle_def def = {strdup(name), paradigm};
+        id = table_append(&io_handles, &def);
+        scorep_strmap_put(&io_handle_index, key, len, id);
+    }
+    pthread_mutex_unlock(&lock);
+    return id;
+}
+uint32_t scorep_io_handle_count(void) { return __atomic_load_n(&io_handles.count, __ATOMIC_ACQUIRE); }
+const scorep_io_handle_def* scorep_io_handle_get(scorep_io_handle id)
+{
+    return id < scorep_io_handle_count() ? table_at(&io_handles, id) : NULL;
+}
+
 uint32_t scorep_metric_count(void) { return __atomic_load_n(&metrics.count, __ATOMIC_ACQUIRE); }
 const scorep_metric_def* scorep_metric_get(scorep_metric id)
 {

@@ -207,6 +207,13 @@ static inline int trace_is_partial(const scorep_finalize_context* ctx)
 int trace_write_partial_archive(const scorep_finalize_context* ctx, uint64_t* counts,
                                 int* locations_written);
 
+/* trace_io.c: the I/O adapters' global definitions (IoParadigm, IoRegularFile,
+ * IoHandle; strings from *next_string on) and their events' OTF2 values */
+int trace_io_write_definitions(OTF2_GlobalDefWriter* writer, const scorep_unified_definitions* defs,
+                               uint32_t* next_string);
+OTF2_IoAccessMode trace_io_access_mode(uint64_t mode);
+OTF2_IoSeekOption trace_io_seek_option(int64_t whence);
+
 /* trace_events.c: the event callbacks of the substrate table */
 void trace_events_fill_table(scorep_substrate* table);
 

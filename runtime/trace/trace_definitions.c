@@ -55,6 +55,7 @@ static int write_location_maps(OTF2_DefWriter* writer, const scorep_unified_defi
     failed |= write_map(writer, OTF2_MAPPING_RMA_WIN, scorep_window_count(), defs->window_map);
     failed |= write_map(writer, OTF2_MAPPING_PARAMETER, scorep_parameter_count(),
                         defs->parameter_map);
+    failed |= write_map(writer, OTF2_MAPPING_IO_HANDLE, scorep_io_handle_count(), defs->io_handle_map);
     return failed;
 }
 
@@ -335,6 +336,8 @@ int trace_write_global_definitions(OTF2_Archive* archive, const scorep_finalize_
     write_regions(&g, ctx->defs);
     write_communicators(&g, ctx);
     write_windows_and_parameters(&g, ctx->defs);
+    if (trace_io_write_definitions(g.writer, ctx->defs, &g.next_string) != 0)
+        g.failed = 1;
     check(&g, OTF2_Archive_CloseGlobalDefWriter(archive, g.writer));
     return g.failed ? -1 : 0;
 }

@@ -68,6 +68,10 @@ FILE * __wrap_fopen(const char *restrict path, const char *restrict mode)
     }
     scorep_libwrap_begin(scorep_r);
     FILE * scorep_result = scorep_real_0(path, mode);
+    if (scorep_result != NULL)
+        scorep_io_opened(SCOREP_IO_PARADIGM_ISOC, fileno(scorep_result),
+                         path,
+                         scorep_io_access_of_mode(mode));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -92,6 +96,10 @@ FILE * __wrap_fopen64(const char *restrict path, const char *restrict mode)
     }
     scorep_libwrap_begin(scorep_r);
     FILE * scorep_result = scorep_real_1(path, mode);
+    if (scorep_result != NULL)
+        scorep_io_opened(SCOREP_IO_PARADIGM_ISOC, fileno(scorep_result),
+                         path,
+                         scorep_io_access_of_mode(mode));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -116,6 +124,10 @@ FILE * __wrap_fdopen(int fd, const char * mode)
     }
     scorep_libwrap_begin(scorep_r);
     FILE * scorep_result = scorep_real_2(fd, mode);
+    if (scorep_result != NULL)
+        scorep_io_opened(SCOREP_IO_PARADIGM_ISOC, fileno(scorep_result),
+                         NULL,
+                         scorep_io_access_of_mode(mode));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -188,6 +200,10 @@ FILE * __wrap_tmpfile(void)
     }
     scorep_libwrap_begin(scorep_r);
     FILE * scorep_result = scorep_real_5();
+    if (scorep_result != NULL)
+        scorep_io_opened(SCOREP_IO_PARADIGM_ISOC, fileno(scorep_result),
+                         NULL,
+                         SCOREP_IO_READ_WRITE);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -212,6 +228,10 @@ FILE * __wrap_tmpfile64(void)
     }
     scorep_libwrap_begin(scorep_r);
     FILE * scorep_result = scorep_real_6();
+    if (scorep_result != NULL)
+        scorep_io_opened(SCOREP_IO_PARADIGM_ISOC, fileno(scorep_result),
+                         NULL,
+                         SCOREP_IO_READ_WRITE);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -235,7 +255,11 @@ int __wrap_fclose(FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
+    int scorep_io_fd = stream != NULL ? fileno(stream) : -1;
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(scorep_io_fd);
     int scorep_result = scorep_real_7(stream);
+    if (scorep_result == 0)
+        scorep_io_closed(scorep_io_fd, scorep_io_h);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -307,9 +331,18 @@ unsigned long __wrap_fread(void *restrict ptr, size_t size, size_t count, FILE *
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  (uint64_t)size * (uint64_t)count,
+                                  scorep_io_match);
     unsigned long scorep_result = scorep_real_10(ptr, size, count, stream);
-    if (scorep_result > 0)
-        scorep_io_bytes((uint64_t)scorep_result * (uint64_t)size, 0);
+    uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -333,9 +366,18 @@ size_t __wrap_fread_unlocked(void *restrict ptr, size_t size, size_t count, FILE
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  (uint64_t)size * (uint64_t)count,
+                                  scorep_io_match);
     size_t scorep_result = scorep_real_11(ptr, size, count, stream);
-    if (scorep_result > 0)
-        scorep_io_bytes((uint64_t)scorep_result * (uint64_t)size, 0);
+    uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -359,9 +401,18 @@ unsigned long __wrap_fwrite(const void *restrict ptr, size_t size, size_t count,
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  (uint64_t)size * (uint64_t)count,
+                                  scorep_io_match);
     unsigned long scorep_result = scorep_real_12(ptr, size, count, stream);
-    if (scorep_result > 0)
-        scorep_io_bytes(0, (uint64_t)scorep_result * (uint64_t)size);
+    uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -385,9 +436,18 @@ size_t __wrap_fwrite_unlocked(const void *restrict ptr, size_t size, size_t coun
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  (uint64_t)size * (uint64_t)count,
+                                  scorep_io_match);
     size_t scorep_result = scorep_real_13(ptr, size, count, stream);
-    if (scorep_result > 0)
-        scorep_io_bytes(0, (uint64_t)scorep_result * (uint64_t)size);
+    uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -411,9 +471,18 @@ char * __wrap_fgets(char *restrict string, int size, FILE *restrict stream)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  size > 0 ? (uint64_t)(size - 1) : 0,
+                                  scorep_io_match);
     char * scorep_result = scorep_real_14(string, size, stream);
-    if (scorep_result != NULL)
-        scorep_io_bytes((uint64_t)strlen(scorep_result), 0);
+    uint64_t scorep_io_done = scorep_result != NULL ? (uint64_t)strlen(scorep_result) : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -437,9 +506,18 @@ char * __wrap_fgets_unlocked(char *restrict string, int size, FILE *restrict str
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  size > 0 ? (uint64_t)(size - 1) : 0,
+                                  scorep_io_match);
     char * scorep_result = scorep_real_15(string, size, stream);
-    if (scorep_result != NULL)
-        scorep_io_bytes((uint64_t)strlen(scorep_result), 0);
+    uint64_t scorep_io_done = scorep_result != NULL ? (uint64_t)strlen(scorep_result) : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -463,9 +541,18 @@ int __wrap_fputs(const char *restrict string, FILE *restrict stream)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  (uint64_t)strlen(string),
+                                  scorep_io_match);
     int scorep_result = scorep_real_16(string, stream);
-    if (scorep_result >= 0)
-        scorep_io_bytes(0, (uint64_t)strlen(string));
+    uint64_t scorep_io_done = scorep_result >= 0 ? (uint64_t)strlen(string) : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -489,9 +576,18 @@ int __wrap_fputs_unlocked(const char *restrict string, FILE *restrict stream)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  (uint64_t)strlen(string),
+                                  scorep_io_match);
     int scorep_result = scorep_real_17(string, stream);
-    if (scorep_result >= 0)
-        scorep_io_bytes(0, (uint64_t)strlen(string));
+    uint64_t scorep_io_done = scorep_result >= 0 ? (uint64_t)strlen(string) : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -516,8 +612,9 @@ int __wrap_puts(const char * string)
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_18(string);
-    if (scorep_result >= 0)
-        scorep_io_bytes(0, (uint64_t)strlen(string) + 1);
+    uint64_t scorep_io_done = scorep_result >= 0 ? (uint64_t)strlen(string) + 1 : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -541,9 +638,18 @@ int __wrap_fgetc(FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  1,
+                                  scorep_io_match);
     int scorep_result = scorep_real_19(stream);
-    if (scorep_result != EOF)
+    uint64_t scorep_io_done = scorep_result != EOF;
+    if (scorep_io_done)
         scorep_io_bytes(1, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -567,9 +673,18 @@ int __wrap_fgetc_unlocked(FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  1,
+                                  scorep_io_match);
     int scorep_result = scorep_real_20(stream);
-    if (scorep_result != EOF)
+    uint64_t scorep_io_done = scorep_result != EOF;
+    if (scorep_io_done)
         scorep_io_bytes(1, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -593,9 +708,18 @@ int __wrap_getc(FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  1,
+                                  scorep_io_match);
     int scorep_result = scorep_real_21(stream);
-    if (scorep_result != EOF)
+    uint64_t scorep_io_done = scorep_result != EOF;
+    if (scorep_io_done)
         scorep_io_bytes(1, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -619,9 +743,18 @@ int __wrap_getc_unlocked(FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  1,
+                                  scorep_io_match);
     int scorep_result = scorep_real_22(stream);
-    if (scorep_result != EOF)
+    uint64_t scorep_io_done = scorep_result != EOF;
+    if (scorep_io_done)
         scorep_io_bytes(1, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -646,7 +779,8 @@ int __wrap_getchar(void)
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_23();
-    if (scorep_result != EOF)
+    uint64_t scorep_io_done = scorep_result != EOF;
+    if (scorep_io_done)
         scorep_io_bytes(1, 0);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
@@ -672,7 +806,8 @@ int __wrap_getchar_unlocked(void)
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_24();
-    if (scorep_result != EOF)
+    uint64_t scorep_io_done = scorep_result != EOF;
+    if (scorep_io_done)
         scorep_io_bytes(1, 0);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
@@ -697,9 +832,18 @@ int __wrap_fputc(int c, FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  1,
+                                  scorep_io_match);
     int scorep_result = scorep_real_25(c, stream);
-    if (scorep_result != EOF)
+    uint64_t scorep_io_done = scorep_result != EOF;
+    if (scorep_io_done)
         scorep_io_bytes(0, 1);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -723,9 +867,18 @@ int __wrap_fputc_unlocked(int c, FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  1,
+                                  scorep_io_match);
     int scorep_result = scorep_real_26(c, stream);
-    if (scorep_result != EOF)
+    uint64_t scorep_io_done = scorep_result != EOF;
+    if (scorep_io_done)
         scorep_io_bytes(0, 1);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -749,9 +902,18 @@ int __wrap_putc(int c, FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  1,
+                                  scorep_io_match);
     int scorep_result = scorep_real_27(c, stream);
-    if (scorep_result != EOF)
+    uint64_t scorep_io_done = scorep_result != EOF;
+    if (scorep_io_done)
         scorep_io_bytes(0, 1);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -775,9 +937,18 @@ int __wrap_putc_unlocked(int c, FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  1,
+                                  scorep_io_match);
     int scorep_result = scorep_real_28(c, stream);
-    if (scorep_result != EOF)
+    uint64_t scorep_io_done = scorep_result != EOF;
+    if (scorep_io_done)
         scorep_io_bytes(0, 1);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -802,7 +973,8 @@ int __wrap_putchar(int c)
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_29(c);
-    if (scorep_result != EOF)
+    uint64_t scorep_io_done = scorep_result != EOF;
+    if (scorep_io_done)
         scorep_io_bytes(0, 1);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
@@ -828,7 +1000,8 @@ int __wrap_putchar_unlocked(int c)
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_30(c);
-    if (scorep_result != EOF)
+    uint64_t scorep_io_done = scorep_result != EOF;
+    if (scorep_io_done)
         scorep_io_bytes(0, 1);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
@@ -853,9 +1026,18 @@ __ssize_t __wrap_getline(char **restrict line, size_t *restrict n, FILE *restric
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  0,
+                                  scorep_io_match);
     __ssize_t scorep_result = scorep_real_31(line, n, stream);
-    if (scorep_result > 0)
-        scorep_io_bytes((uint64_t)scorep_result, 0);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -879,9 +1061,18 @@ __ssize_t __wrap_getdelim(char **restrict line, size_t *restrict n, int delimite
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  0,
+                                  scorep_io_match);
     __ssize_t scorep_result = scorep_real_32(line, n, delimiter, stream);
-    if (scorep_result > 0)
-        scorep_io_bytes((uint64_t)scorep_result, 0);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -905,12 +1096,21 @@ int __wrap_fprintf(FILE *restrict stream, const char *restrict format, ...)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  0,
+                                  scorep_io_match);
     va_list scorep_ap;
     va_start(scorep_ap, format);
     int scorep_result = scorep_real_33(stream, format, scorep_ap);
     va_end(scorep_ap);
-    if (scorep_result > 0)
-        scorep_io_bytes(0, (uint64_t)scorep_result);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -938,8 +1138,9 @@ int __wrap_printf(const char *restrict format, ...)
     va_start(scorep_ap, format);
     int scorep_result = scorep_real_34(format, scorep_ap);
     va_end(scorep_ap);
-    if (scorep_result > 0)
-        scorep_io_bytes(0, (uint64_t)scorep_result);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -963,9 +1164,18 @@ int __wrap_vfprintf(FILE *restrict stream, const char *restrict format, __gnuc_v
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  0,
+                                  scorep_io_match);
     int scorep_result = scorep_real_35(stream, format, ap);
-    if (scorep_result > 0)
-        scorep_io_bytes(0, (uint64_t)scorep_result);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -990,8 +1200,9 @@ int __wrap_vprintf(const char *restrict format, __gnuc_va_list ap)
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_36(format, ap);
-    if (scorep_result > 0)
-        scorep_io_bytes(0, (uint64_t)scorep_result);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1117,7 +1328,10 @@ int __wrap_fseek(FILE * stream, long offset, int whence)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
     int scorep_result = scorep_real_41(stream, offset, whence);
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_result == 0)
+        scorep_io_seek(scorep_io_h, (int64_t)offset, whence, (uint64_t)ftello(stream));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1141,7 +1355,10 @@ int __wrap_fseeko(FILE * stream, __off_t offset, int whence)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
     int scorep_result = scorep_real_42(stream, offset, whence);
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_result == 0)
+        scorep_io_seek(scorep_io_h, (int64_t)offset, whence, (uint64_t)ftello(stream));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1165,7 +1382,10 @@ int __wrap_fseeko64(FILE * stream, __off64_t offset, int whence)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
     int scorep_result = scorep_real_43(stream, offset, whence);
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_result == 0)
+        scorep_io_seek(scorep_io_h, (int64_t)offset, whence, (uint64_t)ftello(stream));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1382,12 +1602,21 @@ int __wrap___fprintf_chk(FILE *restrict stream, int flag, const char *restrict f
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  0,
+                                  scorep_io_match);
     va_list scorep_ap;
     va_start(scorep_ap, format);
     int scorep_result = scorep_real_52(stream, flag, format, scorep_ap);
     va_end(scorep_ap);
-    if (scorep_result > 0)
-        scorep_io_bytes(0, (uint64_t)scorep_result);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1415,8 +1644,9 @@ int __wrap___printf_chk(int flag, const char *restrict format, ...)
     va_start(scorep_ap, format);
     int scorep_result = scorep_real_53(flag, format, scorep_ap);
     va_end(scorep_ap);
-    if (scorep_result > 0)
-        scorep_io_bytes(0, (uint64_t)scorep_result);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1440,9 +1670,18 @@ int __wrap___vfprintf_chk(FILE *restrict stream, int flag, const char *restrict 
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  0,
+                                  scorep_io_match);
     int scorep_result = scorep_real_54(stream, flag, format, ap);
-    if (scorep_result > 0)
-        scorep_io_bytes(0, (uint64_t)scorep_result);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1467,8 +1706,9 @@ int __wrap___vprintf_chk(int flag, const char *restrict format, __gnuc_va_list a
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_55(flag, format, ap);
-    if (scorep_result > 0)
-        scorep_io_bytes(0, (uint64_t)scorep_result);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1492,9 +1732,18 @@ char * __wrap___fgets_chk(char *restrict string, size_t buflen, int size, FILE *
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  size > 0 ? (uint64_t)(size - 1) : 0,
+                                  scorep_io_match);
     char * scorep_result = scorep_real_56(string, buflen, size, stream);
-    if (scorep_result != NULL)
-        scorep_io_bytes((uint64_t)strlen(scorep_result), 0);
+    uint64_t scorep_io_done = scorep_result != NULL ? (uint64_t)strlen(scorep_result) : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1518,9 +1767,18 @@ char * __wrap___fgets_unlocked_chk(char *restrict string, size_t buflen, int siz
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  size > 0 ? (uint64_t)(size - 1) : 0,
+                                  scorep_io_match);
     char * scorep_result = scorep_real_57(string, buflen, size, stream);
-    if (scorep_result != NULL)
-        scorep_io_bytes((uint64_t)strlen(scorep_result), 0);
+    uint64_t scorep_io_done = scorep_result != NULL ? (uint64_t)strlen(scorep_result) : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1544,9 +1802,18 @@ size_t __wrap___fread_chk(void *restrict ptr, size_t buflen, size_t size, size_t
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  (uint64_t)size * (uint64_t)count,
+                                  scorep_io_match);
     size_t scorep_result = scorep_real_58(ptr, buflen, size, count, stream);
-    if (scorep_result > 0)
-        scorep_io_bytes((uint64_t)scorep_result * (uint64_t)size, 0);
+    uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1570,9 +1837,18 @@ size_t __wrap___fread_unlocked_chk(void *restrict ptr, size_t buflen, size_t siz
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  (uint64_t)size * (uint64_t)count,
+                                  scorep_io_match);
     size_t scorep_result = scorep_real_59(ptr, buflen, size, count, stream);
-    if (scorep_result > 0)
-        scorep_io_bytes((uint64_t)scorep_result * (uint64_t)size, 0);
+    uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 

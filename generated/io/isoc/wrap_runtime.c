@@ -74,6 +74,10 @@ static __attribute__((used)) FILE * scorep_libwrap_rt_0(const char *restrict pat
     }
     scorep_libwrap_begin(scorep_r);
     FILE * scorep_result = scorep_real_0(path, mode);
+    if (scorep_result != NULL)
+        scorep_io_opened(SCOREP_IO_PARADIGM_ISOC, fileno(scorep_result),
+                         path,
+                         scorep_io_access_of_mode(mode));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -97,6 +101,10 @@ static __attribute__((used)) FILE * scorep_libwrap_rt_1(const char *restrict pat
     }
     scorep_libwrap_begin(scorep_r);
     FILE * scorep_result = scorep_real_1(path, mode);
+    if (scorep_result != NULL)
+        scorep_io_opened(SCOREP_IO_PARADIGM_ISOC, fileno(scorep_result),
+                         path,
+                         scorep_io_access_of_mode(mode));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -120,6 +128,10 @@ static __attribute__((used)) FILE * scorep_libwrap_rt_2(int fd, const char * mod
     }
     scorep_libwrap_begin(scorep_r);
     FILE * scorep_result = scorep_real_2(fd, mode);
+    if (scorep_result != NULL)
+        scorep_io_opened(SCOREP_IO_PARADIGM_ISOC, fileno(scorep_result),
+                         NULL,
+                         scorep_io_access_of_mode(mode));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -189,6 +201,10 @@ static __attribute__((used)) FILE * scorep_libwrap_rt_5(void)
     }
     scorep_libwrap_begin(scorep_r);
     FILE * scorep_result = scorep_real_5();
+    if (scorep_result != NULL)
+        scorep_io_opened(SCOREP_IO_PARADIGM_ISOC, fileno(scorep_result),
+                         NULL,
+                         SCOREP_IO_READ_WRITE);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -212,6 +228,10 @@ static __attribute__((used)) FILE * scorep_libwrap_rt_6(void)
     }
     scorep_libwrap_begin(scorep_r);
     FILE * scorep_result = scorep_real_6();
+    if (scorep_result != NULL)
+        scorep_io_opened(SCOREP_IO_PARADIGM_ISOC, fileno(scorep_result),
+                         NULL,
+                         SCOREP_IO_READ_WRITE);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -234,7 +254,11 @@ static __attribute__((used)) int scorep_libwrap_rt_7(FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
+    int scorep_io_fd = stream != NULL ? fileno(stream) : -1;
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(scorep_io_fd);
     int scorep_result = scorep_real_7(stream);
+    if (scorep_result == 0)
+        scorep_io_closed(scorep_io_fd, scorep_io_h);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -303,9 +327,18 @@ static __attribute__((used)) unsigned long scorep_libwrap_rt_10(void *restrict p
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  (uint64_t)size * (uint64_t)count,
+                                  scorep_io_match);
     unsigned long scorep_result = scorep_real_10(ptr, size, count, stream);
-    if (scorep_result > 0)
-        scorep_io_bytes((uint64_t)scorep_result * (uint64_t)size, 0);
+    uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -328,9 +361,18 @@ static __attribute__((used)) size_t scorep_libwrap_rt_11(void *restrict ptr, siz
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  (uint64_t)size * (uint64_t)count,
+                                  scorep_io_match);
     size_t scorep_result = scorep_real_11(ptr, size, count, stream);
-    if (scorep_result > 0)
-        scorep_io_bytes((uint64_t)scorep_result * (uint64_t)size, 0);
+    uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -353,9 +395,18 @@ static __attribute__((used)) unsigned long scorep_libwrap_rt_12(const void *rest
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  (uint64_t)size * (uint64_t)count,
+                                  scorep_io_match);
     unsigned long scorep_result = scorep_real_12(ptr, size, count, stream);
-    if (scorep_result > 0)
-        scorep_io_bytes(0, (uint64_t)scorep_result * (uint64_t)size);
+    uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -378,9 +429,18 @@ static __attribute__((used)) size_t scorep_libwrap_rt_13(const void *restrict pt
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  (uint64_t)size * (uint64_t)count,
+                                  scorep_io_match);
     size_t scorep_result = scorep_real_13(ptr, size, count, stream);
-    if (scorep_result > 0)
-        scorep_io_bytes(0, (uint64_t)scorep_result * (uint64_t)size);
+    uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -403,9 +463,18 @@ static __attribute__((used)) char * scorep_libwrap_rt_14(char *restrict string, 
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  size > 0 ? (uint64_t)(size - 1) : 0,
+                                  scorep_io_match);
     char * scorep_result = scorep_real_14(string, size, stream);
-    if (scorep_result != NULL)
-        scorep_io_bytes((uint64_t)strlen(scorep_result), 0);
+    uint64_t scorep_io_done = scorep_result != NULL ? (uint64_t)strlen(scorep_result) : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -428,9 +497,18 @@ static __attribute__((used)) char * scorep_libwrap_rt_15(char *restrict string, 
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  size > 0 ? (uint64_t)(size - 1) : 0,
+                                  scorep_io_match);
     char * scorep_result = scorep_real_15(string, size, stream);
-    if (scorep_result != NULL)
-        scorep_io_bytes((uint64_t)strlen(scorep_result), 0);
+    uint64_t scorep_io_done = scorep_result != NULL ? (uint64_t)strlen(scorep_result) : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -453,9 +531,18 @@ static __attribute__((used)) int scorep_libwrap_rt_16(const char *restrict strin
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  (uint64_t)strlen(string),
+                                  scorep_io_match);
     int scorep_result = scorep_real_16(string, stream);
-    if (scorep_result >= 0)
-        scorep_io_bytes(0, (uint64_t)strlen(string));
+    uint64_t scorep_io_done = scorep_result >= 0 ? (uint64_t)strlen(string) : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -478,9 +565,18 @@ static __attribute__((used)) int scorep_libwrap_rt_17(const char *restrict strin
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  (uint64_t)strlen(string),
+                                  scorep_io_match);
     int scorep_result = scorep_real_17(string, stream);
-    if (scorep_result >= 0)
-        scorep_io_bytes(0, (uint64_t)strlen(string));
+    uint64_t scorep_io_done = scorep_result >= 0 ? (uint64_t)strlen(string) : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -504,8 +600,9 @@ static __attribute__((used)) int scorep_libwrap_rt_18(const char * string)
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_18(string);
-    if (scorep_result >= 0)
-        scorep_io_bytes(0, (uint64_t)strlen(string) + 1);
+    uint64_t scorep_io_done = scorep_result >= 0 ? (uint64_t)strlen(string) + 1 : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -528,9 +625,18 @@ static __attribute__((used)) int scorep_libwrap_rt_19(FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  1,
+                                  scorep_io_match);
     int scorep_result = scorep_real_19(stream);
-    if (scorep_result != EOF)
+    uint64_t scorep_io_done = scorep_result != EOF;
+    if (scorep_io_done)
         scorep_io_bytes(1, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -553,9 +659,18 @@ static __attribute__((used)) int scorep_libwrap_rt_20(FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  1,
+                                  scorep_io_match);
     int scorep_result = scorep_real_20(stream);
-    if (scorep_result != EOF)
+    uint64_t scorep_io_done = scorep_result != EOF;
+    if (scorep_io_done)
         scorep_io_bytes(1, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -578,9 +693,18 @@ static __attribute__((used)) int scorep_libwrap_rt_21(FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  1,
+                                  scorep_io_match);
     int scorep_result = scorep_real_21(stream);
-    if (scorep_result != EOF)
+    uint64_t scorep_io_done = scorep_result != EOF;
+    if (scorep_io_done)
         scorep_io_bytes(1, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -603,9 +727,18 @@ static __attribute__((used)) int scorep_libwrap_rt_22(FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  1,
+                                  scorep_io_match);
     int scorep_result = scorep_real_22(stream);
-    if (scorep_result != EOF)
+    uint64_t scorep_io_done = scorep_result != EOF;
+    if (scorep_io_done)
         scorep_io_bytes(1, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -629,7 +762,8 @@ static __attribute__((used)) int scorep_libwrap_rt_23(void)
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_23();
-    if (scorep_result != EOF)
+    uint64_t scorep_io_done = scorep_result != EOF;
+    if (scorep_io_done)
         scorep_io_bytes(1, 0);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
@@ -654,7 +788,8 @@ static __attribute__((used)) int scorep_libwrap_rt_24(void)
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_24();
-    if (scorep_result != EOF)
+    uint64_t scorep_io_done = scorep_result != EOF;
+    if (scorep_io_done)
         scorep_io_bytes(1, 0);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
@@ -678,9 +813,18 @@ static __attribute__((used)) int scorep_libwrap_rt_25(int c, FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  1,
+                                  scorep_io_match);
     int scorep_result = scorep_real_25(c, stream);
-    if (scorep_result != EOF)
+    uint64_t scorep_io_done = scorep_result != EOF;
+    if (scorep_io_done)
         scorep_io_bytes(0, 1);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -703,9 +847,18 @@ static __attribute__((used)) int scorep_libwrap_rt_26(int c, FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  1,
+                                  scorep_io_match);
     int scorep_result = scorep_real_26(c, stream);
-    if (scorep_result != EOF)
+    uint64_t scorep_io_done = scorep_result != EOF;
+    if (scorep_io_done)
         scorep_io_bytes(0, 1);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -728,9 +881,18 @@ static __attribute__((used)) int scorep_libwrap_rt_27(int c, FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  1,
+                                  scorep_io_match);
     int scorep_result = scorep_real_27(c, stream);
-    if (scorep_result != EOF)
+    uint64_t scorep_io_done = scorep_result != EOF;
+    if (scorep_io_done)
         scorep_io_bytes(0, 1);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -753,9 +915,18 @@ static __attribute__((used)) int scorep_libwrap_rt_28(int c, FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  1,
+                                  scorep_io_match);
     int scorep_result = scorep_real_28(c, stream);
-    if (scorep_result != EOF)
+    uint64_t scorep_io_done = scorep_result != EOF;
+    if (scorep_io_done)
         scorep_io_bytes(0, 1);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -779,7 +950,8 @@ static __attribute__((used)) int scorep_libwrap_rt_29(int c)
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_29(c);
-    if (scorep_result != EOF)
+    uint64_t scorep_io_done = scorep_result != EOF;
+    if (scorep_io_done)
         scorep_io_bytes(0, 1);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
@@ -804,7 +976,8 @@ static __attribute__((used)) int scorep_libwrap_rt_30(int c)
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_30(c);
-    if (scorep_result != EOF)
+    uint64_t scorep_io_done = scorep_result != EOF;
+    if (scorep_io_done)
         scorep_io_bytes(0, 1);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
@@ -828,9 +1001,18 @@ static __attribute__((used)) __ssize_t scorep_libwrap_rt_31(char **restrict line
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  0,
+                                  scorep_io_match);
     __ssize_t scorep_result = scorep_real_31(line, n, stream);
-    if (scorep_result > 0)
-        scorep_io_bytes((uint64_t)scorep_result, 0);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -853,9 +1035,18 @@ static __attribute__((used)) __ssize_t scorep_libwrap_rt_32(char **restrict line
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  0,
+                                  scorep_io_match);
     __ssize_t scorep_result = scorep_real_32(line, n, delimiter, stream);
-    if (scorep_result > 0)
-        scorep_io_bytes((uint64_t)scorep_result, 0);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -882,12 +1073,21 @@ static __attribute__((used)) int scorep_libwrap_rt_33(FILE *restrict stream, con
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  0,
+                                  scorep_io_match);
     va_list scorep_ap;
     va_start(scorep_ap, format);
     int scorep_result = scorep_real_33(stream, format, scorep_ap);
     va_end(scorep_ap);
-    if (scorep_result > 0)
-        scorep_io_bytes(0, (uint64_t)scorep_result);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -918,8 +1118,9 @@ static __attribute__((used)) int scorep_libwrap_rt_34(const char *restrict forma
     va_start(scorep_ap, format);
     int scorep_result = scorep_real_34(format, scorep_ap);
     va_end(scorep_ap);
-    if (scorep_result > 0)
-        scorep_io_bytes(0, (uint64_t)scorep_result);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -942,9 +1143,18 @@ static __attribute__((used)) int scorep_libwrap_rt_35(FILE *restrict stream, con
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  0,
+                                  scorep_io_match);
     int scorep_result = scorep_real_35(stream, format, ap);
-    if (scorep_result > 0)
-        scorep_io_bytes(0, (uint64_t)scorep_result);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -968,8 +1178,9 @@ static __attribute__((used)) int scorep_libwrap_rt_36(const char *restrict forma
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_36(format, ap);
-    if (scorep_result > 0)
-        scorep_io_bytes(0, (uint64_t)scorep_result);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1098,7 +1309,10 @@ static __attribute__((used)) int scorep_libwrap_rt_41(FILE * stream, long offset
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
     int scorep_result = scorep_real_41(stream, offset, whence);
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_result == 0)
+        scorep_io_seek(scorep_io_h, (int64_t)offset, whence, (uint64_t)ftello(stream));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1121,7 +1335,10 @@ static __attribute__((used)) int scorep_libwrap_rt_42(FILE * stream, __off_t off
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
     int scorep_result = scorep_real_42(stream, offset, whence);
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_result == 0)
+        scorep_io_seek(scorep_io_h, (int64_t)offset, whence, (uint64_t)ftello(stream));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1144,7 +1361,10 @@ static __attribute__((used)) int scorep_libwrap_rt_43(FILE * stream, __off64_t o
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
     int scorep_result = scorep_real_43(stream, offset, whence);
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_result == 0)
+        scorep_io_seek(scorep_io_h, (int64_t)offset, whence, (uint64_t)ftello(stream));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1356,12 +1576,21 @@ static __attribute__((used)) int scorep_libwrap_rt_52(FILE *restrict stream, int
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  0,
+                                  scorep_io_match);
     va_list scorep_ap;
     va_start(scorep_ap, format);
     int scorep_result = scorep_real_52(stream, flag, format, scorep_ap);
     va_end(scorep_ap);
-    if (scorep_result > 0)
-        scorep_io_bytes(0, (uint64_t)scorep_result);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1392,8 +1621,9 @@ static __attribute__((used)) int scorep_libwrap_rt_53(int flag, const char *rest
     va_start(scorep_ap, format);
     int scorep_result = scorep_real_53(flag, format, scorep_ap);
     va_end(scorep_ap);
-    if (scorep_result > 0)
-        scorep_io_bytes(0, (uint64_t)scorep_result);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1416,9 +1646,18 @@ static __attribute__((used)) int scorep_libwrap_rt_54(FILE *restrict stream, int
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  0,
+                                  scorep_io_match);
     int scorep_result = scorep_real_54(stream, flag, format, ap);
-    if (scorep_result > 0)
-        scorep_io_bytes(0, (uint64_t)scorep_result);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1442,8 +1681,9 @@ static __attribute__((used)) int scorep_libwrap_rt_55(int flag, const char *rest
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_55(flag, format, ap);
-    if (scorep_result > 0)
-        scorep_io_bytes(0, (uint64_t)scorep_result);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1466,9 +1706,18 @@ static __attribute__((used)) char * scorep_libwrap_rt_56(char *restrict string, 
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  size > 0 ? (uint64_t)(size - 1) : 0,
+                                  scorep_io_match);
     char * scorep_result = scorep_real_56(string, buflen, size, stream);
-    if (scorep_result != NULL)
-        scorep_io_bytes((uint64_t)strlen(scorep_result), 0);
+    uint64_t scorep_io_done = scorep_result != NULL ? (uint64_t)strlen(scorep_result) : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1491,9 +1740,18 @@ static __attribute__((used)) char * scorep_libwrap_rt_57(char *restrict string, 
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  size > 0 ? (uint64_t)(size - 1) : 0,
+                                  scorep_io_match);
     char * scorep_result = scorep_real_57(string, buflen, size, stream);
-    if (scorep_result != NULL)
-        scorep_io_bytes((uint64_t)strlen(scorep_result), 0);
+    uint64_t scorep_io_done = scorep_result != NULL ? (uint64_t)strlen(scorep_result) : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1516,9 +1774,18 @@ static __attribute__((used)) size_t scorep_libwrap_rt_58(void *restrict ptr, siz
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  (uint64_t)size * (uint64_t)count,
+                                  scorep_io_match);
     size_t scorep_result = scorep_real_58(ptr, buflen, size, count, stream);
-    if (scorep_result > 0)
-        scorep_io_bytes((uint64_t)scorep_result * (uint64_t)size, 0);
+    uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1541,9 +1808,18 @@ static __attribute__((used)) size_t scorep_libwrap_rt_59(void *restrict ptr, siz
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  (uint64_t)size * (uint64_t)count,
+                                  scorep_io_match);
     size_t scorep_result = scorep_real_59(ptr, buflen, size, count, stream);
-    if (scorep_result > 0)
-        scorep_io_bytes((uint64_t)scorep_result * (uint64_t)size, 0);
+    uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 

@@ -433,6 +433,34 @@ void scorep_rma_sync(scorep_window window, int target);
 /* Bytes moved by the enclosing I/O call (MPI_File_read/write...). */
 void scorep_io_bytes(uint64_t bytes_read, uint64_t bytes_written);
 
+/* ---- I/O handles (the I/O adapters: runtime/io_adapter/) --------------------- */
+
+/* An I/O handle: a file of an I/O paradigm, as the trace's IoHandle
+ * definitions name it (docs/IO_ADAPTER.md). */
+typedef uint32_t scorep_io_handle;
+typedef enum scorep_io_paradigm {
+    SCOREP_IO_PARADIGM_POSIX,
+    SCOREP_IO_PARADIGM_ISOC,
+    SCOREP_IO_PARADIGM_COUNT_
+} scorep_io_paradigm;
+typedef enum scorep_io_access { SCOREP_IO_READ_ONLY, SCOREP_IO_WRITE_ONLY, SCOREP_IO_READ_WRITE } scorep_io_access;
+typedef enum scorep_io_operation { SCOREP_IO_OP_READ, SCOREP_IO_OP_WRITE } scorep_io_operation;
+
+/* The handle of file `name` (NULL: "<unknown>") in paradigm: same paradigm
+ * and name, same handle (unified across ranks likewise). Takes a lock and
+ * may allocate: call it where a file is opened, not per transfer. */
+scorep_io_handle scorep_io_handle_define(scorep_io_paradigm paradigm, const char* name);
+/* The handle became usable (open succeeded) / unusable (close succeeded). */
+void scorep_io_create_handle(scorep_io_handle handle, scorep_io_access mode);
+void scorep_io_destroy_handle(scorep_io_handle handle);
+/* A blocking transfer on handle: begin with the bytes requested, complete
+ * with the bytes done; matching_id pairs them (unique per thread). */
+void scorep_io_operation_begin(scorep_io_handle handle, scorep_io_operation mode, uint64_t bytes_request,
+                               uint64_t matching_id);
+void scorep_io_operation_complete(scorep_io_handle handle, uint64_t bytes_result, uint64_t matching_id);
+/* A seek: the offset asked for, whence (SEEK_SET, SEEK_CUR, SEEK_END), the offset reached. */
+void scorep_io_seek(scorep_io_handle handle, int64_t offset_request, int whence, uint64_t offset_result);
+
 /* ---- user parameters and metrics ------------------------------------------ */
 
 typedef enum scorep_parameter_type {
