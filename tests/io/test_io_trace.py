@@ -9,9 +9,11 @@ import os
 import pathlib
 import re
 import subprocess
+import sys
 
 import pytest
 
+from conftest import MPI_COMPILERS
 from test_posix_io import scorep
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -109,3 +111,31 @@ def test_isoc_io_trace_has_stream_handles_and_operations_with_their_bytes(build_
         [("WRITE", 0, 16)] * 3 + [("WRITE", 50, 50), ("WRITE", 11, 11)] + [("WRITE", 1, 1)] * 3 + \
         [("READ", 63, 16)] * 3 + [("READ", 50, 50), ("READ", 63, 11)] + [("READ", 1, 1)] * 3 + \
         [("READ", 1, 0), ("READ", 63, 0)]
+
+
+def test_io_handles_are_unified_across_ranks(tmp_path):
+    """Two ranks: each its own file, both one shared file. The shared file
+    is one IoHandle (one IoRegularFile) in the global definitions, and each
+    rank's records name its own files through its mapping table."""
+    sys.path.insert(0, str(HERE.parent / "mpi"))
+    from measure import run_measured, scorep as mpi_scorep   # tests/mpi/measure.py
+    program = tmp_path / "mpi_files"
+    subprocess.run(mpi_scorep("openmpi") + ["--io=posix", MPI_COMPILERS["openmpi"]["c"], "-O1",
+                                            str(HERE / "mpi_files.c"), "-o", str(program)],
+                   check=True, capture_output=True, text=True)
+    proc, experiment = run_measured("openmpi", 2, program, tmp_path)
+    assert sorted(proc.stdout.splitlines()) == ["rank 0 ok", "rank 1 ok"]
+    handles, files = io_definitions(experiment)
+    assert handles == {"rank0.dat": "POSIX I/O", "rank1.dat": "POSIX I/O", "shared.dat": "POSIX I/O"}
+    assert sorted(files) == ["rank0.dat", "rank1.dat", "shared.dat"]
+    out = subprocess.run(["otf2-print", str(experiment / "traces.otf2")], capture_output=True, text=True,
+                         check=True).stdout
+    per_rank = {}
+    for line in out.splitlines():
+        m = RECORD.match(line)
+        if m and m.group(1) == "IO_OPERATION_COMPLETE":
+            rank = int(m.group(2)) >> 32
+            fields = dict(FIELD.findall(m.group(6)))
+            per_rank.setdefault(rank, []).append((m.group(4), int(fields["Bytes Result"])))
+    assert per_rank == {r: [(f"rank{r}.dat", 10 * (r + 1)), ("shared.dat", 64), ("shared.dat", 64)]
+                        for r in (0, 1)}
