@@ -1,14 +1,16 @@
-"""System adapters (POSIX I/O, ...): the C library's own headers through the
-library header front-end (generator/libwrap/header.py) -> Procedure objects,
-a system catalogue (tasks/posix_io.json, snippets tasks/io_*.c.j2) and the
-one library wrapper skeleton (generator/libwrap/backend.py) -> generated/<output>/,
-the way generator/caf_backend.py makes the CAF adapter from libcaf.h.
+"""System adapters (POSIX and ISO C I/O, ...): the C library's own headers
+through the library header front-end (generator/libwrap/header.py) -> Procedure
+objects, a system catalogue (tasks/posix_io.json, tasks/isoc_io.json, snippets
+tasks/io_*.c.j2) and the one library wrapper skeleton
+(generator/libwrap/backend.py) -> generated/<output>/, the way
+generator/caf_backend.py makes the CAF adapter from libcaf.h.
 
     generated/io/posix/wrap_linktime.c  __wrap_<symbol> (ld --wrap): `scorep --io=posix`
     generated/io/posix/wrap_runtime.c   the symbols themselves, LD_PRELOAD-able:
                                         `scorep-exec --io=posix`
     generated/io/posix/wrap.flags       the linker options, one -Wl,--wrap=SYMBOL a line
     generated/io/posix/wrapped.txt      the wrapped symbols
+    generated/io/isoc/...               the same for --io=isoc
 
 A system header declares far more than a catalogue measures: the catalogue's
 `functions` name the ones wrapped (each must be declared, each must match a
@@ -19,7 +21,11 @@ argument an ellipsis carries, for functions without a va_list variant, such as
 open's mode) and `fortified` (the checking variants a program built with
 _FORTIFY_SOURCE calls, __read_chk for read, which the headers declare only
 under the flags given there: each is wrapped under its own symbol, its region
-named after the function the program's source calls).
+named after the function the program's source calls) and `va_list` (the
+va_list variant an ellipsis function forwards to: fprintf through vfprintf).
+The catalogue names symbols (what a program's call reaches: __isoc99_fscanf
+for fscanf under glibc's headers); the regions are named after the declared
+function.
 """
 import json
 import pathlib
