@@ -139,3 +139,23 @@ def test_io_handles_are_unified_across_ranks(tmp_path):
             per_rank.setdefault(rank, []).append((m.group(4), int(fields["Bytes Result"])))
     assert per_rank == {r: [(f"rank{r}.dat", 10 * (r + 1)), ("shared.dat", 64), ("shared.dat", 64)]
                         for r in (0, 1)}
+
+
+def test_preloaded_io_adapters_write_the_same_io_records(installed_prefix, tmp_path):
+    """scorep-exec --io=posix,isoc on the unmodified binary: the records of
+    the linked run (no compiler instrumentation: the same I/O records), and
+    none of the measurement's own files (it writes them through the
+    preloaded wrappers with event generation off)."""
+    program = tmp_path / "stdio_plain"
+    subprocess.run(["gcc", "-O2", str(HERE / "stdio_known.c"), "-o", str(program)], check=True)
+    experiment = tmp_path / "experiment"
+    env = dict(os.environ, SCOREP_EXPERIMENT_DIRECTORY=str(experiment), SCOREP_ENABLE_TRACING="true")
+    env.pop("LD_PRELOAD", None)
+    proc = subprocess.run([installed_prefix / "bin" / "scorep-exec", "--io=posix,isoc", "--", program, "data.txt"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert io_definitions(experiment) == ({"data.txt": "ISO C I/O"}, ["data.txt"])
+    records = io_records(experiment)
+    assert [kind for kind, _, _ in records].count("IO_CREATE_HANDLE") == 2
+    assert sum(done for mode, _, done in transfers(records) if mode == "WRITE") == 112
+    assert sum(done for mode, _, done in transfers(records) if mode == "READ") == 112
