@@ -159,3 +159,40 @@ def test_preloaded_io_adapters_write_the_same_io_records(installed_prefix, tmp_p
     assert [kind for kind, _, _ in records].count("IO_CREATE_HANDLE") == 2
     assert sum(done for mode, _, done in transfers(records) if mode == "WRITE") == 112
     assert sum(done for mode, _, done in transfers(records) if mode == "READ") == 112
+
+
+def test_io_records_of_threads_are_on_each_threads_location(build_dir, tmp_path):
+    """threaded_io.c: three threads at once, each opening a file of its own,
+    writing 5 blocks of 10 * (thread + 1) bytes and reading them back: each
+    thread's location has exactly its file's records (the descriptor table
+    is shared, the matching ids are per thread)."""
+    program = tmp_path / "threaded_io"
+    subprocess.run(scorep(build_dir) + ["--nocompiler", "--io=posix", "gcc", "-O2", "-pthread",
+                                        str(HERE / "threaded_io.c"), "-o", str(program)],
+                   check=True, capture_output=True, text=True)
+    experiment = tmp_path / "experiment"
+    env = dict(os.environ, SCOREP_EXPERIMENT_DIRECTORY=str(experiment), SCOREP_ENABLE_TRACING="true")
+    env.pop("LD_PRELOAD", None)
+    proc = subprocess.run([str(program), str(tmp_path)], env=env, capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stderr) == (0, "")
+    check = subprocess.run([str(build_dir / "tools" / "scorep-check"), str(experiment)], capture_output=True,
+                           text=True)
+    assert check.returncode == 0, check.stdout + check.stderr
+    out = subprocess.run(["otf2-print", str(experiment / "traces.otf2")], capture_output=True, text=True,
+                         check=True).stdout
+    per_location = {}
+    for line in out.splitlines():
+        m = RECORD.match(line)
+        if m:
+            per_location.setdefault(int(m.group(2)), []).append((m.group(1), m.group(4),
+                                                                 dict(FIELD.findall(m.group(6)))))
+    got = {}
+    for records in per_location.values():
+        names = {name for _, name, _ in records}
+        assert len(names) == 1
+        thread = int(names.pop().rsplit("thread", 1)[1].split(".")[0])
+        size = 10 * (thread + 1)
+        got[thread] = [kind for kind, _, _ in records]
+        assert transfers(records) == [("WRITE", size, size)] * 5 + [("READ", 200, 5 * size)]
+    assert got == {t: ["IO_CREATE_HANDLE"] + ["IO_OPERATION_BEGIN", "IO_OPERATION_COMPLETE"] * 6 + ["IO_DESTROY_HANDLE"]
+                   for t in range(3)}
