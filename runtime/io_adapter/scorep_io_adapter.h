@@ -49,7 +49,9 @@
  * regions with their bytes, without I/O records. */
 #define SCOREP_IO_MAX_FD 65536
 static uint32_t scorep_io_fd_handle[SCOREP_IO_MAX_FD];   /* handle + 1; 0: none */
-static __thread uint64_t scorep_io_next_match;           /* matching ids, per thread */
+/* matching ids, per thread; initial-exec as the core's thread-locals: no
+ * __tls_get_addr call per transfer in the shared wrapper library */
+static __thread uint64_t scorep_io_next_match __attribute__((tls_model("initial-exec")));
 
 static inline scorep_io_handle scorep_io_handle_of(int fd)
 {
