@@ -298,24 +298,34 @@ scorep_metric scorep_definitions_metric(const char* name, const char* unit)
     pthread_mutex_unlock(&lock);
     return id;
 }
-scorep_io_handle scorep_io_handle_define(scorep_io_paradigm paradigm, const char* name)
+static scorep_io_handle io_handle(scorep_io_paradigm paradigm, const char* name, int pre_created,
+                                  scorep_io_access mode)
 {
     scorep_definitions_init();
     if (!name) name = "<unknown>";
     char key[1024];
     size_t len;
     const char* parts[] = {name};
-    int numbers[] = {(int)paradigm};
-    text_key(key, sizeof key, &len, parts, 1, numbers, 1);
+    int numbers[] = {(int)paradigm, pre_created, pre_created ? (int)mode : 0};
+    text_key(key, sizeof key, &len, parts, 1, numbers, 3);
     pthread_mutex_lock(&lock);
     uint32_t id;
     if (!scorep_strmap_get(&io_handle_index, key, len, &id)) {
-        scorep_io_handle_def def = {strdup(name), paradigm};
+        scorep_io_handle_def def = {strdup(name), paradigm, pre_created, pre_created ? mode : SCOREP_IO_READ_ONLY};
         id = table_append(&io_handles, &def);
         scorep_strmap_put(&io_handle_index, key, len, id);
     }
     pthread_mutex_unlock(&lock);
     return id;
+}
+scorep_io_handle scorep_io_handle_define(scorep_io_paradigm paradigm, const char* name)
+{
+    return io_handle(paradigm, name, 0, SCOREP_IO_READ_ONLY);
+}
+scorep_io_handle scorep_io_handle_define_pre_created(scorep_io_paradigm paradigm, const char* name,
+                                                     scorep_io_access mode)
+{
+    return io_handle(paradigm, name, 1, mode);
 }
 uint32_t scorep_io_handle_count(void) { return __atomic_load_n(&io_handles.count, __ATOMIC_ACQUIRE); }
 const scorep_io_handle_def* scorep_io_handle_get(scorep_io_handle id)

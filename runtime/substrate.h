@@ -123,6 +123,8 @@ typedef struct scorep_metric_def {
 typedef struct scorep_io_handle_def {
     const char* name;       /* the file's name as opened */
     scorep_io_paradigm paradigm;
+    int pre_created;        /* stdin, stdout, stderr: active without IoCreateHandle */
+    scorep_io_access mode;  /* a pre-created handle's access mode */
 } scorep_io_handle_def;
 
 /* Process-local tables. Ids are dense from 0. Entries never move and never

@@ -81,6 +81,8 @@ static void encode(scorep_buffer* b, int kind, uint32_t id)
         const scorep_io_handle_def* h = scorep_io_handle_get(id);
         scorep_buffer_put_str(b, h->name);
         scorep_buffer_put_u64(b, h->paradigm);
+        scorep_buffer_put_u64(b, (uint64_t)h->pre_created);
+        scorep_buffer_put_u64(b, h->mode);
         break;
     }
     }
@@ -310,6 +312,8 @@ static void build_tables(unified_storage* u, scorep_buffer* set, scorep_strmap* 
         case K_IO_HANDLE:
             u->io_handles[id].name = dup_str(&r);
             u->io_handles[id].paradigm = (scorep_io_paradigm)scorep_buffer_get_u64(&r);
+            u->io_handles[id].pre_created = (int)scorep_buffer_get_u64(&r);
+            u->io_handles[id].mode = (scorep_io_access)scorep_buffer_get_u64(&r);
             break;
         case K_LOCATION: {
             uint64_t rec[3];

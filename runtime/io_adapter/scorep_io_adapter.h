@@ -43,26 +43,58 @@
  * handle of each open descriptor: POSIX calls index it with their fd, ISO C
  * calls with fileno(stream). A transfer looks its handle up with one load,
  * no lock and no allocation; only an open defines (lock, copy of the name).
- * Descriptors the program did not open through a wrapper (stdin, stdout,
- * stderr, those opened before the measurement or by unwrapped calls) and
- * those beyond SCOREP_IO_MAX_FD have no handle: their calls are recorded as
- * regions with their bytes, without I/O records. */
+ * stdin, stdout and stderr (descriptors 0, 1, 2) get pre-created handles
+ * named so at their first transfer (unless the program closed them before).
+ * Other descriptors the program did not open through a wrapper (those opened
+ * before the measurement or by unwrapped calls) and those beyond
+ * SCOREP_IO_MAX_FD have no handle: their calls are recorded as regions with
+ * their bytes, without I/O records. */
 #define SCOREP_IO_MAX_FD 65536
 static uint32_t scorep_io_fd_handle[SCOREP_IO_MAX_FD];   /* handle + 1; 0: none */
 /* matching ids, per thread; initial-exec as the core's thread-locals: no
  * __tls_get_addr call per transfer in the shared wrapper library */
 static __thread uint64_t scorep_io_next_match __attribute__((tls_model("initial-exec")));
 
-static inline scorep_io_handle scorep_io_handle_of(int fd)
+static int scorep_io_std_closed[3];   /* a standard descriptor closed: no pre-created handle again */
+
+/* The handle descriptor fd has now, or SCOREP_INVALID_ID. */
+static inline scorep_io_handle scorep_io_handle_at(int fd)
 {
     if ((unsigned)fd >= SCOREP_IO_MAX_FD)
         return SCOREP_INVALID_ID;
     return __atomic_load_n(&scorep_io_fd_handle[fd], __ATOMIC_RELAXED) - 1;
 }
 
+/* stdin, stdout or stderr at its first transfer: its pre-created handle
+ * (a lock, once per descriptor and adapter); a thread racing on it gets the
+ * same one. */
+static __attribute__((noinline, cold)) scorep_io_handle scorep_io_std_handle(scorep_io_paradigm paradigm, int fd)
+{
+    static const char* const names[3] = {"stdin", "stdout", "stderr"};
+    scorep_io_handle handle = scorep_io_handle_define_pre_created(paradigm, names[fd],
+                                                                  fd == 0 ? SCOREP_IO_READ_ONLY : SCOREP_IO_WRITE_ONLY);
+    uint32_t none = 0;
+    __atomic_compare_exchange_n(&scorep_io_fd_handle[fd], &none, handle + 1, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    return scorep_io_handle_at(fd);
+}
+
+/* The handle of a transfer's descriptor (a standard one's made at its first use). */
+static inline scorep_io_handle scorep_io_handle_in(scorep_io_paradigm paradigm, int fd)
+{
+    scorep_io_handle handle = scorep_io_handle_at(fd);
+    if (__builtin_expect(handle == SCOREP_INVALID_ID && (unsigned)fd <= 2, 0) && !scorep_io_std_closed[fd])
+        return scorep_io_std_handle(paradigm, fd);
+    return handle;
+}
+
+static inline scorep_io_handle scorep_io_handle_of(int fd)
+{
+    return scorep_io_handle_in(SCOREP_IO_PARADIGM_POSIX, fd);
+}
+
 static inline scorep_io_handle scorep_io_handle_of_stream(FILE* stream)
 {
-    return stream != NULL ? scorep_io_handle_of(fileno(stream)) : SCOREP_INVALID_ID;
+    return stream != NULL ? scorep_io_handle_in(SCOREP_IO_PARADIGM_ISOC, fileno(stream)) : SCOREP_INVALID_ID;
 }
 
 static inline scorep_io_access scorep_io_access_of_flags(int flags)
@@ -107,6 +139,8 @@ static inline void scorep_io_opened(scorep_io_paradigm paradigm, int fd, const c
  * (unless another thread's open took the descriptor meanwhile). */
 static inline void scorep_io_closed(int fd, scorep_io_handle handle)
 {
+    if ((unsigned)fd <= 2)
+        scorep_io_std_closed[fd] = 1;
     if (handle == SCOREP_INVALID_ID)
         return;
     uint32_t expected = handle + 1;

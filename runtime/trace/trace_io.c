@@ -6,7 +6,7 @@
  * the same on every rank that opened it) becomes an IoHandle with the same
  * id, named after its file; each distinct file name one IoRegularFile in the
  * scope of the machine (system tree node 0); each paradigm one IoParadigm
- * (POSIX, ISOC). The events carry process-local handle ids, which the
+ * in use (POSIX, ISOC), numbered in that order. The events carry process-local handle ids, which the
  * locations' OTF2_MAPPING_IO_HANDLE tables translate (trace_definitions.c).
  */
 #include <stdio.h>
@@ -49,17 +49,23 @@ int trace_io_write_definitions(OTF2_GlobalDefWriter* writer, const scorep_unifie
     if (n == 0)
         return 0;
     int failed = 0;
-    uint8_t used[SCOREP_IO_PARADIGM_COUNT_] = {0};
+    /* the paradigms in use, numbered densely from 0 (OTF2 readers expect
+     * definitions without gaps) */
+    uint32_t ref_of[SCOREP_IO_PARADIGM_COUNT_];
+    for (int p = 0; p < SCOREP_IO_PARADIGM_COUNT_; p++)
+        ref_of[p] = OTF2_UNDEFINED_IO_PARADIGM;
     for (uint32_t h = 0; h < n; h++)
         if ((unsigned)defs->io_handles[h].paradigm < SCOREP_IO_PARADIGM_COUNT_)
-            used[defs->io_handles[h].paradigm] = 1;
+            ref_of[defs->io_handles[h].paradigm] = 0;
+    uint32_t paradigms_used = 0;
     for (int p = 0; p < SCOREP_IO_PARADIGM_COUNT_; p++) {
-        if (!used[p])
+        if (ref_of[p] == OTF2_UNDEFINED_IO_PARADIGM)
             continue;
+        ref_of[p] = paradigms_used++;
         OTF2_StringRef identification = (*next_string)++, name = (*next_string)++;
         failed |= OTF2_GlobalDefWriter_WriteString(writer, identification, paradigms[p].identification) != OTF2_SUCCESS;
         failed |= OTF2_GlobalDefWriter_WriteString(writer, name, paradigms[p].name) != OTF2_SUCCESS;
-        failed |= OTF2_GlobalDefWriter_WriteIoParadigm(writer, (OTF2_IoParadigmRef)p, identification, name,
+        failed |= OTF2_GlobalDefWriter_WriteIoParadigm(writer, ref_of[p], identification, name,
                                                        OTF2_IO_PARADIGM_CLASS_SERIAL, OTF2_IO_PARADIGM_FLAG_NONE,
                                                        0, NULL, NULL, NULL) != OTF2_SUCCESS;
     }
@@ -89,11 +95,18 @@ int trace_io_write_definitions(OTF2_GlobalDefWriter* writer, const scorep_unifie
         failed |= OTF2_GlobalDefWriter_WriteIoRegularFile(writer, files, string_of_file[files], 0) != OTF2_SUCCESS;
         files++;
     }
-    for (uint32_t h = 0; h < n; h++)
+    for (uint32_t h = 0; h < n; h++) {
+        const scorep_io_handle_def* d = &defs->io_handles[h];
         failed |= OTF2_GlobalDefWriter_WriteIoHandle(writer, h, string_of_file[file_of[h]], file_of[h],
-                                                     (OTF2_IoParadigmRef)defs->io_handles[h].paradigm,
-                                                     OTF2_IO_HANDLE_FLAG_NONE, OTF2_UNDEFINED_COMM,
-                                                     OTF2_UNDEFINED_IO_HANDLE) != OTF2_SUCCESS;
+                                                     ref_of[d->paradigm],
+                                                     d->pre_created ? OTF2_IO_HANDLE_FLAG_PRE_CREATED
+                                                                    : OTF2_IO_HANDLE_FLAG_NONE,
+                                                     OTF2_UNDEFINED_COMM, OTF2_UNDEFINED_IO_HANDLE) != OTF2_SUCCESS;
+        /* stdin, stdout, stderr: active from the start, in their mode */
+        if (d->pre_created)
+            failed |= OTF2_GlobalDefWriter_WriteIoPreCreatedHandleState(writer, h, trace_io_access_mode(d->mode),
+                                                                         OTF2_IO_STATUS_FLAG_NONE) != OTF2_SUCCESS;
+    }
     free(file_of);
     free(string_of_file);
     return failed ? -1 : 0;

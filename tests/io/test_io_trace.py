@@ -23,8 +23,10 @@ FIELD = re.compile(r"([A-Z][\w ]*?): (\S+?)(?:,|$)")
 
 def io_records(experiment):
     """[(kind, file name, {field: value})] of the trace's I/O event records."""
-    out = subprocess.run(["otf2-print", str(experiment / "traces.otf2")], capture_output=True, text=True,
-                         check=True).stdout
+    proc = subprocess.run(["otf2-print", str(experiment / "traces.otf2")], capture_output=True, text=True,
+                          check=True)
+    assert proc.stderr == ""   # no warning of OTF2's reader either
+    out = proc.stdout
     records = []
     for line in out.splitlines():
         m = RECORD.match(line)
@@ -35,8 +37,10 @@ def io_records(experiment):
 
 def io_definitions(experiment):
     """{handle name: paradigm name} of the IoHandle definitions, and the IoRegularFile names."""
-    out = subprocess.run(["otf2-print", "-G", str(experiment / "traces.otf2")], capture_output=True, text=True,
-                         check=True).stdout
+    proc = subprocess.run(["otf2-print", "-G", str(experiment / "traces.otf2")], capture_output=True, text=True,
+                          check=True)
+    assert proc.stderr == ""
+    out = proc.stdout
     handles = dict(re.findall(r'^IO_HANDLE\s+\d+\s+Name: "([^"]*)" <\d+>, File: "[^"]*" <\d+>, '
                               r'I/O Paradigm: "([^"]*)"', out, re.M))
     files = re.findall(r'^IO_REGULAR_FILE\s+\d+\s+Name: "([^"]*)"', out, re.M)
@@ -95,11 +99,21 @@ def test_posix_io_trace_has_handles_and_operations_with_their_bytes(build_dir, t
 
 def test_isoc_io_trace_has_stream_handles_and_operations_with_their_bytes(build_dir, tmp_path):
     """With POSIX on too: the POSIX calls inside the stdio calls record
-    nothing, so the file has its ISO C handle only."""
+    nothing, so the file has its ISO C handle only; printf and puts write to
+    stdout's pre-created handle."""
     experiment = measure(build_dir, tmp_path, "posix,isoc", HERE / "stdio_known.c", "data.txt")
-    assert io_definitions(experiment) == ({"data.txt": "ISO C I/O"}, ["data.txt"])
+    assert io_definitions(experiment) == ({"data.txt": "ISO C I/O", "stdout": "ISO C I/O"}, ["data.txt", "stdout"])
+    out = subprocess.run(["otf2-print", "-G", str(experiment / "traces.otf2")], capture_output=True, text=True,
+                         check=True).stdout
+    assert re.search(r'^IO_HANDLE .* Name: "stdout" .* Flags: \{PRE_CREATED\}', out, re.M)
+    assert re.search(r'^IO_PRE_CREATED_HANDLE_STATE\s+Handle: "stdout" <\d+>, Access Mode: WRITE_ONLY', out, re.M)
     records = io_records(experiment)
-    assert {name for _, name, _ in records} == {"data.txt"}
+    # stdout's: printf (its request unknown before the call) and puts("done")
+    printed = len("read 112 bytes, first number 0\n")
+    assert [(kind, fields.get("Bytes Result")) for kind, name, fields in records if name == "stdout"] == \
+        [("IO_OPERATION_BEGIN", None), ("IO_OPERATION_COMPLETE", str(printed)),
+         ("IO_OPERATION_BEGIN", None), ("IO_OPERATION_COMPLETE", "5")]
+    records = [record for record in records if record[1] == "data.txt"]
     assert [fields["Access Mode"] for kind, _, fields in records if kind == "IO_CREATE_HANDLE"] == \
         ["WRITE_ONLY", "READ_ONLY"]
     assert sum(kind == "IO_DESTROY_HANDLE" for kind, _, _ in records) == 2
@@ -154,8 +168,8 @@ def test_preloaded_io_adapters_write_the_same_io_records(installed_prefix, tmp_p
     proc = subprocess.run([installed_prefix / "bin" / "scorep-exec", "--io=posix,isoc", "--", program, "data.txt"],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     assert (proc.returncode, proc.stderr) == (0, "")
-    assert io_definitions(experiment) == ({"data.txt": "ISO C I/O"}, ["data.txt"])
-    records = io_records(experiment)
+    assert io_definitions(experiment) == ({"data.txt": "ISO C I/O", "stdout": "ISO C I/O"}, ["data.txt", "stdout"])
+    records = [record for record in io_records(experiment) if record[1] == "data.txt"]
     assert [kind for kind, _, _ in records].count("IO_CREATE_HANDLE") == 2
     assert sum(done for mode, _, done in transfers(records) if mode == "WRITE") == 112
     assert sum(done for mode, _, done in transfers(records) if mode == "READ") == 112

@@ -256,7 +256,7 @@ int __wrap_fclose(FILE * stream)
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_io_fd = stream != NULL ? fileno(stream) : -1;
-    scorep_io_handle scorep_io_h = scorep_io_handle_of(scorep_io_fd);
+    scorep_io_handle scorep_io_h = scorep_io_handle_at(scorep_io_fd);
     int scorep_result = scorep_real_7(stream);
     if (scorep_result == 0)
         scorep_io_closed(scorep_io_fd, scorep_io_h);
@@ -611,10 +611,18 @@ int __wrap_puts(const char * string)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdout);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  (uint64_t)strlen(string) + 1,
+                                  scorep_io_match);
     int scorep_result = scorep_real_18(string);
     uint64_t scorep_io_done = scorep_result >= 0 ? (uint64_t)strlen(string) + 1 : 0;
     if (scorep_io_done)
         scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -778,10 +786,18 @@ int __wrap_getchar(void)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdin);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  1,
+                                  scorep_io_match);
     int scorep_result = scorep_real_23();
     uint64_t scorep_io_done = scorep_result != EOF;
     if (scorep_io_done)
         scorep_io_bytes(1, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -805,10 +821,18 @@ int __wrap_getchar_unlocked(void)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdin);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  1,
+                                  scorep_io_match);
     int scorep_result = scorep_real_24();
     uint64_t scorep_io_done = scorep_result != EOF;
     if (scorep_io_done)
         scorep_io_bytes(1, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -972,10 +996,18 @@ int __wrap_putchar(int c)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdout);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  1,
+                                  scorep_io_match);
     int scorep_result = scorep_real_29(c);
     uint64_t scorep_io_done = scorep_result != EOF;
     if (scorep_io_done)
         scorep_io_bytes(0, 1);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -999,10 +1031,18 @@ int __wrap_putchar_unlocked(int c)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdout);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  1,
+                                  scorep_io_match);
     int scorep_result = scorep_real_30(c);
     uint64_t scorep_io_done = scorep_result != EOF;
     if (scorep_io_done)
         scorep_io_bytes(0, 1);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1134,6 +1174,12 @@ int __wrap_printf(const char *restrict format, ...)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdout);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  0,
+                                  scorep_io_match);
     va_list scorep_ap;
     va_start(scorep_ap, format);
     int scorep_result = scorep_real_34(format, scorep_ap);
@@ -1141,6 +1187,8 @@ int __wrap_printf(const char *restrict format, ...)
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
     if (scorep_io_done)
         scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1199,10 +1247,18 @@ int __wrap_vprintf(const char *restrict format, __gnuc_va_list ap)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdout);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  0,
+                                  scorep_io_match);
     int scorep_result = scorep_real_36(format, ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
     if (scorep_io_done)
         scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1640,6 +1696,12 @@ int __wrap___printf_chk(int flag, const char *restrict format, ...)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdout);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  0,
+                                  scorep_io_match);
     va_list scorep_ap;
     va_start(scorep_ap, format);
     int scorep_result = scorep_real_53(flag, format, scorep_ap);
@@ -1647,6 +1709,8 @@ int __wrap___printf_chk(int flag, const char *restrict format, ...)
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
     if (scorep_io_done)
         scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1705,10 +1769,18 @@ int __wrap___vprintf_chk(int flag, const char *restrict format, __gnuc_va_list a
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdout);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  0,
+                                  scorep_io_match);
     int scorep_result = scorep_real_55(flag, format, ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
     if (scorep_io_done)
         scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 

@@ -255,7 +255,7 @@ static __attribute__((used)) int scorep_libwrap_rt_7(FILE * stream)
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_io_fd = stream != NULL ? fileno(stream) : -1;
-    scorep_io_handle scorep_io_h = scorep_io_handle_of(scorep_io_fd);
+    scorep_io_handle scorep_io_h = scorep_io_handle_at(scorep_io_fd);
     int scorep_result = scorep_real_7(stream);
     if (scorep_result == 0)
         scorep_io_closed(scorep_io_fd, scorep_io_h);
@@ -599,10 +599,18 @@ static __attribute__((used)) int scorep_libwrap_rt_18(const char * string)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdout);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  (uint64_t)strlen(string) + 1,
+                                  scorep_io_match);
     int scorep_result = scorep_real_18(string);
     uint64_t scorep_io_done = scorep_result >= 0 ? (uint64_t)strlen(string) + 1 : 0;
     if (scorep_io_done)
         scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -761,10 +769,18 @@ static __attribute__((used)) int scorep_libwrap_rt_23(void)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdin);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  1,
+                                  scorep_io_match);
     int scorep_result = scorep_real_23();
     uint64_t scorep_io_done = scorep_result != EOF;
     if (scorep_io_done)
         scorep_io_bytes(1, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -787,10 +803,18 @@ static __attribute__((used)) int scorep_libwrap_rt_24(void)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdin);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  1,
+                                  scorep_io_match);
     int scorep_result = scorep_real_24();
     uint64_t scorep_io_done = scorep_result != EOF;
     if (scorep_io_done)
         scorep_io_bytes(1, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -949,10 +973,18 @@ static __attribute__((used)) int scorep_libwrap_rt_29(int c)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdout);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  1,
+                                  scorep_io_match);
     int scorep_result = scorep_real_29(c);
     uint64_t scorep_io_done = scorep_result != EOF;
     if (scorep_io_done)
         scorep_io_bytes(0, 1);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -975,10 +1007,18 @@ static __attribute__((used)) int scorep_libwrap_rt_30(int c)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdout);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  1,
+                                  scorep_io_match);
     int scorep_result = scorep_real_30(c);
     uint64_t scorep_io_done = scorep_result != EOF;
     if (scorep_io_done)
         scorep_io_bytes(0, 1);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1114,6 +1154,12 @@ static __attribute__((used)) int scorep_libwrap_rt_34(const char *restrict forma
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdout);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  0,
+                                  scorep_io_match);
     va_list scorep_ap;
     va_start(scorep_ap, format);
     int scorep_result = scorep_real_34(format, scorep_ap);
@@ -1121,6 +1167,8 @@ static __attribute__((used)) int scorep_libwrap_rt_34(const char *restrict forma
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
     if (scorep_io_done)
         scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1177,10 +1225,18 @@ static __attribute__((used)) int scorep_libwrap_rt_36(const char *restrict forma
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdout);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  0,
+                                  scorep_io_match);
     int scorep_result = scorep_real_36(format, ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
     if (scorep_io_done)
         scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1617,6 +1673,12 @@ static __attribute__((used)) int scorep_libwrap_rt_53(int flag, const char *rest
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdout);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  0,
+                                  scorep_io_match);
     va_list scorep_ap;
     va_start(scorep_ap, format);
     int scorep_result = scorep_real_53(flag, format, scorep_ap);
@@ -1624,6 +1686,8 @@ static __attribute__((used)) int scorep_libwrap_rt_53(int flag, const char *rest
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
     if (scorep_io_done)
         scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1680,10 +1744,18 @@ static __attribute__((used)) int scorep_libwrap_rt_55(int flag, const char *rest
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdout);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  0,
+                                  scorep_io_match);
     int scorep_result = scorep_real_55(flag, format, ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
     if (scorep_io_done)
         scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 

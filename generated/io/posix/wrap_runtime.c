@@ -236,7 +236,7 @@ static __attribute__((used)) int scorep_libwrap_rt_6(int fd)
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_io_fd = fd;
-    scorep_io_handle scorep_io_h = scorep_io_handle_of(scorep_io_fd);
+    scorep_io_handle scorep_io_h = scorep_io_handle_at(scorep_io_fd);
     int scorep_result = scorep_real_6(fd);
     if (scorep_result == 0)
         scorep_io_closed(scorep_io_fd, scorep_io_h);

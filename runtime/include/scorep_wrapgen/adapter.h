@@ -450,6 +450,11 @@ typedef enum scorep_io_operation { SCOREP_IO_OP_READ, SCOREP_IO_OP_WRITE } score
  * and name, same handle (unified across ranks likewise). Takes a lock and
  * may allocate: call it where a file is opened, not per transfer. */
 scorep_io_handle scorep_io_handle_define(scorep_io_paradigm paradigm, const char* name);
+/* The handle of a descriptor the process had before any open it made
+ * (stdin, stdout, stderr: name "stdin", ...), usable from the start with
+ * access mode: no IoCreateHandle (OTF2's pre-created handles). */
+scorep_io_handle scorep_io_handle_define_pre_created(scorep_io_paradigm paradigm, const char* name,
+                                                     scorep_io_access mode);
 /* The handle became usable (open succeeded) / unusable (close succeeded). */
 void scorep_io_create_handle(scorep_io_handle handle, scorep_io_access mode);
 void scorep_io_destroy_handle(scorep_io_handle handle);
