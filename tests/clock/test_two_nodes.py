@@ -1,8 +1,10 @@
-"""This machine as two nodes (issue 22): Open MPI starts its daemons through
-tests/clock/emulated_node_agent, which gives "nodeb" its own host name and a
-CLOCK_MONOTONIC 1000 s ahead of "nodea"'s; messages between them go over TCP.
-The trace must show the two nodes, the measured offset, and no message going
-backwards in time, with either timer."""
+"""This machine as two nodes (issue 22): Open MPI starts its daemons, MPICH's
+hydra its proxies, through tests/clock/emulated_node_agent, which gives "nodeb"
+its own host name and a CLOCK_MONOTONIC 1000 s ahead of "nodea"'s; messages
+between them go over TCP (Open MPI: btl tcp; MPICH: the two "nodes" are two
+hosts to it, so no shared memory between them). The trace must show the two
+nodes, the measured offset, and no message going backwards in time, with
+either timer and either MPI."""
 import json
 import pathlib
 import subprocess
@@ -20,33 +22,41 @@ otf2 = pytest.importorskip("otf2")
 
 AGENT = pathlib.Path(__file__).resolve().parent / "emulated_node_agent"
 AHEAD = 1000  # seconds nodeb's CLOCK_MONOTONIC is ahead
-NODES = ["--mca", "plm_rsh_agent", str(AGENT), "--host", "nodea:2,nodeb:2", "--mca", "btl", "self,tcp",
-         "-x", "EMULATED_NODE_OFFSET_nodeb"]
+# the launchers' ways to take an ssh-like agent and two hosts of two slots each
+NODES = {
+    "openmpi": ["--mca", "plm_rsh_agent", str(AGENT), "--host", "nodea:2,nodeb:2", "--mca", "btl", "self,tcp",
+                "-x", "EMULATED_NODE_OFFSET_nodeb"],
+    # hydra calls the agent like rsh (`agent <host> <proxy command>`) for
+    # every host not named like this machine, and passes the environment on
+    "mpich": ["-launcher", "rsh", "-launcher-exec", str(AGENT), "-hosts", "nodea:2,nodeb:2"],
+}
 
 
-@pytest.fixture(scope="module")
-def ring(tmp_path_factory):
+@pytest.fixture(scope="module", params=["openmpi", "mpich"])
+def ring(request, tmp_path_factory):
     probe = subprocess.run(["unshare", "-u", "-T", "--monotonic", "1", "--fork", "true"], capture_output=True,
                            text=True)
     if probe.returncode != 0:
         pytest.skip(f"no UTS and time namespaces here (unshare: {probe.stderr.strip()})")
-    directory = tmp_path_factory.mktemp("two_nodes")
+    mpi = request.param
+    directory = tmp_path_factory.mktemp(f"two_nodes_{mpi}")
     program = directory / "mpi_ring"
-    subprocess.run([sys.executable, str(mpi_build("openmpi") / "runtime" / "mpi_adapter" / "scorep"),
-                    MPI_COMPILERS["openmpi"]["c"], str(REPO / "tests" / "trace" / "mpi_ring.c"),
+    subprocess.run([sys.executable, str(mpi_build(mpi) / "runtime" / "mpi_adapter" / "scorep"),
+                    MPI_COMPILERS[mpi]["c"], str(REPO / "tests" / "trace" / "mpi_ring.c"),
                     "-o", str(program)], check=True, capture_output=True, timeout=120)
-    return program
+    return program, mpi
 
 
 @pytest.mark.parametrize("timer", ["clock_gettime", "tsc"])
 def test_two_nodes_show_in_the_trace_with_their_offset_and_every_message_forwards(ring, timer):
+    ring, mpi = ring
     directory = ring.parent / f"exp-{timer}"
     env = {"SCOREP_TIMER": timer, "SCOREP_ENABLE_TRACING": "true", "SCOREP_EXPERIMENT_DIRECTORY": str(directory),
            "EMULATED_NODE_OFFSET_nodeb": str(AHEAD),
            # no profile.cubex: the suite's cube check takes this machine's host
            # name for every rank's node (tests/cube_consistency.py)
            "SCOREP_PROFILING_FORMAT": "none"}
-    mpirun(4, [ring], env=env, cwd=ring.parent, launcher_args=NODES)
+    mpirun(4, [ring], mpi=mpi, env=env, cwd=ring.parent, launcher_args=NODES[mpi])
     anchor = directory / "traces.otf2"
     with otf2.reader.open(str(anchor)) as trace:
         nodes = {g.name: g.system_tree_parent.name for g in trace.definitions.location_groups}
