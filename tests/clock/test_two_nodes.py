@@ -1,8 +1,8 @@
 """This machine as two nodes (issue 22): Open MPI starts its daemons, MPICH's
 hydra its proxies, through tests/clock/emulated_node_agent, which gives "nodeb"
-its own host name and a CLOCK_MONOTONIC 1000 s ahead of "nodea"'s; messages
-between them go over TCP (Open MPI: btl tcp; MPICH: the two "nodes" are two
-hosts to it, so no shared memory between them). The trace must show the two
+its own host name and a CLOCK_MONOTONIC 1000 s ahead of "nodea"'s (Open MPI's
+messages between them go over TCP; MPICH's, Debian's ch4:ucx, over the
+transports UCX picks). The trace must show the two
 nodes, the measured offset, and no message going backwards in time, with
 either timer and either MPI."""
 import json
