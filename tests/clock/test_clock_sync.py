@@ -262,3 +262,29 @@ def test_fortran_2008_ring_with_skew_has_every_message_forwards_and_true_times(m
         if points[0][0] <= written <= points[-1][0]:
             error = abs(event[3] - oracle.true_time(written, skews.get(event[0]))) / run["resolution"]
             assert error <= max(2e-6, 2 * stated + 0.5e-6), (event, error, stated)
+
+
+@pytest.fixture(scope="module", params=["openmpi", "mpich"])
+def collectives(request, tmp_path_factory):
+    directory = tmp_path_factory.mktemp(f"clock_collectives_{request.param}")
+    program = directory / "mpi_collectives"
+    subprocess.run([PYTHON, str(mpi_build(request.param) / "runtime" / "mpi_adapter" / "scorep"),
+                    MPI_COMPILERS[request.param]["c"], str(pathlib.Path(__file__).parent / "mpi_collectives.c"),
+                    "-o", str(program)], check=True, capture_output=True, timeout=120)
+    return program, request.param
+
+
+def test_collectives_with_offsets_measured_wrongly_are_repaired_post_mortem_and_counted(collectives):
+    # every rank's offset measured 10 ms x rank wrong: rank 3's enters show
+    # 30 ms late, after rank 0's leaves of the same reduce, allreduce, barrier
+    run = traced_run(collectives, collectives[0].parent / "offset_error",
+                     {"SCOREP_TIMER_TEST_OFFSET_ERROR_NS": "10000000"})
+    # 9 blocking collectives with an order on the world, one on each half, x 10
+    # (the scan, the Ibarrier and the communicator handles imply none)
+    checked, after = oracle.collective_violations(run["events"])
+    assert checked == 10 * 11 and after == [], (after[:10], run["output"][-2000:])
+    report = [line for line in run["output"].splitlines() if "collective leaves before the enters" in line]
+    assert len(report) == 1, run["output"][-3000:]
+    leaves, events = (int(n) for n in re.search(r"and (\d+) collective leaves .* (\d+) events in all",
+                                                report[0]).groups())
+    assert 1 <= leaves <= events <= len(run["events"])
