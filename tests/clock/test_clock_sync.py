@@ -80,6 +80,14 @@ def test_skewed_ring_has_every_message_received_after_it_was_sent(skewed):
     assert [(s[0], s[3], r[0], r[3]) for s, r in pairs if r[3] < s[3]] == []
 
 
+def test_skewed_ring_has_every_allreduce_leave_after_every_enter(skewed):
+    # as written, rank 3's enters lie 3 s after rank 0's leaves of the same allreduce
+    written = [(e[0], e[1], e[2], written_time(skewed, e), e[4]) for e in skewed["events"]]
+    checked, violations = oracle.collective_violations(written)
+    assert checked == 20 and len(violations) >= 20
+    assert oracle.collective_violations(skewed["events"]) == (20, [])
+
+
 def test_corrected_times_agree_with_the_true_times_within_2_us(skewed):
     """Event by event, between the two measurements (MPI_Init to MPI_Finalize;
     events before the first and after the last are extrapolated: docs/CLOCKS.md).

@@ -81,6 +81,8 @@ def test_two_nodes_show_in_the_trace_with_their_offset_and_every_message_forward
     pairs, unmatched = oracle.messages(events)
     assert unmatched == 0 and len(pairs) == 2 * 20 * 4 + 2
     assert [(s[0], s[3], r[0], r[3]) for s, r in pairs if r[3] < s[3]] == []
+    # the ring's 20 allreduces: every leave after every member's enter
+    assert oracle.collective_violations(events) == (20, [])
     if timer == "clock_gettime":
         # as written (uncorrected), the messages from nodeb to nodea arrive 1000 s early
         written = lambda event: oracle.uncorrected(event[3], offsets[event[1]])  # noqa: E731
