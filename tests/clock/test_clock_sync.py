@@ -262,6 +262,8 @@ def test_fortran_2008_ring_with_skew_has_every_message_forwards_and_true_times(m
     assert unmatched == 0 and len(pairs) == 20 * RANKS
     assert sum(1 for s, r in pairs if written_time(run, r) < written_time(run, s)) >= 20
     assert [(s[0], s[3], r[0], r[3]) for s, r in pairs if r[3] < s[3]] == []
+    # its 20 bcasts and 20 allreduces in order too
+    assert oracle.collective_violations(run["events"]) == (40, [])
     skews = oracle.skews_from_output(run["output"])
     stated = max(sd for points in run["stddevs"].values() for sd in points) / run["resolution"]
     for event in run["events"]:
