@@ -232,11 +232,10 @@ typedef struct replay {
     int* rank_of;      /* per location */
     uint64_t latency;  /* the smallest latency seen */
     /* collectives: each begin and end -> its instance (or SIZE_MAX); per
-     * instance its shape and root (world rank, or UINT64_MAX) */
+     * instance its shape (its members' events name the root) */
     size_t* instance;
     size_t instances;
     uint64_t* shape;
-    uint64_t* root;
     shift_point* out;
     size_t out_count;
     uint64_t moved, moved_collective, max_shift;
@@ -325,8 +324,7 @@ static int match_collectives(replay* p)
     size_t* order = malloc((ends ? ends : 1) * sizeof *order);
     size_t* sequence = malloc((p->n ? p->n : 1) * sizeof *sequence);
     p->shape = malloc((ends ? ends : 1) * sizeof *p->shape);
-    p->root = malloc((ends ? ends : 1) * sizeof *p->root);
-    if (!p->instance || !order || !sequence || !p->shape || !p->root) {
+    if (!p->instance || !order || !sequence || !p->shape) {
         free(order);
         free(sequence);
         return -1;
@@ -361,7 +359,6 @@ static int match_collectives(replay* p)
         if (whole) {
             for (size_t c = a; c < b; c++) p->instance[order[c]] = p->instance[order[c] - 1] = p->instances;
             p->shape[p->instances] = x->tag & 0xff;
-            p->root[p->instances] = x->sender;
             p->instances++;
         }
         a = b;
@@ -616,7 +613,6 @@ uint64_t trace_clock_condition(const scorep_finalize_context* ctx, trace_clock_s
         free(p.match);
         free(p.instance);
         free(p.shape);
-        free(p.root);
         free(p.first);
         free(p.rank_of);
         free(p.out);
