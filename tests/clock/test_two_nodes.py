@@ -27,7 +27,8 @@ NODES = {
     "openmpi": ["--mca", "plm_rsh_agent", str(AGENT), "--host", "nodea:2,nodeb:2", "--mca", "btl", "self,tcp",
                 "-x", "EMULATED_NODE_OFFSET_nodeb"],
     # hydra calls the agent like rsh (`agent <host> <proxy command>`) for
-    # every host not named like this machine, and passes the environment on
+    # every host but this machine (its host name, localhost), and passes the
+    # environment on
     "mpich": ["-launcher", "rsh", "-launcher-exec", str(AGENT), "-hosts", "nodea:2,nodeb:2"],
 }
 
