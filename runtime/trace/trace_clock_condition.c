@@ -485,8 +485,9 @@ static int replay_messages(replay* p)
     size_t unplaced = 0;
     for (size_t l = 0; !failed && l < L; l++) unplaced += p->first[l + 1] - p->first[l] - position[l];
     if (unplaced)
-        scorep_warning("trace: %zu message events could not be replayed in causal order (messages "
-                       "matched wrongly?): their times stay as corrected by the clock offsets",
+        scorep_warning("trace: %zu message and collective events could not be replayed in causal order "
+                       "(messages or collectives matched wrongly, or a collective without data that "
+                       "synchronises nothing?): their times stay as corrected by the clock offsets",
                        unplaced);
     free(placed);
     free(waiter);
