@@ -223,7 +223,9 @@ def test_scorep_view_serves_every_message_of_the_skewed_run_forwards(skewed, bui
                 break
             view, url = line.split(None, 1)
             urls[view] = url.strip()
-        assert "trace:" in urls, (urls, proc.stderr.read() if proc.poll() is not None else "")
+        if "trace:" not in urls:   # it ended before serving: say why
+            proc.wait(30)
+            raise AssertionError(f"scorep-view exited {proc.returncode}: {urls} {proc.stderr.read()}")
         base, fragment = urls["trace:"].split("#", 1)
         served = base.rsplit("/speedscope/", 1)[0] + urllib.parse.unquote(
             urllib.parse.parse_qs(fragment)["profileURL"][0])
