@@ -84,6 +84,16 @@ def test_two_nodes_show_in_the_trace_with_their_offset_and_every_message_forward
     assert [(s[0], s[3], r[0], r[3]) for s, r in pairs if r[3] < s[3]] == []
     # the ring's 20 allreduces: every leave after every member's enter
     assert oracle.collective_violations(events) == (20, [])
+    # the Chrome / Perfetto export (scorep-view's trace view) draws every message forwards
+    exported = directory / "exported.json"
+    proc = subprocess.run([sys.executable, str(REPO / "tools" / "scorep-trace-export"), str(directory),
+                           "-o", str(exported)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    flows = {}
+    for event in json.loads(exported.read_text())["traceEvents"]:
+        if event.get("cat") == "mpi_message":
+            flows.setdefault(event["id"], {})[event["ph"]] = event["ts"]
+    assert len(flows) == len(pairs) and [f for f in flows.values() if f["f"] < f["s"]] == []
     if timer == "clock_gettime":
         # as written (uncorrected), the messages from nodeb to nodea arrive 1000 s early
         written = lambda event: oracle.uncorrected(event[3], offsets[event[1]])  # noqa: E731
