@@ -53,10 +53,7 @@ def test_two_nodes_show_in_the_trace_with_their_offset_and_every_message_forward
     ring, mpi = ring
     directory = ring.parent / f"exp-{timer}"
     env = {"SCOREP_TIMER": timer, "SCOREP_ENABLE_TRACING": "true", "SCOREP_EXPERIMENT_DIRECTORY": str(directory),
-           "EMULATED_NODE_OFFSET_nodeb": str(AHEAD),
-           # no profile.cubex: the suite's cube check takes this machine's host
-           # name for every rank's node (tests/cube_consistency.py)
-           "SCOREP_PROFILING_FORMAT": "none"}
+           "EMULATED_NODE_OFFSET_nodeb": str(AHEAD)}
     mpirun(4, [ring], mpi=mpi, env=env, cwd=ring.parent, launcher_args=NODES[mpi])
     anchor = directory / "traces.otf2"
     with otf2.reader.open(str(anchor)) as trace:
