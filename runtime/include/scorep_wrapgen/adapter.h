@@ -81,6 +81,7 @@ typedef enum scorep_paradigm {
     SCOREP_PARADIGM_CAF,             /* Coarray Fortran (the CAF adapter, runtime/caf_adapter/) */
     SCOREP_PARADIGM_COMPILER,        /* compiler instrumentation of user functions (runtime/compiler.c) */
     SCOREP_PARADIGM_IO,              /* POSIX I/O calls (the I/O adapter, runtime/io_adapter/) */
+    SCOREP_PARADIGM_PTHREAD,         /* POSIX threads (the thread adapter, runtime/thread_adapter/) */
     SCOREP_PARADIGM_COUNT_
 } scorep_paradigm;
 
