@@ -89,6 +89,7 @@ scorep_location* scorep_location_create_for_thread(void)
         loc = calloc(1, sizeof *loc);
         pthread_mutex_lock(&list_lock);
         loc->local_id = location_count;
+        loc->creator = SCOREP_INVALID_ID;
         loc->next = list_head;
         __atomic_store_n(&list_head, loc, __ATOMIC_RELEASE);
         __atomic_store_n(&location_count, location_count + 1, __ATOMIC_RELEASE);
@@ -132,6 +133,22 @@ scorep_location* scorep_location_current(void)
 {
     scorep_location* loc = scorep_tls_location;
     return loc ? loc : scorep_location_create_for_thread();
+}
+
+uint32_t scorep_thread_location_id(void)
+{
+    scorep_location* loc = scorep_tls_location;
+    return loc ? loc->local_id : SCOREP_INVALID_ID;
+}
+
+/* A reused location keeps its first thread's creator: the profile sums the
+ * threads that held it, and threads started one after the other mostly
+ * have the same creator. */
+void scorep_thread_set_creator(uint32_t creator)
+{
+    scorep_location* loc = scorep_tls_location;
+    if (loc && loc->creator == SCOREP_INVALID_ID && creator != loc->local_id)
+        loc->creator = creator;
 }
 
 scorep_location* scorep_location_list(void) { return __atomic_load_n(&list_head, __ATOMIC_ACQUIRE); }

@@ -6,7 +6,8 @@
  * enter of the start routine's region is the thread's first event: the core
  * makes (or reuses) its location there (runtime/location.c), and everything
  * the thread records nests below the routine's region, as Score-P shows a
- * thread's calls below its start function.
+ * thread's calls below its start function. The new location records the
+ * creating thread's (profile.json: the location's "creator").
  *
  * The routine's name: the dynamic symbol table (dladdr) knows exported
  * functions only; a program's own start routines are mostly neither exported
@@ -34,6 +35,7 @@ struct scorep_thread_start {
     void* (*start)(void*);
     void* arg;
     scorep_region region;
+    uint32_t creator;   /* the creating thread's location */
 };
 
 /* the region of the start routine this thread's trampoline entered, while open */
@@ -124,6 +126,7 @@ scorep_thread_start* scorep_thread_start_new(void* (*start)(void*), void* arg)
         s->start = start;
         s->arg = arg;
         s->region = scorep_region_define(name, file, SCOREP_PARADIGM_PTHREAD, SCOREP_ROLE_FUNCTION, "pthread");
+        s->creator = scorep_thread_location_id();
     }
     scorep_thread_event_generation_off = was_off;
     return s;
@@ -146,6 +149,7 @@ void* scorep_thread_trampoline(void* p)
     start_region = s.region;
     start_open = 1;
     scorep_enter(s.region);
+    scorep_thread_set_creator(s.creator);
     scorep_event_generation_on();
     void* result = s.start(s.arg);
     scorep_thread_leave_start();

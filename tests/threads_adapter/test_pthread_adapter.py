@@ -70,6 +70,12 @@ def threads_of(experiment):
     return dict(locations), dict(paradigms)
 
 
+def creators(experiment):
+    """{location id: (its thread number, the creator's thread number or None)} of profile.json."""
+    profile = json.loads((pathlib.Path(experiment) / "profile.json").read_text())
+    return {loc["id"]: (loc["thread"], loc.get("creator")) for loc in profile["locations"]}
+
+
 def check_profile(experiment, prefix=()):
     """Five locations: the main thread's calls (below prefix: compiler
     instrumentation puts them under main) and four workers, each rooted at
@@ -84,6 +90,12 @@ def check_profile(experiment, prefix=()):
     assert {p[len(prefix):]: v for p, v in main.items() if len(p) > len(prefix)} == \
         {(name,): visits for name, visits in MAIN.items()}
     workers = [calls for calls in locations.values() if calls is not main]
+    # each worker's location names the main thread's as its creator
+    created = creators(experiment)
+    main_id = next(loc for loc, calls in locations.items() if calls is main)
+    assert created[main_id][1] is None
+    assert sorted(creator for loc, (_thread, creator) in created.items() if loc != main_id) == \
+        [created[main_id][0]] * THREADS
     # compiler instrumentation adds the routine's own region below the trampoline's
     inner = ("worker", "worker") if prefix else ("worker",)
     for calls in workers:
@@ -177,3 +189,23 @@ def test_unknown_thread_paradigm_is_an_error_naming_the_valid_ones(build_dir, tm
     assert proc.returncode == 2 and proc.stdout == ""
     assert "unknown thread paradigm 'omp'" in proc.stderr and "valid: pthread, none" in proc.stderr
     assert not (tmp_path / "never").exists()
+
+
+def test_created_threads_name_the_thread_that_created_them(build_dir, tmp_path):
+    """main creates parent, parent creates child: child's location names
+    parent's as its creator, parent's names main's."""
+    source = HERE / "spawn_known.c"
+    plain = run(compile_plain(tmp_path, source))
+    program = tmp_path / "spawn_linked"
+    subprocess.run(scorep(build_dir) + ["--thread=pthread", "--nocompiler", "gcc", "-O2", "-pthread",
+                                        str(source), "-o", str(program)], check=True, capture_output=True, text=True)
+    experiment = tmp_path / "experiment"
+    measured = run(program, experiment)
+    assert (measured.returncode, measured.stdout, measured.stderr) == (plain.returncode, plain.stdout, "")
+    locations, _ = threads_of(experiment)
+    created = creators(experiment)
+    roots = {" ".join(sorted({path[0] for path in calls})): created[loc] for loc, calls in locations.items()}
+    # main's calls, and the start routines of the two threads
+    assert set(roots) == {"pthread_create pthread_join", "parent", "child"}
+    main, parent, child = roots["pthread_create pthread_join"], roots["parent"], roots["child"]
+    assert (main[1], parent[1], child[1]) == (None, main[0], parent[0])

@@ -129,6 +129,18 @@ int scorep_region_is_filtered(scorep_region region);
 void scorep_enter(scorep_region region);
 void scorep_exit(scorep_region region);
 
+/* ---- threads (the thread adapter, runtime/thread_adapter/) ---------------- */
+
+/* The calling thread's location (its number within the process, as
+ * profile.json's "thread"), or SCOREP_INVALID_ID if it has recorded nothing
+ * yet. Creates nothing. */
+uint32_t scorep_thread_location_id(void);
+/* Records that the calling thread was created by the thread whose location
+ * is creator (scorep_thread_location_id on the creating thread); call it
+ * after the thread's first event. profile.json gives it as the location's
+ * "creator". */
+void scorep_thread_set_creator(uint32_t creator);
+
 /* ---- per-thread event generation flag ------------------------------------- */
 
 /* A wrapper checks the flag, turns it off while it is inside the measured call
