@@ -13,7 +13,8 @@
  * functions only; a program's own start routines are mostly neither exported
  * nor static-free, so the object's full symbol table (.symtab, which a
  * program keeps unless stripped) is read next. A stripped object gives
- * "thread start 0x<offset>" in its file.
+ * "thread start <object>+0x<offset>" (std::thread's routine in Debian's
+ * stripped libstdc++: "thread start libstdc++.so.6+0xd4490").
  *
  * Everything here runs with event generation off on the calling thread, so
  * that its own calls (malloc, open, pthread_mutex_lock) are never recorded
@@ -111,8 +112,11 @@ static void start_name(void* (*start)(void*), char* name, size_t size, char* fil
     }
     /* the main program's dli_fname may be "" (glibc): /proc/self/exe is it */
     const char* path = info.dli_fname && info.dli_fname[0] ? info.dli_fname : "/proc/self/exe";
-    if (!symtab_name(path, (uintptr_t)address, (uintptr_t)info.dli_fbase, name, size))
-        snprintf(name, size, "thread start 0x%lx", (unsigned long)((uintptr_t)address - (uintptr_t)info.dli_fbase));
+    if (!symtab_name(path, (uintptr_t)address, (uintptr_t)info.dli_fbase, name, size)) {
+        const char* base = strrchr(path, '/');
+        snprintf(name, size, "thread start %s+0x%lx", base ? base + 1 : path,
+                 (unsigned long)((uintptr_t)address - (uintptr_t)info.dli_fbase));
+    }
 }
 
 scorep_thread_start* scorep_thread_start_new(void* (*start)(void*), void* arg)
