@@ -209,3 +209,38 @@ def test_created_threads_name_the_thread_that_created_them(build_dir, tmp_path):
     assert set(roots) == {"pthread_create pthread_join", "parent", "child"}
     main, parent, child = roots["pthread_create pthread_join"], roots["parent"], roots["child"]
     assert (main[1], parent[1], child[1]) == (None, main[0], parent[0])
+
+
+def test_lock_wait_is_time_in_pthread_mutex_lock(build_dir, tmp_path):
+    """lockwait_known.c holds the mutex 300 ms after the waiter says it is
+    about to lock: the waiter's pthread_mutex_lock lasts about that long,
+    and below its start routine nothing else takes time."""
+    source = HERE / "lockwait_known.c"
+    program = tmp_path / "lockwait_linked"
+    subprocess.run(scorep(build_dir) + ["--thread=pthread", "--nocompiler", "gcc", "-O2", "-pthread",
+                                        str(source), "-o", str(program)], check=True, capture_output=True, text=True)
+    experiment = tmp_path / "experiment"
+    measured = run(program, experiment)
+    assert (measured.returncode, measured.stdout, measured.stderr) == (0, "held the lock 300 ms\n", "")
+    profile = json.loads((experiment / "profile.json").read_text())
+    regions = {r["id"]: r["name"] for r in profile["regions"]}
+    callpaths = {c["id"]: c for c in profile["callpaths"]}
+    times = {}
+    for row in profile["rows"]:
+        cp = callpaths[row["callpath"]]
+        parent = regions[callpaths[cp["parent"]]["region"]] if cp["parent"] is not None else None
+        times[(parent, regions[cp["region"]])] = row["time_incl_ns"]
+    # the sleep is the oracle: the wait cannot be shorter than most of it
+    assert 0.25e9 <= times[("waiter", "pthread_mutex_lock")] <= times[(None, "waiter")]
+    assert times[("waiter", "pthread_mutex_unlock")] < 0.05e9
+    # the main thread's join waits for the waiter, which waits for the lock
+    assert times[(None, "pthread_join")] <= times[(None, "waiter")]
+
+
+def test_scorep_exec_thread_on_a_static_binary_says_to_relink(build_dir, tmp_path):
+    program = tmp_path / "static"
+    subprocess.run(["gcc", "-static", "-O2", "-pthread", str(PROGRAM), "-o", str(program)], check=True)
+    proc = subprocess.run([sys.executable, str(pathlib.Path(build_dir) / "tools" / "scorep-exec"),
+                           "--thread=pthread", "--", str(program)], capture_output=True, text=True)
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert "statically linked" in proc.stderr and "scorep --thread=pthread" in proc.stderr
