@@ -39,6 +39,16 @@ struct scorep_thread_start {
     uint32_t creator;   /* the creating thread's location */
 };
 
+/* The regions of the start routines seen so far: finding a name may read
+ * the object's symbol table, which a program that starts many threads with
+ * one routine should pay for once. A routine beyond the table is named
+ * again at each start (its region is the same: a definition with the same
+ * name and file returns the same id). */
+#define KNOWN_ROUTINES 256
+static struct { void* (*start)(void*); scorep_region region; } known[KNOWN_ROUTINES];
+static unsigned known_count;
+static pthread_mutex_t known_lock = PTHREAD_MUTEX_INITIALIZER;
+
 /* the region of the start routine this thread's trampoline entered, while open */
 static __thread scorep_region start_region;
 static __thread int start_open;
@@ -125,11 +135,25 @@ scorep_thread_start* scorep_thread_start_new(void* (*start)(void*), void* arg)
     scorep_event_generation_off();
     scorep_thread_start* s = malloc(sizeof *s);
     if (s != NULL) {
-        char name[512], file[1024];
-        start_name(start, name, sizeof name, file, sizeof file);
         s->start = start;
         s->arg = arg;
-        s->region = scorep_region_define(name, file, SCOREP_PARADIGM_PTHREAD, SCOREP_ROLE_FUNCTION, "pthread");
+        s->region = SCOREP_INVALID_ID;
+        pthread_mutex_lock(&known_lock);
+        for (unsigned i = 0; i < known_count && s->region == SCOREP_INVALID_ID; i++)
+            if (known[i].start == start) s->region = known[i].region;
+        pthread_mutex_unlock(&known_lock);
+        if (s->region == SCOREP_INVALID_ID) {
+            char name[512], file[1024];
+            start_name(start, name, sizeof name, file, sizeof file);
+            s->region = scorep_region_define(name, file, SCOREP_PARADIGM_PTHREAD, SCOREP_ROLE_FUNCTION, "pthread");
+            pthread_mutex_lock(&known_lock);
+            if (known_count < KNOWN_ROUTINES) {
+                known[known_count].start = start;
+                known[known_count].region = s->region;
+                known_count++;
+            }
+            pthread_mutex_unlock(&known_lock);
+        }
         s->creator = scorep_thread_location_id();
     }
     scorep_thread_event_generation_off = was_off;
@@ -148,6 +172,8 @@ void* scorep_thread_trampoline(void* p)
 {
     scorep_thread_start s = *(scorep_thread_start*)p;
     scorep_thread_start_free(p);
+    if (s.region == SCOREP_INVALID_ID)   /* no region (the definitions are full): unmeasured */
+        return s.start(s.arg);
     /* the enter makes the thread's location: core work, not the program's */
     scorep_event_generation_off();
     start_region = s.region;
