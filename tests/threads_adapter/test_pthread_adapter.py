@@ -244,3 +244,29 @@ def test_scorep_exec_thread_on_a_static_binary_says_to_relink(build_dir, tmp_pat
                            "--thread=pthread", "--", str(program)], capture_output=True, text=True)
     assert (proc.returncode, proc.stdout) == (2, "")
     assert "statically linked" in proc.stderr and "scorep --thread=pthread" in proc.stderr
+
+
+def test_std_threads_are_rooted_at_the_routine_libstdcxx_starts_them_in(build_dir, tmp_path):
+    """std::thread's pthread_create is libstdc++'s call: the run-time wrappers
+    (the default) see it, and each thread's locks nest under the start routine
+    libstdc++ gives (named from its symbol, or its object and offset where the
+    library is stripped)."""
+    source = HERE / "std_thread_known.cc"
+    plain_program = tmp_path / "std_plain"
+    subprocess.run(["g++", "-O2", "-pthread", str(source), "-o", str(plain_program)], check=True)
+    plain = run(plain_program)
+    program = tmp_path / "std_linked"
+    subprocess.run(scorep(build_dir) + ["--thread=pthread", "--nocompiler", "g++", "-O2", "-pthread",
+                                        str(source), "-o", str(program)], check=True, capture_output=True, text=True)
+    experiment = tmp_path / "experiment"
+    measured = run(program, experiment)
+    assert (measured.returncode, measured.stdout, measured.stderr) == (plain.returncode, "total 135\n", "")
+    locations, _ = threads_of(experiment)
+    assert len(locations) == 4
+    main = next(calls for calls in locations.values() if ("pthread_create",) in calls)
+    assert main[("pthread_create",)] == 3 and main[("pthread_join",)] == 3
+    for calls in (c for c in locations.values() if c is not main):
+        (root,) = {path[0] for path in calls}
+        assert root.startswith(("execute_native_thread_routine", "thread start libstdc++.so"))
+        assert {path[1:]: visits for path, visits in calls.items() if len(path) > 1} == \
+            {("pthread_mutex_lock",): 10, ("pthread_mutex_unlock",): 10}
