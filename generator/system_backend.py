@@ -40,7 +40,9 @@ from .model import Parameter
 from .tasks import TASKS_DIR
 
 # the system catalogues regenerate renders, in order
-CATALOGUES = (TASKS_DIR / "posix_io.json", TASKS_DIR / "isoc_io.json")
+CATALOGUES = (TASKS_DIR / "posix_io.json", TASKS_DIR / "isoc_io.json", TASKS_DIR / "pthread.json")
+# the hand-written header the wrappers include; a catalogue names its own
+# with "support_header" (tasks/pthread.json: scorep_thread_adapter.h)
 SUPPORT_HEADER = "scorep_io_adapter.h"
 
 
@@ -238,7 +240,8 @@ def render_system_adapter(output, write, catalogue_path):
     out = pathlib.Path(output) / raw["output"]
     for mode in ("linktime", "runtime"):
         write(out / f"wrap_{mode}.c",
-              render_wrappers(procedures, library, "c", mode, header=SUPPORT_HEADER,
+              render_wrappers(procedures, library, "c", mode,
+                              header=raw.get("support_header", SUPPORT_HEADER),
                               va_symbols=va_symbols, catalogue_path=catalogue_path))
     symbols = [p.attributes["symbol"] for p in procedures]
     write(out / "wrapped.txt", "".join(f"{s}\n" for s in symbols))

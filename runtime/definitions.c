@@ -37,6 +37,28 @@ static uint32_t table_append(table* t, const void* element)
 }
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The lock is held with event generation off on the thread: a definition is
+ * the measurement's work (a compiler-instrumented function's first enter
+ * defines its region outside any wrapper), and the run-time wrappers of a
+ * system adapter (pthread_mutex_lock/unlock, malloc) must pass its calls
+ * straight through: recording them would define their own regions under
+ * this very lock. The lock is not recursive, so one saved value per thread
+ * is enough. */
+static __thread int generation_was_off TLS_FAST;
+
+static void lock_definitions(void)
+{
+    generation_was_off = scorep_thread_event_generation_off;
+    scorep_thread_event_generation_off = 1;
+    pthread_mutex_lock(&lock);
+}
+
+static void unlock_definitions(void)
+{
+    pthread_mutex_unlock(&lock);
+    scorep_thread_event_generation_off = generation_was_off;
+}
 static table regions = {.element_size = sizeof(scorep_region_def)};
 static table strings = {.element_size = sizeof(char*)};
 static table comms = {.element_size = sizeof(scorep_comm_def)};
@@ -61,7 +83,7 @@ void scorep_definitions_set_filter(scorep_filter* f) { filter = f; }
 void scorep_definitions_init(void)
 {
     if (__atomic_load_n(&initialised, __ATOMIC_ACQUIRE)) return;
-    pthread_mutex_lock(&lock);
+    lock_definitions();
     if (!initialised) {
         /* bss-like: pages are only touched for regions that exist */
         scorep_region_filtered_flags = calloc(SCOREP_MAX_REGIONS, 1);
@@ -72,7 +94,7 @@ void scorep_definitions_init(void)
         table_append(&comms, &self);
         __atomic_store_n(&initialised, 1, __ATOMIC_RELEASE);
     }
-    pthread_mutex_unlock(&lock);
+    unlock_definitions();
 }
 
 static void text_key(char* out, size_t size, size_t* len, const char* const* parts, int n, const int* numbers, int m)
@@ -109,7 +131,7 @@ scorep_region scorep_definitions_region(const char* name, const char* file, int 
     const char* parts[] = {name, file, group, mangled};
     int numbers[] = {(int)paradigm, (int)role, line};
     text_key(key, sizeof key, &len, parts, 4, numbers, 3);
-    pthread_mutex_lock(&lock);
+    lock_definitions();
     uint32_t id;
     if (!scorep_strmap_get(&region_index, key, len, &id)) {
         scorep_region_def def = {strdup(name), dup_or_null(file), dup_or_null(group), paradigm, role, 0,
@@ -123,7 +145,7 @@ scorep_region scorep_definitions_region(const char* name, const char* file, int 
         } else
             id = SCOREP_INVALID_ID;
     }
-    pthread_mutex_unlock(&lock);
+    unlock_definitions();
     return id;
 }
 
@@ -142,14 +164,14 @@ scorep_string scorep_string_define(const char* text)
 {
     if (!text) text = "";
     size_t len = strlen(text);
-    pthread_mutex_lock(&lock);
+    lock_definitions();
     uint32_t id;
     if (!scorep_strmap_get(&string_index, text, len, &id)) {
         char* copy = strdup(text);
         id = table_append(&strings, &copy);
         scorep_strmap_put(&string_index, text, len, id);
     }
-    pthread_mutex_unlock(&lock);
+    unlock_definitions();
     return id;
 }
 uint32_t scorep_string_count(void) { return __atomic_load_n(&strings.count, __ATOMIC_ACQUIRE); }
@@ -162,12 +184,12 @@ scorep_comm scorep_comm_define(uint64_t stable_key, int is_group, uint32_t size,
                                const char* name)
 {
     scorep_definitions_init();
-    pthread_mutex_lock(&lock);
+    lock_definitions();
     uint32_t id = SCOREP_INVALID_ID;
     /* groups are created often (MPI_Comm_group each time); keep one per member list */
     if (is_group && local_to_world &&
         scorep_strmap_get(&group_index, local_to_world, size * sizeof(int), &id)) {
-        pthread_mutex_unlock(&lock);
+        unlock_definitions();
         return id;
     }
     int* map = malloc((size ? size : 1) * sizeof(int));
@@ -177,7 +199,7 @@ scorep_comm scorep_comm_define(uint64_t stable_key, int is_group, uint32_t size,
                            name && name[0] ? strdup(name) : NULL, 0, 0};
     id = table_append(&comms, &def);
     if (is_group && id != SCOREP_INVALID_ID) scorep_strmap_put(&group_index, map, size * sizeof(int), id);
-    pthread_mutex_unlock(&lock);
+    unlock_definitions();
     return id;
 }
 
@@ -203,9 +225,9 @@ scorep_comm scorep_comm_define_inter(uint64_t stable_key, uint32_t local_size, c
     memcpy(map + (local_first ? local_size : 0), remote_to_world, remote_size * sizeof(int));
     scorep_comm_def def = {stable_key, 0, size, map, name && name[0] ? strdup(name) : NULL,
                            local_first ? local_size : 0, remote_size};
-    pthread_mutex_lock(&lock);
+    lock_definitions();
     uint32_t id = table_append(&comms, &def);
-    pthread_mutex_unlock(&lock);
+    unlock_definitions();
     return id;
 }
 
@@ -242,9 +264,9 @@ scorep_window scorep_definitions_window(uint64_t stable_key, scorep_comm comm, c
 {
     scorep_definitions_init();
     scorep_window_def def = {stable_key, comm, dup_or_null(name)};
-    pthread_mutex_lock(&lock);
+    lock_definitions();
     uint32_t id = table_append(&windows, &def);
-    pthread_mutex_unlock(&lock);
+    unlock_definitions();
     return id;
 }
 uint32_t scorep_window_count(void) { return __atomic_load_n(&windows.count, __ATOMIC_ACQUIRE); }
@@ -262,14 +284,14 @@ scorep_parameter scorep_definitions_parameter(const char* name, scorep_parameter
     const char* parts[] = {name};
     int numbers[] = {(int)type};
     text_key(key, sizeof key, &len, parts, 1, numbers, 1);
-    pthread_mutex_lock(&lock);
+    lock_definitions();
     uint32_t id;
     if (!scorep_strmap_get(&parameter_index, key, len, &id)) {
         scorep_parameter_def def = {strdup(name), type};
         id = table_append(&parameters, &def);
         scorep_strmap_put(&parameter_index, key, len, id);
     }
-    pthread_mutex_unlock(&lock);
+    unlock_definitions();
     return id;
 }
 uint32_t scorep_parameter_count(void) { return __atomic_load_n(&parameters.count, __ATOMIC_ACQUIRE); }
@@ -282,11 +304,11 @@ scorep_metric scorep_definitions_metric(const char* name, const char* unit)
 {
     scorep_definitions_init();
     if (!name) name = "<unnamed>";
-    pthread_mutex_lock(&lock);
+    lock_definitions();
     uint32_t id;
     if (!scorep_strmap_get(&metric_index, name, strlen(name), &id)) {
         if (metrics.count >= SCOREP_PROFILE_MAX_METRICS) {
-            pthread_mutex_unlock(&lock);
+            unlock_definitions();
             scorep_warning("metric '%s': at most %d user metrics are supported, it is ignored", name,
                            SCOREP_PROFILE_MAX_METRICS);
             return SCOREP_INVALID_ID;
@@ -295,7 +317,7 @@ scorep_metric scorep_definitions_metric(const char* name, const char* unit)
         id = table_append(&metrics, &def);
         scorep_strmap_put(&metric_index, name, strlen(name), id);
     }
-    pthread_mutex_unlock(&lock);
+    unlock_definitions();
     return id;
 }
 static scorep_io_handle io_handle(scorep_io_paradigm paradigm, const char* name, int pre_created,

@@ -50,6 +50,9 @@
  * new thread (location.c): the location's data goes on accumulating. */
 typedef struct scorep_location {
     uint32_t local_id;      /* dense per process, creation order: 0 is the first thread */
+    uint32_t creator;       /* local_id of the location of the thread that created this
+                             * location's first thread (the thread adapter's pthread_create),
+                             * SCOREP_INVALID_ID if not known */
     uint64_t begin_ticks;   /* timestamp of creation */
     uint64_t last_ticks;    /* timestamp of the location's last event */
     void* substrate_data[SCOREP_MAX_SUBSTRATES];
@@ -203,6 +206,7 @@ typedef struct scorep_unified_definitions {
     const uint32_t* location_rank;
     const uint32_t* location_thread;  /* local_id within its rank */
     const uint64_t* location_event_count; /* events the location recorded (0 if unknown) */
+    const uint32_t* location_creator; /* the creator's thread (local_id, same rank), or SCOREP_INVALID_ID */
 
     /* local -> global maps (every rank) */
     const uint32_t* string_map;     /* [scorep_string_count()] */

@@ -166,6 +166,7 @@ typedef struct trace_clock_summary {
     uint64_t receives;  /* receives moved */
     uint64_t largest;   /* the largest move */
     uint64_t latency;   /* the smallest latency seen, which they keep after their sends */
+    uint64_t collectives; /* collective leaves moved (after the enters they wait for) */
 } trace_clock_summary;
 uint64_t trace_clock_condition(const scorep_finalize_context* ctx, trace_clock_summary* summary);
 void trace_clock_begin_location(trace_location* tl);

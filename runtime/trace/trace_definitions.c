@@ -140,6 +140,7 @@ static OTF2_Paradigm otf2_paradigm(scorep_paradigm paradigm)
     case SCOREP_PARADIGM_MEASUREMENT: return OTF2_PARADIGM_MEASUREMENT_SYSTEM;
     case SCOREP_PARADIGM_COMPILER: return OTF2_PARADIGM_COMPILER;
     case SCOREP_PARADIGM_CAF: return TRACE_PARADIGM_CAF;
+    case SCOREP_PARADIGM_PTHREAD: return OTF2_PARADIGM_PTHREAD;
     case SCOREP_PARADIGM_USER:
     case SCOREP_PARADIGM_LIBWRAP:  /* OTF2 has no paradigm for library wrappers */
     default: return OTF2_PARADIGM_USER;

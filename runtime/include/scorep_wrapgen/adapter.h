@@ -81,6 +81,7 @@ typedef enum scorep_paradigm {
     SCOREP_PARADIGM_CAF,             /* Coarray Fortran (the CAF adapter, runtime/caf_adapter/) */
     SCOREP_PARADIGM_COMPILER,        /* compiler instrumentation of user functions (runtime/compiler.c) */
     SCOREP_PARADIGM_IO,              /* POSIX I/O calls (the I/O adapter, runtime/io_adapter/) */
+    SCOREP_PARADIGM_PTHREAD,         /* POSIX threads (the thread adapter, runtime/thread_adapter/) */
     SCOREP_PARADIGM_COUNT_
 } scorep_paradigm;
 
@@ -127,6 +128,18 @@ int scorep_region_is_filtered(scorep_region region);
 
 void scorep_enter(scorep_region region);
 void scorep_exit(scorep_region region);
+
+/* ---- threads (the thread adapter, runtime/thread_adapter/) ---------------- */
+
+/* The calling thread's location (its number within the process, as
+ * profile.json's "thread"), or SCOREP_INVALID_ID if it has recorded nothing
+ * yet. Creates nothing. */
+uint32_t scorep_thread_location_id(void);
+/* Records that the calling thread was created by the thread whose location
+ * is creator (scorep_thread_location_id on the creating thread); call it
+ * after the thread's first event. profile.json gives it as the location's
+ * "creator". */
+void scorep_thread_set_creator(uint32_t creator);
 
 /* ---- per-thread event generation flag ------------------------------------- */
 
