@@ -805,16 +805,23 @@ void scorep_io_destroy_handle(scorep_io_handle handle)
     DISPATCH(io_destroy_handle, handle);
 }
 
+/* The transfers also feed the per-file totals (io_files.c): the begin's
+ * time is the call's enter (without a trace, the location's last event), the
+ * completion reads the clock and the call's exit right after takes the same
+ * time (exit_at_last), so the per-file time costs no extra clock read. */
 void scorep_io_operation_begin(scorep_io_handle handle, scorep_io_operation mode, uint64_t bytes_request,
                                uint64_t matching_id)
 {
     EVENT_BEGIN();
+    scorep_io_files_begin(t, handle, mode);
     DISPATCH(io_operation_begin, handle, mode, bytes_request, matching_id);
 }
 
 void scorep_io_operation_complete(scorep_io_handle handle, uint64_t bytes_result, uint64_t matching_id)
 {
-    EVENT_BEGIN();
+    EVENT_BEGIN_TIMED();
+    ((event_state*)loc->event_private)->exit_at_last = 1;
+    scorep_io_files_complete(t, handle, bytes_result);
     DISPATCH(io_operation_complete, handle, bytes_result, matching_id);
 }
 

@@ -248,6 +248,17 @@ typedef struct scorep_report_callpath {
     uint32_t parameter;  /* global parameter id or SCOREP_INVALID_ID */
     int64_t parameter_value; /* int, or global string id */
 } scorep_report_callpath;
+/* ---- per-file I/O totals (io_files.c) ---- */
+typedef struct scorep_io_file_total {
+    const char* name;   /* the file's name; NULL: the files beyond the per-process table */
+    uint64_t visits, bytes_read, bytes_written, time_ns;
+} scorep_io_file_total;
+/* the I/O operation events' hooks (events.c), on the transfer's thread */
+void scorep_io_files_begin(uint64_t t, scorep_io_handle handle, scorep_io_operation mode);
+void scorep_io_files_complete(uint64_t t, scorep_io_handle handle, uint64_t bytes);
+/* collective: the totals per file name on rank 0 (malloc'ed, *count entries) */
+scorep_io_file_total* scorep_io_files_collect(const scorep_finalize_context* ctx, size_t* count);
+
 typedef struct scorep_report {
     const scorep_unified_definitions* defs;
     int ranks;
@@ -263,6 +274,9 @@ typedef struct scorep_report {
     scorep_report_callpath* callpaths;
     size_t row_count;
     scorep_report_row* rows;
+    /* per-file I/O totals (io_files.c), or NULL */
+    size_t io_file_count;
+    scorep_io_file_total* io_files;
 } scorep_report;
 /* collective: gather all profiles to rank 0; returns the report on rank 0 */
 scorep_report* scorep_profile_collect(const scorep_unified_definitions* defs, bool emergency);

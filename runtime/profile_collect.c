@@ -235,5 +235,6 @@ void scorep_report_free(scorep_report* r)
     if (!r) return;
     free(r->callpaths);
     free(r->rows);
+    free(r->io_files);
     free(r);
 }

@@ -20,11 +20,16 @@ int scorep_profile_write(const scorep_finalize_context* ctx)
     char* hosts = scorep_profile_cube_hosts(ctx);
     scorep_clock_offset* offsets =
         scorep_timer_gather_offsets(ctx->emergency ? NULL : ctx->mpp, ctx->rank, ctx->size);
+    size_t io_file_count;
+    scorep_io_file_total* io_files = scorep_io_files_collect(ctx, &io_file_count);   /* collective too */
     if (!r) {
         free(hosts);
         free(offsets);
+        free(io_files);
         return 0;
     }
+    r->io_files = io_files;
+    r->io_file_count = io_file_count;
     r->clock_offsets = offsets;
     r->ticks_per_second = ctx->ticks_per_second;
     r->hosts = hosts;

@@ -99,6 +99,17 @@ int scorep_report_write_json(const scorep_report* r, const char* path)
         json_string(f, d->metrics[i].unit);
         fputc('}', f);
     }
+    /* per file (io_files.c): the transfers on it, their bytes and time, over
+     * all locations; name null: the files beyond the per-process table */
+    fputs("],\n\"io_files\": [", f);
+    for (size_t i = 0; i < r->io_file_count; i++) {
+        const scorep_io_file_total* t = &r->io_files[i];
+        fprintf(f, "%s\n  {\"name\": ", i ? "," : "");
+        json_string(f, t->name);
+        fprintf(f, ", \"visits\": %" PRIu64 ", \"bytes_read\": %" PRIu64 ", \"bytes_written\": %" PRIu64
+                   ", \"time_ns\": %" PRIu64 "}",
+                t->visits, t->bytes_read, t->bytes_written, t->time_ns);
+    }
     fputs("],\n\"callpaths\": [", f);
     for (uint32_t i = 0; i < r->callpath_count; i++) {
         const scorep_report_callpath* cp = &r->callpaths[i];

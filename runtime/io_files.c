@@ -1,0 +1,137 @@
+/* Per-file I/O totals (docs/IO_ADAPTER.md, "Per file"): for every file the
+ * I/O adapters gave a handle, the transfers on it (visits), the bytes read and
+ * written and the time in those transfers, summed over all threads and ranks
+ * into profile.json's "io_files" and profile.txt's I/O section.
+ *
+ * Fed from the I/O operation events (events.c: scorep_io_operation_begin /
+ * _complete), which already know the transfer's handle: one handle per file
+ * name and I/O paradigm (definitions.c), dense from 0. Each thread adds into
+ * its own array indexed by the handle's local id: no lock and no allocation
+ * per transfer. The array is allocated once, at the thread's first transfer,
+ * with room for IO_FILES_MAX handles; transfers on handles beyond that count
+ * into one "other files" entry (reported as such, never dropped). The
+ * arrays stay in a list after their thread ends; at the end the totals are
+ * summed per unified handle over threads and ranks, then per file name over
+ * the paradigms (a file written with fwrite and read with read is one file). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define IO_FILES_MAX 1024   /* handles per process with totals of their own */
+
+typedef struct io_file_sum {
+    uint64_t visits, bytes_read, bytes_written, ticks;
+} io_file_sum;
+
+typedef struct io_files_thread {
+    struct io_files_thread* next;
+    /* the transfer begun and not yet completed on this thread: its slot,
+     * direction and begin time (transfers do not nest on one thread: a
+     * wrapped call inside another records nothing) */
+    uint32_t pending_slot;
+    scorep_io_operation pending_mode;
+    uint64_t pending_ticks;
+    io_file_sum sums[IO_FILES_MAX + 1];   /* [IO_FILES_MAX]: other files */
+} io_files_thread;
+
+static io_files_thread* all_threads;   /* pushed without a lock (CAS) */
+static __thread io_files_thread* mine TLS_FAST;
+
+static __attribute__((noinline, cold)) io_files_thread* thread_start(void)
+{
+    io_files_thread* t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    t->next = __atomic_load_n(&all_threads, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(&all_threads, &t->next, t, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+    }
+    mine = t;
+    return t;
+}
+
+void scorep_io_files_begin(uint64_t t, scorep_io_handle handle, scorep_io_operation mode)
+{
+    io_files_thread* f = mine;
+    if (UNLIKELY(!f) && !(f = thread_start())) return;
+    f->pending_slot = handle < IO_FILES_MAX ? handle : IO_FILES_MAX;
+    f->pending_mode = mode;
+    f->pending_ticks = t;
+}
+
+void scorep_io_files_complete(uint64_t t, scorep_io_handle handle, uint64_t bytes)
+{
+    io_files_thread* f = mine;
+    if (UNLIKELY(!f)) return;
+    uint32_t slot = handle < IO_FILES_MAX ? handle : IO_FILES_MAX;
+    io_file_sum* s = &f->sums[slot];
+    s->visits++;
+    if (f->pending_mode == SCOREP_IO_OP_READ)
+        s->bytes_read += bytes;
+    else
+        s->bytes_written += bytes;
+    if (f->pending_slot == slot && t >= f->pending_ticks) s->ticks += t - f->pending_ticks;
+    f->pending_slot = UINT32_MAX;
+}
+
+static uint64_t to_ns(uint64_t ticks, uint64_t tps)
+{
+    if (tps == 1000000000ull) return ticks;
+    return (uint64_t)((unsigned __int128)ticks * 1000000000u / (tps ? tps : 1));
+}
+
+/* Collective over all ranks (unless ctx->mpp is NULL): the totals per file
+ * name on rank 0, in the order of the unified handles that name the files
+ * first, the "other files" entry (name NULL) last if it has any visits. */
+scorep_io_file_total* scorep_io_files_collect(const scorep_finalize_context* ctx, size_t* count)
+{
+    *count = 0;
+    const scorep_unified_definitions* defs = ctx->defs;
+    uint32_t nlocal = scorep_io_handle_count();
+    /* the unified handle count: the largest global id any rank maps to, + 1 */
+    uint64_t nglobal = 0;
+    for (uint32_t h = 0; h < nlocal; h++)
+        if (defs->io_handle_map[h] != SCOREP_INVALID_ID && defs->io_handle_map[h] + 1ull > nglobal)
+            nglobal = defs->io_handle_map[h] + 1ull;
+    if (ctx->mpp) ctx->mpp->allreduce_u64(&nglobal, 1, 2);
+    /* 4 figures per unified handle, then the other files' 4 */
+    size_t n = (size_t)nglobal + 1;
+    uint64_t* sums = calloc(n * 4, sizeof *sums);
+    if (!sums) return NULL;   /* every rank: calloc fails alike or the ranks are lost anyway */
+    for (io_files_thread* f = __atomic_load_n(&all_threads, __ATOMIC_ACQUIRE); f; f = f->next)
+        for (uint32_t h = 0; h <= IO_FILES_MAX; h++) {
+            const io_file_sum* s = &f->sums[h];
+            if (!s->visits) continue;
+            uint32_t g = h < IO_FILES_MAX && h < nlocal ? defs->io_handle_map[h] : SCOREP_INVALID_ID;
+            uint64_t* to = &sums[4 * (g < nglobal ? g : nglobal)];
+            to[0] += s->visits;
+            to[1] += s->bytes_read;
+            to[2] += s->bytes_written;
+            to[3] += to_ns(s->ticks, ctx->ticks_per_second);
+        }
+    if (ctx->mpp) ctx->mpp->allreduce_u64(sums, n * 4, 0);
+    if ((ctx->mpp && ctx->rank != 0) || !defs->io_handles) {
+        free(sums);
+        return NULL;
+    }
+    scorep_io_file_total* out = calloc(n, sizeof *out);
+    size_t files = 0;
+    for (uint32_t g = 0; out && g < nglobal && g < defs->io_handle_count; g++) {
+        const uint64_t* s = &sums[4 * g];
+        if (!s[0]) continue;
+        const char* name = defs->io_handles[g].name;
+        size_t i = 0;
+        while (i < files && strcmp(out[i].name, name) != 0) i++;
+        if (i == files) out[files++].name = name;
+        out[i].visits += s[0];
+        out[i].bytes_read += s[1];
+        out[i].bytes_written += s[2];
+        out[i].time_ns += s[3];
+    }
+    if (out && sums[4 * nglobal]) {
+        const uint64_t* s = &sums[4 * nglobal];
+        out[files++] = (scorep_io_file_total){NULL, s[0], s[1], s[2], s[3]};
+    }
+    free(sums);
+    *count = files;
+    return out;
+}

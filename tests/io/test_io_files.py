@@ -1,0 +1,97 @@
+"""Per-file I/O figures (runtime/io_files.c): profile.json's "io_files" and
+profile.txt's "I/O summary by file" give, for every file the I/O adapters
+gave a handle, the transfers on it, their bytes read and written and their
+time, summed over threads (and ranks). The program (two_files.c) writes and
+reads two files with known bytes, one with POSIX calls on the main thread,
+the other with ISO C calls on a second thread and read again with POSIX
+calls; oracles: the files' sizes on disk, the program's own counts (it
+prints them) and, for stdout, the length of its output."""
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+HERE = pathlib.Path(__file__).resolve().parent
+PROGRAM = HERE / "two_files.c"
+
+
+def run(argv, cwd, env_extra=None):
+    env = dict(os.environ)
+    env.pop("LD_PRELOAD", None)
+    env.update(env_extra or {})
+    return subprocess.run([*argv, str(cwd / "a.dat"), str(cwd / "b.dat")], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=60)
+
+
+def file_figures(experiment):
+    """{file name: (visits, bytes read, bytes written)} of profile.json's io_files,
+    checked against profile.txt's I/O summary by file."""
+    profile = json.loads((experiment / "profile.json").read_text())
+    figures = {f["name"]: (f["visits"], f["bytes_read"], f["bytes_written"]) for f in profile["io_files"]}
+    assert len(figures) == len(profile["io_files"]), "one entry per file name"
+    assert all(f["time_ns"] > 0 for f in profile["io_files"])
+    lines = (experiment / "profile.txt").read_text().splitlines()
+    start = lines.index("I/O summary by file (transfers, summed over all locations)")
+    text = {}
+    for line in lines[start + 2:]:
+        if not line:
+            break
+        visits, _time, read, written, name = line.split(maxsplit=4)
+        text[name] = (int(visits), int(read), int(written))
+    assert text == figures
+    return figures
+
+
+def expected(stdout, cwd):
+    """The program's own counts, checked against the files on disk."""
+    counts = {}
+    for line in stdout.splitlines():
+        which, transfers, read, written = line.split()
+        counts[str(cwd / f"{which.lower()}.dat")] = (int(transfers), int(read), int(written))
+    for name, (_, read, written) in counts.items():
+        size = pathlib.Path(name).stat().st_size
+        # file A is read back once, file B twice (fread, then read)
+        assert written == size and read == size * (1 if name.endswith("a.dat") else 2)
+    # printf: two transfers on the pre-created stdout, the output's bytes
+    counts["stdout"] = (2, 0, len(stdout.encode()))
+    return counts
+
+
+@pytest.fixture
+def plain(tmp_path):
+    program = tmp_path / "two_files"
+    subprocess.run(["gcc", "-O2", "-pthread", str(PROGRAM), "-o", str(program)], check=True)
+    cwd = tmp_path / "plain"
+    cwd.mkdir()
+    proc = run([str(program)], cwd)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    return program, proc
+
+
+@pytest.mark.parametrize("tracing", ["false", "true"])
+def test_linked_profile_gives_exact_bytes_per_file(build_dir, tmp_path, plain, tracing):
+    program = tmp_path / "two_files_linked"
+    subprocess.run([sys.executable, str(pathlib.Path(build_dir) / "runtime" / "mpi_adapter" / "scorep"),
+                    "--io=posix,isoc", "gcc", "-O2", "-pthread", str(PROGRAM), "-o", str(program)],
+                   check=True, capture_output=True, text=True)
+    cwd = tmp_path / "measured"
+    cwd.mkdir()
+    experiment = tmp_path / "experiment"
+    proc = run([str(program)], cwd, {"SCOREP_EXPERIMENT_DIRECTORY": str(experiment),
+                                     "SCOREP_ENABLE_TRACING": tracing})
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, plain[1].stdout, "")
+    assert file_figures(experiment) == expected(proc.stdout, cwd)
+
+
+def test_preloaded_profile_gives_exact_bytes_per_file(installed_prefix, tmp_path, plain):
+    cwd = tmp_path / "measured"
+    cwd.mkdir()
+    experiment = tmp_path / "experiment"
+    proc = run([str(installed_prefix / "bin" / "scorep-exec"), "--io=posix,isoc", "--", str(plain[0])], cwd,
+               {"SCOREP_EXPERIMENT_DIRECTORY": str(experiment)})
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, plain[1].stdout, "")
+    # none of the measurement's own files: only the program's two and stdout
+    assert file_figures(experiment) == expected(proc.stdout, cwd)
