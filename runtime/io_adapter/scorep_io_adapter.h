@@ -37,6 +37,17 @@
 
 #include <scorep_wrapgen/adapter.h>   /* scorep_io_bytes, scorep_io_handle_define, ... */
 
+/* Inside an MPI-IO call (MPI_File_*) the MPI adapter leaves event generation
+ * off but for the I/O adapters (SCOREP_EVENT_GENERATION_OFF_BUT_IO): their
+ * wrappers record the POSIX / ISO C calls the MPI library makes for the
+ * file, nested under the MPI call. Bit 0 (off for all: inside other MPI
+ * calls, the measurement's own work) still stops them. Defined before
+ * libwrap.h, which the generated wrappers include after this header. */
+#ifdef SCOREP_WRAPGEN_LIBWRAP_H
+#error "scorep_io_adapter.h must come before scorep_wrapgen/libwrap.h"
+#endif
+#define SCOREP_LIBWRAP_GATE_MASK 1
+
 /* ---- I/O handles: the trace's IoHandle per open file (docs/IO_ADAPTER.md) ----
  *
  * Each adapter (each wrapper library: one translation unit) keeps the

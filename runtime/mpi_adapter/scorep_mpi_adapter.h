@@ -29,6 +29,15 @@ static inline int scorep_mpi_measuring(uint32_t group)
     return __builtin_expect(scorep_event_generation_is_on() && scorep_mpi_group_enabled(group), 1);
 }
 
+/* Event generation off for the measured call of a wrapper of group: the
+ * MPI-IO calls (group IO) leave it on for the I/O adapters, whose wrappers
+ * then record the file I/O the MPI library does under them (a constant
+ * group folds to one store). */
+static inline void scorep_mpi_event_generation_off(uint32_t group)
+{
+    scorep_thread_event_generation_off = group == SCOREP_MPI_GROUP_IO ? SCOREP_EVENT_GENERATION_OFF_BUT_IO : 1;
+}
+
 /* Region ids are defined on a wrapper's first measured call. */
 extern scorep_region scorep_mpi_region_ids[SCOREP_MPI_REGION_COUNT];
 scorep_region scorep_mpi_region_define(int index);

@@ -55,7 +55,7 @@ static inline scorep_region begin(int index)
     scorep_region region = region_of(index);
     if (__builtin_expect(region == SCOREP_INVALID_ID, 0))
         return SCOREP_INVALID_ID;
-    scorep_event_generation_off();
+    scorep_mpi_event_generation_off(scorep_mpi_f08_region_info[index].group);
     scorep_enter(region);
     return region;
 }

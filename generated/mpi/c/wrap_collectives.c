@@ -12,7 +12,7 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgather);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -45,7 +45,7 @@ int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgather_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -78,7 +78,7 @@ int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgather_init);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -111,7 +111,7 @@ int MPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgather_init_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -144,7 +144,7 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgatherv);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -178,7 +178,7 @@ int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgatherv_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -212,7 +212,7 @@ int MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgatherv_init);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -246,7 +246,7 @@ int MPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allgatherv_init_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -280,7 +280,7 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allreduce);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -309,7 +309,7 @@ int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allreduce_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -338,7 +338,7 @@ int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allreduce_init);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -367,7 +367,7 @@ int MPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MP
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Allreduce_init_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -396,7 +396,7 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoall);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -429,7 +429,7 @@ int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoall_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -462,7 +462,7 @@ int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoall_init);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -495,7 +495,7 @@ int MPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoall_init_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -528,7 +528,7 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallv);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -565,7 +565,7 @@ int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallv_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -602,7 +602,7 @@ int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sd
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallv_init);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -639,7 +639,7 @@ int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[], cons
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallv_init_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -676,7 +676,7 @@ int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallw);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -713,7 +713,7 @@ int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallw_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -750,7 +750,7 @@ int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sd
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallw_init);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -787,7 +787,7 @@ int MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[], cons
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alltoallw_init_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -824,7 +824,7 @@ int MPI_Barrier(MPI_Comm comm)
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Barrier);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -849,7 +849,7 @@ int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Barrier_init);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -874,7 +874,7 @@ int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bcast);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -907,7 +907,7 @@ int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bcast_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -940,7 +940,7 @@ int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bcast_init);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -973,7 +973,7 @@ int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int r
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bcast_init_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1006,7 +1006,7 @@ int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Exscan);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1035,7 +1035,7 @@ int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Exscan_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1064,7 +1064,7 @@ int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Exscan_init);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1093,7 +1093,7 @@ int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Exscan_init_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1122,7 +1122,7 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gather);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1160,7 +1160,7 @@ int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gather_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1198,7 +1198,7 @@ int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gather_init);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1236,7 +1236,7 @@ int MPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gather_init_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1274,7 +1274,7 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gatherv);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1313,7 +1313,7 @@ int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gatherv_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1352,7 +1352,7 @@ int MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gatherv_init);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1391,7 +1391,7 @@ int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Gatherv_init_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1430,7 +1430,7 @@ int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iallgather);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1463,7 +1463,7 @@ int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iallgather_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1496,7 +1496,7 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iallgatherv);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1530,7 +1530,7 @@ int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iallgatherv_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1564,7 +1564,7 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iallreduce);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1593,7 +1593,7 @@ int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iallreduce_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1622,7 +1622,7 @@ int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ialltoall);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1655,7 +1655,7 @@ int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ialltoall_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1688,7 +1688,7 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ialltoallv);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1725,7 +1725,7 @@ int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ialltoallv_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1762,7 +1762,7 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ialltoallw);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1799,7 +1799,7 @@ int MPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ialltoallw_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1836,7 +1836,7 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ibarrier);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1861,7 +1861,7 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ibcast);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1894,7 +1894,7 @@ int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ibcast_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1927,7 +1927,7 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iexscan);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1956,7 +1956,7 @@ int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iexscan_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1985,7 +1985,7 @@ int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Igather);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -2023,7 +2023,7 @@ int MPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Igather_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -2061,7 +2061,7 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Igatherv);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -2100,7 +2100,7 @@ int MPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Igatherv_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -2139,7 +2139,7 @@ int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_allgather);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -2169,7 +2169,7 @@ int MPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_allgather_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -2199,7 +2199,7 @@ int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_allgatherv);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -2232,7 +2232,7 @@ int MPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Dat
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_allgatherv_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -2265,7 +2265,7 @@ int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_alltoall);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -2295,7 +2295,7 @@ int MPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datat
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_alltoall_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -2325,7 +2325,7 @@ int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_alltoallv);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -2361,7 +2361,7 @@ int MPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_alltoallv_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -2397,7 +2397,7 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_alltoallw);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -2431,7 +2431,7 @@ int MPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ineighbor_alltoallw_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -2465,7 +2465,7 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ireduce);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -2498,7 +2498,7 @@ int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ireduce_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -2531,7 +2531,7 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ireduce_scatter);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -2563,7 +2563,7 @@ int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count re
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ireduce_scatter_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -2595,7 +2595,7 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ireduce_scatter_block);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -2626,7 +2626,7 @@ int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count re
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ireduce_scatter_block_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -2657,7 +2657,7 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iscan);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -2686,7 +2686,7 @@ int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatyp
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iscan_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -2715,7 +2715,7 @@ int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iscatter);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -2753,7 +2753,7 @@ int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iscatter_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -2791,7 +2791,7 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iscatterv);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -2830,7 +2830,7 @@ int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iscatterv_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -2869,7 +2869,7 @@ int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype send
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgather);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -2899,7 +2899,7 @@ int MPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datat
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgather_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -2929,7 +2929,7 @@ int MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgather_init);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -2960,7 +2960,7 @@ int MPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgather_init_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -2991,7 +2991,7 @@ int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sen
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgatherv);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -3024,7 +3024,7 @@ int MPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgatherv_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -3057,7 +3057,7 @@ int MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatyp
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgatherv_init);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -3091,7 +3091,7 @@ int MPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_allgatherv_init_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -3125,7 +3125,7 @@ int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendt
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoall);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -3155,7 +3155,7 @@ int MPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Dataty
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoall_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -3185,7 +3185,7 @@ int MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoall_init);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -3216,7 +3216,7 @@ int MPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_D
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoall_init_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -3247,7 +3247,7 @@ int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const in
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallv);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -3283,7 +3283,7 @@ int MPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallv_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -3319,7 +3319,7 @@ int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], con
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallv_init);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -3356,7 +3356,7 @@ int MPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcount
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallv_init_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -3393,7 +3393,7 @@ int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MP
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallw);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -3427,7 +3427,7 @@ int MPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallw_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -3461,7 +3461,7 @@ int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], con
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallw_init);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -3496,7 +3496,7 @@ int MPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcount
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Neighbor_alltoallw_init_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -3530,7 +3530,7 @@ int MPI_Op_commutative(MPI_Op op, int *commute)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Op_commutative);
         scorep_enter(scorep_region_id);
     }
@@ -3550,7 +3550,7 @@ int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Op_create);
         scorep_enter(scorep_region_id);
     }
@@ -3570,7 +3570,7 @@ int MPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Op_create_c);
         scorep_enter(scorep_region_id);
     }
@@ -3590,7 +3590,7 @@ int MPI_Op_free(MPI_Op *op)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Op_free);
         scorep_enter(scorep_region_id);
     }
@@ -3611,7 +3611,7 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -3644,7 +3644,7 @@ int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -3677,7 +3677,7 @@ int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_init);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -3710,7 +3710,7 @@ int MPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_init_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -3742,7 +3742,7 @@ int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_local);
         scorep_enter(scorep_region_id);
     }
@@ -3762,7 +3762,7 @@ int MPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_D
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_local_c);
         scorep_enter(scorep_region_id);
     }
@@ -3783,7 +3783,7 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -3815,7 +3815,7 @@ int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count rec
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -3847,7 +3847,7 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter_block);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -3878,7 +3878,7 @@ int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count rec
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter_block_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -3909,7 +3909,7 @@ int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvco
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter_block_init);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -3940,7 +3940,7 @@ int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Coun
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter_block_init_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -3971,7 +3971,7 @@ int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvco
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter_init);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -4003,7 +4003,7 @@ int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Coun
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Reduce_scatter_init_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -4035,7 +4035,7 @@ int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatyp
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scan);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -4064,7 +4064,7 @@ int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scan_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -4093,7 +4093,7 @@ int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scan_init);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -4122,7 +4122,7 @@ int MPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scan_init_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -4151,7 +4151,7 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatter);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -4189,7 +4189,7 @@ int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatter_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -4227,7 +4227,7 @@ int MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatter_init);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -4265,7 +4265,7 @@ int MPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatter_init_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -4303,7 +4303,7 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[]
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatterv);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -4342,7 +4342,7 @@ int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatterv_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -4381,7 +4381,7 @@ int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int dis
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatterv_init);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -4420,7 +4420,7 @@ int MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Scatterv_init_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);

@@ -11,7 +11,7 @@ int MPI_Attr_delete(MPI_Comm comm, int keyval)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Attr_delete);
         scorep_enter(scorep_region_id);
     }
@@ -31,7 +31,7 @@ int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Attr_get);
         scorep_enter(scorep_region_id);
     }
@@ -51,7 +51,7 @@ int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Attr_put);
         scorep_enter(scorep_region_id);
     }
@@ -71,7 +71,7 @@ int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_call_errhandler);
         scorep_enter(scorep_region_id);
     }
@@ -91,7 +91,7 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_compare);
         scorep_enter(scorep_region_id);
     }
@@ -111,7 +111,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_create);
         scorep_enter(scorep_region_id);
     }
@@ -133,7 +133,7 @@ int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_create_errhandler);
         scorep_enter(scorep_region_id);
     }
@@ -153,7 +153,7 @@ int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_create_from_group);
         scorep_enter(scorep_region_id);
     }
@@ -175,7 +175,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_create_group);
         scorep_enter(scorep_region_id);
     }
@@ -197,7 +197,7 @@ int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn, MPI_C
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_create_keyval);
         scorep_enter(scorep_region_id);
     }
@@ -217,7 +217,7 @@ int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_delete_attr);
         scorep_enter(scorep_region_id);
     }
@@ -237,7 +237,7 @@ int MPI_Comm_disconnect(MPI_Comm *comm)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_disconnect);
         scorep_enter(scorep_region_id);
     }
@@ -258,7 +258,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_dup);
         scorep_enter(scorep_region_id);
     }
@@ -280,7 +280,7 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_dup_with_info);
         scorep_enter(scorep_region_id);
     }
@@ -302,7 +302,7 @@ int MPI_Comm_free(MPI_Comm *comm)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_free);
         scorep_enter(scorep_region_id);
     }
@@ -323,7 +323,7 @@ int MPI_Comm_free_keyval(int *comm_keyval)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_free_keyval);
         scorep_enter(scorep_region_id);
     }
@@ -343,7 +343,7 @@ int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_get_attr);
         scorep_enter(scorep_region_id);
     }
@@ -363,7 +363,7 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_get_errhandler);
         scorep_enter(scorep_region_id);
     }
@@ -383,7 +383,7 @@ int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_get_info);
         scorep_enter(scorep_region_id);
     }
@@ -403,7 +403,7 @@ int MPI_Comm_get_name(MPI_Comm comm, char comm_name[], int *resultlen)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_get_name);
         scorep_enter(scorep_region_id);
     }
@@ -423,7 +423,7 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_group);
         scorep_enter(scorep_region_id);
     }
@@ -445,7 +445,7 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_idup);
         scorep_enter(scorep_region_id);
     }
@@ -467,7 +467,7 @@ int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_idup_with_info);
         scorep_enter(scorep_region_id);
     }
@@ -489,7 +489,7 @@ int MPI_Comm_rank(MPI_Comm comm, int *rank)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_rank);
         scorep_enter(scorep_region_id);
     }
@@ -509,7 +509,7 @@ int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_remote_group);
         scorep_enter(scorep_region_id);
     }
@@ -531,7 +531,7 @@ int MPI_Comm_remote_size(MPI_Comm comm, int *size)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_remote_size);
         scorep_enter(scorep_region_id);
     }
@@ -551,7 +551,7 @@ int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_set_attr);
         scorep_enter(scorep_region_id);
     }
@@ -571,7 +571,7 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_set_errhandler);
         scorep_enter(scorep_region_id);
     }
@@ -591,7 +591,7 @@ int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_set_info);
         scorep_enter(scorep_region_id);
     }
@@ -611,7 +611,7 @@ int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_set_name);
         scorep_enter(scorep_region_id);
     }
@@ -631,7 +631,7 @@ int MPI_Comm_size(MPI_Comm comm, int *size)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_size);
         scorep_enter(scorep_region_id);
     }
@@ -651,7 +651,7 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_split);
         scorep_enter(scorep_region_id);
     }
@@ -673,7 +673,7 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_split_type);
         scorep_enter(scorep_region_id);
     }
@@ -695,7 +695,7 @@ int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_test_inter);
         scorep_enter(scorep_region_id);
     }
@@ -715,7 +715,7 @@ int MPI_File_get_group(MPI_File fh, MPI_Group *group)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_group);
         scorep_enter(scorep_region_id);
     }
@@ -737,7 +737,7 @@ int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_compare);
         scorep_enter(scorep_region_id);
     }
@@ -757,7 +757,7 @@ int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_difference);
         scorep_enter(scorep_region_id);
     }
@@ -779,7 +779,7 @@ int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgrou
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_excl);
         scorep_enter(scorep_region_id);
     }
@@ -801,7 +801,7 @@ int MPI_Group_free(MPI_Group *group)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_free);
         scorep_enter(scorep_region_id);
     }
@@ -821,7 +821,7 @@ int MPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_from_session_pset);
         scorep_enter(scorep_region_id);
     }
@@ -843,7 +843,7 @@ int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgrou
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_incl);
         scorep_enter(scorep_region_id);
     }
@@ -865,7 +865,7 @@ int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgro
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_intersection);
         scorep_enter(scorep_region_id);
     }
@@ -887,7 +887,7 @@ int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *new
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_range_excl);
         scorep_enter(scorep_region_id);
     }
@@ -909,7 +909,7 @@ int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *new
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_range_incl);
         scorep_enter(scorep_region_id);
     }
@@ -931,7 +931,7 @@ int MPI_Group_rank(MPI_Group group, int *rank)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_rank);
         scorep_enter(scorep_region_id);
     }
@@ -951,7 +951,7 @@ int MPI_Group_size(MPI_Group group, int *size)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_size);
         scorep_enter(scorep_region_id);
     }
@@ -971,7 +971,7 @@ int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_G
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_translate_ranks);
         scorep_enter(scorep_region_id);
     }
@@ -991,7 +991,7 @@ int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Group_union);
         scorep_enter(scorep_region_id);
     }
@@ -1013,7 +1013,7 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_co
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Intercomm_create);
         scorep_enter(scorep_region_id);
     }
@@ -1035,7 +1035,7 @@ int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, MP
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Intercomm_create_from_groups);
         scorep_enter(scorep_region_id);
     }
@@ -1057,7 +1057,7 @@ int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Intercomm_merge);
         scorep_enter(scorep_region_id);
     }
@@ -1079,7 +1079,7 @@ int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Keyval_create);
         scorep_enter(scorep_region_id);
     }
@@ -1099,7 +1099,7 @@ int MPI_Keyval_free(int *keyval)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Keyval_free);
         scorep_enter(scorep_region_id);
     }
@@ -1119,7 +1119,7 @@ int MPI_Win_get_group(MPI_Win win, MPI_Group *group)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_get_group);
         scorep_enter(scorep_region_id);
     }

@@ -17,7 +17,7 @@ int MPI_Address(void *location, MPI_Aint *address)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Address);
         scorep_enter(scorep_region_id);
     }
@@ -37,7 +37,7 @@ int MPI_Get_address(const void *location, MPI_Aint *address)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_address);
         scorep_enter(scorep_region_id);
     }
@@ -57,7 +57,7 @@ int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pack);
         scorep_enter(scorep_region_id);
     }
@@ -77,7 +77,7 @@ int MPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pack_c);
         scorep_enter(scorep_region_id);
     }
@@ -97,7 +97,7 @@ int MPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pack_external);
         scorep_enter(scorep_region_id);
     }
@@ -117,7 +117,7 @@ int MPI_Pack_external_c(const char datarep[], const void *inbuf, MPI_Count incou
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pack_external_c);
         scorep_enter(scorep_region_id);
     }
@@ -137,7 +137,7 @@ int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datat
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pack_external_size);
         scorep_enter(scorep_region_id);
     }
@@ -157,7 +157,7 @@ int MPI_Pack_external_size_c(const char datarep[], MPI_Count incount, MPI_Dataty
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pack_external_size_c);
         scorep_enter(scorep_region_id);
     }
@@ -177,7 +177,7 @@ int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pack_size);
         scorep_enter(scorep_region_id);
     }
@@ -197,7 +197,7 @@ int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pack_size_c);
         scorep_enter(scorep_region_id);
     }
@@ -217,7 +217,7 @@ int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *r
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Register_datarep);
         scorep_enter(scorep_region_id);
     }
@@ -237,7 +237,7 @@ int MPI_Register_datarep_c(const char *datarep, MPI_Datarep_conversion_function_
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Register_datarep_c);
         scorep_enter(scorep_region_id);
     }
@@ -257,7 +257,7 @@ int MPI_Type_commit(MPI_Datatype *datatype)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_commit);
         scorep_enter(scorep_region_id);
     }
@@ -277,7 +277,7 @@ int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_contiguous);
         scorep_enter(scorep_region_id);
     }
@@ -297,7 +297,7 @@ int MPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *n
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_contiguous_c);
         scorep_enter(scorep_region_id);
     }
@@ -317,7 +317,7 @@ int MPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsi
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_darray);
         scorep_enter(scorep_region_id);
     }
@@ -337,7 +337,7 @@ int MPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count arra
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_darray_c);
         scorep_enter(scorep_region_id);
     }
@@ -357,7 +357,7 @@ int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_f90_complex);
         scorep_enter(scorep_region_id);
     }
@@ -377,7 +377,7 @@ int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_f90_integer);
         scorep_enter(scorep_region_id);
     }
@@ -397,7 +397,7 @@ int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_f90_real);
         scorep_enter(scorep_region_id);
     }
@@ -417,7 +417,7 @@ int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[], const
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_hindexed);
         scorep_enter(scorep_region_id);
     }
@@ -437,7 +437,7 @@ int MPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blockle
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_hindexed_c);
         scorep_enter(scorep_region_id);
     }
@@ -457,7 +457,7 @@ int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint ar
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_hindexed_block);
         scorep_enter(scorep_region_id);
     }
@@ -477,7 +477,7 @@ int MPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength, con
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_hindexed_block_c);
         scorep_enter(scorep_region_id);
     }
@@ -497,7 +497,7 @@ int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Dat
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_hvector);
         scorep_enter(scorep_region_id);
     }
@@ -517,7 +517,7 @@ int MPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_hvector_c);
         scorep_enter(scorep_region_id);
     }
@@ -537,7 +537,7 @@ int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_indexed_block);
         scorep_enter(scorep_region_id);
     }
@@ -557,7 +557,7 @@ int MPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength, cons
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_indexed_block_c);
         scorep_enter(scorep_region_id);
     }
@@ -577,7 +577,7 @@ int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn, MPI_T
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_keyval);
         scorep_enter(scorep_region_id);
     }
@@ -597,7 +597,7 @@ int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_resized);
         scorep_enter(scorep_region_id);
     }
@@ -617,7 +617,7 @@ int MPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count exte
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_resized_c);
         scorep_enter(scorep_region_id);
     }
@@ -637,7 +637,7 @@ int MPI_Type_create_struct(int count, const int array_of_blocklengths[], const M
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_struct);
         scorep_enter(scorep_region_id);
     }
@@ -657,7 +657,7 @@ int MPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_of_blockleng
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_struct_c);
         scorep_enter(scorep_region_id);
     }
@@ -677,7 +677,7 @@ int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int ar
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_subarray);
         scorep_enter(scorep_region_id);
     }
@@ -697,7 +697,7 @@ int MPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[], cons
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_create_subarray_c);
         scorep_enter(scorep_region_id);
     }
@@ -717,7 +717,7 @@ int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_delete_attr);
         scorep_enter(scorep_region_id);
     }
@@ -737,7 +737,7 @@ int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_dup);
         scorep_enter(scorep_region_id);
     }
@@ -763,7 +763,7 @@ int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_extent);
         scorep_enter(scorep_region_id);
     }
@@ -783,7 +783,7 @@ int MPI_Type_free(MPI_Datatype *datatype)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_free);
         scorep_enter(scorep_region_id);
     }
@@ -803,7 +803,7 @@ int MPI_Type_free_keyval(int *type_keyval)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_free_keyval);
         scorep_enter(scorep_region_id);
     }
@@ -823,7 +823,7 @@ int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_va
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_attr);
         scorep_enter(scorep_region_id);
     }
@@ -843,7 +843,7 @@ int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addre
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_contents);
         scorep_enter(scorep_region_id);
     }
@@ -863,7 +863,7 @@ int MPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_C
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_contents_c);
         scorep_enter(scorep_region_id);
     }
@@ -883,7 +883,7 @@ int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_add
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_envelope);
         scorep_enter(scorep_region_id);
     }
@@ -903,7 +903,7 @@ int MPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers, MPI_
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_envelope_c);
         scorep_enter(scorep_region_id);
     }
@@ -923,7 +923,7 @@ int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_extent);
         scorep_enter(scorep_region_id);
     }
@@ -943,7 +943,7 @@ int MPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *exten
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_extent_c);
         scorep_enter(scorep_region_id);
     }
@@ -963,7 +963,7 @@ int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *exten
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_extent_x);
         scorep_enter(scorep_region_id);
     }
@@ -983,7 +983,7 @@ int MPI_Type_get_name(MPI_Datatype datatype, char type_name[], int *resultlen)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_name);
         scorep_enter(scorep_region_id);
     }
@@ -1003,7 +1003,7 @@ int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_true_extent);
         scorep_enter(scorep_region_id);
     }
@@ -1023,7 +1023,7 @@ int MPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Co
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_true_extent_c);
         scorep_enter(scorep_region_id);
     }
@@ -1043,7 +1043,7 @@ int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Co
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_true_extent_x);
         scorep_enter(scorep_region_id);
     }
@@ -1063,7 +1063,7 @@ int MPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type, M
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_get_value_index);
         scorep_enter(scorep_region_id);
     }
@@ -1089,7 +1089,7 @@ int MPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_hindexed);
         scorep_enter(scorep_region_id);
     }
@@ -1115,7 +1115,7 @@ int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype o
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_hvector);
         scorep_enter(scorep_region_id);
     }
@@ -1135,7 +1135,7 @@ int MPI_Type_indexed(int count, const int array_of_blocklengths[], const int arr
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_indexed);
         scorep_enter(scorep_region_id);
     }
@@ -1155,7 +1155,7 @@ int MPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_indexed_c);
         scorep_enter(scorep_region_id);
     }
@@ -1181,7 +1181,7 @@ int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_lb);
         scorep_enter(scorep_region_id);
     }
@@ -1201,7 +1201,7 @@ int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_match_size);
         scorep_enter(scorep_region_id);
     }
@@ -1221,7 +1221,7 @@ int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_va
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_set_attr);
         scorep_enter(scorep_region_id);
     }
@@ -1241,7 +1241,7 @@ int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_set_name);
         scorep_enter(scorep_region_id);
     }
@@ -1261,7 +1261,7 @@ int MPI_Type_size(MPI_Datatype datatype, int *size)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_size);
         scorep_enter(scorep_region_id);
     }
@@ -1281,7 +1281,7 @@ int MPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_size_c);
         scorep_enter(scorep_region_id);
     }
@@ -1301,7 +1301,7 @@ int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_size_x);
         scorep_enter(scorep_region_id);
     }
@@ -1327,7 +1327,7 @@ int MPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_di
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_struct);
         scorep_enter(scorep_region_id);
     }
@@ -1353,7 +1353,7 @@ int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_ub);
         scorep_enter(scorep_region_id);
     }
@@ -1373,7 +1373,7 @@ int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_vector);
         scorep_enter(scorep_region_id);
     }
@@ -1393,7 +1393,7 @@ int MPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Type_vector_c);
         scorep_enter(scorep_region_id);
     }
@@ -1413,7 +1413,7 @@ int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int o
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Unpack);
         scorep_enter(scorep_region_id);
     }
@@ -1433,7 +1433,7 @@ int MPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Unpack_c);
         scorep_enter(scorep_region_id);
     }
@@ -1453,7 +1453,7 @@ int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Unpack_external);
         scorep_enter(scorep_region_id);
     }
@@ -1473,7 +1473,7 @@ int MPI_Unpack_external_c(const char datarep[], const void *inbuf, MPI_Count ins
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Unpack_external_c);
         scorep_enter(scorep_region_id);
     }

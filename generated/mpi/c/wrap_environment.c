@@ -11,7 +11,7 @@ int MPI_Abi_get_fortran_booleans(int logical_size, void *logical_true, void *log
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Abi_get_fortran_booleans);
         scorep_enter(scorep_region_id);
     }
@@ -31,7 +31,7 @@ int MPI_Abi_get_fortran_info(MPI_Info *info)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Abi_get_fortran_info);
         scorep_enter(scorep_region_id);
     }
@@ -51,7 +51,7 @@ int MPI_Abi_get_info(MPI_Info *info)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Abi_get_info);
         scorep_enter(scorep_region_id);
     }
@@ -71,7 +71,7 @@ int MPI_Abi_get_version(int *abi_major, int *abi_minor)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Abi_get_version);
         scorep_enter(scorep_region_id);
     }
@@ -91,7 +91,7 @@ int MPI_Abi_set_fortran_booleans(int logical_size, void *logical_true, void *log
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Abi_set_fortran_booleans);
         scorep_enter(scorep_region_id);
     }
@@ -111,7 +111,7 @@ int MPI_Abi_set_fortran_info(MPI_Info info)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Abi_set_fortran_info);
         scorep_enter(scorep_region_id);
     }
@@ -131,7 +131,7 @@ int MPI_Abort(MPI_Comm comm, int errorcode)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Abort);
         scorep_enter(scorep_region_id);
     }
@@ -155,7 +155,7 @@ int MPI_Finalize(void)
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     int scorep_generation_was_on;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Finalize);
         scorep_enter(scorep_region_id);
     }
@@ -186,7 +186,7 @@ int MPI_Finalized(int *flag)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Finalized);
         scorep_enter(scorep_region_id);
     }
@@ -206,7 +206,7 @@ int MPI_Get_hw_resource_info(MPI_Info *hw_info)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_hw_resource_info);
         scorep_enter(scorep_region_id);
     }
@@ -226,7 +226,7 @@ int MPI_Get_library_version(char version[], int *resultlen)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_library_version);
         scorep_enter(scorep_region_id);
     }
@@ -246,7 +246,7 @@ int MPI_Get_processor_name(char name[], int *resultlen)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_processor_name);
         scorep_enter(scorep_region_id);
     }
@@ -266,7 +266,7 @@ int MPI_Get_version(int *version, int *subversion)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_version);
         scorep_enter(scorep_region_id);
     }
@@ -286,7 +286,7 @@ int MPI_Init(int *argc, char ***argv)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Init);
         scorep_enter(scorep_region_id);
     }
@@ -309,7 +309,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Init_thread);
         scorep_enter(scorep_region_id);
     }
@@ -332,7 +332,7 @@ int MPI_Initialized(int *flag)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Initialized);
         scorep_enter(scorep_region_id);
     }
@@ -352,7 +352,7 @@ int MPI_Is_thread_main(int *flag)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Is_thread_main);
         scorep_enter(scorep_region_id);
     }
@@ -372,7 +372,7 @@ int MPI_Query_thread(int *provided)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Query_thread);
         scorep_enter(scorep_region_id);
     }
@@ -392,7 +392,7 @@ int MPI_Session_attach_buffer(MPI_Session session, void *buffer, int size)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_attach_buffer);
         scorep_enter(scorep_region_id);
     }
@@ -412,7 +412,7 @@ int MPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count siz
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_attach_buffer_c);
         scorep_enter(scorep_region_id);
     }
@@ -432,7 +432,7 @@ int MPI_Session_call_errhandler(MPI_Session session, int errorcode)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_call_errhandler);
         scorep_enter(scorep_region_id);
     }
@@ -452,7 +452,7 @@ int MPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errha
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_create_errhandler);
         scorep_enter(scorep_region_id);
     }
@@ -472,7 +472,7 @@ int MPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_detach_buffer);
         scorep_enter(scorep_region_id);
     }
@@ -492,7 +492,7 @@ int MPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Coun
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_detach_buffer_c);
         scorep_enter(scorep_region_id);
     }
@@ -512,7 +512,7 @@ int MPI_Session_finalize(MPI_Session *session)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_finalize);
         scorep_enter(scorep_region_id);
     }
@@ -532,7 +532,7 @@ int MPI_Session_flush_buffer(MPI_Session session)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_flush_buffer);
         scorep_enter(scorep_region_id);
     }
@@ -552,7 +552,7 @@ int MPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_get_errhandler);
         scorep_enter(scorep_region_id);
     }
@@ -572,7 +572,7 @@ int MPI_Session_get_info(MPI_Session session, MPI_Info *info_used)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_get_info);
         scorep_enter(scorep_region_id);
     }
@@ -592,7 +592,7 @@ int MPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pse
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_get_nth_pset);
         scorep_enter(scorep_region_id);
     }
@@ -612,7 +612,7 @@ int MPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_nam
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_get_num_psets);
         scorep_enter(scorep_region_id);
     }
@@ -632,7 +632,7 @@ int MPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_In
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_get_pset_info);
         scorep_enter(scorep_region_id);
     }
@@ -652,7 +652,7 @@ int MPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_iflush_buffer);
         scorep_enter(scorep_region_id);
     }
@@ -672,7 +672,7 @@ int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *sess
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_init);
         scorep_enter(scorep_region_id);
     }
@@ -692,7 +692,7 @@ int MPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Session_set_errhandler);
         scorep_enter(scorep_region_id);
     }

@@ -11,7 +11,7 @@ int MPI_Add_error_class(int *errorclass)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ERR);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Add_error_class);
         scorep_enter(scorep_region_id);
     }
@@ -31,7 +31,7 @@ int MPI_Add_error_code(int errorclass, int *errorcode)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ERR);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Add_error_code);
         scorep_enter(scorep_region_id);
     }
@@ -51,7 +51,7 @@ int MPI_Add_error_string(int errorcode, const char *string)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ERR);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Add_error_string);
         scorep_enter(scorep_region_id);
     }
@@ -78,7 +78,7 @@ int MPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhan
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ERR);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Errhandler_create);
         scorep_enter(scorep_region_id);
     }
@@ -98,7 +98,7 @@ int MPI_Errhandler_free(MPI_Errhandler *errhandler)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ERR);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Errhandler_free);
         scorep_enter(scorep_region_id);
     }
@@ -124,7 +124,7 @@ int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ERR);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Errhandler_get);
         scorep_enter(scorep_region_id);
     }
@@ -150,7 +150,7 @@ int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ERR);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Errhandler_set);
         scorep_enter(scorep_region_id);
     }
@@ -170,7 +170,7 @@ int MPI_Error_class(int errorcode, int *errorclass)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ERR);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Error_class);
         scorep_enter(scorep_region_id);
     }
@@ -190,7 +190,7 @@ int MPI_Error_string(int errorcode, char string[], int *resultlen)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ERR);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Error_string);
         scorep_enter(scorep_region_id);
     }
@@ -210,7 +210,7 @@ int MPI_File_call_errhandler(MPI_File fh, int errorcode)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ERR);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_call_errhandler);
         scorep_enter(scorep_region_id);
     }
@@ -230,7 +230,7 @@ int MPI_File_create_errhandler(MPI_File_errhandler_function *file_errhandler_fn,
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ERR);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_create_errhandler);
         scorep_enter(scorep_region_id);
     }
@@ -250,7 +250,7 @@ int MPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ERR);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_errhandler);
         scorep_enter(scorep_region_id);
     }
@@ -270,7 +270,7 @@ int MPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ERR);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_set_errhandler);
         scorep_enter(scorep_region_id);
     }
@@ -290,7 +290,7 @@ int MPI_Remove_error_class(int errorclass)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ERR);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Remove_error_class);
         scorep_enter(scorep_region_id);
     }
@@ -310,7 +310,7 @@ int MPI_Remove_error_code(int errorcode)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ERR);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Remove_error_code);
         scorep_enter(scorep_region_id);
     }
@@ -330,7 +330,7 @@ int MPI_Remove_error_string(int errorcode)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ERR);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Remove_error_string);
         scorep_enter(scorep_region_id);
     }

@@ -11,7 +11,7 @@ int MPI_File_close(MPI_File *fh)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_close);
         scorep_enter(scorep_region_id);
     }
@@ -31,7 +31,7 @@ int MPI_File_delete(const char *filename, MPI_Info info)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_delete);
         scorep_enter(scorep_region_id);
     }
@@ -51,7 +51,7 @@ int MPI_File_get_amode(MPI_File fh, int *amode)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_amode);
         scorep_enter(scorep_region_id);
     }
@@ -71,7 +71,7 @@ int MPI_File_get_atomicity(MPI_File fh, int *flag)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_atomicity);
         scorep_enter(scorep_region_id);
     }
@@ -91,7 +91,7 @@ int MPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_byte_offset);
         scorep_enter(scorep_region_id);
     }
@@ -111,7 +111,7 @@ int MPI_File_get_info(MPI_File fh, MPI_Info *info_used)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_info);
         scorep_enter(scorep_region_id);
     }
@@ -131,7 +131,7 @@ int MPI_File_get_position(MPI_File fh, MPI_Offset *offset)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_position);
         scorep_enter(scorep_region_id);
     }
@@ -151,7 +151,7 @@ int MPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_position_shared);
         scorep_enter(scorep_region_id);
     }
@@ -171,7 +171,7 @@ int MPI_File_get_size(MPI_File fh, MPI_Offset *size)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_size);
         scorep_enter(scorep_region_id);
     }
@@ -191,7 +191,7 @@ int MPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *exten
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_type_extent);
         scorep_enter(scorep_region_id);
     }
@@ -211,7 +211,7 @@ int MPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *ex
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_type_extent_c);
         scorep_enter(scorep_region_id);
     }
@@ -231,7 +231,7 @@ int MPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Da
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_get_view);
         scorep_enter(scorep_region_id);
     }
@@ -251,7 +251,7 @@ int MPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread);
         scorep_enter(scorep_region_id);
     }
@@ -275,7 +275,7 @@ int MPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datat
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_c);
         scorep_enter(scorep_region_id);
     }
@@ -299,7 +299,7 @@ int MPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_all);
         scorep_enter(scorep_region_id);
     }
@@ -323,7 +323,7 @@ int MPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype d
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_all_c);
         scorep_enter(scorep_region_id);
     }
@@ -347,7 +347,7 @@ int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_at);
         scorep_enter(scorep_region_id);
     }
@@ -371,7 +371,7 @@ int MPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count cou
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_at_c);
         scorep_enter(scorep_region_id);
     }
@@ -395,7 +395,7 @@ int MPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_at_all);
         scorep_enter(scorep_region_id);
     }
@@ -419,7 +419,7 @@ int MPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_at_all_c);
         scorep_enter(scorep_region_id);
     }
@@ -443,7 +443,7 @@ int MPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype dataty
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_shared);
         scorep_enter(scorep_region_id);
     }
@@ -467,7 +467,7 @@ int MPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatyp
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iread_shared_c);
         scorep_enter(scorep_region_id);
     }
@@ -491,7 +491,7 @@ int MPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype dataty
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite);
         scorep_enter(scorep_region_id);
     }
@@ -515,7 +515,7 @@ int MPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatyp
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_c);
         scorep_enter(scorep_region_id);
     }
@@ -539,7 +539,7 @@ int MPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype da
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_all);
         scorep_enter(scorep_region_id);
     }
@@ -563,7 +563,7 @@ int MPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Dat
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_all_c);
         scorep_enter(scorep_region_id);
     }
@@ -587,7 +587,7 @@ int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int coun
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_at);
         scorep_enter(scorep_region_id);
     }
@@ -611,7 +611,7 @@ int MPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Co
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_at_c);
         scorep_enter(scorep_region_id);
     }
@@ -635,7 +635,7 @@ int MPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_at_all);
         scorep_enter(scorep_region_id);
     }
@@ -659,7 +659,7 @@ int MPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MP
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_at_all_c);
         scorep_enter(scorep_region_id);
     }
@@ -683,7 +683,7 @@ int MPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_shared);
         scorep_enter(scorep_region_id);
     }
@@ -707,7 +707,7 @@ int MPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_iwrite_shared_c);
         scorep_enter(scorep_region_id);
     }
@@ -731,7 +731,7 @@ int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info,
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_open);
         scorep_enter(scorep_region_id);
     }
@@ -751,7 +751,7 @@ int MPI_File_preallocate(MPI_File fh, MPI_Offset size)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_preallocate);
         scorep_enter(scorep_region_id);
     }
@@ -771,7 +771,7 @@ int MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read);
         scorep_enter(scorep_region_id);
     }
@@ -796,7 +796,7 @@ int MPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype dataty
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_c);
         scorep_enter(scorep_region_id);
     }
@@ -821,7 +821,7 @@ int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_all);
         scorep_enter(scorep_region_id);
     }
@@ -846,7 +846,7 @@ int MPI_File_read_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype da
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_all_c);
         scorep_enter(scorep_region_id);
     }
@@ -871,7 +871,7 @@ int MPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype data
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_all_begin);
         scorep_enter(scorep_region_id);
     }
@@ -895,7 +895,7 @@ int MPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datat
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_all_begin_c);
         scorep_enter(scorep_region_id);
     }
@@ -919,7 +919,7 @@ int MPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_all_end);
         scorep_enter(scorep_region_id);
     }
@@ -939,7 +939,7 @@ int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_D
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_at);
         scorep_enter(scorep_region_id);
     }
@@ -964,7 +964,7 @@ int MPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count coun
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_at_c);
         scorep_enter(scorep_region_id);
     }
@@ -989,7 +989,7 @@ int MPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, M
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_at_all);
         scorep_enter(scorep_region_id);
     }
@@ -1014,7 +1014,7 @@ int MPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_at_all_c);
         scorep_enter(scorep_region_id);
     }
@@ -1039,7 +1039,7 @@ int MPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int co
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_at_all_begin);
         scorep_enter(scorep_region_id);
     }
@@ -1063,7 +1063,7 @@ int MPI_File_read_at_all_begin_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_at_all_begin_c);
         scorep_enter(scorep_region_id);
     }
@@ -1087,7 +1087,7 @@ int MPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_at_all_end);
         scorep_enter(scorep_region_id);
     }
@@ -1107,7 +1107,7 @@ int MPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype dataty
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_ordered);
         scorep_enter(scorep_region_id);
     }
@@ -1132,7 +1132,7 @@ int MPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatyp
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_ordered_c);
         scorep_enter(scorep_region_id);
     }
@@ -1157,7 +1157,7 @@ int MPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_ordered_begin);
         scorep_enter(scorep_region_id);
     }
@@ -1181,7 +1181,7 @@ int MPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_D
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_ordered_begin_c);
         scorep_enter(scorep_region_id);
     }
@@ -1205,7 +1205,7 @@ int MPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_ordered_end);
         scorep_enter(scorep_region_id);
     }
@@ -1225,7 +1225,7 @@ int MPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatyp
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_shared);
         scorep_enter(scorep_region_id);
     }
@@ -1250,7 +1250,7 @@ int MPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_read_shared_c);
         scorep_enter(scorep_region_id);
     }
@@ -1275,7 +1275,7 @@ int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_seek);
         scorep_enter(scorep_region_id);
     }
@@ -1295,7 +1295,7 @@ int MPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_seek_shared);
         scorep_enter(scorep_region_id);
     }
@@ -1315,7 +1315,7 @@ int MPI_File_set_atomicity(MPI_File fh, int flag)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_set_atomicity);
         scorep_enter(scorep_region_id);
     }
@@ -1335,7 +1335,7 @@ int MPI_File_set_info(MPI_File fh, MPI_Info info)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_set_info);
         scorep_enter(scorep_region_id);
     }
@@ -1355,7 +1355,7 @@ int MPI_File_set_size(MPI_File fh, MPI_Offset size)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_set_size);
         scorep_enter(scorep_region_id);
     }
@@ -1375,7 +1375,7 @@ int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Data
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_set_view);
         scorep_enter(scorep_region_id);
     }
@@ -1395,7 +1395,7 @@ int MPI_File_sync(MPI_File fh)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_sync);
         scorep_enter(scorep_region_id);
     }
@@ -1415,7 +1415,7 @@ int MPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatyp
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write);
         scorep_enter(scorep_region_id);
     }
@@ -1440,7 +1440,7 @@ int MPI_File_write_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_c);
         scorep_enter(scorep_region_id);
     }
@@ -1465,7 +1465,7 @@ int MPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype dat
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_all);
         scorep_enter(scorep_region_id);
     }
@@ -1490,7 +1490,7 @@ int MPI_File_write_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Data
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_all_c);
         scorep_enter(scorep_region_id);
     }
@@ -1515,7 +1515,7 @@ int MPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Dataty
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_all_begin);
         scorep_enter(scorep_region_id);
     }
@@ -1539,7 +1539,7 @@ int MPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_Count count, MP
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_all_begin_c);
         scorep_enter(scorep_region_id);
     }
@@ -1563,7 +1563,7 @@ int MPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_all_end);
         scorep_enter(scorep_region_id);
     }
@@ -1583,7 +1583,7 @@ int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_at);
         scorep_enter(scorep_region_id);
     }
@@ -1608,7 +1608,7 @@ int MPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Cou
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_at_c);
         scorep_enter(scorep_region_id);
     }
@@ -1633,7 +1633,7 @@ int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int c
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_at_all);
         scorep_enter(scorep_region_id);
     }
@@ -1658,7 +1658,7 @@ int MPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_at_all_c);
         scorep_enter(scorep_region_id);
     }
@@ -1683,7 +1683,7 @@ int MPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf,
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_at_all_begin);
         scorep_enter(scorep_region_id);
     }
@@ -1707,7 +1707,7 @@ int MPI_File_write_at_all_begin_c(MPI_File fh, MPI_Offset offset, const void *bu
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_at_all_begin_c);
         scorep_enter(scorep_region_id);
     }
@@ -1731,7 +1731,7 @@ int MPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_at_all_end);
         scorep_enter(scorep_region_id);
     }
@@ -1751,7 +1751,7 @@ int MPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_ordered);
         scorep_enter(scorep_region_id);
     }
@@ -1776,7 +1776,7 @@ int MPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count, MPI_
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_ordered_c);
         scorep_enter(scorep_region_id);
     }
@@ -1801,7 +1801,7 @@ int MPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Da
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_ordered_begin);
         scorep_enter(scorep_region_id);
     }
@@ -1825,7 +1825,7 @@ int MPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, MPI_Count count
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_ordered_begin_c);
         scorep_enter(scorep_region_id);
     }
@@ -1849,7 +1849,7 @@ int MPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_ordered_end);
         scorep_enter(scorep_region_id);
     }
@@ -1869,7 +1869,7 @@ int MPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_shared);
         scorep_enter(scorep_region_id);
     }
@@ -1894,7 +1894,7 @@ int MPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_D
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_File_write_shared_c);
         scorep_enter(scorep_region_id);
     }

@@ -11,7 +11,7 @@ int MPI_Info_create(MPI_Info *info)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_MISC);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_create);
         scorep_enter(scorep_region_id);
     }
@@ -31,7 +31,7 @@ int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_MISC);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_create_env);
         scorep_enter(scorep_region_id);
     }
@@ -51,7 +51,7 @@ int MPI_Info_delete(MPI_Info info, const char *key)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_MISC);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_delete);
         scorep_enter(scorep_region_id);
     }
@@ -71,7 +71,7 @@ int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_MISC);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_dup);
         scorep_enter(scorep_region_id);
     }
@@ -91,7 +91,7 @@ int MPI_Info_free(MPI_Info *info)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_MISC);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_free);
         scorep_enter(scorep_region_id);
     }
@@ -111,7 +111,7 @@ int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char value[], int
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_MISC);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_get);
         scorep_enter(scorep_region_id);
     }
@@ -131,7 +131,7 @@ int MPI_Info_get_nkeys(MPI_Info info, int *nkeys)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_MISC);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_get_nkeys);
         scorep_enter(scorep_region_id);
     }
@@ -151,7 +151,7 @@ int MPI_Info_get_nthkey(MPI_Info info, int n, char *key)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_MISC);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_get_nthkey);
         scorep_enter(scorep_region_id);
     }
@@ -171,7 +171,7 @@ int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_MISC);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_get_string);
         scorep_enter(scorep_region_id);
     }
@@ -191,7 +191,7 @@ int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *fl
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_MISC);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_get_valuelen);
         scorep_enter(scorep_region_id);
     }
@@ -211,7 +211,7 @@ int MPI_Info_set(MPI_Info info, const char *key, const char *value)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_MISC);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Info_set);
         scorep_enter(scorep_region_id);
     }
@@ -231,7 +231,7 @@ int MPI_Pcontrol(int level, ...)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_MISC);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pcontrol);
         scorep_enter(scorep_region_id);
     }

@@ -11,7 +11,7 @@ int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origi
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Accumulate);
         scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
@@ -38,7 +38,7 @@ int MPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Dataty
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Accumulate_c);
         scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
@@ -65,7 +65,7 @@ int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Alloc_mem);
         scorep_enter(scorep_region_id);
     }
@@ -85,7 +85,7 @@ int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Compare_and_swap);
         scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
@@ -112,7 +112,7 @@ int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype da
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Fetch_and_op);
         scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
@@ -139,7 +139,7 @@ int MPI_Free_mem(void *base)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Free_mem);
         scorep_enter(scorep_region_id);
     }
@@ -159,7 +159,7 @@ int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, i
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get);
         scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
@@ -184,7 +184,7 @@ int MPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_dat
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_c);
         scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
@@ -209,7 +209,7 @@ int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype o
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_accumulate);
         scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
@@ -236,7 +236,7 @@ int MPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Da
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_accumulate_c);
         scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
@@ -263,7 +263,7 @@ int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datat
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Put);
         scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
@@ -288,7 +288,7 @@ int MPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype orig
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Put_c);
         scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
@@ -313,7 +313,7 @@ int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Raccumulate);
         scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
@@ -340,7 +340,7 @@ int MPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datat
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Raccumulate_c);
         scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
@@ -367,7 +367,7 @@ int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rget);
         scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
@@ -392,7 +392,7 @@ int MPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_da
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rget_c);
         scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
@@ -417,7 +417,7 @@ int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rget_accumulate);
         scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
@@ -444,7 +444,7 @@ int MPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_D
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rget_accumulate_c);
         scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
@@ -471,7 +471,7 @@ int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_data
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rput);
         scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
@@ -496,7 +496,7 @@ int MPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype ori
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rput_c);
         scorep_enter(scorep_region_id);
         if (target_rank != MPI_PROC_NULL) {
@@ -521,7 +521,7 @@ int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_allocate);
         scorep_enter(scorep_region_id);
     }
@@ -543,7 +543,7 @@ int MPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Com
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_allocate_c);
         scorep_enter(scorep_region_id);
     }
@@ -565,7 +565,7 @@ int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Com
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_allocate_shared);
         scorep_enter(scorep_region_id);
     }
@@ -587,7 +587,7 @@ int MPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_allocate_shared_c);
         scorep_enter(scorep_region_id);
     }
@@ -609,7 +609,7 @@ int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_attach);
         scorep_enter(scorep_region_id);
     }
@@ -629,7 +629,7 @@ int MPI_Win_call_errhandler(MPI_Win win, int errorcode)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_call_errhandler);
         scorep_enter(scorep_region_id);
     }
@@ -649,7 +649,7 @@ int MPI_Win_complete(MPI_Win win)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_complete);
         scorep_enter(scorep_region_id);
     }
@@ -671,7 +671,7 @@ int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_create);
         scorep_enter(scorep_region_id);
     }
@@ -693,7 +693,7 @@ int MPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info inf
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_create_c);
         scorep_enter(scorep_region_id);
     }
@@ -715,7 +715,7 @@ int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_create_dynamic);
         scorep_enter(scorep_region_id);
     }
@@ -737,7 +737,7 @@ int MPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn, MP
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_create_errhandler);
         scorep_enter(scorep_region_id);
     }
@@ -757,7 +757,7 @@ int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn, MPI_Win_
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_create_keyval);
         scorep_enter(scorep_region_id);
     }
@@ -777,7 +777,7 @@ int MPI_Win_delete_attr(MPI_Win win, int win_keyval)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_delete_attr);
         scorep_enter(scorep_region_id);
     }
@@ -797,7 +797,7 @@ int MPI_Win_detach(MPI_Win win, const void *base)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_detach);
         scorep_enter(scorep_region_id);
     }
@@ -817,7 +817,7 @@ int MPI_Win_fence(int assert, MPI_Win win)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_fence);
         scorep_enter(scorep_region_id);
         scorep_rma_collective_begin();
@@ -844,7 +844,7 @@ int MPI_Win_flush(int rank, MPI_Win win)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_flush);
         scorep_enter(scorep_region_id);
     }
@@ -869,7 +869,7 @@ int MPI_Win_flush_all(MPI_Win win)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_flush_all);
         scorep_enter(scorep_region_id);
     }
@@ -894,7 +894,7 @@ int MPI_Win_flush_local(int rank, MPI_Win win)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_flush_local);
         scorep_enter(scorep_region_id);
     }
@@ -919,7 +919,7 @@ int MPI_Win_flush_local_all(MPI_Win win)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_flush_local_all);
         scorep_enter(scorep_region_id);
     }
@@ -944,7 +944,7 @@ int MPI_Win_free(MPI_Win *win)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_free);
         scorep_enter(scorep_region_id);
     }
@@ -965,7 +965,7 @@ int MPI_Win_free_keyval(int *win_keyval)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_free_keyval);
         scorep_enter(scorep_region_id);
     }
@@ -985,7 +985,7 @@ int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_get_attr);
         scorep_enter(scorep_region_id);
     }
@@ -1005,7 +1005,7 @@ int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_get_errhandler);
         scorep_enter(scorep_region_id);
     }
@@ -1025,7 +1025,7 @@ int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_get_info);
         scorep_enter(scorep_region_id);
     }
@@ -1045,7 +1045,7 @@ int MPI_Win_get_name(MPI_Win win, char win_name[], int *resultlen)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_get_name);
         scorep_enter(scorep_region_id);
     }
@@ -1065,7 +1065,7 @@ int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_lock);
         scorep_enter(scorep_region_id);
     }
@@ -1088,7 +1088,7 @@ int MPI_Win_lock_all(int assert, MPI_Win win)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_lock_all);
         scorep_enter(scorep_region_id);
     }
@@ -1111,7 +1111,7 @@ int MPI_Win_post(MPI_Group group, int assert, MPI_Win win)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_post);
         scorep_enter(scorep_region_id);
     }
@@ -1134,7 +1134,7 @@ int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_set_attr);
         scorep_enter(scorep_region_id);
     }
@@ -1154,7 +1154,7 @@ int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_set_errhandler);
         scorep_enter(scorep_region_id);
     }
@@ -1174,7 +1174,7 @@ int MPI_Win_set_info(MPI_Win win, MPI_Info info)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_set_info);
         scorep_enter(scorep_region_id);
     }
@@ -1194,7 +1194,7 @@ int MPI_Win_set_name(MPI_Win win, const char *win_name)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_set_name);
         scorep_enter(scorep_region_id);
     }
@@ -1214,7 +1214,7 @@ int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_shared_query);
         scorep_enter(scorep_region_id);
     }
@@ -1234,7 +1234,7 @@ int MPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_shared_query_c);
         scorep_enter(scorep_region_id);
     }
@@ -1254,7 +1254,7 @@ int MPI_Win_start(MPI_Group group, int assert, MPI_Win win)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_start);
         scorep_enter(scorep_region_id);
     }
@@ -1277,7 +1277,7 @@ int MPI_Win_sync(MPI_Win win)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_sync);
         scorep_enter(scorep_region_id);
     }
@@ -1301,7 +1301,7 @@ int MPI_Win_test(MPI_Win win, int *flag)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_test);
         scorep_enter(scorep_region_id);
     }
@@ -1321,7 +1321,7 @@ int MPI_Win_unlock(int rank, MPI_Win win)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_unlock);
         scorep_enter(scorep_region_id);
     }
@@ -1346,7 +1346,7 @@ int MPI_Win_unlock_all(MPI_Win win)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_unlock_all);
         scorep_enter(scorep_region_id);
     }
@@ -1371,7 +1371,7 @@ int MPI_Win_wait(MPI_Win win)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Win_wait);
         scorep_enter(scorep_region_id);
     }

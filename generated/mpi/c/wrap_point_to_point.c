@@ -12,7 +12,7 @@ int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bsend);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -37,7 +37,7 @@ int MPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bsend_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -62,7 +62,7 @@ int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bsend_init);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -88,7 +88,7 @@ int MPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, in
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Bsend_init_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -113,7 +113,7 @@ int MPI_Buffer_attach(void *buffer, int size)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Buffer_attach);
         scorep_enter(scorep_region_id);
     }
@@ -133,7 +133,7 @@ int MPI_Buffer_attach_c(void *buffer, MPI_Count size)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Buffer_attach_c);
         scorep_enter(scorep_region_id);
     }
@@ -153,7 +153,7 @@ int MPI_Buffer_detach(void *buffer_addr, int *size)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Buffer_detach);
         scorep_enter(scorep_region_id);
     }
@@ -173,7 +173,7 @@ int MPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Buffer_detach_c);
         scorep_enter(scorep_region_id);
     }
@@ -193,7 +193,7 @@ int MPI_Buffer_flush(void)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Buffer_flush);
         scorep_enter(scorep_region_id);
     }
@@ -213,7 +213,7 @@ int MPI_Buffer_iflush(MPI_Request *request)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Buffer_iflush);
         scorep_enter(scorep_region_id);
     }
@@ -233,7 +233,7 @@ int MPI_Cancel(MPI_Request *request)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cancel);
         scorep_enter(scorep_region_id);
         scorep_mpi_request_cancel(scorep_mpi_request_handle(*request));
@@ -254,7 +254,7 @@ int MPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_attach_buffer);
         scorep_enter(scorep_region_id);
     }
@@ -274,7 +274,7 @@ int MPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_attach_buffer_c);
         scorep_enter(scorep_region_id);
     }
@@ -294,7 +294,7 @@ int MPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_detach_buffer);
         scorep_enter(scorep_region_id);
     }
@@ -314,7 +314,7 @@ int MPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_detach_buffer_c);
         scorep_enter(scorep_region_id);
     }
@@ -334,7 +334,7 @@ int MPI_Comm_flush_buffer(MPI_Comm comm)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_flush_buffer);
         scorep_enter(scorep_region_id);
     }
@@ -354,7 +354,7 @@ int MPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_iflush_buffer);
         scorep_enter(scorep_region_id);
     }
@@ -374,7 +374,7 @@ int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_count);
         scorep_enter(scorep_region_id);
     }
@@ -394,7 +394,7 @@ int MPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_count_c);
         scorep_enter(scorep_region_id);
     }
@@ -414,7 +414,7 @@ int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_elements);
         scorep_enter(scorep_region_id);
     }
@@ -434,7 +434,7 @@ int MPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Coun
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_elements_c);
         scorep_enter(scorep_region_id);
     }
@@ -454,7 +454,7 @@ int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Coun
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Get_elements_x);
         scorep_enter(scorep_region_id);
     }
@@ -474,7 +474,7 @@ int MPI_Grequest_complete(MPI_Request request)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Grequest_complete);
         scorep_enter(scorep_region_id);
     }
@@ -494,7 +494,7 @@ int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Grequest_start);
         scorep_enter(scorep_region_id);
     }
@@ -515,7 +515,7 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ibsend);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -541,7 +541,7 @@ int MPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ibsend_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -567,7 +567,7 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mess
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Improbe);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -591,7 +591,7 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_message_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Imrecv);
         scorep_enter(scorep_region_id);
         scorep_message_comm = scorep_mpi_message_comm(*message);
@@ -615,7 +615,7 @@ int MPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_message_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Imrecv_c);
         scorep_enter(scorep_region_id);
         scorep_message_comm = scorep_mpi_message_comm(*message);
@@ -638,7 +638,7 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Iprobe);
         scorep_enter(scorep_region_id);
     }
@@ -659,7 +659,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Irecv);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -686,7 +686,7 @@ int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, i
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Irecv_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -713,7 +713,7 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Irsend);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -739,7 +739,7 @@ int MPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Irsend_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -765,7 +765,7 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Isend);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -791,7 +791,7 @@ int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Isend_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -817,7 +817,7 @@ int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Isendrecv);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -848,7 +848,7 @@ int MPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Isendrecv_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -879,7 +879,7 @@ int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Isendrecv_replace);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -910,7 +910,7 @@ int MPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, i
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Isendrecv_replace_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -941,7 +941,7 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Issend);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -967,7 +967,7 @@ int MPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Issend_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -993,7 +993,7 @@ int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Sta
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Mprobe);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1018,7 +1018,7 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
     MPI_Status scorep_status_buffer;
     scorep_comm scorep_message_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Mrecv);
         scorep_enter(scorep_region_id);
         scorep_message_comm = scorep_mpi_message_comm(*message);
@@ -1047,7 +1047,7 @@ int MPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *
     MPI_Status scorep_status_buffer;
     scorep_comm scorep_message_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Mrecv_c);
         scorep_enter(scorep_region_id);
         scorep_message_comm = scorep_mpi_message_comm(*message);
@@ -1074,7 +1074,7 @@ int MPI_Parrived(MPI_Request request, int partition, int *flag)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Parrived);
         scorep_enter(scorep_region_id);
     }
@@ -1094,7 +1094,7 @@ int MPI_Pready(int partition, MPI_Request request)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pready);
         scorep_enter(scorep_region_id);
     }
@@ -1114,7 +1114,7 @@ int MPI_Pready_list(int length, int array_of_partitions[], MPI_Request request)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pready_list);
         scorep_enter(scorep_region_id);
     }
@@ -1134,7 +1134,7 @@ int MPI_Pready_range(int partition_low, int partition_high, MPI_Request request)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Pready_range);
         scorep_enter(scorep_region_id);
     }
@@ -1154,7 +1154,7 @@ int MPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype data
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Precv_init);
         scorep_enter(scorep_region_id);
     }
@@ -1174,7 +1174,7 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Probe);
         scorep_enter(scorep_region_id);
     }
@@ -1194,7 +1194,7 @@ int MPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatyp
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Psend_init);
         scorep_enter(scorep_region_id);
     }
@@ -1216,7 +1216,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, M
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     MPI_Status scorep_status_buffer;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Recv);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1244,7 +1244,7 @@ int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, in
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     MPI_Status scorep_status_buffer;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Recv_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1271,7 +1271,7 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int t
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Recv_init);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1295,7 +1295,7 @@ int MPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int sourc
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Recv_init_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1318,7 +1318,7 @@ int MPI_Request_free(MPI_Request *request)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Request_free);
         scorep_enter(scorep_region_id);
     }
@@ -1340,7 +1340,7 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Request_get_status);
         scorep_enter(scorep_region_id);
     }
@@ -1362,7 +1362,7 @@ int MPI_Request_get_status_all(int count, const MPI_Request array_of_requests[],
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Request_get_status_all);
         scorep_enter(scorep_region_id);
     }
@@ -1382,7 +1382,7 @@ int MPI_Request_get_status_any(int count, const MPI_Request array_of_requests[],
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Request_get_status_any);
         scorep_enter(scorep_region_id);
     }
@@ -1402,7 +1402,7 @@ int MPI_Request_get_status_some(int incount, const MPI_Request array_of_requests
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Request_get_status_some);
         scorep_enter(scorep_region_id);
     }
@@ -1423,7 +1423,7 @@ int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rsend);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1448,7 +1448,7 @@ int MPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rsend_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1473,7 +1473,7 @@ int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rsend_init);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1499,7 +1499,7 @@ int MPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, in
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Rsend_init_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1525,7 +1525,7 @@ int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int ta
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Send);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1550,7 +1550,7 @@ int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Send_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1575,7 +1575,7 @@ int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, i
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Send_init);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1601,7 +1601,7 @@ int MPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Send_init_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1628,7 +1628,7 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     MPI_Status scorep_status_buffer;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Sendrecv);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1659,7 +1659,7 @@ int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     MPI_Status scorep_status_buffer;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Sendrecv_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1690,7 +1690,7 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, 
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     MPI_Status scorep_status_buffer;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Sendrecv_replace);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1721,7 +1721,7 @@ int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, in
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     MPI_Status scorep_status_buffer;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Sendrecv_replace_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1751,7 +1751,7 @@ int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ssend);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1776,7 +1776,7 @@ int MPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ssend_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1801,7 +1801,7 @@ int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ssend_init);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1827,7 +1827,7 @@ int MPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, in
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Ssend_init_c);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id(comm);
@@ -1852,7 +1852,7 @@ int MPI_Start(MPI_Request *request)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Start);
         scorep_enter(scorep_region_id);
         scorep_mpi_request_start(scorep_mpi_request_handle(*request));
@@ -1873,7 +1873,7 @@ int MPI_Startall(int count, MPI_Request array_of_requests[])
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Startall);
         scorep_enter(scorep_region_id);
         for (int scorep_i = 0; scorep_i < count; scorep_i++)
@@ -1895,7 +1895,7 @@ int MPI_Status_get_error(const MPI_Status *status, int *error)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_get_error);
         scorep_enter(scorep_region_id);
     }
@@ -1915,7 +1915,7 @@ int MPI_Status_get_source(const MPI_Status *status, int *source)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_get_source);
         scorep_enter(scorep_region_id);
     }
@@ -1935,7 +1935,7 @@ int MPI_Status_get_tag(const MPI_Status *status, int *tag)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_get_tag);
         scorep_enter(scorep_region_id);
     }
@@ -1955,7 +1955,7 @@ int MPI_Status_set_cancelled(MPI_Status *status, int flag)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_set_cancelled);
         scorep_enter(scorep_region_id);
     }
@@ -1975,7 +1975,7 @@ int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_set_elements);
         scorep_enter(scorep_region_id);
     }
@@ -1995,7 +1995,7 @@ int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Cou
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_set_elements_x);
         scorep_enter(scorep_region_id);
     }
@@ -2015,7 +2015,7 @@ int MPI_Status_set_error(MPI_Status *status, int error)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_set_error);
         scorep_enter(scorep_region_id);
     }
@@ -2035,7 +2035,7 @@ int MPI_Status_set_source(MPI_Status *status, int source)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_set_source);
         scorep_enter(scorep_region_id);
     }
@@ -2055,7 +2055,7 @@ int MPI_Status_set_tag(MPI_Status *status, int tag)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Status_set_tag);
         scorep_enter(scorep_region_id);
     }
@@ -2077,7 +2077,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     MPI_Status scorep_status_buffer;
     scorep_request scorep_saved_request = 0;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Test);
         scorep_enter(scorep_region_id);
     }
@@ -2108,7 +2108,7 @@ int MPI_Test_cancelled(const MPI_Status *status, int *flag)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Test_cancelled);
         scorep_enter(scorep_region_id);
     }
@@ -2129,7 +2129,7 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Statu
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_request* scorep_saved_requests = NULL;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Testall);
         scorep_enter(scorep_region_id);
     }
@@ -2167,7 +2167,7 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
     MPI_Status scorep_status_buffer;
     scorep_request* scorep_saved_requests = NULL;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Testany);
         scorep_enter(scorep_region_id);
     }
@@ -2199,7 +2199,7 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, in
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_request* scorep_saved_requests = NULL;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Testsome);
         scorep_enter(scorep_region_id);
     }
@@ -2237,7 +2237,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
     MPI_Status scorep_status_buffer;
     scorep_request scorep_saved_request = 0;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Wait);
         scorep_enter(scorep_region_id);
     }
@@ -2266,7 +2266,7 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_request* scorep_saved_requests = NULL;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Waitall);
         scorep_enter(scorep_region_id);
     }
@@ -2301,7 +2301,7 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Stat
     MPI_Status scorep_status_buffer;
     scorep_request* scorep_saved_requests = NULL;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Waitany);
         scorep_enter(scorep_region_id);
     }
@@ -2333,7 +2333,7 @@ int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, in
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_request* scorep_saved_requests = NULL;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Waitsome);
         scorep_enter(scorep_region_id);
     }

@@ -11,7 +11,7 @@ int MPI_Close_port(const char *port_name)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_SPAWN);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Close_port);
         scorep_enter(scorep_region_id);
     }
@@ -31,7 +31,7 @@ int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm com
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_SPAWN);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_accept);
         scorep_enter(scorep_region_id);
     }
@@ -53,7 +53,7 @@ int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm co
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_SPAWN);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_connect);
         scorep_enter(scorep_region_id);
     }
@@ -75,7 +75,7 @@ int MPI_Comm_get_parent(MPI_Comm *parent)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_SPAWN);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_get_parent);
         scorep_enter(scorep_region_id);
     }
@@ -95,7 +95,7 @@ int MPI_Comm_join(int fd, MPI_Comm *intercomm)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_SPAWN);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_join);
         scorep_enter(scorep_region_id);
     }
@@ -117,7 +117,7 @@ int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info inf
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_SPAWN);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_spawn);
         scorep_enter(scorep_region_id);
     }
@@ -139,7 +139,7 @@ int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_o
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_SPAWN);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_spawn_multiple);
         scorep_enter(scorep_region_id);
     }
@@ -161,7 +161,7 @@ int MPI_Lookup_name(const char *service_name, MPI_Info info, char port_name[])
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_SPAWN);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Lookup_name);
         scorep_enter(scorep_region_id);
     }
@@ -181,7 +181,7 @@ int MPI_Open_port(MPI_Info info, char port_name[])
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_SPAWN);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Open_port);
         scorep_enter(scorep_region_id);
     }
@@ -201,7 +201,7 @@ int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_n
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_SPAWN);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Publish_name);
         scorep_enter(scorep_region_id);
     }
@@ -221,7 +221,7 @@ int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_SPAWN);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Unpublish_name);
         scorep_enter(scorep_region_id);
     }

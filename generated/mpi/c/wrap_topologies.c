@@ -11,7 +11,7 @@ int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cart_coords);
         scorep_enter(scorep_region_id);
     }
@@ -31,7 +31,7 @@ int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int pe
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cart_create);
         scorep_enter(scorep_region_id);
     }
@@ -53,7 +53,7 @@ int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coor
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cart_get);
         scorep_enter(scorep_region_id);
     }
@@ -73,7 +73,7 @@ int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[]
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cart_map);
         scorep_enter(scorep_region_id);
     }
@@ -93,7 +93,7 @@ int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cart_rank);
         scorep_enter(scorep_region_id);
     }
@@ -113,7 +113,7 @@ int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cart_shift);
         scorep_enter(scorep_region_id);
     }
@@ -133,7 +133,7 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cart_sub);
         scorep_enter(scorep_region_id);
     }
@@ -155,7 +155,7 @@ int MPI_Cartdim_get(MPI_Comm comm, int *ndims)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cartdim_get);
         scorep_enter(scorep_region_id);
     }
@@ -175,7 +175,7 @@ int MPI_Dims_create(int nnodes, int ndims, int dims[])
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Dims_create);
         scorep_enter(scorep_region_id);
     }
@@ -195,7 +195,7 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const i
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Dist_graph_create);
         scorep_enter(scorep_region_id);
     }
@@ -217,7 +217,7 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Dist_graph_create_adjacent);
         scorep_enter(scorep_region_id);
     }
@@ -239,7 +239,7 @@ int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Dist_graph_neighbors);
         scorep_enter(scorep_region_id);
     }
@@ -259,7 +259,7 @@ int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree,
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Dist_graph_neighbors_count);
         scorep_enter(scorep_region_id);
     }
@@ -279,7 +279,7 @@ int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Graph_create);
         scorep_enter(scorep_region_id);
     }
@@ -301,7 +301,7 @@ int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int ed
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Graph_get);
         scorep_enter(scorep_region_id);
     }
@@ -321,7 +321,7 @@ int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Graph_map);
         scorep_enter(scorep_region_id);
     }
@@ -341,7 +341,7 @@ int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Graph_neighbors);
         scorep_enter(scorep_region_id);
     }
@@ -361,7 +361,7 @@ int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Graph_neighbors_count);
         scorep_enter(scorep_region_id);
     }
@@ -381,7 +381,7 @@ int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Graphdims_get);
         scorep_enter(scorep_region_id);
     }
@@ -401,7 +401,7 @@ int MPI_Topo_test(MPI_Comm comm, int *status)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Topo_test);
         scorep_enter(scorep_region_id);
     }

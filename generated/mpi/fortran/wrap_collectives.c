@@ -22,7 +22,7 @@ static void scorep_mpif_MPI_Allgather(void* sendbuf, MPI_Fint* sendcount, MPI_Fi
     MPI_Datatype scorep_f_sendtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(12);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -72,7 +72,7 @@ static void scorep_mpif_MPI_Allgather_init(void* sendbuf, MPI_Fint* sendcount, M
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(13);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -122,7 +122,7 @@ static void scorep_mpif_MPI_Allgatherv(void* sendbuf, MPI_Fint* sendcount, MPI_F
     MPI_Datatype scorep_f_sendtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(14);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -172,7 +172,7 @@ static void scorep_mpif_MPI_Allgatherv_init(void* sendbuf, MPI_Fint* sendcount, 
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(15);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -218,7 +218,7 @@ static void scorep_mpif_MPI_Allreduce(void* sendbuf, void* recvbuf, MPI_Fint* co
     MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(17);
         scorep_enter(scorep_region_id);
         scorep_f_count = (int)*count;
@@ -255,7 +255,7 @@ static void scorep_mpif_MPI_Allreduce_init(void* sendbuf, void* recvbuf, MPI_Fin
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(18);
         scorep_enter(scorep_region_id);
         scorep_f_count = (int)*count;
@@ -296,7 +296,7 @@ static void scorep_mpif_MPI_Alltoall(void* sendbuf, MPI_Fint* sendcount, MPI_Fin
     MPI_Datatype scorep_f_sendtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(19);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -346,7 +346,7 @@ static void scorep_mpif_MPI_Alltoall_init(void* sendbuf, MPI_Fint* sendcount, MP
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(20);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -396,7 +396,7 @@ static void scorep_mpif_MPI_Alltoallv(void* sendbuf, MPI_Fint* sendcounts, MPI_F
     MPI_Datatype scorep_f_sendtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(21);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -448,7 +448,7 @@ static void scorep_mpif_MPI_Alltoallv_init(void* sendbuf, MPI_Fint* sendcounts, 
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(22);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -500,7 +500,7 @@ static void scorep_mpif_MPI_Alltoallw(void* sendbuf, MPI_Fint* sendcounts, MPI_F
     MPI_Datatype* scorep_f_sendtypes = NULL;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(23);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -556,7 +556,7 @@ static void scorep_mpif_MPI_Alltoallw_init(void* sendbuf, MPI_Fint* sendcounts, 
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(24);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -606,7 +606,7 @@ static void scorep_mpif_MPI_Barrier(MPI_Fint* comm, MPI_Fint* ierror)
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(28);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
@@ -635,7 +635,7 @@ static void scorep_mpif_MPI_Barrier_init(MPI_Fint* comm, MPI_Fint* info, MPI_Fin
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(29);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
@@ -668,7 +668,7 @@ static void scorep_mpif_MPI_Bcast(void* buffer, MPI_Fint* count, MPI_Fint* datat
     MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(30);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -713,7 +713,7 @@ static void scorep_mpif_MPI_Bcast_init(void* buffer, MPI_Fint* count, MPI_Fint* 
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(31);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -756,7 +756,7 @@ static void scorep_mpif_MPI_Exscan(void* sendbuf, void* recvbuf, MPI_Fint* count
     MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(101);
         scorep_enter(scorep_region_id);
         scorep_f_count = (int)*count;
@@ -793,7 +793,7 @@ static void scorep_mpif_MPI_Exscan_init(void* sendbuf, void* recvbuf, MPI_Fint* 
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(102);
         scorep_enter(scorep_region_id);
         scorep_f_count = (int)*count;
@@ -835,7 +835,7 @@ static void scorep_mpif_MPI_Gather(void* sendbuf, MPI_Fint* sendcount, MPI_Fint*
     MPI_Datatype scorep_f_sendtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(167);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -892,7 +892,7 @@ static void scorep_mpif_MPI_Gather_init(void* sendbuf, MPI_Fint* sendcount, MPI_
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(168);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -949,7 +949,7 @@ static void scorep_mpif_MPI_Gatherv(void* sendbuf, MPI_Fint* sendcount, MPI_Fint
     MPI_Datatype scorep_f_sendtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(169);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -1006,7 +1006,7 @@ static void scorep_mpif_MPI_Gatherv_init(void* sendbuf, MPI_Fint* sendcount, MPI
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(170);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -1062,7 +1062,7 @@ static void scorep_mpif_MPI_Iallgather(void* sendbuf, MPI_Fint* sendcount, MPI_F
     MPI_Datatype scorep_f_sendtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(202);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -1111,7 +1111,7 @@ static void scorep_mpif_MPI_Iallgatherv(void* sendbuf, MPI_Fint* sendcount, MPI_
     MPI_Datatype scorep_f_sendtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(203);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -1156,7 +1156,7 @@ static void scorep_mpif_MPI_Iallreduce(void* sendbuf, void* recvbuf, MPI_Fint* c
     MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(204);
         scorep_enter(scorep_region_id);
         scorep_f_count = (int)*count;
@@ -1196,7 +1196,7 @@ static void scorep_mpif_MPI_Ialltoall(void* sendbuf, MPI_Fint* sendcount, MPI_Fi
     MPI_Datatype scorep_f_sendtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(205);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -1245,7 +1245,7 @@ static void scorep_mpif_MPI_Ialltoallv(void* sendbuf, MPI_Fint* sendcounts, MPI_
     MPI_Datatype scorep_f_sendtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(206);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -1296,7 +1296,7 @@ static void scorep_mpif_MPI_Ialltoallw(void* sendbuf, MPI_Fint* sendcounts, MPI_
     MPI_Datatype* scorep_f_sendtypes = NULL;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(207);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -1345,7 +1345,7 @@ static void scorep_mpif_MPI_Ibarrier(MPI_Fint* comm, MPI_Fint* request, MPI_Fint
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(208);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
@@ -1377,7 +1377,7 @@ static void scorep_mpif_MPI_Ibcast(void* buffer, MPI_Fint* count, MPI_Fint* data
     MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(209);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -1419,7 +1419,7 @@ static void scorep_mpif_MPI_Iexscan(void* sendbuf, void* recvbuf, MPI_Fint* coun
     MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(211);
         scorep_enter(scorep_region_id);
         scorep_f_count = (int)*count;
@@ -1460,7 +1460,7 @@ static void scorep_mpif_MPI_Igather(void* sendbuf, MPI_Fint* sendcount, MPI_Fint
     MPI_Datatype scorep_f_sendtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(212);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -1516,7 +1516,7 @@ static void scorep_mpif_MPI_Igatherv(void* sendbuf, MPI_Fint* sendcount, MPI_Fin
     MPI_Datatype scorep_f_sendtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(213);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -1570,7 +1570,7 @@ static void scorep_mpif_MPI_Ineighbor_allgather(void* sendbuf, MPI_Fint* sendcou
     MPI_Datatype scorep_f_recvtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(216);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -1613,7 +1613,7 @@ static void scorep_mpif_MPI_Ineighbor_allgatherv(void* sendbuf, MPI_Fint* sendco
     int* scorep_f_recvcounts = (int*)recvcounts;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(217);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -1658,7 +1658,7 @@ static void scorep_mpif_MPI_Ineighbor_alltoall(void* sendbuf, MPI_Fint* sendcoun
     MPI_Datatype scorep_f_recvtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(218);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -1701,7 +1701,7 @@ static void scorep_mpif_MPI_Ineighbor_alltoallv(void* sendbuf, MPI_Fint* sendcou
     int* scorep_f_recvcounts = (int*)recvcounts;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(219);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -1748,7 +1748,7 @@ static void scorep_mpif_MPI_Ineighbor_alltoallw(void* sendbuf, MPI_Fint* sendcou
     MPI_Datatype* scorep_f_recvtypes = NULL;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(220);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -1797,7 +1797,7 @@ static void scorep_mpif_MPI_Ireduce(void* sendbuf, void* recvbuf, MPI_Fint* coun
     MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(240);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -1842,7 +1842,7 @@ static void scorep_mpif_MPI_Ireduce_scatter(void* sendbuf, void* recvbuf, MPI_Fi
     MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(241);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -1882,7 +1882,7 @@ static void scorep_mpif_MPI_Ireduce_scatter_block(void* sendbuf, void* recvbuf, 
     MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(242);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -1921,7 +1921,7 @@ static void scorep_mpif_MPI_Iscan(void* sendbuf, void* recvbuf, MPI_Fint* count,
     MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(245);
         scorep_enter(scorep_region_id);
         scorep_f_count = (int)*count;
@@ -1963,7 +1963,7 @@ static void scorep_mpif_MPI_Iscatter(void* sendbuf, MPI_Fint* sendcount, MPI_Fin
     MPI_Datatype scorep_f_recvtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(246);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -2022,7 +2022,7 @@ static void scorep_mpif_MPI_Iscatterv(void* sendbuf, MPI_Fint* sendcounts, MPI_F
     MPI_Datatype scorep_f_recvtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(247);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -2078,7 +2078,7 @@ static void scorep_mpif_MPI_Neighbor_allgather(void* sendbuf, MPI_Fint* sendcoun
     MPI_Datatype scorep_f_recvtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(257);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -2122,7 +2122,7 @@ static void scorep_mpif_MPI_Neighbor_allgather_init(void* sendbuf, MPI_Fint* sen
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(258);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -2167,7 +2167,7 @@ static void scorep_mpif_MPI_Neighbor_allgatherv(void* sendbuf, MPI_Fint* sendcou
     int* scorep_f_recvcounts = (int*)recvcounts;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(259);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -2213,7 +2213,7 @@ static void scorep_mpif_MPI_Neighbor_allgatherv_init(void* sendbuf, MPI_Fint* se
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(260);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -2260,7 +2260,7 @@ static void scorep_mpif_MPI_Neighbor_alltoall(void* sendbuf, MPI_Fint* sendcount
     MPI_Datatype scorep_f_recvtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(261);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -2304,7 +2304,7 @@ static void scorep_mpif_MPI_Neighbor_alltoall_init(void* sendbuf, MPI_Fint* send
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(262);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -2349,7 +2349,7 @@ static void scorep_mpif_MPI_Neighbor_alltoallv(void* sendbuf, MPI_Fint* sendcoun
     int* scorep_f_recvcounts = (int*)recvcounts;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(263);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -2397,7 +2397,7 @@ static void scorep_mpif_MPI_Neighbor_alltoallv_init(void* sendbuf, MPI_Fint* sen
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(264);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -2446,7 +2446,7 @@ static void scorep_mpif_MPI_Neighbor_alltoallw(void* sendbuf, MPI_Fint* sendcoun
     MPI_Datatype* scorep_f_recvtypes = NULL;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(265);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -2496,7 +2496,7 @@ static void scorep_mpif_MPI_Neighbor_alltoallw_init(void* sendbuf, MPI_Fint* sen
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(266);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -2541,7 +2541,7 @@ static void scorep_mpif_MPI_Op_commutative(MPI_Fint* op, MPI_Fint* commute, MPI_
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(267);
         scorep_enter(scorep_region_id);
     }
@@ -2564,7 +2564,7 @@ static void scorep_mpif_MPI_Op_create(void* user_fn, MPI_Fint* commute, MPI_Fint
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(268);
         scorep_enter(scorep_region_id);
     }
@@ -2587,7 +2587,7 @@ static void scorep_mpif_MPI_Op_free(MPI_Fint* op, MPI_Fint* ierror)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(269);
         scorep_enter(scorep_region_id);
     }
@@ -2616,7 +2616,7 @@ static void scorep_mpif_MPI_Reduce(void* sendbuf, void* recvbuf, MPI_Fint* count
     MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(289);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -2664,7 +2664,7 @@ static void scorep_mpif_MPI_Reduce_init(void* sendbuf, void* recvbuf, MPI_Fint* 
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(290);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -2706,7 +2706,7 @@ static void scorep_mpif_MPI_Reduce_local(void* inbuf, void* inoutbuf, MPI_Fint* 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(291);
         scorep_enter(scorep_region_id);
     }
@@ -2733,7 +2733,7 @@ static void scorep_mpif_MPI_Reduce_scatter(void* sendbuf, void* recvbuf, MPI_Fin
     MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(292);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -2773,7 +2773,7 @@ static void scorep_mpif_MPI_Reduce_scatter_block(void* sendbuf, void* recvbuf, M
     MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(293);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -2814,7 +2814,7 @@ static void scorep_mpif_MPI_Reduce_scatter_block_init(void* sendbuf, void* recvb
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(294);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -2856,7 +2856,7 @@ static void scorep_mpif_MPI_Reduce_scatter_init(void* sendbuf, void* recvbuf, MP
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(295);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -2896,7 +2896,7 @@ static void scorep_mpif_MPI_Scan(void* sendbuf, void* recvbuf, MPI_Fint* count, 
     MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(310);
         scorep_enter(scorep_region_id);
         scorep_f_count = (int)*count;
@@ -2933,7 +2933,7 @@ static void scorep_mpif_MPI_Scan_init(void* sendbuf, void* recvbuf, MPI_Fint* co
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(311);
         scorep_enter(scorep_region_id);
         scorep_f_count = (int)*count;
@@ -2976,7 +2976,7 @@ static void scorep_mpif_MPI_Scatter(void* sendbuf, MPI_Fint* sendcount, MPI_Fint
     MPI_Datatype scorep_f_recvtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(312);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -3036,7 +3036,7 @@ static void scorep_mpif_MPI_Scatter_init(void* sendbuf, MPI_Fint* sendcount, MPI
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(313);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -3096,7 +3096,7 @@ static void scorep_mpif_MPI_Scatterv(void* sendbuf, MPI_Fint* sendcounts, MPI_Fi
     MPI_Datatype scorep_f_recvtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(314);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
@@ -3156,7 +3156,7 @@ static void scorep_mpif_MPI_Scatterv_init(void* sendbuf, MPI_Fint* sendcounts, M
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(315);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);

@@ -15,7 +15,7 @@ static void scorep_mpif_MPI_Attr_delete(MPI_Fint* comm, MPI_Fint* keyval, MPI_Fi
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(25);
         scorep_enter(scorep_region_id);
     }
@@ -38,7 +38,7 @@ static void scorep_mpif_MPI_Attr_get(MPI_Fint* comm, MPI_Fint* keyval, MPI_Fint*
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(26);
         scorep_enter(scorep_region_id);
     }
@@ -61,7 +61,7 @@ static void scorep_mpif_MPI_Attr_put(MPI_Fint* comm, MPI_Fint* keyval, MPI_Fint*
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(27);
         scorep_enter(scorep_region_id);
     }
@@ -84,7 +84,7 @@ static void scorep_mpif_MPI_Comm_call_errhandler(MPI_Fint* comm, MPI_Fint* error
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(50);
         scorep_enter(scorep_region_id);
     }
@@ -107,7 +107,7 @@ static void scorep_mpif_MPI_Comm_compare(MPI_Fint* comm1, MPI_Fint* comm2, MPI_F
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(51);
         scorep_enter(scorep_region_id);
     }
@@ -131,7 +131,7 @@ static void scorep_mpif_MPI_Comm_create(MPI_Fint* comm, MPI_Fint* group, MPI_Fin
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_newcomm;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(53);
         scorep_enter(scorep_region_id);
     }
@@ -157,7 +157,7 @@ static void scorep_mpif_MPI_Comm_create_errhandler(void* comm_errhandler_fn, MPI
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(54);
         scorep_enter(scorep_region_id);
     }
@@ -181,7 +181,7 @@ static void scorep_mpif_MPI_Comm_create_from_group(MPI_Fint* group, char* string
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_newcomm;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(55);
         scorep_enter(scorep_region_id);
     }
@@ -208,7 +208,7 @@ static void scorep_mpif_MPI_Comm_create_group(MPI_Fint* comm, MPI_Fint* group, M
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_newcomm;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(56);
         scorep_enter(scorep_region_id);
     }
@@ -234,7 +234,7 @@ static void scorep_mpif_MPI_Comm_create_keyval(void* comm_copy_attr_fn, void* co
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(57);
         scorep_enter(scorep_region_id);
     }
@@ -257,7 +257,7 @@ static void scorep_mpif_MPI_Comm_delete_attr(MPI_Fint* comm, MPI_Fint* comm_keyv
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(58);
         scorep_enter(scorep_region_id);
     }
@@ -282,7 +282,7 @@ static void scorep_mpif_MPI_Comm_disconnect(MPI_Fint* comm, MPI_Fint* ierror)
     MPI_Comm scorep_f_comm;
     scorep_f_comm = MPI_Comm_f2c(*comm);
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(60);
         scorep_enter(scorep_region_id);
     }
@@ -307,7 +307,7 @@ static void scorep_mpif_MPI_Comm_dup(MPI_Fint* comm, MPI_Fint* newcomm, MPI_Fint
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_newcomm;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(61);
         scorep_enter(scorep_region_id);
     }
@@ -334,7 +334,7 @@ static void scorep_mpif_MPI_Comm_dup_with_info(MPI_Fint* comm, MPI_Fint* info, M
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_newcomm;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(62);
         scorep_enter(scorep_region_id);
     }
@@ -362,7 +362,7 @@ static void scorep_mpif_MPI_Comm_free(MPI_Fint* comm, MPI_Fint* ierror)
     MPI_Comm scorep_f_comm;
     scorep_f_comm = MPI_Comm_f2c(*comm);
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(64);
         scorep_enter(scorep_region_id);
     }
@@ -386,7 +386,7 @@ static void scorep_mpif_MPI_Comm_free_keyval(MPI_Fint* comm_keyval, MPI_Fint* ie
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(65);
         scorep_enter(scorep_region_id);
     }
@@ -409,7 +409,7 @@ static void scorep_mpif_MPI_Comm_get_attr(MPI_Fint* comm, MPI_Fint* comm_keyval,
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(66);
         scorep_enter(scorep_region_id);
     }
@@ -432,7 +432,7 @@ static void scorep_mpif_MPI_Comm_get_errhandler(MPI_Fint* comm, MPI_Fint* errhan
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(67);
         scorep_enter(scorep_region_id);
     }
@@ -455,7 +455,7 @@ static void scorep_mpif_MPI_Comm_get_info(MPI_Fint* comm, MPI_Fint* info_used, M
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(68);
         scorep_enter(scorep_region_id);
     }
@@ -478,7 +478,7 @@ static void scorep_mpif_MPI_Comm_get_name(MPI_Fint* comm, char* comm_name, MPI_F
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(69);
         scorep_enter(scorep_region_id);
     }
@@ -502,7 +502,7 @@ static void scorep_mpif_MPI_Comm_group(MPI_Fint* comm, MPI_Fint* group, MPI_Fint
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Group scorep_f_group;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(71);
         scorep_enter(scorep_region_id);
     }
@@ -531,7 +531,7 @@ static void scorep_mpif_MPI_Comm_idup(MPI_Fint* comm, MPI_Fint* newcomm, MPI_Fin
     MPI_Comm scorep_f_newcomm;
     scorep_f_comm = MPI_Comm_f2c(*comm);
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(72);
         scorep_enter(scorep_region_id);
     }
@@ -560,7 +560,7 @@ static void scorep_mpif_MPI_Comm_idup_with_info(MPI_Fint* comm, MPI_Fint* info, 
     MPI_Comm scorep_f_newcomm;
     scorep_f_comm = MPI_Comm_f2c(*comm);
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(73);
         scorep_enter(scorep_region_id);
     }
@@ -586,7 +586,7 @@ static void scorep_mpif_MPI_Comm_rank(MPI_Fint* comm, MPI_Fint* rank, MPI_Fint* 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(76);
         scorep_enter(scorep_region_id);
     }
@@ -610,7 +610,7 @@ static void scorep_mpif_MPI_Comm_remote_group(MPI_Fint* comm, MPI_Fint* group, M
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Group scorep_f_group;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(77);
         scorep_enter(scorep_region_id);
     }
@@ -636,7 +636,7 @@ static void scorep_mpif_MPI_Comm_remote_size(MPI_Fint* comm, MPI_Fint* size, MPI
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(78);
         scorep_enter(scorep_region_id);
     }
@@ -659,7 +659,7 @@ static void scorep_mpif_MPI_Comm_set_attr(MPI_Fint* comm, MPI_Fint* comm_keyval,
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(79);
         scorep_enter(scorep_region_id);
     }
@@ -682,7 +682,7 @@ static void scorep_mpif_MPI_Comm_set_errhandler(MPI_Fint* comm, MPI_Fint* errhan
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(80);
         scorep_enter(scorep_region_id);
     }
@@ -705,7 +705,7 @@ static void scorep_mpif_MPI_Comm_set_info(MPI_Fint* comm, MPI_Fint* info, MPI_Fi
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(81);
         scorep_enter(scorep_region_id);
     }
@@ -728,7 +728,7 @@ static void scorep_mpif_MPI_Comm_set_name(MPI_Fint* comm, char* comm_name, MPI_F
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(82);
         scorep_enter(scorep_region_id);
     }
@@ -751,7 +751,7 @@ static void scorep_mpif_MPI_Comm_size(MPI_Fint* comm, MPI_Fint* size, MPI_Fint* 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(83);
         scorep_enter(scorep_region_id);
     }
@@ -775,7 +775,7 @@ static void scorep_mpif_MPI_Comm_split(MPI_Fint* comm, MPI_Fint* color, MPI_Fint
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_newcomm;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(86);
         scorep_enter(scorep_region_id);
     }
@@ -802,7 +802,7 @@ static void scorep_mpif_MPI_Comm_split_type(MPI_Fint* comm, MPI_Fint* split_type
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_newcomm;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(87);
         scorep_enter(scorep_region_id);
     }
@@ -828,7 +828,7 @@ static void scorep_mpif_MPI_Comm_test_inter(MPI_Fint* comm, MPI_Fint* flag, MPI_
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(88);
         scorep_enter(scorep_region_id);
     }
@@ -852,7 +852,7 @@ static void scorep_mpif_MPI_File_get_group(MPI_Fint* fh, MPI_Fint* group, MPI_Fi
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Group scorep_f_group;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(113);
         scorep_enter(scorep_region_id);
     }
@@ -878,7 +878,7 @@ static void scorep_mpif_MPI_Group_compare(MPI_Fint* group1, MPI_Fint* group2, MP
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(189);
         scorep_enter(scorep_region_id);
     }
@@ -902,7 +902,7 @@ static void scorep_mpif_MPI_Group_difference(MPI_Fint* group1, MPI_Fint* group2,
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Group scorep_f_newgroup;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(190);
         scorep_enter(scorep_region_id);
     }
@@ -929,7 +929,7 @@ static void scorep_mpif_MPI_Group_excl(MPI_Fint* group, MPI_Fint* n, MPI_Fint* r
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Group scorep_f_newgroup;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(191);
         scorep_enter(scorep_region_id);
     }
@@ -955,7 +955,7 @@ static void scorep_mpif_MPI_Group_free(MPI_Fint* group, MPI_Fint* ierror)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(192);
         scorep_enter(scorep_region_id);
     }
@@ -979,7 +979,7 @@ static void scorep_mpif_MPI_Group_from_session_pset(MPI_Fint* session, char* pse
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Group scorep_f_newgroup;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(193);
         scorep_enter(scorep_region_id);
     }
@@ -1006,7 +1006,7 @@ static void scorep_mpif_MPI_Group_incl(MPI_Fint* group, MPI_Fint* n, MPI_Fint* r
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Group scorep_f_newgroup;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(194);
         scorep_enter(scorep_region_id);
     }
@@ -1033,7 +1033,7 @@ static void scorep_mpif_MPI_Group_intersection(MPI_Fint* group1, MPI_Fint* group
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Group scorep_f_newgroup;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(195);
         scorep_enter(scorep_region_id);
     }
@@ -1060,7 +1060,7 @@ static void scorep_mpif_MPI_Group_range_excl(MPI_Fint* group, MPI_Fint* n, MPI_F
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Group scorep_f_newgroup;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(196);
         scorep_enter(scorep_region_id);
     }
@@ -1087,7 +1087,7 @@ static void scorep_mpif_MPI_Group_range_incl(MPI_Fint* group, MPI_Fint* n, MPI_F
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Group scorep_f_newgroup;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(197);
         scorep_enter(scorep_region_id);
     }
@@ -1113,7 +1113,7 @@ static void scorep_mpif_MPI_Group_rank(MPI_Fint* group, MPI_Fint* rank, MPI_Fint
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(198);
         scorep_enter(scorep_region_id);
     }
@@ -1136,7 +1136,7 @@ static void scorep_mpif_MPI_Group_size(MPI_Fint* group, MPI_Fint* size, MPI_Fint
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(199);
         scorep_enter(scorep_region_id);
     }
@@ -1159,7 +1159,7 @@ static void scorep_mpif_MPI_Group_translate_ranks(MPI_Fint* group1, MPI_Fint* n,
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(200);
         scorep_enter(scorep_region_id);
     }
@@ -1183,7 +1183,7 @@ static void scorep_mpif_MPI_Group_union(MPI_Fint* group1, MPI_Fint* group2, MPI_
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Group scorep_f_newgroup;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(201);
         scorep_enter(scorep_region_id);
     }
@@ -1210,7 +1210,7 @@ static void scorep_mpif_MPI_Intercomm_create(MPI_Fint* local_comm, MPI_Fint* loc
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_newintercomm;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(235);
         scorep_enter(scorep_region_id);
     }
@@ -1237,7 +1237,7 @@ static void scorep_mpif_MPI_Intercomm_create_from_groups(MPI_Fint* local_group, 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_newintercomm;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(236);
         scorep_enter(scorep_region_id);
     }
@@ -1264,7 +1264,7 @@ static void scorep_mpif_MPI_Intercomm_merge(MPI_Fint* intercomm, MPI_Fint* high,
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_newintracomm;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(237);
         scorep_enter(scorep_region_id);
     }
@@ -1290,7 +1290,7 @@ static void scorep_mpif_MPI_Keyval_create(void* copy_fn, void* delete_fn, MPI_Fi
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(252);
         scorep_enter(scorep_region_id);
     }
@@ -1313,7 +1313,7 @@ static void scorep_mpif_MPI_Keyval_free(MPI_Fint* keyval, MPI_Fint* ierror)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(253);
         scorep_enter(scorep_region_id);
     }
@@ -1337,7 +1337,7 @@ static void scorep_mpif_MPI_Win_get_group(MPI_Fint* win, MPI_Fint* group, MPI_Fi
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Group scorep_f_group;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(420);
         scorep_enter(scorep_region_id);
     }

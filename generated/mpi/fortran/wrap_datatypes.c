@@ -15,7 +15,7 @@ static void scorep_mpif_MPI_Address(void* location, MPI_Fint* address, MPI_Fint*
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(11);
         scorep_enter(scorep_region_id);
     }
@@ -38,7 +38,7 @@ static void scorep_mpif_MPI_Get_address(void* location, MPI_Aint* address, MPI_F
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(173);
         scorep_enter(scorep_region_id);
     }
@@ -61,7 +61,7 @@ static void scorep_mpif_MPI_Pack(void* inbuf, MPI_Fint* incount, MPI_Fint* datat
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(271);
         scorep_enter(scorep_region_id);
     }
@@ -84,7 +84,7 @@ static void scorep_mpif_MPI_Pack_external(char* datarep, void* inbuf, MPI_Fint* 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(272);
         scorep_enter(scorep_region_id);
     }
@@ -107,7 +107,7 @@ static void scorep_mpif_MPI_Pack_external_size(char* datarep, MPI_Fint* incount,
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(273);
         scorep_enter(scorep_region_id);
     }
@@ -130,7 +130,7 @@ static void scorep_mpif_MPI_Pack_size(MPI_Fint* incount, MPI_Fint* datatype, MPI
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(274);
         scorep_enter(scorep_region_id);
     }
@@ -153,7 +153,7 @@ static void scorep_mpif_MPI_Register_datarep(char* datarep, void* read_conversio
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(296);
         scorep_enter(scorep_region_id);
     }
@@ -176,7 +176,7 @@ static void scorep_mpif_MPI_Type_commit(MPI_Fint* datatype, MPI_Fint* ierror)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(353);
         scorep_enter(scorep_region_id);
     }
@@ -199,7 +199,7 @@ static void scorep_mpif_MPI_Type_contiguous(MPI_Fint* count, MPI_Fint* oldtype, 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(354);
         scorep_enter(scorep_region_id);
     }
@@ -222,7 +222,7 @@ static void scorep_mpif_MPI_Type_create_darray(MPI_Fint* size, MPI_Fint* rank, M
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(355);
         scorep_enter(scorep_region_id);
     }
@@ -245,7 +245,7 @@ static void scorep_mpif_MPI_Type_create_f90_complex(MPI_Fint* p, MPI_Fint* r, MP
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(356);
         scorep_enter(scorep_region_id);
     }
@@ -268,7 +268,7 @@ static void scorep_mpif_MPI_Type_create_f90_integer(MPI_Fint* r, MPI_Fint* newty
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(357);
         scorep_enter(scorep_region_id);
     }
@@ -291,7 +291,7 @@ static void scorep_mpif_MPI_Type_create_f90_real(MPI_Fint* p, MPI_Fint* r, MPI_F
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(358);
         scorep_enter(scorep_region_id);
     }
@@ -314,7 +314,7 @@ static void scorep_mpif_MPI_Type_create_hindexed(MPI_Fint* count, MPI_Fint* arra
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(359);
         scorep_enter(scorep_region_id);
     }
@@ -337,7 +337,7 @@ static void scorep_mpif_MPI_Type_create_hindexed_block(MPI_Fint* count, MPI_Fint
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(360);
         scorep_enter(scorep_region_id);
     }
@@ -360,7 +360,7 @@ static void scorep_mpif_MPI_Type_create_hvector(MPI_Fint* count, MPI_Fint* block
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(361);
         scorep_enter(scorep_region_id);
     }
@@ -383,7 +383,7 @@ static void scorep_mpif_MPI_Type_create_indexed_block(MPI_Fint* count, MPI_Fint*
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(362);
         scorep_enter(scorep_region_id);
     }
@@ -406,7 +406,7 @@ static void scorep_mpif_MPI_Type_create_keyval(void* type_copy_attr_fn, void* ty
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(363);
         scorep_enter(scorep_region_id);
     }
@@ -429,7 +429,7 @@ static void scorep_mpif_MPI_Type_create_resized(MPI_Fint* oldtype, MPI_Aint* lb,
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(364);
         scorep_enter(scorep_region_id);
     }
@@ -452,7 +452,7 @@ static void scorep_mpif_MPI_Type_create_struct(MPI_Fint* count, MPI_Fint* array_
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(365);
         scorep_enter(scorep_region_id);
     }
@@ -475,7 +475,7 @@ static void scorep_mpif_MPI_Type_create_subarray(MPI_Fint* ndims, MPI_Fint* arra
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(366);
         scorep_enter(scorep_region_id);
     }
@@ -498,7 +498,7 @@ static void scorep_mpif_MPI_Type_delete_attr(MPI_Fint* datatype, MPI_Fint* type_
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(367);
         scorep_enter(scorep_region_id);
     }
@@ -521,7 +521,7 @@ static void scorep_mpif_MPI_Type_dup(MPI_Fint* oldtype, MPI_Fint* newtype, MPI_F
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(368);
         scorep_enter(scorep_region_id);
     }
@@ -544,7 +544,7 @@ static void scorep_mpif_MPI_Type_extent(MPI_Fint* datatype, MPI_Fint* extent, MP
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(369);
         scorep_enter(scorep_region_id);
     }
@@ -567,7 +567,7 @@ static void scorep_mpif_MPI_Type_free(MPI_Fint* datatype, MPI_Fint* ierror)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(370);
         scorep_enter(scorep_region_id);
     }
@@ -590,7 +590,7 @@ static void scorep_mpif_MPI_Type_free_keyval(MPI_Fint* type_keyval, MPI_Fint* ie
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(371);
         scorep_enter(scorep_region_id);
     }
@@ -613,7 +613,7 @@ static void scorep_mpif_MPI_Type_get_attr(MPI_Fint* datatype, MPI_Fint* type_key
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(372);
         scorep_enter(scorep_region_id);
     }
@@ -636,7 +636,7 @@ static void scorep_mpif_MPI_Type_get_contents(MPI_Fint* datatype, MPI_Fint* max_
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(373);
         scorep_enter(scorep_region_id);
     }
@@ -659,7 +659,7 @@ static void scorep_mpif_MPI_Type_get_envelope(MPI_Fint* datatype, MPI_Fint* num_
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(374);
         scorep_enter(scorep_region_id);
     }
@@ -682,7 +682,7 @@ static void scorep_mpif_MPI_Type_get_extent(MPI_Fint* datatype, MPI_Aint* lb, MP
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(375);
         scorep_enter(scorep_region_id);
     }
@@ -705,7 +705,7 @@ static void scorep_mpif_MPI_Type_get_extent_x(MPI_Fint* datatype, MPI_Count* lb,
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(376);
         scorep_enter(scorep_region_id);
     }
@@ -728,7 +728,7 @@ static void scorep_mpif_MPI_Type_get_name(MPI_Fint* datatype, char* type_name, M
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(377);
         scorep_enter(scorep_region_id);
     }
@@ -751,7 +751,7 @@ static void scorep_mpif_MPI_Type_get_true_extent(MPI_Fint* datatype, MPI_Aint* t
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(378);
         scorep_enter(scorep_region_id);
     }
@@ -774,7 +774,7 @@ static void scorep_mpif_MPI_Type_get_true_extent_x(MPI_Fint* datatype, MPI_Count
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(379);
         scorep_enter(scorep_region_id);
     }
@@ -797,7 +797,7 @@ static void scorep_mpif_MPI_Type_get_value_index(MPI_Fint* value_type, MPI_Fint*
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(380);
         scorep_enter(scorep_region_id);
     }
@@ -820,7 +820,7 @@ static void scorep_mpif_MPI_Type_hindexed(MPI_Fint* count, MPI_Fint* array_of_bl
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(381);
         scorep_enter(scorep_region_id);
     }
@@ -843,7 +843,7 @@ static void scorep_mpif_MPI_Type_hvector(MPI_Fint* count, MPI_Fint* blocklength,
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(382);
         scorep_enter(scorep_region_id);
     }
@@ -866,7 +866,7 @@ static void scorep_mpif_MPI_Type_indexed(MPI_Fint* count, MPI_Fint* array_of_blo
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(383);
         scorep_enter(scorep_region_id);
     }
@@ -889,7 +889,7 @@ static void scorep_mpif_MPI_Type_lb(MPI_Fint* datatype, MPI_Fint* displacement, 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(384);
         scorep_enter(scorep_region_id);
     }
@@ -912,7 +912,7 @@ static void scorep_mpif_MPI_Type_match_size(MPI_Fint* typeclass, MPI_Fint* size,
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(385);
         scorep_enter(scorep_region_id);
     }
@@ -935,7 +935,7 @@ static void scorep_mpif_MPI_Type_set_attr(MPI_Fint* datatype, MPI_Fint* type_key
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(386);
         scorep_enter(scorep_region_id);
     }
@@ -958,7 +958,7 @@ static void scorep_mpif_MPI_Type_set_name(MPI_Fint* datatype, char* type_name, M
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(387);
         scorep_enter(scorep_region_id);
     }
@@ -981,7 +981,7 @@ static void scorep_mpif_MPI_Type_size(MPI_Fint* datatype, MPI_Fint* size, MPI_Fi
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(388);
         scorep_enter(scorep_region_id);
     }
@@ -1004,7 +1004,7 @@ static void scorep_mpif_MPI_Type_size_x(MPI_Fint* datatype, MPI_Count* size, MPI
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(389);
         scorep_enter(scorep_region_id);
     }
@@ -1027,7 +1027,7 @@ static void scorep_mpif_MPI_Type_struct(MPI_Fint* count, MPI_Fint* array_of_bloc
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(390);
         scorep_enter(scorep_region_id);
     }
@@ -1050,7 +1050,7 @@ static void scorep_mpif_MPI_Type_ub(MPI_Fint* datatype, MPI_Fint* displacement, 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(391);
         scorep_enter(scorep_region_id);
     }
@@ -1073,7 +1073,7 @@ static void scorep_mpif_MPI_Type_vector(MPI_Fint* count, MPI_Fint* blocklength, 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(392);
         scorep_enter(scorep_region_id);
     }
@@ -1096,7 +1096,7 @@ static void scorep_mpif_MPI_Unpack(void* inbuf, MPI_Fint* insize, MPI_Fint* posi
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(393);
         scorep_enter(scorep_region_id);
     }
@@ -1119,7 +1119,7 @@ static void scorep_mpif_MPI_Unpack_external(char* datarep, void* inbuf, MPI_Aint
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TYPE);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TYPE);
         scorep_region_id = scorep_mpif_region(394);
         scorep_enter(scorep_region_id);
     }

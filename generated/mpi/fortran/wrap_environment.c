@@ -15,7 +15,7 @@ static void scorep_mpif_MPI_Abi_get_fortran_booleans(MPI_Fint* logical_size, MPI
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(0);
         scorep_enter(scorep_region_id);
     }
@@ -38,7 +38,7 @@ static void scorep_mpif_MPI_Abi_get_fortran_info(MPI_Fint* info, MPI_Fint* ierro
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(1);
         scorep_enter(scorep_region_id);
     }
@@ -61,7 +61,7 @@ static void scorep_mpif_MPI_Abi_get_info(MPI_Fint* info, MPI_Fint* ierror)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(2);
         scorep_enter(scorep_region_id);
     }
@@ -84,7 +84,7 @@ static void scorep_mpif_MPI_Abi_get_version(MPI_Fint* abi_major, MPI_Fint* abi_m
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(3);
         scorep_enter(scorep_region_id);
     }
@@ -107,7 +107,7 @@ static void scorep_mpif_MPI_Abi_set_fortran_booleans(MPI_Fint* logical_size, MPI
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(4);
         scorep_enter(scorep_region_id);
     }
@@ -130,7 +130,7 @@ static void scorep_mpif_MPI_Abi_set_fortran_info(MPI_Fint* info, MPI_Fint* ierro
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(5);
         scorep_enter(scorep_region_id);
     }
@@ -153,7 +153,7 @@ static void scorep_mpif_MPI_Abort(MPI_Fint* comm, MPI_Fint* errorcode, MPI_Fint*
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(6);
         scorep_enter(scorep_region_id);
     }
@@ -180,7 +180,7 @@ static void scorep_mpif_MPI_Finalize(MPI_Fint* ierror)
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     int scorep_generation_was_on;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(164);
         scorep_enter(scorep_region_id);
     }
@@ -214,7 +214,7 @@ static void scorep_mpif_MPI_Finalized(MPI_Fint* flag, MPI_Fint* ierror)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(165);
         scorep_enter(scorep_region_id);
     }
@@ -237,7 +237,7 @@ static void scorep_mpif_MPI_Get_hw_resource_info(MPI_Fint* hw_info, MPI_Fint* ie
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(177);
         scorep_enter(scorep_region_id);
     }
@@ -260,7 +260,7 @@ static void scorep_mpif_MPI_Get_library_version(char* version, MPI_Fint* resultl
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(178);
         scorep_enter(scorep_region_id);
     }
@@ -283,7 +283,7 @@ static void scorep_mpif_MPI_Get_processor_name(char* name, MPI_Fint* resultlen, 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(179);
         scorep_enter(scorep_region_id);
     }
@@ -306,7 +306,7 @@ static void scorep_mpif_MPI_Get_version(MPI_Fint* version, MPI_Fint* subversion,
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(180);
         scorep_enter(scorep_region_id);
     }
@@ -329,7 +329,7 @@ static void scorep_mpif_MPI_Init(MPI_Fint* ierror)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(232);
         scorep_enter(scorep_region_id);
     }
@@ -355,7 +355,7 @@ static void scorep_mpif_MPI_Init_thread(MPI_Fint* required, MPI_Fint* provided, 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(233);
         scorep_enter(scorep_region_id);
     }
@@ -381,7 +381,7 @@ static void scorep_mpif_MPI_Initialized(MPI_Fint* flag, MPI_Fint* ierror)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(234);
         scorep_enter(scorep_region_id);
     }
@@ -404,7 +404,7 @@ static void scorep_mpif_MPI_Is_thread_main(MPI_Fint* flag, MPI_Fint* ierror)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(244);
         scorep_enter(scorep_region_id);
     }
@@ -427,7 +427,7 @@ static void scorep_mpif_MPI_Query_thread(MPI_Fint* provided, MPI_Fint* ierror)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(285);
         scorep_enter(scorep_region_id);
     }
@@ -450,7 +450,7 @@ static void scorep_mpif_MPI_Session_attach_buffer(MPI_Fint* session, void* buffe
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(320);
         scorep_enter(scorep_region_id);
     }
@@ -473,7 +473,7 @@ static void scorep_mpif_MPI_Session_call_errhandler(MPI_Fint* session, MPI_Fint*
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(321);
         scorep_enter(scorep_region_id);
     }
@@ -496,7 +496,7 @@ static void scorep_mpif_MPI_Session_create_errhandler(void* session_errhandler_f
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(322);
         scorep_enter(scorep_region_id);
     }
@@ -519,7 +519,7 @@ static void scorep_mpif_MPI_Session_detach_buffer(MPI_Fint* session, void* buffe
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(323);
         scorep_enter(scorep_region_id);
     }
@@ -542,7 +542,7 @@ static void scorep_mpif_MPI_Session_finalize(MPI_Fint* session, MPI_Fint* ierror
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(324);
         scorep_enter(scorep_region_id);
     }
@@ -565,7 +565,7 @@ static void scorep_mpif_MPI_Session_flush_buffer(MPI_Fint* session, MPI_Fint* ie
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(325);
         scorep_enter(scorep_region_id);
     }
@@ -588,7 +588,7 @@ static void scorep_mpif_MPI_Session_get_errhandler(MPI_Fint* session, MPI_Fint* 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(326);
         scorep_enter(scorep_region_id);
     }
@@ -611,7 +611,7 @@ static void scorep_mpif_MPI_Session_get_info(MPI_Fint* session, MPI_Fint* info_u
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(327);
         scorep_enter(scorep_region_id);
     }
@@ -634,7 +634,7 @@ static void scorep_mpif_MPI_Session_get_nth_pset(MPI_Fint* session, MPI_Fint* in
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(328);
         scorep_enter(scorep_region_id);
     }
@@ -657,7 +657,7 @@ static void scorep_mpif_MPI_Session_get_num_psets(MPI_Fint* session, MPI_Fint* i
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(329);
         scorep_enter(scorep_region_id);
     }
@@ -680,7 +680,7 @@ static void scorep_mpif_MPI_Session_get_pset_info(MPI_Fint* session, char* pset_
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(330);
         scorep_enter(scorep_region_id);
     }
@@ -703,7 +703,7 @@ static void scorep_mpif_MPI_Session_iflush_buffer(MPI_Fint* session, MPI_Fint* r
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(331);
         scorep_enter(scorep_region_id);
     }
@@ -726,7 +726,7 @@ static void scorep_mpif_MPI_Session_init(MPI_Fint* info, MPI_Fint* errhandler, M
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(332);
         scorep_enter(scorep_region_id);
     }
@@ -749,7 +749,7 @@ static void scorep_mpif_MPI_Session_set_errhandler(MPI_Fint* session, MPI_Fint* 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ENV);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(333);
         scorep_enter(scorep_region_id);
     }

@@ -15,7 +15,7 @@ static void scorep_mpif_MPI_Add_error_class(MPI_Fint* errorclass, MPI_Fint* ierr
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ERR);
         scorep_region_id = scorep_mpif_region(8);
         scorep_enter(scorep_region_id);
     }
@@ -38,7 +38,7 @@ static void scorep_mpif_MPI_Add_error_code(MPI_Fint* errorclass, MPI_Fint* error
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ERR);
         scorep_region_id = scorep_mpif_region(9);
         scorep_enter(scorep_region_id);
     }
@@ -61,7 +61,7 @@ static void scorep_mpif_MPI_Add_error_string(MPI_Fint* errorcode, char* string, 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ERR);
         scorep_region_id = scorep_mpif_region(10);
         scorep_enter(scorep_region_id);
     }
@@ -84,7 +84,7 @@ static void scorep_mpif_MPI_Errhandler_create(void* function, MPI_Fint* errhandl
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ERR);
         scorep_region_id = scorep_mpif_region(95);
         scorep_enter(scorep_region_id);
     }
@@ -107,7 +107,7 @@ static void scorep_mpif_MPI_Errhandler_free(MPI_Fint* errhandler, MPI_Fint* ierr
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ERR);
         scorep_region_id = scorep_mpif_region(96);
         scorep_enter(scorep_region_id);
     }
@@ -130,7 +130,7 @@ static void scorep_mpif_MPI_Errhandler_get(MPI_Fint* comm, MPI_Fint* errhandler,
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ERR);
         scorep_region_id = scorep_mpif_region(97);
         scorep_enter(scorep_region_id);
     }
@@ -153,7 +153,7 @@ static void scorep_mpif_MPI_Errhandler_set(MPI_Fint* comm, MPI_Fint* errhandler,
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ERR);
         scorep_region_id = scorep_mpif_region(98);
         scorep_enter(scorep_region_id);
     }
@@ -176,7 +176,7 @@ static void scorep_mpif_MPI_Error_class(MPI_Fint* errorcode, MPI_Fint* errorclas
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ERR);
         scorep_region_id = scorep_mpif_region(99);
         scorep_enter(scorep_region_id);
     }
@@ -199,7 +199,7 @@ static void scorep_mpif_MPI_Error_string(MPI_Fint* errorcode, char* string, MPI_
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ERR);
         scorep_region_id = scorep_mpif_region(100);
         scorep_enter(scorep_region_id);
     }
@@ -222,7 +222,7 @@ static void scorep_mpif_MPI_File_call_errhandler(MPI_Fint* fh, MPI_Fint* errorco
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ERR);
         scorep_region_id = scorep_mpif_region(105);
         scorep_enter(scorep_region_id);
     }
@@ -245,7 +245,7 @@ static void scorep_mpif_MPI_File_create_errhandler(void* file_errhandler_fn, MPI
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ERR);
         scorep_region_id = scorep_mpif_region(107);
         scorep_enter(scorep_region_id);
     }
@@ -268,7 +268,7 @@ static void scorep_mpif_MPI_File_get_errhandler(MPI_Fint* file, MPI_Fint* errhan
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ERR);
         scorep_region_id = scorep_mpif_region(112);
         scorep_enter(scorep_region_id);
     }
@@ -291,7 +291,7 @@ static void scorep_mpif_MPI_File_set_errhandler(MPI_Fint* file, MPI_Fint* errhan
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ERR);
         scorep_region_id = scorep_mpif_region(147);
         scorep_enter(scorep_region_id);
     }
@@ -314,7 +314,7 @@ static void scorep_mpif_MPI_Remove_error_class(MPI_Fint* errorclass, MPI_Fint* i
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ERR);
         scorep_region_id = scorep_mpif_region(297);
         scorep_enter(scorep_region_id);
     }
@@ -337,7 +337,7 @@ static void scorep_mpif_MPI_Remove_error_code(MPI_Fint* errorcode, MPI_Fint* ier
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ERR);
         scorep_region_id = scorep_mpif_region(298);
         scorep_enter(scorep_region_id);
     }
@@ -360,7 +360,7 @@ static void scorep_mpif_MPI_Remove_error_string(MPI_Fint* errorcode, MPI_Fint* i
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_ERR);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ERR);
         scorep_region_id = scorep_mpif_region(299);
         scorep_enter(scorep_region_id);
     }

@@ -15,7 +15,7 @@ static void scorep_mpif_MPI_File_close(MPI_Fint* fh, MPI_Fint* ierror)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(106);
         scorep_enter(scorep_region_id);
     }
@@ -38,7 +38,7 @@ static void scorep_mpif_MPI_File_delete(char* filename, MPI_Fint* info, MPI_Fint
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(108);
         scorep_enter(scorep_region_id);
     }
@@ -61,7 +61,7 @@ static void scorep_mpif_MPI_File_get_amode(MPI_Fint* fh, MPI_Fint* amode, MPI_Fi
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(109);
         scorep_enter(scorep_region_id);
     }
@@ -84,7 +84,7 @@ static void scorep_mpif_MPI_File_get_atomicity(MPI_Fint* fh, MPI_Fint* flag, MPI
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(110);
         scorep_enter(scorep_region_id);
     }
@@ -107,7 +107,7 @@ static void scorep_mpif_MPI_File_get_byte_offset(MPI_Fint* fh, MPI_Offset* offse
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(111);
         scorep_enter(scorep_region_id);
     }
@@ -130,7 +130,7 @@ static void scorep_mpif_MPI_File_get_info(MPI_Fint* fh, MPI_Fint* info_used, MPI
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(114);
         scorep_enter(scorep_region_id);
     }
@@ -153,7 +153,7 @@ static void scorep_mpif_MPI_File_get_position(MPI_Fint* fh, MPI_Offset* offset, 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(115);
         scorep_enter(scorep_region_id);
     }
@@ -176,7 +176,7 @@ static void scorep_mpif_MPI_File_get_position_shared(MPI_Fint* fh, MPI_Offset* o
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(116);
         scorep_enter(scorep_region_id);
     }
@@ -199,7 +199,7 @@ static void scorep_mpif_MPI_File_get_size(MPI_Fint* fh, MPI_Offset* size, MPI_Fi
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(117);
         scorep_enter(scorep_region_id);
     }
@@ -222,7 +222,7 @@ static void scorep_mpif_MPI_File_get_type_extent(MPI_Fint* fh, MPI_Fint* datatyp
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(118);
         scorep_enter(scorep_region_id);
     }
@@ -245,7 +245,7 @@ static void scorep_mpif_MPI_File_get_view(MPI_Fint* fh, MPI_Offset* disp, MPI_Fi
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(119);
         scorep_enter(scorep_region_id);
     }
@@ -270,7 +270,7 @@ static void scorep_mpif_MPI_File_iread(MPI_Fint* fh, void* buf, MPI_Fint* count,
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(120);
         scorep_enter(scorep_region_id);
         scorep_f_count = (int)*count;
@@ -301,7 +301,7 @@ static void scorep_mpif_MPI_File_iread_all(MPI_Fint* fh, void* buf, MPI_Fint* co
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(121);
         scorep_enter(scorep_region_id);
         scorep_f_count = (int)*count;
@@ -332,7 +332,7 @@ static void scorep_mpif_MPI_File_iread_at(MPI_Fint* fh, MPI_Offset* offset, void
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(122);
         scorep_enter(scorep_region_id);
         scorep_f_count = (int)*count;
@@ -363,7 +363,7 @@ static void scorep_mpif_MPI_File_iread_at_all(MPI_Fint* fh, MPI_Offset* offset, 
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(123);
         scorep_enter(scorep_region_id);
         scorep_f_count = (int)*count;
@@ -394,7 +394,7 @@ static void scorep_mpif_MPI_File_iread_shared(MPI_Fint* fh, void* buf, MPI_Fint*
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(124);
         scorep_enter(scorep_region_id);
         scorep_f_count = (int)*count;
@@ -425,7 +425,7 @@ static void scorep_mpif_MPI_File_iwrite(MPI_Fint* fh, void* buf, MPI_Fint* count
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(125);
         scorep_enter(scorep_region_id);
         scorep_f_count = (int)*count;
@@ -456,7 +456,7 @@ static void scorep_mpif_MPI_File_iwrite_all(MPI_Fint* fh, void* buf, MPI_Fint* c
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(126);
         scorep_enter(scorep_region_id);
         scorep_f_count = (int)*count;
@@ -487,7 +487,7 @@ static void scorep_mpif_MPI_File_iwrite_at(MPI_Fint* fh, MPI_Offset* offset, voi
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(127);
         scorep_enter(scorep_region_id);
         scorep_f_count = (int)*count;
@@ -518,7 +518,7 @@ static void scorep_mpif_MPI_File_iwrite_at_all(MPI_Fint* fh, MPI_Offset* offset,
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(128);
         scorep_enter(scorep_region_id);
         scorep_f_count = (int)*count;
@@ -549,7 +549,7 @@ static void scorep_mpif_MPI_File_iwrite_shared(MPI_Fint* fh, void* buf, MPI_Fint
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(129);
         scorep_enter(scorep_region_id);
         scorep_f_count = (int)*count;
@@ -578,7 +578,7 @@ static void scorep_mpif_MPI_File_open(MPI_Fint* comm, char* filename, MPI_Fint* 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(130);
         scorep_enter(scorep_region_id);
     }
@@ -601,7 +601,7 @@ static void scorep_mpif_MPI_File_preallocate(MPI_Fint* fh, MPI_Offset* size, MPI
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(131);
         scorep_enter(scorep_region_id);
     }
@@ -630,7 +630,7 @@ static void scorep_mpif_MPI_File_read(MPI_Fint* fh, void* buf, MPI_Fint* count, 
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(132);
         scorep_enter(scorep_region_id);
         scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
@@ -673,7 +673,7 @@ static void scorep_mpif_MPI_File_read_all(MPI_Fint* fh, void* buf, MPI_Fint* cou
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(133);
         scorep_enter(scorep_region_id);
         scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
@@ -712,7 +712,7 @@ static void scorep_mpif_MPI_File_read_all_begin(MPI_Fint* fh, void* buf, MPI_Fin
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(134);
         scorep_enter(scorep_region_id);
         scorep_f_count = (int)*count;
@@ -741,7 +741,7 @@ static void scorep_mpif_MPI_File_read_all_end(MPI_Fint* fh, void* buf, MPI_Fint*
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(135);
         scorep_enter(scorep_region_id);
     }
@@ -770,7 +770,7 @@ static void scorep_mpif_MPI_File_read_at(MPI_Fint* fh, MPI_Offset* offset, void*
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(136);
         scorep_enter(scorep_region_id);
         scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
@@ -813,7 +813,7 @@ static void scorep_mpif_MPI_File_read_at_all(MPI_Fint* fh, MPI_Offset* offset, v
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(137);
         scorep_enter(scorep_region_id);
         scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
@@ -852,7 +852,7 @@ static void scorep_mpif_MPI_File_read_at_all_begin(MPI_Fint* fh, MPI_Offset* off
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(138);
         scorep_enter(scorep_region_id);
         scorep_f_count = (int)*count;
@@ -881,7 +881,7 @@ static void scorep_mpif_MPI_File_read_at_all_end(MPI_Fint* fh, void* buf, MPI_Fi
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(139);
         scorep_enter(scorep_region_id);
     }
@@ -910,7 +910,7 @@ static void scorep_mpif_MPI_File_read_ordered(MPI_Fint* fh, void* buf, MPI_Fint*
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(140);
         scorep_enter(scorep_region_id);
         scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
@@ -949,7 +949,7 @@ static void scorep_mpif_MPI_File_read_ordered_begin(MPI_Fint* fh, void* buf, MPI
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(141);
         scorep_enter(scorep_region_id);
         scorep_f_count = (int)*count;
@@ -978,7 +978,7 @@ static void scorep_mpif_MPI_File_read_ordered_end(MPI_Fint* fh, void* buf, MPI_F
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(142);
         scorep_enter(scorep_region_id);
     }
@@ -1007,7 +1007,7 @@ static void scorep_mpif_MPI_File_read_shared(MPI_Fint* fh, void* buf, MPI_Fint* 
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(143);
         scorep_enter(scorep_region_id);
         scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
@@ -1044,7 +1044,7 @@ static void scorep_mpif_MPI_File_seek(MPI_Fint* fh, MPI_Offset* offset, MPI_Fint
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(144);
         scorep_enter(scorep_region_id);
     }
@@ -1067,7 +1067,7 @@ static void scorep_mpif_MPI_File_seek_shared(MPI_Fint* fh, MPI_Offset* offset, M
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(145);
         scorep_enter(scorep_region_id);
     }
@@ -1090,7 +1090,7 @@ static void scorep_mpif_MPI_File_set_atomicity(MPI_Fint* fh, MPI_Fint* flag, MPI
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(146);
         scorep_enter(scorep_region_id);
     }
@@ -1113,7 +1113,7 @@ static void scorep_mpif_MPI_File_set_info(MPI_Fint* fh, MPI_Fint* info, MPI_Fint
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(148);
         scorep_enter(scorep_region_id);
     }
@@ -1136,7 +1136,7 @@ static void scorep_mpif_MPI_File_set_size(MPI_Fint* fh, MPI_Offset* size, MPI_Fi
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(149);
         scorep_enter(scorep_region_id);
     }
@@ -1159,7 +1159,7 @@ static void scorep_mpif_MPI_File_set_view(MPI_Fint* fh, MPI_Offset* disp, MPI_Fi
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(150);
         scorep_enter(scorep_region_id);
     }
@@ -1182,7 +1182,7 @@ static void scorep_mpif_MPI_File_sync(MPI_Fint* fh, MPI_Fint* ierror)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(151);
         scorep_enter(scorep_region_id);
     }
@@ -1211,7 +1211,7 @@ static void scorep_mpif_MPI_File_write(MPI_Fint* fh, void* buf, MPI_Fint* count,
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(152);
         scorep_enter(scorep_region_id);
         scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
@@ -1254,7 +1254,7 @@ static void scorep_mpif_MPI_File_write_all(MPI_Fint* fh, void* buf, MPI_Fint* co
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(153);
         scorep_enter(scorep_region_id);
         scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
@@ -1293,7 +1293,7 @@ static void scorep_mpif_MPI_File_write_all_begin(MPI_Fint* fh, void* buf, MPI_Fi
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(154);
         scorep_enter(scorep_region_id);
         scorep_f_count = (int)*count;
@@ -1322,7 +1322,7 @@ static void scorep_mpif_MPI_File_write_all_end(MPI_Fint* fh, void* buf, MPI_Fint
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(155);
         scorep_enter(scorep_region_id);
     }
@@ -1351,7 +1351,7 @@ static void scorep_mpif_MPI_File_write_at(MPI_Fint* fh, MPI_Offset* offset, void
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(156);
         scorep_enter(scorep_region_id);
         scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
@@ -1394,7 +1394,7 @@ static void scorep_mpif_MPI_File_write_at_all(MPI_Fint* fh, MPI_Offset* offset, 
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(157);
         scorep_enter(scorep_region_id);
         scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
@@ -1433,7 +1433,7 @@ static void scorep_mpif_MPI_File_write_at_all_begin(MPI_Fint* fh, MPI_Offset* of
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(158);
         scorep_enter(scorep_region_id);
         scorep_f_count = (int)*count;
@@ -1462,7 +1462,7 @@ static void scorep_mpif_MPI_File_write_at_all_end(MPI_Fint* fh, void* buf, MPI_F
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(159);
         scorep_enter(scorep_region_id);
     }
@@ -1491,7 +1491,7 @@ static void scorep_mpif_MPI_File_write_ordered(MPI_Fint* fh, void* buf, MPI_Fint
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(160);
         scorep_enter(scorep_region_id);
         scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
@@ -1530,7 +1530,7 @@ static void scorep_mpif_MPI_File_write_ordered_begin(MPI_Fint* fh, void* buf, MP
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(161);
         scorep_enter(scorep_region_id);
         scorep_f_count = (int)*count;
@@ -1559,7 +1559,7 @@ static void scorep_mpif_MPI_File_write_ordered_end(MPI_Fint* fh, void* buf, MPI_
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_IO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(162);
         scorep_enter(scorep_region_id);
     }
@@ -1588,7 +1588,7 @@ static void scorep_mpif_MPI_File_write_shared(MPI_Fint* fh, void* buf, MPI_Fint*
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_IO);
         scorep_region_id = scorep_mpif_region(163);
         scorep_enter(scorep_region_id);
         scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;

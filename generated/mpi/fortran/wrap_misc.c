@@ -15,7 +15,7 @@ static void scorep_mpif_MPI_F_sync_reg(void* buf)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_MISC);
         scorep_region_id = scorep_mpif_region(103);
         scorep_enter(scorep_region_id);
     }
@@ -37,7 +37,7 @@ static void scorep_mpif_MPI_Info_create(MPI_Fint* info, MPI_Fint* ierror)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_MISC);
         scorep_region_id = scorep_mpif_region(221);
         scorep_enter(scorep_region_id);
     }
@@ -60,7 +60,7 @@ static void scorep_mpif_MPI_Info_create_env(MPI_Fint* info, MPI_Fint* ierror)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_MISC);
         scorep_region_id = scorep_mpif_region(222);
         scorep_enter(scorep_region_id);
     }
@@ -83,7 +83,7 @@ static void scorep_mpif_MPI_Info_delete(MPI_Fint* info, char* key, MPI_Fint* ier
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_MISC);
         scorep_region_id = scorep_mpif_region(223);
         scorep_enter(scorep_region_id);
     }
@@ -106,7 +106,7 @@ static void scorep_mpif_MPI_Info_dup(MPI_Fint* info, MPI_Fint* newinfo, MPI_Fint
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_MISC);
         scorep_region_id = scorep_mpif_region(224);
         scorep_enter(scorep_region_id);
     }
@@ -129,7 +129,7 @@ static void scorep_mpif_MPI_Info_free(MPI_Fint* info, MPI_Fint* ierror)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_MISC);
         scorep_region_id = scorep_mpif_region(225);
         scorep_enter(scorep_region_id);
     }
@@ -152,7 +152,7 @@ static void scorep_mpif_MPI_Info_get(MPI_Fint* info, char* key, MPI_Fint* valuel
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_MISC);
         scorep_region_id = scorep_mpif_region(226);
         scorep_enter(scorep_region_id);
     }
@@ -175,7 +175,7 @@ static void scorep_mpif_MPI_Info_get_nkeys(MPI_Fint* info, MPI_Fint* nkeys, MPI_
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_MISC);
         scorep_region_id = scorep_mpif_region(227);
         scorep_enter(scorep_region_id);
     }
@@ -198,7 +198,7 @@ static void scorep_mpif_MPI_Info_get_nthkey(MPI_Fint* info, MPI_Fint* n, char* k
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_MISC);
         scorep_region_id = scorep_mpif_region(228);
         scorep_enter(scorep_region_id);
     }
@@ -221,7 +221,7 @@ static void scorep_mpif_MPI_Info_get_string(MPI_Fint* info, char* key, MPI_Fint*
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_MISC);
         scorep_region_id = scorep_mpif_region(229);
         scorep_enter(scorep_region_id);
     }
@@ -244,7 +244,7 @@ static void scorep_mpif_MPI_Info_get_valuelen(MPI_Fint* info, char* key, MPI_Fin
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_MISC);
         scorep_region_id = scorep_mpif_region(230);
         scorep_enter(scorep_region_id);
     }
@@ -267,7 +267,7 @@ static void scorep_mpif_MPI_Info_set(MPI_Fint* info, char* key, char* value, MPI
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_MISC);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_MISC);
         scorep_region_id = scorep_mpif_region(231);
         scorep_enter(scorep_region_id);
     }
@@ -292,7 +292,7 @@ static void scorep_mpif_MPI_Pcontrol(MPI_Fint* level)
     int scorep_f_level;
     scorep_f_level = (int)*level;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_MISC);
         scorep_region_id = scorep_mpif_region(276);
         scorep_enter(scorep_region_id);
     }

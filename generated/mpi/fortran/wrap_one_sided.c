@@ -19,7 +19,7 @@ static void scorep_mpif_MPI_Accumulate(void* origin_addr, MPI_Fint* origin_count
     int scorep_f_origin_count;
     MPI_Datatype scorep_f_origin_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(7);
         scorep_enter(scorep_region_id);
         scorep_f_target_rank = (int)*target_rank;
@@ -53,7 +53,7 @@ static void scorep_mpif_MPI_Alloc_mem(MPI_Aint* size, MPI_Fint* info, MPI_Aint* 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(16);
         scorep_enter(scorep_region_id);
     }
@@ -76,7 +76,7 @@ static void scorep_mpif_MPI_Alloc_mem_cptr(MPI_Aint* size, MPI_Fint* info, MPI_A
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(16);
         scorep_enter(scorep_region_id);
     }
@@ -102,7 +102,7 @@ static void scorep_mpif_MPI_Compare_and_swap(void* origin_addr, void* compare_ad
     MPI_Win scorep_f_win;
     MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(89);
         scorep_enter(scorep_region_id);
         scorep_f_target_rank = (int)*target_rank;
@@ -138,7 +138,7 @@ static void scorep_mpif_MPI_Fetch_and_op(void* origin_addr, void* result_addr, M
     MPI_Win scorep_f_win;
     MPI_Datatype scorep_f_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(104);
         scorep_enter(scorep_region_id);
         scorep_f_target_rank = (int)*target_rank;
@@ -171,7 +171,7 @@ static void scorep_mpif_MPI_Free_mem(void* base, MPI_Fint* ierror)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(166);
         scorep_enter(scorep_region_id);
     }
@@ -198,7 +198,7 @@ static void scorep_mpif_MPI_Get(void* origin_addr, MPI_Fint* origin_count, MPI_F
     int scorep_f_origin_count;
     MPI_Datatype scorep_f_origin_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(171);
         scorep_enter(scorep_region_id);
         scorep_f_target_rank = (int)*target_rank;
@@ -234,7 +234,7 @@ static void scorep_mpif_MPI_Get_accumulate(void* origin_addr, MPI_Fint* origin_c
     int scorep_f_origin_count;
     MPI_Datatype scorep_f_origin_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(172);
         scorep_enter(scorep_region_id);
         scorep_f_target_rank = (int)*target_rank;
@@ -272,7 +272,7 @@ static void scorep_mpif_MPI_Put(void* origin_addr, MPI_Fint* origin_count, MPI_F
     int scorep_f_origin_count;
     MPI_Datatype scorep_f_origin_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(284);
         scorep_enter(scorep_region_id);
         scorep_f_target_rank = (int)*target_rank;
@@ -308,7 +308,7 @@ static void scorep_mpif_MPI_Raccumulate(void* origin_addr, MPI_Fint* origin_coun
     int scorep_f_origin_count;
     MPI_Datatype scorep_f_origin_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(286);
         scorep_enter(scorep_region_id);
         scorep_f_target_rank = (int)*target_rank;
@@ -346,7 +346,7 @@ static void scorep_mpif_MPI_Rget(void* origin_addr, MPI_Fint* origin_count, MPI_
     int scorep_f_origin_count;
     MPI_Datatype scorep_f_origin_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(305);
         scorep_enter(scorep_region_id);
         scorep_f_target_rank = (int)*target_rank;
@@ -382,7 +382,7 @@ static void scorep_mpif_MPI_Rget_accumulate(void* origin_addr, MPI_Fint* origin_
     int scorep_f_origin_count;
     MPI_Datatype scorep_f_origin_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(306);
         scorep_enter(scorep_region_id);
         scorep_f_target_rank = (int)*target_rank;
@@ -420,7 +420,7 @@ static void scorep_mpif_MPI_Rput(void* origin_addr, MPI_Fint* origin_count, MPI_
     int scorep_f_origin_count;
     MPI_Datatype scorep_f_origin_datatype;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(307);
         scorep_enter(scorep_region_id);
         scorep_f_target_rank = (int)*target_rank;
@@ -455,7 +455,7 @@ static void scorep_mpif_MPI_Win_allocate(MPI_Aint* size, MPI_Fint* disp_unit, MP
     MPI_Comm scorep_f_comm;
     scorep_f_comm = MPI_Comm_f2c(*comm);
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(400);
         scorep_enter(scorep_region_id);
     }
@@ -484,7 +484,7 @@ static void scorep_mpif_MPI_Win_allocate_cptr(MPI_Aint* size, MPI_Fint* disp_uni
     MPI_Comm scorep_f_comm;
     scorep_f_comm = MPI_Comm_f2c(*comm);
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(400);
         scorep_enter(scorep_region_id);
     }
@@ -513,7 +513,7 @@ static void scorep_mpif_MPI_Win_allocate_shared(MPI_Aint* size, MPI_Fint* disp_u
     MPI_Comm scorep_f_comm;
     scorep_f_comm = MPI_Comm_f2c(*comm);
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(401);
         scorep_enter(scorep_region_id);
     }
@@ -542,7 +542,7 @@ static void scorep_mpif_MPI_Win_allocate_shared_cptr(MPI_Aint* size, MPI_Fint* d
     MPI_Comm scorep_f_comm;
     scorep_f_comm = MPI_Comm_f2c(*comm);
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(401);
         scorep_enter(scorep_region_id);
     }
@@ -568,7 +568,7 @@ static void scorep_mpif_MPI_Win_attach(MPI_Fint* win, void* base, MPI_Aint* size
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(402);
         scorep_enter(scorep_region_id);
     }
@@ -591,7 +591,7 @@ static void scorep_mpif_MPI_Win_call_errhandler(MPI_Fint* win, MPI_Fint* errorco
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(403);
         scorep_enter(scorep_region_id);
     }
@@ -615,7 +615,7 @@ static void scorep_mpif_MPI_Win_complete(MPI_Fint* win, MPI_Fint* ierror)
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Win scorep_f_win;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(404);
         scorep_enter(scorep_region_id);
         scorep_f_win = MPI_Win_f2c(*win);
@@ -644,7 +644,7 @@ static void scorep_mpif_MPI_Win_create(void* base, MPI_Aint* size, MPI_Fint* dis
     MPI_Comm scorep_f_comm;
     scorep_f_comm = MPI_Comm_f2c(*comm);
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(405);
         scorep_enter(scorep_region_id);
     }
@@ -673,7 +673,7 @@ static void scorep_mpif_MPI_Win_create_dynamic(MPI_Fint* info, MPI_Fint* comm, M
     MPI_Comm scorep_f_comm;
     scorep_f_comm = MPI_Comm_f2c(*comm);
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(406);
         scorep_enter(scorep_region_id);
     }
@@ -699,7 +699,7 @@ static void scorep_mpif_MPI_Win_create_errhandler(void* win_errhandler_fn, MPI_F
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(407);
         scorep_enter(scorep_region_id);
     }
@@ -722,7 +722,7 @@ static void scorep_mpif_MPI_Win_create_keyval(void* win_copy_attr_fn, void* win_
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(408);
         scorep_enter(scorep_region_id);
     }
@@ -745,7 +745,7 @@ static void scorep_mpif_MPI_Win_delete_attr(MPI_Fint* win, MPI_Fint* win_keyval,
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(409);
         scorep_enter(scorep_region_id);
     }
@@ -768,7 +768,7 @@ static void scorep_mpif_MPI_Win_detach(MPI_Fint* win, void* base, MPI_Fint* ierr
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(410);
         scorep_enter(scorep_region_id);
     }
@@ -792,7 +792,7 @@ static void scorep_mpif_MPI_Win_fence(MPI_Fint* assert, MPI_Fint* win, MPI_Fint*
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Win scorep_f_win;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(411);
         scorep_enter(scorep_region_id);
         scorep_f_win = MPI_Win_f2c(*win);
@@ -824,7 +824,7 @@ static void scorep_mpif_MPI_Win_flush(MPI_Fint* rank, MPI_Fint* win, MPI_Fint* i
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Win scorep_f_win;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(412);
         scorep_enter(scorep_region_id);
         scorep_f_win = MPI_Win_f2c(*win);
@@ -854,7 +854,7 @@ static void scorep_mpif_MPI_Win_flush_all(MPI_Fint* win, MPI_Fint* ierror)
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Win scorep_f_win;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(413);
         scorep_enter(scorep_region_id);
         scorep_f_win = MPI_Win_f2c(*win);
@@ -884,7 +884,7 @@ static void scorep_mpif_MPI_Win_flush_local(MPI_Fint* rank, MPI_Fint* win, MPI_F
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Win scorep_f_win;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(414);
         scorep_enter(scorep_region_id);
         scorep_f_win = MPI_Win_f2c(*win);
@@ -914,7 +914,7 @@ static void scorep_mpif_MPI_Win_flush_local_all(MPI_Fint* win, MPI_Fint* ierror)
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Win scorep_f_win;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(415);
         scorep_enter(scorep_region_id);
         scorep_f_win = MPI_Win_f2c(*win);
@@ -945,7 +945,7 @@ static void scorep_mpif_MPI_Win_free(MPI_Fint* win, MPI_Fint* ierror)
     MPI_Win scorep_f_win;
     scorep_f_win = MPI_Win_f2c(*win);
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(416);
         scorep_enter(scorep_region_id);
     }
@@ -969,7 +969,7 @@ static void scorep_mpif_MPI_Win_free_keyval(MPI_Fint* win_keyval, MPI_Fint* ierr
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(417);
         scorep_enter(scorep_region_id);
     }
@@ -992,7 +992,7 @@ static void scorep_mpif_MPI_Win_get_attr(MPI_Fint* win, MPI_Fint* win_keyval, MP
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(418);
         scorep_enter(scorep_region_id);
     }
@@ -1015,7 +1015,7 @@ static void scorep_mpif_MPI_Win_get_errhandler(MPI_Fint* win, MPI_Fint* errhandl
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(419);
         scorep_enter(scorep_region_id);
     }
@@ -1038,7 +1038,7 @@ static void scorep_mpif_MPI_Win_get_info(MPI_Fint* win, MPI_Fint* info_used, MPI
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(421);
         scorep_enter(scorep_region_id);
     }
@@ -1061,7 +1061,7 @@ static void scorep_mpif_MPI_Win_get_name(MPI_Fint* win, char* win_name, MPI_Fint
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(422);
         scorep_enter(scorep_region_id);
     }
@@ -1086,7 +1086,7 @@ static void scorep_mpif_MPI_Win_lock(MPI_Fint* lock_type, MPI_Fint* rank, MPI_Fi
     MPI_Win scorep_f_win;
     int scorep_f_lock_type;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(423);
         scorep_enter(scorep_region_id);
         scorep_f_win = MPI_Win_f2c(*win);
@@ -1115,7 +1115,7 @@ static void scorep_mpif_MPI_Win_lock_all(MPI_Fint* assert, MPI_Fint* win, MPI_Fi
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Win scorep_f_win;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(424);
         scorep_enter(scorep_region_id);
         scorep_f_win = MPI_Win_f2c(*win);
@@ -1144,7 +1144,7 @@ static void scorep_mpif_MPI_Win_post(MPI_Fint* group, MPI_Fint* assert, MPI_Fint
     MPI_Group scorep_f_group;
     MPI_Win scorep_f_win;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(425);
         scorep_enter(scorep_region_id);
         scorep_f_group = MPI_Group_f2c(*group);
@@ -1172,7 +1172,7 @@ static void scorep_mpif_MPI_Win_set_attr(MPI_Fint* win, MPI_Fint* win_keyval, MP
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(426);
         scorep_enter(scorep_region_id);
     }
@@ -1195,7 +1195,7 @@ static void scorep_mpif_MPI_Win_set_errhandler(MPI_Fint* win, MPI_Fint* errhandl
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(427);
         scorep_enter(scorep_region_id);
     }
@@ -1218,7 +1218,7 @@ static void scorep_mpif_MPI_Win_set_info(MPI_Fint* win, MPI_Fint* info, MPI_Fint
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(428);
         scorep_enter(scorep_region_id);
     }
@@ -1241,7 +1241,7 @@ static void scorep_mpif_MPI_Win_set_name(MPI_Fint* win, char* win_name, MPI_Fint
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(429);
         scorep_enter(scorep_region_id);
     }
@@ -1264,7 +1264,7 @@ static void scorep_mpif_MPI_Win_shared_query(MPI_Fint* win, MPI_Fint* rank, MPI_
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(430);
         scorep_enter(scorep_region_id);
     }
@@ -1287,7 +1287,7 @@ static void scorep_mpif_MPI_Win_shared_query_cptr(MPI_Fint* win, MPI_Fint* rank,
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(430);
         scorep_enter(scorep_region_id);
     }
@@ -1312,7 +1312,7 @@ static void scorep_mpif_MPI_Win_start(MPI_Fint* group, MPI_Fint* assert, MPI_Fin
     MPI_Group scorep_f_group;
     MPI_Win scorep_f_win;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(431);
         scorep_enter(scorep_region_id);
         scorep_f_group = MPI_Group_f2c(*group);
@@ -1341,7 +1341,7 @@ static void scorep_mpif_MPI_Win_sync(MPI_Fint* win, MPI_Fint* ierror)
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Win scorep_f_win;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(432);
         scorep_enter(scorep_region_id);
         scorep_f_win = MPI_Win_f2c(*win);
@@ -1369,7 +1369,7 @@ static void scorep_mpif_MPI_Win_test(MPI_Fint* win, MPI_Fint* flag, MPI_Fint* ie
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(433);
         scorep_enter(scorep_region_id);
     }
@@ -1393,7 +1393,7 @@ static void scorep_mpif_MPI_Win_unlock(MPI_Fint* rank, MPI_Fint* win, MPI_Fint* 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Win scorep_f_win;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(434);
         scorep_enter(scorep_region_id);
         scorep_f_win = MPI_Win_f2c(*win);
@@ -1423,7 +1423,7 @@ static void scorep_mpif_MPI_Win_unlock_all(MPI_Fint* win, MPI_Fint* ierror)
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Win scorep_f_win;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(435);
         scorep_enter(scorep_region_id);
         scorep_f_win = MPI_Win_f2c(*win);
@@ -1452,7 +1452,7 @@ static void scorep_mpif_MPI_Win_wait(MPI_Fint* win, MPI_Fint* ierror)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_RMA);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_RMA);
         scorep_region_id = scorep_mpif_region(436);
         scorep_enter(scorep_region_id);
     }

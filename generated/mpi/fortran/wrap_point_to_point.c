@@ -19,7 +19,7 @@ static void scorep_mpif_MPI_Bsend(void* buf, MPI_Fint* count, MPI_Fint* datatype
     int scorep_f_count;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(32);
         scorep_enter(scorep_region_id);
         scorep_f_dest = (int)*dest;
@@ -54,7 +54,7 @@ static void scorep_mpif_MPI_Bsend_init(void* buf, MPI_Fint* count, MPI_Fint* dat
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(33);
         scorep_enter(scorep_region_id);
         scorep_f_dest = (int)*dest;
@@ -86,7 +86,7 @@ static void scorep_mpif_MPI_Buffer_attach(void* buffer, MPI_Fint* size, MPI_Fint
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(34);
         scorep_enter(scorep_region_id);
     }
@@ -109,7 +109,7 @@ static void scorep_mpif_MPI_Buffer_detach(void* buffer_addr, MPI_Fint* size, MPI
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(35);
         scorep_enter(scorep_region_id);
     }
@@ -132,7 +132,7 @@ static void scorep_mpif_MPI_Buffer_flush(MPI_Fint* ierror)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(36);
         scorep_enter(scorep_region_id);
     }
@@ -155,7 +155,7 @@ static void scorep_mpif_MPI_Buffer_iflush(MPI_Fint* request, MPI_Fint* ierror)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(37);
         scorep_enter(scorep_region_id);
     }
@@ -179,7 +179,7 @@ static void scorep_mpif_MPI_Cancel(MPI_Fint* request, MPI_Fint* ierror)
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Request scorep_f_request;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(38);
         scorep_enter(scorep_region_id);
         scorep_f_request = MPI_Request_f2c(*request);
@@ -204,7 +204,7 @@ static void scorep_mpif_MPI_Comm_attach_buffer(MPI_Fint* comm, void* buffer, MPI
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(49);
         scorep_enter(scorep_region_id);
     }
@@ -227,7 +227,7 @@ static void scorep_mpif_MPI_Comm_detach_buffer(MPI_Fint* comm, void* buffer_addr
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(59);
         scorep_enter(scorep_region_id);
     }
@@ -250,7 +250,7 @@ static void scorep_mpif_MPI_Comm_flush_buffer(MPI_Fint* comm, MPI_Fint* ierror)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(63);
         scorep_enter(scorep_region_id);
     }
@@ -273,7 +273,7 @@ static void scorep_mpif_MPI_Comm_iflush_buffer(MPI_Fint* comm, MPI_Fint* request
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(74);
         scorep_enter(scorep_region_id);
     }
@@ -296,7 +296,7 @@ static void scorep_mpif_MPI_Get_count(MPI_Fint* status, MPI_Fint* datatype, MPI_
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(174);
         scorep_enter(scorep_region_id);
     }
@@ -319,7 +319,7 @@ static void scorep_mpif_MPI_Get_elements(MPI_Fint* status, MPI_Fint* datatype, M
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(175);
         scorep_enter(scorep_region_id);
     }
@@ -342,7 +342,7 @@ static void scorep_mpif_MPI_Get_elements_x(MPI_Fint* status, MPI_Fint* datatype,
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(176);
         scorep_enter(scorep_region_id);
     }
@@ -365,7 +365,7 @@ static void scorep_mpif_MPI_Grequest_complete(MPI_Fint* request, MPI_Fint* ierro
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(187);
         scorep_enter(scorep_region_id);
     }
@@ -388,7 +388,7 @@ static void scorep_mpif_MPI_Grequest_start(void* query_fn, void* free_fn, void* 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(188);
         scorep_enter(scorep_region_id);
     }
@@ -416,7 +416,7 @@ static void scorep_mpif_MPI_Ibsend(void* buf, MPI_Fint* count, MPI_Fint* datatyp
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(210);
         scorep_enter(scorep_region_id);
         scorep_f_dest = (int)*dest;
@@ -451,7 +451,7 @@ static void scorep_mpif_MPI_Improbe(MPI_Fint* source, MPI_Fint* tag, MPI_Fint* c
     MPI_Message scorep_f_message;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(214);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
@@ -482,7 +482,7 @@ static void scorep_mpif_MPI_Imrecv(void* buf, MPI_Fint* count, MPI_Fint* datatyp
     MPI_Request scorep_f_request;
     scorep_comm scorep_message_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(215);
         scorep_enter(scorep_region_id);
         scorep_f_message = MPI_Message_f2c(*message);
@@ -510,7 +510,7 @@ static void scorep_mpif_MPI_Iprobe(MPI_Fint* source, MPI_Fint* tag, MPI_Fint* co
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(238);
         scorep_enter(scorep_region_id);
     }
@@ -538,7 +538,7 @@ static void scorep_mpif_MPI_Irecv(void* buf, MPI_Fint* count, MPI_Fint* datatype
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(239);
         scorep_enter(scorep_region_id);
         scorep_f_source = (int)*source;
@@ -576,7 +576,7 @@ static void scorep_mpif_MPI_Irsend(void* buf, MPI_Fint* count, MPI_Fint* datatyp
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(243);
         scorep_enter(scorep_region_id);
         scorep_f_dest = (int)*dest;
@@ -613,7 +613,7 @@ static void scorep_mpif_MPI_Isend(void* buf, MPI_Fint* count, MPI_Fint* datatype
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(248);
         scorep_enter(scorep_region_id);
         scorep_f_dest = (int)*dest;
@@ -653,7 +653,7 @@ static void scorep_mpif_MPI_Isendrecv(void* sendbuf, MPI_Fint* sendcount, MPI_Fi
     int scorep_f_recvcount;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(249);
         scorep_enter(scorep_region_id);
         scorep_f_dest = (int)*dest;
@@ -700,7 +700,7 @@ static void scorep_mpif_MPI_Isendrecv_replace(void* buf, MPI_Fint* count, MPI_Fi
     int scorep_f_recvtag;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(250);
         scorep_enter(scorep_region_id);
         scorep_f_dest = (int)*dest;
@@ -744,7 +744,7 @@ static void scorep_mpif_MPI_Issend(void* buf, MPI_Fint* count, MPI_Fint* datatyp
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(251);
         scorep_enter(scorep_region_id);
         scorep_f_dest = (int)*dest;
@@ -778,7 +778,7 @@ static void scorep_mpif_MPI_Mprobe(MPI_Fint* source, MPI_Fint* tag, MPI_Fint* co
     MPI_Message scorep_f_message;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(255);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
@@ -813,7 +813,7 @@ static void scorep_mpif_MPI_Mrecv(void* buf, MPI_Fint* count, MPI_Fint* datatype
     scorep_comm scorep_message_comm = SCOREP_INVALID_ID;
     scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(256);
         scorep_enter(scorep_region_id);
         scorep_f_message = MPI_Message_f2c(*message);
@@ -850,7 +850,7 @@ static void scorep_mpif_MPI_Parrived(MPI_Fint* request, MPI_Fint* partition, MPI
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(275);
         scorep_enter(scorep_region_id);
     }
@@ -873,7 +873,7 @@ static void scorep_mpif_MPI_Pready(MPI_Fint* partition, MPI_Fint* request, MPI_F
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(277);
         scorep_enter(scorep_region_id);
     }
@@ -896,7 +896,7 @@ static void scorep_mpif_MPI_Pready_list(MPI_Fint* length, MPI_Fint* array_of_par
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(278);
         scorep_enter(scorep_region_id);
     }
@@ -919,7 +919,7 @@ static void scorep_mpif_MPI_Pready_range(MPI_Fint* partition_low, MPI_Fint* part
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(279);
         scorep_enter(scorep_region_id);
     }
@@ -942,7 +942,7 @@ static void scorep_mpif_MPI_Precv_init(void* buf, MPI_Fint* partitions, MPI_Coun
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(280);
         scorep_enter(scorep_region_id);
     }
@@ -965,7 +965,7 @@ static void scorep_mpif_MPI_Probe(MPI_Fint* source, MPI_Fint* tag, MPI_Fint* com
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(281);
         scorep_enter(scorep_region_id);
     }
@@ -988,7 +988,7 @@ static void scorep_mpif_MPI_Psend_init(void* buf, MPI_Fint* partitions, MPI_Coun
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(282);
         scorep_enter(scorep_region_id);
     }
@@ -1018,7 +1018,7 @@ static void scorep_mpif_MPI_Recv(void* buf, MPI_Fint* count, MPI_Fint* datatype,
     MPI_Status scorep_status_buffer;
     scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(287);
         scorep_enter(scorep_region_id);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
@@ -1056,7 +1056,7 @@ static void scorep_mpif_MPI_Recv_init(void* buf, MPI_Fint* count, MPI_Fint* data
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(288);
         scorep_enter(scorep_region_id);
         scorep_f_source = (int)*source;
@@ -1086,7 +1086,7 @@ static void scorep_mpif_MPI_Request_free(MPI_Fint* request, MPI_Fint* ierror)
     MPI_Request scorep_f_request;
     scorep_f_request = MPI_Request_f2c(*request);
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(300);
         scorep_enter(scorep_region_id);
     }
@@ -1113,7 +1113,7 @@ static void scorep_mpif_MPI_Request_get_status(MPI_Fint* request, MPI_Fint* flag
     int scorep_f_flag;
     MPI_Request scorep_f_request;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(301);
         scorep_enter(scorep_region_id);
         scorep_f_request = MPI_Request_f2c(*request);
@@ -1140,7 +1140,7 @@ static void scorep_mpif_MPI_Request_get_status_all(MPI_Fint* count, MPI_Fint* ar
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(302);
         scorep_enter(scorep_region_id);
     }
@@ -1163,7 +1163,7 @@ static void scorep_mpif_MPI_Request_get_status_any(MPI_Fint* count, MPI_Fint* ar
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(303);
         scorep_enter(scorep_region_id);
     }
@@ -1186,7 +1186,7 @@ static void scorep_mpif_MPI_Request_get_status_some(MPI_Fint* incount, MPI_Fint*
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(304);
         scorep_enter(scorep_region_id);
     }
@@ -1213,7 +1213,7 @@ static void scorep_mpif_MPI_Rsend(void* buf, MPI_Fint* count, MPI_Fint* datatype
     int scorep_f_count;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(308);
         scorep_enter(scorep_region_id);
         scorep_f_dest = (int)*dest;
@@ -1248,7 +1248,7 @@ static void scorep_mpif_MPI_Rsend_init(void* buf, MPI_Fint* count, MPI_Fint* dat
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(309);
         scorep_enter(scorep_region_id);
         scorep_f_dest = (int)*dest;
@@ -1284,7 +1284,7 @@ static void scorep_mpif_MPI_Send(void* buf, MPI_Fint* count, MPI_Fint* datatype,
     int scorep_f_count;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(316);
         scorep_enter(scorep_region_id);
         scorep_f_dest = (int)*dest;
@@ -1319,7 +1319,7 @@ static void scorep_mpif_MPI_Send_init(void* buf, MPI_Fint* count, MPI_Fint* data
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(317);
         scorep_enter(scorep_region_id);
         scorep_f_dest = (int)*dest;
@@ -1361,7 +1361,7 @@ static void scorep_mpif_MPI_Sendrecv(void* sendbuf, MPI_Fint* sendcount, MPI_Fin
     MPI_Status scorep_status_buffer;
     scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(318);
         scorep_enter(scorep_region_id);
         scorep_f_dest = (int)*dest;
@@ -1412,7 +1412,7 @@ static void scorep_mpif_MPI_Sendrecv_replace(void* buf, MPI_Fint* count, MPI_Fin
     MPI_Status scorep_status_buffer;
     scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(319);
         scorep_enter(scorep_region_id);
         scorep_f_dest = (int)*dest;
@@ -1457,7 +1457,7 @@ static void scorep_mpif_MPI_Ssend(void* buf, MPI_Fint* count, MPI_Fint* datatype
     int scorep_f_count;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(334);
         scorep_enter(scorep_region_id);
         scorep_f_dest = (int)*dest;
@@ -1492,7 +1492,7 @@ static void scorep_mpif_MPI_Ssend_init(void* buf, MPI_Fint* count, MPI_Fint* dat
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(335);
         scorep_enter(scorep_region_id);
         scorep_f_dest = (int)*dest;
@@ -1525,7 +1525,7 @@ static void scorep_mpif_MPI_Start(MPI_Fint* request, MPI_Fint* ierror)
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Request scorep_f_request;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(336);
         scorep_enter(scorep_region_id);
         scorep_f_request = MPI_Request_f2c(*request);
@@ -1552,7 +1552,7 @@ static void scorep_mpif_MPI_Startall(MPI_Fint* count, MPI_Fint* array_of_request
     int scorep_f_count;
     MPI_Request* scorep_f_array_of_requests = NULL;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(337);
         scorep_enter(scorep_region_id);
         scorep_f_count = (int)*count;
@@ -1581,7 +1581,7 @@ static void scorep_mpif_MPI_Status_get_error(MPI_Fint* status, MPI_Fint* error, 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(338);
         scorep_enter(scorep_region_id);
     }
@@ -1604,7 +1604,7 @@ static void scorep_mpif_MPI_Status_get_source(MPI_Fint* status, MPI_Fint* source
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(339);
         scorep_enter(scorep_region_id);
     }
@@ -1627,7 +1627,7 @@ static void scorep_mpif_MPI_Status_get_tag(MPI_Fint* status, MPI_Fint* tag, MPI_
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(340);
         scorep_enter(scorep_region_id);
     }
@@ -1650,7 +1650,7 @@ static void scorep_mpif_MPI_Status_set_cancelled(MPI_Fint* status, MPI_Fint* fla
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(341);
         scorep_enter(scorep_region_id);
     }
@@ -1673,7 +1673,7 @@ static void scorep_mpif_MPI_Status_set_elements(MPI_Fint* status, MPI_Fint* data
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(342);
         scorep_enter(scorep_region_id);
     }
@@ -1696,7 +1696,7 @@ static void scorep_mpif_MPI_Status_set_elements_x(MPI_Fint* status, MPI_Fint* da
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(343);
         scorep_enter(scorep_region_id);
     }
@@ -1719,7 +1719,7 @@ static void scorep_mpif_MPI_Status_set_error(MPI_Fint* status, MPI_Fint* error, 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(344);
         scorep_enter(scorep_region_id);
     }
@@ -1742,7 +1742,7 @@ static void scorep_mpif_MPI_Status_set_source(MPI_Fint* status, MPI_Fint* source
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(345);
         scorep_enter(scorep_region_id);
     }
@@ -1765,7 +1765,7 @@ static void scorep_mpif_MPI_Status_set_tag(MPI_Fint* status, MPI_Fint* tag, MPI_
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(346);
         scorep_enter(scorep_region_id);
     }
@@ -1798,7 +1798,7 @@ static void scorep_mpif_MPI_Test(MPI_Fint* request, MPI_Fint* flag, MPI_Fint* st
     scorep_f_request = MPI_Request_f2c(*request);
     scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(347);
         scorep_enter(scorep_region_id);
     }
@@ -1839,7 +1839,7 @@ static void scorep_mpif_MPI_Test_cancelled(MPI_Fint* status, MPI_Fint* flag, MPI
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_P2P);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(348);
         scorep_enter(scorep_region_id);
     }
@@ -1874,7 +1874,7 @@ static void scorep_mpif_MPI_Testall(MPI_Fint* count, MPI_Fint* array_of_requests
     scorep_f_array_of_statuses = array_of_statuses == scorep_mpif_statuses_ignore ? MPI_STATUSES_IGNORE
         : scorep_mpif_c_statuses((int)*count);
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(349);
         scorep_enter(scorep_region_id);
     }
@@ -1934,7 +1934,7 @@ static void scorep_mpif_MPI_Testany(MPI_Fint* count, MPI_Fint* array_of_requests
         scorep_f_array_of_requests[scorep_i] = MPI_Request_f2c(array_of_requests[scorep_i]);
     scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(350);
         scorep_enter(scorep_region_id);
     }
@@ -1989,7 +1989,7 @@ static void scorep_mpif_MPI_Testsome(MPI_Fint* incount, MPI_Fint* array_of_reque
     scorep_f_array_of_statuses = array_of_statuses == scorep_mpif_statuses_ignore ? MPI_STATUSES_IGNORE
         : scorep_mpif_c_statuses((int)*incount);
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(351);
         scorep_enter(scorep_region_id);
     }
@@ -2046,7 +2046,7 @@ static void scorep_mpif_MPI_Wait(MPI_Fint* request, MPI_Fint* status, MPI_Fint* 
     scorep_f_request = MPI_Request_f2c(*request);
     scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(396);
         scorep_enter(scorep_region_id);
     }
@@ -2094,7 +2094,7 @@ static void scorep_mpif_MPI_Waitall(MPI_Fint* count, MPI_Fint* array_of_requests
     scorep_f_array_of_statuses = array_of_statuses == scorep_mpif_statuses_ignore ? MPI_STATUSES_IGNORE
         : scorep_mpif_c_statuses((int)*count);
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(397);
         scorep_enter(scorep_region_id);
     }
@@ -2149,7 +2149,7 @@ static void scorep_mpif_MPI_Waitany(MPI_Fint* count, MPI_Fint* array_of_requests
         scorep_f_array_of_requests[scorep_i] = MPI_Request_f2c(array_of_requests[scorep_i]);
     scorep_f_status = status == scorep_mpif_status_ignore ? MPI_STATUS_IGNORE : &scorep_c_status;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(398);
         scorep_enter(scorep_region_id);
     }
@@ -2203,7 +2203,7 @@ static void scorep_mpif_MPI_Waitsome(MPI_Fint* incount, MPI_Fint* array_of_reque
     scorep_f_array_of_statuses = array_of_statuses == scorep_mpif_statuses_ignore ? MPI_STATUSES_IGNORE
         : scorep_mpif_c_statuses((int)*incount);
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_P2P);
         scorep_region_id = scorep_mpif_region(399);
         scorep_enter(scorep_region_id);
     }

@@ -15,7 +15,7 @@ static void scorep_mpif_MPI_Close_port(char* port_name, MPI_Fint* ierror, size_t
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_SPAWN);
         scorep_region_id = scorep_mpif_region(47);
         scorep_enter(scorep_region_id);
     }
@@ -39,7 +39,7 @@ static void scorep_mpif_MPI_Comm_accept(char* port_name, MPI_Fint* info, MPI_Fin
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_newcomm;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_SPAWN);
         scorep_region_id = scorep_mpif_region(48);
         scorep_enter(scorep_region_id);
     }
@@ -66,7 +66,7 @@ static void scorep_mpif_MPI_Comm_connect(char* port_name, MPI_Fint* info, MPI_Fi
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_newcomm;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_SPAWN);
         scorep_region_id = scorep_mpif_region(52);
         scorep_enter(scorep_region_id);
     }
@@ -92,7 +92,7 @@ static void scorep_mpif_MPI_Comm_get_parent(MPI_Fint* parent, MPI_Fint* ierror)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_SPAWN);
         scorep_region_id = scorep_mpif_region(70);
         scorep_enter(scorep_region_id);
     }
@@ -116,7 +116,7 @@ static void scorep_mpif_MPI_Comm_join(MPI_Fint* fd, MPI_Fint* intercomm, MPI_Fin
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_intercomm;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_SPAWN);
         scorep_region_id = scorep_mpif_region(75);
         scorep_enter(scorep_region_id);
     }
@@ -143,7 +143,7 @@ static void scorep_mpif_MPI_Comm_spawn(char* command, char* argv, MPI_Fint* maxp
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_intercomm;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_SPAWN);
         scorep_region_id = scorep_mpif_region(84);
         scorep_enter(scorep_region_id);
     }
@@ -170,7 +170,7 @@ static void scorep_mpif_MPI_Comm_spawn_multiple(MPI_Fint* count, char* array_of_
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_intercomm;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_SPAWN);
         scorep_region_id = scorep_mpif_region(85);
         scorep_enter(scorep_region_id);
     }
@@ -196,7 +196,7 @@ static void scorep_mpif_MPI_Lookup_name(char* service_name, MPI_Fint* info, char
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_SPAWN);
         scorep_region_id = scorep_mpif_region(254);
         scorep_enter(scorep_region_id);
     }
@@ -219,7 +219,7 @@ static void scorep_mpif_MPI_Open_port(MPI_Fint* info, char* port_name, MPI_Fint*
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_SPAWN);
         scorep_region_id = scorep_mpif_region(270);
         scorep_enter(scorep_region_id);
     }
@@ -242,7 +242,7 @@ static void scorep_mpif_MPI_Publish_name(char* service_name, MPI_Fint* info, cha
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_SPAWN);
         scorep_region_id = scorep_mpif_region(283);
         scorep_enter(scorep_region_id);
     }
@@ -265,7 +265,7 @@ static void scorep_mpif_MPI_Unpublish_name(char* service_name, MPI_Fint* info, c
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_SPAWN);
         scorep_region_id = scorep_mpif_region(395);
         scorep_enter(scorep_region_id);
     }

@@ -15,7 +15,7 @@ static void scorep_mpif_MPI_Cart_coords(MPI_Fint* comm, MPI_Fint* rank, MPI_Fint
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpif_region(39);
         scorep_enter(scorep_region_id);
     }
@@ -39,7 +39,7 @@ static void scorep_mpif_MPI_Cart_create(MPI_Fint* comm_old, MPI_Fint* ndims, MPI
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm_cart;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpif_region(40);
         scorep_enter(scorep_region_id);
     }
@@ -65,7 +65,7 @@ static void scorep_mpif_MPI_Cart_get(MPI_Fint* comm, MPI_Fint* maxdims, MPI_Fint
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpif_region(41);
         scorep_enter(scorep_region_id);
     }
@@ -88,7 +88,7 @@ static void scorep_mpif_MPI_Cart_map(MPI_Fint* comm, MPI_Fint* ndims, MPI_Fint* 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpif_region(42);
         scorep_enter(scorep_region_id);
     }
@@ -111,7 +111,7 @@ static void scorep_mpif_MPI_Cart_rank(MPI_Fint* comm, MPI_Fint* coords, MPI_Fint
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpif_region(43);
         scorep_enter(scorep_region_id);
     }
@@ -134,7 +134,7 @@ static void scorep_mpif_MPI_Cart_shift(MPI_Fint* comm, MPI_Fint* direction, MPI_
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpif_region(44);
         scorep_enter(scorep_region_id);
     }
@@ -158,7 +158,7 @@ static void scorep_mpif_MPI_Cart_sub(MPI_Fint* comm, MPI_Fint* remain_dims, MPI_
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_newcomm;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpif_region(45);
         scorep_enter(scorep_region_id);
     }
@@ -184,7 +184,7 @@ static void scorep_mpif_MPI_Cartdim_get(MPI_Fint* comm, MPI_Fint* ndims, MPI_Fin
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpif_region(46);
         scorep_enter(scorep_region_id);
     }
@@ -207,7 +207,7 @@ static void scorep_mpif_MPI_Dims_create(MPI_Fint* nnodes, MPI_Fint* ndims, MPI_F
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpif_region(90);
         scorep_enter(scorep_region_id);
     }
@@ -231,7 +231,7 @@ static void scorep_mpif_MPI_Dist_graph_create(MPI_Fint* comm_old, MPI_Fint* n, M
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm_dist_graph;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpif_region(91);
         scorep_enter(scorep_region_id);
     }
@@ -258,7 +258,7 @@ static void scorep_mpif_MPI_Dist_graph_create_adjacent(MPI_Fint* comm_old, MPI_F
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm_dist_graph;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpif_region(92);
         scorep_enter(scorep_region_id);
     }
@@ -284,7 +284,7 @@ static void scorep_mpif_MPI_Dist_graph_neighbors(MPI_Fint* comm, MPI_Fint* maxin
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpif_region(93);
         scorep_enter(scorep_region_id);
     }
@@ -307,7 +307,7 @@ static void scorep_mpif_MPI_Dist_graph_neighbors_count(MPI_Fint* comm, MPI_Fint*
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpif_region(94);
         scorep_enter(scorep_region_id);
     }
@@ -331,7 +331,7 @@ static void scorep_mpif_MPI_Graph_create(MPI_Fint* comm_old, MPI_Fint* nnodes, M
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm_graph;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpif_region(181);
         scorep_enter(scorep_region_id);
     }
@@ -357,7 +357,7 @@ static void scorep_mpif_MPI_Graph_get(MPI_Fint* comm, MPI_Fint* maxindex, MPI_Fi
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpif_region(182);
         scorep_enter(scorep_region_id);
     }
@@ -380,7 +380,7 @@ static void scorep_mpif_MPI_Graph_map(MPI_Fint* comm, MPI_Fint* nnodes, MPI_Fint
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpif_region(183);
         scorep_enter(scorep_region_id);
     }
@@ -403,7 +403,7 @@ static void scorep_mpif_MPI_Graph_neighbors(MPI_Fint* comm, MPI_Fint* rank, MPI_
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpif_region(184);
         scorep_enter(scorep_region_id);
     }
@@ -426,7 +426,7 @@ static void scorep_mpif_MPI_Graph_neighbors_count(MPI_Fint* comm, MPI_Fint* rank
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpif_region(185);
         scorep_enter(scorep_region_id);
     }
@@ -449,7 +449,7 @@ static void scorep_mpif_MPI_Graphdims_get(MPI_Fint* comm, MPI_Fint* nnodes, MPI_
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpif_region(186);
         scorep_enter(scorep_region_id);
     }
@@ -472,7 +472,7 @@ static void scorep_mpif_MPI_Topo_test(MPI_Fint* comm, MPI_Fint* status, MPI_Fint
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
-        scorep_event_generation_off();
+        scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpif_region(352);
         scorep_enter(scorep_region_id);
     }

@@ -150,6 +150,13 @@ void scorep_thread_set_creator(uint32_t creator);
  * functions themselves: a wrapper calls scorep_enter after turning it off. */
 extern __thread int scorep_thread_event_generation_off __attribute__((tls_model("initial-exec")));
 
+/* The flag's value inside an MPI-IO call (MPI_File_*, the MPI adapter's
+ * group IO): off for everything but the I/O adapters' wrappers, which record
+ * the POSIX / ISO C calls the MPI library makes for the file, nested under
+ * the MPI call (libwrap.h: SCOREP_LIBWRAP_GATE_MASK). Off (1) means off for
+ * all; on is 0. */
+#define SCOREP_EVENT_GENERATION_OFF_BUT_IO 2
+
 static inline int scorep_event_generation_is_on(void)
 {
     return __builtin_expect(scorep_thread_event_generation_off == 0, 1);

@@ -100,13 +100,23 @@ extern __thread uint32_t scorep_libwrap_thread_depth __attribute__((tls_model("i
  * outermost one. Set once when the measurement starts. */
 extern int scorep_libwrap_record_nested;
 
+/* The bits of the event generation flag that stop a wrapper of this
+ * translation unit: all of them by default. The I/O adapters
+ * (scorep_io_adapter.h) define it as 1 before including this header: they
+ * record inside MPI-IO calls too (flag SCOREP_EVENT_GENERATION_OFF_BUT_IO),
+ * the file I/O the MPI library does for them. */
+#ifndef SCOREP_LIBWRAP_GATE_MASK
+#define SCOREP_LIBWRAP_GATE_MASK (~0)
+#endif
+
 /* Whether the wrapper records this call: event generation is on on this
- * thread (it is off inside an MPI call: whatever MPI calls records nothing)
- * and the thread is not inside a recorded library call already (unless
- * SCOREP_LIBWRAP_NESTED=true). At depth 0 this costs two thread-local loads. */
+ * thread (it is off inside an MPI call: whatever MPI calls records nothing,
+ * but for SCOREP_LIBWRAP_GATE_MASK) and the thread is not inside a recorded
+ * library call already (unless SCOREP_LIBWRAP_NESTED=true). At depth 0 this
+ * costs two thread-local loads. */
 static inline int scorep_libwrap_should_record(void)
 {
-    return __builtin_expect(scorep_thread_event_generation_off == 0, 1) &&
+    return __builtin_expect((scorep_thread_event_generation_off & SCOREP_LIBWRAP_GATE_MASK) == 0, 1) &&
            __builtin_expect(scorep_libwrap_thread_depth == 0 || scorep_libwrap_record_nested, 1);
 }
 

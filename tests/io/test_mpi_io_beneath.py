@@ -1,0 +1,83 @@
+"""MPI-IO with the POSIX calls beneath it (docs/IO_ADAPTER.md, "MPI-IO"):
+inside an MPI_File_* call the MPI adapter leaves event generation on for the
+I/O adapters only, so the file I/O the MPI library does for the call is
+recorded nested under it, and nothing else the MPI library does (its other
+calls' I/O, e.g. MPI_Init reading its configuration and topology files).
+The program (mpi_write_all.c) writes BLOCK bytes per rank with
+MPI_File_write_all on 2 ranks, on both MPIs, linked (--io=posix) and with
+the run-time I/O wrappers; oracles: the program's own check of the file
+(size and bytes on disk) and its output without measurement."""
+import json
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "mpi"))
+from conftest import MPI_COMPILERS, mpirun   # noqa: E402
+from measure import run_measured, scorep   # noqa: E402  tests/mpi/measure.py
+
+BLOCK = 65536
+RANKS = 2
+
+
+def io_paths(experiment):
+    """[(call path as region names, paradigm of each, bytes_read, bytes_written)]
+    of every profile row of an io region, and the profile."""
+    profile = json.loads((experiment / "profile.json").read_text())
+    regions = {r["id"]: r for r in profile["regions"]}
+    callpaths = {c["id"]: c for c in profile["callpaths"]}
+
+    def path(cp):
+        out = []
+        while cp is not None:
+            out.append(regions[callpaths[cp]["region"]])
+            cp = callpaths[cp]["parent"]
+        return list(reversed(out))
+
+    rows = []
+    for row in profile["rows"]:
+        p = path(row["callpath"])
+        if p[-1]["paradigm"] == "io":
+            rows.append(([r["name"] for r in p], [r["paradigm"] for r in p], row["bytes_read"],
+                         row["bytes_written"]))
+    return rows, profile
+
+
+@pytest.mark.parametrize("mpi", ["openmpi", "mpich"])
+def test_posix_writes_of_mpi_file_write_all_are_nested_under_it(tmp_path, mpi):
+    plain = tmp_path / "plain_program"
+    subprocess.run([MPI_COMPILERS[mpi]["c"], "-O1", str(HERE / "mpi_write_all.c"), "-o", str(plain)], check=True)
+    (tmp_path / "plain").mkdir()
+    plain_proc = mpirun(RANKS, [plain, tmp_path / "plain" / "out.dat"], mpi=mpi, cwd=tmp_path / "plain")
+    assert plain_proc.stdout == f"{RANKS} ranks wrote {RANKS * BLOCK} bytes: ok\n"
+
+    program = tmp_path / "mpi_write_all"
+    subprocess.run(scorep(mpi) + ["--io=posix", MPI_COMPILERS[mpi]["c"], "-O1", str(HERE / "mpi_write_all.c"),
+                                  "-o", str(program)], check=True, capture_output=True, text=True)
+    target = tmp_path / "out.dat"
+    proc, experiment = run_measured(mpi, RANKS, program, tmp_path, args=[target],
+                                    env={"SCOREP_ENABLE_TRACING": "false"})
+    assert proc.stdout == plain_proc.stdout
+    rows, profile = io_paths(experiment)
+
+    # beneath MPI_File_write_all: POSIX writes of at least the bytes written
+    # (the MPI library may write more, or split them among its aggregators)
+    beneath = [r for r in rows if "MPI_File_write_all" in r[0]]
+    assert beneath, f"no I/O under MPI_File_write_all: {rows}"
+    for names, _, _, _ in beneath:
+        assert names[-2] == "MPI_File_write_all" and names[-1].rstrip("64") in (
+            "write", "pwrite", "writev", "pwritev", "lseek"), names
+    assert sum(written for *_, written in beneath) >= RANKS * BLOCK
+    # the file's open is beneath MPI_File_open
+    assert any(r[0][-2:] in (["MPI_File_open", "open"], ["MPI_File_open", "open64"]) for r in rows), rows
+    # an I/O call under an MPI region is under an MPI-IO call and nothing
+    # else: none of MPI_Init's, MPI_Reduce's, MPI_Finalize's own I/O
+    for names, paradigms, _, _ in rows:
+        mpi_regions = [n for n, p in zip(names, paradigms) if p == "mpi"]
+        assert all(n.startswith("MPI_File_") for n in mpi_regions), names
+    # the file's figures: the same bytes (io_files)
+    files = {f["name"]: f for f in profile["io_files"]}
+    assert files[str(target)]["bytes_written"] >= RANKS * BLOCK
