@@ -4,8 +4,8 @@ I/O adapters only, so the file I/O the MPI library does for the call is
 recorded nested under it, and nothing else the MPI library does (its other
 calls' I/O, e.g. MPI_Init reading its configuration and topology files).
 The program (mpi_write_all.c) writes BLOCK bytes per rank with
-MPI_File_write_all on 2 ranks, on both MPIs, linked (--io=posix) and with
-the run-time I/O wrappers; oracles: the program's own check of the file
+MPI_File_write_all on 2 ranks, on both MPIs, linked (scorep --io=posix: the
+run-time I/O wrappers) and preloaded (scorep-exec --mpi --io=posix); oracles: the program's own check of the file
 (size and bytes on disk) and its output without measurement."""
 import json
 import pathlib
@@ -16,7 +16,7 @@ import pytest
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "mpi"))
-from conftest import MPI_COMPILERS, mpirun   # noqa: E402
+from conftest import MPI_COMPILERS, install_build, mpi_build, mpirun   # noqa: E402
 from measure import run_measured, scorep   # noqa: E402  tests/mpi/measure.py
 
 BLOCK = 65536
@@ -46,21 +46,50 @@ def io_paths(experiment):
     return rows, profile
 
 
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """The build of each MPI installed once for the module (scorep-exec
+    preloads installed adapters)."""
+    prefixes = {}
+
+    def prefix(mpi):
+        if mpi not in prefixes:
+            prefixes[mpi] = install_build(mpi_build(mpi), tmp_path_factory.mktemp(f"installed-{mpi}"))
+        return prefixes[mpi]
+    return prefix
+
+
+@pytest.mark.parametrize("mode", ["linked", "preloaded"])
 @pytest.mark.parametrize("mpi", ["openmpi", "mpich"])
-def test_posix_writes_of_mpi_file_write_all_are_nested_under_it(tmp_path, mpi):
+def test_posix_writes_of_mpi_file_write_all_are_nested_under_it(tmp_path, installed, mpi, mode):
     plain = tmp_path / "plain_program"
     subprocess.run([MPI_COMPILERS[mpi]["c"], "-O1", str(HERE / "mpi_write_all.c"), "-o", str(plain)], check=True)
     (tmp_path / "plain").mkdir()
     plain_proc = mpirun(RANKS, [plain, tmp_path / "plain" / "out.dat"], mpi=mpi, cwd=tmp_path / "plain")
     assert plain_proc.stdout == f"{RANKS} ranks wrote {RANKS * BLOCK} bytes: ok\n"
 
-    program = tmp_path / "mpi_write_all"
-    subprocess.run(scorep(mpi) + ["--io=posix", MPI_COMPILERS[mpi]["c"], "-O1", str(HERE / "mpi_write_all.c"),
-                                  "-o", str(program)], check=True, capture_output=True, text=True)
     target = tmp_path / "out.dat"
-    proc, experiment = run_measured(mpi, RANKS, program, tmp_path, args=[target],
+    if mode == "linked":
+        program = tmp_path / "mpi_write_all"
+        subprocess.run(scorep(mpi) + ["--io=posix", MPI_COMPILERS[mpi]["c"], "-O1",
+                                      str(HERE / "mpi_write_all.c"), "-o", str(program)],
+                       check=True, capture_output=True, text=True)
+        args = [target]
+    else:
+        program = installed(mpi) / "bin" / "scorep-exec"
+        args = ["--mpi", "--io=posix", "--", plain, target]
+    proc, experiment = run_measured(mpi, RANKS, program, tmp_path, args=args,
                                     env={"SCOREP_ENABLE_TRACING": "false"})
     assert proc.stdout == plain_proc.stdout
+    # A known problem outside MPI-IO (main has it, and with a program without
+    # MPI-IO, tests/io/mpi_files.c): under MPICH with --io=posix (linked or
+    # preloaded) two ranks create experiment directories, the second under
+    # a new name with only scorep.cfg; the profile is in one of them.
+    # Checked below all the same; reported as xfail.
+    renamed = sorted(experiment.parent.glob(experiment.name + "_*"))
+    if renamed:
+        assert mpi == "mpich", renamed
+        experiment = next(d for d in [experiment, *renamed] if (d / "profile.json").exists())
     rows, profile = io_paths(experiment)
 
     # beneath MPI_File_write_all: POSIX writes of at least the bytes written
@@ -81,3 +110,5 @@ def test_posix_writes_of_mpi_file_write_all_are_nested_under_it(tmp_path, mpi):
     # the file's figures: the same bytes (io_files)
     files = {f["name"]: f for f in profile["io_files"]}
     assert files[str(target)]["bytes_written"] >= RANKS * BLOCK
+    if renamed:
+        pytest.xfail("MPICH with --io=posix: two ranks create experiment directories")
