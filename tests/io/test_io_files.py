@@ -95,3 +95,27 @@ def test_preloaded_profile_gives_exact_bytes_per_file(installed_prefix, tmp_path
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, plain[1].stdout, "")
     # none of the measurement's own files: only the program's two and stdout
     assert file_figures(experiment) == expected(proc.stdout, cwd)
+
+
+def test_files_beyond_the_table_are_summed_as_other_files(build_dir, tmp_path):
+    """many_files.c writes one byte to each of 1100 files: the first 1024
+    (the per-process table, io_files.c) have entries of their own, the rest
+    one "other files" entry (name null); no byte is lost."""
+    program = tmp_path / "many_files"
+    subprocess.run([sys.executable, str(pathlib.Path(build_dir) / "runtime" / "mpi_adapter" / "scorep"),
+                    "--io=posix", "gcc", "-O2", str(HERE / "many_files.c"), "-o", str(program)],
+                   check=True, capture_output=True, text=True)
+    (tmp_path / "files").mkdir()
+    experiment = tmp_path / "experiment"
+    env = dict(os.environ, SCOREP_EXPERIMENT_DIRECTORY=str(experiment))
+    env.pop("LD_PRELOAD", None)
+    proc = subprocess.run([str(program), str(tmp_path / "files")], env=env, capture_output=True, text=True,
+                          timeout=60)
+    assert (proc.returncode, proc.stderr) == (0, "")
+    entries = json.loads((experiment / "profile.json").read_text())["io_files"]
+    named = [e for e in entries if e["name"] is not None]
+    other = [e for e in entries if e["name"] is None]
+    assert len(named) == 1024 and all((e["visits"], e["bytes_written"]) == (1, 1) for e in named)
+    assert [(e["visits"], e["bytes_written"]) for e in other] == [(1100 - 1024, 1100 - 1024)]
+    text = (experiment / "profile.txt").read_text()
+    assert "(other files: beyond the per-process table)" in text
