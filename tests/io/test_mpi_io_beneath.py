@@ -112,3 +112,35 @@ def test_posix_writes_of_mpi_file_write_all_are_nested_under_it(tmp_path, instal
     assert files[str(target)]["bytes_written"] >= RANKS * BLOCK
     if renamed:
         pytest.xfail("MPICH with --io=posix: two ranks create experiment directories")
+
+
+@pytest.mark.parametrize("interface", ["mpi_f08", "mpi"])
+@pytest.mark.parametrize("mpi", ["openmpi", "mpich"])
+def test_posix_writes_of_fortran_mpi_file_write_all_are_nested_under_it(tmp_path, mpi, interface):
+    """The same from Fortran: the Fortran 2008 wrappers (use mpi_f08) and the
+    Fortran 77/90 ones (use mpi) leave event generation on for the I/O
+    adapters in MPI-IO calls too."""
+    source = tmp_path / "mpi_write_all.f90"
+    text = (HERE / "mpi_write_all.f90").read_text()
+    if interface == "mpi":
+        text = text.replace("use mpi_f08", "use mpi").replace("type(MPI_File) :: fh", "integer :: fh")
+    source.write_text(text)
+    target = tmp_path / "out.dat"
+    program = tmp_path / "mpi_write_all"
+    subprocess.run(scorep(mpi) + ["--io=posix", MPI_COMPILERS[mpi]["f90"], "-O1", str(source), "-o", str(program)],
+                   check=True, capture_output=True, text=True, cwd=tmp_path)
+    proc, experiment = run_measured(mpi, RANKS, program, tmp_path, args=[target],
+                                    env={"SCOREP_ENABLE_TRACING": "false"})
+    assert proc.stdout == f"{RANKS} ranks, file size {RANKS * BLOCK}\n"
+    renamed = sorted(experiment.parent.glob(experiment.name + "_*"))
+    if renamed:   # as above
+        assert mpi == "mpich", renamed
+        experiment = next(d for d in [experiment, *renamed] if (d / "profile.json").exists())
+    rows, _ = io_paths(experiment)
+    beneath = [r for r in rows if "MPI_File_write_all" in r[0]]
+    assert beneath and all(names[-2] == "MPI_File_write_all" for names, *_ in beneath), rows
+    assert sum(written for *_, written in beneath) >= RANKS * BLOCK
+    for names, paradigms, _, _ in rows:
+        assert all(n.startswith("MPI_File_") for n, p in zip(names, paradigms) if p == "mpi"), names
+    if renamed:
+        pytest.xfail("MPICH with --io=posix: two ranks create experiment directories")
