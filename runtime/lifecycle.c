@@ -331,7 +331,13 @@ void scorep_measurement_init(void)
     pthread_mutex_unlock(&start_lock);
     scorep_verbose("measurement started: profiling %s, tracing %s, timer %s", scorep_cfg.enable_profiling ? "on" : "off",
                    scorep_cfg.enable_tracing ? "on" : "off", scorep_timer_name());
-    if (!scorep_multiprocess_is_expected()) processes_known();
+    /* MPI is coming if the MPI layer is loaded, even before its constructor
+     * (announce_mpi, mpi_layer.c) has run: the libraries the MPI library
+     * depends on run their constructors first, and I/O there reaches a
+     * wrapper of the I/O adapters, which starts the measurement (MPICH's
+     * read /proc/sys/kernel/random/boot_id). Else every rank would create
+     * the experiment directory as a serial process. */
+    if (!scorep_multiprocess_is_expected() && !dlsym(RTLD_DEFAULT, "scorep_mpi_comm_create")) processes_known();
     scorep_thread_event_generation_off = generation_was_off;
 }
 
