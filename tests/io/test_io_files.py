@@ -119,3 +119,33 @@ def test_files_beyond_the_table_are_summed_as_other_files(build_dir, tmp_path):
     assert [(e["visits"], e["bytes_written"]) for e in other] == [(1100 - 1024, 1100 - 1024)]
     text = (experiment / "profile.txt").read_text()
     assert "(other files: beyond the per-process table)" in text
+
+
+@pytest.mark.parametrize("mode", ["linked", "preloaded"])
+def test_fortran_io_gives_exact_bytes_per_file(build_dir, installed_prefix, tmp_path, mode):
+    """stream_file.f90 writes 4 x 5000 bytes (unformatted stream) and reads
+    the 20000 back: gfortran's runtime makes the POSIX calls (how many is its
+    buffering's business), the file's figures have the exact bytes, equal to
+    the file's size on disk."""
+    source = HERE / "stream_file.f90"
+    program = tmp_path / "stream_file"
+    if mode == "linked":
+        subprocess.run([sys.executable, str(pathlib.Path(build_dir) / "runtime" / "mpi_adapter" / "scorep"),
+                        "--io=posix", "gfortran", "-O1", str(source), "-o", str(program)],
+                       check=True, capture_output=True, text=True, cwd=tmp_path)
+        argv = [str(program)]
+    else:
+        subprocess.run(["gfortran", "-O1", str(source), "-o", str(program)], check=True, cwd=tmp_path)
+        argv = [str(installed_prefix / "bin" / "scorep-exec"), "--io=posix", "--", str(program)]
+    target = tmp_path / "stream.dat"
+    env = dict(os.environ, SCOREP_EXPERIMENT_DIRECTORY=str(tmp_path / "experiment"))
+    env.pop("LD_PRELOAD", None)
+    proc = subprocess.run([*argv, str(target)], env=env, capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "bytes 20000\n", "")
+    files = {f["name"]: f for f in json.loads((tmp_path / "experiment" / "profile.json").read_text())["io_files"]}
+    assert target.stat().st_size == 20000
+    mine = files[str(target)]
+    assert (mine["bytes_read"], mine["bytes_written"]) == (20000, 20000) and mine["visits"] >= 2
+    # nothing else but what gfortran writes to stdout (flushed at exit, maybe
+    # after the measurement ended)
+    assert set(files) <= {str(target), "stdout"}
