@@ -34,7 +34,9 @@ from .model import Parameter
 from .tasks import TASKS_DIR
 
 # the system catalogues regenerate renders, in order
-CATALOGUES = (TASKS_DIR / "posix_io.json",)
+CATALOGUES = (TASKS_DIR / "posix_io.json", TASKS_DIR / "memory.json")
+# the support header the wrappers include, unless the catalogue names its own
+# ("support_header": tasks/memory.json's is runtime/memory_adapter/'s)
 SUPPORT_HEADER = "scorep_io_adapter.h"
 
 
@@ -198,7 +200,8 @@ def render_system_adapter(output, write, catalogue_path):
     out = pathlib.Path(output) / raw["output"]
     for mode in ("linktime", "runtime"):
         write(out / f"wrap_{mode}.c",
-              render_wrappers(procedures, library, "c", mode, header=SUPPORT_HEADER,
+              render_wrappers(procedures, library, "c", mode,
+                              header=raw.get("support_header", SUPPORT_HEADER),
                               catalogue_path=catalogue_path))
     symbols = [p.attributes["symbol"] for p in procedures]
     write(out / "wrapped.txt", "".join(f"{s}\n" for s in symbols))

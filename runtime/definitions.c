@@ -37,6 +37,22 @@ static uint32_t table_append(table* t, const void* element)
 }
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+/* Event generation is off on the thread while it holds the lock: the C
+ * library functions called here allocate (strdup), and a preloaded memory
+ * adapter's malloc passes such calls through unrecorded instead of defining
+ * its own region under this lock (docs/MEMORY_ADAPTER.md). */
+static __thread int lock_generation_was_off;
+static inline void lock_definitions(void)
+{
+    pthread_mutex_lock(&lock);
+    lock_generation_was_off = scorep_thread_event_generation_off;
+    scorep_thread_event_generation_off = 1;
+}
+static inline void unlock_definitions(void)
+{
+    scorep_thread_event_generation_off = lock_generation_was_off;
+    pthread_mutex_unlock(&lock);
+}
 static table regions = {.element_size = sizeof(scorep_region_def)};
 static table strings = {.element_size = sizeof(char*)};
 static table comms = {.element_size = sizeof(scorep_comm_def)};
@@ -60,7 +76,7 @@ void scorep_definitions_set_filter(scorep_filter* f) { filter = f; }
 void scorep_definitions_init(void)
 {
     if (__atomic_load_n(&initialised, __ATOMIC_ACQUIRE)) return;
-    pthread_mutex_lock(&lock);
+    lock_definitions();
     if (!initialised) {
         /* bss-like: pages are only touched for regions that exist */
         scorep_region_filtered_flags = calloc(SCOREP_MAX_REGIONS, 1);
@@ -71,7 +87,7 @@ void scorep_definitions_init(void)
         table_append(&comms, &self);
         __atomic_store_n(&initialised, 1, __ATOMIC_RELEASE);
     }
-    pthread_mutex_unlock(&lock);
+    unlock_definitions();
 }
 
 static void text_key(char* out, size_t size, size_t* len, const char* const* parts, int n, const int* numbers, int m)
@@ -108,7 +124,7 @@ scorep_region scorep_definitions_region(const char* name, const char* file, int 
     const char* parts[] = {name, file, group, mangled};
     int numbers[] = {(int)paradigm, (int)role, line};
     text_key(key, sizeof key, &len, parts, 4, numbers, 3);
-    pthread_mutex_lock(&lock);
+    lock_definitions();
     uint32_t id;
     if (!scorep_strmap_get(&region_index, key, len, &id)) {
         scorep_region_def def = {strdup(name), dup_or_null(file), dup_or_null(group), paradigm, role, 0,
@@ -122,7 +138,7 @@ scorep_region scorep_definitions_region(const char* name, const char* file, int 
         } else
             id = SCOREP_INVALID_ID;
     }
-    pthread_mutex_unlock(&lock);
+    unlock_definitions();
     return id;
 }
 
@@ -141,14 +157,14 @@ scorep_string scorep_string_define(const char* text)
 {
     if (!text) text = "";
     size_t len = strlen(text);
-    pthread_mutex_lock(&lock);
+    lock_definitions();
     uint32_t id;
     if (!scorep_strmap_get(&string_index, text, len, &id)) {
         char* copy = strdup(text);
         id = table_append(&strings, &copy);
         scorep_strmap_put(&string_index, text, len, id);
     }
-    pthread_mutex_unlock(&lock);
+    unlock_definitions();
     return id;
 }
 uint32_t scorep_string_count(void) { return __atomic_load_n(&strings.count, __ATOMIC_ACQUIRE); }
@@ -161,12 +177,12 @@ scorep_comm scorep_comm_define(uint64_t stable_key, int is_group, uint32_t size,
                                const char* name)
 {
     scorep_definitions_init();
-    pthread_mutex_lock(&lock);
+    lock_definitions();
     uint32_t id = SCOREP_INVALID_ID;
     /* groups are created often (MPI_Comm_group each time); keep one per member list */
     if (is_group && local_to_world &&
         scorep_strmap_get(&group_index, local_to_world, size * sizeof(int), &id)) {
-        pthread_mutex_unlock(&lock);
+        unlock_definitions();
         return id;
     }
     int* map = malloc((size ? size : 1) * sizeof(int));
@@ -176,7 +192,7 @@ scorep_comm scorep_comm_define(uint64_t stable_key, int is_group, uint32_t size,
                            name && name[0] ? strdup(name) : NULL, 0, 0};
     id = table_append(&comms, &def);
     if (is_group && id != SCOREP_INVALID_ID) scorep_strmap_put(&group_index, map, size * sizeof(int), id);
-    pthread_mutex_unlock(&lock);
+    unlock_definitions();
     return id;
 }
 
@@ -202,9 +218,9 @@ scorep_comm scorep_comm_define_inter(uint64_t stable_key, uint32_t local_size, c
     memcpy(map + (local_first ? local_size : 0), remote_to_world, remote_size * sizeof(int));
     scorep_comm_def def = {stable_key, 0, size, map, name && name[0] ? strdup(name) : NULL,
                            local_first ? local_size : 0, remote_size};
-    pthread_mutex_lock(&lock);
+    lock_definitions();
     uint32_t id = table_append(&comms, &def);
-    pthread_mutex_unlock(&lock);
+    unlock_definitions();
     return id;
 }
 
@@ -241,9 +257,9 @@ scorep_window scorep_definitions_window(uint64_t stable_key, scorep_comm comm, c
 {
     scorep_definitions_init();
     scorep_window_def def = {stable_key, comm, dup_or_null(name)};
-    pthread_mutex_lock(&lock);
+    lock_definitions();
     uint32_t id = table_append(&windows, &def);
-    pthread_mutex_unlock(&lock);
+    unlock_definitions();
     return id;
 }
 uint32_t scorep_window_count(void) { return __atomic_load_n(&windows.count, __ATOMIC_ACQUIRE); }
@@ -261,14 +277,14 @@ scorep_parameter scorep_definitions_parameter(const char* name, scorep_parameter
     const char* parts[] = {name};
     int numbers[] = {(int)type};
     text_key(key, sizeof key, &len, parts, 1, numbers, 1);
-    pthread_mutex_lock(&lock);
+    lock_definitions();
     uint32_t id;
     if (!scorep_strmap_get(&parameter_index, key, len, &id)) {
         scorep_parameter_def def = {strdup(name), type};
         id = table_append(&parameters, &def);
         scorep_strmap_put(&parameter_index, key, len, id);
     }
-    pthread_mutex_unlock(&lock);
+    unlock_definitions();
     return id;
 }
 uint32_t scorep_parameter_count(void) { return __atomic_load_n(&parameters.count, __ATOMIC_ACQUIRE); }
@@ -281,11 +297,11 @@ scorep_metric scorep_definitions_metric(const char* name, const char* unit)
 {
     scorep_definitions_init();
     if (!name) name = "<unnamed>";
-    pthread_mutex_lock(&lock);
+    lock_definitions();
     uint32_t id;
     if (!scorep_strmap_get(&metric_index, name, strlen(name), &id)) {
         if (metrics.count >= SCOREP_PROFILE_MAX_METRICS) {
-            pthread_mutex_unlock(&lock);
+            unlock_definitions();
             scorep_warning("metric '%s': at most %d user metrics are supported, it is ignored", name,
                            SCOREP_PROFILE_MAX_METRICS);
             return SCOREP_INVALID_ID;
@@ -294,7 +310,7 @@ scorep_metric scorep_definitions_metric(const char* name, const char* unit)
         id = table_append(&metrics, &def);
         scorep_strmap_put(&metric_index, name, strlen(name), id);
     }
-    pthread_mutex_unlock(&lock);
+    unlock_definitions();
     return id;
 }
 uint32_t scorep_metric_count(void) { return __atomic_load_n(&metrics.count, __ATOMIC_ACQUIRE); }
