@@ -1,0 +1,146 @@
+"""The memory adapter (scorep --memory, scorep-exec --memory; generated/memory/
+from tasks/memory.json): a program of known allocations and one known leak
+(mem_known.c) measured with the run-time and the link-time wrappers linked in
+and preloaded into the unmodified binary. Oracle: the program's own source
+(which call allocates or frees how many bytes, from which function, which
+block is never freed) and its output without measurement. The figures being
+exact also says that none of the measurement's own allocations (its
+definitions' strdup, profile nodes, trace buffers) were recorded."""
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+HERE = pathlib.Path(__file__).resolve().parent
+PROGRAM = HERE / "mem_known.c"
+
+# from mem_known.c: {function: (allocation_size, deallocation_size)} of work()
+WORK = {"malloc": (1000, 0), "calloc": (40, 0), "realloc": (3000, 1000), "posix_memalign": (512, 0),
+        "aligned_alloc": (256, 0), "memalign": (128, 0), "valloc": (4096, 0), "free": (0, 8032)}
+# the live bytes peak right after valloc: 40 + 3000 + 512 + 256 + 128 + 4096
+HIGH_WATER = 8032
+LEAK = 777   # leak(): one malloc, never freed
+OUTPUT_FLAGS = ["-O1"]
+
+
+def scorep(build):
+    return [sys.executable, str(pathlib.Path(build) / "runtime" / "mpi_adapter" / "scorep")]
+
+
+def run(program, experiment=None, extra_env=None, argv_prefix=()):
+    env = dict(os.environ)
+    env.pop("LD_PRELOAD", None)
+    if experiment:
+        env["SCOREP_EXPERIMENT_DIRECTORY"] = str(experiment)
+    env.update(extra_env or {})
+    return subprocess.run([*argv_prefix, str(program)], env=env, capture_output=True, text=True, timeout=60)
+
+
+def memory_rows(experiment):
+    """{call path (tuple of region names): {metric name: value}} of every row
+    with a memory metric, summed over locations."""
+    profile = json.loads((pathlib.Path(experiment) / "profile.json").read_text())
+    regions = {r["id"]: r["name"] for r in profile["regions"]}
+    callpaths = {c["id"]: c for c in profile["callpaths"]}
+    metrics = {str(m["id"]): m["name"] for m in profile["metrics"]}
+
+    def path(cp):
+        names = []
+        while cp is not None:
+            names.append(regions[callpaths[cp]["region"]])
+            cp = callpaths[cp]["parent"]
+        return tuple(reversed(names))
+
+    rows = {}
+    for row in profile["rows"]:
+        for m, value in row.get("metrics", {}).items():
+            figures = rows.setdefault(path(row["callpath"]), {})
+            figures[metrics[m]] = figures.get(metrics[m], 0) + value
+    return rows
+
+
+def expected(work_prefix, leak_prefix):
+    rows = {}
+    for name, (allocated, freed) in WORK.items():
+        figures = {}
+        if allocated:
+            figures["allocation_size"] = allocated
+        if freed:
+            figures["deallocation_size"] = freed
+        rows[work_prefix + (name,)] = figures
+    rows[work_prefix + ("valloc",)]["maximum_heap_memory_allocated"] = HIGH_WATER
+    leak = rows.setdefault(leak_prefix + ("malloc",), {})
+    leak["allocation_size"] = leak.get("allocation_size", 0) + LEAK
+    leak.update(bytes_leaked=LEAK, leaks=1)
+    return rows
+
+
+def memory_section(experiment):
+    lines = (pathlib.Path(experiment) / "profile.txt").read_text().splitlines()
+    start = lines.index("Memory (summed over all locations)")
+    end = lines.index("", start)
+    return lines[start + 1:end]
+
+
+def plain_run(tmp_path):
+    program = tmp_path / "mem_plain"
+    subprocess.run(["gcc", *OUTPUT_FLAGS, str(PROGRAM), "-o", str(program)], check=True)
+    plain = run(program)
+    assert plain.returncode == 0 and plain.stdout.startswith("work "), plain.stderr
+    return program, plain
+
+
+@pytest.mark.parametrize("mode,tracing", [("", "false"), ("", "true"), ("=linktime", "false")])
+def test_linked_memory_adapter_records_exact_bytes_per_call_path_high_water_mark_and_leak(build_dir, tmp_path,
+                                                                                         mode, tracing):
+    _, plain = plain_run(tmp_path)
+    program = tmp_path / "mem_linked"
+    subprocess.run(scorep(build_dir) + [f"--memory{mode}", "gcc", *OUTPUT_FLAGS, str(PROGRAM), "-o", str(program)],
+                   check=True, capture_output=True, text=True)
+    dynamic = subprocess.run(["ldd", str(program)], capture_output=True, text=True, check=True).stdout
+    assert ("libscorep_adapter_memory_rt.so" in dynamic) == (mode == "")
+    experiment = tmp_path / "experiment"
+    measured = run(program, experiment, {"SCOREP_ENABLE_TRACING": tracing})
+    assert (measured.returncode, measured.stdout, measured.stderr) == (plain.returncode, plain.stdout, "")
+    # compiler instrumentation puts the calls under the functions that make them
+    assert memory_rows(experiment) == expected(("main", "work"), ("main", "leak"))
+    assert memory_section(experiment) == [
+        "allocated: 9809 bytes", "freed:     9032 bytes", f"high-water mark, rank 0: {HIGH_WATER} bytes",
+        f"leaks:     1 allocations, {LEAK} bytes",
+        f"{'leaks':>12} {'bytes':>16}  allocated at (call path)", f"{1:>12} {LEAK:>16}  main > leak > malloc"]
+
+
+def test_preloaded_memory_adapter_records_exact_bytes_high_water_mark_and_leak(installed_prefix, tmp_path):
+    program, plain = plain_run(tmp_path)
+    experiment = tmp_path / "experiment"
+    measured = run(program, experiment, argv_prefix=[installed_prefix / "bin" / "scorep-exec", "--memory",
+                                                     "--verbose", "--"])
+    assert (measured.returncode, measured.stdout) == (plain.returncode, plain.stdout)
+    assert "libscorep_adapter_memory_rt.so" in measured.stderr
+    # no instrumentation: the calls are roots; work()'s and leak()'s mallocs share one
+    assert memory_rows(experiment) == expected((), ())
+    assert f"leaks:     1 allocations, {LEAK} bytes" in memory_section(experiment)
+
+
+def test_scorep_exec_memory_on_a_static_binary_says_to_relink(build_dir, tmp_path):
+    program = tmp_path / "mem_static"
+    built = subprocess.run(["gcc", "-static", *OUTPUT_FLAGS, str(PROGRAM), "-o", str(program)],
+                           capture_output=True, text=True)
+    if built.returncode != 0:
+        pytest.skip(f"no static C library to link with: {built.stderr.strip()[-200:]}")
+    proc = subprocess.run([sys.executable, str(pathlib.Path(build_dir) / "tools" / "scorep-exec"), "--memory", "--",
+                           str(program)], capture_output=True, text=True, cwd=tmp_path)
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert "--memory:" in proc.stderr and "statically linked" in proc.stderr
+    assert "scorep --memory <compiler>" in proc.stderr
+
+
+def test_unknown_memory_mode_is_an_error_naming_the_valid_ones(build_dir, tmp_path):
+    proc = subprocess.run(scorep(build_dir) + ["--memory=heap", "gcc", str(PROGRAM), "-o", str(tmp_path / "never")],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert "--memory=heap: unknown mode (valid: runtime, linktime" in proc.stderr
+    assert not (tmp_path / "never").exists()
