@@ -165,3 +165,39 @@ def test_cpp_new_and_delete_are_recorded_through_malloc_and_free_under_their_cal
     assert rows == {("main", "work()", "malloc"): {"allocation_size": 300, "maximum_heap_memory_allocated": 300},
                     ("main", "work()", "free"): {"deallocation_size": 300},
                     ("main", "leak()", "malloc"): {"allocation_size": 200, "bytes_leaked": 200, "leaks": 1}}
+
+
+def test_threads_allocating_at_once_get_exact_bytes_and_leaks_on_their_own_locations(build_dir, tmp_path):
+    """mem_threads.c: 4 threads make 2000 malloc/free pairs each at the same
+    time (the address table takes no lock), then each leaks one block of
+    1000 + i bytes. Each thread's figures land on its own location, exact;
+    the high-water mark lies between what is live at the end and that plus
+    one block of each thread in flight. pthread_create's own allocations (the
+    C library's per-thread data, kept for reuse) are recorded under main."""
+    program = tmp_path / "mem_threads"
+    subprocess.run(scorep(build_dir) + ["--memory", "gcc", "-O1", "-pthread", str(HERE / "mem_threads.c"),
+                                        "-o", str(program)], check=True, capture_output=True, text=True)
+    experiment = tmp_path / "experiment"
+    measured = run(program, experiment)
+    assert (measured.returncode, measured.stderr) == (0, "")
+    assert measured.stdout == "".join(f"thread {i} kept a block\n" for i in range(4))
+    profile = json.loads((experiment / "profile.json").read_text())
+    regions = {r["id"]: r["name"] for r in profile["regions"]}
+    callpaths = {c["id"]: c for c in profile["callpaths"]}
+    metrics = {str(m["id"]): m["name"] for m in profile["metrics"]}
+    per_location, live_at_end, high = {}, 0, []
+    for row in profile["rows"]:
+        figures = {metrics[m]: v for m, v in row.get("metrics", {}).items()}
+        live_at_end += figures.get("bytes_leaked", 0)
+        if "maximum_heap_memory_allocated" in figures:
+            high.append(figures.pop("maximum_heap_memory_allocated"))
+        cp = callpaths[row["callpath"]]
+        parent = callpaths[cp["parent"]] if cp["parent"] is not None else None
+        if parent is not None and regions[parent["region"]] == "worker":
+            per_location.setdefault(row["location"], {})[regions[cp["region"]]] = (row["visits"], figures)
+    rounds = 2000
+    want = [{"malloc": (rounds + 1, {"allocation_size": rounds * 16 * (i + 1) + 1000 + i,
+                                     "bytes_leaked": 1000 + i, "leaks": 1}),
+             "free": (rounds, {"deallocation_size": rounds * 16 * (i + 1)})} for i in range(4)]
+    assert sorted(per_location.values(), key=lambda calls: calls["free"][1]["deallocation_size"]) == want
+    assert len(high) == 1 and live_at_end <= high[0] <= live_at_end + 16 * (1 + 2 + 3 + 4)
