@@ -193,7 +193,7 @@ def test_threads_allocating_at_once_get_exact_bytes_and_leaks_on_their_own_locat
             high.append(figures.pop("maximum_heap_memory_allocated"))
         cp = callpaths[row["callpath"]]
         parent = callpaths[cp["parent"]] if cp["parent"] is not None else None
-        if parent is not None and regions[parent["region"]] == "worker":
+        if parent is not None and regions[parent["region"]] == "worker" and regions[cp["region"]] != "touch":
             per_location.setdefault(row["location"], {})[regions[cp["region"]]] = (row["visits"], figures)
     rounds = 2000
     want = [{"malloc": (rounds + 1, {"allocation_size": rounds * 16 * (i + 1) + 1000 + i,
