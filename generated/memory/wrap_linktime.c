@@ -146,10 +146,12 @@ extern void scorep_real_3(void * ptr) __asm__("free");
 void __wrap_free(void * ptr)
 {
     if (__builtin_expect(scorep_memory_pass_through(__builtin_return_address(0)), 0)) {
+        scorep_memory_take(ptr);
         __libc_free(ptr);
         return;
     }
     SCOREP_MEMORY_GUARD;
+    scorep_memory_block scorep_block = scorep_memory_take(ptr);
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "free",
@@ -160,7 +162,7 @@ void __wrap_free(void * ptr)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_memory_freed(ptr);
+    scorep_memory_freed(&scorep_block);
     scorep_real_3(ptr);
     scorep_libwrap_end(scorep_r);
     return;

@@ -147,10 +147,12 @@ static void (*scorep_real_3)(void * ptr);
 static __attribute__((used)) void scorep_libwrap_rt_3(void * ptr)
 {
     if (__builtin_expect(scorep_memory_pass_through(__builtin_return_address(0)), 0)) {
+        scorep_memory_take(ptr);
         __libc_free(ptr);
         return;
     }
     SCOREP_MEMORY_GUARD;
+    scorep_memory_block scorep_block = scorep_memory_take(ptr);
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_3 == NULL, 0))
         scorep_real_3 = (__typeof__(scorep_real_3))scorep_libwrap_resolve_here("free");
@@ -163,7 +165,7 @@ static __attribute__((used)) void scorep_libwrap_rt_3(void * ptr)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_memory_freed(ptr);
+    scorep_memory_freed(&scorep_block);
     scorep_real_3(ptr);
     scorep_libwrap_end(scorep_r);
     return;

@@ -134,10 +134,9 @@ scorep_memory_block scorep_memory_take(void* ptr)
     return b;
 }
 
-void scorep_memory_freed(void* ptr)
+void scorep_memory_freed(const scorep_memory_block* block)
 {
-    scorep_memory_block b = scorep_memory_take(ptr);
-    if (b.found && b.size) scorep_metric_add(metrics[M_FREE], (int64_t)b.size);
+    if (block->found && block->size) scorep_metric_add(metrics[M_FREE], (int64_t)block->size);
 }
 
 void scorep_memory_reallocated(void* ptr, const scorep_memory_block* old, void* result, uint64_t size)

@@ -73,8 +73,9 @@ int scorep_memory_posix_memalign_unrecorded(void** memptr, size_t alignment, siz
 void scorep_memory_allocated(void* ptr, uint64_t size);
 /* Takes ptr's block out of the table (found 0 if it is not there). */
 scorep_memory_block scorep_memory_take(void* ptr);
-/* free(ptr) is recorded: takes the block, the path's deallocation_size grows. */
-void scorep_memory_freed(void* ptr);
+/* free of a block taken out of the table is recorded: the path's
+ * deallocation_size grows by its size. */
+void scorep_memory_freed(const scorep_memory_block* block);
 /* realloc(ptr, size) returned result; old is ptr's block, taken before. */
 void scorep_memory_reallocated(void* ptr, const scorep_memory_block* old, void* result, uint64_t size);
 

@@ -201,3 +201,21 @@ def test_threads_allocating_at_once_get_exact_bytes_and_leaks_on_their_own_locat
              "free": (rounds, {"deallocation_size": rounds * 16 * (i + 1)})} for i in range(4)]
     assert sorted(per_location.values(), key=lambda calls: calls["free"][1]["deallocation_size"]) == want
     assert len(high) == 1 and live_at_end <= high[0] <= live_at_end + 16 * (1 + 2 + 3 + 4)
+
+
+def test_blocks_freed_without_recording_are_no_leaks(build_dir, tmp_path):
+    """free filtered out (SCOREP_FILTERING_FILE): the calls are not recorded,
+    but their blocks still leave the address table, so the leak report has
+    only the program's one leak; the allocations are recorded as before."""
+    program = tmp_path / "mem_linked"
+    subprocess.run(scorep(build_dir) + ["--memory", "gcc", *OUTPUT_FLAGS, str(PROGRAM), "-o", str(program)],
+                   check=True, capture_output=True, text=True)
+    filter_file = tmp_path / "no_free.filter"
+    filter_file.write_text("SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE free\nSCOREP_REGION_NAMES_END\n")
+    experiment = tmp_path / "experiment"
+    measured = run(program, experiment, {"SCOREP_FILTERING_FILE": str(filter_file)})
+    assert (measured.returncode, measured.stderr) == (0, "")
+    want = expected(("main", "work"), ("main", "leak"))
+    del want[("main", "work", "free")]
+    assert memory_rows(experiment) == want
+    assert f"leaks:     1 allocations, {LEAK} bytes" in memory_section(experiment)
