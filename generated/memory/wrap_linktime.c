@@ -22,7 +22,7 @@ struct scorep_libwrap_scope {
 extern "C" {
 #endif
 
-static const char* const scorep_libwrap_sonames[] = { "libc.so.6", NULL };
+static const char* const scorep_libwrap_sonames[] = { "libc.so.6", "libstdc++.so.6", NULL };
 static const scorep_libwrap_library scorep_libwrap_self = {
     "memory", "memory allocation (glibc)", scorep_libwrap_sonames
 };
@@ -58,8 +58,9 @@ extern void * scorep_real_0(size_t size) __asm__("malloc");
 #endif
 void * __wrap_malloc(size_t size)
 {
-    if (__builtin_expect(scorep_memory_pass_through(__builtin_return_address(0)), 0))
+    if (__builtin_expect(scorep_memory_pass_through(__builtin_return_address(0)), 0)) {
         return __libc_malloc(size);
+    }
     SCOREP_MEMORY_GUARD;
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
@@ -87,8 +88,9 @@ extern void * scorep_real_1(size_t count, size_t size) __asm__("calloc");
 #endif
 void * __wrap_calloc(size_t count, size_t size)
 {
-    if (__builtin_expect(scorep_memory_pass_through(__builtin_return_address(0)), 0))
+    if (__builtin_expect(scorep_memory_pass_through(__builtin_return_address(0)), 0)) {
         return __libc_calloc(count, size);
+    }
     SCOREP_MEMORY_GUARD;
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
@@ -116,8 +118,9 @@ extern void * scorep_real_2(void * ptr, size_t size) __asm__("realloc");
 #endif
 void * __wrap_realloc(void * ptr, size_t size)
 {
-    if (__builtin_expect(scorep_memory_pass_through(__builtin_return_address(0)), 0))
+    if (__builtin_expect(scorep_memory_pass_through(__builtin_return_address(0)), 0)) {
         return __libc_realloc(ptr, size);
+    }
     SCOREP_MEMORY_GUARD;
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
@@ -178,8 +181,9 @@ extern int scorep_real_4(void ** memptr, size_t alignment, size_t size) __asm__(
 #endif
 int __wrap_posix_memalign(void ** memptr, size_t alignment, size_t size)
 {
-    if (__builtin_expect(scorep_memory_pass_through(__builtin_return_address(0)), 0))
+    if (__builtin_expect(scorep_memory_pass_through(__builtin_return_address(0)), 0)) {
         return scorep_memory_posix_memalign_unrecorded(memptr, alignment, size);
+    }
     SCOREP_MEMORY_GUARD;
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
@@ -207,8 +211,9 @@ extern void * scorep_real_5(size_t alignment, size_t size) __asm__("aligned_allo
 #endif
 void * __wrap_aligned_alloc(size_t alignment, size_t size)
 {
-    if (__builtin_expect(scorep_memory_pass_through(__builtin_return_address(0)), 0))
+    if (__builtin_expect(scorep_memory_pass_through(__builtin_return_address(0)), 0)) {
         return __libc_memalign(alignment, size);
+    }
     SCOREP_MEMORY_GUARD;
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
@@ -236,8 +241,9 @@ extern void * scorep_real_6(size_t alignment, size_t size) __asm__("memalign");
 #endif
 void * __wrap_memalign(size_t alignment, size_t size)
 {
-    if (__builtin_expect(scorep_memory_pass_through(__builtin_return_address(0)), 0))
+    if (__builtin_expect(scorep_memory_pass_through(__builtin_return_address(0)), 0)) {
         return __libc_memalign(alignment, size);
+    }
     SCOREP_MEMORY_GUARD;
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
@@ -265,8 +271,9 @@ extern void * scorep_real_7(size_t size) __asm__("valloc");
 #endif
 void * __wrap_valloc(size_t size)
 {
-    if (__builtin_expect(scorep_memory_pass_through(__builtin_return_address(0)), 0))
+    if (__builtin_expect(scorep_memory_pass_through(__builtin_return_address(0)), 0)) {
         return __libc_valloc(size);
+    }
     SCOREP_MEMORY_GUARD;
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()

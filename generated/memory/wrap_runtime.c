@@ -22,7 +22,7 @@ struct scorep_libwrap_scope {
 extern "C" {
 #endif
 
-static const char* const scorep_libwrap_sonames[] = { "libc.so.6", NULL };
+static const char* const scorep_libwrap_sonames[] = { "libc.so.6", "libstdc++.so.6", NULL };
 static const scorep_libwrap_library scorep_libwrap_self = {
     "memory", "memory allocation (glibc)", scorep_libwrap_sonames
 };
@@ -62,8 +62,9 @@ static scorep_region scorep_region_0 = SCOREP_LIBWRAP_UNDEFINED;
 static void * (*scorep_real_0)(size_t size);
 static __attribute__((used)) void * scorep_libwrap_rt_0(size_t size)
 {
-    if (__builtin_expect(scorep_memory_pass_through(__builtin_return_address(0)), 0))
+    if (__builtin_expect(scorep_memory_pass_through(__builtin_return_address(0)), 0)) {
         return __libc_malloc(size);
+    }
     SCOREP_MEMORY_GUARD;
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_0 == NULL, 0))
@@ -90,8 +91,9 @@ static scorep_region scorep_region_1 = SCOREP_LIBWRAP_UNDEFINED;
 static void * (*scorep_real_1)(size_t count, size_t size);
 static __attribute__((used)) void * scorep_libwrap_rt_1(size_t count, size_t size)
 {
-    if (__builtin_expect(scorep_memory_pass_through(__builtin_return_address(0)), 0))
+    if (__builtin_expect(scorep_memory_pass_through(__builtin_return_address(0)), 0)) {
         return __libc_calloc(count, size);
+    }
     SCOREP_MEMORY_GUARD;
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_1 == NULL, 0))
@@ -118,8 +120,9 @@ static scorep_region scorep_region_2 = SCOREP_LIBWRAP_UNDEFINED;
 static void * (*scorep_real_2)(void * ptr, size_t size);
 static __attribute__((used)) void * scorep_libwrap_rt_2(void * ptr, size_t size)
 {
-    if (__builtin_expect(scorep_memory_pass_through(__builtin_return_address(0)), 0))
+    if (__builtin_expect(scorep_memory_pass_through(__builtin_return_address(0)), 0)) {
         return __libc_realloc(ptr, size);
+    }
     SCOREP_MEMORY_GUARD;
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_2 == NULL, 0))
@@ -178,8 +181,9 @@ static scorep_region scorep_region_4 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_4)(void ** memptr, size_t alignment, size_t size);
 static __attribute__((used)) int scorep_libwrap_rt_4(void ** memptr, size_t alignment, size_t size)
 {
-    if (__builtin_expect(scorep_memory_pass_through(__builtin_return_address(0)), 0))
+    if (__builtin_expect(scorep_memory_pass_through(__builtin_return_address(0)), 0)) {
         return scorep_memory_posix_memalign_unrecorded(memptr, alignment, size);
+    }
     SCOREP_MEMORY_GUARD;
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_4 == NULL, 0))
@@ -206,8 +210,9 @@ static scorep_region scorep_region_5 = SCOREP_LIBWRAP_UNDEFINED;
 static void * (*scorep_real_5)(size_t alignment, size_t size);
 static __attribute__((used)) void * scorep_libwrap_rt_5(size_t alignment, size_t size)
 {
-    if (__builtin_expect(scorep_memory_pass_through(__builtin_return_address(0)), 0))
+    if (__builtin_expect(scorep_memory_pass_through(__builtin_return_address(0)), 0)) {
         return __libc_memalign(alignment, size);
+    }
     SCOREP_MEMORY_GUARD;
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_5 == NULL, 0))
@@ -234,8 +239,9 @@ static scorep_region scorep_region_6 = SCOREP_LIBWRAP_UNDEFINED;
 static void * (*scorep_real_6)(size_t alignment, size_t size);
 static __attribute__((used)) void * scorep_libwrap_rt_6(size_t alignment, size_t size)
 {
-    if (__builtin_expect(scorep_memory_pass_through(__builtin_return_address(0)), 0))
+    if (__builtin_expect(scorep_memory_pass_through(__builtin_return_address(0)), 0)) {
         return __libc_memalign(alignment, size);
+    }
     SCOREP_MEMORY_GUARD;
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_6 == NULL, 0))
@@ -262,8 +268,9 @@ static scorep_region scorep_region_7 = SCOREP_LIBWRAP_UNDEFINED;
 static void * (*scorep_real_7)(size_t size);
 static __attribute__((used)) void * scorep_libwrap_rt_7(size_t size)
 {
-    if (__builtin_expect(scorep_memory_pass_through(__builtin_return_address(0)), 0))
+    if (__builtin_expect(scorep_memory_pass_through(__builtin_return_address(0)), 0)) {
         return __libc_valloc(size);
+    }
     SCOREP_MEMORY_GUARD;
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_7 == NULL, 0))

@@ -163,6 +163,17 @@ int scorep_memory_posix_memalign_unrecorded(void** memptr, size_t alignment, siz
     return 0;
 }
 
+void* scorep_memory_next(const char* symbol)
+{
+    void* address = dlsym(RTLD_NEXT, symbol);
+    if (!address) {
+        fprintf(stderr, "[Score-P] Error: memory adapter: cannot find the function '%s' to call: "
+                        "no library loaded after the adapter defines it\n", symbol);
+        abort();
+    }
+    return address;
+}
+
 /* The measurement ends: the leaks onto the paths that allocated them, the
  * high-water mark onto the path that reached it. */
 static void at_end(void)

@@ -68,6 +68,11 @@ typedef struct scorep_memory_block {
  * __libc_posix_memalign): its argument checks and results, on __libc_memalign */
 int scorep_memory_posix_memalign_unrecorded(void** memptr, size_t alignment, size_t size);
 
+/* The next definition of symbol after this adapter (dlsym(RTLD_NEXT)): the
+ * operator new or delete a call passes on to unrecorded (libstdc++'s has no
+ * __libc_ form). Aborts with a message naming the symbol if there is none. */
+void* scorep_memory_next(const char* symbol);
+
 /* A recorded allocation returned ptr of size bytes: into the table with the
  * current call path; the path's allocation_size grows by size. */
 void scorep_memory_allocated(void* ptr, uint64_t size);

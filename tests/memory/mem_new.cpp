@@ -1,6 +1,6 @@
 // C++ new and delete of known sizes and one leaked object
-// (tests/memory/test_memory.py): libstdc++'s operator new and delete call
-// malloc and free, which the run-time memory wrappers see.
+// (tests/memory/test_memory.py). With -O1, g++ calls the sized operator
+// delete (_ZdlPvm) for `delete b` and the unsized one (_ZdaPv) for delete[].
 #include <cstdio>
 #include <cstring>
 

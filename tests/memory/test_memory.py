@@ -146,25 +146,33 @@ def test_unknown_memory_mode_is_an_error_naming_the_valid_ones(build_dir, tmp_pa
     assert not (tmp_path / "never").exists()
 
 
-def test_cpp_new_and_delete_are_recorded_through_malloc_and_free_under_their_callers(build_dir, tmp_path):
-    """libstdc++'s operator new / delete call malloc / free: the run-time
-    wrappers (scorep --memory's default) record them under the C++ function
-    that news or deletes (mem_new.cpp: work() news 200 + 100 bytes and
-    deletes both, leak() news 200 bytes and keeps them)."""
+@pytest.mark.parametrize("mode", ["", "=linktime"])
+def test_cpp_new_and_delete_are_recorded_as_the_operators_under_their_callers(build_dir, tmp_path, mode):
+    """C++'s operator new and delete (tasks/memory.json's by_symbol entries:
+    _Znwm, _Znam, _ZdlPvm, _ZdaPv, ...) are regions named as C++ writes them,
+    under the function that news or deletes (mem_new.cpp: work() news 200 +
+    100 bytes and deletes both, leak() news 200 bytes and keeps them); the
+    malloc and free libstdc++ makes under them are not counted again. Both
+    forms: the run-time wrappers and --wrap of the program's own calls."""
     source = HERE / "mem_new.cpp"
     plain_program = tmp_path / "new_plain"
     subprocess.run(["g++", *OUTPUT_FLAGS, str(source), "-o", str(plain_program)], check=True)
     plain = run(plain_program)
     program = tmp_path / "new_linked"
-    subprocess.run(scorep(build_dir) + ["--memory", "g++", *OUTPUT_FLAGS, str(source), "-o", str(program)],
+    subprocess.run(scorep(build_dir) + [f"--memory{mode}", "g++", *OUTPUT_FLAGS, str(source), "-o", str(program)],
                    check=True, capture_output=True, text=True)
     experiment = tmp_path / "experiment"
     measured = run(program, experiment)
     assert (measured.returncode, measured.stdout, measured.stderr) == (plain.returncode, plain.stdout, "")
     rows = {path: figures for path, figures in memory_rows(experiment).items() if path[:1] == ("main",)}
-    assert rows == {("main", "work()", "malloc"): {"allocation_size": 300, "maximum_heap_memory_allocated": 300},
-                    ("main", "work()", "free"): {"deallocation_size": 300},
-                    ("main", "leak()", "malloc"): {"allocation_size": 200, "bytes_leaked": 200, "leaks": 1}}
+    assert rows == {
+        ("main", "work()", "operator new(unsigned long)"): {"allocation_size": 200},
+        ("main", "work()", "operator new[](unsigned long)"): {"allocation_size": 100,
+                                                               "maximum_heap_memory_allocated": 300},
+        ("main", "work()", "operator delete(void*, unsigned long)"): {"deallocation_size": 200},
+        ("main", "work()", "operator delete[](void*)"): {"deallocation_size": 100},
+        ("main", "leak()", "operator new(unsigned long)"): {"allocation_size": 200, "bytes_leaked": 200,
+                                                             "leaks": 1}}
 
 
 def test_threads_allocating_at_once_get_exact_bytes_and_leaks_on_their_own_locations(build_dir, tmp_path):
