@@ -130,13 +130,14 @@ def by_symbol(raw, cc, includes, flags, catalogue_path):
         return []
     if not spec.get("why") or not spec.get("header") or not spec.get("functions"):
         raise SpecError("'by_symbol' needs 'header', 'functions' and 'why'", file=catalogue_path)
-    extra = "".join(f"{entry['declaration']};\n" for entry in spec["functions"].values())
-    declared = declared_functions(cc, includes, flags, catalogue_path, extra)
-    result = []
     for symbol, entry in spec["functions"].items():
         if not entry.get("region") or not entry.get("declaration"):
             raise SpecError("a by_symbol entry needs 'region' and 'declaration'", file=catalogue_path,
                             entry=symbol)
+    extra = "".join(f"{entry['declaration']};\n" for entry in spec["functions"].values())
+    declared = declared_functions(cc, includes, flags, catalogue_path, extra)
+    result = []
+    for symbol, entry in spec["functions"].items():
         if symbol not in declared:
             raise SpecError(f"its declaration '{entry['declaration']}' declares no function '{symbol}'",
                             file=catalogue_path, entry=symbol)
