@@ -75,7 +75,10 @@ void * __wrap__Znwm(size_t size)
 
     }
     scorep_libwrap_begin(scorep_r);
+    /* std::bad_alloc unwinds through here: the region is left all the same */
+    SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_0(size);
+    scorep_memory_unwind.open = 0;
     if (scorep_result)
         scorep_memory_allocated(scorep_result, size);
     scorep_libwrap_end(scorep_r);
@@ -109,7 +112,10 @@ void * __wrap__Znam(size_t size)
 
     }
     scorep_libwrap_begin(scorep_r);
+    /* std::bad_alloc unwinds through here: the region is left all the same */
+    SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_1(size);
+    scorep_memory_unwind.open = 0;
     if (scorep_result)
         scorep_memory_allocated(scorep_result, size);
     scorep_libwrap_end(scorep_r);
@@ -143,7 +149,10 @@ void * __wrap__ZnwmRKSt9nothrow_t(size_t size, const void * tag)
 
     }
     scorep_libwrap_begin(scorep_r);
+    /* std::bad_alloc unwinds through here: the region is left all the same */
+    SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_2(size, tag);
+    scorep_memory_unwind.open = 0;
     if (scorep_result)
         scorep_memory_allocated(scorep_result, size);
     scorep_libwrap_end(scorep_r);
@@ -177,7 +186,10 @@ void * __wrap__ZnamRKSt9nothrow_t(size_t size, const void * tag)
 
     }
     scorep_libwrap_begin(scorep_r);
+    /* std::bad_alloc unwinds through here: the region is left all the same */
+    SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_3(size, tag);
+    scorep_memory_unwind.open = 0;
     if (scorep_result)
         scorep_memory_allocated(scorep_result, size);
     scorep_libwrap_end(scorep_r);
@@ -211,7 +223,10 @@ void * __wrap__ZnwmSt11align_val_t(size_t size, size_t alignment)
 
     }
     scorep_libwrap_begin(scorep_r);
+    /* std::bad_alloc unwinds through here: the region is left all the same */
+    SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_4(size, alignment);
+    scorep_memory_unwind.open = 0;
     if (scorep_result)
         scorep_memory_allocated(scorep_result, size);
     scorep_libwrap_end(scorep_r);
@@ -245,7 +260,10 @@ void * __wrap__ZnamSt11align_val_t(size_t size, size_t alignment)
 
     }
     scorep_libwrap_begin(scorep_r);
+    /* std::bad_alloc unwinds through here: the region is left all the same */
+    SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_5(size, alignment);
+    scorep_memory_unwind.open = 0;
     if (scorep_result)
         scorep_memory_allocated(scorep_result, size);
     scorep_libwrap_end(scorep_r);

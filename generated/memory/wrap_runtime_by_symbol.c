@@ -81,7 +81,10 @@ static __attribute__((used)) void * scorep_libwrap_rt_0(size_t size)
 
     }
     scorep_libwrap_begin(scorep_r);
+    /* std::bad_alloc unwinds through here: the region is left all the same */
+    SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_0(size);
+    scorep_memory_unwind.open = 0;
     if (scorep_result)
         scorep_memory_allocated(scorep_result, size);
     scorep_libwrap_end(scorep_r);
@@ -114,7 +117,10 @@ static __attribute__((used)) void * scorep_libwrap_rt_1(size_t size)
 
     }
     scorep_libwrap_begin(scorep_r);
+    /* std::bad_alloc unwinds through here: the region is left all the same */
+    SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_1(size);
+    scorep_memory_unwind.open = 0;
     if (scorep_result)
         scorep_memory_allocated(scorep_result, size);
     scorep_libwrap_end(scorep_r);
@@ -147,7 +153,10 @@ static __attribute__((used)) void * scorep_libwrap_rt_2(size_t size, const void 
 
     }
     scorep_libwrap_begin(scorep_r);
+    /* std::bad_alloc unwinds through here: the region is left all the same */
+    SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_2(size, tag);
+    scorep_memory_unwind.open = 0;
     if (scorep_result)
         scorep_memory_allocated(scorep_result, size);
     scorep_libwrap_end(scorep_r);
@@ -180,7 +189,10 @@ static __attribute__((used)) void * scorep_libwrap_rt_3(size_t size, const void 
 
     }
     scorep_libwrap_begin(scorep_r);
+    /* std::bad_alloc unwinds through here: the region is left all the same */
+    SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_3(size, tag);
+    scorep_memory_unwind.open = 0;
     if (scorep_result)
         scorep_memory_allocated(scorep_result, size);
     scorep_libwrap_end(scorep_r);
@@ -213,7 +225,10 @@ static __attribute__((used)) void * scorep_libwrap_rt_4(size_t size, size_t alig
 
     }
     scorep_libwrap_begin(scorep_r);
+    /* std::bad_alloc unwinds through here: the region is left all the same */
+    SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_4(size, alignment);
+    scorep_memory_unwind.open = 0;
     if (scorep_result)
         scorep_memory_allocated(scorep_result, size);
     scorep_libwrap_end(scorep_r);
@@ -246,7 +261,10 @@ static __attribute__((used)) void * scorep_libwrap_rt_5(size_t size, size_t alig
 
     }
     scorep_libwrap_begin(scorep_r);
+    /* std::bad_alloc unwinds through here: the region is left all the same */
+    SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_5(size, alignment);
+    scorep_memory_unwind.open = 0;
     if (scorep_result)
         scorep_memory_allocated(scorep_result, size);
     scorep_libwrap_end(scorep_r);

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 
 #include <scorep_wrapgen/adapter.h>
+#include <scorep_wrapgen/libwrap.h>   /* scorep_libwrap_end */
 
 /* glibc's allocator under its own names: exported by libc.so.6 for
  * interposers like this one; no dlsym needed, so no bootstrap problem */
@@ -56,6 +57,21 @@ static inline void scorep_memory_guard_leave(int* guard) { (void)guard; scorep_m
 /* marks the thread busy until the wrapper returns, on every return path */
 #define SCOREP_MEMORY_GUARD \
     int scorep_memory_guard __attribute__((cleanup(scorep_memory_guard_leave), unused)) = scorep_memory_guard_enter()
+
+/* operator new may throw std::bad_alloc: the exception unwinds through the
+ * wrapper (compiled with -fexceptions), and this guard leaves the region the
+ * wrapper entered unless its normal path did (the exit hook clears open). */
+typedef struct scorep_memory_region_guard {
+    scorep_region region;
+    int open;
+} scorep_memory_region_guard;
+static inline void scorep_memory_unwind_guard_leave(scorep_memory_region_guard* g)
+{
+    if (g->open) scorep_libwrap_end(g->region);
+}
+#define SCOREP_MEMORY_UNWIND_GUARD(r)                                                       \
+    scorep_memory_region_guard scorep_memory_unwind                                          \
+        __attribute__((cleanup(scorep_memory_unwind_guard_leave))) = {(r), 1}
 
 /* A block taken out of the address table. */
 typedef struct scorep_memory_block {

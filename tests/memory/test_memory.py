@@ -227,3 +227,24 @@ def test_blocks_freed_without_recording_are_no_leaks(build_dir, tmp_path):
     del want[("main", "work", "free")]
     assert memory_rows(experiment) == want
     assert f"leaks:     1 allocations, {LEAK} bytes" in memory_section(experiment)
+
+
+def test_bad_alloc_thrown_through_operator_new_leaves_its_region(build_dir, tmp_path):
+    """std::bad_alloc unwinds through the operator new[] wrapper: the program
+    catches it as without measurement, the region is left (no warning about
+    an open region), and the next new is recorded under main again."""
+    source = HERE / "mem_bad_alloc.cpp"
+    plain_program = tmp_path / "bad_plain"
+    subprocess.run(["g++", "-O0", str(source), "-o", str(plain_program)], check=True)
+    plain = run(plain_program)
+    assert plain.stdout == "bad_alloc caught\nv 3\n"
+    program = tmp_path / "bad_linked"
+    subprocess.run(scorep(build_dir) + ["--memory", "g++", "-O0", str(source), "-o", str(program)],
+                   check=True, capture_output=True, text=True)
+    experiment = tmp_path / "experiment"
+    measured = run(program, experiment)
+    assert (measured.returncode, measured.stdout, measured.stderr) == (plain.returncode, plain.stdout, "")
+    rows = memory_rows(experiment)
+    assert rows[("main", "operator new(unsigned long)")] == {"allocation_size": 4,
+                                                             "maximum_heap_memory_allocated": 4}
+    assert rows[("main", "operator delete(void*, unsigned long)")] == {"deallocation_size": 4}
