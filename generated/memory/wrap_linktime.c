@@ -119,9 +119,11 @@ extern void * scorep_real_2(void * ptr, size_t size) __asm__("realloc");
 void * __wrap_realloc(void * ptr, size_t size)
 {
     if (__builtin_expect(scorep_memory_pass_through(__builtin_return_address(0)), 0)) {
+        scorep_memory_take(ptr);
         return __libc_realloc(ptr, size);
     }
     SCOREP_MEMORY_GUARD;
+    scorep_memory_block scorep_old_block = scorep_memory_take(ptr);
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "realloc",
@@ -131,7 +133,6 @@ void * __wrap_realloc(void * ptr, size_t size)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_memory_block scorep_old_block = scorep_memory_take(ptr);
     void * scorep_result = scorep_real_2(ptr, size);
     scorep_memory_reallocated(ptr, &scorep_old_block, scorep_result, size);
     scorep_libwrap_end(scorep_r);

@@ -121,9 +121,11 @@ static void * (*scorep_real_2)(void * ptr, size_t size);
 static __attribute__((used)) void * scorep_libwrap_rt_2(void * ptr, size_t size)
 {
     if (__builtin_expect(scorep_memory_pass_through(__builtin_return_address(0)), 0)) {
+        scorep_memory_take(ptr);
         return __libc_realloc(ptr, size);
     }
     SCOREP_MEMORY_GUARD;
+    scorep_memory_block scorep_old_block = scorep_memory_take(ptr);
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_2 == NULL, 0))
         scorep_real_2 = (__typeof__(scorep_real_2))scorep_libwrap_resolve_here("realloc");
@@ -135,7 +137,6 @@ static __attribute__((used)) void * scorep_libwrap_rt_2(void * ptr, size_t size)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_memory_block scorep_old_block = scorep_memory_take(ptr);
     void * scorep_result = scorep_real_2(ptr, size);
     scorep_memory_reallocated(ptr, &scorep_old_block, scorep_result, size);
     scorep_libwrap_end(scorep_r);

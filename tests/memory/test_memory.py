@@ -211,20 +211,26 @@ def test_threads_allocating_at_once_get_exact_bytes_and_leaks_on_their_own_locat
     assert len(high) == 1 and live_at_end <= high[0] <= live_at_end + 16 * (1 + 2 + 3 + 4)
 
 
-def test_blocks_freed_without_recording_are_no_leaks(build_dir, tmp_path):
-    """free filtered out (SCOREP_FILTERING_FILE): the calls are not recorded,
-    but their blocks still leave the address table, so the leak report has
-    only the program's one leak; the allocations are recorded as before."""
+@pytest.mark.parametrize("filtered", ["free", "realloc"])
+def test_blocks_freed_or_reallocated_without_recording_are_no_leaks(build_dir, tmp_path, filtered):
+    """free or realloc filtered out (SCOREP_FILTERING_FILE): the calls are not
+    recorded, but the blocks they free still leave the address table, so the
+    leak report has only the program's one leak. realloc unrecorded: its new
+    block is not tracked (its free counts 0 bytes), the old one's 1000 bytes
+    leave the live bytes (high-water mark 5032 = 40 + 512 + 256 + 128 + 4096)."""
     program = tmp_path / "mem_linked"
     subprocess.run(scorep(build_dir) + ["--memory", "gcc", *OUTPUT_FLAGS, str(PROGRAM), "-o", str(program)],
                    check=True, capture_output=True, text=True)
-    filter_file = tmp_path / "no_free.filter"
-    filter_file.write_text("SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE free\nSCOREP_REGION_NAMES_END\n")
+    filter_file = tmp_path / "unrecorded.filter"
+    filter_file.write_text(f"SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE {filtered}\nSCOREP_REGION_NAMES_END\n")
     experiment = tmp_path / "experiment"
     measured = run(program, experiment, {"SCOREP_FILTERING_FILE": str(filter_file)})
     assert (measured.returncode, measured.stderr) == (0, "")
     want = expected(("main", "work"), ("main", "leak"))
-    del want[("main", "work", "free")]
+    del want[("main", "work", filtered)]
+    if filtered == "realloc":
+        want[("main", "work", "free")] = {"deallocation_size": 8032 - 3000}
+        want[("main", "work", "valloc")]["maximum_heap_memory_allocated"] = 5032
     assert memory_rows(experiment) == want
     assert f"leaks:     1 allocations, {LEAK} bytes" in memory_section(experiment)
 
