@@ -263,7 +263,7 @@ static void write_io_summary(FILE* f, const scorep_report* r)
  * deallocation_size summed over all call paths), the high-water mark of each
  * process (maximum_heap_memory_allocated, on the call path of the allocation
  * that reached it) and the leaks (bytes_leaked, leaks) per allocating call
- * path. Only when the adapter recorded anything. docs/MEMORY_ADAPTER.md. */
+ * path, summed over the locations. Only when the adapter recorded anything. docs/MEMORY_ADAPTER.md. */
 static uint32_t metric_named(const scorep_unified_definitions* d, const char* name)
 {
     for (uint32_t m = 0; m < d->metric_count && m < SCOREP_PROFILE_MAX_METRICS; m++)
@@ -302,15 +302,23 @@ static void write_memory_summary(FILE* f, const scorep_report* r)
         fprintf(f, "high-water mark, rank %d: %" PRId64 " bytes\n", k, high_per_rank[k]);
     free(high_per_rank);
     fprintf(f, "leaks:     %" PRId64 " allocations, %" PRId64 " bytes\n", leak_count, leaked_bytes);
-    if (leak_count) {
-        fprintf(f, "%12s %16s  %s\n", "leaks", "bytes", "allocated at (call path)");
-        char path[2048];
+    /* per call path, summed over the locations (threads, ranks) that share it */
+    int64_t* per_path = leak_count ? calloc(2 * (size_t)r->callpath_count, sizeof *per_path) : NULL;
+    if (per_path) {
         for (size_t i = 0; i < r->row_count; i++) {
             const scorep_report_row* row = &r->rows[i];
-            if (!metric_of(row, leaks)) continue;
-            path_string(r, row->callpath, " > ", path, sizeof path);
-            fprintf(f, "%12" PRId64 " %16" PRId64 "  %s\n", metric_of(row, leaks), metric_of(row, leaked), path);
+            if (row->callpath >= r->callpath_count) continue;
+            per_path[2 * row->callpath] += metric_of(row, leaks);
+            per_path[2 * row->callpath + 1] += metric_of(row, leaked);
         }
+        fprintf(f, "%12s %16s  %s\n", "leaks", "bytes", "allocated at (call path)");
+        char path[2048];
+        for (uint32_t cp = 0; cp < r->callpath_count; cp++) {
+            if (!per_path[2 * cp]) continue;
+            path_string(r, cp, " > ", path, sizeof path);
+            fprintf(f, "%12" PRId64 " %16" PRId64 "  %s\n", per_path[2 * cp], per_path[2 * cp + 1], path);
+        }
+        free(per_path);
     }
     fputc('\n', f);
 }

@@ -209,6 +209,8 @@ def test_threads_allocating_at_once_get_exact_bytes_and_leaks_on_their_own_locat
              "free": (rounds, {"deallocation_size": rounds * 16 * (i + 1)})} for i in range(4)]
     assert sorted(per_location.values(), key=lambda calls: calls["free"][1]["deallocation_size"]) == want
     assert len(high) == 1 and live_at_end <= high[0] <= live_at_end + 16 * (1 + 2 + 3 + 4)
+    # profile.txt lists the leaks per call path, summed over the threads
+    assert f"{4:>12} {1000 + 1001 + 1002 + 1003:>16}  worker > malloc" in memory_section(experiment)
 
 
 @pytest.mark.parametrize("filtered", ["free", "realloc"])
