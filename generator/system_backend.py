@@ -1,14 +1,16 @@
-"""System adapters (POSIX I/O, ...): the C library's own headers through the
-library header front-end (generator/libwrap/header.py) -> Procedure objects,
-a system catalogue (tasks/posix_io.json, snippets tasks/io_*.c.j2) and the
-one library wrapper skeleton (generator/libwrap/backend.py) -> generated/<output>/,
-the way generator/caf_backend.py makes the CAF adapter from libcaf.h.
+"""System adapters (POSIX and ISO C I/O, ...): the C library's own headers
+through the library header front-end (generator/libwrap/header.py) -> Procedure
+objects, a system catalogue (tasks/posix_io.json, tasks/isoc_io.json, snippets
+tasks/io_*.c.j2) and the one library wrapper skeleton
+(generator/libwrap/backend.py) -> generated/<output>/, the way
+generator/caf_backend.py makes the CAF adapter from libcaf.h.
 
     generated/io/posix/wrap_linktime.c  __wrap_<symbol> (ld --wrap): `scorep --io=posix`
     generated/io/posix/wrap_runtime.c   the symbols themselves, LD_PRELOAD-able:
                                         `scorep-exec --io=posix`
     generated/io/posix/wrap.flags       the linker options, one -Wl,--wrap=SYMBOL a line
     generated/io/posix/wrapped.txt      the wrapped symbols
+    generated/io/isoc/...               the same for --io=isoc
 
 A system header declares far more than a catalogue measures: the catalogue's
 `functions` name the ones wrapped (each must be declared, each must match a
@@ -19,7 +21,11 @@ argument an ellipsis carries, for functions without a va_list variant, such as
 open's mode) and `fortified` (the checking variants a program built with
 _FORTIFY_SOURCE calls, __read_chk for read, which the headers declare only
 under the flags given there: each is wrapped under its own symbol, its region
-named after the function the program's source calls).
+named after the function the program's source calls) and `va_list` (the
+va_list variant an ellipsis function forwards to: fprintf through vfprintf).
+The catalogue names symbols (what a program's call reaches: __isoc99_fscanf
+for fscanf under glibc's headers); the regions are named after the declared
+function.
 """
 import json
 import pathlib
@@ -34,9 +40,10 @@ from .model import Parameter
 from .tasks import TASKS_DIR
 
 # the system catalogues regenerate renders, in order
-CATALOGUES = (TASKS_DIR / "posix_io.json", TASKS_DIR / "memory.json")
-# the support header the wrappers include, unless the catalogue names its own
-# ("support_header": tasks/memory.json's is runtime/memory_adapter/'s)
+CATALOGUES = (TASKS_DIR / "posix_io.json", TASKS_DIR / "isoc_io.json", TASKS_DIR / "pthread.json",
+              TASKS_DIR / "memory.json")
+# the hand-written header the wrappers include; a catalogue names its own
+# with "support_header" (tasks/pthread.json: scorep_thread_adapter.h)
 SUPPORT_HEADER = "scorep_io_adapter.h"
 
 
@@ -163,8 +170,10 @@ def scan_system(raw, catalogue_path):
     if not functions:
         raise SpecError("'functions' names no function to wrap", file=catalogue_path)
     check_declared(functions, declared, includes, flags, catalogue_path)
-    # (symbol, region name, declaration)
-    wrapped = [(f, f, declared[f]) for f in functions]
+    # (symbol, region name, declaration): the region is named after the
+    # function the source calls (fscanf, which glibc's headers redirect to
+    # the symbol __isoc99_fscanf)
+    wrapped = [(f, declared[f].name, declared[f]) for f in functions]
     fortified = raw.get("fortified")
     if fortified:
         if not fortified.get("why") or not fortified.get("flags") or not fortified.get("functions"):
@@ -173,7 +182,7 @@ def scan_system(raw, catalogue_path):
         variants = declared_functions(cc, includes, fortified_flags, catalogue_path)
         check_declared(fortified["functions"], variants, includes, fortified_flags, catalogue_path)
         for symbol, region in fortified["functions"].items():
-            if region not in functions:
+            if region not in {name for _, name, _ in wrapped}:
                 raise SpecError(f"fortified variant of '{region}', which 'functions' does not name",
                                 file=catalogue_path, entry=symbol)
             wrapped.append((symbol, region, variants[symbol]))
@@ -183,6 +192,8 @@ def scan_system(raw, catalogue_path):
     if unknown:
         raise SpecError(f"parameter names for function(s) not wrapped: {', '.join(unknown)}",
                         file=catalogue_path)
+    va_lists = va_list_variants(raw, wrapped, cc, includes, flags, (fortified or {}).get("flags", []),
+                                catalogue_path)
     ellipses = []
     for pattern, entry in raw.get("ellipsis", {}).items():
         if not entry.get("why") or not entry.get("parameter"):
@@ -191,6 +202,8 @@ def scan_system(raw, catalogue_path):
         ellipses.append((re.compile(pattern + "$"), pattern, entry))
     procedures = []
     for name, region, p in wrapped:
+        if name in va_lists and not p.attributes.get("variadic"):
+            raise SpecError(f"in 'va_list', but declared without an ellipsis", file=catalogue_path, entry=name)
         params = p.parameters
         if name in names:
             wanted = names[name]
@@ -201,10 +214,15 @@ def scan_system(raw, catalogue_path):
             params = tuple(replace(q, name=n) for q, n in zip(params, wanted))
         attributes = dict(p.attributes, file=header_name(p.attributes.get("file") or "", dirs))
         ellipsis = next(((pat, e) for r, pat, e in ellipses if r.match(name)), None)
-        if attributes.get("variadic"):
+        if attributes.get("variadic") and name in va_lists:
+            if ellipsis is not None:
+                raise SpecError(f"both in 'va_list' and matched by ellipsis entry '{ellipsis[0]}'",
+                                file=catalogue_path, entry=name)
+        elif attributes.get("variadic"):
             if ellipsis is None:
-                raise SpecError("declared with an ellipsis: say in 'ellipsis' what it carries "
-                                "(or leave the function out)", file=catalogue_path, entry=name)
+                raise SpecError("declared with an ellipsis: name its va_list variant in 'va_list', "
+                                "or say in 'ellipsis' what it carries (or leave the function out)",
+                                file=catalogue_path, entry=name)
             params = params + (ellipsis_parameter(params[-1] if params else None, ellipsis[1]["parameter"],
                                                   ellipsis[0], catalogue_path),)
             attributes["variadic"] = False
@@ -213,7 +231,30 @@ def scan_system(raw, catalogue_path):
                             f"ellipsis", file=catalogue_path, entry=name)
         procedures.append(replace(p, name=region, parameters=params, attributes=attributes,
                                   origin=attributes["file"]))
-    return procedures
+    return procedures, va_lists
+
+
+def va_list_variants(raw, wrapped, cc, includes, flags, fortified_flags, catalogue_path):
+    """{symbol: its va_list variant's symbol} of the catalogue's `va_list`
+    entry: an ellipsis function the wrapper forwards through the variant
+    (fprintf through vfprintf). Each variant must be declared, under the
+    catalogue's flags (vfprintf, which the fortified flags turn into an
+    inline definition) or its fortified ones (__vfprintf_chk)."""
+    entry = raw.get("va_list")
+    if not entry:
+        return {}
+    if not entry.get("why") or not entry.get("functions"):
+        raise SpecError("'va_list' needs 'functions' and 'why'", file=catalogue_path)
+    symbols = {symbol for symbol, _, _ in wrapped}
+    unknown = sorted(set(entry["functions"]) - symbols)
+    if unknown:
+        raise SpecError(f"'va_list' names function(s) not wrapped: {', '.join(unknown)}", file=catalogue_path)
+    declared = declared_functions(cc, includes, flags, catalogue_path)
+    if fortified_flags:
+        declared = dict(declared_functions(cc, includes, flags + list(fortified_flags), catalogue_path),
+                        **declared)
+    check_declared(list(entry["functions"].values()), declared, includes, flags, catalogue_path)
+    return dict(entry["functions"])
 
 
 def render_system_adapter(output, write, catalogue_path):
@@ -225,7 +266,7 @@ def render_system_adapter(output, write, catalogue_path):
         if key not in raw:
             raise SpecError(f"missing top-level field '{key}'", file=catalogue_path)
     library = raw["library"]
-    procedures = scan_system(raw, catalogue_path)
+    procedures, va_symbols = scan_system(raw, catalogue_path)
     out = pathlib.Path(output) / raw["output"]
     # the by_symbol functions in files of their own: a link-time wrapper
     # object is pulled from the static library only when the program calls
@@ -240,7 +281,7 @@ def render_system_adapter(output, write, catalogue_path):
                 write(out / f"wrap_{mode}{suffix}.c",
                       render_wrappers(group, library, "c", mode,
                                       header=raw.get("support_header", SUPPORT_HEADER),
-                                      catalogue_path=catalogue_path))
+                                      va_symbols=va_symbols, catalogue_path=catalogue_path))
     symbols = [p.attributes["symbol"] for p in procedures]
     write(out / "wrapped.txt", "".join(f"{s}\n" for s in symbols))
     write(out / "wrap.flags", "".join(f"-Wl,--wrap={s}\n" for s in symbols))

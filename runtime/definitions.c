@@ -37,21 +37,27 @@ static uint32_t table_append(table* t, const void* element)
 }
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-/* Event generation is off on the thread while it holds the lock: the C
- * library functions called here allocate (strdup), and a preloaded memory
- * adapter's malloc passes such calls through unrecorded instead of defining
- * its own region under this lock (docs/MEMORY_ADAPTER.md). */
-static __thread int lock_generation_was_off;
-static inline void lock_definitions(void)
+
+/* The lock is held with event generation off on the thread: a definition is
+ * the measurement's work (a compiler-instrumented function's first enter
+ * defines its region outside any wrapper), and the run-time wrappers of a
+ * system adapter (pthread_mutex_lock/unlock, malloc) must pass its calls
+ * straight through: recording them would define their own regions under
+ * this very lock. The lock is not recursive, so one saved value per thread
+ * is enough. */
+static __thread int generation_was_off TLS_FAST;
+
+static void lock_definitions(void)
 {
-    pthread_mutex_lock(&lock);
-    lock_generation_was_off = scorep_thread_event_generation_off;
+    generation_was_off = scorep_thread_event_generation_off;
     scorep_thread_event_generation_off = 1;
+    pthread_mutex_lock(&lock);
 }
-static inline void unlock_definitions(void)
+
+static void unlock_definitions(void)
 {
-    scorep_thread_event_generation_off = lock_generation_was_off;
     pthread_mutex_unlock(&lock);
+    scorep_thread_event_generation_off = generation_was_off;
 }
 static table regions = {.element_size = sizeof(scorep_region_def)};
 static table strings = {.element_size = sizeof(char*)};
@@ -59,7 +65,8 @@ static table comms = {.element_size = sizeof(scorep_comm_def)};
 static table windows = {.element_size = sizeof(scorep_window_def)};
 static table parameters = {.element_size = sizeof(scorep_parameter_def)};
 static table metrics = {.element_size = sizeof(scorep_metric_def)};
-static scorep_strmap region_index, string_index, group_index, parameter_index, metric_index;
+static table io_handles = {.element_size = sizeof(scorep_io_handle_def)};
+static scorep_strmap region_index, string_index, group_index, parameter_index, metric_index, io_handle_index;
 static scorep_filter* filter;
 static int initialised;
 
@@ -313,6 +320,41 @@ scorep_metric scorep_definitions_metric(const char* name, const char* unit)
     unlock_definitions();
     return id;
 }
+static scorep_io_handle io_handle(scorep_io_paradigm paradigm, const char* name, int pre_created,
+                                  scorep_io_access mode)
+{
+    scorep_definitions_init();
+    if (!name) name = "<unknown>";
+    char key[1024];
+    size_t len;
+    const char* parts[] = {name};
+    int numbers[] = {(int)paradigm, pre_created, pre_created ? (int)mode : 0};
+    text_key(key, sizeof key, &len, parts, 1, numbers, 3);
+    lock_definitions();
+    uint32_t id;
+    if (!scorep_strmap_get(&io_handle_index, key, len, &id)) {
+        scorep_io_handle_def def = {strdup(name), paradigm, pre_created, pre_created ? mode : SCOREP_IO_READ_ONLY};
+        id = table_append(&io_handles, &def);
+        scorep_strmap_put(&io_handle_index, key, len, id);
+    }
+    unlock_definitions();
+    return id;
+}
+scorep_io_handle scorep_io_handle_define(scorep_io_paradigm paradigm, const char* name)
+{
+    return io_handle(paradigm, name, 0, SCOREP_IO_READ_ONLY);
+}
+scorep_io_handle scorep_io_handle_define_pre_created(scorep_io_paradigm paradigm, const char* name,
+                                                     scorep_io_access mode)
+{
+    return io_handle(paradigm, name, 1, mode);
+}
+uint32_t scorep_io_handle_count(void) { return __atomic_load_n(&io_handles.count, __ATOMIC_ACQUIRE); }
+const scorep_io_handle_def* scorep_io_handle_get(scorep_io_handle id)
+{
+    return id < scorep_io_handle_count() ? table_at(&io_handles, id) : NULL;
+}
+
 uint32_t scorep_metric_count(void) { return __atomic_load_n(&metrics.count, __ATOMIC_ACQUIRE); }
 const scorep_metric_def* scorep_metric_get(scorep_metric id)
 {

@@ -791,6 +791,39 @@ void scorep_io_bytes(uint64_t bytes_read, uint64_t bytes_written)
     DISPATCH(io_bytes, bytes_read, bytes_written);
 }
 
+/* The I/O adapters' handle events: stamped with the clock (needs_event_times)
+ * when a trace records them; the profile has no callback for them. */
+void scorep_io_create_handle(scorep_io_handle handle, scorep_io_access mode)
+{
+    EVENT_BEGIN();
+    DISPATCH(io_create_handle, handle, mode);
+}
+
+void scorep_io_destroy_handle(scorep_io_handle handle)
+{
+    EVENT_BEGIN();
+    DISPATCH(io_destroy_handle, handle);
+}
+
+void scorep_io_operation_begin(scorep_io_handle handle, scorep_io_operation mode, uint64_t bytes_request,
+                               uint64_t matching_id)
+{
+    EVENT_BEGIN();
+    DISPATCH(io_operation_begin, handle, mode, bytes_request, matching_id);
+}
+
+void scorep_io_operation_complete(scorep_io_handle handle, uint64_t bytes_result, uint64_t matching_id)
+{
+    EVENT_BEGIN();
+    DISPATCH(io_operation_complete, handle, bytes_result, matching_id);
+}
+
+void scorep_io_seek(scorep_io_handle handle, int64_t offset_request, int whence, uint64_t offset_result)
+{
+    EVENT_BEGIN();
+    DISPATCH(io_seek, handle, offset_request, whence, offset_result);
+}
+
 void scorep_parameter_int(scorep_parameter parameter, int64_t value)
 {
     EVENT_BEGIN_TIMED();

@@ -71,8 +71,14 @@ static bool put_ended(scorep_location* loc)
     return true;
 }
 
+/* Runs with event generation off on the thread: its locks and allocations
+ * are the measurement's, and run-time wrappers of pthread_mutex_lock or
+ * malloc (the system adapters) must neither record them nor, by recording,
+ * ask for this thread's location again while it is being made. */
 scorep_location* scorep_location_create_for_thread(void)
 {
+    int was_off = scorep_thread_event_generation_off;
+    scorep_thread_event_generation_off = 1;
     pthread_once(&key_once, create_key);
     pthread_mutex_lock(&list_lock);
     scorep_location* loc = take_ended();
@@ -83,6 +89,7 @@ scorep_location* scorep_location_create_for_thread(void)
         loc = calloc(1, sizeof *loc);
         pthread_mutex_lock(&list_lock);
         loc->local_id = location_count;
+        loc->creator = SCOREP_INVALID_ID;
         loc->next = list_head;
         __atomic_store_n(&list_head, loc, __ATOMIC_RELEASE);
         __atomic_store_n(&location_count, location_count + 1, __ATOMIC_RELEASE);
@@ -94,6 +101,7 @@ scorep_location* scorep_location_create_for_thread(void)
         pthread_setspecific(thread_key, loc);
     if (loc->event_private == NULL)
         scorep_events_location_created(loc);
+    scorep_thread_event_generation_off = was_off;
     return loc;
 }
 
@@ -111,9 +119,12 @@ static void thread_ended(void* data)
     if (!scorep_events_recording || scorep_location_open_regions(loc, &open) != 0)
         return;
     scorep_tls_location = NULL;
+    int was_off = scorep_thread_event_generation_off;   /* as in scorep_location_create_for_thread */
+    scorep_thread_event_generation_off = 1;
     pthread_mutex_lock(&list_lock);
     bool handed_back = put_ended(loc);
     pthread_mutex_unlock(&list_lock);
+    scorep_thread_event_generation_off = was_off;
     if (!handed_back)
         scorep_tls_location = loc;
 }
@@ -122,6 +133,22 @@ scorep_location* scorep_location_current(void)
 {
     scorep_location* loc = scorep_tls_location;
     return loc ? loc : scorep_location_create_for_thread();
+}
+
+uint32_t scorep_thread_location_id(void)
+{
+    scorep_location* loc = scorep_tls_location;
+    return loc ? loc->local_id : SCOREP_INVALID_ID;
+}
+
+/* A reused location keeps its first thread's creator: the profile sums the
+ * threads that held it, and threads started one after the other mostly
+ * have the same creator. */
+void scorep_thread_set_creator(uint32_t creator)
+{
+    scorep_location* loc = scorep_tls_location;
+    if (loc && loc->creator == SCOREP_INVALID_ID && creator != loc->local_id)
+        loc->creator = creator;
 }
 
 scorep_location* scorep_location_list(void) { return __atomic_load_n(&list_head, __ATOMIC_ACQUIRE); }

@@ -70,9 +70,14 @@ int scorep_report_write_json(const scorep_report* r, const char* path)
     fputs("},\n", f);
 
     fputs("\"locations\": [", f);
-    for (uint32_t i = 0; i < d->location_count; i++)
-        fprintf(f, "%s\n  {\"id\": %u, \"rank\": %u, \"thread\": %u, \"events\": %" PRIu64 "}", i ? "," : "", i,
+    for (uint32_t i = 0; i < d->location_count; i++) {
+        fprintf(f, "%s\n  {\"id\": %u, \"rank\": %u, \"thread\": %u, \"events\": %" PRIu64, i ? "," : "", i,
                 d->location_rank[i], d->location_thread[i], d->location_event_count[i]);
+        /* the thread adapter's: which thread (of the same rank) created it */
+        if (d->location_creator && d->location_creator[i] != SCOREP_INVALID_ID)
+            fprintf(f, ", \"creator\": %u", d->location_creator[i]);
+        fputs("}", f);
+    }
     fputs("],\n\"regions\": [", f);
     for (uint32_t i = 0; i < d->region_count; i++) {
         const scorep_region_def* rg = &d->regions[i];

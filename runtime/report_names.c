@@ -5,7 +5,7 @@
 
 const char* scorep_paradigm_name(scorep_paradigm p)
 {
-    static const char* const names[] = {"user", "mpi", "libwrap", "measurement", "caf", "compiler", "io"};
+    static const char* const names[] = {"user", "mpi", "libwrap", "measurement", "caf", "compiler", "io", "pthread"};
     return (unsigned)p < sizeof names / sizeof *names ? names[p] : "unknown";
 }
 

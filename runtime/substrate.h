@@ -50,6 +50,9 @@
  * new thread (location.c): the location's data goes on accumulating. */
 typedef struct scorep_location {
     uint32_t local_id;      /* dense per process, creation order: 0 is the first thread */
+    uint32_t creator;       /* local_id of the location of the thread that created this
+                             * location's first thread (the thread adapter's pthread_create),
+                             * SCOREP_INVALID_ID if not known */
     uint64_t begin_ticks;   /* timestamp of creation */
     uint64_t last_ticks;    /* timestamp of the location's last event */
     void* substrate_data[SCOREP_MAX_SUBSTRATES];
@@ -120,6 +123,13 @@ typedef struct scorep_metric_def {
     const char* unit;
 } scorep_metric_def;
 
+typedef struct scorep_io_handle_def {
+    const char* name;       /* the file's name as opened */
+    scorep_io_paradigm paradigm;
+    int pre_created;        /* stdin, stdout, stderr: active without IoCreateHandle */
+    scorep_io_access mode;  /* a pre-created handle's access mode */
+} scorep_io_handle_def;
+
 /* Process-local tables. Ids are dense from 0. Entries never move and never
  * change after definition, so they may be read without a lock. */
 uint32_t scorep_region_count(void);
@@ -136,6 +146,8 @@ uint32_t scorep_parameter_count(void);
 const scorep_parameter_def* scorep_parameter_get(scorep_parameter id);
 uint32_t scorep_metric_count(void);
 const scorep_metric_def* scorep_metric_get(scorep_metric id);
+uint32_t scorep_io_handle_count(void);
+const scorep_io_handle_def* scorep_io_handle_get(scorep_io_handle id);
 
 /* Strings: string parameter values and anything else a substrate needs. Same
  * text -> same id. Defining takes a lock (use from event callbacks only where
@@ -188,11 +200,13 @@ typedef struct scorep_unified_definitions {
     uint32_t window_count;      const scorep_window_def* windows; /* .comm is a global id */
     uint32_t parameter_count;   const scorep_parameter_def* parameters;
     uint32_t metric_count;      const scorep_metric_def* metrics;
+    uint32_t io_handle_count;   const scorep_io_handle_def* io_handles;
     /* every location of every rank (rank 0): parallel arrays */
     uint32_t location_count;
     const uint32_t* location_rank;
     const uint32_t* location_thread;  /* local_id within its rank */
     const uint64_t* location_event_count; /* events the location recorded (0 if unknown) */
+    const uint32_t* location_creator; /* the creator's thread (local_id, same rank), or SCOREP_INVALID_ID */
 
     /* local -> global maps (every rank) */
     const uint32_t* string_map;     /* [scorep_string_count()] */
@@ -201,6 +215,7 @@ typedef struct scorep_unified_definitions {
     const uint32_t* window_map;     /* [scorep_window_count()] */
     const uint32_t* parameter_map;  /* [scorep_parameter_count()] */
     const uint32_t* metric_map;     /* [scorep_metric_count()] */
+    const uint32_t* io_handle_map;  /* [scorep_io_handle_count()] */
 } scorep_unified_definitions;
 
 typedef struct scorep_finalize_context {
@@ -293,6 +308,15 @@ typedef struct scorep_substrate {
 
     void (*io_bytes)(scorep_location* loc, uint64_t t, uint64_t bytes_read,
                      uint64_t bytes_written);
+    /* the I/O adapters' handle events (adapter.h) */
+    void (*io_create_handle)(scorep_location* loc, uint64_t t, scorep_io_handle handle, scorep_io_access mode);
+    void (*io_destroy_handle)(scorep_location* loc, uint64_t t, scorep_io_handle handle);
+    void (*io_operation_begin)(scorep_location* loc, uint64_t t, scorep_io_handle handle,
+                               scorep_io_operation mode, uint64_t bytes_request, uint64_t matching_id);
+    void (*io_operation_complete)(scorep_location* loc, uint64_t t, scorep_io_handle handle,
+                                  uint64_t bytes_result, uint64_t matching_id);
+    void (*io_seek)(scorep_location* loc, uint64_t t, scorep_io_handle handle, int64_t offset_request,
+                    int whence, uint64_t offset_result);
 
     void (*parameter_int)(scorep_location* loc, uint64_t t, scorep_parameter param,
                           int64_t value);

@@ -11,7 +11,7 @@
 #include "internal.h"
 #include "strmap.h"
 
-enum def_kind { K_STRING, K_REGION, K_COMM, K_WINDOW, K_PARAMETER, K_METRIC, K_LOCATION, K_COUNT };
+enum def_kind { K_STRING, K_REGION, K_COMM, K_WINDOW, K_PARAMETER, K_METRIC, K_IO_HANDLE, K_LOCATION, K_COUNT };
 
 static void encode_comm(scorep_buffer* b, scorep_comm id)
 {
@@ -77,6 +77,14 @@ static void encode(scorep_buffer* b, int kind, uint32_t id)
         scorep_buffer_put_str(b, m->unit);
         break;
     }
+    case K_IO_HANDLE: {   /* a file of an I/O paradigm: ranks opening one file share its handle */
+        const scorep_io_handle_def* h = scorep_io_handle_get(id);
+        scorep_buffer_put_str(b, h->name);
+        scorep_buffer_put_u64(b, h->paradigm);
+        scorep_buffer_put_u64(b, (uint64_t)h->pre_created);
+        scorep_buffer_put_u64(b, h->mode);
+        break;
+    }
     }
 }
 
@@ -89,6 +97,7 @@ static uint32_t local_count(int kind)
     case K_WINDOW: return scorep_window_count();
     case K_PARAMETER: return scorep_parameter_count();
     case K_METRIC: return scorep_metric_count();
+    case K_IO_HANDLE: return scorep_io_handle_count();
     default: return 0;
     }
 }
@@ -167,7 +176,8 @@ static void local_set(scorep_buffer* set)
     for (scorep_location* l = scorep_location_list(); l; l = l->next)
         if (l->local_id < nloc) by_id[l->local_id] = l;
     for (uint32_t i = 0; i < nloc; i++) {
-        uint64_t rec[3] = {(uint64_t)scorep_process_rank, i, by_id[i] ? scorep_location_event_count(by_id[i]) : 0};
+        uint64_t rec[4] = {(uint64_t)scorep_process_rank, i, by_id[i] ? scorep_location_event_count(by_id[i]) : 0,
+                           by_id[i] ? by_id[i]->creator : SCOREP_INVALID_ID};
         put_record(set, K_LOCATION, rec, sizeof rec);
     }
     free(by_id);
@@ -235,8 +245,10 @@ typedef struct unified_storage {
     scorep_window_def* windows;
     scorep_parameter_def* parameters;
     scorep_metric_def* metrics;
+    scorep_io_handle_def* io_handles;
     uint32_t *location_rank, *location_thread;
     uint64_t* location_events;
+    uint32_t* location_creator;
     uint32_t* maps[K_LOCATION];
 } unified_storage;
 
@@ -255,9 +267,11 @@ static void build_tables(unified_storage* u, scorep_buffer* set, scorep_strmap* 
     u->windows = calloc(counts[K_WINDOW] + 1, sizeof(scorep_window_def));
     u->parameters = calloc(counts[K_PARAMETER] + 1, sizeof(scorep_parameter_def));
     u->metrics = calloc(counts[K_METRIC] + 1, sizeof(scorep_metric_def));
+    u->io_handles = calloc(counts[K_IO_HANDLE] + 1, sizeof(scorep_io_handle_def));
     u->location_rank = calloc(counts[K_LOCATION] + 1, sizeof(uint32_t));
     u->location_thread = calloc(counts[K_LOCATION] + 1, sizeof(uint32_t));
     u->location_events = calloc(counts[K_LOCATION] + 1, sizeof(uint64_t));
+    u->location_creator = calloc(counts[K_LOCATION] + 1, sizeof(uint32_t));
     id_numbering ids;
     numbering_start(&ids, set);
     while (next_record(set, &kind, &bytes, &n)) {
@@ -298,12 +312,19 @@ static void build_tables(unified_storage* u, scorep_buffer* set, scorep_strmap* 
             u->metrics[id].name = dup_str(&r);
             u->metrics[id].unit = dup_str(&r);
             break;
+        case K_IO_HANDLE:
+            u->io_handles[id].name = dup_str(&r);
+            u->io_handles[id].paradigm = (scorep_io_paradigm)scorep_buffer_get_u64(&r);
+            u->io_handles[id].pre_created = (int)scorep_buffer_get_u64(&r);
+            u->io_handles[id].mode = (scorep_io_access)scorep_buffer_get_u64(&r);
+            break;
         case K_LOCATION: {
-            uint64_t rec[3];
+            uint64_t rec[4];
             memcpy(rec, bytes, sizeof rec);
             u->location_rank[id] = (uint32_t)rec[0];
             u->location_thread[id] = (uint32_t)rec[1];
             u->location_events[id] = rec[2];
+            u->location_creator[id] = (uint32_t)rec[3];
             break;
         }
         }
@@ -321,10 +342,13 @@ static void build_tables(unified_storage* u, scorep_buffer* set, scorep_strmap* 
     d->parameters = u->parameters;
     d->metric_count = counts[K_METRIC];
     d->metrics = u->metrics;
+    d->io_handle_count = counts[K_IO_HANDLE];
+    d->io_handles = u->io_handles;
     d->location_count = counts[K_LOCATION];
     d->location_rank = u->location_rank;
     d->location_thread = u->location_thread;
     d->location_event_count = u->location_events;
+    d->location_creator = u->location_creator;
 }
 
 /* global ids (id_numbering) by record key */
@@ -367,6 +391,7 @@ static void build_maps(unified_storage* u, scorep_strmap* index)
     d->window_map = u->maps[K_WINDOW];
     d->parameter_map = u->maps[K_PARAMETER];
     d->metric_map = u->maps[K_METRIC];
+    d->io_handle_map = u->maps[K_IO_HANDLE];
     scorep_buffer_free(&enc);
     scorep_buffer_free(&k);
 }

@@ -138,8 +138,11 @@ def compare(cubex_path, json_path, host=None):
         if (c["name"], c["type"], c["process"]["name"], c["process"]["type"], classes) != (
                 name, "thread", f"MPI Rank {loc['rank']}", "process", ["machine", "node"]):
             problems.append(f"location {c}: not machine/node/'MPI Rank {loc['rank']}'/'{name}'")
-        if host and c["node"] != f"node {host}":
-            problems.append(f"location {c['id']}: node {c['node']!r}, the host is {host!r}")
+        # each rank's own host where profile.json names it (several nodes), else this machine's
+        hosts = profile.get("experiment", {}).get("hosts") or []
+        want_host = hosts[loc["rank"]] if loc["rank"] < len(hosts) else host
+        if want_host and c["node"] != f"node {want_host}":
+            problems.append(f"location {c['id']}: node {c['node']!r}, the host is {want_host!r}")
     if len(cube.locations) != len(profile["locations"]):
         problems.append(f"{len(cube.locations)} locations, {len(profile['locations'])} in profile.json")
 

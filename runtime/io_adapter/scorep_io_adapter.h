@@ -1,11 +1,13 @@
 /* The support header of the generated system adapters (generated/io/, from
- * tasks/posix_io.json by generator/system_backend.py): what their wrappers
- * and task snippets (tasks/io_*.c.j2) need besides the library wrapper API.
+ * tasks/posix_io.json and tasks/isoc_io.json by generator/system_backend.py):
+ * what their wrappers and task snippets (tasks/io_*.c.j2) need besides the
+ * library wrapper API.
  *
  * The declarations are the system's own: the same headers and feature macros
- * the catalogue's header front-end scanned ("header" in tasks/posix_io.json),
- * so the types of the wrappers' parameters (__off_t, mode_t, struct iovec)
- * are the ones the program was compiled against.
+ * the catalogues' header front-end scanned ("header" in tasks/posix_io.json,
+ * tasks/isoc_io.json), so the types of the wrappers' parameters (__off_t,
+ * mode_t, struct iovec, FILE, fpos64_t) are the ones the program was
+ * compiled against.
  *
  * What the measurement itself does (starting, spilling trace buffers,
  * writing the experiment) runs with event generation off on its thread
@@ -21,16 +23,137 @@
 #ifndef _LARGEFILE64_SOURCE
 #define _LARGEFILE64_SOURCE
 #endif
-/* the wrappers define the plain symbols (open, read, ...): no fortified
- * inline versions of them in this translation unit */
+/* the wrappers define the plain symbols (open, read, fprintf, ...): no
+ * fortified inline versions of them in this translation unit */
 #undef _FORTIFY_SOURCE
 
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>   /* strlen: the bytes of fputs, puts, fgets */
 #include <sys/types.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include <scorep_wrapgen/adapter.h>   /* scorep_io_bytes */
+#include <scorep_wrapgen/adapter.h>   /* scorep_io_bytes, scorep_io_handle_define, ... */
+
+/* ---- I/O handles: the trace's IoHandle per open file (docs/IO_ADAPTER.md) ----
+ *
+ * Each adapter (each wrapper library: one translation unit) keeps the
+ * handle of each open descriptor: POSIX calls index it with their fd, ISO C
+ * calls with fileno(stream). A transfer looks its handle up with one load,
+ * no lock and no allocation; only an open defines (lock, copy of the name).
+ * stdin, stdout and stderr (descriptors 0, 1, 2) get pre-created handles
+ * named so at their first transfer (unless the program closed them before).
+ * Other descriptors the program did not open through a wrapper (those opened
+ * before the measurement or by unwrapped calls) and those beyond
+ * SCOREP_IO_MAX_FD have no handle: their calls are recorded as regions with
+ * their bytes, without I/O records. */
+#define SCOREP_IO_MAX_FD 65536
+static uint32_t scorep_io_fd_handle[SCOREP_IO_MAX_FD];   /* handle + 1; 0: none */
+/* matching ids, per thread; initial-exec as the core's thread-locals: no
+ * __tls_get_addr call per transfer in the shared wrapper library */
+static __thread uint64_t scorep_io_next_match __attribute__((tls_model("initial-exec")));
+
+static int scorep_io_std_closed[3];   /* a standard descriptor closed: no pre-created handle again */
+
+/* The handle descriptor fd has now, or SCOREP_INVALID_ID. */
+static inline scorep_io_handle scorep_io_handle_at(int fd)
+{
+    if ((unsigned)fd >= SCOREP_IO_MAX_FD)
+        return SCOREP_INVALID_ID;
+    return __atomic_load_n(&scorep_io_fd_handle[fd], __ATOMIC_RELAXED) - 1;
+}
+
+/* stdin, stdout or stderr at its first transfer: its pre-created handle
+ * (a lock, once per descriptor and adapter); a thread racing on it gets the
+ * same one. */
+static __attribute__((noinline, cold)) scorep_io_handle scorep_io_std_handle(scorep_io_paradigm paradigm, int fd)
+{
+    static const char* const names[3] = {"stdin", "stdout", "stderr"};
+    scorep_io_handle handle = scorep_io_handle_define_pre_created(paradigm, names[fd],
+                                                                  fd == 0 ? SCOREP_IO_READ_ONLY : SCOREP_IO_WRITE_ONLY);
+    uint32_t none = 0;
+    __atomic_compare_exchange_n(&scorep_io_fd_handle[fd], &none, handle + 1, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    return scorep_io_handle_at(fd);
+}
+
+/* The handle of a transfer's descriptor (a standard one's made at its first use). */
+static inline scorep_io_handle scorep_io_handle_in(scorep_io_paradigm paradigm, int fd)
+{
+    scorep_io_handle handle = scorep_io_handle_at(fd);
+    if (__builtin_expect(handle == SCOREP_INVALID_ID && (unsigned)fd <= 2, 0) && !scorep_io_std_closed[fd])
+        return scorep_io_std_handle(paradigm, fd);
+    return handle;
+}
+
+static inline scorep_io_handle scorep_io_handle_of(int fd)
+{
+    return scorep_io_handle_in(SCOREP_IO_PARADIGM_POSIX, fd);
+}
+
+static inline scorep_io_handle scorep_io_handle_of_stream(FILE* stream)
+{
+    return stream != NULL ? scorep_io_handle_in(SCOREP_IO_PARADIGM_ISOC, fileno(stream)) : SCOREP_INVALID_ID;
+}
+
+static inline scorep_io_access scorep_io_access_of_flags(int flags)
+{
+    switch (flags & O_ACCMODE) {
+    case O_RDONLY: return SCOREP_IO_READ_ONLY;
+    case O_WRONLY: return SCOREP_IO_WRITE_ONLY;
+    default: return SCOREP_IO_READ_WRITE;
+    }
+}
+
+/* fopen's mode: "r" reads, "w" and "a" write, a "+" anywhere does both */
+static inline scorep_io_access scorep_io_access_of_mode(const char* mode)
+{
+    if (mode == NULL)
+        return SCOREP_IO_READ_WRITE;
+    if (strchr(mode, '+') != NULL)
+        return SCOREP_IO_READ_WRITE;
+    return mode[0] == 'r' ? SCOREP_IO_READ_ONLY : SCOREP_IO_WRITE_ONLY;
+}
+
+/* An open succeeded with descriptor fd (-1: it failed): the file's handle,
+ * and its IoCreateHandle. name NULL: the name the descriptor has now. */
+static inline void scorep_io_opened(scorep_io_paradigm paradigm, int fd, const char* name, scorep_io_access mode)
+{
+    if ((unsigned)fd >= SCOREP_IO_MAX_FD)
+        return;
+    char link[4096];
+    if (name == NULL) {
+        char proc[64];
+        snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+        ssize_t n = readlink(proc, link, sizeof link - 1);
+        link[n > 0 ? n : 0] = '\0';
+        name = n > 0 ? link : NULL;
+    }
+    scorep_io_handle handle = scorep_io_handle_define(paradigm, name);
+    __atomic_store_n(&scorep_io_fd_handle[fd], handle + 1, __ATOMIC_RELAXED);
+    scorep_io_create_handle(handle, mode);
+}
+
+/* A close of fd succeeded: the handle it had when the close began ends
+ * (unless another thread's open took the descriptor meanwhile). */
+static inline void scorep_io_closed(int fd, scorep_io_handle handle)
+{
+    if ((unsigned)fd <= 2)
+        scorep_io_std_closed[fd] = 1;
+    if (handle == SCOREP_INVALID_ID)
+        return;
+    uint32_t expected = handle + 1;
+    __atomic_compare_exchange_n(&scorep_io_fd_handle[fd], &expected, 0, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    scorep_io_destroy_handle(handle);
+}
+
+static inline uint64_t scorep_io_iov_bytes(const struct iovec* iov, int iovcnt)
+{
+    uint64_t bytes = 0;
+    for (int i = 0; i < iovcnt; i++)
+        bytes += iov[i].iov_len;
+    return bytes;
+}
 
 #endif /* SCOREP_IO_ADAPTER_H */

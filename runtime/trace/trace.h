@@ -166,6 +166,7 @@ typedef struct trace_clock_summary {
     uint64_t receives;  /* receives moved */
     uint64_t largest;   /* the largest move */
     uint64_t latency;   /* the smallest latency seen, which they keep after their sends */
+    uint64_t collectives; /* collective leaves moved (after the enters they wait for) */
 } trace_clock_summary;
 uint64_t trace_clock_condition(const scorep_finalize_context* ctx, trace_clock_summary* summary);
 void trace_clock_begin_location(trace_location* tl);
@@ -206,6 +207,13 @@ static inline int trace_is_partial(const scorep_finalize_context* ctx)
  * of trace.locations) */
 int trace_write_partial_archive(const scorep_finalize_context* ctx, uint64_t* counts,
                                 int* locations_written);
+
+/* trace_io.c: the I/O adapters' global definitions (IoParadigm, IoRegularFile,
+ * IoHandle; strings from *next_string on) and their events' OTF2 values */
+int trace_io_write_definitions(OTF2_GlobalDefWriter* writer, const scorep_unified_definitions* defs,
+                               uint32_t* next_string);
+OTF2_IoAccessMode trace_io_access_mode(uint64_t mode);
+OTF2_IoSeekOption trace_io_seek_option(int64_t whence);
 
 /* trace_events.c: the event callbacks of the substrate table */
 void trace_events_fill_table(scorep_substrate* table);

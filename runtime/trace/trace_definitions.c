@@ -55,6 +55,7 @@ static int write_location_maps(OTF2_DefWriter* writer, const scorep_unified_defi
     failed |= write_map(writer, OTF2_MAPPING_RMA_WIN, scorep_window_count(), defs->window_map);
     failed |= write_map(writer, OTF2_MAPPING_PARAMETER, scorep_parameter_count(),
                         defs->parameter_map);
+    failed |= write_map(writer, OTF2_MAPPING_IO_HANDLE, scorep_io_handle_count(), defs->io_handle_map);
     return failed;
 }
 
@@ -139,6 +140,7 @@ static OTF2_Paradigm otf2_paradigm(scorep_paradigm paradigm)
     case SCOREP_PARADIGM_MEASUREMENT: return OTF2_PARADIGM_MEASUREMENT_SYSTEM;
     case SCOREP_PARADIGM_COMPILER: return OTF2_PARADIGM_COMPILER;
     case SCOREP_PARADIGM_CAF: return TRACE_PARADIGM_CAF;
+    case SCOREP_PARADIGM_PTHREAD: return OTF2_PARADIGM_PTHREAD;
     case SCOREP_PARADIGM_USER:
     case SCOREP_PARADIGM_LIBWRAP:  /* OTF2 has no paradigm for library wrappers */
     default: return OTF2_PARADIGM_USER;
@@ -335,6 +337,8 @@ int trace_write_global_definitions(OTF2_Archive* archive, const scorep_finalize_
     write_regions(&g, ctx->defs);
     write_communicators(&g, ctx);
     write_windows_and_parameters(&g, ctx->defs);
+    if (trace_io_write_definitions(g.writer, ctx->defs, &g.next_string) != 0)
+        g.failed = 1;
     check(&g, OTF2_Archive_CloseGlobalDefWriter(archive, g.writer));
     return g.failed ? -1 : 0;
 }

@@ -40,6 +40,11 @@ static const uint8_t words_of[RAW_KIND_COUNT_] = {
     [RAW_PARAMETER_INT] = 1,
     [RAW_PARAMETER_STRING] = 1,
     [RAW_MEASUREMENT_OFF] = 0,
+    [RAW_IO_CREATE_HANDLE] = 1,
+    [RAW_IO_DESTROY_HANDLE] = 0,
+    [RAW_IO_OPERATION_BEGIN] = 3,
+    [RAW_IO_OPERATION_COMPLETE] = 2,
+    [RAW_IO_SEEK] = 3,
 };
 
 /* A message's peer as a rank of the communicator the definitions describe
@@ -108,6 +113,18 @@ static OTF2_ErrorCode encode(OTF2_EvtWriter* w, const raw_record* r, uint64_t t)
     case RAW_PARAMETER_STRING: return OTF2_EvtWriter_ParameterString(w, NULL, t, r->id, v[0]);
     case RAW_MEASUREMENT_OFF:
         return OTF2_EvtWriter_MeasurementOnOff(w, NULL, t, OTF2_MEASUREMENT_OFF);
+    case RAW_IO_CREATE_HANDLE:
+        return OTF2_EvtWriter_IoCreateHandle(w, NULL, t, r->id, trace_io_access_mode(v[0]),
+                                             OTF2_IO_CREATION_FLAG_NONE, OTF2_IO_STATUS_FLAG_NONE);
+    case RAW_IO_DESTROY_HANDLE: return OTF2_EvtWriter_IoDestroyHandle(w, NULL, t, r->id);
+    case RAW_IO_OPERATION_BEGIN:
+        return OTF2_EvtWriter_IoOperationBegin(w, NULL, t, r->id,
+                                               v[0] == SCOREP_IO_OP_WRITE ? OTF2_IO_OPERATION_MODE_WRITE
+                                                                          : OTF2_IO_OPERATION_MODE_READ,
+                                               OTF2_IO_OPERATION_FLAG_NONE, v[1], v[2]);
+    case RAW_IO_OPERATION_COMPLETE: return OTF2_EvtWriter_IoOperationComplete(w, NULL, t, r->id, v[0], v[1]);
+    case RAW_IO_SEEK:
+        return OTF2_EvtWriter_IoSeek(w, NULL, t, r->id, (int64_t)v[0], trace_io_seek_option((int64_t)v[1]), v[2]);
     case RAW_KIND_COUNT_: break;
     }
     return OTF2_ERROR_INVALID_ARGUMENT;

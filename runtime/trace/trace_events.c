@@ -295,6 +295,35 @@ static void parameter_string(scorep_location* loc, uint64_t t, scorep_parameter 
     record1(loc, t, RAW_PARAMETER_STRING, param, value);
 }
 
+/* I/O handles (the I/O adapters): the handle is the record's id */
+static void io_create_handle(scorep_location* loc, uint64_t t, scorep_io_handle handle, scorep_io_access mode)
+{
+    record1(loc, t, RAW_IO_CREATE_HANDLE, handle, (uint64_t)mode);
+}
+
+static void io_destroy_handle(scorep_location* loc, uint64_t t, scorep_io_handle handle)
+{
+    record0(loc, t, RAW_IO_DESTROY_HANDLE, handle);
+}
+
+static void io_operation_begin(scorep_location* loc, uint64_t t, scorep_io_handle handle,
+                               scorep_io_operation mode, uint64_t bytes_request, uint64_t matching_id)
+{
+    record3(loc, t, RAW_IO_OPERATION_BEGIN, handle, (uint64_t)mode, bytes_request, matching_id);
+}
+
+static void io_operation_complete(scorep_location* loc, uint64_t t, scorep_io_handle handle,
+                                  uint64_t bytes_result, uint64_t matching_id)
+{
+    record2(loc, t, RAW_IO_OPERATION_COMPLETE, handle, bytes_result, matching_id);
+}
+
+static void io_seek(scorep_location* loc, uint64_t t, scorep_io_handle handle, int64_t offset_request,
+                    int whence, uint64_t offset_result)
+{
+    record3(loc, t, RAW_IO_SEEK, handle, (uint64_t)offset_request, (uint64_t)(int64_t)whence, offset_result);
+}
+
 /* Called right after a spill (trace_blocks.c), in a fresh block. */
 static void buffer_flush(scorep_location* loc, uint64_t t_begin, uint64_t t_end)
 {
@@ -334,4 +363,9 @@ void trace_events_fill_table(scorep_substrate* table)
     table->parameter_int = parameter_int;
     table->parameter_string = parameter_string;
     table->buffer_flush = buffer_flush;
+    table->io_create_handle = io_create_handle;
+    table->io_destroy_handle = io_destroy_handle;
+    table->io_operation_begin = io_operation_begin;
+    table->io_operation_complete = io_operation_complete;
+    table->io_seek = io_seek;
 }

@@ -141,6 +141,11 @@ static void create_pool(uint64_t total_memory)
 
 static raw_block* take_from_pool(void)
 {
+    /* event generation off while the pool's lock is held: a run-time
+     * pthread_mutex_lock wrapper (--thread=pthread) must not record the
+     * measurement's lock from inside an event that needs a block */
+    int was_off = scorep_thread_event_generation_off;
+    scorep_thread_event_generation_off = 1;
     pthread_mutex_lock(&pool_lock);
     raw_block* block = free_blocks;
     int cold = 0;
@@ -151,6 +156,7 @@ static raw_block* take_from_pool(void)
         block = (raw_block*)(pool + fresh_block++ * block_stride);
     }
     pthread_mutex_unlock(&pool_lock);
+    scorep_thread_event_generation_off = was_off;
     if (cold)
         fault_in((char*)block, block_stride);
     return block;
@@ -207,10 +213,13 @@ void trace_memory_give_block(raw_block* block)
         free(block);
         return;
     }
+    int was_off = scorep_thread_event_generation_off;   /* as in take_from_pool */
+    scorep_thread_event_generation_off = 1;
     pthread_mutex_lock(&pool_lock);
     block->next = free_blocks;
     free_blocks = block;
     pthread_mutex_unlock(&pool_lock);
+    scorep_thread_event_generation_off = was_off;
 }
 
 /* OTF2's perBufferData: the chunks one buffer owns (blocks' data areas). */

@@ -43,6 +43,11 @@ typedef enum raw_kind {
     RAW_PARAMETER_INT,
     RAW_PARAMETER_STRING,
     RAW_MEASUREMENT_OFF,
+    RAW_IO_CREATE_HANDLE,
+    RAW_IO_DESTROY_HANDLE,
+    RAW_IO_OPERATION_BEGIN,
+    RAW_IO_OPERATION_COMPLETE,
+    RAW_IO_SEEK,
     RAW_KIND_COUNT_
 } raw_kind;
 
@@ -50,7 +55,7 @@ typedef enum raw_kind {
 typedef struct raw_record {
     uint64_t time;
     uint32_t kind;
-    uint32_t id;        /* region, communicator, window or parameter */
+    uint32_t id;        /* region, communicator, window, parameter or I/O handle */
     uint64_t word[4];   /* only the kind's words are stored */
 } raw_record;
 

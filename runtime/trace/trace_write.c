@@ -260,15 +260,17 @@ int trace_write(const scorep_finalize_context* ctx)
     trace_clock_summary clock;
     trace_clock_moved_span = trace_clock_condition(ctx, &clock);
     failed |= close_event_writers(ctx, counts, rank_room(ctx, mine, all, room_free));
-    if (clock.receives > 0) {
+    if (clock.receives + clock.collectives > 0) {
         uint64_t moved = trace_clock_moved_events();
         ctx->mpp->allreduce_u64(&moved, 1, 0);
         double us = 1e6 / (double)ctx->ticks_per_second;
         if (ctx->rank == 0)
-            scorep_warning("trace: %llu receives were still before their sends after the clock offsets' "
+            scorep_warning("trace: %llu receives were still before their sends and %llu collective "
+                           "leaves before the enters they wait for after the clock offsets' "
                            "correction (by up to %.3f us): moved after them by the smallest latency seen "
                            "(%.3f us), %llu events in all with the later ones of their locations "
-                           "(docs/CLOCKS.md)", (unsigned long long)clock.receives, (double)clock.largest * us,
+                           "(docs/CLOCKS.md)", (unsigned long long)clock.receives,
+                           (unsigned long long)clock.collectives, (double)clock.largest * us,
                            (double)clock.latency * us, (unsigned long long)moved);
     }
     failed |= OTF2_Archive_CloseEvtFiles(trace.archive) != OTF2_SUCCESS;

@@ -86,3 +86,48 @@ def messages(events):
             (pairs.append((sends[key].popleft(), e)) if sends[key] else receives[key].append(e))
     unmatched = sum(len(q) for q in sends.values()) + sum(len(q) for q in receives.values())
     return pairs, unmatched
+
+
+# what a collective's leaves must follow (its data flow), by OTF2 collective op
+ONE_TO_ALL = {"BCAST", "SCATTER", "SCATTERV"}
+ALL_TO_ONE = {"GATHER", "GATHERV", "REDUCE"}
+ALL_TO_ALL = {"BARRIER", "ALLGATHER", "ALLGATHERV", "ALLTOALL", "ALLTOALLV", "ALLTOALLW", "ALLREDUCE",
+              "REDUCE_SCATTER", "REDUCE_SCATTER_BLOCK"}
+
+
+def collective_violations(events):
+    """(instances checked, [violations]) of the blocking collectives: the
+    k-th collective of each rank on a communicator is one instance; a 1-to-N
+    one's non-root leaves follow the root's enter, an N-to-1's root leave
+    every enter, an N-to-N's every leave every other member's enter. A
+    violation: (operation, communicator, k, leaving rank, entering rank,
+    leave - enter in ticks)."""
+    region, begin, seen = {}, {}, collections.Counter()
+    instances = collections.defaultdict(dict)   # (comm, k) -> {rank: (op, root, enter, leave)}
+    for rank, location, kind, time, ev in events:
+        if kind == "Enter":
+            region[location] = ev.region.name
+        elif kind == "MpiCollectiveBegin":
+            begin[location] = time
+        elif kind == "MpiCollectiveEnd" and not region.get(location, "").startswith(("MPI_I", "MPI_Start")):
+            comm = ev.communicator._ref
+            k = seen[(comm, rank)]
+            seen[(comm, rank)] += 1
+            members = [int(m.group.name.rsplit(" ", 1)[1]) for m in ev.communicator.group.members]
+            root = members[ev.root] if ev.root < len(members) else None
+            instances[(comm, k)][rank] = (str(ev.collective_op).rsplit(".", 1)[-1], root, begin[location], time)
+    checked, violations = 0, []
+    for (comm, k), members in instances.items():
+        op, root = next(iter(members.values()))[:2]
+        if op in ONE_TO_ALL:
+            pairs = [(m, root) for m in members if m != root]
+        elif op in ALL_TO_ONE:
+            pairs = [(root, m) for m in members if m != root]
+        elif op in ALL_TO_ALL:
+            pairs = [(m, n) for m in members for n in members if m != n]
+        else:
+            continue
+        checked += 1
+        violations += [(op, comm, k, m, n, members[m][3] - members[n][2]) for m, n in pairs
+                       if members[m][3] < members[n][2]]
+    return checked, violations

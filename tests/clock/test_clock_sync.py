@@ -9,6 +9,8 @@ import pathlib
 import re
 import subprocess
 import sys
+import urllib.parse
+import urllib.request
 
 import pytest
 
@@ -76,6 +78,14 @@ def test_skewed_ring_has_every_message_received_after_it_was_sent(skewed):
     assert len(backwards) >= 20
     # ... and as every OTF2 reader sees them (corrected), none does
     assert [(s[0], s[3], r[0], r[3]) for s, r in pairs if r[3] < s[3]] == []
+
+
+def test_skewed_ring_has_every_allreduce_leave_after_every_enter(skewed):
+    # as written, rank 3's enters lie 3 s after rank 0's leaves of the same allreduce
+    written = [(e[0], e[1], e[2], written_time(skewed, e), e[4]) for e in skewed["events"]]
+    checked, violations = oracle.collective_violations(written)
+    assert checked == 20 and len(violations) >= 20
+    assert oracle.collective_violations(skewed["events"]) == (20, [])
 
 
 def test_corrected_times_agree_with_the_true_times_within_2_us(skewed):
@@ -200,6 +210,49 @@ def test_chrome_export_draws_every_message_of_the_skewed_run_forwards(skewed, tm
     assert [(i, f) for i, f in flows.items() if f["f"] < f["s"]] == []
 
 
+def test_scorep_view_serves_every_message_of_the_skewed_run_forwards(skewed, build_dir):
+    # what scorep-view serves its trace view from (and tells to open in
+    # Perfetto UI, which draws the flows as arrows): the slices on the master
+    # clock and every message's flow from its send to its receive
+    proc = subprocess.Popen([PYTHON, str(build_dir / "tools" / "scorep-view"), str(skewed["directory"])],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        urls = {}
+        for line in proc.stdout:   # one "<view>: <url>" line per view, then "serving on ..."
+            if line.startswith("serving on"):
+                break
+            view, url = line.split(None, 1)
+            urls[view] = url.strip()
+        if "trace:" not in urls:   # it ended before serving: say why
+            proc.wait(30)
+            raise AssertionError(f"scorep-view exited {proc.returncode}: {urls} {proc.stderr.read()}")
+        base, fragment = urls["trace:"].split("#", 1)
+        served = base.rsplit("/speedscope/", 1)[0] + urllib.parse.unquote(
+            urllib.parse.parse_qs(fragment)["profileURL"][0])
+        with urllib.request.urlopen(served, timeout=30) as answer:
+            events = json.load(answer)["traceEvents"]
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    flows = {}
+    for event in events:
+        if event.get("cat") == "mpi_message":
+            flows.setdefault(event["id"], {})[event["ph"]] = (event["ts"], event["pid"])
+    assert len(flows) == MESSAGES
+    assert [(i, f) for i, f in flows.items() if f["f"][0] < f["s"][0]] == []
+    # the slices are on the master clock too: the ranks start and end the run
+    # together, within a fraction of the skew's second per rank (uncorrected,
+    # rank 3's slices would lie 3 s after rank 0's)
+    spans = {}
+    for event in events:
+        if event.get("ph") in ("B", "E", "X"):
+            low, high = spans.get(event["pid"], (event["ts"], event["ts"]))
+            spans[event["pid"]] = (min(low, event["ts"]), max(high, event["ts"] + event.get("dur", 0)))
+    assert len(spans) == RANKS
+    starts, ends = [low for low, _ in spans.values()], [high for _, high in spans.values()]
+    assert max(starts) - min(starts) < 0.5e6 and max(ends) - min(ends) < 0.5e6, spans  # us
+
+
 @pytest.mark.parametrize("mpi", ["openmpi", "mpich"])
 def test_fortran_2008_ring_with_skew_has_every_message_forwards_and_true_times(mpi, tmp_path):
     program = tmp_path / "ring_f08"
@@ -211,6 +264,8 @@ def test_fortran_2008_ring_with_skew_has_every_message_forwards_and_true_times(m
     assert unmatched == 0 and len(pairs) == 20 * RANKS
     assert sum(1 for s, r in pairs if written_time(run, r) < written_time(run, s)) >= 20
     assert [(s[0], s[3], r[0], r[3]) for s, r in pairs if r[3] < s[3]] == []
+    # its 20 bcasts and 20 allreduces in order too
+    assert oracle.collective_violations(run["events"]) == (40, [])
     skews = oracle.skews_from_output(run["output"])
     stated = max(sd for points in run["stddevs"].values() for sd in points) / run["resolution"]
     for event in run["events"]:
@@ -219,3 +274,29 @@ def test_fortran_2008_ring_with_skew_has_every_message_forwards_and_true_times(m
         if points[0][0] <= written <= points[-1][0]:
             error = abs(event[3] - oracle.true_time(written, skews.get(event[0]))) / run["resolution"]
             assert error <= max(2e-6, 2 * stated + 0.5e-6), (event, error, stated)
+
+
+@pytest.fixture(scope="module", params=["openmpi", "mpich"])
+def collectives(request, tmp_path_factory):
+    directory = tmp_path_factory.mktemp(f"clock_collectives_{request.param}")
+    program = directory / "mpi_collectives"
+    subprocess.run([PYTHON, str(mpi_build(request.param) / "runtime" / "mpi_adapter" / "scorep"),
+                    MPI_COMPILERS[request.param]["c"], str(pathlib.Path(__file__).parent / "mpi_collectives.c"),
+                    "-o", str(program)], check=True, capture_output=True, timeout=120)
+    return program, request.param
+
+
+def test_collectives_with_offsets_measured_wrongly_are_repaired_post_mortem_and_counted(collectives):
+    # every rank's offset measured 10 ms x rank wrong: rank 3's enters show
+    # 30 ms late, after rank 0's leaves of the same reduce, allreduce, barrier
+    run = traced_run(collectives, collectives[0].parent / "offset_error",
+                     {"SCOREP_TIMER_TEST_OFFSET_ERROR_NS": "10000000"})
+    # 9 blocking collectives with an order on the world, one on each half, x 10
+    # (the scan, the Ibarrier and the communicator handles imply none)
+    checked, after = oracle.collective_violations(run["events"])
+    assert checked == 10 * 11 and after == [], (after[:10], run["output"][-2000:])
+    report = [line for line in run["output"].splitlines() if "collective leaves before the enters" in line]
+    assert len(report) == 1, run["output"][-3000:]
+    leaves, events = (int(n) for n in re.search(r"and (\d+) collective leaves .* (\d+) events in all",
+                                                report[0]).groups())
+    assert 1 <= leaves <= events <= len(run["events"])

@@ -1,4 +1,4 @@
-"""A system catalogue (tasks/posix_io.json) that does not fit the system's
+"""A system catalogue (tasks/posix_io.json, tasks/isoc_io.json) that does not fit the system's
 headers stops `regenerate` with an error naming the catalogue, the entry and
 what is wrong (generator/system_backend.py), instead of wrappers that drop an
 argument or a function silently."""
@@ -12,14 +12,15 @@ import pytest
 from conftest import REPO
 
 CATALOGUE = REPO / "tasks" / "posix_io.json"
+ISOC = REPO / "tasks" / "isoc_io.json"
 
 
-def regenerate_with(tmp_path, change):
+def regenerate_with(tmp_path, change, original=CATALOGUE):
     """`python3 -m generator regenerate`'s system-adapter step on a changed
     copy of the catalogue: (exit code, stderr)."""
-    raw = json.loads(CATALOGUE.read_text())
+    raw = json.loads(original.read_text())
     change(raw)
-    catalogue = tmp_path / "posix_io.json"
+    catalogue = tmp_path / original.name
     catalogue.write_text(json.dumps(raw))
     code = ("import sys, pathlib\n"
             "from generator.errors import SpecError\n"
@@ -59,3 +60,23 @@ def test_fortified_variant_of_an_unwrapped_function_is_an_error(tmp_path):
     code, err, path = regenerate_with(tmp_path, change)
     assert code == 1
     assert f"{path}, entry '__pread64_chk': fortified variant of 'pread64'" in err
+
+
+def test_ellipsis_function_without_its_va_list_variant_is_an_error(tmp_path):
+    code, err, path = regenerate_with(tmp_path, lambda raw: raw.pop("va_list"), ISOC)
+    assert code == 1
+    assert f"{path}, entry 'fprintf': declared with an ellipsis: name its va_list variant in 'va_list'" in err
+
+
+def test_va_list_variant_the_headers_do_not_declare_is_named(tmp_path):
+    code, err, path = regenerate_with(tmp_path, lambda raw: raw["va_list"]["functions"].update(printf="vprintf_x"),
+                                      ISOC)
+    assert code == 1
+    assert path in err and "vprintf_x: not declared by stdio.h" in err
+
+
+def test_va_list_entry_of_a_function_without_ellipsis_is_an_error(tmp_path):
+    code, err, path = regenerate_with(tmp_path, lambda raw: raw["va_list"]["functions"].update(fputs="vfprintf"),
+                                      ISOC)
+    assert code == 1
+    assert f"{path}, entry 'fputs': in 'va_list', but declared without an ellipsis" in err

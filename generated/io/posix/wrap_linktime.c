@@ -68,6 +68,10 @@ int __wrap_open(const char * path, int flags, mode_t mode)
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_0(path, flags, mode);
+    if (scorep_result >= 0)
+        scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
+                         path,
+                         scorep_io_access_of_flags(flags));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -92,6 +96,10 @@ int __wrap_open64(const char * path, int flags, mode_t mode)
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_1(path, flags, mode);
+    if (scorep_result >= 0)
+        scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
+                         path,
+                         scorep_io_access_of_flags(flags));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -116,6 +124,10 @@ int __wrap_openat(int dirfd, const char * path, int flags, mode_t mode)
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_2(dirfd, path, flags, mode);
+    if (scorep_result >= 0)
+        scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
+                         path,
+                         scorep_io_access_of_flags(flags));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -140,6 +152,10 @@ int __wrap_openat64(int dirfd, const char * path, int flags, mode_t mode)
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_3(dirfd, path, flags, mode);
+    if (scorep_result >= 0)
+        scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
+                         path,
+                         scorep_io_access_of_flags(flags));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -164,6 +180,10 @@ int __wrap_creat(const char * path, mode_t mode)
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_4(path, mode);
+    if (scorep_result >= 0)
+        scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
+                         path,
+                         SCOREP_IO_WRITE_ONLY);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -188,6 +208,10 @@ int __wrap_creat64(const char * path, mode_t mode)
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_5(path, mode);
+    if (scorep_result >= 0)
+        scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
+                         path,
+                         SCOREP_IO_WRITE_ONLY);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -211,7 +235,11 @@ int __wrap_close(int fd)
 
     }
     scorep_libwrap_begin(scorep_r);
+    int scorep_io_fd = fd;
+    scorep_io_handle scorep_io_h = scorep_io_handle_at(scorep_io_fd);
     int scorep_result = scorep_real_6(fd);
+    if (scorep_result == 0)
+        scorep_io_closed(scorep_io_fd, scorep_io_h);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -235,9 +263,18 @@ ssize_t __wrap_read(int fd, void * buf, size_t count)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  (uint64_t)count,
+                                  scorep_io_match);
     ssize_t scorep_result = scorep_real_7(fd, buf, count);
-    if (scorep_result > 0)
-        scorep_io_bytes((uint64_t)scorep_result, 0);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -261,9 +298,18 @@ ssize_t __wrap_write(int fd, const void * buf, size_t count)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  (uint64_t)count,
+                                  scorep_io_match);
     ssize_t scorep_result = scorep_real_8(fd, buf, count);
-    if (scorep_result > 0)
-        scorep_io_bytes(0, (uint64_t)scorep_result);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -287,9 +333,18 @@ ssize_t __wrap_pread(int fd, void * buf, size_t count, __off_t offset)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  (uint64_t)count,
+                                  scorep_io_match);
     ssize_t scorep_result = scorep_real_9(fd, buf, count, offset);
-    if (scorep_result > 0)
-        scorep_io_bytes((uint64_t)scorep_result, 0);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -313,9 +368,18 @@ ssize_t __wrap_pread64(int fd, void * buf, size_t count, __off64_t offset)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  (uint64_t)count,
+                                  scorep_io_match);
     ssize_t scorep_result = scorep_real_10(fd, buf, count, offset);
-    if (scorep_result > 0)
-        scorep_io_bytes((uint64_t)scorep_result, 0);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -339,9 +403,18 @@ ssize_t __wrap_pwrite(int fd, const void * buf, size_t count, __off_t offset)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  (uint64_t)count,
+                                  scorep_io_match);
     ssize_t scorep_result = scorep_real_11(fd, buf, count, offset);
-    if (scorep_result > 0)
-        scorep_io_bytes(0, (uint64_t)scorep_result);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -365,9 +438,18 @@ ssize_t __wrap_pwrite64(int fd, const void * buf, size_t count, __off64_t offset
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  (uint64_t)count,
+                                  scorep_io_match);
     ssize_t scorep_result = scorep_real_12(fd, buf, count, offset);
-    if (scorep_result > 0)
-        scorep_io_bytes(0, (uint64_t)scorep_result);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -391,9 +473,18 @@ ssize_t __wrap_readv(int fd, const struct iovec * iov, int iovcnt)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  scorep_io_iov_bytes(iov, iovcnt),
+                                  scorep_io_match);
     ssize_t scorep_result = scorep_real_13(fd, iov, iovcnt);
-    if (scorep_result > 0)
-        scorep_io_bytes((uint64_t)scorep_result, 0);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -417,9 +508,18 @@ ssize_t __wrap_writev(int fd, const struct iovec * iov, int iovcnt)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  scorep_io_iov_bytes(iov, iovcnt),
+                                  scorep_io_match);
     ssize_t scorep_result = scorep_real_14(fd, iov, iovcnt);
-    if (scorep_result > 0)
-        scorep_io_bytes(0, (uint64_t)scorep_result);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -443,9 +543,18 @@ ssize_t __wrap_preadv(int fd, const struct iovec * iov, int iovcnt, __off_t offs
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  scorep_io_iov_bytes(iov, iovcnt),
+                                  scorep_io_match);
     ssize_t scorep_result = scorep_real_15(fd, iov, iovcnt, offset);
-    if (scorep_result > 0)
-        scorep_io_bytes((uint64_t)scorep_result, 0);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -469,9 +578,18 @@ ssize_t __wrap_preadv64(int fd, const struct iovec * iov, int iovcnt, __off64_t 
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  scorep_io_iov_bytes(iov, iovcnt),
+                                  scorep_io_match);
     ssize_t scorep_result = scorep_real_16(fd, iov, iovcnt, offset);
-    if (scorep_result > 0)
-        scorep_io_bytes((uint64_t)scorep_result, 0);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -495,9 +613,18 @@ ssize_t __wrap_pwritev(int fd, const struct iovec * iov, int iovcnt, __off_t off
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  scorep_io_iov_bytes(iov, iovcnt),
+                                  scorep_io_match);
     ssize_t scorep_result = scorep_real_17(fd, iov, iovcnt, offset);
-    if (scorep_result > 0)
-        scorep_io_bytes(0, (uint64_t)scorep_result);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -521,9 +648,18 @@ ssize_t __wrap_pwritev64(int fd, const struct iovec * iov, int iovcnt, __off64_t
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  scorep_io_iov_bytes(iov, iovcnt),
+                                  scorep_io_match);
     ssize_t scorep_result = scorep_real_18(fd, iov, iovcnt, offset);
-    if (scorep_result > 0)
-        scorep_io_bytes(0, (uint64_t)scorep_result);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -547,7 +683,10 @@ __off_t __wrap_lseek(int fd, __off_t offset, int whence)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
     __off_t scorep_result = scorep_real_19(fd, offset, whence);
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_result != -1)
+        scorep_io_seek(scorep_io_h, (int64_t)offset, whence, (uint64_t)scorep_result);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -571,7 +710,10 @@ __off64_t __wrap_lseek64(int fd, __off64_t offset, int whence)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
     __off64_t scorep_result = scorep_real_20(fd, offset, whence);
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_result != -1)
+        scorep_io_seek(scorep_io_h, (int64_t)offset, whence, (uint64_t)scorep_result);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -716,6 +858,10 @@ int __wrap___open_2(const char * path, int flags)
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_26(path, flags);
+    if (scorep_result >= 0)
+        scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
+                         path,
+                         scorep_io_access_of_flags(flags));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -740,6 +886,10 @@ int __wrap___open64_2(const char * path, int flags)
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_27(path, flags);
+    if (scorep_result >= 0)
+        scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
+                         path,
+                         scorep_io_access_of_flags(flags));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -764,6 +914,10 @@ int __wrap___openat_2(int dirfd, const char * path, int flags)
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_28(dirfd, path, flags);
+    if (scorep_result >= 0)
+        scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
+                         path,
+                         scorep_io_access_of_flags(flags));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -788,6 +942,10 @@ int __wrap___openat64_2(int dirfd, const char * path, int flags)
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_29(dirfd, path, flags);
+    if (scorep_result >= 0)
+        scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
+                         path,
+                         scorep_io_access_of_flags(flags));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -811,9 +969,18 @@ ssize_t __wrap___read_chk(int fd, void * buf, size_t count, size_t buflen)
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  (uint64_t)count,
+                                  scorep_io_match);
     ssize_t scorep_result = scorep_real_30(fd, buf, count, buflen);
-    if (scorep_result > 0)
-        scorep_io_bytes((uint64_t)scorep_result, 0);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -837,9 +1004,18 @@ ssize_t __wrap___pread_chk(int fd, void * buf, size_t count, __off_t offset, siz
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  (uint64_t)count,
+                                  scorep_io_match);
     ssize_t scorep_result = scorep_real_31(fd, buf, count, offset, buflen);
-    if (scorep_result > 0)
-        scorep_io_bytes((uint64_t)scorep_result, 0);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -863,9 +1039,18 @@ ssize_t __wrap___pread64_chk(int fd, void * buf, size_t count, __off64_t offset,
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  (uint64_t)count,
+                                  scorep_io_match);
     ssize_t scorep_result = scorep_real_32(fd, buf, count, offset, buflen);
-    if (scorep_result > 0)
-        scorep_io_bytes((uint64_t)scorep_result, 0);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 

@@ -74,6 +74,10 @@ static __attribute__((used)) int scorep_libwrap_rt_0(const char * path, int flag
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_0(path, flags, mode);
+    if (scorep_result >= 0)
+        scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
+                         path,
+                         scorep_io_access_of_flags(flags));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -97,6 +101,10 @@ static __attribute__((used)) int scorep_libwrap_rt_1(const char * path, int flag
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_1(path, flags, mode);
+    if (scorep_result >= 0)
+        scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
+                         path,
+                         scorep_io_access_of_flags(flags));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -120,6 +128,10 @@ static __attribute__((used)) int scorep_libwrap_rt_2(int dirfd, const char * pat
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_2(dirfd, path, flags, mode);
+    if (scorep_result >= 0)
+        scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
+                         path,
+                         scorep_io_access_of_flags(flags));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -143,6 +155,10 @@ static __attribute__((used)) int scorep_libwrap_rt_3(int dirfd, const char * pat
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_3(dirfd, path, flags, mode);
+    if (scorep_result >= 0)
+        scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
+                         path,
+                         scorep_io_access_of_flags(flags));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -166,6 +182,10 @@ static __attribute__((used)) int scorep_libwrap_rt_4(const char * path, mode_t m
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_4(path, mode);
+    if (scorep_result >= 0)
+        scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
+                         path,
+                         SCOREP_IO_WRITE_ONLY);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -189,6 +209,10 @@ static __attribute__((used)) int scorep_libwrap_rt_5(const char * path, mode_t m
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_5(path, mode);
+    if (scorep_result >= 0)
+        scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
+                         path,
+                         SCOREP_IO_WRITE_ONLY);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -211,7 +235,11 @@ static __attribute__((used)) int scorep_libwrap_rt_6(int fd)
 
     }
     scorep_libwrap_begin(scorep_r);
+    int scorep_io_fd = fd;
+    scorep_io_handle scorep_io_h = scorep_io_handle_at(scorep_io_fd);
     int scorep_result = scorep_real_6(fd);
+    if (scorep_result == 0)
+        scorep_io_closed(scorep_io_fd, scorep_io_h);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -234,9 +262,18 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_7(int fd, void * buf, siz
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  (uint64_t)count,
+                                  scorep_io_match);
     ssize_t scorep_result = scorep_real_7(fd, buf, count);
-    if (scorep_result > 0)
-        scorep_io_bytes((uint64_t)scorep_result, 0);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -259,9 +296,18 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_8(int fd, const void * bu
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  (uint64_t)count,
+                                  scorep_io_match);
     ssize_t scorep_result = scorep_real_8(fd, buf, count);
-    if (scorep_result > 0)
-        scorep_io_bytes(0, (uint64_t)scorep_result);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -284,9 +330,18 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_9(int fd, void * buf, siz
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  (uint64_t)count,
+                                  scorep_io_match);
     ssize_t scorep_result = scorep_real_9(fd, buf, count, offset);
-    if (scorep_result > 0)
-        scorep_io_bytes((uint64_t)scorep_result, 0);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -309,9 +364,18 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_10(int fd, void * buf, si
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  (uint64_t)count,
+                                  scorep_io_match);
     ssize_t scorep_result = scorep_real_10(fd, buf, count, offset);
-    if (scorep_result > 0)
-        scorep_io_bytes((uint64_t)scorep_result, 0);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -334,9 +398,18 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_11(int fd, const void * b
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  (uint64_t)count,
+                                  scorep_io_match);
     ssize_t scorep_result = scorep_real_11(fd, buf, count, offset);
-    if (scorep_result > 0)
-        scorep_io_bytes(0, (uint64_t)scorep_result);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -359,9 +432,18 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_12(int fd, const void * b
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  (uint64_t)count,
+                                  scorep_io_match);
     ssize_t scorep_result = scorep_real_12(fd, buf, count, offset);
-    if (scorep_result > 0)
-        scorep_io_bytes(0, (uint64_t)scorep_result);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -384,9 +466,18 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_13(int fd, const struct i
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  scorep_io_iov_bytes(iov, iovcnt),
+                                  scorep_io_match);
     ssize_t scorep_result = scorep_real_13(fd, iov, iovcnt);
-    if (scorep_result > 0)
-        scorep_io_bytes((uint64_t)scorep_result, 0);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -409,9 +500,18 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_14(int fd, const struct i
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  scorep_io_iov_bytes(iov, iovcnt),
+                                  scorep_io_match);
     ssize_t scorep_result = scorep_real_14(fd, iov, iovcnt);
-    if (scorep_result > 0)
-        scorep_io_bytes(0, (uint64_t)scorep_result);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -434,9 +534,18 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_15(int fd, const struct i
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  scorep_io_iov_bytes(iov, iovcnt),
+                                  scorep_io_match);
     ssize_t scorep_result = scorep_real_15(fd, iov, iovcnt, offset);
-    if (scorep_result > 0)
-        scorep_io_bytes((uint64_t)scorep_result, 0);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -459,9 +568,18 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_16(int fd, const struct i
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  scorep_io_iov_bytes(iov, iovcnt),
+                                  scorep_io_match);
     ssize_t scorep_result = scorep_real_16(fd, iov, iovcnt, offset);
-    if (scorep_result > 0)
-        scorep_io_bytes((uint64_t)scorep_result, 0);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -484,9 +602,18 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_17(int fd, const struct i
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  scorep_io_iov_bytes(iov, iovcnt),
+                                  scorep_io_match);
     ssize_t scorep_result = scorep_real_17(fd, iov, iovcnt, offset);
-    if (scorep_result > 0)
-        scorep_io_bytes(0, (uint64_t)scorep_result);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -509,9 +636,18 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_18(int fd, const struct i
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
+                                  scorep_io_iov_bytes(iov, iovcnt),
+                                  scorep_io_match);
     ssize_t scorep_result = scorep_real_18(fd, iov, iovcnt, offset);
-    if (scorep_result > 0)
-        scorep_io_bytes(0, (uint64_t)scorep_result);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(0, scorep_io_done);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -534,7 +670,10 @@ static __attribute__((used)) __off_t scorep_libwrap_rt_19(int fd, __off_t offset
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
     __off_t scorep_result = scorep_real_19(fd, offset, whence);
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_result != -1)
+        scorep_io_seek(scorep_io_h, (int64_t)offset, whence, (uint64_t)scorep_result);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -557,7 +696,10 @@ static __attribute__((used)) __off64_t scorep_libwrap_rt_20(int fd, __off64_t of
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
     __off64_t scorep_result = scorep_real_20(fd, offset, whence);
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_result != -1)
+        scorep_io_seek(scorep_io_h, (int64_t)offset, whence, (uint64_t)scorep_result);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -696,6 +838,10 @@ static __attribute__((used)) int scorep_libwrap_rt_26(const char * path, int fla
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_26(path, flags);
+    if (scorep_result >= 0)
+        scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
+                         path,
+                         scorep_io_access_of_flags(flags));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -719,6 +865,10 @@ static __attribute__((used)) int scorep_libwrap_rt_27(const char * path, int fla
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_27(path, flags);
+    if (scorep_result >= 0)
+        scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
+                         path,
+                         scorep_io_access_of_flags(flags));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -742,6 +892,10 @@ static __attribute__((used)) int scorep_libwrap_rt_28(int dirfd, const char * pa
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_28(dirfd, path, flags);
+    if (scorep_result >= 0)
+        scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
+                         path,
+                         scorep_io_access_of_flags(flags));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -765,6 +919,10 @@ static __attribute__((used)) int scorep_libwrap_rt_29(int dirfd, const char * pa
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_29(dirfd, path, flags);
+    if (scorep_result >= 0)
+        scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
+                         path,
+                         scorep_io_access_of_flags(flags));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -787,9 +945,18 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_30(int fd, void * buf, si
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  (uint64_t)count,
+                                  scorep_io_match);
     ssize_t scorep_result = scorep_real_30(fd, buf, count, buflen);
-    if (scorep_result > 0)
-        scorep_io_bytes((uint64_t)scorep_result, 0);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -812,9 +979,18 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_31(int fd, void * buf, si
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  (uint64_t)count,
+                                  scorep_io_match);
     ssize_t scorep_result = scorep_real_31(fd, buf, count, offset, buflen);
-    if (scorep_result > 0)
-        scorep_io_bytes((uint64_t)scorep_result, 0);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -837,9 +1013,18 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_32(int fd, void * buf, si
 
     }
     scorep_libwrap_begin(scorep_r);
+    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
+    uint64_t scorep_io_match = scorep_io_next_match++;
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
+                                  (uint64_t)count,
+                                  scorep_io_match);
     ssize_t scorep_result = scorep_real_32(fd, buf, count, offset, buflen);
-    if (scorep_result > 0)
-        scorep_io_bytes((uint64_t)scorep_result, 0);
+    uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
+    if (scorep_io_done)
+        scorep_io_bytes(scorep_io_done, 0);
+    if (scorep_io_h != SCOREP_INVALID_ID)
+        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 

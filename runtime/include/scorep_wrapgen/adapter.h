@@ -81,6 +81,7 @@ typedef enum scorep_paradigm {
     SCOREP_PARADIGM_CAF,             /* Coarray Fortran (the CAF adapter, runtime/caf_adapter/) */
     SCOREP_PARADIGM_COMPILER,        /* compiler instrumentation of user functions (runtime/compiler.c) */
     SCOREP_PARADIGM_IO,              /* POSIX I/O calls (the I/O adapter, runtime/io_adapter/) */
+    SCOREP_PARADIGM_PTHREAD,         /* POSIX threads (the thread adapter, runtime/thread_adapter/) */
     SCOREP_PARADIGM_COUNT_
 } scorep_paradigm;
 
@@ -127,6 +128,18 @@ int scorep_region_is_filtered(scorep_region region);
 
 void scorep_enter(scorep_region region);
 void scorep_exit(scorep_region region);
+
+/* ---- threads (the thread adapter, runtime/thread_adapter/) ---------------- */
+
+/* The calling thread's location (its number within the process, as
+ * profile.json's "thread"), or SCOREP_INVALID_ID if it has recorded nothing
+ * yet. Creates nothing. */
+uint32_t scorep_thread_location_id(void);
+/* Records that the calling thread was created by the thread whose location
+ * is creator (scorep_thread_location_id on the creating thread); call it
+ * after the thread's first event. profile.json gives it as the location's
+ * "creator". */
+void scorep_thread_set_creator(uint32_t creator);
 
 /* ---- per-thread event generation flag ------------------------------------- */
 
@@ -432,6 +445,39 @@ void scorep_rma_sync(scorep_window window, int target);
 
 /* Bytes moved by the enclosing I/O call (MPI_File_read/write...). */
 void scorep_io_bytes(uint64_t bytes_read, uint64_t bytes_written);
+
+/* ---- I/O handles (the I/O adapters: runtime/io_adapter/) --------------------- */
+
+/* An I/O handle: a file of an I/O paradigm, as the trace's IoHandle
+ * definitions name it (docs/IO_ADAPTER.md). */
+typedef uint32_t scorep_io_handle;
+typedef enum scorep_io_paradigm {
+    SCOREP_IO_PARADIGM_POSIX,
+    SCOREP_IO_PARADIGM_ISOC,
+    SCOREP_IO_PARADIGM_COUNT_
+} scorep_io_paradigm;
+typedef enum scorep_io_access { SCOREP_IO_READ_ONLY, SCOREP_IO_WRITE_ONLY, SCOREP_IO_READ_WRITE } scorep_io_access;
+typedef enum scorep_io_operation { SCOREP_IO_OP_READ, SCOREP_IO_OP_WRITE } scorep_io_operation;
+
+/* The handle of file `name` (NULL: "<unknown>") in paradigm: same paradigm
+ * and name, same handle (unified across ranks likewise). Takes a lock and
+ * may allocate: call it where a file is opened, not per transfer. */
+scorep_io_handle scorep_io_handle_define(scorep_io_paradigm paradigm, const char* name);
+/* The handle of a descriptor the process had before any open it made
+ * (stdin, stdout, stderr: name "stdin", ...), usable from the start with
+ * access mode: no IoCreateHandle (OTF2's pre-created handles). */
+scorep_io_handle scorep_io_handle_define_pre_created(scorep_io_paradigm paradigm, const char* name,
+                                                     scorep_io_access mode);
+/* The handle became usable (open succeeded) / unusable (close succeeded). */
+void scorep_io_create_handle(scorep_io_handle handle, scorep_io_access mode);
+void scorep_io_destroy_handle(scorep_io_handle handle);
+/* A blocking transfer on handle: begin with the bytes requested, complete
+ * with the bytes done; matching_id pairs them (unique per thread). */
+void scorep_io_operation_begin(scorep_io_handle handle, scorep_io_operation mode, uint64_t bytes_request,
+                               uint64_t matching_id);
+void scorep_io_operation_complete(scorep_io_handle handle, uint64_t bytes_result, uint64_t matching_id);
+/* A seek: the offset asked for, whence (SEEK_SET, SEEK_CUR, SEEK_END), the offset reached. */
+void scorep_io_seek(scorep_io_handle handle, int64_t offset_request, int whence, uint64_t offset_result);
 
 /* ---- user parameters and metrics ------------------------------------------ */
 

@@ -1,0 +1,77 @@
+/* The support header of the generated POSIX threads adapter
+ * (generated/thread/pthread/, from pthread.h and tasks/pthread.json by
+ * generator/system_backend.py): what its wrappers and task snippets
+ * (tasks/thread_*.c.j2) need besides the library wrapper API.
+ *
+ * The measurement takes locks of its own (region definitions, a thread's
+ * first location, trace memory). With the run-time wrappers its calls of
+ * pthread_mutex_lock reach these wrappers, and recording one would enter
+ * the core again from inside the core: the region definition of the very
+ * wrapper that asks for it would recurse, a location being created would
+ * be created twice. So these wrappers record a call only where no core
+ * work can be under way on the thread, and say so by two replacements of
+ * the skeleton's names (made here, after libwrap.h declared the originals):
+ *   scorep_libwrap_should_record  also false inside any recorded library call
+ *                                 (the core's event path runs there, between
+ *                                 scorep_libwrap_begin's depth++ and its
+ *                                 enter), whatever SCOREP_LIBWRAP_NESTED says
+ *   scorep_libwrap_region_as      defines the region with event generation off
+ *                                 on the thread, so that the definition's own
+ *                                 lock is the C library's, unrecorded
+ * The core's other slow paths outside any wrapper (a thread's first event,
+ * runtime/location.c) run with event generation off themselves. */
+#ifndef SCOREP_THREAD_ADAPTER_H
+#define SCOREP_THREAD_ADAPTER_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include <scorep_wrapgen/libwrap.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What pthread_create's wrapper hands the new thread: the program's start
+ * routine and argument and the region named after the routine. */
+typedef struct scorep_thread_start scorep_thread_start;
+
+/* A start record for start(arg), or NULL (out of memory: the thread then
+ * runs start(arg) unmeasured by the trampoline, as without measurement). */
+scorep_thread_start* scorep_thread_start_new(void* (*start)(void*), void* arg);
+/* Frees a record no thread took (pthread_create failed). */
+void scorep_thread_start_free(scorep_thread_start* start);
+/* The start routine pthread_create is given instead of the program's: takes
+ * a scorep_thread_start, enters its region (the new thread's first event,
+ * which makes its location), runs the program's routine, leaves. */
+void* scorep_thread_trampoline(void* start);
+/* Leaves the region of the thread's start routine if the trampoline entered
+ * it and it is still open (pthread_exit's wrapper, then the trampoline). */
+void scorep_thread_leave_start(void);
+
+/* See above: no recording inside recorded library calls (nor, as always,
+ * where event generation is off). */
+static inline int scorep_thread_should_record(void)
+{
+    return __builtin_expect(scorep_thread_event_generation_off == 0, 1) &&
+           __builtin_expect(scorep_libwrap_thread_depth == 0, 1);
+}
+
+scorep_region scorep_thread_region_as(const scorep_libwrap_library* lib, const char* region_name,
+                                      const char* file, const char* symbol, scorep_paradigm paradigm,
+                                      scorep_region_role role);
+
+#ifndef SCOREP_THREAD_ADAPTER_SUPPORT
+#define scorep_libwrap_should_record scorep_thread_should_record
+#define scorep_libwrap_region_as scorep_thread_region_as
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SCOREP_THREAD_ADAPTER_H */

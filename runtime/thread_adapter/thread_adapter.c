@@ -1,0 +1,208 @@
+/* The hand-written part of the POSIX threads adapter: the trampoline a
+ * created thread starts in, and the name of its region.
+ *
+ * pthread_create's generated wrapper (tasks/thread_create.c.j2) hands the
+ * new thread scorep_thread_trampoline and a start record. The trampoline's
+ * enter of the start routine's region is the thread's first event: the core
+ * makes (or reuses) its location there (runtime/location.c), and everything
+ * the thread records nests below the routine's region, as Score-P shows a
+ * thread's calls below its start function. The new location records the
+ * creating thread's (profile.json: the location's "creator").
+ *
+ * The routine's name: the dynamic symbol table (dladdr) knows exported
+ * functions only; a program's own start routines are mostly neither exported
+ * nor static-free, so the object's full symbol table (.symtab, which a
+ * program keeps unless stripped) is read next. A stripped object gives
+ * "thread start <object>+0x<offset>" (std::thread's routine in Debian's
+ * stripped libstdc++: "thread start libstdc++.so.6+0xd4490").
+ *
+ * Everything here runs with event generation off on the calling thread, so
+ * that its own calls (malloc, open, pthread_mutex_lock) are never recorded
+ * by the measurement's other adapters or this one. */
+#define SCOREP_THREAD_ADAPTER_SUPPORT
+#include "scorep_thread_adapter.h"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct scorep_thread_start {
+    void* (*start)(void*);
+    void* arg;
+    scorep_region region;
+    uint32_t creator;   /* the creating thread's location */
+};
+
+/* The regions of the start routines seen so far: finding a name may read
+ * the object's symbol table, which a program that starts many threads with
+ * one routine should pay for once. A routine beyond the table is named
+ * again at each start (its region is the same: a definition with the same
+ * name and file returns the same id). */
+#define KNOWN_ROUTINES 256
+static struct { void* (*start)(void*); scorep_region region; } known[KNOWN_ROUTINES];
+static unsigned known_count;
+static pthread_mutex_t known_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* the region of the start routine this thread's trampoline entered, while open */
+static __thread scorep_region start_region;
+static __thread int start_open;
+
+#if UINTPTR_MAX > 0xffffffffu
+typedef Elf64_Ehdr elf_ehdr;
+typedef Elf64_Shdr elf_shdr;
+typedef Elf64_Sym elf_sym;
+#define ELF_ST_TYPE ELF64_ST_TYPE
+#else
+typedef Elf32_Ehdr elf_ehdr;
+typedef Elf32_Shdr elf_shdr;
+typedef Elf32_Sym elf_sym;
+#define ELF_ST_TYPE ELF32_ST_TYPE
+#endif
+
+/* The function of path's .symtab that contains value (an address relative to
+ * the load base for a shared object or PIE, absolute for ET_EXEC), into out. */
+static int symtab_name(const char* path, uintptr_t address, uintptr_t base, char* out, size_t size)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    struct stat st;
+    void* map = MAP_FAILED;
+    if (fstat(fd, &st) == 0 && (size_t)st.st_size >= sizeof(elf_ehdr))
+        map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED) return 0;
+    const char* image = map;
+    size_t length = (size_t)st.st_size;
+    const elf_ehdr* eh = map;
+    int found = 0;
+    if (memcmp(eh->e_ident, ELFMAG, SELFMAG) == 0 && eh->e_shoff + (size_t)eh->e_shnum * sizeof(elf_shdr) <= length) {
+        uintptr_t value = eh->e_type == ET_EXEC ? address : address - base;
+        const elf_shdr* sh = (const elf_shdr*)(image + eh->e_shoff);
+        for (unsigned i = 0; i < eh->e_shnum && !found; i++) {
+            if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum) continue;
+            const elf_shdr* strs = &sh[sh[i].sh_link];
+            if (sh[i].sh_offset + sh[i].sh_size > length || strs->sh_offset + strs->sh_size > length) continue;
+            const elf_sym* sym = (const elf_sym*)(image + sh[i].sh_offset);
+            size_t count = sh[i].sh_size / sizeof *sym;
+            for (size_t k = 0; k < count; k++) {
+                if (ELF_ST_TYPE(sym[k].st_info) != STT_FUNC || sym[k].st_value == 0) continue;
+                if (value < sym[k].st_value || value >= sym[k].st_value + (sym[k].st_size ? sym[k].st_size : 1))
+                    continue;
+                if (sym[k].st_name >= strs->sh_size) continue;
+                snprintf(out, size, "%s", image + strs->sh_offset + sym[k].st_name);
+                found = 1;
+                break;
+            }
+        }
+    }
+    munmap(map, length);
+    return found;
+}
+
+/* The start routine's name and the object that defines it. */
+static void start_name(void* (*start)(void*), char* name, size_t size, char* file, size_t file_size)
+{
+    Dl_info info;
+    void* address = *(void**)&start;
+    file[0] = 0;
+    if (!dladdr(address, &info)) {
+        snprintf(name, size, "thread start %p", address);
+        return;
+    }
+    snprintf(file, file_size, "%s", info.dli_fname ? info.dli_fname : "");
+    if (info.dli_sname && info.dli_saddr == address) {
+        snprintf(name, size, "%s", info.dli_sname);
+        return;
+    }
+    /* the main program's dli_fname may be "" (glibc): /proc/self/exe is it */
+    const char* path = info.dli_fname && info.dli_fname[0] ? info.dli_fname : "/proc/self/exe";
+    if (!symtab_name(path, (uintptr_t)address, (uintptr_t)info.dli_fbase, name, size)) {
+        const char* base = strrchr(path, '/');
+        snprintf(name, size, "thread start %s+0x%lx", base ? base + 1 : path,
+                 (unsigned long)((uintptr_t)address - (uintptr_t)info.dli_fbase));
+    }
+}
+
+scorep_thread_start* scorep_thread_start_new(void* (*start)(void*), void* arg)
+{
+    int was_off = scorep_thread_event_generation_off;
+    scorep_event_generation_off();
+    scorep_thread_start* s = malloc(sizeof *s);
+    if (s != NULL) {
+        s->start = start;
+        s->arg = arg;
+        s->region = SCOREP_INVALID_ID;
+        pthread_mutex_lock(&known_lock);
+        for (unsigned i = 0; i < known_count && s->region == SCOREP_INVALID_ID; i++)
+            if (known[i].start == start) s->region = known[i].region;
+        pthread_mutex_unlock(&known_lock);
+        if (s->region == SCOREP_INVALID_ID) {
+            char name[512], file[1024];
+            start_name(start, name, sizeof name, file, sizeof file);
+            s->region = scorep_region_define(name, file, SCOREP_PARADIGM_PTHREAD, SCOREP_ROLE_FUNCTION, "pthread");
+            pthread_mutex_lock(&known_lock);
+            if (known_count < KNOWN_ROUTINES) {
+                known[known_count].start = start;
+                known[known_count].region = s->region;
+                known_count++;
+            }
+            pthread_mutex_unlock(&known_lock);
+        }
+        s->creator = scorep_thread_location_id();
+    }
+    scorep_thread_event_generation_off = was_off;
+    return s;
+}
+
+void scorep_thread_start_free(scorep_thread_start* start)
+{
+    int was_off = scorep_thread_event_generation_off;
+    scorep_event_generation_off();
+    free(start);
+    scorep_thread_event_generation_off = was_off;
+}
+
+void* scorep_thread_trampoline(void* p)
+{
+    scorep_thread_start s = *(scorep_thread_start*)p;
+    scorep_thread_start_free(p);
+    if (s.region == SCOREP_INVALID_ID)   /* no region (the definitions are full): unmeasured */
+        return s.start(s.arg);
+    /* the enter makes the thread's location: core work, not the program's */
+    scorep_event_generation_off();
+    start_region = s.region;
+    start_open = 1;
+    scorep_enter(s.region);
+    scorep_thread_set_creator(s.creator);
+    scorep_event_generation_on();
+    void* result = s.start(s.arg);
+    scorep_thread_leave_start();
+    return result;
+}
+
+void scorep_thread_leave_start(void)
+{
+    if (!start_open) return;
+    int was_off = scorep_thread_event_generation_off;
+    scorep_event_generation_off();
+    start_open = 0;
+    scorep_exit(start_region);
+    scorep_thread_event_generation_off = was_off;
+}
+
+scorep_region scorep_thread_region_as(const scorep_libwrap_library* lib, const char* region_name,
+                                      const char* file, const char* symbol, scorep_paradigm paradigm,
+                                      scorep_region_role role)
+{
+    int was_off = scorep_thread_event_generation_off;
+    scorep_event_generation_off();
+    scorep_region r = scorep_libwrap_region_as(lib, region_name, file, symbol, paradigm, role);
+    scorep_thread_event_generation_off = was_off;
+    return r;
+}

@@ -1,0 +1,113 @@
+/*
+ * The I/O adapters' part of the OTF2 archive (docs/IO_ADAPTER.md): the
+ * global I/O definitions rank 0 writes, and the event values' OTF2 forms.
+ *
+ * A unified I/O handle (the core's, adapter.h: a file of one I/O paradigm,
+ * the same on every rank that opened it) becomes an IoHandle with the same
+ * id, named after its file; each distinct file name one IoRegularFile in the
+ * scope of the machine (system tree node 0); each paradigm one IoParadigm
+ * in use (POSIX, ISOC), numbered in that order. The events carry process-local handle ids, which the
+ * locations' OTF2_MAPPING_IO_HANDLE tables translate (trace_definitions.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace.h"
+
+static const struct {
+    const char* identification;
+    const char* name;
+} paradigms[SCOREP_IO_PARADIGM_COUNT_] = {
+    [SCOREP_IO_PARADIGM_POSIX] = {"POSIX", "POSIX I/O"},
+    [SCOREP_IO_PARADIGM_ISOC] = {"ISOC", "ISO C I/O"},
+};
+
+OTF2_IoAccessMode trace_io_access_mode(uint64_t mode)
+{
+    switch ((scorep_io_access)mode) {
+    case SCOREP_IO_READ_ONLY: return OTF2_IO_ACCESS_MODE_READ_ONLY;
+    case SCOREP_IO_WRITE_ONLY: return OTF2_IO_ACCESS_MODE_WRITE_ONLY;
+    default: return OTF2_IO_ACCESS_MODE_READ_WRITE;
+    }
+}
+
+OTF2_IoSeekOption trace_io_seek_option(int64_t whence)
+{
+    switch (whence) {
+    case SEEK_SET: return OTF2_IO_SEEK_FROM_START;
+    case SEEK_CUR: return OTF2_IO_SEEK_FROM_CURRENT;
+    case SEEK_END: return OTF2_IO_SEEK_FROM_END;
+    default: return OTF2_IO_SEEK_FROM_CURRENT;
+    }
+}
+
+int trace_io_write_definitions(OTF2_GlobalDefWriter* writer, const scorep_unified_definitions* defs,
+                               uint32_t* next_string)
+{
+    uint32_t n = defs->io_handle_count;
+    if (n == 0)
+        return 0;
+    int failed = 0;
+    /* the paradigms in use, numbered densely from 0 (OTF2 readers expect
+     * definitions without gaps) */
+    uint32_t ref_of[SCOREP_IO_PARADIGM_COUNT_];
+    for (int p = 0; p < SCOREP_IO_PARADIGM_COUNT_; p++)
+        ref_of[p] = OTF2_UNDEFINED_IO_PARADIGM;
+    for (uint32_t h = 0; h < n; h++)
+        if ((unsigned)defs->io_handles[h].paradigm < SCOREP_IO_PARADIGM_COUNT_)
+            ref_of[defs->io_handles[h].paradigm] = 0;
+    uint32_t paradigms_used = 0;
+    for (int p = 0; p < SCOREP_IO_PARADIGM_COUNT_; p++) {
+        if (ref_of[p] == OTF2_UNDEFINED_IO_PARADIGM)
+            continue;
+        ref_of[p] = paradigms_used++;
+        OTF2_StringRef identification = (*next_string)++, name = (*next_string)++;
+        failed |= OTF2_GlobalDefWriter_WriteString(writer, identification, paradigms[p].identification) != OTF2_SUCCESS;
+        failed |= OTF2_GlobalDefWriter_WriteString(writer, name, paradigms[p].name) != OTF2_SUCCESS;
+        failed |= OTF2_GlobalDefWriter_WriteIoParadigm(writer, ref_of[p], identification, name,
+                                                       OTF2_IO_PARADIGM_CLASS_SERIAL, OTF2_IO_PARADIGM_FLAG_NONE,
+                                                       0, NULL, NULL, NULL) != OTF2_SUCCESS;
+    }
+    /* one file (and its name string) per distinct name, in the order of the
+     * handles that name it first; the handles are few (one per file opened
+     * per paradigm), so a quadratic search costs nothing here */
+    uint32_t* file_of = malloc(n * sizeof *file_of);
+    uint32_t* string_of_file = malloc(n * sizeof *string_of_file);
+    if (file_of == NULL || string_of_file == NULL) {
+        free(file_of);
+        free(string_of_file);
+        return -1;
+    }
+    uint32_t files = 0;
+    for (uint32_t h = 0; h < n; h++) {
+        uint32_t earlier = 0;
+        while (earlier < h && strcmp(defs->io_handles[earlier].name, defs->io_handles[h].name) != 0)
+            earlier++;
+        if (earlier < h) {
+            file_of[h] = file_of[earlier];
+            continue;
+        }
+        file_of[h] = files;
+        string_of_file[files] = (*next_string)++;
+        failed |= OTF2_GlobalDefWriter_WriteString(writer, string_of_file[files], defs->io_handles[h].name)
+                  != OTF2_SUCCESS;
+        failed |= OTF2_GlobalDefWriter_WriteIoRegularFile(writer, files, string_of_file[files], 0) != OTF2_SUCCESS;
+        files++;
+    }
+    for (uint32_t h = 0; h < n; h++) {
+        const scorep_io_handle_def* d = &defs->io_handles[h];
+        failed |= OTF2_GlobalDefWriter_WriteIoHandle(writer, h, string_of_file[file_of[h]], file_of[h],
+                                                     ref_of[d->paradigm],
+                                                     d->pre_created ? OTF2_IO_HANDLE_FLAG_PRE_CREATED
+                                                                    : OTF2_IO_HANDLE_FLAG_NONE,
+                                                     OTF2_UNDEFINED_COMM, OTF2_UNDEFINED_IO_HANDLE) != OTF2_SUCCESS;
+        /* stdin, stdout, stderr: active from the start, in their mode */
+        if (d->pre_created)
+            failed |= OTF2_GlobalDefWriter_WriteIoPreCreatedHandleState(writer, h, trace_io_access_mode(d->mode),
+                                                                         OTF2_IO_STATUS_FLAG_NONE) != OTF2_SUCCESS;
+    }
+    free(file_of);
+    free(string_of_file);
+    return failed ? -1 : 0;
+}
