@@ -805,14 +805,16 @@ void scorep_io_destroy_handle(scorep_io_handle handle)
     DISPATCH(io_destroy_handle, handle);
 }
 
-/* The transfers also feed the per-file totals (io_files.c): the begin's
- * time is the call's enter (without a trace, the location's last event), the
- * completion reads the clock and the call's exit right after takes the same
- * time (exit_at_last), so the per-file time costs no extra clock read. */
+/* The transfers also feed the per-file totals (io_files.c): the begin is
+ * stamped with the call's enter (the location's last event, a few
+ * instructions earlier: no clock read, trace or not), the completion reads
+ * the clock and the call's exit right after takes the same time
+ * (exit_at_last). So a file's time is its transfers' region time, and it
+ * costs no extra clock read. */
 void scorep_io_operation_begin(scorep_io_handle handle, scorep_io_operation mode, uint64_t bytes_request,
                                uint64_t matching_id)
 {
-    EVENT_BEGIN();
+    EVENT_BEGIN_AT_START();
     scorep_io_files_begin(t, handle, mode);
     DISPATCH(io_operation_begin, handle, mode, bytes_request, matching_id);
 }

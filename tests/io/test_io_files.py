@@ -84,6 +84,13 @@ def test_linked_profile_gives_exact_bytes_per_file(build_dir, tmp_path, plain, t
                                      "SCOREP_ENABLE_TRACING": tracing})
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, plain[1].stdout, "")
     assert file_figures(experiment) == expected(proc.stdout, cwd)
+    # a file's time is its transfers' time: stdout's is printf's (its only
+    # calls on stdout), in the call paths' figures
+    profile = json.loads((experiment / "profile.json").read_text())
+    printf = {r["id"] for r in profile["regions"] if r["name"] == "printf"}
+    callpaths = {c["id"]: c["region"] for c in profile["callpaths"]}
+    stdout_time = next(f["time_ns"] for f in profile["io_files"] if f["name"] == "stdout")
+    assert stdout_time == sum(row["time_incl_ns"] for row in profile["rows"] if callpaths[row["callpath"]] in printf)
 
 
 def test_preloaded_profile_gives_exact_bytes_per_file(installed_prefix, tmp_path, plain):
