@@ -785,9 +785,12 @@ void scorep_rma_sync(scorep_window window, int target) { EVENT_BEGIN(); DISPATCH
 
 /* ---- I/O, parameters, metrics ---- */
 
+/* The bytes a transfer moved, counted in the profile; the trace has no
+ * record of them (its IoOperationComplete carries them): stamped with the
+ * last event's time, no clock read (issue 23, "Cost"). */
 void scorep_io_bytes(uint64_t bytes_read, uint64_t bytes_written)
 {
-    EVENT_BEGIN();
+    EVENT_BEGIN_AT_START();
     DISPATCH(io_bytes, bytes_read, bytes_written);
 }
 
@@ -805,16 +808,21 @@ void scorep_io_destroy_handle(scorep_io_handle handle)
     DISPATCH(io_destroy_handle, handle);
 }
 
+/* A transfer's IoOperationBegin comes right after its region's enter and its
+ * IoOperationComplete right before the exit (tasks/io_operation.c.j2): the
+ * begin takes the enter's time and the exit the complete's, as an MPI call's
+ * send and receive do; a recorded write reads the clock twice, not four
+ * times (bench/system_adapters, docs/PERFORMANCE.md). */
 void scorep_io_operation_begin(scorep_io_handle handle, scorep_io_operation mode, uint64_t bytes_request,
                                uint64_t matching_id)
 {
-    EVENT_BEGIN();
+    EVENT_BEGIN_AT_START();
     DISPATCH(io_operation_begin, handle, mode, bytes_request, matching_id);
 }
 
 void scorep_io_operation_complete(scorep_io_handle handle, uint64_t bytes_result, uint64_t matching_id)
 {
-    EVENT_BEGIN();
+    EVENT_BEGIN_AT_END();
     DISPATCH(io_operation_complete, handle, bytes_result, matching_id);
 }
 
