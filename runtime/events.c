@@ -65,22 +65,26 @@ typedef struct event_state {
 
 /* Whether an active substrate records the time of every event (the trace). */
 static int events_need_time;
+int scorep_io_operations_recorded;
 
 void scorep_events_activate_substrates(void)
 {
     enter_count = leave_count = 0;
     events_need_time = 0;
+    int io_operations = 0;
     FLAT_CALLBACKS(FLAT_RESET)
     flat_target_parameter.count = 0;
     for (int i = 0; i < scorep_substrate_count_active; i++) {
         const scorep_substrate* s = scorep_substrates[i];
         events_need_time |= s->needs_event_times;
+        io_operations |= s->io_operation_begin != NULL || s->io_operation_complete != NULL;
         if (s->enter) enter_fns[enter_count++] = s->enter;
         if (s->leave) leave_fns[leave_count++] = s->leave;
         FLAT_CALLBACKS(FLAT_FILL)
         if (s->parameter_int && !s->rma_events_carry_target)
             flat_target_parameter.fns[flat_target_parameter.count++] = s->parameter_int;
     }
+    scorep_io_operations_recorded = io_operations;
 }
 
 void scorep_events_location_created(scorep_location* loc)
@@ -824,6 +828,26 @@ void scorep_io_operation_complete(scorep_io_handle handle, uint64_t bytes_result
 {
     EVENT_BEGIN_AT_END();
     DISPATCH(io_operation_complete, handle, bytes_result, matching_id);
+}
+
+/* The end of a transfer in one call (tasks/io_operation.c.j2): the bytes
+ * done counted for the profile (io_bytes, by the direction of mode) and, on
+ * a handle, the IoOperationComplete; as scorep_io_bytes followed by
+ * scorep_io_operation_complete, with one location lookup and one clock read
+ * (which the exit that follows reuses). */
+void scorep_io_transfer_done(scorep_io_handle handle, scorep_io_operation mode, uint64_t bytes_done,
+                             uint64_t matching_id)
+{
+    EVENT_BEGIN_AT_END();
+    if (bytes_done) {
+        uint64_t bytes_read = mode == SCOREP_IO_OP_READ ? bytes_done : 0;
+        DISPATCH(io_bytes, bytes_read, bytes_done - bytes_read);
+    }
+    if (handle != SCOREP_INVALID_ID) {
+        /* two events when both happen, as the two calls counted them */
+        if (bytes_done) ((event_state*)loc->event_private)->event_count++;
+        DISPATCH(io_operation_complete, handle, bytes_done, matching_id);
+    }
 }
 
 void scorep_io_seek(scorep_io_handle handle, int64_t offset_request, int whence, uint64_t offset_result)
