@@ -35,7 +35,7 @@ static void (*leave_fns[SCOREP_MAX_SUBSTRATES])(scorep_location*, uint64_t, scor
 #define FLAT_CALLBACKS(X) \
     X(mpi_send) X(mpi_recv) X(mpi_isend) X(mpi_isend_complete) X(mpi_irecv_request) X(mpi_irecv) \
     X(mpi_collective_begin) X(mpi_collective_end) X(rma_put) X(rma_get) X(rma_atomic)          \
-    X(rma_op_complete) X(parameter_int)
+    X(rma_op_complete) X(parameter_int) X(io_bytes) X(io_operation_begin) X(io_operation_complete)
 #define FLAT_DECLARE(callback)                                                       \
     static struct {                                                                  \
         int count;                                                                   \
@@ -71,20 +71,18 @@ void scorep_events_activate_substrates(void)
 {
     enter_count = leave_count = 0;
     events_need_time = 0;
-    int io_operations = 0;
     FLAT_CALLBACKS(FLAT_RESET)
     flat_target_parameter.count = 0;
     for (int i = 0; i < scorep_substrate_count_active; i++) {
         const scorep_substrate* s = scorep_substrates[i];
         events_need_time |= s->needs_event_times;
-        io_operations |= s->io_operation_begin != NULL || s->io_operation_complete != NULL;
         if (s->enter) enter_fns[enter_count++] = s->enter;
         if (s->leave) leave_fns[leave_count++] = s->leave;
         FLAT_CALLBACKS(FLAT_FILL)
         if (s->parameter_int && !s->rma_events_carry_target)
             flat_target_parameter.fns[flat_target_parameter.count++] = s->parameter_int;
     }
-    scorep_io_operations_recorded = io_operations;
+    scorep_io_operations_recorded = flat_io_operation_begin.count + flat_io_operation_complete.count > 0;
 }
 
 void scorep_events_location_created(scorep_location* loc)
@@ -795,7 +793,7 @@ void scorep_rma_sync(scorep_window window, int target) { EVENT_BEGIN(); DISPATCH
 void scorep_io_bytes(uint64_t bytes_read, uint64_t bytes_written)
 {
     EVENT_BEGIN_AT_START();
-    DISPATCH(io_bytes, bytes_read, bytes_written);
+    DISPATCH_FLAT(io_bytes, bytes_read, bytes_written);
 }
 
 /* The I/O adapters' handle events: stamped with the clock (needs_event_times)
@@ -821,13 +819,13 @@ void scorep_io_operation_begin(scorep_io_handle handle, scorep_io_operation mode
                                uint64_t matching_id)
 {
     EVENT_BEGIN_AT_START();
-    DISPATCH(io_operation_begin, handle, mode, bytes_request, matching_id);
+    DISPATCH_FLAT(io_operation_begin, handle, mode, bytes_request, matching_id);
 }
 
 void scorep_io_operation_complete(scorep_io_handle handle, uint64_t bytes_result, uint64_t matching_id)
 {
     EVENT_BEGIN_AT_END();
-    DISPATCH(io_operation_complete, handle, bytes_result, matching_id);
+    DISPATCH_FLAT(io_operation_complete, handle, bytes_result, matching_id);
 }
 
 /* The end of a transfer in one call (tasks/io_operation.c.j2): the bytes
@@ -841,12 +839,12 @@ void scorep_io_transfer_done(scorep_io_handle handle, scorep_io_operation mode, 
     EVENT_BEGIN_AT_END();
     if (bytes_done) {
         uint64_t bytes_read = mode == SCOREP_IO_OP_READ ? bytes_done : 0;
-        DISPATCH(io_bytes, bytes_read, bytes_done - bytes_read);
+        DISPATCH_FLAT(io_bytes, bytes_read, bytes_done - bytes_read);
     }
     if (handle != SCOREP_INVALID_ID) {
         /* two events when both happen, as the two calls counted them */
         if (bytes_done) ((event_state*)loc->event_private)->event_count++;
-        DISPATCH(io_operation_complete, handle, bytes_done, matching_id);
+        DISPATCH_FLAT(io_operation_complete, handle, bytes_done, matching_id);
     }
 }
 
