@@ -132,10 +132,11 @@ void scorep_enter(scorep_region region)
     for (int i = 0; i < enter_count; i++) enter_fns[i](loc, t, region);
 }
 
-void scorep_exit(scorep_region region)
+/* The exit of region on loc (scorep_exit's work; also the end of an I/O
+ * transfer, scorep_io_transfer_exit). */
+static inline __attribute__((always_inline)) void exit_on(scorep_location* loc, scorep_region region)
 {
-    scorep_location* loc = current();
-    if (UNLIKELY(!loc || region >= SCOREP_MAX_REGIONS || scorep_region_filtered_flags[region])) return;
+    if (UNLIKELY(region >= SCOREP_MAX_REGIONS || scorep_region_filtered_flags[region])) return;
     event_state* es = loc->event_private;
     /* right after a receive or completion that read the clock, its time: the
      * call's work ended there, and the trace saves a clock read and an OTF2
@@ -154,6 +155,13 @@ void scorep_exit(scorep_region region)
     es->event_count++;
     loc->last_ticks = t;
     for (int i = 0; i < leave_count; i++) leave_fns[i](loc, t, region);
+}
+
+void scorep_exit(scorep_region region)
+{
+    scorep_location* loc = current();
+    if (UNLIKELY(!loc)) return;
+    exit_on(loc, region);
 }
 
 /* Leaves every region still open, newest first, at time t. Runs at
@@ -828,23 +836,27 @@ void scorep_io_operation_complete(scorep_io_handle handle, uint64_t bytes_result
     DISPATCH_FLAT(io_operation_complete, handle, bytes_result, matching_id);
 }
 
-/* The end of a transfer in one call (tasks/io_operation.c.j2): the bytes
- * done counted for the profile (io_bytes, by the direction of mode) and, on
- * a handle, the IoOperationComplete; as scorep_io_bytes followed by
- * scorep_io_operation_complete, with one location lookup and one clock read
- * (which the exit that follows reuses). */
-void scorep_io_transfer_done(scorep_io_handle handle, scorep_io_operation mode, uint64_t bytes_done,
-                             uint64_t matching_id)
+/* The end of a recorded transfer in one call (tasks/io_operation.c.j2): the
+ * bytes done counted for the profile (io_bytes, by the direction of mode),
+ * on a handle the IoOperationComplete, and the exit of region, which takes
+ * the complete's time; as scorep_io_bytes, scorep_io_operation_complete and
+ * scorep_exit, with one location lookup (docs/PERFORMANCE.md). */
+void scorep_io_transfer_exit(scorep_region region, scorep_io_handle handle, scorep_io_operation mode,
+                             uint64_t bytes_done, uint64_t matching_id)
 {
-    EVENT_BEGIN_AT_END();
-    if (bytes_done) {
-        uint64_t bytes_read = mode == SCOREP_IO_OP_READ ? bytes_done : 0;
-        DISPATCH_FLAT(io_bytes, bytes_read, bytes_done - bytes_read);
-    }
-    if (handle != SCOREP_INVALID_ID) {
-        /* two events when both happen, as the two calls counted them */
-        if (bytes_done) ((event_state*)loc->event_private)->event_count++;
-        DISPATCH_FLAT(io_operation_complete, handle, bytes_done, matching_id);
+    if (bytes_done || handle != SCOREP_INVALID_ID) {
+        EVENT_BEGIN_AT_END();
+        if (bytes_done) {
+            uint64_t bytes_read = mode == SCOREP_IO_OP_READ ? bytes_done : 0;
+            DISPATCH_FLAT(io_bytes, bytes_read, bytes_done - bytes_read);
+        }
+        if (handle != SCOREP_INVALID_ID) {
+            if (bytes_done) ((event_state*)loc->event_private)->event_count++;
+            DISPATCH_FLAT(io_operation_complete, handle, bytes_done, matching_id);
+        }
+        exit_on(loc, region);
+    } else {
+        scorep_exit(region);
     }
 }
 

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include <scorep_wrapgen/adapter.h>   /* scorep_io_bytes, scorep_io_handle_define, ... */
+#include <scorep_wrapgen/libwrap.h>   /* scorep_libwrap_thread_depth (scorep_io_end) */
 
 /* ---- I/O handles: the trace's IoHandle per open file (docs/IO_ADAPTER.md) ----
  *
@@ -146,6 +147,17 @@ static inline void scorep_io_closed(int fd, scorep_io_handle handle)
     uint32_t expected = handle + 1;
     __atomic_compare_exchange_n(&scorep_io_fd_handle[fd], &expected, 0, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
     scorep_io_destroy_handle(handle);
+}
+
+/* The end of a recorded transfer (tasks/io_operation.c.j2, in place of
+ * scorep_libwrap_end): its bytes done, its IoOperationComplete on a handle
+ * and the region's exit in one call into the core, then the thread's
+ * library-call depth as scorep_libwrap_end leaves it. */
+static inline void scorep_io_end(scorep_region region, scorep_io_handle handle, scorep_io_operation mode,
+                                 uint64_t bytes_done, uint64_t matching_id)
+{
+    scorep_io_transfer_exit(region, handle, mode, bytes_done, matching_id);
+    scorep_libwrap_thread_depth--;
 }
 
 static inline uint64_t scorep_io_iov_bytes(const struct iovec* iov, int iovcnt)

@@ -343,10 +343,8 @@ unsigned long __wrap_fread(void *restrict ptr, size_t size, size_t count, FILE *
     }
     unsigned long scorep_result = scorep_real_10(ptr, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -381,10 +379,8 @@ size_t __wrap_fread_unlocked(void *restrict ptr, size_t size, size_t count, FILE
     }
     size_t scorep_result = scorep_real_11(ptr, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -419,10 +415,8 @@ unsigned long __wrap_fwrite(const void *restrict ptr, size_t size, size_t count,
     }
     unsigned long scorep_result = scorep_real_12(ptr, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -457,10 +451,8 @@ size_t __wrap_fwrite_unlocked(const void *restrict ptr, size_t size, size_t coun
     }
     size_t scorep_result = scorep_real_13(ptr, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -495,10 +487,8 @@ char * __wrap_fgets(char *restrict string, int size, FILE *restrict stream)
     }
     char * scorep_result = scorep_real_14(string, size, stream);
     uint64_t scorep_io_done = scorep_result != NULL ? (uint64_t)strlen(scorep_result) : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -533,10 +523,8 @@ char * __wrap_fgets_unlocked(char *restrict string, int size, FILE *restrict str
     }
     char * scorep_result = scorep_real_15(string, size, stream);
     uint64_t scorep_io_done = scorep_result != NULL ? (uint64_t)strlen(scorep_result) : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -571,10 +559,8 @@ int __wrap_fputs(const char *restrict string, FILE *restrict stream)
     }
     int scorep_result = scorep_real_16(string, stream);
     uint64_t scorep_io_done = scorep_result >= 0 ? (uint64_t)strlen(string) : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -609,10 +595,8 @@ int __wrap_fputs_unlocked(const char *restrict string, FILE *restrict stream)
     }
     int scorep_result = scorep_real_17(string, stream);
     uint64_t scorep_io_done = scorep_result >= 0 ? (uint64_t)strlen(string) : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -647,10 +631,8 @@ int __wrap_puts(const char * string)
     }
     int scorep_result = scorep_real_18(string);
     uint64_t scorep_io_done = scorep_result >= 0 ? (uint64_t)strlen(string) + 1 : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -685,10 +667,8 @@ int __wrap_fgetc(FILE * stream)
     }
     int scorep_result = scorep_real_19(stream);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -723,10 +703,8 @@ int __wrap_fgetc_unlocked(FILE * stream)
     }
     int scorep_result = scorep_real_20(stream);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -761,10 +739,8 @@ int __wrap_getc(FILE * stream)
     }
     int scorep_result = scorep_real_21(stream);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -799,10 +775,8 @@ int __wrap_getc_unlocked(FILE * stream)
     }
     int scorep_result = scorep_real_22(stream);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -837,10 +811,8 @@ int __wrap_getchar(void)
     }
     int scorep_result = scorep_real_23();
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -875,10 +847,8 @@ int __wrap_getchar_unlocked(void)
     }
     int scorep_result = scorep_real_24();
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -913,10 +883,8 @@ int __wrap_fputc(int c, FILE * stream)
     }
     int scorep_result = scorep_real_25(c, stream);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -951,10 +919,8 @@ int __wrap_fputc_unlocked(int c, FILE * stream)
     }
     int scorep_result = scorep_real_26(c, stream);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -989,10 +955,8 @@ int __wrap_putc(int c, FILE * stream)
     }
     int scorep_result = scorep_real_27(c, stream);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1027,10 +991,8 @@ int __wrap_putc_unlocked(int c, FILE * stream)
     }
     int scorep_result = scorep_real_28(c, stream);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1065,10 +1027,8 @@ int __wrap_putchar(int c)
     }
     int scorep_result = scorep_real_29(c);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1103,10 +1063,8 @@ int __wrap_putchar_unlocked(int c)
     }
     int scorep_result = scorep_real_30(c);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1141,10 +1099,8 @@ __ssize_t __wrap_getline(char **restrict line, size_t *restrict n, FILE *restric
     }
     __ssize_t scorep_result = scorep_real_31(line, n, stream);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1179,10 +1135,8 @@ __ssize_t __wrap_getdelim(char **restrict line, size_t *restrict n, int delimite
     }
     __ssize_t scorep_result = scorep_real_32(line, n, delimiter, stream);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1220,10 +1174,8 @@ int __wrap_fprintf(FILE *restrict stream, const char *restrict format, ...)
     int scorep_result = scorep_real_33(stream, format, scorep_ap);
     va_end(scorep_ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1261,10 +1213,8 @@ int __wrap_printf(const char *restrict format, ...)
     int scorep_result = scorep_real_34(format, scorep_ap);
     va_end(scorep_ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1299,10 +1249,8 @@ int __wrap_vfprintf(FILE *restrict stream, const char *restrict format, __gnuc_v
     }
     int scorep_result = scorep_real_35(stream, format, ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1337,10 +1285,8 @@ int __wrap_vprintf(const char *restrict format, __gnuc_va_list ap)
     }
     int scorep_result = scorep_real_36(format, ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1754,10 +1700,8 @@ int __wrap___fprintf_chk(FILE *restrict stream, int flag, const char *restrict f
     int scorep_result = scorep_real_52(stream, flag, format, scorep_ap);
     va_end(scorep_ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1795,10 +1739,8 @@ int __wrap___printf_chk(int flag, const char *restrict format, ...)
     int scorep_result = scorep_real_53(flag, format, scorep_ap);
     va_end(scorep_ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1833,10 +1775,8 @@ int __wrap___vfprintf_chk(FILE *restrict stream, int flag, const char *restrict 
     }
     int scorep_result = scorep_real_54(stream, flag, format, ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1871,10 +1811,8 @@ int __wrap___vprintf_chk(int flag, const char *restrict format, __gnuc_va_list a
     }
     int scorep_result = scorep_real_55(flag, format, ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1909,10 +1847,8 @@ char * __wrap___fgets_chk(char *restrict string, size_t buflen, int size, FILE *
     }
     char * scorep_result = scorep_real_56(string, buflen, size, stream);
     uint64_t scorep_io_done = scorep_result != NULL ? (uint64_t)strlen(scorep_result) : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1947,10 +1883,8 @@ char * __wrap___fgets_unlocked_chk(char *restrict string, size_t buflen, int siz
     }
     char * scorep_result = scorep_real_57(string, buflen, size, stream);
     uint64_t scorep_io_done = scorep_result != NULL ? (uint64_t)strlen(scorep_result) : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1985,10 +1919,8 @@ size_t __wrap___fread_chk(void *restrict ptr, size_t buflen, size_t size, size_t
     }
     size_t scorep_result = scorep_real_58(ptr, buflen, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -2023,10 +1955,8 @@ size_t __wrap___fread_unlocked_chk(void *restrict ptr, size_t buflen, size_t siz
     }
     size_t scorep_result = scorep_real_59(ptr, buflen, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }

@@ -339,10 +339,8 @@ static __attribute__((used)) unsigned long scorep_libwrap_rt_10(void *restrict p
     }
     unsigned long scorep_result = scorep_real_10(ptr, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -376,10 +374,8 @@ static __attribute__((used)) size_t scorep_libwrap_rt_11(void *restrict ptr, siz
     }
     size_t scorep_result = scorep_real_11(ptr, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -413,10 +409,8 @@ static __attribute__((used)) unsigned long scorep_libwrap_rt_12(const void *rest
     }
     unsigned long scorep_result = scorep_real_12(ptr, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -450,10 +444,8 @@ static __attribute__((used)) size_t scorep_libwrap_rt_13(const void *restrict pt
     }
     size_t scorep_result = scorep_real_13(ptr, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -487,10 +479,8 @@ static __attribute__((used)) char * scorep_libwrap_rt_14(char *restrict string, 
     }
     char * scorep_result = scorep_real_14(string, size, stream);
     uint64_t scorep_io_done = scorep_result != NULL ? (uint64_t)strlen(scorep_result) : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -524,10 +514,8 @@ static __attribute__((used)) char * scorep_libwrap_rt_15(char *restrict string, 
     }
     char * scorep_result = scorep_real_15(string, size, stream);
     uint64_t scorep_io_done = scorep_result != NULL ? (uint64_t)strlen(scorep_result) : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -561,10 +549,8 @@ static __attribute__((used)) int scorep_libwrap_rt_16(const char *restrict strin
     }
     int scorep_result = scorep_real_16(string, stream);
     uint64_t scorep_io_done = scorep_result >= 0 ? (uint64_t)strlen(string) : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -598,10 +584,8 @@ static __attribute__((used)) int scorep_libwrap_rt_17(const char *restrict strin
     }
     int scorep_result = scorep_real_17(string, stream);
     uint64_t scorep_io_done = scorep_result >= 0 ? (uint64_t)strlen(string) : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -635,10 +619,8 @@ static __attribute__((used)) int scorep_libwrap_rt_18(const char * string)
     }
     int scorep_result = scorep_real_18(string);
     uint64_t scorep_io_done = scorep_result >= 0 ? (uint64_t)strlen(string) + 1 : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -672,10 +654,8 @@ static __attribute__((used)) int scorep_libwrap_rt_19(FILE * stream)
     }
     int scorep_result = scorep_real_19(stream);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -709,10 +689,8 @@ static __attribute__((used)) int scorep_libwrap_rt_20(FILE * stream)
     }
     int scorep_result = scorep_real_20(stream);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -746,10 +724,8 @@ static __attribute__((used)) int scorep_libwrap_rt_21(FILE * stream)
     }
     int scorep_result = scorep_real_21(stream);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -783,10 +759,8 @@ static __attribute__((used)) int scorep_libwrap_rt_22(FILE * stream)
     }
     int scorep_result = scorep_real_22(stream);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -820,10 +794,8 @@ static __attribute__((used)) int scorep_libwrap_rt_23(void)
     }
     int scorep_result = scorep_real_23();
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -857,10 +829,8 @@ static __attribute__((used)) int scorep_libwrap_rt_24(void)
     }
     int scorep_result = scorep_real_24();
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -894,10 +864,8 @@ static __attribute__((used)) int scorep_libwrap_rt_25(int c, FILE * stream)
     }
     int scorep_result = scorep_real_25(c, stream);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -931,10 +899,8 @@ static __attribute__((used)) int scorep_libwrap_rt_26(int c, FILE * stream)
     }
     int scorep_result = scorep_real_26(c, stream);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -968,10 +934,8 @@ static __attribute__((used)) int scorep_libwrap_rt_27(int c, FILE * stream)
     }
     int scorep_result = scorep_real_27(c, stream);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1005,10 +969,8 @@ static __attribute__((used)) int scorep_libwrap_rt_28(int c, FILE * stream)
     }
     int scorep_result = scorep_real_28(c, stream);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1042,10 +1004,8 @@ static __attribute__((used)) int scorep_libwrap_rt_29(int c)
     }
     int scorep_result = scorep_real_29(c);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1079,10 +1039,8 @@ static __attribute__((used)) int scorep_libwrap_rt_30(int c)
     }
     int scorep_result = scorep_real_30(c);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1116,10 +1074,8 @@ static __attribute__((used)) __ssize_t scorep_libwrap_rt_31(char **restrict line
     }
     __ssize_t scorep_result = scorep_real_31(line, n, stream);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1153,10 +1109,8 @@ static __attribute__((used)) __ssize_t scorep_libwrap_rt_32(char **restrict line
     }
     __ssize_t scorep_result = scorep_real_32(line, n, delimiter, stream);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1197,10 +1151,8 @@ static __attribute__((used)) int scorep_libwrap_rt_33(FILE *restrict stream, con
     int scorep_result = scorep_real_33(stream, format, scorep_ap);
     va_end(scorep_ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1241,10 +1193,8 @@ static __attribute__((used)) int scorep_libwrap_rt_34(const char *restrict forma
     int scorep_result = scorep_real_34(format, scorep_ap);
     va_end(scorep_ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1278,10 +1228,8 @@ static __attribute__((used)) int scorep_libwrap_rt_35(FILE *restrict stream, con
     }
     int scorep_result = scorep_real_35(stream, format, ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1315,10 +1263,8 @@ static __attribute__((used)) int scorep_libwrap_rt_36(const char *restrict forma
     }
     int scorep_result = scorep_real_36(format, ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1728,10 +1674,8 @@ static __attribute__((used)) int scorep_libwrap_rt_52(FILE *restrict stream, int
     int scorep_result = scorep_real_52(stream, flag, format, scorep_ap);
     va_end(scorep_ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1772,10 +1716,8 @@ static __attribute__((used)) int scorep_libwrap_rt_53(int flag, const char *rest
     int scorep_result = scorep_real_53(flag, format, scorep_ap);
     va_end(scorep_ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1809,10 +1751,8 @@ static __attribute__((used)) int scorep_libwrap_rt_54(FILE *restrict stream, int
     }
     int scorep_result = scorep_real_54(stream, flag, format, ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1846,10 +1786,8 @@ static __attribute__((used)) int scorep_libwrap_rt_55(int flag, const char *rest
     }
     int scorep_result = scorep_real_55(flag, format, ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1883,10 +1821,8 @@ static __attribute__((used)) char * scorep_libwrap_rt_56(char *restrict string, 
     }
     char * scorep_result = scorep_real_56(string, buflen, size, stream);
     uint64_t scorep_io_done = scorep_result != NULL ? (uint64_t)strlen(scorep_result) : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1920,10 +1856,8 @@ static __attribute__((used)) char * scorep_libwrap_rt_57(char *restrict string, 
     }
     char * scorep_result = scorep_real_57(string, buflen, size, stream);
     uint64_t scorep_io_done = scorep_result != NULL ? (uint64_t)strlen(scorep_result) : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1957,10 +1891,8 @@ static __attribute__((used)) size_t scorep_libwrap_rt_58(void *restrict ptr, siz
     }
     size_t scorep_result = scorep_real_58(ptr, buflen, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1994,10 +1926,8 @@ static __attribute__((used)) size_t scorep_libwrap_rt_59(void *restrict ptr, siz
     }
     size_t scorep_result = scorep_real_59(ptr, buflen, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }

@@ -275,10 +275,8 @@ ssize_t __wrap_read(int fd, void * buf, size_t count)
     }
     ssize_t scorep_result = scorep_real_7(fd, buf, count);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -313,10 +311,8 @@ ssize_t __wrap_write(int fd, const void * buf, size_t count)
     }
     ssize_t scorep_result = scorep_real_8(fd, buf, count);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -351,10 +347,8 @@ ssize_t __wrap_pread(int fd, void * buf, size_t count, __off_t offset)
     }
     ssize_t scorep_result = scorep_real_9(fd, buf, count, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -389,10 +383,8 @@ ssize_t __wrap_pread64(int fd, void * buf, size_t count, __off64_t offset)
     }
     ssize_t scorep_result = scorep_real_10(fd, buf, count, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -427,10 +419,8 @@ ssize_t __wrap_pwrite(int fd, const void * buf, size_t count, __off_t offset)
     }
     ssize_t scorep_result = scorep_real_11(fd, buf, count, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -465,10 +455,8 @@ ssize_t __wrap_pwrite64(int fd, const void * buf, size_t count, __off64_t offset
     }
     ssize_t scorep_result = scorep_real_12(fd, buf, count, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -503,10 +491,8 @@ ssize_t __wrap_readv(int fd, const struct iovec * iov, int iovcnt)
     }
     ssize_t scorep_result = scorep_real_13(fd, iov, iovcnt);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -541,10 +527,8 @@ ssize_t __wrap_writev(int fd, const struct iovec * iov, int iovcnt)
     }
     ssize_t scorep_result = scorep_real_14(fd, iov, iovcnt);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -579,10 +563,8 @@ ssize_t __wrap_preadv(int fd, const struct iovec * iov, int iovcnt, __off_t offs
     }
     ssize_t scorep_result = scorep_real_15(fd, iov, iovcnt, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -617,10 +599,8 @@ ssize_t __wrap_preadv64(int fd, const struct iovec * iov, int iovcnt, __off64_t 
     }
     ssize_t scorep_result = scorep_real_16(fd, iov, iovcnt, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -655,10 +635,8 @@ ssize_t __wrap_pwritev(int fd, const struct iovec * iov, int iovcnt, __off_t off
     }
     ssize_t scorep_result = scorep_real_17(fd, iov, iovcnt, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -693,10 +671,8 @@ ssize_t __wrap_pwritev64(int fd, const struct iovec * iov, int iovcnt, __off64_t
     }
     ssize_t scorep_result = scorep_real_18(fd, iov, iovcnt, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1017,10 +993,8 @@ ssize_t __wrap___read_chk(int fd, void * buf, size_t count, size_t buflen)
     }
     ssize_t scorep_result = scorep_real_30(fd, buf, count, buflen);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1055,10 +1029,8 @@ ssize_t __wrap___pread_chk(int fd, void * buf, size_t count, __off_t offset, siz
     }
     ssize_t scorep_result = scorep_real_31(fd, buf, count, offset, buflen);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1093,10 +1065,8 @@ ssize_t __wrap___pread64_chk(int fd, void * buf, size_t count, __off64_t offset,
     }
     ssize_t scorep_result = scorep_real_32(fd, buf, count, offset, buflen);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }

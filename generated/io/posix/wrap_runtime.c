@@ -274,10 +274,8 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_7(int fd, void * buf, siz
     }
     ssize_t scorep_result = scorep_real_7(fd, buf, count);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -311,10 +309,8 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_8(int fd, const void * bu
     }
     ssize_t scorep_result = scorep_real_8(fd, buf, count);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -348,10 +344,8 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_9(int fd, void * buf, siz
     }
     ssize_t scorep_result = scorep_real_9(fd, buf, count, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -385,10 +379,8 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_10(int fd, void * buf, si
     }
     ssize_t scorep_result = scorep_real_10(fd, buf, count, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -422,10 +414,8 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_11(int fd, const void * b
     }
     ssize_t scorep_result = scorep_real_11(fd, buf, count, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -459,10 +449,8 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_12(int fd, const void * b
     }
     ssize_t scorep_result = scorep_real_12(fd, buf, count, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -496,10 +484,8 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_13(int fd, const struct i
     }
     ssize_t scorep_result = scorep_real_13(fd, iov, iovcnt);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -533,10 +519,8 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_14(int fd, const struct i
     }
     ssize_t scorep_result = scorep_real_14(fd, iov, iovcnt);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -570,10 +554,8 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_15(int fd, const struct i
     }
     ssize_t scorep_result = scorep_real_15(fd, iov, iovcnt, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -607,10 +589,8 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_16(int fd, const struct i
     }
     ssize_t scorep_result = scorep_real_16(fd, iov, iovcnt, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -644,10 +624,8 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_17(int fd, const struct i
     }
     ssize_t scorep_result = scorep_real_17(fd, iov, iovcnt, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -681,10 +659,8 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_18(int fd, const struct i
     }
     ssize_t scorep_result = scorep_real_18(fd, iov, iovcnt, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -993,10 +969,8 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_30(int fd, void * buf, si
     }
     ssize_t scorep_result = scorep_real_30(fd, buf, count, buflen);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1030,10 +1004,8 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_31(int fd, void * buf, si
     }
     ssize_t scorep_result = scorep_real_31(fd, buf, count, offset, buflen);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1067,10 +1039,8 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_32(int fd, void * buf, si
     }
     ssize_t scorep_result = scorep_real_32(fd, buf, count, offset, buflen);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done || scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_transfer_done(scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
-                                scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
