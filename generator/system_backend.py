@@ -40,7 +40,8 @@ from .model import Parameter
 from .tasks import TASKS_DIR
 
 # the system catalogues regenerate renders, in order
-CATALOGUES = (TASKS_DIR / "posix_io.json", TASKS_DIR / "isoc_io.json", TASKS_DIR / "pthread.json")
+CATALOGUES = (TASKS_DIR / "posix_io.json", TASKS_DIR / "isoc_io.json", TASKS_DIR / "pthread.json",
+              TASKS_DIR / "memory.json")
 # the hand-written header the wrappers include; a catalogue names its own
 # with "support_header" (tasks/pthread.json: scorep_thread_adapter.h)
 SUPPORT_HEADER = "scorep_io_adapter.h"
@@ -101,12 +102,13 @@ def ellipsis_parameter(template, declaration, where, catalogue_path):
                      direction=getattr(template, "direction", "in"))
 
 
-def declared_functions(cc, includes, flags, catalogue_path):
-    """{symbol: Procedure} of what the system headers declare under flags."""
+def declared_functions(cc, includes, flags, catalogue_path, extra=""):
+    """{symbol: Procedure} of what the system headers declare under flags
+    (and the C declarations extra, after them)."""
     from .libwrap.header import scan_header
     with tempfile.TemporaryDirectory(prefix="scorep-sysio-") as tmp:
         source = pathlib.Path(tmp) / "system.h"
-        source.write_text("".join(f"#include <{h}>\n" for h in includes))
+        source.write_text("".join(f"#include <{h}>\n" for h in includes) + extra)
         out = pathlib.Path(tmp) / "system.i"
         proc = subprocess.run([cc, "-E", *flags, str(source), "-o", str(out)],
                               capture_output=True, text=True)
@@ -123,6 +125,33 @@ def check_declared(wanted, declared, includes, flags, catalogue_path):
         raise SpecError(f"{', '.join(missing)}: not declared by {', '.join(includes)} with "
                         f"{' '.join(flags) or 'no flags'}; drop the name or add the header that "
                         f"declares it", file=catalogue_path)
+
+
+def by_symbol(raw, cc, includes, flags, catalogue_path):
+    """The catalogue's `by_symbol` functions: ones no C header declares (C++'s
+    operator new, _Znwm), each given by its linker symbol, a C declaration of
+    it and its region name. [(symbol, region, declaration)]; the declared
+    file is the entry's `header`."""
+    spec = raw.get("by_symbol")
+    if not spec:
+        return []
+    if not spec.get("why") or not spec.get("header") or not spec.get("functions"):
+        raise SpecError("'by_symbol' needs 'header', 'functions' and 'why'", file=catalogue_path)
+    for symbol, entry in spec["functions"].items():
+        if not entry.get("region") or not entry.get("declaration"):
+            raise SpecError("a by_symbol entry needs 'region' and 'declaration'", file=catalogue_path,
+                            entry=symbol)
+    extra = "".join(f"{entry['declaration']};\n" for entry in spec["functions"].values())
+    declared = declared_functions(cc, includes, flags, catalogue_path, extra)
+    result = []
+    for symbol, entry in spec["functions"].items():
+        if symbol not in declared:
+            raise SpecError(f"its declaration '{entry['declaration']}' declares no function '{symbol}'",
+                            file=catalogue_path, entry=symbol)
+        p = declared[symbol]
+        result.append((symbol, entry["region"],
+                       replace(p, attributes=dict(p.attributes, file=spec["header"]))))
+    return result
 
 
 def scan_system(raw, catalogue_path):
@@ -157,6 +186,7 @@ def scan_system(raw, catalogue_path):
                 raise SpecError(f"fortified variant of '{region}', which 'functions' does not name",
                                 file=catalogue_path, entry=symbol)
             wrapped.append((symbol, region, variants[symbol]))
+    wrapped += by_symbol(raw, cc, includes, flags, catalogue_path)
     names = raw.get("parameters", {})
     unknown = sorted(set(names) - {symbol for symbol, _, _ in wrapped})
     if unknown:
@@ -238,11 +268,20 @@ def render_system_adapter(output, write, catalogue_path):
     library = raw["library"]
     procedures, va_symbols = scan_system(raw, catalogue_path)
     out = pathlib.Path(output) / raw["output"]
-    for mode in ("linktime", "runtime"):
-        write(out / f"wrap_{mode}.c",
-              render_wrappers(procedures, library, "c", mode,
-                              header=raw.get("support_header", SUPPORT_HEADER),
-                              va_symbols=va_symbols, catalogue_path=catalogue_path))
+    # the by_symbol functions in files of their own: a link-time wrapper
+    # object is pulled from the static library only when the program calls
+    # one of its functions, and a C program has no operator new to call
+    # (the wrapper's __real__Znwm would need libstdc++ in its link)
+    special = set(raw.get("by_symbol", {}).get("functions", {}))
+    files = (("", [p for p in procedures if p.attributes["symbol"] not in special]),
+             ("_by_symbol", [p for p in procedures if p.attributes["symbol"] in special]))
+    for suffix, group in files:
+        for mode in ("linktime", "runtime"):
+            if group:
+                write(out / f"wrap_{mode}{suffix}.c",
+                      render_wrappers(group, library, "c", mode,
+                                      header=raw.get("support_header", SUPPORT_HEADER),
+                                      va_symbols=va_symbols, catalogue_path=catalogue_path))
     symbols = [p.attributes["symbol"] for p in procedures]
     write(out / "wrapped.txt", "".join(f"{s}\n" for s in symbols))
     write(out / "wrap.flags", "".join(f"-Wl,--wrap={s}\n" for s in symbols))

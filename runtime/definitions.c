@@ -330,14 +330,14 @@ static scorep_io_handle io_handle(scorep_io_paradigm paradigm, const char* name,
     const char* parts[] = {name};
     int numbers[] = {(int)paradigm, pre_created, pre_created ? (int)mode : 0};
     text_key(key, sizeof key, &len, parts, 1, numbers, 3);
-    pthread_mutex_lock(&lock);
+    lock_definitions();
     uint32_t id;
     if (!scorep_strmap_get(&io_handle_index, key, len, &id)) {
         scorep_io_handle_def def = {strdup(name), paradigm, pre_created, pre_created ? mode : SCOREP_IO_READ_ONLY};
         id = table_append(&io_handles, &def);
         scorep_strmap_put(&io_handle_index, key, len, id);
     }
-    pthread_mutex_unlock(&lock);
+    unlock_definitions();
     return id;
 }
 scorep_io_handle scorep_io_handle_define(scorep_io_paradigm paradigm, const char* name)

@@ -378,6 +378,16 @@ static void at_exit(void)
     finalize(lonely);
 }
 
+/* scorep_at_measurement_end (adapter.h) */
+static void (*end_hooks[8])(void);
+static int end_hook_count;
+
+void scorep_at_measurement_end(void (*fn)(void))
+{
+    int i = __atomic_fetch_add(&end_hook_count, 1, __ATOMIC_ACQ_REL);
+    if (i < 8) __atomic_store_n(&end_hooks[i], fn, __ATOMIC_RELEASE);
+}
+
 /* RUNNING -> ENDING (emergency 0) or ABORTING (1, 2) -> ENDED.
  * emergency: 0 normal end, 1 abnormal end from a thread that records events
  * (or from a signal handler on it), 2 abnormal end from a helper thread while
@@ -403,6 +413,8 @@ static void finalize(int emergency)
     }
     uint64_t t = scorep_timer_read();
     scorep_events_finish_open_regions(t);
+    for (int i = 0; i < end_hook_count && i < 8; i++)
+        if (end_hooks[i]) end_hooks[i]();
     scorep_timer_finish_calibration();
     const scorep_multiprocess_ops* mp = scorep_multiprocess();
     bool communicate = !emergency && mp->size > 1;

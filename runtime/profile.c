@@ -23,6 +23,7 @@ typedef struct profile_location {
 } profile_location;
 
 static int profile_slot;
+static int profile_on;   /* the substrate is active (on_init ran) */
 
 static inline uint64_t node_hash(const scorep_profile_node* parent, uint32_t region, uint32_t parameter,
                                  int64_t value)
@@ -272,7 +273,24 @@ static void on_buffer_flush(scorep_location* loc, uint64_t t_begin, uint64_t t_e
 static int on_init(int slot)
 {
     profile_slot = slot;
+    profile_on = 1;
     return 0;
+}
+
+/* The memory adapter's call paths (adapter.h): the calling thread's current
+ * node, kept with an allocation, and a metric added to such a node when the
+ * measurement ends (its leaks), after every thread has stopped recording. */
+void* scorep_profile_current_path(void)
+{
+    if (!profile_on) return NULL;
+    scorep_location* loc = scorep_location_current();
+    profile_location* pl = loc ? state(loc) : NULL;
+    return pl ? pl->current : NULL;
+}
+
+void scorep_profile_path_metric_add(void* path, scorep_metric m, int64_t value)
+{
+    if (path && m < SCOREP_PROFILE_MAX_METRICS) ((scorep_profile_node*)path)->metrics[m] += value;
 }
 
 scorep_profile_node* scorep_profile_root(scorep_location* loc)

@@ -258,6 +258,71 @@ static void write_io_summary(FILE* f, const scorep_report* r)
     fputc('\n', f);
 }
 
+/* Memory (the memory adapter, runtime/memory_adapter/: scorep --memory), from
+ * its metrics: the bytes allocated and freed (allocation_size,
+ * deallocation_size summed over all call paths), the high-water mark of each
+ * process (maximum_heap_memory_allocated, on the call path of the allocation
+ * that reached it) and the leaks (bytes_leaked, leaks) per allocating call
+ * path, summed over the locations. Only when the adapter recorded anything. docs/MEMORY_ADAPTER.md. */
+static uint32_t metric_named(const scorep_unified_definitions* d, const char* name)
+{
+    for (uint32_t m = 0; m < d->metric_count && m < SCOREP_PROFILE_MAX_METRICS; m++)
+        if (d->metrics[m].name && strcmp(d->metrics[m].name, name) == 0) return m;
+    return SCOREP_INVALID_ID;
+}
+
+static int64_t metric_of(const scorep_report_row* row, uint32_t m)
+{
+    return m == SCOREP_INVALID_ID ? 0 : row->metrics[m];
+}
+
+static void write_memory_summary(FILE* f, const scorep_report* r)
+{
+    const scorep_unified_definitions* d = r->defs;
+    uint32_t alloc = metric_named(d, "allocation_size"), dealloc = metric_named(d, "deallocation_size");
+    uint32_t leaked = metric_named(d, "bytes_leaked"), leaks = metric_named(d, "leaks");
+    uint32_t high = metric_named(d, "maximum_heap_memory_allocated");
+    if (alloc == SCOREP_INVALID_ID) return;
+    int64_t allocated = 0, freed = 0, leaked_bytes = 0, leak_count = 0;
+    int64_t* high_per_rank = calloc((size_t)(r->ranks > 0 ? r->ranks : 1), sizeof *high_per_rank);
+    if (!high_per_rank) return;
+    for (size_t i = 0; i < r->row_count; i++) {
+        const scorep_report_row* row = &r->rows[i];
+        allocated += metric_of(row, alloc);
+        freed += metric_of(row, dealloc);
+        leaked_bytes += metric_of(row, leaked);
+        leak_count += metric_of(row, leaks);
+        uint32_t rank = row->location < d->location_count ? d->location_rank[row->location] : 0;
+        if (rank < (uint32_t)r->ranks && metric_of(row, high) > high_per_rank[rank])
+            high_per_rank[rank] = metric_of(row, high);
+    }
+    fprintf(f, "Memory (summed over all locations)\n");
+    fprintf(f, "allocated: %" PRId64 " bytes\nfreed:     %" PRId64 " bytes\n", allocated, freed);
+    for (int k = 0; k < r->ranks; k++)
+        fprintf(f, "high-water mark, rank %d: %" PRId64 " bytes\n", k, high_per_rank[k]);
+    free(high_per_rank);
+    fprintf(f, "leaks:     %" PRId64 " allocations, %" PRId64 " bytes\n", leak_count, leaked_bytes);
+    /* per call path, summed over the locations (threads, ranks) that share it */
+    int64_t* per_path = leak_count ? calloc(2 * (size_t)r->callpath_count, sizeof *per_path) : NULL;
+    if (per_path) {
+        for (size_t i = 0; i < r->row_count; i++) {
+            const scorep_report_row* row = &r->rows[i];
+            if (row->callpath >= r->callpath_count) continue;
+            per_path[2 * row->callpath] += metric_of(row, leaks);
+            per_path[2 * row->callpath + 1] += metric_of(row, leaked);
+        }
+        fprintf(f, "%12s %16s  %s\n", "leaks", "bytes", "allocated at (call path)");
+        char path[2048];
+        for (uint32_t cp = 0; cp < r->callpath_count; cp++) {
+            if (!per_path[2 * cp]) continue;
+            path_string(r, cp, " > ", path, sizeof path);
+            fprintf(f, "%12" PRId64 " %16" PRId64 "  %s\n", per_path[2 * cp], per_path[2 * cp + 1], path);
+        }
+        free(per_path);
+    }
+    fputc('\n', f);
+}
+
 /* Coarray Fortran, per image (rank + 1): syncs (regions of role barrier:
  * sync all, sync team, sync images) and the time in them, and the remote
  * accesses per target image from the CAF adapter's image=N parameter nodes:
@@ -422,6 +487,7 @@ int scorep_report_write_text(const scorep_report* r, const char* path)
     write_mpi_summary(f, r);
     write_caf_summary(f, r);
     write_io_summary(f, r);
+    write_memory_summary(f, r);
     write_imbalance(f, r);
     int bad = ferror(f);
     return fclose(f) != 0 || bad ? -1 : 0;

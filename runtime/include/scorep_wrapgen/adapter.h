@@ -508,6 +508,15 @@ void scorep_parameter_string(scorep_parameter parameter, const char* value);
 /* User metrics: summed per call path in the profile. */
 scorep_metric scorep_metric_define(const char* name, const char* unit);
 void scorep_metric_add(scorep_metric metric, int64_t value);
+/* The calling thread's current call path in the profile (NULL without the
+ * profile), and a metric added to such a path later (the memory adapter
+ * keeps each allocation's path and adds its leaks when the measurement ends). */
+void* scorep_profile_current_path(void);
+void scorep_profile_path_metric_add(void* path, scorep_metric metric, int64_t value);
+/* fn runs when the measurement ends, after the open regions are closed and
+ * before anything is unified or written, with event generation off (the
+ * memory adapter's leak report); at most 8. */
+void scorep_at_measurement_end(void (*fn)(void));
 
 /* ---- lifecycle --------------------------------------------------------------- */
 

@@ -1,0 +1,227 @@
+/* The memory adapter's support (scorep --memory, scorep-exec --memory): the
+ * generated wrappers (generated/memory/, tasks/memory.json) call these.
+ *
+ * - allocation_size / deallocation_size (Score-P's metric names): bytes per
+ *   call path, added to the malloc / free region the wrapper is in;
+ * - maximum_heap_memory_allocated: the process's high-water mark of the
+ *   bytes live in recorded allocations, added when the measurement ends to
+ *   the call path of the allocation that reached it;
+ * - bytes_leaked / leaks: the blocks still in the table when the
+ *   measurement ends, added to the call paths that allocated them.
+ *
+ * The table of live blocks is keyed by address: open addressing over an
+ * mmap-backed array (nothing here allocates through malloc), slots claimed
+ * with a compare-and-swap, no lock. A live address is unique (the C library
+ * hands it out once until it is freed), so a slot is written by one thread at
+ * a time; a freed slot becomes a tombstone that later inserts reuse.
+ * docs/MEMORY_ADAPTER.md. */
+#include "scorep_memory_adapter.h"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <link.h>
+#include <string.h>
+#include <sys/mman.h>
+
+__thread int scorep_memory_thread_busy __attribute__((tls_model("initial-exec")));
+uintptr_t scorep_memory_core_begin = 0, scorep_memory_core_size = UINTPTR_MAX;
+
+#define EMPTY ((uintptr_t)0)
+#define TOMBSTONE ((uintptr_t)1)
+#define TABLE_BITS 22   /* 4 Mi slots, 96 MiB of address space; pages appear as they are touched */
+
+typedef struct slot {
+    uintptr_t key;      /* block address, EMPTY or TOMBSTONE */
+    uint64_t size;
+    void* path;
+} slot;
+
+static slot* table;
+static const size_t table_mask = ((size_t)1 << TABLE_BITS) - 1;
+static uint64_t table_full;          /* allocations not tracked: the table was full */
+
+static uint64_t live_bytes, high_water;
+static void* high_water_path;
+
+enum { M_ALLOC, M_FREE, M_LEAKED, M_LEAKS, M_HIGH, M_COUNT };
+static const char* const metric_names[M_COUNT] = {
+    "allocation_size", "deallocation_size", "bytes_leaked", "leaks", "maximum_heap_memory_allocated"};
+static const char* const metric_units[M_COUNT] = {"bytes", "bytes", "bytes", "allocations", "bytes"};
+static scorep_metric metrics[M_COUNT];
+static int metrics_defined;
+
+static void define_metrics(void)
+{
+    /* the core returns the same id to every thread that defines a name */
+    for (int m = 0; m < M_COUNT; m++) metrics[m] = scorep_metric_define(metric_names[m], metric_units[m]);
+    __atomic_store_n(&metrics_defined, 1, __ATOMIC_RELEASE);
+}
+
+static inline size_t slot_of(uintptr_t key)
+{
+    uint64_t h = (uint64_t)key * 0x9E3779B97F4A7C15ull;
+    return (size_t)(h >> (64 - TABLE_BITS));
+}
+
+static void insert(uintptr_t key, uint64_t size, void* path)
+{
+    if (!table) return;
+    size_t i = slot_of(key);
+    for (size_t probes = 0; probes <= table_mask; probes++, i = (i + 1) & table_mask) {
+        uintptr_t k = __atomic_load_n(&table[i].key, __ATOMIC_ACQUIRE);
+        if (k == key) {
+            /* a block freed unrecorded (by the measurement's pass-through,
+             * or inside an MPI call) whose address came back */
+            table[i].size = size, table[i].path = path;
+            return;
+        }
+        if ((k == EMPTY || k == TOMBSTONE) &&
+            __atomic_compare_exchange_n(&table[i].key, &k, key, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            table[i].size = size, table[i].path = path;
+            return;
+        }
+    }
+    __atomic_fetch_add(&table_full, 1, __ATOMIC_RELAXED);
+}
+
+static int take(uintptr_t key, slot* out)
+{
+    if (!table || key == EMPTY) return 0;
+    size_t i = slot_of(key);
+    for (size_t probes = 0; probes <= table_mask; probes++, i = (i + 1) & table_mask) {
+        uintptr_t k = __atomic_load_n(&table[i].key, __ATOMIC_ACQUIRE);
+        if (k == EMPTY) return 0;
+        if (k == key) {
+            *out = table[i];
+            __atomic_store_n(&table[i].key, TOMBSTONE, __ATOMIC_RELEASE);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void live_add(uint64_t size, void* path)
+{
+    uint64_t now = __atomic_add_fetch(&live_bytes, size, __ATOMIC_RELAXED);
+    uint64_t high = __atomic_load_n(&high_water, __ATOMIC_RELAXED);
+    while (now > high)
+        if (__atomic_compare_exchange_n(&high_water, &high, now, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+            /* with threads racing, the path of one of the allocations that
+             * reached the mark at about the same time */
+            __atomic_store_n(&high_water_path, path, __ATOMIC_RELAXED);
+            break;
+        }
+}
+
+void scorep_memory_allocated(void* ptr, uint64_t size)
+{
+    if (__builtin_expect(!__atomic_load_n(&metrics_defined, __ATOMIC_ACQUIRE), 0)) define_metrics();
+    void* path = scorep_profile_current_path();
+    insert((uintptr_t)ptr, size, path);
+    live_add(size, path);
+    scorep_metric_add(metrics[M_ALLOC], (int64_t)size);
+}
+
+scorep_memory_block scorep_memory_take(void* ptr)
+{
+    scorep_memory_block b = {0, NULL, 0};
+    slot s;
+    if (ptr && take((uintptr_t)ptr, &s)) {
+        b = (scorep_memory_block){s.size, s.path, 1};
+        __atomic_sub_fetch(&live_bytes, s.size, __ATOMIC_RELAXED);
+    }
+    return b;
+}
+
+void scorep_memory_freed(const scorep_memory_block* block)
+{
+    if (block->found && block->size) scorep_metric_add(metrics[M_FREE], (int64_t)block->size);
+}
+
+void scorep_memory_reallocated(void* ptr, const scorep_memory_block* old, void* result, uint64_t size)
+{
+    if (result) {
+        if (old->found && old->size) scorep_metric_add(metrics[M_FREE], (int64_t)old->size);
+        scorep_memory_allocated(result, size);
+    } else if (ptr && size == 0) {
+        /* glibc's realloc(ptr, 0) frees ptr and returns NULL */
+        if (old->found && old->size) scorep_metric_add(metrics[M_FREE], (int64_t)old->size);
+    } else if (old->found) {
+        /* failed: ptr is still the program's */
+        insert((uintptr_t)ptr, old->size, old->path);
+        live_add(old->size, old->path);
+    }
+}
+
+int scorep_memory_posix_memalign_unrecorded(void** memptr, size_t alignment, size_t size)
+{
+    if (alignment < sizeof(void*) || (alignment & (alignment - 1))) return EINVAL;
+    void* p = __libc_memalign(alignment, size);
+    if (!p) return ENOMEM;
+    *memptr = p;
+    return 0;
+}
+
+void* scorep_memory_next(const char* symbol)
+{
+    void* address = dlsym(RTLD_NEXT, symbol);
+    if (!address) {
+        fprintf(stderr, "[Score-P] Error: memory adapter: cannot find the function '%s' to call: "
+                        "no library loaded after the adapter defines it\n", symbol);
+        abort();
+    }
+    return address;
+}
+
+/* The measurement ends: the leaks onto the paths that allocated them, the
+ * high-water mark onto the path that reached it. */
+static void at_end(void)
+{
+    if (!__atomic_load_n(&metrics_defined, __ATOMIC_ACQUIRE)) return;
+    for (size_t i = 0; table && i <= table_mask; i++) {
+        uintptr_t k = __atomic_load_n(&table[i].key, __ATOMIC_ACQUIRE);
+        if (k == EMPTY || k == TOMBSTONE || !table[i].path) continue;
+        scorep_profile_path_metric_add(table[i].path, metrics[M_LEAKED], (int64_t)table[i].size);
+        scorep_profile_path_metric_add(table[i].path, metrics[M_LEAKS], 1);
+    }
+    scorep_profile_path_metric_add(high_water_path, metrics[M_HIGH], (int64_t)high_water);
+    if (table_full)
+        fprintf(stderr, "[Score-P] Warning: memory adapter: %llu allocations were not tracked (the address "
+                        "table of %zu blocks was full); their frees and leaks are not counted\n",
+                (unsigned long long)table_full, table_mask + 1);
+}
+
+/* The measurement core's mapping, from its ELF program headers (no lock of
+ * the dynamic loader's beyond dladdr's). */
+static void find_core(void)
+{
+    Dl_info info;
+    if (!dladdr((void*)&scorep_enter, &info) || !info.dli_fbase) return;
+    const ElfW(Ehdr)* eh = info.dli_fbase;
+    if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0) return;
+    const ElfW(Phdr)* ph = (const ElfW(Phdr)*)((const char*)eh + eh->e_phoff);
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    for (int i = 0; i < eh->e_phnum; i++) {
+        if (ph[i].p_type != PT_LOAD) continue;
+        if (ph[i].p_vaddr < lo) lo = ph[i].p_vaddr;
+        if (ph[i].p_vaddr + ph[i].p_memsz > hi) hi = ph[i].p_vaddr + ph[i].p_memsz;
+    }
+    if (lo >= hi) return;
+    /* a shared object's p_vaddr is relative to its load base (dli_fbase is
+     * the base plus the first segment's p_vaddr, 0 for ld's layouts) */
+    uintptr_t base = (uintptr_t)info.dli_fbase - (lo & ~(uintptr_t)0xfff);
+    scorep_memory_core_begin = base + lo;
+    __atomic_store_n(&scorep_memory_core_size, hi - lo, __ATOMIC_RELEASE);
+}
+
+__attribute__((constructor)) static void memory_adapter_start(void)
+{
+    scorep_memory_thread_busy = 1;
+    void* t = mmap(NULL, (table_mask + 1) * sizeof(slot), PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    table = t == MAP_FAILED ? NULL : t;
+    scorep_at_measurement_end(at_end);
+    find_core();
+    scorep_memory_thread_busy = 0;
+}
