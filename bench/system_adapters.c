@@ -4,6 +4,7 @@
  *
  *   system_adapters write N     N write(fd, buf, 8) to /dev/null
  *   system_adapters mutex N     N pthread_mutex_lock + unlock pairs
+ *   system_adapters malloc N    N malloc(64) + free pairs
  *
  * Prints "ns_per_call <ns>" and "done <count>" (what the calls returned,
  * summed: the same with and without measurement). */
@@ -25,7 +26,7 @@ static double now_ns(void)
 int main(int argc, char** argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: %s write|mutex N\n", argv[0]);
+        fprintf(stderr, "usage: %s write|mutex|malloc N\n", argv[0]);
         return 2;
     }
     long calls = atol(argv[2]);
@@ -57,8 +58,24 @@ int main(int argc, char** argv)
             pthread_mutex_unlock(&mutex);
         }
         t1 = now_ns();
+    } else if (strcmp(argv[1], "malloc") == 0) {
+        /* the block escapes through a volatile: the compiler may not drop
+         * the pair */
+        static void* volatile sink;
+        for (long i = 0; i < calls / 100; i++) {
+            sink = malloc(64);
+            done += sink != NULL;
+            free(sink);
+        }
+        t0 = now_ns();
+        for (long i = 0; i < calls; i++) {
+            sink = malloc(64);
+            done += sink != NULL;
+            free(sink);
+        }
+        t1 = now_ns();
     } else {
-        fprintf(stderr, "%s: unknown kind %s (write or mutex)\n", argv[0], argv[1]);
+        fprintf(stderr, "%s: unknown kind %s (write, mutex or malloc)\n", argv[0], argv[1]);
         return 2;
     }
     printf("ns_per_call %.3f\ndone %ld\n", (t1 - t0) / calls, done);
