@@ -4,11 +4,11 @@ from .snippets import add_hooks, context_of, task_loader
 from .tasks import HOOKS
 
 
-def render_hooks(env, plan, language="c"):
-    hooks = {hook: [] for hook in HOOKS}
+def render_hooks(env, plan, language="c", names=HOOKS):
+    hooks = {hook: [] for hook in names}
     for use in plan.tasks:
         module = env.get_template(f"{use.name}.{language}.j2").module
-        add_hooks(module, context_of(plan, use), HOOKS, hooks)
+        add_hooks(module, context_of(plan, use), names, hooks)
     return {hook: "\n".join(parts) for hook, parts in hooks.items()}
 
 

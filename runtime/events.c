@@ -35,7 +35,7 @@ static void (*leave_fns[SCOREP_MAX_SUBSTRATES])(scorep_location*, uint64_t, scor
 #define FLAT_CALLBACKS(X) \
     X(mpi_send) X(mpi_recv) X(mpi_isend) X(mpi_isend_complete) X(mpi_irecv_request) X(mpi_irecv) \
     X(mpi_collective_begin) X(mpi_collective_end) X(rma_put) X(rma_get) X(rma_atomic)          \
-    X(rma_op_complete) X(parameter_int)
+    X(rma_op_complete) X(parameter_int) X(io_bytes) X(io_operation_begin) X(io_operation_complete)
 #define FLAT_DECLARE(callback)                                                       \
     static struct {                                                                  \
         int count;                                                                   \
@@ -65,6 +65,7 @@ typedef struct event_state {
 
 /* Whether an active substrate records the time of every event (the trace). */
 static int events_need_time;
+int scorep_io_operations_recorded;
 
 void scorep_events_activate_substrates(void)
 {
@@ -81,6 +82,10 @@ void scorep_events_activate_substrates(void)
         if (s->parameter_int && !s->rma_events_carry_target)
             flat_target_parameter.fns[flat_target_parameter.count++] = s->parameter_int;
     }
+    /* the trace records the operations; the profile's per-file totals
+     * (io_files.c) need their handles too */
+    scorep_io_operations_recorded = flat_io_operation_begin.count + flat_io_operation_complete.count > 0
+                                    || scorep_cfg.enable_profiling;
 }
 
 void scorep_events_location_created(scorep_location* loc)
@@ -130,10 +135,11 @@ void scorep_enter(scorep_region region)
     for (int i = 0; i < enter_count; i++) enter_fns[i](loc, t, region);
 }
 
-void scorep_exit(scorep_region region)
+/* The exit of region on loc (scorep_exit's work; also the end of an I/O
+ * transfer, scorep_io_transfer_exit). */
+static inline __attribute__((always_inline)) void exit_on(scorep_location* loc, scorep_region region)
 {
-    scorep_location* loc = current();
-    if (UNLIKELY(!loc || region >= SCOREP_MAX_REGIONS || scorep_region_filtered_flags[region])) return;
+    if (UNLIKELY(region >= SCOREP_MAX_REGIONS || scorep_region_filtered_flags[region])) return;
     event_state* es = loc->event_private;
     /* right after a receive or completion that read the clock, its time: the
      * call's work ended there, and the trace saves a clock read and an OTF2
@@ -152,6 +158,13 @@ void scorep_exit(scorep_region region)
     es->event_count++;
     loc->last_ticks = t;
     for (int i = 0; i < leave_count; i++) leave_fns[i](loc, t, region);
+}
+
+void scorep_exit(scorep_region region)
+{
+    scorep_location* loc = current();
+    if (UNLIKELY(!loc)) return;
+    exit_on(loc, region);
 }
 
 /* Leaves every region still open, newest first, at time t. Runs at
@@ -785,10 +798,13 @@ void scorep_rma_sync(scorep_window window, int target) { EVENT_BEGIN(); DISPATCH
 
 /* ---- I/O, parameters, metrics ---- */
 
+/* The bytes a transfer moved, counted in the profile; the trace has no
+ * record of them (its IoOperationComplete carries them): stamped with the
+ * last event's time, no clock read (issue 23, "Cost"). */
 void scorep_io_bytes(uint64_t bytes_read, uint64_t bytes_written)
 {
-    EVENT_BEGIN();
-    DISPATCH(io_bytes, bytes_read, bytes_written);
+    EVENT_BEGIN_AT_START();
+    DISPATCH_FLAT(io_bytes, bytes_read, bytes_written);
 }
 
 /* The I/O adapters' handle events: stamped with the clock (needs_event_times)
@@ -805,18 +821,19 @@ void scorep_io_destroy_handle(scorep_io_handle handle)
     DISPATCH(io_destroy_handle, handle);
 }
 
-/* The transfers also feed the per-file totals (io_files.c): the begin is
- * stamped with the call's enter (the location's last event, a few
- * instructions earlier: no clock read, trace or not), the completion reads
- * the clock and the call's exit right after takes the same time
- * (exit_at_last). So a file's time is its transfers' region time, and it
- * costs no extra clock read. */
+/* A transfer's IoOperationBegin comes right after its region's enter and its
+ * IoOperationComplete right before the exit (tasks/io_operation.c.j2): the
+ * begin takes the enter's time and the exit the complete's, as an MPI call's
+ * send and receive do; a recorded write reads the clock twice, not four
+ * times (bench/system_adapters, docs/PERFORMANCE.md). The transfers also
+ * feed the per-file totals (io_files.c): a file's time is its transfers'
+ * region time, at no extra clock read. */
 void scorep_io_operation_begin(scorep_io_handle handle, scorep_io_operation mode, uint64_t bytes_request,
                                uint64_t matching_id)
 {
     EVENT_BEGIN_AT_START();
     scorep_io_files_begin(t, handle, mode);
-    DISPATCH(io_operation_begin, handle, mode, bytes_request, matching_id);
+    DISPATCH_FLAT(io_operation_begin, handle, mode, bytes_request, matching_id);
 }
 
 void scorep_io_operation_complete(scorep_io_handle handle, uint64_t bytes_result, uint64_t matching_id)
@@ -824,7 +841,37 @@ void scorep_io_operation_complete(scorep_io_handle handle, uint64_t bytes_result
     EVENT_BEGIN_TIMED();
     ((event_state*)loc->event_private)->exit_at_last = 1;
     scorep_io_files_complete(t, handle, bytes_result);
-    DISPATCH(io_operation_complete, handle, bytes_result, matching_id);
+    DISPATCH_FLAT(io_operation_complete, handle, bytes_result, matching_id);
+}
+
+/* The end of a recorded transfer in one call (tasks/io_operation.c.j2): the
+ * bytes done counted for the profile (io_bytes, by the direction of mode),
+ * on a handle the per-file totals and the IoOperationComplete, and the exit
+ * of region, which takes the complete's time; as scorep_io_bytes,
+ * scorep_io_operation_complete and scorep_exit, with one location lookup
+ * (docs/PERFORMANCE.md). On a handle the clock is read for the per-file time
+ * (io_files.c), and the exit takes that time: one read, as a plain exit. */
+void scorep_io_transfer_exit(scorep_region region, scorep_io_handle handle, scorep_io_operation mode,
+                             uint64_t bytes_done, uint64_t matching_id)
+{
+    uint64_t bytes_read = mode == SCOREP_IO_OP_READ ? bytes_done : 0;
+    if (handle != SCOREP_INVALID_ID) {
+        EVENT_BEGIN_TIMED();
+        ((event_state*)loc->event_private)->exit_at_last = 1;
+        if (bytes_done) {
+            DISPATCH_FLAT(io_bytes, bytes_read, bytes_done - bytes_read);
+            ((event_state*)loc->event_private)->event_count++;
+        }
+        scorep_io_files_complete(t, handle, bytes_done);
+        DISPATCH_FLAT(io_operation_complete, handle, bytes_done, matching_id);
+        exit_on(loc, region);
+    } else if (bytes_done) {
+        EVENT_BEGIN_AT_END();
+        DISPATCH_FLAT(io_bytes, bytes_read, bytes_done - bytes_read);
+        exit_on(loc, region);
+    } else {
+        scorep_exit(region);
+    }
 }
 
 void scorep_io_seek(scorep_io_handle handle, int64_t offset_request, int whence, uint64_t offset_result)

@@ -20,7 +20,7 @@ from ..c_backend import render_hooks
 from ..errors import SpecError
 from ..render import environment
 from ..snippets import task_loader
-from ..tasks import TASKS_DIR, Catalogue
+from ..tasks import HOOKS, TASKS_DIR, Catalogue
 
 CATALOGUE = TASKS_DIR / "libwrap.json"
 MODES = ("linktime", "runtime")
@@ -105,7 +105,9 @@ def wrapper_record(env, index, plan, mode, language, va_symbol=None):
         "call_args": call_arguments(proc, language),
         "va_symbol": va_symbol,
         "va_last": named[-1] if named else None,
-        "hooks": render_hooks(env, plan),
+        # "end": a task's own exit of the region, instead of the skeleton's
+        # scorep_libwrap_end (the I/O adapters' exit carries the bytes done)
+        "hooks": render_hooks(env, plan, names=HOOKS + ("end",)),
         "tasks": [u.name for u in plan.tasks],
         "role": plan.role,
     }

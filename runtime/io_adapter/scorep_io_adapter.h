@@ -35,18 +35,19 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include <scorep_wrapgen/adapter.h>   /* scorep_io_bytes, scorep_io_handle_define, ... */
-
 /* Inside an MPI-IO call (MPI_File_*) the MPI adapter leaves event generation
  * off but for the I/O adapters (SCOREP_EVENT_GENERATION_OFF_BUT_IO): their
  * wrappers record the POSIX / ISO C calls the MPI library makes for the
  * file, nested under the MPI call. Bit 0 (off for all: inside other MPI
  * calls, the measurement's own work) still stops them. Defined before
- * libwrap.h, which the generated wrappers include after this header. */
+ * libwrap.h (included below; the generated wrappers include this header first). */
 #ifdef SCOREP_WRAPGEN_LIBWRAP_H
 #error "scorep_io_adapter.h must come before scorep_wrapgen/libwrap.h"
 #endif
 #define SCOREP_LIBWRAP_GATE_MASK 1
+
+#include <scorep_wrapgen/adapter.h>   /* scorep_io_bytes, scorep_io_handle_define, ... */
+#include <scorep_wrapgen/libwrap.h>   /* scorep_libwrap_thread_depth (scorep_io_end) */
 
 /* ---- I/O handles: the trace's IoHandle per open file (docs/IO_ADAPTER.md) ----
  *
@@ -157,6 +158,17 @@ static inline void scorep_io_closed(int fd, scorep_io_handle handle)
     uint32_t expected = handle + 1;
     __atomic_compare_exchange_n(&scorep_io_fd_handle[fd], &expected, 0, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
     scorep_io_destroy_handle(handle);
+}
+
+/* The end of a recorded transfer (tasks/io_operation.c.j2, in place of
+ * scorep_libwrap_end): its bytes done, its IoOperationComplete on a handle
+ * and the region's exit in one call into the core, then the thread's
+ * library-call depth as scorep_libwrap_end leaves it. */
+static inline void scorep_io_end(scorep_region region, scorep_io_handle handle, scorep_io_operation mode,
+                                 uint64_t bytes_done, uint64_t matching_id)
+{
+    scorep_io_transfer_exit(region, handle, mode, bytes_done, matching_id);
+    scorep_libwrap_thread_depth--;
 }
 
 static inline uint64_t scorep_io_iov_bytes(const struct iovec* iov, int iovcnt)

@@ -331,19 +331,20 @@ unsigned long __wrap_fread(void *restrict ptr, size_t size, size_t count, FILE *
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)size * (uint64_t)count,
                                   scorep_io_match);
+    }
     unsigned long scorep_result = scorep_real_10(ptr, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -366,19 +367,20 @@ size_t __wrap_fread_unlocked(void *restrict ptr, size_t size, size_t count, FILE
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)size * (uint64_t)count,
                                   scorep_io_match);
+    }
     size_t scorep_result = scorep_real_11(ptr, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -401,19 +403,20 @@ unsigned long __wrap_fwrite(const void *restrict ptr, size_t size, size_t count,
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   (uint64_t)size * (uint64_t)count,
                                   scorep_io_match);
+    }
     unsigned long scorep_result = scorep_real_12(ptr, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -436,19 +439,20 @@ size_t __wrap_fwrite_unlocked(const void *restrict ptr, size_t size, size_t coun
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   (uint64_t)size * (uint64_t)count,
                                   scorep_io_match);
+    }
     size_t scorep_result = scorep_real_13(ptr, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -471,19 +475,20 @@ char * __wrap_fgets(char *restrict string, int size, FILE *restrict stream)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   size > 0 ? (uint64_t)(size - 1) : 0,
                                   scorep_io_match);
+    }
     char * scorep_result = scorep_real_14(string, size, stream);
     uint64_t scorep_io_done = scorep_result != NULL ? (uint64_t)strlen(scorep_result) : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -506,19 +511,20 @@ char * __wrap_fgets_unlocked(char *restrict string, int size, FILE *restrict str
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   size > 0 ? (uint64_t)(size - 1) : 0,
                                   scorep_io_match);
+    }
     char * scorep_result = scorep_real_15(string, size, stream);
     uint64_t scorep_io_done = scorep_result != NULL ? (uint64_t)strlen(scorep_result) : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -541,19 +547,20 @@ int __wrap_fputs(const char *restrict string, FILE *restrict stream)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   (uint64_t)strlen(string),
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_16(string, stream);
     uint64_t scorep_io_done = scorep_result >= 0 ? (uint64_t)strlen(string) : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -576,19 +583,20 @@ int __wrap_fputs_unlocked(const char *restrict string, FILE *restrict stream)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   (uint64_t)strlen(string),
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_17(string, stream);
     uint64_t scorep_io_done = scorep_result >= 0 ? (uint64_t)strlen(string) : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -611,19 +619,20 @@ int __wrap_puts(const char * string)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdout);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stdout);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   (uint64_t)strlen(string) + 1,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_18(string);
     uint64_t scorep_io_done = scorep_result >= 0 ? (uint64_t)strlen(string) + 1 : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -646,19 +655,20 @@ int __wrap_fgetc(FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   1,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_19(stream);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done)
-        scorep_io_bytes(1, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -681,19 +691,20 @@ int __wrap_fgetc_unlocked(FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   1,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_20(stream);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done)
-        scorep_io_bytes(1, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -716,19 +727,20 @@ int __wrap_getc(FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   1,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_21(stream);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done)
-        scorep_io_bytes(1, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -751,19 +763,20 @@ int __wrap_getc_unlocked(FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   1,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_22(stream);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done)
-        scorep_io_bytes(1, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -786,19 +799,20 @@ int __wrap_getchar(void)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdin);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stdin);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   1,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_23();
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done)
-        scorep_io_bytes(1, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -821,19 +835,20 @@ int __wrap_getchar_unlocked(void)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdin);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stdin);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   1,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_24();
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done)
-        scorep_io_bytes(1, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -856,19 +871,20 @@ int __wrap_fputc(int c, FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   1,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_25(c, stream);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done)
-        scorep_io_bytes(0, 1);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -891,19 +907,20 @@ int __wrap_fputc_unlocked(int c, FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   1,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_26(c, stream);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done)
-        scorep_io_bytes(0, 1);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -926,19 +943,20 @@ int __wrap_putc(int c, FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   1,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_27(c, stream);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done)
-        scorep_io_bytes(0, 1);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -961,19 +979,20 @@ int __wrap_putc_unlocked(int c, FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   1,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_28(c, stream);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done)
-        scorep_io_bytes(0, 1);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -996,19 +1015,20 @@ int __wrap_putchar(int c)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdout);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stdout);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   1,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_29(c);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done)
-        scorep_io_bytes(0, 1);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1031,19 +1051,20 @@ int __wrap_putchar_unlocked(int c)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdout);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stdout);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   1,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_30(c);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done)
-        scorep_io_bytes(0, 1);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1066,19 +1087,20 @@ __ssize_t __wrap_getline(char **restrict line, size_t *restrict n, FILE *restric
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   0,
                                   scorep_io_match);
+    }
     __ssize_t scorep_result = scorep_real_31(line, n, stream);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1101,19 +1123,20 @@ __ssize_t __wrap_getdelim(char **restrict line, size_t *restrict n, int delimite
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   0,
                                   scorep_io_match);
+    }
     __ssize_t scorep_result = scorep_real_32(line, n, delimiter, stream);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1136,22 +1159,23 @@ int __wrap_fprintf(FILE *restrict stream, const char *restrict format, ...)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   0,
                                   scorep_io_match);
+    }
     va_list scorep_ap;
     va_start(scorep_ap, format);
     int scorep_result = scorep_real_33(stream, format, scorep_ap);
     va_end(scorep_ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1174,22 +1198,23 @@ int __wrap_printf(const char *restrict format, ...)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdout);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stdout);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   0,
                                   scorep_io_match);
+    }
     va_list scorep_ap;
     va_start(scorep_ap, format);
     int scorep_result = scorep_real_34(format, scorep_ap);
     va_end(scorep_ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1212,19 +1237,20 @@ int __wrap_vfprintf(FILE *restrict stream, const char *restrict format, __gnuc_v
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   0,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_35(stream, format, ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1247,19 +1273,20 @@ int __wrap_vprintf(const char *restrict format, __gnuc_va_list ap)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdout);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stdout);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   0,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_36(format, ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1658,22 +1685,23 @@ int __wrap___fprintf_chk(FILE *restrict stream, int flag, const char *restrict f
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   0,
                                   scorep_io_match);
+    }
     va_list scorep_ap;
     va_start(scorep_ap, format);
     int scorep_result = scorep_real_52(stream, flag, format, scorep_ap);
     va_end(scorep_ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1696,22 +1724,23 @@ int __wrap___printf_chk(int flag, const char *restrict format, ...)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdout);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stdout);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   0,
                                   scorep_io_match);
+    }
     va_list scorep_ap;
     va_start(scorep_ap, format);
     int scorep_result = scorep_real_53(flag, format, scorep_ap);
     va_end(scorep_ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1734,19 +1763,20 @@ int __wrap___vfprintf_chk(FILE *restrict stream, int flag, const char *restrict 
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   0,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_54(stream, flag, format, ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1769,19 +1799,20 @@ int __wrap___vprintf_chk(int flag, const char *restrict format, __gnuc_va_list a
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdout);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stdout);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   0,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_55(flag, format, ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1804,19 +1835,20 @@ char * __wrap___fgets_chk(char *restrict string, size_t buflen, int size, FILE *
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   size > 0 ? (uint64_t)(size - 1) : 0,
                                   scorep_io_match);
+    }
     char * scorep_result = scorep_real_56(string, buflen, size, stream);
     uint64_t scorep_io_done = scorep_result != NULL ? (uint64_t)strlen(scorep_result) : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1839,19 +1871,20 @@ char * __wrap___fgets_unlocked_chk(char *restrict string, size_t buflen, int siz
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   size > 0 ? (uint64_t)(size - 1) : 0,
                                   scorep_io_match);
+    }
     char * scorep_result = scorep_real_57(string, buflen, size, stream);
     uint64_t scorep_io_done = scorep_result != NULL ? (uint64_t)strlen(scorep_result) : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1874,19 +1907,20 @@ size_t __wrap___fread_chk(void *restrict ptr, size_t buflen, size_t size, size_t
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)size * (uint64_t)count,
                                   scorep_io_match);
+    }
     size_t scorep_result = scorep_real_58(ptr, buflen, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1909,19 +1943,20 @@ size_t __wrap___fread_unlocked_chk(void *restrict ptr, size_t buflen, size_t siz
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)size * (uint64_t)count,
                                   scorep_io_match);
+    }
     size_t scorep_result = scorep_real_59(ptr, buflen, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }

@@ -327,19 +327,20 @@ static __attribute__((used)) unsigned long scorep_libwrap_rt_10(void *restrict p
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)size * (uint64_t)count,
                                   scorep_io_match);
+    }
     unsigned long scorep_result = scorep_real_10(ptr, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -361,19 +362,20 @@ static __attribute__((used)) size_t scorep_libwrap_rt_11(void *restrict ptr, siz
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)size * (uint64_t)count,
                                   scorep_io_match);
+    }
     size_t scorep_result = scorep_real_11(ptr, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -395,19 +397,20 @@ static __attribute__((used)) unsigned long scorep_libwrap_rt_12(const void *rest
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   (uint64_t)size * (uint64_t)count,
                                   scorep_io_match);
+    }
     unsigned long scorep_result = scorep_real_12(ptr, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -429,19 +432,20 @@ static __attribute__((used)) size_t scorep_libwrap_rt_13(const void *restrict pt
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   (uint64_t)size * (uint64_t)count,
                                   scorep_io_match);
+    }
     size_t scorep_result = scorep_real_13(ptr, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -463,19 +467,20 @@ static __attribute__((used)) char * scorep_libwrap_rt_14(char *restrict string, 
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   size > 0 ? (uint64_t)(size - 1) : 0,
                                   scorep_io_match);
+    }
     char * scorep_result = scorep_real_14(string, size, stream);
     uint64_t scorep_io_done = scorep_result != NULL ? (uint64_t)strlen(scorep_result) : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -497,19 +502,20 @@ static __attribute__((used)) char * scorep_libwrap_rt_15(char *restrict string, 
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   size > 0 ? (uint64_t)(size - 1) : 0,
                                   scorep_io_match);
+    }
     char * scorep_result = scorep_real_15(string, size, stream);
     uint64_t scorep_io_done = scorep_result != NULL ? (uint64_t)strlen(scorep_result) : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -531,19 +537,20 @@ static __attribute__((used)) int scorep_libwrap_rt_16(const char *restrict strin
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   (uint64_t)strlen(string),
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_16(string, stream);
     uint64_t scorep_io_done = scorep_result >= 0 ? (uint64_t)strlen(string) : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -565,19 +572,20 @@ static __attribute__((used)) int scorep_libwrap_rt_17(const char *restrict strin
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   (uint64_t)strlen(string),
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_17(string, stream);
     uint64_t scorep_io_done = scorep_result >= 0 ? (uint64_t)strlen(string) : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -599,19 +607,20 @@ static __attribute__((used)) int scorep_libwrap_rt_18(const char * string)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdout);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stdout);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   (uint64_t)strlen(string) + 1,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_18(string);
     uint64_t scorep_io_done = scorep_result >= 0 ? (uint64_t)strlen(string) + 1 : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -633,19 +642,20 @@ static __attribute__((used)) int scorep_libwrap_rt_19(FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   1,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_19(stream);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done)
-        scorep_io_bytes(1, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -667,19 +677,20 @@ static __attribute__((used)) int scorep_libwrap_rt_20(FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   1,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_20(stream);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done)
-        scorep_io_bytes(1, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -701,19 +712,20 @@ static __attribute__((used)) int scorep_libwrap_rt_21(FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   1,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_21(stream);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done)
-        scorep_io_bytes(1, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -735,19 +747,20 @@ static __attribute__((used)) int scorep_libwrap_rt_22(FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   1,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_22(stream);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done)
-        scorep_io_bytes(1, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -769,19 +782,20 @@ static __attribute__((used)) int scorep_libwrap_rt_23(void)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdin);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stdin);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   1,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_23();
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done)
-        scorep_io_bytes(1, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -803,19 +817,20 @@ static __attribute__((used)) int scorep_libwrap_rt_24(void)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdin);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stdin);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   1,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_24();
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done)
-        scorep_io_bytes(1, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -837,19 +852,20 @@ static __attribute__((used)) int scorep_libwrap_rt_25(int c, FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   1,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_25(c, stream);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done)
-        scorep_io_bytes(0, 1);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -871,19 +887,20 @@ static __attribute__((used)) int scorep_libwrap_rt_26(int c, FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   1,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_26(c, stream);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done)
-        scorep_io_bytes(0, 1);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -905,19 +922,20 @@ static __attribute__((used)) int scorep_libwrap_rt_27(int c, FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   1,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_27(c, stream);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done)
-        scorep_io_bytes(0, 1);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -939,19 +957,20 @@ static __attribute__((used)) int scorep_libwrap_rt_28(int c, FILE * stream)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   1,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_28(c, stream);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done)
-        scorep_io_bytes(0, 1);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -973,19 +992,20 @@ static __attribute__((used)) int scorep_libwrap_rt_29(int c)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdout);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stdout);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   1,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_29(c);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done)
-        scorep_io_bytes(0, 1);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1007,19 +1027,20 @@ static __attribute__((used)) int scorep_libwrap_rt_30(int c)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdout);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stdout);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   1,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_30(c);
     uint64_t scorep_io_done = scorep_result != EOF;
-    if (scorep_io_done)
-        scorep_io_bytes(0, 1);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1041,19 +1062,20 @@ static __attribute__((used)) __ssize_t scorep_libwrap_rt_31(char **restrict line
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   0,
                                   scorep_io_match);
+    }
     __ssize_t scorep_result = scorep_real_31(line, n, stream);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1075,19 +1097,20 @@ static __attribute__((used)) __ssize_t scorep_libwrap_rt_32(char **restrict line
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   0,
                                   scorep_io_match);
+    }
     __ssize_t scorep_result = scorep_real_32(line, n, delimiter, stream);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1113,22 +1136,23 @@ static __attribute__((used)) int scorep_libwrap_rt_33(FILE *restrict stream, con
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   0,
                                   scorep_io_match);
+    }
     va_list scorep_ap;
     va_start(scorep_ap, format);
     int scorep_result = scorep_real_33(stream, format, scorep_ap);
     va_end(scorep_ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1154,22 +1178,23 @@ static __attribute__((used)) int scorep_libwrap_rt_34(const char *restrict forma
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdout);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stdout);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   0,
                                   scorep_io_match);
+    }
     va_list scorep_ap;
     va_start(scorep_ap, format);
     int scorep_result = scorep_real_34(format, scorep_ap);
     va_end(scorep_ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1191,19 +1216,20 @@ static __attribute__((used)) int scorep_libwrap_rt_35(FILE *restrict stream, con
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   0,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_35(stream, format, ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1225,19 +1251,20 @@ static __attribute__((used)) int scorep_libwrap_rt_36(const char *restrict forma
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdout);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stdout);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   0,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_36(format, ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1632,22 +1659,23 @@ static __attribute__((used)) int scorep_libwrap_rt_52(FILE *restrict stream, int
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   0,
                                   scorep_io_match);
+    }
     va_list scorep_ap;
     va_start(scorep_ap, format);
     int scorep_result = scorep_real_52(stream, flag, format, scorep_ap);
     va_end(scorep_ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1673,22 +1701,23 @@ static __attribute__((used)) int scorep_libwrap_rt_53(int flag, const char *rest
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdout);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stdout);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   0,
                                   scorep_io_match);
+    }
     va_list scorep_ap;
     va_start(scorep_ap, format);
     int scorep_result = scorep_real_53(flag, format, scorep_ap);
     va_end(scorep_ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1710,19 +1739,20 @@ static __attribute__((used)) int scorep_libwrap_rt_54(FILE *restrict stream, int
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   0,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_54(stream, flag, format, ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1744,19 +1774,20 @@ static __attribute__((used)) int scorep_libwrap_rt_55(int flag, const char *rest
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stdout);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stdout);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   0,
                                   scorep_io_match);
+    }
     int scorep_result = scorep_real_55(flag, format, ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1778,19 +1809,20 @@ static __attribute__((used)) char * scorep_libwrap_rt_56(char *restrict string, 
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   size > 0 ? (uint64_t)(size - 1) : 0,
                                   scorep_io_match);
+    }
     char * scorep_result = scorep_real_56(string, buflen, size, stream);
     uint64_t scorep_io_done = scorep_result != NULL ? (uint64_t)strlen(scorep_result) : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1812,19 +1844,20 @@ static __attribute__((used)) char * scorep_libwrap_rt_57(char *restrict string, 
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   size > 0 ? (uint64_t)(size - 1) : 0,
                                   scorep_io_match);
+    }
     char * scorep_result = scorep_real_57(string, buflen, size, stream);
     uint64_t scorep_io_done = scorep_result != NULL ? (uint64_t)strlen(scorep_result) : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1846,19 +1879,20 @@ static __attribute__((used)) size_t scorep_libwrap_rt_58(void *restrict ptr, siz
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)size * (uint64_t)count,
                                   scorep_io_match);
+    }
     size_t scorep_result = scorep_real_58(ptr, buflen, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1880,19 +1914,20 @@ static __attribute__((used)) size_t scorep_libwrap_rt_59(void *restrict ptr, siz
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of_stream(stream);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)size * (uint64_t)count,
                                   scorep_io_match);
+    }
     size_t scorep_result = scorep_real_59(ptr, buflen, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }

@@ -263,19 +263,20 @@ ssize_t __wrap_read(int fd, void * buf, size_t count)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of(fd);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)count,
                                   scorep_io_match);
+    }
     ssize_t scorep_result = scorep_real_7(fd, buf, count);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -298,19 +299,20 @@ ssize_t __wrap_write(int fd, const void * buf, size_t count)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of(fd);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   (uint64_t)count,
                                   scorep_io_match);
+    }
     ssize_t scorep_result = scorep_real_8(fd, buf, count);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -333,19 +335,20 @@ ssize_t __wrap_pread(int fd, void * buf, size_t count, __off_t offset)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of(fd);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)count,
                                   scorep_io_match);
+    }
     ssize_t scorep_result = scorep_real_9(fd, buf, count, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -368,19 +371,20 @@ ssize_t __wrap_pread64(int fd, void * buf, size_t count, __off64_t offset)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of(fd);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)count,
                                   scorep_io_match);
+    }
     ssize_t scorep_result = scorep_real_10(fd, buf, count, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -403,19 +407,20 @@ ssize_t __wrap_pwrite(int fd, const void * buf, size_t count, __off_t offset)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of(fd);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   (uint64_t)count,
                                   scorep_io_match);
+    }
     ssize_t scorep_result = scorep_real_11(fd, buf, count, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -438,19 +443,20 @@ ssize_t __wrap_pwrite64(int fd, const void * buf, size_t count, __off64_t offset
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of(fd);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   (uint64_t)count,
                                   scorep_io_match);
+    }
     ssize_t scorep_result = scorep_real_12(fd, buf, count, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -473,19 +479,20 @@ ssize_t __wrap_readv(int fd, const struct iovec * iov, int iovcnt)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of(fd);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   scorep_io_iov_bytes(iov, iovcnt),
                                   scorep_io_match);
+    }
     ssize_t scorep_result = scorep_real_13(fd, iov, iovcnt);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -508,19 +515,20 @@ ssize_t __wrap_writev(int fd, const struct iovec * iov, int iovcnt)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of(fd);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   scorep_io_iov_bytes(iov, iovcnt),
                                   scorep_io_match);
+    }
     ssize_t scorep_result = scorep_real_14(fd, iov, iovcnt);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -543,19 +551,20 @@ ssize_t __wrap_preadv(int fd, const struct iovec * iov, int iovcnt, __off_t offs
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of(fd);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   scorep_io_iov_bytes(iov, iovcnt),
                                   scorep_io_match);
+    }
     ssize_t scorep_result = scorep_real_15(fd, iov, iovcnt, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -578,19 +587,20 @@ ssize_t __wrap_preadv64(int fd, const struct iovec * iov, int iovcnt, __off64_t 
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of(fd);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   scorep_io_iov_bytes(iov, iovcnt),
                                   scorep_io_match);
+    }
     ssize_t scorep_result = scorep_real_16(fd, iov, iovcnt, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -613,19 +623,20 @@ ssize_t __wrap_pwritev(int fd, const struct iovec * iov, int iovcnt, __off_t off
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of(fd);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   scorep_io_iov_bytes(iov, iovcnt),
                                   scorep_io_match);
+    }
     ssize_t scorep_result = scorep_real_17(fd, iov, iovcnt, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -648,19 +659,20 @@ ssize_t __wrap_pwritev64(int fd, const struct iovec * iov, int iovcnt, __off64_t
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of(fd);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   scorep_io_iov_bytes(iov, iovcnt),
                                   scorep_io_match);
+    }
     ssize_t scorep_result = scorep_real_18(fd, iov, iovcnt, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -969,19 +981,20 @@ ssize_t __wrap___read_chk(int fd, void * buf, size_t count, size_t buflen)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of(fd);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)count,
                                   scorep_io_match);
+    }
     ssize_t scorep_result = scorep_real_30(fd, buf, count, buflen);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1004,19 +1017,20 @@ ssize_t __wrap___pread_chk(int fd, void * buf, size_t count, __off_t offset, siz
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of(fd);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)count,
                                   scorep_io_match);
+    }
     ssize_t scorep_result = scorep_real_31(fd, buf, count, offset, buflen);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1039,19 +1053,20 @@ ssize_t __wrap___pread64_chk(int fd, void * buf, size_t count, __off64_t offset,
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of(fd);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)count,
                                   scorep_io_match);
+    }
     ssize_t scorep_result = scorep_real_32(fd, buf, count, offset, buflen);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }

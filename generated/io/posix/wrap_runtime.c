@@ -262,19 +262,20 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_7(int fd, void * buf, siz
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of(fd);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)count,
                                   scorep_io_match);
+    }
     ssize_t scorep_result = scorep_real_7(fd, buf, count);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -296,19 +297,20 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_8(int fd, const void * bu
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of(fd);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   (uint64_t)count,
                                   scorep_io_match);
+    }
     ssize_t scorep_result = scorep_real_8(fd, buf, count);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -330,19 +332,20 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_9(int fd, void * buf, siz
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of(fd);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)count,
                                   scorep_io_match);
+    }
     ssize_t scorep_result = scorep_real_9(fd, buf, count, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -364,19 +367,20 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_10(int fd, void * buf, si
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of(fd);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)count,
                                   scorep_io_match);
+    }
     ssize_t scorep_result = scorep_real_10(fd, buf, count, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -398,19 +402,20 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_11(int fd, const void * b
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of(fd);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   (uint64_t)count,
                                   scorep_io_match);
+    }
     ssize_t scorep_result = scorep_real_11(fd, buf, count, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -432,19 +437,20 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_12(int fd, const void * b
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of(fd);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   (uint64_t)count,
                                   scorep_io_match);
+    }
     ssize_t scorep_result = scorep_real_12(fd, buf, count, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -466,19 +472,20 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_13(int fd, const struct i
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of(fd);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   scorep_io_iov_bytes(iov, iovcnt),
                                   scorep_io_match);
+    }
     ssize_t scorep_result = scorep_real_13(fd, iov, iovcnt);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -500,19 +507,20 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_14(int fd, const struct i
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of(fd);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   scorep_io_iov_bytes(iov, iovcnt),
                                   scorep_io_match);
+    }
     ssize_t scorep_result = scorep_real_14(fd, iov, iovcnt);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -534,19 +542,20 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_15(int fd, const struct i
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of(fd);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   scorep_io_iov_bytes(iov, iovcnt),
                                   scorep_io_match);
+    }
     ssize_t scorep_result = scorep_real_15(fd, iov, iovcnt, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -568,19 +577,20 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_16(int fd, const struct i
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of(fd);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   scorep_io_iov_bytes(iov, iovcnt),
                                   scorep_io_match);
+    }
     ssize_t scorep_result = scorep_real_16(fd, iov, iovcnt, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -602,19 +612,20 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_17(int fd, const struct i
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of(fd);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   scorep_io_iov_bytes(iov, iovcnt),
                                   scorep_io_match);
+    }
     ssize_t scorep_result = scorep_real_17(fd, iov, iovcnt, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -636,19 +647,20 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_18(int fd, const struct i
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of(fd);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   scorep_io_iov_bytes(iov, iovcnt),
                                   scorep_io_match);
+    }
     ssize_t scorep_result = scorep_real_18(fd, iov, iovcnt, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(0, scorep_io_done);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -945,19 +957,20 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_30(int fd, void * buf, si
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of(fd);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)count,
                                   scorep_io_match);
+    }
     ssize_t scorep_result = scorep_real_30(fd, buf, count, buflen);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -979,19 +992,20 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_31(int fd, void * buf, si
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of(fd);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)count,
                                   scorep_io_match);
+    }
     ssize_t scorep_result = scorep_real_31(fd, buf, count, offset, buflen);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }
@@ -1013,19 +1027,20 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_32(int fd, void * buf, si
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
-    uint64_t scorep_io_match = scorep_io_next_match++;
-    if (scorep_io_h != SCOREP_INVALID_ID)
+    scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
+    uint64_t scorep_io_match = 0;
+    if (scorep_io_operations_recorded)
+        scorep_io_h = scorep_io_handle_of(fd);
+    if (scorep_io_h != SCOREP_INVALID_ID) {
+        scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)count,
                                   scorep_io_match);
+    }
     ssize_t scorep_result = scorep_real_32(fd, buf, count, offset, buflen);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
-    if (scorep_io_done)
-        scorep_io_bytes(scorep_io_done, 0);
-    if (scorep_io_h != SCOREP_INVALID_ID)
-        scorep_io_operation_complete(scorep_io_h, scorep_io_done, scorep_io_match);
-    scorep_libwrap_end(scorep_r);
+    scorep_io_end(scorep_r, scorep_io_h, SCOREP_IO_OP_READ, scorep_io_done,
+                  scorep_io_match);
     return scorep_result;
 
 }

@@ -483,6 +483,19 @@ void scorep_io_destroy_handle(scorep_io_handle handle);
 void scorep_io_operation_begin(scorep_io_handle handle, scorep_io_operation mode, uint64_t bytes_request,
                                uint64_t matching_id);
 void scorep_io_operation_complete(scorep_io_handle handle, uint64_t bytes_result, uint64_t matching_id);
+/* The end of a recorded transfer, in one call: bytes_done counted as read
+ * or written (by mode) like scorep_io_bytes when not 0, then, if handle is
+ * not SCOREP_INVALID_ID, scorep_io_operation_complete(handle, bytes_done,
+ * matching_id), then scorep_exit(region). What the I/O wrappers call
+ * (tasks/io_operation.c.j2). */
+void scorep_io_transfer_exit(scorep_region region, scorep_io_handle handle, scorep_io_operation mode,
+                             uint64_t bytes_done, uint64_t matching_id);
+/* Nonzero when an active substrate records I/O operation events (the trace):
+ * without one the I/O wrappers neither look a transfer's handle up nor call
+ * scorep_io_operation_begin (a profile needs only the bytes). Set when the
+ * measurement starts, before any event; a consumer of the operation events
+ * registers callbacks for them (scorep_substrate), which sets it. */
+extern int scorep_io_operations_recorded;
 /* A seek: the offset asked for, whence (SEEK_SET, SEEK_CUR, SEEK_END), the offset reached. */
 void scorep_io_seek(scorep_io_handle handle, int64_t offset_request, int whence, uint64_t offset_result);
 
