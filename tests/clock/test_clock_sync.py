@@ -143,8 +143,10 @@ def test_offsets_measured_wrongly_are_repaired_post_mortem_and_the_moves_counted
     locations = {event[1]: event[0] for event in run["events"]}
     for location, rank in locations.items():
         for _, offset in run["offsets"][location]:
-            # (the early rate calibration the test error is converted with: within 1 %)
-            assert abs(offset / run["resolution"] - rank * 10e-3) <= rank * 1e-4
+            # within 1 % (the early rate calibration the test error is converted
+            # with) plus the ping-pong's own error, half the shortest round trip:
+            # up to about 1 ms when 2 loaded cores seldom run both ranks at once
+            assert abs(offset / run["resolution"] - rank * 10e-3) <= rank * 1e-4 + 1e-3
     pairs, unmatched = oracle.messages(run["events"])
     assert unmatched == 0 and len(pairs) == MESSAGES
     assert [(s[0], s[3], r[0], r[3]) for s, r in pairs if r[3] < s[3]] == []
