@@ -84,7 +84,7 @@ build-both: build $(BUILD)-mpich/build.ninja
 	ninja -C $(BUILD)-mpich
 
 check: build-both viewer
-	@echo "== running all tests (about 6-8 minutes on 2 idle cores, longer on a busy machine)"
+	@echo "== running all tests (about 9-10 minutes on 2 idle cores, longer on a busy machine)"
 	$(PYTHON) tests/run_all.py $(BUILD)
 
 demo: build
