@@ -31,7 +31,8 @@ from .tasks import TASKS_DIR
 CATALOGUE = TASKS_DIR / "caf.json"
 HEADER_ENV = "SCOREP_CAF_HEADER"
 LIBRARY = {"name": "caf", "display_name": "OpenCoarrays libcaf_mpi",
-           "sonames": ["libcaf_openmpi.so.3", "libcaf_mpich.so.3", "libcaf_mpi.so.3"]}
+           "sonames": ["libcaf_openmpi.so.3", "libcaf_mpich.so.3", "libcaf_mpi.so.3"],
+           "written_by": "`make regenerate`"}
 SUPPORT_HEADER = "scorep_caf_adapter.h"
 
 

@@ -265,7 +265,7 @@ def render_system_adapter(output, write, catalogue_path):
     for key in ("output", "library", "paradigm"):
         if key not in raw:
             raise SpecError(f"missing top-level field '{key}'", file=catalogue_path)
-    library = raw["library"]
+    library = dict(raw["library"], written_by="`make regenerate`")
     procedures, va_symbols = scan_system(raw, catalogue_path)
     out = pathlib.Path(output) / raw["output"]
     # the by_symbol functions in files of their own: a link-time wrapper
