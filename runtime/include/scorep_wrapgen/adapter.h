@@ -537,6 +537,12 @@ void scorep_measurement_finalize(void);
  * recorded, without talking to other processes; the experiment directory is
  * marked partial. */
 void scorep_measurement_abort(void);
+/* The C library's _exit or _Exit (name) is called: writes the data recorded so
+ * far (a rank's through the MPI layer), then ends the process with status as
+ * the C library's name does. The core defines _exit and _Exit with it; an
+ * adapter library that may be preloaded without the core (ahead of the C
+ * library, where the core is not) defines them the same way. */
+void scorep_process_ends_without_exit_handlers(const char* name, int status) __attribute__((noreturn));
 /* 1 between initialisation and finalisation. */
 int scorep_measurement_is_active(void);
 /* Path of the experiment directory once it exists, else NULL. */
