@@ -28,6 +28,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -46,6 +47,30 @@ static volatile int program_first[HANDLED_COUNT]; /* view is a handler that runs
 static int interrupting[HANDLED_COUNT];        /* siginterrupt(sig, 1): signal() installs without SA_RESTART */
 static int stepped_aside[HANDLED_COUNT];
 static void (*write_data)(int sig);
+static int on_own_stack; /* SA_ONSTACK: ours run on the alternate stack below */
+
+/* A stack overflow's SIGSEGV cannot run a handler on the stack that
+ * overflowed: the kernel ends the process and the data is lost. Where the
+ * thread that starts the measurement (the main thread, as a rule) has no
+ * alternate signal stack, it gets one, and ours run on it. Not where the
+ * program has its own: the program's may be too small to write the data on
+ * (a language run-time's guard-page handler), and ours would run on it. Only
+ * touched pages take memory. */
+#define ALTERNATE_STACK_BYTES (1u << 20)
+
+static void give_this_thread_an_alternate_stack(void)
+{
+    stack_t current;
+    if (sigaltstack(NULL, &current) != 0 || !(current.ss_flags & SS_DISABLE)) return;
+    void* memory = mmap(NULL, ALTERNATE_STACK_BYTES, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (memory == MAP_FAILED) return;
+    stack_t stack = {.ss_sp = memory, .ss_size = ALTERNATE_STACK_BYTES, .ss_flags = 0};
+    if (sigaltstack(&stack, NULL) == 0)
+        on_own_stack = 1;
+    else
+        munmap(memory, ALTERNATE_STACK_BYTES);
+}
 
 static int handled_index(int sig)
 {
@@ -94,7 +119,7 @@ static void install_ours(size_t i)
          * signal stays blocked while the data is written. */
         sigemptyset(&sa.sa_mask);
         for (size_t k = 0; k < HANDLED_COUNT; k++) sigaddset(&sa.sa_mask, handled_signals[k]);
-        sa.sa_flags = SA_SIGINFO | SA_RESTART;
+        sa.sa_flags = SA_SIGINFO | SA_RESTART | (on_own_stack ? SA_ONSTACK : 0);
     }
     if (__sigaction(handled_signals[i], &sa, NULL) == 0) installed[i] = 1;
 }
@@ -153,6 +178,7 @@ static void install(size_t i)
 void scorep_signals_install(void (*write)(int sig))
 {
     write_data = write;
+    give_this_thread_an_alternate_stack();
     for (size_t i = 0; i < HANDLED_COUNT; i++) install(i);
 }
 

@@ -5,6 +5,7 @@
  *   queued     own SA_SIGINFO SIGQUIT handler; sigqueue(SIGQUIT, value 1234)
  *   term       own SIGTERM handler that counts; raise(SIGTERM), goes on, ends normally
  *   ignored    SIGINT ignored; raise(SIGINT), goes on, ends normally
+ *   overflow   unbounded recursion: the stack overflows (SIGSEGV)
  * The SA_SIGINFO handlers print what they received and end with _exit(7).
  * Modes that install their handler after the measurement started (the
  * program's view of its actions, and handlers run as unmeasured):
@@ -69,6 +70,13 @@ static void once(int sig)
 {
     (void)sig;
     say("handler once\n");
+}
+
+static int deeper(int n)
+{
+    volatile char pad[512];
+    memset((char*)pad, n, sizeof pad);
+    return n < 0 ? 0 : deeper(n + 1) + pad[n % 512];
 }
 
 static const char* describe(const struct sigaction* a)
@@ -175,6 +183,7 @@ int main(int argc, char** argv)
     volatile int* volatile nowhere = (volatile int*)0x10;
     if (strcmp(mode, "fault") == 0 || strcmp(mode, "late_resethand") == 0) *nowhere = 1;
     if (strcmp(mode, "late_reraise") == 0 || strcmp(mode, "late_exit") == 0) raise(SIGTERM);
+    if (strcmp(mode, "overflow") == 0) printf("%d\n", deeper(0));
     if (strcmp(mode, "late_eintr") == 0 || strcmp(mode, "late_restart") == 0)
         read_interrupted(mode[5] == 'r');
     if (strcmp(mode, "queued") == 0) sigqueue(getpid(), SIGQUIT, (union sigval){.sival_int = 1234});

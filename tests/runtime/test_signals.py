@@ -59,6 +59,19 @@ def test_a_handler_installed_after_the_start_runs_first_and_the_data_is_written_
         assert Profile(data).row("main/step")["visits"] == 5
 
 
+def test_a_stack_overflow_leaves_the_data_recorded_so_far(build_dir, tmp_path):
+    """The SIGSEGV of an overflowed stack cannot be handled on that stack: the
+    measurement's handler runs on an alternate stack of its own."""
+    for attempt in range(3):
+        directory = tmp_path / f"e{attempt}"
+        proc = run(build_dir, "test_signals", "overflow", env={"SCOREP_EXPERIMENT_DIRECTORY": str(directory)},
+                   check=False)
+        assert proc.returncode == -11 and proc.stdout == "", proc.stderr
+        data = load_profile(directory / "profile.json")
+        assert data["experiment"]["partial"] is True
+        assert Profile(data).row("main/step")["visits"] == 5
+
+
 def test_the_program_sees_and_sets_its_own_signal_actions_while_the_measurement_runs(build_dir, tmp_path):
     """What sigaction() and signal() report is what the program set (glibc's
     semantics: signal() installs with SA_RESTART and the signal in the mask),
