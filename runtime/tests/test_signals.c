@@ -6,6 +6,7 @@
  *   term       own SIGTERM handler that counts; raise(SIGTERM), goes on, ends normally
  *   ignored    SIGINT ignored; raise(SIGINT), goes on, ends normally
  *   overflow   unbounded recursion: the stack overflows (SIGSEGV)
+ *   pipe       writes to a pipe nobody reads (SIGPIPE, its default action)
  * The SA_SIGINFO handlers print what they received and end with _exit(7).
  * Modes that install their handler after the measurement started (the
  * program's view of its actions, and handlers run as unmeasured):
@@ -139,6 +140,8 @@ int main(int argc, char** argv)
         sigaction(SIGTERM, &sa, NULL);
     } else if (strcmp(mode, "ignored") == 0) {
         signal(SIGINT, SIG_IGN);
+    } else if (strcmp(mode, "pipe") == 0) {
+        signal(SIGPIPE, SIG_DFL);
     }
     scorep_region main_r = scorep_region_define("main", "test_signals.c", SCOREP_PARADIGM_USER,
                                                 SCOREP_ROLE_FUNCTION, NULL);
@@ -184,6 +187,12 @@ int main(int argc, char** argv)
     if (strcmp(mode, "fault") == 0 || strcmp(mode, "late_resethand") == 0) *nowhere = 1;
     if (strcmp(mode, "late_reraise") == 0 || strcmp(mode, "late_exit") == 0) raise(SIGTERM);
     if (strcmp(mode, "overflow") == 0) printf("%d\n", deeper(0));
+    if (strcmp(mode, "pipe") == 0) {
+        int fds[2];
+        if (pipe(fds) != 0) _exit(9);
+        close(fds[0]);
+        if (write(fds[1], "x", 1) < 0) say("write failed\n");
+    }
     if (strcmp(mode, "late_eintr") == 0 || strcmp(mode, "late_restart") == 0)
         read_interrupted(mode[5] == 'r');
     if (strcmp(mode, "queued") == 0) sigqueue(getpid(), SIGQUIT, (union sigval){.sival_int = 1234});

@@ -59,14 +59,17 @@ def test_a_handler_installed_after_the_start_runs_first_and_the_data_is_written_
         assert Profile(data).row("main/step")["visits"] == 5
 
 
-def test_a_stack_overflow_leaves_the_data_recorded_so_far(build_dir, tmp_path):
-    """The SIGSEGV of an overflowed stack cannot be handled on that stack: the
-    measurement's handler runs on an alternate stack of its own."""
+@pytest.mark.parametrize("mode, status", [
+    ("overflow", -11),   # the SIGSEGV of an overflowed stack: ours run on an alternate stack of their own
+    ("pipe", -13),       # SIGPIPE: a program writing into `| head` that has ended
+])
+def test_a_signal_that_ends_the_program_by_its_default_action_leaves_the_data_recorded_so_far(
+        build_dir, tmp_path, mode, status):
     for attempt in range(3):
         directory = tmp_path / f"e{attempt}"
-        proc = run(build_dir, "test_signals", "overflow", env={"SCOREP_EXPERIMENT_DIRECTORY": str(directory)},
+        proc = run(build_dir, "test_signals", mode, env={"SCOREP_EXPERIMENT_DIRECTORY": str(directory)},
                    check=False)
-        assert proc.returncode == -11 and proc.stdout == "", proc.stderr
+        assert proc.returncode == status and proc.stdout == "", proc.stderr
         data = load_profile(directory / "profile.json")
         assert data["experiment"]["partial"] is True
         assert Profile(data).row("main/step")["visits"] == 5
