@@ -821,6 +821,12 @@ void scorep_io_destroy_handle(scorep_io_handle handle)
     DISPATCH(io_destroy_handle, handle);
 }
 
+void scorep_io_duplicate_handle(scorep_io_handle old_handle, scorep_io_handle new_handle, int close_on_exec)
+{
+    EVENT_BEGIN();
+    DISPATCH(io_duplicate_handle, old_handle, new_handle, close_on_exec);
+}
+
 /* A transfer's IoOperationBegin comes right after its region's enter and its
  * IoOperationComplete right before the exit (tasks/io_operation.c.j2): the
  * begin takes the enter's time and the exit the complete's, as an MPI call's

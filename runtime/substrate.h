@@ -128,6 +128,10 @@ typedef struct scorep_io_handle_def {
     scorep_io_paradigm paradigm;
     int pre_created;        /* stdin, stdout, stderr: active without IoCreateHandle */
     scorep_io_access mode;  /* a pre-created handle's access mode */
+    /* 0: the file's own handle; n: the handle of a duplicate made as
+     * descriptor n - 1 (dup, dup2, dup3, fcntl F_DUPFD): same file, another
+     * handle, so that the trace's IoDuplicateHandle names two */
+    uint32_t duplicate;
 } scorep_io_handle_def;
 
 /* Process-local tables. Ids are dense from 0. Entries never move and never
@@ -311,6 +315,8 @@ typedef struct scorep_substrate {
     /* the I/O adapters' handle events (adapter.h) */
     void (*io_create_handle)(scorep_location* loc, uint64_t t, scorep_io_handle handle, scorep_io_access mode);
     void (*io_destroy_handle)(scorep_location* loc, uint64_t t, scorep_io_handle handle);
+    void (*io_duplicate_handle)(scorep_location* loc, uint64_t t, scorep_io_handle old_handle,
+                                scorep_io_handle new_handle, int close_on_exec);
     void (*io_operation_begin)(scorep_location* loc, uint64_t t, scorep_io_handle handle,
                                scorep_io_operation mode, uint64_t bytes_request, uint64_t matching_id);
     void (*io_operation_complete)(scorep_location* loc, uint64_t t, scorep_io_handle handle,

@@ -475,9 +475,16 @@ scorep_io_handle scorep_io_handle_define(scorep_io_paradigm paradigm, const char
  * access mode: no IoCreateHandle (OTF2's pre-created handles). */
 scorep_io_handle scorep_io_handle_define_pre_created(scorep_io_paradigm paradigm, const char* name,
                                                      scorep_io_access mode);
+/* The handle of a duplicate of handle `of` made as descriptor fd (dup,
+ * dup2, dup3, fcntl F_DUPFD): the same file and paradigm, another handle
+ * (one per file and descriptor number). Takes a lock, as scorep_io_handle_define. */
+scorep_io_handle scorep_io_handle_define_duplicate(scorep_io_handle of, int fd);
 /* The handle became usable (open succeeded) / unusable (close succeeded). */
 void scorep_io_create_handle(scorep_io_handle handle, scorep_io_access mode);
 void scorep_io_destroy_handle(scorep_io_handle handle);
+/* new_handle became usable as a duplicate of old_handle (the trace's
+ * IoDuplicateHandle); close_on_exec: the duplicate has FD_CLOEXEC. */
+void scorep_io_duplicate_handle(scorep_io_handle old_handle, scorep_io_handle new_handle, int close_on_exec);
 /* A blocking transfer on handle: begin with the bytes requested, complete
  * with the bytes done; matching_id pairs them (unique per thread). */
 void scorep_io_operation_begin(scorep_io_handle handle, scorep_io_operation mode, uint64_t bytes_request,
