@@ -886,6 +886,15 @@ void scorep_io_seek(scorep_io_handle handle, int64_t offset_request, int whence,
     DISPATCH(io_seek, handle, offset_request, whence, offset_result);
 }
 
+/* The thread adapter's events (adapter.h): stamped with the clock when a
+ * trace records them; the profile has no callback for them. A BEGIN is the
+ * new thread's first event: it makes the thread's location. */
+void scorep_thread_event(scorep_thread_event_kind kind, uint64_t sequence)
+{
+    EVENT_BEGIN();
+    DISPATCH(thread_event, kind, sequence);
+}
+
 void scorep_parameter_int(scorep_parameter parameter, int64_t value)
 {
     EVENT_BEGIN_TIMED();

@@ -220,6 +220,10 @@ typedef struct scorep_unified_definitions {
     const uint32_t* parameter_map;  /* [scorep_parameter_count()] */
     const uint32_t* metric_map;     /* [scorep_metric_count()] */
     const uint32_t* io_handle_map;  /* [scorep_io_handle_count()] */
+    /* the global communicators (comms without MPI groups: global ids
+     * 0..communicator_count-1), on every rank: the trace's thread
+     * contingents follow them (trace/trace_threads.c) */
+    uint32_t communicator_count;
 } scorep_unified_definitions;
 
 typedef struct scorep_finalize_context {
@@ -323,6 +327,8 @@ typedef struct scorep_substrate {
                                   uint64_t bytes_result, uint64_t matching_id);
     void (*io_seek)(scorep_location* loc, uint64_t t, scorep_io_handle handle, int64_t offset_request,
                     int whence, uint64_t offset_result);
+    /* the thread adapter's create/begin/end/wait events (adapter.h) */
+    void (*thread_event)(scorep_location* loc, uint64_t t, scorep_thread_event_kind kind, uint64_t sequence);
 
     void (*parameter_int)(scorep_location* loc, uint64_t t, scorep_parameter param,
                           int64_t value);

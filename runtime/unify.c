@@ -353,8 +353,8 @@ static void build_tables(unified_storage* u, scorep_buffer* set, scorep_strmap* 
     d->location_creator = u->location_creator;
 }
 
-/* global ids (id_numbering) by record key */
-static void index_set(scorep_buffer* set, scorep_strmap* index)
+/* global ids (id_numbering) by record key; returns the communicators' count */
+static uint32_t index_set(scorep_buffer* set, scorep_strmap* index)
 {
     id_numbering ids;
     numbering_start(&ids, set);
@@ -370,6 +370,7 @@ static void index_set(scorep_buffer* set, scorep_strmap* index)
         scorep_strmap_put(index, k.data, k.size, id);
     }
     scorep_buffer_free(&k);
+    return ids.comms;
 }
 
 static void build_maps(unified_storage* u, scorep_strmap* index)
@@ -417,14 +418,14 @@ static scorep_unified_definitions* unify(bool communicate)
         }
         scorep_bcast_buffer(&defs_only, 0);
         scorep_strmap index = {0};
-        index_set(&defs_only, &index);
+        u->pub.communicator_count = index_set(&defs_only, &index);
         build_maps(u, &index);
         if (scorep_process_rank == 0) build_tables(u, &set, &index);
         scorep_strmap_free(&index);
         scorep_buffer_free(&defs_only);
     } else {
         scorep_strmap index = {0};
-        index_set(&set, &index);
+        u->pub.communicator_count = index_set(&set, &index);
         build_maps(u, &index);
         build_tables(u, &set, &index);
         scorep_strmap_free(&index);

@@ -332,6 +332,13 @@ static void io_seek(scorep_location* loc, uint64_t t, scorep_io_handle handle, i
     record3(loc, t, RAW_IO_SEEK, handle, (uint64_t)offset_request, (uint64_t)(int64_t)whence, offset_result);
 }
 
+/* the thread adapter's events: the kind is the record's id */
+static void thread_event(scorep_location* loc, uint64_t t, scorep_thread_event_kind kind, uint64_t sequence)
+{
+    record1(loc, t, RAW_THREAD, (uint32_t)kind, sequence);
+    __atomic_store_n(&trace_thread_events, 1, __ATOMIC_RELAXED);
+}
+
 /* Called right after a spill (trace_blocks.c), in a fresh block. */
 static void buffer_flush(scorep_location* loc, uint64_t t_begin, uint64_t t_end)
 {
@@ -377,4 +384,5 @@ void trace_events_fill_table(scorep_substrate* table)
     table->io_operation_begin = io_operation_begin;
     table->io_operation_complete = io_operation_complete;
     table->io_seek = io_seek;
+    table->thread_event = thread_event;
 }

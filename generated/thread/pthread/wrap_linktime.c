@@ -72,9 +72,12 @@ int __wrap_pthread_create(pthread_t *restrict thread, const pthread_attr_t *rest
         start_routine = scorep_thread_trampoline;
         arg = scorep_start;
     }
+    uint64_t scorep_thread_number = scorep_thread_created(scorep_start);
     int scorep_result = scorep_real_0(thread, attr, start_routine, arg);
     if (scorep_result != 0 && scorep_start != NULL)
         scorep_thread_start_free(scorep_start);
+    else if (scorep_result == 0)
+        scorep_thread_started(*thread, scorep_thread_number);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -99,6 +102,8 @@ int __wrap_pthread_join(pthread_t thread, void ** retval)
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_1(thread, retval);
+    if (scorep_result == 0)
+        scorep_thread_joined(thread);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 

@@ -78,9 +78,12 @@ static __attribute__((used)) int scorep_libwrap_rt_0(pthread_t *restrict thread,
         start_routine = scorep_thread_trampoline;
         arg = scorep_start;
     }
+    uint64_t scorep_thread_number = scorep_thread_created(scorep_start);
     int scorep_result = scorep_real_0(thread, attr, start_routine, arg);
     if (scorep_result != 0 && scorep_start != NULL)
         scorep_thread_start_free(scorep_start);
+    else if (scorep_result == 0)
+        scorep_thread_started(*thread, scorep_thread_number);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -104,6 +107,8 @@ static __attribute__((used)) int scorep_libwrap_rt_1(pthread_t thread, void ** r
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_1(thread, retval);
+    if (scorep_result == 0)
+        scorep_thread_joined(thread);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 

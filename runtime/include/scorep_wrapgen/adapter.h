@@ -140,6 +140,20 @@ uint32_t scorep_thread_location_id(void);
  * after the thread's first event. profile.json gives it as the location's
  * "creator". */
 void scorep_thread_set_creator(uint32_t creator);
+/* OTF2's create/wait threading model (the trace's ThreadCreate, ThreadBegin,
+ * ThreadEnd, ThreadWait): a thread created (on the creating thread, inside
+ * its pthread_create), begun (the new thread's first event) and ended (its
+ * last), and waited for (on the joining thread, inside its pthread_join),
+ * the four matched by sequence, a number unique in the process per created
+ * thread (the thread adapter's). The trace's thread contingent is one per
+ * process (runtime/trace/trace_threads.c). */
+typedef enum scorep_thread_event_kind {
+    SCOREP_THREAD_CREATE,
+    SCOREP_THREAD_BEGIN,
+    SCOREP_THREAD_END,
+    SCOREP_THREAD_WAIT
+} scorep_thread_event_kind;
+void scorep_thread_event(scorep_thread_event_kind kind, uint64_t sequence);
 
 /* ---- per-thread event generation flag ------------------------------------- */
 
