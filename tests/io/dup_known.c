@@ -32,8 +32,13 @@ int main(int argc, char** argv)
     if (dup2(fd, 30) != 30 || dup3(fd, 31, O_CLOEXEC) != 31) return 1;
     a_written += write(30, buf, 500);
     a_written += write(31, buf, 600);
-    /* not a duplication: the region only */
+    /* not duplications: the region only; no argument, and a pointer the
+     * C library must get unchanged (F_GETLK writes through it) */
     if ((fcntl(fd, F_GETFD) & FD_CLOEXEC) || !(fcntl(d3, F_GETFD) & FD_CLOEXEC)) return 1;
+    struct flock lock = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+    if (fcntl(fd, F_SETLK, &lock) != 0) return 1;
+    lock.l_type = F_RDLCK;
+    if (fcntl(fd, F_GETLK, &lock) != 0 || lock.l_type != F_UNLCK) return 1;   /* our own lock: no conflict */
     close(d1), close(d2), close(d3), close(30), close(31), close(fd);
 
     /* stdout into B, and back */
