@@ -5,8 +5,9 @@
  * more: every worker's first pthread_rwlock_rdlock waits about that long.
  * Each worker then takes the read lock ROUNDS times in all, the spin lock
  * ROUNDS times and the write lock once, and meets the others at a barrier,
- * where the last worker arrives LATE_MS late: the others'
- * pthread_barrier_wait waits about that long. After the joins, main tries
+ * where the last worker arrives LATE_MS after the others said they are
+ * about to (another semaphore): the others' pthread_barrier_wait waits
+ * about that long. After the joins, main tries
  * each lock once (uncontended: each try succeeds) and takes both rwlock
  * modes with a timeout. */
 #define _GNU_SOURCE   /* pthread_rwlock_clockwrlock */
@@ -23,7 +24,7 @@
 static pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER;
 static pthread_spinlock_t spin;
 static pthread_barrier_t barrier;
-static sem_t about_to_read;
+static sem_t about_to_read, about_to_meet;
 static long shared, counter;
 
 static void sleep_ms(long ms)
@@ -50,8 +51,13 @@ static void* worker(void* arg)
     pthread_rwlock_wrlock(&rw);
     shared += id + 1;
     pthread_rwlock_unlock(&rw);
-    if (id == THREADS - 1)
+    if (id == THREADS - 1) {
+        for (int i = 0; i < THREADS - 1; i++)
+            sem_wait(&about_to_meet);
         sleep_ms(LATE_MS);
+    } else {
+        sem_post(&about_to_meet);
+    }
     pthread_barrier_wait(&barrier);
     return (void*)seen;
 }
@@ -60,6 +66,7 @@ int main(void)
 {
     pthread_t threads[THREADS];
     sem_init(&about_to_read, 0, 0);
+    sem_init(&about_to_meet, 0, 0);
     pthread_spin_init(&spin, PTHREAD_PROCESS_PRIVATE);
     pthread_barrier_init(&barrier, NULL, THREADS);
     pthread_rwlock_wrlock(&rw);

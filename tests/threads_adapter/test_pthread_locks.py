@@ -71,7 +71,8 @@ def test_rwlock_spin_and_barrier_calls_are_counted_per_thread(measured):
 def test_rwlock_and_barrier_waits_are_time_in_the_call(measured):
     """Each worker's read locks last at least most of main's 300 ms hold of
     the write lock; three workers' barrier waits last most of the last
-    one's 300 ms delay, the last one's a moment."""
+    one's 300 ms delay (after they said they were about to meet), the last
+    one's a moment."""
     _, experiment = measured
     profile = json.loads((experiment / "profile.json").read_text())
     regions = {r["id"]: r["name"] for r in profile["regions"]}
@@ -85,6 +86,5 @@ def test_rwlock_and_barrier_waits_are_time_in_the_call(measured):
     assert len(workers) == THREADS
     for times in workers:
         assert 0.8 * HOLD <= times[("worker", "pthread_rwlock_rdlock")] <= times[(None, "worker")]
-        assert times[("worker", "pthread_spin_lock")] < 0.05e9
     barrier = sorted(times[("worker", "pthread_barrier_wait")] for times in workers)
     assert barrier[0] < 0.05e9 and all(wait >= 0.8 * LATE for wait in barrier[1:])
