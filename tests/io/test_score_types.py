@@ -5,11 +5,16 @@ function is COM when a call path through it leads to any of them (or MPI,
 CAF), else USR. The program (score_types.c) is measured with compiler
 instrumentation and --io=posix --thread=pthread --memory; oracle: its
 source (which function calls what, how often). profile.cubex gives the same
-report as profile.json."""
+report as profile.json. The trace size estimate counts the adapters' own
+records (I/O operations and handles, thread create/begin/end/wait): oracle,
+the size of the run's real trace."""
 import os
 import pathlib
+import re
 import subprocess
 import sys
+
+import pytest
 
 from test_posix_io import scorep
 
@@ -37,17 +42,24 @@ def report(build_dir, target):
     return types, regions, proc.stdout
 
 
-def test_system_adapter_regions_have_score_p_types(build_dir, tmp_path):
-    program = tmp_path / "score_types"
+@pytest.fixture(scope="module")
+def experiment(build_dir, tmp_path_factory):
+    """score_types.c measured, profile and trace."""
+    tmp = tmp_path_factory.mktemp("score_types")
+    program = tmp / "score_types"
     subprocess.run(scorep(build_dir) + ["--io=posix", "--thread=pthread", "--memory", "gcc", "-O1", "-pthread",
                                         str(HERE / "score_types.c"), "-o", str(program)],
                    check=True, capture_output=True, text=True)
-    experiment = tmp_path / "experiment"
-    env = dict(os.environ, SCOREP_EXPERIMENT_DIRECTORY=str(experiment))
+    experiment = tmp / "experiment"
+    env = dict(os.environ, SCOREP_EXPERIMENT_DIRECTORY=str(experiment), SCOREP_ENABLE_TRACING="true")
     env.pop("LD_PRELOAD", None)
-    proc = subprocess.run([str(program), str(tmp_path / "out.bin")], env=env, capture_output=True, text=True,
+    proc = subprocess.run([str(program), str(tmp / "out.bin")], env=env, capture_output=True, text=True,
                           timeout=60)
     assert (proc.returncode, proc.stderr) == (0, "")
+    return experiment
+
+
+def test_system_adapter_regions_have_score_p_types(build_dir, experiment):
     types, regions, text = report(build_dir, experiment / "profile.json")
     # the C library may allocate for itself (pthread_create, printf): the
     # worker's malloc and free at least, all of them MEMORY
@@ -67,3 +79,12 @@ def test_system_adapter_regions_have_score_p_types(build_dir, tmp_path):
     assert list(types) == ["ALL", "PTHREAD", "MEMORY", "IO", "COM", "USR"]
     # the CUBE4 profile of the same run: the same report
     assert report(build_dir, experiment / "profile.cubex")[2] == text
+
+
+def test_trace_estimate_counts_the_adapters_records(build_dir, experiment):
+    """The ALL line's total[B] within 10 % of the real event files (without
+    the I/O and thread records the estimate is about 20 % short here)."""
+    _, _, text = report(build_dir, experiment / "profile.json")
+    estimate = int(re.search(r"^\s+ALL\s+[\d,]+\s+([\d,]+)\s", text, re.M).group(1).replace(",", ""))
+    real = sum(f.stat().st_size for f in (experiment / "traces").glob("*.evt"))
+    assert abs(estimate - real) <= 0.10 * real, (estimate, real)
