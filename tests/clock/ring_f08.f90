@@ -1,5 +1,7 @@
 ! A Fortran 2008 (use mpi_f08) ring for the clock tests: per rank 20 x
-! (Isend to the right + Recv from the left, Bcast from rank 0, Allreduce).
+! (Isend to the right + Recv from the left, Bcast from rank 0, Allreduce),
+! then a second's wait before MPI_Finalize (a run of realistic length: the
+! offsets are measured after MPI_Init and in MPI_Finalize).
 program ring_f08
   use mpi_f08
   implicit none
@@ -15,5 +17,6 @@ program ring_f08
     call MPI_Bcast(inbox, 1, MPI_INTEGER, 0, MPI_COMM_WORLD)
     call MPI_Allreduce(rank, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
   end do
+  call sleep(1)
   call MPI_Finalize()
 end program
