@@ -73,8 +73,13 @@ def test_two_nodes_show_in_the_trace_with_their_offset_and_every_message_forward
             assert seconds == [0, 0]  # rank 0's node: its clock, not measured
         else:  # the TSC is one for both "nodes"; CLOCK_MONOTONIC is not
             expected = -AHEAD if timer == "clock_gettime" else 0
-            # within 10 us, or the uncertainty the record states (a loaded machine's TCP)
-            assert all(abs(s - expected) < 1e-5 + 2 * sd / resolution
+            # every event is where it happened within 2 us (the offset is all the
+            # error there is: nodeb's clock runs at nodea's rate), or within the
+            # uncertainty the record states where even the shortest round trip
+            # was long (TCP between the "nodes", a loaded machine)
+            print(f"rank {rank}: offsets off by {[round(abs(s - expected) * 1e6, 3) for s in seconds]} us, "
+                  f"stated {[round(sd / resolution * 1e6, 3) for sd in stddevs[location]]} us")
+            assert all(abs(s - expected) <= max(2e-6, 2 * sd / resolution + 0.5e-6)
                        for s, sd in zip(seconds, stddevs[location])), (seconds, stddevs[location])
     pairs, unmatched = oracle.messages(events)
     assert unmatched == 0 and len(pairs) == 2 * 20 * 4 + 2
