@@ -7,6 +7,7 @@ import json
 import os
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
 import urllib.parse
@@ -305,3 +306,41 @@ def test_collectives_with_offsets_measured_wrongly_are_repaired_post_mortem_and_
     leaves, events = (int(n) for n in re.search(r"and (\d+) collective leaves .* (\d+) events in all",
                                                 report[0]).groups())
     assert 1 <= leaves <= events <= len(run["events"])
+
+
+@pytest.mark.skipif(not (shutil.which("caf") and shutil.which("cafrun")), reason="OpenCoarrays not installed")
+def test_coarray_program_with_skew_has_its_events_on_the_corrected_time_base(build_dir, tmp_path):
+    """Coarrays run on MPI and read the core's one timer: with every image's
+    clock skewed, the trace of a coarray program (halo puts and gets, sync all,
+    co_sum, locks) puts every event between the two measurements where it
+    happened, and its synchronisations in order."""
+    program = tmp_path / "caf_constructs"
+    subprocess.run([PYTHON, str(build_dir / "runtime" / "mpi_adapter" / "scorep"), "caf",
+                    str(REPO / "tests" / "caf" / "programs" / "caf_constructs.f90"), "-o", str(program)],
+                   check=True, capture_output=True, timeout=300, cwd=tmp_path)
+    directory = tmp_path / "skewed"
+    env = {"SCOREP_ENABLE_TRACING": "true", "SCOREP_EXPERIMENT_DIRECTORY": str(directory),
+           "SCOREP_VERBOSE": "true", **SKEW}
+    proc = subprocess.run(["cafrun", "-n", str(RANKS), "--oversubscribe",
+                           *[a for key in env for a in ("-x", key)], str(program)],
+                          env={**os.environ, "OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+                               **env}, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    anchor = directory / "traces.otf2"
+    resolution, events = oracle.read_events(anchor)
+    run = {"offsets": oracle.clock_offsets(anchor), "resolution": resolution}
+    skews = oracle.skews_from_output(proc.stdout + proc.stderr)
+    assert sorted(skews) == list(range(1, RANKS)), proc.stderr[-2000:]
+    stated = max(sd for points in oracle.clock_offset_stddevs(anchor).values() for sd in points) / resolution
+    caf_events = 0
+    for event in events:
+        points = run["offsets"][event[1]]
+        written = written_time(run, event)
+        if not points[0][0] <= written <= points[-1][0]:
+            continue
+        caf_events += event[2] == "Enter" and event[4].region.name.startswith("_gfortran_caf_")
+        error = abs(event[3] - oracle.true_time(written, skews.get(event[0]))) / resolution
+        assert error <= max(2e-6, 2 * stated + 0.5e-6), (event, error, stated)
+    assert caf_events >= 40 * RANKS   # the halo steps, syncs, co_sum and locks of every image
+    checked, violations = oracle.collective_violations(events)
+    assert checked > 0 and violations == []
