@@ -53,6 +53,7 @@ static int write_location_maps(OTF2_DefWriter* writer, const scorep_unified_defi
     failed |= write_map(writer, OTF2_MAPPING_COMM, comm_map_count, comm_map);
     failed |= write_map(writer, OTF2_MAPPING_GROUP, scorep_comm_count(), group_map);
     failed |= write_map(writer, OTF2_MAPPING_RMA_WIN, scorep_window_count(), defs->window_map);
+    failed |= write_map(writer, OTF2_MAPPING_METRIC, scorep_metric_count(), defs->metric_map);
     failed |= write_map(writer, OTF2_MAPPING_PARAMETER, scorep_parameter_count(),
                         defs->parameter_map);
     failed |= write_map(writer, OTF2_MAPPING_IO_HANDLE, scorep_io_handle_count(), defs->io_handle_map);
@@ -316,6 +317,20 @@ static void write_windows_and_parameters(global_writer* g, const scorep_unified_
         }
         check(g, OTF2_GlobalDefWriter_WriteRmaWin(g->writer, w, new_string(g, text),
                                                   defs->windows[w].comm, OTF2_RMA_WIN_FLAG_NONE));
+    }
+    /* user metrics (scorep_metric_add): a member and a class of one member
+     * each, of the same id; every value is the amount added at its point
+     * (the profile sums them per call path) */
+    OTF2_StringRef user_metric = defs->metric_count ? new_string(g, "User metric (scorep_metric_add)") : 0;
+    for (uint32_t m = 0; m < defs->metric_count; m++) {
+        const scorep_metric_def* metric = &defs->metrics[m];
+        OTF2_MetricMemberRef member = m;
+        check(g, OTF2_GlobalDefWriter_WriteMetricMember(g->writer, member, new_string(g, metric->name), user_metric,
+                                                        OTF2_METRIC_TYPE_USER, OTF2_METRIC_ABSOLUTE_POINT,
+                                                        OTF2_TYPE_INT64, OTF2_BASE_DECIMAL, 0,
+                                                        new_string(g, metric->unit ? metric->unit : "")));
+        check(g, OTF2_GlobalDefWriter_WriteMetricClass(g->writer, m, 1, &member, OTF2_METRIC_ASYNCHRONOUS,
+                                                       OTF2_RECORDER_KIND_ABSTRACT));
     }
     for (uint32_t p = 0; p < defs->parameter_count; p++) {
         const scorep_parameter_def* param = &defs->parameters[p];

@@ -47,6 +47,7 @@ static const uint8_t words_of[RAW_KIND_COUNT_] = {
     [RAW_IO_SEEK] = 3,
     [RAW_IO_DUPLICATE_HANDLE] = 2,
     [RAW_THREAD] = 1,
+    [RAW_METRIC] = 1,
 };
 
 /* A message's peer as a rank of the communicator the definitions describe
@@ -131,6 +132,12 @@ static OTF2_ErrorCode encode(OTF2_EvtWriter* w, const raw_record* r, uint64_t t)
         return OTF2_EvtWriter_IoDuplicateHandle(w, NULL, t, r->id, (OTF2_IoHandleRef)v[0],
                                                 v[1] ? OTF2_IO_STATUS_FLAG_CLOSE_ON_EXEC : OTF2_IO_STATUS_FLAG_NONE);
     case RAW_THREAD: return trace_thread_encode(w, t, (scorep_thread_event_kind)r->id, v[0]);
+    case RAW_METRIC: {
+        /* the metric class of the same (global) id has this one member */
+        OTF2_Type type = OTF2_TYPE_INT64;
+        OTF2_MetricValue value = {.signed_int = (int64_t)v[0]};
+        return OTF2_EvtWriter_Metric(w, NULL, t, r->id, 1, &type, &value);
+    }
     case RAW_KIND_COUNT_: break;
     }
     return OTF2_ERROR_INVALID_ARGUMENT;

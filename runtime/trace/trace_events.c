@@ -332,6 +332,13 @@ static void io_seek(scorep_location* loc, uint64_t t, scorep_io_handle handle, i
     record3(loc, t, RAW_IO_SEEK, handle, (uint64_t)offset_request, (uint64_t)(int64_t)whence, offset_result);
 }
 
+/* a user metric's value (scorep_metric_add: the memory adapter's bytes per
+ * call): an OTF2 Metric record of the metric's class (trace_definitions.c) */
+static void metric_add(scorep_location* loc, uint64_t t, scorep_metric metric, int64_t value)
+{
+    record1(loc, t, RAW_METRIC, metric, (uint64_t)value);
+}
+
 /* the thread adapter's events: the kind is the record's id */
 static void thread_event(scorep_location* loc, uint64_t t, scorep_thread_event_kind kind, uint64_t sequence)
 {
@@ -385,4 +392,5 @@ void trace_events_fill_table(scorep_substrate* table)
     table->io_operation_complete = io_operation_complete;
     table->io_seek = io_seek;
     table->thread_event = thread_event;
+    table->metric_add = metric_add;
 }

@@ -50,6 +50,7 @@ typedef enum raw_kind {
     RAW_IO_SEEK,
     RAW_IO_DUPLICATE_HANDLE,
     RAW_THREAD,   /* id: the scorep_thread_event_kind; word: the sequence */
+    RAW_METRIC,   /* id: the (local) user metric; word: the value added */
     RAW_KIND_COUNT_
 } raw_kind;
 

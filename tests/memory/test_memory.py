@@ -9,6 +9,7 @@ definitions' strdup, profile nodes, trace buffers) were recorded."""
 import json
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 
@@ -256,3 +257,45 @@ def test_bad_alloc_thrown_through_operator_new_leaves_its_region(build_dir, tmp_
     assert rows[("main", "operator new(unsigned long)")] == {"allocation_size": 4,
                                                              "maximum_heap_memory_allocated": 4}
     assert rows[("main", "operator delete(void*, unsigned long)")] == {"deallocation_size": 4}
+
+
+def traced_metrics(experiment):
+    """{region name: {metric name: sum}} of the trace's Metric records, each
+    counted for the region it lies in, as otf2-print (an independent reader)
+    lists them."""
+    printed = subprocess.run(["otf2-print", str(pathlib.Path(experiment) / "traces.otf2")], capture_output=True,
+                             text=True, check=True).stdout
+    open_regions, sums = {}, {}
+    for line in printed.splitlines():
+        fields = line.split()
+        if not fields or fields[0] not in ("ENTER", "LEAVE", "METRIC"):
+            continue
+        stack = open_regions.setdefault(fields[1], [])
+        if fields[0] == "ENTER":
+            stack.append(line.split('Region: "', 1)[1].split('"', 1)[0])
+        elif fields[0] == "LEAVE":
+            stack.pop()
+        else:
+            name, value = line.split('Value: ("', 1)[1].split('"', 1)[0], int(line.rsplit(";", 1)[1].strip(" )"))
+            figures = sums.setdefault(stack[-1], {})
+            figures[name] = figures.get(name, 0) + value
+    return sums
+
+
+@pytest.mark.skipif(not shutil.which("otf2-print"), reason="otf2-print not installed")
+def test_trace_has_every_allocations_bytes_as_metric_records_of_its_call(build_dir, tmp_path):
+    """The bytes each call allocates and frees are in the trace too, as OTF2
+    Metric records inside the call's region: summed per function they are
+    mem_known.c's figures (the leak's malloc included)."""
+    _, plain = plain_run(tmp_path)
+    program = tmp_path / "mem_traced"
+    subprocess.run([*scorep(build_dir), "--nompi", "--memory", "gcc", *OUTPUT_FLAGS, str(PROGRAM), "-o",
+                    str(program)], check=True, capture_output=True)
+    proc = run(program, tmp_path / "e", {"SCOREP_ENABLE_TRACING": "true"})
+    assert proc.returncode == 0 and proc.stdout == plain.stdout, proc.stderr
+    sums = traced_metrics(tmp_path / "e")
+    want = {}
+    for name, (allocated, freed) in WORK.items():
+        want[name] = {k: v for k, v in (("allocation_size", allocated), ("deallocation_size", freed)) if v}
+    want["malloc"]["allocation_size"] += LEAK
+    assert sums == want
