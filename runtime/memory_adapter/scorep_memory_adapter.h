@@ -92,11 +92,29 @@ void* scorep_memory_next(const char* symbol);
 /* A recorded allocation returned ptr of size bytes: into the table with the
  * current call path; the path's allocation_size grows by size. */
 void scorep_memory_allocated(void* ptr, uint64_t size);
+/* The end of a recorded allocation (the task's end hook, in place of
+ * scorep_libwrap_end): as scorep_memory_allocated (when ptr is not NULL)
+ * and the exit of region, in one call into the core (scorep_exit_metric):
+ * the block enters the table with the call path of the visit it ends. */
+void scorep_memory_allocated_exit(scorep_region region, void* ptr, uint64_t size);
+static inline void scorep_memory_allocated_end(scorep_region region, void* ptr, uint64_t size)
+{
+    scorep_memory_allocated_exit(region, ptr, size);
+    scorep_libwrap_thread_depth--;
+}
 /* Takes ptr's block out of the table (found 0 if it is not there). */
 scorep_memory_block scorep_memory_take(void* ptr);
 /* free of a block taken out of the table is recorded: the path's
  * deallocation_size grows by its size. */
 void scorep_memory_freed(const scorep_memory_block* block);
+/* The end of a recorded free (the task's end hook): as scorep_memory_freed
+ * and scorep_libwrap_end, the size on the path of the visit it ends. */
+void scorep_memory_freed_exit(scorep_region region, const scorep_memory_block* block);
+static inline void scorep_memory_freed_end(scorep_region region, const scorep_memory_block* block)
+{
+    scorep_memory_freed_exit(region, block);
+    scorep_libwrap_thread_depth--;
+}
 /* realloc(ptr, size) returned result; old is ptr's block, taken before. */
 void scorep_memory_reallocated(void* ptr, const scorep_memory_block* old, void* result, uint64_t size);
 

@@ -520,6 +520,11 @@ void scorep_metric_add(scorep_metric metric, int64_t value);
  * keeps each allocation's path and adds its leaks when the measurement ends). */
 void* scorep_profile_current_path(void);
 void scorep_profile_path_metric_add(void* path, scorep_metric metric, int64_t value);
+/* scorep_metric_add(metric, value) then scorep_exit(region), in one call:
+ * returns the call path the metric went to (scorep_profile_current_path
+ * before the exit; NULL without the profile). metric SCOREP_INVALID_ID adds
+ * nothing. The memory adapter's end of a recorded allocation or free. */
+void* scorep_exit_metric(scorep_region region, scorep_metric metric, int64_t value);
 /* fn runs when the measurement ends, after the open regions are closed and
  * before anything is unified or written, with event generation off (the
  * memory adapter's leak report); at most 8. */
