@@ -71,6 +71,7 @@ typedef struct event_state {
 /* Whether an active substrate records the time of every event (the trace). */
 static int events_need_time;
 int scorep_io_operations_recorded;
+int scorep_io_operation_begin_recorded;
 
 void scorep_events_activate_substrates(void)
 {
@@ -92,6 +93,7 @@ void scorep_events_activate_substrates(void)
     /* the trace records the operations; the profile's per-file totals
      * (io_files.c) need their handles too */
     profile_only = profile_active && scorep_substrate_count_active == 1;
+    scorep_io_operation_begin_recorded = flat_io_operation_begin.count > 0;
     scorep_io_operations_recorded = flat_io_operation_begin.count + flat_io_operation_complete.count > 0
                                     || scorep_cfg.enable_profiling;
 }
@@ -953,23 +955,63 @@ void scorep_io_operation_complete(scorep_io_handle handle, uint64_t bytes_result
  * scorep_io_operation_complete and scorep_exit, with one location lookup
  * (docs/PERFORMANCE.md). On a handle the clock is read for the per-file time
  * (io_files.c), and the exit takes that time: one read, as a plain exit. */
+/* The bytes of a transfer onto the profile's node (scorep_io_bytes' work
+ * without the lookup): straight into the node when the profile is alone. */
+static inline void io_bytes_on(scorep_location* loc, uint64_t t, uint64_t bytes_read, uint64_t bytes_written)
+{
+    if (LIKELY(profile_only)) {
+        scorep_profile_node* n = scorep_profile_state(loc)->current;
+        n->n.bytes_read += bytes_read;
+        n->n.bytes_written += bytes_written;
+    } else {
+        DISPATCH_FLAT(io_bytes, bytes_read, bytes_written);
+    }
+}
+
+/* When of region's visit, open on loc, the transfer began: its enter, which
+ * the profile keeps in the node (with something nested in between the
+ * location's last event is later); without the profile the last event's
+ * time, as scorep_io_operation_begin right after the enter takes it. */
+static inline uint64_t transfer_began(scorep_location* loc, scorep_region region)
+{
+    if (LIKELY(profile_active)) {
+        profile_location* pl = scorep_profile_state(loc);
+        scorep_profile_node* n = pl ? pl->current : NULL;
+        if (LIKELY(n && n != &pl->root && n->region == region)) return n->enter_ticks;
+    }
+    return loc->last_ticks;
+}
+
 void scorep_io_transfer_exit(scorep_region region, scorep_io_handle handle, scorep_io_operation mode,
                              uint64_t bytes_done, uint64_t matching_id)
 {
     uint64_t bytes_read = mode == SCOREP_IO_OP_READ ? bytes_done : 0;
     if (handle != SCOREP_INVALID_ID) {
-        EVENT_BEGIN_TIMED();
-        ((event_state*)loc->event_private)->exit_at_last = 1;
-        if (bytes_done) {
-            DISPATCH_FLAT(io_bytes, bytes_read, bytes_done - bytes_read);
+        scorep_location* loc = current();
+        if (UNLIKELY(!loc)) return;
+        /* no substrate records IoOperationBegin (the profile alone): the
+         * wrapper did not call scorep_io_operation_begin, its work for the
+         * per-file totals is done here, with the enter's time it would have
+         * taken, and it counts as the event it was */
+        if (!scorep_io_operation_begin_recorded) {
+            scorep_io_files_begin(transfer_began(loc, region), handle, mode);
             ((event_state*)loc->event_private)->event_count++;
+        }
+        uint64_t t = scorep_timer_read();
+        loc->last_ticks = t;
+        event_state* es = loc->event_private;
+        es->event_count++;
+        es->exit_at_last = 1;
+        if (bytes_done) {
+            io_bytes_on(loc, t, bytes_read, bytes_done - bytes_read);
+            es->event_count++;
         }
         scorep_io_files_complete(t, handle, bytes_done);
         DISPATCH_FLAT(io_operation_complete, handle, bytes_done, matching_id);
         exit_on(loc, region);
     } else if (bytes_done) {
         EVENT_BEGIN_AT_END();
-        DISPATCH_FLAT(io_bytes, bytes_read, bytes_done - bytes_read);
+        io_bytes_on(loc, t, bytes_read, bytes_done - bytes_read);
         exit_on(loc, region);
     } else {
         scorep_exit(region);

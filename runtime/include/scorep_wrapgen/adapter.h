@@ -496,6 +496,11 @@ void scorep_io_transfer_exit(scorep_region region, scorep_io_handle handle, scor
  * measurement starts, before any event; a consumer of the operation events
  * registers callbacks for them (scorep_substrate), which sets it. */
 extern int scorep_io_operations_recorded;
+/* Nonzero when an active substrate records IoOperationBegin (the trace):
+ * without one a wrapper does not call scorep_io_operation_begin, and
+ * scorep_io_transfer_exit does its work for the per-file totals (the
+ * profile alone: one call into the core less per transfer). */
+extern int scorep_io_operation_begin_recorded;
 /* A seek: the offset asked for, whence (SEEK_SET, SEEK_CUR, SEEK_END), the offset reached. */
 void scorep_io_seek(scorep_io_handle handle, int64_t offset_request, int whence, uint64_t offset_result);
 
