@@ -132,10 +132,9 @@ static inline scorep_location* current(void)
 }
 
 /* Every enter and exit, whatever the substrates and the timer. */
-static __attribute__((noinline)) void enter_general(scorep_region region)
+static __attribute__((noinline)) void enter_general(scorep_location* loc, scorep_region region)
 {
-    scorep_location* loc = current();
-    if (UNLIKELY(!loc || region >= SCOREP_MAX_REGIONS || scorep_region_filtered_flags[region])) return;
+    if (UNLIKELY(region >= SCOREP_MAX_REGIONS || scorep_region_filtered_flags[region])) return;
     uint64_t t = scorep_timer_read();
     event_state* es = loc->event_private;
     es->exit_at_last = 0;
@@ -187,6 +186,12 @@ static __attribute__((noinline)) void enter_profile_other(scorep_location* loc, 
     scorep_profile_enter_on(loc, t, region);
 }
 
+static __attribute__((noinline)) void enter_current(scorep_region region)
+{
+    scorep_location* loc = current();
+    if (loc) enter_general(loc, region);
+}
+
 static __attribute__((noinline)) void exit_current(scorep_region region)
 {
     scorep_location* loc = current();
@@ -205,8 +210,12 @@ static inline int short_form(void)
 void scorep_enter(scorep_region region)
 {
     scorep_location* loc = scorep_tls_location;
-    if (UNLIKELY(!loc || !scorep_events_recording || !short_form())) {
-        enter_general(region);
+    if (UNLIKELY(!loc || !scorep_events_recording)) {
+        enter_current(region);
+        return;
+    }
+    if (UNLIKELY(!short_form())) {
+        enter_general(loc, region);
         return;
     }
     if (UNLIKELY(region >= SCOREP_MAX_REGIONS || scorep_region_filtered_flags[region])) return;

@@ -19,8 +19,12 @@ typedef struct profile_location {
     int mismatch_warned;
 } profile_location;
 
+/* Hidden: called and read inside the measurement library only, so directly
+ * (no PLT jump, no GOT load) on the event path. */
+#define SCOREP_PROFILE_INTERNAL __attribute__((visibility("hidden")))
+
 /* the profile's slot in loc->substrate_data (set by its init) */
-extern int scorep_profile_slot;
+extern int scorep_profile_slot SCOREP_PROFILE_INTERNAL;
 
 static inline profile_location* scorep_profile_state(const scorep_location* loc)
 {
@@ -29,11 +33,14 @@ static inline profile_location* scorep_profile_state(const scorep_location* loc)
 
 /* A child seen for the first time, or not among the two entered last
  * (profile.c: the per-location hash, new nodes from the pool). */
-scorep_profile_node* scorep_profile_child_slow(profile_location* pl, scorep_profile_node* parent,
-                                               uint32_t region, uint32_t parameter, int64_t value);
+SCOREP_PROFILE_INTERNAL scorep_profile_node* scorep_profile_child_slow(profile_location* pl,
+                                                                       scorep_profile_node* parent,
+                                                                       uint32_t region, uint32_t parameter,
+                                                                       int64_t value);
 /* An exit that does not match the innermost region, or leaves parameter
  * nodes or the root (profile.c). */
-void scorep_profile_leave_slow(scorep_location* loc, profile_location* pl, uint64_t t, scorep_region region);
+SCOREP_PROFILE_INTERNAL void scorep_profile_leave_slow(scorep_location* loc, profile_location* pl, uint64_t t,
+                                                       scorep_region region);
 
 /* Programs alternate calls under one parent (MPI_Send, MPI_Recv, ...): the
  * two children entered last are kept, so alternation stays off the hash. */
