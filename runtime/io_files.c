@@ -73,6 +73,16 @@ void scorep_io_files_complete(uint64_t t, scorep_io_handle handle, uint64_t byte
     f->pending_slot = UINT32_MAX;
 }
 
+/* A transfer whose begin no substrate recorded (the profile alone,
+ * events.c: scorep_io_transfer_exit), begun at t_begin and complete at
+ * t_end: begin and complete in one call. */
+void scorep_io_files_transfer(uint64_t t_begin, uint64_t t_end, scorep_io_handle handle, scorep_io_operation mode,
+                              uint64_t bytes)
+{
+    scorep_io_files_begin(t_begin, handle, mode);
+    scorep_io_files_complete(t_end, handle, bytes);
+}
+
 static uint64_t to_ns(uint64_t ticks, uint64_t tps)
 {
     if (tps == 1000000000ull) return ticks;
