@@ -148,7 +148,7 @@ static __attribute__((noinline)) void enter_general(scorep_location* loc, scorep
         for (int i = 0; i < enter_count; i++) enter_fns[i](loc, t, region);
 }
 
-static __attribute__((noinline)) void exit_general(scorep_location* loc, scorep_region region)
+static inline __attribute__((always_inline)) void exit_general_body(scorep_location* loc, scorep_region region)
 {
     if (UNLIKELY(region >= SCOREP_MAX_REGIONS || scorep_region_filtered_flags[region])) return;
     event_state* es = loc->event_private;
@@ -172,6 +172,11 @@ static __attribute__((noinline)) void exit_general(scorep_location* loc, scorep_
         scorep_profile_leave_on(loc, t, region);
     else
         for (int i = 0; i < leave_count; i++) leave_fns[i](loc, t, region);
+}
+
+static __attribute__((noinline)) void exit_general(scorep_location* loc, scorep_region region)
+{
+    exit_general_body(loc, region);
 }
 
 /* The short form of an enter and an exit (the profile the only substrate,
@@ -1018,11 +1023,11 @@ static __attribute__((noinline)) void transfer_exit_general(scorep_region region
         }
         scorep_io_files_complete(t, handle, bytes_done);
         DISPATCH_FLAT(io_operation_complete, handle, bytes_done, matching_id);
-        exit_on(loc, region);
+        exit_general_body(loc, region);
     } else if (bytes_done) {
         EVENT_BEGIN_AT_END();
         io_bytes_on(loc, t, bytes_read, bytes_done - bytes_read);
-        exit_on(loc, region);
+        exit_general_body(loc, region);
     } else {
         scorep_exit(region);
     }
