@@ -215,7 +215,8 @@ static inline int short_form(void)
 void scorep_enter(scorep_region region)
 {
     scorep_location* loc = scorep_tls_location;
-    if (UNLIKELY(!loc || !scorep_events_recording)) {
+    /* the other substrates' way (the trace) first, after one load */
+    if (UNLIKELY(!profile_only || !loc || !scorep_events_recording)) {
         enter_current(region);
         return;
     }
@@ -969,19 +970,6 @@ void scorep_io_operation_complete(scorep_io_handle handle, uint64_t bytes_result
  * scorep_io_operation_complete and scorep_exit, with one location lookup
  * (docs/PERFORMANCE.md). On a handle the clock is read for the per-file time
  * (io_files.c), and the exit takes that time: one read, as a plain exit. */
-/* The bytes of a transfer onto the profile's node (scorep_io_bytes' work
- * without the lookup): straight into the node when the profile is alone. */
-static inline void io_bytes_on(scorep_location* loc, uint64_t t, uint64_t bytes_read, uint64_t bytes_written)
-{
-    if (LIKELY(profile_only)) {
-        scorep_profile_node* n = scorep_profile_state(loc)->current;
-        n->n.bytes_read += bytes_read;
-        n->n.bytes_written += bytes_written;
-    } else {
-        DISPATCH_FLAT(io_bytes, bytes_read, bytes_written);
-    }
-}
-
 /* When of region's visit, open on loc, the transfer began: its enter, which
  * the profile keeps in the node (with something nested in between the
  * location's last event is later); without the profile the last event's
@@ -1018,7 +1006,7 @@ static __attribute__((noinline)) void transfer_exit_general(scorep_region region
         es->event_count++;
         es->exit_at_last = 1;
         if (bytes_done) {
-            io_bytes_on(loc, t, bytes_read, bytes_done - bytes_read);
+            DISPATCH_FLAT(io_bytes, bytes_read, bytes_done - bytes_read);
             es->event_count++;
         }
         scorep_io_files_complete(t, handle, bytes_done);
@@ -1026,7 +1014,7 @@ static __attribute__((noinline)) void transfer_exit_general(scorep_region region
         exit_general_body(loc, region);
     } else if (bytes_done) {
         EVENT_BEGIN_AT_END();
-        io_bytes_on(loc, t, bytes_read, bytes_done - bytes_read);
+        DISPATCH_FLAT(io_bytes, bytes_read, bytes_done - bytes_read);
         exit_general_body(loc, region);
     } else {
         scorep_exit(region);
@@ -1042,6 +1030,10 @@ static __attribute__((noinline)) void transfer_exit_general(scorep_region region
 void scorep_io_transfer_exit(scorep_region region, scorep_io_handle handle, scorep_io_operation mode,
                              uint64_t bytes_done, uint64_t matching_id)
 {
+    if (UNLIKELY(!profile_only)) {
+        transfer_exit_general(region, handle, mode, bytes_done, matching_id);
+        return;
+    }
     scorep_location* loc = scorep_tls_location;
     if (UNLIKELY(!loc || !scorep_events_recording || !short_form() || scorep_io_operation_begin_recorded ||
                  region >= SCOREP_MAX_REGIONS || scorep_region_filtered_flags[region])) {
