@@ -944,14 +944,15 @@ void scorep_io_destroy_handle(scorep_io_handle handle)
  * IoOperationComplete right before the exit (tasks/io_operation.c.j2): the
  * begin takes the enter's time and the exit the complete's, as an MPI call's
  * send and receive do; a recorded write reads the clock twice, not four
- * times (bench/system_adapters, docs/PERFORMANCE.md). The transfers also
- * feed the per-file totals (io_files.c): a file's time is its transfers'
- * region time, at no extra clock read. */
+ * times (bench/system_adapters, docs/PERFORMANCE.md). With the profile on,
+ * the transfers also feed the per-file totals (io_files.c): a file's time is
+ * its transfers' region time, at no extra clock read; only the profile
+ * writes them (profile_write.c), so a trace alone skips them. */
 void scorep_io_operation_begin(scorep_io_handle handle, scorep_io_operation mode, uint64_t bytes_request,
                                uint64_t matching_id)
 {
     EVENT_BEGIN_AT_START();
-    scorep_io_files_begin(t, handle, mode);
+    if (profile_active) scorep_io_files_begin(t, handle, mode);
     DISPATCH_FLAT(io_operation_begin, handle, mode, bytes_request, matching_id);
 }
 
@@ -959,7 +960,7 @@ void scorep_io_operation_complete(scorep_io_handle handle, uint64_t bytes_result
 {
     EVENT_BEGIN_TIMED();
     ((event_state*)loc->event_private)->exit_at_last = 1;
-    scorep_io_files_complete(t, handle, bytes_result);
+    if (profile_active) scorep_io_files_complete(t, handle, bytes_result);
     DISPATCH_FLAT(io_operation_complete, handle, bytes_result, matching_id);
 }
 
@@ -997,7 +998,7 @@ static __attribute__((noinline)) void transfer_exit_general(scorep_region region
          * per-file totals is done here, with the enter's time it would have
          * taken, and it counts as the event it was */
         if (!scorep_io_operation_begin_recorded) {
-            scorep_io_files_begin(transfer_began(loc, region), handle, mode);
+            if (profile_active) scorep_io_files_begin(transfer_began(loc, region), handle, mode);
             ((event_state*)loc->event_private)->event_count++;
         }
         uint64_t t = scorep_timer_read();
@@ -1009,7 +1010,7 @@ static __attribute__((noinline)) void transfer_exit_general(scorep_region region
             DISPATCH_FLAT(io_bytes, bytes_read, bytes_done - bytes_read);
             es->event_count++;
         }
-        scorep_io_files_complete(t, handle, bytes_done);
+        if (profile_active) scorep_io_files_complete(t, handle, bytes_done);
         DISPATCH_FLAT(io_operation_complete, handle, bytes_done, matching_id);
         exit_general_body(loc, region);
     } else if (bytes_done) {
