@@ -132,7 +132,7 @@ static inline scorep_location* current(void)
 }
 
 /* Every enter and exit, whatever the substrates and the timer. */
-static __attribute__((noinline)) void enter_general(scorep_location* loc, scorep_region region)
+static inline __attribute__((always_inline)) void enter_on(scorep_location* loc, scorep_region region)
 {
     if (UNLIKELY(region >= SCOREP_MAX_REGIONS || scorep_region_filtered_flags[region])) return;
     uint64_t t = scorep_timer_read();
@@ -146,6 +146,11 @@ static __attribute__((noinline)) void enter_general(scorep_location* loc, scorep
         scorep_profile_enter_on(loc, t, region);
     else
         for (int i = 0; i < enter_count; i++) enter_fns[i](loc, t, region);
+}
+
+static __attribute__((noinline)) void enter_general(scorep_location* loc, scorep_region region)
+{
+    enter_on(loc, region);
 }
 
 static inline __attribute__((always_inline)) void exit_general_body(scorep_location* loc, scorep_region region)
@@ -191,10 +196,11 @@ static __attribute__((noinline)) void enter_profile_other(scorep_location* loc, 
     scorep_profile_enter_on(loc, t, region);
 }
 
+/* the way of the other substrates (the trace): one jump from scorep_enter */
 static __attribute__((noinline)) void enter_current(scorep_region region)
 {
     scorep_location* loc = current();
-    if (loc) enter_general(loc, region);
+    if (loc) enter_on(loc, region);
 }
 
 static __attribute__((noinline)) void exit_current(scorep_region region)
