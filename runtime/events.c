@@ -1037,13 +1037,15 @@ static __attribute__((noinline)) void transfer_exit_general(scorep_region region
 void scorep_io_transfer_exit(scorep_region region, scorep_io_handle handle, scorep_io_operation mode,
                              uint64_t bytes_done, uint64_t matching_id)
 {
+    /* the profile alone: no substrate records IoOperationBegin
+     * (scorep_io_operation_begin_recorded is 0), the wrapper left it out */
     if (UNLIKELY(!profile_only)) {
         transfer_exit_general(region, handle, mode, bytes_done, matching_id);
         return;
     }
     scorep_location* loc = scorep_tls_location;
-    if (UNLIKELY(!loc || !scorep_events_recording || !short_form() || scorep_io_operation_begin_recorded ||
-                 region >= SCOREP_MAX_REGIONS || scorep_region_filtered_flags[region])) {
+    if (UNLIKELY(!loc || !scorep_events_recording || !short_form() || region >= SCOREP_MAX_REGIONS ||
+                 scorep_region_filtered_flags[region])) {
         transfer_exit_general(region, handle, mode, bytes_done, matching_id);
         return;
     }
