@@ -79,8 +79,9 @@ void scorep_io_files_complete(uint64_t t, scorep_io_handle handle, uint64_t byte
 void scorep_io_files_transfer(uint64_t t_begin, uint64_t t_end, scorep_io_handle handle, scorep_io_operation mode,
                               uint64_t bytes)
 {
-    /* what begin then complete leave, without the pending transfer's round
-     * trip through memory */
+    /* what begin then complete add, without the pending transfer's round
+     * trip through memory: only the file's sums are touched (a complete
+     * always follows its own begin, which sets the pending fields anew) */
     io_files_thread* f = mine;
     if (UNLIKELY(!f) && !(f = thread_start())) return;
     uint32_t slot = handle < IO_FILES_MAX ? handle : IO_FILES_MAX;
@@ -91,9 +92,6 @@ void scorep_io_files_transfer(uint64_t t_begin, uint64_t t_end, scorep_io_handle
     else
         s->bytes_written += bytes;
     if (t_end >= t_begin) s->ticks += t_end - t_begin;
-    f->pending_mode = mode;
-    f->pending_ticks = t_begin;
-    f->pending_slot = UINT32_MAX;
 }
 
 static uint64_t to_ns(uint64_t ticks, uint64_t tps)
