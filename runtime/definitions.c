@@ -321,19 +321,20 @@ scorep_metric scorep_definitions_metric(const char* name, const char* unit)
     return id;
 }
 static scorep_io_handle io_handle(scorep_io_paradigm paradigm, const char* name, int pre_created,
-                                  scorep_io_access mode)
+                                  scorep_io_access mode, uint32_t duplicate)
 {
     scorep_definitions_init();
     if (!name) name = "<unknown>";
     char key[1024];
     size_t len;
     const char* parts[] = {name};
-    int numbers[] = {(int)paradigm, pre_created, pre_created ? (int)mode : 0};
-    text_key(key, sizeof key, &len, parts, 1, numbers, 3);
+    int numbers[] = {(int)paradigm, pre_created, pre_created ? (int)mode : 0, (int)duplicate};
+    text_key(key, sizeof key, &len, parts, 1, numbers, 4);
     lock_definitions();
     uint32_t id;
     if (!scorep_strmap_get(&io_handle_index, key, len, &id)) {
-        scorep_io_handle_def def = {strdup(name), paradigm, pre_created, pre_created ? mode : SCOREP_IO_READ_ONLY};
+        scorep_io_handle_def def = {strdup(name), paradigm, pre_created, pre_created ? mode : SCOREP_IO_READ_ONLY,
+                                    duplicate};
         id = table_append(&io_handles, &def);
         scorep_strmap_put(&io_handle_index, key, len, id);
     }
@@ -342,12 +343,22 @@ static scorep_io_handle io_handle(scorep_io_paradigm paradigm, const char* name,
 }
 scorep_io_handle scorep_io_handle_define(scorep_io_paradigm paradigm, const char* name)
 {
-    return io_handle(paradigm, name, 0, SCOREP_IO_READ_ONLY);
+    return io_handle(paradigm, name, 0, SCOREP_IO_READ_ONLY, 0);
 }
 scorep_io_handle scorep_io_handle_define_pre_created(scorep_io_paradigm paradigm, const char* name,
                                                      scorep_io_access mode)
 {
-    return io_handle(paradigm, name, 1, mode);
+    return io_handle(paradigm, name, 1, mode, 0);
+}
+/* One handle per file and descriptor number of the duplicate: two live
+ * duplicates of a file never share a handle (a process's live descriptors
+ * have distinct numbers), a program that dups and closes in a loop reuses
+ * one, and the count stays bounded by the descriptors a process uses. */
+scorep_io_handle scorep_io_handle_define_duplicate(scorep_io_handle of, int fd)
+{
+    const scorep_io_handle_def* d = scorep_io_handle_get(of);
+    if (!d || fd < 0) return SCOREP_INVALID_ID;
+    return io_handle(d->paradigm, d->name, 0, SCOREP_IO_READ_ONLY, (uint32_t)fd + 1);
 }
 uint32_t scorep_io_handle_count(void) { return __atomic_load_n(&io_handles.count, __ATOMIC_ACQUIRE); }
 const scorep_io_handle_def* scorep_io_handle_get(scorep_io_handle id)

@@ -946,6 +946,12 @@ void scorep_io_destroy_handle(scorep_io_handle handle)
     DISPATCH(io_destroy_handle, handle);
 }
 
+void scorep_io_duplicate_handle(scorep_io_handle old_handle, scorep_io_handle new_handle, int close_on_exec)
+{
+    EVENT_BEGIN();
+    DISPATCH(io_duplicate_handle, old_handle, new_handle, close_on_exec);
+}
+
 /* A transfer's IoOperationBegin comes right after its region's enter and its
  * IoOperationComplete right before the exit (tasks/io_operation.c.j2): the
  * begin takes the enter's time and the exit the complete's, as an MPI call's
@@ -1076,6 +1082,15 @@ void scorep_io_seek(scorep_io_handle handle, int64_t offset_request, int whence,
 {
     EVENT_BEGIN();
     DISPATCH(io_seek, handle, offset_request, whence, offset_result);
+}
+
+/* The thread adapter's events (adapter.h): stamped with the clock when a
+ * trace records them; the profile has no callback for them. A BEGIN is the
+ * new thread's first event: it makes the thread's location. */
+void scorep_thread_event(scorep_thread_event_kind kind, uint64_t sequence)
+{
+    EVENT_BEGIN();
+    DISPATCH(thread_event, kind, sequence);
 }
 
 void scorep_parameter_int(scorep_parameter parameter, int64_t value)

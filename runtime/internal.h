@@ -181,12 +181,24 @@ int scorep_multiprocess_adopt(const scorep_multiprocess_ops* ops);
  * written (did MPI run without the adapter seeing it?). */
 void scorep_multiprocess_set_exit_check(void (*check)(void));
 void scorep_multiprocess_exit_check(void);
+/* The MPI layer's step when the process ends without exit handlers (_exit):
+ * returns 0 if MPI was not initialised (the process is no rank), else 1
+ * (it wrote this rank's data if MPI ran). */
+void scorep_multiprocess_set_process_ends(int (*hook)(void));
+int scorep_multiprocess_process_ends(void);
 /* The process layer's step after this process wrote its data at an abnormal
  * end (the MPI layer: tell the ranks on this node, and wait, bounded, until
  * they have written theirs, so that the launcher does not kill them meanwhile). */
 void scorep_multiprocess_set_abnormal_end_written(void (*hook)(void));
 void scorep_multiprocess_abnormal_end_written(void);
 int scorep_multiprocess_is_registered(void);
+
+/* ---- signals (signals.c): the life cycle's handlers for the signals that
+ * end a process; write is what a signal does to the measurement ---- */
+void scorep_signals_install(void (*write)(int sig));
+void scorep_signals_restore(void);
+void scorep_signals_step_aside(void);
+void scorep_signals_step_back(int measurement_running);
 
 /* ---- life cycle (lifecycle.c): called from above the core only ---- */
 /* The MPI layer after PMPI_Init: switch to the MPI ops (starts the

@@ -4,7 +4,7 @@
  *
  *   NOT_STARTED --first definition / MPI registration--> RUNNING
  *   RUNNING --MPI_Finalize hook, exit--------------------> ENDING --> ENDED
- *   RUNNING --MPI_Abort, fatal signal, _exit in MPI-----> ABORTING --> ENDED
+ *   RUNNING --MPI_Abort, fatal signal, _exit, _Exit-----> ABORTING --> ENDED
  *   any state, in the child of fork() -------------------> FORKED_CHILD (for good)
  *
  * Lower files (definitions, events, locations, substrates, unification, the
@@ -58,198 +58,41 @@ static int is_measured_process(void)
  * C library does not spawn) must not write into the parent's experiment: it
  * records nothing and writes nothing, and its signals act as without
  * measurement. Cheap on purpose: a few stores and sigactions, no allocation. */
-static void restore_signal_handlers(void);
-
 static void forked_child(void)
 {
     scorep_events_set_recording(0);
     __atomic_store_n(&state, FORKED_CHILD, __ATOMIC_RELEASE);
-    restore_signal_handlers();
+    scorep_signals_restore();
 }
 
-/* ---- fatal signals ----
- * Crash signals (QUIT, SEGV, BUS, FPE, ILL, ABRT): the data is written first,
- * then the signal goes on to the action that was there before ours (the MPI
- * library's or Fortran run-time's backtrace, the program's handler, or the
- * default action), with the same siginfo, so what the user sees and the exit
- * status are those of an unmeasured run. Termination requests (TERM, INT,
- * HUP): only where their action is the default; a program that handles one
- * decides what it means (it may go on and end normally, written at exit).
- * An ignored signal stays ignored. A handler the program installs after ours
- * replaces ours, as without measurement. */
-static const int fatal_signals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
-#define FATAL_COUNT (sizeof fatal_signals / sizeof *fatal_signals)
-static struct sigaction previous_action[FATAL_COUNT]; /* what was there before ours */
-static volatile int installed[FATAL_COUNT];            /* ours is (or was last) installed */
-static int stepped_aside[FATAL_COUNT];                 /* around MPI_Init, see below */
-
-static int fatal_index(int sig)
-{
-    for (size_t i = 0; i < FATAL_COUNT; i++)
-        if (fatal_signals[i] == sig) return (int)i;
-    return -1;
-}
-
-static int is_termination_request(int sig) { return sig == SIGTERM || sig == SIGINT || sig == SIGHUP; }
-
-/* a fault the kernel raised at the faulting instruction: returning executes it again */
-static int is_synchronous_fault(int sig, const siginfo_t* info)
-{
-    if (!info || info->si_code <= 0) return 0;
-    if (sig == SIGBUS && (info->si_code == BUS_MCEERR_AO)) return 0;
-    return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL;
-}
+/* ---- signals (signals.c decides when; this is what a signal does here) ---- */
 
 static void finalize(int emergency);
 
-/* The previous action takes over again and gets this signal: a fault
- * re-executes the faulting instruction once this handler returns (the
- * previous handler sees the real fault and its context); any other signal is
- * queued again with its siginfo for this thread, delivered when this handler
- * returns and unblocks it. */
-static void chain(int i, int sig, siginfo_t* info)
+static void on_ending_signal(int sig)
 {
-    sigaction(sig, &previous_action[i], NULL);
-    installed[i] = 0;
-    if (is_synchronous_fault(sig, info)) return;
-    if (!info || syscall(SYS_rt_tgsigqueueinfo, getpid(), this_thread(), sig, info) != 0) raise(sig);
-}
-
-static void on_fatal_signal(int sig, siginfo_t* info, void* context)
-{
-    (void)context;
-    int saved_errno = errno;
-    int i = fatal_index(sig);
-    if (i < 0) return;
-    if (is_measured_process()) {
-        int now = state;
-        if (now == RUNNING) {
-            if (scorep_cfg.verbose) {
-                char line[96];
-                int n = snprintf(line, sizeof line, "[Score-P] signal %d (rank %d): writing the data recorded so far\n",
-                                 sig, scorep_process_rank);
-                if (n > 0 && write(STDERR_FILENO, line, (size_t)n) < 0) n = 0;
-            }
-            finalize(1);
-        } else if ((now == ENDING || now == ABORTING) && writer_tid != this_thread()) {
-            /* another thread writes (a helper thread before MPI_Abort, the launcher's
-             * SIGTERM arriving meanwhile): the process must not end under it. At most
-             * 10 s: the writer may wait for a lock this interrupted thread holds. */
-            struct timespec pause = {0, 10000000};
-            for (int k = 0; k < 1000 && (state == ENDING || state == ABORTING); k++) nanosleep(&pause, NULL);
+    if (!is_measured_process()) return;
+    int now = state;
+    if (now == RUNNING) {
+        if (scorep_cfg.verbose) {
+            char line[96];
+            int n = snprintf(line, sizeof line, "[Score-P] signal %d (rank %d): writing the data recorded so far\n", sig,
+                             scorep_process_rank);
+            if (n > 0 && write(STDERR_FILENO, line, (size_t)n) < 0) n = 0;
         }
-    }
-    chain(i, sig, info);
-    errno = saved_errno;
-}
-
-static int is_ours(const struct sigaction* a)
-{
-    return (a->sa_flags & SA_SIGINFO) && a->sa_sigaction == on_fatal_signal;
-}
-
-static void install_signal_handler(size_t i)
-{
-    int sig = fatal_signals[i];
-    struct sigaction current;
-    if (sigaction(sig, NULL, &current) != 0 || is_ours(&current)) return;
-    int is_default = !(current.sa_flags & SA_SIGINFO) && current.sa_handler == SIG_DFL;
-    int is_ignored = !(current.sa_flags & SA_SIGINFO) && current.sa_handler == SIG_IGN;
-    if (is_ignored || (is_termination_request(sig) && !is_default)) return;
-    /* Launchers often send SIGTERM twice (Open MPI does): every fatal signal
-     * stays blocked while the data is written. */
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_fatal_signal;
-    sigemptyset(&sa.sa_mask);
-    for (size_t k = 0; k < FATAL_COUNT; k++) sigaddset(&sa.sa_mask, fatal_signals[k]);
-    sa.sa_flags = SA_SIGINFO | SA_RESTART;
-    previous_action[i] = current;
-    if (sigaction(sig, &sa, NULL) == 0) installed[i] = 1;
-}
-
-static void install_signal_handlers(void)
-{
-    for (size_t i = 0; i < FATAL_COUNT; i++) install_signal_handler(i);
-}
-
-/* Puts back the previous action wherever ours is still installed (a handler
- * installed after ours stays). */
-static void restore_signal_handlers(void)
-{
-    for (size_t i = 0; i < FATAL_COUNT; i++) {
-        if (!installed[i]) continue;
-        struct sigaction current;
-        if (sigaction(fatal_signals[i], NULL, &current) == 0 && is_ours(&current))
-            sigaction(fatal_signals[i], &previous_action[i], NULL);
-        installed[i] = 0;
+        finalize(1);
+    } else if ((now == ENDING || now == ABORTING) && writer_tid != this_thread()) {
+        /* another thread writes (a helper thread before MPI_Abort, the launcher's
+         * SIGTERM arriving meanwhile): the process must not end under it. At most
+         * 10 s: the writer may wait for a lock this interrupted thread holds. */
+        struct timespec pause = {0, 10000000};
+        for (int k = 0; k < 1000 && (state == ENDING || state == ABORTING); k++) nanosleep(&pause, NULL);
     }
 }
 
-/* MPI libraries install their own crash handlers in MPI_Init, but only for
- * signals whose action is the default (Open MPI: SEGV, BUS, FPE, ABRT; it
- * prints "Process received signal" and a backtrace). Ours step aside during
- * PMPI_Init and come back on top after it, chaining to what MPI installed. */
-void scorep_measurement_mpi_init_begins(void)
-{
-    for (size_t i = 0; i < FATAL_COUNT; i++) {
-        struct sigaction current;
-        stepped_aside[i] = 0;
-        if (!installed[i] || sigaction(fatal_signals[i], NULL, &current) != 0 || !is_ours(&current)) continue;
-        sigaction(fatal_signals[i], &previous_action[i], NULL);
-        installed[i] = 0;
-        stepped_aside[i] = 1;
-    }
-}
+void scorep_measurement_mpi_init_begins(void) { scorep_signals_step_aside(); }
 
-static void mpi_init_ended(void)
-{
-    for (size_t i = 0; i < FATAL_COUNT; i++)
-        if (stepped_aside[i]) {
-            stepped_aside[i] = 0;
-            if (state == RUNNING) install_signal_handler(i);
-        }
-}
-
-/* A language run-time installs its crash handlers as the program starts,
- * which can be after the measurement started: gfortran's backtrace handler
- * (QUIT, ILL, ABRT, FPE, SEGV, BUS) comes from the Fortran main program's
- * first statement, after the compiler instrumentation entered main. Such a
- * handler reports and ends the process, so ours go back on top of it and
- * chain to it; a handler of the program's own (in no run-time library) wins,
- * as without measurement. Looked at with every new definition until found. */
-static volatile int watch_runtime_handlers;
-
-static int is_runtime_handler(const struct sigaction* a)
-{
-    Dl_info where;
-    void* address = (a->sa_flags & SA_SIGINFO) ? (void*)a->sa_sigaction : (void*)a->sa_handler;
-    if (address == (void*)SIG_DFL || address == (void*)SIG_IGN || !dladdr(address, &where) || !where.dli_fname)
-        return 0;
-    return strstr(where.dli_fname, "libgfortran") != NULL;
-}
-
-static void adopt_runtime_handlers(void)
-{
-    /* gfortran installs all of its handlers at once: SEGV tells (one syscall per definition) */
-    struct sigaction segv;
-    if (sigaction(SIGSEGV, NULL, &segv) != 0 || is_ours(&segv)) return;
-    if (!is_runtime_handler(&segv)) {
-        watch_runtime_handlers = 0;  /* the program's own handler took over: it wins */
-        return;
-    }
-    int adopted = 0;
-    for (size_t i = 0; i < FATAL_COUNT; i++) {
-        struct sigaction current;
-        if (is_termination_request(fatal_signals[i]) || sigaction(fatal_signals[i], NULL, &current) != 0 ||
-            is_ours(&current) || !is_runtime_handler(&current))
-            continue;
-        installed[i] = 0;
-        install_signal_handler(i);
-        adopted = 1;
-    }
-    if (adopted) watch_runtime_handlers = 0;
-}
+static void mpi_init_ended(void) { scorep_signals_step_back(state == RUNNING); }
 
 /* ---- start ---- */
 
@@ -277,10 +120,7 @@ static void processes_known(void);
  * (a definition it makes) returns at once. */
 void scorep_measurement_init(void)
 {
-    if (LIKELY(state != NOT_STARTED) || starting) {
-        if (UNLIKELY(watch_runtime_handlers) && state == RUNNING && !starting) adopt_runtime_handlers();
-        return;
-    }
+    if (LIKELY(state != NOT_STARTED) || starting) return;
     /* the start's own system calls (configuration, filter, experiment
      * directory) reach the wrappers of a preloaded system adapter (--io=posix):
      * with event generation off on this thread they call straight through,
@@ -321,10 +161,7 @@ void scorep_measurement_init(void)
                                                     SCOREP_ROLE_ARTIFICIAL, NULL, NULL);
     atexit(at_exit);
     pthread_atfork(NULL, NULL, forked_child);
-    install_signal_handlers();
-    watch_runtime_handlers = dlsym(RTLD_DEFAULT, "_gfortran_set_options") != NULL;
-    for (size_t i = 0; i < FATAL_COUNT; i++)
-        if (installed[i] && is_runtime_handler(&previous_action[i])) watch_runtime_handlers = 0; /* on top already */
+    scorep_signals_install(on_ending_signal);
     __atomic_store_n(&state, RUNNING, __ATOMIC_RELEASE);
     scorep_events_set_recording(1);
     starting = 0;
@@ -476,6 +313,36 @@ static void finalize(int emergency)
      * until the other ranks on the node wrote theirs (mpi/abort_peers.c) */
     if (emergency) scorep_multiprocess_abnormal_end_written();
 }
+
+/* ---- the process ends without exit handlers: _exit, _Exit ----
+ * Open MPI's fatal error handler (MPI_ERRORS_ARE_FATAL, the default) ends a
+ * rank with _exit from its run-time; a program's signal handler often ends
+ * with _exit; some programs end so to skip their destructors. No exit
+ * handler runs, so without this the process would leave nothing. The core
+ * is linked (or preloaded) ahead of the C library, so the program's and
+ * every library's _exit and _Exit come here first: the data recorded so far
+ * is written (a rank's by the MPI layer), then the C library's _exit ends
+ * the process as asked. A forked child's _exit writes nothing. */
+static void process_ends(void)
+{
+    if (!is_measured_process() || state != RUNNING) return;
+    if (scorep_multiprocess_process_ends()) return;
+    scorep_verbose("the process ends without exit handlers (_exit): writing the data recorded so far");
+    finalize(1);
+}
+
+void scorep_process_ends_without_exit_handlers(const char* name, int status)
+{
+    process_ends();
+    /* the C library's, when it comes after the core; else what it does */
+    void (*next)(int) = (void (*)(int))dlsym(RTLD_NEXT, name);
+    if (next) next(status);
+    for (;;) syscall(SYS_exit_group, status);
+}
+
+void _exit(int status) { scorep_process_ends_without_exit_handlers("_exit", status); }
+
+void _Exit(int status) { scorep_process_ends_without_exit_handlers("_Exit", status); }
 
 void scorep_measurement_finalize(void)
 {

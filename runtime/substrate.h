@@ -128,6 +128,10 @@ typedef struct scorep_io_handle_def {
     scorep_io_paradigm paradigm;
     int pre_created;        /* stdin, stdout, stderr: active without IoCreateHandle */
     scorep_io_access mode;  /* a pre-created handle's access mode */
+    /* 0: the file's own handle; n: the handle of a duplicate made as
+     * descriptor n - 1 (dup, dup2, dup3, fcntl F_DUPFD): same file, another
+     * handle, so that the trace's IoDuplicateHandle names two */
+    uint32_t duplicate;
 } scorep_io_handle_def;
 
 /* Process-local tables. Ids are dense from 0. Entries never move and never
@@ -216,6 +220,10 @@ typedef struct scorep_unified_definitions {
     const uint32_t* parameter_map;  /* [scorep_parameter_count()] */
     const uint32_t* metric_map;     /* [scorep_metric_count()] */
     const uint32_t* io_handle_map;  /* [scorep_io_handle_count()] */
+    /* the global communicators (comms without MPI groups: global ids
+     * 0..communicator_count-1), on every rank: the trace's thread
+     * contingents follow them (trace/trace_threads.c) */
+    uint32_t communicator_count;
 } scorep_unified_definitions;
 
 typedef struct scorep_finalize_context {
@@ -311,12 +319,16 @@ typedef struct scorep_substrate {
     /* the I/O adapters' handle events (adapter.h) */
     void (*io_create_handle)(scorep_location* loc, uint64_t t, scorep_io_handle handle, scorep_io_access mode);
     void (*io_destroy_handle)(scorep_location* loc, uint64_t t, scorep_io_handle handle);
+    void (*io_duplicate_handle)(scorep_location* loc, uint64_t t, scorep_io_handle old_handle,
+                                scorep_io_handle new_handle, int close_on_exec);
     void (*io_operation_begin)(scorep_location* loc, uint64_t t, scorep_io_handle handle,
                                scorep_io_operation mode, uint64_t bytes_request, uint64_t matching_id);
     void (*io_operation_complete)(scorep_location* loc, uint64_t t, scorep_io_handle handle,
                                   uint64_t bytes_result, uint64_t matching_id);
     void (*io_seek)(scorep_location* loc, uint64_t t, scorep_io_handle handle, int64_t offset_request,
                     int whence, uint64_t offset_result);
+    /* the thread adapter's create/begin/end/wait events (adapter.h) */
+    void (*thread_event)(scorep_location* loc, uint64_t t, scorep_thread_event_kind kind, uint64_t sequence);
 
     void (*parameter_int)(scorep_location* loc, uint64_t t, scorep_parameter param,
                           int64_t value);

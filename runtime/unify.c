@@ -83,6 +83,7 @@ static void encode(scorep_buffer* b, int kind, uint32_t id)
         scorep_buffer_put_u64(b, h->paradigm);
         scorep_buffer_put_u64(b, (uint64_t)h->pre_created);
         scorep_buffer_put_u64(b, h->mode);
+        scorep_buffer_put_u64(b, h->duplicate);
         break;
     }
     }
@@ -317,6 +318,7 @@ static void build_tables(unified_storage* u, scorep_buffer* set, scorep_strmap* 
             u->io_handles[id].paradigm = (scorep_io_paradigm)scorep_buffer_get_u64(&r);
             u->io_handles[id].pre_created = (int)scorep_buffer_get_u64(&r);
             u->io_handles[id].mode = (scorep_io_access)scorep_buffer_get_u64(&r);
+            u->io_handles[id].duplicate = (uint32_t)scorep_buffer_get_u64(&r);
             break;
         case K_LOCATION: {
             uint64_t rec[4];
@@ -351,8 +353,8 @@ static void build_tables(unified_storage* u, scorep_buffer* set, scorep_strmap* 
     d->location_creator = u->location_creator;
 }
 
-/* global ids (id_numbering) by record key */
-static void index_set(scorep_buffer* set, scorep_strmap* index)
+/* global ids (id_numbering) by record key; returns the communicators' count */
+static uint32_t index_set(scorep_buffer* set, scorep_strmap* index)
 {
     id_numbering ids;
     numbering_start(&ids, set);
@@ -368,6 +370,7 @@ static void index_set(scorep_buffer* set, scorep_strmap* index)
         scorep_strmap_put(index, k.data, k.size, id);
     }
     scorep_buffer_free(&k);
+    return ids.comms;
 }
 
 static void build_maps(unified_storage* u, scorep_strmap* index)
@@ -415,14 +418,14 @@ static scorep_unified_definitions* unify(bool communicate)
         }
         scorep_bcast_buffer(&defs_only, 0);
         scorep_strmap index = {0};
-        index_set(&defs_only, &index);
+        u->pub.communicator_count = index_set(&defs_only, &index);
         build_maps(u, &index);
         if (scorep_process_rank == 0) build_tables(u, &set, &index);
         scorep_strmap_free(&index);
         scorep_buffer_free(&defs_only);
     } else {
         scorep_strmap index = {0};
-        index_set(&set, &index);
+        u->pub.communicator_count = index_set(&set, &index);
         build_maps(u, &index);
         build_tables(u, &set, &index);
         scorep_strmap_free(&index);

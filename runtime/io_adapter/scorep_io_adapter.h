@@ -160,6 +160,32 @@ static inline void scorep_io_closed(int fd, scorep_io_handle handle)
     scorep_io_destroy_handle(handle);
 }
 
+/* A duplication succeeded (dup, dup2, dup3, fcntl F_DUPFD: tasks/io_handle_dup.c.j2):
+ * descriptor newfd now refers to the open file descriptor fd had, whose
+ * handle was `old` when the call began. newfd gets a handle of its own on
+ * the same file (scorep_io_handle_define_duplicate) and the trace an
+ * IoDuplicateHandle: later transfers on newfd count for that file.
+ * `replaced` is the handle newfd had when the call began: dup2 and dup3
+ * close it first, so it ends (IoDestroyHandle). A descriptor without a
+ * handle (a pipe, one opened before the measurement) has none to duplicate:
+ * newfd has none either. dup2 of a descriptor onto itself changes nothing. */
+static inline void scorep_io_duplicated(int fd, scorep_io_handle old, int newfd, scorep_io_handle replaced,
+                                        int close_on_exec)
+{
+    if (newfd == fd || (unsigned)newfd >= SCOREP_IO_MAX_FD)
+        return;
+    /* a standard descriptor redirected: no pre-created handle for it again */
+    if ((unsigned)newfd <= 2)
+        scorep_io_std_closed[newfd] = 1;
+    if (replaced != SCOREP_INVALID_ID)
+        scorep_io_destroy_handle(replaced);
+    scorep_io_handle handle = old != SCOREP_INVALID_ID ? scorep_io_handle_define_duplicate(old, newfd)
+                                                       : SCOREP_INVALID_ID;
+    __atomic_store_n(&scorep_io_fd_handle[newfd], handle + 1, __ATOMIC_RELAXED);
+    if (handle != SCOREP_INVALID_ID)
+        scorep_io_duplicate_handle(old, handle, close_on_exec);
+}
+
 /* The end of a recorded transfer (tasks/io_operation.c.j2, in place of
  * scorep_libwrap_end): its bytes done, its IoOperationComplete on a handle
  * and the region's exit in one call into the core, then the thread's

@@ -23,6 +23,7 @@ static int layer_late;
 static int layer_seen;    /* init or late init happened in this process */
 static pthread_mutex_t late_lock = PTHREAD_MUTEX_INITIALIZER;
 static void layer_exit_check(void);
+static int layer_process_ends(void);
 static uint32_t comm_counter;
 #define LAYER_TAG 0x5C0E
 
@@ -190,6 +191,7 @@ __attribute__((constructor)) static void announce_mpi(void)
     scorep_register_status_decoder(SCOREP_LANGUAGE_FORTRAN, decode_fortran);
     scorep_register_status_decoder(SCOREP_LANGUAGE_FORTRAN2008, decode_fortran2008);
     scorep_multiprocess_set_exit_check(layer_exit_check);
+    scorep_multiprocess_set_process_ends(layer_process_ends);
 }
 
 /* ---- handle tables ---- */
@@ -766,10 +768,15 @@ void scorep_mpi_layer_abort(void) { scorep_abort_peers_save(); }
 /* The process ends without exit handlers (_exit), e.g. Open MPI's fatal error
  * handler (MPI_ERRORS_ARE_FATAL) ending this rank: write what it recorded.
  * Only in the process that initialised MPI (not in a forked child) while MPI
- * runs; after MPI_Finalize the data is written already. */
-void scorep_mpi_layer_process_ends(void)
+ * runs; after MPI_Finalize the data is written already. Before MPI_Init the
+ * process is no rank yet: the life cycle writes it as a serial one. */
+static int layer_process_ends(void)
 {
-    if ((layer_comm == MPI_COMM_NULL && !layer_late) || layer_pid != getpid()) return;
+    int initialized = 0;
+    PMPI_Initialized(&initialized);
+    if (!initialized) return 0;
+    if ((layer_comm == MPI_COMM_NULL && !layer_late) || layer_pid != getpid()) return 1;
     scorep_verbose("rank %d ends without MPI_Finalize (_exit): writing the data recorded so far", world_rank);
     scorep_measurement_abort();
+    return 1;
 }

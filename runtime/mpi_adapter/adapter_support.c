@@ -493,27 +493,10 @@ void scorep_mpi_pcontrol(int level)
     }
 }
 
-/* ---- a rank that MPI ends with _exit ----
- * Open MPI's fatal error handler (MPI_ERRORS_ARE_FATAL on a communicator,
- * window or file, the default) ends the process with _exit from its run-time
- * (ompi_mpi_abort -> ompi_rte_abort -> _exit), so no exit handler runs and
- * without this the rank would leave nothing. MPICH's calls exit(), whose exit
- * handler writes the data already. This library is linked (or preloaded)
- * ahead of the C library, so the program's _exit and _Exit come here: the MPI
- * layer writes this rank's partial data, then the C library's _exit ends the
- * process as asked. */
-typedef void (*scorep_exit_function)(int);
+/* The process ends without exit handlers (Open MPI's fatal error handler ends
+ * a rank with _exit): the core writes this rank's data. The core defines
+ * these too; this library may be preloaded alone, ahead of the C library,
+ * where the core's come after it. */
+void _exit(int status) { scorep_process_ends_without_exit_handlers("_exit", status); }
 
-static _Noreturn void scorep_end_process(const char* name, int status)
-{
-    scorep_mpi_layer_process_ends();
-    scorep_exit_function next = (scorep_exit_function)dlsym(RTLD_NEXT, name);
-    if (next)
-        next(status);
-    for (;;)
-        syscall(SYS_exit_group, status);
-}
-
-void _exit(int status) { scorep_end_process("_exit", status); }
-
-void _Exit(int status) { scorep_end_process("_Exit", status); }
+void _Exit(int status) { scorep_process_ends_without_exit_handlers("_Exit", status); }

@@ -45,12 +45,23 @@ typedef struct scorep_thread_start scorep_thread_start;
 scorep_thread_start* scorep_thread_start_new(void* (*start)(void*), void* arg);
 /* Frees a record no thread took (pthread_create failed). */
 void scorep_thread_start_free(scorep_thread_start* start);
+/* The thread of start is about to be created: its ThreadCreate on the
+ * calling thread (before the C library's pthread_create, so that it comes
+ * before the new thread's ThreadBegin); returns the thread's number (0 for
+ * a thread that runs unmeasured: no events). */
+uint64_t scorep_thread_created(const scorep_thread_start* start);
+/* pthread_create succeeded: thread has that number, which its joiner's
+ * ThreadWait names (scorep_thread_joined). */
+void scorep_thread_started(pthread_t thread, uint64_t sequence);
+/* pthread_join of thread succeeded: its ThreadWait on the calling thread. */
+void scorep_thread_joined(pthread_t thread);
 /* The start routine pthread_create is given instead of the program's: takes
  * a scorep_thread_start, enters its region (the new thread's first event,
  * which makes its location), runs the program's routine, leaves. */
 void* scorep_thread_trampoline(void* start);
 /* Leaves the region of the thread's start routine if the trampoline entered
- * it and it is still open (pthread_exit's wrapper, then the trampoline). */
+ * it and it is still open (pthread_exit's wrapper, then the trampoline),
+ * and records the thread's ThreadEnd. */
 void scorep_thread_leave_start(void);
 
 /* See above: no recording inside recorded library calls (nor, as always,

@@ -37,7 +37,31 @@ struct scorep_thread_start {
     void* arg;
     scorep_region region;
     uint32_t creator;   /* the creating thread's location */
+    uint64_t sequence;  /* the thread's number in the process (its ThreadCreate ... ThreadWait) */
 };
+
+/* the last thread number given: the trace's sequence counts of the
+ * process's thread contingent (runtime/trace/trace_threads.c) */
+static uint64_t last_sequence;
+
+/* The number of each created thread that may be joined, by its pthread_t,
+ * for the ThreadWait of pthread_join: a small hash table, each thread in one
+ * of PROBE slots from its hash; sequence 0 is a free slot. A thread id is
+ * reused only after its thread was joined (which frees its slot) or
+ * detached and ended: a new thread with the id takes the old one's slot.
+ * With every slot of its probe taken (more than that many threads alive
+ * and not joined, or many detached ones) a thread overwrites one: its
+ * joiner, or the overwritten thread's, records no ThreadWait. */
+#define JOINABLE_SLOTS 4096
+#define PROBE 8
+static struct { pthread_t thread; uint64_t sequence; } joinable[JOINABLE_SLOTS];
+static pthread_mutex_t joinable_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static unsigned joinable_slot(pthread_t thread, unsigned probe)
+{
+    uint64_t h = (uint64_t)thread * 0x9e3779b97f4a7c15ull;
+    return (unsigned)((h >> 40) + probe) % JOINABLE_SLOTS;
+}
 
 /* The regions of the start routines seen so far: finding a name may read
  * the object's symbol table, which a program that starts many threads with
@@ -49,8 +73,10 @@ static struct { void* (*start)(void*); scorep_region region; } known[KNOWN_ROUTI
 static unsigned known_count;
 static pthread_mutex_t known_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* the region of the start routine this thread's trampoline entered, while open */
+/* the region of the start routine this thread's trampoline entered, while
+ * open, and the thread's number */
 static __thread scorep_region start_region;
+static __thread uint64_t start_sequence;
 static __thread int start_open;
 
 #if UINTPTR_MAX > 0xffffffffu
@@ -155,6 +181,7 @@ scorep_thread_start* scorep_thread_start_new(void* (*start)(void*), void* arg)
             pthread_mutex_unlock(&known_lock);
         }
         s->creator = scorep_thread_location_id();
+        s->sequence = __atomic_add_fetch(&last_sequence, 1, __ATOMIC_RELAXED);
     }
     scorep_thread_event_generation_off = was_off;
     return s;
@@ -168,16 +195,69 @@ void scorep_thread_start_free(scorep_thread_start* start)
     scorep_thread_event_generation_off = was_off;
 }
 
+uint64_t scorep_thread_created(const scorep_thread_start* start)
+{
+    if (start == NULL || start->region == SCOREP_INVALID_ID)   /* the thread runs unmeasured */
+        return 0;
+    scorep_thread_event(SCOREP_THREAD_CREATE, start->sequence);
+    return start->sequence;
+}
+
+void scorep_thread_started(pthread_t thread, uint64_t sequence)
+{
+    if (sequence == 0) return;
+    int was_off = scorep_thread_event_generation_off;
+    scorep_event_generation_off();
+    pthread_mutex_lock(&joinable_lock);
+    unsigned slot = joinable_slot(thread, 0), free_slot = JOINABLE_SLOTS;
+    for (unsigned p = 0; p < PROBE; p++) {
+        unsigned i = joinable_slot(thread, p);
+        if (joinable[i].sequence != 0 && pthread_equal(joinable[i].thread, thread)) {
+            free_slot = i;   /* an ended thread's id, reused */
+            break;
+        }
+        if (joinable[i].sequence == 0 && free_slot == JOINABLE_SLOTS)
+            free_slot = i;
+    }
+    if (free_slot != JOINABLE_SLOTS)
+        slot = free_slot;
+    joinable[slot].thread = thread;
+    joinable[slot].sequence = sequence;
+    pthread_mutex_unlock(&joinable_lock);
+    scorep_thread_event_generation_off = was_off;
+}
+
+void scorep_thread_joined(pthread_t thread)
+{
+    int was_off = scorep_thread_event_generation_off;
+    scorep_event_generation_off();
+    uint64_t sequence = 0;
+    pthread_mutex_lock(&joinable_lock);
+    for (unsigned p = 0; p < PROBE && sequence == 0; p++) {
+        unsigned i = joinable_slot(thread, p);
+        if (joinable[i].sequence != 0 && pthread_equal(joinable[i].thread, thread)) {
+            sequence = joinable[i].sequence;
+            joinable[i].sequence = 0;
+        }
+    }
+    pthread_mutex_unlock(&joinable_lock);
+    scorep_thread_event_generation_off = was_off;
+    if (sequence != 0)
+        scorep_thread_event(SCOREP_THREAD_WAIT, sequence);
+}
+
 void* scorep_thread_trampoline(void* p)
 {
     scorep_thread_start s = *(scorep_thread_start*)p;
     scorep_thread_start_free(p);
     if (s.region == SCOREP_INVALID_ID)   /* no region (the definitions are full): unmeasured */
         return s.start(s.arg);
-    /* the enter makes the thread's location: core work, not the program's */
+    /* the first event makes the thread's location: core work, not the program's */
     scorep_event_generation_off();
     start_region = s.region;
+    start_sequence = s.sequence;
     start_open = 1;
+    scorep_thread_event(SCOREP_THREAD_BEGIN, s.sequence);
     scorep_enter(s.region);
     scorep_thread_set_creator(s.creator);
     scorep_event_generation_on();
@@ -193,6 +273,7 @@ void scorep_thread_leave_start(void)
     scorep_event_generation_off();
     start_open = 0;
     scorep_exit(start_region);
+    scorep_thread_event(SCOREP_THREAD_END, start_sequence);
     scorep_thread_event_generation_off = was_off;
 }
 

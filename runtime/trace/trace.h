@@ -215,6 +215,18 @@ int trace_io_write_definitions(OTF2_GlobalDefWriter* writer, const scorep_unifie
 OTF2_IoAccessMode trace_io_access_mode(uint64_t mode);
 OTF2_IoSeekOption trace_io_seek_option(int64_t whence);
 
+/* trace_threads.c: the thread adapter's thread contingents (global
+ * definitions, strings from *next_string on, when the run has a pthread
+ * region), the global comm id of a process's contingent (its location
+ * maps' extra comm entry) and the events' OTF2 records */
+int trace_threads_in_use(const scorep_unified_definitions* defs);
+extern int trace_thread_events;   /* this process recorded one (trace_events.c) */
+uint32_t trace_thread_contingent(const scorep_unified_definitions* defs, uint32_t rank);
+int trace_threads_write_definitions(OTF2_GlobalDefWriter* writer, const scorep_finalize_context* ctx,
+                                    uint32_t* next_string);
+OTF2_ErrorCode trace_thread_encode(OTF2_EvtWriter* w, OTF2_TimeStamp t, scorep_thread_event_kind kind,
+                                   uint64_t sequence);
+
 /* trace_events.c: the event callbacks of the substrate table */
 void trace_events_fill_table(scorep_substrate* table);
 

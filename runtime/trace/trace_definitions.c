@@ -45,12 +45,12 @@ static int write_map(OTF2_DefWriter* writer, OTF2_MappingType type, uint32_t cou
 }
 
 static int write_location_maps(OTF2_DefWriter* writer, const scorep_unified_definitions* defs,
-                               const uint32_t* group_map)
+                               const uint32_t* group_map, const uint32_t* comm_map, uint32_t comm_map_count)
 {
     int failed = 0;
     failed |= write_map(writer, OTF2_MAPPING_STRING, scorep_string_count(), defs->string_map);
     failed |= write_map(writer, OTF2_MAPPING_REGION, scorep_region_count(), defs->region_map);
-    failed |= write_map(writer, OTF2_MAPPING_COMM, scorep_comm_count(), defs->comm_map);
+    failed |= write_map(writer, OTF2_MAPPING_COMM, comm_map_count, comm_map);
     failed |= write_map(writer, OTF2_MAPPING_GROUP, scorep_comm_count(), group_map);
     failed |= write_map(writer, OTF2_MAPPING_RMA_WIN, scorep_window_count(), defs->window_map);
     failed |= write_map(writer, OTF2_MAPPING_PARAMETER, scorep_parameter_count(),
@@ -82,19 +82,28 @@ int trace_write_location_definitions(OTF2_Archive* archive, const scorep_unified
     uint32_t* group_map = malloc((comm_count + 1) * sizeof *group_map);
     for (uint32_t i = 0; group_map != NULL && i < comm_count; i++)
         group_map[i] = group_of_comm(defs->comm_map[i]);
-    int failed = group_map == NULL;
+    /* the comms' map; with thread events one more entry, the local id they
+     * carry (trace_threads.c), for the process's thread contingent */
+    int threads = __atomic_load_n(&trace_thread_events, __ATOMIC_RELAXED);
+    uint32_t* comm_map = malloc((comm_count + 1) * sizeof *comm_map);
+    for (uint32_t i = 0; comm_map != NULL && i < comm_count; i++)
+        comm_map[i] = defs->comm_map[i];
+    int failed = group_map == NULL || comm_map == NULL;
     for (trace_location* tl = atomic_load(&trace.locations); tl != NULL; tl = tl->next) {
         OTF2_DefWriter* writer = OTF2_Archive_GetDefWriter(archive, trace_location_global_id(tl));
         if (writer == NULL) {
             failed = 1;
             continue;
         }
-        if (group_map != NULL)
-            failed |= write_location_maps(writer, defs, group_map);
+        if (comm_map != NULL && threads)
+            comm_map[comm_count] = trace_thread_contingent(defs, (uint32_t)(trace_location_global_id(tl) >> 32));
+        if (group_map != NULL && comm_map != NULL)
+            failed |= write_location_maps(writer, defs, group_map, comm_map, comm_count + (threads ? 1 : 0));
         failed |= write_clock_offsets(writer);
         failed |= OTF2_Archive_CloseDefWriter(archive, writer) != OTF2_SUCCESS;
     }
     free(group_map);
+    free(comm_map);
     return failed ? -1 : 0;
 }
 
@@ -336,6 +345,8 @@ int trace_write_global_definitions(OTF2_Archive* archive, const scorep_finalize_
     write_system_tree(&g, ctx, event_counts);
     write_regions(&g, ctx->defs);
     write_communicators(&g, ctx);
+    if (trace_threads_write_definitions(g.writer, ctx, &g.next_string) != 0)
+        g.failed = 1;
     write_windows_and_parameters(&g, ctx->defs);
     if (trace_io_write_definitions(g.writer, ctx->defs, &g.next_string) != 0)
         g.failed = 1;

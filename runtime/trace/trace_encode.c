@@ -45,6 +45,8 @@ static const uint8_t words_of[RAW_KIND_COUNT_] = {
     [RAW_IO_OPERATION_BEGIN] = 3,
     [RAW_IO_OPERATION_COMPLETE] = 2,
     [RAW_IO_SEEK] = 3,
+    [RAW_IO_DUPLICATE_HANDLE] = 2,
+    [RAW_THREAD] = 1,
 };
 
 /* A message's peer as a rank of the communicator the definitions describe
@@ -125,6 +127,10 @@ static OTF2_ErrorCode encode(OTF2_EvtWriter* w, const raw_record* r, uint64_t t)
     case RAW_IO_OPERATION_COMPLETE: return OTF2_EvtWriter_IoOperationComplete(w, NULL, t, r->id, v[0], v[1]);
     case RAW_IO_SEEK:
         return OTF2_EvtWriter_IoSeek(w, NULL, t, r->id, (int64_t)v[0], trace_io_seek_option((int64_t)v[1]), v[2]);
+    case RAW_IO_DUPLICATE_HANDLE:
+        return OTF2_EvtWriter_IoDuplicateHandle(w, NULL, t, r->id, (OTF2_IoHandleRef)v[0],
+                                                v[1] ? OTF2_IO_STATUS_FLAG_CLOSE_ON_EXEC : OTF2_IO_STATUS_FLAG_NONE);
+    case RAW_THREAD: return trace_thread_encode(w, t, (scorep_thread_event_kind)r->id, v[0]);
     case RAW_KIND_COUNT_: break;
     }
     return OTF2_ERROR_INVALID_ARGUMENT;

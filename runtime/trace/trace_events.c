@@ -306,6 +306,14 @@ static void io_destroy_handle(scorep_location* loc, uint64_t t, scorep_io_handle
     record0(loc, t, RAW_IO_DESTROY_HANDLE, handle);
 }
 
+/* the old handle is the record's id, the new one the first word: the
+ * location's OTF2_MAPPING_IO_HANDLE table translates both (trace_io.c) */
+static void io_duplicate_handle(scorep_location* loc, uint64_t t, scorep_io_handle old_handle,
+                                scorep_io_handle new_handle, int close_on_exec)
+{
+    record2(loc, t, RAW_IO_DUPLICATE_HANDLE, old_handle, new_handle, (uint64_t)(close_on_exec != 0));
+}
+
 static void io_operation_begin(scorep_location* loc, uint64_t t, scorep_io_handle handle,
                                scorep_io_operation mode, uint64_t bytes_request, uint64_t matching_id)
 {
@@ -322,6 +330,13 @@ static void io_seek(scorep_location* loc, uint64_t t, scorep_io_handle handle, i
                     int whence, uint64_t offset_result)
 {
     record3(loc, t, RAW_IO_SEEK, handle, (uint64_t)offset_request, (uint64_t)(int64_t)whence, offset_result);
+}
+
+/* the thread adapter's events: the kind is the record's id */
+static void thread_event(scorep_location* loc, uint64_t t, scorep_thread_event_kind kind, uint64_t sequence)
+{
+    record1(loc, t, RAW_THREAD, (uint32_t)kind, sequence);
+    __atomic_store_n(&trace_thread_events, 1, __ATOMIC_RELAXED);
 }
 
 /* Called right after a spill (trace_blocks.c), in a fresh block. */
@@ -365,7 +380,9 @@ void trace_events_fill_table(scorep_substrate* table)
     table->buffer_flush = buffer_flush;
     table->io_create_handle = io_create_handle;
     table->io_destroy_handle = io_destroy_handle;
+    table->io_duplicate_handle = io_duplicate_handle;
     table->io_operation_begin = io_operation_begin;
     table->io_operation_complete = io_operation_complete;
     table->io_seek = io_seek;
+    table->thread_event = thread_event;
 }

@@ -228,6 +228,32 @@ typedef struct buffer_chunks {
     raw_block* spare;
 } buffer_chunks;
 
+/* Definition chunks (OTF2's, 4 MiB each, one per writer, the global
+ * writer's while the events are written) come straight from mmap and go
+ * back to it. From malloc, a small allocation made between two of them kept
+ * the heap's top above both, so that one more than ever in use stayed
+ * resident: 4 MiB beyond SCOREP_TOTAL_MEMORY. Only touched pages count. The
+ * header's "used" holds the mapping's size. */
+static raw_block* map_chunk(uint64_t chunk_size)
+{
+    size_t bytes = sizeof(raw_block) + chunk_size;
+    void* memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (memory == MAP_FAILED)
+        return NULL;
+    raw_block* c = memory;
+    c->used = bytes;
+    return c;
+}
+
+static void unmap_list(raw_block* c)
+{
+    while (c != NULL) {
+        raw_block* next = c->next;
+        munmap(c, c->used);
+        c = next;
+    }
+}
+
 static void* allocate_chunk(void* user_data, OTF2_FileType file_type, OTF2_LocationRef location,
                             void** per_buffer_data, uint64_t chunk_size)
 {
@@ -250,7 +276,7 @@ static void* allocate_chunk(void* user_data, OTF2_FileType file_type, OTF2_Locat
         if (c == NULL && (c = allocate_block()) == NULL)
             return NULL;
     } else {
-        c = malloc(sizeof(raw_block) + chunk_size);
+        c = file_type == OTF2_FILETYPE_EVENTS ? malloc(sizeof(raw_block) + chunk_size) : map_chunk(chunk_size);
         if (c == NULL) {
             scorep_warning("trace: out of memory for a %llu byte trace buffer chunk",
                            (unsigned long long)chunk_size);
@@ -275,14 +301,14 @@ static void free_all_chunks(void* user_data, OTF2_FileType file_type, OTF2_Locat
                             void** per_buffer_data, bool final)
 {
     (void)user_data;
-    (void)file_type;
     (void)location;
     buffer_chunks* owner = *per_buffer_data;
     if (owner == NULL)
         return;
     if (final) {
-        release_list(owner->in_use);
-        release_list(owner->spare);
+        void (*release)(raw_block*) = file_type == OTF2_FILETYPE_EVENTS ? release_list : unmap_list;
+        release(owner->in_use);
+        release(owner->spare);
         free(owner);
         *per_buffer_data = NULL;
         return;

@@ -48,6 +48,8 @@ typedef enum raw_kind {
     RAW_IO_OPERATION_BEGIN,
     RAW_IO_OPERATION_COMPLETE,
     RAW_IO_SEEK,
+    RAW_IO_DUPLICATE_HANDLE,
+    RAW_THREAD,   /* id: the scorep_thread_event_kind; word: the sequence */
     RAW_KIND_COUNT_
 } raw_kind;
 

@@ -14,9 +14,15 @@
  *             MPI_Finalize: what a Fortran `error stop` does
  *   hang      every rank waits in a barrier that never completes (rank 0
  *             sleeps): the launcher is signalled meanwhile
+ *   handler   as run, but right after MPI_Init (the measurement runs then)
+ *             every rank installs its own SIGTERM/SIGINT handler, the way
+ *             coreutils do: it writes <dir>/rank<R>.cleaned, restores the
+ *             default action and raises the signal again
  * Each rank writes <dir>/rank<R>.iterations when its loop ends, so the
  * harness knows how much was recorded. */
+#include <fcntl.h>
 #include <mpi.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,11 +39,35 @@ static void write_file(const char* dir, int rank, const char* what, long value)
     fclose(f);
 }
 
+static char cleaned_path[4096];
+
+static void clean_up_and_reraise(int sig)
+{
+    int fd = open(cleaned_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0)
+        close(fd);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void install_own_handler(const char* dir, int rank)
+{
+    snprintf(cleaned_path, sizeof cleaned_path, "%s/rank%d.cleaned", dir, rank);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = clean_up_and_reraise;
+    sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGTERM);
+    sigaddset(&sa.sa_mask, SIGINT);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+}
+
 int main(int argc, char** argv)
 {
     MPI_Init(&argc, &argv);
     if (argc < 4) {
-        fprintf(stderr, "usage: %s <dir> <seconds> run|abort|exit|hang [calls]\n", argv[0]);
+        fprintf(stderr, "usage: %s <dir> <seconds> run|abort|exit|hang|handler [calls]\n", argv[0]);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     const char* dir = argv[1];
@@ -47,6 +77,8 @@ int main(int argc, char** argv)
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (strcmp(mode, "handler") == 0)
+        install_own_handler(dir, rank);
     write_file(dir, rank, "pid", (long)getpid());
     const int right = (rank + 1) % size, left = (rank + size - 1) % size;
 

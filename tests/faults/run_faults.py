@@ -8,6 +8,11 @@ Scenarios (all by default):
              profile and trace
   sigterm    SIGTERM to mpirun midway: all 4 ranks' profiles and traces
   sigint     SIGINT to mpirun midway: the same
+  sigterm_handler  SIGTERM to mpirun midway, to ranks that installed their
+             own handler after the measurement started (it cleans up,
+             restores the default action and raises the signal again, as
+             coreutils do): every rank's handler ran, and all 4 ranks'
+             profiles and traces are readable
   sigterm_long  SIGTERM to mpirun after 5 s of tracing: more than a rank can
              encode before Open MPI's SIGKILL (about 1 s later); every rank's
              trace must be readable and hold events (a prefix at least)
@@ -47,7 +52,7 @@ import time
 
 REPO = pathlib.Path(__file__).resolve().parent.parent.parent
 RANKS = 4
-SCENARIOS = ("kill9", "sigterm", "sigint", "sigterm_long", "abort_all", "exit_all", "disk_full")
+SCENARIOS = ("kill9", "sigterm", "sigint", "sigterm_handler", "sigterm_long", "abort_all", "exit_all", "disk_full")
 LONG_TRACING = 5.0   # seconds of tracing before the signal in sigterm_long
 MIN_ENTERS = 1000    # Enter records each rank's trace must keep in sigterm_long
 LAUNCHERS = {"openmpi": ["mpirun", "--oversubscribe"], "mpich": ["mpiexec.mpich"]}
@@ -208,6 +213,8 @@ def run_once(scenario, program, workdir, calls=10, midway=1.5, mpi="openmpi"):
         mode, seconds = "abort", "1"
     elif scenario == "exit_all":
         mode, seconds = "exit", "1"
+    elif scenario == "sigterm_handler":
+        mode = "handler"
     elif scenario == "disk_full":
         mounted = workdir / "disk"
         mounted.mkdir()
@@ -232,7 +239,7 @@ def run_once(scenario, program, workdir, calls=10, midway=1.5, mpi="openmpi"):
     try:
         if scenario == "sigterm_long":
             midway = max(midway, LONG_TRACING)
-        if scenario in ("kill9", "sigterm", "sigint", "sigterm_long"):
+        if scenario in ("kill9", "sigterm", "sigint", "sigterm_handler", "sigterm_long"):
             if not wait_for(pids, 60):
                 raise RuntimeError("the ranks did not start within 60 s")
             time.sleep(midway)   # every rank has recorded for a while
@@ -261,6 +268,8 @@ def run_once(scenario, program, workdir, calls=10, midway=1.5, mpi="openmpi"):
             finding["writing"] = written - min(loop_ends)
             finding["wait"] = ends.get("ranks", ended) - written
             finding["launcher"] = ended - ends.get("ranks", ended)
+        if scenario == "sigterm_handler":
+            finding["cleaned"] = {r for r in range(RANKS) if (out / f"rank{r}.cleaned").exists()}
         profiles, traces = survivors(experiment)
         finding.update(expected=expected, profiles=profiles & expected, traces=traces & expected,
                        stderr=stderr, returncode=proc.returncode)
@@ -309,6 +318,8 @@ def summarise(scenario, findings):
         line += (f"  longest writing: {max(f.get('writing', 0) for f in findings):.1f} s, "
                  f"longest wait of the ranks after it: {max(f.get('wait', 0) for f in findings):.2f} s, "
                  f"longest launcher's end after the ranks': {max(f.get('launcher', 0) for f in findings):.1f} s")
+    if any("cleaned" in f for f in findings):
+        line += f"  the program's own handler ran on every rank: {sum(f['cleaned'] == f['expected'] for f in findings)}/{n}"
     line += f"\n{'':10} traces per run: {traces}\n{'':10} profiles per run: {profiles}"
     if any("enters" in f for f in findings):
         line += f"\n{'':10} Enter records per rank: " + "  ".join(
@@ -322,6 +333,8 @@ def scenario_ok(f):
         ok = ok and all(n is not None and n >= MIN_ENTERS for n in f["enters"].values())
     if f["scenario"] in ("abort_all", "exit_all"):
         ok = ok and f.get("wait", 99) <= 2.0
+    if f["scenario"] == "sigterm_handler":
+        ok = ok and f["cleaned"] == f["expected"]
     return ok
 
 

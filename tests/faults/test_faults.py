@@ -65,6 +65,12 @@ def test_sigint_to_mpirun_leaves_every_ranks_profile_and_trace_readable(fault_pr
     run_scenario("sigint", fault_program, tmp_path)
 
 
+def test_sigterm_to_ranks_with_their_own_late_handler_runs_it_and_keeps_every_ranks_data(fault_program, tmp_path):
+    findings = run_scenario("sigterm_handler", fault_program, tmp_path)
+    for i, f in enumerate(findings):
+        assert f["cleaned"] == f["expected"], f"run {i + 1}: the program's handler ran on ranks {sorted(f['cleaned'])}"
+
+
 def test_sigterm_to_mpirun_after_long_tracing_keeps_a_prefix_of_every_ranks_events(fault_program, tmp_path):
     """5 s of tracing are more than a rank encodes before Open MPI's SIGKILL
     follows the SIGTERM (about 1 s): each rank's trace keeps at least the

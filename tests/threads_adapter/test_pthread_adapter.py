@@ -21,7 +21,7 @@ PROGRAM = HERE / "threads_known.c"
 THREADS, ROUNDS = 4, 100
 # threads_known.c: below `worker` on each worker's location; on the main thread's
 WORKER = {"pthread_mutex_lock": ROUNDS + 1, "pthread_mutex_unlock": ROUNDS + 2,
-          "pthread_mutex_trylock": 1, "pthread_cond_broadcast": 1}
+          "pthread_mutex_trylock": 1, "pthread_cond_broadcast": 1, "pthread_barrier_wait": 1}
 MAIN = {"pthread_create": THREADS, "pthread_join": THREADS, "pthread_mutex_lock": 1,
         "pthread_mutex_unlock": 1}   # and pthread_cond_wait, as often as the schedule makes it wait
 

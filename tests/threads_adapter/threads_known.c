@@ -1,7 +1,7 @@
 /* Four threads of known behaviour, for the POSIX threads adapter's tests
  * (test_pthread_adapter.py). Each worker waits until all four have started
- * (a barrier, which the adapter does not wrap: each worker has a location
- * of its own, none ends before the last one's first event), then takes the
+ * (a barrier: each worker has a location of its own, none ends before the
+ * last one's first event), then takes the
  * shared mutex ROUNDS times, tries its own mutex once (it succeeds: no one
  * else has it) and reports that it is done under the shared mutex,
  * signalling the condition variable. The main thread creates the workers, waits on the
@@ -9,7 +9,8 @@
  *
  * Per worker location: the start routine `worker` as the root region, below
  * it pthread_mutex_lock ROUNDS + 1 visits, pthread_mutex_unlock ROUNDS + 2,
- * pthread_mutex_trylock 1, pthread_cond_broadcast 1. Main: pthread_create
+ * pthread_mutex_trylock 1, pthread_cond_broadcast 1, pthread_barrier_wait 1.
+ * Main: pthread_create
  * 4, pthread_join 4, pthread_mutex_lock 1, pthread_mutex_unlock 1,
  * pthread_cond_wait >= 0. The output does not depend on the schedule. */
 #include <pthread.h>
@@ -20,7 +21,7 @@
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t all_done = PTHREAD_COND_INITIALIZER;
-static pthread_barrier_t all_started;   /* not wrapped: records nothing */
+static pthread_barrier_t all_started;
 static int done;
 static long counter;
 

@@ -140,6 +140,20 @@ uint32_t scorep_thread_location_id(void);
  * after the thread's first event. profile.json gives it as the location's
  * "creator". */
 void scorep_thread_set_creator(uint32_t creator);
+/* OTF2's create/wait threading model (the trace's ThreadCreate, ThreadBegin,
+ * ThreadEnd, ThreadWait): a thread created (on the creating thread, inside
+ * its pthread_create), begun (the new thread's first event) and ended (its
+ * last), and waited for (on the joining thread, inside its pthread_join),
+ * the four matched by sequence, a number unique in the process per created
+ * thread (the thread adapter's). The trace's thread contingent is one per
+ * process (runtime/trace/trace_threads.c). */
+typedef enum scorep_thread_event_kind {
+    SCOREP_THREAD_CREATE,
+    SCOREP_THREAD_BEGIN,
+    SCOREP_THREAD_END,
+    SCOREP_THREAD_WAIT
+} scorep_thread_event_kind;
+void scorep_thread_event(scorep_thread_event_kind kind, uint64_t sequence);
 
 /* ---- per-thread event generation flag ------------------------------------- */
 
@@ -475,9 +489,16 @@ scorep_io_handle scorep_io_handle_define(scorep_io_paradigm paradigm, const char
  * access mode: no IoCreateHandle (OTF2's pre-created handles). */
 scorep_io_handle scorep_io_handle_define_pre_created(scorep_io_paradigm paradigm, const char* name,
                                                      scorep_io_access mode);
+/* The handle of a duplicate of handle `of` made as descriptor fd (dup,
+ * dup2, dup3, fcntl F_DUPFD): the same file and paradigm, another handle
+ * (one per file and descriptor number). Takes a lock, as scorep_io_handle_define. */
+scorep_io_handle scorep_io_handle_define_duplicate(scorep_io_handle of, int fd);
 /* The handle became usable (open succeeded) / unusable (close succeeded). */
 void scorep_io_create_handle(scorep_io_handle handle, scorep_io_access mode);
 void scorep_io_destroy_handle(scorep_io_handle handle);
+/* new_handle became usable as a duplicate of old_handle (the trace's
+ * IoDuplicateHandle); close_on_exec: the duplicate has FD_CLOEXEC. */
+void scorep_io_duplicate_handle(scorep_io_handle old_handle, scorep_io_handle new_handle, int close_on_exec);
 /* A blocking transfer on handle: begin with the bytes requested, complete
  * with the bytes done; matching_id pairs them (unique per thread). */
 void scorep_io_operation_begin(scorep_io_handle handle, scorep_io_operation mode, uint64_t bytes_request,
@@ -547,6 +568,12 @@ void scorep_measurement_finalize(void);
  * recorded, without talking to other processes; the experiment directory is
  * marked partial. */
 void scorep_measurement_abort(void);
+/* The C library's _exit or _Exit (name) is called: writes the data recorded so
+ * far (a rank's through the MPI layer), then ends the process with status as
+ * the C library's name does. The core defines _exit and _Exit with it; an
+ * adapter library that may be preloaded without the core (ahead of the C
+ * library, where the core is not) defines them the same way. */
+void scorep_process_ends_without_exit_handlers(const char* name, int status) __attribute__((noreturn));
 /* 1 between initialisation and finalisation. */
 int scorep_measurement_is_active(void);
 /* Path of the experiment directory once it exists, else NULL. */

@@ -49,9 +49,6 @@ void scorep_mpi_layer_before_init(void);
 void scorep_mpi_layer_init(void);
 void scorep_mpi_layer_finalize(void);
 void scorep_mpi_layer_abort(void);
-/* The process ends without exit handlers (_exit, from the C adapter's _exit):
- * writes this rank's partial data if MPI runs and was initialised in it. */
-void scorep_mpi_layer_process_ends(void);
 /* At a wrapper's first use (region definition): if MPI runs but no wrapper
  * saw MPI_Init, the layer starts without communicating and the ranks agree
  * inside MPI_Finalize (which every binding's MPI_Finalize reaches through an

@@ -1,0 +1,326 @@
+/* The measurement's handlers for the signals that end a process, and the
+ * program's view of them (docs/MAINTAINING.md, "Signals").
+ *
+ * The life cycle (lifecycle.c) installs them when the measurement starts
+ * and hands over the one thing it wants from a signal: write the data. This
+ * file decides when that happens and passes the signal on so that the
+ * process does what it would do unmeasured (output, exit status, core).
+ *
+ * - A signal whose action is the default: the data is written, then the
+ *   default action ends the process.
+ * - A crash signal (QUIT, SEGV, BUS, FPE, ILL, ABRT) whose handler was there
+ *   before ours (the MPI library's backtrace, a run-time's, the program's):
+ *   the data is written, then that handler gets the signal with the same
+ *   siginfo.
+ * - Any other handler of the program (one installed after ours, or a handler
+ *   of a termination request): it runs first, exactly as unmeasured, and the
+ *   measurement goes on. A handler that cleans up and re-raises with the
+ *   default action (coreutils, gfortran's backtrace, handlers with
+ *   SA_RESETHAND) reaches ours again with the default: then the data is
+ *   written. A handler that calls exit() is written at exit.
+ * - An ignored signal stays ignored.
+ *
+ * Ours stay on top because sigaction() and signal() are interposed: while
+ * ours is installed for a signal, the program sets and reads its own action
+ * (the view) and never sees ours, and its handler runs with its own mask and
+ * flags (SA_RESTART or not decides whether a blocked read() returns EINTR). */
+#include <dlfcn.h>
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* the C library's own entry, not interposed by anyone (glibc exports it) */
+extern int __sigaction(int sig, const struct sigaction* act, struct sigaction* old);
+
+static const int handled_signals[] = {SIGTERM, SIGINT,  SIGHUP,  SIGQUIT, SIGSEGV, SIGBUS,  SIGFPE,    SIGILL,
+                                      SIGABRT, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ, SIGVTALRM};
+#define HANDLED_COUNT (sizeof handled_signals / sizeof *handled_signals)
+
+static struct sigaction view[HANDLED_COUNT];   /* the program's action: what it would see unmeasured */
+static volatile int installed[HANDLED_COUNT];  /* ours is the kernel's action */
+static volatile int program_first[HANDLED_COUNT]; /* view is a handler that runs before anything of ours */
+static int interrupting[HANDLED_COUNT];        /* siginterrupt(sig, 1): signal() installs without SA_RESTART */
+static int stepped_aside[HANDLED_COUNT];
+static void (*write_data)(int sig);
+static int on_own_stack; /* SA_ONSTACK: ours run on the alternate stack below */
+
+/* A stack overflow's SIGSEGV cannot run a handler on the stack that
+ * overflowed: the kernel ends the process and the data is lost. Where the
+ * thread that starts the measurement (the main thread, as a rule) has no
+ * alternate signal stack, it gets one, and ours run on it. Not where the
+ * program has its own: the program's may be too small to write the data on
+ * (a language run-time's guard-page handler), and ours would run on it. Only
+ * touched pages take memory. */
+#define ALTERNATE_STACK_BYTES (1u << 20)
+
+static void give_this_thread_an_alternate_stack(void)
+{
+    stack_t current;
+    if (sigaltstack(NULL, &current) != 0 || !(current.ss_flags & SS_DISABLE)) return;
+    void* memory = mmap(NULL, ALTERNATE_STACK_BYTES, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (memory == MAP_FAILED) return;
+    stack_t stack = {.ss_sp = memory, .ss_size = ALTERNATE_STACK_BYTES, .ss_flags = 0};
+    if (sigaltstack(&stack, NULL) == 0)
+        on_own_stack = 1;
+    else
+        munmap(memory, ALTERNATE_STACK_BYTES);
+}
+
+static int handled_index(int sig)
+{
+    for (size_t i = 0; i < HANDLED_COUNT; i++)
+        if (handled_signals[i] == sig) return (int)i;
+    return -1;
+}
+
+static int is_crash(int sig)
+{
+    return sig == SIGQUIT || sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL || sig == SIGABRT;
+}
+
+static int is_default(const struct sigaction* a)
+{
+    return !(a->sa_flags & SA_SIGINFO) && a->sa_handler == SIG_DFL;
+}
+
+static int is_ignored(const struct sigaction* a)
+{
+    return !(a->sa_flags & SA_SIGINFO) && a->sa_handler == SIG_IGN;
+}
+
+/* a fault the kernel raised at the faulting instruction: returning executes it again */
+static int is_synchronous_fault(int sig, const siginfo_t* info)
+{
+    if (!info || info->si_code <= 0) return 0;
+    if (sig == SIGBUS && (info->si_code == BUS_MCEERR_AO)) return 0;
+    return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL;
+}
+
+static void on_signal(int sig, siginfo_t* info, void* context);
+
+/* the kernel's action for signal i while ours is on top */
+static void install_ours(size_t i)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_signal;
+    if (program_first[i]) {
+        /* the program's handler runs inside ours: its mask, its flags */
+        sa.sa_mask = view[i].sa_mask;
+        sa.sa_flags = (view[i].sa_flags & ~SA_RESETHAND) | SA_SIGINFO;
+    } else {
+        /* Launchers often send SIGTERM twice (Open MPI does): every handled
+         * signal stays blocked while the data is written. */
+        sigemptyset(&sa.sa_mask);
+        for (size_t k = 0; k < HANDLED_COUNT; k++) sigaddset(&sa.sa_mask, handled_signals[k]);
+        sa.sa_flags = SA_SIGINFO | SA_RESTART | (on_own_stack ? SA_ONSTACK : 0);
+    }
+    if (__sigaction(handled_signals[i], &sa, NULL) == 0) installed[i] = 1;
+}
+
+/* The view takes over again and gets this signal: a fault re-executes the
+ * faulting instruction once this handler returns (the previous handler sees
+ * the real fault and its context); any other signal is queued again with its
+ * siginfo for this thread, delivered when this handler returns and unblocks it. */
+static void chain(int i, int sig, siginfo_t* info)
+{
+    __sigaction(sig, &view[i], NULL);
+    installed[i] = 0;
+    if (is_synchronous_fault(sig, info)) return;
+    if (!info || syscall(SYS_rt_tgsigqueueinfo, getpid(), (pid_t)syscall(SYS_gettid), sig, info) != 0) raise(sig);
+}
+
+static void run_program_handler(int i, int sig, siginfo_t* info, void* context)
+{
+    struct sigaction handler = view[i]; /* the handler may change the view */
+    if (handler.sa_flags & SA_RESETHAND) {
+        memset(&view[i], 0, sizeof view[i]);
+        view[i].sa_handler = SIG_DFL;
+        program_first[i] = 0;
+        install_ours((size_t)i);
+    }
+    if (handler.sa_flags & SA_SIGINFO)
+        handler.sa_sigaction(sig, info, context);
+    else
+        handler.sa_handler(sig);
+}
+
+static void on_signal(int sig, siginfo_t* info, void* context)
+{
+    int i = handled_index(sig);
+    if (i < 0) return;
+    if (program_first[i]) {
+        run_program_handler(i, sig, info, context);
+        return;
+    }
+    int saved_errno = errno;
+    if (write_data) write_data(sig);
+    chain(i, sig, info);
+    errno = saved_errno;
+}
+
+static void install(size_t i)
+{
+    struct sigaction current;
+    if (installed[i] || __sigaction(handled_signals[i], NULL, &current) != 0) return;
+    if (is_ignored(&current)) return;
+    view[i] = current;
+    program_first[i] = !is_default(&current) && !is_crash(handled_signals[i]);
+    install_ours(i);
+}
+
+void scorep_signals_install(void (*write)(int sig))
+{
+    write_data = write;
+    give_this_thread_an_alternate_stack();
+    for (size_t i = 0; i < HANDLED_COUNT; i++) install(i);
+}
+
+/* The view becomes the kernel's action again wherever ours is installed
+ * (a forked child; the measurement's end). */
+void scorep_signals_restore(void)
+{
+    for (size_t i = 0; i < HANDLED_COUNT; i++) {
+        if (!installed[i]) continue;
+        installed[i] = 0;
+        __sigaction(handled_signals[i], &view[i], NULL);
+    }
+}
+
+/* MPI libraries install their own crash handlers in MPI_Init, but only for
+ * signals whose action is the default (Open MPI: SEGV, BUS, FPE, ABRT; it
+ * prints "Process received signal" and a backtrace). Ours step aside during
+ * PMPI_Init and come back on top after it, chaining to what MPI installed. */
+void scorep_signals_step_aside(void)
+{
+    for (size_t i = 0; i < HANDLED_COUNT; i++) {
+        stepped_aside[i] = installed[i];
+        if (!installed[i]) continue;
+        installed[i] = 0;
+        __sigaction(handled_signals[i], &view[i], NULL);
+    }
+}
+
+void scorep_signals_step_back(int measurement_running)
+{
+    for (size_t i = 0; i < HANDLED_COUNT; i++)
+        if (stepped_aside[i]) {
+            stepped_aside[i] = 0;
+            if (measurement_running) install(i);
+        }
+}
+
+/* ---- the program's view (interposed C library functions) ---- */
+
+/* Sets the view of signal i to act (NULL: only reads it) while ours is
+ * installed, with signal i blocked on this thread meanwhile. */
+static void set_view(size_t i, const struct sigaction* act, struct sigaction* old)
+{
+    sigset_t block, previous;
+    sigemptyset(&block);
+    sigaddset(&block, handled_signals[i]);
+    pthread_sigmask(SIG_BLOCK, &block, &previous);
+    if (old) *old = view[i];
+    if (act) {
+        view[i] = *act;
+        if (is_ignored(act)) {
+            /* nothing to write for a signal that does nothing */
+            installed[i] = 0;
+            program_first[i] = 0;
+            __sigaction(handled_signals[i], act, NULL);
+        } else {
+            program_first[i] = !is_default(act);
+            install_ours(i);
+        }
+    }
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
+}
+
+int sigaction(int sig, const struct sigaction* act, struct sigaction* old)
+{
+    int i = handled_index(sig);
+    if (i < 0 || !installed[i]) return __sigaction(sig, act, old);
+    set_view((size_t)i, act, old);
+    return 0;
+}
+
+/* signal(), bsd_signal(): BSD semantics, as the C library's */
+static sighandler_t set_handler(int sig, sighandler_t handler, int flags, int mask_itself)
+{
+    struct sigaction act, old;
+    memset(&act, 0, sizeof act);
+    act.sa_handler = handler;
+    sigemptyset(&act.sa_mask);
+    if (mask_itself) sigaddset(&act.sa_mask, sig);
+    act.sa_flags = flags;
+    if (handler == SIG_ERR || sigaction(sig, &act, &old) != 0) {
+        errno = EINVAL;
+        return SIG_ERR;
+    }
+    return old.sa_handler;
+}
+
+static int bsd_flags(int sig)
+{
+    int i = handled_index(sig);
+    if (i >= 0 && interrupting[i]) return 0;
+    return SA_RESTART;
+}
+
+/* For a signal that is not ours the C library's own function runs (it
+ * knows siginterrupt()'s state for every signal). */
+static sighandler_t (*libc_signal)(int, sighandler_t);
+static sighandler_t (*libc_sysv_signal)(int, sighandler_t);
+static int (*libc_siginterrupt)(int, int);
+
+__attribute__((constructor)) static void find_libc_functions(void)
+{
+    libc_signal = (sighandler_t(*)(int, sighandler_t))dlsym(RTLD_NEXT, "signal");
+    libc_sysv_signal = (sighandler_t(*)(int, sighandler_t))dlsym(RTLD_NEXT, "__sysv_signal");
+    libc_siginterrupt = (int (*)(int, int))dlsym(RTLD_NEXT, "siginterrupt");
+}
+
+static int is_ours_now(int sig)
+{
+    int i = handled_index(sig);
+    return i >= 0 && installed[i];
+}
+
+sighandler_t signal(int sig, sighandler_t handler)
+{
+    if (!is_ours_now(sig) && libc_signal) return libc_signal(sig, handler);
+    return set_handler(sig, handler, bsd_flags(sig), 1);
+}
+
+sighandler_t bsd_signal(int sig, sighandler_t handler) { return signal(sig, handler); }
+
+/* what signal() is for a program compiled for strict ISO C or X/Open
+ * (no _DEFAULT_SOURCE): System V semantics */
+sighandler_t __sysv_signal(int sig, sighandler_t handler)
+{
+    if (!is_ours_now(sig) && libc_sysv_signal) return libc_sysv_signal(sig, handler);
+    return set_handler(sig, handler, SA_RESETHAND | SA_NODEFER, 0);
+}
+
+sighandler_t sysv_signal(int sig, sighandler_t handler) { return __sysv_signal(sig, handler); }
+
+int siginterrupt(int sig, int flag)
+{
+    int i = handled_index(sig);
+    if (i < 0 || !installed[i]) return libc_siginterrupt ? libc_siginterrupt(sig, flag) : (errno = ENOSYS, -1);
+    interrupting[i] = flag != 0;
+    struct sigaction act;
+    set_view((size_t)i, NULL, &act);
+    if (flag)
+        act.sa_flags &= ~SA_RESTART;
+    else
+        act.sa_flags |= SA_RESTART;
+    set_view((size_t)i, &act, NULL);
+    return 0;
+}
