@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "profile_events.h"
 #include "timer.h"
 
 __thread int scorep_thread_event_generation_off TLS_FAST;
@@ -27,6 +28,10 @@ const scorep_substrate* scorep_substrates[SCOREP_MAX_SUBSTRATES];
 
 /* enter/leave are the hottest events: their callbacks are kept in flat arrays */
 static int enter_count, leave_count;
+/* The profile is the only substrate: enter and exit update its call-path
+ * tree directly (profile_events.h), without the flat lists' indirect calls
+ * (docs/PERFORMANCE.md, "System adapters"). profile_active: it is one of them. */
+static int profile_only, profile_active;
 static void (*enter_fns[SCOREP_MAX_SUBSTRATES])(scorep_location*, uint64_t, scorep_region);
 static void (*leave_fns[SCOREP_MAX_SUBSTRATES])(scorep_location*, uint64_t, scorep_region);
 
@@ -66,16 +71,19 @@ typedef struct event_state {
 /* Whether an active substrate records the time of every event (the trace). */
 static int events_need_time;
 int scorep_io_operations_recorded;
+int scorep_io_operation_begin_recorded;
 
 void scorep_events_activate_substrates(void)
 {
     enter_count = leave_count = 0;
     events_need_time = 0;
+    profile_active = 0;
     FLAT_CALLBACKS(FLAT_RESET)
     flat_target_parameter.count = 0;
     for (int i = 0; i < scorep_substrate_count_active; i++) {
         const scorep_substrate* s = scorep_substrates[i];
         events_need_time |= s->needs_event_times;
+        profile_active |= s == scorep_profile_substrate();
         if (s->enter) enter_fns[enter_count++] = s->enter;
         if (s->leave) leave_fns[leave_count++] = s->leave;
         FLAT_CALLBACKS(FLAT_FILL)
@@ -84,6 +92,8 @@ void scorep_events_activate_substrates(void)
     }
     /* the trace records the operations; the profile's per-file totals
      * (io_files.c) need their handles too */
+    profile_only = profile_active && scorep_substrate_count_active == 1;
+    scorep_io_operation_begin_recorded = flat_io_operation_begin.count > 0;
     scorep_io_operations_recorded = flat_io_operation_begin.count + flat_io_operation_complete.count > 0
                                     || scorep_cfg.enable_profiling;
 }
@@ -121,10 +131,10 @@ static inline scorep_location* current(void)
     return loc;
 }
 
-void scorep_enter(scorep_region region)
+/* Every enter and exit, whatever the substrates and the timer. */
+static inline __attribute__((always_inline)) void enter_on(scorep_location* loc, scorep_region region)
 {
-    scorep_location* loc = current();
-    if (UNLIKELY(!loc || region >= SCOREP_MAX_REGIONS || scorep_region_filtered_flags[region])) return;
+    if (UNLIKELY(region >= SCOREP_MAX_REGIONS || scorep_region_filtered_flags[region])) return;
     uint64_t t = scorep_timer_read();
     event_state* es = loc->event_private;
     es->exit_at_last = 0;
@@ -132,12 +142,18 @@ void scorep_enter(scorep_region region)
     es->depth++;
     es->event_count++;
     loc->last_ticks = t;
-    for (int i = 0; i < enter_count; i++) enter_fns[i](loc, t, region);
+    if (LIKELY(profile_only))
+        scorep_profile_enter_on(loc, t, region);
+    else
+        for (int i = 0; i < enter_count; i++) enter_fns[i](loc, t, region);
 }
 
-/* The exit of region on loc (scorep_exit's work; also the end of an I/O
- * transfer, scorep_io_transfer_exit). */
-static inline __attribute__((always_inline)) void exit_on(scorep_location* loc, scorep_region region)
+static __attribute__((noinline)) void enter_general(scorep_location* loc, scorep_region region)
+{
+    enter_on(loc, region);
+}
+
+static inline __attribute__((always_inline)) void exit_general_body(scorep_location* loc, scorep_region region)
 {
     if (UNLIKELY(region >= SCOREP_MAX_REGIONS || scorep_region_filtered_flags[region])) return;
     event_state* es = loc->event_private;
@@ -157,13 +173,122 @@ static inline __attribute__((always_inline)) void exit_on(scorep_location* loc, 
     es->depth--;
     es->event_count++;
     loc->last_ticks = t;
-    for (int i = 0; i < leave_count; i++) leave_fns[i](loc, t, region);
+    if (LIKELY(profile_only))
+        scorep_profile_leave_on(loc, t, region);
+    else
+        for (int i = 0; i < leave_count; i++) leave_fns[i](loc, t, region);
+}
+
+static __attribute__((noinline)) void exit_general(scorep_location* loc, scorep_region region)
+{
+    exit_general_body(loc, region);
+}
+
+/* The short form of an enter and an exit (the profile the only substrate,
+ * the TSC the timer, the location there and recording): the same work as
+ * enter_general / exit_general, written so that its only calls are tail
+ * calls to them or to the profile's rare cases. A function that calls and
+ * goes on saves and restores registers around its body; these, a tenth of
+ * a recorded malloc/free pair's instructions, are left out this way
+ * (docs/PERFORMANCE.md, "System adapters"). */
+static __attribute__((noinline)) void enter_profile_other(scorep_location* loc, uint64_t t, scorep_region region)
+{
+    scorep_profile_enter_on(loc, t, region);
+}
+
+/* the way of the other substrates (the trace): one jump from scorep_enter */
+static __attribute__((noinline)) void enter_current(scorep_region region)
+{
+    scorep_location* loc = current();
+    if (loc) enter_on(loc, region);
+}
+
+static __attribute__((noinline)) void exit_current(scorep_region region)
+{
+    scorep_location* loc = current();
+    if (loc) exit_general(loc, region);
+}
+
+static inline int short_form(void)
+{
+#ifdef SCOREP_HAVE_TSC
+    return LIKELY(profile_only && scorep_timer_active == SCOREP_TIMER_TSC);
+#else
+    return 0;
+#endif
+}
+
+void scorep_enter(scorep_region region)
+{
+    scorep_location* loc = scorep_tls_location;
+    /* the other substrates' way (the trace) first, after one load */
+    if (UNLIKELY(!profile_only || !loc || !scorep_events_recording)) {
+        enter_current(region);
+        return;
+    }
+    if (UNLIKELY(!short_form())) {
+        enter_general(loc, region);
+        return;
+    }
+    if (UNLIKELY(region >= SCOREP_MAX_REGIONS || scorep_region_filtered_flags[region])) return;
+    uint64_t t = scorep_timer_read();
+    event_state* es = loc->event_private;
+    es->exit_at_last = 0;
+    uint32_t depth = es->depth;
+    if (LIKELY(depth < STACK_MAX)) es->stack[depth] = region;
+    es->depth = depth + 1;
+    es->event_count++;
+    loc->last_ticks = t;
+    /* scorep_profile_enter_on, the two cached children inline */
+    profile_location* pl = scorep_profile_state(loc);
+    scorep_profile_node* parent = pl->current;
+    scorep_profile_node** cache = parent->cached_child;
+    scorep_profile_node* c = cache[0];
+    if (UNLIKELY(!scorep_profile_is_child_for(c, region))) {
+        scorep_profile_node* other = cache[1];
+        if (UNLIKELY(!scorep_profile_is_child_for(other, region))) {
+            enter_profile_other(loc, t, region);
+            return;
+        }
+        cache[1] = c;
+        cache[0] = c = other;
+    }
+    c->enter_ticks = t;
+    pl->current = c;
+}
+
+/* The exit of region on loc (scorep_exit's work; also the end of an I/O
+ * transfer, scorep_io_transfer_exit): the short form when it applies. */
+static inline __attribute__((always_inline)) void exit_on(scorep_location* loc, scorep_region region)
+{
+    event_state* es = loc->event_private;
+    if (UNLIKELY(!short_form() || region >= SCOREP_MAX_REGIONS || scorep_region_filtered_flags[region] ||
+                 es->depth == 0)) {
+        exit_general(loc, region);
+        return;
+    }
+    uint64_t t = es->exit_at_last ? loc->last_ticks : scorep_timer_read();
+    es->exit_at_last = 0;
+    es->depth--;
+    es->event_count++;
+    loc->last_ticks = t;
+    profile_location* pl = scorep_profile_state(loc);
+    scorep_profile_node* cur = pl->current;
+    if (UNLIKELY(cur->region != region || cur->parameter != SCOREP_INVALID_ID || cur == &pl->root)) {
+        scorep_profile_leave_slow(loc, pl, t, region);
+        return;
+    }
+    scorep_profile_close_visit(cur, t);
+    pl->current = cur->parent;
 }
 
 void scorep_exit(scorep_region region)
 {
-    scorep_location* loc = current();
-    if (UNLIKELY(!loc)) return;
+    scorep_location* loc = scorep_tls_location;
+    if (UNLIKELY(!loc || !scorep_events_recording)) {
+        exit_current(region);
+        return;
+    }
     exit_on(loc, region);
 }
 
@@ -831,14 +956,15 @@ void scorep_io_duplicate_handle(scorep_io_handle old_handle, scorep_io_handle ne
  * IoOperationComplete right before the exit (tasks/io_operation.c.j2): the
  * begin takes the enter's time and the exit the complete's, as an MPI call's
  * send and receive do; a recorded write reads the clock twice, not four
- * times (bench/system_adapters, docs/PERFORMANCE.md). The transfers also
- * feed the per-file totals (io_files.c): a file's time is its transfers'
- * region time, at no extra clock read. */
+ * times (bench/system_adapters, docs/PERFORMANCE.md). With the profile on,
+ * the transfers also feed the per-file totals (io_files.c): a file's time is
+ * its transfers' region time, at no extra clock read; only the profile
+ * writes them (profile_write.c), so a trace alone skips them. */
 void scorep_io_operation_begin(scorep_io_handle handle, scorep_io_operation mode, uint64_t bytes_request,
                                uint64_t matching_id)
 {
     EVENT_BEGIN_AT_START();
-    scorep_io_files_begin(t, handle, mode);
+    if (profile_active) scorep_io_files_begin(t, handle, mode);
     DISPATCH_FLAT(io_operation_begin, handle, mode, bytes_request, matching_id);
 }
 
@@ -846,7 +972,7 @@ void scorep_io_operation_complete(scorep_io_handle handle, uint64_t bytes_result
 {
     EVENT_BEGIN_TIMED();
     ((event_state*)loc->event_private)->exit_at_last = 1;
-    scorep_io_files_complete(t, handle, bytes_result);
+    if (profile_active) scorep_io_files_complete(t, handle, bytes_result);
     DISPATCH_FLAT(io_operation_complete, handle, bytes_result, matching_id);
 }
 
@@ -857,27 +983,99 @@ void scorep_io_operation_complete(scorep_io_handle handle, uint64_t bytes_result
  * scorep_io_operation_complete and scorep_exit, with one location lookup
  * (docs/PERFORMANCE.md). On a handle the clock is read for the per-file time
  * (io_files.c), and the exit takes that time: one read, as a plain exit. */
-void scorep_io_transfer_exit(scorep_region region, scorep_io_handle handle, scorep_io_operation mode,
-                             uint64_t bytes_done, uint64_t matching_id)
+/* When of region's visit, open on loc, the transfer began: its enter, which
+ * the profile keeps in the node (with something nested in between the
+ * location's last event is later); without the profile the last event's
+ * time, as scorep_io_operation_begin right after the enter takes it. */
+static inline uint64_t transfer_began(scorep_location* loc, scorep_region region)
+{
+    if (LIKELY(profile_active)) {
+        profile_location* pl = scorep_profile_state(loc);
+        scorep_profile_node* n = pl ? pl->current : NULL;
+        if (LIKELY(n && n != &pl->root && n->region == region)) return n->enter_ticks;
+    }
+    return loc->last_ticks;
+}
+
+static __attribute__((noinline)) void transfer_exit_general(scorep_region region, scorep_io_handle handle,
+                                                           scorep_io_operation mode, uint64_t bytes_done,
+                                                           uint64_t matching_id)
 {
     uint64_t bytes_read = mode == SCOREP_IO_OP_READ ? bytes_done : 0;
     if (handle != SCOREP_INVALID_ID) {
-        EVENT_BEGIN_TIMED();
-        ((event_state*)loc->event_private)->exit_at_last = 1;
-        if (bytes_done) {
-            DISPATCH_FLAT(io_bytes, bytes_read, bytes_done - bytes_read);
+        scorep_location* loc = current();
+        if (UNLIKELY(!loc)) return;
+        /* no substrate records IoOperationBegin (the profile alone): the
+         * wrapper did not call scorep_io_operation_begin, its work for the
+         * per-file totals is done here, with the enter's time it would have
+         * taken, and it counts as the event it was */
+        if (!scorep_io_operation_begin_recorded) {
+            if (profile_active) scorep_io_files_begin(transfer_began(loc, region), handle, mode);
             ((event_state*)loc->event_private)->event_count++;
         }
-        scorep_io_files_complete(t, handle, bytes_done);
+        uint64_t t = scorep_timer_read();
+        loc->last_ticks = t;
+        event_state* es = loc->event_private;
+        es->event_count++;
+        es->exit_at_last = 1;
+        if (bytes_done) {
+            DISPATCH_FLAT(io_bytes, bytes_read, bytes_done - bytes_read);
+            es->event_count++;
+        }
+        if (profile_active) scorep_io_files_complete(t, handle, bytes_done);
         DISPATCH_FLAT(io_operation_complete, handle, bytes_done, matching_id);
-        exit_on(loc, region);
+        exit_general_body(loc, region);
     } else if (bytes_done) {
         EVENT_BEGIN_AT_END();
         DISPATCH_FLAT(io_bytes, bytes_read, bytes_done - bytes_read);
-        exit_on(loc, region);
+        exit_general_body(loc, region);
     } else {
         scorep_exit(region);
     }
+}
+
+/* The short form of a transfer's end (the profile alone, the TSC, the
+ * region the innermost open one): transfer_exit_general's work with one
+ * clock read, the node updated in one go, and the per-file totals last in
+ * one tail call (docs/PERFORMANCE.md, "System adapters"). The events it
+ * counts: the IoOperationBegin the wrapper left out and the complete (on a
+ * handle), the bytes (when some were moved), the exit. */
+void scorep_io_transfer_exit(scorep_region region, scorep_io_handle handle, scorep_io_operation mode,
+                             uint64_t bytes_done, uint64_t matching_id)
+{
+    /* the profile alone: no substrate records IoOperationBegin
+     * (scorep_io_operation_begin_recorded is 0), the wrapper left it out */
+    if (UNLIKELY(!profile_only)) {
+        transfer_exit_general(region, handle, mode, bytes_done, matching_id);
+        return;
+    }
+    scorep_location* loc = scorep_tls_location;
+    if (UNLIKELY(!loc || !scorep_events_recording || !short_form() || region >= SCOREP_MAX_REGIONS ||
+                 scorep_region_filtered_flags[region])) {
+        transfer_exit_general(region, handle, mode, bytes_done, matching_id);
+        return;
+    }
+    event_state* es = loc->event_private;
+    profile_location* pl = scorep_profile_state(loc);
+    scorep_profile_node* cur = pl->current;
+    if (UNLIKELY(es->depth == 0 || cur->region != region || cur->parameter != SCOREP_INVALID_ID ||
+                 cur == &pl->root)) {
+        transfer_exit_general(region, handle, mode, bytes_done, matching_id);
+        return;
+    }
+    uint64_t t = scorep_timer_read();
+    es->exit_at_last = 0;
+    es->depth--;
+    es->event_count += (handle != SCOREP_INVALID_ID ? 2 : 0) + (bytes_done ? 1 : 0) + 1;
+    loc->last_ticks = t;
+    if (mode == SCOREP_IO_OP_READ)
+        cur->n.bytes_read += bytes_done;
+    else
+        cur->n.bytes_written += bytes_done;
+    uint64_t began = cur->enter_ticks;
+    scorep_profile_close_visit(cur, t);
+    pl->current = cur->parent;
+    if (handle != SCOREP_INVALID_ID) scorep_io_files_transfer(began, t, handle, mode, bytes_done);
 }
 
 void scorep_io_seek(scorep_io_handle handle, int64_t offset_request, int whence, uint64_t offset_result)
@@ -913,6 +1111,46 @@ void scorep_metric_add(scorep_metric metric, int64_t value)
     if (metric == SCOREP_INVALID_ID) return;
     EVENT_BEGIN();
     DISPATCH(metric_add, metric, value);
+}
+
+/* The exit of region with value added to metric first (scorep_metric_add
+ * and scorep_exit with one location lookup): the memory adapter's end of an
+ * allocation or a free, the bytes on the call path of the visit it ends.
+ * Returns that call path (the profile's node, as scorep_profile_current_path
+ * gave it before the exit), NULL without the profile or when nothing is
+ * recorded. With the profile alone the metric goes straight to the node. */
+static __attribute__((noinline)) void* exit_metric_general(scorep_region region, scorep_metric metric,
+                                                           int64_t value)
+{
+    scorep_location* loc = current();
+    if (UNLIKELY(!loc)) return NULL;
+    scorep_profile_node* path = NULL;
+    if (LIKELY(profile_active)) {
+        profile_location* pl = scorep_profile_state(loc);
+        path = pl ? pl->current : NULL;
+    }
+    if (metric != SCOREP_INVALID_ID) {
+        uint64_t t = events_need_time ? scorep_timer_read() : loc->last_ticks;
+        loc->last_ticks = t;
+        ((event_state*)loc->event_private)->event_count++;
+        DISPATCH(metric_add, metric, value);
+    }
+    exit_general(loc, region);
+    return path;
+}
+
+void* scorep_exit_metric(scorep_region region, scorep_metric metric, int64_t value)
+{
+    scorep_location* loc = scorep_tls_location;
+    if (UNLIKELY(!loc || !scorep_events_recording || !short_form() || metric == SCOREP_INVALID_ID))
+        return exit_metric_general(region, metric, value);
+    /* the profile alone: the metric's time is the last event's (no clock
+     * read, as scorep_metric_add), its value straight into the node */
+    ((event_state*)loc->event_private)->event_count++;
+    scorep_profile_node* path = scorep_profile_state(loc)->current;
+    if (metric < SCOREP_PROFILE_MAX_METRICS) path->metrics[metric] += value;
+    exit_on(loc, region);
+    return path;
 }
 
 void scorep_event_buffer_flush(scorep_location* loc, uint64_t t_begin, uint64_t t_end)

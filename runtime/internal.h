@@ -266,8 +266,15 @@ typedef struct scorep_io_file_total {
     uint64_t visits, bytes_read, bytes_written, time_ns;
 } scorep_io_file_total;
 /* the I/O operation events' hooks (events.c), on the transfer's thread */
-void scorep_io_files_begin(uint64_t t, scorep_io_handle handle, scorep_io_operation mode);
-void scorep_io_files_complete(uint64_t t, scorep_io_handle handle, uint64_t bytes);
+/* hidden: called per transfer from events.c, directly (no PLT jump; after
+ * the transfer's system call an indirect jump is predicted badly) */
+__attribute__((visibility("hidden"))) void scorep_io_files_begin(uint64_t t, scorep_io_handle handle,
+                                                                 scorep_io_operation mode);
+__attribute__((visibility("hidden"))) void scorep_io_files_complete(uint64_t t, scorep_io_handle handle,
+                                                                    uint64_t bytes);
+__attribute__((visibility("hidden"))) void scorep_io_files_transfer(uint64_t t_begin, uint64_t t_end,
+                                                                    scorep_io_handle handle,
+                                                                    scorep_io_operation mode, uint64_t bytes);
 /* collective: the totals per file name on rank 0 (malloc'ed, *count entries) */
 scorep_io_file_total* scorep_io_files_collect(const scorep_finalize_context* ctx, size_t* count);
 

@@ -73,6 +73,27 @@ void scorep_io_files_complete(uint64_t t, scorep_io_handle handle, uint64_t byte
     f->pending_slot = UINT32_MAX;
 }
 
+/* A transfer whose begin no substrate recorded (the profile alone,
+ * events.c: scorep_io_transfer_exit), begun at t_begin and complete at
+ * t_end: begin and complete in one call. */
+void scorep_io_files_transfer(uint64_t t_begin, uint64_t t_end, scorep_io_handle handle, scorep_io_operation mode,
+                              uint64_t bytes)
+{
+    /* what begin then complete add, without the pending transfer's round
+     * trip through memory: only the file's sums are touched (a complete
+     * always follows its own begin, which sets the pending fields anew) */
+    io_files_thread* f = mine;
+    if (UNLIKELY(!f) && !(f = thread_start())) return;
+    uint32_t slot = handle < IO_FILES_MAX ? handle : IO_FILES_MAX;
+    io_file_sum* s = &f->sums[slot];
+    s->visits++;
+    if (mode == SCOREP_IO_OP_READ)
+        s->bytes_read += bytes;
+    else
+        s->bytes_written += bytes;
+    if (t_end >= t_begin) s->ticks += t_end - t_begin;
+}
+
 static uint64_t to_ns(uint64_t ticks, uint64_t tps)
 {
     if (tps == 1000000000ull) return ticks;

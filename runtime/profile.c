@@ -9,20 +9,11 @@
 #include <string.h>
 
 #include "internal.h"
+#include "profile_events.h"
 
 #define POOL_CHUNK 512
 
-typedef struct profile_location {
-    scorep_profile_node root;
-    scorep_profile_node* current;
-    scorep_profile_node* pool;
-    uint32_t pool_left;
-    scorep_profile_node** hash;   /* open addressing, power-of-two capacity */
-    size_t hash_capacity, hash_count;
-    int mismatch_warned;
-} profile_location;
-
-static int profile_slot;
+int scorep_profile_slot;
 static int profile_on;   /* the substrate is active (on_init ran) */
 
 static inline uint64_t node_hash(const scorep_profile_node* parent, uint32_t region, uint32_t parameter,
@@ -68,9 +59,8 @@ static scorep_profile_node* hash_find(profile_location* pl, const scorep_profile
     }
 }
 
-static __attribute__((noinline)) scorep_profile_node* child_slow(profile_location* pl, scorep_profile_node* parent,
-                                                                uint32_t region, uint32_t parameter,
-                                                                int64_t value)
+scorep_profile_node* scorep_profile_child_slow(profile_location* pl, scorep_profile_node* parent,
+                                               uint32_t region, uint32_t parameter, int64_t value)
 {
     scorep_profile_node* n = hash_find(pl, parent, region, parameter, value);
     if (n) return n;
@@ -94,28 +84,7 @@ static __attribute__((noinline)) scorep_profile_node* child_slow(profile_locatio
     return n;
 }
 
-/* Programs alternate calls under one parent (MPI_Send, MPI_Recv, ...): the
- * two children entered last are kept, so alternation stays off the hash. */
-static inline int is_child_for(const scorep_profile_node* c, uint32_t region)
-{
-    return c && c->region == region && c->parameter == SCOREP_INVALID_ID;
-}
-
-static inline scorep_profile_node* child(profile_location* pl, scorep_profile_node* parent, uint32_t region)
-{
-    scorep_profile_node** cache = parent->cached_child;
-    scorep_profile_node* c = cache[0];
-    if (LIKELY(is_child_for(c, region))) return c;
-    c = is_child_for(cache[1], region) ? cache[1] : child_slow(pl, parent, region, SCOREP_INVALID_ID, 0);
-    cache[1] = cache[0];
-    cache[0] = c;
-    return c;
-}
-
-static inline profile_location* state(scorep_location* loc)
-{
-    return (profile_location*)loc->substrate_data[profile_slot];
-}
+static inline profile_location* state(scorep_location* loc) { return scorep_profile_state(loc); }
 
 static void on_location_created(scorep_location* loc)
 {
@@ -124,33 +93,20 @@ static void on_location_created(scorep_location* loc)
     pl->root.parameter = SCOREP_INVALID_ID;
     pl->current = &pl->root;
     hash_grow(pl);
-    loc->substrate_data[profile_slot] = pl;
+    loc->substrate_data[scorep_profile_slot] = pl;
 }
 
 static void on_enter(scorep_location* loc, uint64_t t, scorep_region region)
 {
-    profile_location* pl = state(loc);
-    scorep_profile_node* c = child(pl, pl->current, region);
-    c->enter_ticks = t;
-    pl->current = c;
+    scorep_profile_enter_on(loc, t, region);
 }
 
-static inline void close_visit(scorep_profile_node* n, uint64_t t)
+void scorep_profile_leave_slow(scorep_location* loc, profile_location* pl, uint64_t t, scorep_region region)
 {
-    uint64_t d = t - n->enter_ticks;
-    n->n.visits++;
-    n->n.time_incl += d;
-    if (d < n->n.time_min) n->n.time_min = d;
-    if (d > n->n.time_max) n->n.time_max = d;
-}
-
-static void on_leave(scorep_location* loc, uint64_t t, scorep_region region)
-{
-    profile_location* pl = state(loc);
     scorep_profile_node* cur = pl->current;
     /* parameter nodes end with the region visit they belong to */
     while (UNLIKELY(cur->parameter != SCOREP_INVALID_ID)) {
-        close_visit(cur, t);
+        scorep_profile_close_visit(cur, t);
         cur = cur->parent;
     }
     if (UNLIKELY(cur == &pl->root)) return;
@@ -162,14 +118,19 @@ static void on_leave(scorep_location* loc, uint64_t t, scorep_region region)
                        "the profile attributes it to '%s'",
                        got ? got->name : "?", want ? want->name : "?", loc->local_id, want ? want->name : "?");
     }
-    close_visit(cur, t);
+    scorep_profile_close_visit(cur, t);
     pl->current = cur->parent;
+}
+
+static void on_leave(scorep_location* loc, uint64_t t, scorep_region region)
+{
+    scorep_profile_leave_on(loc, t, region);
 }
 
 static void on_parameter(profile_location* pl, uint64_t t, scorep_parameter parameter, int64_t value)
 {
     scorep_profile_node* parent = pl->current;
-    scorep_profile_node* n = child_slow(pl, parent, parent->region, parameter, value);
+    scorep_profile_node* n = scorep_profile_child_slow(pl, parent, parent->region, parameter, value);
     n->enter_ticks = t;
     pl->current = n;
 }
@@ -272,7 +233,7 @@ static void on_buffer_flush(scorep_location* loc, uint64_t t_begin, uint64_t t_e
 
 static int on_init(int slot)
 {
-    profile_slot = slot;
+    scorep_profile_slot = slot;
     profile_on = 1;
     return 0;
 }
@@ -295,7 +256,7 @@ void scorep_profile_path_metric_add(void* path, scorep_metric m, int64_t value)
 
 scorep_profile_node* scorep_profile_root(scorep_location* loc)
 {
-    profile_location* pl = loc->substrate_data[profile_slot];
+    profile_location* pl = loc->substrate_data[scorep_profile_slot];
     return pl ? &pl->root : NULL;
 }
 

@@ -72,9 +72,7 @@ void * __wrap_malloc(size_t size)
     }
     scorep_libwrap_begin(scorep_r);
     void * scorep_result = scorep_real_0(size);
-    if (scorep_result)
-        scorep_memory_allocated(scorep_result, size);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
 }
@@ -102,9 +100,8 @@ void * __wrap_calloc(size_t count, size_t size)
     }
     scorep_libwrap_begin(scorep_r);
     void * scorep_result = scorep_real_1(count, size);
-    if (scorep_result && !__builtin_mul_overflow(count, size, &size))
-        scorep_memory_allocated(scorep_result, size);
-    scorep_libwrap_end(scorep_r);
+    void* scorep_block = scorep_result && !__builtin_mul_overflow(count, size, &size) ? scorep_result : NULL;
+    scorep_memory_allocated_end(scorep_r, scorep_block, size);
     return scorep_result;
 
 }
@@ -166,9 +163,8 @@ void __wrap_free(void * ptr)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_memory_freed(&scorep_block);
     scorep_real_3(ptr);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
 }
@@ -196,9 +192,7 @@ int __wrap_posix_memalign(void ** memptr, size_t alignment, size_t size)
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_4(memptr, alignment, size);
-    if (scorep_result == 0)
-        scorep_memory_allocated(*memptr, size);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_allocated_end(scorep_r, scorep_result == 0 ? *memptr : NULL, size);
     return scorep_result;
 
 }
@@ -226,9 +220,7 @@ void * __wrap_aligned_alloc(size_t alignment, size_t size)
     }
     scorep_libwrap_begin(scorep_r);
     void * scorep_result = scorep_real_5(alignment, size);
-    if (scorep_result)
-        scorep_memory_allocated(scorep_result, size);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
 }
@@ -256,9 +248,7 @@ void * __wrap_memalign(size_t alignment, size_t size)
     }
     scorep_libwrap_begin(scorep_r);
     void * scorep_result = scorep_real_6(alignment, size);
-    if (scorep_result)
-        scorep_memory_allocated(scorep_result, size);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
 }
@@ -286,9 +276,7 @@ void * __wrap_valloc(size_t size)
     }
     scorep_libwrap_begin(scorep_r);
     void * scorep_result = scorep_real_7(size);
-    if (scorep_result)
-        scorep_memory_allocated(scorep_result, size);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
 }

@@ -79,9 +79,7 @@ void * __wrap__Znwm(size_t size)
     SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_0(size);
     scorep_memory_unwind.open = 0;
-    if (scorep_result)
-        scorep_memory_allocated(scorep_result, size);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
 }
@@ -116,9 +114,7 @@ void * __wrap__Znam(size_t size)
     SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_1(size);
     scorep_memory_unwind.open = 0;
-    if (scorep_result)
-        scorep_memory_allocated(scorep_result, size);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
 }
@@ -153,9 +149,7 @@ void * __wrap__ZnwmRKSt9nothrow_t(size_t size, const void * tag)
     SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_2(size, tag);
     scorep_memory_unwind.open = 0;
-    if (scorep_result)
-        scorep_memory_allocated(scorep_result, size);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
 }
@@ -190,9 +184,7 @@ void * __wrap__ZnamRKSt9nothrow_t(size_t size, const void * tag)
     SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_3(size, tag);
     scorep_memory_unwind.open = 0;
-    if (scorep_result)
-        scorep_memory_allocated(scorep_result, size);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
 }
@@ -227,9 +219,7 @@ void * __wrap__ZnwmSt11align_val_t(size_t size, size_t alignment)
     SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_4(size, alignment);
     scorep_memory_unwind.open = 0;
-    if (scorep_result)
-        scorep_memory_allocated(scorep_result, size);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
 }
@@ -264,9 +254,7 @@ void * __wrap__ZnamSt11align_val_t(size_t size, size_t alignment)
     SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_5(size, alignment);
     scorep_memory_unwind.open = 0;
-    if (scorep_result)
-        scorep_memory_allocated(scorep_result, size);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
 }
@@ -301,9 +289,8 @@ void __wrap__ZdlPv(void * ptr)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_memory_freed(&scorep_block);
     scorep_real_6(ptr);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
 }
@@ -338,9 +325,8 @@ void __wrap__ZdaPv(void * ptr)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_memory_freed(&scorep_block);
     scorep_real_7(ptr);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
 }
@@ -375,9 +361,8 @@ void __wrap__ZdlPvm(void * ptr, size_t size)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_memory_freed(&scorep_block);
     scorep_real_8(ptr, size);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
 }
@@ -412,9 +397,8 @@ void __wrap__ZdaPvm(void * ptr, size_t size)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_memory_freed(&scorep_block);
     scorep_real_9(ptr, size);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
 }
@@ -449,9 +433,8 @@ void __wrap__ZdlPvSt11align_val_t(void * ptr, size_t alignment)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_memory_freed(&scorep_block);
     scorep_real_10(ptr, alignment);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
 }
@@ -486,9 +469,8 @@ void __wrap__ZdaPvSt11align_val_t(void * ptr, size_t alignment)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_memory_freed(&scorep_block);
     scorep_real_11(ptr, alignment);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
 }
@@ -523,9 +505,8 @@ void __wrap__ZdlPvmSt11align_val_t(void * ptr, size_t size, size_t alignment)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_memory_freed(&scorep_block);
     scorep_real_12(ptr, size, alignment);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
 }
@@ -560,9 +541,8 @@ void __wrap__ZdaPvmSt11align_val_t(void * ptr, size_t size, size_t alignment)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_memory_freed(&scorep_block);
     scorep_real_13(ptr, size, alignment);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
 }

@@ -78,9 +78,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_0(size_t size)
     }
     scorep_libwrap_begin(scorep_r);
     void * scorep_result = scorep_real_0(size);
-    if (scorep_result)
-        scorep_memory_allocated(scorep_result, size);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
 }
@@ -107,9 +105,8 @@ static __attribute__((used)) void * scorep_libwrap_rt_1(size_t count, size_t siz
     }
     scorep_libwrap_begin(scorep_r);
     void * scorep_result = scorep_real_1(count, size);
-    if (scorep_result && !__builtin_mul_overflow(count, size, &size))
-        scorep_memory_allocated(scorep_result, size);
-    scorep_libwrap_end(scorep_r);
+    void* scorep_block = scorep_result && !__builtin_mul_overflow(count, size, &size) ? scorep_result : NULL;
+    scorep_memory_allocated_end(scorep_r, scorep_block, size);
     return scorep_result;
 
 }
@@ -169,9 +166,8 @@ static __attribute__((used)) void scorep_libwrap_rt_3(void * ptr)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_memory_freed(&scorep_block);
     scorep_real_3(ptr);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
 }
@@ -198,9 +194,7 @@ static __attribute__((used)) int scorep_libwrap_rt_4(void ** memptr, size_t alig
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_4(memptr, alignment, size);
-    if (scorep_result == 0)
-        scorep_memory_allocated(*memptr, size);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_allocated_end(scorep_r, scorep_result == 0 ? *memptr : NULL, size);
     return scorep_result;
 
 }
@@ -227,9 +221,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_5(size_t alignment, size_t
     }
     scorep_libwrap_begin(scorep_r);
     void * scorep_result = scorep_real_5(alignment, size);
-    if (scorep_result)
-        scorep_memory_allocated(scorep_result, size);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
 }
@@ -256,9 +248,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_6(size_t alignment, size_t
     }
     scorep_libwrap_begin(scorep_r);
     void * scorep_result = scorep_real_6(alignment, size);
-    if (scorep_result)
-        scorep_memory_allocated(scorep_result, size);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
 }
@@ -285,9 +275,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_7(size_t size)
     }
     scorep_libwrap_begin(scorep_r);
     void * scorep_result = scorep_real_7(size);
-    if (scorep_result)
-        scorep_memory_allocated(scorep_result, size);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
 }

@@ -85,9 +85,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_0(size_t size)
     SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_0(size);
     scorep_memory_unwind.open = 0;
-    if (scorep_result)
-        scorep_memory_allocated(scorep_result, size);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
 }
@@ -121,9 +119,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_1(size_t size)
     SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_1(size);
     scorep_memory_unwind.open = 0;
-    if (scorep_result)
-        scorep_memory_allocated(scorep_result, size);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
 }
@@ -157,9 +153,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_2(size_t size, const void 
     SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_2(size, tag);
     scorep_memory_unwind.open = 0;
-    if (scorep_result)
-        scorep_memory_allocated(scorep_result, size);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
 }
@@ -193,9 +187,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_3(size_t size, const void 
     SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_3(size, tag);
     scorep_memory_unwind.open = 0;
-    if (scorep_result)
-        scorep_memory_allocated(scorep_result, size);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
 }
@@ -229,9 +221,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_4(size_t size, size_t alig
     SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_4(size, alignment);
     scorep_memory_unwind.open = 0;
-    if (scorep_result)
-        scorep_memory_allocated(scorep_result, size);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
 }
@@ -265,9 +255,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_5(size_t size, size_t alig
     SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_5(size, alignment);
     scorep_memory_unwind.open = 0;
-    if (scorep_result)
-        scorep_memory_allocated(scorep_result, size);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
 }
@@ -301,9 +289,8 @@ static __attribute__((used)) void scorep_libwrap_rt_6(void * ptr)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_memory_freed(&scorep_block);
     scorep_real_6(ptr);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
 }
@@ -337,9 +324,8 @@ static __attribute__((used)) void scorep_libwrap_rt_7(void * ptr)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_memory_freed(&scorep_block);
     scorep_real_7(ptr);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
 }
@@ -373,9 +359,8 @@ static __attribute__((used)) void scorep_libwrap_rt_8(void * ptr, size_t size)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_memory_freed(&scorep_block);
     scorep_real_8(ptr, size);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
 }
@@ -409,9 +394,8 @@ static __attribute__((used)) void scorep_libwrap_rt_9(void * ptr, size_t size)
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_memory_freed(&scorep_block);
     scorep_real_9(ptr, size);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
 }
@@ -445,9 +429,8 @@ static __attribute__((used)) void scorep_libwrap_rt_10(void * ptr, size_t alignm
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_memory_freed(&scorep_block);
     scorep_real_10(ptr, alignment);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
 }
@@ -481,9 +464,8 @@ static __attribute__((used)) void scorep_libwrap_rt_11(void * ptr, size_t alignm
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_memory_freed(&scorep_block);
     scorep_real_11(ptr, alignment);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
 }
@@ -517,9 +499,8 @@ static __attribute__((used)) void scorep_libwrap_rt_12(void * ptr, size_t size, 
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_memory_freed(&scorep_block);
     scorep_real_12(ptr, size, alignment);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
 }
@@ -553,9 +534,8 @@ static __attribute__((used)) void scorep_libwrap_rt_13(void * ptr, size_t size, 
 
     }
     scorep_libwrap_begin(scorep_r);
-    scorep_memory_freed(&scorep_block);
     scorep_real_13(ptr, size, alignment);
-    scorep_libwrap_end(scorep_r);
+    scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
 }

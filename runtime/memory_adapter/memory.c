@@ -14,7 +14,13 @@
  * with a compare-and-swap, no lock. A live address is unique (the C library
  * hands it out once until it is freed), so a slot is written by one thread at
  * a time; a freed slot becomes a tombstone that later inserts reuse.
- * docs/MEMORY_ADAPTER.md. */
+ *
+ * While the process has one thread (glibc's __libc_single_threaded: true
+ * until the first pthread_create, which orders everything before it for the
+ * new thread), the read-modify-writes (the slot's claim, the live bytes, the
+ * high-water mark) are plain loads and stores: a locked instruction costs
+ * about 7 ns next to the clock reads of a recorded call, the largest part of
+ * the adapter's own cost (docs/PERFORMANCE.md). docs/MEMORY_ADAPTER.md. */
 #include "scorep_memory_adapter.h"
 
 #include <dlfcn.h>
@@ -23,6 +29,7 @@
 #include <link.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/single_threaded.h>
 
 __thread int scorep_memory_thread_busy __attribute__((tls_model("initial-exec")));
 uintptr_t scorep_memory_core_begin = 0, scorep_memory_core_size = UINTPTR_MAX;
@@ -64,6 +71,20 @@ static inline size_t slot_of(uintptr_t key)
     return (size_t)(h >> (64 - TABLE_BITS));
 }
 
+/* No other thread can exist now (see the top of the file). */
+static inline int single_threaded(void) { return __builtin_expect(__libc_single_threaded, 1); }
+
+/* Claims the free slot i for key: a compare-and-swap, unless this is the
+ * process's only thread. */
+static inline int claim(size_t i, uintptr_t k, uintptr_t key)
+{
+    if (single_threaded()) {
+        __atomic_store_n(&table[i].key, key, __ATOMIC_RELAXED);
+        return 1;
+    }
+    return __atomic_compare_exchange_n(&table[i].key, &k, key, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
 static void insert(uintptr_t key, uint64_t size, void* path)
 {
     if (!table) return;
@@ -76,8 +97,7 @@ static void insert(uintptr_t key, uint64_t size, void* path)
             table[i].size = size, table[i].path = path;
             return;
         }
-        if ((k == EMPTY || k == TOMBSTONE) &&
-            __atomic_compare_exchange_n(&table[i].key, &k, key, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        if ((k == EMPTY || k == TOMBSTONE) && claim(i, k, key)) {
             table[i].size = size, table[i].path = path;
             return;
         }
@@ -101,8 +121,13 @@ static int take(uintptr_t key, slot* out)
     return 0;
 }
 
-static void live_add(uint64_t size, void* path)
+static inline void live_add(uint64_t size, void* path)
 {
+    if (single_threaded()) {
+        uint64_t now = live_bytes += size;
+        if (now > high_water) high_water = now, high_water_path = path;
+        return;
+    }
     uint64_t now = __atomic_add_fetch(&live_bytes, size, __ATOMIC_RELAXED);
     uint64_t high = __atomic_load_n(&high_water, __ATOMIC_RELAXED);
     while (now > high)
@@ -123,13 +148,36 @@ void scorep_memory_allocated(void* ptr, uint64_t size)
     scorep_metric_add(metrics[M_ALLOC], (int64_t)size);
 }
 
+void scorep_memory_allocated_exit(scorep_region region, void* ptr, uint64_t size)
+{
+    if (!ptr) {
+        scorep_exit(region);
+        return;
+    }
+    if (__builtin_expect(!__atomic_load_n(&metrics_defined, __ATOMIC_ACQUIRE), 0)) define_metrics();
+    void* path = scorep_exit_metric(region, metrics[M_ALLOC], (int64_t)size);
+    insert((uintptr_t)ptr, size, path);
+    live_add(size, path);
+}
+
+void scorep_memory_freed_exit(scorep_region region, const scorep_memory_block* block)
+{
+    if (block->found && block->size)
+        scorep_exit_metric(region, metrics[M_FREE], (int64_t)block->size);
+    else
+        scorep_exit(region);
+}
+
 scorep_memory_block scorep_memory_take(void* ptr)
 {
     scorep_memory_block b = {0, NULL, 0};
     slot s;
     if (ptr && take((uintptr_t)ptr, &s)) {
         b = (scorep_memory_block){s.size, s.path, 1};
-        __atomic_sub_fetch(&live_bytes, s.size, __ATOMIC_RELAXED);
+        if (single_threaded())
+            live_bytes -= s.size;
+        else
+            __atomic_sub_fetch(&live_bytes, s.size, __ATOMIC_RELAXED);
     }
     return b;
 }

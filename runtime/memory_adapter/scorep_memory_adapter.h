@@ -39,7 +39,8 @@ extern void __libc_free(void* ptr);
 extern __thread int scorep_memory_thread_busy __attribute__((tls_model("initial-exec")));
 /* the address range of the measurement core; until the adapter's constructor
  * has found it, the range is everything (every call passes through) */
-extern uintptr_t scorep_memory_core_begin, scorep_memory_core_size;
+extern uintptr_t scorep_memory_core_begin __attribute__((visibility("hidden")));
+extern uintptr_t scorep_memory_core_size __attribute__((visibility("hidden")));
 
 /* Whether a call goes straight to the C library unrecorded: made inside a
  * memory wrapper of this thread, while the thread's event generation is off
@@ -73,6 +74,10 @@ static inline void scorep_memory_unwind_guard_leave(scorep_memory_region_guard* 
     scorep_memory_region_guard scorep_memory_unwind                                          \
         __attribute__((cleanup(scorep_memory_unwind_guard_leave))) = {(r), 1}
 
+/* memory.c's functions: called only by the wrappers of the same library (or
+ * of the same static archive), so directly, not through the PLT. */
+#define SCOREP_MEMORY_HIDDEN __attribute__((visibility("hidden")))
+
 /* A block taken out of the address table. */
 typedef struct scorep_memory_block {
     uint64_t size;
@@ -82,22 +87,40 @@ typedef struct scorep_memory_block {
 
 /* posix_memalign for calls that pass through (glibc exports no
  * __libc_posix_memalign): its argument checks and results, on __libc_memalign */
-int scorep_memory_posix_memalign_unrecorded(void** memptr, size_t alignment, size_t size);
+SCOREP_MEMORY_HIDDEN int scorep_memory_posix_memalign_unrecorded(void** memptr, size_t alignment, size_t size);
 
 /* The next definition of symbol after this adapter (dlsym(RTLD_NEXT)): the
  * operator new or delete a call passes on to unrecorded (libstdc++'s has no
  * __libc_ form). Aborts with a message naming the symbol if there is none. */
-void* scorep_memory_next(const char* symbol);
+SCOREP_MEMORY_HIDDEN void* scorep_memory_next(const char* symbol);
 
 /* A recorded allocation returned ptr of size bytes: into the table with the
  * current call path; the path's allocation_size grows by size. */
-void scorep_memory_allocated(void* ptr, uint64_t size);
+SCOREP_MEMORY_HIDDEN void scorep_memory_allocated(void* ptr, uint64_t size);
+/* The end of a recorded allocation (the task's end hook, in place of
+ * scorep_libwrap_end): as scorep_memory_allocated (when ptr is not NULL)
+ * and the exit of region, in one call into the core (scorep_exit_metric):
+ * the block enters the table with the call path of the visit it ends. */
+SCOREP_MEMORY_HIDDEN void scorep_memory_allocated_exit(scorep_region region, void* ptr, uint64_t size);
+static inline void scorep_memory_allocated_end(scorep_region region, void* ptr, uint64_t size)
+{
+    scorep_memory_allocated_exit(region, ptr, size);
+    scorep_libwrap_thread_depth--;
+}
 /* Takes ptr's block out of the table (found 0 if it is not there). */
-scorep_memory_block scorep_memory_take(void* ptr);
+SCOREP_MEMORY_HIDDEN scorep_memory_block scorep_memory_take(void* ptr);
 /* free of a block taken out of the table is recorded: the path's
  * deallocation_size grows by its size. */
-void scorep_memory_freed(const scorep_memory_block* block);
+SCOREP_MEMORY_HIDDEN void scorep_memory_freed(const scorep_memory_block* block);
+/* The end of a recorded free (the task's end hook): as scorep_memory_freed
+ * and scorep_libwrap_end, the size on the path of the visit it ends. */
+SCOREP_MEMORY_HIDDEN void scorep_memory_freed_exit(scorep_region region, const scorep_memory_block* block);
+static inline void scorep_memory_freed_end(scorep_region region, const scorep_memory_block* block)
+{
+    scorep_memory_freed_exit(region, block);
+    scorep_libwrap_thread_depth--;
+}
 /* realloc(ptr, size) returned result; old is ptr's block, taken before. */
-void scorep_memory_reallocated(void* ptr, const scorep_memory_block* old, void* result, uint64_t size);
+SCOREP_MEMORY_HIDDEN void scorep_memory_reallocated(void* ptr, const scorep_memory_block* old, void* result, uint64_t size);
 
 #endif /* SCOREP_MEMORY_ADAPTER_H */

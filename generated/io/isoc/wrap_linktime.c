@@ -335,7 +335,7 @@ unsigned long __wrap_fread(void *restrict ptr, size_t size, size_t count, FILE *
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)size * (uint64_t)count,
@@ -371,7 +371,7 @@ size_t __wrap_fread_unlocked(void *restrict ptr, size_t size, size_t count, FILE
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)size * (uint64_t)count,
@@ -407,7 +407,7 @@ unsigned long __wrap_fwrite(const void *restrict ptr, size_t size, size_t count,
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   (uint64_t)size * (uint64_t)count,
@@ -443,7 +443,7 @@ size_t __wrap_fwrite_unlocked(const void *restrict ptr, size_t size, size_t coun
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   (uint64_t)size * (uint64_t)count,
@@ -479,7 +479,7 @@ char * __wrap_fgets(char *restrict string, int size, FILE *restrict stream)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   size > 0 ? (uint64_t)(size - 1) : 0,
@@ -515,7 +515,7 @@ char * __wrap_fgets_unlocked(char *restrict string, int size, FILE *restrict str
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   size > 0 ? (uint64_t)(size - 1) : 0,
@@ -551,7 +551,7 @@ int __wrap_fputs(const char *restrict string, FILE *restrict stream)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   (uint64_t)strlen(string),
@@ -587,7 +587,7 @@ int __wrap_fputs_unlocked(const char *restrict string, FILE *restrict stream)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   (uint64_t)strlen(string),
@@ -623,7 +623,7 @@ int __wrap_puts(const char * string)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdout);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   (uint64_t)strlen(string) + 1,
@@ -659,7 +659,7 @@ int __wrap_fgetc(FILE * stream)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   1,
@@ -695,7 +695,7 @@ int __wrap_fgetc_unlocked(FILE * stream)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   1,
@@ -731,7 +731,7 @@ int __wrap_getc(FILE * stream)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   1,
@@ -767,7 +767,7 @@ int __wrap_getc_unlocked(FILE * stream)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   1,
@@ -803,7 +803,7 @@ int __wrap_getchar(void)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdin);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   1,
@@ -839,7 +839,7 @@ int __wrap_getchar_unlocked(void)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdin);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   1,
@@ -875,7 +875,7 @@ int __wrap_fputc(int c, FILE * stream)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   1,
@@ -911,7 +911,7 @@ int __wrap_fputc_unlocked(int c, FILE * stream)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   1,
@@ -947,7 +947,7 @@ int __wrap_putc(int c, FILE * stream)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   1,
@@ -983,7 +983,7 @@ int __wrap_putc_unlocked(int c, FILE * stream)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   1,
@@ -1019,7 +1019,7 @@ int __wrap_putchar(int c)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdout);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   1,
@@ -1055,7 +1055,7 @@ int __wrap_putchar_unlocked(int c)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdout);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   1,
@@ -1091,7 +1091,7 @@ __ssize_t __wrap_getline(char **restrict line, size_t *restrict n, FILE *restric
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   0,
@@ -1127,7 +1127,7 @@ __ssize_t __wrap_getdelim(char **restrict line, size_t *restrict n, int delimite
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   0,
@@ -1163,7 +1163,7 @@ int __wrap_fprintf(FILE *restrict stream, const char *restrict format, ...)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   0,
@@ -1202,7 +1202,7 @@ int __wrap_printf(const char *restrict format, ...)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdout);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   0,
@@ -1241,7 +1241,7 @@ int __wrap_vfprintf(FILE *restrict stream, const char *restrict format, __gnuc_v
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   0,
@@ -1277,7 +1277,7 @@ int __wrap_vprintf(const char *restrict format, __gnuc_va_list ap)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdout);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   0,
@@ -1689,7 +1689,7 @@ int __wrap___fprintf_chk(FILE *restrict stream, int flag, const char *restrict f
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   0,
@@ -1728,7 +1728,7 @@ int __wrap___printf_chk(int flag, const char *restrict format, ...)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdout);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   0,
@@ -1767,7 +1767,7 @@ int __wrap___vfprintf_chk(FILE *restrict stream, int flag, const char *restrict 
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   0,
@@ -1803,7 +1803,7 @@ int __wrap___vprintf_chk(int flag, const char *restrict format, __gnuc_va_list a
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdout);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   0,
@@ -1839,7 +1839,7 @@ char * __wrap___fgets_chk(char *restrict string, size_t buflen, int size, FILE *
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   size > 0 ? (uint64_t)(size - 1) : 0,
@@ -1875,7 +1875,7 @@ char * __wrap___fgets_unlocked_chk(char *restrict string, size_t buflen, int siz
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   size > 0 ? (uint64_t)(size - 1) : 0,
@@ -1911,7 +1911,7 @@ size_t __wrap___fread_chk(void *restrict ptr, size_t buflen, size_t size, size_t
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)size * (uint64_t)count,
@@ -1947,7 +1947,7 @@ size_t __wrap___fread_unlocked_chk(void *restrict ptr, size_t buflen, size_t siz
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)size * (uint64_t)count,

@@ -331,7 +331,7 @@ static __attribute__((used)) unsigned long scorep_libwrap_rt_10(void *restrict p
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)size * (uint64_t)count,
@@ -366,7 +366,7 @@ static __attribute__((used)) size_t scorep_libwrap_rt_11(void *restrict ptr, siz
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)size * (uint64_t)count,
@@ -401,7 +401,7 @@ static __attribute__((used)) unsigned long scorep_libwrap_rt_12(const void *rest
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   (uint64_t)size * (uint64_t)count,
@@ -436,7 +436,7 @@ static __attribute__((used)) size_t scorep_libwrap_rt_13(const void *restrict pt
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   (uint64_t)size * (uint64_t)count,
@@ -471,7 +471,7 @@ static __attribute__((used)) char * scorep_libwrap_rt_14(char *restrict string, 
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   size > 0 ? (uint64_t)(size - 1) : 0,
@@ -506,7 +506,7 @@ static __attribute__((used)) char * scorep_libwrap_rt_15(char *restrict string, 
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   size > 0 ? (uint64_t)(size - 1) : 0,
@@ -541,7 +541,7 @@ static __attribute__((used)) int scorep_libwrap_rt_16(const char *restrict strin
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   (uint64_t)strlen(string),
@@ -576,7 +576,7 @@ static __attribute__((used)) int scorep_libwrap_rt_17(const char *restrict strin
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   (uint64_t)strlen(string),
@@ -611,7 +611,7 @@ static __attribute__((used)) int scorep_libwrap_rt_18(const char * string)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdout);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   (uint64_t)strlen(string) + 1,
@@ -646,7 +646,7 @@ static __attribute__((used)) int scorep_libwrap_rt_19(FILE * stream)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   1,
@@ -681,7 +681,7 @@ static __attribute__((used)) int scorep_libwrap_rt_20(FILE * stream)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   1,
@@ -716,7 +716,7 @@ static __attribute__((used)) int scorep_libwrap_rt_21(FILE * stream)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   1,
@@ -751,7 +751,7 @@ static __attribute__((used)) int scorep_libwrap_rt_22(FILE * stream)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   1,
@@ -786,7 +786,7 @@ static __attribute__((used)) int scorep_libwrap_rt_23(void)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdin);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   1,
@@ -821,7 +821,7 @@ static __attribute__((used)) int scorep_libwrap_rt_24(void)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdin);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   1,
@@ -856,7 +856,7 @@ static __attribute__((used)) int scorep_libwrap_rt_25(int c, FILE * stream)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   1,
@@ -891,7 +891,7 @@ static __attribute__((used)) int scorep_libwrap_rt_26(int c, FILE * stream)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   1,
@@ -926,7 +926,7 @@ static __attribute__((used)) int scorep_libwrap_rt_27(int c, FILE * stream)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   1,
@@ -961,7 +961,7 @@ static __attribute__((used)) int scorep_libwrap_rt_28(int c, FILE * stream)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   1,
@@ -996,7 +996,7 @@ static __attribute__((used)) int scorep_libwrap_rt_29(int c)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdout);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   1,
@@ -1031,7 +1031,7 @@ static __attribute__((used)) int scorep_libwrap_rt_30(int c)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdout);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   1,
@@ -1066,7 +1066,7 @@ static __attribute__((used)) __ssize_t scorep_libwrap_rt_31(char **restrict line
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   0,
@@ -1101,7 +1101,7 @@ static __attribute__((used)) __ssize_t scorep_libwrap_rt_32(char **restrict line
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   0,
@@ -1140,7 +1140,7 @@ static __attribute__((used)) int scorep_libwrap_rt_33(FILE *restrict stream, con
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   0,
@@ -1182,7 +1182,7 @@ static __attribute__((used)) int scorep_libwrap_rt_34(const char *restrict forma
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdout);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   0,
@@ -1220,7 +1220,7 @@ static __attribute__((used)) int scorep_libwrap_rt_35(FILE *restrict stream, con
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   0,
@@ -1255,7 +1255,7 @@ static __attribute__((used)) int scorep_libwrap_rt_36(const char *restrict forma
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdout);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   0,
@@ -1663,7 +1663,7 @@ static __attribute__((used)) int scorep_libwrap_rt_52(FILE *restrict stream, int
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   0,
@@ -1705,7 +1705,7 @@ static __attribute__((used)) int scorep_libwrap_rt_53(int flag, const char *rest
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdout);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   0,
@@ -1743,7 +1743,7 @@ static __attribute__((used)) int scorep_libwrap_rt_54(FILE *restrict stream, int
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   0,
@@ -1778,7 +1778,7 @@ static __attribute__((used)) int scorep_libwrap_rt_55(int flag, const char *rest
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdout);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   0,
@@ -1813,7 +1813,7 @@ static __attribute__((used)) char * scorep_libwrap_rt_56(char *restrict string, 
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   size > 0 ? (uint64_t)(size - 1) : 0,
@@ -1848,7 +1848,7 @@ static __attribute__((used)) char * scorep_libwrap_rt_57(char *restrict string, 
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   size > 0 ? (uint64_t)(size - 1) : 0,
@@ -1883,7 +1883,7 @@ static __attribute__((used)) size_t scorep_libwrap_rt_58(void *restrict ptr, siz
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)size * (uint64_t)count,
@@ -1918,7 +1918,7 @@ static __attribute__((used)) size_t scorep_libwrap_rt_59(void *restrict ptr, siz
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)size * (uint64_t)count,

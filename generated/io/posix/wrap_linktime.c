@@ -267,7 +267,7 @@ ssize_t __wrap_read(int fd, void * buf, size_t count)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)count,
@@ -303,7 +303,7 @@ ssize_t __wrap_write(int fd, const void * buf, size_t count)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   (uint64_t)count,
@@ -339,7 +339,7 @@ ssize_t __wrap_pread(int fd, void * buf, size_t count, __off_t offset)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)count,
@@ -375,7 +375,7 @@ ssize_t __wrap_pread64(int fd, void * buf, size_t count, __off64_t offset)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)count,
@@ -411,7 +411,7 @@ ssize_t __wrap_pwrite(int fd, const void * buf, size_t count, __off_t offset)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   (uint64_t)count,
@@ -447,7 +447,7 @@ ssize_t __wrap_pwrite64(int fd, const void * buf, size_t count, __off64_t offset
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   (uint64_t)count,
@@ -483,7 +483,7 @@ ssize_t __wrap_readv(int fd, const struct iovec * iov, int iovcnt)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   scorep_io_iov_bytes(iov, iovcnt),
@@ -519,7 +519,7 @@ ssize_t __wrap_writev(int fd, const struct iovec * iov, int iovcnt)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   scorep_io_iov_bytes(iov, iovcnt),
@@ -555,7 +555,7 @@ ssize_t __wrap_preadv(int fd, const struct iovec * iov, int iovcnt, __off_t offs
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   scorep_io_iov_bytes(iov, iovcnt),
@@ -591,7 +591,7 @@ ssize_t __wrap_preadv64(int fd, const struct iovec * iov, int iovcnt, __off64_t 
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   scorep_io_iov_bytes(iov, iovcnt),
@@ -627,7 +627,7 @@ ssize_t __wrap_pwritev(int fd, const struct iovec * iov, int iovcnt, __off_t off
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   scorep_io_iov_bytes(iov, iovcnt),
@@ -663,7 +663,7 @@ ssize_t __wrap_pwritev64(int fd, const struct iovec * iov, int iovcnt, __off64_t
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   scorep_io_iov_bytes(iov, iovcnt),
@@ -1060,7 +1060,7 @@ ssize_t __wrap___read_chk(int fd, void * buf, size_t count, size_t buflen)
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)count,
@@ -1096,7 +1096,7 @@ ssize_t __wrap___pread_chk(int fd, void * buf, size_t count, __off_t offset, siz
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)count,
@@ -1132,7 +1132,7 @@ ssize_t __wrap___pread64_chk(int fd, void * buf, size_t count, __off64_t offset,
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)count,

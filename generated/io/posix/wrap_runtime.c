@@ -266,7 +266,7 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_7(int fd, void * buf, siz
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)count,
@@ -301,7 +301,7 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_8(int fd, const void * bu
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   (uint64_t)count,
@@ -336,7 +336,7 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_9(int fd, void * buf, siz
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)count,
@@ -371,7 +371,7 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_10(int fd, void * buf, si
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)count,
@@ -406,7 +406,7 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_11(int fd, const void * b
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   (uint64_t)count,
@@ -441,7 +441,7 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_12(int fd, const void * b
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   (uint64_t)count,
@@ -476,7 +476,7 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_13(int fd, const struct i
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   scorep_io_iov_bytes(iov, iovcnt),
@@ -511,7 +511,7 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_14(int fd, const struct i
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   scorep_io_iov_bytes(iov, iovcnt),
@@ -546,7 +546,7 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_15(int fd, const struct i
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   scorep_io_iov_bytes(iov, iovcnt),
@@ -581,7 +581,7 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_16(int fd, const struct i
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   scorep_io_iov_bytes(iov, iovcnt),
@@ -616,7 +616,7 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_17(int fd, const struct i
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   scorep_io_iov_bytes(iov, iovcnt),
@@ -651,7 +651,7 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_18(int fd, const struct i
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
                                   scorep_io_iov_bytes(iov, iovcnt),
@@ -1034,7 +1034,7 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_32(int fd, void * buf, si
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)count,
@@ -1069,7 +1069,7 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_33(int fd, void * buf, si
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)count,
@@ -1104,7 +1104,7 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_34(int fd, void * buf, si
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
-    if (scorep_io_h != SCOREP_INVALID_ID) {
+    if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
         scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
                                   (uint64_t)count,

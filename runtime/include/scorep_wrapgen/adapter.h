@@ -517,6 +517,11 @@ void scorep_io_transfer_exit(scorep_region region, scorep_io_handle handle, scor
  * measurement starts, before any event; a consumer of the operation events
  * registers callbacks for them (scorep_substrate), which sets it. */
 extern int scorep_io_operations_recorded;
+/* Nonzero when an active substrate records IoOperationBegin (the trace):
+ * without one a wrapper does not call scorep_io_operation_begin, and
+ * scorep_io_transfer_exit does its work for the per-file totals (the
+ * profile alone: one call into the core less per transfer). */
+extern int scorep_io_operation_begin_recorded;
 /* A seek: the offset asked for, whence (SEEK_SET, SEEK_CUR, SEEK_END), the offset reached. */
 void scorep_io_seek(scorep_io_handle handle, int64_t offset_request, int whence, uint64_t offset_result);
 
@@ -541,6 +546,11 @@ void scorep_metric_add(scorep_metric metric, int64_t value);
  * keeps each allocation's path and adds its leaks when the measurement ends). */
 void* scorep_profile_current_path(void);
 void scorep_profile_path_metric_add(void* path, scorep_metric metric, int64_t value);
+/* scorep_metric_add(metric, value) then scorep_exit(region), in one call:
+ * returns the call path the metric went to (scorep_profile_current_path
+ * before the exit; NULL without the profile). metric SCOREP_INVALID_ID adds
+ * nothing. The memory adapter's end of a recorded allocation or free. */
+void* scorep_exit_metric(scorep_region region, scorep_metric metric, int64_t value);
 /* fn runs when the measurement ends, after the open regions are closed and
  * before anything is unified or written, with event generation off (the
  * memory adapter's leak report); at most 8. */
