@@ -219,16 +219,22 @@ void scorep_signals_step_back(int measurement_running)
 /* ---- the program's view (interposed C library functions) ---- */
 
 /* Sets the view of signal i to act (NULL: only reads it) while ours is
- * installed, with signal i blocked on this thread meanwhile. */
+ * installed, with signal i blocked on this thread meanwhile. (A signal
+ * delivered to another thread during the change sees the old view or the
+ * new one, as with the C library's own sigaction.) act and old may be the
+ * same object. */
 static void set_view(size_t i, const struct sigaction* act, struct sigaction* old)
 {
     sigset_t block, previous;
     sigemptyset(&block);
     sigaddset(&block, handled_signals[i]);
     pthread_sigmask(SIG_BLOCK, &block, &previous);
+    struct sigaction wanted;
+    if (act) wanted = *act;
     if (old) *old = view[i];
     if (act) {
-        view[i] = *act;
+        act = &wanted;
+        view[i] = wanted;
         if (is_ignored(act)) {
             /* nothing to write for a signal that does nothing */
             installed[i] = 0;
