@@ -70,7 +70,7 @@ static scorep_strmap region_index, string_index, group_index, parameter_index, m
 static scorep_filter* filter;
 static int initialised;
 
-uint8_t* scorep_region_filtered_flags;
+uint8_t scorep_region_filtered_flags[SCOREP_MAX_REGIONS];   /* bss: pages touched only for regions that exist */
 int scorep_process_rank = 0;
 int scorep_process_size = 1;
 
@@ -85,8 +85,6 @@ void scorep_definitions_init(void)
     if (__atomic_load_n(&initialised, __ATOMIC_ACQUIRE)) return;
     lock_definitions();
     if (!initialised) {
-        /* bss-like: pages are only touched for regions that exist */
-        scorep_region_filtered_flags = calloc(SCOREP_MAX_REGIONS, 1);
         /* world and self: rank maps depend on the rank, resolved on use */
         scorep_comm_def world = {0, 0, 0, NULL, strdup("MPI_COMM_WORLD"), 0, 0};
         scorep_comm_def self = {0, 0, 1, NULL, strdup("MPI_COMM_SELF"), 0, 0};

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "io_files.h"
 #include "profile_events.h"
 #include "timer.h"
 
@@ -262,8 +263,18 @@ void scorep_enter(scorep_region region)
 static inline __attribute__((always_inline)) void exit_on(scorep_location* loc, scorep_region region)
 {
     event_state* es = loc->event_private;
-    if (UNLIKELY(!short_form() || region >= SCOREP_MAX_REGIONS || scorep_region_filtered_flags[region] ||
-                 es->depth == 0)) {
+    if (UNLIKELY(!short_form() || es->depth == 0)) {
+        exit_general(loc, region);
+        return;
+    }
+    /* the innermost node this region's: then the region is not filtered (a
+     * filtered region never has a node: its flag is set when it is defined,
+     * before any enter), so its flag need not be read; anything else takes
+     * the general way, which tests the flag and leaves through the
+     * profile's slow leave as before */
+    profile_location* pl = scorep_profile_state(loc);
+    scorep_profile_node* cur = pl->current;
+    if (UNLIKELY(cur->region != region || cur->parameter != SCOREP_INVALID_ID || cur == &pl->root)) {
         exit_general(loc, region);
         return;
     }
@@ -272,12 +283,6 @@ static inline __attribute__((always_inline)) void exit_on(scorep_location* loc, 
     es->depth--;
     es->event_count++;
     loc->last_ticks = t;
-    profile_location* pl = scorep_profile_state(loc);
-    scorep_profile_node* cur = pl->current;
-    if (UNLIKELY(cur->region != region || cur->parameter != SCOREP_INVALID_ID || cur == &pl->root)) {
-        scorep_profile_leave_slow(loc, pl, t, region);
-        return;
-    }
     scorep_profile_close_visit(cur, t);
     pl->current = cur->parent;
 }
@@ -1049,9 +1054,12 @@ void scorep_io_transfer_exit(scorep_region region, scorep_io_handle handle, scor
         transfer_exit_general(region, handle, mode, bytes_done, matching_id);
         return;
     }
+    /* no test of the region's filter flag: a filtered region never has a
+     * node (its flag is set when it is defined, before any enter), so the
+     * innermost node being this region's (tested below) says it is not
+     * filtered; one dependent chain of loads less (docs/PERFORMANCE.md) */
     scorep_location* loc = scorep_tls_location;
-    if (UNLIKELY(!loc || !scorep_events_recording || !short_form() || region >= SCOREP_MAX_REGIONS ||
-                 scorep_region_filtered_flags[region])) {
+    if (UNLIKELY(!loc || !scorep_events_recording || !short_form())) {
         transfer_exit_general(region, handle, mode, bytes_done, matching_id);
         return;
     }
@@ -1075,7 +1083,15 @@ void scorep_io_transfer_exit(scorep_region region, scorep_io_handle handle, scor
     uint64_t began = cur->enter_ticks;
     scorep_profile_close_visit(cur, t);
     pl->current = cur->parent;
-    if (handle != SCOREP_INVALID_ID) scorep_io_files_transfer(began, t, handle, mode, bytes_done);
+    if (handle == SCOREP_INVALID_ID) return;
+    /* the file's sums (io_files.c) inline, this thread's own: the node's
+     * duration again, unless the clock went back (as io_files.c counts) */
+    io_files_thread* f = scorep_io_files_mine;
+    if (UNLIKELY(!f)) {
+        scorep_io_files_transfer(began, t, handle, mode, bytes_done);   /* the thread's first: its sums made */
+        return;
+    }
+    scorep_io_files_add(scorep_io_files_slot(f, handle), mode, bytes_done, t >= began ? t - began : 0);
 }
 
 void scorep_io_seek(scorep_io_handle handle, int64_t offset_request, int whence, uint64_t offset_result)

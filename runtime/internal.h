@@ -100,7 +100,9 @@ scorep_region scorep_region_define_mangled(const char* name, const char* file, s
 scorep_region scorep_region_define_mangled_at(const char* name, const char* file, int line,
                                               scorep_paradigm paradigm, scorep_region_role role,
                                               const char* group, const char* mangled);
-extern uint8_t* scorep_region_filtered_flags; /* indexed by region id */
+/* indexed by region id; an array in the library's own data, hidden: the
+ * event path reads a flag with one load, no GOT entry and pointer before it */
+extern uint8_t scorep_region_filtered_flags[] __attribute__((visibility("hidden")));
 #define SCOREP_MAX_REGIONS (1u << 20)
 /* world communicator size / own rank, final after MPI registration */
 extern int scorep_process_rank;

@@ -17,26 +17,10 @@
 #include <string.h>
 
 #include "internal.h"
-
-#define IO_FILES_MAX 1024   /* handles per process with totals of their own */
-
-typedef struct io_file_sum {
-    uint64_t visits, bytes_read, bytes_written, ticks;
-} io_file_sum;
-
-typedef struct io_files_thread {
-    struct io_files_thread* next;
-    /* the transfer begun and not yet completed on this thread: its slot,
-     * direction and begin time (transfers do not nest on one thread: a
-     * wrapped call inside another records nothing) */
-    uint32_t pending_slot;
-    scorep_io_operation pending_mode;
-    uint64_t pending_ticks;
-    io_file_sum sums[IO_FILES_MAX + 1];   /* [IO_FILES_MAX]: other files */
-} io_files_thread;
+#include "io_files.h"
 
 static io_files_thread* all_threads;   /* pushed without a lock (CAS) */
-static __thread io_files_thread* mine TLS_FAST;
+__thread io_files_thread* scorep_io_files_mine TLS_FAST;
 
 static __attribute__((noinline, cold)) io_files_thread* thread_start(void)
 {
@@ -45,13 +29,13 @@ static __attribute__((noinline, cold)) io_files_thread* thread_start(void)
     t->next = __atomic_load_n(&all_threads, __ATOMIC_RELAXED);
     while (!__atomic_compare_exchange_n(&all_threads, &t->next, t, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
     }
-    mine = t;
+    scorep_io_files_mine = t;
     return t;
 }
 
 void scorep_io_files_begin(uint64_t t, scorep_io_handle handle, scorep_io_operation mode)
 {
-    io_files_thread* f = mine;
+    io_files_thread* f = scorep_io_files_mine;
     if (UNLIKELY(!f) && !(f = thread_start())) return;
     f->pending_slot = handle < IO_FILES_MAX ? handle : IO_FILES_MAX;
     f->pending_mode = mode;
@@ -60,16 +44,12 @@ void scorep_io_files_begin(uint64_t t, scorep_io_handle handle, scorep_io_operat
 
 void scorep_io_files_complete(uint64_t t, scorep_io_handle handle, uint64_t bytes)
 {
-    io_files_thread* f = mine;
+    io_files_thread* f = scorep_io_files_mine;
     if (UNLIKELY(!f)) return;
     uint32_t slot = handle < IO_FILES_MAX ? handle : IO_FILES_MAX;
     io_file_sum* s = &f->sums[slot];
-    s->visits++;
-    if (f->pending_mode == SCOREP_IO_OP_READ)
-        s->bytes_read += bytes;
-    else
-        s->bytes_written += bytes;
-    if (f->pending_slot == slot && t >= f->pending_ticks) s->ticks += t - f->pending_ticks;
+    scorep_io_files_add(s, f->pending_mode, bytes,
+                        f->pending_slot == slot && t >= f->pending_ticks ? t - f->pending_ticks : 0);
     f->pending_slot = UINT32_MAX;
 }
 
@@ -82,16 +62,9 @@ void scorep_io_files_transfer(uint64_t t_begin, uint64_t t_end, scorep_io_handle
     /* what begin then complete add, without the pending transfer's round
      * trip through memory: only the file's sums are touched (a complete
      * always follows its own begin, which sets the pending fields anew) */
-    io_files_thread* f = mine;
+    io_files_thread* f = scorep_io_files_mine;
     if (UNLIKELY(!f) && !(f = thread_start())) return;
-    uint32_t slot = handle < IO_FILES_MAX ? handle : IO_FILES_MAX;
-    io_file_sum* s = &f->sums[slot];
-    s->visits++;
-    if (mode == SCOREP_IO_OP_READ)
-        s->bytes_read += bytes;
-    else
-        s->bytes_written += bytes;
-    if (t_end >= t_begin) s->ticks += t_end - t_begin;
+    scorep_io_files_add(scorep_io_files_slot(f, handle), mode, bytes, t_end >= t_begin ? t_end - t_begin : 0);
 }
 
 static uint64_t to_ns(uint64_t ticks, uint64_t tps)
@@ -125,8 +98,8 @@ scorep_io_file_total* scorep_io_files_collect(const scorep_finalize_context* ctx
             uint32_t g = h < IO_FILES_MAX && h < nlocal ? defs->io_handle_map[h] : SCOREP_INVALID_ID;
             uint64_t* to = &sums[4 * (g < nglobal ? g : nglobal)];
             to[0] += s->visits;
-            to[1] += s->bytes_read;
-            to[2] += s->bytes_written;
+            to[1] += s->bytes[0];
+            to[2] += s->bytes[1];
             to[3] += to_ns(s->ticks, ctx->ticks_per_second);
         }
     if (ctx->mpp) ctx->mpp->allreduce_u64(sums, n * 4, 0);
