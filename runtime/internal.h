@@ -118,7 +118,7 @@ uint64_t scorep_location_event_count(const scorep_location* loc);
 extern scorep_region scorep_flush_region;   /* defined at the start (lifecycle.c) */
 /* The recording gate: nonzero while the measurement runs. Read by the event
  * path; set only by the life cycle (lifecycle.c). */
-extern volatile int scorep_events_recording;
+extern volatile int scorep_events_recording __attribute__((visibility("hidden")));   /* hidden: one load on the event path, no GOT entry */
 void scorep_events_set_recording(int on);
 extern int scorep_substrate_count_active;
 extern const scorep_substrate* scorep_substrates[SCOREP_MAX_SUBSTRATES];
