@@ -246,13 +246,14 @@ void scorep_enter(scorep_region region)
     scorep_profile_node** cache = parent->cached_child;
     scorep_profile_node* c = cache[0];
     if (UNLIKELY(!scorep_profile_is_child_for(c, region))) {
-        scorep_profile_node* other = cache[1];
-        if (UNLIKELY(!scorep_profile_is_child_for(other, region))) {
+        /* the second cached child: used where it is, no swap (two
+         * children called in turn, malloc and free, then hit without a
+         * store into the parent; a new child still enters in front) */
+        c = cache[1];
+        if (UNLIKELY(!scorep_profile_is_child_for(c, region))) {
             enter_profile_other(loc, t, region);
             return;
         }
-        cache[1] = c;
-        cache[0] = c = other;
     }
     c->enter_ticks = t;
     pl->current = c;

@@ -55,9 +55,11 @@ static inline scorep_profile_node* scorep_profile_child(profile_location* pl, sc
     scorep_profile_node** cache = parent->cached_child;
     scorep_profile_node* c = cache[0];
     if (LIKELY(scorep_profile_is_child_for(c, region))) return c;
-    c = scorep_profile_is_child_for(cache[1], region)
-            ? cache[1]
-            : scorep_profile_child_slow(pl, parent, region, SCOREP_INVALID_ID, 0);
+    /* the second one is used where it is (no store into the parent when
+     * two children are called in turn); a child found elsewhere enters in
+     * front, the first moving second */
+    if (scorep_profile_is_child_for(cache[1], region)) return cache[1];
+    c = scorep_profile_child_slow(pl, parent, region, SCOREP_INVALID_ID, 0);
     cache[1] = cache[0];
     cache[0] = c;
     return c;
