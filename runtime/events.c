@@ -1087,11 +1087,9 @@ void scorep_io_transfer_exit(scorep_region region, scorep_io_handle handle, scor
     if (handle == SCOREP_INVALID_ID) return;
     /* the file's sums (io_files.c) inline, this thread's own: the node's
      * duration again, unless the clock went back (as io_files.c counts) */
-    io_files_thread* f = pl->io_files;
+    io_files_thread* f = scorep_io_files_mine;
     if (UNLIKELY(!f)) {
-        /* the location's first: the thread's sums (made now if need be) */
-        scorep_io_files_transfer(began, t, handle, mode, bytes_done);
-        pl->io_files = scorep_io_files_mine;
+        scorep_io_files_transfer(began, t, handle, mode, bytes_done);   /* the thread's first: its sums made */
         return;
     }
     scorep_io_files_add(scorep_io_files_slot(f, handle), mode, bytes_done, t >= began ? t - began : 0);

@@ -12,11 +12,6 @@
 typedef struct profile_location {
     scorep_profile_node root;
     scorep_profile_node* current;
-    /* the per-file I/O sums (io_files.h) a profiled transfer on this
-     * location adds to, next to current: one load from a line the exit
-     * reads anyway (NULL until the location's first such transfer; a
-     * location reused by a later thread keeps them: one thread at a time) */
-    struct io_files_thread* io_files;
     scorep_profile_node* pool;
     uint32_t pool_left;
     scorep_profile_node** hash;   /* open addressing, power-of-two capacity */
