@@ -130,6 +130,32 @@ def installed_prefix(build_dir, tmp_path_factory):
     return install_build(build_dir, tmp_path_factory.mktemp("installed"))
 
 
+def untimed_profile(experiment):
+    """profile.json without its times, to compare two runs that must record
+    the same: (the locations with their event counts, {(location, call path
+    as region names): row figures other than time, metrics by name}, the
+    per-file I/O figures other than time)."""
+    profile = json.loads((pathlib.Path(experiment) / "profile.json").read_text())
+    regions = {r["id"]: r["name"] for r in profile["regions"]}
+    callpaths = {c["id"]: c for c in profile["callpaths"]}
+    metrics = {str(m["id"]): m["name"] for m in profile["metrics"]}
+
+    def path(cp):
+        names = []
+        while cp is not None:
+            names.append(regions[callpaths[cp]["region"]])
+            cp = callpaths[cp]["parent"]
+        return tuple(reversed(names))
+
+    rows = {}
+    for row in profile["rows"]:
+        figures = {k: v for k, v in row.items() if not k.startswith("time_") and k not in ("location", "callpath")}
+        figures["metrics"] = {metrics[m]: v for m, v in row.get("metrics", {}).items()}
+        rows[(row["location"], path(row["callpath"]))] = figures
+    files = [{k: v for k, v in f.items() if k != "time_ns"} for f in profile.get("io_files", [])]
+    return profile["locations"], rows, files
+
+
 def profile_totals(profile):
     """{(rank, region name): {counter: total}} of a profile.json (as loaded),
     summed over threads and call paths. Parameter nodes (call paths with a

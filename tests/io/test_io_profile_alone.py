@@ -9,7 +9,6 @@ profile. Every figure but the times (visits, bytes per call path and per
 file, the events per location) must be the same, for io_known.c (POSIX
 transfers, seeks, failing calls) with the link-time and the run-time
 wrappers."""
-import json
 import os
 import pathlib
 import subprocess
@@ -17,29 +16,9 @@ import sys
 
 import pytest
 
+from conftest import untimed_profile
+
 HERE = pathlib.Path(__file__).resolve().parent
-
-
-def untimed_figures(experiment):
-    """profile.json without its times: the locations with their event counts,
-    {(location, call path as region names): row figures other than time}, and
-    the per-file figures other than time."""
-    profile = json.loads((pathlib.Path(experiment) / "profile.json").read_text())
-    regions = {r["id"]: r["name"] for r in profile["regions"]}
-    callpaths = {c["id"]: c for c in profile["callpaths"]}
-
-    def path(cp):
-        names = []
-        while cp is not None:
-            names.append(regions[callpaths[cp]["region"]])
-            cp = callpaths[cp]["parent"]
-        return tuple(reversed(names))
-
-    rows = {(row["location"], path(row["callpath"])):
-            {k: v for k, v in row.items() if not k.startswith("time_") and k not in ("location", "callpath")}
-            for row in profile["rows"]}
-    files = [{k: v for k, v in f.items() if k != "time_ns"} for f in profile["io_files"]]
-    return profile["locations"], rows, files
 
 
 @pytest.mark.parametrize("mode", ["posix", "linktime:posix"])
@@ -59,7 +38,7 @@ def test_profile_alone_records_the_same_io_as_beside_the_trace(build_dir, tmp_pa
                               env=dict(env, SCOREP_EXPERIMENT_DIRECTORY=str(experiment),
                                        SCOREP_ENABLE_TRACING=tracing))
         assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
-        results[tracing] = untimed_figures(experiment)
+        results[tracing] = untimed_profile(experiment)
     alone, beside = results["false"], results["true"]
     # there is I/O to compare: the file's 707 bytes written and read back
     data = [f for f in alone[2] if f["name"].endswith("data.bin")]

@@ -15,6 +15,8 @@ import sys
 
 import pytest
 
+from conftest import untimed_profile
+
 HERE = pathlib.Path(__file__).resolve().parent
 PROGRAM = HERE / "mem_known.c"
 
@@ -43,23 +45,11 @@ def run(program, experiment=None, extra_env=None, argv_prefix=()):
 def memory_rows(experiment):
     """{call path (tuple of region names): {metric name: value}} of every row
     with a memory metric, summed over locations."""
-    profile = json.loads((pathlib.Path(experiment) / "profile.json").read_text())
-    regions = {r["id"]: r["name"] for r in profile["regions"]}
-    callpaths = {c["id"]: c for c in profile["callpaths"]}
-    metrics = {str(m["id"]): m["name"] for m in profile["metrics"]}
-
-    def path(cp):
-        names = []
-        while cp is not None:
-            names.append(regions[callpaths[cp]["region"]])
-            cp = callpaths[cp]["parent"]
-        return tuple(reversed(names))
-
     rows = {}
-    for row in profile["rows"]:
-        for m, value in row.get("metrics", {}).items():
-            figures = rows.setdefault(path(row["callpath"]), {})
-            figures[metrics[m]] = figures.get(metrics[m], 0) + value
+    for (_, path), figures in untimed_profile(experiment)[1].items():
+        for name, value in figures["metrics"].items():
+            summed = rows.setdefault(path, {})
+            summed[name] = summed.get(name, 0) + value
     return rows
 
 

@@ -9,7 +9,6 @@ every event takes the general way. Oracle: the general way's profile. Every
 figure but the times (visits, bytes, metrics, call paths, the events per
 location) must be the same (mem_known.c: single-threaded, so nothing in its
 profile depends on how threads interleave)."""
-import json
 import os
 import pathlib
 import subprocess
@@ -17,31 +16,9 @@ import sys
 
 import pytest
 
+from conftest import untimed_profile
+
 HERE = pathlib.Path(__file__).resolve().parent
-
-
-def untimed_figures(experiment):
-    """profile.json without its times: {(location, call path as region names):
-    row figures other than time}, the locations with their event counts, the
-    memory metrics' names per row."""
-    profile = json.loads((pathlib.Path(experiment) / "profile.json").read_text())
-    regions = {r["id"]: r["name"] for r in profile["regions"]}
-    callpaths = {c["id"]: c for c in profile["callpaths"]}
-    metrics = {str(m["id"]): m["name"] for m in profile["metrics"]}
-
-    def path(cp):
-        names = []
-        while cp is not None:
-            names.append(regions[callpaths[cp]["region"]])
-            cp = callpaths[cp]["parent"]
-        return tuple(reversed(names))
-
-    rows = {}
-    for row in profile["rows"]:
-        figures = {k: v for k, v in row.items() if not k.startswith("time_") and k not in ("location", "callpath")}
-        figures["metrics"] = {metrics[m]: v for m, v in row.get("metrics", {}).items()}
-        rows[(row["location"], path(row["callpath"]))] = figures
-    return profile["locations"], rows
 
 
 @pytest.mark.parametrize("mode", ["", "=linktime"])
@@ -59,7 +36,7 @@ def test_profile_alone_records_the_same_as_beside_the_trace(build_dir, tmp_path,
                               env=dict(env, SCOREP_EXPERIMENT_DIRECTORY=str(experiment),
                                        SCOREP_ENABLE_TRACING=tracing))
         assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
-        results[tracing] = untimed_figures(experiment)
+        results[tracing] = untimed_profile(experiment)
     alone, beside = results["false"], results["true"]
     # the memory figures are there at all (the comparison is not of two empty profiles)
     assert any(f["metrics"].get("allocation_size") for f in alone[1].values())
