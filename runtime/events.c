@@ -22,7 +22,12 @@ void scorep_event_generation_on_fn(void) { scorep_event_generation_on(); }
  * measurement itself: an event before the start or after the end is not
  * recorded. */
 volatile int scorep_events_recording;
-void scorep_events_set_recording(int on) { __atomic_store_n(&scorep_events_recording, on, __ATOMIC_RELEASE); }
+static void decide_short_form(void);
+void scorep_events_set_recording(int on)
+{
+    __atomic_store_n(&scorep_events_recording, on, __ATOMIC_RELEASE);
+    decide_short_form();
+}
 scorep_region scorep_flush_region = SCOREP_INVALID_ID;
 int scorep_substrate_count_active;
 const scorep_substrate* scorep_substrates[SCOREP_MAX_SUBSTRATES];
@@ -94,6 +99,7 @@ void scorep_events_activate_substrates(void)
     /* the trace records the operations; the profile's per-file totals
      * (io_files.c) need their handles too */
     profile_only = profile_active && scorep_substrate_count_active == 1;
+    decide_short_form();
     scorep_io_operation_begin_recorded = flat_io_operation_begin.count > 0;
     scorep_io_operations_recorded = flat_io_operation_begin.count + flat_io_operation_complete.count > 0
                                     || scorep_cfg.enable_profiling;
@@ -149,11 +155,6 @@ static inline __attribute__((always_inline)) void enter_on(scorep_location* loc,
         for (int i = 0; i < enter_count; i++) enter_fns[i](loc, t, region);
 }
 
-static __attribute__((noinline)) void enter_general(scorep_location* loc, scorep_region region)
-{
-    enter_on(loc, region);
-}
-
 static inline __attribute__((always_inline)) void exit_general_body(scorep_location* loc, scorep_region region)
 {
     if (UNLIKELY(region >= SCOREP_MAX_REGIONS || scorep_region_filtered_flags[region])) return;
@@ -187,7 +188,7 @@ static __attribute__((noinline)) void exit_general(scorep_location* loc, scorep_
 
 /* The short form of an enter and an exit (the profile the only substrate,
  * the TSC the timer, the location there and recording): the same work as
- * enter_general / exit_general, written so that its only calls are tail
+ * enter_on / exit_general, written so that its only calls are tail
  * calls to them or to the profile's rare cases. A function that calls and
  * goes on saves and restores registers around its body; these, a tenth of
  * a recorded malloc/free pair's instructions, are left out this way
@@ -210,12 +211,27 @@ static __attribute__((noinline)) void exit_current(scorep_region region)
     if (loc) exit_general(loc, region);
 }
 
-static inline int short_form(void)
+/* Whether events take the short form: recording, the profile the only
+ * substrate, the TSC the timer. One flag, so that the event path tests one
+ * load instead of three; decided when recording starts or stops and when
+ * the substrates are chosen (the timer is chosen before either). */
+static volatile int short_events;
+static void decide_short_form(void)
 {
 #ifdef SCOREP_HAVE_TSC
-    return LIKELY(profile_only && scorep_timer_active == SCOREP_TIMER_TSC);
+    short_events = scorep_events_recording && profile_only && scorep_timer_active == SCOREP_TIMER_TSC;
 #else
-    return 0;
+    short_events = 0;
+#endif
+}
+
+/* the clock of the short form: the TSC, without scorep_timer_read's test */
+static inline uint64_t short_form_clock(void)
+{
+#ifdef SCOREP_HAVE_TSC
+    return __rdtsc();
+#else
+    return scorep_timer_read();
 #endif
 }
 
@@ -223,16 +239,12 @@ void scorep_enter(scorep_region region)
 {
     scorep_location* loc = scorep_tls_location;
     /* the other substrates' way (the trace) first, after one load */
-    if (UNLIKELY(!profile_only || !loc || !scorep_events_recording)) {
+    if (UNLIKELY(!short_events || !loc)) {
         enter_current(region);
         return;
     }
-    if (UNLIKELY(!short_form())) {
-        enter_general(loc, region);
-        return;
-    }
     if (UNLIKELY(region >= SCOREP_MAX_REGIONS || scorep_region_filtered_flags[region])) return;
-    uint64_t t = scorep_timer_read();
+    uint64_t t = short_form_clock();
     event_state* es = loc->event_private;
     es->exit_at_last = 0;
     uint32_t depth = es->depth;
@@ -259,12 +271,12 @@ void scorep_enter(scorep_region region)
     pl->current = c;
 }
 
-/* The exit of region on loc (scorep_exit's work; also the end of an I/O
- * transfer, scorep_io_transfer_exit): the short form when it applies. */
+/* The exit of region on loc in the short form (short_events is set):
+ * scorep_exit's work, also the end of a recorded allocation or free. */
 static inline __attribute__((always_inline)) void exit_on(scorep_location* loc, scorep_region region)
 {
     event_state* es = loc->event_private;
-    if (UNLIKELY(!short_form() || es->depth == 0)) {
+    if (UNLIKELY(es->depth == 0)) {
         exit_general(loc, region);
         return;
     }
@@ -279,7 +291,7 @@ static inline __attribute__((always_inline)) void exit_on(scorep_location* loc, 
         exit_general(loc, region);
         return;
     }
-    uint64_t t = es->exit_at_last ? loc->last_ticks : scorep_timer_read();
+    uint64_t t = es->exit_at_last ? loc->last_ticks : short_form_clock();
     es->exit_at_last = 0;
     es->depth--;
     es->event_count++;
@@ -291,7 +303,7 @@ static inline __attribute__((always_inline)) void exit_on(scorep_location* loc, 
 void scorep_exit(scorep_region region)
 {
     scorep_location* loc = scorep_tls_location;
-    if (UNLIKELY(!loc || !scorep_events_recording)) {
+    if (UNLIKELY(!short_events || !loc)) {
         exit_current(region);
         return;
     }
@@ -1051,7 +1063,7 @@ void scorep_io_transfer_exit(scorep_region region, scorep_io_handle handle, scor
 {
     /* the profile alone: no substrate records IoOperationBegin
      * (scorep_io_operation_begin_recorded is 0), the wrapper left it out */
-    if (UNLIKELY(!profile_only)) {
+    if (UNLIKELY(!short_events)) {
         transfer_exit_general(region, handle, mode, bytes_done, matching_id);
         return;
     }
@@ -1060,7 +1072,7 @@ void scorep_io_transfer_exit(scorep_region region, scorep_io_handle handle, scor
      * innermost node being this region's (tested below) says it is not
      * filtered; one dependent chain of loads less (docs/PERFORMANCE.md) */
     scorep_location* loc = scorep_tls_location;
-    if (UNLIKELY(!loc || !scorep_events_recording || !short_form())) {
+    if (UNLIKELY(!loc)) {
         transfer_exit_general(region, handle, mode, bytes_done, matching_id);
         return;
     }
@@ -1072,7 +1084,7 @@ void scorep_io_transfer_exit(scorep_region region, scorep_io_handle handle, scor
         transfer_exit_general(region, handle, mode, bytes_done, matching_id);
         return;
     }
-    uint64_t t = scorep_timer_read();
+    uint64_t t = short_form_clock();
     es->exit_at_last = 0;
     es->depth--;
     es->event_count += (handle != SCOREP_INVALID_ID ? 2 : 0) + (bytes_done ? 1 : 0) + 1;
@@ -1159,7 +1171,7 @@ static __attribute__((noinline)) void* exit_metric_general(scorep_region region,
 void* scorep_exit_metric(scorep_region region, scorep_metric metric, int64_t value)
 {
     scorep_location* loc = scorep_tls_location;
-    if (UNLIKELY(!loc || !scorep_events_recording || !short_form() || metric == SCOREP_INVALID_ID))
+    if (UNLIKELY(!short_events || !loc || metric == SCOREP_INVALID_ID))
         return exit_metric_general(region, metric, value);
     /* the profile alone: the metric's time is the last event's (no clock
      * read, as scorep_metric_add), its value straight into the node */
