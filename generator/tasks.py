@@ -19,7 +19,7 @@ from .errors import SpecError
 
 TASKS_DIR = pathlib.Path(__file__).resolve().parent.parent / "tasks"
 ROLES = ("function", "wrapper", "point2point", "collective", "barrier", "one2all",
-         "all2one", "all2all", "file_io", "rma", "artificial")
+         "all2one", "all2all", "file_io", "rma", "artificial", "allocate", "deallocate", "reallocate")
 HOOKS = ("decl", "enter", "pre_call", "post_call", "exit")
 
 

@@ -5,7 +5,7 @@
 
 const char* scorep_paradigm_name(scorep_paradigm p)
 {
-    static const char* const names[] = {"user", "mpi", "libwrap", "measurement", "caf", "compiler", "io", "pthread"};
+    static const char* const names[] = {"user", "mpi", "libwrap", "measurement", "caf", "compiler", "io", "pthread", "memory"};
     return (unsigned)p < sizeof names / sizeof *names ? names[p] : "unknown";
 }
 
@@ -13,7 +13,8 @@ const char* scorep_role_name(scorep_region_role r)
 {
     static const char* const names[] = {"function", "wrapper", "point2point", "collective",
                                         "barrier", "one2all", "all2one", "all2all",
-                                        "file_io", "rma", "artificial"};
+                                        "file_io", "rma", "artificial", "allocate",
+                                        "deallocate", "reallocate"};
     return (unsigned)r < sizeof names / sizeof *names ? names[r] : "unknown";
 }
 

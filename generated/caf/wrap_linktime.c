@@ -56,15 +56,18 @@ extern _Bool scorep_real_0(gfc_descriptor_t * desc) __asm__("__real__gfortran_ca
 #else
 extern _Bool scorep_real_0(gfc_descriptor_t * desc) __asm__("_gfortran_caf_is_contiguous");
 #endif
-_Bool __wrap__gfortran_caf_is_contiguous(gfc_descriptor_t * desc)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) _Bool scorep_libwrap_record_0(gfc_descriptor_t * desc, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "_gfortran_caf_is_contiguous",
-                                                "libcaf.h", "_gfortran_caf_is_contiguous",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        return scorep_real_0(desc);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "_gfortran_caf_is_contiguous",
+                                                    "libcaf.h", "_gfortran_caf_is_contiguous",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            return scorep_real_0(desc);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -74,6 +77,15 @@ _Bool __wrap__gfortran_caf_is_contiguous(gfc_descriptor_t * desc)
     return scorep_result;
 
 }
+_Bool __wrap__gfortran_caf_is_contiguous(gfc_descriptor_t * desc)
+{
+    scorep_region scorep_r = scorep_region_0;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_0(desc);
+
+    }
+    return scorep_libwrap_record_0(desc, scorep_r);
+}
 
 /* wrapper 1: _gfortran_caf_init (libcaf.h:229) */
 static scorep_region scorep_region_1 = SCOREP_LIBWRAP_UNDEFINED;
@@ -82,16 +94,19 @@ extern void scorep_real_1(int * argc, char *** argv) __asm__("__real__gfortran_c
 #else
 extern void scorep_real_1(int * argc, char *** argv) __asm__("_gfortran_caf_init");
 #endif
-void __wrap__gfortran_caf_init(int * argc, char *** argv)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_1(int * argc, char *** argv, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "_gfortran_caf_init",
-                                                "libcaf.h", "_gfortran_caf_init",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        scorep_real_1(argc, argv);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "_gfortran_caf_init",
+                                                    "libcaf.h", "_gfortran_caf_init",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            scorep_real_1(argc, argv);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -102,6 +117,16 @@ void __wrap__gfortran_caf_init(int * argc, char *** argv)
     return;
 
 }
+void __wrap__gfortran_caf_init(int * argc, char *** argv)
+{
+    scorep_region scorep_r = scorep_region_1;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        scorep_real_1(argc, argv);
+        return;
+
+    }
+    scorep_libwrap_record_1(argc, argv, scorep_r);
+}
 
 /* wrapper 2: _gfortran_caf_finalize (libcaf.h:230) */
 static scorep_region scorep_region_2 = SCOREP_LIBWRAP_UNDEFINED;
@@ -110,16 +135,19 @@ extern void scorep_real_2(void) __asm__("__real__gfortran_caf_finalize");
 #else
 extern void scorep_real_2(void) __asm__("_gfortran_caf_finalize");
 #endif
-void __wrap__gfortran_caf_finalize(void)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_2(scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "_gfortran_caf_finalize",
-                                                "libcaf.h", "_gfortran_caf_finalize",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        scorep_real_2();
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "_gfortran_caf_finalize",
+                                                    "libcaf.h", "_gfortran_caf_finalize",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            scorep_real_2();
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -131,6 +159,16 @@ void __wrap__gfortran_caf_finalize(void)
     return;
 
 }
+void __wrap__gfortran_caf_finalize(void)
+{
+    scorep_region scorep_r = scorep_region_2;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        scorep_real_2();
+        return;
+
+    }
+    scorep_libwrap_record_2(scorep_r);
+}
 
 /* wrapper 3: _gfortran_caf_this_image (libcaf.h:232) */
 static scorep_region scorep_region_3 = SCOREP_LIBWRAP_UNDEFINED;
@@ -139,15 +177,18 @@ extern int scorep_real_3(int distance) __asm__("__real__gfortran_caf_this_image"
 #else
 extern int scorep_real_3(int distance) __asm__("_gfortran_caf_this_image");
 #endif
-int __wrap__gfortran_caf_this_image(int distance)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_3(int distance, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "_gfortran_caf_this_image",
-                                                "libcaf.h", "_gfortran_caf_this_image",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        return scorep_real_3(distance);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "_gfortran_caf_this_image",
+                                                    "libcaf.h", "_gfortran_caf_this_image",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            return scorep_real_3(distance);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -157,6 +198,15 @@ int __wrap__gfortran_caf_this_image(int distance)
     return scorep_result;
 
 }
+int __wrap__gfortran_caf_this_image(int distance)
+{
+    scorep_region scorep_r = scorep_region_3;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_3(distance);
+
+    }
+    return scorep_libwrap_record_3(distance, scorep_r);
+}
 
 /* wrapper 4: _gfortran_caf_num_images (libcaf.h:233) */
 static scorep_region scorep_region_4 = SCOREP_LIBWRAP_UNDEFINED;
@@ -165,15 +215,18 @@ extern int scorep_real_4(int distance, int failed) __asm__("__real__gfortran_caf
 #else
 extern int scorep_real_4(int distance, int failed) __asm__("_gfortran_caf_num_images");
 #endif
-int __wrap__gfortran_caf_num_images(int distance, int failed)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_4(int distance, int failed, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "_gfortran_caf_num_images",
-                                                "libcaf.h", "_gfortran_caf_num_images",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        return scorep_real_4(distance, failed);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "_gfortran_caf_num_images",
+                                                    "libcaf.h", "_gfortran_caf_num_images",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            return scorep_real_4(distance, failed);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -183,6 +236,15 @@ int __wrap__gfortran_caf_num_images(int distance, int failed)
     return scorep_result;
 
 }
+int __wrap__gfortran_caf_num_images(int distance, int failed)
+{
+    scorep_region scorep_r = scorep_region_4;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_4(distance, failed);
+
+    }
+    return scorep_libwrap_record_4(distance, failed, scorep_r);
+}
 
 /* wrapper 5: _gfortran_caf_register (libcaf.h:236) */
 static scorep_region scorep_region_5 = SCOREP_LIBWRAP_UNDEFINED;
@@ -191,16 +253,19 @@ extern void scorep_real_5(size_t size, caf_register_t type, caf_token_t * token,
 #else
 extern void scorep_real_5(size_t size, caf_register_t type, caf_token_t * token, gfc_descriptor_t * desc, int * stat, char * errmsg, charlen_t errmsg_len) __asm__("_gfortran_caf_register");
 #endif
-void __wrap__gfortran_caf_register(size_t size, caf_register_t type, caf_token_t * token, gfc_descriptor_t * desc, int * stat, char * errmsg, charlen_t errmsg_len)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_5(size_t size, caf_register_t type, caf_token_t * token, gfc_descriptor_t * desc, int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "_gfortran_caf_register",
-                                                "libcaf.h", "_gfortran_caf_register",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        scorep_real_5(size, type, token, desc, stat, errmsg, errmsg_len);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "_gfortran_caf_register",
+                                                    "libcaf.h", "_gfortran_caf_register",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            scorep_real_5(size, type, token, desc, stat, errmsg, errmsg_len);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -212,6 +277,16 @@ void __wrap__gfortran_caf_register(size_t size, caf_register_t type, caf_token_t
     return;
 
 }
+void __wrap__gfortran_caf_register(size_t size, caf_register_t type, caf_token_t * token, gfc_descriptor_t * desc, int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    scorep_region scorep_r = scorep_region_5;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        scorep_real_5(size, type, token, desc, stat, errmsg, errmsg_len);
+        return;
+
+    }
+    scorep_libwrap_record_5(size, type, token, desc, stat, errmsg, errmsg_len, scorep_r);
+}
 
 /* wrapper 6: _gfortran_caf_deregister (libcaf.h:238) */
 static scorep_region scorep_region_6 = SCOREP_LIBWRAP_UNDEFINED;
@@ -220,16 +295,19 @@ extern void scorep_real_6(caf_token_t * token, int type, int * stat, char * errm
 #else
 extern void scorep_real_6(caf_token_t * token, int type, int * stat, char * errmsg, charlen_t errmsg_len) __asm__("_gfortran_caf_deregister");
 #endif
-void __wrap__gfortran_caf_deregister(caf_token_t * token, int type, int * stat, char * errmsg, charlen_t errmsg_len)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_6(caf_token_t * token, int type, int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "_gfortran_caf_deregister",
-                                                "libcaf.h", "_gfortran_caf_deregister",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        scorep_real_6(token, type, stat, errmsg, errmsg_len);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "_gfortran_caf_deregister",
+                                                    "libcaf.h", "_gfortran_caf_deregister",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            scorep_real_6(token, type, stat, errmsg, errmsg_len);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -240,6 +318,16 @@ void __wrap__gfortran_caf_deregister(caf_token_t * token, int type, int * stat, 
     scorep_libwrap_end(scorep_r);
     return;
 
+}
+void __wrap__gfortran_caf_deregister(caf_token_t * token, int type, int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    scorep_region scorep_r = scorep_region_6;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        scorep_real_6(token, type, stat, errmsg, errmsg_len);
+        return;
+
+    }
+    scorep_libwrap_record_6(token, type, stat, errmsg, errmsg_len, scorep_r);
 }
 
 /* wrapper 7: _gfortran_caf_get (libcaf.h:245) */
@@ -443,15 +531,18 @@ extern int scorep_real_13(caf_token_t token, int image_index, caf_reference_t * 
 #else
 extern int scorep_real_13(caf_token_t token, int image_index, caf_reference_t * refs) __asm__("_gfortran_caf_is_present");
 #endif
-int __wrap__gfortran_caf_is_present(caf_token_t token, int image_index, caf_reference_t * refs)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_13(caf_token_t token, int image_index, caf_reference_t * refs, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "_gfortran_caf_is_present",
-                                                "libcaf.h", "_gfortran_caf_is_present",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        return scorep_real_13(token, image_index, refs);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "_gfortran_caf_is_present",
+                                                    "libcaf.h", "_gfortran_caf_is_present",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            return scorep_real_13(token, image_index, refs);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -461,6 +552,15 @@ int __wrap__gfortran_caf_is_present(caf_token_t token, int image_index, caf_refe
     return scorep_result;
 
 }
+int __wrap__gfortran_caf_is_present(caf_token_t token, int image_index, caf_reference_t * refs)
+{
+    scorep_region scorep_r = scorep_region_13;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_13(token, image_index, refs);
+
+    }
+    return scorep_libwrap_record_13(token, image_index, refs, scorep_r);
+}
 
 /* wrapper 14: _gfortran_caf_co_broadcast (libcaf.h:291) */
 static scorep_region scorep_region_14 = SCOREP_LIBWRAP_UNDEFINED;
@@ -469,16 +569,19 @@ extern void scorep_real_14(gfc_descriptor_t * a, int source_image, int * stat, c
 #else
 extern void scorep_real_14(gfc_descriptor_t * a, int source_image, int * stat, char * errmsg, charlen_t errmsg_len) __asm__("_gfortran_caf_co_broadcast");
 #endif
-void __wrap__gfortran_caf_co_broadcast(gfc_descriptor_t * a, int source_image, int * stat, char * errmsg, charlen_t errmsg_len)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_14(gfc_descriptor_t * a, int source_image, int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "_gfortran_caf_co_broadcast",
-                                                "libcaf.h", "_gfortran_caf_co_broadcast",
-                                                SCOREP_ROLE_ONE2ALL)) == SCOREP_INVALID_ID) {
-        scorep_real_14(a, source_image, stat, errmsg, errmsg_len);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "_gfortran_caf_co_broadcast",
+                                                    "libcaf.h", "_gfortran_caf_co_broadcast",
+                                                    SCOREP_ROLE_ONE2ALL)) == SCOREP_INVALID_ID) {
+            scorep_real_14(a, source_image, stat, errmsg, errmsg_len);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_mpi_collective_begin();
@@ -490,6 +593,16 @@ void __wrap__gfortran_caf_co_broadcast(gfc_descriptor_t * a, int source_image, i
     return;
 
 }
+void __wrap__gfortran_caf_co_broadcast(gfc_descriptor_t * a, int source_image, int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    scorep_region scorep_r = scorep_region_14;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        scorep_real_14(a, source_image, stat, errmsg, errmsg_len);
+        return;
+
+    }
+    scorep_libwrap_record_14(a, source_image, stat, errmsg, errmsg_len, scorep_r);
+}
 
 /* wrapper 15: _gfortran_caf_co_max (libcaf.h:292) */
 static scorep_region scorep_region_15 = SCOREP_LIBWRAP_UNDEFINED;
@@ -498,16 +611,19 @@ extern void scorep_real_15(gfc_descriptor_t * a, int result_image, int * stat, c
 #else
 extern void scorep_real_15(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len) __asm__("_gfortran_caf_co_max");
 #endif
-void __wrap__gfortran_caf_co_max(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_15(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "_gfortran_caf_co_max",
-                                                "libcaf.h", "_gfortran_caf_co_max",
-                                                SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
-        scorep_real_15(a, result_image, stat, errmsg, a_len, errmsg_len);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "_gfortran_caf_co_max",
+                                                    "libcaf.h", "_gfortran_caf_co_max",
+                                                    SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
+            scorep_real_15(a, result_image, stat, errmsg, a_len, errmsg_len);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_mpi_collective_begin();
@@ -519,6 +635,16 @@ void __wrap__gfortran_caf_co_max(gfc_descriptor_t * a, int result_image, int * s
     return;
 
 }
+void __wrap__gfortran_caf_co_max(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len)
+{
+    scorep_region scorep_r = scorep_region_15;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        scorep_real_15(a, result_image, stat, errmsg, a_len, errmsg_len);
+        return;
+
+    }
+    scorep_libwrap_record_15(a, result_image, stat, errmsg, a_len, errmsg_len, scorep_r);
+}
 
 /* wrapper 16: _gfortran_caf_co_min (libcaf.h:293) */
 static scorep_region scorep_region_16 = SCOREP_LIBWRAP_UNDEFINED;
@@ -527,16 +653,19 @@ extern void scorep_real_16(gfc_descriptor_t * a, int result_image, int * stat, c
 #else
 extern void scorep_real_16(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len) __asm__("_gfortran_caf_co_min");
 #endif
-void __wrap__gfortran_caf_co_min(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_16(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "_gfortran_caf_co_min",
-                                                "libcaf.h", "_gfortran_caf_co_min",
-                                                SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
-        scorep_real_16(a, result_image, stat, errmsg, a_len, errmsg_len);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "_gfortran_caf_co_min",
+                                                    "libcaf.h", "_gfortran_caf_co_min",
+                                                    SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
+            scorep_real_16(a, result_image, stat, errmsg, a_len, errmsg_len);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_mpi_collective_begin();
@@ -548,6 +677,16 @@ void __wrap__gfortran_caf_co_min(gfc_descriptor_t * a, int result_image, int * s
     return;
 
 }
+void __wrap__gfortran_caf_co_min(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len)
+{
+    scorep_region scorep_r = scorep_region_16;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        scorep_real_16(a, result_image, stat, errmsg, a_len, errmsg_len);
+        return;
+
+    }
+    scorep_libwrap_record_16(a, result_image, stat, errmsg, a_len, errmsg_len, scorep_r);
+}
 
 /* wrapper 17: _gfortran_caf_co_reduce (libcaf.h:294) */
 static scorep_region scorep_region_17 = SCOREP_LIBWRAP_UNDEFINED;
@@ -556,16 +695,19 @@ extern void scorep_real_17(gfc_descriptor_t * a, void *(*opr)(void *, void *), i
 #else
 extern void scorep_real_17(gfc_descriptor_t * a, void *(*opr)(void *, void *), int opr_flags, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len) __asm__("_gfortran_caf_co_reduce");
 #endif
-void __wrap__gfortran_caf_co_reduce(gfc_descriptor_t * a, void *(*opr)(void *, void *), int opr_flags, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_17(gfc_descriptor_t * a, void *(*opr)(void *, void *), int opr_flags, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "_gfortran_caf_co_reduce",
-                                                "libcaf.h", "_gfortran_caf_co_reduce",
-                                                SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
-        scorep_real_17(a, opr, opr_flags, result_image, stat, errmsg, a_len, errmsg_len);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "_gfortran_caf_co_reduce",
+                                                    "libcaf.h", "_gfortran_caf_co_reduce",
+                                                    SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
+            scorep_real_17(a, opr, opr_flags, result_image, stat, errmsg, a_len, errmsg_len);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_mpi_collective_begin();
@@ -577,6 +719,16 @@ void __wrap__gfortran_caf_co_reduce(gfc_descriptor_t * a, void *(*opr)(void *, v
     return;
 
 }
+void __wrap__gfortran_caf_co_reduce(gfc_descriptor_t * a, void *(*opr)(void *, void *), int opr_flags, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len)
+{
+    scorep_region scorep_r = scorep_region_17;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        scorep_real_17(a, opr, opr_flags, result_image, stat, errmsg, a_len, errmsg_len);
+        return;
+
+    }
+    scorep_libwrap_record_17(a, opr, opr_flags, result_image, stat, errmsg, a_len, errmsg_len, scorep_r);
+}
 
 /* wrapper 18: _gfortran_caf_co_sum (libcaf.h:296) */
 static scorep_region scorep_region_18 = SCOREP_LIBWRAP_UNDEFINED;
@@ -585,16 +737,19 @@ extern void scorep_real_18(gfc_descriptor_t * a, int result_image, int * stat, c
 #else
 extern void scorep_real_18(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, charlen_t errmsg_len) __asm__("_gfortran_caf_co_sum");
 #endif
-void __wrap__gfortran_caf_co_sum(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, charlen_t errmsg_len)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_18(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "_gfortran_caf_co_sum",
-                                                "libcaf.h", "_gfortran_caf_co_sum",
-                                                SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
-        scorep_real_18(a, result_image, stat, errmsg, errmsg_len);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "_gfortran_caf_co_sum",
+                                                    "libcaf.h", "_gfortran_caf_co_sum",
+                                                    SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
+            scorep_real_18(a, result_image, stat, errmsg, errmsg_len);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_mpi_collective_begin();
@@ -606,6 +761,16 @@ void __wrap__gfortran_caf_co_sum(gfc_descriptor_t * a, int result_image, int * s
     return;
 
 }
+void __wrap__gfortran_caf_co_sum(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    scorep_region scorep_r = scorep_region_18;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        scorep_real_18(a, result_image, stat, errmsg, errmsg_len);
+        return;
+
+    }
+    scorep_libwrap_record_18(a, result_image, stat, errmsg, errmsg_len, scorep_r);
+}
 
 /* wrapper 19: _gfortran_caf_sync_all (libcaf.h:298) */
 static scorep_region scorep_region_19 = SCOREP_LIBWRAP_UNDEFINED;
@@ -614,16 +779,19 @@ extern void scorep_real_19(int * stat, char * errmsg, charlen_t errmsg_len) __as
 #else
 extern void scorep_real_19(int * stat, char * errmsg, charlen_t errmsg_len) __asm__("_gfortran_caf_sync_all");
 #endif
-void __wrap__gfortran_caf_sync_all(int * stat, char * errmsg, charlen_t errmsg_len)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_19(int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "_gfortran_caf_sync_all",
-                                                "libcaf.h", "_gfortran_caf_sync_all",
-                                                SCOREP_ROLE_BARRIER)) == SCOREP_INVALID_ID) {
-        scorep_real_19(stat, errmsg, errmsg_len);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "_gfortran_caf_sync_all",
+                                                    "libcaf.h", "_gfortran_caf_sync_all",
+                                                    SCOREP_ROLE_BARRIER)) == SCOREP_INVALID_ID) {
+            scorep_real_19(stat, errmsg, errmsg_len);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_mpi_collective_begin();
@@ -635,6 +803,16 @@ void __wrap__gfortran_caf_sync_all(int * stat, char * errmsg, charlen_t errmsg_l
     return;
 
 }
+void __wrap__gfortran_caf_sync_all(int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    scorep_region scorep_r = scorep_region_19;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        scorep_real_19(stat, errmsg, errmsg_len);
+        return;
+
+    }
+    scorep_libwrap_record_19(stat, errmsg, errmsg_len, scorep_r);
+}
 
 /* wrapper 20: _gfortran_caf_sync_images (libcaf.h:299) */
 static scorep_region scorep_region_20 = SCOREP_LIBWRAP_UNDEFINED;
@@ -643,16 +821,19 @@ extern void scorep_real_20(int count, int images[], int * stat, char * errmsg, c
 #else
 extern void scorep_real_20(int count, int images[], int * stat, char * errmsg, charlen_t errmsg_len) __asm__("_gfortran_caf_sync_images");
 #endif
-void __wrap__gfortran_caf_sync_images(int count, int images[], int * stat, char * errmsg, charlen_t errmsg_len)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_20(int count, int images[], int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "_gfortran_caf_sync_images",
-                                                "libcaf.h", "_gfortran_caf_sync_images",
-                                                SCOREP_ROLE_BARRIER)) == SCOREP_INVALID_ID) {
-        scorep_real_20(count, images, stat, errmsg, errmsg_len);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "_gfortran_caf_sync_images",
+                                                    "libcaf.h", "_gfortran_caf_sync_images",
+                                                    SCOREP_ROLE_BARRIER)) == SCOREP_INVALID_ID) {
+            scorep_real_20(count, images, stat, errmsg, errmsg_len);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_mpi_collective_begin();
@@ -664,6 +845,16 @@ void __wrap__gfortran_caf_sync_images(int count, int images[], int * stat, char 
     return;
 
 }
+void __wrap__gfortran_caf_sync_images(int count, int images[], int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    scorep_region scorep_r = scorep_region_20;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        scorep_real_20(count, images, stat, errmsg, errmsg_len);
+        return;
+
+    }
+    scorep_libwrap_record_20(count, images, stat, errmsg, errmsg_len, scorep_r);
+}
 
 /* wrapper 21: _gfortran_caf_sync_memory (libcaf.h:300) */
 static scorep_region scorep_region_21 = SCOREP_LIBWRAP_UNDEFINED;
@@ -672,16 +863,19 @@ extern void scorep_real_21(int * stat, char * errmsg, charlen_t errmsg_len) __as
 #else
 extern void scorep_real_21(int * stat, char * errmsg, charlen_t errmsg_len) __asm__("_gfortran_caf_sync_memory");
 #endif
-void __wrap__gfortran_caf_sync_memory(int * stat, char * errmsg, charlen_t errmsg_len)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_21(int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "_gfortran_caf_sync_memory",
-                                                "libcaf.h", "_gfortran_caf_sync_memory",
-                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
-        scorep_real_21(stat, errmsg, errmsg_len);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "_gfortran_caf_sync_memory",
+                                                    "libcaf.h", "_gfortran_caf_sync_memory",
+                                                    SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+            scorep_real_21(stat, errmsg, errmsg_len);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -691,6 +885,16 @@ void __wrap__gfortran_caf_sync_memory(int * stat, char * errmsg, charlen_t errms
     return;
 
 }
+void __wrap__gfortran_caf_sync_memory(int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    scorep_region scorep_r = scorep_region_21;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        scorep_real_21(stat, errmsg, errmsg_len);
+        return;
+
+    }
+    scorep_libwrap_record_21(stat, errmsg, errmsg_len, scorep_r);
+}
 
 /* wrapper 22: _gfortran_caf_stop_str (libcaf.h:302) */
 static scorep_region scorep_region_22 = SCOREP_LIBWRAP_UNDEFINED;
@@ -699,16 +903,19 @@ extern void scorep_real_22(const char * string, charlen_t len, _Bool quiet) __as
 #else
 extern void scorep_real_22(const char * string, charlen_t len, _Bool quiet) __asm__("_gfortran_caf_stop_str");
 #endif
-void __wrap__gfortran_caf_stop_str(const char * string, charlen_t len, _Bool quiet)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_22(const char * string, charlen_t len, _Bool quiet, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "_gfortran_caf_stop_str",
-                                                "libcaf.h", "_gfortran_caf_stop_str",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        scorep_real_22(string, len, quiet);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "_gfortran_caf_stop_str",
+                                                    "libcaf.h", "_gfortran_caf_stop_str",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            scorep_real_22(string, len, quiet);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -720,6 +927,16 @@ void __wrap__gfortran_caf_stop_str(const char * string, charlen_t len, _Bool qui
     return;
 
 }
+void __wrap__gfortran_caf_stop_str(const char * string, charlen_t len, _Bool quiet)
+{
+    scorep_region scorep_r = scorep_region_22;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        scorep_real_22(string, len, quiet);
+        return;
+
+    }
+    scorep_libwrap_record_22(string, len, quiet, scorep_r);
+}
 
 /* wrapper 23: _gfortran_caf_stop_numeric (libcaf.h:304) */
 static scorep_region scorep_region_23 = SCOREP_LIBWRAP_UNDEFINED;
@@ -728,16 +945,19 @@ extern void scorep_real_23(int stop_code, _Bool quiet) __asm__("__real__gfortran
 #else
 extern void scorep_real_23(int stop_code, _Bool quiet) __asm__("_gfortran_caf_stop_numeric");
 #endif
-void __wrap__gfortran_caf_stop_numeric(int stop_code, _Bool quiet)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_23(int stop_code, _Bool quiet, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "_gfortran_caf_stop_numeric",
-                                                "libcaf.h", "_gfortran_caf_stop_numeric",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        scorep_real_23(stop_code, quiet);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "_gfortran_caf_stop_numeric",
+                                                    "libcaf.h", "_gfortran_caf_stop_numeric",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            scorep_real_23(stop_code, quiet);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -749,6 +969,16 @@ void __wrap__gfortran_caf_stop_numeric(int stop_code, _Bool quiet)
     return;
 
 }
+void __wrap__gfortran_caf_stop_numeric(int stop_code, _Bool quiet)
+{
+    scorep_region scorep_r = scorep_region_23;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        scorep_real_23(stop_code, quiet);
+        return;
+
+    }
+    scorep_libwrap_record_23(stop_code, quiet, scorep_r);
+}
 
 /* wrapper 24: _gfortran_caf_error_stop_str (libcaf.h:305) */
 static scorep_region scorep_region_24 = SCOREP_LIBWRAP_UNDEFINED;
@@ -757,16 +987,19 @@ extern void scorep_real_24(const char * string, charlen_t len, _Bool quiet) __as
 #else
 extern void scorep_real_24(const char * string, charlen_t len, _Bool quiet) __asm__("_gfortran_caf_error_stop_str");
 #endif
-void __wrap__gfortran_caf_error_stop_str(const char * string, charlen_t len, _Bool quiet)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_24(const char * string, charlen_t len, _Bool quiet, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_24, "_gfortran_caf_error_stop_str",
-                                                "libcaf.h", "_gfortran_caf_error_stop_str",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        scorep_real_24(string, len, quiet);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_24, "_gfortran_caf_error_stop_str",
+                                                    "libcaf.h", "_gfortran_caf_error_stop_str",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            scorep_real_24(string, len, quiet);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -778,6 +1011,16 @@ void __wrap__gfortran_caf_error_stop_str(const char * string, charlen_t len, _Bo
     return;
 
 }
+void __wrap__gfortran_caf_error_stop_str(const char * string, charlen_t len, _Bool quiet)
+{
+    scorep_region scorep_r = scorep_region_24;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        scorep_real_24(string, len, quiet);
+        return;
+
+    }
+    scorep_libwrap_record_24(string, len, quiet, scorep_r);
+}
 
 /* wrapper 25: _gfortran_caf_error_stop (libcaf.h:307) */
 static scorep_region scorep_region_25 = SCOREP_LIBWRAP_UNDEFINED;
@@ -786,16 +1029,19 @@ extern void scorep_real_25(int error, _Bool quiet) __asm__("__real__gfortran_caf
 #else
 extern void scorep_real_25(int error, _Bool quiet) __asm__("_gfortran_caf_error_stop");
 #endif
-void __wrap__gfortran_caf_error_stop(int error, _Bool quiet)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_25(int error, _Bool quiet, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_25, "_gfortran_caf_error_stop",
-                                                "libcaf.h", "_gfortran_caf_error_stop",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        scorep_real_25(error, quiet);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_25, "_gfortran_caf_error_stop",
+                                                    "libcaf.h", "_gfortran_caf_error_stop",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            scorep_real_25(error, quiet);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -807,6 +1053,16 @@ void __wrap__gfortran_caf_error_stop(int error, _Bool quiet)
     return;
 
 }
+void __wrap__gfortran_caf_error_stop(int error, _Bool quiet)
+{
+    scorep_region scorep_r = scorep_region_25;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        scorep_real_25(error, quiet);
+        return;
+
+    }
+    scorep_libwrap_record_25(error, quiet, scorep_r);
+}
 
 /* wrapper 26: _gfortran_caf_fail_image (libcaf.h:309) */
 static scorep_region scorep_region_26 = SCOREP_LIBWRAP_UNDEFINED;
@@ -815,16 +1071,19 @@ extern void scorep_real_26(void) __asm__("__real__gfortran_caf_fail_image");
 #else
 extern void scorep_real_26(void) __asm__("_gfortran_caf_fail_image");
 #endif
-void __wrap__gfortran_caf_fail_image(void)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_26(scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_26, "_gfortran_caf_fail_image",
-                                                "libcaf.h", "_gfortran_caf_fail_image",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        scorep_real_26();
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_26, "_gfortran_caf_fail_image",
+                                                    "libcaf.h", "_gfortran_caf_fail_image",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            scorep_real_26();
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -836,6 +1095,16 @@ void __wrap__gfortran_caf_fail_image(void)
     return;
 
 }
+void __wrap__gfortran_caf_fail_image(void)
+{
+    scorep_region scorep_r = scorep_region_26;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        scorep_real_26();
+        return;
+
+    }
+    scorep_libwrap_record_26(scorep_r);
+}
 
 /* wrapper 27: _gfortran_caf_form_team (libcaf.h:311) */
 static scorep_region scorep_region_27 = SCOREP_LIBWRAP_UNDEFINED;
@@ -844,16 +1113,19 @@ extern void scorep_real_27(int team_no, caf_team_t * team, int new_index) __asm_
 #else
 extern void scorep_real_27(int team_no, caf_team_t * team, int new_index) __asm__("_gfortran_caf_form_team");
 #endif
-void __wrap__gfortran_caf_form_team(int team_no, caf_team_t * team, int new_index)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_27(int team_no, caf_team_t * team, int new_index, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_27, "_gfortran_caf_form_team",
-                                                "libcaf.h", "_gfortran_caf_form_team",
-                                                SCOREP_ROLE_COLLECTIVE)) == SCOREP_INVALID_ID) {
-        scorep_real_27(team_no, team, new_index);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_27, "_gfortran_caf_form_team",
+                                                    "libcaf.h", "_gfortran_caf_form_team",
+                                                    SCOREP_ROLE_COLLECTIVE)) == SCOREP_INVALID_ID) {
+            scorep_real_27(team_no, team, new_index);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -863,6 +1135,16 @@ void __wrap__gfortran_caf_form_team(int team_no, caf_team_t * team, int new_inde
     return;
 
 }
+void __wrap__gfortran_caf_form_team(int team_no, caf_team_t * team, int new_index)
+{
+    scorep_region scorep_r = scorep_region_27;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        scorep_real_27(team_no, team, new_index);
+        return;
+
+    }
+    scorep_libwrap_record_27(team_no, team, new_index, scorep_r);
+}
 
 /* wrapper 28: _gfortran_caf_change_team (libcaf.h:312) */
 static scorep_region scorep_region_28 = SCOREP_LIBWRAP_UNDEFINED;
@@ -871,16 +1153,19 @@ extern void scorep_real_28(caf_team_t * team, int coselector) __asm__("__real__g
 #else
 extern void scorep_real_28(caf_team_t * team, int coselector) __asm__("_gfortran_caf_change_team");
 #endif
-void __wrap__gfortran_caf_change_team(caf_team_t * team, int coselector)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_28(caf_team_t * team, int coselector, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_28, "_gfortran_caf_change_team",
-                                                "libcaf.h", "_gfortran_caf_change_team",
-                                                SCOREP_ROLE_COLLECTIVE)) == SCOREP_INVALID_ID) {
-        scorep_real_28(team, coselector);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_28, "_gfortran_caf_change_team",
+                                                    "libcaf.h", "_gfortran_caf_change_team",
+                                                    SCOREP_ROLE_COLLECTIVE)) == SCOREP_INVALID_ID) {
+            scorep_real_28(team, coselector);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -891,6 +1176,16 @@ void __wrap__gfortran_caf_change_team(caf_team_t * team, int coselector)
     return;
 
 }
+void __wrap__gfortran_caf_change_team(caf_team_t * team, int coselector)
+{
+    scorep_region scorep_r = scorep_region_28;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        scorep_real_28(team, coselector);
+        return;
+
+    }
+    scorep_libwrap_record_28(team, coselector, scorep_r);
+}
 
 /* wrapper 29: _gfortran_caf_end_team (libcaf.h:313) */
 static scorep_region scorep_region_29 = SCOREP_LIBWRAP_UNDEFINED;
@@ -899,16 +1194,19 @@ extern void scorep_real_29(caf_team_t * team) __asm__("__real__gfortran_caf_end_
 #else
 extern void scorep_real_29(caf_team_t * team) __asm__("_gfortran_caf_end_team");
 #endif
-void __wrap__gfortran_caf_end_team(caf_team_t * team)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_29(caf_team_t * team, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_29, "_gfortran_caf_end_team",
-                                                "libcaf.h", "_gfortran_caf_end_team",
-                                                SCOREP_ROLE_COLLECTIVE)) == SCOREP_INVALID_ID) {
-        scorep_real_29(team);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_29, "_gfortran_caf_end_team",
+                                                    "libcaf.h", "_gfortran_caf_end_team",
+                                                    SCOREP_ROLE_COLLECTIVE)) == SCOREP_INVALID_ID) {
+            scorep_real_29(team);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -919,6 +1217,16 @@ void __wrap__gfortran_caf_end_team(caf_team_t * team)
     return;
 
 }
+void __wrap__gfortran_caf_end_team(caf_team_t * team)
+{
+    scorep_region scorep_r = scorep_region_29;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        scorep_real_29(team);
+        return;
+
+    }
+    scorep_libwrap_record_29(team, scorep_r);
+}
 
 /* wrapper 30: _gfortran_caf_sync_team (libcaf.h:314) */
 static scorep_region scorep_region_30 = SCOREP_LIBWRAP_UNDEFINED;
@@ -927,16 +1235,19 @@ extern void scorep_real_30(caf_team_t * team, int unused) __asm__("__real__gfort
 #else
 extern void scorep_real_30(caf_team_t * team, int unused) __asm__("_gfortran_caf_sync_team");
 #endif
-void __wrap__gfortran_caf_sync_team(caf_team_t * team, int unused)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_30(caf_team_t * team, int unused, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_30, "_gfortran_caf_sync_team",
-                                                "libcaf.h", "_gfortran_caf_sync_team",
-                                                SCOREP_ROLE_BARRIER)) == SCOREP_INVALID_ID) {
-        scorep_real_30(team, unused);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_30, "_gfortran_caf_sync_team",
+                                                    "libcaf.h", "_gfortran_caf_sync_team",
+                                                    SCOREP_ROLE_BARRIER)) == SCOREP_INVALID_ID) {
+            scorep_real_30(team, unused);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_mpi_collective_begin();
@@ -948,6 +1259,16 @@ void __wrap__gfortran_caf_sync_team(caf_team_t * team, int unused)
     return;
 
 }
+void __wrap__gfortran_caf_sync_team(caf_team_t * team, int unused)
+{
+    scorep_region scorep_r = scorep_region_30;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        scorep_real_30(team, unused);
+        return;
+
+    }
+    scorep_libwrap_record_30(team, unused, scorep_r);
+}
 
 /* wrapper 31: _gfortran_caf_team_number (libcaf.h:315) */
 static scorep_region scorep_region_31 = SCOREP_LIBWRAP_UNDEFINED;
@@ -956,15 +1277,18 @@ extern int scorep_real_31(caf_team_t * team) __asm__("__real__gfortran_caf_team_
 #else
 extern int scorep_real_31(caf_team_t * team) __asm__("_gfortran_caf_team_number");
 #endif
-int __wrap__gfortran_caf_team_number(caf_team_t * team)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_31(caf_team_t * team, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_31, "_gfortran_caf_team_number",
-                                                "libcaf.h", "_gfortran_caf_team_number",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        return scorep_real_31(team);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_31, "_gfortran_caf_team_number",
+                                                    "libcaf.h", "_gfortran_caf_team_number",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            return scorep_real_31(team);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -974,6 +1298,15 @@ int __wrap__gfortran_caf_team_number(caf_team_t * team)
     return scorep_result;
 
 }
+int __wrap__gfortran_caf_team_number(caf_team_t * team)
+{
+    scorep_region scorep_r = scorep_region_31;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_31(team);
+
+    }
+    return scorep_libwrap_record_31(team, scorep_r);
+}
 
 /* wrapper 32: _gfortran_caf_image_status (libcaf.h:317) */
 static scorep_region scorep_region_32 = SCOREP_LIBWRAP_UNDEFINED;
@@ -982,15 +1315,18 @@ extern int scorep_real_32(int image) __asm__("__real__gfortran_caf_image_status"
 #else
 extern int scorep_real_32(int image) __asm__("_gfortran_caf_image_status");
 #endif
-int __wrap__gfortran_caf_image_status(int image)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_32(int image, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_32, "_gfortran_caf_image_status",
-                                                "libcaf.h", "_gfortran_caf_image_status",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        return scorep_real_32(image);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_32, "_gfortran_caf_image_status",
+                                                    "libcaf.h", "_gfortran_caf_image_status",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            return scorep_real_32(image);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -1000,6 +1336,15 @@ int __wrap__gfortran_caf_image_status(int image)
     return scorep_result;
 
 }
+int __wrap__gfortran_caf_image_status(int image)
+{
+    scorep_region scorep_r = scorep_region_32;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_32(image);
+
+    }
+    return scorep_libwrap_record_32(image, scorep_r);
+}
 
 /* wrapper 33: _gfortran_caf_failed_images (libcaf.h:318) */
 static scorep_region scorep_region_33 = SCOREP_LIBWRAP_UNDEFINED;
@@ -1008,16 +1353,19 @@ extern void scorep_real_33(gfc_descriptor_t * array, int team, int * kind) __asm
 #else
 extern void scorep_real_33(gfc_descriptor_t * array, int team, int * kind) __asm__("_gfortran_caf_failed_images");
 #endif
-void __wrap__gfortran_caf_failed_images(gfc_descriptor_t * array, int team, int * kind)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_33(gfc_descriptor_t * array, int team, int * kind, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_33, "_gfortran_caf_failed_images",
-                                                "libcaf.h", "_gfortran_caf_failed_images",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        scorep_real_33(array, team, kind);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_33, "_gfortran_caf_failed_images",
+                                                    "libcaf.h", "_gfortran_caf_failed_images",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            scorep_real_33(array, team, kind);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -1027,6 +1375,16 @@ void __wrap__gfortran_caf_failed_images(gfc_descriptor_t * array, int team, int 
     return;
 
 }
+void __wrap__gfortran_caf_failed_images(gfc_descriptor_t * array, int team, int * kind)
+{
+    scorep_region scorep_r = scorep_region_33;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        scorep_real_33(array, team, kind);
+        return;
+
+    }
+    scorep_libwrap_record_33(array, team, kind, scorep_r);
+}
 
 /* wrapper 34: _gfortran_caf_stopped_images (libcaf.h:319) */
 static scorep_region scorep_region_34 = SCOREP_LIBWRAP_UNDEFINED;
@@ -1035,16 +1393,19 @@ extern void scorep_real_34(gfc_descriptor_t * array, int team, int * kind) __asm
 #else
 extern void scorep_real_34(gfc_descriptor_t * array, int team, int * kind) __asm__("_gfortran_caf_stopped_images");
 #endif
-void __wrap__gfortran_caf_stopped_images(gfc_descriptor_t * array, int team, int * kind)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_34(gfc_descriptor_t * array, int team, int * kind, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_34, "_gfortran_caf_stopped_images",
-                                                "libcaf.h", "_gfortran_caf_stopped_images",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        scorep_real_34(array, team, kind);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_34, "_gfortran_caf_stopped_images",
+                                                    "libcaf.h", "_gfortran_caf_stopped_images",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            scorep_real_34(array, team, kind);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -1053,6 +1414,16 @@ void __wrap__gfortran_caf_stopped_images(gfc_descriptor_t * array, int team, int
     scorep_libwrap_end(scorep_r);
     return;
 
+}
+void __wrap__gfortran_caf_stopped_images(gfc_descriptor_t * array, int team, int * kind)
+{
+    scorep_region scorep_r = scorep_region_34;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        scorep_real_34(array, team, kind);
+        return;
+
+    }
+    scorep_libwrap_record_34(array, team, kind, scorep_r);
 }
 
 /* wrapper 35: _gfortran_caf_atomic_define (libcaf.h:321) */
@@ -1190,16 +1561,19 @@ extern void scorep_real_39(caf_token_t token, size_t index, int image_index, int
 #else
 extern void scorep_real_39(caf_token_t token, size_t index, int image_index, int * acquired_lock, int * stat, char * errmsg, charlen_t errmsg_len) __asm__("_gfortran_caf_lock");
 #endif
-void __wrap__gfortran_caf_lock(caf_token_t token, size_t index, int image_index, int * acquired_lock, int * stat, char * errmsg, charlen_t errmsg_len)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_39(caf_token_t token, size_t index, int image_index, int * acquired_lock, int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_39, "_gfortran_caf_lock",
-                                                "libcaf.h", "_gfortran_caf_lock",
-                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
-        scorep_real_39(token, index, image_index, acquired_lock, stat, errmsg, errmsg_len);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_39, "_gfortran_caf_lock",
+                                                    "libcaf.h", "_gfortran_caf_lock",
+                                                    SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+            scorep_real_39(token, index, image_index, acquired_lock, stat, errmsg, errmsg_len);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -1210,6 +1584,16 @@ void __wrap__gfortran_caf_lock(caf_token_t token, size_t index, int image_index,
     return;
 
 }
+void __wrap__gfortran_caf_lock(caf_token_t token, size_t index, int image_index, int * acquired_lock, int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    scorep_region scorep_r = scorep_region_39;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        scorep_real_39(token, index, image_index, acquired_lock, stat, errmsg, errmsg_len);
+        return;
+
+    }
+    scorep_libwrap_record_39(token, index, image_index, acquired_lock, stat, errmsg, errmsg_len, scorep_r);
+}
 
 /* wrapper 40: _gfortran_caf_unlock (libcaf.h:329) */
 static scorep_region scorep_region_40 = SCOREP_LIBWRAP_UNDEFINED;
@@ -1218,16 +1602,19 @@ extern void scorep_real_40(caf_token_t token, size_t index, int image_index, int
 #else
 extern void scorep_real_40(caf_token_t token, size_t index, int image_index, int * stat, char * errmsg, charlen_t errmsg_len) __asm__("_gfortran_caf_unlock");
 #endif
-void __wrap__gfortran_caf_unlock(caf_token_t token, size_t index, int image_index, int * stat, char * errmsg, charlen_t errmsg_len)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_40(caf_token_t token, size_t index, int image_index, int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_40, "_gfortran_caf_unlock",
-                                                "libcaf.h", "_gfortran_caf_unlock",
-                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
-        scorep_real_40(token, index, image_index, stat, errmsg, errmsg_len);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_40, "_gfortran_caf_unlock",
+                                                    "libcaf.h", "_gfortran_caf_unlock",
+                                                    SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+            scorep_real_40(token, index, image_index, stat, errmsg, errmsg_len);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -1237,6 +1624,16 @@ void __wrap__gfortran_caf_unlock(caf_token_t token, size_t index, int image_inde
     scorep_libwrap_end(scorep_r);
     return;
 
+}
+void __wrap__gfortran_caf_unlock(caf_token_t token, size_t index, int image_index, int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    scorep_region scorep_r = scorep_region_40;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        scorep_real_40(token, index, image_index, stat, errmsg, errmsg_len);
+        return;
+
+    }
+    scorep_libwrap_record_40(token, index, image_index, stat, errmsg, errmsg_len, scorep_r);
 }
 
 /* wrapper 41: _gfortran_caf_event_post (libcaf.h:330) */
@@ -1276,16 +1673,19 @@ extern void scorep_real_42(caf_token_t token, size_t index, int until_count, int
 #else
 extern void scorep_real_42(caf_token_t token, size_t index, int until_count, int * stat, char * errmsg, charlen_t errmsg_len) __asm__("_gfortran_caf_event_wait");
 #endif
-void __wrap__gfortran_caf_event_wait(caf_token_t token, size_t index, int until_count, int * stat, char * errmsg, charlen_t errmsg_len)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_42(caf_token_t token, size_t index, int until_count, int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_42, "_gfortran_caf_event_wait",
-                                                "libcaf.h", "_gfortran_caf_event_wait",
-                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
-        scorep_real_42(token, index, until_count, stat, errmsg, errmsg_len);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_42, "_gfortran_caf_event_wait",
+                                                    "libcaf.h", "_gfortran_caf_event_wait",
+                                                    SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+            scorep_real_42(token, index, until_count, stat, errmsg, errmsg_len);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -1295,6 +1695,16 @@ void __wrap__gfortran_caf_event_wait(caf_token_t token, size_t index, int until_
     return;
 
 }
+void __wrap__gfortran_caf_event_wait(caf_token_t token, size_t index, int until_count, int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    scorep_region scorep_r = scorep_region_42;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        scorep_real_42(token, index, until_count, stat, errmsg, errmsg_len);
+        return;
+
+    }
+    scorep_libwrap_record_42(token, index, until_count, stat, errmsg, errmsg_len, scorep_r);
+}
 
 /* wrapper 43: _gfortran_caf_event_query (libcaf.h:332) */
 static scorep_region scorep_region_43 = SCOREP_LIBWRAP_UNDEFINED;
@@ -1303,16 +1713,19 @@ extern void scorep_real_43(caf_token_t token, size_t index, int image_index, int
 #else
 extern void scorep_real_43(caf_token_t token, size_t index, int image_index, int * count, int * stat) __asm__("_gfortran_caf_event_query");
 #endif
-void __wrap__gfortran_caf_event_query(caf_token_t token, size_t index, int image_index, int * count, int * stat)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_43(caf_token_t token, size_t index, int image_index, int * count, int * stat, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_43, "_gfortran_caf_event_query",
-                                                "libcaf.h", "_gfortran_caf_event_query",
-                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
-        scorep_real_43(token, index, image_index, count, stat);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_43, "_gfortran_caf_event_query",
+                                                    "libcaf.h", "_gfortran_caf_event_query",
+                                                    SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+            scorep_real_43(token, index, image_index, count, stat);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -1322,6 +1735,16 @@ void __wrap__gfortran_caf_event_query(caf_token_t token, size_t index, int image
     return;
 
 }
+void __wrap__gfortran_caf_event_query(caf_token_t token, size_t index, int image_index, int * count, int * stat)
+{
+    scorep_region scorep_r = scorep_region_43;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        scorep_real_43(token, index, image_index, count, stat);
+        return;
+
+    }
+    scorep_libwrap_record_43(token, index, image_index, count, stat, scorep_r);
+}
 
 /* wrapper 44: _gfortran_caf_random_init (libcaf.h:334) */
 static scorep_region scorep_region_44 = SCOREP_LIBWRAP_UNDEFINED;
@@ -1330,16 +1753,19 @@ extern void scorep_real_44(_Bool repeatable, _Bool image_distinct) __asm__("__re
 #else
 extern void scorep_real_44(_Bool repeatable, _Bool image_distinct) __asm__("_gfortran_caf_random_init");
 #endif
-void __wrap__gfortran_caf_random_init(_Bool repeatable, _Bool image_distinct)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_44(_Bool repeatable, _Bool image_distinct, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "_gfortran_caf_random_init",
-                                                "libcaf.h", "_gfortran_caf_random_init",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        scorep_real_44(repeatable, image_distinct);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "_gfortran_caf_random_init",
+                                                    "libcaf.h", "_gfortran_caf_random_init",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            scorep_real_44(repeatable, image_distinct);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -1348,6 +1774,16 @@ void __wrap__gfortran_caf_random_init(_Bool repeatable, _Bool image_distinct)
     scorep_libwrap_end(scorep_r);
     return;
 
+}
+void __wrap__gfortran_caf_random_init(_Bool repeatable, _Bool image_distinct)
+{
+    scorep_region scorep_r = scorep_region_44;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        scorep_real_44(repeatable, image_distinct);
+        return;
+
+    }
+    scorep_libwrap_record_44(repeatable, image_distinct, scorep_r);
 }
 
 #ifdef __cplusplus

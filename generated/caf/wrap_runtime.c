@@ -60,17 +60,20 @@ extern "C" {
 /* wrapper 0: _gfortran_caf_is_contiguous (libcaf.h:225) */
 static scorep_region scorep_region_0 = SCOREP_LIBWRAP_UNDEFINED;
 static _Bool (*scorep_real_0)(gfc_descriptor_t * desc);
-static __attribute__((used)) _Bool scorep_libwrap_rt_0(gfc_descriptor_t * desc)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) _Bool scorep_libwrap_record_0(gfc_descriptor_t * desc, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_0 == NULL, 0))
-        scorep_real_0 = (__typeof__(scorep_real_0))scorep_libwrap_resolve_here("_gfortran_caf_is_contiguous");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "_gfortran_caf_is_contiguous",
-                                                "libcaf.h", "_gfortran_caf_is_contiguous",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        return scorep_real_0(desc);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_0 == NULL, 0)) {
+        if (scorep_real_0 == NULL)
+            scorep_real_0 = (__typeof__(scorep_real_0))scorep_libwrap_resolve_here("_gfortran_caf_is_contiguous");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "_gfortran_caf_is_contiguous",
+                                                    "libcaf.h", "_gfortran_caf_is_contiguous",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            return scorep_real_0(desc);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -80,23 +83,36 @@ static __attribute__((used)) _Bool scorep_libwrap_rt_0(gfc_descriptor_t * desc)
     return scorep_result;
 
 }
+static __attribute__((used)) _Bool scorep_libwrap_rt_0(gfc_descriptor_t * desc)
+{
+    scorep_region scorep_r = scorep_region_0;
+    if (__builtin_expect(scorep_real_0 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_0(desc);
+
+    }
+    return scorep_libwrap_record_0(desc, scorep_r);
+}
 __asm__(".globl _gfortran_caf_is_contiguous\n\t.set _gfortran_caf_is_contiguous, scorep_libwrap_rt_0");
 
 /* wrapper 1: _gfortran_caf_init (libcaf.h:229) */
 static scorep_region scorep_region_1 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_1)(int * argc, char *** argv);
-static __attribute__((used)) void scorep_libwrap_rt_1(int * argc, char *** argv)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_1(int * argc, char *** argv, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_1 == NULL, 0))
-        scorep_real_1 = (__typeof__(scorep_real_1))scorep_libwrap_resolve_here("_gfortran_caf_init");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "_gfortran_caf_init",
-                                                "libcaf.h", "_gfortran_caf_init",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        scorep_real_1(argc, argv);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_1 == NULL, 0)) {
+        if (scorep_real_1 == NULL)
+            scorep_real_1 = (__typeof__(scorep_real_1))scorep_libwrap_resolve_here("_gfortran_caf_init");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "_gfortran_caf_init",
+                                                    "libcaf.h", "_gfortran_caf_init",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            scorep_real_1(argc, argv);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -107,23 +123,37 @@ static __attribute__((used)) void scorep_libwrap_rt_1(int * argc, char *** argv)
     return;
 
 }
+static __attribute__((used)) void scorep_libwrap_rt_1(int * argc, char *** argv)
+{
+    scorep_region scorep_r = scorep_region_1;
+    if (__builtin_expect(scorep_real_1 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        scorep_real_1(argc, argv);
+        return;
+
+    }
+    scorep_libwrap_record_1(argc, argv, scorep_r);
+}
 __asm__(".globl _gfortran_caf_init\n\t.set _gfortran_caf_init, scorep_libwrap_rt_1");
 
 /* wrapper 2: _gfortran_caf_finalize (libcaf.h:230) */
 static scorep_region scorep_region_2 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_2)(void);
-static __attribute__((used)) void scorep_libwrap_rt_2(void)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_2(scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_2 == NULL, 0))
-        scorep_real_2 = (__typeof__(scorep_real_2))scorep_libwrap_resolve_here("_gfortran_caf_finalize");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "_gfortran_caf_finalize",
-                                                "libcaf.h", "_gfortran_caf_finalize",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        scorep_real_2();
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_2 == NULL, 0)) {
+        if (scorep_real_2 == NULL)
+            scorep_real_2 = (__typeof__(scorep_real_2))scorep_libwrap_resolve_here("_gfortran_caf_finalize");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "_gfortran_caf_finalize",
+                                                    "libcaf.h", "_gfortran_caf_finalize",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            scorep_real_2();
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -135,22 +165,36 @@ static __attribute__((used)) void scorep_libwrap_rt_2(void)
     return;
 
 }
+static __attribute__((used)) void scorep_libwrap_rt_2(void)
+{
+    scorep_region scorep_r = scorep_region_2;
+    if (__builtin_expect(scorep_real_2 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        scorep_real_2();
+        return;
+
+    }
+    scorep_libwrap_record_2(scorep_r);
+}
 __asm__(".globl _gfortran_caf_finalize\n\t.set _gfortran_caf_finalize, scorep_libwrap_rt_2");
 
 /* wrapper 3: _gfortran_caf_this_image (libcaf.h:232) */
 static scorep_region scorep_region_3 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_3)(int distance);
-static __attribute__((used)) int scorep_libwrap_rt_3(int distance)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_3(int distance, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_3 == NULL, 0))
-        scorep_real_3 = (__typeof__(scorep_real_3))scorep_libwrap_resolve_here("_gfortran_caf_this_image");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "_gfortran_caf_this_image",
-                                                "libcaf.h", "_gfortran_caf_this_image",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        return scorep_real_3(distance);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_3 == NULL, 0)) {
+        if (scorep_real_3 == NULL)
+            scorep_real_3 = (__typeof__(scorep_real_3))scorep_libwrap_resolve_here("_gfortran_caf_this_image");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "_gfortran_caf_this_image",
+                                                    "libcaf.h", "_gfortran_caf_this_image",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            return scorep_real_3(distance);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -160,22 +204,35 @@ static __attribute__((used)) int scorep_libwrap_rt_3(int distance)
     return scorep_result;
 
 }
+static __attribute__((used)) int scorep_libwrap_rt_3(int distance)
+{
+    scorep_region scorep_r = scorep_region_3;
+    if (__builtin_expect(scorep_real_3 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_3(distance);
+
+    }
+    return scorep_libwrap_record_3(distance, scorep_r);
+}
 __asm__(".globl _gfortran_caf_this_image\n\t.set _gfortran_caf_this_image, scorep_libwrap_rt_3");
 
 /* wrapper 4: _gfortran_caf_num_images (libcaf.h:233) */
 static scorep_region scorep_region_4 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_4)(int distance, int failed);
-static __attribute__((used)) int scorep_libwrap_rt_4(int distance, int failed)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_4(int distance, int failed, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_4 == NULL, 0))
-        scorep_real_4 = (__typeof__(scorep_real_4))scorep_libwrap_resolve_here("_gfortran_caf_num_images");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "_gfortran_caf_num_images",
-                                                "libcaf.h", "_gfortran_caf_num_images",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        return scorep_real_4(distance, failed);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_4 == NULL, 0)) {
+        if (scorep_real_4 == NULL)
+            scorep_real_4 = (__typeof__(scorep_real_4))scorep_libwrap_resolve_here("_gfortran_caf_num_images");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "_gfortran_caf_num_images",
+                                                    "libcaf.h", "_gfortran_caf_num_images",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            return scorep_real_4(distance, failed);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -185,23 +242,36 @@ static __attribute__((used)) int scorep_libwrap_rt_4(int distance, int failed)
     return scorep_result;
 
 }
+static __attribute__((used)) int scorep_libwrap_rt_4(int distance, int failed)
+{
+    scorep_region scorep_r = scorep_region_4;
+    if (__builtin_expect(scorep_real_4 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_4(distance, failed);
+
+    }
+    return scorep_libwrap_record_4(distance, failed, scorep_r);
+}
 __asm__(".globl _gfortran_caf_num_images\n\t.set _gfortran_caf_num_images, scorep_libwrap_rt_4");
 
 /* wrapper 5: _gfortran_caf_register (libcaf.h:236) */
 static scorep_region scorep_region_5 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_5)(size_t size, caf_register_t type, caf_token_t * token, gfc_descriptor_t * desc, int * stat, char * errmsg, charlen_t errmsg_len);
-static __attribute__((used)) void scorep_libwrap_rt_5(size_t size, caf_register_t type, caf_token_t * token, gfc_descriptor_t * desc, int * stat, char * errmsg, charlen_t errmsg_len)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_5(size_t size, caf_register_t type, caf_token_t * token, gfc_descriptor_t * desc, int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_5 == NULL, 0))
-        scorep_real_5 = (__typeof__(scorep_real_5))scorep_libwrap_resolve_here("_gfortran_caf_register");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "_gfortran_caf_register",
-                                                "libcaf.h", "_gfortran_caf_register",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        scorep_real_5(size, type, token, desc, stat, errmsg, errmsg_len);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_5 == NULL, 0)) {
+        if (scorep_real_5 == NULL)
+            scorep_real_5 = (__typeof__(scorep_real_5))scorep_libwrap_resolve_here("_gfortran_caf_register");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "_gfortran_caf_register",
+                                                    "libcaf.h", "_gfortran_caf_register",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            scorep_real_5(size, type, token, desc, stat, errmsg, errmsg_len);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -213,23 +283,37 @@ static __attribute__((used)) void scorep_libwrap_rt_5(size_t size, caf_register_
     return;
 
 }
+static __attribute__((used)) void scorep_libwrap_rt_5(size_t size, caf_register_t type, caf_token_t * token, gfc_descriptor_t * desc, int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    scorep_region scorep_r = scorep_region_5;
+    if (__builtin_expect(scorep_real_5 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        scorep_real_5(size, type, token, desc, stat, errmsg, errmsg_len);
+        return;
+
+    }
+    scorep_libwrap_record_5(size, type, token, desc, stat, errmsg, errmsg_len, scorep_r);
+}
 __asm__(".globl _gfortran_caf_register\n\t.set _gfortran_caf_register, scorep_libwrap_rt_5");
 
 /* wrapper 6: _gfortran_caf_deregister (libcaf.h:238) */
 static scorep_region scorep_region_6 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_6)(caf_token_t * token, int type, int * stat, char * errmsg, charlen_t errmsg_len);
-static __attribute__((used)) void scorep_libwrap_rt_6(caf_token_t * token, int type, int * stat, char * errmsg, charlen_t errmsg_len)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_6(caf_token_t * token, int type, int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_6 == NULL, 0))
-        scorep_real_6 = (__typeof__(scorep_real_6))scorep_libwrap_resolve_here("_gfortran_caf_deregister");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "_gfortran_caf_deregister",
-                                                "libcaf.h", "_gfortran_caf_deregister",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        scorep_real_6(token, type, stat, errmsg, errmsg_len);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_6 == NULL, 0)) {
+        if (scorep_real_6 == NULL)
+            scorep_real_6 = (__typeof__(scorep_real_6))scorep_libwrap_resolve_here("_gfortran_caf_deregister");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "_gfortran_caf_deregister",
+                                                    "libcaf.h", "_gfortran_caf_deregister",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            scorep_real_6(token, type, stat, errmsg, errmsg_len);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -240,6 +324,17 @@ static __attribute__((used)) void scorep_libwrap_rt_6(caf_token_t * token, int t
     scorep_libwrap_end(scorep_r);
     return;
 
+}
+static __attribute__((used)) void scorep_libwrap_rt_6(caf_token_t * token, int type, int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    scorep_region scorep_r = scorep_region_6;
+    if (__builtin_expect(scorep_real_6 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        scorep_real_6(token, type, stat, errmsg, errmsg_len);
+        return;
+
+    }
+    scorep_libwrap_record_6(token, type, stat, errmsg, errmsg_len, scorep_r);
 }
 __asm__(".globl _gfortran_caf_deregister\n\t.set _gfortran_caf_deregister, scorep_libwrap_rt_6");
 
@@ -434,17 +529,20 @@ __asm__(".globl _gfortran_caf_sendget_by_ref\n\t.set _gfortran_caf_sendget_by_re
 /* wrapper 13: _gfortran_caf_is_present (libcaf.h:288) */
 static scorep_region scorep_region_13 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_13)(caf_token_t token, int image_index, caf_reference_t * refs);
-static __attribute__((used)) int scorep_libwrap_rt_13(caf_token_t token, int image_index, caf_reference_t * refs)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_13(caf_token_t token, int image_index, caf_reference_t * refs, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_13 == NULL, 0))
-        scorep_real_13 = (__typeof__(scorep_real_13))scorep_libwrap_resolve_here("_gfortran_caf_is_present");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "_gfortran_caf_is_present",
-                                                "libcaf.h", "_gfortran_caf_is_present",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        return scorep_real_13(token, image_index, refs);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_13 == NULL, 0)) {
+        if (scorep_real_13 == NULL)
+            scorep_real_13 = (__typeof__(scorep_real_13))scorep_libwrap_resolve_here("_gfortran_caf_is_present");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "_gfortran_caf_is_present",
+                                                    "libcaf.h", "_gfortran_caf_is_present",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            return scorep_real_13(token, image_index, refs);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -454,23 +552,36 @@ static __attribute__((used)) int scorep_libwrap_rt_13(caf_token_t token, int ima
     return scorep_result;
 
 }
+static __attribute__((used)) int scorep_libwrap_rt_13(caf_token_t token, int image_index, caf_reference_t * refs)
+{
+    scorep_region scorep_r = scorep_region_13;
+    if (__builtin_expect(scorep_real_13 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_13(token, image_index, refs);
+
+    }
+    return scorep_libwrap_record_13(token, image_index, refs, scorep_r);
+}
 __asm__(".globl _gfortran_caf_is_present\n\t.set _gfortran_caf_is_present, scorep_libwrap_rt_13");
 
 /* wrapper 14: _gfortran_caf_co_broadcast (libcaf.h:291) */
 static scorep_region scorep_region_14 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_14)(gfc_descriptor_t * a, int source_image, int * stat, char * errmsg, charlen_t errmsg_len);
-static __attribute__((used)) void scorep_libwrap_rt_14(gfc_descriptor_t * a, int source_image, int * stat, char * errmsg, charlen_t errmsg_len)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_14(gfc_descriptor_t * a, int source_image, int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_14 == NULL, 0))
-        scorep_real_14 = (__typeof__(scorep_real_14))scorep_libwrap_resolve_here("_gfortran_caf_co_broadcast");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "_gfortran_caf_co_broadcast",
-                                                "libcaf.h", "_gfortran_caf_co_broadcast",
-                                                SCOREP_ROLE_ONE2ALL)) == SCOREP_INVALID_ID) {
-        scorep_real_14(a, source_image, stat, errmsg, errmsg_len);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_14 == NULL, 0)) {
+        if (scorep_real_14 == NULL)
+            scorep_real_14 = (__typeof__(scorep_real_14))scorep_libwrap_resolve_here("_gfortran_caf_co_broadcast");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "_gfortran_caf_co_broadcast",
+                                                    "libcaf.h", "_gfortran_caf_co_broadcast",
+                                                    SCOREP_ROLE_ONE2ALL)) == SCOREP_INVALID_ID) {
+            scorep_real_14(a, source_image, stat, errmsg, errmsg_len);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_mpi_collective_begin();
@@ -482,23 +593,37 @@ static __attribute__((used)) void scorep_libwrap_rt_14(gfc_descriptor_t * a, int
     return;
 
 }
+static __attribute__((used)) void scorep_libwrap_rt_14(gfc_descriptor_t * a, int source_image, int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    scorep_region scorep_r = scorep_region_14;
+    if (__builtin_expect(scorep_real_14 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        scorep_real_14(a, source_image, stat, errmsg, errmsg_len);
+        return;
+
+    }
+    scorep_libwrap_record_14(a, source_image, stat, errmsg, errmsg_len, scorep_r);
+}
 __asm__(".globl _gfortran_caf_co_broadcast\n\t.set _gfortran_caf_co_broadcast, scorep_libwrap_rt_14");
 
 /* wrapper 15: _gfortran_caf_co_max (libcaf.h:292) */
 static scorep_region scorep_region_15 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_15)(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len);
-static __attribute__((used)) void scorep_libwrap_rt_15(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_15(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_15 == NULL, 0))
-        scorep_real_15 = (__typeof__(scorep_real_15))scorep_libwrap_resolve_here("_gfortran_caf_co_max");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "_gfortran_caf_co_max",
-                                                "libcaf.h", "_gfortran_caf_co_max",
-                                                SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
-        scorep_real_15(a, result_image, stat, errmsg, a_len, errmsg_len);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_15 == NULL, 0)) {
+        if (scorep_real_15 == NULL)
+            scorep_real_15 = (__typeof__(scorep_real_15))scorep_libwrap_resolve_here("_gfortran_caf_co_max");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "_gfortran_caf_co_max",
+                                                    "libcaf.h", "_gfortran_caf_co_max",
+                                                    SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
+            scorep_real_15(a, result_image, stat, errmsg, a_len, errmsg_len);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_mpi_collective_begin();
@@ -510,23 +635,37 @@ static __attribute__((used)) void scorep_libwrap_rt_15(gfc_descriptor_t * a, int
     return;
 
 }
+static __attribute__((used)) void scorep_libwrap_rt_15(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len)
+{
+    scorep_region scorep_r = scorep_region_15;
+    if (__builtin_expect(scorep_real_15 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        scorep_real_15(a, result_image, stat, errmsg, a_len, errmsg_len);
+        return;
+
+    }
+    scorep_libwrap_record_15(a, result_image, stat, errmsg, a_len, errmsg_len, scorep_r);
+}
 __asm__(".globl _gfortran_caf_co_max\n\t.set _gfortran_caf_co_max, scorep_libwrap_rt_15");
 
 /* wrapper 16: _gfortran_caf_co_min (libcaf.h:293) */
 static scorep_region scorep_region_16 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_16)(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len);
-static __attribute__((used)) void scorep_libwrap_rt_16(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_16(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_16 == NULL, 0))
-        scorep_real_16 = (__typeof__(scorep_real_16))scorep_libwrap_resolve_here("_gfortran_caf_co_min");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "_gfortran_caf_co_min",
-                                                "libcaf.h", "_gfortran_caf_co_min",
-                                                SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
-        scorep_real_16(a, result_image, stat, errmsg, a_len, errmsg_len);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_16 == NULL, 0)) {
+        if (scorep_real_16 == NULL)
+            scorep_real_16 = (__typeof__(scorep_real_16))scorep_libwrap_resolve_here("_gfortran_caf_co_min");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "_gfortran_caf_co_min",
+                                                    "libcaf.h", "_gfortran_caf_co_min",
+                                                    SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
+            scorep_real_16(a, result_image, stat, errmsg, a_len, errmsg_len);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_mpi_collective_begin();
@@ -538,23 +677,37 @@ static __attribute__((used)) void scorep_libwrap_rt_16(gfc_descriptor_t * a, int
     return;
 
 }
+static __attribute__((used)) void scorep_libwrap_rt_16(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len)
+{
+    scorep_region scorep_r = scorep_region_16;
+    if (__builtin_expect(scorep_real_16 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        scorep_real_16(a, result_image, stat, errmsg, a_len, errmsg_len);
+        return;
+
+    }
+    scorep_libwrap_record_16(a, result_image, stat, errmsg, a_len, errmsg_len, scorep_r);
+}
 __asm__(".globl _gfortran_caf_co_min\n\t.set _gfortran_caf_co_min, scorep_libwrap_rt_16");
 
 /* wrapper 17: _gfortran_caf_co_reduce (libcaf.h:294) */
 static scorep_region scorep_region_17 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_17)(gfc_descriptor_t * a, void *(*opr)(void *, void *), int opr_flags, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len);
-static __attribute__((used)) void scorep_libwrap_rt_17(gfc_descriptor_t * a, void *(*opr)(void *, void *), int opr_flags, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_17(gfc_descriptor_t * a, void *(*opr)(void *, void *), int opr_flags, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_17 == NULL, 0))
-        scorep_real_17 = (__typeof__(scorep_real_17))scorep_libwrap_resolve_here("_gfortran_caf_co_reduce");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "_gfortran_caf_co_reduce",
-                                                "libcaf.h", "_gfortran_caf_co_reduce",
-                                                SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
-        scorep_real_17(a, opr, opr_flags, result_image, stat, errmsg, a_len, errmsg_len);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_17 == NULL, 0)) {
+        if (scorep_real_17 == NULL)
+            scorep_real_17 = (__typeof__(scorep_real_17))scorep_libwrap_resolve_here("_gfortran_caf_co_reduce");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "_gfortran_caf_co_reduce",
+                                                    "libcaf.h", "_gfortran_caf_co_reduce",
+                                                    SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
+            scorep_real_17(a, opr, opr_flags, result_image, stat, errmsg, a_len, errmsg_len);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_mpi_collective_begin();
@@ -566,23 +719,37 @@ static __attribute__((used)) void scorep_libwrap_rt_17(gfc_descriptor_t * a, voi
     return;
 
 }
+static __attribute__((used)) void scorep_libwrap_rt_17(gfc_descriptor_t * a, void *(*opr)(void *, void *), int opr_flags, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len)
+{
+    scorep_region scorep_r = scorep_region_17;
+    if (__builtin_expect(scorep_real_17 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        scorep_real_17(a, opr, opr_flags, result_image, stat, errmsg, a_len, errmsg_len);
+        return;
+
+    }
+    scorep_libwrap_record_17(a, opr, opr_flags, result_image, stat, errmsg, a_len, errmsg_len, scorep_r);
+}
 __asm__(".globl _gfortran_caf_co_reduce\n\t.set _gfortran_caf_co_reduce, scorep_libwrap_rt_17");
 
 /* wrapper 18: _gfortran_caf_co_sum (libcaf.h:296) */
 static scorep_region scorep_region_18 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_18)(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, charlen_t errmsg_len);
-static __attribute__((used)) void scorep_libwrap_rt_18(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, charlen_t errmsg_len)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_18(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_18 == NULL, 0))
-        scorep_real_18 = (__typeof__(scorep_real_18))scorep_libwrap_resolve_here("_gfortran_caf_co_sum");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "_gfortran_caf_co_sum",
-                                                "libcaf.h", "_gfortran_caf_co_sum",
-                                                SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
-        scorep_real_18(a, result_image, stat, errmsg, errmsg_len);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_18 == NULL, 0)) {
+        if (scorep_real_18 == NULL)
+            scorep_real_18 = (__typeof__(scorep_real_18))scorep_libwrap_resolve_here("_gfortran_caf_co_sum");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "_gfortran_caf_co_sum",
+                                                    "libcaf.h", "_gfortran_caf_co_sum",
+                                                    SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
+            scorep_real_18(a, result_image, stat, errmsg, errmsg_len);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_mpi_collective_begin();
@@ -594,23 +761,37 @@ static __attribute__((used)) void scorep_libwrap_rt_18(gfc_descriptor_t * a, int
     return;
 
 }
+static __attribute__((used)) void scorep_libwrap_rt_18(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    scorep_region scorep_r = scorep_region_18;
+    if (__builtin_expect(scorep_real_18 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        scorep_real_18(a, result_image, stat, errmsg, errmsg_len);
+        return;
+
+    }
+    scorep_libwrap_record_18(a, result_image, stat, errmsg, errmsg_len, scorep_r);
+}
 __asm__(".globl _gfortran_caf_co_sum\n\t.set _gfortran_caf_co_sum, scorep_libwrap_rt_18");
 
 /* wrapper 19: _gfortran_caf_sync_all (libcaf.h:298) */
 static scorep_region scorep_region_19 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_19)(int * stat, char * errmsg, charlen_t errmsg_len);
-static __attribute__((used)) void scorep_libwrap_rt_19(int * stat, char * errmsg, charlen_t errmsg_len)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_19(int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_19 == NULL, 0))
-        scorep_real_19 = (__typeof__(scorep_real_19))scorep_libwrap_resolve_here("_gfortran_caf_sync_all");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "_gfortran_caf_sync_all",
-                                                "libcaf.h", "_gfortran_caf_sync_all",
-                                                SCOREP_ROLE_BARRIER)) == SCOREP_INVALID_ID) {
-        scorep_real_19(stat, errmsg, errmsg_len);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_19 == NULL, 0)) {
+        if (scorep_real_19 == NULL)
+            scorep_real_19 = (__typeof__(scorep_real_19))scorep_libwrap_resolve_here("_gfortran_caf_sync_all");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "_gfortran_caf_sync_all",
+                                                    "libcaf.h", "_gfortran_caf_sync_all",
+                                                    SCOREP_ROLE_BARRIER)) == SCOREP_INVALID_ID) {
+            scorep_real_19(stat, errmsg, errmsg_len);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_mpi_collective_begin();
@@ -622,23 +803,37 @@ static __attribute__((used)) void scorep_libwrap_rt_19(int * stat, char * errmsg
     return;
 
 }
+static __attribute__((used)) void scorep_libwrap_rt_19(int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    scorep_region scorep_r = scorep_region_19;
+    if (__builtin_expect(scorep_real_19 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        scorep_real_19(stat, errmsg, errmsg_len);
+        return;
+
+    }
+    scorep_libwrap_record_19(stat, errmsg, errmsg_len, scorep_r);
+}
 __asm__(".globl _gfortran_caf_sync_all\n\t.set _gfortran_caf_sync_all, scorep_libwrap_rt_19");
 
 /* wrapper 20: _gfortran_caf_sync_images (libcaf.h:299) */
 static scorep_region scorep_region_20 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_20)(int count, int images[], int * stat, char * errmsg, charlen_t errmsg_len);
-static __attribute__((used)) void scorep_libwrap_rt_20(int count, int images[], int * stat, char * errmsg, charlen_t errmsg_len)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_20(int count, int images[], int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_20 == NULL, 0))
-        scorep_real_20 = (__typeof__(scorep_real_20))scorep_libwrap_resolve_here("_gfortran_caf_sync_images");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "_gfortran_caf_sync_images",
-                                                "libcaf.h", "_gfortran_caf_sync_images",
-                                                SCOREP_ROLE_BARRIER)) == SCOREP_INVALID_ID) {
-        scorep_real_20(count, images, stat, errmsg, errmsg_len);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_20 == NULL, 0)) {
+        if (scorep_real_20 == NULL)
+            scorep_real_20 = (__typeof__(scorep_real_20))scorep_libwrap_resolve_here("_gfortran_caf_sync_images");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "_gfortran_caf_sync_images",
+                                                    "libcaf.h", "_gfortran_caf_sync_images",
+                                                    SCOREP_ROLE_BARRIER)) == SCOREP_INVALID_ID) {
+            scorep_real_20(count, images, stat, errmsg, errmsg_len);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_mpi_collective_begin();
@@ -650,23 +845,37 @@ static __attribute__((used)) void scorep_libwrap_rt_20(int count, int images[], 
     return;
 
 }
+static __attribute__((used)) void scorep_libwrap_rt_20(int count, int images[], int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    scorep_region scorep_r = scorep_region_20;
+    if (__builtin_expect(scorep_real_20 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        scorep_real_20(count, images, stat, errmsg, errmsg_len);
+        return;
+
+    }
+    scorep_libwrap_record_20(count, images, stat, errmsg, errmsg_len, scorep_r);
+}
 __asm__(".globl _gfortran_caf_sync_images\n\t.set _gfortran_caf_sync_images, scorep_libwrap_rt_20");
 
 /* wrapper 21: _gfortran_caf_sync_memory (libcaf.h:300) */
 static scorep_region scorep_region_21 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_21)(int * stat, char * errmsg, charlen_t errmsg_len);
-static __attribute__((used)) void scorep_libwrap_rt_21(int * stat, char * errmsg, charlen_t errmsg_len)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_21(int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_21 == NULL, 0))
-        scorep_real_21 = (__typeof__(scorep_real_21))scorep_libwrap_resolve_here("_gfortran_caf_sync_memory");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "_gfortran_caf_sync_memory",
-                                                "libcaf.h", "_gfortran_caf_sync_memory",
-                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
-        scorep_real_21(stat, errmsg, errmsg_len);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_21 == NULL, 0)) {
+        if (scorep_real_21 == NULL)
+            scorep_real_21 = (__typeof__(scorep_real_21))scorep_libwrap_resolve_here("_gfortran_caf_sync_memory");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "_gfortran_caf_sync_memory",
+                                                    "libcaf.h", "_gfortran_caf_sync_memory",
+                                                    SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+            scorep_real_21(stat, errmsg, errmsg_len);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -676,23 +885,37 @@ static __attribute__((used)) void scorep_libwrap_rt_21(int * stat, char * errmsg
     return;
 
 }
+static __attribute__((used)) void scorep_libwrap_rt_21(int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    scorep_region scorep_r = scorep_region_21;
+    if (__builtin_expect(scorep_real_21 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        scorep_real_21(stat, errmsg, errmsg_len);
+        return;
+
+    }
+    scorep_libwrap_record_21(stat, errmsg, errmsg_len, scorep_r);
+}
 __asm__(".globl _gfortran_caf_sync_memory\n\t.set _gfortran_caf_sync_memory, scorep_libwrap_rt_21");
 
 /* wrapper 22: _gfortran_caf_stop_str (libcaf.h:302) */
 static scorep_region scorep_region_22 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_22)(const char * string, charlen_t len, _Bool quiet);
-static __attribute__((used)) void scorep_libwrap_rt_22(const char * string, charlen_t len, _Bool quiet)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_22(const char * string, charlen_t len, _Bool quiet, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_22 == NULL, 0))
-        scorep_real_22 = (__typeof__(scorep_real_22))scorep_libwrap_resolve_here("_gfortran_caf_stop_str");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "_gfortran_caf_stop_str",
-                                                "libcaf.h", "_gfortran_caf_stop_str",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        scorep_real_22(string, len, quiet);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_22 == NULL, 0)) {
+        if (scorep_real_22 == NULL)
+            scorep_real_22 = (__typeof__(scorep_real_22))scorep_libwrap_resolve_here("_gfortran_caf_stop_str");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "_gfortran_caf_stop_str",
+                                                    "libcaf.h", "_gfortran_caf_stop_str",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            scorep_real_22(string, len, quiet);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -704,23 +927,37 @@ static __attribute__((used)) void scorep_libwrap_rt_22(const char * string, char
     return;
 
 }
+static __attribute__((used)) void scorep_libwrap_rt_22(const char * string, charlen_t len, _Bool quiet)
+{
+    scorep_region scorep_r = scorep_region_22;
+    if (__builtin_expect(scorep_real_22 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        scorep_real_22(string, len, quiet);
+        return;
+
+    }
+    scorep_libwrap_record_22(string, len, quiet, scorep_r);
+}
 __asm__(".globl _gfortran_caf_stop_str\n\t.set _gfortran_caf_stop_str, scorep_libwrap_rt_22");
 
 /* wrapper 23: _gfortran_caf_stop_numeric (libcaf.h:304) */
 static scorep_region scorep_region_23 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_23)(int stop_code, _Bool quiet);
-static __attribute__((used)) void scorep_libwrap_rt_23(int stop_code, _Bool quiet)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_23(int stop_code, _Bool quiet, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_23 == NULL, 0))
-        scorep_real_23 = (__typeof__(scorep_real_23))scorep_libwrap_resolve_here("_gfortran_caf_stop_numeric");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "_gfortran_caf_stop_numeric",
-                                                "libcaf.h", "_gfortran_caf_stop_numeric",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        scorep_real_23(stop_code, quiet);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_23 == NULL, 0)) {
+        if (scorep_real_23 == NULL)
+            scorep_real_23 = (__typeof__(scorep_real_23))scorep_libwrap_resolve_here("_gfortran_caf_stop_numeric");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "_gfortran_caf_stop_numeric",
+                                                    "libcaf.h", "_gfortran_caf_stop_numeric",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            scorep_real_23(stop_code, quiet);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -732,23 +969,37 @@ static __attribute__((used)) void scorep_libwrap_rt_23(int stop_code, _Bool quie
     return;
 
 }
+static __attribute__((used)) void scorep_libwrap_rt_23(int stop_code, _Bool quiet)
+{
+    scorep_region scorep_r = scorep_region_23;
+    if (__builtin_expect(scorep_real_23 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        scorep_real_23(stop_code, quiet);
+        return;
+
+    }
+    scorep_libwrap_record_23(stop_code, quiet, scorep_r);
+}
 __asm__(".globl _gfortran_caf_stop_numeric\n\t.set _gfortran_caf_stop_numeric, scorep_libwrap_rt_23");
 
 /* wrapper 24: _gfortran_caf_error_stop_str (libcaf.h:305) */
 static scorep_region scorep_region_24 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_24)(const char * string, charlen_t len, _Bool quiet);
-static __attribute__((used)) void scorep_libwrap_rt_24(const char * string, charlen_t len, _Bool quiet)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_24(const char * string, charlen_t len, _Bool quiet, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_24 == NULL, 0))
-        scorep_real_24 = (__typeof__(scorep_real_24))scorep_libwrap_resolve_here("_gfortran_caf_error_stop_str");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_24, "_gfortran_caf_error_stop_str",
-                                                "libcaf.h", "_gfortran_caf_error_stop_str",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        scorep_real_24(string, len, quiet);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_24 == NULL, 0)) {
+        if (scorep_real_24 == NULL)
+            scorep_real_24 = (__typeof__(scorep_real_24))scorep_libwrap_resolve_here("_gfortran_caf_error_stop_str");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_24, "_gfortran_caf_error_stop_str",
+                                                    "libcaf.h", "_gfortran_caf_error_stop_str",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            scorep_real_24(string, len, quiet);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -760,23 +1011,37 @@ static __attribute__((used)) void scorep_libwrap_rt_24(const char * string, char
     return;
 
 }
+static __attribute__((used)) void scorep_libwrap_rt_24(const char * string, charlen_t len, _Bool quiet)
+{
+    scorep_region scorep_r = scorep_region_24;
+    if (__builtin_expect(scorep_real_24 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        scorep_real_24(string, len, quiet);
+        return;
+
+    }
+    scorep_libwrap_record_24(string, len, quiet, scorep_r);
+}
 __asm__(".globl _gfortran_caf_error_stop_str\n\t.set _gfortran_caf_error_stop_str, scorep_libwrap_rt_24");
 
 /* wrapper 25: _gfortran_caf_error_stop (libcaf.h:307) */
 static scorep_region scorep_region_25 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_25)(int error, _Bool quiet);
-static __attribute__((used)) void scorep_libwrap_rt_25(int error, _Bool quiet)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_25(int error, _Bool quiet, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_25 == NULL, 0))
-        scorep_real_25 = (__typeof__(scorep_real_25))scorep_libwrap_resolve_here("_gfortran_caf_error_stop");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_25, "_gfortran_caf_error_stop",
-                                                "libcaf.h", "_gfortran_caf_error_stop",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        scorep_real_25(error, quiet);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_25 == NULL, 0)) {
+        if (scorep_real_25 == NULL)
+            scorep_real_25 = (__typeof__(scorep_real_25))scorep_libwrap_resolve_here("_gfortran_caf_error_stop");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_25, "_gfortran_caf_error_stop",
+                                                    "libcaf.h", "_gfortran_caf_error_stop",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            scorep_real_25(error, quiet);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -788,23 +1053,37 @@ static __attribute__((used)) void scorep_libwrap_rt_25(int error, _Bool quiet)
     return;
 
 }
+static __attribute__((used)) void scorep_libwrap_rt_25(int error, _Bool quiet)
+{
+    scorep_region scorep_r = scorep_region_25;
+    if (__builtin_expect(scorep_real_25 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        scorep_real_25(error, quiet);
+        return;
+
+    }
+    scorep_libwrap_record_25(error, quiet, scorep_r);
+}
 __asm__(".globl _gfortran_caf_error_stop\n\t.set _gfortran_caf_error_stop, scorep_libwrap_rt_25");
 
 /* wrapper 26: _gfortran_caf_fail_image (libcaf.h:309) */
 static scorep_region scorep_region_26 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_26)(void);
-static __attribute__((used)) void scorep_libwrap_rt_26(void)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_26(scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_26 == NULL, 0))
-        scorep_real_26 = (__typeof__(scorep_real_26))scorep_libwrap_resolve_here("_gfortran_caf_fail_image");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_26, "_gfortran_caf_fail_image",
-                                                "libcaf.h", "_gfortran_caf_fail_image",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        scorep_real_26();
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_26 == NULL, 0)) {
+        if (scorep_real_26 == NULL)
+            scorep_real_26 = (__typeof__(scorep_real_26))scorep_libwrap_resolve_here("_gfortran_caf_fail_image");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_26, "_gfortran_caf_fail_image",
+                                                    "libcaf.h", "_gfortran_caf_fail_image",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            scorep_real_26();
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -816,23 +1095,37 @@ static __attribute__((used)) void scorep_libwrap_rt_26(void)
     return;
 
 }
+static __attribute__((used)) void scorep_libwrap_rt_26(void)
+{
+    scorep_region scorep_r = scorep_region_26;
+    if (__builtin_expect(scorep_real_26 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        scorep_real_26();
+        return;
+
+    }
+    scorep_libwrap_record_26(scorep_r);
+}
 __asm__(".globl _gfortran_caf_fail_image\n\t.set _gfortran_caf_fail_image, scorep_libwrap_rt_26");
 
 /* wrapper 27: _gfortran_caf_form_team (libcaf.h:311) */
 static scorep_region scorep_region_27 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_27)(int team_no, caf_team_t * team, int new_index);
-static __attribute__((used)) void scorep_libwrap_rt_27(int team_no, caf_team_t * team, int new_index)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_27(int team_no, caf_team_t * team, int new_index, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_27 == NULL, 0))
-        scorep_real_27 = (__typeof__(scorep_real_27))scorep_libwrap_resolve_here("_gfortran_caf_form_team");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_27, "_gfortran_caf_form_team",
-                                                "libcaf.h", "_gfortran_caf_form_team",
-                                                SCOREP_ROLE_COLLECTIVE)) == SCOREP_INVALID_ID) {
-        scorep_real_27(team_no, team, new_index);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_27 == NULL, 0)) {
+        if (scorep_real_27 == NULL)
+            scorep_real_27 = (__typeof__(scorep_real_27))scorep_libwrap_resolve_here("_gfortran_caf_form_team");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_27, "_gfortran_caf_form_team",
+                                                    "libcaf.h", "_gfortran_caf_form_team",
+                                                    SCOREP_ROLE_COLLECTIVE)) == SCOREP_INVALID_ID) {
+            scorep_real_27(team_no, team, new_index);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -842,23 +1135,37 @@ static __attribute__((used)) void scorep_libwrap_rt_27(int team_no, caf_team_t *
     return;
 
 }
+static __attribute__((used)) void scorep_libwrap_rt_27(int team_no, caf_team_t * team, int new_index)
+{
+    scorep_region scorep_r = scorep_region_27;
+    if (__builtin_expect(scorep_real_27 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        scorep_real_27(team_no, team, new_index);
+        return;
+
+    }
+    scorep_libwrap_record_27(team_no, team, new_index, scorep_r);
+}
 __asm__(".globl _gfortran_caf_form_team\n\t.set _gfortran_caf_form_team, scorep_libwrap_rt_27");
 
 /* wrapper 28: _gfortran_caf_change_team (libcaf.h:312) */
 static scorep_region scorep_region_28 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_28)(caf_team_t * team, int coselector);
-static __attribute__((used)) void scorep_libwrap_rt_28(caf_team_t * team, int coselector)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_28(caf_team_t * team, int coselector, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_28 == NULL, 0))
-        scorep_real_28 = (__typeof__(scorep_real_28))scorep_libwrap_resolve_here("_gfortran_caf_change_team");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_28, "_gfortran_caf_change_team",
-                                                "libcaf.h", "_gfortran_caf_change_team",
-                                                SCOREP_ROLE_COLLECTIVE)) == SCOREP_INVALID_ID) {
-        scorep_real_28(team, coselector);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_28 == NULL, 0)) {
+        if (scorep_real_28 == NULL)
+            scorep_real_28 = (__typeof__(scorep_real_28))scorep_libwrap_resolve_here("_gfortran_caf_change_team");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_28, "_gfortran_caf_change_team",
+                                                    "libcaf.h", "_gfortran_caf_change_team",
+                                                    SCOREP_ROLE_COLLECTIVE)) == SCOREP_INVALID_ID) {
+            scorep_real_28(team, coselector);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -869,23 +1176,37 @@ static __attribute__((used)) void scorep_libwrap_rt_28(caf_team_t * team, int co
     return;
 
 }
+static __attribute__((used)) void scorep_libwrap_rt_28(caf_team_t * team, int coselector)
+{
+    scorep_region scorep_r = scorep_region_28;
+    if (__builtin_expect(scorep_real_28 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        scorep_real_28(team, coselector);
+        return;
+
+    }
+    scorep_libwrap_record_28(team, coselector, scorep_r);
+}
 __asm__(".globl _gfortran_caf_change_team\n\t.set _gfortran_caf_change_team, scorep_libwrap_rt_28");
 
 /* wrapper 29: _gfortran_caf_end_team (libcaf.h:313) */
 static scorep_region scorep_region_29 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_29)(caf_team_t * team);
-static __attribute__((used)) void scorep_libwrap_rt_29(caf_team_t * team)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_29(caf_team_t * team, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_29 == NULL, 0))
-        scorep_real_29 = (__typeof__(scorep_real_29))scorep_libwrap_resolve_here("_gfortran_caf_end_team");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_29, "_gfortran_caf_end_team",
-                                                "libcaf.h", "_gfortran_caf_end_team",
-                                                SCOREP_ROLE_COLLECTIVE)) == SCOREP_INVALID_ID) {
-        scorep_real_29(team);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_29 == NULL, 0)) {
+        if (scorep_real_29 == NULL)
+            scorep_real_29 = (__typeof__(scorep_real_29))scorep_libwrap_resolve_here("_gfortran_caf_end_team");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_29, "_gfortran_caf_end_team",
+                                                    "libcaf.h", "_gfortran_caf_end_team",
+                                                    SCOREP_ROLE_COLLECTIVE)) == SCOREP_INVALID_ID) {
+            scorep_real_29(team);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -896,23 +1217,37 @@ static __attribute__((used)) void scorep_libwrap_rt_29(caf_team_t * team)
     return;
 
 }
+static __attribute__((used)) void scorep_libwrap_rt_29(caf_team_t * team)
+{
+    scorep_region scorep_r = scorep_region_29;
+    if (__builtin_expect(scorep_real_29 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        scorep_real_29(team);
+        return;
+
+    }
+    scorep_libwrap_record_29(team, scorep_r);
+}
 __asm__(".globl _gfortran_caf_end_team\n\t.set _gfortran_caf_end_team, scorep_libwrap_rt_29");
 
 /* wrapper 30: _gfortran_caf_sync_team (libcaf.h:314) */
 static scorep_region scorep_region_30 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_30)(caf_team_t * team, int unused);
-static __attribute__((used)) void scorep_libwrap_rt_30(caf_team_t * team, int unused)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_30(caf_team_t * team, int unused, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_30 == NULL, 0))
-        scorep_real_30 = (__typeof__(scorep_real_30))scorep_libwrap_resolve_here("_gfortran_caf_sync_team");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_30, "_gfortran_caf_sync_team",
-                                                "libcaf.h", "_gfortran_caf_sync_team",
-                                                SCOREP_ROLE_BARRIER)) == SCOREP_INVALID_ID) {
-        scorep_real_30(team, unused);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_30 == NULL, 0)) {
+        if (scorep_real_30 == NULL)
+            scorep_real_30 = (__typeof__(scorep_real_30))scorep_libwrap_resolve_here("_gfortran_caf_sync_team");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_30, "_gfortran_caf_sync_team",
+                                                    "libcaf.h", "_gfortran_caf_sync_team",
+                                                    SCOREP_ROLE_BARRIER)) == SCOREP_INVALID_ID) {
+            scorep_real_30(team, unused);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_mpi_collective_begin();
@@ -924,22 +1259,36 @@ static __attribute__((used)) void scorep_libwrap_rt_30(caf_team_t * team, int un
     return;
 
 }
+static __attribute__((used)) void scorep_libwrap_rt_30(caf_team_t * team, int unused)
+{
+    scorep_region scorep_r = scorep_region_30;
+    if (__builtin_expect(scorep_real_30 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        scorep_real_30(team, unused);
+        return;
+
+    }
+    scorep_libwrap_record_30(team, unused, scorep_r);
+}
 __asm__(".globl _gfortran_caf_sync_team\n\t.set _gfortran_caf_sync_team, scorep_libwrap_rt_30");
 
 /* wrapper 31: _gfortran_caf_team_number (libcaf.h:315) */
 static scorep_region scorep_region_31 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_31)(caf_team_t * team);
-static __attribute__((used)) int scorep_libwrap_rt_31(caf_team_t * team)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_31(caf_team_t * team, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_31 == NULL, 0))
-        scorep_real_31 = (__typeof__(scorep_real_31))scorep_libwrap_resolve_here("_gfortran_caf_team_number");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_31, "_gfortran_caf_team_number",
-                                                "libcaf.h", "_gfortran_caf_team_number",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        return scorep_real_31(team);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_31 == NULL, 0)) {
+        if (scorep_real_31 == NULL)
+            scorep_real_31 = (__typeof__(scorep_real_31))scorep_libwrap_resolve_here("_gfortran_caf_team_number");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_31, "_gfortran_caf_team_number",
+                                                    "libcaf.h", "_gfortran_caf_team_number",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            return scorep_real_31(team);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -949,22 +1298,35 @@ static __attribute__((used)) int scorep_libwrap_rt_31(caf_team_t * team)
     return scorep_result;
 
 }
+static __attribute__((used)) int scorep_libwrap_rt_31(caf_team_t * team)
+{
+    scorep_region scorep_r = scorep_region_31;
+    if (__builtin_expect(scorep_real_31 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_31(team);
+
+    }
+    return scorep_libwrap_record_31(team, scorep_r);
+}
 __asm__(".globl _gfortran_caf_team_number\n\t.set _gfortran_caf_team_number, scorep_libwrap_rt_31");
 
 /* wrapper 32: _gfortran_caf_image_status (libcaf.h:317) */
 static scorep_region scorep_region_32 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_32)(int image);
-static __attribute__((used)) int scorep_libwrap_rt_32(int image)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_32(int image, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_32 == NULL, 0))
-        scorep_real_32 = (__typeof__(scorep_real_32))scorep_libwrap_resolve_here("_gfortran_caf_image_status");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_32, "_gfortran_caf_image_status",
-                                                "libcaf.h", "_gfortran_caf_image_status",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        return scorep_real_32(image);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_32 == NULL, 0)) {
+        if (scorep_real_32 == NULL)
+            scorep_real_32 = (__typeof__(scorep_real_32))scorep_libwrap_resolve_here("_gfortran_caf_image_status");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_32, "_gfortran_caf_image_status",
+                                                    "libcaf.h", "_gfortran_caf_image_status",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            return scorep_real_32(image);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -974,23 +1336,36 @@ static __attribute__((used)) int scorep_libwrap_rt_32(int image)
     return scorep_result;
 
 }
+static __attribute__((used)) int scorep_libwrap_rt_32(int image)
+{
+    scorep_region scorep_r = scorep_region_32;
+    if (__builtin_expect(scorep_real_32 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_32(image);
+
+    }
+    return scorep_libwrap_record_32(image, scorep_r);
+}
 __asm__(".globl _gfortran_caf_image_status\n\t.set _gfortran_caf_image_status, scorep_libwrap_rt_32");
 
 /* wrapper 33: _gfortran_caf_failed_images (libcaf.h:318) */
 static scorep_region scorep_region_33 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_33)(gfc_descriptor_t * array, int team, int * kind);
-static __attribute__((used)) void scorep_libwrap_rt_33(gfc_descriptor_t * array, int team, int * kind)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_33(gfc_descriptor_t * array, int team, int * kind, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_33 == NULL, 0))
-        scorep_real_33 = (__typeof__(scorep_real_33))scorep_libwrap_resolve_here("_gfortran_caf_failed_images");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_33, "_gfortran_caf_failed_images",
-                                                "libcaf.h", "_gfortran_caf_failed_images",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        scorep_real_33(array, team, kind);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_33 == NULL, 0)) {
+        if (scorep_real_33 == NULL)
+            scorep_real_33 = (__typeof__(scorep_real_33))scorep_libwrap_resolve_here("_gfortran_caf_failed_images");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_33, "_gfortran_caf_failed_images",
+                                                    "libcaf.h", "_gfortran_caf_failed_images",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            scorep_real_33(array, team, kind);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -1000,23 +1375,37 @@ static __attribute__((used)) void scorep_libwrap_rt_33(gfc_descriptor_t * array,
     return;
 
 }
+static __attribute__((used)) void scorep_libwrap_rt_33(gfc_descriptor_t * array, int team, int * kind)
+{
+    scorep_region scorep_r = scorep_region_33;
+    if (__builtin_expect(scorep_real_33 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        scorep_real_33(array, team, kind);
+        return;
+
+    }
+    scorep_libwrap_record_33(array, team, kind, scorep_r);
+}
 __asm__(".globl _gfortran_caf_failed_images\n\t.set _gfortran_caf_failed_images, scorep_libwrap_rt_33");
 
 /* wrapper 34: _gfortran_caf_stopped_images (libcaf.h:319) */
 static scorep_region scorep_region_34 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_34)(gfc_descriptor_t * array, int team, int * kind);
-static __attribute__((used)) void scorep_libwrap_rt_34(gfc_descriptor_t * array, int team, int * kind)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_34(gfc_descriptor_t * array, int team, int * kind, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_34 == NULL, 0))
-        scorep_real_34 = (__typeof__(scorep_real_34))scorep_libwrap_resolve_here("_gfortran_caf_stopped_images");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_34, "_gfortran_caf_stopped_images",
-                                                "libcaf.h", "_gfortran_caf_stopped_images",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        scorep_real_34(array, team, kind);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_34 == NULL, 0)) {
+        if (scorep_real_34 == NULL)
+            scorep_real_34 = (__typeof__(scorep_real_34))scorep_libwrap_resolve_here("_gfortran_caf_stopped_images");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_34, "_gfortran_caf_stopped_images",
+                                                    "libcaf.h", "_gfortran_caf_stopped_images",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            scorep_real_34(array, team, kind);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -1025,6 +1414,17 @@ static __attribute__((used)) void scorep_libwrap_rt_34(gfc_descriptor_t * array,
     scorep_libwrap_end(scorep_r);
     return;
 
+}
+static __attribute__((used)) void scorep_libwrap_rt_34(gfc_descriptor_t * array, int team, int * kind)
+{
+    scorep_region scorep_r = scorep_region_34;
+    if (__builtin_expect(scorep_real_34 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        scorep_real_34(array, team, kind);
+        return;
+
+    }
+    scorep_libwrap_record_34(array, team, kind, scorep_r);
 }
 __asm__(".globl _gfortran_caf_stopped_images\n\t.set _gfortran_caf_stopped_images, scorep_libwrap_rt_34");
 
@@ -1155,18 +1555,21 @@ __asm__(".globl _gfortran_caf_atomic_op\n\t.set _gfortran_caf_atomic_op, scorep_
 /* wrapper 39: _gfortran_caf_lock (libcaf.h:328) */
 static scorep_region scorep_region_39 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_39)(caf_token_t token, size_t index, int image_index, int * acquired_lock, int * stat, char * errmsg, charlen_t errmsg_len);
-static __attribute__((used)) void scorep_libwrap_rt_39(caf_token_t token, size_t index, int image_index, int * acquired_lock, int * stat, char * errmsg, charlen_t errmsg_len)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_39(caf_token_t token, size_t index, int image_index, int * acquired_lock, int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_39 == NULL, 0))
-        scorep_real_39 = (__typeof__(scorep_real_39))scorep_libwrap_resolve_here("_gfortran_caf_lock");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_39, "_gfortran_caf_lock",
-                                                "libcaf.h", "_gfortran_caf_lock",
-                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
-        scorep_real_39(token, index, image_index, acquired_lock, stat, errmsg, errmsg_len);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_39 == NULL, 0)) {
+        if (scorep_real_39 == NULL)
+            scorep_real_39 = (__typeof__(scorep_real_39))scorep_libwrap_resolve_here("_gfortran_caf_lock");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_39, "_gfortran_caf_lock",
+                                                    "libcaf.h", "_gfortran_caf_lock",
+                                                    SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+            scorep_real_39(token, index, image_index, acquired_lock, stat, errmsg, errmsg_len);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -1177,23 +1580,37 @@ static __attribute__((used)) void scorep_libwrap_rt_39(caf_token_t token, size_t
     return;
 
 }
+static __attribute__((used)) void scorep_libwrap_rt_39(caf_token_t token, size_t index, int image_index, int * acquired_lock, int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    scorep_region scorep_r = scorep_region_39;
+    if (__builtin_expect(scorep_real_39 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        scorep_real_39(token, index, image_index, acquired_lock, stat, errmsg, errmsg_len);
+        return;
+
+    }
+    scorep_libwrap_record_39(token, index, image_index, acquired_lock, stat, errmsg, errmsg_len, scorep_r);
+}
 __asm__(".globl _gfortran_caf_lock\n\t.set _gfortran_caf_lock, scorep_libwrap_rt_39");
 
 /* wrapper 40: _gfortran_caf_unlock (libcaf.h:329) */
 static scorep_region scorep_region_40 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_40)(caf_token_t token, size_t index, int image_index, int * stat, char * errmsg, charlen_t errmsg_len);
-static __attribute__((used)) void scorep_libwrap_rt_40(caf_token_t token, size_t index, int image_index, int * stat, char * errmsg, charlen_t errmsg_len)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_40(caf_token_t token, size_t index, int image_index, int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_40 == NULL, 0))
-        scorep_real_40 = (__typeof__(scorep_real_40))scorep_libwrap_resolve_here("_gfortran_caf_unlock");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_40, "_gfortran_caf_unlock",
-                                                "libcaf.h", "_gfortran_caf_unlock",
-                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
-        scorep_real_40(token, index, image_index, stat, errmsg, errmsg_len);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_40 == NULL, 0)) {
+        if (scorep_real_40 == NULL)
+            scorep_real_40 = (__typeof__(scorep_real_40))scorep_libwrap_resolve_here("_gfortran_caf_unlock");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_40, "_gfortran_caf_unlock",
+                                                    "libcaf.h", "_gfortran_caf_unlock",
+                                                    SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+            scorep_real_40(token, index, image_index, stat, errmsg, errmsg_len);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -1203,6 +1620,17 @@ static __attribute__((used)) void scorep_libwrap_rt_40(caf_token_t token, size_t
     scorep_libwrap_end(scorep_r);
     return;
 
+}
+static __attribute__((used)) void scorep_libwrap_rt_40(caf_token_t token, size_t index, int image_index, int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    scorep_region scorep_r = scorep_region_40;
+    if (__builtin_expect(scorep_real_40 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        scorep_real_40(token, index, image_index, stat, errmsg, errmsg_len);
+        return;
+
+    }
+    scorep_libwrap_record_40(token, index, image_index, stat, errmsg, errmsg_len, scorep_r);
 }
 __asm__(".globl _gfortran_caf_unlock\n\t.set _gfortran_caf_unlock, scorep_libwrap_rt_40");
 
@@ -1238,18 +1666,21 @@ __asm__(".globl _gfortran_caf_event_post\n\t.set _gfortran_caf_event_post, score
 /* wrapper 42: _gfortran_caf_event_wait (libcaf.h:331) */
 static scorep_region scorep_region_42 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_42)(caf_token_t token, size_t index, int until_count, int * stat, char * errmsg, charlen_t errmsg_len);
-static __attribute__((used)) void scorep_libwrap_rt_42(caf_token_t token, size_t index, int until_count, int * stat, char * errmsg, charlen_t errmsg_len)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_42(caf_token_t token, size_t index, int until_count, int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_42 == NULL, 0))
-        scorep_real_42 = (__typeof__(scorep_real_42))scorep_libwrap_resolve_here("_gfortran_caf_event_wait");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_42, "_gfortran_caf_event_wait",
-                                                "libcaf.h", "_gfortran_caf_event_wait",
-                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
-        scorep_real_42(token, index, until_count, stat, errmsg, errmsg_len);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_42 == NULL, 0)) {
+        if (scorep_real_42 == NULL)
+            scorep_real_42 = (__typeof__(scorep_real_42))scorep_libwrap_resolve_here("_gfortran_caf_event_wait");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_42, "_gfortran_caf_event_wait",
+                                                    "libcaf.h", "_gfortran_caf_event_wait",
+                                                    SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+            scorep_real_42(token, index, until_count, stat, errmsg, errmsg_len);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -1259,23 +1690,37 @@ static __attribute__((used)) void scorep_libwrap_rt_42(caf_token_t token, size_t
     return;
 
 }
+static __attribute__((used)) void scorep_libwrap_rt_42(caf_token_t token, size_t index, int until_count, int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    scorep_region scorep_r = scorep_region_42;
+    if (__builtin_expect(scorep_real_42 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        scorep_real_42(token, index, until_count, stat, errmsg, errmsg_len);
+        return;
+
+    }
+    scorep_libwrap_record_42(token, index, until_count, stat, errmsg, errmsg_len, scorep_r);
+}
 __asm__(".globl _gfortran_caf_event_wait\n\t.set _gfortran_caf_event_wait, scorep_libwrap_rt_42");
 
 /* wrapper 43: _gfortran_caf_event_query (libcaf.h:332) */
 static scorep_region scorep_region_43 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_43)(caf_token_t token, size_t index, int image_index, int * count, int * stat);
-static __attribute__((used)) void scorep_libwrap_rt_43(caf_token_t token, size_t index, int image_index, int * count, int * stat)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_43(caf_token_t token, size_t index, int image_index, int * count, int * stat, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_43 == NULL, 0))
-        scorep_real_43 = (__typeof__(scorep_real_43))scorep_libwrap_resolve_here("_gfortran_caf_event_query");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_43, "_gfortran_caf_event_query",
-                                                "libcaf.h", "_gfortran_caf_event_query",
-                                                SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
-        scorep_real_43(token, index, image_index, count, stat);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_43 == NULL, 0)) {
+        if (scorep_real_43 == NULL)
+            scorep_real_43 = (__typeof__(scorep_real_43))scorep_libwrap_resolve_here("_gfortran_caf_event_query");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_43, "_gfortran_caf_event_query",
+                                                    "libcaf.h", "_gfortran_caf_event_query",
+                                                    SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
+            scorep_real_43(token, index, image_index, count, stat);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -1285,23 +1730,37 @@ static __attribute__((used)) void scorep_libwrap_rt_43(caf_token_t token, size_t
     return;
 
 }
+static __attribute__((used)) void scorep_libwrap_rt_43(caf_token_t token, size_t index, int image_index, int * count, int * stat)
+{
+    scorep_region scorep_r = scorep_region_43;
+    if (__builtin_expect(scorep_real_43 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        scorep_real_43(token, index, image_index, count, stat);
+        return;
+
+    }
+    scorep_libwrap_record_43(token, index, image_index, count, stat, scorep_r);
+}
 __asm__(".globl _gfortran_caf_event_query\n\t.set _gfortran_caf_event_query, scorep_libwrap_rt_43");
 
 /* wrapper 44: _gfortran_caf_random_init (libcaf.h:334) */
 static scorep_region scorep_region_44 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_44)(_Bool repeatable, _Bool image_distinct);
-static __attribute__((used)) void scorep_libwrap_rt_44(_Bool repeatable, _Bool image_distinct)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_44(_Bool repeatable, _Bool image_distinct, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_44 == NULL, 0))
-        scorep_real_44 = (__typeof__(scorep_real_44))scorep_libwrap_resolve_here("_gfortran_caf_random_init");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "_gfortran_caf_random_init",
-                                                "libcaf.h", "_gfortran_caf_random_init",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-        scorep_real_44(repeatable, image_distinct);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_44 == NULL, 0)) {
+        if (scorep_real_44 == NULL)
+            scorep_real_44 = (__typeof__(scorep_real_44))scorep_libwrap_resolve_here("_gfortran_caf_random_init");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "_gfortran_caf_random_init",
+                                                    "libcaf.h", "_gfortran_caf_random_init",
+                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+            scorep_real_44(repeatable, image_distinct);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
@@ -1310,6 +1769,17 @@ static __attribute__((used)) void scorep_libwrap_rt_44(_Bool repeatable, _Bool i
     scorep_libwrap_end(scorep_r);
     return;
 
+}
+static __attribute__((used)) void scorep_libwrap_rt_44(_Bool repeatable, _Bool image_distinct)
+{
+    scorep_region scorep_r = scorep_region_44;
+    if (__builtin_expect(scorep_real_44 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        scorep_real_44(repeatable, image_distinct);
+        return;
+
+    }
+    scorep_libwrap_record_44(repeatable, image_distinct, scorep_r);
 }
 __asm__(".globl _gfortran_caf_random_init\n\t.set _gfortran_caf_random_init, scorep_libwrap_rt_44");
 

@@ -35,7 +35,7 @@ static inline scorep_region scorep_libwrap_region_of(const scorep_libwrap_librar
 {
     scorep_region r = *cache;
     if (__builtin_expect(r == SCOREP_LIBWRAP_UNDEFINED, 0))
-        r = *cache = scorep_libwrap_region_as(lib, name, file, symbol, SCOREP_PARADIGM_LIBWRAP, role);
+        r = *cache = scorep_libwrap_region_as(lib, name, file, symbol, SCOREP_PARADIGM_MEMORY, role);
     return r;
 }
 
@@ -66,7 +66,7 @@ void * __wrap_malloc(size_t size)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "malloc",
                                                 "stdlib.h", "malloc",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_0(size);
 
     }
@@ -94,7 +94,7 @@ void * __wrap_calloc(size_t count, size_t size)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "calloc",
                                                 "stdlib.h", "calloc",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_1(count, size);
 
     }
@@ -125,7 +125,7 @@ void * __wrap_realloc(void * ptr, size_t size)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "realloc",
                                                 "stdlib.h", "realloc",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_REALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_2(ptr, size);
 
     }
@@ -157,7 +157,7 @@ void __wrap_free(void * ptr)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "free",
                                                 "stdlib.h", "free",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_3(ptr);
         return;
 
@@ -186,7 +186,7 @@ int __wrap_posix_memalign(void ** memptr, size_t alignment, size_t size)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "posix_memalign",
                                                 "stdlib.h", "posix_memalign",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_4(memptr, alignment, size);
 
     }
@@ -214,7 +214,7 @@ void * __wrap_aligned_alloc(size_t alignment, size_t size)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "aligned_alloc",
                                                 "stdlib.h", "aligned_alloc",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_5(alignment, size);
 
     }
@@ -242,7 +242,7 @@ void * __wrap_memalign(size_t alignment, size_t size)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "memalign",
                                                 "malloc.h", "memalign",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_6(alignment, size);
 
     }
@@ -270,7 +270,7 @@ void * __wrap_valloc(size_t size)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "valloc",
                                                 "stdlib.h", "valloc",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_7(size);
 
     }

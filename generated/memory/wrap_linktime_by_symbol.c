@@ -35,7 +35,7 @@ static inline scorep_region scorep_libwrap_region_of(const scorep_libwrap_librar
 {
     scorep_region r = *cache;
     if (__builtin_expect(r == SCOREP_LIBWRAP_UNDEFINED, 0))
-        r = *cache = scorep_libwrap_region_as(lib, name, file, symbol, SCOREP_PARADIGM_LIBWRAP, role);
+        r = *cache = scorep_libwrap_region_as(lib, name, file, symbol, SCOREP_PARADIGM_MEMORY, role);
     return r;
 }
 
@@ -70,7 +70,7 @@ void * __wrap__Znwm(size_t size)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "operator new(unsigned long)",
                                                 "new", "_Znwm",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_0(size);
 
     }
@@ -105,7 +105,7 @@ void * __wrap__Znam(size_t size)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "operator new[](unsigned long)",
                                                 "new", "_Znam",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_1(size);
 
     }
@@ -140,7 +140,7 @@ void * __wrap__ZnwmRKSt9nothrow_t(size_t size, const void * tag)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "operator new(unsigned long, std::nothrow_t const&)",
                                                 "new", "_ZnwmRKSt9nothrow_t",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_2(size, tag);
 
     }
@@ -175,7 +175,7 @@ void * __wrap__ZnamRKSt9nothrow_t(size_t size, const void * tag)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "operator new[](unsigned long, std::nothrow_t const&)",
                                                 "new", "_ZnamRKSt9nothrow_t",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_3(size, tag);
 
     }
@@ -210,7 +210,7 @@ void * __wrap__ZnwmSt11align_val_t(size_t size, size_t alignment)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "operator new(unsigned long, std::align_val_t)",
                                                 "new", "_ZnwmSt11align_val_t",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_4(size, alignment);
 
     }
@@ -245,7 +245,7 @@ void * __wrap__ZnamSt11align_val_t(size_t size, size_t alignment)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "operator new[](unsigned long, std::align_val_t)",
                                                 "new", "_ZnamSt11align_val_t",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_5(size, alignment);
 
     }
@@ -283,7 +283,7 @@ void __wrap__ZdlPv(void * ptr)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "operator delete(void*)",
                                                 "new", "_ZdlPv",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_6(ptr);
         return;
 
@@ -319,7 +319,7 @@ void __wrap__ZdaPv(void * ptr)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "operator delete[](void*)",
                                                 "new", "_ZdaPv",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_7(ptr);
         return;
 
@@ -355,7 +355,7 @@ void __wrap__ZdlPvm(void * ptr, size_t size)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_8, "operator delete(void*, unsigned long)",
                                                 "new", "_ZdlPvm",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_8(ptr, size);
         return;
 
@@ -391,7 +391,7 @@ void __wrap__ZdaPvm(void * ptr, size_t size)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_9, "operator delete[](void*, unsigned long)",
                                                 "new", "_ZdaPvm",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_9(ptr, size);
         return;
 
@@ -427,7 +427,7 @@ void __wrap__ZdlPvSt11align_val_t(void * ptr, size_t alignment)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_10, "operator delete(void*, std::align_val_t)",
                                                 "new", "_ZdlPvSt11align_val_t",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_10(ptr, alignment);
         return;
 
@@ -463,7 +463,7 @@ void __wrap__ZdaPvSt11align_val_t(void * ptr, size_t alignment)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_11, "operator delete[](void*, std::align_val_t)",
                                                 "new", "_ZdaPvSt11align_val_t",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_11(ptr, alignment);
         return;
 
@@ -499,7 +499,7 @@ void __wrap__ZdlPvmSt11align_val_t(void * ptr, size_t size, size_t alignment)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_12, "operator delete(void*, unsigned long, std::align_val_t)",
                                                 "new", "_ZdlPvmSt11align_val_t",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_12(ptr, size, alignment);
         return;
 
@@ -535,7 +535,7 @@ void __wrap__ZdaPvmSt11align_val_t(void * ptr, size_t size, size_t alignment)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "operator delete[](void*, unsigned long, std::align_val_t)",
                                                 "new", "_ZdaPvmSt11align_val_t",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_13(ptr, size, alignment);
         return;
 

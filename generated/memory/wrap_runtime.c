@@ -43,7 +43,7 @@ static inline scorep_region scorep_libwrap_region_of(const scorep_libwrap_librar
 {
     scorep_region r = *cache;
     if (__builtin_expect(r == SCOREP_LIBWRAP_UNDEFINED, 0))
-        r = *cache = scorep_libwrap_region_as(lib, name, file, symbol, SCOREP_PARADIGM_LIBWRAP, role);
+        r = *cache = scorep_libwrap_region_as(lib, name, file, symbol, SCOREP_PARADIGM_MEMORY, role);
     return r;
 }
 
@@ -72,7 +72,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_0(size_t size)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "malloc",
                                                 "stdlib.h", "malloc",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_0(size);
 
     }
@@ -99,7 +99,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_1(size_t count, size_t siz
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "calloc",
                                                 "stdlib.h", "calloc",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_1(count, size);
 
     }
@@ -129,7 +129,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_2(void * ptr, size_t size)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "realloc",
                                                 "stdlib.h", "realloc",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_REALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_2(ptr, size);
 
     }
@@ -160,7 +160,7 @@ static __attribute__((used)) void scorep_libwrap_rt_3(void * ptr)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "free",
                                                 "stdlib.h", "free",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_3(ptr);
         return;
 
@@ -188,7 +188,7 @@ static __attribute__((used)) int scorep_libwrap_rt_4(void ** memptr, size_t alig
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "posix_memalign",
                                                 "stdlib.h", "posix_memalign",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_4(memptr, alignment, size);
 
     }
@@ -215,7 +215,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_5(size_t alignment, size_t
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "aligned_alloc",
                                                 "stdlib.h", "aligned_alloc",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_5(alignment, size);
 
     }
@@ -242,7 +242,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_6(size_t alignment, size_t
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "memalign",
                                                 "malloc.h", "memalign",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_6(alignment, size);
 
     }
@@ -269,7 +269,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_7(size_t size)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "valloc",
                                                 "stdlib.h", "valloc",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_7(size);
 
     }

@@ -43,7 +43,7 @@ static inline scorep_region scorep_libwrap_region_of(const scorep_libwrap_librar
 {
     scorep_region r = *cache;
     if (__builtin_expect(r == SCOREP_LIBWRAP_UNDEFINED, 0))
-        r = *cache = scorep_libwrap_region_as(lib, name, file, symbol, SCOREP_PARADIGM_LIBWRAP, role);
+        r = *cache = scorep_libwrap_region_as(lib, name, file, symbol, SCOREP_PARADIGM_MEMORY, role);
     return r;
 }
 
@@ -76,7 +76,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_0(size_t size)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "operator new(unsigned long)",
                                                 "new", "_Znwm",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_0(size);
 
     }
@@ -110,7 +110,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_1(size_t size)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "operator new[](unsigned long)",
                                                 "new", "_Znam",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_1(size);
 
     }
@@ -144,7 +144,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_2(size_t size, const void 
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "operator new(unsigned long, std::nothrow_t const&)",
                                                 "new", "_ZnwmRKSt9nothrow_t",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_2(size, tag);
 
     }
@@ -178,7 +178,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_3(size_t size, const void 
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "operator new[](unsigned long, std::nothrow_t const&)",
                                                 "new", "_ZnamRKSt9nothrow_t",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_3(size, tag);
 
     }
@@ -212,7 +212,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_4(size_t size, size_t alig
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "operator new(unsigned long, std::align_val_t)",
                                                 "new", "_ZnwmSt11align_val_t",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_4(size, alignment);
 
     }
@@ -246,7 +246,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_5(size_t size, size_t alig
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "operator new[](unsigned long, std::align_val_t)",
                                                 "new", "_ZnamSt11align_val_t",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_5(size, alignment);
 
     }
@@ -283,7 +283,7 @@ static __attribute__((used)) void scorep_libwrap_rt_6(void * ptr)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "operator delete(void*)",
                                                 "new", "_ZdlPv",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_6(ptr);
         return;
 
@@ -318,7 +318,7 @@ static __attribute__((used)) void scorep_libwrap_rt_7(void * ptr)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "operator delete[](void*)",
                                                 "new", "_ZdaPv",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_7(ptr);
         return;
 
@@ -353,7 +353,7 @@ static __attribute__((used)) void scorep_libwrap_rt_8(void * ptr, size_t size)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_8, "operator delete(void*, unsigned long)",
                                                 "new", "_ZdlPvm",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_8(ptr, size);
         return;
 
@@ -388,7 +388,7 @@ static __attribute__((used)) void scorep_libwrap_rt_9(void * ptr, size_t size)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_9, "operator delete[](void*, unsigned long)",
                                                 "new", "_ZdaPvm",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_9(ptr, size);
         return;
 
@@ -423,7 +423,7 @@ static __attribute__((used)) void scorep_libwrap_rt_10(void * ptr, size_t alignm
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_10, "operator delete(void*, std::align_val_t)",
                                                 "new", "_ZdlPvSt11align_val_t",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_10(ptr, alignment);
         return;
 
@@ -458,7 +458,7 @@ static __attribute__((used)) void scorep_libwrap_rt_11(void * ptr, size_t alignm
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_11, "operator delete[](void*, std::align_val_t)",
                                                 "new", "_ZdaPvSt11align_val_t",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_11(ptr, alignment);
         return;
 
@@ -493,7 +493,7 @@ static __attribute__((used)) void scorep_libwrap_rt_12(void * ptr, size_t size, 
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_12, "operator delete(void*, unsigned long, std::align_val_t)",
                                                 "new", "_ZdlPvmSt11align_val_t",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_12(ptr, size, alignment);
         return;
 
@@ -528,7 +528,7 @@ static __attribute__((used)) void scorep_libwrap_rt_13(void * ptr, size_t size, 
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "operator delete[](void*, unsigned long, std::align_val_t)",
                                                 "new", "_ZdaPvmSt11align_val_t",
-                                                SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_13(ptr, size, alignment);
         return;
 

@@ -137,11 +137,20 @@ static OTF2_StringRef new_string(global_writer* g, const char* text)
     return id;
 }
 
-/* Coarray Fortran: OTF2 (3.0) has no paradigm for it, so the trace names one
- * of its own with a Paradigm definition "CAF" (class process), as a trace may
- * for any value; otf2-print shows the regions' paradigm as "CAF". The value
- * is far above OTF2's own, which are numbered from 0 (KOKKOS = 24). */
+/* Coarray Fortran and heap allocations: OTF2 (3.0) has no paradigm for them,
+ * so the trace names values of its own with Paradigm definitions "CAF" and
+ * "MEMORY" (class process), as a trace may for any value; otf2-print shows
+ * the regions' paradigm so. The values are far above OTF2's own, which are
+ * numbered from 0 (KOKKOS = 24). The memory regions' roles (ALLOCATE,
+ * DEALLOCATE, REALLOCATE) are OTF2's own. */
 #define TRACE_PARADIGM_CAF ((OTF2_Paradigm)0xCA)
+#define TRACE_PARADIGM_MEMORY ((OTF2_Paradigm)0xCB)
+static const struct {
+    scorep_paradigm paradigm;
+    OTF2_Paradigm value;
+    const char* name;
+} own_paradigms[] = {{SCOREP_PARADIGM_CAF, TRACE_PARADIGM_CAF, "CAF"},
+                     {SCOREP_PARADIGM_MEMORY, TRACE_PARADIGM_MEMORY, "MEMORY"}};
 
 static OTF2_Paradigm otf2_paradigm(scorep_paradigm paradigm)
 {
@@ -150,6 +159,7 @@ static OTF2_Paradigm otf2_paradigm(scorep_paradigm paradigm)
     case SCOREP_PARADIGM_MEASUREMENT: return OTF2_PARADIGM_MEASUREMENT_SYSTEM;
     case SCOREP_PARADIGM_COMPILER: return OTF2_PARADIGM_COMPILER;
     case SCOREP_PARADIGM_CAF: return TRACE_PARADIGM_CAF;
+    case SCOREP_PARADIGM_MEMORY: return TRACE_PARADIGM_MEMORY;
     case SCOREP_PARADIGM_PTHREAD: return OTF2_PARADIGM_PTHREAD;
     case SCOREP_PARADIGM_USER:
     case SCOREP_PARADIGM_LIBWRAP:  /* OTF2 has no paradigm for library wrappers */
@@ -171,6 +181,9 @@ static OTF2_RegionRole otf2_role(scorep_region_role role)
     case SCOREP_ROLE_FILE_IO: return OTF2_REGION_ROLE_FILE_IO;
     case SCOREP_ROLE_RMA: return OTF2_REGION_ROLE_RMA;
     case SCOREP_ROLE_ARTIFICIAL: return OTF2_REGION_ROLE_ARTIFICIAL;
+    case SCOREP_ROLE_ALLOCATE: return OTF2_REGION_ROLE_ALLOCATE;
+    case SCOREP_ROLE_DEALLOCATE: return OTF2_REGION_ROLE_DEALLOCATE;
+    case SCOREP_ROLE_REALLOCATE: return OTF2_REGION_ROLE_REALLOCATE;
     default: return OTF2_REGION_ROLE_UNKNOWN;
     }
 }
@@ -244,12 +257,15 @@ static void write_system_tree(global_writer* g, const scorep_finalize_context* c
 static void write_regions(global_writer* g, const scorep_unified_definitions* defs)
 {
     OTF2_StringRef empty = new_string(g, "");
-    for (uint32_t i = 0; i < defs->region_count; i++)
-        if (defs->regions[i].paradigm == SCOREP_PARADIGM_CAF) {   /* the name of our CAF value */
-            check(g, OTF2_GlobalDefWriter_WriteParadigm(g->writer, TRACE_PARADIGM_CAF, new_string(g, "CAF"),
-                                                        OTF2_PARADIGM_CLASS_PROCESS));
-            break;
-        }
+    /* the name of each value of our own that a region uses */
+    for (size_t p = 0; p < sizeof own_paradigms / sizeof *own_paradigms; p++)
+        for (uint32_t i = 0; i < defs->region_count; i++)
+            if (defs->regions[i].paradigm == own_paradigms[p].paradigm) {
+                check(g, OTF2_GlobalDefWriter_WriteParadigm(g->writer, own_paradigms[p].value,
+                                                            new_string(g, own_paradigms[p].name),
+                                                            OTF2_PARADIGM_CLASS_PROCESS));
+                break;
+            }
     for (uint32_t i = 0; i < defs->region_count; i++) {
         const scorep_region_def* r = &defs->regions[i];
         OTF2_StringRef name = new_string(g, r->name);

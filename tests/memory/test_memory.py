@@ -164,6 +164,12 @@ def test_cpp_new_and_delete_are_recorded_as_the_operators_under_their_callers(bu
         ("main", "work()", "operator delete[](void*)"): {"deallocation_size": 100},
         ("main", "leak()", "operator new(unsigned long)"): {"allocation_size": 200, "bytes_leaked": 200,
                                                              "leaks": 1}}
+    kinds = {r["name"]: (r["paradigm"], r["role"])
+             for r in json.loads((experiment / "profile.json").read_text())["regions"] if "operator" in r["name"]}
+    assert kinds == {"operator new(unsigned long)": ("memory", "allocate"),
+                     "operator new[](unsigned long)": ("memory", "allocate"),
+                     "operator delete(void*, unsigned long)": ("memory", "deallocate"),
+                     "operator delete[](void*)": ("memory", "deallocate")}
 
 
 def test_threads_allocating_at_once_get_exact_bytes_and_leaks_on_their_own_locations(build_dir, tmp_path):
@@ -289,3 +295,44 @@ def test_trace_has_every_allocations_bytes_as_metric_records_of_its_call(build_d
         want[name] = {k: v for k, v in (("allocation_size", allocated), ("deallocation_size", freed)) if v}
     want["malloc"]["allocation_size"] += LEAK
     assert sums == want
+
+
+# Score-P's kinds of memory regions: what each call does to the heap
+ROLES = {"malloc": "ALLOCATE", "calloc": "ALLOCATE", "posix_memalign": "ALLOCATE", "aligned_alloc": "ALLOCATE",
+         "memalign": "ALLOCATE", "valloc": "ALLOCATE", "realloc": "REALLOCATE", "free": "DEALLOCATE"}
+
+
+@pytest.mark.skipif(not shutil.which("otf2-print"), reason="otf2-print not installed")
+def test_memory_regions_have_the_memory_paradigm_and_allocate_reallocate_deallocate_roles(build_dir, tmp_path):
+    """As Score-P's memory regions: paradigm "memory" in the profile (and its
+    CUBE file), the trace's region definitions with OTF2's ALLOCATE,
+    REALLOCATE and DEALLOCATE roles and a paradigm named MEMORY, read back
+    with otf2-print; the program's own functions keep theirs."""
+    program = tmp_path / "mem_kinds"
+    subprocess.run([*scorep(build_dir), "--nompi", "--memory", "gcc", *OUTPUT_FLAGS, str(PROGRAM), "-o",
+                    str(program)], check=True, capture_output=True)
+    proc = run(program, tmp_path / "e", {"SCOREP_ENABLE_TRACING": "true"})
+    assert proc.returncode == 0, proc.stderr
+    regions = json.loads((tmp_path / "e" / "profile.json").read_text())["regions"]
+    kinds = {r["name"]: (r["paradigm"], r["role"]) for r in regions if r["name"] in ROLES or r["name"] == "work"}
+    assert kinds == {**{name: ("memory", role.lower()) for name, role in ROLES.items()},
+                     "work": ("compiler", "function")}
+    printed = subprocess.run(["otf2-print", "-G", str(tmp_path / "e" / "traces.otf2")], capture_output=True,
+                             text=True, check=True).stdout
+    paradigm_names = {}
+    traced = {}
+    for line in printed.splitlines():
+        fields = line.split()
+        if fields[:1] == ["PARADIGM"]:
+            paradigm_names[fields[1]] = line.split('Name: "', 1)[1].split('"', 1)[0]
+        elif fields[:1] == ["REGION"]:
+            name = line.split('Name: "', 1)[1].split('"', 1)[0]
+            role = line.split("Role: ", 1)[1].split(",", 1)[0]
+            paradigm = line.split("Paradigm: ", 1)[1].split(", Flags", 1)[0]
+            traced[name] = (role, paradigm)
+    memory_paradigm = {name: paradigm for name, paradigm in paradigm_names.items() if paradigm == "MEMORY"}
+    assert len(memory_paradigm) == 1, paradigm_names
+    value = next(iter(memory_paradigm))
+    assert {name: traced[name] for name in ROLES} == {
+        name: (role, f'"MEMORY" <{value}>') for name, role in ROLES.items()}
+    assert traced["work"] == ("FUNCTION", "COMPILER")

@@ -56,15 +56,18 @@ extern FILE * scorep_real_0(const char *restrict path, const char *restrict mode
 #else
 extern FILE * scorep_real_0(const char *restrict path, const char *restrict mode) __asm__("fopen");
 #endif
-FILE * __wrap_fopen(const char *restrict path, const char *restrict mode)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) FILE * scorep_libwrap_record_0(const char *restrict path, const char *restrict mode, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "fopen",
-                                                "stdio.h", "fopen",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_0(path, mode);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "fopen",
+                                                    "stdio.h", "fopen",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_0(path, mode);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     FILE * scorep_result = scorep_real_0(path, mode);
@@ -76,6 +79,15 @@ FILE * __wrap_fopen(const char *restrict path, const char *restrict mode)
     return scorep_result;
 
 }
+FILE * __wrap_fopen(const char *restrict path, const char *restrict mode)
+{
+    scorep_region scorep_r = scorep_region_0;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_0(path, mode);
+
+    }
+    return scorep_libwrap_record_0(path, mode, scorep_r);
+}
 
 /* wrapper 1: fopen64 (stdio.h:283) */
 static scorep_region scorep_region_1 = SCOREP_LIBWRAP_UNDEFINED;
@@ -84,15 +96,18 @@ extern FILE * scorep_real_1(const char *restrict path, const char *restrict mode
 #else
 extern FILE * scorep_real_1(const char *restrict path, const char *restrict mode) __asm__("fopen64");
 #endif
-FILE * __wrap_fopen64(const char *restrict path, const char *restrict mode)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) FILE * scorep_libwrap_record_1(const char *restrict path, const char *restrict mode, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "fopen64",
-                                                "stdio.h", "fopen64",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_1(path, mode);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "fopen64",
+                                                    "stdio.h", "fopen64",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_1(path, mode);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     FILE * scorep_result = scorep_real_1(path, mode);
@@ -104,6 +119,15 @@ FILE * __wrap_fopen64(const char *restrict path, const char *restrict mode)
     return scorep_result;
 
 }
+FILE * __wrap_fopen64(const char *restrict path, const char *restrict mode)
+{
+    scorep_region scorep_r = scorep_region_1;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_1(path, mode);
+
+    }
+    return scorep_libwrap_record_1(path, mode, scorep_r);
+}
 
 /* wrapper 2: fdopen (stdio.h:293) */
 static scorep_region scorep_region_2 = SCOREP_LIBWRAP_UNDEFINED;
@@ -112,15 +136,18 @@ extern FILE * scorep_real_2(int fd, const char * mode) __asm__("__real_fdopen");
 #else
 extern FILE * scorep_real_2(int fd, const char * mode) __asm__("fdopen");
 #endif
-FILE * __wrap_fdopen(int fd, const char * mode)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) FILE * scorep_libwrap_record_2(int fd, const char * mode, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "fdopen",
-                                                "stdio.h", "fdopen",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_2(fd, mode);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "fdopen",
+                                                    "stdio.h", "fdopen",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_2(fd, mode);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     FILE * scorep_result = scorep_real_2(fd, mode);
@@ -132,6 +159,15 @@ FILE * __wrap_fdopen(int fd, const char * mode)
     return scorep_result;
 
 }
+FILE * __wrap_fdopen(int fd, const char * mode)
+{
+    scorep_region scorep_r = scorep_region_2;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_2(fd, mode);
+
+    }
+    return scorep_libwrap_record_2(fd, mode, scorep_r);
+}
 
 /* wrapper 3: freopen (stdio.h:265) */
 static scorep_region scorep_region_3 = SCOREP_LIBWRAP_UNDEFINED;
@@ -140,21 +176,33 @@ extern FILE * scorep_real_3(const char *restrict path, const char *restrict mode
 #else
 extern FILE * scorep_real_3(const char *restrict path, const char *restrict mode, FILE *restrict stream) __asm__("freopen");
 #endif
-FILE * __wrap_freopen(const char *restrict path, const char *restrict mode, FILE *restrict stream)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) FILE * scorep_libwrap_record_3(const char *restrict path, const char *restrict mode, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "freopen",
-                                                "stdio.h", "freopen",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_3(path, mode, stream);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "freopen",
+                                                    "stdio.h", "freopen",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_3(path, mode, stream);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     FILE * scorep_result = scorep_real_3(path, mode, stream);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+FILE * __wrap_freopen(const char *restrict path, const char *restrict mode, FILE *restrict stream)
+{
+    scorep_region scorep_r = scorep_region_3;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_3(path, mode, stream);
+
+    }
+    return scorep_libwrap_record_3(path, mode, stream, scorep_r);
 }
 
 /* wrapper 4: freopen64 (stdio.h:286) */
@@ -164,21 +212,33 @@ extern FILE * scorep_real_4(const char *restrict path, const char *restrict mode
 #else
 extern FILE * scorep_real_4(const char *restrict path, const char *restrict mode, FILE *restrict stream) __asm__("freopen64");
 #endif
-FILE * __wrap_freopen64(const char *restrict path, const char *restrict mode, FILE *restrict stream)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) FILE * scorep_libwrap_record_4(const char *restrict path, const char *restrict mode, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "freopen64",
-                                                "stdio.h", "freopen64",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_4(path, mode, stream);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "freopen64",
+                                                    "stdio.h", "freopen64",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_4(path, mode, stream);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     FILE * scorep_result = scorep_real_4(path, mode, stream);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+FILE * __wrap_freopen64(const char *restrict path, const char *restrict mode, FILE *restrict stream)
+{
+    scorep_region scorep_r = scorep_region_4;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_4(path, mode, stream);
+
+    }
+    return scorep_libwrap_record_4(path, mode, stream, scorep_r);
 }
 
 /* wrapper 5: tmpfile (stdio.h:188) */
@@ -188,15 +248,18 @@ extern FILE * scorep_real_5(void) __asm__("__real_tmpfile");
 #else
 extern FILE * scorep_real_5(void) __asm__("tmpfile");
 #endif
-FILE * __wrap_tmpfile(void)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) FILE * scorep_libwrap_record_5(scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "tmpfile",
-                                                "stdio.h", "tmpfile",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_5();
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "tmpfile",
+                                                    "stdio.h", "tmpfile",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_5();
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     FILE * scorep_result = scorep_real_5();
@@ -208,6 +271,15 @@ FILE * __wrap_tmpfile(void)
     return scorep_result;
 
 }
+FILE * __wrap_tmpfile(void)
+{
+    scorep_region scorep_r = scorep_region_5;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_5();
+
+    }
+    return scorep_libwrap_record_5(scorep_r);
+}
 
 /* wrapper 6: tmpfile64 (stdio.h:200) */
 static scorep_region scorep_region_6 = SCOREP_LIBWRAP_UNDEFINED;
@@ -216,15 +288,18 @@ extern FILE * scorep_real_6(void) __asm__("__real_tmpfile64");
 #else
 extern FILE * scorep_real_6(void) __asm__("tmpfile64");
 #endif
-FILE * __wrap_tmpfile64(void)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) FILE * scorep_libwrap_record_6(scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "tmpfile64",
-                                                "stdio.h", "tmpfile64",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_6();
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "tmpfile64",
+                                                    "stdio.h", "tmpfile64",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_6();
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     FILE * scorep_result = scorep_real_6();
@@ -236,6 +311,15 @@ FILE * __wrap_tmpfile64(void)
     return scorep_result;
 
 }
+FILE * __wrap_tmpfile64(void)
+{
+    scorep_region scorep_r = scorep_region_6;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_6();
+
+    }
+    return scorep_libwrap_record_6(scorep_r);
+}
 
 /* wrapper 7: fclose (stdio.h:178) */
 static scorep_region scorep_region_7 = SCOREP_LIBWRAP_UNDEFINED;
@@ -244,15 +328,18 @@ extern int scorep_real_7(FILE * stream) __asm__("__real_fclose");
 #else
 extern int scorep_real_7(FILE * stream) __asm__("fclose");
 #endif
-int __wrap_fclose(FILE * stream)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_7(FILE * stream, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "fclose",
-                                                "stdio.h", "fclose",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_7(stream);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "fclose",
+                                                    "stdio.h", "fclose",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_7(stream);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_io_fd = stream != NULL ? fileno(stream) : -1;
@@ -264,6 +351,15 @@ int __wrap_fclose(FILE * stream)
     return scorep_result;
 
 }
+int __wrap_fclose(FILE * stream)
+{
+    scorep_region scorep_r = scorep_region_7;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_7(stream);
+
+    }
+    return scorep_libwrap_record_7(stream, scorep_r);
+}
 
 /* wrapper 8: fflush (stdio.h:230) */
 static scorep_region scorep_region_8 = SCOREP_LIBWRAP_UNDEFINED;
@@ -272,21 +368,33 @@ extern int scorep_real_8(FILE * stream) __asm__("__real_fflush");
 #else
 extern int scorep_real_8(FILE * stream) __asm__("fflush");
 #endif
-int __wrap_fflush(FILE * stream)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_8(FILE * stream, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_8, "fflush",
-                                                "stdio.h", "fflush",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_8(stream);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_8, "fflush",
+                                                    "stdio.h", "fflush",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_8(stream);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_8(stream);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+int __wrap_fflush(FILE * stream)
+{
+    scorep_region scorep_r = scorep_region_8;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_8(stream);
+
+    }
+    return scorep_libwrap_record_8(stream, scorep_r);
 }
 
 /* wrapper 9: fflush_unlocked (stdio.h:239) */
@@ -296,21 +404,33 @@ extern int scorep_real_9(FILE * stream) __asm__("__real_fflush_unlocked");
 #else
 extern int scorep_real_9(FILE * stream) __asm__("fflush_unlocked");
 #endif
-int __wrap_fflush_unlocked(FILE * stream)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_9(FILE * stream, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_9, "fflush_unlocked",
-                                                "stdio.h", "fflush_unlocked",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_9(stream);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_9, "fflush_unlocked",
+                                                    "stdio.h", "fflush_unlocked",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_9(stream);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_9(stream);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+int __wrap_fflush_unlocked(FILE * stream)
+{
+    scorep_region scorep_r = scorep_region_9;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_9(stream);
+
+    }
+    return scorep_libwrap_record_9(stream, scorep_r);
 }
 
 /* wrapper 10: fread (stdio.h:675) */
@@ -320,15 +440,18 @@ extern unsigned long scorep_real_10(void *restrict ptr, size_t size, size_t coun
 #else
 extern unsigned long scorep_real_10(void *restrict ptr, size_t size, size_t count, FILE *restrict stream) __asm__("fread");
 #endif
-unsigned long __wrap_fread(void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) unsigned long scorep_libwrap_record_10(void *restrict ptr, size_t size, size_t count, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_10, "fread",
-                                                "stdio.h", "fread",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_10(ptr, size, count, stream);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_10, "fread",
+                                                    "stdio.h", "fread",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_10(ptr, size, count, stream);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -348,6 +471,15 @@ unsigned long __wrap_fread(void *restrict ptr, size_t size, size_t count, FILE *
     return scorep_result;
 
 }
+unsigned long __wrap_fread(void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
+{
+    scorep_region scorep_r = scorep_region_10;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_10(ptr, size, count, stream);
+
+    }
+    return scorep_libwrap_record_10(ptr, size, count, stream, scorep_r);
+}
 
 /* wrapper 11: fread_unlocked (stdio.h:702) */
 static scorep_region scorep_region_11 = SCOREP_LIBWRAP_UNDEFINED;
@@ -356,15 +488,18 @@ extern size_t scorep_real_11(void *restrict ptr, size_t size, size_t count, FILE
 #else
 extern size_t scorep_real_11(void *restrict ptr, size_t size, size_t count, FILE *restrict stream) __asm__("fread_unlocked");
 #endif
-size_t __wrap_fread_unlocked(void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) size_t scorep_libwrap_record_11(void *restrict ptr, size_t size, size_t count, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_11, "fread_unlocked",
-                                                "stdio.h", "fread_unlocked",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_11(ptr, size, count, stream);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_11, "fread_unlocked",
+                                                    "stdio.h", "fread_unlocked",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_11(ptr, size, count, stream);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -384,6 +519,15 @@ size_t __wrap_fread_unlocked(void *restrict ptr, size_t size, size_t count, FILE
     return scorep_result;
 
 }
+size_t __wrap_fread_unlocked(void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
+{
+    scorep_region scorep_r = scorep_region_11;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_11(ptr, size, count, stream);
+
+    }
+    return scorep_libwrap_record_11(ptr, size, count, stream, scorep_r);
+}
 
 /* wrapper 12: fwrite (stdio.h:681) */
 static scorep_region scorep_region_12 = SCOREP_LIBWRAP_UNDEFINED;
@@ -392,15 +536,18 @@ extern unsigned long scorep_real_12(const void *restrict ptr, size_t size, size_
 #else
 extern unsigned long scorep_real_12(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream) __asm__("fwrite");
 #endif
-unsigned long __wrap_fwrite(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) unsigned long scorep_libwrap_record_12(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_12, "fwrite",
-                                                "stdio.h", "fwrite",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_12(ptr, size, count, stream);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_12, "fwrite",
+                                                    "stdio.h", "fwrite",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_12(ptr, size, count, stream);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -420,6 +567,15 @@ unsigned long __wrap_fwrite(const void *restrict ptr, size_t size, size_t count,
     return scorep_result;
 
 }
+unsigned long __wrap_fwrite(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
+{
+    scorep_region scorep_r = scorep_region_12;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_12(ptr, size, count, stream);
+
+    }
+    return scorep_libwrap_record_12(ptr, size, count, stream, scorep_r);
+}
 
 /* wrapper 13: fwrite_unlocked (stdio.h:704) */
 static scorep_region scorep_region_13 = SCOREP_LIBWRAP_UNDEFINED;
@@ -428,15 +584,18 @@ extern size_t scorep_real_13(const void *restrict ptr, size_t size, size_t count
 #else
 extern size_t scorep_real_13(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream) __asm__("fwrite_unlocked");
 #endif
-size_t __wrap_fwrite_unlocked(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) size_t scorep_libwrap_record_13(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "fwrite_unlocked",
-                                                "stdio.h", "fwrite_unlocked",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_13(ptr, size, count, stream);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "fwrite_unlocked",
+                                                    "stdio.h", "fwrite_unlocked",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_13(ptr, size, count, stream);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -456,6 +615,15 @@ size_t __wrap_fwrite_unlocked(const void *restrict ptr, size_t size, size_t coun
     return scorep_result;
 
 }
+size_t __wrap_fwrite_unlocked(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
+{
+    scorep_region scorep_r = scorep_region_13;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_13(ptr, size, count, stream);
+
+    }
+    return scorep_libwrap_record_13(ptr, size, count, stream, scorep_r);
+}
 
 /* wrapper 14: fgets (stdio.h:592) */
 static scorep_region scorep_region_14 = SCOREP_LIBWRAP_UNDEFINED;
@@ -464,15 +632,18 @@ extern char * scorep_real_14(char *restrict string, int size, FILE *restrict str
 #else
 extern char * scorep_real_14(char *restrict string, int size, FILE *restrict stream) __asm__("fgets");
 #endif
-char * __wrap_fgets(char *restrict string, int size, FILE *restrict stream)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) char * scorep_libwrap_record_14(char *restrict string, int size, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "fgets",
-                                                "stdio.h", "fgets",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_14(string, size, stream);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "fgets",
+                                                    "stdio.h", "fgets",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_14(string, size, stream);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -492,6 +663,15 @@ char * __wrap_fgets(char *restrict string, int size, FILE *restrict stream)
     return scorep_result;
 
 }
+char * __wrap_fgets(char *restrict string, int size, FILE *restrict stream)
+{
+    scorep_region scorep_r = scorep_region_14;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_14(string, size, stream);
+
+    }
+    return scorep_libwrap_record_14(string, size, stream, scorep_r);
+}
 
 /* wrapper 15: fgets_unlocked (stdio.h:615) */
 static scorep_region scorep_region_15 = SCOREP_LIBWRAP_UNDEFINED;
@@ -500,15 +680,18 @@ extern char * scorep_real_15(char *restrict string, int size, FILE *restrict str
 #else
 extern char * scorep_real_15(char *restrict string, int size, FILE *restrict stream) __asm__("fgets_unlocked");
 #endif
-char * __wrap_fgets_unlocked(char *restrict string, int size, FILE *restrict stream)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) char * scorep_libwrap_record_15(char *restrict string, int size, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "fgets_unlocked",
-                                                "stdio.h", "fgets_unlocked",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_15(string, size, stream);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "fgets_unlocked",
+                                                    "stdio.h", "fgets_unlocked",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_15(string, size, stream);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -528,6 +711,15 @@ char * __wrap_fgets_unlocked(char *restrict string, int size, FILE *restrict str
     return scorep_result;
 
 }
+char * __wrap_fgets_unlocked(char *restrict string, int size, FILE *restrict stream)
+{
+    scorep_region scorep_r = scorep_region_15;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_15(string, size, stream);
+
+    }
+    return scorep_libwrap_record_15(string, size, stream, scorep_r);
+}
 
 /* wrapper 16: fputs (stdio.h:655) */
 static scorep_region scorep_region_16 = SCOREP_LIBWRAP_UNDEFINED;
@@ -536,15 +728,18 @@ extern int scorep_real_16(const char *restrict string, FILE *restrict stream) __
 #else
 extern int scorep_real_16(const char *restrict string, FILE *restrict stream) __asm__("fputs");
 #endif
-int __wrap_fputs(const char *restrict string, FILE *restrict stream)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_16(const char *restrict string, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "fputs",
-                                                "stdio.h", "fputs",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_16(string, stream);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "fputs",
+                                                    "stdio.h", "fputs",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_16(string, stream);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -564,6 +759,15 @@ int __wrap_fputs(const char *restrict string, FILE *restrict stream)
     return scorep_result;
 
 }
+int __wrap_fputs(const char *restrict string, FILE *restrict stream)
+{
+    scorep_region scorep_r = scorep_region_16;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_16(string, stream);
+
+    }
+    return scorep_libwrap_record_16(string, stream, scorep_r);
+}
 
 /* wrapper 17: fputs_unlocked (stdio.h:691) */
 static scorep_region scorep_region_17 = SCOREP_LIBWRAP_UNDEFINED;
@@ -572,15 +776,18 @@ extern int scorep_real_17(const char *restrict string, FILE *restrict stream) __
 #else
 extern int scorep_real_17(const char *restrict string, FILE *restrict stream) __asm__("fputs_unlocked");
 #endif
-int __wrap_fputs_unlocked(const char *restrict string, FILE *restrict stream)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_17(const char *restrict string, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "fputs_unlocked",
-                                                "stdio.h", "fputs_unlocked",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_17(string, stream);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "fputs_unlocked",
+                                                    "stdio.h", "fputs_unlocked",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_17(string, stream);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -600,6 +807,15 @@ int __wrap_fputs_unlocked(const char *restrict string, FILE *restrict stream)
     return scorep_result;
 
 }
+int __wrap_fputs_unlocked(const char *restrict string, FILE *restrict stream)
+{
+    scorep_region scorep_r = scorep_region_17;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_17(string, stream);
+
+    }
+    return scorep_libwrap_record_17(string, stream, scorep_r);
+}
 
 /* wrapper 18: puts (stdio.h:661) */
 static scorep_region scorep_region_18 = SCOREP_LIBWRAP_UNDEFINED;
@@ -608,15 +824,18 @@ extern int scorep_real_18(const char * string) __asm__("__real_puts");
 #else
 extern int scorep_real_18(const char * string) __asm__("puts");
 #endif
-int __wrap_puts(const char * string)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_18(const char * string, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "puts",
-                                                "stdio.h", "puts",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_18(string);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "puts",
+                                                    "stdio.h", "puts",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_18(string);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -636,6 +855,15 @@ int __wrap_puts(const char * string)
     return scorep_result;
 
 }
+int __wrap_puts(const char * string)
+{
+    scorep_region scorep_r = scorep_region_18;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_18(string);
+
+    }
+    return scorep_libwrap_record_18(string, scorep_r);
+}
 
 /* wrapper 19: fgetc (stdio.h:513) */
 static scorep_region scorep_region_19 = SCOREP_LIBWRAP_UNDEFINED;
@@ -644,15 +872,18 @@ extern int scorep_real_19(FILE * stream) __asm__("__real_fgetc");
 #else
 extern int scorep_real_19(FILE * stream) __asm__("fgetc");
 #endif
-int __wrap_fgetc(FILE * stream)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_19(FILE * stream, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "fgetc",
-                                                "stdio.h", "fgetc",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_19(stream);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "fgetc",
+                                                    "stdio.h", "fgetc",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_19(stream);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -672,6 +903,15 @@ int __wrap_fgetc(FILE * stream)
     return scorep_result;
 
 }
+int __wrap_fgetc(FILE * stream)
+{
+    scorep_region scorep_r = scorep_region_19;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_19(stream);
+
+    }
+    return scorep_libwrap_record_19(stream, scorep_r);
+}
 
 /* wrapper 20: fgetc_unlocked (stdio.h:538) */
 static scorep_region scorep_region_20 = SCOREP_LIBWRAP_UNDEFINED;
@@ -680,15 +920,18 @@ extern int scorep_real_20(FILE * stream) __asm__("__real_fgetc_unlocked");
 #else
 extern int scorep_real_20(FILE * stream) __asm__("fgetc_unlocked");
 #endif
-int __wrap_fgetc_unlocked(FILE * stream)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_20(FILE * stream, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "fgetc_unlocked",
-                                                "stdio.h", "fgetc_unlocked",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_20(stream);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "fgetc_unlocked",
+                                                    "stdio.h", "fgetc_unlocked",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_20(stream);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -708,6 +951,15 @@ int __wrap_fgetc_unlocked(FILE * stream)
     return scorep_result;
 
 }
+int __wrap_fgetc_unlocked(FILE * stream)
+{
+    scorep_region scorep_r = scorep_region_20;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_20(stream);
+
+    }
+    return scorep_libwrap_record_20(stream, scorep_r);
+}
 
 /* wrapper 21: getc (stdio.h:514) */
 static scorep_region scorep_region_21 = SCOREP_LIBWRAP_UNDEFINED;
@@ -716,15 +968,18 @@ extern int scorep_real_21(FILE * stream) __asm__("__real_getc");
 #else
 extern int scorep_real_21(FILE * stream) __asm__("getc");
 #endif
-int __wrap_getc(FILE * stream)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_21(FILE * stream, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "getc",
-                                                "stdio.h", "getc",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_21(stream);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "getc",
+                                                    "stdio.h", "getc",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_21(stream);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -744,6 +999,15 @@ int __wrap_getc(FILE * stream)
     return scorep_result;
 
 }
+int __wrap_getc(FILE * stream)
+{
+    scorep_region scorep_r = scorep_region_21;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_21(stream);
+
+    }
+    return scorep_libwrap_record_21(stream, scorep_r);
+}
 
 /* wrapper 22: getc_unlocked (stdio.h:527) */
 static scorep_region scorep_region_22 = SCOREP_LIBWRAP_UNDEFINED;
@@ -752,15 +1016,18 @@ extern int scorep_real_22(FILE * stream) __asm__("__real_getc_unlocked");
 #else
 extern int scorep_real_22(FILE * stream) __asm__("getc_unlocked");
 #endif
-int __wrap_getc_unlocked(FILE * stream)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_22(FILE * stream, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "getc_unlocked",
-                                                "stdio.h", "getc_unlocked",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_22(stream);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "getc_unlocked",
+                                                    "stdio.h", "getc_unlocked",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_22(stream);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -780,6 +1047,15 @@ int __wrap_getc_unlocked(FILE * stream)
     return scorep_result;
 
 }
+int __wrap_getc_unlocked(FILE * stream)
+{
+    scorep_region scorep_r = scorep_region_22;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_22(stream);
+
+    }
+    return scorep_libwrap_record_22(stream, scorep_r);
+}
 
 /* wrapper 23: getchar (stdio.h:520) */
 static scorep_region scorep_region_23 = SCOREP_LIBWRAP_UNDEFINED;
@@ -788,15 +1064,18 @@ extern int scorep_real_23(void) __asm__("__real_getchar");
 #else
 extern int scorep_real_23(void) __asm__("getchar");
 #endif
-int __wrap_getchar(void)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_23(scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "getchar",
-                                                "stdio.h", "getchar",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_23();
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "getchar",
+                                                    "stdio.h", "getchar",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_23();
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -816,6 +1095,15 @@ int __wrap_getchar(void)
     return scorep_result;
 
 }
+int __wrap_getchar(void)
+{
+    scorep_region scorep_r = scorep_region_23;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_23();
+
+    }
+    return scorep_libwrap_record_23(scorep_r);
+}
 
 /* wrapper 24: getchar_unlocked (stdio.h:528) */
 static scorep_region scorep_region_24 = SCOREP_LIBWRAP_UNDEFINED;
@@ -824,15 +1112,18 @@ extern int scorep_real_24(void) __asm__("__real_getchar_unlocked");
 #else
 extern int scorep_real_24(void) __asm__("getchar_unlocked");
 #endif
-int __wrap_getchar_unlocked(void)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_24(scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_24, "getchar_unlocked",
-                                                "stdio.h", "getchar_unlocked",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_24();
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_24, "getchar_unlocked",
+                                                    "stdio.h", "getchar_unlocked",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_24();
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -852,6 +1143,15 @@ int __wrap_getchar_unlocked(void)
     return scorep_result;
 
 }
+int __wrap_getchar_unlocked(void)
+{
+    scorep_region scorep_r = scorep_region_24;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_24();
+
+    }
+    return scorep_libwrap_record_24(scorep_r);
+}
 
 /* wrapper 25: fputc (stdio.h:549) */
 static scorep_region scorep_region_25 = SCOREP_LIBWRAP_UNDEFINED;
@@ -860,15 +1160,18 @@ extern int scorep_real_25(int c, FILE * stream) __asm__("__real_fputc");
 #else
 extern int scorep_real_25(int c, FILE * stream) __asm__("fputc");
 #endif
-int __wrap_fputc(int c, FILE * stream)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_25(int c, FILE * stream, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_25, "fputc",
-                                                "stdio.h", "fputc",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_25(c, stream);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_25, "fputc",
+                                                    "stdio.h", "fputc",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_25(c, stream);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -888,6 +1191,15 @@ int __wrap_fputc(int c, FILE * stream)
     return scorep_result;
 
 }
+int __wrap_fputc(int c, FILE * stream)
+{
+    scorep_region scorep_r = scorep_region_25;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_25(c, stream);
+
+    }
+    return scorep_libwrap_record_25(c, stream, scorep_r);
+}
 
 /* wrapper 26: fputc_unlocked (stdio.h:565) */
 static scorep_region scorep_region_26 = SCOREP_LIBWRAP_UNDEFINED;
@@ -896,15 +1208,18 @@ extern int scorep_real_26(int c, FILE * stream) __asm__("__real_fputc_unlocked")
 #else
 extern int scorep_real_26(int c, FILE * stream) __asm__("fputc_unlocked");
 #endif
-int __wrap_fputc_unlocked(int c, FILE * stream)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_26(int c, FILE * stream, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_26, "fputc_unlocked",
-                                                "stdio.h", "fputc_unlocked",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_26(c, stream);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_26, "fputc_unlocked",
+                                                    "stdio.h", "fputc_unlocked",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_26(c, stream);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -924,6 +1239,15 @@ int __wrap_fputc_unlocked(int c, FILE * stream)
     return scorep_result;
 
 }
+int __wrap_fputc_unlocked(int c, FILE * stream)
+{
+    scorep_region scorep_r = scorep_region_26;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_26(c, stream);
+
+    }
+    return scorep_libwrap_record_26(c, stream, scorep_r);
+}
 
 /* wrapper 27: putc (stdio.h:550) */
 static scorep_region scorep_region_27 = SCOREP_LIBWRAP_UNDEFINED;
@@ -932,15 +1256,18 @@ extern int scorep_real_27(int c, FILE * stream) __asm__("__real_putc");
 #else
 extern int scorep_real_27(int c, FILE * stream) __asm__("putc");
 #endif
-int __wrap_putc(int c, FILE * stream)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_27(int c, FILE * stream, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_27, "putc",
-                                                "stdio.h", "putc",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_27(c, stream);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_27, "putc",
+                                                    "stdio.h", "putc",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_27(c, stream);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -960,6 +1287,15 @@ int __wrap_putc(int c, FILE * stream)
     return scorep_result;
 
 }
+int __wrap_putc(int c, FILE * stream)
+{
+    scorep_region scorep_r = scorep_region_27;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_27(c, stream);
+
+    }
+    return scorep_libwrap_record_27(c, stream, scorep_r);
+}
 
 /* wrapper 28: putc_unlocked (stdio.h:573) */
 static scorep_region scorep_region_28 = SCOREP_LIBWRAP_UNDEFINED;
@@ -968,15 +1304,18 @@ extern int scorep_real_28(int c, FILE * stream) __asm__("__real_putc_unlocked");
 #else
 extern int scorep_real_28(int c, FILE * stream) __asm__("putc_unlocked");
 #endif
-int __wrap_putc_unlocked(int c, FILE * stream)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_28(int c, FILE * stream, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_28, "putc_unlocked",
-                                                "stdio.h", "putc_unlocked",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_28(c, stream);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_28, "putc_unlocked",
+                                                    "stdio.h", "putc_unlocked",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_28(c, stream);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -996,6 +1335,15 @@ int __wrap_putc_unlocked(int c, FILE * stream)
     return scorep_result;
 
 }
+int __wrap_putc_unlocked(int c, FILE * stream)
+{
+    scorep_region scorep_r = scorep_region_28;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_28(c, stream);
+
+    }
+    return scorep_libwrap_record_28(c, stream, scorep_r);
+}
 
 /* wrapper 29: putchar (stdio.h:556) */
 static scorep_region scorep_region_29 = SCOREP_LIBWRAP_UNDEFINED;
@@ -1004,15 +1352,18 @@ extern int scorep_real_29(int c) __asm__("__real_putchar");
 #else
 extern int scorep_real_29(int c) __asm__("putchar");
 #endif
-int __wrap_putchar(int c)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_29(int c, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_29, "putchar",
-                                                "stdio.h", "putchar",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_29(c);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_29, "putchar",
+                                                    "stdio.h", "putchar",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_29(c);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -1032,6 +1383,15 @@ int __wrap_putchar(int c)
     return scorep_result;
 
 }
+int __wrap_putchar(int c)
+{
+    scorep_region scorep_r = scorep_region_29;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_29(c);
+
+    }
+    return scorep_libwrap_record_29(c, scorep_r);
+}
 
 /* wrapper 30: putchar_unlocked (stdio.h:574) */
 static scorep_region scorep_region_30 = SCOREP_LIBWRAP_UNDEFINED;
@@ -1040,15 +1400,18 @@ extern int scorep_real_30(int c) __asm__("__real_putchar_unlocked");
 #else
 extern int scorep_real_30(int c) __asm__("putchar_unlocked");
 #endif
-int __wrap_putchar_unlocked(int c)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_30(int c, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_30, "putchar_unlocked",
-                                                "stdio.h", "putchar_unlocked",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_30(c);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_30, "putchar_unlocked",
+                                                    "stdio.h", "putchar_unlocked",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_30(c);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -1068,6 +1431,15 @@ int __wrap_putchar_unlocked(int c)
     return scorep_result;
 
 }
+int __wrap_putchar_unlocked(int c)
+{
+    scorep_region scorep_r = scorep_region_30;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_30(c);
+
+    }
+    return scorep_libwrap_record_30(c, scorep_r);
+}
 
 /* wrapper 31: getline (stdio.h:645) */
 static scorep_region scorep_region_31 = SCOREP_LIBWRAP_UNDEFINED;
@@ -1076,15 +1448,18 @@ extern __ssize_t scorep_real_31(char **restrict line, size_t *restrict n, FILE *
 #else
 extern __ssize_t scorep_real_31(char **restrict line, size_t *restrict n, FILE *restrict stream) __asm__("getline");
 #endif
-__ssize_t __wrap_getline(char **restrict line, size_t *restrict n, FILE *restrict stream)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) __ssize_t scorep_libwrap_record_31(char **restrict line, size_t *restrict n, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_31, "getline",
-                                                "stdio.h", "getline",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_31(line, n, stream);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_31, "getline",
+                                                    "stdio.h", "getline",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_31(line, n, stream);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -1104,6 +1479,15 @@ __ssize_t __wrap_getline(char **restrict line, size_t *restrict n, FILE *restric
     return scorep_result;
 
 }
+__ssize_t __wrap_getline(char **restrict line, size_t *restrict n, FILE *restrict stream)
+{
+    scorep_region scorep_r = scorep_region_31;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_31(line, n, stream);
+
+    }
+    return scorep_libwrap_record_31(line, n, stream, scorep_r);
+}
 
 /* wrapper 32: getdelim (stdio.h:635) */
 static scorep_region scorep_region_32 = SCOREP_LIBWRAP_UNDEFINED;
@@ -1112,15 +1496,18 @@ extern __ssize_t scorep_real_32(char **restrict line, size_t *restrict n, int de
 #else
 extern __ssize_t scorep_real_32(char **restrict line, size_t *restrict n, int delimiter, FILE *restrict stream) __asm__("getdelim");
 #endif
-__ssize_t __wrap_getdelim(char **restrict line, size_t *restrict n, int delimiter, FILE *restrict stream)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) __ssize_t scorep_libwrap_record_32(char **restrict line, size_t *restrict n, int delimiter, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_32, "getdelim",
-                                                "stdio.h", "getdelim",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_32(line, n, delimiter, stream);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_32, "getdelim",
+                                                    "stdio.h", "getdelim",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_32(line, n, delimiter, stream);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -1139,6 +1526,15 @@ __ssize_t __wrap_getdelim(char **restrict line, size_t *restrict n, int delimite
                   scorep_io_match);
     return scorep_result;
 
+}
+__ssize_t __wrap_getdelim(char **restrict line, size_t *restrict n, int delimiter, FILE *restrict stream)
+{
+    scorep_region scorep_r = scorep_region_32;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_32(line, n, delimiter, stream);
+
+    }
+    return scorep_libwrap_record_32(line, n, delimiter, stream, scorep_r);
 }
 
 /* wrapper 33: fprintf (stdio.h:350) */
@@ -1226,15 +1622,18 @@ extern int scorep_real_35(FILE *restrict stream, const char *restrict format, __
 #else
 extern int scorep_real_35(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap) __asm__("vfprintf");
 #endif
-int __wrap_vfprintf(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_35(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_35, "vfprintf",
-                                                "stdio.h", "vfprintf",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_35(stream, format, ap);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_35, "vfprintf",
+                                                    "stdio.h", "vfprintf",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_35(stream, format, ap);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -1254,6 +1653,15 @@ int __wrap_vfprintf(FILE *restrict stream, const char *restrict format, __gnuc_v
     return scorep_result;
 
 }
+int __wrap_vfprintf(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap)
+{
+    scorep_region scorep_r = scorep_region_35;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_35(stream, format, ap);
+
+    }
+    return scorep_libwrap_record_35(stream, format, ap, scorep_r);
+}
 
 /* wrapper 36: vprintf (stdio.h:371) */
 static scorep_region scorep_region_36 = SCOREP_LIBWRAP_UNDEFINED;
@@ -1262,15 +1670,18 @@ extern int scorep_real_36(const char *restrict format, __gnuc_va_list ap) __asm_
 #else
 extern int scorep_real_36(const char *restrict format, __gnuc_va_list ap) __asm__("vprintf");
 #endif
-int __wrap_vprintf(const char *restrict format, __gnuc_va_list ap)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_36(const char *restrict format, __gnuc_va_list ap, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_36, "vprintf",
-                                                "stdio.h", "vprintf",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_36(format, ap);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_36, "vprintf",
+                                                    "stdio.h", "vprintf",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_36(format, ap);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -1289,6 +1700,15 @@ int __wrap_vprintf(const char *restrict format, __gnuc_va_list ap)
                   scorep_io_match);
     return scorep_result;
 
+}
+int __wrap_vprintf(const char *restrict format, __gnuc_va_list ap)
+{
+    scorep_region scorep_r = scorep_region_36;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_36(format, ap);
+
+    }
+    return scorep_libwrap_record_36(format, ap, scorep_r);
 }
 
 /* wrapper 37: fscanf (stdio.h:415) */
@@ -1352,21 +1772,33 @@ extern int scorep_real_39(FILE *restrict stream, const char *restrict format, __
 #else
 extern int scorep_real_39(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap) __asm__("__isoc99_vfscanf");
 #endif
-int __wrap___isoc99_vfscanf(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_39(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_39, "vfscanf",
-                                                "stdio.h", "__isoc99_vfscanf",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_39(stream, format, ap);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_39, "vfscanf",
+                                                    "stdio.h", "__isoc99_vfscanf",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_39(stream, format, ap);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_39(stream, format, ap);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+int __wrap___isoc99_vfscanf(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap)
+{
+    scorep_region scorep_r = scorep_region_39;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_39(stream, format, ap);
+
+    }
+    return scorep_libwrap_record_39(stream, format, ap, scorep_r);
 }
 
 /* wrapper 40: vscanf (stdio.h:467) */
@@ -1376,21 +1808,33 @@ extern int scorep_real_40(const char *restrict format, __gnuc_va_list ap) __asm_
 #else
 extern int scorep_real_40(const char *restrict format, __gnuc_va_list ap) __asm__("__isoc99_vscanf");
 #endif
-int __wrap___isoc99_vscanf(const char *restrict format, __gnuc_va_list ap)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_40(const char *restrict format, __gnuc_va_list ap, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_40, "vscanf",
-                                                "stdio.h", "__isoc99_vscanf",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_40(format, ap);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_40, "vscanf",
+                                                    "stdio.h", "__isoc99_vscanf",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_40(format, ap);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_40(format, ap);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+int __wrap___isoc99_vscanf(const char *restrict format, __gnuc_va_list ap)
+{
+    scorep_region scorep_r = scorep_region_40;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_40(format, ap);
+
+    }
+    return scorep_libwrap_record_40(format, ap, scorep_r);
 }
 
 /* wrapper 41: fseek (stdio.h:713) */
@@ -1400,15 +1844,18 @@ extern int scorep_real_41(FILE * stream, long offset, int whence) __asm__("__rea
 #else
 extern int scorep_real_41(FILE * stream, long offset, int whence) __asm__("fseek");
 #endif
-int __wrap_fseek(FILE * stream, long offset, int whence)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_41(FILE * stream, long offset, int whence, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_41, "fseek",
-                                                "stdio.h", "fseek",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_41(stream, offset, whence);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_41, "fseek",
+                                                    "stdio.h", "fseek",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_41(stream, offset, whence);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
@@ -1419,6 +1866,15 @@ int __wrap_fseek(FILE * stream, long offset, int whence)
     return scorep_result;
 
 }
+int __wrap_fseek(FILE * stream, long offset, int whence)
+{
+    scorep_region scorep_r = scorep_region_41;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_41(stream, offset, whence);
+
+    }
+    return scorep_libwrap_record_41(stream, offset, whence, scorep_r);
+}
 
 /* wrapper 42: fseeko (stdio.h:736) */
 static scorep_region scorep_region_42 = SCOREP_LIBWRAP_UNDEFINED;
@@ -1427,15 +1883,18 @@ extern int scorep_real_42(FILE * stream, __off_t offset, int whence) __asm__("__
 #else
 extern int scorep_real_42(FILE * stream, __off_t offset, int whence) __asm__("fseeko");
 #endif
-int __wrap_fseeko(FILE * stream, __off_t offset, int whence)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_42(FILE * stream, __off_t offset, int whence, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_42, "fseeko",
-                                                "stdio.h", "fseeko",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_42(stream, offset, whence);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_42, "fseeko",
+                                                    "stdio.h", "fseeko",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_42(stream, offset, whence);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
@@ -1446,6 +1905,15 @@ int __wrap_fseeko(FILE * stream, __off_t offset, int whence)
     return scorep_result;
 
 }
+int __wrap_fseeko(FILE * stream, __off_t offset, int whence)
+{
+    scorep_region scorep_r = scorep_region_42;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_42(stream, offset, whence);
+
+    }
+    return scorep_libwrap_record_42(stream, offset, whence, scorep_r);
+}
 
 /* wrapper 43: fseeko64 (stdio.h:779) */
 static scorep_region scorep_region_43 = SCOREP_LIBWRAP_UNDEFINED;
@@ -1454,15 +1922,18 @@ extern int scorep_real_43(FILE * stream, __off64_t offset, int whence) __asm__("
 #else
 extern int scorep_real_43(FILE * stream, __off64_t offset, int whence) __asm__("fseeko64");
 #endif
-int __wrap_fseeko64(FILE * stream, __off64_t offset, int whence)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_43(FILE * stream, __off64_t offset, int whence, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_43, "fseeko64",
-                                                "stdio.h", "fseeko64",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_43(stream, offset, whence);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_43, "fseeko64",
+                                                    "stdio.h", "fseeko64",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_43(stream, offset, whence);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
@@ -1473,6 +1944,15 @@ int __wrap_fseeko64(FILE * stream, __off64_t offset, int whence)
     return scorep_result;
 
 }
+int __wrap_fseeko64(FILE * stream, __off64_t offset, int whence)
+{
+    scorep_region scorep_r = scorep_region_43;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_43(stream, offset, whence);
+
+    }
+    return scorep_libwrap_record_43(stream, offset, whence, scorep_r);
+}
 
 /* wrapper 44: ftell (stdio.h:718) */
 static scorep_region scorep_region_44 = SCOREP_LIBWRAP_UNDEFINED;
@@ -1481,21 +1961,33 @@ extern long scorep_real_44(FILE * stream) __asm__("__real_ftell");
 #else
 extern long scorep_real_44(FILE * stream) __asm__("ftell");
 #endif
-long __wrap_ftell(FILE * stream)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) long scorep_libwrap_record_44(FILE * stream, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "ftell",
-                                                "stdio.h", "ftell",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_44(stream);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "ftell",
+                                                    "stdio.h", "ftell",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_44(stream);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     long scorep_result = scorep_real_44(stream);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+long __wrap_ftell(FILE * stream)
+{
+    scorep_region scorep_r = scorep_region_44;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_44(stream);
+
+    }
+    return scorep_libwrap_record_44(stream, scorep_r);
 }
 
 /* wrapper 45: ftello (stdio.h:741) */
@@ -1505,21 +1997,33 @@ extern __off_t scorep_real_45(FILE * stream) __asm__("__real_ftello");
 #else
 extern __off_t scorep_real_45(FILE * stream) __asm__("ftello");
 #endif
-__off_t __wrap_ftello(FILE * stream)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) __off_t scorep_libwrap_record_45(FILE * stream, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_45, "ftello",
-                                                "stdio.h", "ftello",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_45(stream);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_45, "ftello",
+                                                    "stdio.h", "ftello",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_45(stream);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     __off_t scorep_result = scorep_real_45(stream);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+__off_t __wrap_ftello(FILE * stream)
+{
+    scorep_region scorep_r = scorep_region_45;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_45(stream);
+
+    }
+    return scorep_libwrap_record_45(stream, scorep_r);
 }
 
 /* wrapper 46: ftello64 (stdio.h:780) */
@@ -1529,21 +2033,33 @@ extern __off64_t scorep_real_46(FILE * stream) __asm__("__real_ftello64");
 #else
 extern __off64_t scorep_real_46(FILE * stream) __asm__("ftello64");
 #endif
-__off64_t __wrap_ftello64(FILE * stream)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) __off64_t scorep_libwrap_record_46(FILE * stream, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_46, "ftello64",
-                                                "stdio.h", "ftello64",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_46(stream);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_46, "ftello64",
+                                                    "stdio.h", "ftello64",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_46(stream);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     __off64_t scorep_result = scorep_real_46(stream);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+__off64_t __wrap_ftello64(FILE * stream)
+{
+    scorep_region scorep_r = scorep_region_46;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_46(stream);
+
+    }
+    return scorep_libwrap_record_46(stream, scorep_r);
 }
 
 /* wrapper 47: rewind (stdio.h:723) */
@@ -1553,22 +2069,35 @@ extern void scorep_real_47(FILE * stream) __asm__("__real_rewind");
 #else
 extern void scorep_real_47(FILE * stream) __asm__("rewind");
 #endif
-void __wrap_rewind(FILE * stream)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_47(FILE * stream, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_47, "rewind",
-                                                "stdio.h", "rewind",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        scorep_real_47(stream);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_47, "rewind",
+                                                    "stdio.h", "rewind",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            scorep_real_47(stream);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_real_47(stream);
     scorep_libwrap_end(scorep_r);
     return;
 
+}
+void __wrap_rewind(FILE * stream)
+{
+    scorep_region scorep_r = scorep_region_47;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        scorep_real_47(stream);
+        return;
+
+    }
+    scorep_libwrap_record_47(stream, scorep_r);
 }
 
 /* wrapper 48: fgetpos (stdio.h:760) */
@@ -1578,21 +2107,33 @@ extern int scorep_real_48(FILE *restrict stream, fpos_t *restrict pos) __asm__("
 #else
 extern int scorep_real_48(FILE *restrict stream, fpos_t *restrict pos) __asm__("fgetpos");
 #endif
-int __wrap_fgetpos(FILE *restrict stream, fpos_t *restrict pos)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_48(FILE *restrict stream, fpos_t *restrict pos, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_48, "fgetpos",
-                                                "stdio.h", "fgetpos",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_48(stream, pos);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_48, "fgetpos",
+                                                    "stdio.h", "fgetpos",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_48(stream, pos);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_48(stream, pos);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+int __wrap_fgetpos(FILE *restrict stream, fpos_t *restrict pos)
+{
+    scorep_region scorep_r = scorep_region_48;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_48(stream, pos);
+
+    }
+    return scorep_libwrap_record_48(stream, pos, scorep_r);
 }
 
 /* wrapper 49: fgetpos64 (stdio.h:781) */
@@ -1602,21 +2143,33 @@ extern int scorep_real_49(FILE *restrict stream, fpos64_t *restrict pos) __asm__
 #else
 extern int scorep_real_49(FILE *restrict stream, fpos64_t *restrict pos) __asm__("fgetpos64");
 #endif
-int __wrap_fgetpos64(FILE *restrict stream, fpos64_t *restrict pos)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_49(FILE *restrict stream, fpos64_t *restrict pos, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_49, "fgetpos64",
-                                                "stdio.h", "fgetpos64",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_49(stream, pos);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_49, "fgetpos64",
+                                                    "stdio.h", "fgetpos64",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_49(stream, pos);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_49(stream, pos);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+int __wrap_fgetpos64(FILE *restrict stream, fpos64_t *restrict pos)
+{
+    scorep_region scorep_r = scorep_region_49;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_49(stream, pos);
+
+    }
+    return scorep_libwrap_record_49(stream, pos, scorep_r);
 }
 
 /* wrapper 50: fsetpos (stdio.h:765) */
@@ -1626,21 +2179,33 @@ extern int scorep_real_50(FILE * stream, const fpos_t * pos) __asm__("__real_fse
 #else
 extern int scorep_real_50(FILE * stream, const fpos_t * pos) __asm__("fsetpos");
 #endif
-int __wrap_fsetpos(FILE * stream, const fpos_t * pos)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_50(FILE * stream, const fpos_t * pos, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_50, "fsetpos",
-                                                "stdio.h", "fsetpos",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_50(stream, pos);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_50, "fsetpos",
+                                                    "stdio.h", "fsetpos",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_50(stream, pos);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_50(stream, pos);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+int __wrap_fsetpos(FILE * stream, const fpos_t * pos)
+{
+    scorep_region scorep_r = scorep_region_50;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_50(stream, pos);
+
+    }
+    return scorep_libwrap_record_50(stream, pos, scorep_r);
 }
 
 /* wrapper 51: fsetpos64 (stdio.h:782) */
@@ -1650,21 +2215,33 @@ extern int scorep_real_51(FILE * stream, const fpos64_t * pos) __asm__("__real_f
 #else
 extern int scorep_real_51(FILE * stream, const fpos64_t * pos) __asm__("fsetpos64");
 #endif
-int __wrap_fsetpos64(FILE * stream, const fpos64_t * pos)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_51(FILE * stream, const fpos64_t * pos, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_51, "fsetpos64",
-                                                "stdio.h", "fsetpos64",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_51(stream, pos);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_51, "fsetpos64",
+                                                    "stdio.h", "fsetpos64",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_51(stream, pos);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_51(stream, pos);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+int __wrap_fsetpos64(FILE * stream, const fpos64_t * pos)
+{
+    scorep_region scorep_r = scorep_region_51;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_51(stream, pos);
+
+    }
+    return scorep_libwrap_record_51(stream, pos, scorep_r);
 }
 
 /* wrapper 52: fprintf (bits/stdio2-decl.h:49) */
@@ -1752,15 +2329,18 @@ extern int scorep_real_54(FILE *restrict stream, int flag, const char *restrict 
 #else
 extern int scorep_real_54(FILE *restrict stream, int flag, const char *restrict format, __gnuc_va_list ap) __asm__("__vfprintf_chk");
 #endif
-int __wrap___vfprintf_chk(FILE *restrict stream, int flag, const char *restrict format, __gnuc_va_list ap)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_54(FILE *restrict stream, int flag, const char *restrict format, __gnuc_va_list ap, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_54, "vfprintf",
-                                                "bits/stdio2-decl.h", "__vfprintf_chk",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_54(stream, flag, format, ap);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_54, "vfprintf",
+                                                    "bits/stdio2-decl.h", "__vfprintf_chk",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_54(stream, flag, format, ap);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -1780,6 +2360,15 @@ int __wrap___vfprintf_chk(FILE *restrict stream, int flag, const char *restrict 
     return scorep_result;
 
 }
+int __wrap___vfprintf_chk(FILE *restrict stream, int flag, const char *restrict format, __gnuc_va_list ap)
+{
+    scorep_region scorep_r = scorep_region_54;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_54(stream, flag, format, ap);
+
+    }
+    return scorep_libwrap_record_54(stream, flag, format, ap, scorep_r);
+}
 
 /* wrapper 55: vprintf (bits/stdio2-decl.h:54) */
 static scorep_region scorep_region_55 = SCOREP_LIBWRAP_UNDEFINED;
@@ -1788,15 +2377,18 @@ extern int scorep_real_55(int flag, const char *restrict format, __gnuc_va_list 
 #else
 extern int scorep_real_55(int flag, const char *restrict format, __gnuc_va_list ap) __asm__("__vprintf_chk");
 #endif
-int __wrap___vprintf_chk(int flag, const char *restrict format, __gnuc_va_list ap)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_55(int flag, const char *restrict format, __gnuc_va_list ap, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_55, "vprintf",
-                                                "bits/stdio2-decl.h", "__vprintf_chk",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_55(flag, format, ap);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_55, "vprintf",
+                                                    "bits/stdio2-decl.h", "__vprintf_chk",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_55(flag, format, ap);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -1816,6 +2408,15 @@ int __wrap___vprintf_chk(int flag, const char *restrict format, __gnuc_va_list a
     return scorep_result;
 
 }
+int __wrap___vprintf_chk(int flag, const char *restrict format, __gnuc_va_list ap)
+{
+    scorep_region scorep_r = scorep_region_55;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_55(flag, format, ap);
+
+    }
+    return scorep_libwrap_record_55(flag, format, ap, scorep_r);
+}
 
 /* wrapper 56: fgets (bits/stdio2-decl.h:90) */
 static scorep_region scorep_region_56 = SCOREP_LIBWRAP_UNDEFINED;
@@ -1824,15 +2425,18 @@ extern char * scorep_real_56(char *restrict string, size_t buflen, int size, FIL
 #else
 extern char * scorep_real_56(char *restrict string, size_t buflen, int size, FILE *restrict stream) __asm__("__fgets_chk");
 #endif
-char * __wrap___fgets_chk(char *restrict string, size_t buflen, int size, FILE *restrict stream)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) char * scorep_libwrap_record_56(char *restrict string, size_t buflen, int size, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_56, "fgets",
-                                                "bits/stdio2-decl.h", "__fgets_chk",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_56(string, buflen, size, stream);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_56, "fgets",
+                                                    "bits/stdio2-decl.h", "__fgets_chk",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_56(string, buflen, size, stream);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -1852,6 +2456,15 @@ char * __wrap___fgets_chk(char *restrict string, size_t buflen, int size, FILE *
     return scorep_result;
 
 }
+char * __wrap___fgets_chk(char *restrict string, size_t buflen, int size, FILE *restrict stream)
+{
+    scorep_region scorep_r = scorep_region_56;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_56(string, buflen, size, stream);
+
+    }
+    return scorep_libwrap_record_56(string, buflen, size, stream, scorep_r);
+}
 
 /* wrapper 57: fgets_unlocked (bits/stdio2-decl.h:99) */
 static scorep_region scorep_region_57 = SCOREP_LIBWRAP_UNDEFINED;
@@ -1860,15 +2473,18 @@ extern char * scorep_real_57(char *restrict string, size_t buflen, int size, FIL
 #else
 extern char * scorep_real_57(char *restrict string, size_t buflen, int size, FILE *restrict stream) __asm__("__fgets_unlocked_chk");
 #endif
-char * __wrap___fgets_unlocked_chk(char *restrict string, size_t buflen, int size, FILE *restrict stream)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) char * scorep_libwrap_record_57(char *restrict string, size_t buflen, int size, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_57, "fgets_unlocked",
-                                                "bits/stdio2-decl.h", "__fgets_unlocked_chk",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_57(string, buflen, size, stream);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_57, "fgets_unlocked",
+                                                    "bits/stdio2-decl.h", "__fgets_unlocked_chk",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_57(string, buflen, size, stream);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -1888,6 +2504,15 @@ char * __wrap___fgets_unlocked_chk(char *restrict string, size_t buflen, int siz
     return scorep_result;
 
 }
+char * __wrap___fgets_unlocked_chk(char *restrict string, size_t buflen, int size, FILE *restrict stream)
+{
+    scorep_region scorep_r = scorep_region_57;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_57(string, buflen, size, stream);
+
+    }
+    return scorep_libwrap_record_57(string, buflen, size, stream, scorep_r);
+}
 
 /* wrapper 58: fread (bits/stdio2-decl.h:94) */
 static scorep_region scorep_region_58 = SCOREP_LIBWRAP_UNDEFINED;
@@ -1896,15 +2521,18 @@ extern size_t scorep_real_58(void *restrict ptr, size_t buflen, size_t size, siz
 #else
 extern size_t scorep_real_58(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream) __asm__("__fread_chk");
 #endif
-size_t __wrap___fread_chk(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) size_t scorep_libwrap_record_58(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_58, "fread",
-                                                "bits/stdio2-decl.h", "__fread_chk",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_58(ptr, buflen, size, count, stream);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_58, "fread",
+                                                    "bits/stdio2-decl.h", "__fread_chk",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_58(ptr, buflen, size, count, stream);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -1924,6 +2552,15 @@ size_t __wrap___fread_chk(void *restrict ptr, size_t buflen, size_t size, size_t
     return scorep_result;
 
 }
+size_t __wrap___fread_chk(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream)
+{
+    scorep_region scorep_r = scorep_region_58;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_58(ptr, buflen, size, count, stream);
+
+    }
+    return scorep_libwrap_record_58(ptr, buflen, size, count, stream, scorep_r);
+}
 
 /* wrapper 59: fread_unlocked (bits/stdio2-decl.h:106) */
 static scorep_region scorep_region_59 = SCOREP_LIBWRAP_UNDEFINED;
@@ -1932,15 +2569,18 @@ extern size_t scorep_real_59(void *restrict ptr, size_t buflen, size_t size, siz
 #else
 extern size_t scorep_real_59(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream) __asm__("__fread_unlocked_chk");
 #endif
-size_t __wrap___fread_unlocked_chk(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) size_t scorep_libwrap_record_59(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_59, "fread_unlocked",
-                                                "bits/stdio2-decl.h", "__fread_unlocked_chk",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_59(ptr, buflen, size, count, stream);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_59, "fread_unlocked",
+                                                    "bits/stdio2-decl.h", "__fread_unlocked_chk",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_59(ptr, buflen, size, count, stream);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -1959,6 +2599,15 @@ size_t __wrap___fread_unlocked_chk(void *restrict ptr, size_t buflen, size_t siz
                   scorep_io_match);
     return scorep_result;
 
+}
+size_t __wrap___fread_unlocked_chk(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream)
+{
+    scorep_region scorep_r = scorep_region_59;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_59(ptr, buflen, size, count, stream);
+
+    }
+    return scorep_libwrap_record_59(ptr, buflen, size, count, stream, scorep_r);
 }
 
 #ifdef __cplusplus

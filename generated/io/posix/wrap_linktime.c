@@ -56,15 +56,18 @@ extern int scorep_real_0(const char * path, int flags, mode_t mode) __asm__("__r
 #else
 extern int scorep_real_0(const char * path, int flags, mode_t mode) __asm__("open");
 #endif
-int __wrap_open(const char * path, int flags, mode_t mode)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_0(const char * path, int flags, mode_t mode, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "open",
-                                                "fcntl.h", "open",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_0(path, flags, mode);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "open",
+                                                    "fcntl.h", "open",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_0(path, flags, mode);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_0(path, flags, mode);
@@ -76,6 +79,15 @@ int __wrap_open(const char * path, int flags, mode_t mode)
     return scorep_result;
 
 }
+int __wrap_open(const char * path, int flags, mode_t mode)
+{
+    scorep_region scorep_r = scorep_region_0;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_0(path, flags, mode);
+
+    }
+    return scorep_libwrap_record_0(path, flags, mode, scorep_r);
+}
 
 /* wrapper 1: open64 (fcntl.h:191) */
 static scorep_region scorep_region_1 = SCOREP_LIBWRAP_UNDEFINED;
@@ -84,15 +96,18 @@ extern int scorep_real_1(const char * path, int flags, mode_t mode) __asm__("__r
 #else
 extern int scorep_real_1(const char * path, int flags, mode_t mode) __asm__("open64");
 #endif
-int __wrap_open64(const char * path, int flags, mode_t mode)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_1(const char * path, int flags, mode_t mode, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "open64",
-                                                "fcntl.h", "open64",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_1(path, flags, mode);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "open64",
+                                                    "fcntl.h", "open64",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_1(path, flags, mode);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_1(path, flags, mode);
@@ -104,6 +119,15 @@ int __wrap_open64(const char * path, int flags, mode_t mode)
     return scorep_result;
 
 }
+int __wrap_open64(const char * path, int flags, mode_t mode)
+{
+    scorep_region scorep_r = scorep_region_1;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_1(path, flags, mode);
+
+    }
+    return scorep_libwrap_record_1(path, flags, mode, scorep_r);
+}
 
 /* wrapper 2: openat (fcntl.h:205) */
 static scorep_region scorep_region_2 = SCOREP_LIBWRAP_UNDEFINED;
@@ -112,15 +136,18 @@ extern int scorep_real_2(int dirfd, const char * path, int flags, mode_t mode) _
 #else
 extern int scorep_real_2(int dirfd, const char * path, int flags, mode_t mode) __asm__("openat");
 #endif
-int __wrap_openat(int dirfd, const char * path, int flags, mode_t mode)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_2(int dirfd, const char * path, int flags, mode_t mode, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "openat",
-                                                "fcntl.h", "openat",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_2(dirfd, path, flags, mode);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "openat",
+                                                    "fcntl.h", "openat",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_2(dirfd, path, flags, mode);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_2(dirfd, path, flags, mode);
@@ -132,6 +159,15 @@ int __wrap_openat(int dirfd, const char * path, int flags, mode_t mode)
     return scorep_result;
 
 }
+int __wrap_openat(int dirfd, const char * path, int flags, mode_t mode)
+{
+    scorep_region scorep_r = scorep_region_2;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_2(dirfd, path, flags, mode);
+
+    }
+    return scorep_libwrap_record_2(dirfd, path, flags, mode, scorep_r);
+}
 
 /* wrapper 3: openat64 (fcntl.h:216) */
 static scorep_region scorep_region_3 = SCOREP_LIBWRAP_UNDEFINED;
@@ -140,15 +176,18 @@ extern int scorep_real_3(int dirfd, const char * path, int flags, mode_t mode) _
 #else
 extern int scorep_real_3(int dirfd, const char * path, int flags, mode_t mode) __asm__("openat64");
 #endif
-int __wrap_openat64(int dirfd, const char * path, int flags, mode_t mode)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_3(int dirfd, const char * path, int flags, mode_t mode, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "openat64",
-                                                "fcntl.h", "openat64",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_3(dirfd, path, flags, mode);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "openat64",
+                                                    "fcntl.h", "openat64",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_3(dirfd, path, flags, mode);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_3(dirfd, path, flags, mode);
@@ -160,6 +199,15 @@ int __wrap_openat64(int dirfd, const char * path, int flags, mode_t mode)
     return scorep_result;
 
 }
+int __wrap_openat64(int dirfd, const char * path, int flags, mode_t mode)
+{
+    scorep_region scorep_r = scorep_region_3;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_3(dirfd, path, flags, mode);
+
+    }
+    return scorep_libwrap_record_3(dirfd, path, flags, mode, scorep_r);
+}
 
 /* wrapper 4: creat (fcntl.h:227) */
 static scorep_region scorep_region_4 = SCOREP_LIBWRAP_UNDEFINED;
@@ -168,15 +216,18 @@ extern int scorep_real_4(const char * path, mode_t mode) __asm__("__real_creat")
 #else
 extern int scorep_real_4(const char * path, mode_t mode) __asm__("creat");
 #endif
-int __wrap_creat(const char * path, mode_t mode)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_4(const char * path, mode_t mode, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "creat",
-                                                "fcntl.h", "creat",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_4(path, mode);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "creat",
+                                                    "fcntl.h", "creat",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_4(path, mode);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_4(path, mode);
@@ -188,6 +239,15 @@ int __wrap_creat(const char * path, mode_t mode)
     return scorep_result;
 
 }
+int __wrap_creat(const char * path, mode_t mode)
+{
+    scorep_region scorep_r = scorep_region_4;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_4(path, mode);
+
+    }
+    return scorep_libwrap_record_4(path, mode, scorep_r);
+}
 
 /* wrapper 5: creat64 (fcntl.h:237) */
 static scorep_region scorep_region_5 = SCOREP_LIBWRAP_UNDEFINED;
@@ -196,15 +256,18 @@ extern int scorep_real_5(const char * path, mode_t mode) __asm__("__real_creat64
 #else
 extern int scorep_real_5(const char * path, mode_t mode) __asm__("creat64");
 #endif
-int __wrap_creat64(const char * path, mode_t mode)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_5(const char * path, mode_t mode, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "creat64",
-                                                "fcntl.h", "creat64",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_5(path, mode);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "creat64",
+                                                    "fcntl.h", "creat64",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_5(path, mode);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_5(path, mode);
@@ -216,6 +279,15 @@ int __wrap_creat64(const char * path, mode_t mode)
     return scorep_result;
 
 }
+int __wrap_creat64(const char * path, mode_t mode)
+{
+    scorep_region scorep_r = scorep_region_5;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_5(path, mode);
+
+    }
+    return scorep_libwrap_record_5(path, mode, scorep_r);
+}
 
 /* wrapper 6: close (unistd.h:358) */
 static scorep_region scorep_region_6 = SCOREP_LIBWRAP_UNDEFINED;
@@ -224,15 +296,18 @@ extern int scorep_real_6(int fd) __asm__("__real_close");
 #else
 extern int scorep_real_6(int fd) __asm__("close");
 #endif
-int __wrap_close(int fd)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_6(int fd, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "close",
-                                                "unistd.h", "close",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_6(fd);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "close",
+                                                    "unistd.h", "close",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_6(fd);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_io_fd = fd;
@@ -244,6 +319,15 @@ int __wrap_close(int fd)
     return scorep_result;
 
 }
+int __wrap_close(int fd)
+{
+    scorep_region scorep_r = scorep_region_6;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_6(fd);
+
+    }
+    return scorep_libwrap_record_6(fd, scorep_r);
+}
 
 /* wrapper 7: read (unistd.h:371) */
 static scorep_region scorep_region_7 = SCOREP_LIBWRAP_UNDEFINED;
@@ -252,15 +336,18 @@ extern ssize_t scorep_real_7(int fd, void * buf, size_t count) __asm__("__real_r
 #else
 extern ssize_t scorep_real_7(int fd, void * buf, size_t count) __asm__("read");
 #endif
-ssize_t __wrap_read(int fd, void * buf, size_t count)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) ssize_t scorep_libwrap_record_7(int fd, void * buf, size_t count, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "read",
-                                                "unistd.h", "read",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_7(fd, buf, count);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "read",
+                                                    "unistd.h", "read",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_7(fd, buf, count);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -280,6 +367,15 @@ ssize_t __wrap_read(int fd, void * buf, size_t count)
     return scorep_result;
 
 }
+ssize_t __wrap_read(int fd, void * buf, size_t count)
+{
+    scorep_region scorep_r = scorep_region_7;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_7(fd, buf, count);
+
+    }
+    return scorep_libwrap_record_7(fd, buf, count, scorep_r);
+}
 
 /* wrapper 8: write (unistd.h:378) */
 static scorep_region scorep_region_8 = SCOREP_LIBWRAP_UNDEFINED;
@@ -288,15 +384,18 @@ extern ssize_t scorep_real_8(int fd, const void * buf, size_t count) __asm__("__
 #else
 extern ssize_t scorep_real_8(int fd, const void * buf, size_t count) __asm__("write");
 #endif
-ssize_t __wrap_write(int fd, const void * buf, size_t count)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) ssize_t scorep_libwrap_record_8(int fd, const void * buf, size_t count, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_8, "write",
-                                                "unistd.h", "write",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_8(fd, buf, count);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_8, "write",
+                                                    "unistd.h", "write",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_8(fd, buf, count);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -316,6 +415,15 @@ ssize_t __wrap_write(int fd, const void * buf, size_t count)
     return scorep_result;
 
 }
+ssize_t __wrap_write(int fd, const void * buf, size_t count)
+{
+    scorep_region scorep_r = scorep_region_8;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_8(fd, buf, count);
+
+    }
+    return scorep_libwrap_record_8(fd, buf, count, scorep_r);
+}
 
 /* wrapper 9: pread (unistd.h:389) */
 static scorep_region scorep_region_9 = SCOREP_LIBWRAP_UNDEFINED;
@@ -324,15 +432,18 @@ extern ssize_t scorep_real_9(int fd, void * buf, size_t count, __off_t offset) _
 #else
 extern ssize_t scorep_real_9(int fd, void * buf, size_t count, __off_t offset) __asm__("pread");
 #endif
-ssize_t __wrap_pread(int fd, void * buf, size_t count, __off_t offset)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) ssize_t scorep_libwrap_record_9(int fd, void * buf, size_t count, __off_t offset, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_9, "pread",
-                                                "unistd.h", "pread",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_9(fd, buf, count, offset);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_9, "pread",
+                                                    "unistd.h", "pread",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_9(fd, buf, count, offset);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -352,6 +463,15 @@ ssize_t __wrap_pread(int fd, void * buf, size_t count, __off_t offset)
     return scorep_result;
 
 }
+ssize_t __wrap_pread(int fd, void * buf, size_t count, __off_t offset)
+{
+    scorep_region scorep_r = scorep_region_9;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_9(fd, buf, count, offset);
+
+    }
+    return scorep_libwrap_record_9(fd, buf, count, offset, scorep_r);
+}
 
 /* wrapper 10: pread64 (unistd.h:422) */
 static scorep_region scorep_region_10 = SCOREP_LIBWRAP_UNDEFINED;
@@ -360,15 +480,18 @@ extern ssize_t scorep_real_10(int fd, void * buf, size_t count, __off64_t offset
 #else
 extern ssize_t scorep_real_10(int fd, void * buf, size_t count, __off64_t offset) __asm__("pread64");
 #endif
-ssize_t __wrap_pread64(int fd, void * buf, size_t count, __off64_t offset)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) ssize_t scorep_libwrap_record_10(int fd, void * buf, size_t count, __off64_t offset, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_10, "pread64",
-                                                "unistd.h", "pread64",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_10(fd, buf, count, offset);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_10, "pread64",
+                                                    "unistd.h", "pread64",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_10(fd, buf, count, offset);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -388,6 +511,15 @@ ssize_t __wrap_pread64(int fd, void * buf, size_t count, __off64_t offset)
     return scorep_result;
 
 }
+ssize_t __wrap_pread64(int fd, void * buf, size_t count, __off64_t offset)
+{
+    scorep_region scorep_r = scorep_region_10;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_10(fd, buf, count, offset);
+
+    }
+    return scorep_libwrap_record_10(fd, buf, count, offset, scorep_r);
+}
 
 /* wrapper 11: pwrite (unistd.h:398) */
 static scorep_region scorep_region_11 = SCOREP_LIBWRAP_UNDEFINED;
@@ -396,15 +528,18 @@ extern ssize_t scorep_real_11(int fd, const void * buf, size_t count, __off_t of
 #else
 extern ssize_t scorep_real_11(int fd, const void * buf, size_t count, __off_t offset) __asm__("pwrite");
 #endif
-ssize_t __wrap_pwrite(int fd, const void * buf, size_t count, __off_t offset)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) ssize_t scorep_libwrap_record_11(int fd, const void * buf, size_t count, __off_t offset, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_11, "pwrite",
-                                                "unistd.h", "pwrite",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_11(fd, buf, count, offset);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_11, "pwrite",
+                                                    "unistd.h", "pwrite",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_11(fd, buf, count, offset);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -424,6 +559,15 @@ ssize_t __wrap_pwrite(int fd, const void * buf, size_t count, __off_t offset)
     return scorep_result;
 
 }
+ssize_t __wrap_pwrite(int fd, const void * buf, size_t count, __off_t offset)
+{
+    scorep_region scorep_r = scorep_region_11;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_11(fd, buf, count, offset);
+
+    }
+    return scorep_libwrap_record_11(fd, buf, count, offset, scorep_r);
+}
 
 /* wrapper 12: pwrite64 (unistd.h:427) */
 static scorep_region scorep_region_12 = SCOREP_LIBWRAP_UNDEFINED;
@@ -432,15 +576,18 @@ extern ssize_t scorep_real_12(int fd, const void * buf, size_t count, __off64_t 
 #else
 extern ssize_t scorep_real_12(int fd, const void * buf, size_t count, __off64_t offset) __asm__("pwrite64");
 #endif
-ssize_t __wrap_pwrite64(int fd, const void * buf, size_t count, __off64_t offset)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) ssize_t scorep_libwrap_record_12(int fd, const void * buf, size_t count, __off64_t offset, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_12, "pwrite64",
-                                                "unistd.h", "pwrite64",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_12(fd, buf, count, offset);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_12, "pwrite64",
+                                                    "unistd.h", "pwrite64",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_12(fd, buf, count, offset);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -460,6 +607,15 @@ ssize_t __wrap_pwrite64(int fd, const void * buf, size_t count, __off64_t offset
     return scorep_result;
 
 }
+ssize_t __wrap_pwrite64(int fd, const void * buf, size_t count, __off64_t offset)
+{
+    scorep_region scorep_r = scorep_region_12;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_12(fd, buf, count, offset);
+
+    }
+    return scorep_libwrap_record_12(fd, buf, count, offset, scorep_r);
+}
 
 /* wrapper 13: readv (sys/uio.h:41) */
 static scorep_region scorep_region_13 = SCOREP_LIBWRAP_UNDEFINED;
@@ -468,15 +624,18 @@ extern ssize_t scorep_real_13(int fd, const struct iovec * iov, int iovcnt) __as
 #else
 extern ssize_t scorep_real_13(int fd, const struct iovec * iov, int iovcnt) __asm__("readv");
 #endif
-ssize_t __wrap_readv(int fd, const struct iovec * iov, int iovcnt)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) ssize_t scorep_libwrap_record_13(int fd, const struct iovec * iov, int iovcnt, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "readv",
-                                                "sys/uio.h", "readv",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_13(fd, iov, iovcnt);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "readv",
+                                                    "sys/uio.h", "readv",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_13(fd, iov, iovcnt);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -496,6 +655,15 @@ ssize_t __wrap_readv(int fd, const struct iovec * iov, int iovcnt)
     return scorep_result;
 
 }
+ssize_t __wrap_readv(int fd, const struct iovec * iov, int iovcnt)
+{
+    scorep_region scorep_r = scorep_region_13;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_13(fd, iov, iovcnt);
+
+    }
+    return scorep_libwrap_record_13(fd, iov, iovcnt, scorep_r);
+}
 
 /* wrapper 14: writev (sys/uio.h:52) */
 static scorep_region scorep_region_14 = SCOREP_LIBWRAP_UNDEFINED;
@@ -504,15 +672,18 @@ extern ssize_t scorep_real_14(int fd, const struct iovec * iov, int iovcnt) __as
 #else
 extern ssize_t scorep_real_14(int fd, const struct iovec * iov, int iovcnt) __asm__("writev");
 #endif
-ssize_t __wrap_writev(int fd, const struct iovec * iov, int iovcnt)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) ssize_t scorep_libwrap_record_14(int fd, const struct iovec * iov, int iovcnt, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "writev",
-                                                "sys/uio.h", "writev",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_14(fd, iov, iovcnt);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "writev",
+                                                    "sys/uio.h", "writev",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_14(fd, iov, iovcnt);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -532,6 +703,15 @@ ssize_t __wrap_writev(int fd, const struct iovec * iov, int iovcnt)
     return scorep_result;
 
 }
+ssize_t __wrap_writev(int fd, const struct iovec * iov, int iovcnt)
+{
+    scorep_region scorep_r = scorep_region_14;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_14(fd, iov, iovcnt);
+
+    }
+    return scorep_libwrap_record_14(fd, iov, iovcnt, scorep_r);
+}
 
 /* wrapper 15: preadv (sys/uio.h:67) */
 static scorep_region scorep_region_15 = SCOREP_LIBWRAP_UNDEFINED;
@@ -540,15 +720,18 @@ extern ssize_t scorep_real_15(int fd, const struct iovec * iov, int iovcnt, __of
 #else
 extern ssize_t scorep_real_15(int fd, const struct iovec * iov, int iovcnt, __off_t offset) __asm__("preadv");
 #endif
-ssize_t __wrap_preadv(int fd, const struct iovec * iov, int iovcnt, __off_t offset)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) ssize_t scorep_libwrap_record_15(int fd, const struct iovec * iov, int iovcnt, __off_t offset, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "preadv",
-                                                "sys/uio.h", "preadv",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_15(fd, iov, iovcnt, offset);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "preadv",
+                                                    "sys/uio.h", "preadv",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_15(fd, iov, iovcnt, offset);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -568,6 +751,15 @@ ssize_t __wrap_preadv(int fd, const struct iovec * iov, int iovcnt, __off_t offs
     return scorep_result;
 
 }
+ssize_t __wrap_preadv(int fd, const struct iovec * iov, int iovcnt, __off_t offset)
+{
+    scorep_region scorep_r = scorep_region_15;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_15(fd, iov, iovcnt, offset);
+
+    }
+    return scorep_libwrap_record_15(fd, iov, iovcnt, offset, scorep_r);
+}
 
 /* wrapper 16: preadv64 (sys/uio.h:110) */
 static scorep_region scorep_region_16 = SCOREP_LIBWRAP_UNDEFINED;
@@ -576,15 +768,18 @@ extern ssize_t scorep_real_16(int fd, const struct iovec * iov, int iovcnt, __of
 #else
 extern ssize_t scorep_real_16(int fd, const struct iovec * iov, int iovcnt, __off64_t offset) __asm__("preadv64");
 #endif
-ssize_t __wrap_preadv64(int fd, const struct iovec * iov, int iovcnt, __off64_t offset)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) ssize_t scorep_libwrap_record_16(int fd, const struct iovec * iov, int iovcnt, __off64_t offset, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "preadv64",
-                                                "sys/uio.h", "preadv64",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_16(fd, iov, iovcnt, offset);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "preadv64",
+                                                    "sys/uio.h", "preadv64",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_16(fd, iov, iovcnt, offset);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -604,6 +799,15 @@ ssize_t __wrap_preadv64(int fd, const struct iovec * iov, int iovcnt, __off64_t 
     return scorep_result;
 
 }
+ssize_t __wrap_preadv64(int fd, const struct iovec * iov, int iovcnt, __off64_t offset)
+{
+    scorep_region scorep_r = scorep_region_16;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_16(fd, iov, iovcnt, offset);
+
+    }
+    return scorep_libwrap_record_16(fd, iov, iovcnt, offset, scorep_r);
+}
 
 /* wrapper 17: pwritev (sys/uio.h:80) */
 static scorep_region scorep_region_17 = SCOREP_LIBWRAP_UNDEFINED;
@@ -612,15 +816,18 @@ extern ssize_t scorep_real_17(int fd, const struct iovec * iov, int iovcnt, __of
 #else
 extern ssize_t scorep_real_17(int fd, const struct iovec * iov, int iovcnt, __off_t offset) __asm__("pwritev");
 #endif
-ssize_t __wrap_pwritev(int fd, const struct iovec * iov, int iovcnt, __off_t offset)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) ssize_t scorep_libwrap_record_17(int fd, const struct iovec * iov, int iovcnt, __off_t offset, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "pwritev",
-                                                "sys/uio.h", "pwritev",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_17(fd, iov, iovcnt, offset);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "pwritev",
+                                                    "sys/uio.h", "pwritev",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_17(fd, iov, iovcnt, offset);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -640,6 +847,15 @@ ssize_t __wrap_pwritev(int fd, const struct iovec * iov, int iovcnt, __off_t off
     return scorep_result;
 
 }
+ssize_t __wrap_pwritev(int fd, const struct iovec * iov, int iovcnt, __off_t offset)
+{
+    scorep_region scorep_r = scorep_region_17;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_17(fd, iov, iovcnt, offset);
+
+    }
+    return scorep_libwrap_record_17(fd, iov, iovcnt, offset, scorep_r);
+}
 
 /* wrapper 18: pwritev64 (sys/uio.h:123) */
 static scorep_region scorep_region_18 = SCOREP_LIBWRAP_UNDEFINED;
@@ -648,15 +864,18 @@ extern ssize_t scorep_real_18(int fd, const struct iovec * iov, int iovcnt, __of
 #else
 extern ssize_t scorep_real_18(int fd, const struct iovec * iov, int iovcnt, __off64_t offset) __asm__("pwritev64");
 #endif
-ssize_t __wrap_pwritev64(int fd, const struct iovec * iov, int iovcnt, __off64_t offset)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) ssize_t scorep_libwrap_record_18(int fd, const struct iovec * iov, int iovcnt, __off64_t offset, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "pwritev64",
-                                                "sys/uio.h", "pwritev64",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_18(fd, iov, iovcnt, offset);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "pwritev64",
+                                                    "sys/uio.h", "pwritev64",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_18(fd, iov, iovcnt, offset);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -676,6 +895,15 @@ ssize_t __wrap_pwritev64(int fd, const struct iovec * iov, int iovcnt, __off64_t
     return scorep_result;
 
 }
+ssize_t __wrap_pwritev64(int fd, const struct iovec * iov, int iovcnt, __off64_t offset)
+{
+    scorep_region scorep_r = scorep_region_18;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_18(fd, iov, iovcnt, offset);
+
+    }
+    return scorep_libwrap_record_18(fd, iov, iovcnt, offset, scorep_r);
+}
 
 /* wrapper 19: lseek (unistd.h:339) */
 static scorep_region scorep_region_19 = SCOREP_LIBWRAP_UNDEFINED;
@@ -684,15 +912,18 @@ extern __off_t scorep_real_19(int fd, __off_t offset, int whence) __asm__("__rea
 #else
 extern __off_t scorep_real_19(int fd, __off_t offset, int whence) __asm__("lseek");
 #endif
-__off_t __wrap_lseek(int fd, __off_t offset, int whence)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) __off_t scorep_libwrap_record_19(int fd, __off_t offset, int whence, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "lseek",
-                                                "unistd.h", "lseek",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_19(fd, offset, whence);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "lseek",
+                                                    "unistd.h", "lseek",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_19(fd, offset, whence);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
@@ -703,6 +934,15 @@ __off_t __wrap_lseek(int fd, __off_t offset, int whence)
     return scorep_result;
 
 }
+__off_t __wrap_lseek(int fd, __off_t offset, int whence)
+{
+    scorep_region scorep_r = scorep_region_19;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_19(fd, offset, whence);
+
+    }
+    return scorep_libwrap_record_19(fd, offset, whence, scorep_r);
+}
 
 /* wrapper 20: lseek64 (unistd.h:350) */
 static scorep_region scorep_region_20 = SCOREP_LIBWRAP_UNDEFINED;
@@ -711,15 +951,18 @@ extern __off64_t scorep_real_20(int fd, __off64_t offset, int whence) __asm__("_
 #else
 extern __off64_t scorep_real_20(int fd, __off64_t offset, int whence) __asm__("lseek64");
 #endif
-__off64_t __wrap_lseek64(int fd, __off64_t offset, int whence)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) __off64_t scorep_libwrap_record_20(int fd, __off64_t offset, int whence, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "lseek64",
-                                                "unistd.h", "lseek64",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_20(fd, offset, whence);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "lseek64",
+                                                    "unistd.h", "lseek64",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_20(fd, offset, whence);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
@@ -730,6 +973,15 @@ __off64_t __wrap_lseek64(int fd, __off64_t offset, int whence)
     return scorep_result;
 
 }
+__off64_t __wrap_lseek64(int fd, __off64_t offset, int whence)
+{
+    scorep_region scorep_r = scorep_region_20;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_20(fd, offset, whence);
+
+    }
+    return scorep_libwrap_record_20(fd, offset, whence, scorep_r);
+}
 
 /* wrapper 21: fsync (unistd.h:989) */
 static scorep_region scorep_region_21 = SCOREP_LIBWRAP_UNDEFINED;
@@ -738,21 +990,33 @@ extern int scorep_real_21(int fd) __asm__("__real_fsync");
 #else
 extern int scorep_real_21(int fd) __asm__("fsync");
 #endif
-int __wrap_fsync(int fd)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_21(int fd, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "fsync",
-                                                "unistd.h", "fsync",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_21(fd);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "fsync",
+                                                    "unistd.h", "fsync",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_21(fd);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_21(fd);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+int __wrap_fsync(int fd)
+{
+    scorep_region scorep_r = scorep_region_21;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_21(fd);
+
+    }
+    return scorep_libwrap_record_21(fd, scorep_r);
 }
 
 /* wrapper 22: fdatasync (unistd.h:1150) */
@@ -762,21 +1026,33 @@ extern int scorep_real_22(int fd) __asm__("__real_fdatasync");
 #else
 extern int scorep_real_22(int fd) __asm__("fdatasync");
 #endif
-int __wrap_fdatasync(int fd)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_22(int fd, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "fdatasync",
-                                                "unistd.h", "fdatasync",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_22(fd);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "fdatasync",
+                                                    "unistd.h", "fdatasync",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_22(fd);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_22(fd);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+int __wrap_fdatasync(int fd)
+{
+    scorep_region scorep_r = scorep_region_22;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_22(fd);
+
+    }
+    return scorep_libwrap_record_22(fd, scorep_r);
 }
 
 /* wrapper 23: dup (unistd.h:552) */
@@ -786,15 +1062,18 @@ extern int scorep_real_23(int fd) __asm__("__real_dup");
 #else
 extern int scorep_real_23(int fd) __asm__("dup");
 #endif
-int __wrap_dup(int fd)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_23(int fd, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "dup",
-                                                "unistd.h", "dup",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_23(fd);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "dup",
+                                                    "unistd.h", "dup",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_23(fd);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
@@ -807,6 +1086,15 @@ int __wrap_dup(int fd)
     return scorep_result;
 
 }
+int __wrap_dup(int fd)
+{
+    scorep_region scorep_r = scorep_region_23;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_23(fd);
+
+    }
+    return scorep_libwrap_record_23(fd, scorep_r);
+}
 
 /* wrapper 24: dup2 (unistd.h:555) */
 static scorep_region scorep_region_24 = SCOREP_LIBWRAP_UNDEFINED;
@@ -815,15 +1103,18 @@ extern int scorep_real_24(int fd, int newfd) __asm__("__real_dup2");
 #else
 extern int scorep_real_24(int fd, int newfd) __asm__("dup2");
 #endif
-int __wrap_dup2(int fd, int newfd)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_24(int fd, int newfd, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_24, "dup2",
-                                                "unistd.h", "dup2",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_24(fd, newfd);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_24, "dup2",
+                                                    "unistd.h", "dup2",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_24(fd, newfd);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
@@ -837,6 +1128,15 @@ int __wrap_dup2(int fd, int newfd)
     return scorep_result;
 
 }
+int __wrap_dup2(int fd, int newfd)
+{
+    scorep_region scorep_r = scorep_region_24;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_24(fd, newfd);
+
+    }
+    return scorep_libwrap_record_24(fd, newfd, scorep_r);
+}
 
 /* wrapper 25: dup3 (unistd.h:560) */
 static scorep_region scorep_region_25 = SCOREP_LIBWRAP_UNDEFINED;
@@ -845,15 +1145,18 @@ extern int scorep_real_25(int fd, int newfd, int flags) __asm__("__real_dup3");
 #else
 extern int scorep_real_25(int fd, int newfd, int flags) __asm__("dup3");
 #endif
-int __wrap_dup3(int fd, int newfd, int flags)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_25(int fd, int newfd, int flags, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_25, "dup3",
-                                                "unistd.h", "dup3",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_25(fd, newfd, flags);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_25, "dup3",
+                                                    "unistd.h", "dup3",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_25(fd, newfd, flags);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
@@ -867,6 +1170,15 @@ int __wrap_dup3(int fd, int newfd, int flags)
     return scorep_result;
 
 }
+int __wrap_dup3(int fd, int newfd, int flags)
+{
+    scorep_region scorep_r = scorep_region_25;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_25(fd, newfd, flags);
+
+    }
+    return scorep_libwrap_record_25(fd, newfd, flags, scorep_r);
+}
 
 /* wrapper 26: fcntl (fcntl.h:149) */
 static scorep_region scorep_region_26 = SCOREP_LIBWRAP_UNDEFINED;
@@ -875,15 +1187,18 @@ extern int scorep_real_26(int fd, int cmd, void* arg) __asm__("__real_fcntl");
 #else
 extern int scorep_real_26(int fd, int cmd, void* arg) __asm__("fcntl");
 #endif
-int __wrap_fcntl(int fd, int cmd, void* arg)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_26(int fd, int cmd, void* arg, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_26, "fcntl",
-                                                "fcntl.h", "fcntl",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_26(fd, cmd, arg);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_26, "fcntl",
+                                                    "fcntl.h", "fcntl",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_26(fd, cmd, arg);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_io_dup = cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC;
@@ -896,6 +1211,15 @@ int __wrap_fcntl(int fd, int cmd, void* arg)
     return scorep_result;
 
 }
+int __wrap_fcntl(int fd, int cmd, void* arg)
+{
+    scorep_region scorep_r = scorep_region_26;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_26(fd, cmd, arg);
+
+    }
+    return scorep_libwrap_record_26(fd, cmd, arg, scorep_r);
+}
 
 /* wrapper 27: fcntl64 (fcntl.h:158) */
 static scorep_region scorep_region_27 = SCOREP_LIBWRAP_UNDEFINED;
@@ -904,15 +1228,18 @@ extern int scorep_real_27(int fd, int cmd, void* arg) __asm__("__real_fcntl64");
 #else
 extern int scorep_real_27(int fd, int cmd, void* arg) __asm__("fcntl64");
 #endif
-int __wrap_fcntl64(int fd, int cmd, void* arg)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_27(int fd, int cmd, void* arg, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_27, "fcntl64",
-                                                "fcntl.h", "fcntl64",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_27(fd, cmd, arg);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_27, "fcntl64",
+                                                    "fcntl.h", "fcntl64",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_27(fd, cmd, arg);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_io_dup = cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC;
@@ -924,6 +1251,15 @@ int __wrap_fcntl64(int fd, int cmd, void* arg)
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+int __wrap_fcntl64(int fd, int cmd, void* arg)
+{
+    scorep_region scorep_r = scorep_region_27;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_27(fd, cmd, arg);
+
+    }
+    return scorep_libwrap_record_27(fd, cmd, arg, scorep_r);
 }
 
 /* wrapper 28: aio_read (aio.h:143) */
@@ -1383,15 +1719,18 @@ extern int scorep_real_44(const char * path, int flags) __asm__("__real___open_2
 #else
 extern int scorep_real_44(const char * path, int flags) __asm__("__open_2");
 #endif
-int __wrap___open_2(const char * path, int flags)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_44(const char * path, int flags, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "open",
-                                                "bits/fcntl2.h", "__open_2",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_44(path, flags);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "open",
+                                                    "bits/fcntl2.h", "__open_2",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_44(path, flags);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_44(path, flags);
@@ -1403,6 +1742,15 @@ int __wrap___open_2(const char * path, int flags)
     return scorep_result;
 
 }
+int __wrap___open_2(const char * path, int flags)
+{
+    scorep_region scorep_r = scorep_region_44;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_44(path, flags);
+
+    }
+    return scorep_libwrap_record_44(path, flags, scorep_r);
+}
 
 /* wrapper 45: open64 (bits/fcntl2.h:64) */
 static scorep_region scorep_region_45 = SCOREP_LIBWRAP_UNDEFINED;
@@ -1411,15 +1759,18 @@ extern int scorep_real_45(const char * path, int flags) __asm__("__real___open64
 #else
 extern int scorep_real_45(const char * path, int flags) __asm__("__open64_2");
 #endif
-int __wrap___open64_2(const char * path, int flags)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_45(const char * path, int flags, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_45, "open64",
-                                                "bits/fcntl2.h", "__open64_2",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_45(path, flags);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_45, "open64",
+                                                    "bits/fcntl2.h", "__open64_2",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_45(path, flags);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_45(path, flags);
@@ -1431,6 +1782,15 @@ int __wrap___open64_2(const char * path, int flags)
     return scorep_result;
 
 }
+int __wrap___open64_2(const char * path, int flags)
+{
+    scorep_region scorep_r = scorep_region_45;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_45(path, flags);
+
+    }
+    return scorep_libwrap_record_45(path, flags, scorep_r);
+}
 
 /* wrapper 46: openat (bits/fcntl2.h:98) */
 static scorep_region scorep_region_46 = SCOREP_LIBWRAP_UNDEFINED;
@@ -1439,15 +1799,18 @@ extern int scorep_real_46(int dirfd, const char * path, int flags) __asm__("__re
 #else
 extern int scorep_real_46(int dirfd, const char * path, int flags) __asm__("__openat_2");
 #endif
-int __wrap___openat_2(int dirfd, const char * path, int flags)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_46(int dirfd, const char * path, int flags, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_46, "openat",
-                                                "bits/fcntl2.h", "__openat_2",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_46(dirfd, path, flags);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_46, "openat",
+                                                    "bits/fcntl2.h", "__openat_2",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_46(dirfd, path, flags);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_46(dirfd, path, flags);
@@ -1459,6 +1822,15 @@ int __wrap___openat_2(int dirfd, const char * path, int flags)
     return scorep_result;
 
 }
+int __wrap___openat_2(int dirfd, const char * path, int flags)
+{
+    scorep_region scorep_r = scorep_region_46;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_46(dirfd, path, flags);
+
+    }
+    return scorep_libwrap_record_46(dirfd, path, flags, scorep_r);
+}
 
 /* wrapper 47: openat64 (bits/fcntl2.h:140) */
 static scorep_region scorep_region_47 = SCOREP_LIBWRAP_UNDEFINED;
@@ -1467,15 +1839,18 @@ extern int scorep_real_47(int dirfd, const char * path, int flags) __asm__("__re
 #else
 extern int scorep_real_47(int dirfd, const char * path, int flags) __asm__("__openat64_2");
 #endif
-int __wrap___openat64_2(int dirfd, const char * path, int flags)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_47(int dirfd, const char * path, int flags, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_47, "openat64",
-                                                "bits/fcntl2.h", "__openat64_2",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_47(dirfd, path, flags);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_47, "openat64",
+                                                    "bits/fcntl2.h", "__openat64_2",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_47(dirfd, path, flags);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_47(dirfd, path, flags);
@@ -1487,6 +1862,15 @@ int __wrap___openat64_2(int dirfd, const char * path, int flags)
     return scorep_result;
 
 }
+int __wrap___openat64_2(int dirfd, const char * path, int flags)
+{
+    scorep_region scorep_r = scorep_region_47;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_47(dirfd, path, flags);
+
+    }
+    return scorep_libwrap_record_47(dirfd, path, flags, scorep_r);
+}
 
 /* wrapper 48: read (bits/unistd.h:23) */
 static scorep_region scorep_region_48 = SCOREP_LIBWRAP_UNDEFINED;
@@ -1495,15 +1879,18 @@ extern ssize_t scorep_real_48(int fd, void * buf, size_t count, size_t buflen) _
 #else
 extern ssize_t scorep_real_48(int fd, void * buf, size_t count, size_t buflen) __asm__("__read_chk");
 #endif
-ssize_t __wrap___read_chk(int fd, void * buf, size_t count, size_t buflen)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) ssize_t scorep_libwrap_record_48(int fd, void * buf, size_t count, size_t buflen, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_48, "read",
-                                                "bits/unistd.h", "__read_chk",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_48(fd, buf, count, buflen);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_48, "read",
+                                                    "bits/unistd.h", "__read_chk",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_48(fd, buf, count, buflen);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -1523,6 +1910,15 @@ ssize_t __wrap___read_chk(int fd, void * buf, size_t count, size_t buflen)
     return scorep_result;
 
 }
+ssize_t __wrap___read_chk(int fd, void * buf, size_t count, size_t buflen)
+{
+    scorep_region scorep_r = scorep_region_48;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_48(fd, buf, count, buflen);
+
+    }
+    return scorep_libwrap_record_48(fd, buf, count, buflen, scorep_r);
+}
 
 /* wrapper 49: pread (bits/unistd.h:44) */
 static scorep_region scorep_region_49 = SCOREP_LIBWRAP_UNDEFINED;
@@ -1531,15 +1927,18 @@ extern ssize_t scorep_real_49(int fd, void * buf, size_t count, __off_t offset, 
 #else
 extern ssize_t scorep_real_49(int fd, void * buf, size_t count, __off_t offset, size_t buflen) __asm__("__pread_chk");
 #endif
-ssize_t __wrap___pread_chk(int fd, void * buf, size_t count, __off_t offset, size_t buflen)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) ssize_t scorep_libwrap_record_49(int fd, void * buf, size_t count, __off_t offset, size_t buflen, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_49, "pread",
-                                                "bits/unistd.h", "__pread_chk",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_49(fd, buf, count, offset, buflen);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_49, "pread",
+                                                    "bits/unistd.h", "__pread_chk",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_49(fd, buf, count, offset, buflen);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -1559,6 +1958,15 @@ ssize_t __wrap___pread_chk(int fd, void * buf, size_t count, __off_t offset, siz
     return scorep_result;
 
 }
+ssize_t __wrap___pread_chk(int fd, void * buf, size_t count, __off_t offset, size_t buflen)
+{
+    scorep_region scorep_r = scorep_region_49;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_49(fd, buf, count, offset, buflen);
+
+    }
+    return scorep_libwrap_record_49(fd, buf, count, offset, buflen, scorep_r);
+}
 
 /* wrapper 50: pread64 (bits/unistd.h:47) */
 static scorep_region scorep_region_50 = SCOREP_LIBWRAP_UNDEFINED;
@@ -1567,15 +1975,18 @@ extern ssize_t scorep_real_50(int fd, void * buf, size_t count, __off64_t offset
 #else
 extern ssize_t scorep_real_50(int fd, void * buf, size_t count, __off64_t offset, size_t buflen) __asm__("__pread64_chk");
 #endif
-ssize_t __wrap___pread64_chk(int fd, void * buf, size_t count, __off64_t offset, size_t buflen)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) ssize_t scorep_libwrap_record_50(int fd, void * buf, size_t count, __off64_t offset, size_t buflen, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_50, "pread64",
-                                                "bits/unistd.h", "__pread64_chk",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_50(fd, buf, count, offset, buflen);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_50, "pread64",
+                                                    "bits/unistd.h", "__pread64_chk",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_50(fd, buf, count, offset, buflen);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -1594,6 +2005,15 @@ ssize_t __wrap___pread64_chk(int fd, void * buf, size_t count, __off64_t offset,
                   scorep_io_match);
     return scorep_result;
 
+}
+ssize_t __wrap___pread64_chk(int fd, void * buf, size_t count, __off64_t offset, size_t buflen)
+{
+    scorep_region scorep_r = scorep_region_50;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_50(fd, buf, count, offset, buflen);
+
+    }
+    return scorep_libwrap_record_50(fd, buf, count, offset, buflen, scorep_r);
 }
 
 #ifdef __cplusplus

@@ -60,17 +60,20 @@ extern "C" {
 /* wrapper 0: open (fcntl.h:181) */
 static scorep_region scorep_region_0 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_0)(const char * path, int flags, mode_t mode);
-static __attribute__((used)) int scorep_libwrap_rt_0(const char * path, int flags, mode_t mode)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_0(const char * path, int flags, mode_t mode, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_0 == NULL, 0))
-        scorep_real_0 = (__typeof__(scorep_real_0))scorep_libwrap_resolve_here("open");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "open",
-                                                "fcntl.h", "open",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_0(path, flags, mode);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_0 == NULL, 0)) {
+        if (scorep_real_0 == NULL)
+            scorep_real_0 = (__typeof__(scorep_real_0))scorep_libwrap_resolve_here("open");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "open",
+                                                    "fcntl.h", "open",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_0(path, flags, mode);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_0(path, flags, mode);
@@ -82,22 +85,35 @@ static __attribute__((used)) int scorep_libwrap_rt_0(const char * path, int flag
     return scorep_result;
 
 }
+static __attribute__((used)) int scorep_libwrap_rt_0(const char * path, int flags, mode_t mode)
+{
+    scorep_region scorep_r = scorep_region_0;
+    if (__builtin_expect(scorep_real_0 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_0(path, flags, mode);
+
+    }
+    return scorep_libwrap_record_0(path, flags, mode, scorep_r);
+}
 __asm__(".globl open\n\t.set open, scorep_libwrap_rt_0");
 
 /* wrapper 1: open64 (fcntl.h:191) */
 static scorep_region scorep_region_1 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_1)(const char * path, int flags, mode_t mode);
-static __attribute__((used)) int scorep_libwrap_rt_1(const char * path, int flags, mode_t mode)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_1(const char * path, int flags, mode_t mode, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_1 == NULL, 0))
-        scorep_real_1 = (__typeof__(scorep_real_1))scorep_libwrap_resolve_here("open64");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "open64",
-                                                "fcntl.h", "open64",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_1(path, flags, mode);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_1 == NULL, 0)) {
+        if (scorep_real_1 == NULL)
+            scorep_real_1 = (__typeof__(scorep_real_1))scorep_libwrap_resolve_here("open64");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "open64",
+                                                    "fcntl.h", "open64",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_1(path, flags, mode);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_1(path, flags, mode);
@@ -109,22 +125,35 @@ static __attribute__((used)) int scorep_libwrap_rt_1(const char * path, int flag
     return scorep_result;
 
 }
+static __attribute__((used)) int scorep_libwrap_rt_1(const char * path, int flags, mode_t mode)
+{
+    scorep_region scorep_r = scorep_region_1;
+    if (__builtin_expect(scorep_real_1 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_1(path, flags, mode);
+
+    }
+    return scorep_libwrap_record_1(path, flags, mode, scorep_r);
+}
 __asm__(".globl open64\n\t.set open64, scorep_libwrap_rt_1");
 
 /* wrapper 2: openat (fcntl.h:205) */
 static scorep_region scorep_region_2 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_2)(int dirfd, const char * path, int flags, mode_t mode);
-static __attribute__((used)) int scorep_libwrap_rt_2(int dirfd, const char * path, int flags, mode_t mode)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_2(int dirfd, const char * path, int flags, mode_t mode, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_2 == NULL, 0))
-        scorep_real_2 = (__typeof__(scorep_real_2))scorep_libwrap_resolve_here("openat");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "openat",
-                                                "fcntl.h", "openat",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_2(dirfd, path, flags, mode);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_2 == NULL, 0)) {
+        if (scorep_real_2 == NULL)
+            scorep_real_2 = (__typeof__(scorep_real_2))scorep_libwrap_resolve_here("openat");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "openat",
+                                                    "fcntl.h", "openat",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_2(dirfd, path, flags, mode);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_2(dirfd, path, flags, mode);
@@ -136,22 +165,35 @@ static __attribute__((used)) int scorep_libwrap_rt_2(int dirfd, const char * pat
     return scorep_result;
 
 }
+static __attribute__((used)) int scorep_libwrap_rt_2(int dirfd, const char * path, int flags, mode_t mode)
+{
+    scorep_region scorep_r = scorep_region_2;
+    if (__builtin_expect(scorep_real_2 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_2(dirfd, path, flags, mode);
+
+    }
+    return scorep_libwrap_record_2(dirfd, path, flags, mode, scorep_r);
+}
 __asm__(".globl openat\n\t.set openat, scorep_libwrap_rt_2");
 
 /* wrapper 3: openat64 (fcntl.h:216) */
 static scorep_region scorep_region_3 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_3)(int dirfd, const char * path, int flags, mode_t mode);
-static __attribute__((used)) int scorep_libwrap_rt_3(int dirfd, const char * path, int flags, mode_t mode)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_3(int dirfd, const char * path, int flags, mode_t mode, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_3 == NULL, 0))
-        scorep_real_3 = (__typeof__(scorep_real_3))scorep_libwrap_resolve_here("openat64");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "openat64",
-                                                "fcntl.h", "openat64",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_3(dirfd, path, flags, mode);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_3 == NULL, 0)) {
+        if (scorep_real_3 == NULL)
+            scorep_real_3 = (__typeof__(scorep_real_3))scorep_libwrap_resolve_here("openat64");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "openat64",
+                                                    "fcntl.h", "openat64",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_3(dirfd, path, flags, mode);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_3(dirfd, path, flags, mode);
@@ -163,22 +205,35 @@ static __attribute__((used)) int scorep_libwrap_rt_3(int dirfd, const char * pat
     return scorep_result;
 
 }
+static __attribute__((used)) int scorep_libwrap_rt_3(int dirfd, const char * path, int flags, mode_t mode)
+{
+    scorep_region scorep_r = scorep_region_3;
+    if (__builtin_expect(scorep_real_3 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_3(dirfd, path, flags, mode);
+
+    }
+    return scorep_libwrap_record_3(dirfd, path, flags, mode, scorep_r);
+}
 __asm__(".globl openat64\n\t.set openat64, scorep_libwrap_rt_3");
 
 /* wrapper 4: creat (fcntl.h:227) */
 static scorep_region scorep_region_4 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_4)(const char * path, mode_t mode);
-static __attribute__((used)) int scorep_libwrap_rt_4(const char * path, mode_t mode)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_4(const char * path, mode_t mode, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_4 == NULL, 0))
-        scorep_real_4 = (__typeof__(scorep_real_4))scorep_libwrap_resolve_here("creat");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "creat",
-                                                "fcntl.h", "creat",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_4(path, mode);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_4 == NULL, 0)) {
+        if (scorep_real_4 == NULL)
+            scorep_real_4 = (__typeof__(scorep_real_4))scorep_libwrap_resolve_here("creat");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "creat",
+                                                    "fcntl.h", "creat",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_4(path, mode);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_4(path, mode);
@@ -190,22 +245,35 @@ static __attribute__((used)) int scorep_libwrap_rt_4(const char * path, mode_t m
     return scorep_result;
 
 }
+static __attribute__((used)) int scorep_libwrap_rt_4(const char * path, mode_t mode)
+{
+    scorep_region scorep_r = scorep_region_4;
+    if (__builtin_expect(scorep_real_4 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_4(path, mode);
+
+    }
+    return scorep_libwrap_record_4(path, mode, scorep_r);
+}
 __asm__(".globl creat\n\t.set creat, scorep_libwrap_rt_4");
 
 /* wrapper 5: creat64 (fcntl.h:237) */
 static scorep_region scorep_region_5 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_5)(const char * path, mode_t mode);
-static __attribute__((used)) int scorep_libwrap_rt_5(const char * path, mode_t mode)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_5(const char * path, mode_t mode, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_5 == NULL, 0))
-        scorep_real_5 = (__typeof__(scorep_real_5))scorep_libwrap_resolve_here("creat64");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "creat64",
-                                                "fcntl.h", "creat64",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_5(path, mode);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_5 == NULL, 0)) {
+        if (scorep_real_5 == NULL)
+            scorep_real_5 = (__typeof__(scorep_real_5))scorep_libwrap_resolve_here("creat64");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "creat64",
+                                                    "fcntl.h", "creat64",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_5(path, mode);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_5(path, mode);
@@ -217,22 +285,35 @@ static __attribute__((used)) int scorep_libwrap_rt_5(const char * path, mode_t m
     return scorep_result;
 
 }
+static __attribute__((used)) int scorep_libwrap_rt_5(const char * path, mode_t mode)
+{
+    scorep_region scorep_r = scorep_region_5;
+    if (__builtin_expect(scorep_real_5 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_5(path, mode);
+
+    }
+    return scorep_libwrap_record_5(path, mode, scorep_r);
+}
 __asm__(".globl creat64\n\t.set creat64, scorep_libwrap_rt_5");
 
 /* wrapper 6: close (unistd.h:358) */
 static scorep_region scorep_region_6 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_6)(int fd);
-static __attribute__((used)) int scorep_libwrap_rt_6(int fd)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_6(int fd, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_6 == NULL, 0))
-        scorep_real_6 = (__typeof__(scorep_real_6))scorep_libwrap_resolve_here("close");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "close",
-                                                "unistd.h", "close",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_6(fd);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_6 == NULL, 0)) {
+        if (scorep_real_6 == NULL)
+            scorep_real_6 = (__typeof__(scorep_real_6))scorep_libwrap_resolve_here("close");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "close",
+                                                    "unistd.h", "close",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_6(fd);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_io_fd = fd;
@@ -244,22 +325,35 @@ static __attribute__((used)) int scorep_libwrap_rt_6(int fd)
     return scorep_result;
 
 }
+static __attribute__((used)) int scorep_libwrap_rt_6(int fd)
+{
+    scorep_region scorep_r = scorep_region_6;
+    if (__builtin_expect(scorep_real_6 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_6(fd);
+
+    }
+    return scorep_libwrap_record_6(fd, scorep_r);
+}
 __asm__(".globl close\n\t.set close, scorep_libwrap_rt_6");
 
 /* wrapper 7: read (unistd.h:371) */
 static scorep_region scorep_region_7 = SCOREP_LIBWRAP_UNDEFINED;
 static ssize_t (*scorep_real_7)(int fd, void * buf, size_t count);
-static __attribute__((used)) ssize_t scorep_libwrap_rt_7(int fd, void * buf, size_t count)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) ssize_t scorep_libwrap_record_7(int fd, void * buf, size_t count, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_7 == NULL, 0))
-        scorep_real_7 = (__typeof__(scorep_real_7))scorep_libwrap_resolve_here("read");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "read",
-                                                "unistd.h", "read",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_7(fd, buf, count);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_7 == NULL, 0)) {
+        if (scorep_real_7 == NULL)
+            scorep_real_7 = (__typeof__(scorep_real_7))scorep_libwrap_resolve_here("read");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "read",
+                                                    "unistd.h", "read",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_7(fd, buf, count);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -279,22 +373,35 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_7(int fd, void * buf, siz
     return scorep_result;
 
 }
+static __attribute__((used)) ssize_t scorep_libwrap_rt_7(int fd, void * buf, size_t count)
+{
+    scorep_region scorep_r = scorep_region_7;
+    if (__builtin_expect(scorep_real_7 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_7(fd, buf, count);
+
+    }
+    return scorep_libwrap_record_7(fd, buf, count, scorep_r);
+}
 __asm__(".globl read\n\t.set read, scorep_libwrap_rt_7");
 
 /* wrapper 8: write (unistd.h:378) */
 static scorep_region scorep_region_8 = SCOREP_LIBWRAP_UNDEFINED;
 static ssize_t (*scorep_real_8)(int fd, const void * buf, size_t count);
-static __attribute__((used)) ssize_t scorep_libwrap_rt_8(int fd, const void * buf, size_t count)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) ssize_t scorep_libwrap_record_8(int fd, const void * buf, size_t count, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_8 == NULL, 0))
-        scorep_real_8 = (__typeof__(scorep_real_8))scorep_libwrap_resolve_here("write");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_8, "write",
-                                                "unistd.h", "write",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_8(fd, buf, count);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_8 == NULL, 0)) {
+        if (scorep_real_8 == NULL)
+            scorep_real_8 = (__typeof__(scorep_real_8))scorep_libwrap_resolve_here("write");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_8, "write",
+                                                    "unistd.h", "write",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_8(fd, buf, count);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -314,22 +421,35 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_8(int fd, const void * bu
     return scorep_result;
 
 }
+static __attribute__((used)) ssize_t scorep_libwrap_rt_8(int fd, const void * buf, size_t count)
+{
+    scorep_region scorep_r = scorep_region_8;
+    if (__builtin_expect(scorep_real_8 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_8(fd, buf, count);
+
+    }
+    return scorep_libwrap_record_8(fd, buf, count, scorep_r);
+}
 __asm__(".globl write\n\t.set write, scorep_libwrap_rt_8");
 
 /* wrapper 9: pread (unistd.h:389) */
 static scorep_region scorep_region_9 = SCOREP_LIBWRAP_UNDEFINED;
 static ssize_t (*scorep_real_9)(int fd, void * buf, size_t count, __off_t offset);
-static __attribute__((used)) ssize_t scorep_libwrap_rt_9(int fd, void * buf, size_t count, __off_t offset)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) ssize_t scorep_libwrap_record_9(int fd, void * buf, size_t count, __off_t offset, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_9 == NULL, 0))
-        scorep_real_9 = (__typeof__(scorep_real_9))scorep_libwrap_resolve_here("pread");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_9, "pread",
-                                                "unistd.h", "pread",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_9(fd, buf, count, offset);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_9 == NULL, 0)) {
+        if (scorep_real_9 == NULL)
+            scorep_real_9 = (__typeof__(scorep_real_9))scorep_libwrap_resolve_here("pread");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_9, "pread",
+                                                    "unistd.h", "pread",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_9(fd, buf, count, offset);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -349,22 +469,35 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_9(int fd, void * buf, siz
     return scorep_result;
 
 }
+static __attribute__((used)) ssize_t scorep_libwrap_rt_9(int fd, void * buf, size_t count, __off_t offset)
+{
+    scorep_region scorep_r = scorep_region_9;
+    if (__builtin_expect(scorep_real_9 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_9(fd, buf, count, offset);
+
+    }
+    return scorep_libwrap_record_9(fd, buf, count, offset, scorep_r);
+}
 __asm__(".globl pread\n\t.set pread, scorep_libwrap_rt_9");
 
 /* wrapper 10: pread64 (unistd.h:422) */
 static scorep_region scorep_region_10 = SCOREP_LIBWRAP_UNDEFINED;
 static ssize_t (*scorep_real_10)(int fd, void * buf, size_t count, __off64_t offset);
-static __attribute__((used)) ssize_t scorep_libwrap_rt_10(int fd, void * buf, size_t count, __off64_t offset)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) ssize_t scorep_libwrap_record_10(int fd, void * buf, size_t count, __off64_t offset, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_10 == NULL, 0))
-        scorep_real_10 = (__typeof__(scorep_real_10))scorep_libwrap_resolve_here("pread64");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_10, "pread64",
-                                                "unistd.h", "pread64",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_10(fd, buf, count, offset);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_10 == NULL, 0)) {
+        if (scorep_real_10 == NULL)
+            scorep_real_10 = (__typeof__(scorep_real_10))scorep_libwrap_resolve_here("pread64");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_10, "pread64",
+                                                    "unistd.h", "pread64",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_10(fd, buf, count, offset);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -384,22 +517,35 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_10(int fd, void * buf, si
     return scorep_result;
 
 }
+static __attribute__((used)) ssize_t scorep_libwrap_rt_10(int fd, void * buf, size_t count, __off64_t offset)
+{
+    scorep_region scorep_r = scorep_region_10;
+    if (__builtin_expect(scorep_real_10 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_10(fd, buf, count, offset);
+
+    }
+    return scorep_libwrap_record_10(fd, buf, count, offset, scorep_r);
+}
 __asm__(".globl pread64\n\t.set pread64, scorep_libwrap_rt_10");
 
 /* wrapper 11: pwrite (unistd.h:398) */
 static scorep_region scorep_region_11 = SCOREP_LIBWRAP_UNDEFINED;
 static ssize_t (*scorep_real_11)(int fd, const void * buf, size_t count, __off_t offset);
-static __attribute__((used)) ssize_t scorep_libwrap_rt_11(int fd, const void * buf, size_t count, __off_t offset)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) ssize_t scorep_libwrap_record_11(int fd, const void * buf, size_t count, __off_t offset, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_11 == NULL, 0))
-        scorep_real_11 = (__typeof__(scorep_real_11))scorep_libwrap_resolve_here("pwrite");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_11, "pwrite",
-                                                "unistd.h", "pwrite",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_11(fd, buf, count, offset);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_11 == NULL, 0)) {
+        if (scorep_real_11 == NULL)
+            scorep_real_11 = (__typeof__(scorep_real_11))scorep_libwrap_resolve_here("pwrite");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_11, "pwrite",
+                                                    "unistd.h", "pwrite",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_11(fd, buf, count, offset);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -419,22 +565,35 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_11(int fd, const void * b
     return scorep_result;
 
 }
+static __attribute__((used)) ssize_t scorep_libwrap_rt_11(int fd, const void * buf, size_t count, __off_t offset)
+{
+    scorep_region scorep_r = scorep_region_11;
+    if (__builtin_expect(scorep_real_11 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_11(fd, buf, count, offset);
+
+    }
+    return scorep_libwrap_record_11(fd, buf, count, offset, scorep_r);
+}
 __asm__(".globl pwrite\n\t.set pwrite, scorep_libwrap_rt_11");
 
 /* wrapper 12: pwrite64 (unistd.h:427) */
 static scorep_region scorep_region_12 = SCOREP_LIBWRAP_UNDEFINED;
 static ssize_t (*scorep_real_12)(int fd, const void * buf, size_t count, __off64_t offset);
-static __attribute__((used)) ssize_t scorep_libwrap_rt_12(int fd, const void * buf, size_t count, __off64_t offset)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) ssize_t scorep_libwrap_record_12(int fd, const void * buf, size_t count, __off64_t offset, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_12 == NULL, 0))
-        scorep_real_12 = (__typeof__(scorep_real_12))scorep_libwrap_resolve_here("pwrite64");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_12, "pwrite64",
-                                                "unistd.h", "pwrite64",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_12(fd, buf, count, offset);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_12 == NULL, 0)) {
+        if (scorep_real_12 == NULL)
+            scorep_real_12 = (__typeof__(scorep_real_12))scorep_libwrap_resolve_here("pwrite64");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_12, "pwrite64",
+                                                    "unistd.h", "pwrite64",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_12(fd, buf, count, offset);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -454,22 +613,35 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_12(int fd, const void * b
     return scorep_result;
 
 }
+static __attribute__((used)) ssize_t scorep_libwrap_rt_12(int fd, const void * buf, size_t count, __off64_t offset)
+{
+    scorep_region scorep_r = scorep_region_12;
+    if (__builtin_expect(scorep_real_12 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_12(fd, buf, count, offset);
+
+    }
+    return scorep_libwrap_record_12(fd, buf, count, offset, scorep_r);
+}
 __asm__(".globl pwrite64\n\t.set pwrite64, scorep_libwrap_rt_12");
 
 /* wrapper 13: readv (sys/uio.h:41) */
 static scorep_region scorep_region_13 = SCOREP_LIBWRAP_UNDEFINED;
 static ssize_t (*scorep_real_13)(int fd, const struct iovec * iov, int iovcnt);
-static __attribute__((used)) ssize_t scorep_libwrap_rt_13(int fd, const struct iovec * iov, int iovcnt)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) ssize_t scorep_libwrap_record_13(int fd, const struct iovec * iov, int iovcnt, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_13 == NULL, 0))
-        scorep_real_13 = (__typeof__(scorep_real_13))scorep_libwrap_resolve_here("readv");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "readv",
-                                                "sys/uio.h", "readv",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_13(fd, iov, iovcnt);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_13 == NULL, 0)) {
+        if (scorep_real_13 == NULL)
+            scorep_real_13 = (__typeof__(scorep_real_13))scorep_libwrap_resolve_here("readv");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "readv",
+                                                    "sys/uio.h", "readv",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_13(fd, iov, iovcnt);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -489,22 +661,35 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_13(int fd, const struct i
     return scorep_result;
 
 }
+static __attribute__((used)) ssize_t scorep_libwrap_rt_13(int fd, const struct iovec * iov, int iovcnt)
+{
+    scorep_region scorep_r = scorep_region_13;
+    if (__builtin_expect(scorep_real_13 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_13(fd, iov, iovcnt);
+
+    }
+    return scorep_libwrap_record_13(fd, iov, iovcnt, scorep_r);
+}
 __asm__(".globl readv\n\t.set readv, scorep_libwrap_rt_13");
 
 /* wrapper 14: writev (sys/uio.h:52) */
 static scorep_region scorep_region_14 = SCOREP_LIBWRAP_UNDEFINED;
 static ssize_t (*scorep_real_14)(int fd, const struct iovec * iov, int iovcnt);
-static __attribute__((used)) ssize_t scorep_libwrap_rt_14(int fd, const struct iovec * iov, int iovcnt)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) ssize_t scorep_libwrap_record_14(int fd, const struct iovec * iov, int iovcnt, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_14 == NULL, 0))
-        scorep_real_14 = (__typeof__(scorep_real_14))scorep_libwrap_resolve_here("writev");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "writev",
-                                                "sys/uio.h", "writev",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_14(fd, iov, iovcnt);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_14 == NULL, 0)) {
+        if (scorep_real_14 == NULL)
+            scorep_real_14 = (__typeof__(scorep_real_14))scorep_libwrap_resolve_here("writev");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "writev",
+                                                    "sys/uio.h", "writev",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_14(fd, iov, iovcnt);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -524,22 +709,35 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_14(int fd, const struct i
     return scorep_result;
 
 }
+static __attribute__((used)) ssize_t scorep_libwrap_rt_14(int fd, const struct iovec * iov, int iovcnt)
+{
+    scorep_region scorep_r = scorep_region_14;
+    if (__builtin_expect(scorep_real_14 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_14(fd, iov, iovcnt);
+
+    }
+    return scorep_libwrap_record_14(fd, iov, iovcnt, scorep_r);
+}
 __asm__(".globl writev\n\t.set writev, scorep_libwrap_rt_14");
 
 /* wrapper 15: preadv (sys/uio.h:67) */
 static scorep_region scorep_region_15 = SCOREP_LIBWRAP_UNDEFINED;
 static ssize_t (*scorep_real_15)(int fd, const struct iovec * iov, int iovcnt, __off_t offset);
-static __attribute__((used)) ssize_t scorep_libwrap_rt_15(int fd, const struct iovec * iov, int iovcnt, __off_t offset)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) ssize_t scorep_libwrap_record_15(int fd, const struct iovec * iov, int iovcnt, __off_t offset, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_15 == NULL, 0))
-        scorep_real_15 = (__typeof__(scorep_real_15))scorep_libwrap_resolve_here("preadv");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "preadv",
-                                                "sys/uio.h", "preadv",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_15(fd, iov, iovcnt, offset);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_15 == NULL, 0)) {
+        if (scorep_real_15 == NULL)
+            scorep_real_15 = (__typeof__(scorep_real_15))scorep_libwrap_resolve_here("preadv");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "preadv",
+                                                    "sys/uio.h", "preadv",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_15(fd, iov, iovcnt, offset);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -559,22 +757,35 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_15(int fd, const struct i
     return scorep_result;
 
 }
+static __attribute__((used)) ssize_t scorep_libwrap_rt_15(int fd, const struct iovec * iov, int iovcnt, __off_t offset)
+{
+    scorep_region scorep_r = scorep_region_15;
+    if (__builtin_expect(scorep_real_15 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_15(fd, iov, iovcnt, offset);
+
+    }
+    return scorep_libwrap_record_15(fd, iov, iovcnt, offset, scorep_r);
+}
 __asm__(".globl preadv\n\t.set preadv, scorep_libwrap_rt_15");
 
 /* wrapper 16: preadv64 (sys/uio.h:110) */
 static scorep_region scorep_region_16 = SCOREP_LIBWRAP_UNDEFINED;
 static ssize_t (*scorep_real_16)(int fd, const struct iovec * iov, int iovcnt, __off64_t offset);
-static __attribute__((used)) ssize_t scorep_libwrap_rt_16(int fd, const struct iovec * iov, int iovcnt, __off64_t offset)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) ssize_t scorep_libwrap_record_16(int fd, const struct iovec * iov, int iovcnt, __off64_t offset, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_16 == NULL, 0))
-        scorep_real_16 = (__typeof__(scorep_real_16))scorep_libwrap_resolve_here("preadv64");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "preadv64",
-                                                "sys/uio.h", "preadv64",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_16(fd, iov, iovcnt, offset);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_16 == NULL, 0)) {
+        if (scorep_real_16 == NULL)
+            scorep_real_16 = (__typeof__(scorep_real_16))scorep_libwrap_resolve_here("preadv64");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "preadv64",
+                                                    "sys/uio.h", "preadv64",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_16(fd, iov, iovcnt, offset);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -594,22 +805,35 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_16(int fd, const struct i
     return scorep_result;
 
 }
+static __attribute__((used)) ssize_t scorep_libwrap_rt_16(int fd, const struct iovec * iov, int iovcnt, __off64_t offset)
+{
+    scorep_region scorep_r = scorep_region_16;
+    if (__builtin_expect(scorep_real_16 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_16(fd, iov, iovcnt, offset);
+
+    }
+    return scorep_libwrap_record_16(fd, iov, iovcnt, offset, scorep_r);
+}
 __asm__(".globl preadv64\n\t.set preadv64, scorep_libwrap_rt_16");
 
 /* wrapper 17: pwritev (sys/uio.h:80) */
 static scorep_region scorep_region_17 = SCOREP_LIBWRAP_UNDEFINED;
 static ssize_t (*scorep_real_17)(int fd, const struct iovec * iov, int iovcnt, __off_t offset);
-static __attribute__((used)) ssize_t scorep_libwrap_rt_17(int fd, const struct iovec * iov, int iovcnt, __off_t offset)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) ssize_t scorep_libwrap_record_17(int fd, const struct iovec * iov, int iovcnt, __off_t offset, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_17 == NULL, 0))
-        scorep_real_17 = (__typeof__(scorep_real_17))scorep_libwrap_resolve_here("pwritev");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "pwritev",
-                                                "sys/uio.h", "pwritev",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_17(fd, iov, iovcnt, offset);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_17 == NULL, 0)) {
+        if (scorep_real_17 == NULL)
+            scorep_real_17 = (__typeof__(scorep_real_17))scorep_libwrap_resolve_here("pwritev");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "pwritev",
+                                                    "sys/uio.h", "pwritev",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_17(fd, iov, iovcnt, offset);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -629,22 +853,35 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_17(int fd, const struct i
     return scorep_result;
 
 }
+static __attribute__((used)) ssize_t scorep_libwrap_rt_17(int fd, const struct iovec * iov, int iovcnt, __off_t offset)
+{
+    scorep_region scorep_r = scorep_region_17;
+    if (__builtin_expect(scorep_real_17 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_17(fd, iov, iovcnt, offset);
+
+    }
+    return scorep_libwrap_record_17(fd, iov, iovcnt, offset, scorep_r);
+}
 __asm__(".globl pwritev\n\t.set pwritev, scorep_libwrap_rt_17");
 
 /* wrapper 18: pwritev64 (sys/uio.h:123) */
 static scorep_region scorep_region_18 = SCOREP_LIBWRAP_UNDEFINED;
 static ssize_t (*scorep_real_18)(int fd, const struct iovec * iov, int iovcnt, __off64_t offset);
-static __attribute__((used)) ssize_t scorep_libwrap_rt_18(int fd, const struct iovec * iov, int iovcnt, __off64_t offset)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) ssize_t scorep_libwrap_record_18(int fd, const struct iovec * iov, int iovcnt, __off64_t offset, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_18 == NULL, 0))
-        scorep_real_18 = (__typeof__(scorep_real_18))scorep_libwrap_resolve_here("pwritev64");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "pwritev64",
-                                                "sys/uio.h", "pwritev64",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_18(fd, iov, iovcnt, offset);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_18 == NULL, 0)) {
+        if (scorep_real_18 == NULL)
+            scorep_real_18 = (__typeof__(scorep_real_18))scorep_libwrap_resolve_here("pwritev64");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "pwritev64",
+                                                    "sys/uio.h", "pwritev64",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_18(fd, iov, iovcnt, offset);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -664,22 +901,35 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_18(int fd, const struct i
     return scorep_result;
 
 }
+static __attribute__((used)) ssize_t scorep_libwrap_rt_18(int fd, const struct iovec * iov, int iovcnt, __off64_t offset)
+{
+    scorep_region scorep_r = scorep_region_18;
+    if (__builtin_expect(scorep_real_18 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_18(fd, iov, iovcnt, offset);
+
+    }
+    return scorep_libwrap_record_18(fd, iov, iovcnt, offset, scorep_r);
+}
 __asm__(".globl pwritev64\n\t.set pwritev64, scorep_libwrap_rt_18");
 
 /* wrapper 19: lseek (unistd.h:339) */
 static scorep_region scorep_region_19 = SCOREP_LIBWRAP_UNDEFINED;
 static __off_t (*scorep_real_19)(int fd, __off_t offset, int whence);
-static __attribute__((used)) __off_t scorep_libwrap_rt_19(int fd, __off_t offset, int whence)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) __off_t scorep_libwrap_record_19(int fd, __off_t offset, int whence, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_19 == NULL, 0))
-        scorep_real_19 = (__typeof__(scorep_real_19))scorep_libwrap_resolve_here("lseek");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "lseek",
-                                                "unistd.h", "lseek",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_19(fd, offset, whence);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_19 == NULL, 0)) {
+        if (scorep_real_19 == NULL)
+            scorep_real_19 = (__typeof__(scorep_real_19))scorep_libwrap_resolve_here("lseek");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "lseek",
+                                                    "unistd.h", "lseek",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_19(fd, offset, whence);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
@@ -690,22 +940,35 @@ static __attribute__((used)) __off_t scorep_libwrap_rt_19(int fd, __off_t offset
     return scorep_result;
 
 }
+static __attribute__((used)) __off_t scorep_libwrap_rt_19(int fd, __off_t offset, int whence)
+{
+    scorep_region scorep_r = scorep_region_19;
+    if (__builtin_expect(scorep_real_19 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_19(fd, offset, whence);
+
+    }
+    return scorep_libwrap_record_19(fd, offset, whence, scorep_r);
+}
 __asm__(".globl lseek\n\t.set lseek, scorep_libwrap_rt_19");
 
 /* wrapper 20: lseek64 (unistd.h:350) */
 static scorep_region scorep_region_20 = SCOREP_LIBWRAP_UNDEFINED;
 static __off64_t (*scorep_real_20)(int fd, __off64_t offset, int whence);
-static __attribute__((used)) __off64_t scorep_libwrap_rt_20(int fd, __off64_t offset, int whence)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) __off64_t scorep_libwrap_record_20(int fd, __off64_t offset, int whence, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_20 == NULL, 0))
-        scorep_real_20 = (__typeof__(scorep_real_20))scorep_libwrap_resolve_here("lseek64");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "lseek64",
-                                                "unistd.h", "lseek64",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_20(fd, offset, whence);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_20 == NULL, 0)) {
+        if (scorep_real_20 == NULL)
+            scorep_real_20 = (__typeof__(scorep_real_20))scorep_libwrap_resolve_here("lseek64");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "lseek64",
+                                                    "unistd.h", "lseek64",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_20(fd, offset, whence);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
@@ -716,22 +979,35 @@ static __attribute__((used)) __off64_t scorep_libwrap_rt_20(int fd, __off64_t of
     return scorep_result;
 
 }
+static __attribute__((used)) __off64_t scorep_libwrap_rt_20(int fd, __off64_t offset, int whence)
+{
+    scorep_region scorep_r = scorep_region_20;
+    if (__builtin_expect(scorep_real_20 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_20(fd, offset, whence);
+
+    }
+    return scorep_libwrap_record_20(fd, offset, whence, scorep_r);
+}
 __asm__(".globl lseek64\n\t.set lseek64, scorep_libwrap_rt_20");
 
 /* wrapper 21: fsync (unistd.h:989) */
 static scorep_region scorep_region_21 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_21)(int fd);
-static __attribute__((used)) int scorep_libwrap_rt_21(int fd)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_21(int fd, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_21 == NULL, 0))
-        scorep_real_21 = (__typeof__(scorep_real_21))scorep_libwrap_resolve_here("fsync");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "fsync",
-                                                "unistd.h", "fsync",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_21(fd);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_21 == NULL, 0)) {
+        if (scorep_real_21 == NULL)
+            scorep_real_21 = (__typeof__(scorep_real_21))scorep_libwrap_resolve_here("fsync");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "fsync",
+                                                    "unistd.h", "fsync",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_21(fd);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_21(fd);
@@ -739,22 +1015,35 @@ static __attribute__((used)) int scorep_libwrap_rt_21(int fd)
     return scorep_result;
 
 }
+static __attribute__((used)) int scorep_libwrap_rt_21(int fd)
+{
+    scorep_region scorep_r = scorep_region_21;
+    if (__builtin_expect(scorep_real_21 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_21(fd);
+
+    }
+    return scorep_libwrap_record_21(fd, scorep_r);
+}
 __asm__(".globl fsync\n\t.set fsync, scorep_libwrap_rt_21");
 
 /* wrapper 22: fdatasync (unistd.h:1150) */
 static scorep_region scorep_region_22 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_22)(int fd);
-static __attribute__((used)) int scorep_libwrap_rt_22(int fd)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_22(int fd, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_22 == NULL, 0))
-        scorep_real_22 = (__typeof__(scorep_real_22))scorep_libwrap_resolve_here("fdatasync");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "fdatasync",
-                                                "unistd.h", "fdatasync",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_22(fd);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_22 == NULL, 0)) {
+        if (scorep_real_22 == NULL)
+            scorep_real_22 = (__typeof__(scorep_real_22))scorep_libwrap_resolve_here("fdatasync");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "fdatasync",
+                                                    "unistd.h", "fdatasync",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_22(fd);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_22(fd);
@@ -762,22 +1051,35 @@ static __attribute__((used)) int scorep_libwrap_rt_22(int fd)
     return scorep_result;
 
 }
+static __attribute__((used)) int scorep_libwrap_rt_22(int fd)
+{
+    scorep_region scorep_r = scorep_region_22;
+    if (__builtin_expect(scorep_real_22 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_22(fd);
+
+    }
+    return scorep_libwrap_record_22(fd, scorep_r);
+}
 __asm__(".globl fdatasync\n\t.set fdatasync, scorep_libwrap_rt_22");
 
 /* wrapper 23: dup (unistd.h:552) */
 static scorep_region scorep_region_23 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_23)(int fd);
-static __attribute__((used)) int scorep_libwrap_rt_23(int fd)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_23(int fd, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_23 == NULL, 0))
-        scorep_real_23 = (__typeof__(scorep_real_23))scorep_libwrap_resolve_here("dup");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "dup",
-                                                "unistd.h", "dup",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_23(fd);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_23 == NULL, 0)) {
+        if (scorep_real_23 == NULL)
+            scorep_real_23 = (__typeof__(scorep_real_23))scorep_libwrap_resolve_here("dup");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "dup",
+                                                    "unistd.h", "dup",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_23(fd);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
@@ -790,22 +1092,35 @@ static __attribute__((used)) int scorep_libwrap_rt_23(int fd)
     return scorep_result;
 
 }
+static __attribute__((used)) int scorep_libwrap_rt_23(int fd)
+{
+    scorep_region scorep_r = scorep_region_23;
+    if (__builtin_expect(scorep_real_23 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_23(fd);
+
+    }
+    return scorep_libwrap_record_23(fd, scorep_r);
+}
 __asm__(".globl dup\n\t.set dup, scorep_libwrap_rt_23");
 
 /* wrapper 24: dup2 (unistd.h:555) */
 static scorep_region scorep_region_24 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_24)(int fd, int newfd);
-static __attribute__((used)) int scorep_libwrap_rt_24(int fd, int newfd)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_24(int fd, int newfd, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_24 == NULL, 0))
-        scorep_real_24 = (__typeof__(scorep_real_24))scorep_libwrap_resolve_here("dup2");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_24, "dup2",
-                                                "unistd.h", "dup2",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_24(fd, newfd);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_24 == NULL, 0)) {
+        if (scorep_real_24 == NULL)
+            scorep_real_24 = (__typeof__(scorep_real_24))scorep_libwrap_resolve_here("dup2");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_24, "dup2",
+                                                    "unistd.h", "dup2",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_24(fd, newfd);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
@@ -819,22 +1134,35 @@ static __attribute__((used)) int scorep_libwrap_rt_24(int fd, int newfd)
     return scorep_result;
 
 }
+static __attribute__((used)) int scorep_libwrap_rt_24(int fd, int newfd)
+{
+    scorep_region scorep_r = scorep_region_24;
+    if (__builtin_expect(scorep_real_24 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_24(fd, newfd);
+
+    }
+    return scorep_libwrap_record_24(fd, newfd, scorep_r);
+}
 __asm__(".globl dup2\n\t.set dup2, scorep_libwrap_rt_24");
 
 /* wrapper 25: dup3 (unistd.h:560) */
 static scorep_region scorep_region_25 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_25)(int fd, int newfd, int flags);
-static __attribute__((used)) int scorep_libwrap_rt_25(int fd, int newfd, int flags)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_25(int fd, int newfd, int flags, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_25 == NULL, 0))
-        scorep_real_25 = (__typeof__(scorep_real_25))scorep_libwrap_resolve_here("dup3");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_25, "dup3",
-                                                "unistd.h", "dup3",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_25(fd, newfd, flags);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_25 == NULL, 0)) {
+        if (scorep_real_25 == NULL)
+            scorep_real_25 = (__typeof__(scorep_real_25))scorep_libwrap_resolve_here("dup3");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_25, "dup3",
+                                                    "unistd.h", "dup3",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_25(fd, newfd, flags);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
@@ -848,22 +1176,35 @@ static __attribute__((used)) int scorep_libwrap_rt_25(int fd, int newfd, int fla
     return scorep_result;
 
 }
+static __attribute__((used)) int scorep_libwrap_rt_25(int fd, int newfd, int flags)
+{
+    scorep_region scorep_r = scorep_region_25;
+    if (__builtin_expect(scorep_real_25 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_25(fd, newfd, flags);
+
+    }
+    return scorep_libwrap_record_25(fd, newfd, flags, scorep_r);
+}
 __asm__(".globl dup3\n\t.set dup3, scorep_libwrap_rt_25");
 
 /* wrapper 26: fcntl (fcntl.h:149) */
 static scorep_region scorep_region_26 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_26)(int fd, int cmd, void* arg);
-static __attribute__((used)) int scorep_libwrap_rt_26(int fd, int cmd, void* arg)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_26(int fd, int cmd, void* arg, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_26 == NULL, 0))
-        scorep_real_26 = (__typeof__(scorep_real_26))scorep_libwrap_resolve_here("fcntl");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_26, "fcntl",
-                                                "fcntl.h", "fcntl",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_26(fd, cmd, arg);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_26 == NULL, 0)) {
+        if (scorep_real_26 == NULL)
+            scorep_real_26 = (__typeof__(scorep_real_26))scorep_libwrap_resolve_here("fcntl");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_26, "fcntl",
+                                                    "fcntl.h", "fcntl",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_26(fd, cmd, arg);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_io_dup = cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC;
@@ -876,22 +1217,35 @@ static __attribute__((used)) int scorep_libwrap_rt_26(int fd, int cmd, void* arg
     return scorep_result;
 
 }
+static __attribute__((used)) int scorep_libwrap_rt_26(int fd, int cmd, void* arg)
+{
+    scorep_region scorep_r = scorep_region_26;
+    if (__builtin_expect(scorep_real_26 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_26(fd, cmd, arg);
+
+    }
+    return scorep_libwrap_record_26(fd, cmd, arg, scorep_r);
+}
 __asm__(".globl fcntl\n\t.set fcntl, scorep_libwrap_rt_26");
 
 /* wrapper 27: fcntl64 (fcntl.h:158) */
 static scorep_region scorep_region_27 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_27)(int fd, int cmd, void* arg);
-static __attribute__((used)) int scorep_libwrap_rt_27(int fd, int cmd, void* arg)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_27(int fd, int cmd, void* arg, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_27 == NULL, 0))
-        scorep_real_27 = (__typeof__(scorep_real_27))scorep_libwrap_resolve_here("fcntl64");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_27, "fcntl64",
-                                                "fcntl.h", "fcntl64",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_27(fd, cmd, arg);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_27 == NULL, 0)) {
+        if (scorep_real_27 == NULL)
+            scorep_real_27 = (__typeof__(scorep_real_27))scorep_libwrap_resolve_here("fcntl64");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_27, "fcntl64",
+                                                    "fcntl.h", "fcntl64",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_27(fd, cmd, arg);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_io_dup = cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC;
@@ -903,6 +1257,16 @@ static __attribute__((used)) int scorep_libwrap_rt_27(int fd, int cmd, void* arg
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+static __attribute__((used)) int scorep_libwrap_rt_27(int fd, int cmd, void* arg)
+{
+    scorep_region scorep_r = scorep_region_27;
+    if (__builtin_expect(scorep_real_27 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_27(fd, cmd, arg);
+
+    }
+    return scorep_libwrap_record_27(fd, cmd, arg, scorep_r);
 }
 __asm__(".globl fcntl64\n\t.set fcntl64, scorep_libwrap_rt_27");
 
@@ -1343,17 +1707,20 @@ __asm__(".globl aio_fsync64\n\t.set aio_fsync64, scorep_libwrap_rt_43");
 /* wrapper 44: open (bits/fcntl2.h:26) */
 static scorep_region scorep_region_44 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_44)(const char * path, int flags);
-static __attribute__((used)) int scorep_libwrap_rt_44(const char * path, int flags)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_44(const char * path, int flags, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_44 == NULL, 0))
-        scorep_real_44 = (__typeof__(scorep_real_44))scorep_libwrap_resolve_here("__open_2");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "open",
-                                                "bits/fcntl2.h", "__open_2",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_44(path, flags);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_44 == NULL, 0)) {
+        if (scorep_real_44 == NULL)
+            scorep_real_44 = (__typeof__(scorep_real_44))scorep_libwrap_resolve_here("__open_2");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "open",
+                                                    "bits/fcntl2.h", "__open_2",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_44(path, flags);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_44(path, flags);
@@ -1365,22 +1732,35 @@ static __attribute__((used)) int scorep_libwrap_rt_44(const char * path, int fla
     return scorep_result;
 
 }
+static __attribute__((used)) int scorep_libwrap_rt_44(const char * path, int flags)
+{
+    scorep_region scorep_r = scorep_region_44;
+    if (__builtin_expect(scorep_real_44 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_44(path, flags);
+
+    }
+    return scorep_libwrap_record_44(path, flags, scorep_r);
+}
 __asm__(".globl __open_2\n\t.set __open_2, scorep_libwrap_rt_44");
 
 /* wrapper 45: open64 (bits/fcntl2.h:64) */
 static scorep_region scorep_region_45 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_45)(const char * path, int flags);
-static __attribute__((used)) int scorep_libwrap_rt_45(const char * path, int flags)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_45(const char * path, int flags, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_45 == NULL, 0))
-        scorep_real_45 = (__typeof__(scorep_real_45))scorep_libwrap_resolve_here("__open64_2");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_45, "open64",
-                                                "bits/fcntl2.h", "__open64_2",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_45(path, flags);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_45 == NULL, 0)) {
+        if (scorep_real_45 == NULL)
+            scorep_real_45 = (__typeof__(scorep_real_45))scorep_libwrap_resolve_here("__open64_2");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_45, "open64",
+                                                    "bits/fcntl2.h", "__open64_2",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_45(path, flags);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_45(path, flags);
@@ -1392,22 +1772,35 @@ static __attribute__((used)) int scorep_libwrap_rt_45(const char * path, int fla
     return scorep_result;
 
 }
+static __attribute__((used)) int scorep_libwrap_rt_45(const char * path, int flags)
+{
+    scorep_region scorep_r = scorep_region_45;
+    if (__builtin_expect(scorep_real_45 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_45(path, flags);
+
+    }
+    return scorep_libwrap_record_45(path, flags, scorep_r);
+}
 __asm__(".globl __open64_2\n\t.set __open64_2, scorep_libwrap_rt_45");
 
 /* wrapper 46: openat (bits/fcntl2.h:98) */
 static scorep_region scorep_region_46 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_46)(int dirfd, const char * path, int flags);
-static __attribute__((used)) int scorep_libwrap_rt_46(int dirfd, const char * path, int flags)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_46(int dirfd, const char * path, int flags, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_46 == NULL, 0))
-        scorep_real_46 = (__typeof__(scorep_real_46))scorep_libwrap_resolve_here("__openat_2");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_46, "openat",
-                                                "bits/fcntl2.h", "__openat_2",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_46(dirfd, path, flags);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_46 == NULL, 0)) {
+        if (scorep_real_46 == NULL)
+            scorep_real_46 = (__typeof__(scorep_real_46))scorep_libwrap_resolve_here("__openat_2");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_46, "openat",
+                                                    "bits/fcntl2.h", "__openat_2",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_46(dirfd, path, flags);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_46(dirfd, path, flags);
@@ -1419,22 +1812,35 @@ static __attribute__((used)) int scorep_libwrap_rt_46(int dirfd, const char * pa
     return scorep_result;
 
 }
+static __attribute__((used)) int scorep_libwrap_rt_46(int dirfd, const char * path, int flags)
+{
+    scorep_region scorep_r = scorep_region_46;
+    if (__builtin_expect(scorep_real_46 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_46(dirfd, path, flags);
+
+    }
+    return scorep_libwrap_record_46(dirfd, path, flags, scorep_r);
+}
 __asm__(".globl __openat_2\n\t.set __openat_2, scorep_libwrap_rt_46");
 
 /* wrapper 47: openat64 (bits/fcntl2.h:140) */
 static scorep_region scorep_region_47 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_47)(int dirfd, const char * path, int flags);
-static __attribute__((used)) int scorep_libwrap_rt_47(int dirfd, const char * path, int flags)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_47(int dirfd, const char * path, int flags, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_47 == NULL, 0))
-        scorep_real_47 = (__typeof__(scorep_real_47))scorep_libwrap_resolve_here("__openat64_2");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_47, "openat64",
-                                                "bits/fcntl2.h", "__openat64_2",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_47(dirfd, path, flags);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_47 == NULL, 0)) {
+        if (scorep_real_47 == NULL)
+            scorep_real_47 = (__typeof__(scorep_real_47))scorep_libwrap_resolve_here("__openat64_2");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_47, "openat64",
+                                                    "bits/fcntl2.h", "__openat64_2",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_47(dirfd, path, flags);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_47(dirfd, path, flags);
@@ -1446,22 +1852,35 @@ static __attribute__((used)) int scorep_libwrap_rt_47(int dirfd, const char * pa
     return scorep_result;
 
 }
+static __attribute__((used)) int scorep_libwrap_rt_47(int dirfd, const char * path, int flags)
+{
+    scorep_region scorep_r = scorep_region_47;
+    if (__builtin_expect(scorep_real_47 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_47(dirfd, path, flags);
+
+    }
+    return scorep_libwrap_record_47(dirfd, path, flags, scorep_r);
+}
 __asm__(".globl __openat64_2\n\t.set __openat64_2, scorep_libwrap_rt_47");
 
 /* wrapper 48: read (bits/unistd.h:23) */
 static scorep_region scorep_region_48 = SCOREP_LIBWRAP_UNDEFINED;
 static ssize_t (*scorep_real_48)(int fd, void * buf, size_t count, size_t buflen);
-static __attribute__((used)) ssize_t scorep_libwrap_rt_48(int fd, void * buf, size_t count, size_t buflen)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) ssize_t scorep_libwrap_record_48(int fd, void * buf, size_t count, size_t buflen, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_48 == NULL, 0))
-        scorep_real_48 = (__typeof__(scorep_real_48))scorep_libwrap_resolve_here("__read_chk");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_48, "read",
-                                                "bits/unistd.h", "__read_chk",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_48(fd, buf, count, buflen);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_48 == NULL, 0)) {
+        if (scorep_real_48 == NULL)
+            scorep_real_48 = (__typeof__(scorep_real_48))scorep_libwrap_resolve_here("__read_chk");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_48, "read",
+                                                    "bits/unistd.h", "__read_chk",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_48(fd, buf, count, buflen);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -1481,22 +1900,35 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_48(int fd, void * buf, si
     return scorep_result;
 
 }
+static __attribute__((used)) ssize_t scorep_libwrap_rt_48(int fd, void * buf, size_t count, size_t buflen)
+{
+    scorep_region scorep_r = scorep_region_48;
+    if (__builtin_expect(scorep_real_48 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_48(fd, buf, count, buflen);
+
+    }
+    return scorep_libwrap_record_48(fd, buf, count, buflen, scorep_r);
+}
 __asm__(".globl __read_chk\n\t.set __read_chk, scorep_libwrap_rt_48");
 
 /* wrapper 49: pread (bits/unistd.h:44) */
 static scorep_region scorep_region_49 = SCOREP_LIBWRAP_UNDEFINED;
 static ssize_t (*scorep_real_49)(int fd, void * buf, size_t count, __off_t offset, size_t buflen);
-static __attribute__((used)) ssize_t scorep_libwrap_rt_49(int fd, void * buf, size_t count, __off_t offset, size_t buflen)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) ssize_t scorep_libwrap_record_49(int fd, void * buf, size_t count, __off_t offset, size_t buflen, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_49 == NULL, 0))
-        scorep_real_49 = (__typeof__(scorep_real_49))scorep_libwrap_resolve_here("__pread_chk");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_49, "pread",
-                                                "bits/unistd.h", "__pread_chk",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_49(fd, buf, count, offset, buflen);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_49 == NULL, 0)) {
+        if (scorep_real_49 == NULL)
+            scorep_real_49 = (__typeof__(scorep_real_49))scorep_libwrap_resolve_here("__pread_chk");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_49, "pread",
+                                                    "bits/unistd.h", "__pread_chk",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_49(fd, buf, count, offset, buflen);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -1516,22 +1948,35 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_49(int fd, void * buf, si
     return scorep_result;
 
 }
+static __attribute__((used)) ssize_t scorep_libwrap_rt_49(int fd, void * buf, size_t count, __off_t offset, size_t buflen)
+{
+    scorep_region scorep_r = scorep_region_49;
+    if (__builtin_expect(scorep_real_49 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_49(fd, buf, count, offset, buflen);
+
+    }
+    return scorep_libwrap_record_49(fd, buf, count, offset, buflen, scorep_r);
+}
 __asm__(".globl __pread_chk\n\t.set __pread_chk, scorep_libwrap_rt_49");
 
 /* wrapper 50: pread64 (bits/unistd.h:47) */
 static scorep_region scorep_region_50 = SCOREP_LIBWRAP_UNDEFINED;
 static ssize_t (*scorep_real_50)(int fd, void * buf, size_t count, __off64_t offset, size_t buflen);
-static __attribute__((used)) ssize_t scorep_libwrap_rt_50(int fd, void * buf, size_t count, __off64_t offset, size_t buflen)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) ssize_t scorep_libwrap_record_50(int fd, void * buf, size_t count, __off64_t offset, size_t buflen, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (__builtin_expect(scorep_real_50 == NULL, 0))
-        scorep_real_50 = (__typeof__(scorep_real_50))scorep_libwrap_resolve_here("__pread64_chk");
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_50, "pread64",
-                                                "bits/unistd.h", "__pread64_chk",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-        return scorep_real_50(fd, buf, count, offset, buflen);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_50 == NULL, 0)) {
+        if (scorep_real_50 == NULL)
+            scorep_real_50 = (__typeof__(scorep_real_50))scorep_libwrap_resolve_here("__pread64_chk");
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_50, "pread64",
+                                                    "bits/unistd.h", "__pread64_chk",
+                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+            return scorep_real_50(fd, buf, count, offset, buflen);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
@@ -1550,6 +1995,16 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_50(int fd, void * buf, si
                   scorep_io_match);
     return scorep_result;
 
+}
+static __attribute__((used)) ssize_t scorep_libwrap_rt_50(int fd, void * buf, size_t count, __off64_t offset, size_t buflen)
+{
+    scorep_region scorep_r = scorep_region_50;
+    if (__builtin_expect(scorep_real_50 != NULL, 1)
+        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        return scorep_real_50(fd, buf, count, offset, buflen);
+
+    }
+    return scorep_libwrap_record_50(fd, buf, count, offset, buflen, scorep_r);
 }
 __asm__(".globl __pread64_chk\n\t.set __pread64_chk, scorep_libwrap_rt_50");
 

@@ -56,15 +56,18 @@ extern int scorep_real_0(pthread_t *restrict thread, const pthread_attr_t *restr
 #else
 extern int scorep_real_0(pthread_t *restrict thread, const pthread_attr_t *restrict attr, void *(*start_routine)(void *), void *restrict arg) __asm__("pthread_create");
 #endif
-int __wrap_pthread_create(pthread_t *restrict thread, const pthread_attr_t *restrict attr, void *(*start_routine)(void *), void *restrict arg)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_0(pthread_t *restrict thread, const pthread_attr_t *restrict attr, void *(*start_routine)(void *), void *restrict arg, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "pthread_create",
-                                                "pthread.h", "pthread_create",
-                                                SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-        return scorep_real_0(thread, attr, start_routine, arg);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "pthread_create",
+                                                    "pthread.h", "pthread_create",
+                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
+            return scorep_real_0(thread, attr, start_routine, arg);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_thread_start* scorep_start = scorep_thread_start_new(start_routine, arg);
@@ -82,6 +85,15 @@ int __wrap_pthread_create(pthread_t *restrict thread, const pthread_attr_t *rest
     return scorep_result;
 
 }
+int __wrap_pthread_create(pthread_t *restrict thread, const pthread_attr_t *restrict attr, void *(*start_routine)(void *), void *restrict arg)
+{
+    scorep_region scorep_r = scorep_region_0;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_0(thread, attr, start_routine, arg);
+
+    }
+    return scorep_libwrap_record_0(thread, attr, start_routine, arg, scorep_r);
+}
 
 /* wrapper 1: pthread_join (pthread.h:219) */
 static scorep_region scorep_region_1 = SCOREP_LIBWRAP_UNDEFINED;
@@ -90,15 +102,18 @@ extern int scorep_real_1(pthread_t thread, void ** retval) __asm__("__real_pthre
 #else
 extern int scorep_real_1(pthread_t thread, void ** retval) __asm__("pthread_join");
 #endif
-int __wrap_pthread_join(pthread_t thread, void ** retval)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_1(pthread_t thread, void ** retval, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "pthread_join",
-                                                "pthread.h", "pthread_join",
-                                                SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-        return scorep_real_1(thread, retval);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "pthread_join",
+                                                    "pthread.h", "pthread_join",
+                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
+            return scorep_real_1(thread, retval);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_1(thread, retval);
@@ -108,6 +123,15 @@ int __wrap_pthread_join(pthread_t thread, void ** retval)
     return scorep_result;
 
 }
+int __wrap_pthread_join(pthread_t thread, void ** retval)
+{
+    scorep_region scorep_r = scorep_region_1;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_1(thread, retval);
+
+    }
+    return scorep_libwrap_record_1(thread, retval, scorep_r);
+}
 
 /* wrapper 2: pthread_exit (pthread.h:211) */
 static scorep_region scorep_region_2 = SCOREP_LIBWRAP_UNDEFINED;
@@ -116,16 +140,19 @@ extern void scorep_real_2(void * retval) __asm__("__real_pthread_exit");
 #else
 extern void scorep_real_2(void * retval) __asm__("pthread_exit");
 #endif
-void __wrap_pthread_exit(void * retval)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) void scorep_libwrap_record_2(void * retval, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "pthread_exit",
-                                                "pthread.h", "pthread_exit",
-                                                SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-        scorep_real_2(retval);
-        return;
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "pthread_exit",
+                                                    "pthread.h", "pthread_exit",
+                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
+            scorep_real_2(retval);
+            return;
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     scorep_libwrap_end(scorep_r);
@@ -135,6 +162,16 @@ void __wrap_pthread_exit(void * retval)
     return;
 
 }
+void __wrap_pthread_exit(void * retval)
+{
+    scorep_region scorep_r = scorep_region_2;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        scorep_real_2(retval);
+        return;
+
+    }
+    scorep_libwrap_record_2(retval, scorep_r);
+}
 
 /* wrapper 3: pthread_detach (pthread.h:269) */
 static scorep_region scorep_region_3 = SCOREP_LIBWRAP_UNDEFINED;
@@ -143,21 +180,33 @@ extern int scorep_real_3(pthread_t thread) __asm__("__real_pthread_detach");
 #else
 extern int scorep_real_3(pthread_t thread) __asm__("pthread_detach");
 #endif
-int __wrap_pthread_detach(pthread_t thread)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_3(pthread_t thread, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "pthread_detach",
-                                                "pthread.h", "pthread_detach",
-                                                SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-        return scorep_real_3(thread);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "pthread_detach",
+                                                    "pthread.h", "pthread_detach",
+                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
+            return scorep_real_3(thread);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_3(thread);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+int __wrap_pthread_detach(pthread_t thread)
+{
+    scorep_region scorep_r = scorep_region_3;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_3(thread);
+
+    }
+    return scorep_libwrap_record_3(thread, scorep_r);
 }
 
 /* wrapper 4: pthread_mutex_lock (pthread.h:794) */
@@ -167,21 +216,33 @@ extern int scorep_real_4(pthread_mutex_t * mutex) __asm__("__real_pthread_mutex_
 #else
 extern int scorep_real_4(pthread_mutex_t * mutex) __asm__("pthread_mutex_lock");
 #endif
-int __wrap_pthread_mutex_lock(pthread_mutex_t * mutex)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_4(pthread_mutex_t * mutex, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "pthread_mutex_lock",
-                                                "pthread.h", "pthread_mutex_lock",
-                                                SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-        return scorep_real_4(mutex);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "pthread_mutex_lock",
+                                                    "pthread.h", "pthread_mutex_lock",
+                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
+            return scorep_real_4(mutex);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_4(mutex);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+int __wrap_pthread_mutex_lock(pthread_mutex_t * mutex)
+{
+    scorep_region scorep_r = scorep_region_4;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_4(mutex);
+
+    }
+    return scorep_libwrap_record_4(mutex, scorep_r);
 }
 
 /* wrapper 5: pthread_mutex_trylock (pthread.h:790) */
@@ -191,21 +252,33 @@ extern int scorep_real_5(pthread_mutex_t * mutex) __asm__("__real_pthread_mutex_
 #else
 extern int scorep_real_5(pthread_mutex_t * mutex) __asm__("pthread_mutex_trylock");
 #endif
-int __wrap_pthread_mutex_trylock(pthread_mutex_t * mutex)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_5(pthread_mutex_t * mutex, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "pthread_mutex_trylock",
-                                                "pthread.h", "pthread_mutex_trylock",
-                                                SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-        return scorep_real_5(mutex);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "pthread_mutex_trylock",
+                                                    "pthread.h", "pthread_mutex_trylock",
+                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
+            return scorep_real_5(mutex);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_5(mutex);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+int __wrap_pthread_mutex_trylock(pthread_mutex_t * mutex)
+{
+    scorep_region scorep_r = scorep_region_5;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_5(mutex);
+
+    }
+    return scorep_libwrap_record_5(mutex, scorep_r);
 }
 
 /* wrapper 6: pthread_mutex_unlock (pthread.h:835) */
@@ -215,21 +288,33 @@ extern int scorep_real_6(pthread_mutex_t * mutex) __asm__("__real_pthread_mutex_
 #else
 extern int scorep_real_6(pthread_mutex_t * mutex) __asm__("pthread_mutex_unlock");
 #endif
-int __wrap_pthread_mutex_unlock(pthread_mutex_t * mutex)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_6(pthread_mutex_t * mutex, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "pthread_mutex_unlock",
-                                                "pthread.h", "pthread_mutex_unlock",
-                                                SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-        return scorep_real_6(mutex);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "pthread_mutex_unlock",
+                                                    "pthread.h", "pthread_mutex_unlock",
+                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
+            return scorep_real_6(mutex);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_6(mutex);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+int __wrap_pthread_mutex_unlock(pthread_mutex_t * mutex)
+{
+    scorep_region scorep_r = scorep_region_6;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_6(mutex);
+
+    }
+    return scorep_libwrap_record_6(mutex, scorep_r);
 }
 
 /* wrapper 7: pthread_cond_wait (pthread.h:1133) */
@@ -239,21 +324,33 @@ extern int scorep_real_7(pthread_cond_t *restrict cond, pthread_mutex_t *restric
 #else
 extern int scorep_real_7(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex) __asm__("pthread_cond_wait");
 #endif
-int __wrap_pthread_cond_wait(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_7(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "pthread_cond_wait",
-                                                "pthread.h", "pthread_cond_wait",
-                                                SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-        return scorep_real_7(cond, mutex);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "pthread_cond_wait",
+                                                    "pthread.h", "pthread_cond_wait",
+                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
+            return scorep_real_7(cond, mutex);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_7(cond, mutex);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+int __wrap_pthread_cond_wait(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex)
+{
+    scorep_region scorep_r = scorep_region_7;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_7(cond, mutex);
+
+    }
+    return scorep_libwrap_record_7(cond, mutex, scorep_r);
 }
 
 /* wrapper 8: pthread_cond_timedwait (pthread.h:1145) */
@@ -263,21 +360,33 @@ extern int scorep_real_8(pthread_cond_t *restrict cond, pthread_mutex_t *restric
 #else
 extern int scorep_real_8(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex, const struct timespec *restrict abstime) __asm__("pthread_cond_timedwait");
 #endif
-int __wrap_pthread_cond_timedwait(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex, const struct timespec *restrict abstime)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_8(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex, const struct timespec *restrict abstime, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_8, "pthread_cond_timedwait",
-                                                "pthread.h", "pthread_cond_timedwait",
-                                                SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-        return scorep_real_8(cond, mutex, abstime);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_8, "pthread_cond_timedwait",
+                                                    "pthread.h", "pthread_cond_timedwait",
+                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
+            return scorep_real_8(cond, mutex, abstime);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_8(cond, mutex, abstime);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+int __wrap_pthread_cond_timedwait(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex, const struct timespec *restrict abstime)
+{
+    scorep_region scorep_r = scorep_region_8;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_8(cond, mutex, abstime);
+
+    }
+    return scorep_libwrap_record_8(cond, mutex, abstime, scorep_r);
 }
 
 /* wrapper 9: pthread_cond_signal (pthread.h:1121) */
@@ -287,21 +396,33 @@ extern int scorep_real_9(pthread_cond_t * cond) __asm__("__real_pthread_cond_sig
 #else
 extern int scorep_real_9(pthread_cond_t * cond) __asm__("pthread_cond_signal");
 #endif
-int __wrap_pthread_cond_signal(pthread_cond_t * cond)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_9(pthread_cond_t * cond, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_9, "pthread_cond_signal",
-                                                "pthread.h", "pthread_cond_signal",
-                                                SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-        return scorep_real_9(cond);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_9, "pthread_cond_signal",
+                                                    "pthread.h", "pthread_cond_signal",
+                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
+            return scorep_real_9(cond);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_9(cond);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+int __wrap_pthread_cond_signal(pthread_cond_t * cond)
+{
+    scorep_region scorep_r = scorep_region_9;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_9(cond);
+
+    }
+    return scorep_libwrap_record_9(cond, scorep_r);
 }
 
 /* wrapper 10: pthread_cond_broadcast (pthread.h:1125) */
@@ -311,21 +432,33 @@ extern int scorep_real_10(pthread_cond_t * cond) __asm__("__real_pthread_cond_br
 #else
 extern int scorep_real_10(pthread_cond_t * cond) __asm__("pthread_cond_broadcast");
 #endif
-int __wrap_pthread_cond_broadcast(pthread_cond_t * cond)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_10(pthread_cond_t * cond, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_10, "pthread_cond_broadcast",
-                                                "pthread.h", "pthread_cond_broadcast",
-                                                SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-        return scorep_real_10(cond);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_10, "pthread_cond_broadcast",
+                                                    "pthread.h", "pthread_cond_broadcast",
+                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
+            return scorep_real_10(cond);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_10(cond);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+int __wrap_pthread_cond_broadcast(pthread_cond_t * cond)
+{
+    scorep_region scorep_r = scorep_region_10;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_10(cond);
+
+    }
+    return scorep_libwrap_record_10(cond, scorep_r);
 }
 
 /* wrapper 11: pthread_rwlock_rdlock (pthread.h:976) */
@@ -335,21 +468,33 @@ extern int scorep_real_11(pthread_rwlock_t * rwlock) __asm__("__real_pthread_rwl
 #else
 extern int scorep_real_11(pthread_rwlock_t * rwlock) __asm__("pthread_rwlock_rdlock");
 #endif
-int __wrap_pthread_rwlock_rdlock(pthread_rwlock_t * rwlock)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_11(pthread_rwlock_t * rwlock, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_11, "pthread_rwlock_rdlock",
-                                                "pthread.h", "pthread_rwlock_rdlock",
-                                                SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-        return scorep_real_11(rwlock);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_11, "pthread_rwlock_rdlock",
+                                                    "pthread.h", "pthread_rwlock_rdlock",
+                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
+            return scorep_real_11(rwlock);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_11(rwlock);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+int __wrap_pthread_rwlock_rdlock(pthread_rwlock_t * rwlock)
+{
+    scorep_region scorep_r = scorep_region_11;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_11(rwlock);
+
+    }
+    return scorep_libwrap_record_11(rwlock, scorep_r);
 }
 
 /* wrapper 12: pthread_rwlock_tryrdlock (pthread.h:980) */
@@ -359,21 +504,33 @@ extern int scorep_real_12(pthread_rwlock_t * rwlock) __asm__("__real_pthread_rwl
 #else
 extern int scorep_real_12(pthread_rwlock_t * rwlock) __asm__("pthread_rwlock_tryrdlock");
 #endif
-int __wrap_pthread_rwlock_tryrdlock(pthread_rwlock_t * rwlock)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_12(pthread_rwlock_t * rwlock, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_12, "pthread_rwlock_tryrdlock",
-                                                "pthread.h", "pthread_rwlock_tryrdlock",
-                                                SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-        return scorep_real_12(rwlock);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_12, "pthread_rwlock_tryrdlock",
+                                                    "pthread.h", "pthread_rwlock_tryrdlock",
+                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
+            return scorep_real_12(rwlock);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_12(rwlock);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+int __wrap_pthread_rwlock_tryrdlock(pthread_rwlock_t * rwlock)
+{
+    scorep_region scorep_r = scorep_region_12;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_12(rwlock);
+
+    }
+    return scorep_libwrap_record_12(rwlock, scorep_r);
 }
 
 /* wrapper 13: pthread_rwlock_timedrdlock (pthread.h:986) */
@@ -383,21 +540,33 @@ extern int scorep_real_13(pthread_rwlock_t *restrict rwlock, const struct timesp
 #else
 extern int scorep_real_13(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime) __asm__("pthread_rwlock_timedrdlock");
 #endif
-int __wrap_pthread_rwlock_timedrdlock(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_13(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "pthread_rwlock_timedrdlock",
-                                                "pthread.h", "pthread_rwlock_timedrdlock",
-                                                SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-        return scorep_real_13(rwlock, abstime);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "pthread_rwlock_timedrdlock",
+                                                    "pthread.h", "pthread_rwlock_timedrdlock",
+                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
+            return scorep_real_13(rwlock, abstime);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_13(rwlock, abstime);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+int __wrap_pthread_rwlock_timedrdlock(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime)
+{
+    scorep_region scorep_r = scorep_region_13;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_13(rwlock, abstime);
+
+    }
+    return scorep_libwrap_record_13(rwlock, abstime, scorep_r);
 }
 
 /* wrapper 14: pthread_rwlock_clockrdlock (pthread.h:1004) */
@@ -407,21 +576,33 @@ extern int scorep_real_14(pthread_rwlock_t *restrict rwlock, clockid_t clockid, 
 #else
 extern int scorep_real_14(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime) __asm__("pthread_rwlock_clockrdlock");
 #endif
-int __wrap_pthread_rwlock_clockrdlock(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_14(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "pthread_rwlock_clockrdlock",
-                                                "pthread.h", "pthread_rwlock_clockrdlock",
-                                                SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-        return scorep_real_14(rwlock, clockid, abstime);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "pthread_rwlock_clockrdlock",
+                                                    "pthread.h", "pthread_rwlock_clockrdlock",
+                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
+            return scorep_real_14(rwlock, clockid, abstime);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_14(rwlock, clockid, abstime);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+int __wrap_pthread_rwlock_clockrdlock(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime)
+{
+    scorep_region scorep_r = scorep_region_14;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_14(rwlock, clockid, abstime);
+
+    }
+    return scorep_libwrap_record_14(rwlock, clockid, abstime, scorep_r);
 }
 
 /* wrapper 15: pthread_rwlock_wrlock (pthread.h:1023) */
@@ -431,21 +612,33 @@ extern int scorep_real_15(pthread_rwlock_t * rwlock) __asm__("__real_pthread_rwl
 #else
 extern int scorep_real_15(pthread_rwlock_t * rwlock) __asm__("pthread_rwlock_wrlock");
 #endif
-int __wrap_pthread_rwlock_wrlock(pthread_rwlock_t * rwlock)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_15(pthread_rwlock_t * rwlock, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "pthread_rwlock_wrlock",
-                                                "pthread.h", "pthread_rwlock_wrlock",
-                                                SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-        return scorep_real_15(rwlock);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "pthread_rwlock_wrlock",
+                                                    "pthread.h", "pthread_rwlock_wrlock",
+                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
+            return scorep_real_15(rwlock);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_15(rwlock);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+int __wrap_pthread_rwlock_wrlock(pthread_rwlock_t * rwlock)
+{
+    scorep_region scorep_r = scorep_region_15;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_15(rwlock);
+
+    }
+    return scorep_libwrap_record_15(rwlock, scorep_r);
 }
 
 /* wrapper 16: pthread_rwlock_trywrlock (pthread.h:1027) */
@@ -455,21 +648,33 @@ extern int scorep_real_16(pthread_rwlock_t * rwlock) __asm__("__real_pthread_rwl
 #else
 extern int scorep_real_16(pthread_rwlock_t * rwlock) __asm__("pthread_rwlock_trywrlock");
 #endif
-int __wrap_pthread_rwlock_trywrlock(pthread_rwlock_t * rwlock)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_16(pthread_rwlock_t * rwlock, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "pthread_rwlock_trywrlock",
-                                                "pthread.h", "pthread_rwlock_trywrlock",
-                                                SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-        return scorep_real_16(rwlock);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "pthread_rwlock_trywrlock",
+                                                    "pthread.h", "pthread_rwlock_trywrlock",
+                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
+            return scorep_real_16(rwlock);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_16(rwlock);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+int __wrap_pthread_rwlock_trywrlock(pthread_rwlock_t * rwlock)
+{
+    scorep_region scorep_r = scorep_region_16;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_16(rwlock);
+
+    }
+    return scorep_libwrap_record_16(rwlock, scorep_r);
 }
 
 /* wrapper 17: pthread_rwlock_timedwrlock (pthread.h:1033) */
@@ -479,21 +684,33 @@ extern int scorep_real_17(pthread_rwlock_t *restrict rwlock, const struct timesp
 #else
 extern int scorep_real_17(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime) __asm__("pthread_rwlock_timedwrlock");
 #endif
-int __wrap_pthread_rwlock_timedwrlock(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_17(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "pthread_rwlock_timedwrlock",
-                                                "pthread.h", "pthread_rwlock_timedwrlock",
-                                                SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-        return scorep_real_17(rwlock, abstime);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "pthread_rwlock_timedwrlock",
+                                                    "pthread.h", "pthread_rwlock_timedwrlock",
+                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
+            return scorep_real_17(rwlock, abstime);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_17(rwlock, abstime);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+int __wrap_pthread_rwlock_timedwrlock(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime)
+{
+    scorep_region scorep_r = scorep_region_17;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_17(rwlock, abstime);
+
+    }
+    return scorep_libwrap_record_17(rwlock, abstime, scorep_r);
 }
 
 /* wrapper 18: pthread_rwlock_clockwrlock (pthread.h:1051) */
@@ -503,21 +720,33 @@ extern int scorep_real_18(pthread_rwlock_t *restrict rwlock, clockid_t clockid, 
 #else
 extern int scorep_real_18(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime) __asm__("pthread_rwlock_clockwrlock");
 #endif
-int __wrap_pthread_rwlock_clockwrlock(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_18(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "pthread_rwlock_clockwrlock",
-                                                "pthread.h", "pthread_rwlock_clockwrlock",
-                                                SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-        return scorep_real_18(rwlock, clockid, abstime);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "pthread_rwlock_clockwrlock",
+                                                    "pthread.h", "pthread_rwlock_clockwrlock",
+                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
+            return scorep_real_18(rwlock, clockid, abstime);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_18(rwlock, clockid, abstime);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+int __wrap_pthread_rwlock_clockwrlock(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime)
+{
+    scorep_region scorep_r = scorep_region_18;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_18(rwlock, clockid, abstime);
+
+    }
+    return scorep_libwrap_record_18(rwlock, clockid, abstime, scorep_r);
 }
 
 /* wrapper 19: pthread_rwlock_unlock (pthread.h:1071) */
@@ -527,21 +756,33 @@ extern int scorep_real_19(pthread_rwlock_t * rwlock) __asm__("__real_pthread_rwl
 #else
 extern int scorep_real_19(pthread_rwlock_t * rwlock) __asm__("pthread_rwlock_unlock");
 #endif
-int __wrap_pthread_rwlock_unlock(pthread_rwlock_t * rwlock)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_19(pthread_rwlock_t * rwlock, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "pthread_rwlock_unlock",
-                                                "pthread.h", "pthread_rwlock_unlock",
-                                                SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-        return scorep_real_19(rwlock);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "pthread_rwlock_unlock",
+                                                    "pthread.h", "pthread_rwlock_unlock",
+                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
+            return scorep_real_19(rwlock);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_19(rwlock);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+int __wrap_pthread_rwlock_unlock(pthread_rwlock_t * rwlock)
+{
+    scorep_region scorep_r = scorep_region_19;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_19(rwlock);
+
+    }
+    return scorep_libwrap_record_19(rwlock, scorep_r);
 }
 
 /* wrapper 20: pthread_spin_lock (pthread.h:1238) */
@@ -551,21 +792,33 @@ extern int scorep_real_20(pthread_spinlock_t * lock) __asm__("__real_pthread_spi
 #else
 extern int scorep_real_20(pthread_spinlock_t * lock) __asm__("pthread_spin_lock");
 #endif
-int __wrap_pthread_spin_lock(pthread_spinlock_t * lock)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_20(pthread_spinlock_t * lock, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "pthread_spin_lock",
-                                                "pthread.h", "pthread_spin_lock",
-                                                SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-        return scorep_real_20(lock);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "pthread_spin_lock",
+                                                    "pthread.h", "pthread_spin_lock",
+                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
+            return scorep_real_20(lock);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_20(lock);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+int __wrap_pthread_spin_lock(pthread_spinlock_t * lock)
+{
+    scorep_region scorep_r = scorep_region_20;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_20(lock);
+
+    }
+    return scorep_libwrap_record_20(lock, scorep_r);
 }
 
 /* wrapper 21: pthread_spin_trylock (pthread.h:1242) */
@@ -575,21 +828,33 @@ extern int scorep_real_21(pthread_spinlock_t * lock) __asm__("__real_pthread_spi
 #else
 extern int scorep_real_21(pthread_spinlock_t * lock) __asm__("pthread_spin_trylock");
 #endif
-int __wrap_pthread_spin_trylock(pthread_spinlock_t * lock)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_21(pthread_spinlock_t * lock, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "pthread_spin_trylock",
-                                                "pthread.h", "pthread_spin_trylock",
-                                                SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-        return scorep_real_21(lock);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "pthread_spin_trylock",
+                                                    "pthread.h", "pthread_spin_trylock",
+                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
+            return scorep_real_21(lock);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_21(lock);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+int __wrap_pthread_spin_trylock(pthread_spinlock_t * lock)
+{
+    scorep_region scorep_r = scorep_region_21;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_21(lock);
+
+    }
+    return scorep_libwrap_record_21(lock, scorep_r);
 }
 
 /* wrapper 22: pthread_spin_unlock (pthread.h:1246) */
@@ -599,21 +864,33 @@ extern int scorep_real_22(pthread_spinlock_t * lock) __asm__("__real_pthread_spi
 #else
 extern int scorep_real_22(pthread_spinlock_t * lock) __asm__("pthread_spin_unlock");
 #endif
-int __wrap_pthread_spin_unlock(pthread_spinlock_t * lock)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_22(pthread_spinlock_t * lock, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "pthread_spin_unlock",
-                                                "pthread.h", "pthread_spin_unlock",
-                                                SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-        return scorep_real_22(lock);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "pthread_spin_unlock",
+                                                    "pthread.h", "pthread_spin_unlock",
+                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
+            return scorep_real_22(lock);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_22(lock);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+int __wrap_pthread_spin_unlock(pthread_spinlock_t * lock)
+{
+    scorep_region scorep_r = scorep_region_22;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_22(lock);
+
+    }
+    return scorep_libwrap_record_22(lock, scorep_r);
 }
 
 /* wrapper 23: pthread_barrier_wait (pthread.h:1264) */
@@ -623,21 +900,33 @@ extern int scorep_real_23(pthread_barrier_t * barrier) __asm__("__real_pthread_b
 #else
 extern int scorep_real_23(pthread_barrier_t * barrier) __asm__("pthread_barrier_wait");
 #endif
-int __wrap_pthread_barrier_wait(pthread_barrier_t * barrier)
+/* also the first call's way: the library's function looked up, the region
+ * defined (or found filtered out) */
+static __attribute__((noinline)) int scorep_libwrap_record_23(pthread_barrier_t * barrier, scorep_region scorep_r)
 {
-    scorep_region scorep_r;
-    if (!scorep_libwrap_should_record()
-        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "pthread_barrier_wait",
-                                                "pthread.h", "pthread_barrier_wait",
-                                                SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-        return scorep_real_23(barrier);
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        if (!scorep_libwrap_should_record()
+            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "pthread_barrier_wait",
+                                                    "pthread.h", "pthread_barrier_wait",
+                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
+            return scorep_real_23(barrier);
 
+        }
     }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_23(barrier);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+int __wrap_pthread_barrier_wait(pthread_barrier_t * barrier)
+{
+    scorep_region scorep_r = scorep_region_23;
+    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+        return scorep_real_23(barrier);
+
+    }
+    return scorep_libwrap_record_23(barrier, scorep_r);
 }
 
 #ifdef __cplusplus

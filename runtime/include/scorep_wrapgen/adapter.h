@@ -82,6 +82,7 @@ typedef enum scorep_paradigm {
     SCOREP_PARADIGM_COMPILER,        /* compiler instrumentation of user functions (runtime/compiler.c) */
     SCOREP_PARADIGM_IO,              /* POSIX I/O calls (the I/O adapter, runtime/io_adapter/) */
     SCOREP_PARADIGM_PTHREAD,         /* POSIX threads (the thread adapter, runtime/thread_adapter/) */
+    SCOREP_PARADIGM_MEMORY,          /* heap allocations (the memory adapter, runtime/memory_adapter/) */
     SCOREP_PARADIGM_COUNT_
 } scorep_paradigm;
 
@@ -97,6 +98,9 @@ typedef enum scorep_region_role {
     SCOREP_ROLE_FILE_IO,
     SCOREP_ROLE_RMA,                  /* one-sided communication and synchronisation */
     SCOREP_ROLE_ARTIFICIAL,           /* measurement-internal regions */
+    SCOREP_ROLE_ALLOCATE,             /* memory: malloc, calloc, operator new, ... */
+    SCOREP_ROLE_DEALLOCATE,           /* memory: free, operator delete */
+    SCOREP_ROLE_REALLOCATE,           /* memory: realloc */
     SCOREP_ROLE_COUNT_
 } scorep_region_role;
 
