@@ -8,7 +8,9 @@
  * aio_error of the first before the data comes sees EINPROGRESS; then a
  * write of 10 bytes completes the first. Every operation but those two is
  * waited for with aio_suspend before its aio_error and aio_return, so the
- * calls are the same in every run. The output: what the calls returned. */
+ * calls are the same in every run. Last, an aio_write of 5 bytes into a pipe
+ * (a descriptor without an I/O handle: no operation records, only the bytes)
+ * read back with read(). The output: what the calls returned. */
 #include <aio.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -103,6 +105,15 @@ int main(void)
     wait_for(&a);
     read_back += finish(&a, "fifo aio_read 10");
     finish(&b, "fifo aio_read cancelled");
+
+    int pipe_fds[2];
+    char piped[5];
+    if (pipe(pipe_fds) != 0) { perror("pipe"); return 1; }
+    struct aiocb pw = request(pipe_fds[1], "piped", 5, 0, LIO_NOP);
+    if (aio_write(&pw) != 0) { perror("aio_write pipe"); return 1; }
+    wait_for(&pw);
+    written += finish(&pw, "pipe aio_write 5");
+    if (read(pipe_fds[0], piped, 5) != 5) { perror("read pipe"); return 1; }
 
     close(ff);
     close(fd);
