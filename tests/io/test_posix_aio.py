@@ -137,3 +137,34 @@ def check_records(experiment):
          "READ", "{NON_BLOCKING}", 10, 10),              # tested before its data came
         (("IO_OPERATION_BEGIN", "IO_OPERATION_ISSUED", "IO_OPERATION_CANCELLED"),
          "READ", "{NON_BLOCKING}", 10, None)])           # cancelled
+
+
+def test_many_aio_operations_in_flight_complete_out_of_order_on_two_threads(build_dir, tmp_path):
+    """500 operations in flight at once (the core's table of them), each
+    completed once, in another order than submitted, half of them on another
+    thread than submitted them: every aio_return counts its own operation's
+    bytes on its own thread, the file gets each operation once, and the trace
+    pairs each operation's begin and complete by its aiocb."""
+    program = tmp_path / "aio_many"
+    subprocess.run(scorep(build_dir) + ["--io=posix", "gcc", "-O2", str(HERE / "aio_many.c"), "-o", str(program),
+                                        "-pthread"], check=True, capture_output=True, text=True)
+    experiment = tmp_path / "experiment"
+    env = dict(os.environ, SCOREP_EXPERIMENT_DIRECTORY=str(experiment), SCOREP_ENABLE_TRACING="true")
+    env.pop("LD_PRELOAD", None)
+    proc = subprocess.run([str(program)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    # 1 + 3 + ... + 499 on the main thread, 2 + 4 + ... + 500 on the second
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "main thread 62500 bytes, second thread 62750 bytes\n",
+                                                           "")
+    profile = json.loads((experiment / "profile.json").read_text())
+    regions = {r["id"]: r["name"] for r in profile["regions"]}
+    callpaths = {c["id"]: c["region"] for c in profile["callpaths"]}
+    returned = sorted((row["visits"], row["bytes_written"]) for row in profile["rows"]
+                      if regions[callpaths[row["callpath"]]] == "aio_return")
+    assert returned == [(250, 62500), (250, 62750)]
+    files = {pathlib.Path(f["name"]).name: (f["visits"], f["bytes_written"]) for f in profile["io_files"]}
+    assert files == {"aio_many.dat": (500, 125250)}
+    ops = operations(io_records(experiment))
+    assert len(ops) == 500
+    shapes = collections.Counter((tuple(kind for kind, _ in recs), int(recs[0][1]["Bytes Request"]) ==
+                                  int(recs[-1][1]["Bytes Result"])) for recs in ops.values())
+    assert shapes == {(("IO_OPERATION_BEGIN", "IO_OPERATION_ISSUED", "IO_OPERATION_COMPLETE"), True): 500}
