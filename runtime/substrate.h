@@ -39,6 +39,7 @@
 #include <stdint.h>
 
 #include "scorep_wrapgen/adapter.h"
+#include "scorep_wrapgen/io_async.h"
 
 #define SCOREP_MAX_SUBSTRATES 4
 
@@ -327,6 +328,11 @@ typedef struct scorep_substrate {
                                   uint64_t bytes_result, uint64_t matching_id);
     void (*io_seek)(scorep_location* loc, uint64_t t, scorep_io_handle handle, int64_t offset_request,
                     int whence, uint64_t offset_result);
+    /* POSIX aio's records but the complete (io_async.c): begin (with the
+     * bytes requested), issued, test, cancelled of the operation matching_id */
+    void (*io_operation_async)(scorep_location* loc, uint64_t t, scorep_io_async_event event,
+                               scorep_io_handle handle, scorep_io_operation mode, uint64_t bytes_request,
+                               uint64_t matching_id);
     /* the thread adapter's create/begin/end/wait events (adapter.h) */
     void (*thread_event)(scorep_location* loc, uint64_t t, scorep_thread_event_kind kind, uint64_t sequence);
 

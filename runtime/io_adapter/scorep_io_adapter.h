@@ -27,6 +27,8 @@
  * fortified inline versions of them in this translation unit */
 #undef _FORTIFY_SOURCE
 
+#include <aio.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,16 +40,19 @@
 /* Inside an MPI-IO call (MPI_File_*) the MPI adapter leaves event generation
  * off but for the I/O adapters (SCOREP_EVENT_GENERATION_OFF_BUT_IO): their
  * wrappers record the POSIX / ISO C calls the MPI library makes for the
- * file, nested under the MPI call. Bit 0 (off for all: inside other MPI
- * calls, the measurement's own work) still stops them. Defined before
- * libwrap.h (included below; the generated wrappers include this header first). */
+ * file, nested under the MPI call. Bit 0 (off for all: the measurement's
+ * own work) and SCOREP_EVENT_GENERATION_OFF_BUT_AIO (inside other MPI calls)
+ * still stop them; the aio wrappers open the latter for themselves
+ * (scorep_io_aio_gate_open). Defined before libwrap.h (included below; the
+ * generated wrappers include this header first). */
 #ifdef SCOREP_WRAPGEN_LIBWRAP_H
 #error "scorep_io_adapter.h must come before scorep_wrapgen/libwrap.h"
 #endif
-#define SCOREP_LIBWRAP_GATE_MASK 1
+#define SCOREP_LIBWRAP_GATE_MASK (1 | SCOREP_EVENT_GENERATION_OFF_BUT_AIO)
 
 #include <scorep_wrapgen/adapter.h>   /* scorep_io_bytes, scorep_io_handle_define, ... */
 #include <scorep_wrapgen/libwrap.h>   /* scorep_libwrap_thread_depth (scorep_io_end) */
+#include <scorep_wrapgen/io_async.h>  /* scorep_io_aio_begin, ... (the aio wrappers) */
 
 /* ---- I/O handles: the trace's IoHandle per open file (docs/IO_ADAPTER.md) ----
  *
@@ -195,6 +200,29 @@ static inline void scorep_io_end(scorep_region region, scorep_io_handle handle, 
 {
     scorep_io_transfer_exit(region, handle, mode, bytes_done, matching_id);
     scorep_libwrap_thread_depth--;
+}
+
+/* ---- POSIX aio (tasks/io_aio.c.j2, docs/IO_ADAPTER.md "Asynchronous I/O") ----
+ *
+ * Inside an MPI call other than MPI-IO event generation is off but for the
+ * aio wrappers (SCOREP_EVENT_GENERATION_OFF_BUT_AIO), which the gate mask
+ * above closes for every wrapper of this file: an aio wrapper opens it for
+ * its own call, as inside an MPI-IO call, before the skeleton's recording
+ * test, and closes it again when it returns (a cleanup variable: the
+ * skeleton's pass-through path returns early). What the C library does
+ * inside the aio call is at library-call depth 1: not recorded. */
+static inline int scorep_io_aio_gate_open(void)
+{
+    int was = scorep_thread_event_generation_off;
+    if (was == SCOREP_EVENT_GENERATION_OFF_BUT_AIO)
+        scorep_thread_event_generation_off = SCOREP_EVENT_GENERATION_OFF_BUT_IO;
+    return was;
+}
+
+static inline void scorep_io_aio_gate_close(const int* was)
+{
+    if (*was == SCOREP_EVENT_GENERATION_OFF_BUT_AIO)
+        scorep_thread_event_generation_off = *was;
 }
 
 static inline uint64_t scorep_io_iov_bytes(const struct iovec* iov, int iovcnt)

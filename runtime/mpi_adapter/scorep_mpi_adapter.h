@@ -31,11 +31,14 @@ static inline int scorep_mpi_measuring(uint32_t group)
 
 /* Event generation off for the measured call of a wrapper of group: the
  * MPI-IO calls (group IO) leave it on for the I/O adapters, whose wrappers
- * then record the file I/O the MPI library does under them (a constant
- * group folds to one store). */
+ * then record the file I/O the MPI library does under them; the others for
+ * their POSIX aio wrappers only, which record the completion of non-blocking
+ * MPI-IO wherever the library progresses it (adapter.h; a constant group
+ * folds to one store). */
 static inline void scorep_mpi_event_generation_off(uint32_t group)
 {
-    scorep_thread_event_generation_off = group == SCOREP_MPI_GROUP_IO ? SCOREP_EVENT_GENERATION_OFF_BUT_IO : 1;
+    scorep_thread_event_generation_off = group == SCOREP_MPI_GROUP_IO ? SCOREP_EVENT_GENERATION_OFF_BUT_IO
+                                                                      : SCOREP_EVENT_GENERATION_OFF_BUT_AIO;
 }
 
 /* Region ids are defined on a wrapper's first measured call. */

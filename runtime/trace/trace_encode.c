@@ -46,6 +46,7 @@ static const uint8_t words_of[RAW_KIND_COUNT_] = {
     [RAW_IO_OPERATION_COMPLETE] = 2,
     [RAW_IO_SEEK] = 3,
     [RAW_IO_DUPLICATE_HANDLE] = 2,
+    [RAW_IO_OPERATION_ASYNC] = 3,
     [RAW_THREAD] = 1,
     [RAW_METRIC] = 1,
 };
@@ -131,6 +132,7 @@ static OTF2_ErrorCode encode(OTF2_EvtWriter* w, const raw_record* r, uint64_t t)
     case RAW_IO_DUPLICATE_HANDLE:
         return OTF2_EvtWriter_IoDuplicateHandle(w, NULL, t, r->id, (OTF2_IoHandleRef)v[0],
                                                 v[1] ? OTF2_IO_STATUS_FLAG_CLOSE_ON_EXEC : OTF2_IO_STATUS_FLAG_NONE);
+    case RAW_IO_OPERATION_ASYNC: return trace_io_async_encode(w, t, r->id, v[0], v[1], v[2]);
     case RAW_THREAD: return trace_thread_encode(w, t, (scorep_thread_event_kind)r->id, v[0]);
     case RAW_METRIC: {
         /* the metric class of the same (global) id has this one member */

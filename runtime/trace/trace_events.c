@@ -326,6 +326,14 @@ static void io_operation_complete(scorep_location* loc, uint64_t t, scorep_io_ha
     record2(loc, t, RAW_IO_OPERATION_COMPLETE, handle, bytes_result, matching_id);
 }
 
+/* POSIX aio's records (io_async.c): encoded by trace_io.c */
+static void io_operation_async(scorep_location* loc, uint64_t t, scorep_io_async_event event, scorep_io_handle handle,
+                               scorep_io_operation mode, uint64_t bytes_request, uint64_t matching_id)
+{
+    record3(loc, t, RAW_IO_OPERATION_ASYNC, handle, raw_pack((uint32_t)event, (uint32_t)mode), bytes_request,
+            matching_id);
+}
+
 static void io_seek(scorep_location* loc, uint64_t t, scorep_io_handle handle, int64_t offset_request,
                     int whence, uint64_t offset_result)
 {
@@ -391,6 +399,7 @@ void trace_events_fill_table(scorep_substrate* table)
     table->io_operation_begin = io_operation_begin;
     table->io_operation_complete = io_operation_complete;
     table->io_seek = io_seek;
+    table->io_operation_async = io_operation_async;
     table->thread_event = thread_event;
     table->metric_add = metric_add;
 }

@@ -111,3 +111,25 @@ int trace_io_write_definitions(OTF2_GlobalDefWriter* writer, const scorep_unifie
     free(string_of_file);
     return failed ? -1 : 0;
 }
+
+/* POSIX asynchronous I/O's records besides the complete (io_async.c,
+ * docs/IO_ADAPTER.md "Asynchronous I/O"): event_mode is the
+ * scorep_io_async_event, with the operation's direction in its high half. */
+OTF2_ErrorCode trace_io_async_encode(OTF2_EvtWriter* w, uint64_t t, uint32_t handle, uint64_t event_mode,
+                                     uint64_t bytes_request, uint64_t matching_id)
+{
+    OTF2_IoOperationMode mode = raw_high(event_mode) == SCOREP_IO_OP_WRITE ? OTF2_IO_OPERATION_MODE_WRITE
+                                                                            : OTF2_IO_OPERATION_MODE_READ;
+    switch ((scorep_io_async_event)raw_low(event_mode)) {
+    case SCOREP_IO_ASYNC_BEGIN:
+        return OTF2_EvtWriter_IoOperationBegin(w, NULL, t, handle, mode, OTF2_IO_OPERATION_FLAG_NON_BLOCKING,
+                                               bytes_request, matching_id);
+    case SCOREP_IO_ASYNC_BEGIN_BLOCKING:
+        return OTF2_EvtWriter_IoOperationBegin(w, NULL, t, handle, mode, OTF2_IO_OPERATION_FLAG_NONE,
+                                               bytes_request, matching_id);
+    case SCOREP_IO_ASYNC_ISSUED: return OTF2_EvtWriter_IoOperationIssued(w, NULL, t, handle, matching_id);
+    case SCOREP_IO_ASYNC_TEST: return OTF2_EvtWriter_IoOperationTest(w, NULL, t, handle, matching_id);
+    case SCOREP_IO_ASYNC_CANCELLED: return OTF2_EvtWriter_IoOperationCancelled(w, NULL, t, handle, matching_id);
+    }
+    return OTF2_SUCCESS;
+}

@@ -49,6 +49,7 @@ typedef enum raw_kind {
     RAW_IO_OPERATION_COMPLETE,
     RAW_IO_SEEK,
     RAW_IO_DUPLICATE_HANDLE,
+    RAW_IO_OPERATION_ASYNC,   /* id: the I/O handle; words: event | mode << 32, bytes, matching id (trace_io.c) */
     RAW_THREAD,   /* id: the scorep_thread_event_kind; word: the sequence */
     RAW_METRIC,   /* id: the (local) user metric; word: the value added */
     RAW_KIND_COUNT_

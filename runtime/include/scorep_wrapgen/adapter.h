@@ -174,6 +174,12 @@ extern __thread int scorep_thread_event_generation_off __attribute__((tls_model(
  * the MPI call (libwrap.h: SCOREP_LIBWRAP_GATE_MASK). Off (1) means off for
  * all; on is 0. */
 #define SCOREP_EVENT_GENERATION_OFF_BUT_IO 2
+/* The flag's value inside every other measured MPI call: off for everything
+ * but the I/O adapters' POSIX aio wrappers (aio_error, aio_return, ...:
+ * tasks/io_aio.c.j2), since an MPI library completes its non-blocking file
+ * I/O (MPI_File_iwrite's aio) in whichever call progresses it, MPI_Wait,
+ * MPI_Test or another. */
+#define SCOREP_EVENT_GENERATION_OFF_BUT_AIO 4
 
 static inline int scorep_event_generation_is_on(void)
 {

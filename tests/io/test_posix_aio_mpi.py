@@ -1,0 +1,74 @@
+"""Non-blocking MPI-IO with the POSIX aio beneath it (docs/IO_ADAPTER.md,
+"Asynchronous I/O" and "MPI-IO"): Open MPI (OMPIO) and MPICH (ROMIO) both
+hand MPI_File_iwrite_at's data to POSIX aio: aio_write inside
+MPI_File_iwrite_at, aio_error (EINPROGRESS while the C library's helper
+thread writes) and aio_return inside MPI_Wait. With the aio wrappers
+recording inside MPI calls, the program (mpi_iwrite.c, 2 ranks, BLOCK bytes
+each) shows MPI_File_iwrite_at > aio_write and MPI_Wait > aio_return with
+the rank's BLOCK bytes; oracles: the program's own check of the file and
+its output without measurement, otf2-print for the records."""
+import collections
+import subprocess
+import sys
+
+import pytest
+
+from test_io_trace import io_records
+from test_mpi_io_beneath import HERE, MPI_COMPILERS, io_paths, mpirun, run_measured, scorep
+
+BLOCK = 65536
+RANKS = 2
+
+
+@pytest.mark.parametrize("mpi", ["openmpi", "mpich"])
+def test_mpi_file_iwrite_shows_aio_write_beneath_it_and_its_completion_beneath_mpi_wait(tmp_path, mpi):
+    plain = tmp_path / "plain_program"
+    subprocess.run([MPI_COMPILERS[mpi]["c"], "-O1", str(HERE / "mpi_iwrite.c"), "-o", str(plain)], check=True)
+    (tmp_path / "plain").mkdir()
+    plain_proc = mpirun(RANKS, [plain, tmp_path / "plain" / "out.dat"], mpi=mpi, cwd=tmp_path / "plain")
+    assert plain_proc.stdout == f"{RANKS} ranks wrote {RANKS * BLOCK} bytes: ok\n"
+
+    program = tmp_path / "mpi_iwrite"
+    subprocess.run(scorep(mpi) + ["--io=posix", MPI_COMPILERS[mpi]["c"], "-O1", str(HERE / "mpi_iwrite.c"),
+                                  "-o", str(program)], check=True, capture_output=True, text=True)
+    target = tmp_path / "out.dat"
+    proc, experiment = run_measured(mpi, RANKS, program, tmp_path, args=[target])
+    assert proc.stdout == plain_proc.stdout
+    rows, profile = io_paths(experiment)
+    locations = {loc["id"]: loc for loc in profile["locations"]}
+    rank_of = {}
+    for row in profile["rows"]:
+        rank_of.setdefault(row["location"], locations[row["location"]]["rank"])
+
+    def beneath(mpi_call, io_call):
+        return [r for r in rows if r[0][-2:] == [mpi_call, io_call]]
+    # per rank: one aio_write (no bytes yet) under MPI_File_iwrite_at, and its
+    # aio_return with the rank's bytes under MPI_Wait, with the aio_error
+    # calls that tested it
+    submitted, returned = beneath("MPI_File_iwrite_at", "aio_write"), beneath("MPI_Wait", "aio_return")
+    assert [(r[2], r[3]) for r in submitted] == [(0, 0)] * RANKS, rows
+    assert [(r[2], r[3]) for r in returned] == [(0, BLOCK)] * RANKS, rows
+    assert len(beneath("MPI_Wait", "aio_error")) == RANKS, rows
+    # inside an MPI call other than MPI-IO only aio calls are recorded (not
+    # MPI_Init's, MPI_Reduce's, MPI_Finalize's other I/O)
+    for names, paradigms, _, _ in rows:
+        inner = [n for n, p in zip(names, paradigms) if p == "mpi"]
+        assert all(n.startswith("MPI_File_") for n in inner) or names[-1].startswith("aio_"), names
+    # the file's figures: the aio bytes, one transfer per rank
+    files = {f["name"]: f for f in profile["io_files"]}
+    assert (files[str(target)]["visits"], files[str(target)]["bytes_written"]) == (RANKS, RANKS * BLOCK)
+    # the trace: per rank one non-blocking write of BLOCK bytes on the file,
+    # begun and issued, perhaps tested, complete with BLOCK bytes
+    ops = collections.defaultdict(list)
+    for kind, name, fields in io_records(experiment):
+        if name == str(target) and kind.startswith("IO_OPERATION"):
+            ops[fields["Matching Id"]].append((kind, fields))
+    assert len(ops) == RANKS, ops.keys()
+    for records in ops.values():
+        kinds = [kind for kind, _ in records]
+        assert kinds[:2] == ["IO_OPERATION_BEGIN", "IO_OPERATION_ISSUED"] and kinds[-1] == "IO_OPERATION_COMPLETE"
+        assert set(kinds[2:-1]) <= {"IO_OPERATION_TEST"}, kinds
+        begin, complete = records[0][1], records[-1][1]
+        assert (begin["Mode"], begin["Operation Flags"], int(begin["Bytes Request"])) == (
+            "WRITE", "{NON_BLOCKING}", BLOCK)
+        assert int(complete["Bytes Result"]) == BLOCK
