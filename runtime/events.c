@@ -125,6 +125,11 @@ uint64_t scorep_location_event_count(const scorep_location* loc)
     return loc->event_private ? ((const event_state*)loc->event_private)->event_count : 0;
 }
 
+void scorep_location_count_events(scorep_location* loc, uint64_t n)
+{
+    if (loc->event_private) ((event_state*)loc->event_private)->event_count += n;
+}
+
 static __attribute__((noinline)) scorep_location* location_slow(void)
 {
     if (!scorep_events_recording) return NULL;

@@ -115,6 +115,8 @@ scorep_location* scorep_location_create_for_thread(void);
 /* ---- event layer (events.c) ---- */
 void scorep_events_activate_substrates(void);
 uint64_t scorep_location_event_count(const scorep_location* loc);
+/* n events recorded on loc outside events.c (io_async.c), counted as the others */
+void scorep_location_count_events(scorep_location* loc, uint64_t n) __attribute__((visibility("hidden")));
 extern scorep_region scorep_flush_region;   /* defined at the start (lifecycle.c) */
 /* The recording gate: nonzero while the measurement runs. Read by the event
  * path; set only by the life cycle (lifecycle.c). */

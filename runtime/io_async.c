@@ -134,6 +134,7 @@ static uint64_t matching_id(const void* aiocb) { return (uint64_t)(uintptr_t)aio
 static void dispatch(scorep_location* loc, uint64_t t, scorep_io_async_event event, const aio_op* op,
                      uint64_t bytes_request)
 {
+    scorep_location_count_events(loc, 1);
     for (int i = 0; i < scorep_substrate_count_active; i++) {
         const scorep_substrate* s = scorep_substrates[i];
         if (s->io_operation_async)
@@ -143,6 +144,7 @@ static void dispatch(scorep_location* loc, uint64_t t, scorep_io_async_event eve
 
 static void complete(scorep_location* loc, uint64_t t, const aio_op* op, uint64_t bytes_done)
 {
+    scorep_location_count_events(loc, 1);
     for (int i = 0; i < scorep_substrate_count_active; i++) {
         const scorep_substrate* s = scorep_substrates[i];
         if (s == scorep_profile_substrate())
