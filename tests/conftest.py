@@ -3,7 +3,9 @@ installed copy of the build.
 
 Fixtures: build_dir (the meson build the tests use, $SCOREP_WRAPGEN_BUILD or
 build/), installed_prefix (that build installed once per session into a
-temporary directory; see below)."""
+temporary directory; see below). Helpers: scorep (a build's compiler
+wrapper), run_program (a program run measured, without an inherited
+LD_PRELOAD), untimed_profile, profile_totals."""
 import json
 import os
 import pathlib
@@ -128,6 +130,24 @@ def installed_prefix(build_dir, tmp_path_factory):
     installation works from there as from its configured prefix. Shared by
     every test of the session: do not change it (copy it to do so)."""
     return install_build(build_dir, tmp_path_factory.mktemp("installed"))
+
+
+def scorep(build):
+    """The scorep compiler wrapper of a build, run with this interpreter."""
+    return [sys.executable, str(pathlib.Path(build) / "runtime" / "mpi_adapter" / "scorep")]
+
+
+def run_program(argv, experiment=None, env=None, cwd=None, timeout=60):
+    """argv run as the system adapters' tests run a program: in this
+    environment without an inherited LD_PRELOAD (a preloaded adapter is the
+    test's own choice), measured into experiment when one is given, with
+    env's variables added; output captured as text."""
+    run_env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+    if experiment is not None:
+        run_env["SCOREP_EXPERIMENT_DIRECTORY"] = str(experiment)
+    run_env.update(env or {})
+    return subprocess.run([str(a) for a in argv], cwd=cwd, env=run_env, capture_output=True, text=True,
+                          timeout=timeout)
 
 
 def untimed_profile(experiment):

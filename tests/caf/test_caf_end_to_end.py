@@ -6,18 +6,16 @@ from the program's constants and array shapes; the OTF2 trace (otf2-print) has
 one RMA put / get record per remote access with the target's rank and bytes.
 """
 import json
-import os
-import pathlib
 import re
 import shutil
 import subprocess
 import sys
-from collections import Counter, defaultdict
+from collections import Counter
 
 import pytest
 
 import trace_consistency
-from conftest import REPO, mpi_env
+from conftest import REPO, mpi_env, scorep
 
 PROGRAM = REPO / "tests" / "caf" / "programs" / "caf_constructs.f90"
 NX, NY, NSTEPS, NCRITICAL = 6, 5, 3, 2        # the program's constants
@@ -25,10 +23,6 @@ REAL8, INT = 8, 4
 
 pytestmark = pytest.mark.skipif(not (shutil.which("caf") and shutil.which("cafrun")),
                                 reason="OpenCoarrays (caf, cafrun) not installed")
-
-
-def scorep(build):
-    return [sys.executable, str(build / "runtime" / "mpi_adapter" / "scorep")]
 
 
 @pytest.fixture(scope="module")

@@ -4,13 +4,10 @@ import json
 import os
 import pathlib
 import subprocess
-import sys
+
+from conftest import scorep
 
 HERE = pathlib.Path(__file__).resolve().parent
-
-
-def scorep(build):
-    return [sys.executable, str(pathlib.Path(build) / "runtime" / "mpi_adapter" / "scorep")]
 
 
 def compile_program(build, tmp, source, output, options=(), compiler=None, flags=("-O2",)):

@@ -3,7 +3,6 @@ visit counts from the test programs' own loops, source names, output
 unchanged, filters at run time and compile time, --nocompiler, --user."""
 import subprocess
 
-import pytest
 
 from compiler_runs import compile_program, load, run, visits_by_path, visits_by_region
 from conftest import mpirun, MPI_COMPILERS

@@ -4,8 +4,6 @@ library headers (std:: and Qt templates and inline functions, headers of
 --instrument-library-headers brings them back. Counts are the test programs'
 own loop counts; the files are those the regions record."""
 import json
-import os
-import shutil
 import subprocess
 
 import pytest

@@ -3,11 +3,9 @@ headers stops `regenerate` with an error naming the catalogue, the entry and
 what is wrong (generator/system_backend.py), instead of wrappers that drop an
 argument or a function silently."""
 import json
-import pathlib
 import subprocess
 import sys
 
-import pytest
 
 from conftest import REPO
 

@@ -8,7 +8,6 @@ redirects stdout to file B with dup2 and restores it from its own dup, and
 writes to a pipe through a dup (no file). Oracles: the program's own counts
 (it prints them), the files on disk, its output without measurement."""
 import json
-import os
 import pathlib
 import re
 import subprocess
@@ -16,7 +15,7 @@ import subprocess
 import pytest
 
 from conftest import profile_totals
-from test_posix_io import scorep
+from conftest import run_program, scorep
 
 HERE = pathlib.Path(__file__).resolve().parent
 PROGRAM = HERE / "dup_known.c"
@@ -30,11 +29,7 @@ MODES = {"runtime": [], "linktime": [], "preloaded": ["-D_FILE_OFFSET_BITS=64"]}
 
 
 def run(argv, cwd, env_extra=None):
-    env = dict(os.environ)
-    env.pop("LD_PRELOAD", None)
-    env.update(env_extra or {})
-    return subprocess.run([*argv, "a.dat", "b.dat"], cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=60)
+    return run_program([*argv, "a.dat", "b.dat"], env=env_extra, cwd=cwd)
 
 
 @pytest.fixture(scope="module", params=list(MODES))

@@ -7,23 +7,19 @@ the other with ISO C calls on a second thread and read again with POSIX
 calls; oracles: the files' sizes on disk, the program's own counts (it
 prints them) and, for stdout, the length of its output."""
 import json
-import os
 import pathlib
 import subprocess
-import sys
 
 import pytest
+
+from conftest import run_program, scorep
 
 HERE = pathlib.Path(__file__).resolve().parent
 PROGRAM = HERE / "two_files.c"
 
 
 def run(argv, cwd, env_extra=None):
-    env = dict(os.environ)
-    env.pop("LD_PRELOAD", None)
-    env.update(env_extra or {})
-    return subprocess.run([*argv, str(cwd / "a.dat"), str(cwd / "b.dat")], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=60)
+    return run_program([*argv, cwd / "a.dat", cwd / "b.dat"], env=env_extra, cwd=cwd)
 
 
 def file_figures(experiment):
@@ -74,8 +70,7 @@ def plain(tmp_path):
 @pytest.mark.parametrize("tracing", ["false", "true"])
 def test_linked_profile_gives_exact_bytes_per_file(build_dir, tmp_path, plain, tracing):
     program = tmp_path / "two_files_linked"
-    subprocess.run([sys.executable, str(pathlib.Path(build_dir) / "runtime" / "mpi_adapter" / "scorep"),
-                    "--io=posix,isoc", "gcc", "-O2", "-pthread", str(PROGRAM), "-o", str(program)],
+    subprocess.run(scorep(build_dir) + ["--io=posix,isoc", "gcc", "-O2", "-pthread", str(PROGRAM), "-o", str(program)],
                    check=True, capture_output=True, text=True)
     cwd = tmp_path / "measured"
     cwd.mkdir()
@@ -109,15 +104,11 @@ def test_files_beyond_the_table_are_summed_as_other_files(build_dir, tmp_path):
     (the per-process table, io_files.c) have entries of their own, the rest
     one "other files" entry (name null); no byte is lost."""
     program = tmp_path / "many_files"
-    subprocess.run([sys.executable, str(pathlib.Path(build_dir) / "runtime" / "mpi_adapter" / "scorep"),
-                    "--io=posix", "gcc", "-O2", str(HERE / "many_files.c"), "-o", str(program)],
+    subprocess.run(scorep(build_dir) + ["--io=posix", "gcc", "-O2", str(HERE / "many_files.c"), "-o", str(program)],
                    check=True, capture_output=True, text=True)
     (tmp_path / "files").mkdir()
     experiment = tmp_path / "experiment"
-    env = dict(os.environ, SCOREP_EXPERIMENT_DIRECTORY=str(experiment))
-    env.pop("LD_PRELOAD", None)
-    proc = subprocess.run([str(program), str(tmp_path / "files")], env=env, capture_output=True, text=True,
-                          timeout=60)
+    proc = run_program([program, tmp_path / "files"], experiment)
     assert (proc.returncode, proc.stderr) == (0, "")
     entries = json.loads((experiment / "profile.json").read_text())["io_files"]
     named = [e for e in entries if e["name"] is not None]
@@ -137,17 +128,14 @@ def test_fortran_io_gives_exact_bytes_per_file(build_dir, installed_prefix, tmp_
     source = HERE / "stream_file.f90"
     program = tmp_path / "stream_file"
     if mode == "linked":
-        subprocess.run([sys.executable, str(pathlib.Path(build_dir) / "runtime" / "mpi_adapter" / "scorep"),
-                        "--io=posix", "gfortran", "-O1", str(source), "-o", str(program)],
+        subprocess.run(scorep(build_dir) + ["--io=posix", "gfortran", "-O1", str(source), "-o", str(program)],
                        check=True, capture_output=True, text=True, cwd=tmp_path)
         argv = [str(program)]
     else:
         subprocess.run(["gfortran", "-O1", str(source), "-o", str(program)], check=True, cwd=tmp_path)
         argv = [str(installed_prefix / "bin" / "scorep-exec"), "--io=posix", "--", str(program)]
     target = tmp_path / "stream.dat"
-    env = dict(os.environ, SCOREP_EXPERIMENT_DIRECTORY=str(tmp_path / "experiment"))
-    env.pop("LD_PRELOAD", None)
-    proc = subprocess.run([*argv, str(target)], env=env, capture_output=True, text=True, timeout=60)
+    proc = run_program([*argv, target], tmp_path / "experiment")
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "bytes 20000\n", "")
     files = {f["name"]: f for f in json.loads((tmp_path / "experiment" / "profile.json").read_text())["io_files"]}
     assert target.stat().st_size == 20000

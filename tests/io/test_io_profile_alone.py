@@ -12,11 +12,10 @@ wrappers."""
 import os
 import pathlib
 import subprocess
-import sys
 
 import pytest
 
-from conftest import untimed_profile
+from conftest import run_program, scorep, untimed_profile
 
 HERE = pathlib.Path(__file__).resolve().parent
 
@@ -24,19 +23,14 @@ HERE = pathlib.Path(__file__).resolve().parent
 @pytest.mark.parametrize("mode", ["posix", "linktime:posix"])
 def test_profile_alone_records_the_same_io_as_beside_the_trace(build_dir, tmp_path, mode):
     program = tmp_path / "io_known"
-    subprocess.run([sys.executable, str(pathlib.Path(build_dir) / "runtime" / "mpi_adapter" / "scorep"),
-                    f"--io={mode}", "gcc", "-O2", str(HERE / "io_known.c"), "-o", str(program)],
+    subprocess.run(scorep(build_dir) + [f"--io={mode}", "gcc", "-O2", str(HERE / "io_known.c"), "-o", str(program)],
                    check=True, capture_output=True, text=True)
-    env = dict(os.environ)
-    env.pop("LD_PRELOAD", None)
     results = {}
     for tracing in ("false", "true"):
         cwd = tmp_path / f"run-{tracing}"
         cwd.mkdir()
         experiment = tmp_path / f"experiment-{tracing}"
-        proc = subprocess.run([str(program), "data.bin"], cwd=cwd, capture_output=True, text=True, timeout=60,
-                              env=dict(env, SCOREP_EXPERIMENT_DIRECTORY=str(experiment),
-                                       SCOREP_ENABLE_TRACING=tracing))
+        proc = run_program([program, "data.bin"], experiment, {"SCOREP_ENABLE_TRACING": tracing}, cwd=cwd)
         assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
         results[tracing] = untimed_profile(experiment)
     alone, beside = results["false"], results["true"]

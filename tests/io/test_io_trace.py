@@ -5,7 +5,6 @@ successful open and close, an IoOperationBegin/IoOperationComplete pair per
 transfer with the bytes requested and done, IoSeek with the offset reached;
 scorep-check still finds the trace consistent. Programs of known I/O:
 io_known.c (POSIX) and stdio_known.c (ISO C)."""
-import os
 import pathlib
 import re
 import subprocess
@@ -14,7 +13,7 @@ import sys
 import pytest
 
 from conftest import MPI_COMPILERS
-from test_posix_io import scorep
+from conftest import run_program, scorep
 
 HERE = pathlib.Path(__file__).resolve().parent
 RECORD = re.compile(r'^(IO_\w+)\s+(\d+)\s+(\d+)\s+Handle: "([^"]*)" <(\d+)>(.*)$')
@@ -65,10 +64,7 @@ def measure(build_dir, tmp_path, io, source, argument):
     subprocess.run(scorep(build_dir) + [f"--io={io}", "gcc", "-O2", str(source), "-o", str(program)],
                    check=True, capture_output=True, text=True)
     experiment = tmp_path / "experiment"
-    env = dict(os.environ, SCOREP_EXPERIMENT_DIRECTORY=str(experiment), SCOREP_ENABLE_TRACING="true")
-    env.pop("LD_PRELOAD", None)
-    proc = subprocess.run([str(program), argument], cwd=tmp_path, env=env, capture_output=True, text=True,
-                          timeout=60)
+    proc = run_program([program, argument], experiment, {"SCOREP_ENABLE_TRACING": "true"}, cwd=tmp_path)
     assert (proc.returncode, proc.stderr) == (0, "")
     check = subprocess.run([str(build_dir / "tools" / "scorep-check"), str(experiment)], capture_output=True,
                            text=True)
@@ -163,10 +159,8 @@ def test_preloaded_io_adapters_write_the_same_io_records(installed_prefix, tmp_p
     program = tmp_path / "stdio_plain"
     subprocess.run(["gcc", "-O2", str(HERE / "stdio_known.c"), "-o", str(program)], check=True)
     experiment = tmp_path / "experiment"
-    env = dict(os.environ, SCOREP_EXPERIMENT_DIRECTORY=str(experiment), SCOREP_ENABLE_TRACING="true")
-    env.pop("LD_PRELOAD", None)
-    proc = subprocess.run([installed_prefix / "bin" / "scorep-exec", "--io=posix,isoc", "--", program, "data.txt"],
-                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    proc = run_program([installed_prefix / "bin" / "scorep-exec", "--io=posix,isoc", "--", program, "data.txt"],
+                       experiment, {"SCOREP_ENABLE_TRACING": "true"}, cwd=tmp_path)
     assert (proc.returncode, proc.stderr) == (0, "")
     assert io_definitions(experiment) == ({"data.txt": "ISO C I/O", "stdout": "ISO C I/O"}, ["data.txt", "stdout"])
     records = [record for record in io_records(experiment) if record[1] == "data.txt"]
@@ -185,9 +179,7 @@ def test_io_records_of_threads_are_on_each_threads_location(build_dir, tmp_path)
                                         str(HERE / "threaded_io.c"), "-o", str(program)],
                    check=True, capture_output=True, text=True)
     experiment = tmp_path / "experiment"
-    env = dict(os.environ, SCOREP_EXPERIMENT_DIRECTORY=str(experiment), SCOREP_ENABLE_TRACING="true")
-    env.pop("LD_PRELOAD", None)
-    proc = subprocess.run([str(program), str(tmp_path)], env=env, capture_output=True, text=True, timeout=60)
+    proc = run_program([program, tmp_path], experiment, {"SCOREP_ENABLE_TRACING": "true"})
     assert (proc.returncode, proc.stderr) == (0, "")
     check = subprocess.run([str(build_dir / "tools" / "scorep-check"), str(experiment)], capture_output=True,
                            text=True)

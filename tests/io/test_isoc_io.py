@@ -6,13 +6,13 @@ Oracle: the program's own source (which calls it makes, with how many bytes,
 from which function), nm (which wrapped symbols it calls), its output without
 measurement (which gives printf's and puts' bytes). The measurement writes
 its files with stdio too (profile, reports): they never show up."""
-import os
 import pathlib
 import subprocess
 
 import pytest
 
-from test_posix_io import io_rows, io_summary, scorep
+from conftest import run_program, scorep
+from test_posix_io import io_rows, io_summary
 
 HERE = pathlib.Path(__file__).resolve().parent
 PROGRAM = HERE / "stdio_known.c"
@@ -47,13 +47,7 @@ def compile_plain(tmp_path, build):
 
 
 def run(program, cwd, experiment=None, extra_env=None, argv_prefix=()):
-    env = dict(os.environ)
-    env.pop("LD_PRELOAD", None)
-    if experiment:
-        env["SCOREP_EXPERIMENT_DIRECTORY"] = str(experiment)
-    env.update(extra_env or {})
-    proc = subprocess.run([*argv_prefix, str(program), "data.txt"], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=60)
+    proc = run_program([*argv_prefix, program, "data.txt"], experiment, extra_env, cwd=cwd)
     return proc, (pathlib.Path(cwd) / "data.txt").read_bytes()
 
 

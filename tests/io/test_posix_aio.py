@@ -11,7 +11,6 @@ comment); oracles: its own output and file without measurement, and
 otf2-print for the records."""
 import collections
 import json
-import os
 import pathlib
 import re
 import subprocess
@@ -20,7 +19,8 @@ import sys
 import pytest
 
 from test_io_trace import io_records
-from test_posix_io import io_rows, scorep
+from conftest import run_program, scorep
+from test_posix_io import io_rows
 
 HERE = pathlib.Path(__file__).resolve().parent
 PROGRAM = HERE / "aio_known.c"
@@ -47,12 +47,8 @@ def named(build):
 
 
 def run(argv, cwd, experiment=None, tracing="false"):
-    env = dict(os.environ)
-    env.pop("LD_PRELOAD", None)
-    if experiment:
-        env.update(SCOREP_EXPERIMENT_DIRECTORY=str(experiment), SCOREP_ENABLE_TRACING=tracing)
     cwd.mkdir()
-    proc = subprocess.run([str(a) for a in argv], cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
+    proc = run_program(argv, experiment, {"SCOREP_ENABLE_TRACING": tracing} if experiment else None, cwd=cwd)
     return proc, (cwd / "aio.dat").read_bytes()
 
 
@@ -151,9 +147,7 @@ def test_many_aio_operations_in_flight_complete_out_of_order_on_two_threads(buil
     subprocess.run(scorep(build_dir) + ["--io=posix", "gcc", "-O2", str(HERE / "aio_many.c"), "-o", str(program),
                                         "-pthread"], check=True, capture_output=True, text=True)
     experiment = tmp_path / "experiment"
-    env = dict(os.environ, SCOREP_EXPERIMENT_DIRECTORY=str(experiment), SCOREP_ENABLE_TRACING="true")
-    env.pop("LD_PRELOAD", None)
-    proc = subprocess.run([str(program)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    proc = run_program([program], experiment, {"SCOREP_ENABLE_TRACING": "true"}, cwd=tmp_path)
     # 1 + 3 + ... + 499 on the main thread, 2 + 4 + ... + 500 on the second
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "main thread 62500 bytes, second thread 62750 bytes\n",
                                                            "")

@@ -9,7 +9,6 @@ the rank's BLOCK bytes; oracles: the program's own check of the file and
 its output without measurement, otf2-print for the records."""
 import collections
 import subprocess
-import sys
 
 import pytest
 

@@ -5,12 +5,13 @@ unmodified binary. Oracle: the program's own source (which calls it makes,
 with how many bytes, from which function) and its output without measurement;
 the measurement's own files (experiment marker, profile, trace) never show up."""
 import json
-import os
 import pathlib
 import subprocess
 import sys
 
 import pytest
+
+from conftest import run_program, scorep
 
 HERE = pathlib.Path(__file__).resolve().parent
 PROGRAM = HERE / "io_known.c"
@@ -21,10 +22,6 @@ WRITES = {("open",): (1, 0, 0), ("write",): (6, 0, 600), ("pwrite",): (1, 0, 100
           ("lseek",): (1, 0, 0), ("writev",): (1, 0, 7), ("close",): (1, 0, 0)}
 # read_file's last read and close fail (EBADF): visits, no bytes
 READS = {("open",): (1, 0, 0), ("read",): (6, 707, 0), ("pread",): (1, 4, 0), ("close",): (2, 0, 0)}
-
-
-def scorep(build):
-    return [sys.executable, str(pathlib.Path(build) / "runtime" / "mpi_adapter" / "scorep")]
 
 
 # built as is, with _FORTIFY_SOURCE (the default of some distributions'
@@ -67,13 +64,7 @@ def check_calls(program, build):
 
 
 def run(program, cwd, experiment=None, extra_env=None, argv_prefix=()):
-    env = dict(os.environ)
-    env.pop("LD_PRELOAD", None)
-    if experiment:
-        env["SCOREP_EXPERIMENT_DIRECTORY"] = str(experiment)
-    env.update(extra_env or {})
-    proc = subprocess.run([*argv_prefix, str(program), "data.bin"], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=60)
+    proc = run_program([*argv_prefix, program, "data.bin"], experiment, extra_env, cwd=cwd)
     return proc, (pathlib.Path(cwd) / "data.bin").read_bytes()
 
 
@@ -212,9 +203,8 @@ def test_trace_buffer_spills_and_messages_of_the_measurement_record_no_io(build_
     assert "libscorep_adapter_io_posix_rt.so" in subprocess.run(["ldd", str(program)], capture_output=True,
                                                                 text=True, check=True).stdout
     experiment = tmp_path / "experiment"
-    env = dict(os.environ, SCOREP_EXPERIMENT_DIRECTORY=str(experiment), SCOREP_ENABLE_TRACING="true",
-               SCOREP_TOTAL_MEMORY="1M", SCOREP_VERBOSE="true")
-    proc = subprocess.run([str(program)], env=env, capture_output=True, text=True, timeout=30)
+    proc = run_program([program], experiment, {"SCOREP_ENABLE_TRACING": "true", "SCOREP_TOTAL_MEMORY": "1M",
+                                               "SCOREP_VERBOSE": "true"}, timeout=30)
     assert (proc.returncode, proc.stdout) == (0, f"{sum(3 * i for i in range(200000))}\n")
     assert "spilled the buffer" in proc.stderr          # what the test is about happened
     assert "[OTF2]" not in proc.stderr and "Warning" not in proc.stderr, proc.stderr
@@ -236,9 +226,7 @@ def test_io_on_threads_is_recorded_on_each_threads_location(request, build_dir, 
                                    str(HERE / "threaded_io.c"), "-o", str(program)],
                    check=True, capture_output=True, text=True)
     experiment = tmp_path / "experiment"
-    env = dict(os.environ, SCOREP_EXPERIMENT_DIRECTORY=str(experiment))
-    env.pop("LD_PRELOAD", None)
-    proc = subprocess.run([str(program), str(tmp_path)], env=env, capture_output=True, text=True, timeout=60)
+    proc = run_program([program, tmp_path], experiment)
     assert proc.returncode == 0, proc.stderr
     threads = 3
     assert proc.stdout == "".join(f"thread {i} read {5 * (i + 1) * 10} bytes\n" for i in range(threads))
@@ -292,9 +280,7 @@ def test_fortran_io_through_gfortrans_runtime_is_recorded(request, build_dir, tm
         subprocess.run(["gfortran", str(source), "-o", str(program)], check=True)
         prefix = [request.getfixturevalue("installed_prefix") / "bin" / "scorep-exec", "--io=posix", "--"]
     experiment = tmp_path / "experiment"
-    env = dict(os.environ, SCOREP_EXPERIMENT_DIRECTORY=str(experiment))
-    env.pop("LD_PRELOAD", None)
-    proc = subprocess.run([*prefix, str(program)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    proc = run_program([*prefix, program], experiment, cwd=tmp_path)
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
     assert (tmp_path / "fortran.dat").stat().st_size == 4000
     rows, _ = io_rows(experiment)

@@ -8,7 +8,6 @@ source (which function calls what, how often). profile.cubex gives the same
 report as profile.json. The trace size estimate counts the adapters' own
 records (I/O operations and handles, thread create/begin/end/wait): oracle,
 the size of the run's real trace."""
-import os
 import pathlib
 import re
 import subprocess
@@ -16,7 +15,7 @@ import sys
 
 import pytest
 
-from test_posix_io import scorep
+from conftest import run_program, scorep
 
 HERE = pathlib.Path(__file__).resolve().parent
 SAVES, COMPUTES = 5, 10
@@ -51,10 +50,7 @@ def experiment(build_dir, tmp_path_factory):
                                         str(HERE / "score_types.c"), "-o", str(program)],
                    check=True, capture_output=True, text=True)
     experiment = tmp / "experiment"
-    env = dict(os.environ, SCOREP_EXPERIMENT_DIRECTORY=str(experiment), SCOREP_ENABLE_TRACING="true")
-    env.pop("LD_PRELOAD", None)
-    proc = subprocess.run([str(program), str(tmp / "out.bin")], env=env, capture_output=True, text=True,
-                          timeout=60)
+    proc = run_program([program, tmp / "out.bin"], experiment, {"SCOREP_ENABLE_TRACING": "true"})
     assert (proc.returncode, proc.stderr) == (0, "")
     return experiment
 

@@ -7,7 +7,6 @@ block is never freed) and its output without measurement. The figures being
 exact also says that none of the measurement's own allocations (its
 definitions' strdup, profile nodes, trace buffers) were recorded."""
 import json
-import os
 import pathlib
 import shutil
 import subprocess
@@ -15,7 +14,7 @@ import sys
 
 import pytest
 
-from conftest import untimed_profile
+from conftest import run_program, scorep, untimed_profile
 
 HERE = pathlib.Path(__file__).resolve().parent
 PROGRAM = HERE / "mem_known.c"
@@ -29,17 +28,8 @@ LEAK = 777   # leak(): one malloc, never freed
 OUTPUT_FLAGS = ["-O1"]
 
 
-def scorep(build):
-    return [sys.executable, str(pathlib.Path(build) / "runtime" / "mpi_adapter" / "scorep")]
-
-
 def run(program, experiment=None, extra_env=None, argv_prefix=()):
-    env = dict(os.environ)
-    env.pop("LD_PRELOAD", None)
-    if experiment:
-        env["SCOREP_EXPERIMENT_DIRECTORY"] = str(experiment)
-    env.update(extra_env or {})
-    return subprocess.run([*argv_prefix, str(program)], env=env, capture_output=True, text=True, timeout=60)
+    return run_program([*argv_prefix, program], experiment, extra_env)
 
 
 def memory_rows(experiment):

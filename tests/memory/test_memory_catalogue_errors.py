@@ -3,7 +3,6 @@ given by linker symbol and a C declaration): one that does not declare its
 symbol, or lacks a field, stops `regenerate` with an error naming the
 catalogue and the entry (generator/system_backend.py)."""
 import json
-import pathlib
 import subprocess
 import sys
 

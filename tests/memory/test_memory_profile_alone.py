@@ -9,14 +9,12 @@ every event takes the general way. Oracle: the general way's profile. Every
 figure but the times (visits, bytes, metrics, call paths, the events per
 location) must be the same (mem_known.c: single-threaded, so nothing in its
 profile depends on how threads interleave)."""
-import os
 import pathlib
 import subprocess
-import sys
 
 import pytest
 
-from conftest import untimed_profile
+from conftest import run_program, scorep, untimed_profile
 
 HERE = pathlib.Path(__file__).resolve().parent
 
@@ -24,17 +22,12 @@ HERE = pathlib.Path(__file__).resolve().parent
 @pytest.mark.parametrize("mode", ["", "=linktime"])
 def test_profile_alone_records_the_same_as_beside_the_trace(build_dir, tmp_path, mode):
     program = tmp_path / "program"
-    subprocess.run([sys.executable, str(pathlib.Path(build_dir) / "runtime" / "mpi_adapter" / "scorep"),
-                    f"--memory{mode}", "gcc", "-O1", "-pthread", str(HERE / "mem_known.c"), "-o", str(program)],
-                   check=True, capture_output=True, text=True)
-    env = dict(os.environ)
-    env.pop("LD_PRELOAD", None)
+    subprocess.run(scorep(build_dir) + [f"--memory{mode}", "gcc", "-O1", "-pthread", str(HERE / "mem_known.c"), "-o",
+                                        str(program)], check=True, capture_output=True, text=True)
     results = {}
     for tracing in ("false", "true"):
         experiment = tmp_path / f"experiment-{tracing}"
-        proc = subprocess.run([str(program)], capture_output=True, text=True, timeout=60,
-                              env=dict(env, SCOREP_EXPERIMENT_DIRECTORY=str(experiment),
-                                       SCOREP_ENABLE_TRACING=tracing))
+        proc = run_program([program], experiment, {"SCOREP_ENABLE_TRACING": tracing})
         assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
         results[tracing] = untimed_profile(experiment)
     alone, beside = results["false"], results["true"]

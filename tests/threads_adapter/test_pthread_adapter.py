@@ -9,12 +9,13 @@ a thread's location, trace blocks) never show up: the exact per-thread
 lock counts would change."""
 import collections
 import json
-import os
 import pathlib
 import subprocess
 import sys
 
 import pytest
+
+from conftest import run_program, scorep
 
 HERE = pathlib.Path(__file__).resolve().parent
 PROGRAM = HERE / "threads_known.c"
@@ -26,10 +27,6 @@ MAIN = {"pthread_create": THREADS, "pthread_join": THREADS, "pthread_mutex_lock"
         "pthread_mutex_unlock": 1}   # and pthread_cond_wait, as often as the schedule makes it wait
 
 
-def scorep(build):
-    return [sys.executable, str(pathlib.Path(build) / "runtime" / "mpi_adapter" / "scorep")]
-
-
 def compile_plain(tmp_path, source=PROGRAM):
     program = tmp_path / f"{source.stem}_plain"
     subprocess.run(["gcc", "-O2", "-pthread", str(source), "-o", str(program)], check=True)
@@ -37,13 +34,7 @@ def compile_plain(tmp_path, source=PROGRAM):
 
 
 def run(program, experiment=None, extra_env=None, argv_prefix=()):
-    env = dict(os.environ)
-    env.pop("LD_PRELOAD", None)
-    if experiment:
-        env["SCOREP_EXPERIMENT_DIRECTORY"] = str(experiment)
-    env.update(extra_env or {})
-    return subprocess.run([*map(str, argv_prefix), str(program)], env=env, capture_output=True, text=True,
-                          timeout=60)
+    return run_program([*argv_prefix, program], experiment, extra_env)
 
 
 def threads_of(experiment):

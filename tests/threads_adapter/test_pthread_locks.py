@@ -13,7 +13,8 @@ import subprocess
 
 import pytest
 
-from test_pthread_adapter import compile_plain, run, scorep, threads_of
+from conftest import scorep
+from test_pthread_adapter import compile_plain, run, threads_of
 
 HERE = pathlib.Path(__file__).resolve().parent
 PROGRAM = HERE / "rwlock_known.c"

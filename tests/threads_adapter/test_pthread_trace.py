@@ -10,7 +10,6 @@ after the other ending with pthread_exit: one location, reused), and on 2 MPI
 ranks mpi_threads.c (one contingent per rank); scorep-check still finds each
 trace consistent."""
 import collections
-import os
 import pathlib
 import re
 import subprocess
@@ -18,7 +17,8 @@ import sys
 
 import pytest
 
-from test_pthread_adapter import compile_plain, run, scorep
+from conftest import scorep
+from test_pthread_adapter import compile_plain, run
 
 HERE = pathlib.Path(__file__).resolve().parent
 EVENT = re.compile(r"^(\w+)\s+(\d+)\s+(\d+)\s*(.*)$")
