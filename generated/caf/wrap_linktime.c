@@ -56,19 +56,10 @@ extern _Bool scorep_real_0(gfc_descriptor_t * desc) __asm__("__real__gfortran_ca
 #else
 extern _Bool scorep_real_0(gfc_descriptor_t * desc) __asm__("_gfortran_caf_is_contiguous");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+_Bool __wrap__gfortran_caf_is_contiguous(gfc_descriptor_t * desc);
+/* a recorded call */
 static __attribute__((noinline)) _Bool scorep_libwrap_record_0(gfc_descriptor_t * desc, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "_gfortran_caf_is_contiguous",
-                                                    "libcaf.h", "_gfortran_caf_is_contiguous",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            return scorep_real_0(desc);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     _Bool scorep_result = scorep_real_0(desc);
@@ -77,12 +68,24 @@ static __attribute__((noinline)) _Bool scorep_libwrap_record_0(gfc_descriptor_t 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) _Bool scorep_libwrap_first_0(gfc_descriptor_t * desc)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "_gfortran_caf_is_contiguous",
+                                       "libcaf.h", "_gfortran_caf_is_contiguous", SCOREP_ROLE_FUNCTION);
+    return __wrap__gfortran_caf_is_contiguous(desc);
+}
 _Bool __wrap__gfortran_caf_is_contiguous(gfc_descriptor_t * desc)
 {
     scorep_region scorep_r = scorep_region_0;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_0(desc);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_0(desc);
     }
     return scorep_libwrap_record_0(desc, scorep_r);
 }
@@ -94,20 +97,10 @@ extern void scorep_real_1(int * argc, char *** argv) __asm__("__real__gfortran_c
 #else
 extern void scorep_real_1(int * argc, char *** argv) __asm__("_gfortran_caf_init");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+void __wrap__gfortran_caf_init(int * argc, char *** argv);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_1(int * argc, char *** argv, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "_gfortran_caf_init",
-                                                    "libcaf.h", "_gfortran_caf_init",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            scorep_real_1(argc, argv);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_real_1(argc, argv);
@@ -117,6 +110,15 @@ static __attribute__((noinline)) void scorep_libwrap_record_1(int * argc, char *
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_1(int * argc, char *** argv)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "_gfortran_caf_init",
+                                       "libcaf.h", "_gfortran_caf_init", SCOREP_ROLE_FUNCTION);
+    __wrap__gfortran_caf_init(argc, argv);
+}
 void __wrap__gfortran_caf_init(int * argc, char *** argv)
 {
     scorep_region scorep_r = scorep_region_1;
@@ -124,6 +126,10 @@ void __wrap__gfortran_caf_init(int * argc, char *** argv)
         scorep_real_1(argc, argv);
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        scorep_libwrap_first_1(argc, argv);
+        return;
     }
     scorep_libwrap_record_1(argc, argv, scorep_r);
 }
@@ -135,20 +141,10 @@ extern void scorep_real_2(void) __asm__("__real__gfortran_caf_finalize");
 #else
 extern void scorep_real_2(void) __asm__("_gfortran_caf_finalize");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+void __wrap__gfortran_caf_finalize(void);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_2(scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "_gfortran_caf_finalize",
-                                                    "libcaf.h", "_gfortran_caf_finalize",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            scorep_real_2();
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_exit(scorep_r);
@@ -159,6 +155,15 @@ static __attribute__((noinline)) void scorep_libwrap_record_2(scorep_region scor
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_2(void)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "_gfortran_caf_finalize",
+                                       "libcaf.h", "_gfortran_caf_finalize", SCOREP_ROLE_FUNCTION);
+    __wrap__gfortran_caf_finalize();
+}
 void __wrap__gfortran_caf_finalize(void)
 {
     scorep_region scorep_r = scorep_region_2;
@@ -166,6 +171,10 @@ void __wrap__gfortran_caf_finalize(void)
         scorep_real_2();
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        scorep_libwrap_first_2();
+        return;
     }
     scorep_libwrap_record_2(scorep_r);
 }
@@ -177,19 +186,10 @@ extern int scorep_real_3(int distance) __asm__("__real__gfortran_caf_this_image"
 #else
 extern int scorep_real_3(int distance) __asm__("_gfortran_caf_this_image");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap__gfortran_caf_this_image(int distance);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_3(int distance, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "_gfortran_caf_this_image",
-                                                    "libcaf.h", "_gfortran_caf_this_image",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            return scorep_real_3(distance);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     int scorep_result = scorep_real_3(distance);
@@ -198,12 +198,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_3(int distance, score
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_3(int distance)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "_gfortran_caf_this_image",
+                                       "libcaf.h", "_gfortran_caf_this_image", SCOREP_ROLE_FUNCTION);
+    return __wrap__gfortran_caf_this_image(distance);
+}
 int __wrap__gfortran_caf_this_image(int distance)
 {
     scorep_region scorep_r = scorep_region_3;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_3(distance);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_3(distance);
     }
     return scorep_libwrap_record_3(distance, scorep_r);
 }
@@ -215,19 +227,10 @@ extern int scorep_real_4(int distance, int failed) __asm__("__real__gfortran_caf
 #else
 extern int scorep_real_4(int distance, int failed) __asm__("_gfortran_caf_num_images");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap__gfortran_caf_num_images(int distance, int failed);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_4(int distance, int failed, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "_gfortran_caf_num_images",
-                                                    "libcaf.h", "_gfortran_caf_num_images",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            return scorep_real_4(distance, failed);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     int scorep_result = scorep_real_4(distance, failed);
@@ -236,12 +239,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_4(int distance, int f
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_4(int distance, int failed)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "_gfortran_caf_num_images",
+                                       "libcaf.h", "_gfortran_caf_num_images", SCOREP_ROLE_FUNCTION);
+    return __wrap__gfortran_caf_num_images(distance, failed);
+}
 int __wrap__gfortran_caf_num_images(int distance, int failed)
 {
     scorep_region scorep_r = scorep_region_4;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_4(distance, failed);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_4(distance, failed);
     }
     return scorep_libwrap_record_4(distance, failed, scorep_r);
 }
@@ -253,20 +268,10 @@ extern void scorep_real_5(size_t size, caf_register_t type, caf_token_t * token,
 #else
 extern void scorep_real_5(size_t size, caf_register_t type, caf_token_t * token, gfc_descriptor_t * desc, int * stat, char * errmsg, charlen_t errmsg_len) __asm__("_gfortran_caf_register");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+void __wrap__gfortran_caf_register(size_t size, caf_register_t type, caf_token_t * token, gfc_descriptor_t * desc, int * stat, char * errmsg, charlen_t errmsg_len);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_5(size_t size, caf_register_t type, caf_token_t * token, gfc_descriptor_t * desc, int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "_gfortran_caf_register",
-                                                    "libcaf.h", "_gfortran_caf_register",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            scorep_real_5(size, type, token, desc, stat, errmsg, errmsg_len);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_real_5(size, type, token, desc, stat, errmsg, errmsg_len);
@@ -277,6 +282,15 @@ static __attribute__((noinline)) void scorep_libwrap_record_5(size_t size, caf_r
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_5(size_t size, caf_register_t type, caf_token_t * token, gfc_descriptor_t * desc, int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "_gfortran_caf_register",
+                                       "libcaf.h", "_gfortran_caf_register", SCOREP_ROLE_FUNCTION);
+    __wrap__gfortran_caf_register(size, type, token, desc, stat, errmsg, errmsg_len);
+}
 void __wrap__gfortran_caf_register(size_t size, caf_register_t type, caf_token_t * token, gfc_descriptor_t * desc, int * stat, char * errmsg, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_5;
@@ -284,6 +298,10 @@ void __wrap__gfortran_caf_register(size_t size, caf_register_t type, caf_token_t
         scorep_real_5(size, type, token, desc, stat, errmsg, errmsg_len);
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        scorep_libwrap_first_5(size, type, token, desc, stat, errmsg, errmsg_len);
+        return;
     }
     scorep_libwrap_record_5(size, type, token, desc, stat, errmsg, errmsg_len, scorep_r);
 }
@@ -295,20 +313,10 @@ extern void scorep_real_6(caf_token_t * token, int type, int * stat, char * errm
 #else
 extern void scorep_real_6(caf_token_t * token, int type, int * stat, char * errmsg, charlen_t errmsg_len) __asm__("_gfortran_caf_deregister");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+void __wrap__gfortran_caf_deregister(caf_token_t * token, int type, int * stat, char * errmsg, charlen_t errmsg_len);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_6(caf_token_t * token, int type, int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "_gfortran_caf_deregister",
-                                                    "libcaf.h", "_gfortran_caf_deregister",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            scorep_real_6(token, type, stat, errmsg, errmsg_len);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     if (token)
@@ -319,6 +327,15 @@ static __attribute__((noinline)) void scorep_libwrap_record_6(caf_token_t * toke
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_6(caf_token_t * token, int type, int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "_gfortran_caf_deregister",
+                                       "libcaf.h", "_gfortran_caf_deregister", SCOREP_ROLE_FUNCTION);
+    __wrap__gfortran_caf_deregister(token, type, stat, errmsg, errmsg_len);
+}
 void __wrap__gfortran_caf_deregister(caf_token_t * token, int type, int * stat, char * errmsg, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_6;
@@ -326,6 +343,10 @@ void __wrap__gfortran_caf_deregister(caf_token_t * token, int type, int * stat, 
         scorep_real_6(token, type, stat, errmsg, errmsg_len);
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        scorep_libwrap_first_6(token, type, stat, errmsg, errmsg_len);
+        return;
     }
     scorep_libwrap_record_6(token, type, stat, errmsg, errmsg_len, scorep_r);
 }
@@ -531,19 +552,10 @@ extern int scorep_real_13(caf_token_t token, int image_index, caf_reference_t * 
 #else
 extern int scorep_real_13(caf_token_t token, int image_index, caf_reference_t * refs) __asm__("_gfortran_caf_is_present");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap__gfortran_caf_is_present(caf_token_t token, int image_index, caf_reference_t * refs);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_13(caf_token_t token, int image_index, caf_reference_t * refs, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "_gfortran_caf_is_present",
-                                                    "libcaf.h", "_gfortran_caf_is_present",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            return scorep_real_13(token, image_index, refs);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     int scorep_result = scorep_real_13(token, image_index, refs);
@@ -552,12 +564,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_13(caf_token_t token,
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_13(caf_token_t token, int image_index, caf_reference_t * refs)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "_gfortran_caf_is_present",
+                                       "libcaf.h", "_gfortran_caf_is_present", SCOREP_ROLE_FUNCTION);
+    return __wrap__gfortran_caf_is_present(token, image_index, refs);
+}
 int __wrap__gfortran_caf_is_present(caf_token_t token, int image_index, caf_reference_t * refs)
 {
     scorep_region scorep_r = scorep_region_13;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_13(token, image_index, refs);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_13(token, image_index, refs);
     }
     return scorep_libwrap_record_13(token, image_index, refs, scorep_r);
 }
@@ -569,20 +593,10 @@ extern void scorep_real_14(gfc_descriptor_t * a, int source_image, int * stat, c
 #else
 extern void scorep_real_14(gfc_descriptor_t * a, int source_image, int * stat, char * errmsg, charlen_t errmsg_len) __asm__("_gfortran_caf_co_broadcast");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+void __wrap__gfortran_caf_co_broadcast(gfc_descriptor_t * a, int source_image, int * stat, char * errmsg, charlen_t errmsg_len);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_14(gfc_descriptor_t * a, int source_image, int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "_gfortran_caf_co_broadcast",
-                                                    "libcaf.h", "_gfortran_caf_co_broadcast",
-                                                    SCOREP_ROLE_ONE2ALL)) == SCOREP_INVALID_ID) {
-            scorep_real_14(a, source_image, stat, errmsg, errmsg_len);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_mpi_collective_begin();
     scorep_caf_quiet_begin();
@@ -593,6 +607,15 @@ static __attribute__((noinline)) void scorep_libwrap_record_14(gfc_descriptor_t 
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_14(gfc_descriptor_t * a, int source_image, int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "_gfortran_caf_co_broadcast",
+                                       "libcaf.h", "_gfortran_caf_co_broadcast", SCOREP_ROLE_ONE2ALL);
+    __wrap__gfortran_caf_co_broadcast(a, source_image, stat, errmsg, errmsg_len);
+}
 void __wrap__gfortran_caf_co_broadcast(gfc_descriptor_t * a, int source_image, int * stat, char * errmsg, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_14;
@@ -600,6 +623,10 @@ void __wrap__gfortran_caf_co_broadcast(gfc_descriptor_t * a, int source_image, i
         scorep_real_14(a, source_image, stat, errmsg, errmsg_len);
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        scorep_libwrap_first_14(a, source_image, stat, errmsg, errmsg_len);
+        return;
     }
     scorep_libwrap_record_14(a, source_image, stat, errmsg, errmsg_len, scorep_r);
 }
@@ -611,20 +638,10 @@ extern void scorep_real_15(gfc_descriptor_t * a, int result_image, int * stat, c
 #else
 extern void scorep_real_15(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len) __asm__("_gfortran_caf_co_max");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+void __wrap__gfortran_caf_co_max(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_15(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "_gfortran_caf_co_max",
-                                                    "libcaf.h", "_gfortran_caf_co_max",
-                                                    SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
-            scorep_real_15(a, result_image, stat, errmsg, a_len, errmsg_len);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_mpi_collective_begin();
     scorep_caf_quiet_begin();
@@ -635,6 +652,15 @@ static __attribute__((noinline)) void scorep_libwrap_record_15(gfc_descriptor_t 
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_15(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "_gfortran_caf_co_max",
+                                       "libcaf.h", "_gfortran_caf_co_max", SCOREP_ROLE_ALL2ALL);
+    __wrap__gfortran_caf_co_max(a, result_image, stat, errmsg, a_len, errmsg_len);
+}
 void __wrap__gfortran_caf_co_max(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_15;
@@ -642,6 +668,10 @@ void __wrap__gfortran_caf_co_max(gfc_descriptor_t * a, int result_image, int * s
         scorep_real_15(a, result_image, stat, errmsg, a_len, errmsg_len);
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        scorep_libwrap_first_15(a, result_image, stat, errmsg, a_len, errmsg_len);
+        return;
     }
     scorep_libwrap_record_15(a, result_image, stat, errmsg, a_len, errmsg_len, scorep_r);
 }
@@ -653,20 +683,10 @@ extern void scorep_real_16(gfc_descriptor_t * a, int result_image, int * stat, c
 #else
 extern void scorep_real_16(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len) __asm__("_gfortran_caf_co_min");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+void __wrap__gfortran_caf_co_min(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_16(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "_gfortran_caf_co_min",
-                                                    "libcaf.h", "_gfortran_caf_co_min",
-                                                    SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
-            scorep_real_16(a, result_image, stat, errmsg, a_len, errmsg_len);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_mpi_collective_begin();
     scorep_caf_quiet_begin();
@@ -677,6 +697,15 @@ static __attribute__((noinline)) void scorep_libwrap_record_16(gfc_descriptor_t 
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_16(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "_gfortran_caf_co_min",
+                                       "libcaf.h", "_gfortran_caf_co_min", SCOREP_ROLE_ALL2ALL);
+    __wrap__gfortran_caf_co_min(a, result_image, stat, errmsg, a_len, errmsg_len);
+}
 void __wrap__gfortran_caf_co_min(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_16;
@@ -684,6 +713,10 @@ void __wrap__gfortran_caf_co_min(gfc_descriptor_t * a, int result_image, int * s
         scorep_real_16(a, result_image, stat, errmsg, a_len, errmsg_len);
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        scorep_libwrap_first_16(a, result_image, stat, errmsg, a_len, errmsg_len);
+        return;
     }
     scorep_libwrap_record_16(a, result_image, stat, errmsg, a_len, errmsg_len, scorep_r);
 }
@@ -695,20 +728,10 @@ extern void scorep_real_17(gfc_descriptor_t * a, void *(*opr)(void *, void *), i
 #else
 extern void scorep_real_17(gfc_descriptor_t * a, void *(*opr)(void *, void *), int opr_flags, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len) __asm__("_gfortran_caf_co_reduce");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+void __wrap__gfortran_caf_co_reduce(gfc_descriptor_t * a, void *(*opr)(void *, void *), int opr_flags, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_17(gfc_descriptor_t * a, void *(*opr)(void *, void *), int opr_flags, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "_gfortran_caf_co_reduce",
-                                                    "libcaf.h", "_gfortran_caf_co_reduce",
-                                                    SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
-            scorep_real_17(a, opr, opr_flags, result_image, stat, errmsg, a_len, errmsg_len);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_mpi_collective_begin();
     scorep_caf_quiet_begin();
@@ -719,6 +742,15 @@ static __attribute__((noinline)) void scorep_libwrap_record_17(gfc_descriptor_t 
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_17(gfc_descriptor_t * a, void *(*opr)(void *, void *), int opr_flags, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "_gfortran_caf_co_reduce",
+                                       "libcaf.h", "_gfortran_caf_co_reduce", SCOREP_ROLE_ALL2ALL);
+    __wrap__gfortran_caf_co_reduce(a, opr, opr_flags, result_image, stat, errmsg, a_len, errmsg_len);
+}
 void __wrap__gfortran_caf_co_reduce(gfc_descriptor_t * a, void *(*opr)(void *, void *), int opr_flags, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_17;
@@ -726,6 +758,10 @@ void __wrap__gfortran_caf_co_reduce(gfc_descriptor_t * a, void *(*opr)(void *, v
         scorep_real_17(a, opr, opr_flags, result_image, stat, errmsg, a_len, errmsg_len);
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        scorep_libwrap_first_17(a, opr, opr_flags, result_image, stat, errmsg, a_len, errmsg_len);
+        return;
     }
     scorep_libwrap_record_17(a, opr, opr_flags, result_image, stat, errmsg, a_len, errmsg_len, scorep_r);
 }
@@ -737,20 +773,10 @@ extern void scorep_real_18(gfc_descriptor_t * a, int result_image, int * stat, c
 #else
 extern void scorep_real_18(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, charlen_t errmsg_len) __asm__("_gfortran_caf_co_sum");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+void __wrap__gfortran_caf_co_sum(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, charlen_t errmsg_len);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_18(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "_gfortran_caf_co_sum",
-                                                    "libcaf.h", "_gfortran_caf_co_sum",
-                                                    SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
-            scorep_real_18(a, result_image, stat, errmsg, errmsg_len);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_mpi_collective_begin();
     scorep_caf_quiet_begin();
@@ -761,6 +787,15 @@ static __attribute__((noinline)) void scorep_libwrap_record_18(gfc_descriptor_t 
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_18(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "_gfortran_caf_co_sum",
+                                       "libcaf.h", "_gfortran_caf_co_sum", SCOREP_ROLE_ALL2ALL);
+    __wrap__gfortran_caf_co_sum(a, result_image, stat, errmsg, errmsg_len);
+}
 void __wrap__gfortran_caf_co_sum(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_18;
@@ -768,6 +803,10 @@ void __wrap__gfortran_caf_co_sum(gfc_descriptor_t * a, int result_image, int * s
         scorep_real_18(a, result_image, stat, errmsg, errmsg_len);
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        scorep_libwrap_first_18(a, result_image, stat, errmsg, errmsg_len);
+        return;
     }
     scorep_libwrap_record_18(a, result_image, stat, errmsg, errmsg_len, scorep_r);
 }
@@ -779,20 +818,10 @@ extern void scorep_real_19(int * stat, char * errmsg, charlen_t errmsg_len) __as
 #else
 extern void scorep_real_19(int * stat, char * errmsg, charlen_t errmsg_len) __asm__("_gfortran_caf_sync_all");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+void __wrap__gfortran_caf_sync_all(int * stat, char * errmsg, charlen_t errmsg_len);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_19(int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "_gfortran_caf_sync_all",
-                                                    "libcaf.h", "_gfortran_caf_sync_all",
-                                                    SCOREP_ROLE_BARRIER)) == SCOREP_INVALID_ID) {
-            scorep_real_19(stat, errmsg, errmsg_len);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_mpi_collective_begin();
     scorep_caf_quiet_begin();
@@ -803,6 +832,15 @@ static __attribute__((noinline)) void scorep_libwrap_record_19(int * stat, char 
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_19(int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "_gfortran_caf_sync_all",
+                                       "libcaf.h", "_gfortran_caf_sync_all", SCOREP_ROLE_BARRIER);
+    __wrap__gfortran_caf_sync_all(stat, errmsg, errmsg_len);
+}
 void __wrap__gfortran_caf_sync_all(int * stat, char * errmsg, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_19;
@@ -810,6 +848,10 @@ void __wrap__gfortran_caf_sync_all(int * stat, char * errmsg, charlen_t errmsg_l
         scorep_real_19(stat, errmsg, errmsg_len);
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        scorep_libwrap_first_19(stat, errmsg, errmsg_len);
+        return;
     }
     scorep_libwrap_record_19(stat, errmsg, errmsg_len, scorep_r);
 }
@@ -821,20 +863,10 @@ extern void scorep_real_20(int count, int images[], int * stat, char * errmsg, c
 #else
 extern void scorep_real_20(int count, int images[], int * stat, char * errmsg, charlen_t errmsg_len) __asm__("_gfortran_caf_sync_images");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+void __wrap__gfortran_caf_sync_images(int count, int images[], int * stat, char * errmsg, charlen_t errmsg_len);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_20(int count, int images[], int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "_gfortran_caf_sync_images",
-                                                    "libcaf.h", "_gfortran_caf_sync_images",
-                                                    SCOREP_ROLE_BARRIER)) == SCOREP_INVALID_ID) {
-            scorep_real_20(count, images, stat, errmsg, errmsg_len);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_mpi_collective_begin();
     scorep_caf_quiet_begin();
@@ -845,6 +877,15 @@ static __attribute__((noinline)) void scorep_libwrap_record_20(int count, int im
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_20(int count, int images[], int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "_gfortran_caf_sync_images",
+                                       "libcaf.h", "_gfortran_caf_sync_images", SCOREP_ROLE_BARRIER);
+    __wrap__gfortran_caf_sync_images(count, images, stat, errmsg, errmsg_len);
+}
 void __wrap__gfortran_caf_sync_images(int count, int images[], int * stat, char * errmsg, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_20;
@@ -852,6 +893,10 @@ void __wrap__gfortran_caf_sync_images(int count, int images[], int * stat, char 
         scorep_real_20(count, images, stat, errmsg, errmsg_len);
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        scorep_libwrap_first_20(count, images, stat, errmsg, errmsg_len);
+        return;
     }
     scorep_libwrap_record_20(count, images, stat, errmsg, errmsg_len, scorep_r);
 }
@@ -863,20 +908,10 @@ extern void scorep_real_21(int * stat, char * errmsg, charlen_t errmsg_len) __as
 #else
 extern void scorep_real_21(int * stat, char * errmsg, charlen_t errmsg_len) __asm__("_gfortran_caf_sync_memory");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+void __wrap__gfortran_caf_sync_memory(int * stat, char * errmsg, charlen_t errmsg_len);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_21(int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "_gfortran_caf_sync_memory",
-                                                    "libcaf.h", "_gfortran_caf_sync_memory",
-                                                    SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
-            scorep_real_21(stat, errmsg, errmsg_len);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_real_21(stat, errmsg, errmsg_len);
@@ -885,6 +920,15 @@ static __attribute__((noinline)) void scorep_libwrap_record_21(int * stat, char 
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_21(int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "_gfortran_caf_sync_memory",
+                                       "libcaf.h", "_gfortran_caf_sync_memory", SCOREP_ROLE_RMA);
+    __wrap__gfortran_caf_sync_memory(stat, errmsg, errmsg_len);
+}
 void __wrap__gfortran_caf_sync_memory(int * stat, char * errmsg, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_21;
@@ -892,6 +936,10 @@ void __wrap__gfortran_caf_sync_memory(int * stat, char * errmsg, charlen_t errms
         scorep_real_21(stat, errmsg, errmsg_len);
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        scorep_libwrap_first_21(stat, errmsg, errmsg_len);
+        return;
     }
     scorep_libwrap_record_21(stat, errmsg, errmsg_len, scorep_r);
 }
@@ -903,20 +951,10 @@ extern void scorep_real_22(const char * string, charlen_t len, _Bool quiet) __as
 #else
 extern void scorep_real_22(const char * string, charlen_t len, _Bool quiet) __asm__("_gfortran_caf_stop_str");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+void __wrap__gfortran_caf_stop_str(const char * string, charlen_t len, _Bool quiet);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_22(const char * string, charlen_t len, _Bool quiet, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "_gfortran_caf_stop_str",
-                                                    "libcaf.h", "_gfortran_caf_stop_str",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            scorep_real_22(string, len, quiet);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_exit(scorep_r);
@@ -927,6 +965,15 @@ static __attribute__((noinline)) void scorep_libwrap_record_22(const char * stri
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_22(const char * string, charlen_t len, _Bool quiet)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "_gfortran_caf_stop_str",
+                                       "libcaf.h", "_gfortran_caf_stop_str", SCOREP_ROLE_FUNCTION);
+    __wrap__gfortran_caf_stop_str(string, len, quiet);
+}
 void __wrap__gfortran_caf_stop_str(const char * string, charlen_t len, _Bool quiet)
 {
     scorep_region scorep_r = scorep_region_22;
@@ -934,6 +981,10 @@ void __wrap__gfortran_caf_stop_str(const char * string, charlen_t len, _Bool qui
         scorep_real_22(string, len, quiet);
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        scorep_libwrap_first_22(string, len, quiet);
+        return;
     }
     scorep_libwrap_record_22(string, len, quiet, scorep_r);
 }
@@ -945,20 +996,10 @@ extern void scorep_real_23(int stop_code, _Bool quiet) __asm__("__real__gfortran
 #else
 extern void scorep_real_23(int stop_code, _Bool quiet) __asm__("_gfortran_caf_stop_numeric");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+void __wrap__gfortran_caf_stop_numeric(int stop_code, _Bool quiet);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_23(int stop_code, _Bool quiet, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "_gfortran_caf_stop_numeric",
-                                                    "libcaf.h", "_gfortran_caf_stop_numeric",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            scorep_real_23(stop_code, quiet);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_exit(scorep_r);
@@ -969,6 +1010,15 @@ static __attribute__((noinline)) void scorep_libwrap_record_23(int stop_code, _B
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_23(int stop_code, _Bool quiet)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "_gfortran_caf_stop_numeric",
+                                       "libcaf.h", "_gfortran_caf_stop_numeric", SCOREP_ROLE_FUNCTION);
+    __wrap__gfortran_caf_stop_numeric(stop_code, quiet);
+}
 void __wrap__gfortran_caf_stop_numeric(int stop_code, _Bool quiet)
 {
     scorep_region scorep_r = scorep_region_23;
@@ -976,6 +1026,10 @@ void __wrap__gfortran_caf_stop_numeric(int stop_code, _Bool quiet)
         scorep_real_23(stop_code, quiet);
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        scorep_libwrap_first_23(stop_code, quiet);
+        return;
     }
     scorep_libwrap_record_23(stop_code, quiet, scorep_r);
 }
@@ -987,20 +1041,10 @@ extern void scorep_real_24(const char * string, charlen_t len, _Bool quiet) __as
 #else
 extern void scorep_real_24(const char * string, charlen_t len, _Bool quiet) __asm__("_gfortran_caf_error_stop_str");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+void __wrap__gfortran_caf_error_stop_str(const char * string, charlen_t len, _Bool quiet);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_24(const char * string, charlen_t len, _Bool quiet, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_24, "_gfortran_caf_error_stop_str",
-                                                    "libcaf.h", "_gfortran_caf_error_stop_str",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            scorep_real_24(string, len, quiet);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_exit(scorep_r);
@@ -1011,6 +1055,15 @@ static __attribute__((noinline)) void scorep_libwrap_record_24(const char * stri
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_24(const char * string, charlen_t len, _Bool quiet)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_24, "_gfortran_caf_error_stop_str",
+                                       "libcaf.h", "_gfortran_caf_error_stop_str", SCOREP_ROLE_FUNCTION);
+    __wrap__gfortran_caf_error_stop_str(string, len, quiet);
+}
 void __wrap__gfortran_caf_error_stop_str(const char * string, charlen_t len, _Bool quiet)
 {
     scorep_region scorep_r = scorep_region_24;
@@ -1018,6 +1071,10 @@ void __wrap__gfortran_caf_error_stop_str(const char * string, charlen_t len, _Bo
         scorep_real_24(string, len, quiet);
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        scorep_libwrap_first_24(string, len, quiet);
+        return;
     }
     scorep_libwrap_record_24(string, len, quiet, scorep_r);
 }
@@ -1029,20 +1086,10 @@ extern void scorep_real_25(int error, _Bool quiet) __asm__("__real__gfortran_caf
 #else
 extern void scorep_real_25(int error, _Bool quiet) __asm__("_gfortran_caf_error_stop");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+void __wrap__gfortran_caf_error_stop(int error, _Bool quiet);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_25(int error, _Bool quiet, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_25, "_gfortran_caf_error_stop",
-                                                    "libcaf.h", "_gfortran_caf_error_stop",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            scorep_real_25(error, quiet);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_exit(scorep_r);
@@ -1053,6 +1100,15 @@ static __attribute__((noinline)) void scorep_libwrap_record_25(int error, _Bool 
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_25(int error, _Bool quiet)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_25, "_gfortran_caf_error_stop",
+                                       "libcaf.h", "_gfortran_caf_error_stop", SCOREP_ROLE_FUNCTION);
+    __wrap__gfortran_caf_error_stop(error, quiet);
+}
 void __wrap__gfortran_caf_error_stop(int error, _Bool quiet)
 {
     scorep_region scorep_r = scorep_region_25;
@@ -1060,6 +1116,10 @@ void __wrap__gfortran_caf_error_stop(int error, _Bool quiet)
         scorep_real_25(error, quiet);
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        scorep_libwrap_first_25(error, quiet);
+        return;
     }
     scorep_libwrap_record_25(error, quiet, scorep_r);
 }
@@ -1071,20 +1131,10 @@ extern void scorep_real_26(void) __asm__("__real__gfortran_caf_fail_image");
 #else
 extern void scorep_real_26(void) __asm__("_gfortran_caf_fail_image");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+void __wrap__gfortran_caf_fail_image(void);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_26(scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_26, "_gfortran_caf_fail_image",
-                                                    "libcaf.h", "_gfortran_caf_fail_image",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            scorep_real_26();
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_exit(scorep_r);
@@ -1095,6 +1145,15 @@ static __attribute__((noinline)) void scorep_libwrap_record_26(scorep_region sco
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_26(void)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_26, "_gfortran_caf_fail_image",
+                                       "libcaf.h", "_gfortran_caf_fail_image", SCOREP_ROLE_FUNCTION);
+    __wrap__gfortran_caf_fail_image();
+}
 void __wrap__gfortran_caf_fail_image(void)
 {
     scorep_region scorep_r = scorep_region_26;
@@ -1102,6 +1161,10 @@ void __wrap__gfortran_caf_fail_image(void)
         scorep_real_26();
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        scorep_libwrap_first_26();
+        return;
     }
     scorep_libwrap_record_26(scorep_r);
 }
@@ -1113,20 +1176,10 @@ extern void scorep_real_27(int team_no, caf_team_t * team, int new_index) __asm_
 #else
 extern void scorep_real_27(int team_no, caf_team_t * team, int new_index) __asm__("_gfortran_caf_form_team");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+void __wrap__gfortran_caf_form_team(int team_no, caf_team_t * team, int new_index);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_27(int team_no, caf_team_t * team, int new_index, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_27, "_gfortran_caf_form_team",
-                                                    "libcaf.h", "_gfortran_caf_form_team",
-                                                    SCOREP_ROLE_COLLECTIVE)) == SCOREP_INVALID_ID) {
-            scorep_real_27(team_no, team, new_index);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_real_27(team_no, team, new_index);
@@ -1135,6 +1188,15 @@ static __attribute__((noinline)) void scorep_libwrap_record_27(int team_no, caf_
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_27(int team_no, caf_team_t * team, int new_index)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_27, "_gfortran_caf_form_team",
+                                       "libcaf.h", "_gfortran_caf_form_team", SCOREP_ROLE_COLLECTIVE);
+    __wrap__gfortran_caf_form_team(team_no, team, new_index);
+}
 void __wrap__gfortran_caf_form_team(int team_no, caf_team_t * team, int new_index)
 {
     scorep_region scorep_r = scorep_region_27;
@@ -1142,6 +1204,10 @@ void __wrap__gfortran_caf_form_team(int team_no, caf_team_t * team, int new_inde
         scorep_real_27(team_no, team, new_index);
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        scorep_libwrap_first_27(team_no, team, new_index);
+        return;
     }
     scorep_libwrap_record_27(team_no, team, new_index, scorep_r);
 }
@@ -1153,20 +1219,10 @@ extern void scorep_real_28(caf_team_t * team, int coselector) __asm__("__real__g
 #else
 extern void scorep_real_28(caf_team_t * team, int coselector) __asm__("_gfortran_caf_change_team");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+void __wrap__gfortran_caf_change_team(caf_team_t * team, int coselector);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_28(caf_team_t * team, int coselector, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_28, "_gfortran_caf_change_team",
-                                                    "libcaf.h", "_gfortran_caf_change_team",
-                                                    SCOREP_ROLE_COLLECTIVE)) == SCOREP_INVALID_ID) {
-            scorep_real_28(team, coselector);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_real_28(team, coselector);
@@ -1176,6 +1232,15 @@ static __attribute__((noinline)) void scorep_libwrap_record_28(caf_team_t * team
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_28(caf_team_t * team, int coselector)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_28, "_gfortran_caf_change_team",
+                                       "libcaf.h", "_gfortran_caf_change_team", SCOREP_ROLE_COLLECTIVE);
+    __wrap__gfortran_caf_change_team(team, coselector);
+}
 void __wrap__gfortran_caf_change_team(caf_team_t * team, int coselector)
 {
     scorep_region scorep_r = scorep_region_28;
@@ -1183,6 +1248,10 @@ void __wrap__gfortran_caf_change_team(caf_team_t * team, int coselector)
         scorep_real_28(team, coselector);
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        scorep_libwrap_first_28(team, coselector);
+        return;
     }
     scorep_libwrap_record_28(team, coselector, scorep_r);
 }
@@ -1194,20 +1263,10 @@ extern void scorep_real_29(caf_team_t * team) __asm__("__real__gfortran_caf_end_
 #else
 extern void scorep_real_29(caf_team_t * team) __asm__("_gfortran_caf_end_team");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+void __wrap__gfortran_caf_end_team(caf_team_t * team);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_29(caf_team_t * team, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_29, "_gfortran_caf_end_team",
-                                                    "libcaf.h", "_gfortran_caf_end_team",
-                                                    SCOREP_ROLE_COLLECTIVE)) == SCOREP_INVALID_ID) {
-            scorep_real_29(team);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_real_29(team);
@@ -1217,6 +1276,15 @@ static __attribute__((noinline)) void scorep_libwrap_record_29(caf_team_t * team
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_29(caf_team_t * team)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_29, "_gfortran_caf_end_team",
+                                       "libcaf.h", "_gfortran_caf_end_team", SCOREP_ROLE_COLLECTIVE);
+    __wrap__gfortran_caf_end_team(team);
+}
 void __wrap__gfortran_caf_end_team(caf_team_t * team)
 {
     scorep_region scorep_r = scorep_region_29;
@@ -1224,6 +1292,10 @@ void __wrap__gfortran_caf_end_team(caf_team_t * team)
         scorep_real_29(team);
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        scorep_libwrap_first_29(team);
+        return;
     }
     scorep_libwrap_record_29(team, scorep_r);
 }
@@ -1235,20 +1307,10 @@ extern void scorep_real_30(caf_team_t * team, int unused) __asm__("__real__gfort
 #else
 extern void scorep_real_30(caf_team_t * team, int unused) __asm__("_gfortran_caf_sync_team");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+void __wrap__gfortran_caf_sync_team(caf_team_t * team, int unused);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_30(caf_team_t * team, int unused, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_30, "_gfortran_caf_sync_team",
-                                                    "libcaf.h", "_gfortran_caf_sync_team",
-                                                    SCOREP_ROLE_BARRIER)) == SCOREP_INVALID_ID) {
-            scorep_real_30(team, unused);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_mpi_collective_begin();
     scorep_caf_quiet_begin();
@@ -1259,6 +1321,15 @@ static __attribute__((noinline)) void scorep_libwrap_record_30(caf_team_t * team
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_30(caf_team_t * team, int unused)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_30, "_gfortran_caf_sync_team",
+                                       "libcaf.h", "_gfortran_caf_sync_team", SCOREP_ROLE_BARRIER);
+    __wrap__gfortran_caf_sync_team(team, unused);
+}
 void __wrap__gfortran_caf_sync_team(caf_team_t * team, int unused)
 {
     scorep_region scorep_r = scorep_region_30;
@@ -1266,6 +1337,10 @@ void __wrap__gfortran_caf_sync_team(caf_team_t * team, int unused)
         scorep_real_30(team, unused);
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        scorep_libwrap_first_30(team, unused);
+        return;
     }
     scorep_libwrap_record_30(team, unused, scorep_r);
 }
@@ -1277,19 +1352,10 @@ extern int scorep_real_31(caf_team_t * team) __asm__("__real__gfortran_caf_team_
 #else
 extern int scorep_real_31(caf_team_t * team) __asm__("_gfortran_caf_team_number");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap__gfortran_caf_team_number(caf_team_t * team);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_31(caf_team_t * team, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_31, "_gfortran_caf_team_number",
-                                                    "libcaf.h", "_gfortran_caf_team_number",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            return scorep_real_31(team);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     int scorep_result = scorep_real_31(team);
@@ -1298,12 +1364,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_31(caf_team_t * team,
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_31(caf_team_t * team)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_31, "_gfortran_caf_team_number",
+                                       "libcaf.h", "_gfortran_caf_team_number", SCOREP_ROLE_FUNCTION);
+    return __wrap__gfortran_caf_team_number(team);
+}
 int __wrap__gfortran_caf_team_number(caf_team_t * team)
 {
     scorep_region scorep_r = scorep_region_31;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_31(team);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_31(team);
     }
     return scorep_libwrap_record_31(team, scorep_r);
 }
@@ -1315,19 +1393,10 @@ extern int scorep_real_32(int image) __asm__("__real__gfortran_caf_image_status"
 #else
 extern int scorep_real_32(int image) __asm__("_gfortran_caf_image_status");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap__gfortran_caf_image_status(int image);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_32(int image, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_32, "_gfortran_caf_image_status",
-                                                    "libcaf.h", "_gfortran_caf_image_status",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            return scorep_real_32(image);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     int scorep_result = scorep_real_32(image);
@@ -1336,12 +1405,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_32(int image, scorep_
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_32(int image)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_32, "_gfortran_caf_image_status",
+                                       "libcaf.h", "_gfortran_caf_image_status", SCOREP_ROLE_FUNCTION);
+    return __wrap__gfortran_caf_image_status(image);
+}
 int __wrap__gfortran_caf_image_status(int image)
 {
     scorep_region scorep_r = scorep_region_32;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_32(image);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_32(image);
     }
     return scorep_libwrap_record_32(image, scorep_r);
 }
@@ -1353,20 +1434,10 @@ extern void scorep_real_33(gfc_descriptor_t * array, int team, int * kind) __asm
 #else
 extern void scorep_real_33(gfc_descriptor_t * array, int team, int * kind) __asm__("_gfortran_caf_failed_images");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+void __wrap__gfortran_caf_failed_images(gfc_descriptor_t * array, int team, int * kind);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_33(gfc_descriptor_t * array, int team, int * kind, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_33, "_gfortran_caf_failed_images",
-                                                    "libcaf.h", "_gfortran_caf_failed_images",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            scorep_real_33(array, team, kind);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_real_33(array, team, kind);
@@ -1375,6 +1446,15 @@ static __attribute__((noinline)) void scorep_libwrap_record_33(gfc_descriptor_t 
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_33(gfc_descriptor_t * array, int team, int * kind)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_33, "_gfortran_caf_failed_images",
+                                       "libcaf.h", "_gfortran_caf_failed_images", SCOREP_ROLE_FUNCTION);
+    __wrap__gfortran_caf_failed_images(array, team, kind);
+}
 void __wrap__gfortran_caf_failed_images(gfc_descriptor_t * array, int team, int * kind)
 {
     scorep_region scorep_r = scorep_region_33;
@@ -1382,6 +1462,10 @@ void __wrap__gfortran_caf_failed_images(gfc_descriptor_t * array, int team, int 
         scorep_real_33(array, team, kind);
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        scorep_libwrap_first_33(array, team, kind);
+        return;
     }
     scorep_libwrap_record_33(array, team, kind, scorep_r);
 }
@@ -1393,20 +1477,10 @@ extern void scorep_real_34(gfc_descriptor_t * array, int team, int * kind) __asm
 #else
 extern void scorep_real_34(gfc_descriptor_t * array, int team, int * kind) __asm__("_gfortran_caf_stopped_images");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+void __wrap__gfortran_caf_stopped_images(gfc_descriptor_t * array, int team, int * kind);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_34(gfc_descriptor_t * array, int team, int * kind, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_34, "_gfortran_caf_stopped_images",
-                                                    "libcaf.h", "_gfortran_caf_stopped_images",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            scorep_real_34(array, team, kind);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_real_34(array, team, kind);
@@ -1415,6 +1489,15 @@ static __attribute__((noinline)) void scorep_libwrap_record_34(gfc_descriptor_t 
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_34(gfc_descriptor_t * array, int team, int * kind)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_34, "_gfortran_caf_stopped_images",
+                                       "libcaf.h", "_gfortran_caf_stopped_images", SCOREP_ROLE_FUNCTION);
+    __wrap__gfortran_caf_stopped_images(array, team, kind);
+}
 void __wrap__gfortran_caf_stopped_images(gfc_descriptor_t * array, int team, int * kind)
 {
     scorep_region scorep_r = scorep_region_34;
@@ -1422,6 +1505,10 @@ void __wrap__gfortran_caf_stopped_images(gfc_descriptor_t * array, int team, int
         scorep_real_34(array, team, kind);
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        scorep_libwrap_first_34(array, team, kind);
+        return;
     }
     scorep_libwrap_record_34(array, team, kind, scorep_r);
 }
@@ -1561,20 +1648,10 @@ extern void scorep_real_39(caf_token_t token, size_t index, int image_index, int
 #else
 extern void scorep_real_39(caf_token_t token, size_t index, int image_index, int * acquired_lock, int * stat, char * errmsg, charlen_t errmsg_len) __asm__("_gfortran_caf_lock");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+void __wrap__gfortran_caf_lock(caf_token_t token, size_t index, int image_index, int * acquired_lock, int * stat, char * errmsg, charlen_t errmsg_len);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_39(caf_token_t token, size_t index, int image_index, int * acquired_lock, int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_39, "_gfortran_caf_lock",
-                                                    "libcaf.h", "_gfortran_caf_lock",
-                                                    SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
-            scorep_real_39(token, index, image_index, acquired_lock, stat, errmsg, errmsg_len);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_real_39(token, index, image_index, acquired_lock, stat, errmsg, errmsg_len);
@@ -1584,6 +1661,15 @@ static __attribute__((noinline)) void scorep_libwrap_record_39(caf_token_t token
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_39(caf_token_t token, size_t index, int image_index, int * acquired_lock, int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_39, "_gfortran_caf_lock",
+                                       "libcaf.h", "_gfortran_caf_lock", SCOREP_ROLE_RMA);
+    __wrap__gfortran_caf_lock(token, index, image_index, acquired_lock, stat, errmsg, errmsg_len);
+}
 void __wrap__gfortran_caf_lock(caf_token_t token, size_t index, int image_index, int * acquired_lock, int * stat, char * errmsg, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_39;
@@ -1591,6 +1677,10 @@ void __wrap__gfortran_caf_lock(caf_token_t token, size_t index, int image_index,
         scorep_real_39(token, index, image_index, acquired_lock, stat, errmsg, errmsg_len);
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        scorep_libwrap_first_39(token, index, image_index, acquired_lock, stat, errmsg, errmsg_len);
+        return;
     }
     scorep_libwrap_record_39(token, index, image_index, acquired_lock, stat, errmsg, errmsg_len, scorep_r);
 }
@@ -1602,20 +1692,10 @@ extern void scorep_real_40(caf_token_t token, size_t index, int image_index, int
 #else
 extern void scorep_real_40(caf_token_t token, size_t index, int image_index, int * stat, char * errmsg, charlen_t errmsg_len) __asm__("_gfortran_caf_unlock");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+void __wrap__gfortran_caf_unlock(caf_token_t token, size_t index, int image_index, int * stat, char * errmsg, charlen_t errmsg_len);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_40(caf_token_t token, size_t index, int image_index, int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_40, "_gfortran_caf_unlock",
-                                                    "libcaf.h", "_gfortran_caf_unlock",
-                                                    SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
-            scorep_real_40(token, index, image_index, stat, errmsg, errmsg_len);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_real_40(token, index, image_index, stat, errmsg, errmsg_len);
@@ -1625,6 +1705,15 @@ static __attribute__((noinline)) void scorep_libwrap_record_40(caf_token_t token
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_40(caf_token_t token, size_t index, int image_index, int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_40, "_gfortran_caf_unlock",
+                                       "libcaf.h", "_gfortran_caf_unlock", SCOREP_ROLE_RMA);
+    __wrap__gfortran_caf_unlock(token, index, image_index, stat, errmsg, errmsg_len);
+}
 void __wrap__gfortran_caf_unlock(caf_token_t token, size_t index, int image_index, int * stat, char * errmsg, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_40;
@@ -1632,6 +1721,10 @@ void __wrap__gfortran_caf_unlock(caf_token_t token, size_t index, int image_inde
         scorep_real_40(token, index, image_index, stat, errmsg, errmsg_len);
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        scorep_libwrap_first_40(token, index, image_index, stat, errmsg, errmsg_len);
+        return;
     }
     scorep_libwrap_record_40(token, index, image_index, stat, errmsg, errmsg_len, scorep_r);
 }
@@ -1673,20 +1766,10 @@ extern void scorep_real_42(caf_token_t token, size_t index, int until_count, int
 #else
 extern void scorep_real_42(caf_token_t token, size_t index, int until_count, int * stat, char * errmsg, charlen_t errmsg_len) __asm__("_gfortran_caf_event_wait");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+void __wrap__gfortran_caf_event_wait(caf_token_t token, size_t index, int until_count, int * stat, char * errmsg, charlen_t errmsg_len);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_42(caf_token_t token, size_t index, int until_count, int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_42, "_gfortran_caf_event_wait",
-                                                    "libcaf.h", "_gfortran_caf_event_wait",
-                                                    SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
-            scorep_real_42(token, index, until_count, stat, errmsg, errmsg_len);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_real_42(token, index, until_count, stat, errmsg, errmsg_len);
@@ -1695,6 +1778,15 @@ static __attribute__((noinline)) void scorep_libwrap_record_42(caf_token_t token
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_42(caf_token_t token, size_t index, int until_count, int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_42, "_gfortran_caf_event_wait",
+                                       "libcaf.h", "_gfortran_caf_event_wait", SCOREP_ROLE_RMA);
+    __wrap__gfortran_caf_event_wait(token, index, until_count, stat, errmsg, errmsg_len);
+}
 void __wrap__gfortran_caf_event_wait(caf_token_t token, size_t index, int until_count, int * stat, char * errmsg, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_42;
@@ -1702,6 +1794,10 @@ void __wrap__gfortran_caf_event_wait(caf_token_t token, size_t index, int until_
         scorep_real_42(token, index, until_count, stat, errmsg, errmsg_len);
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        scorep_libwrap_first_42(token, index, until_count, stat, errmsg, errmsg_len);
+        return;
     }
     scorep_libwrap_record_42(token, index, until_count, stat, errmsg, errmsg_len, scorep_r);
 }
@@ -1713,20 +1809,10 @@ extern void scorep_real_43(caf_token_t token, size_t index, int image_index, int
 #else
 extern void scorep_real_43(caf_token_t token, size_t index, int image_index, int * count, int * stat) __asm__("_gfortran_caf_event_query");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+void __wrap__gfortran_caf_event_query(caf_token_t token, size_t index, int image_index, int * count, int * stat);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_43(caf_token_t token, size_t index, int image_index, int * count, int * stat, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_43, "_gfortran_caf_event_query",
-                                                    "libcaf.h", "_gfortran_caf_event_query",
-                                                    SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
-            scorep_real_43(token, index, image_index, count, stat);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_real_43(token, index, image_index, count, stat);
@@ -1735,6 +1821,15 @@ static __attribute__((noinline)) void scorep_libwrap_record_43(caf_token_t token
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_43(caf_token_t token, size_t index, int image_index, int * count, int * stat)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_43, "_gfortran_caf_event_query",
+                                       "libcaf.h", "_gfortran_caf_event_query", SCOREP_ROLE_RMA);
+    __wrap__gfortran_caf_event_query(token, index, image_index, count, stat);
+}
 void __wrap__gfortran_caf_event_query(caf_token_t token, size_t index, int image_index, int * count, int * stat)
 {
     scorep_region scorep_r = scorep_region_43;
@@ -1742,6 +1837,10 @@ void __wrap__gfortran_caf_event_query(caf_token_t token, size_t index, int image
         scorep_real_43(token, index, image_index, count, stat);
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        scorep_libwrap_first_43(token, index, image_index, count, stat);
+        return;
     }
     scorep_libwrap_record_43(token, index, image_index, count, stat, scorep_r);
 }
@@ -1753,20 +1852,10 @@ extern void scorep_real_44(_Bool repeatable, _Bool image_distinct) __asm__("__re
 #else
 extern void scorep_real_44(_Bool repeatable, _Bool image_distinct) __asm__("_gfortran_caf_random_init");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+void __wrap__gfortran_caf_random_init(_Bool repeatable, _Bool image_distinct);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_44(_Bool repeatable, _Bool image_distinct, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "_gfortran_caf_random_init",
-                                                    "libcaf.h", "_gfortran_caf_random_init",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            scorep_real_44(repeatable, image_distinct);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_real_44(repeatable, image_distinct);
@@ -1775,6 +1864,15 @@ static __attribute__((noinline)) void scorep_libwrap_record_44(_Bool repeatable,
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_44(_Bool repeatable, _Bool image_distinct)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "_gfortran_caf_random_init",
+                                       "libcaf.h", "_gfortran_caf_random_init", SCOREP_ROLE_FUNCTION);
+    __wrap__gfortran_caf_random_init(repeatable, image_distinct);
+}
 void __wrap__gfortran_caf_random_init(_Bool repeatable, _Bool image_distinct)
 {
     scorep_region scorep_r = scorep_region_44;
@@ -1782,6 +1880,10 @@ void __wrap__gfortran_caf_random_init(_Bool repeatable, _Bool image_distinct)
         scorep_real_44(repeatable, image_distinct);
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        scorep_libwrap_first_44(repeatable, image_distinct);
+        return;
     }
     scorep_libwrap_record_44(repeatable, image_distinct, scorep_r);
 }

@@ -60,21 +60,10 @@ extern "C" {
 /* wrapper 0: _gfortran_caf_is_contiguous (libcaf.h:225) */
 static scorep_region scorep_region_0 = SCOREP_LIBWRAP_UNDEFINED;
 static _Bool (*scorep_real_0)(gfc_descriptor_t * desc);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) _Bool scorep_libwrap_rt_0(gfc_descriptor_t * desc);
+/* a recorded call */
 static __attribute__((noinline)) _Bool scorep_libwrap_record_0(gfc_descriptor_t * desc, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_0 == NULL, 0)) {
-        if (scorep_real_0 == NULL)
-            scorep_real_0 = (__typeof__(scorep_real_0))scorep_libwrap_resolve_here("_gfortran_caf_is_contiguous");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "_gfortran_caf_is_contiguous",
-                                                    "libcaf.h", "_gfortran_caf_is_contiguous",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            return scorep_real_0(desc);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     _Bool scorep_result = scorep_real_0(desc);
@@ -82,6 +71,17 @@ static __attribute__((noinline)) _Bool scorep_libwrap_record_0(gfc_descriptor_t 
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) _Bool scorep_libwrap_first_0(gfc_descriptor_t * desc)
+{
+    if (scorep_real_0 == NULL)
+        scorep_real_0 = (__typeof__(scorep_real_0))scorep_libwrap_resolve_here("_gfortran_caf_is_contiguous");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "_gfortran_caf_is_contiguous",
+                                       "libcaf.h", "_gfortran_caf_is_contiguous", SCOREP_ROLE_FUNCTION);
+    return scorep_libwrap_rt_0(desc);
 }
 static __attribute__((used)) _Bool scorep_libwrap_rt_0(gfc_descriptor_t * desc)
 {
@@ -91,6 +91,9 @@ static __attribute__((used)) _Bool scorep_libwrap_rt_0(gfc_descriptor_t * desc)
         return scorep_real_0(desc);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_0 == NULL, 0)) {
+        return scorep_libwrap_first_0(desc);
+    }
     return scorep_libwrap_record_0(desc, scorep_r);
 }
 __asm__(".globl _gfortran_caf_is_contiguous\n\t.set _gfortran_caf_is_contiguous, scorep_libwrap_rt_0");
@@ -98,22 +101,10 @@ __asm__(".globl _gfortran_caf_is_contiguous\n\t.set _gfortran_caf_is_contiguous,
 /* wrapper 1: _gfortran_caf_init (libcaf.h:229) */
 static scorep_region scorep_region_1 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_1)(int * argc, char *** argv);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) void scorep_libwrap_rt_1(int * argc, char *** argv);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_1(int * argc, char *** argv, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_1 == NULL, 0)) {
-        if (scorep_real_1 == NULL)
-            scorep_real_1 = (__typeof__(scorep_real_1))scorep_libwrap_resolve_here("_gfortran_caf_init");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "_gfortran_caf_init",
-                                                    "libcaf.h", "_gfortran_caf_init",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            scorep_real_1(argc, argv);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_real_1(argc, argv);
@@ -122,6 +113,17 @@ static __attribute__((noinline)) void scorep_libwrap_record_1(int * argc, char *
     scorep_libwrap_end(scorep_r);
     return;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_1(int * argc, char *** argv)
+{
+    if (scorep_real_1 == NULL)
+        scorep_real_1 = (__typeof__(scorep_real_1))scorep_libwrap_resolve_here("_gfortran_caf_init");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "_gfortran_caf_init",
+                                       "libcaf.h", "_gfortran_caf_init", SCOREP_ROLE_FUNCTION);
+    scorep_libwrap_rt_1(argc, argv);
 }
 static __attribute__((used)) void scorep_libwrap_rt_1(int * argc, char *** argv)
 {
@@ -132,6 +134,10 @@ static __attribute__((used)) void scorep_libwrap_rt_1(int * argc, char *** argv)
         return;
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_1 == NULL, 0)) {
+        scorep_libwrap_first_1(argc, argv);
+        return;
+    }
     scorep_libwrap_record_1(argc, argv, scorep_r);
 }
 __asm__(".globl _gfortran_caf_init\n\t.set _gfortran_caf_init, scorep_libwrap_rt_1");
@@ -139,22 +145,10 @@ __asm__(".globl _gfortran_caf_init\n\t.set _gfortran_caf_init, scorep_libwrap_rt
 /* wrapper 2: _gfortran_caf_finalize (libcaf.h:230) */
 static scorep_region scorep_region_2 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_2)(void);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) void scorep_libwrap_rt_2(void);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_2(scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_2 == NULL, 0)) {
-        if (scorep_real_2 == NULL)
-            scorep_real_2 = (__typeof__(scorep_real_2))scorep_libwrap_resolve_here("_gfortran_caf_finalize");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "_gfortran_caf_finalize",
-                                                    "libcaf.h", "_gfortran_caf_finalize",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            scorep_real_2();
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_exit(scorep_r);
@@ -165,6 +159,17 @@ static __attribute__((noinline)) void scorep_libwrap_record_2(scorep_region scor
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_2(void)
+{
+    if (scorep_real_2 == NULL)
+        scorep_real_2 = (__typeof__(scorep_real_2))scorep_libwrap_resolve_here("_gfortran_caf_finalize");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "_gfortran_caf_finalize",
+                                       "libcaf.h", "_gfortran_caf_finalize", SCOREP_ROLE_FUNCTION);
+    scorep_libwrap_rt_2();
+}
 static __attribute__((used)) void scorep_libwrap_rt_2(void)
 {
     scorep_region scorep_r = scorep_region_2;
@@ -174,6 +179,10 @@ static __attribute__((used)) void scorep_libwrap_rt_2(void)
         return;
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_2 == NULL, 0)) {
+        scorep_libwrap_first_2();
+        return;
+    }
     scorep_libwrap_record_2(scorep_r);
 }
 __asm__(".globl _gfortran_caf_finalize\n\t.set _gfortran_caf_finalize, scorep_libwrap_rt_2");
@@ -181,21 +190,10 @@ __asm__(".globl _gfortran_caf_finalize\n\t.set _gfortran_caf_finalize, scorep_li
 /* wrapper 3: _gfortran_caf_this_image (libcaf.h:232) */
 static scorep_region scorep_region_3 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_3)(int distance);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_3(int distance);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_3(int distance, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_3 == NULL, 0)) {
-        if (scorep_real_3 == NULL)
-            scorep_real_3 = (__typeof__(scorep_real_3))scorep_libwrap_resolve_here("_gfortran_caf_this_image");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "_gfortran_caf_this_image",
-                                                    "libcaf.h", "_gfortran_caf_this_image",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            return scorep_real_3(distance);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     int scorep_result = scorep_real_3(distance);
@@ -203,6 +201,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_3(int distance, score
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_3(int distance)
+{
+    if (scorep_real_3 == NULL)
+        scorep_real_3 = (__typeof__(scorep_real_3))scorep_libwrap_resolve_here("_gfortran_caf_this_image");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "_gfortran_caf_this_image",
+                                       "libcaf.h", "_gfortran_caf_this_image", SCOREP_ROLE_FUNCTION);
+    return scorep_libwrap_rt_3(distance);
 }
 static __attribute__((used)) int scorep_libwrap_rt_3(int distance)
 {
@@ -212,6 +221,9 @@ static __attribute__((used)) int scorep_libwrap_rt_3(int distance)
         return scorep_real_3(distance);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_3 == NULL, 0)) {
+        return scorep_libwrap_first_3(distance);
+    }
     return scorep_libwrap_record_3(distance, scorep_r);
 }
 __asm__(".globl _gfortran_caf_this_image\n\t.set _gfortran_caf_this_image, scorep_libwrap_rt_3");
@@ -219,21 +231,10 @@ __asm__(".globl _gfortran_caf_this_image\n\t.set _gfortran_caf_this_image, score
 /* wrapper 4: _gfortran_caf_num_images (libcaf.h:233) */
 static scorep_region scorep_region_4 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_4)(int distance, int failed);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_4(int distance, int failed);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_4(int distance, int failed, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_4 == NULL, 0)) {
-        if (scorep_real_4 == NULL)
-            scorep_real_4 = (__typeof__(scorep_real_4))scorep_libwrap_resolve_here("_gfortran_caf_num_images");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "_gfortran_caf_num_images",
-                                                    "libcaf.h", "_gfortran_caf_num_images",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            return scorep_real_4(distance, failed);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     int scorep_result = scorep_real_4(distance, failed);
@@ -241,6 +242,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_4(int distance, int f
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_4(int distance, int failed)
+{
+    if (scorep_real_4 == NULL)
+        scorep_real_4 = (__typeof__(scorep_real_4))scorep_libwrap_resolve_here("_gfortran_caf_num_images");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "_gfortran_caf_num_images",
+                                       "libcaf.h", "_gfortran_caf_num_images", SCOREP_ROLE_FUNCTION);
+    return scorep_libwrap_rt_4(distance, failed);
 }
 static __attribute__((used)) int scorep_libwrap_rt_4(int distance, int failed)
 {
@@ -250,6 +262,9 @@ static __attribute__((used)) int scorep_libwrap_rt_4(int distance, int failed)
         return scorep_real_4(distance, failed);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_4 == NULL, 0)) {
+        return scorep_libwrap_first_4(distance, failed);
+    }
     return scorep_libwrap_record_4(distance, failed, scorep_r);
 }
 __asm__(".globl _gfortran_caf_num_images\n\t.set _gfortran_caf_num_images, scorep_libwrap_rt_4");
@@ -257,22 +272,10 @@ __asm__(".globl _gfortran_caf_num_images\n\t.set _gfortran_caf_num_images, score
 /* wrapper 5: _gfortran_caf_register (libcaf.h:236) */
 static scorep_region scorep_region_5 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_5)(size_t size, caf_register_t type, caf_token_t * token, gfc_descriptor_t * desc, int * stat, char * errmsg, charlen_t errmsg_len);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) void scorep_libwrap_rt_5(size_t size, caf_register_t type, caf_token_t * token, gfc_descriptor_t * desc, int * stat, char * errmsg, charlen_t errmsg_len);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_5(size_t size, caf_register_t type, caf_token_t * token, gfc_descriptor_t * desc, int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_5 == NULL, 0)) {
-        if (scorep_real_5 == NULL)
-            scorep_real_5 = (__typeof__(scorep_real_5))scorep_libwrap_resolve_here("_gfortran_caf_register");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "_gfortran_caf_register",
-                                                    "libcaf.h", "_gfortran_caf_register",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            scorep_real_5(size, type, token, desc, stat, errmsg, errmsg_len);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_real_5(size, type, token, desc, stat, errmsg, errmsg_len);
@@ -283,6 +286,17 @@ static __attribute__((noinline)) void scorep_libwrap_record_5(size_t size, caf_r
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_5(size_t size, caf_register_t type, caf_token_t * token, gfc_descriptor_t * desc, int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    if (scorep_real_5 == NULL)
+        scorep_real_5 = (__typeof__(scorep_real_5))scorep_libwrap_resolve_here("_gfortran_caf_register");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "_gfortran_caf_register",
+                                       "libcaf.h", "_gfortran_caf_register", SCOREP_ROLE_FUNCTION);
+    scorep_libwrap_rt_5(size, type, token, desc, stat, errmsg, errmsg_len);
+}
 static __attribute__((used)) void scorep_libwrap_rt_5(size_t size, caf_register_t type, caf_token_t * token, gfc_descriptor_t * desc, int * stat, char * errmsg, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_5;
@@ -292,6 +306,10 @@ static __attribute__((used)) void scorep_libwrap_rt_5(size_t size, caf_register_
         return;
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_5 == NULL, 0)) {
+        scorep_libwrap_first_5(size, type, token, desc, stat, errmsg, errmsg_len);
+        return;
+    }
     scorep_libwrap_record_5(size, type, token, desc, stat, errmsg, errmsg_len, scorep_r);
 }
 __asm__(".globl _gfortran_caf_register\n\t.set _gfortran_caf_register, scorep_libwrap_rt_5");
@@ -299,22 +317,10 @@ __asm__(".globl _gfortran_caf_register\n\t.set _gfortran_caf_register, scorep_li
 /* wrapper 6: _gfortran_caf_deregister (libcaf.h:238) */
 static scorep_region scorep_region_6 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_6)(caf_token_t * token, int type, int * stat, char * errmsg, charlen_t errmsg_len);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) void scorep_libwrap_rt_6(caf_token_t * token, int type, int * stat, char * errmsg, charlen_t errmsg_len);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_6(caf_token_t * token, int type, int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_6 == NULL, 0)) {
-        if (scorep_real_6 == NULL)
-            scorep_real_6 = (__typeof__(scorep_real_6))scorep_libwrap_resolve_here("_gfortran_caf_deregister");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "_gfortran_caf_deregister",
-                                                    "libcaf.h", "_gfortran_caf_deregister",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            scorep_real_6(token, type, stat, errmsg, errmsg_len);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     if (token)
@@ -325,6 +331,17 @@ static __attribute__((noinline)) void scorep_libwrap_record_6(caf_token_t * toke
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_6(caf_token_t * token, int type, int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    if (scorep_real_6 == NULL)
+        scorep_real_6 = (__typeof__(scorep_real_6))scorep_libwrap_resolve_here("_gfortran_caf_deregister");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "_gfortran_caf_deregister",
+                                       "libcaf.h", "_gfortran_caf_deregister", SCOREP_ROLE_FUNCTION);
+    scorep_libwrap_rt_6(token, type, stat, errmsg, errmsg_len);
+}
 static __attribute__((used)) void scorep_libwrap_rt_6(caf_token_t * token, int type, int * stat, char * errmsg, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_6;
@@ -333,6 +350,10 @@ static __attribute__((used)) void scorep_libwrap_rt_6(caf_token_t * token, int t
         scorep_real_6(token, type, stat, errmsg, errmsg_len);
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_6 == NULL, 0)) {
+        scorep_libwrap_first_6(token, type, stat, errmsg, errmsg_len);
+        return;
     }
     scorep_libwrap_record_6(token, type, stat, errmsg, errmsg_len, scorep_r);
 }
@@ -529,21 +550,10 @@ __asm__(".globl _gfortran_caf_sendget_by_ref\n\t.set _gfortran_caf_sendget_by_re
 /* wrapper 13: _gfortran_caf_is_present (libcaf.h:288) */
 static scorep_region scorep_region_13 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_13)(caf_token_t token, int image_index, caf_reference_t * refs);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_13(caf_token_t token, int image_index, caf_reference_t * refs);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_13(caf_token_t token, int image_index, caf_reference_t * refs, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_13 == NULL, 0)) {
-        if (scorep_real_13 == NULL)
-            scorep_real_13 = (__typeof__(scorep_real_13))scorep_libwrap_resolve_here("_gfortran_caf_is_present");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "_gfortran_caf_is_present",
-                                                    "libcaf.h", "_gfortran_caf_is_present",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            return scorep_real_13(token, image_index, refs);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     int scorep_result = scorep_real_13(token, image_index, refs);
@@ -551,6 +561,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_13(caf_token_t token,
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_13(caf_token_t token, int image_index, caf_reference_t * refs)
+{
+    if (scorep_real_13 == NULL)
+        scorep_real_13 = (__typeof__(scorep_real_13))scorep_libwrap_resolve_here("_gfortran_caf_is_present");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "_gfortran_caf_is_present",
+                                       "libcaf.h", "_gfortran_caf_is_present", SCOREP_ROLE_FUNCTION);
+    return scorep_libwrap_rt_13(token, image_index, refs);
 }
 static __attribute__((used)) int scorep_libwrap_rt_13(caf_token_t token, int image_index, caf_reference_t * refs)
 {
@@ -560,6 +581,9 @@ static __attribute__((used)) int scorep_libwrap_rt_13(caf_token_t token, int ima
         return scorep_real_13(token, image_index, refs);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_13 == NULL, 0)) {
+        return scorep_libwrap_first_13(token, image_index, refs);
+    }
     return scorep_libwrap_record_13(token, image_index, refs, scorep_r);
 }
 __asm__(".globl _gfortran_caf_is_present\n\t.set _gfortran_caf_is_present, scorep_libwrap_rt_13");
@@ -567,22 +591,10 @@ __asm__(".globl _gfortran_caf_is_present\n\t.set _gfortran_caf_is_present, score
 /* wrapper 14: _gfortran_caf_co_broadcast (libcaf.h:291) */
 static scorep_region scorep_region_14 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_14)(gfc_descriptor_t * a, int source_image, int * stat, char * errmsg, charlen_t errmsg_len);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) void scorep_libwrap_rt_14(gfc_descriptor_t * a, int source_image, int * stat, char * errmsg, charlen_t errmsg_len);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_14(gfc_descriptor_t * a, int source_image, int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_14 == NULL, 0)) {
-        if (scorep_real_14 == NULL)
-            scorep_real_14 = (__typeof__(scorep_real_14))scorep_libwrap_resolve_here("_gfortran_caf_co_broadcast");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "_gfortran_caf_co_broadcast",
-                                                    "libcaf.h", "_gfortran_caf_co_broadcast",
-                                                    SCOREP_ROLE_ONE2ALL)) == SCOREP_INVALID_ID) {
-            scorep_real_14(a, source_image, stat, errmsg, errmsg_len);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_mpi_collective_begin();
     scorep_caf_quiet_begin();
@@ -593,6 +605,17 @@ static __attribute__((noinline)) void scorep_libwrap_record_14(gfc_descriptor_t 
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_14(gfc_descriptor_t * a, int source_image, int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    if (scorep_real_14 == NULL)
+        scorep_real_14 = (__typeof__(scorep_real_14))scorep_libwrap_resolve_here("_gfortran_caf_co_broadcast");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "_gfortran_caf_co_broadcast",
+                                       "libcaf.h", "_gfortran_caf_co_broadcast", SCOREP_ROLE_ONE2ALL);
+    scorep_libwrap_rt_14(a, source_image, stat, errmsg, errmsg_len);
+}
 static __attribute__((used)) void scorep_libwrap_rt_14(gfc_descriptor_t * a, int source_image, int * stat, char * errmsg, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_14;
@@ -602,6 +625,10 @@ static __attribute__((used)) void scorep_libwrap_rt_14(gfc_descriptor_t * a, int
         return;
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_14 == NULL, 0)) {
+        scorep_libwrap_first_14(a, source_image, stat, errmsg, errmsg_len);
+        return;
+    }
     scorep_libwrap_record_14(a, source_image, stat, errmsg, errmsg_len, scorep_r);
 }
 __asm__(".globl _gfortran_caf_co_broadcast\n\t.set _gfortran_caf_co_broadcast, scorep_libwrap_rt_14");
@@ -609,22 +636,10 @@ __asm__(".globl _gfortran_caf_co_broadcast\n\t.set _gfortran_caf_co_broadcast, s
 /* wrapper 15: _gfortran_caf_co_max (libcaf.h:292) */
 static scorep_region scorep_region_15 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_15)(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) void scorep_libwrap_rt_15(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_15(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_15 == NULL, 0)) {
-        if (scorep_real_15 == NULL)
-            scorep_real_15 = (__typeof__(scorep_real_15))scorep_libwrap_resolve_here("_gfortran_caf_co_max");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "_gfortran_caf_co_max",
-                                                    "libcaf.h", "_gfortran_caf_co_max",
-                                                    SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
-            scorep_real_15(a, result_image, stat, errmsg, a_len, errmsg_len);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_mpi_collective_begin();
     scorep_caf_quiet_begin();
@@ -635,6 +650,17 @@ static __attribute__((noinline)) void scorep_libwrap_record_15(gfc_descriptor_t 
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_15(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len)
+{
+    if (scorep_real_15 == NULL)
+        scorep_real_15 = (__typeof__(scorep_real_15))scorep_libwrap_resolve_here("_gfortran_caf_co_max");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "_gfortran_caf_co_max",
+                                       "libcaf.h", "_gfortran_caf_co_max", SCOREP_ROLE_ALL2ALL);
+    scorep_libwrap_rt_15(a, result_image, stat, errmsg, a_len, errmsg_len);
+}
 static __attribute__((used)) void scorep_libwrap_rt_15(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_15;
@@ -644,6 +670,10 @@ static __attribute__((used)) void scorep_libwrap_rt_15(gfc_descriptor_t * a, int
         return;
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_15 == NULL, 0)) {
+        scorep_libwrap_first_15(a, result_image, stat, errmsg, a_len, errmsg_len);
+        return;
+    }
     scorep_libwrap_record_15(a, result_image, stat, errmsg, a_len, errmsg_len, scorep_r);
 }
 __asm__(".globl _gfortran_caf_co_max\n\t.set _gfortran_caf_co_max, scorep_libwrap_rt_15");
@@ -651,22 +681,10 @@ __asm__(".globl _gfortran_caf_co_max\n\t.set _gfortran_caf_co_max, scorep_libwra
 /* wrapper 16: _gfortran_caf_co_min (libcaf.h:293) */
 static scorep_region scorep_region_16 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_16)(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) void scorep_libwrap_rt_16(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_16(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_16 == NULL, 0)) {
-        if (scorep_real_16 == NULL)
-            scorep_real_16 = (__typeof__(scorep_real_16))scorep_libwrap_resolve_here("_gfortran_caf_co_min");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "_gfortran_caf_co_min",
-                                                    "libcaf.h", "_gfortran_caf_co_min",
-                                                    SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
-            scorep_real_16(a, result_image, stat, errmsg, a_len, errmsg_len);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_mpi_collective_begin();
     scorep_caf_quiet_begin();
@@ -677,6 +695,17 @@ static __attribute__((noinline)) void scorep_libwrap_record_16(gfc_descriptor_t 
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_16(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len)
+{
+    if (scorep_real_16 == NULL)
+        scorep_real_16 = (__typeof__(scorep_real_16))scorep_libwrap_resolve_here("_gfortran_caf_co_min");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "_gfortran_caf_co_min",
+                                       "libcaf.h", "_gfortran_caf_co_min", SCOREP_ROLE_ALL2ALL);
+    scorep_libwrap_rt_16(a, result_image, stat, errmsg, a_len, errmsg_len);
+}
 static __attribute__((used)) void scorep_libwrap_rt_16(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_16;
@@ -686,6 +715,10 @@ static __attribute__((used)) void scorep_libwrap_rt_16(gfc_descriptor_t * a, int
         return;
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_16 == NULL, 0)) {
+        scorep_libwrap_first_16(a, result_image, stat, errmsg, a_len, errmsg_len);
+        return;
+    }
     scorep_libwrap_record_16(a, result_image, stat, errmsg, a_len, errmsg_len, scorep_r);
 }
 __asm__(".globl _gfortran_caf_co_min\n\t.set _gfortran_caf_co_min, scorep_libwrap_rt_16");
@@ -693,22 +726,10 @@ __asm__(".globl _gfortran_caf_co_min\n\t.set _gfortran_caf_co_min, scorep_libwra
 /* wrapper 17: _gfortran_caf_co_reduce (libcaf.h:294) */
 static scorep_region scorep_region_17 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_17)(gfc_descriptor_t * a, void *(*opr)(void *, void *), int opr_flags, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) void scorep_libwrap_rt_17(gfc_descriptor_t * a, void *(*opr)(void *, void *), int opr_flags, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_17(gfc_descriptor_t * a, void *(*opr)(void *, void *), int opr_flags, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_17 == NULL, 0)) {
-        if (scorep_real_17 == NULL)
-            scorep_real_17 = (__typeof__(scorep_real_17))scorep_libwrap_resolve_here("_gfortran_caf_co_reduce");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "_gfortran_caf_co_reduce",
-                                                    "libcaf.h", "_gfortran_caf_co_reduce",
-                                                    SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
-            scorep_real_17(a, opr, opr_flags, result_image, stat, errmsg, a_len, errmsg_len);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_mpi_collective_begin();
     scorep_caf_quiet_begin();
@@ -719,6 +740,17 @@ static __attribute__((noinline)) void scorep_libwrap_record_17(gfc_descriptor_t 
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_17(gfc_descriptor_t * a, void *(*opr)(void *, void *), int opr_flags, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len)
+{
+    if (scorep_real_17 == NULL)
+        scorep_real_17 = (__typeof__(scorep_real_17))scorep_libwrap_resolve_here("_gfortran_caf_co_reduce");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "_gfortran_caf_co_reduce",
+                                       "libcaf.h", "_gfortran_caf_co_reduce", SCOREP_ROLE_ALL2ALL);
+    scorep_libwrap_rt_17(a, opr, opr_flags, result_image, stat, errmsg, a_len, errmsg_len);
+}
 static __attribute__((used)) void scorep_libwrap_rt_17(gfc_descriptor_t * a, void *(*opr)(void *, void *), int opr_flags, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_17;
@@ -728,6 +760,10 @@ static __attribute__((used)) void scorep_libwrap_rt_17(gfc_descriptor_t * a, voi
         return;
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_17 == NULL, 0)) {
+        scorep_libwrap_first_17(a, opr, opr_flags, result_image, stat, errmsg, a_len, errmsg_len);
+        return;
+    }
     scorep_libwrap_record_17(a, opr, opr_flags, result_image, stat, errmsg, a_len, errmsg_len, scorep_r);
 }
 __asm__(".globl _gfortran_caf_co_reduce\n\t.set _gfortran_caf_co_reduce, scorep_libwrap_rt_17");
@@ -735,22 +771,10 @@ __asm__(".globl _gfortran_caf_co_reduce\n\t.set _gfortran_caf_co_reduce, scorep_
 /* wrapper 18: _gfortran_caf_co_sum (libcaf.h:296) */
 static scorep_region scorep_region_18 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_18)(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, charlen_t errmsg_len);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) void scorep_libwrap_rt_18(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, charlen_t errmsg_len);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_18(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_18 == NULL, 0)) {
-        if (scorep_real_18 == NULL)
-            scorep_real_18 = (__typeof__(scorep_real_18))scorep_libwrap_resolve_here("_gfortran_caf_co_sum");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "_gfortran_caf_co_sum",
-                                                    "libcaf.h", "_gfortran_caf_co_sum",
-                                                    SCOREP_ROLE_ALL2ALL)) == SCOREP_INVALID_ID) {
-            scorep_real_18(a, result_image, stat, errmsg, errmsg_len);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_mpi_collective_begin();
     scorep_caf_quiet_begin();
@@ -761,6 +785,17 @@ static __attribute__((noinline)) void scorep_libwrap_record_18(gfc_descriptor_t 
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_18(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    if (scorep_real_18 == NULL)
+        scorep_real_18 = (__typeof__(scorep_real_18))scorep_libwrap_resolve_here("_gfortran_caf_co_sum");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "_gfortran_caf_co_sum",
+                                       "libcaf.h", "_gfortran_caf_co_sum", SCOREP_ROLE_ALL2ALL);
+    scorep_libwrap_rt_18(a, result_image, stat, errmsg, errmsg_len);
+}
 static __attribute__((used)) void scorep_libwrap_rt_18(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_18;
@@ -770,6 +805,10 @@ static __attribute__((used)) void scorep_libwrap_rt_18(gfc_descriptor_t * a, int
         return;
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_18 == NULL, 0)) {
+        scorep_libwrap_first_18(a, result_image, stat, errmsg, errmsg_len);
+        return;
+    }
     scorep_libwrap_record_18(a, result_image, stat, errmsg, errmsg_len, scorep_r);
 }
 __asm__(".globl _gfortran_caf_co_sum\n\t.set _gfortran_caf_co_sum, scorep_libwrap_rt_18");
@@ -777,22 +816,10 @@ __asm__(".globl _gfortran_caf_co_sum\n\t.set _gfortran_caf_co_sum, scorep_libwra
 /* wrapper 19: _gfortran_caf_sync_all (libcaf.h:298) */
 static scorep_region scorep_region_19 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_19)(int * stat, char * errmsg, charlen_t errmsg_len);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) void scorep_libwrap_rt_19(int * stat, char * errmsg, charlen_t errmsg_len);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_19(int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_19 == NULL, 0)) {
-        if (scorep_real_19 == NULL)
-            scorep_real_19 = (__typeof__(scorep_real_19))scorep_libwrap_resolve_here("_gfortran_caf_sync_all");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "_gfortran_caf_sync_all",
-                                                    "libcaf.h", "_gfortran_caf_sync_all",
-                                                    SCOREP_ROLE_BARRIER)) == SCOREP_INVALID_ID) {
-            scorep_real_19(stat, errmsg, errmsg_len);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_mpi_collective_begin();
     scorep_caf_quiet_begin();
@@ -803,6 +830,17 @@ static __attribute__((noinline)) void scorep_libwrap_record_19(int * stat, char 
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_19(int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    if (scorep_real_19 == NULL)
+        scorep_real_19 = (__typeof__(scorep_real_19))scorep_libwrap_resolve_here("_gfortran_caf_sync_all");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "_gfortran_caf_sync_all",
+                                       "libcaf.h", "_gfortran_caf_sync_all", SCOREP_ROLE_BARRIER);
+    scorep_libwrap_rt_19(stat, errmsg, errmsg_len);
+}
 static __attribute__((used)) void scorep_libwrap_rt_19(int * stat, char * errmsg, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_19;
@@ -812,6 +850,10 @@ static __attribute__((used)) void scorep_libwrap_rt_19(int * stat, char * errmsg
         return;
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_19 == NULL, 0)) {
+        scorep_libwrap_first_19(stat, errmsg, errmsg_len);
+        return;
+    }
     scorep_libwrap_record_19(stat, errmsg, errmsg_len, scorep_r);
 }
 __asm__(".globl _gfortran_caf_sync_all\n\t.set _gfortran_caf_sync_all, scorep_libwrap_rt_19");
@@ -819,22 +861,10 @@ __asm__(".globl _gfortran_caf_sync_all\n\t.set _gfortran_caf_sync_all, scorep_li
 /* wrapper 20: _gfortran_caf_sync_images (libcaf.h:299) */
 static scorep_region scorep_region_20 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_20)(int count, int images[], int * stat, char * errmsg, charlen_t errmsg_len);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) void scorep_libwrap_rt_20(int count, int images[], int * stat, char * errmsg, charlen_t errmsg_len);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_20(int count, int images[], int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_20 == NULL, 0)) {
-        if (scorep_real_20 == NULL)
-            scorep_real_20 = (__typeof__(scorep_real_20))scorep_libwrap_resolve_here("_gfortran_caf_sync_images");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "_gfortran_caf_sync_images",
-                                                    "libcaf.h", "_gfortran_caf_sync_images",
-                                                    SCOREP_ROLE_BARRIER)) == SCOREP_INVALID_ID) {
-            scorep_real_20(count, images, stat, errmsg, errmsg_len);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_mpi_collective_begin();
     scorep_caf_quiet_begin();
@@ -845,6 +875,17 @@ static __attribute__((noinline)) void scorep_libwrap_record_20(int count, int im
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_20(int count, int images[], int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    if (scorep_real_20 == NULL)
+        scorep_real_20 = (__typeof__(scorep_real_20))scorep_libwrap_resolve_here("_gfortran_caf_sync_images");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "_gfortran_caf_sync_images",
+                                       "libcaf.h", "_gfortran_caf_sync_images", SCOREP_ROLE_BARRIER);
+    scorep_libwrap_rt_20(count, images, stat, errmsg, errmsg_len);
+}
 static __attribute__((used)) void scorep_libwrap_rt_20(int count, int images[], int * stat, char * errmsg, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_20;
@@ -854,6 +895,10 @@ static __attribute__((used)) void scorep_libwrap_rt_20(int count, int images[], 
         return;
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_20 == NULL, 0)) {
+        scorep_libwrap_first_20(count, images, stat, errmsg, errmsg_len);
+        return;
+    }
     scorep_libwrap_record_20(count, images, stat, errmsg, errmsg_len, scorep_r);
 }
 __asm__(".globl _gfortran_caf_sync_images\n\t.set _gfortran_caf_sync_images, scorep_libwrap_rt_20");
@@ -861,22 +906,10 @@ __asm__(".globl _gfortran_caf_sync_images\n\t.set _gfortran_caf_sync_images, sco
 /* wrapper 21: _gfortran_caf_sync_memory (libcaf.h:300) */
 static scorep_region scorep_region_21 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_21)(int * stat, char * errmsg, charlen_t errmsg_len);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) void scorep_libwrap_rt_21(int * stat, char * errmsg, charlen_t errmsg_len);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_21(int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_21 == NULL, 0)) {
-        if (scorep_real_21 == NULL)
-            scorep_real_21 = (__typeof__(scorep_real_21))scorep_libwrap_resolve_here("_gfortran_caf_sync_memory");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "_gfortran_caf_sync_memory",
-                                                    "libcaf.h", "_gfortran_caf_sync_memory",
-                                                    SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
-            scorep_real_21(stat, errmsg, errmsg_len);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_real_21(stat, errmsg, errmsg_len);
@@ -884,6 +917,17 @@ static __attribute__((noinline)) void scorep_libwrap_record_21(int * stat, char 
     scorep_libwrap_end(scorep_r);
     return;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_21(int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    if (scorep_real_21 == NULL)
+        scorep_real_21 = (__typeof__(scorep_real_21))scorep_libwrap_resolve_here("_gfortran_caf_sync_memory");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "_gfortran_caf_sync_memory",
+                                       "libcaf.h", "_gfortran_caf_sync_memory", SCOREP_ROLE_RMA);
+    scorep_libwrap_rt_21(stat, errmsg, errmsg_len);
 }
 static __attribute__((used)) void scorep_libwrap_rt_21(int * stat, char * errmsg, charlen_t errmsg_len)
 {
@@ -894,6 +938,10 @@ static __attribute__((used)) void scorep_libwrap_rt_21(int * stat, char * errmsg
         return;
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_21 == NULL, 0)) {
+        scorep_libwrap_first_21(stat, errmsg, errmsg_len);
+        return;
+    }
     scorep_libwrap_record_21(stat, errmsg, errmsg_len, scorep_r);
 }
 __asm__(".globl _gfortran_caf_sync_memory\n\t.set _gfortran_caf_sync_memory, scorep_libwrap_rt_21");
@@ -901,22 +949,10 @@ __asm__(".globl _gfortran_caf_sync_memory\n\t.set _gfortran_caf_sync_memory, sco
 /* wrapper 22: _gfortran_caf_stop_str (libcaf.h:302) */
 static scorep_region scorep_region_22 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_22)(const char * string, charlen_t len, _Bool quiet);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) void scorep_libwrap_rt_22(const char * string, charlen_t len, _Bool quiet);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_22(const char * string, charlen_t len, _Bool quiet, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_22 == NULL, 0)) {
-        if (scorep_real_22 == NULL)
-            scorep_real_22 = (__typeof__(scorep_real_22))scorep_libwrap_resolve_here("_gfortran_caf_stop_str");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "_gfortran_caf_stop_str",
-                                                    "libcaf.h", "_gfortran_caf_stop_str",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            scorep_real_22(string, len, quiet);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_exit(scorep_r);
@@ -927,6 +963,17 @@ static __attribute__((noinline)) void scorep_libwrap_record_22(const char * stri
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_22(const char * string, charlen_t len, _Bool quiet)
+{
+    if (scorep_real_22 == NULL)
+        scorep_real_22 = (__typeof__(scorep_real_22))scorep_libwrap_resolve_here("_gfortran_caf_stop_str");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "_gfortran_caf_stop_str",
+                                       "libcaf.h", "_gfortran_caf_stop_str", SCOREP_ROLE_FUNCTION);
+    scorep_libwrap_rt_22(string, len, quiet);
+}
 static __attribute__((used)) void scorep_libwrap_rt_22(const char * string, charlen_t len, _Bool quiet)
 {
     scorep_region scorep_r = scorep_region_22;
@@ -936,6 +983,10 @@ static __attribute__((used)) void scorep_libwrap_rt_22(const char * string, char
         return;
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_22 == NULL, 0)) {
+        scorep_libwrap_first_22(string, len, quiet);
+        return;
+    }
     scorep_libwrap_record_22(string, len, quiet, scorep_r);
 }
 __asm__(".globl _gfortran_caf_stop_str\n\t.set _gfortran_caf_stop_str, scorep_libwrap_rt_22");
@@ -943,22 +994,10 @@ __asm__(".globl _gfortran_caf_stop_str\n\t.set _gfortran_caf_stop_str, scorep_li
 /* wrapper 23: _gfortran_caf_stop_numeric (libcaf.h:304) */
 static scorep_region scorep_region_23 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_23)(int stop_code, _Bool quiet);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) void scorep_libwrap_rt_23(int stop_code, _Bool quiet);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_23(int stop_code, _Bool quiet, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_23 == NULL, 0)) {
-        if (scorep_real_23 == NULL)
-            scorep_real_23 = (__typeof__(scorep_real_23))scorep_libwrap_resolve_here("_gfortran_caf_stop_numeric");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "_gfortran_caf_stop_numeric",
-                                                    "libcaf.h", "_gfortran_caf_stop_numeric",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            scorep_real_23(stop_code, quiet);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_exit(scorep_r);
@@ -969,6 +1008,17 @@ static __attribute__((noinline)) void scorep_libwrap_record_23(int stop_code, _B
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_23(int stop_code, _Bool quiet)
+{
+    if (scorep_real_23 == NULL)
+        scorep_real_23 = (__typeof__(scorep_real_23))scorep_libwrap_resolve_here("_gfortran_caf_stop_numeric");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "_gfortran_caf_stop_numeric",
+                                       "libcaf.h", "_gfortran_caf_stop_numeric", SCOREP_ROLE_FUNCTION);
+    scorep_libwrap_rt_23(stop_code, quiet);
+}
 static __attribute__((used)) void scorep_libwrap_rt_23(int stop_code, _Bool quiet)
 {
     scorep_region scorep_r = scorep_region_23;
@@ -978,6 +1028,10 @@ static __attribute__((used)) void scorep_libwrap_rt_23(int stop_code, _Bool quie
         return;
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_23 == NULL, 0)) {
+        scorep_libwrap_first_23(stop_code, quiet);
+        return;
+    }
     scorep_libwrap_record_23(stop_code, quiet, scorep_r);
 }
 __asm__(".globl _gfortran_caf_stop_numeric\n\t.set _gfortran_caf_stop_numeric, scorep_libwrap_rt_23");
@@ -985,22 +1039,10 @@ __asm__(".globl _gfortran_caf_stop_numeric\n\t.set _gfortran_caf_stop_numeric, s
 /* wrapper 24: _gfortran_caf_error_stop_str (libcaf.h:305) */
 static scorep_region scorep_region_24 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_24)(const char * string, charlen_t len, _Bool quiet);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) void scorep_libwrap_rt_24(const char * string, charlen_t len, _Bool quiet);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_24(const char * string, charlen_t len, _Bool quiet, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_24 == NULL, 0)) {
-        if (scorep_real_24 == NULL)
-            scorep_real_24 = (__typeof__(scorep_real_24))scorep_libwrap_resolve_here("_gfortran_caf_error_stop_str");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_24, "_gfortran_caf_error_stop_str",
-                                                    "libcaf.h", "_gfortran_caf_error_stop_str",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            scorep_real_24(string, len, quiet);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_exit(scorep_r);
@@ -1011,6 +1053,17 @@ static __attribute__((noinline)) void scorep_libwrap_record_24(const char * stri
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_24(const char * string, charlen_t len, _Bool quiet)
+{
+    if (scorep_real_24 == NULL)
+        scorep_real_24 = (__typeof__(scorep_real_24))scorep_libwrap_resolve_here("_gfortran_caf_error_stop_str");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_24, "_gfortran_caf_error_stop_str",
+                                       "libcaf.h", "_gfortran_caf_error_stop_str", SCOREP_ROLE_FUNCTION);
+    scorep_libwrap_rt_24(string, len, quiet);
+}
 static __attribute__((used)) void scorep_libwrap_rt_24(const char * string, charlen_t len, _Bool quiet)
 {
     scorep_region scorep_r = scorep_region_24;
@@ -1020,6 +1073,10 @@ static __attribute__((used)) void scorep_libwrap_rt_24(const char * string, char
         return;
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_24 == NULL, 0)) {
+        scorep_libwrap_first_24(string, len, quiet);
+        return;
+    }
     scorep_libwrap_record_24(string, len, quiet, scorep_r);
 }
 __asm__(".globl _gfortran_caf_error_stop_str\n\t.set _gfortran_caf_error_stop_str, scorep_libwrap_rt_24");
@@ -1027,22 +1084,10 @@ __asm__(".globl _gfortran_caf_error_stop_str\n\t.set _gfortran_caf_error_stop_st
 /* wrapper 25: _gfortran_caf_error_stop (libcaf.h:307) */
 static scorep_region scorep_region_25 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_25)(int error, _Bool quiet);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) void scorep_libwrap_rt_25(int error, _Bool quiet);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_25(int error, _Bool quiet, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_25 == NULL, 0)) {
-        if (scorep_real_25 == NULL)
-            scorep_real_25 = (__typeof__(scorep_real_25))scorep_libwrap_resolve_here("_gfortran_caf_error_stop");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_25, "_gfortran_caf_error_stop",
-                                                    "libcaf.h", "_gfortran_caf_error_stop",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            scorep_real_25(error, quiet);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_exit(scorep_r);
@@ -1053,6 +1098,17 @@ static __attribute__((noinline)) void scorep_libwrap_record_25(int error, _Bool 
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_25(int error, _Bool quiet)
+{
+    if (scorep_real_25 == NULL)
+        scorep_real_25 = (__typeof__(scorep_real_25))scorep_libwrap_resolve_here("_gfortran_caf_error_stop");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_25, "_gfortran_caf_error_stop",
+                                       "libcaf.h", "_gfortran_caf_error_stop", SCOREP_ROLE_FUNCTION);
+    scorep_libwrap_rt_25(error, quiet);
+}
 static __attribute__((used)) void scorep_libwrap_rt_25(int error, _Bool quiet)
 {
     scorep_region scorep_r = scorep_region_25;
@@ -1062,6 +1118,10 @@ static __attribute__((used)) void scorep_libwrap_rt_25(int error, _Bool quiet)
         return;
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_25 == NULL, 0)) {
+        scorep_libwrap_first_25(error, quiet);
+        return;
+    }
     scorep_libwrap_record_25(error, quiet, scorep_r);
 }
 __asm__(".globl _gfortran_caf_error_stop\n\t.set _gfortran_caf_error_stop, scorep_libwrap_rt_25");
@@ -1069,22 +1129,10 @@ __asm__(".globl _gfortran_caf_error_stop\n\t.set _gfortran_caf_error_stop, score
 /* wrapper 26: _gfortran_caf_fail_image (libcaf.h:309) */
 static scorep_region scorep_region_26 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_26)(void);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) void scorep_libwrap_rt_26(void);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_26(scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_26 == NULL, 0)) {
-        if (scorep_real_26 == NULL)
-            scorep_real_26 = (__typeof__(scorep_real_26))scorep_libwrap_resolve_here("_gfortran_caf_fail_image");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_26, "_gfortran_caf_fail_image",
-                                                    "libcaf.h", "_gfortran_caf_fail_image",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            scorep_real_26();
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_exit(scorep_r);
@@ -1095,6 +1143,17 @@ static __attribute__((noinline)) void scorep_libwrap_record_26(scorep_region sco
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_26(void)
+{
+    if (scorep_real_26 == NULL)
+        scorep_real_26 = (__typeof__(scorep_real_26))scorep_libwrap_resolve_here("_gfortran_caf_fail_image");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_26, "_gfortran_caf_fail_image",
+                                       "libcaf.h", "_gfortran_caf_fail_image", SCOREP_ROLE_FUNCTION);
+    scorep_libwrap_rt_26();
+}
 static __attribute__((used)) void scorep_libwrap_rt_26(void)
 {
     scorep_region scorep_r = scorep_region_26;
@@ -1104,6 +1163,10 @@ static __attribute__((used)) void scorep_libwrap_rt_26(void)
         return;
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_26 == NULL, 0)) {
+        scorep_libwrap_first_26();
+        return;
+    }
     scorep_libwrap_record_26(scorep_r);
 }
 __asm__(".globl _gfortran_caf_fail_image\n\t.set _gfortran_caf_fail_image, scorep_libwrap_rt_26");
@@ -1111,22 +1174,10 @@ __asm__(".globl _gfortran_caf_fail_image\n\t.set _gfortran_caf_fail_image, score
 /* wrapper 27: _gfortran_caf_form_team (libcaf.h:311) */
 static scorep_region scorep_region_27 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_27)(int team_no, caf_team_t * team, int new_index);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) void scorep_libwrap_rt_27(int team_no, caf_team_t * team, int new_index);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_27(int team_no, caf_team_t * team, int new_index, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_27 == NULL, 0)) {
-        if (scorep_real_27 == NULL)
-            scorep_real_27 = (__typeof__(scorep_real_27))scorep_libwrap_resolve_here("_gfortran_caf_form_team");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_27, "_gfortran_caf_form_team",
-                                                    "libcaf.h", "_gfortran_caf_form_team",
-                                                    SCOREP_ROLE_COLLECTIVE)) == SCOREP_INVALID_ID) {
-            scorep_real_27(team_no, team, new_index);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_real_27(team_no, team, new_index);
@@ -1134,6 +1185,17 @@ static __attribute__((noinline)) void scorep_libwrap_record_27(int team_no, caf_
     scorep_libwrap_end(scorep_r);
     return;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_27(int team_no, caf_team_t * team, int new_index)
+{
+    if (scorep_real_27 == NULL)
+        scorep_real_27 = (__typeof__(scorep_real_27))scorep_libwrap_resolve_here("_gfortran_caf_form_team");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_27, "_gfortran_caf_form_team",
+                                       "libcaf.h", "_gfortran_caf_form_team", SCOREP_ROLE_COLLECTIVE);
+    scorep_libwrap_rt_27(team_no, team, new_index);
 }
 static __attribute__((used)) void scorep_libwrap_rt_27(int team_no, caf_team_t * team, int new_index)
 {
@@ -1144,6 +1206,10 @@ static __attribute__((used)) void scorep_libwrap_rt_27(int team_no, caf_team_t *
         return;
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_27 == NULL, 0)) {
+        scorep_libwrap_first_27(team_no, team, new_index);
+        return;
+    }
     scorep_libwrap_record_27(team_no, team, new_index, scorep_r);
 }
 __asm__(".globl _gfortran_caf_form_team\n\t.set _gfortran_caf_form_team, scorep_libwrap_rt_27");
@@ -1151,22 +1217,10 @@ __asm__(".globl _gfortran_caf_form_team\n\t.set _gfortran_caf_form_team, scorep_
 /* wrapper 28: _gfortran_caf_change_team (libcaf.h:312) */
 static scorep_region scorep_region_28 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_28)(caf_team_t * team, int coselector);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) void scorep_libwrap_rt_28(caf_team_t * team, int coselector);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_28(caf_team_t * team, int coselector, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_28 == NULL, 0)) {
-        if (scorep_real_28 == NULL)
-            scorep_real_28 = (__typeof__(scorep_real_28))scorep_libwrap_resolve_here("_gfortran_caf_change_team");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_28, "_gfortran_caf_change_team",
-                                                    "libcaf.h", "_gfortran_caf_change_team",
-                                                    SCOREP_ROLE_COLLECTIVE)) == SCOREP_INVALID_ID) {
-            scorep_real_28(team, coselector);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_real_28(team, coselector);
@@ -1175,6 +1229,17 @@ static __attribute__((noinline)) void scorep_libwrap_record_28(caf_team_t * team
     scorep_libwrap_end(scorep_r);
     return;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_28(caf_team_t * team, int coselector)
+{
+    if (scorep_real_28 == NULL)
+        scorep_real_28 = (__typeof__(scorep_real_28))scorep_libwrap_resolve_here("_gfortran_caf_change_team");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_28, "_gfortran_caf_change_team",
+                                       "libcaf.h", "_gfortran_caf_change_team", SCOREP_ROLE_COLLECTIVE);
+    scorep_libwrap_rt_28(team, coselector);
 }
 static __attribute__((used)) void scorep_libwrap_rt_28(caf_team_t * team, int coselector)
 {
@@ -1185,6 +1250,10 @@ static __attribute__((used)) void scorep_libwrap_rt_28(caf_team_t * team, int co
         return;
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_28 == NULL, 0)) {
+        scorep_libwrap_first_28(team, coselector);
+        return;
+    }
     scorep_libwrap_record_28(team, coselector, scorep_r);
 }
 __asm__(".globl _gfortran_caf_change_team\n\t.set _gfortran_caf_change_team, scorep_libwrap_rt_28");
@@ -1192,22 +1261,10 @@ __asm__(".globl _gfortran_caf_change_team\n\t.set _gfortran_caf_change_team, sco
 /* wrapper 29: _gfortran_caf_end_team (libcaf.h:313) */
 static scorep_region scorep_region_29 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_29)(caf_team_t * team);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) void scorep_libwrap_rt_29(caf_team_t * team);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_29(caf_team_t * team, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_29 == NULL, 0)) {
-        if (scorep_real_29 == NULL)
-            scorep_real_29 = (__typeof__(scorep_real_29))scorep_libwrap_resolve_here("_gfortran_caf_end_team");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_29, "_gfortran_caf_end_team",
-                                                    "libcaf.h", "_gfortran_caf_end_team",
-                                                    SCOREP_ROLE_COLLECTIVE)) == SCOREP_INVALID_ID) {
-            scorep_real_29(team);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_real_29(team);
@@ -1216,6 +1273,17 @@ static __attribute__((noinline)) void scorep_libwrap_record_29(caf_team_t * team
     scorep_libwrap_end(scorep_r);
     return;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_29(caf_team_t * team)
+{
+    if (scorep_real_29 == NULL)
+        scorep_real_29 = (__typeof__(scorep_real_29))scorep_libwrap_resolve_here("_gfortran_caf_end_team");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_29, "_gfortran_caf_end_team",
+                                       "libcaf.h", "_gfortran_caf_end_team", SCOREP_ROLE_COLLECTIVE);
+    scorep_libwrap_rt_29(team);
 }
 static __attribute__((used)) void scorep_libwrap_rt_29(caf_team_t * team)
 {
@@ -1226,6 +1294,10 @@ static __attribute__((used)) void scorep_libwrap_rt_29(caf_team_t * team)
         return;
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_29 == NULL, 0)) {
+        scorep_libwrap_first_29(team);
+        return;
+    }
     scorep_libwrap_record_29(team, scorep_r);
 }
 __asm__(".globl _gfortran_caf_end_team\n\t.set _gfortran_caf_end_team, scorep_libwrap_rt_29");
@@ -1233,22 +1305,10 @@ __asm__(".globl _gfortran_caf_end_team\n\t.set _gfortran_caf_end_team, scorep_li
 /* wrapper 30: _gfortran_caf_sync_team (libcaf.h:314) */
 static scorep_region scorep_region_30 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_30)(caf_team_t * team, int unused);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) void scorep_libwrap_rt_30(caf_team_t * team, int unused);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_30(caf_team_t * team, int unused, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_30 == NULL, 0)) {
-        if (scorep_real_30 == NULL)
-            scorep_real_30 = (__typeof__(scorep_real_30))scorep_libwrap_resolve_here("_gfortran_caf_sync_team");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_30, "_gfortran_caf_sync_team",
-                                                    "libcaf.h", "_gfortran_caf_sync_team",
-                                                    SCOREP_ROLE_BARRIER)) == SCOREP_INVALID_ID) {
-            scorep_real_30(team, unused);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_mpi_collective_begin();
     scorep_caf_quiet_begin();
@@ -1259,6 +1319,17 @@ static __attribute__((noinline)) void scorep_libwrap_record_30(caf_team_t * team
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_30(caf_team_t * team, int unused)
+{
+    if (scorep_real_30 == NULL)
+        scorep_real_30 = (__typeof__(scorep_real_30))scorep_libwrap_resolve_here("_gfortran_caf_sync_team");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_30, "_gfortran_caf_sync_team",
+                                       "libcaf.h", "_gfortran_caf_sync_team", SCOREP_ROLE_BARRIER);
+    scorep_libwrap_rt_30(team, unused);
+}
 static __attribute__((used)) void scorep_libwrap_rt_30(caf_team_t * team, int unused)
 {
     scorep_region scorep_r = scorep_region_30;
@@ -1268,6 +1339,10 @@ static __attribute__((used)) void scorep_libwrap_rt_30(caf_team_t * team, int un
         return;
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_30 == NULL, 0)) {
+        scorep_libwrap_first_30(team, unused);
+        return;
+    }
     scorep_libwrap_record_30(team, unused, scorep_r);
 }
 __asm__(".globl _gfortran_caf_sync_team\n\t.set _gfortran_caf_sync_team, scorep_libwrap_rt_30");
@@ -1275,21 +1350,10 @@ __asm__(".globl _gfortran_caf_sync_team\n\t.set _gfortran_caf_sync_team, scorep_
 /* wrapper 31: _gfortran_caf_team_number (libcaf.h:315) */
 static scorep_region scorep_region_31 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_31)(caf_team_t * team);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_31(caf_team_t * team);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_31(caf_team_t * team, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_31 == NULL, 0)) {
-        if (scorep_real_31 == NULL)
-            scorep_real_31 = (__typeof__(scorep_real_31))scorep_libwrap_resolve_here("_gfortran_caf_team_number");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_31, "_gfortran_caf_team_number",
-                                                    "libcaf.h", "_gfortran_caf_team_number",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            return scorep_real_31(team);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     int scorep_result = scorep_real_31(team);
@@ -1297,6 +1361,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_31(caf_team_t * team,
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_31(caf_team_t * team)
+{
+    if (scorep_real_31 == NULL)
+        scorep_real_31 = (__typeof__(scorep_real_31))scorep_libwrap_resolve_here("_gfortran_caf_team_number");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_31, "_gfortran_caf_team_number",
+                                       "libcaf.h", "_gfortran_caf_team_number", SCOREP_ROLE_FUNCTION);
+    return scorep_libwrap_rt_31(team);
 }
 static __attribute__((used)) int scorep_libwrap_rt_31(caf_team_t * team)
 {
@@ -1306,6 +1381,9 @@ static __attribute__((used)) int scorep_libwrap_rt_31(caf_team_t * team)
         return scorep_real_31(team);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_31 == NULL, 0)) {
+        return scorep_libwrap_first_31(team);
+    }
     return scorep_libwrap_record_31(team, scorep_r);
 }
 __asm__(".globl _gfortran_caf_team_number\n\t.set _gfortran_caf_team_number, scorep_libwrap_rt_31");
@@ -1313,21 +1391,10 @@ __asm__(".globl _gfortran_caf_team_number\n\t.set _gfortran_caf_team_number, sco
 /* wrapper 32: _gfortran_caf_image_status (libcaf.h:317) */
 static scorep_region scorep_region_32 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_32)(int image);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_32(int image);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_32(int image, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_32 == NULL, 0)) {
-        if (scorep_real_32 == NULL)
-            scorep_real_32 = (__typeof__(scorep_real_32))scorep_libwrap_resolve_here("_gfortran_caf_image_status");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_32, "_gfortran_caf_image_status",
-                                                    "libcaf.h", "_gfortran_caf_image_status",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            return scorep_real_32(image);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     int scorep_result = scorep_real_32(image);
@@ -1335,6 +1402,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_32(int image, scorep_
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_32(int image)
+{
+    if (scorep_real_32 == NULL)
+        scorep_real_32 = (__typeof__(scorep_real_32))scorep_libwrap_resolve_here("_gfortran_caf_image_status");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_32, "_gfortran_caf_image_status",
+                                       "libcaf.h", "_gfortran_caf_image_status", SCOREP_ROLE_FUNCTION);
+    return scorep_libwrap_rt_32(image);
 }
 static __attribute__((used)) int scorep_libwrap_rt_32(int image)
 {
@@ -1344,6 +1422,9 @@ static __attribute__((used)) int scorep_libwrap_rt_32(int image)
         return scorep_real_32(image);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_32 == NULL, 0)) {
+        return scorep_libwrap_first_32(image);
+    }
     return scorep_libwrap_record_32(image, scorep_r);
 }
 __asm__(".globl _gfortran_caf_image_status\n\t.set _gfortran_caf_image_status, scorep_libwrap_rt_32");
@@ -1351,22 +1432,10 @@ __asm__(".globl _gfortran_caf_image_status\n\t.set _gfortran_caf_image_status, s
 /* wrapper 33: _gfortran_caf_failed_images (libcaf.h:318) */
 static scorep_region scorep_region_33 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_33)(gfc_descriptor_t * array, int team, int * kind);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) void scorep_libwrap_rt_33(gfc_descriptor_t * array, int team, int * kind);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_33(gfc_descriptor_t * array, int team, int * kind, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_33 == NULL, 0)) {
-        if (scorep_real_33 == NULL)
-            scorep_real_33 = (__typeof__(scorep_real_33))scorep_libwrap_resolve_here("_gfortran_caf_failed_images");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_33, "_gfortran_caf_failed_images",
-                                                    "libcaf.h", "_gfortran_caf_failed_images",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            scorep_real_33(array, team, kind);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_real_33(array, team, kind);
@@ -1374,6 +1443,17 @@ static __attribute__((noinline)) void scorep_libwrap_record_33(gfc_descriptor_t 
     scorep_libwrap_end(scorep_r);
     return;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_33(gfc_descriptor_t * array, int team, int * kind)
+{
+    if (scorep_real_33 == NULL)
+        scorep_real_33 = (__typeof__(scorep_real_33))scorep_libwrap_resolve_here("_gfortran_caf_failed_images");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_33, "_gfortran_caf_failed_images",
+                                       "libcaf.h", "_gfortran_caf_failed_images", SCOREP_ROLE_FUNCTION);
+    scorep_libwrap_rt_33(array, team, kind);
 }
 static __attribute__((used)) void scorep_libwrap_rt_33(gfc_descriptor_t * array, int team, int * kind)
 {
@@ -1384,6 +1464,10 @@ static __attribute__((used)) void scorep_libwrap_rt_33(gfc_descriptor_t * array,
         return;
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_33 == NULL, 0)) {
+        scorep_libwrap_first_33(array, team, kind);
+        return;
+    }
     scorep_libwrap_record_33(array, team, kind, scorep_r);
 }
 __asm__(".globl _gfortran_caf_failed_images\n\t.set _gfortran_caf_failed_images, scorep_libwrap_rt_33");
@@ -1391,22 +1475,10 @@ __asm__(".globl _gfortran_caf_failed_images\n\t.set _gfortran_caf_failed_images,
 /* wrapper 34: _gfortran_caf_stopped_images (libcaf.h:319) */
 static scorep_region scorep_region_34 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_34)(gfc_descriptor_t * array, int team, int * kind);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) void scorep_libwrap_rt_34(gfc_descriptor_t * array, int team, int * kind);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_34(gfc_descriptor_t * array, int team, int * kind, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_34 == NULL, 0)) {
-        if (scorep_real_34 == NULL)
-            scorep_real_34 = (__typeof__(scorep_real_34))scorep_libwrap_resolve_here("_gfortran_caf_stopped_images");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_34, "_gfortran_caf_stopped_images",
-                                                    "libcaf.h", "_gfortran_caf_stopped_images",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            scorep_real_34(array, team, kind);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_real_34(array, team, kind);
@@ -1414,6 +1486,17 @@ static __attribute__((noinline)) void scorep_libwrap_record_34(gfc_descriptor_t 
     scorep_libwrap_end(scorep_r);
     return;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_34(gfc_descriptor_t * array, int team, int * kind)
+{
+    if (scorep_real_34 == NULL)
+        scorep_real_34 = (__typeof__(scorep_real_34))scorep_libwrap_resolve_here("_gfortran_caf_stopped_images");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_34, "_gfortran_caf_stopped_images",
+                                       "libcaf.h", "_gfortran_caf_stopped_images", SCOREP_ROLE_FUNCTION);
+    scorep_libwrap_rt_34(array, team, kind);
 }
 static __attribute__((used)) void scorep_libwrap_rt_34(gfc_descriptor_t * array, int team, int * kind)
 {
@@ -1423,6 +1506,10 @@ static __attribute__((used)) void scorep_libwrap_rt_34(gfc_descriptor_t * array,
         scorep_real_34(array, team, kind);
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_34 == NULL, 0)) {
+        scorep_libwrap_first_34(array, team, kind);
+        return;
     }
     scorep_libwrap_record_34(array, team, kind, scorep_r);
 }
@@ -1555,22 +1642,10 @@ __asm__(".globl _gfortran_caf_atomic_op\n\t.set _gfortran_caf_atomic_op, scorep_
 /* wrapper 39: _gfortran_caf_lock (libcaf.h:328) */
 static scorep_region scorep_region_39 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_39)(caf_token_t token, size_t index, int image_index, int * acquired_lock, int * stat, char * errmsg, charlen_t errmsg_len);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) void scorep_libwrap_rt_39(caf_token_t token, size_t index, int image_index, int * acquired_lock, int * stat, char * errmsg, charlen_t errmsg_len);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_39(caf_token_t token, size_t index, int image_index, int * acquired_lock, int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_39 == NULL, 0)) {
-        if (scorep_real_39 == NULL)
-            scorep_real_39 = (__typeof__(scorep_real_39))scorep_libwrap_resolve_here("_gfortran_caf_lock");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_39, "_gfortran_caf_lock",
-                                                    "libcaf.h", "_gfortran_caf_lock",
-                                                    SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
-            scorep_real_39(token, index, image_index, acquired_lock, stat, errmsg, errmsg_len);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_real_39(token, index, image_index, acquired_lock, stat, errmsg, errmsg_len);
@@ -1579,6 +1654,17 @@ static __attribute__((noinline)) void scorep_libwrap_record_39(caf_token_t token
     scorep_libwrap_end(scorep_r);
     return;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_39(caf_token_t token, size_t index, int image_index, int * acquired_lock, int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    if (scorep_real_39 == NULL)
+        scorep_real_39 = (__typeof__(scorep_real_39))scorep_libwrap_resolve_here("_gfortran_caf_lock");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_39, "_gfortran_caf_lock",
+                                       "libcaf.h", "_gfortran_caf_lock", SCOREP_ROLE_RMA);
+    scorep_libwrap_rt_39(token, index, image_index, acquired_lock, stat, errmsg, errmsg_len);
 }
 static __attribute__((used)) void scorep_libwrap_rt_39(caf_token_t token, size_t index, int image_index, int * acquired_lock, int * stat, char * errmsg, charlen_t errmsg_len)
 {
@@ -1589,6 +1675,10 @@ static __attribute__((used)) void scorep_libwrap_rt_39(caf_token_t token, size_t
         return;
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_39 == NULL, 0)) {
+        scorep_libwrap_first_39(token, index, image_index, acquired_lock, stat, errmsg, errmsg_len);
+        return;
+    }
     scorep_libwrap_record_39(token, index, image_index, acquired_lock, stat, errmsg, errmsg_len, scorep_r);
 }
 __asm__(".globl _gfortran_caf_lock\n\t.set _gfortran_caf_lock, scorep_libwrap_rt_39");
@@ -1596,22 +1686,10 @@ __asm__(".globl _gfortran_caf_lock\n\t.set _gfortran_caf_lock, scorep_libwrap_rt
 /* wrapper 40: _gfortran_caf_unlock (libcaf.h:329) */
 static scorep_region scorep_region_40 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_40)(caf_token_t token, size_t index, int image_index, int * stat, char * errmsg, charlen_t errmsg_len);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) void scorep_libwrap_rt_40(caf_token_t token, size_t index, int image_index, int * stat, char * errmsg, charlen_t errmsg_len);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_40(caf_token_t token, size_t index, int image_index, int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_40 == NULL, 0)) {
-        if (scorep_real_40 == NULL)
-            scorep_real_40 = (__typeof__(scorep_real_40))scorep_libwrap_resolve_here("_gfortran_caf_unlock");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_40, "_gfortran_caf_unlock",
-                                                    "libcaf.h", "_gfortran_caf_unlock",
-                                                    SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
-            scorep_real_40(token, index, image_index, stat, errmsg, errmsg_len);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_real_40(token, index, image_index, stat, errmsg, errmsg_len);
@@ -1621,6 +1699,17 @@ static __attribute__((noinline)) void scorep_libwrap_record_40(caf_token_t token
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_40(caf_token_t token, size_t index, int image_index, int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    if (scorep_real_40 == NULL)
+        scorep_real_40 = (__typeof__(scorep_real_40))scorep_libwrap_resolve_here("_gfortran_caf_unlock");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_40, "_gfortran_caf_unlock",
+                                       "libcaf.h", "_gfortran_caf_unlock", SCOREP_ROLE_RMA);
+    scorep_libwrap_rt_40(token, index, image_index, stat, errmsg, errmsg_len);
+}
 static __attribute__((used)) void scorep_libwrap_rt_40(caf_token_t token, size_t index, int image_index, int * stat, char * errmsg, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_40;
@@ -1629,6 +1718,10 @@ static __attribute__((used)) void scorep_libwrap_rt_40(caf_token_t token, size_t
         scorep_real_40(token, index, image_index, stat, errmsg, errmsg_len);
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_40 == NULL, 0)) {
+        scorep_libwrap_first_40(token, index, image_index, stat, errmsg, errmsg_len);
+        return;
     }
     scorep_libwrap_record_40(token, index, image_index, stat, errmsg, errmsg_len, scorep_r);
 }
@@ -1666,22 +1759,10 @@ __asm__(".globl _gfortran_caf_event_post\n\t.set _gfortran_caf_event_post, score
 /* wrapper 42: _gfortran_caf_event_wait (libcaf.h:331) */
 static scorep_region scorep_region_42 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_42)(caf_token_t token, size_t index, int until_count, int * stat, char * errmsg, charlen_t errmsg_len);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) void scorep_libwrap_rt_42(caf_token_t token, size_t index, int until_count, int * stat, char * errmsg, charlen_t errmsg_len);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_42(caf_token_t token, size_t index, int until_count, int * stat, char * errmsg, charlen_t errmsg_len, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_42 == NULL, 0)) {
-        if (scorep_real_42 == NULL)
-            scorep_real_42 = (__typeof__(scorep_real_42))scorep_libwrap_resolve_here("_gfortran_caf_event_wait");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_42, "_gfortran_caf_event_wait",
-                                                    "libcaf.h", "_gfortran_caf_event_wait",
-                                                    SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
-            scorep_real_42(token, index, until_count, stat, errmsg, errmsg_len);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_real_42(token, index, until_count, stat, errmsg, errmsg_len);
@@ -1689,6 +1770,17 @@ static __attribute__((noinline)) void scorep_libwrap_record_42(caf_token_t token
     scorep_libwrap_end(scorep_r);
     return;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_42(caf_token_t token, size_t index, int until_count, int * stat, char * errmsg, charlen_t errmsg_len)
+{
+    if (scorep_real_42 == NULL)
+        scorep_real_42 = (__typeof__(scorep_real_42))scorep_libwrap_resolve_here("_gfortran_caf_event_wait");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_42, "_gfortran_caf_event_wait",
+                                       "libcaf.h", "_gfortran_caf_event_wait", SCOREP_ROLE_RMA);
+    scorep_libwrap_rt_42(token, index, until_count, stat, errmsg, errmsg_len);
 }
 static __attribute__((used)) void scorep_libwrap_rt_42(caf_token_t token, size_t index, int until_count, int * stat, char * errmsg, charlen_t errmsg_len)
 {
@@ -1699,6 +1791,10 @@ static __attribute__((used)) void scorep_libwrap_rt_42(caf_token_t token, size_t
         return;
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_42 == NULL, 0)) {
+        scorep_libwrap_first_42(token, index, until_count, stat, errmsg, errmsg_len);
+        return;
+    }
     scorep_libwrap_record_42(token, index, until_count, stat, errmsg, errmsg_len, scorep_r);
 }
 __asm__(".globl _gfortran_caf_event_wait\n\t.set _gfortran_caf_event_wait, scorep_libwrap_rt_42");
@@ -1706,22 +1802,10 @@ __asm__(".globl _gfortran_caf_event_wait\n\t.set _gfortran_caf_event_wait, score
 /* wrapper 43: _gfortran_caf_event_query (libcaf.h:332) */
 static scorep_region scorep_region_43 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_43)(caf_token_t token, size_t index, int image_index, int * count, int * stat);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) void scorep_libwrap_rt_43(caf_token_t token, size_t index, int image_index, int * count, int * stat);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_43(caf_token_t token, size_t index, int image_index, int * count, int * stat, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_43 == NULL, 0)) {
-        if (scorep_real_43 == NULL)
-            scorep_real_43 = (__typeof__(scorep_real_43))scorep_libwrap_resolve_here("_gfortran_caf_event_query");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_43, "_gfortran_caf_event_query",
-                                                    "libcaf.h", "_gfortran_caf_event_query",
-                                                    SCOREP_ROLE_RMA)) == SCOREP_INVALID_ID) {
-            scorep_real_43(token, index, image_index, count, stat);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_real_43(token, index, image_index, count, stat);
@@ -1729,6 +1813,17 @@ static __attribute__((noinline)) void scorep_libwrap_record_43(caf_token_t token
     scorep_libwrap_end(scorep_r);
     return;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_43(caf_token_t token, size_t index, int image_index, int * count, int * stat)
+{
+    if (scorep_real_43 == NULL)
+        scorep_real_43 = (__typeof__(scorep_real_43))scorep_libwrap_resolve_here("_gfortran_caf_event_query");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_43, "_gfortran_caf_event_query",
+                                       "libcaf.h", "_gfortran_caf_event_query", SCOREP_ROLE_RMA);
+    scorep_libwrap_rt_43(token, index, image_index, count, stat);
 }
 static __attribute__((used)) void scorep_libwrap_rt_43(caf_token_t token, size_t index, int image_index, int * count, int * stat)
 {
@@ -1739,6 +1834,10 @@ static __attribute__((used)) void scorep_libwrap_rt_43(caf_token_t token, size_t
         return;
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_43 == NULL, 0)) {
+        scorep_libwrap_first_43(token, index, image_index, count, stat);
+        return;
+    }
     scorep_libwrap_record_43(token, index, image_index, count, stat, scorep_r);
 }
 __asm__(".globl _gfortran_caf_event_query\n\t.set _gfortran_caf_event_query, scorep_libwrap_rt_43");
@@ -1746,22 +1845,10 @@ __asm__(".globl _gfortran_caf_event_query\n\t.set _gfortran_caf_event_query, sco
 /* wrapper 44: _gfortran_caf_random_init (libcaf.h:334) */
 static scorep_region scorep_region_44 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_44)(_Bool repeatable, _Bool image_distinct);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) void scorep_libwrap_rt_44(_Bool repeatable, _Bool image_distinct);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_44(_Bool repeatable, _Bool image_distinct, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_44 == NULL, 0)) {
-        if (scorep_real_44 == NULL)
-            scorep_real_44 = (__typeof__(scorep_real_44))scorep_libwrap_resolve_here("_gfortran_caf_random_init");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "_gfortran_caf_random_init",
-                                                    "libcaf.h", "_gfortran_caf_random_init",
-                                                    SCOREP_ROLE_FUNCTION)) == SCOREP_INVALID_ID) {
-            scorep_real_44(repeatable, image_distinct);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_caf_quiet_begin();
     scorep_real_44(repeatable, image_distinct);
@@ -1769,6 +1856,17 @@ static __attribute__((noinline)) void scorep_libwrap_record_44(_Bool repeatable,
     scorep_libwrap_end(scorep_r);
     return;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_44(_Bool repeatable, _Bool image_distinct)
+{
+    if (scorep_real_44 == NULL)
+        scorep_real_44 = (__typeof__(scorep_real_44))scorep_libwrap_resolve_here("_gfortran_caf_random_init");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "_gfortran_caf_random_init",
+                                       "libcaf.h", "_gfortran_caf_random_init", SCOREP_ROLE_FUNCTION);
+    scorep_libwrap_rt_44(repeatable, image_distinct);
 }
 static __attribute__((used)) void scorep_libwrap_rt_44(_Bool repeatable, _Bool image_distinct)
 {
@@ -1778,6 +1876,10 @@ static __attribute__((used)) void scorep_libwrap_rt_44(_Bool repeatable, _Bool i
         scorep_real_44(repeatable, image_distinct);
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_44 == NULL, 0)) {
+        scorep_libwrap_first_44(repeatable, image_distinct);
+        return;
     }
     scorep_libwrap_record_44(repeatable, image_distinct, scorep_r);
 }

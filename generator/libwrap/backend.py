@@ -101,9 +101,12 @@ def wrapper_record(env, index, plan, mode, language, va_symbol=None):
         "wrap_prototype": ret.format(name=f"{wrap_name}({parameter_list(proc)})"),
         "real_prototype": ret.format(name=f"scorep_real_{index}({real_params})"),
         "real_pointer": ret.format(name=f"(*scorep_real_{index})({real_params})"),
+        "wrap_name": wrap_name,
         "record_prototype": ret.format(
             name=f"scorep_libwrap_record_{index}({parameter_list(proc, extra=['scorep_region scorep_r'])})"),
         "record_args": ", ".join(argument_names(proc) + ["scorep_r"]),
+        "first_prototype": ret.format(name=f"scorep_libwrap_first_{index}({parameter_list(proc)})"),
+        "first_args": ", ".join(argument_names(proc)),
         "result_decl": "" if void else ret.format(name="scorep_result"),
         "call_args": call_arguments(proc, language),
         "va_symbol": va_symbol,

@@ -56,19 +56,10 @@ extern FILE * scorep_real_0(const char *restrict path, const char *restrict mode
 #else
 extern FILE * scorep_real_0(const char *restrict path, const char *restrict mode) __asm__("fopen");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+FILE * __wrap_fopen(const char *restrict path, const char *restrict mode);
+/* a recorded call */
 static __attribute__((noinline)) FILE * scorep_libwrap_record_0(const char *restrict path, const char *restrict mode, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "fopen",
-                                                    "stdio.h", "fopen",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_0(path, mode);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     FILE * scorep_result = scorep_real_0(path, mode);
     if (scorep_result != NULL)
@@ -79,12 +70,24 @@ static __attribute__((noinline)) FILE * scorep_libwrap_record_0(const char *rest
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_0(const char *restrict path, const char *restrict mode)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "fopen",
+                                       "stdio.h", "fopen", SCOREP_ROLE_FILE_IO);
+    return __wrap_fopen(path, mode);
+}
 FILE * __wrap_fopen(const char *restrict path, const char *restrict mode)
 {
     scorep_region scorep_r = scorep_region_0;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_0(path, mode);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_0(path, mode);
     }
     return scorep_libwrap_record_0(path, mode, scorep_r);
 }
@@ -96,19 +99,10 @@ extern FILE * scorep_real_1(const char *restrict path, const char *restrict mode
 #else
 extern FILE * scorep_real_1(const char *restrict path, const char *restrict mode) __asm__("fopen64");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+FILE * __wrap_fopen64(const char *restrict path, const char *restrict mode);
+/* a recorded call */
 static __attribute__((noinline)) FILE * scorep_libwrap_record_1(const char *restrict path, const char *restrict mode, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "fopen64",
-                                                    "stdio.h", "fopen64",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_1(path, mode);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     FILE * scorep_result = scorep_real_1(path, mode);
     if (scorep_result != NULL)
@@ -119,12 +113,24 @@ static __attribute__((noinline)) FILE * scorep_libwrap_record_1(const char *rest
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_1(const char *restrict path, const char *restrict mode)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "fopen64",
+                                       "stdio.h", "fopen64", SCOREP_ROLE_FILE_IO);
+    return __wrap_fopen64(path, mode);
+}
 FILE * __wrap_fopen64(const char *restrict path, const char *restrict mode)
 {
     scorep_region scorep_r = scorep_region_1;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_1(path, mode);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_1(path, mode);
     }
     return scorep_libwrap_record_1(path, mode, scorep_r);
 }
@@ -136,19 +142,10 @@ extern FILE * scorep_real_2(int fd, const char * mode) __asm__("__real_fdopen");
 #else
 extern FILE * scorep_real_2(int fd, const char * mode) __asm__("fdopen");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+FILE * __wrap_fdopen(int fd, const char * mode);
+/* a recorded call */
 static __attribute__((noinline)) FILE * scorep_libwrap_record_2(int fd, const char * mode, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "fdopen",
-                                                    "stdio.h", "fdopen",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_2(fd, mode);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     FILE * scorep_result = scorep_real_2(fd, mode);
     if (scorep_result != NULL)
@@ -159,12 +156,24 @@ static __attribute__((noinline)) FILE * scorep_libwrap_record_2(int fd, const ch
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_2(int fd, const char * mode)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "fdopen",
+                                       "stdio.h", "fdopen", SCOREP_ROLE_FILE_IO);
+    return __wrap_fdopen(fd, mode);
+}
 FILE * __wrap_fdopen(int fd, const char * mode)
 {
     scorep_region scorep_r = scorep_region_2;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_2(fd, mode);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_2(fd, mode);
     }
     return scorep_libwrap_record_2(fd, mode, scorep_r);
 }
@@ -176,24 +185,24 @@ extern FILE * scorep_real_3(const char *restrict path, const char *restrict mode
 #else
 extern FILE * scorep_real_3(const char *restrict path, const char *restrict mode, FILE *restrict stream) __asm__("freopen");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+FILE * __wrap_freopen(const char *restrict path, const char *restrict mode, FILE *restrict stream);
+/* a recorded call */
 static __attribute__((noinline)) FILE * scorep_libwrap_record_3(const char *restrict path, const char *restrict mode, FILE *restrict stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "freopen",
-                                                    "stdio.h", "freopen",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_3(path, mode, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     FILE * scorep_result = scorep_real_3(path, mode, stream);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_3(const char *restrict path, const char *restrict mode, FILE *restrict stream)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "freopen",
+                                       "stdio.h", "freopen", SCOREP_ROLE_FILE_IO);
+    return __wrap_freopen(path, mode, stream);
 }
 FILE * __wrap_freopen(const char *restrict path, const char *restrict mode, FILE *restrict stream)
 {
@@ -201,6 +210,9 @@ FILE * __wrap_freopen(const char *restrict path, const char *restrict mode, FILE
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_3(path, mode, stream);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_3(path, mode, stream);
     }
     return scorep_libwrap_record_3(path, mode, stream, scorep_r);
 }
@@ -212,24 +224,24 @@ extern FILE * scorep_real_4(const char *restrict path, const char *restrict mode
 #else
 extern FILE * scorep_real_4(const char *restrict path, const char *restrict mode, FILE *restrict stream) __asm__("freopen64");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+FILE * __wrap_freopen64(const char *restrict path, const char *restrict mode, FILE *restrict stream);
+/* a recorded call */
 static __attribute__((noinline)) FILE * scorep_libwrap_record_4(const char *restrict path, const char *restrict mode, FILE *restrict stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "freopen64",
-                                                    "stdio.h", "freopen64",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_4(path, mode, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     FILE * scorep_result = scorep_real_4(path, mode, stream);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_4(const char *restrict path, const char *restrict mode, FILE *restrict stream)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "freopen64",
+                                       "stdio.h", "freopen64", SCOREP_ROLE_FILE_IO);
+    return __wrap_freopen64(path, mode, stream);
 }
 FILE * __wrap_freopen64(const char *restrict path, const char *restrict mode, FILE *restrict stream)
 {
@@ -237,6 +249,9 @@ FILE * __wrap_freopen64(const char *restrict path, const char *restrict mode, FI
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_4(path, mode, stream);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_4(path, mode, stream);
     }
     return scorep_libwrap_record_4(path, mode, stream, scorep_r);
 }
@@ -248,19 +263,10 @@ extern FILE * scorep_real_5(void) __asm__("__real_tmpfile");
 #else
 extern FILE * scorep_real_5(void) __asm__("tmpfile");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+FILE * __wrap_tmpfile(void);
+/* a recorded call */
 static __attribute__((noinline)) FILE * scorep_libwrap_record_5(scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "tmpfile",
-                                                    "stdio.h", "tmpfile",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_5();
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     FILE * scorep_result = scorep_real_5();
     if (scorep_result != NULL)
@@ -271,12 +277,24 @@ static __attribute__((noinline)) FILE * scorep_libwrap_record_5(scorep_region sc
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_5(void)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "tmpfile",
+                                       "stdio.h", "tmpfile", SCOREP_ROLE_FILE_IO);
+    return __wrap_tmpfile();
+}
 FILE * __wrap_tmpfile(void)
 {
     scorep_region scorep_r = scorep_region_5;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_5();
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_5();
     }
     return scorep_libwrap_record_5(scorep_r);
 }
@@ -288,19 +306,10 @@ extern FILE * scorep_real_6(void) __asm__("__real_tmpfile64");
 #else
 extern FILE * scorep_real_6(void) __asm__("tmpfile64");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+FILE * __wrap_tmpfile64(void);
+/* a recorded call */
 static __attribute__((noinline)) FILE * scorep_libwrap_record_6(scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "tmpfile64",
-                                                    "stdio.h", "tmpfile64",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_6();
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     FILE * scorep_result = scorep_real_6();
     if (scorep_result != NULL)
@@ -311,12 +320,24 @@ static __attribute__((noinline)) FILE * scorep_libwrap_record_6(scorep_region sc
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_6(void)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "tmpfile64",
+                                       "stdio.h", "tmpfile64", SCOREP_ROLE_FILE_IO);
+    return __wrap_tmpfile64();
+}
 FILE * __wrap_tmpfile64(void)
 {
     scorep_region scorep_r = scorep_region_6;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_6();
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_6();
     }
     return scorep_libwrap_record_6(scorep_r);
 }
@@ -328,19 +349,10 @@ extern int scorep_real_7(FILE * stream) __asm__("__real_fclose");
 #else
 extern int scorep_real_7(FILE * stream) __asm__("fclose");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_fclose(FILE * stream);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_7(FILE * stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "fclose",
-                                                    "stdio.h", "fclose",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_7(stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_io_fd = stream != NULL ? fileno(stream) : -1;
     scorep_io_handle scorep_io_h = scorep_io_handle_at(scorep_io_fd);
@@ -351,12 +363,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_7(FILE * stream, scor
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_7(FILE * stream)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "fclose",
+                                       "stdio.h", "fclose", SCOREP_ROLE_FILE_IO);
+    return __wrap_fclose(stream);
+}
 int __wrap_fclose(FILE * stream)
 {
     scorep_region scorep_r = scorep_region_7;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_7(stream);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_7(stream);
     }
     return scorep_libwrap_record_7(stream, scorep_r);
 }
@@ -368,24 +392,24 @@ extern int scorep_real_8(FILE * stream) __asm__("__real_fflush");
 #else
 extern int scorep_real_8(FILE * stream) __asm__("fflush");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_fflush(FILE * stream);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_8(FILE * stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_8, "fflush",
-                                                    "stdio.h", "fflush",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_8(stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_8(stream);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_8(FILE * stream)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_8, "fflush",
+                                       "stdio.h", "fflush", SCOREP_ROLE_FILE_IO);
+    return __wrap_fflush(stream);
 }
 int __wrap_fflush(FILE * stream)
 {
@@ -393,6 +417,9 @@ int __wrap_fflush(FILE * stream)
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_8(stream);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_8(stream);
     }
     return scorep_libwrap_record_8(stream, scorep_r);
 }
@@ -404,24 +431,24 @@ extern int scorep_real_9(FILE * stream) __asm__("__real_fflush_unlocked");
 #else
 extern int scorep_real_9(FILE * stream) __asm__("fflush_unlocked");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_fflush_unlocked(FILE * stream);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_9(FILE * stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_9, "fflush_unlocked",
-                                                    "stdio.h", "fflush_unlocked",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_9(stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_9(stream);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_9(FILE * stream)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_9, "fflush_unlocked",
+                                       "stdio.h", "fflush_unlocked", SCOREP_ROLE_FILE_IO);
+    return __wrap_fflush_unlocked(stream);
 }
 int __wrap_fflush_unlocked(FILE * stream)
 {
@@ -429,6 +456,9 @@ int __wrap_fflush_unlocked(FILE * stream)
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_9(stream);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_9(stream);
     }
     return scorep_libwrap_record_9(stream, scorep_r);
 }
@@ -440,19 +470,10 @@ extern unsigned long scorep_real_10(void *restrict ptr, size_t size, size_t coun
 #else
 extern unsigned long scorep_real_10(void *restrict ptr, size_t size, size_t count, FILE *restrict stream) __asm__("fread");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+unsigned long __wrap_fread(void *restrict ptr, size_t size, size_t count, FILE *restrict stream);
+/* a recorded call */
 static __attribute__((noinline)) unsigned long scorep_libwrap_record_10(void *restrict ptr, size_t size, size_t count, FILE *restrict stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_10, "fread",
-                                                    "stdio.h", "fread",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_10(ptr, size, count, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -471,12 +492,24 @@ static __attribute__((noinline)) unsigned long scorep_libwrap_record_10(void *re
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) unsigned long scorep_libwrap_first_10(void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_10, "fread",
+                                       "stdio.h", "fread", SCOREP_ROLE_FILE_IO);
+    return __wrap_fread(ptr, size, count, stream);
+}
 unsigned long __wrap_fread(void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_10;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_10(ptr, size, count, stream);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_10(ptr, size, count, stream);
     }
     return scorep_libwrap_record_10(ptr, size, count, stream, scorep_r);
 }
@@ -488,19 +521,10 @@ extern size_t scorep_real_11(void *restrict ptr, size_t size, size_t count, FILE
 #else
 extern size_t scorep_real_11(void *restrict ptr, size_t size, size_t count, FILE *restrict stream) __asm__("fread_unlocked");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+size_t __wrap_fread_unlocked(void *restrict ptr, size_t size, size_t count, FILE *restrict stream);
+/* a recorded call */
 static __attribute__((noinline)) size_t scorep_libwrap_record_11(void *restrict ptr, size_t size, size_t count, FILE *restrict stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_11, "fread_unlocked",
-                                                    "stdio.h", "fread_unlocked",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_11(ptr, size, count, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -519,12 +543,24 @@ static __attribute__((noinline)) size_t scorep_libwrap_record_11(void *restrict 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) size_t scorep_libwrap_first_11(void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_11, "fread_unlocked",
+                                       "stdio.h", "fread_unlocked", SCOREP_ROLE_FILE_IO);
+    return __wrap_fread_unlocked(ptr, size, count, stream);
+}
 size_t __wrap_fread_unlocked(void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_11;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_11(ptr, size, count, stream);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_11(ptr, size, count, stream);
     }
     return scorep_libwrap_record_11(ptr, size, count, stream, scorep_r);
 }
@@ -536,19 +572,10 @@ extern unsigned long scorep_real_12(const void *restrict ptr, size_t size, size_
 #else
 extern unsigned long scorep_real_12(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream) __asm__("fwrite");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+unsigned long __wrap_fwrite(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream);
+/* a recorded call */
 static __attribute__((noinline)) unsigned long scorep_libwrap_record_12(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_12, "fwrite",
-                                                    "stdio.h", "fwrite",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_12(ptr, size, count, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -567,12 +594,24 @@ static __attribute__((noinline)) unsigned long scorep_libwrap_record_12(const vo
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) unsigned long scorep_libwrap_first_12(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_12, "fwrite",
+                                       "stdio.h", "fwrite", SCOREP_ROLE_FILE_IO);
+    return __wrap_fwrite(ptr, size, count, stream);
+}
 unsigned long __wrap_fwrite(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_12;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_12(ptr, size, count, stream);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_12(ptr, size, count, stream);
     }
     return scorep_libwrap_record_12(ptr, size, count, stream, scorep_r);
 }
@@ -584,19 +623,10 @@ extern size_t scorep_real_13(const void *restrict ptr, size_t size, size_t count
 #else
 extern size_t scorep_real_13(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream) __asm__("fwrite_unlocked");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+size_t __wrap_fwrite_unlocked(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream);
+/* a recorded call */
 static __attribute__((noinline)) size_t scorep_libwrap_record_13(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "fwrite_unlocked",
-                                                    "stdio.h", "fwrite_unlocked",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_13(ptr, size, count, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -615,12 +645,24 @@ static __attribute__((noinline)) size_t scorep_libwrap_record_13(const void *res
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) size_t scorep_libwrap_first_13(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "fwrite_unlocked",
+                                       "stdio.h", "fwrite_unlocked", SCOREP_ROLE_FILE_IO);
+    return __wrap_fwrite_unlocked(ptr, size, count, stream);
+}
 size_t __wrap_fwrite_unlocked(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_13;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_13(ptr, size, count, stream);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_13(ptr, size, count, stream);
     }
     return scorep_libwrap_record_13(ptr, size, count, stream, scorep_r);
 }
@@ -632,19 +674,10 @@ extern char * scorep_real_14(char *restrict string, int size, FILE *restrict str
 #else
 extern char * scorep_real_14(char *restrict string, int size, FILE *restrict stream) __asm__("fgets");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+char * __wrap_fgets(char *restrict string, int size, FILE *restrict stream);
+/* a recorded call */
 static __attribute__((noinline)) char * scorep_libwrap_record_14(char *restrict string, int size, FILE *restrict stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "fgets",
-                                                    "stdio.h", "fgets",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_14(string, size, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -663,12 +696,24 @@ static __attribute__((noinline)) char * scorep_libwrap_record_14(char *restrict 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) char * scorep_libwrap_first_14(char *restrict string, int size, FILE *restrict stream)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "fgets",
+                                       "stdio.h", "fgets", SCOREP_ROLE_FILE_IO);
+    return __wrap_fgets(string, size, stream);
+}
 char * __wrap_fgets(char *restrict string, int size, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_14;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_14(string, size, stream);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_14(string, size, stream);
     }
     return scorep_libwrap_record_14(string, size, stream, scorep_r);
 }
@@ -680,19 +725,10 @@ extern char * scorep_real_15(char *restrict string, int size, FILE *restrict str
 #else
 extern char * scorep_real_15(char *restrict string, int size, FILE *restrict stream) __asm__("fgets_unlocked");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+char * __wrap_fgets_unlocked(char *restrict string, int size, FILE *restrict stream);
+/* a recorded call */
 static __attribute__((noinline)) char * scorep_libwrap_record_15(char *restrict string, int size, FILE *restrict stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "fgets_unlocked",
-                                                    "stdio.h", "fgets_unlocked",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_15(string, size, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -711,12 +747,24 @@ static __attribute__((noinline)) char * scorep_libwrap_record_15(char *restrict 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) char * scorep_libwrap_first_15(char *restrict string, int size, FILE *restrict stream)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "fgets_unlocked",
+                                       "stdio.h", "fgets_unlocked", SCOREP_ROLE_FILE_IO);
+    return __wrap_fgets_unlocked(string, size, stream);
+}
 char * __wrap_fgets_unlocked(char *restrict string, int size, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_15;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_15(string, size, stream);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_15(string, size, stream);
     }
     return scorep_libwrap_record_15(string, size, stream, scorep_r);
 }
@@ -728,19 +776,10 @@ extern int scorep_real_16(const char *restrict string, FILE *restrict stream) __
 #else
 extern int scorep_real_16(const char *restrict string, FILE *restrict stream) __asm__("fputs");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_fputs(const char *restrict string, FILE *restrict stream);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_16(const char *restrict string, FILE *restrict stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "fputs",
-                                                    "stdio.h", "fputs",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_16(string, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -759,12 +798,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_16(const char *restri
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_16(const char *restrict string, FILE *restrict stream)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "fputs",
+                                       "stdio.h", "fputs", SCOREP_ROLE_FILE_IO);
+    return __wrap_fputs(string, stream);
+}
 int __wrap_fputs(const char *restrict string, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_16;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_16(string, stream);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_16(string, stream);
     }
     return scorep_libwrap_record_16(string, stream, scorep_r);
 }
@@ -776,19 +827,10 @@ extern int scorep_real_17(const char *restrict string, FILE *restrict stream) __
 #else
 extern int scorep_real_17(const char *restrict string, FILE *restrict stream) __asm__("fputs_unlocked");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_fputs_unlocked(const char *restrict string, FILE *restrict stream);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_17(const char *restrict string, FILE *restrict stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "fputs_unlocked",
-                                                    "stdio.h", "fputs_unlocked",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_17(string, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -807,12 +849,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_17(const char *restri
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_17(const char *restrict string, FILE *restrict stream)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "fputs_unlocked",
+                                       "stdio.h", "fputs_unlocked", SCOREP_ROLE_FILE_IO);
+    return __wrap_fputs_unlocked(string, stream);
+}
 int __wrap_fputs_unlocked(const char *restrict string, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_17;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_17(string, stream);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_17(string, stream);
     }
     return scorep_libwrap_record_17(string, stream, scorep_r);
 }
@@ -824,19 +878,10 @@ extern int scorep_real_18(const char * string) __asm__("__real_puts");
 #else
 extern int scorep_real_18(const char * string) __asm__("puts");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_puts(const char * string);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_18(const char * string, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "puts",
-                                                    "stdio.h", "puts",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_18(string);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -855,12 +900,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_18(const char * strin
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_18(const char * string)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "puts",
+                                       "stdio.h", "puts", SCOREP_ROLE_FILE_IO);
+    return __wrap_puts(string);
+}
 int __wrap_puts(const char * string)
 {
     scorep_region scorep_r = scorep_region_18;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_18(string);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_18(string);
     }
     return scorep_libwrap_record_18(string, scorep_r);
 }
@@ -872,19 +929,10 @@ extern int scorep_real_19(FILE * stream) __asm__("__real_fgetc");
 #else
 extern int scorep_real_19(FILE * stream) __asm__("fgetc");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_fgetc(FILE * stream);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_19(FILE * stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "fgetc",
-                                                    "stdio.h", "fgetc",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_19(stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -903,12 +951,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_19(FILE * stream, sco
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_19(FILE * stream)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "fgetc",
+                                       "stdio.h", "fgetc", SCOREP_ROLE_FILE_IO);
+    return __wrap_fgetc(stream);
+}
 int __wrap_fgetc(FILE * stream)
 {
     scorep_region scorep_r = scorep_region_19;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_19(stream);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_19(stream);
     }
     return scorep_libwrap_record_19(stream, scorep_r);
 }
@@ -920,19 +980,10 @@ extern int scorep_real_20(FILE * stream) __asm__("__real_fgetc_unlocked");
 #else
 extern int scorep_real_20(FILE * stream) __asm__("fgetc_unlocked");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_fgetc_unlocked(FILE * stream);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_20(FILE * stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "fgetc_unlocked",
-                                                    "stdio.h", "fgetc_unlocked",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_20(stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -951,12 +1002,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_20(FILE * stream, sco
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_20(FILE * stream)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "fgetc_unlocked",
+                                       "stdio.h", "fgetc_unlocked", SCOREP_ROLE_FILE_IO);
+    return __wrap_fgetc_unlocked(stream);
+}
 int __wrap_fgetc_unlocked(FILE * stream)
 {
     scorep_region scorep_r = scorep_region_20;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_20(stream);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_20(stream);
     }
     return scorep_libwrap_record_20(stream, scorep_r);
 }
@@ -968,19 +1031,10 @@ extern int scorep_real_21(FILE * stream) __asm__("__real_getc");
 #else
 extern int scorep_real_21(FILE * stream) __asm__("getc");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_getc(FILE * stream);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_21(FILE * stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "getc",
-                                                    "stdio.h", "getc",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_21(stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -999,12 +1053,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_21(FILE * stream, sco
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_21(FILE * stream)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "getc",
+                                       "stdio.h", "getc", SCOREP_ROLE_FILE_IO);
+    return __wrap_getc(stream);
+}
 int __wrap_getc(FILE * stream)
 {
     scorep_region scorep_r = scorep_region_21;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_21(stream);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_21(stream);
     }
     return scorep_libwrap_record_21(stream, scorep_r);
 }
@@ -1016,19 +1082,10 @@ extern int scorep_real_22(FILE * stream) __asm__("__real_getc_unlocked");
 #else
 extern int scorep_real_22(FILE * stream) __asm__("getc_unlocked");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_getc_unlocked(FILE * stream);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_22(FILE * stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "getc_unlocked",
-                                                    "stdio.h", "getc_unlocked",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_22(stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -1047,12 +1104,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_22(FILE * stream, sco
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_22(FILE * stream)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "getc_unlocked",
+                                       "stdio.h", "getc_unlocked", SCOREP_ROLE_FILE_IO);
+    return __wrap_getc_unlocked(stream);
+}
 int __wrap_getc_unlocked(FILE * stream)
 {
     scorep_region scorep_r = scorep_region_22;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_22(stream);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_22(stream);
     }
     return scorep_libwrap_record_22(stream, scorep_r);
 }
@@ -1064,19 +1133,10 @@ extern int scorep_real_23(void) __asm__("__real_getchar");
 #else
 extern int scorep_real_23(void) __asm__("getchar");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_getchar(void);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_23(scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "getchar",
-                                                    "stdio.h", "getchar",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_23();
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -1095,12 +1155,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_23(scorep_region scor
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_23(void)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "getchar",
+                                       "stdio.h", "getchar", SCOREP_ROLE_FILE_IO);
+    return __wrap_getchar();
+}
 int __wrap_getchar(void)
 {
     scorep_region scorep_r = scorep_region_23;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_23();
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_23();
     }
     return scorep_libwrap_record_23(scorep_r);
 }
@@ -1112,19 +1184,10 @@ extern int scorep_real_24(void) __asm__("__real_getchar_unlocked");
 #else
 extern int scorep_real_24(void) __asm__("getchar_unlocked");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_getchar_unlocked(void);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_24(scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_24, "getchar_unlocked",
-                                                    "stdio.h", "getchar_unlocked",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_24();
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -1143,12 +1206,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_24(scorep_region scor
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_24(void)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_24, "getchar_unlocked",
+                                       "stdio.h", "getchar_unlocked", SCOREP_ROLE_FILE_IO);
+    return __wrap_getchar_unlocked();
+}
 int __wrap_getchar_unlocked(void)
 {
     scorep_region scorep_r = scorep_region_24;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_24();
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_24();
     }
     return scorep_libwrap_record_24(scorep_r);
 }
@@ -1160,19 +1235,10 @@ extern int scorep_real_25(int c, FILE * stream) __asm__("__real_fputc");
 #else
 extern int scorep_real_25(int c, FILE * stream) __asm__("fputc");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_fputc(int c, FILE * stream);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_25(int c, FILE * stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_25, "fputc",
-                                                    "stdio.h", "fputc",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_25(c, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -1191,12 +1257,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_25(int c, FILE * stre
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_25(int c, FILE * stream)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_25, "fputc",
+                                       "stdio.h", "fputc", SCOREP_ROLE_FILE_IO);
+    return __wrap_fputc(c, stream);
+}
 int __wrap_fputc(int c, FILE * stream)
 {
     scorep_region scorep_r = scorep_region_25;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_25(c, stream);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_25(c, stream);
     }
     return scorep_libwrap_record_25(c, stream, scorep_r);
 }
@@ -1208,19 +1286,10 @@ extern int scorep_real_26(int c, FILE * stream) __asm__("__real_fputc_unlocked")
 #else
 extern int scorep_real_26(int c, FILE * stream) __asm__("fputc_unlocked");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_fputc_unlocked(int c, FILE * stream);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_26(int c, FILE * stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_26, "fputc_unlocked",
-                                                    "stdio.h", "fputc_unlocked",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_26(c, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -1239,12 +1308,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_26(int c, FILE * stre
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_26(int c, FILE * stream)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_26, "fputc_unlocked",
+                                       "stdio.h", "fputc_unlocked", SCOREP_ROLE_FILE_IO);
+    return __wrap_fputc_unlocked(c, stream);
+}
 int __wrap_fputc_unlocked(int c, FILE * stream)
 {
     scorep_region scorep_r = scorep_region_26;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_26(c, stream);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_26(c, stream);
     }
     return scorep_libwrap_record_26(c, stream, scorep_r);
 }
@@ -1256,19 +1337,10 @@ extern int scorep_real_27(int c, FILE * stream) __asm__("__real_putc");
 #else
 extern int scorep_real_27(int c, FILE * stream) __asm__("putc");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_putc(int c, FILE * stream);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_27(int c, FILE * stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_27, "putc",
-                                                    "stdio.h", "putc",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_27(c, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -1287,12 +1359,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_27(int c, FILE * stre
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_27(int c, FILE * stream)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_27, "putc",
+                                       "stdio.h", "putc", SCOREP_ROLE_FILE_IO);
+    return __wrap_putc(c, stream);
+}
 int __wrap_putc(int c, FILE * stream)
 {
     scorep_region scorep_r = scorep_region_27;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_27(c, stream);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_27(c, stream);
     }
     return scorep_libwrap_record_27(c, stream, scorep_r);
 }
@@ -1304,19 +1388,10 @@ extern int scorep_real_28(int c, FILE * stream) __asm__("__real_putc_unlocked");
 #else
 extern int scorep_real_28(int c, FILE * stream) __asm__("putc_unlocked");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_putc_unlocked(int c, FILE * stream);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_28(int c, FILE * stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_28, "putc_unlocked",
-                                                    "stdio.h", "putc_unlocked",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_28(c, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -1335,12 +1410,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_28(int c, FILE * stre
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_28(int c, FILE * stream)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_28, "putc_unlocked",
+                                       "stdio.h", "putc_unlocked", SCOREP_ROLE_FILE_IO);
+    return __wrap_putc_unlocked(c, stream);
+}
 int __wrap_putc_unlocked(int c, FILE * stream)
 {
     scorep_region scorep_r = scorep_region_28;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_28(c, stream);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_28(c, stream);
     }
     return scorep_libwrap_record_28(c, stream, scorep_r);
 }
@@ -1352,19 +1439,10 @@ extern int scorep_real_29(int c) __asm__("__real_putchar");
 #else
 extern int scorep_real_29(int c) __asm__("putchar");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_putchar(int c);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_29(int c, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_29, "putchar",
-                                                    "stdio.h", "putchar",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_29(c);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -1383,12 +1461,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_29(int c, scorep_regi
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_29(int c)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_29, "putchar",
+                                       "stdio.h", "putchar", SCOREP_ROLE_FILE_IO);
+    return __wrap_putchar(c);
+}
 int __wrap_putchar(int c)
 {
     scorep_region scorep_r = scorep_region_29;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_29(c);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_29(c);
     }
     return scorep_libwrap_record_29(c, scorep_r);
 }
@@ -1400,19 +1490,10 @@ extern int scorep_real_30(int c) __asm__("__real_putchar_unlocked");
 #else
 extern int scorep_real_30(int c) __asm__("putchar_unlocked");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_putchar_unlocked(int c);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_30(int c, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_30, "putchar_unlocked",
-                                                    "stdio.h", "putchar_unlocked",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_30(c);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -1431,12 +1512,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_30(int c, scorep_regi
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_30(int c)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_30, "putchar_unlocked",
+                                       "stdio.h", "putchar_unlocked", SCOREP_ROLE_FILE_IO);
+    return __wrap_putchar_unlocked(c);
+}
 int __wrap_putchar_unlocked(int c)
 {
     scorep_region scorep_r = scorep_region_30;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_30(c);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_30(c);
     }
     return scorep_libwrap_record_30(c, scorep_r);
 }
@@ -1448,19 +1541,10 @@ extern __ssize_t scorep_real_31(char **restrict line, size_t *restrict n, FILE *
 #else
 extern __ssize_t scorep_real_31(char **restrict line, size_t *restrict n, FILE *restrict stream) __asm__("getline");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+__ssize_t __wrap_getline(char **restrict line, size_t *restrict n, FILE *restrict stream);
+/* a recorded call */
 static __attribute__((noinline)) __ssize_t scorep_libwrap_record_31(char **restrict line, size_t *restrict n, FILE *restrict stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_31, "getline",
-                                                    "stdio.h", "getline",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_31(line, n, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -1479,12 +1563,24 @@ static __attribute__((noinline)) __ssize_t scorep_libwrap_record_31(char **restr
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) __ssize_t scorep_libwrap_first_31(char **restrict line, size_t *restrict n, FILE *restrict stream)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_31, "getline",
+                                       "stdio.h", "getline", SCOREP_ROLE_FILE_IO);
+    return __wrap_getline(line, n, stream);
+}
 __ssize_t __wrap_getline(char **restrict line, size_t *restrict n, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_31;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_31(line, n, stream);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_31(line, n, stream);
     }
     return scorep_libwrap_record_31(line, n, stream, scorep_r);
 }
@@ -1496,19 +1592,10 @@ extern __ssize_t scorep_real_32(char **restrict line, size_t *restrict n, int de
 #else
 extern __ssize_t scorep_real_32(char **restrict line, size_t *restrict n, int delimiter, FILE *restrict stream) __asm__("getdelim");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+__ssize_t __wrap_getdelim(char **restrict line, size_t *restrict n, int delimiter, FILE *restrict stream);
+/* a recorded call */
 static __attribute__((noinline)) __ssize_t scorep_libwrap_record_32(char **restrict line, size_t *restrict n, int delimiter, FILE *restrict stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_32, "getdelim",
-                                                    "stdio.h", "getdelim",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_32(line, n, delimiter, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -1527,12 +1614,24 @@ static __attribute__((noinline)) __ssize_t scorep_libwrap_record_32(char **restr
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) __ssize_t scorep_libwrap_first_32(char **restrict line, size_t *restrict n, int delimiter, FILE *restrict stream)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_32, "getdelim",
+                                       "stdio.h", "getdelim", SCOREP_ROLE_FILE_IO);
+    return __wrap_getdelim(line, n, delimiter, stream);
+}
 __ssize_t __wrap_getdelim(char **restrict line, size_t *restrict n, int delimiter, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_32;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_32(line, n, delimiter, stream);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_32(line, n, delimiter, stream);
     }
     return scorep_libwrap_record_32(line, n, delimiter, stream, scorep_r);
 }
@@ -1622,19 +1721,10 @@ extern int scorep_real_35(FILE *restrict stream, const char *restrict format, __
 #else
 extern int scorep_real_35(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap) __asm__("vfprintf");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_vfprintf(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_35(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_35, "vfprintf",
-                                                    "stdio.h", "vfprintf",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_35(stream, format, ap);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -1653,12 +1743,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_35(FILE *restrict str
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_35(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_35, "vfprintf",
+                                       "stdio.h", "vfprintf", SCOREP_ROLE_FILE_IO);
+    return __wrap_vfprintf(stream, format, ap);
+}
 int __wrap_vfprintf(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap)
 {
     scorep_region scorep_r = scorep_region_35;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_35(stream, format, ap);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_35(stream, format, ap);
     }
     return scorep_libwrap_record_35(stream, format, ap, scorep_r);
 }
@@ -1670,19 +1772,10 @@ extern int scorep_real_36(const char *restrict format, __gnuc_va_list ap) __asm_
 #else
 extern int scorep_real_36(const char *restrict format, __gnuc_va_list ap) __asm__("vprintf");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_vprintf(const char *restrict format, __gnuc_va_list ap);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_36(const char *restrict format, __gnuc_va_list ap, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_36, "vprintf",
-                                                    "stdio.h", "vprintf",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_36(format, ap);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -1701,12 +1794,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_36(const char *restri
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_36(const char *restrict format, __gnuc_va_list ap)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_36, "vprintf",
+                                       "stdio.h", "vprintf", SCOREP_ROLE_FILE_IO);
+    return __wrap_vprintf(format, ap);
+}
 int __wrap_vprintf(const char *restrict format, __gnuc_va_list ap)
 {
     scorep_region scorep_r = scorep_region_36;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_36(format, ap);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_36(format, ap);
     }
     return scorep_libwrap_record_36(format, ap, scorep_r);
 }
@@ -1772,24 +1877,24 @@ extern int scorep_real_39(FILE *restrict stream, const char *restrict format, __
 #else
 extern int scorep_real_39(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap) __asm__("__isoc99_vfscanf");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap___isoc99_vfscanf(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_39(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_39, "vfscanf",
-                                                    "stdio.h", "__isoc99_vfscanf",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_39(stream, format, ap);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_39(stream, format, ap);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_39(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_39, "vfscanf",
+                                       "stdio.h", "__isoc99_vfscanf", SCOREP_ROLE_FILE_IO);
+    return __wrap___isoc99_vfscanf(stream, format, ap);
 }
 int __wrap___isoc99_vfscanf(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap)
 {
@@ -1797,6 +1902,9 @@ int __wrap___isoc99_vfscanf(FILE *restrict stream, const char *restrict format, 
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_39(stream, format, ap);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_39(stream, format, ap);
     }
     return scorep_libwrap_record_39(stream, format, ap, scorep_r);
 }
@@ -1808,24 +1916,24 @@ extern int scorep_real_40(const char *restrict format, __gnuc_va_list ap) __asm_
 #else
 extern int scorep_real_40(const char *restrict format, __gnuc_va_list ap) __asm__("__isoc99_vscanf");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap___isoc99_vscanf(const char *restrict format, __gnuc_va_list ap);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_40(const char *restrict format, __gnuc_va_list ap, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_40, "vscanf",
-                                                    "stdio.h", "__isoc99_vscanf",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_40(format, ap);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_40(format, ap);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_40(const char *restrict format, __gnuc_va_list ap)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_40, "vscanf",
+                                       "stdio.h", "__isoc99_vscanf", SCOREP_ROLE_FILE_IO);
+    return __wrap___isoc99_vscanf(format, ap);
 }
 int __wrap___isoc99_vscanf(const char *restrict format, __gnuc_va_list ap)
 {
@@ -1833,6 +1941,9 @@ int __wrap___isoc99_vscanf(const char *restrict format, __gnuc_va_list ap)
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_40(format, ap);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_40(format, ap);
     }
     return scorep_libwrap_record_40(format, ap, scorep_r);
 }
@@ -1844,19 +1955,10 @@ extern int scorep_real_41(FILE * stream, long offset, int whence) __asm__("__rea
 #else
 extern int scorep_real_41(FILE * stream, long offset, int whence) __asm__("fseek");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_fseek(FILE * stream, long offset, int whence);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_41(FILE * stream, long offset, int whence, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_41, "fseek",
-                                                    "stdio.h", "fseek",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_41(stream, offset, whence);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
     int scorep_result = scorep_real_41(stream, offset, whence);
@@ -1866,12 +1968,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_41(FILE * stream, lon
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_41(FILE * stream, long offset, int whence)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_41, "fseek",
+                                       "stdio.h", "fseek", SCOREP_ROLE_FILE_IO);
+    return __wrap_fseek(stream, offset, whence);
+}
 int __wrap_fseek(FILE * stream, long offset, int whence)
 {
     scorep_region scorep_r = scorep_region_41;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_41(stream, offset, whence);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_41(stream, offset, whence);
     }
     return scorep_libwrap_record_41(stream, offset, whence, scorep_r);
 }
@@ -1883,19 +1997,10 @@ extern int scorep_real_42(FILE * stream, __off_t offset, int whence) __asm__("__
 #else
 extern int scorep_real_42(FILE * stream, __off_t offset, int whence) __asm__("fseeko");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_fseeko(FILE * stream, __off_t offset, int whence);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_42(FILE * stream, __off_t offset, int whence, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_42, "fseeko",
-                                                    "stdio.h", "fseeko",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_42(stream, offset, whence);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
     int scorep_result = scorep_real_42(stream, offset, whence);
@@ -1905,12 +2010,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_42(FILE * stream, __o
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_42(FILE * stream, __off_t offset, int whence)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_42, "fseeko",
+                                       "stdio.h", "fseeko", SCOREP_ROLE_FILE_IO);
+    return __wrap_fseeko(stream, offset, whence);
+}
 int __wrap_fseeko(FILE * stream, __off_t offset, int whence)
 {
     scorep_region scorep_r = scorep_region_42;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_42(stream, offset, whence);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_42(stream, offset, whence);
     }
     return scorep_libwrap_record_42(stream, offset, whence, scorep_r);
 }
@@ -1922,19 +2039,10 @@ extern int scorep_real_43(FILE * stream, __off64_t offset, int whence) __asm__("
 #else
 extern int scorep_real_43(FILE * stream, __off64_t offset, int whence) __asm__("fseeko64");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_fseeko64(FILE * stream, __off64_t offset, int whence);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_43(FILE * stream, __off64_t offset, int whence, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_43, "fseeko64",
-                                                    "stdio.h", "fseeko64",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_43(stream, offset, whence);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
     int scorep_result = scorep_real_43(stream, offset, whence);
@@ -1944,12 +2052,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_43(FILE * stream, __o
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_43(FILE * stream, __off64_t offset, int whence)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_43, "fseeko64",
+                                       "stdio.h", "fseeko64", SCOREP_ROLE_FILE_IO);
+    return __wrap_fseeko64(stream, offset, whence);
+}
 int __wrap_fseeko64(FILE * stream, __off64_t offset, int whence)
 {
     scorep_region scorep_r = scorep_region_43;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_43(stream, offset, whence);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_43(stream, offset, whence);
     }
     return scorep_libwrap_record_43(stream, offset, whence, scorep_r);
 }
@@ -1961,24 +2081,24 @@ extern long scorep_real_44(FILE * stream) __asm__("__real_ftell");
 #else
 extern long scorep_real_44(FILE * stream) __asm__("ftell");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+long __wrap_ftell(FILE * stream);
+/* a recorded call */
 static __attribute__((noinline)) long scorep_libwrap_record_44(FILE * stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "ftell",
-                                                    "stdio.h", "ftell",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_44(stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     long scorep_result = scorep_real_44(stream);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) long scorep_libwrap_first_44(FILE * stream)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "ftell",
+                                       "stdio.h", "ftell", SCOREP_ROLE_FILE_IO);
+    return __wrap_ftell(stream);
 }
 long __wrap_ftell(FILE * stream)
 {
@@ -1986,6 +2106,9 @@ long __wrap_ftell(FILE * stream)
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_44(stream);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_44(stream);
     }
     return scorep_libwrap_record_44(stream, scorep_r);
 }
@@ -1997,24 +2120,24 @@ extern __off_t scorep_real_45(FILE * stream) __asm__("__real_ftello");
 #else
 extern __off_t scorep_real_45(FILE * stream) __asm__("ftello");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+__off_t __wrap_ftello(FILE * stream);
+/* a recorded call */
 static __attribute__((noinline)) __off_t scorep_libwrap_record_45(FILE * stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_45, "ftello",
-                                                    "stdio.h", "ftello",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_45(stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     __off_t scorep_result = scorep_real_45(stream);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) __off_t scorep_libwrap_first_45(FILE * stream)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_45, "ftello",
+                                       "stdio.h", "ftello", SCOREP_ROLE_FILE_IO);
+    return __wrap_ftello(stream);
 }
 __off_t __wrap_ftello(FILE * stream)
 {
@@ -2022,6 +2145,9 @@ __off_t __wrap_ftello(FILE * stream)
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_45(stream);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_45(stream);
     }
     return scorep_libwrap_record_45(stream, scorep_r);
 }
@@ -2033,24 +2159,24 @@ extern __off64_t scorep_real_46(FILE * stream) __asm__("__real_ftello64");
 #else
 extern __off64_t scorep_real_46(FILE * stream) __asm__("ftello64");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+__off64_t __wrap_ftello64(FILE * stream);
+/* a recorded call */
 static __attribute__((noinline)) __off64_t scorep_libwrap_record_46(FILE * stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_46, "ftello64",
-                                                    "stdio.h", "ftello64",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_46(stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     __off64_t scorep_result = scorep_real_46(stream);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) __off64_t scorep_libwrap_first_46(FILE * stream)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_46, "ftello64",
+                                       "stdio.h", "ftello64", SCOREP_ROLE_FILE_IO);
+    return __wrap_ftello64(stream);
 }
 __off64_t __wrap_ftello64(FILE * stream)
 {
@@ -2058,6 +2184,9 @@ __off64_t __wrap_ftello64(FILE * stream)
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_46(stream);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_46(stream);
     }
     return scorep_libwrap_record_46(stream, scorep_r);
 }
@@ -2069,25 +2198,24 @@ extern void scorep_real_47(FILE * stream) __asm__("__real_rewind");
 #else
 extern void scorep_real_47(FILE * stream) __asm__("rewind");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+void __wrap_rewind(FILE * stream);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_47(FILE * stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_47, "rewind",
-                                                    "stdio.h", "rewind",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            scorep_real_47(stream);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_real_47(stream);
     scorep_libwrap_end(scorep_r);
     return;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_47(FILE * stream)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_47, "rewind",
+                                       "stdio.h", "rewind", SCOREP_ROLE_FILE_IO);
+    __wrap_rewind(stream);
 }
 void __wrap_rewind(FILE * stream)
 {
@@ -2096,6 +2224,10 @@ void __wrap_rewind(FILE * stream)
         scorep_real_47(stream);
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        scorep_libwrap_first_47(stream);
+        return;
     }
     scorep_libwrap_record_47(stream, scorep_r);
 }
@@ -2107,24 +2239,24 @@ extern int scorep_real_48(FILE *restrict stream, fpos_t *restrict pos) __asm__("
 #else
 extern int scorep_real_48(FILE *restrict stream, fpos_t *restrict pos) __asm__("fgetpos");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_fgetpos(FILE *restrict stream, fpos_t *restrict pos);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_48(FILE *restrict stream, fpos_t *restrict pos, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_48, "fgetpos",
-                                                    "stdio.h", "fgetpos",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_48(stream, pos);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_48(stream, pos);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_48(FILE *restrict stream, fpos_t *restrict pos)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_48, "fgetpos",
+                                       "stdio.h", "fgetpos", SCOREP_ROLE_FILE_IO);
+    return __wrap_fgetpos(stream, pos);
 }
 int __wrap_fgetpos(FILE *restrict stream, fpos_t *restrict pos)
 {
@@ -2132,6 +2264,9 @@ int __wrap_fgetpos(FILE *restrict stream, fpos_t *restrict pos)
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_48(stream, pos);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_48(stream, pos);
     }
     return scorep_libwrap_record_48(stream, pos, scorep_r);
 }
@@ -2143,24 +2278,24 @@ extern int scorep_real_49(FILE *restrict stream, fpos64_t *restrict pos) __asm__
 #else
 extern int scorep_real_49(FILE *restrict stream, fpos64_t *restrict pos) __asm__("fgetpos64");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_fgetpos64(FILE *restrict stream, fpos64_t *restrict pos);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_49(FILE *restrict stream, fpos64_t *restrict pos, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_49, "fgetpos64",
-                                                    "stdio.h", "fgetpos64",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_49(stream, pos);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_49(stream, pos);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_49(FILE *restrict stream, fpos64_t *restrict pos)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_49, "fgetpos64",
+                                       "stdio.h", "fgetpos64", SCOREP_ROLE_FILE_IO);
+    return __wrap_fgetpos64(stream, pos);
 }
 int __wrap_fgetpos64(FILE *restrict stream, fpos64_t *restrict pos)
 {
@@ -2168,6 +2303,9 @@ int __wrap_fgetpos64(FILE *restrict stream, fpos64_t *restrict pos)
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_49(stream, pos);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_49(stream, pos);
     }
     return scorep_libwrap_record_49(stream, pos, scorep_r);
 }
@@ -2179,24 +2317,24 @@ extern int scorep_real_50(FILE * stream, const fpos_t * pos) __asm__("__real_fse
 #else
 extern int scorep_real_50(FILE * stream, const fpos_t * pos) __asm__("fsetpos");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_fsetpos(FILE * stream, const fpos_t * pos);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_50(FILE * stream, const fpos_t * pos, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_50, "fsetpos",
-                                                    "stdio.h", "fsetpos",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_50(stream, pos);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_50(stream, pos);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_50(FILE * stream, const fpos_t * pos)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_50, "fsetpos",
+                                       "stdio.h", "fsetpos", SCOREP_ROLE_FILE_IO);
+    return __wrap_fsetpos(stream, pos);
 }
 int __wrap_fsetpos(FILE * stream, const fpos_t * pos)
 {
@@ -2204,6 +2342,9 @@ int __wrap_fsetpos(FILE * stream, const fpos_t * pos)
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_50(stream, pos);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_50(stream, pos);
     }
     return scorep_libwrap_record_50(stream, pos, scorep_r);
 }
@@ -2215,24 +2356,24 @@ extern int scorep_real_51(FILE * stream, const fpos64_t * pos) __asm__("__real_f
 #else
 extern int scorep_real_51(FILE * stream, const fpos64_t * pos) __asm__("fsetpos64");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_fsetpos64(FILE * stream, const fpos64_t * pos);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_51(FILE * stream, const fpos64_t * pos, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_51, "fsetpos64",
-                                                    "stdio.h", "fsetpos64",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_51(stream, pos);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_51(stream, pos);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_51(FILE * stream, const fpos64_t * pos)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_51, "fsetpos64",
+                                       "stdio.h", "fsetpos64", SCOREP_ROLE_FILE_IO);
+    return __wrap_fsetpos64(stream, pos);
 }
 int __wrap_fsetpos64(FILE * stream, const fpos64_t * pos)
 {
@@ -2240,6 +2381,9 @@ int __wrap_fsetpos64(FILE * stream, const fpos64_t * pos)
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_51(stream, pos);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_51(stream, pos);
     }
     return scorep_libwrap_record_51(stream, pos, scorep_r);
 }
@@ -2329,19 +2473,10 @@ extern int scorep_real_54(FILE *restrict stream, int flag, const char *restrict 
 #else
 extern int scorep_real_54(FILE *restrict stream, int flag, const char *restrict format, __gnuc_va_list ap) __asm__("__vfprintf_chk");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap___vfprintf_chk(FILE *restrict stream, int flag, const char *restrict format, __gnuc_va_list ap);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_54(FILE *restrict stream, int flag, const char *restrict format, __gnuc_va_list ap, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_54, "vfprintf",
-                                                    "bits/stdio2-decl.h", "__vfprintf_chk",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_54(stream, flag, format, ap);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -2360,12 +2495,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_54(FILE *restrict str
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_54(FILE *restrict stream, int flag, const char *restrict format, __gnuc_va_list ap)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_54, "vfprintf",
+                                       "bits/stdio2-decl.h", "__vfprintf_chk", SCOREP_ROLE_FILE_IO);
+    return __wrap___vfprintf_chk(stream, flag, format, ap);
+}
 int __wrap___vfprintf_chk(FILE *restrict stream, int flag, const char *restrict format, __gnuc_va_list ap)
 {
     scorep_region scorep_r = scorep_region_54;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_54(stream, flag, format, ap);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_54(stream, flag, format, ap);
     }
     return scorep_libwrap_record_54(stream, flag, format, ap, scorep_r);
 }
@@ -2377,19 +2524,10 @@ extern int scorep_real_55(int flag, const char *restrict format, __gnuc_va_list 
 #else
 extern int scorep_real_55(int flag, const char *restrict format, __gnuc_va_list ap) __asm__("__vprintf_chk");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap___vprintf_chk(int flag, const char *restrict format, __gnuc_va_list ap);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_55(int flag, const char *restrict format, __gnuc_va_list ap, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_55, "vprintf",
-                                                    "bits/stdio2-decl.h", "__vprintf_chk",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_55(flag, format, ap);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -2408,12 +2546,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_55(int flag, const ch
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_55(int flag, const char *restrict format, __gnuc_va_list ap)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_55, "vprintf",
+                                       "bits/stdio2-decl.h", "__vprintf_chk", SCOREP_ROLE_FILE_IO);
+    return __wrap___vprintf_chk(flag, format, ap);
+}
 int __wrap___vprintf_chk(int flag, const char *restrict format, __gnuc_va_list ap)
 {
     scorep_region scorep_r = scorep_region_55;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_55(flag, format, ap);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_55(flag, format, ap);
     }
     return scorep_libwrap_record_55(flag, format, ap, scorep_r);
 }
@@ -2425,19 +2575,10 @@ extern char * scorep_real_56(char *restrict string, size_t buflen, int size, FIL
 #else
 extern char * scorep_real_56(char *restrict string, size_t buflen, int size, FILE *restrict stream) __asm__("__fgets_chk");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+char * __wrap___fgets_chk(char *restrict string, size_t buflen, int size, FILE *restrict stream);
+/* a recorded call */
 static __attribute__((noinline)) char * scorep_libwrap_record_56(char *restrict string, size_t buflen, int size, FILE *restrict stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_56, "fgets",
-                                                    "bits/stdio2-decl.h", "__fgets_chk",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_56(string, buflen, size, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -2456,12 +2597,24 @@ static __attribute__((noinline)) char * scorep_libwrap_record_56(char *restrict 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) char * scorep_libwrap_first_56(char *restrict string, size_t buflen, int size, FILE *restrict stream)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_56, "fgets",
+                                       "bits/stdio2-decl.h", "__fgets_chk", SCOREP_ROLE_FILE_IO);
+    return __wrap___fgets_chk(string, buflen, size, stream);
+}
 char * __wrap___fgets_chk(char *restrict string, size_t buflen, int size, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_56;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_56(string, buflen, size, stream);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_56(string, buflen, size, stream);
     }
     return scorep_libwrap_record_56(string, buflen, size, stream, scorep_r);
 }
@@ -2473,19 +2626,10 @@ extern char * scorep_real_57(char *restrict string, size_t buflen, int size, FIL
 #else
 extern char * scorep_real_57(char *restrict string, size_t buflen, int size, FILE *restrict stream) __asm__("__fgets_unlocked_chk");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+char * __wrap___fgets_unlocked_chk(char *restrict string, size_t buflen, int size, FILE *restrict stream);
+/* a recorded call */
 static __attribute__((noinline)) char * scorep_libwrap_record_57(char *restrict string, size_t buflen, int size, FILE *restrict stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_57, "fgets_unlocked",
-                                                    "bits/stdio2-decl.h", "__fgets_unlocked_chk",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_57(string, buflen, size, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -2504,12 +2648,24 @@ static __attribute__((noinline)) char * scorep_libwrap_record_57(char *restrict 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) char * scorep_libwrap_first_57(char *restrict string, size_t buflen, int size, FILE *restrict stream)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_57, "fgets_unlocked",
+                                       "bits/stdio2-decl.h", "__fgets_unlocked_chk", SCOREP_ROLE_FILE_IO);
+    return __wrap___fgets_unlocked_chk(string, buflen, size, stream);
+}
 char * __wrap___fgets_unlocked_chk(char *restrict string, size_t buflen, int size, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_57;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_57(string, buflen, size, stream);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_57(string, buflen, size, stream);
     }
     return scorep_libwrap_record_57(string, buflen, size, stream, scorep_r);
 }
@@ -2521,19 +2677,10 @@ extern size_t scorep_real_58(void *restrict ptr, size_t buflen, size_t size, siz
 #else
 extern size_t scorep_real_58(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream) __asm__("__fread_chk");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+size_t __wrap___fread_chk(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream);
+/* a recorded call */
 static __attribute__((noinline)) size_t scorep_libwrap_record_58(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_58, "fread",
-                                                    "bits/stdio2-decl.h", "__fread_chk",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_58(ptr, buflen, size, count, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -2552,12 +2699,24 @@ static __attribute__((noinline)) size_t scorep_libwrap_record_58(void *restrict 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) size_t scorep_libwrap_first_58(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_58, "fread",
+                                       "bits/stdio2-decl.h", "__fread_chk", SCOREP_ROLE_FILE_IO);
+    return __wrap___fread_chk(ptr, buflen, size, count, stream);
+}
 size_t __wrap___fread_chk(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_58;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_58(ptr, buflen, size, count, stream);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_58(ptr, buflen, size, count, stream);
     }
     return scorep_libwrap_record_58(ptr, buflen, size, count, stream, scorep_r);
 }
@@ -2569,19 +2728,10 @@ extern size_t scorep_real_59(void *restrict ptr, size_t buflen, size_t size, siz
 #else
 extern size_t scorep_real_59(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream) __asm__("__fread_unlocked_chk");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+size_t __wrap___fread_unlocked_chk(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream);
+/* a recorded call */
 static __attribute__((noinline)) size_t scorep_libwrap_record_59(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_59, "fread_unlocked",
-                                                    "bits/stdio2-decl.h", "__fread_unlocked_chk",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_59(ptr, buflen, size, count, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -2600,12 +2750,24 @@ static __attribute__((noinline)) size_t scorep_libwrap_record_59(void *restrict 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) size_t scorep_libwrap_first_59(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_59, "fread_unlocked",
+                                       "bits/stdio2-decl.h", "__fread_unlocked_chk", SCOREP_ROLE_FILE_IO);
+    return __wrap___fread_unlocked_chk(ptr, buflen, size, count, stream);
+}
 size_t __wrap___fread_unlocked_chk(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_59;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_59(ptr, buflen, size, count, stream);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_59(ptr, buflen, size, count, stream);
     }
     return scorep_libwrap_record_59(ptr, buflen, size, count, stream, scorep_r);
 }

@@ -60,21 +60,10 @@ extern "C" {
 /* wrapper 0: fopen (stdio.h:258) */
 static scorep_region scorep_region_0 = SCOREP_LIBWRAP_UNDEFINED;
 static FILE * (*scorep_real_0)(const char *restrict path, const char *restrict mode);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) FILE * scorep_libwrap_rt_0(const char *restrict path, const char *restrict mode);
+/* a recorded call */
 static __attribute__((noinline)) FILE * scorep_libwrap_record_0(const char *restrict path, const char *restrict mode, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_0 == NULL, 0)) {
-        if (scorep_real_0 == NULL)
-            scorep_real_0 = (__typeof__(scorep_real_0))scorep_libwrap_resolve_here("fopen");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "fopen",
-                                                    "stdio.h", "fopen",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_0(path, mode);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     FILE * scorep_result = scorep_real_0(path, mode);
     if (scorep_result != NULL)
@@ -85,6 +74,17 @@ static __attribute__((noinline)) FILE * scorep_libwrap_record_0(const char *rest
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_0(const char *restrict path, const char *restrict mode)
+{
+    if (scorep_real_0 == NULL)
+        scorep_real_0 = (__typeof__(scorep_real_0))scorep_libwrap_resolve_here("fopen");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "fopen",
+                                       "stdio.h", "fopen", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_0(path, mode);
+}
 static __attribute__((used)) FILE * scorep_libwrap_rt_0(const char *restrict path, const char *restrict mode)
 {
     scorep_region scorep_r = scorep_region_0;
@@ -93,6 +93,9 @@ static __attribute__((used)) FILE * scorep_libwrap_rt_0(const char *restrict pat
         return scorep_real_0(path, mode);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_0 == NULL, 0)) {
+        return scorep_libwrap_first_0(path, mode);
+    }
     return scorep_libwrap_record_0(path, mode, scorep_r);
 }
 __asm__(".globl fopen\n\t.set fopen, scorep_libwrap_rt_0");
@@ -100,21 +103,10 @@ __asm__(".globl fopen\n\t.set fopen, scorep_libwrap_rt_0");
 /* wrapper 1: fopen64 (stdio.h:283) */
 static scorep_region scorep_region_1 = SCOREP_LIBWRAP_UNDEFINED;
 static FILE * (*scorep_real_1)(const char *restrict path, const char *restrict mode);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) FILE * scorep_libwrap_rt_1(const char *restrict path, const char *restrict mode);
+/* a recorded call */
 static __attribute__((noinline)) FILE * scorep_libwrap_record_1(const char *restrict path, const char *restrict mode, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_1 == NULL, 0)) {
-        if (scorep_real_1 == NULL)
-            scorep_real_1 = (__typeof__(scorep_real_1))scorep_libwrap_resolve_here("fopen64");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "fopen64",
-                                                    "stdio.h", "fopen64",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_1(path, mode);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     FILE * scorep_result = scorep_real_1(path, mode);
     if (scorep_result != NULL)
@@ -125,6 +117,17 @@ static __attribute__((noinline)) FILE * scorep_libwrap_record_1(const char *rest
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_1(const char *restrict path, const char *restrict mode)
+{
+    if (scorep_real_1 == NULL)
+        scorep_real_1 = (__typeof__(scorep_real_1))scorep_libwrap_resolve_here("fopen64");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "fopen64",
+                                       "stdio.h", "fopen64", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_1(path, mode);
+}
 static __attribute__((used)) FILE * scorep_libwrap_rt_1(const char *restrict path, const char *restrict mode)
 {
     scorep_region scorep_r = scorep_region_1;
@@ -133,6 +136,9 @@ static __attribute__((used)) FILE * scorep_libwrap_rt_1(const char *restrict pat
         return scorep_real_1(path, mode);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_1 == NULL, 0)) {
+        return scorep_libwrap_first_1(path, mode);
+    }
     return scorep_libwrap_record_1(path, mode, scorep_r);
 }
 __asm__(".globl fopen64\n\t.set fopen64, scorep_libwrap_rt_1");
@@ -140,21 +146,10 @@ __asm__(".globl fopen64\n\t.set fopen64, scorep_libwrap_rt_1");
 /* wrapper 2: fdopen (stdio.h:293) */
 static scorep_region scorep_region_2 = SCOREP_LIBWRAP_UNDEFINED;
 static FILE * (*scorep_real_2)(int fd, const char * mode);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) FILE * scorep_libwrap_rt_2(int fd, const char * mode);
+/* a recorded call */
 static __attribute__((noinline)) FILE * scorep_libwrap_record_2(int fd, const char * mode, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_2 == NULL, 0)) {
-        if (scorep_real_2 == NULL)
-            scorep_real_2 = (__typeof__(scorep_real_2))scorep_libwrap_resolve_here("fdopen");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "fdopen",
-                                                    "stdio.h", "fdopen",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_2(fd, mode);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     FILE * scorep_result = scorep_real_2(fd, mode);
     if (scorep_result != NULL)
@@ -165,6 +160,17 @@ static __attribute__((noinline)) FILE * scorep_libwrap_record_2(int fd, const ch
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_2(int fd, const char * mode)
+{
+    if (scorep_real_2 == NULL)
+        scorep_real_2 = (__typeof__(scorep_real_2))scorep_libwrap_resolve_here("fdopen");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "fdopen",
+                                       "stdio.h", "fdopen", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_2(fd, mode);
+}
 static __attribute__((used)) FILE * scorep_libwrap_rt_2(int fd, const char * mode)
 {
     scorep_region scorep_r = scorep_region_2;
@@ -173,6 +179,9 @@ static __attribute__((used)) FILE * scorep_libwrap_rt_2(int fd, const char * mod
         return scorep_real_2(fd, mode);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_2 == NULL, 0)) {
+        return scorep_libwrap_first_2(fd, mode);
+    }
     return scorep_libwrap_record_2(fd, mode, scorep_r);
 }
 __asm__(".globl fdopen\n\t.set fdopen, scorep_libwrap_rt_2");
@@ -180,26 +189,26 @@ __asm__(".globl fdopen\n\t.set fdopen, scorep_libwrap_rt_2");
 /* wrapper 3: freopen (stdio.h:265) */
 static scorep_region scorep_region_3 = SCOREP_LIBWRAP_UNDEFINED;
 static FILE * (*scorep_real_3)(const char *restrict path, const char *restrict mode, FILE *restrict stream);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) FILE * scorep_libwrap_rt_3(const char *restrict path, const char *restrict mode, FILE *restrict stream);
+/* a recorded call */
 static __attribute__((noinline)) FILE * scorep_libwrap_record_3(const char *restrict path, const char *restrict mode, FILE *restrict stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_3 == NULL, 0)) {
-        if (scorep_real_3 == NULL)
-            scorep_real_3 = (__typeof__(scorep_real_3))scorep_libwrap_resolve_here("freopen");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "freopen",
-                                                    "stdio.h", "freopen",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_3(path, mode, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     FILE * scorep_result = scorep_real_3(path, mode, stream);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_3(const char *restrict path, const char *restrict mode, FILE *restrict stream)
+{
+    if (scorep_real_3 == NULL)
+        scorep_real_3 = (__typeof__(scorep_real_3))scorep_libwrap_resolve_here("freopen");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "freopen",
+                                       "stdio.h", "freopen", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_3(path, mode, stream);
 }
 static __attribute__((used)) FILE * scorep_libwrap_rt_3(const char *restrict path, const char *restrict mode, FILE *restrict stream)
 {
@@ -209,6 +218,9 @@ static __attribute__((used)) FILE * scorep_libwrap_rt_3(const char *restrict pat
         return scorep_real_3(path, mode, stream);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_3 == NULL, 0)) {
+        return scorep_libwrap_first_3(path, mode, stream);
+    }
     return scorep_libwrap_record_3(path, mode, stream, scorep_r);
 }
 __asm__(".globl freopen\n\t.set freopen, scorep_libwrap_rt_3");
@@ -216,26 +228,26 @@ __asm__(".globl freopen\n\t.set freopen, scorep_libwrap_rt_3");
 /* wrapper 4: freopen64 (stdio.h:286) */
 static scorep_region scorep_region_4 = SCOREP_LIBWRAP_UNDEFINED;
 static FILE * (*scorep_real_4)(const char *restrict path, const char *restrict mode, FILE *restrict stream);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) FILE * scorep_libwrap_rt_4(const char *restrict path, const char *restrict mode, FILE *restrict stream);
+/* a recorded call */
 static __attribute__((noinline)) FILE * scorep_libwrap_record_4(const char *restrict path, const char *restrict mode, FILE *restrict stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_4 == NULL, 0)) {
-        if (scorep_real_4 == NULL)
-            scorep_real_4 = (__typeof__(scorep_real_4))scorep_libwrap_resolve_here("freopen64");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "freopen64",
-                                                    "stdio.h", "freopen64",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_4(path, mode, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     FILE * scorep_result = scorep_real_4(path, mode, stream);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_4(const char *restrict path, const char *restrict mode, FILE *restrict stream)
+{
+    if (scorep_real_4 == NULL)
+        scorep_real_4 = (__typeof__(scorep_real_4))scorep_libwrap_resolve_here("freopen64");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "freopen64",
+                                       "stdio.h", "freopen64", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_4(path, mode, stream);
 }
 static __attribute__((used)) FILE * scorep_libwrap_rt_4(const char *restrict path, const char *restrict mode, FILE *restrict stream)
 {
@@ -245,6 +257,9 @@ static __attribute__((used)) FILE * scorep_libwrap_rt_4(const char *restrict pat
         return scorep_real_4(path, mode, stream);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_4 == NULL, 0)) {
+        return scorep_libwrap_first_4(path, mode, stream);
+    }
     return scorep_libwrap_record_4(path, mode, stream, scorep_r);
 }
 __asm__(".globl freopen64\n\t.set freopen64, scorep_libwrap_rt_4");
@@ -252,21 +267,10 @@ __asm__(".globl freopen64\n\t.set freopen64, scorep_libwrap_rt_4");
 /* wrapper 5: tmpfile (stdio.h:188) */
 static scorep_region scorep_region_5 = SCOREP_LIBWRAP_UNDEFINED;
 static FILE * (*scorep_real_5)(void);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) FILE * scorep_libwrap_rt_5(void);
+/* a recorded call */
 static __attribute__((noinline)) FILE * scorep_libwrap_record_5(scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_5 == NULL, 0)) {
-        if (scorep_real_5 == NULL)
-            scorep_real_5 = (__typeof__(scorep_real_5))scorep_libwrap_resolve_here("tmpfile");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "tmpfile",
-                                                    "stdio.h", "tmpfile",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_5();
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     FILE * scorep_result = scorep_real_5();
     if (scorep_result != NULL)
@@ -277,6 +281,17 @@ static __attribute__((noinline)) FILE * scorep_libwrap_record_5(scorep_region sc
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_5(void)
+{
+    if (scorep_real_5 == NULL)
+        scorep_real_5 = (__typeof__(scorep_real_5))scorep_libwrap_resolve_here("tmpfile");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "tmpfile",
+                                       "stdio.h", "tmpfile", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_5();
+}
 static __attribute__((used)) FILE * scorep_libwrap_rt_5(void)
 {
     scorep_region scorep_r = scorep_region_5;
@@ -285,6 +300,9 @@ static __attribute__((used)) FILE * scorep_libwrap_rt_5(void)
         return scorep_real_5();
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_5 == NULL, 0)) {
+        return scorep_libwrap_first_5();
+    }
     return scorep_libwrap_record_5(scorep_r);
 }
 __asm__(".globl tmpfile\n\t.set tmpfile, scorep_libwrap_rt_5");
@@ -292,21 +310,10 @@ __asm__(".globl tmpfile\n\t.set tmpfile, scorep_libwrap_rt_5");
 /* wrapper 6: tmpfile64 (stdio.h:200) */
 static scorep_region scorep_region_6 = SCOREP_LIBWRAP_UNDEFINED;
 static FILE * (*scorep_real_6)(void);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) FILE * scorep_libwrap_rt_6(void);
+/* a recorded call */
 static __attribute__((noinline)) FILE * scorep_libwrap_record_6(scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_6 == NULL, 0)) {
-        if (scorep_real_6 == NULL)
-            scorep_real_6 = (__typeof__(scorep_real_6))scorep_libwrap_resolve_here("tmpfile64");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "tmpfile64",
-                                                    "stdio.h", "tmpfile64",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_6();
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     FILE * scorep_result = scorep_real_6();
     if (scorep_result != NULL)
@@ -317,6 +324,17 @@ static __attribute__((noinline)) FILE * scorep_libwrap_record_6(scorep_region sc
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_6(void)
+{
+    if (scorep_real_6 == NULL)
+        scorep_real_6 = (__typeof__(scorep_real_6))scorep_libwrap_resolve_here("tmpfile64");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "tmpfile64",
+                                       "stdio.h", "tmpfile64", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_6();
+}
 static __attribute__((used)) FILE * scorep_libwrap_rt_6(void)
 {
     scorep_region scorep_r = scorep_region_6;
@@ -325,6 +343,9 @@ static __attribute__((used)) FILE * scorep_libwrap_rt_6(void)
         return scorep_real_6();
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_6 == NULL, 0)) {
+        return scorep_libwrap_first_6();
+    }
     return scorep_libwrap_record_6(scorep_r);
 }
 __asm__(".globl tmpfile64\n\t.set tmpfile64, scorep_libwrap_rt_6");
@@ -332,21 +353,10 @@ __asm__(".globl tmpfile64\n\t.set tmpfile64, scorep_libwrap_rt_6");
 /* wrapper 7: fclose (stdio.h:178) */
 static scorep_region scorep_region_7 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_7)(FILE * stream);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_7(FILE * stream);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_7(FILE * stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_7 == NULL, 0)) {
-        if (scorep_real_7 == NULL)
-            scorep_real_7 = (__typeof__(scorep_real_7))scorep_libwrap_resolve_here("fclose");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "fclose",
-                                                    "stdio.h", "fclose",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_7(stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_io_fd = stream != NULL ? fileno(stream) : -1;
     scorep_io_handle scorep_io_h = scorep_io_handle_at(scorep_io_fd);
@@ -357,6 +367,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_7(FILE * stream, scor
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_7(FILE * stream)
+{
+    if (scorep_real_7 == NULL)
+        scorep_real_7 = (__typeof__(scorep_real_7))scorep_libwrap_resolve_here("fclose");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "fclose",
+                                       "stdio.h", "fclose", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_7(stream);
+}
 static __attribute__((used)) int scorep_libwrap_rt_7(FILE * stream)
 {
     scorep_region scorep_r = scorep_region_7;
@@ -365,6 +386,9 @@ static __attribute__((used)) int scorep_libwrap_rt_7(FILE * stream)
         return scorep_real_7(stream);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_7 == NULL, 0)) {
+        return scorep_libwrap_first_7(stream);
+    }
     return scorep_libwrap_record_7(stream, scorep_r);
 }
 __asm__(".globl fclose\n\t.set fclose, scorep_libwrap_rt_7");
@@ -372,26 +396,26 @@ __asm__(".globl fclose\n\t.set fclose, scorep_libwrap_rt_7");
 /* wrapper 8: fflush (stdio.h:230) */
 static scorep_region scorep_region_8 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_8)(FILE * stream);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_8(FILE * stream);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_8(FILE * stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_8 == NULL, 0)) {
-        if (scorep_real_8 == NULL)
-            scorep_real_8 = (__typeof__(scorep_real_8))scorep_libwrap_resolve_here("fflush");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_8, "fflush",
-                                                    "stdio.h", "fflush",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_8(stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_8(stream);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_8(FILE * stream)
+{
+    if (scorep_real_8 == NULL)
+        scorep_real_8 = (__typeof__(scorep_real_8))scorep_libwrap_resolve_here("fflush");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_8, "fflush",
+                                       "stdio.h", "fflush", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_8(stream);
 }
 static __attribute__((used)) int scorep_libwrap_rt_8(FILE * stream)
 {
@@ -401,6 +425,9 @@ static __attribute__((used)) int scorep_libwrap_rt_8(FILE * stream)
         return scorep_real_8(stream);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_8 == NULL, 0)) {
+        return scorep_libwrap_first_8(stream);
+    }
     return scorep_libwrap_record_8(stream, scorep_r);
 }
 __asm__(".globl fflush\n\t.set fflush, scorep_libwrap_rt_8");
@@ -408,26 +435,26 @@ __asm__(".globl fflush\n\t.set fflush, scorep_libwrap_rt_8");
 /* wrapper 9: fflush_unlocked (stdio.h:239) */
 static scorep_region scorep_region_9 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_9)(FILE * stream);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_9(FILE * stream);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_9(FILE * stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_9 == NULL, 0)) {
-        if (scorep_real_9 == NULL)
-            scorep_real_9 = (__typeof__(scorep_real_9))scorep_libwrap_resolve_here("fflush_unlocked");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_9, "fflush_unlocked",
-                                                    "stdio.h", "fflush_unlocked",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_9(stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_9(stream);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_9(FILE * stream)
+{
+    if (scorep_real_9 == NULL)
+        scorep_real_9 = (__typeof__(scorep_real_9))scorep_libwrap_resolve_here("fflush_unlocked");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_9, "fflush_unlocked",
+                                       "stdio.h", "fflush_unlocked", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_9(stream);
 }
 static __attribute__((used)) int scorep_libwrap_rt_9(FILE * stream)
 {
@@ -437,6 +464,9 @@ static __attribute__((used)) int scorep_libwrap_rt_9(FILE * stream)
         return scorep_real_9(stream);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_9 == NULL, 0)) {
+        return scorep_libwrap_first_9(stream);
+    }
     return scorep_libwrap_record_9(stream, scorep_r);
 }
 __asm__(".globl fflush_unlocked\n\t.set fflush_unlocked, scorep_libwrap_rt_9");
@@ -444,21 +474,10 @@ __asm__(".globl fflush_unlocked\n\t.set fflush_unlocked, scorep_libwrap_rt_9");
 /* wrapper 10: fread (stdio.h:675) */
 static scorep_region scorep_region_10 = SCOREP_LIBWRAP_UNDEFINED;
 static unsigned long (*scorep_real_10)(void *restrict ptr, size_t size, size_t count, FILE *restrict stream);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) unsigned long scorep_libwrap_rt_10(void *restrict ptr, size_t size, size_t count, FILE *restrict stream);
+/* a recorded call */
 static __attribute__((noinline)) unsigned long scorep_libwrap_record_10(void *restrict ptr, size_t size, size_t count, FILE *restrict stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_10 == NULL, 0)) {
-        if (scorep_real_10 == NULL)
-            scorep_real_10 = (__typeof__(scorep_real_10))scorep_libwrap_resolve_here("fread");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_10, "fread",
-                                                    "stdio.h", "fread",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_10(ptr, size, count, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -477,6 +496,17 @@ static __attribute__((noinline)) unsigned long scorep_libwrap_record_10(void *re
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) unsigned long scorep_libwrap_first_10(void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
+{
+    if (scorep_real_10 == NULL)
+        scorep_real_10 = (__typeof__(scorep_real_10))scorep_libwrap_resolve_here("fread");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_10, "fread",
+                                       "stdio.h", "fread", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_10(ptr, size, count, stream);
+}
 static __attribute__((used)) unsigned long scorep_libwrap_rt_10(void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_10;
@@ -485,6 +515,9 @@ static __attribute__((used)) unsigned long scorep_libwrap_rt_10(void *restrict p
         return scorep_real_10(ptr, size, count, stream);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_10 == NULL, 0)) {
+        return scorep_libwrap_first_10(ptr, size, count, stream);
+    }
     return scorep_libwrap_record_10(ptr, size, count, stream, scorep_r);
 }
 __asm__(".globl fread\n\t.set fread, scorep_libwrap_rt_10");
@@ -492,21 +525,10 @@ __asm__(".globl fread\n\t.set fread, scorep_libwrap_rt_10");
 /* wrapper 11: fread_unlocked (stdio.h:702) */
 static scorep_region scorep_region_11 = SCOREP_LIBWRAP_UNDEFINED;
 static size_t (*scorep_real_11)(void *restrict ptr, size_t size, size_t count, FILE *restrict stream);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) size_t scorep_libwrap_rt_11(void *restrict ptr, size_t size, size_t count, FILE *restrict stream);
+/* a recorded call */
 static __attribute__((noinline)) size_t scorep_libwrap_record_11(void *restrict ptr, size_t size, size_t count, FILE *restrict stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_11 == NULL, 0)) {
-        if (scorep_real_11 == NULL)
-            scorep_real_11 = (__typeof__(scorep_real_11))scorep_libwrap_resolve_here("fread_unlocked");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_11, "fread_unlocked",
-                                                    "stdio.h", "fread_unlocked",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_11(ptr, size, count, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -525,6 +547,17 @@ static __attribute__((noinline)) size_t scorep_libwrap_record_11(void *restrict 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) size_t scorep_libwrap_first_11(void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
+{
+    if (scorep_real_11 == NULL)
+        scorep_real_11 = (__typeof__(scorep_real_11))scorep_libwrap_resolve_here("fread_unlocked");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_11, "fread_unlocked",
+                                       "stdio.h", "fread_unlocked", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_11(ptr, size, count, stream);
+}
 static __attribute__((used)) size_t scorep_libwrap_rt_11(void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_11;
@@ -533,6 +566,9 @@ static __attribute__((used)) size_t scorep_libwrap_rt_11(void *restrict ptr, siz
         return scorep_real_11(ptr, size, count, stream);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_11 == NULL, 0)) {
+        return scorep_libwrap_first_11(ptr, size, count, stream);
+    }
     return scorep_libwrap_record_11(ptr, size, count, stream, scorep_r);
 }
 __asm__(".globl fread_unlocked\n\t.set fread_unlocked, scorep_libwrap_rt_11");
@@ -540,21 +576,10 @@ __asm__(".globl fread_unlocked\n\t.set fread_unlocked, scorep_libwrap_rt_11");
 /* wrapper 12: fwrite (stdio.h:681) */
 static scorep_region scorep_region_12 = SCOREP_LIBWRAP_UNDEFINED;
 static unsigned long (*scorep_real_12)(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) unsigned long scorep_libwrap_rt_12(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream);
+/* a recorded call */
 static __attribute__((noinline)) unsigned long scorep_libwrap_record_12(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_12 == NULL, 0)) {
-        if (scorep_real_12 == NULL)
-            scorep_real_12 = (__typeof__(scorep_real_12))scorep_libwrap_resolve_here("fwrite");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_12, "fwrite",
-                                                    "stdio.h", "fwrite",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_12(ptr, size, count, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -573,6 +598,17 @@ static __attribute__((noinline)) unsigned long scorep_libwrap_record_12(const vo
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) unsigned long scorep_libwrap_first_12(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
+{
+    if (scorep_real_12 == NULL)
+        scorep_real_12 = (__typeof__(scorep_real_12))scorep_libwrap_resolve_here("fwrite");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_12, "fwrite",
+                                       "stdio.h", "fwrite", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_12(ptr, size, count, stream);
+}
 static __attribute__((used)) unsigned long scorep_libwrap_rt_12(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_12;
@@ -581,6 +617,9 @@ static __attribute__((used)) unsigned long scorep_libwrap_rt_12(const void *rest
         return scorep_real_12(ptr, size, count, stream);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_12 == NULL, 0)) {
+        return scorep_libwrap_first_12(ptr, size, count, stream);
+    }
     return scorep_libwrap_record_12(ptr, size, count, stream, scorep_r);
 }
 __asm__(".globl fwrite\n\t.set fwrite, scorep_libwrap_rt_12");
@@ -588,21 +627,10 @@ __asm__(".globl fwrite\n\t.set fwrite, scorep_libwrap_rt_12");
 /* wrapper 13: fwrite_unlocked (stdio.h:704) */
 static scorep_region scorep_region_13 = SCOREP_LIBWRAP_UNDEFINED;
 static size_t (*scorep_real_13)(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) size_t scorep_libwrap_rt_13(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream);
+/* a recorded call */
 static __attribute__((noinline)) size_t scorep_libwrap_record_13(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_13 == NULL, 0)) {
-        if (scorep_real_13 == NULL)
-            scorep_real_13 = (__typeof__(scorep_real_13))scorep_libwrap_resolve_here("fwrite_unlocked");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "fwrite_unlocked",
-                                                    "stdio.h", "fwrite_unlocked",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_13(ptr, size, count, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -621,6 +649,17 @@ static __attribute__((noinline)) size_t scorep_libwrap_record_13(const void *res
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) size_t scorep_libwrap_first_13(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
+{
+    if (scorep_real_13 == NULL)
+        scorep_real_13 = (__typeof__(scorep_real_13))scorep_libwrap_resolve_here("fwrite_unlocked");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "fwrite_unlocked",
+                                       "stdio.h", "fwrite_unlocked", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_13(ptr, size, count, stream);
+}
 static __attribute__((used)) size_t scorep_libwrap_rt_13(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_13;
@@ -629,6 +668,9 @@ static __attribute__((used)) size_t scorep_libwrap_rt_13(const void *restrict pt
         return scorep_real_13(ptr, size, count, stream);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_13 == NULL, 0)) {
+        return scorep_libwrap_first_13(ptr, size, count, stream);
+    }
     return scorep_libwrap_record_13(ptr, size, count, stream, scorep_r);
 }
 __asm__(".globl fwrite_unlocked\n\t.set fwrite_unlocked, scorep_libwrap_rt_13");
@@ -636,21 +678,10 @@ __asm__(".globl fwrite_unlocked\n\t.set fwrite_unlocked, scorep_libwrap_rt_13");
 /* wrapper 14: fgets (stdio.h:592) */
 static scorep_region scorep_region_14 = SCOREP_LIBWRAP_UNDEFINED;
 static char * (*scorep_real_14)(char *restrict string, int size, FILE *restrict stream);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) char * scorep_libwrap_rt_14(char *restrict string, int size, FILE *restrict stream);
+/* a recorded call */
 static __attribute__((noinline)) char * scorep_libwrap_record_14(char *restrict string, int size, FILE *restrict stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_14 == NULL, 0)) {
-        if (scorep_real_14 == NULL)
-            scorep_real_14 = (__typeof__(scorep_real_14))scorep_libwrap_resolve_here("fgets");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "fgets",
-                                                    "stdio.h", "fgets",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_14(string, size, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -669,6 +700,17 @@ static __attribute__((noinline)) char * scorep_libwrap_record_14(char *restrict 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) char * scorep_libwrap_first_14(char *restrict string, int size, FILE *restrict stream)
+{
+    if (scorep_real_14 == NULL)
+        scorep_real_14 = (__typeof__(scorep_real_14))scorep_libwrap_resolve_here("fgets");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "fgets",
+                                       "stdio.h", "fgets", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_14(string, size, stream);
+}
 static __attribute__((used)) char * scorep_libwrap_rt_14(char *restrict string, int size, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_14;
@@ -677,6 +719,9 @@ static __attribute__((used)) char * scorep_libwrap_rt_14(char *restrict string, 
         return scorep_real_14(string, size, stream);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_14 == NULL, 0)) {
+        return scorep_libwrap_first_14(string, size, stream);
+    }
     return scorep_libwrap_record_14(string, size, stream, scorep_r);
 }
 __asm__(".globl fgets\n\t.set fgets, scorep_libwrap_rt_14");
@@ -684,21 +729,10 @@ __asm__(".globl fgets\n\t.set fgets, scorep_libwrap_rt_14");
 /* wrapper 15: fgets_unlocked (stdio.h:615) */
 static scorep_region scorep_region_15 = SCOREP_LIBWRAP_UNDEFINED;
 static char * (*scorep_real_15)(char *restrict string, int size, FILE *restrict stream);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) char * scorep_libwrap_rt_15(char *restrict string, int size, FILE *restrict stream);
+/* a recorded call */
 static __attribute__((noinline)) char * scorep_libwrap_record_15(char *restrict string, int size, FILE *restrict stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_15 == NULL, 0)) {
-        if (scorep_real_15 == NULL)
-            scorep_real_15 = (__typeof__(scorep_real_15))scorep_libwrap_resolve_here("fgets_unlocked");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "fgets_unlocked",
-                                                    "stdio.h", "fgets_unlocked",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_15(string, size, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -717,6 +751,17 @@ static __attribute__((noinline)) char * scorep_libwrap_record_15(char *restrict 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) char * scorep_libwrap_first_15(char *restrict string, int size, FILE *restrict stream)
+{
+    if (scorep_real_15 == NULL)
+        scorep_real_15 = (__typeof__(scorep_real_15))scorep_libwrap_resolve_here("fgets_unlocked");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "fgets_unlocked",
+                                       "stdio.h", "fgets_unlocked", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_15(string, size, stream);
+}
 static __attribute__((used)) char * scorep_libwrap_rt_15(char *restrict string, int size, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_15;
@@ -725,6 +770,9 @@ static __attribute__((used)) char * scorep_libwrap_rt_15(char *restrict string, 
         return scorep_real_15(string, size, stream);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_15 == NULL, 0)) {
+        return scorep_libwrap_first_15(string, size, stream);
+    }
     return scorep_libwrap_record_15(string, size, stream, scorep_r);
 }
 __asm__(".globl fgets_unlocked\n\t.set fgets_unlocked, scorep_libwrap_rt_15");
@@ -732,21 +780,10 @@ __asm__(".globl fgets_unlocked\n\t.set fgets_unlocked, scorep_libwrap_rt_15");
 /* wrapper 16: fputs (stdio.h:655) */
 static scorep_region scorep_region_16 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_16)(const char *restrict string, FILE *restrict stream);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_16(const char *restrict string, FILE *restrict stream);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_16(const char *restrict string, FILE *restrict stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_16 == NULL, 0)) {
-        if (scorep_real_16 == NULL)
-            scorep_real_16 = (__typeof__(scorep_real_16))scorep_libwrap_resolve_here("fputs");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "fputs",
-                                                    "stdio.h", "fputs",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_16(string, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -765,6 +802,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_16(const char *restri
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_16(const char *restrict string, FILE *restrict stream)
+{
+    if (scorep_real_16 == NULL)
+        scorep_real_16 = (__typeof__(scorep_real_16))scorep_libwrap_resolve_here("fputs");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "fputs",
+                                       "stdio.h", "fputs", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_16(string, stream);
+}
 static __attribute__((used)) int scorep_libwrap_rt_16(const char *restrict string, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_16;
@@ -773,6 +821,9 @@ static __attribute__((used)) int scorep_libwrap_rt_16(const char *restrict strin
         return scorep_real_16(string, stream);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_16 == NULL, 0)) {
+        return scorep_libwrap_first_16(string, stream);
+    }
     return scorep_libwrap_record_16(string, stream, scorep_r);
 }
 __asm__(".globl fputs\n\t.set fputs, scorep_libwrap_rt_16");
@@ -780,21 +831,10 @@ __asm__(".globl fputs\n\t.set fputs, scorep_libwrap_rt_16");
 /* wrapper 17: fputs_unlocked (stdio.h:691) */
 static scorep_region scorep_region_17 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_17)(const char *restrict string, FILE *restrict stream);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_17(const char *restrict string, FILE *restrict stream);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_17(const char *restrict string, FILE *restrict stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_17 == NULL, 0)) {
-        if (scorep_real_17 == NULL)
-            scorep_real_17 = (__typeof__(scorep_real_17))scorep_libwrap_resolve_here("fputs_unlocked");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "fputs_unlocked",
-                                                    "stdio.h", "fputs_unlocked",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_17(string, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -813,6 +853,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_17(const char *restri
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_17(const char *restrict string, FILE *restrict stream)
+{
+    if (scorep_real_17 == NULL)
+        scorep_real_17 = (__typeof__(scorep_real_17))scorep_libwrap_resolve_here("fputs_unlocked");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "fputs_unlocked",
+                                       "stdio.h", "fputs_unlocked", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_17(string, stream);
+}
 static __attribute__((used)) int scorep_libwrap_rt_17(const char *restrict string, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_17;
@@ -821,6 +872,9 @@ static __attribute__((used)) int scorep_libwrap_rt_17(const char *restrict strin
         return scorep_real_17(string, stream);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_17 == NULL, 0)) {
+        return scorep_libwrap_first_17(string, stream);
+    }
     return scorep_libwrap_record_17(string, stream, scorep_r);
 }
 __asm__(".globl fputs_unlocked\n\t.set fputs_unlocked, scorep_libwrap_rt_17");
@@ -828,21 +882,10 @@ __asm__(".globl fputs_unlocked\n\t.set fputs_unlocked, scorep_libwrap_rt_17");
 /* wrapper 18: puts (stdio.h:661) */
 static scorep_region scorep_region_18 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_18)(const char * string);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_18(const char * string);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_18(const char * string, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_18 == NULL, 0)) {
-        if (scorep_real_18 == NULL)
-            scorep_real_18 = (__typeof__(scorep_real_18))scorep_libwrap_resolve_here("puts");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "puts",
-                                                    "stdio.h", "puts",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_18(string);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -861,6 +904,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_18(const char * strin
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_18(const char * string)
+{
+    if (scorep_real_18 == NULL)
+        scorep_real_18 = (__typeof__(scorep_real_18))scorep_libwrap_resolve_here("puts");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "puts",
+                                       "stdio.h", "puts", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_18(string);
+}
 static __attribute__((used)) int scorep_libwrap_rt_18(const char * string)
 {
     scorep_region scorep_r = scorep_region_18;
@@ -869,6 +923,9 @@ static __attribute__((used)) int scorep_libwrap_rt_18(const char * string)
         return scorep_real_18(string);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_18 == NULL, 0)) {
+        return scorep_libwrap_first_18(string);
+    }
     return scorep_libwrap_record_18(string, scorep_r);
 }
 __asm__(".globl puts\n\t.set puts, scorep_libwrap_rt_18");
@@ -876,21 +933,10 @@ __asm__(".globl puts\n\t.set puts, scorep_libwrap_rt_18");
 /* wrapper 19: fgetc (stdio.h:513) */
 static scorep_region scorep_region_19 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_19)(FILE * stream);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_19(FILE * stream);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_19(FILE * stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_19 == NULL, 0)) {
-        if (scorep_real_19 == NULL)
-            scorep_real_19 = (__typeof__(scorep_real_19))scorep_libwrap_resolve_here("fgetc");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "fgetc",
-                                                    "stdio.h", "fgetc",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_19(stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -909,6 +955,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_19(FILE * stream, sco
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_19(FILE * stream)
+{
+    if (scorep_real_19 == NULL)
+        scorep_real_19 = (__typeof__(scorep_real_19))scorep_libwrap_resolve_here("fgetc");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "fgetc",
+                                       "stdio.h", "fgetc", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_19(stream);
+}
 static __attribute__((used)) int scorep_libwrap_rt_19(FILE * stream)
 {
     scorep_region scorep_r = scorep_region_19;
@@ -917,6 +974,9 @@ static __attribute__((used)) int scorep_libwrap_rt_19(FILE * stream)
         return scorep_real_19(stream);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_19 == NULL, 0)) {
+        return scorep_libwrap_first_19(stream);
+    }
     return scorep_libwrap_record_19(stream, scorep_r);
 }
 __asm__(".globl fgetc\n\t.set fgetc, scorep_libwrap_rt_19");
@@ -924,21 +984,10 @@ __asm__(".globl fgetc\n\t.set fgetc, scorep_libwrap_rt_19");
 /* wrapper 20: fgetc_unlocked (stdio.h:538) */
 static scorep_region scorep_region_20 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_20)(FILE * stream);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_20(FILE * stream);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_20(FILE * stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_20 == NULL, 0)) {
-        if (scorep_real_20 == NULL)
-            scorep_real_20 = (__typeof__(scorep_real_20))scorep_libwrap_resolve_here("fgetc_unlocked");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "fgetc_unlocked",
-                                                    "stdio.h", "fgetc_unlocked",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_20(stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -957,6 +1006,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_20(FILE * stream, sco
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_20(FILE * stream)
+{
+    if (scorep_real_20 == NULL)
+        scorep_real_20 = (__typeof__(scorep_real_20))scorep_libwrap_resolve_here("fgetc_unlocked");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "fgetc_unlocked",
+                                       "stdio.h", "fgetc_unlocked", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_20(stream);
+}
 static __attribute__((used)) int scorep_libwrap_rt_20(FILE * stream)
 {
     scorep_region scorep_r = scorep_region_20;
@@ -965,6 +1025,9 @@ static __attribute__((used)) int scorep_libwrap_rt_20(FILE * stream)
         return scorep_real_20(stream);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_20 == NULL, 0)) {
+        return scorep_libwrap_first_20(stream);
+    }
     return scorep_libwrap_record_20(stream, scorep_r);
 }
 __asm__(".globl fgetc_unlocked\n\t.set fgetc_unlocked, scorep_libwrap_rt_20");
@@ -972,21 +1035,10 @@ __asm__(".globl fgetc_unlocked\n\t.set fgetc_unlocked, scorep_libwrap_rt_20");
 /* wrapper 21: getc (stdio.h:514) */
 static scorep_region scorep_region_21 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_21)(FILE * stream);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_21(FILE * stream);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_21(FILE * stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_21 == NULL, 0)) {
-        if (scorep_real_21 == NULL)
-            scorep_real_21 = (__typeof__(scorep_real_21))scorep_libwrap_resolve_here("getc");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "getc",
-                                                    "stdio.h", "getc",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_21(stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -1005,6 +1057,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_21(FILE * stream, sco
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_21(FILE * stream)
+{
+    if (scorep_real_21 == NULL)
+        scorep_real_21 = (__typeof__(scorep_real_21))scorep_libwrap_resolve_here("getc");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "getc",
+                                       "stdio.h", "getc", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_21(stream);
+}
 static __attribute__((used)) int scorep_libwrap_rt_21(FILE * stream)
 {
     scorep_region scorep_r = scorep_region_21;
@@ -1013,6 +1076,9 @@ static __attribute__((used)) int scorep_libwrap_rt_21(FILE * stream)
         return scorep_real_21(stream);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_21 == NULL, 0)) {
+        return scorep_libwrap_first_21(stream);
+    }
     return scorep_libwrap_record_21(stream, scorep_r);
 }
 __asm__(".globl getc\n\t.set getc, scorep_libwrap_rt_21");
@@ -1020,21 +1086,10 @@ __asm__(".globl getc\n\t.set getc, scorep_libwrap_rt_21");
 /* wrapper 22: getc_unlocked (stdio.h:527) */
 static scorep_region scorep_region_22 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_22)(FILE * stream);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_22(FILE * stream);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_22(FILE * stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_22 == NULL, 0)) {
-        if (scorep_real_22 == NULL)
-            scorep_real_22 = (__typeof__(scorep_real_22))scorep_libwrap_resolve_here("getc_unlocked");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "getc_unlocked",
-                                                    "stdio.h", "getc_unlocked",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_22(stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -1053,6 +1108,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_22(FILE * stream, sco
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_22(FILE * stream)
+{
+    if (scorep_real_22 == NULL)
+        scorep_real_22 = (__typeof__(scorep_real_22))scorep_libwrap_resolve_here("getc_unlocked");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "getc_unlocked",
+                                       "stdio.h", "getc_unlocked", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_22(stream);
+}
 static __attribute__((used)) int scorep_libwrap_rt_22(FILE * stream)
 {
     scorep_region scorep_r = scorep_region_22;
@@ -1061,6 +1127,9 @@ static __attribute__((used)) int scorep_libwrap_rt_22(FILE * stream)
         return scorep_real_22(stream);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_22 == NULL, 0)) {
+        return scorep_libwrap_first_22(stream);
+    }
     return scorep_libwrap_record_22(stream, scorep_r);
 }
 __asm__(".globl getc_unlocked\n\t.set getc_unlocked, scorep_libwrap_rt_22");
@@ -1068,21 +1137,10 @@ __asm__(".globl getc_unlocked\n\t.set getc_unlocked, scorep_libwrap_rt_22");
 /* wrapper 23: getchar (stdio.h:520) */
 static scorep_region scorep_region_23 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_23)(void);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_23(void);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_23(scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_23 == NULL, 0)) {
-        if (scorep_real_23 == NULL)
-            scorep_real_23 = (__typeof__(scorep_real_23))scorep_libwrap_resolve_here("getchar");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "getchar",
-                                                    "stdio.h", "getchar",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_23();
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -1101,6 +1159,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_23(scorep_region scor
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_23(void)
+{
+    if (scorep_real_23 == NULL)
+        scorep_real_23 = (__typeof__(scorep_real_23))scorep_libwrap_resolve_here("getchar");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "getchar",
+                                       "stdio.h", "getchar", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_23();
+}
 static __attribute__((used)) int scorep_libwrap_rt_23(void)
 {
     scorep_region scorep_r = scorep_region_23;
@@ -1109,6 +1178,9 @@ static __attribute__((used)) int scorep_libwrap_rt_23(void)
         return scorep_real_23();
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_23 == NULL, 0)) {
+        return scorep_libwrap_first_23();
+    }
     return scorep_libwrap_record_23(scorep_r);
 }
 __asm__(".globl getchar\n\t.set getchar, scorep_libwrap_rt_23");
@@ -1116,21 +1188,10 @@ __asm__(".globl getchar\n\t.set getchar, scorep_libwrap_rt_23");
 /* wrapper 24: getchar_unlocked (stdio.h:528) */
 static scorep_region scorep_region_24 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_24)(void);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_24(void);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_24(scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_24 == NULL, 0)) {
-        if (scorep_real_24 == NULL)
-            scorep_real_24 = (__typeof__(scorep_real_24))scorep_libwrap_resolve_here("getchar_unlocked");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_24, "getchar_unlocked",
-                                                    "stdio.h", "getchar_unlocked",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_24();
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -1149,6 +1210,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_24(scorep_region scor
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_24(void)
+{
+    if (scorep_real_24 == NULL)
+        scorep_real_24 = (__typeof__(scorep_real_24))scorep_libwrap_resolve_here("getchar_unlocked");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_24, "getchar_unlocked",
+                                       "stdio.h", "getchar_unlocked", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_24();
+}
 static __attribute__((used)) int scorep_libwrap_rt_24(void)
 {
     scorep_region scorep_r = scorep_region_24;
@@ -1157,6 +1229,9 @@ static __attribute__((used)) int scorep_libwrap_rt_24(void)
         return scorep_real_24();
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_24 == NULL, 0)) {
+        return scorep_libwrap_first_24();
+    }
     return scorep_libwrap_record_24(scorep_r);
 }
 __asm__(".globl getchar_unlocked\n\t.set getchar_unlocked, scorep_libwrap_rt_24");
@@ -1164,21 +1239,10 @@ __asm__(".globl getchar_unlocked\n\t.set getchar_unlocked, scorep_libwrap_rt_24"
 /* wrapper 25: fputc (stdio.h:549) */
 static scorep_region scorep_region_25 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_25)(int c, FILE * stream);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_25(int c, FILE * stream);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_25(int c, FILE * stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_25 == NULL, 0)) {
-        if (scorep_real_25 == NULL)
-            scorep_real_25 = (__typeof__(scorep_real_25))scorep_libwrap_resolve_here("fputc");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_25, "fputc",
-                                                    "stdio.h", "fputc",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_25(c, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -1197,6 +1261,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_25(int c, FILE * stre
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_25(int c, FILE * stream)
+{
+    if (scorep_real_25 == NULL)
+        scorep_real_25 = (__typeof__(scorep_real_25))scorep_libwrap_resolve_here("fputc");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_25, "fputc",
+                                       "stdio.h", "fputc", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_25(c, stream);
+}
 static __attribute__((used)) int scorep_libwrap_rt_25(int c, FILE * stream)
 {
     scorep_region scorep_r = scorep_region_25;
@@ -1205,6 +1280,9 @@ static __attribute__((used)) int scorep_libwrap_rt_25(int c, FILE * stream)
         return scorep_real_25(c, stream);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_25 == NULL, 0)) {
+        return scorep_libwrap_first_25(c, stream);
+    }
     return scorep_libwrap_record_25(c, stream, scorep_r);
 }
 __asm__(".globl fputc\n\t.set fputc, scorep_libwrap_rt_25");
@@ -1212,21 +1290,10 @@ __asm__(".globl fputc\n\t.set fputc, scorep_libwrap_rt_25");
 /* wrapper 26: fputc_unlocked (stdio.h:565) */
 static scorep_region scorep_region_26 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_26)(int c, FILE * stream);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_26(int c, FILE * stream);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_26(int c, FILE * stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_26 == NULL, 0)) {
-        if (scorep_real_26 == NULL)
-            scorep_real_26 = (__typeof__(scorep_real_26))scorep_libwrap_resolve_here("fputc_unlocked");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_26, "fputc_unlocked",
-                                                    "stdio.h", "fputc_unlocked",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_26(c, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -1245,6 +1312,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_26(int c, FILE * stre
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_26(int c, FILE * stream)
+{
+    if (scorep_real_26 == NULL)
+        scorep_real_26 = (__typeof__(scorep_real_26))scorep_libwrap_resolve_here("fputc_unlocked");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_26, "fputc_unlocked",
+                                       "stdio.h", "fputc_unlocked", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_26(c, stream);
+}
 static __attribute__((used)) int scorep_libwrap_rt_26(int c, FILE * stream)
 {
     scorep_region scorep_r = scorep_region_26;
@@ -1253,6 +1331,9 @@ static __attribute__((used)) int scorep_libwrap_rt_26(int c, FILE * stream)
         return scorep_real_26(c, stream);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_26 == NULL, 0)) {
+        return scorep_libwrap_first_26(c, stream);
+    }
     return scorep_libwrap_record_26(c, stream, scorep_r);
 }
 __asm__(".globl fputc_unlocked\n\t.set fputc_unlocked, scorep_libwrap_rt_26");
@@ -1260,21 +1341,10 @@ __asm__(".globl fputc_unlocked\n\t.set fputc_unlocked, scorep_libwrap_rt_26");
 /* wrapper 27: putc (stdio.h:550) */
 static scorep_region scorep_region_27 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_27)(int c, FILE * stream);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_27(int c, FILE * stream);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_27(int c, FILE * stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_27 == NULL, 0)) {
-        if (scorep_real_27 == NULL)
-            scorep_real_27 = (__typeof__(scorep_real_27))scorep_libwrap_resolve_here("putc");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_27, "putc",
-                                                    "stdio.h", "putc",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_27(c, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -1293,6 +1363,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_27(int c, FILE * stre
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_27(int c, FILE * stream)
+{
+    if (scorep_real_27 == NULL)
+        scorep_real_27 = (__typeof__(scorep_real_27))scorep_libwrap_resolve_here("putc");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_27, "putc",
+                                       "stdio.h", "putc", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_27(c, stream);
+}
 static __attribute__((used)) int scorep_libwrap_rt_27(int c, FILE * stream)
 {
     scorep_region scorep_r = scorep_region_27;
@@ -1301,6 +1382,9 @@ static __attribute__((used)) int scorep_libwrap_rt_27(int c, FILE * stream)
         return scorep_real_27(c, stream);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_27 == NULL, 0)) {
+        return scorep_libwrap_first_27(c, stream);
+    }
     return scorep_libwrap_record_27(c, stream, scorep_r);
 }
 __asm__(".globl putc\n\t.set putc, scorep_libwrap_rt_27");
@@ -1308,21 +1392,10 @@ __asm__(".globl putc\n\t.set putc, scorep_libwrap_rt_27");
 /* wrapper 28: putc_unlocked (stdio.h:573) */
 static scorep_region scorep_region_28 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_28)(int c, FILE * stream);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_28(int c, FILE * stream);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_28(int c, FILE * stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_28 == NULL, 0)) {
-        if (scorep_real_28 == NULL)
-            scorep_real_28 = (__typeof__(scorep_real_28))scorep_libwrap_resolve_here("putc_unlocked");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_28, "putc_unlocked",
-                                                    "stdio.h", "putc_unlocked",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_28(c, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -1341,6 +1414,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_28(int c, FILE * stre
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_28(int c, FILE * stream)
+{
+    if (scorep_real_28 == NULL)
+        scorep_real_28 = (__typeof__(scorep_real_28))scorep_libwrap_resolve_here("putc_unlocked");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_28, "putc_unlocked",
+                                       "stdio.h", "putc_unlocked", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_28(c, stream);
+}
 static __attribute__((used)) int scorep_libwrap_rt_28(int c, FILE * stream)
 {
     scorep_region scorep_r = scorep_region_28;
@@ -1349,6 +1433,9 @@ static __attribute__((used)) int scorep_libwrap_rt_28(int c, FILE * stream)
         return scorep_real_28(c, stream);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_28 == NULL, 0)) {
+        return scorep_libwrap_first_28(c, stream);
+    }
     return scorep_libwrap_record_28(c, stream, scorep_r);
 }
 __asm__(".globl putc_unlocked\n\t.set putc_unlocked, scorep_libwrap_rt_28");
@@ -1356,21 +1443,10 @@ __asm__(".globl putc_unlocked\n\t.set putc_unlocked, scorep_libwrap_rt_28");
 /* wrapper 29: putchar (stdio.h:556) */
 static scorep_region scorep_region_29 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_29)(int c);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_29(int c);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_29(int c, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_29 == NULL, 0)) {
-        if (scorep_real_29 == NULL)
-            scorep_real_29 = (__typeof__(scorep_real_29))scorep_libwrap_resolve_here("putchar");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_29, "putchar",
-                                                    "stdio.h", "putchar",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_29(c);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -1389,6 +1465,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_29(int c, scorep_regi
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_29(int c)
+{
+    if (scorep_real_29 == NULL)
+        scorep_real_29 = (__typeof__(scorep_real_29))scorep_libwrap_resolve_here("putchar");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_29, "putchar",
+                                       "stdio.h", "putchar", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_29(c);
+}
 static __attribute__((used)) int scorep_libwrap_rt_29(int c)
 {
     scorep_region scorep_r = scorep_region_29;
@@ -1397,6 +1484,9 @@ static __attribute__((used)) int scorep_libwrap_rt_29(int c)
         return scorep_real_29(c);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_29 == NULL, 0)) {
+        return scorep_libwrap_first_29(c);
+    }
     return scorep_libwrap_record_29(c, scorep_r);
 }
 __asm__(".globl putchar\n\t.set putchar, scorep_libwrap_rt_29");
@@ -1404,21 +1494,10 @@ __asm__(".globl putchar\n\t.set putchar, scorep_libwrap_rt_29");
 /* wrapper 30: putchar_unlocked (stdio.h:574) */
 static scorep_region scorep_region_30 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_30)(int c);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_30(int c);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_30(int c, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_30 == NULL, 0)) {
-        if (scorep_real_30 == NULL)
-            scorep_real_30 = (__typeof__(scorep_real_30))scorep_libwrap_resolve_here("putchar_unlocked");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_30, "putchar_unlocked",
-                                                    "stdio.h", "putchar_unlocked",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_30(c);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -1437,6 +1516,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_30(int c, scorep_regi
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_30(int c)
+{
+    if (scorep_real_30 == NULL)
+        scorep_real_30 = (__typeof__(scorep_real_30))scorep_libwrap_resolve_here("putchar_unlocked");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_30, "putchar_unlocked",
+                                       "stdio.h", "putchar_unlocked", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_30(c);
+}
 static __attribute__((used)) int scorep_libwrap_rt_30(int c)
 {
     scorep_region scorep_r = scorep_region_30;
@@ -1445,6 +1535,9 @@ static __attribute__((used)) int scorep_libwrap_rt_30(int c)
         return scorep_real_30(c);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_30 == NULL, 0)) {
+        return scorep_libwrap_first_30(c);
+    }
     return scorep_libwrap_record_30(c, scorep_r);
 }
 __asm__(".globl putchar_unlocked\n\t.set putchar_unlocked, scorep_libwrap_rt_30");
@@ -1452,21 +1545,10 @@ __asm__(".globl putchar_unlocked\n\t.set putchar_unlocked, scorep_libwrap_rt_30"
 /* wrapper 31: getline (stdio.h:645) */
 static scorep_region scorep_region_31 = SCOREP_LIBWRAP_UNDEFINED;
 static __ssize_t (*scorep_real_31)(char **restrict line, size_t *restrict n, FILE *restrict stream);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) __ssize_t scorep_libwrap_rt_31(char **restrict line, size_t *restrict n, FILE *restrict stream);
+/* a recorded call */
 static __attribute__((noinline)) __ssize_t scorep_libwrap_record_31(char **restrict line, size_t *restrict n, FILE *restrict stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_31 == NULL, 0)) {
-        if (scorep_real_31 == NULL)
-            scorep_real_31 = (__typeof__(scorep_real_31))scorep_libwrap_resolve_here("getline");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_31, "getline",
-                                                    "stdio.h", "getline",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_31(line, n, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -1485,6 +1567,17 @@ static __attribute__((noinline)) __ssize_t scorep_libwrap_record_31(char **restr
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) __ssize_t scorep_libwrap_first_31(char **restrict line, size_t *restrict n, FILE *restrict stream)
+{
+    if (scorep_real_31 == NULL)
+        scorep_real_31 = (__typeof__(scorep_real_31))scorep_libwrap_resolve_here("getline");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_31, "getline",
+                                       "stdio.h", "getline", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_31(line, n, stream);
+}
 static __attribute__((used)) __ssize_t scorep_libwrap_rt_31(char **restrict line, size_t *restrict n, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_31;
@@ -1493,6 +1586,9 @@ static __attribute__((used)) __ssize_t scorep_libwrap_rt_31(char **restrict line
         return scorep_real_31(line, n, stream);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_31 == NULL, 0)) {
+        return scorep_libwrap_first_31(line, n, stream);
+    }
     return scorep_libwrap_record_31(line, n, stream, scorep_r);
 }
 __asm__(".globl getline\n\t.set getline, scorep_libwrap_rt_31");
@@ -1500,21 +1596,10 @@ __asm__(".globl getline\n\t.set getline, scorep_libwrap_rt_31");
 /* wrapper 32: getdelim (stdio.h:635) */
 static scorep_region scorep_region_32 = SCOREP_LIBWRAP_UNDEFINED;
 static __ssize_t (*scorep_real_32)(char **restrict line, size_t *restrict n, int delimiter, FILE *restrict stream);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) __ssize_t scorep_libwrap_rt_32(char **restrict line, size_t *restrict n, int delimiter, FILE *restrict stream);
+/* a recorded call */
 static __attribute__((noinline)) __ssize_t scorep_libwrap_record_32(char **restrict line, size_t *restrict n, int delimiter, FILE *restrict stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_32 == NULL, 0)) {
-        if (scorep_real_32 == NULL)
-            scorep_real_32 = (__typeof__(scorep_real_32))scorep_libwrap_resolve_here("getdelim");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_32, "getdelim",
-                                                    "stdio.h", "getdelim",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_32(line, n, delimiter, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -1533,6 +1618,17 @@ static __attribute__((noinline)) __ssize_t scorep_libwrap_record_32(char **restr
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) __ssize_t scorep_libwrap_first_32(char **restrict line, size_t *restrict n, int delimiter, FILE *restrict stream)
+{
+    if (scorep_real_32 == NULL)
+        scorep_real_32 = (__typeof__(scorep_real_32))scorep_libwrap_resolve_here("getdelim");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_32, "getdelim",
+                                       "stdio.h", "getdelim", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_32(line, n, delimiter, stream);
+}
 static __attribute__((used)) __ssize_t scorep_libwrap_rt_32(char **restrict line, size_t *restrict n, int delimiter, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_32;
@@ -1540,6 +1636,9 @@ static __attribute__((used)) __ssize_t scorep_libwrap_rt_32(char **restrict line
         && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
         return scorep_real_32(line, n, delimiter, stream);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_32 == NULL, 0)) {
+        return scorep_libwrap_first_32(line, n, delimiter, stream);
     }
     return scorep_libwrap_record_32(line, n, delimiter, stream, scorep_r);
 }
@@ -1632,21 +1731,10 @@ __asm__(".globl printf\n\t.set printf, scorep_libwrap_rt_34");
 /* wrapper 35: vfprintf (stdio.h:365) */
 static scorep_region scorep_region_35 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_35)(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_35(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_35(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_35 == NULL, 0)) {
-        if (scorep_real_35 == NULL)
-            scorep_real_35 = (__typeof__(scorep_real_35))scorep_libwrap_resolve_here("vfprintf");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_35, "vfprintf",
-                                                    "stdio.h", "vfprintf",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_35(stream, format, ap);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -1665,6 +1753,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_35(FILE *restrict str
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_35(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap)
+{
+    if (scorep_real_35 == NULL)
+        scorep_real_35 = (__typeof__(scorep_real_35))scorep_libwrap_resolve_here("vfprintf");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_35, "vfprintf",
+                                       "stdio.h", "vfprintf", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_35(stream, format, ap);
+}
 static __attribute__((used)) int scorep_libwrap_rt_35(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap)
 {
     scorep_region scorep_r = scorep_region_35;
@@ -1673,6 +1772,9 @@ static __attribute__((used)) int scorep_libwrap_rt_35(FILE *restrict stream, con
         return scorep_real_35(stream, format, ap);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_35 == NULL, 0)) {
+        return scorep_libwrap_first_35(stream, format, ap);
+    }
     return scorep_libwrap_record_35(stream, format, ap, scorep_r);
 }
 __asm__(".globl vfprintf\n\t.set vfprintf, scorep_libwrap_rt_35");
@@ -1680,21 +1782,10 @@ __asm__(".globl vfprintf\n\t.set vfprintf, scorep_libwrap_rt_35");
 /* wrapper 36: vprintf (stdio.h:371) */
 static scorep_region scorep_region_36 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_36)(const char *restrict format, __gnuc_va_list ap);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_36(const char *restrict format, __gnuc_va_list ap);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_36(const char *restrict format, __gnuc_va_list ap, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_36 == NULL, 0)) {
-        if (scorep_real_36 == NULL)
-            scorep_real_36 = (__typeof__(scorep_real_36))scorep_libwrap_resolve_here("vprintf");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_36, "vprintf",
-                                                    "stdio.h", "vprintf",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_36(format, ap);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -1713,6 +1804,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_36(const char *restri
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_36(const char *restrict format, __gnuc_va_list ap)
+{
+    if (scorep_real_36 == NULL)
+        scorep_real_36 = (__typeof__(scorep_real_36))scorep_libwrap_resolve_here("vprintf");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_36, "vprintf",
+                                       "stdio.h", "vprintf", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_36(format, ap);
+}
 static __attribute__((used)) int scorep_libwrap_rt_36(const char *restrict format, __gnuc_va_list ap)
 {
     scorep_region scorep_r = scorep_region_36;
@@ -1720,6 +1822,9 @@ static __attribute__((used)) int scorep_libwrap_rt_36(const char *restrict forma
         && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
         return scorep_real_36(format, ap);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_36 == NULL, 0)) {
+        return scorep_libwrap_first_36(format, ap);
     }
     return scorep_libwrap_record_36(format, ap, scorep_r);
 }
@@ -1788,26 +1893,26 @@ __asm__(".globl __isoc99_scanf\n\t.set __isoc99_scanf, scorep_libwrap_rt_38");
 /* wrapper 39: vfscanf (stdio.h:459) */
 static scorep_region scorep_region_39 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_39)(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_39(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_39(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_39 == NULL, 0)) {
-        if (scorep_real_39 == NULL)
-            scorep_real_39 = (__typeof__(scorep_real_39))scorep_libwrap_resolve_here("__isoc99_vfscanf");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_39, "vfscanf",
-                                                    "stdio.h", "__isoc99_vfscanf",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_39(stream, format, ap);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_39(stream, format, ap);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_39(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap)
+{
+    if (scorep_real_39 == NULL)
+        scorep_real_39 = (__typeof__(scorep_real_39))scorep_libwrap_resolve_here("__isoc99_vfscanf");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_39, "vfscanf",
+                                       "stdio.h", "__isoc99_vfscanf", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_39(stream, format, ap);
 }
 static __attribute__((used)) int scorep_libwrap_rt_39(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap)
 {
@@ -1817,6 +1922,9 @@ static __attribute__((used)) int scorep_libwrap_rt_39(FILE *restrict stream, con
         return scorep_real_39(stream, format, ap);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_39 == NULL, 0)) {
+        return scorep_libwrap_first_39(stream, format, ap);
+    }
     return scorep_libwrap_record_39(stream, format, ap, scorep_r);
 }
 __asm__(".globl __isoc99_vfscanf\n\t.set __isoc99_vfscanf, scorep_libwrap_rt_39");
@@ -1824,26 +1932,26 @@ __asm__(".globl __isoc99_vfscanf\n\t.set __isoc99_vfscanf, scorep_libwrap_rt_39"
 /* wrapper 40: vscanf (stdio.h:467) */
 static scorep_region scorep_region_40 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_40)(const char *restrict format, __gnuc_va_list ap);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_40(const char *restrict format, __gnuc_va_list ap);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_40(const char *restrict format, __gnuc_va_list ap, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_40 == NULL, 0)) {
-        if (scorep_real_40 == NULL)
-            scorep_real_40 = (__typeof__(scorep_real_40))scorep_libwrap_resolve_here("__isoc99_vscanf");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_40, "vscanf",
-                                                    "stdio.h", "__isoc99_vscanf",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_40(format, ap);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_40(format, ap);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_40(const char *restrict format, __gnuc_va_list ap)
+{
+    if (scorep_real_40 == NULL)
+        scorep_real_40 = (__typeof__(scorep_real_40))scorep_libwrap_resolve_here("__isoc99_vscanf");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_40, "vscanf",
+                                       "stdio.h", "__isoc99_vscanf", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_40(format, ap);
 }
 static __attribute__((used)) int scorep_libwrap_rt_40(const char *restrict format, __gnuc_va_list ap)
 {
@@ -1853,6 +1961,9 @@ static __attribute__((used)) int scorep_libwrap_rt_40(const char *restrict forma
         return scorep_real_40(format, ap);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_40 == NULL, 0)) {
+        return scorep_libwrap_first_40(format, ap);
+    }
     return scorep_libwrap_record_40(format, ap, scorep_r);
 }
 __asm__(".globl __isoc99_vscanf\n\t.set __isoc99_vscanf, scorep_libwrap_rt_40");
@@ -1860,21 +1971,10 @@ __asm__(".globl __isoc99_vscanf\n\t.set __isoc99_vscanf, scorep_libwrap_rt_40");
 /* wrapper 41: fseek (stdio.h:713) */
 static scorep_region scorep_region_41 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_41)(FILE * stream, long offset, int whence);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_41(FILE * stream, long offset, int whence);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_41(FILE * stream, long offset, int whence, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_41 == NULL, 0)) {
-        if (scorep_real_41 == NULL)
-            scorep_real_41 = (__typeof__(scorep_real_41))scorep_libwrap_resolve_here("fseek");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_41, "fseek",
-                                                    "stdio.h", "fseek",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_41(stream, offset, whence);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
     int scorep_result = scorep_real_41(stream, offset, whence);
@@ -1884,6 +1984,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_41(FILE * stream, lon
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_41(FILE * stream, long offset, int whence)
+{
+    if (scorep_real_41 == NULL)
+        scorep_real_41 = (__typeof__(scorep_real_41))scorep_libwrap_resolve_here("fseek");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_41, "fseek",
+                                       "stdio.h", "fseek", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_41(stream, offset, whence);
+}
 static __attribute__((used)) int scorep_libwrap_rt_41(FILE * stream, long offset, int whence)
 {
     scorep_region scorep_r = scorep_region_41;
@@ -1892,6 +2003,9 @@ static __attribute__((used)) int scorep_libwrap_rt_41(FILE * stream, long offset
         return scorep_real_41(stream, offset, whence);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_41 == NULL, 0)) {
+        return scorep_libwrap_first_41(stream, offset, whence);
+    }
     return scorep_libwrap_record_41(stream, offset, whence, scorep_r);
 }
 __asm__(".globl fseek\n\t.set fseek, scorep_libwrap_rt_41");
@@ -1899,21 +2013,10 @@ __asm__(".globl fseek\n\t.set fseek, scorep_libwrap_rt_41");
 /* wrapper 42: fseeko (stdio.h:736) */
 static scorep_region scorep_region_42 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_42)(FILE * stream, __off_t offset, int whence);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_42(FILE * stream, __off_t offset, int whence);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_42(FILE * stream, __off_t offset, int whence, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_42 == NULL, 0)) {
-        if (scorep_real_42 == NULL)
-            scorep_real_42 = (__typeof__(scorep_real_42))scorep_libwrap_resolve_here("fseeko");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_42, "fseeko",
-                                                    "stdio.h", "fseeko",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_42(stream, offset, whence);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
     int scorep_result = scorep_real_42(stream, offset, whence);
@@ -1923,6 +2026,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_42(FILE * stream, __o
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_42(FILE * stream, __off_t offset, int whence)
+{
+    if (scorep_real_42 == NULL)
+        scorep_real_42 = (__typeof__(scorep_real_42))scorep_libwrap_resolve_here("fseeko");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_42, "fseeko",
+                                       "stdio.h", "fseeko", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_42(stream, offset, whence);
+}
 static __attribute__((used)) int scorep_libwrap_rt_42(FILE * stream, __off_t offset, int whence)
 {
     scorep_region scorep_r = scorep_region_42;
@@ -1931,6 +2045,9 @@ static __attribute__((used)) int scorep_libwrap_rt_42(FILE * stream, __off_t off
         return scorep_real_42(stream, offset, whence);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_42 == NULL, 0)) {
+        return scorep_libwrap_first_42(stream, offset, whence);
+    }
     return scorep_libwrap_record_42(stream, offset, whence, scorep_r);
 }
 __asm__(".globl fseeko\n\t.set fseeko, scorep_libwrap_rt_42");
@@ -1938,21 +2055,10 @@ __asm__(".globl fseeko\n\t.set fseeko, scorep_libwrap_rt_42");
 /* wrapper 43: fseeko64 (stdio.h:779) */
 static scorep_region scorep_region_43 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_43)(FILE * stream, __off64_t offset, int whence);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_43(FILE * stream, __off64_t offset, int whence);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_43(FILE * stream, __off64_t offset, int whence, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_43 == NULL, 0)) {
-        if (scorep_real_43 == NULL)
-            scorep_real_43 = (__typeof__(scorep_real_43))scorep_libwrap_resolve_here("fseeko64");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_43, "fseeko64",
-                                                    "stdio.h", "fseeko64",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_43(stream, offset, whence);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = scorep_io_handle_of_stream(stream);
     int scorep_result = scorep_real_43(stream, offset, whence);
@@ -1962,6 +2068,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_43(FILE * stream, __o
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_43(FILE * stream, __off64_t offset, int whence)
+{
+    if (scorep_real_43 == NULL)
+        scorep_real_43 = (__typeof__(scorep_real_43))scorep_libwrap_resolve_here("fseeko64");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_43, "fseeko64",
+                                       "stdio.h", "fseeko64", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_43(stream, offset, whence);
+}
 static __attribute__((used)) int scorep_libwrap_rt_43(FILE * stream, __off64_t offset, int whence)
 {
     scorep_region scorep_r = scorep_region_43;
@@ -1970,6 +2087,9 @@ static __attribute__((used)) int scorep_libwrap_rt_43(FILE * stream, __off64_t o
         return scorep_real_43(stream, offset, whence);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_43 == NULL, 0)) {
+        return scorep_libwrap_first_43(stream, offset, whence);
+    }
     return scorep_libwrap_record_43(stream, offset, whence, scorep_r);
 }
 __asm__(".globl fseeko64\n\t.set fseeko64, scorep_libwrap_rt_43");
@@ -1977,26 +2097,26 @@ __asm__(".globl fseeko64\n\t.set fseeko64, scorep_libwrap_rt_43");
 /* wrapper 44: ftell (stdio.h:718) */
 static scorep_region scorep_region_44 = SCOREP_LIBWRAP_UNDEFINED;
 static long (*scorep_real_44)(FILE * stream);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) long scorep_libwrap_rt_44(FILE * stream);
+/* a recorded call */
 static __attribute__((noinline)) long scorep_libwrap_record_44(FILE * stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_44 == NULL, 0)) {
-        if (scorep_real_44 == NULL)
-            scorep_real_44 = (__typeof__(scorep_real_44))scorep_libwrap_resolve_here("ftell");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "ftell",
-                                                    "stdio.h", "ftell",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_44(stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     long scorep_result = scorep_real_44(stream);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) long scorep_libwrap_first_44(FILE * stream)
+{
+    if (scorep_real_44 == NULL)
+        scorep_real_44 = (__typeof__(scorep_real_44))scorep_libwrap_resolve_here("ftell");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "ftell",
+                                       "stdio.h", "ftell", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_44(stream);
 }
 static __attribute__((used)) long scorep_libwrap_rt_44(FILE * stream)
 {
@@ -2006,6 +2126,9 @@ static __attribute__((used)) long scorep_libwrap_rt_44(FILE * stream)
         return scorep_real_44(stream);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_44 == NULL, 0)) {
+        return scorep_libwrap_first_44(stream);
+    }
     return scorep_libwrap_record_44(stream, scorep_r);
 }
 __asm__(".globl ftell\n\t.set ftell, scorep_libwrap_rt_44");
@@ -2013,26 +2136,26 @@ __asm__(".globl ftell\n\t.set ftell, scorep_libwrap_rt_44");
 /* wrapper 45: ftello (stdio.h:741) */
 static scorep_region scorep_region_45 = SCOREP_LIBWRAP_UNDEFINED;
 static __off_t (*scorep_real_45)(FILE * stream);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) __off_t scorep_libwrap_rt_45(FILE * stream);
+/* a recorded call */
 static __attribute__((noinline)) __off_t scorep_libwrap_record_45(FILE * stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_45 == NULL, 0)) {
-        if (scorep_real_45 == NULL)
-            scorep_real_45 = (__typeof__(scorep_real_45))scorep_libwrap_resolve_here("ftello");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_45, "ftello",
-                                                    "stdio.h", "ftello",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_45(stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     __off_t scorep_result = scorep_real_45(stream);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) __off_t scorep_libwrap_first_45(FILE * stream)
+{
+    if (scorep_real_45 == NULL)
+        scorep_real_45 = (__typeof__(scorep_real_45))scorep_libwrap_resolve_here("ftello");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_45, "ftello",
+                                       "stdio.h", "ftello", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_45(stream);
 }
 static __attribute__((used)) __off_t scorep_libwrap_rt_45(FILE * stream)
 {
@@ -2042,6 +2165,9 @@ static __attribute__((used)) __off_t scorep_libwrap_rt_45(FILE * stream)
         return scorep_real_45(stream);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_45 == NULL, 0)) {
+        return scorep_libwrap_first_45(stream);
+    }
     return scorep_libwrap_record_45(stream, scorep_r);
 }
 __asm__(".globl ftello\n\t.set ftello, scorep_libwrap_rt_45");
@@ -2049,26 +2175,26 @@ __asm__(".globl ftello\n\t.set ftello, scorep_libwrap_rt_45");
 /* wrapper 46: ftello64 (stdio.h:780) */
 static scorep_region scorep_region_46 = SCOREP_LIBWRAP_UNDEFINED;
 static __off64_t (*scorep_real_46)(FILE * stream);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) __off64_t scorep_libwrap_rt_46(FILE * stream);
+/* a recorded call */
 static __attribute__((noinline)) __off64_t scorep_libwrap_record_46(FILE * stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_46 == NULL, 0)) {
-        if (scorep_real_46 == NULL)
-            scorep_real_46 = (__typeof__(scorep_real_46))scorep_libwrap_resolve_here("ftello64");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_46, "ftello64",
-                                                    "stdio.h", "ftello64",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_46(stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     __off64_t scorep_result = scorep_real_46(stream);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) __off64_t scorep_libwrap_first_46(FILE * stream)
+{
+    if (scorep_real_46 == NULL)
+        scorep_real_46 = (__typeof__(scorep_real_46))scorep_libwrap_resolve_here("ftello64");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_46, "ftello64",
+                                       "stdio.h", "ftello64", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_46(stream);
 }
 static __attribute__((used)) __off64_t scorep_libwrap_rt_46(FILE * stream)
 {
@@ -2078,6 +2204,9 @@ static __attribute__((used)) __off64_t scorep_libwrap_rt_46(FILE * stream)
         return scorep_real_46(stream);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_46 == NULL, 0)) {
+        return scorep_libwrap_first_46(stream);
+    }
     return scorep_libwrap_record_46(stream, scorep_r);
 }
 __asm__(".globl ftello64\n\t.set ftello64, scorep_libwrap_rt_46");
@@ -2085,27 +2214,26 @@ __asm__(".globl ftello64\n\t.set ftello64, scorep_libwrap_rt_46");
 /* wrapper 47: rewind (stdio.h:723) */
 static scorep_region scorep_region_47 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_47)(FILE * stream);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) void scorep_libwrap_rt_47(FILE * stream);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_47(FILE * stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_47 == NULL, 0)) {
-        if (scorep_real_47 == NULL)
-            scorep_real_47 = (__typeof__(scorep_real_47))scorep_libwrap_resolve_here("rewind");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_47, "rewind",
-                                                    "stdio.h", "rewind",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            scorep_real_47(stream);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_real_47(stream);
     scorep_libwrap_end(scorep_r);
     return;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_47(FILE * stream)
+{
+    if (scorep_real_47 == NULL)
+        scorep_real_47 = (__typeof__(scorep_real_47))scorep_libwrap_resolve_here("rewind");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_47, "rewind",
+                                       "stdio.h", "rewind", SCOREP_ROLE_FILE_IO);
+    scorep_libwrap_rt_47(stream);
 }
 static __attribute__((used)) void scorep_libwrap_rt_47(FILE * stream)
 {
@@ -2116,6 +2244,10 @@ static __attribute__((used)) void scorep_libwrap_rt_47(FILE * stream)
         return;
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_47 == NULL, 0)) {
+        scorep_libwrap_first_47(stream);
+        return;
+    }
     scorep_libwrap_record_47(stream, scorep_r);
 }
 __asm__(".globl rewind\n\t.set rewind, scorep_libwrap_rt_47");
@@ -2123,26 +2255,26 @@ __asm__(".globl rewind\n\t.set rewind, scorep_libwrap_rt_47");
 /* wrapper 48: fgetpos (stdio.h:760) */
 static scorep_region scorep_region_48 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_48)(FILE *restrict stream, fpos_t *restrict pos);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_48(FILE *restrict stream, fpos_t *restrict pos);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_48(FILE *restrict stream, fpos_t *restrict pos, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_48 == NULL, 0)) {
-        if (scorep_real_48 == NULL)
-            scorep_real_48 = (__typeof__(scorep_real_48))scorep_libwrap_resolve_here("fgetpos");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_48, "fgetpos",
-                                                    "stdio.h", "fgetpos",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_48(stream, pos);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_48(stream, pos);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_48(FILE *restrict stream, fpos_t *restrict pos)
+{
+    if (scorep_real_48 == NULL)
+        scorep_real_48 = (__typeof__(scorep_real_48))scorep_libwrap_resolve_here("fgetpos");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_48, "fgetpos",
+                                       "stdio.h", "fgetpos", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_48(stream, pos);
 }
 static __attribute__((used)) int scorep_libwrap_rt_48(FILE *restrict stream, fpos_t *restrict pos)
 {
@@ -2152,6 +2284,9 @@ static __attribute__((used)) int scorep_libwrap_rt_48(FILE *restrict stream, fpo
         return scorep_real_48(stream, pos);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_48 == NULL, 0)) {
+        return scorep_libwrap_first_48(stream, pos);
+    }
     return scorep_libwrap_record_48(stream, pos, scorep_r);
 }
 __asm__(".globl fgetpos\n\t.set fgetpos, scorep_libwrap_rt_48");
@@ -2159,26 +2294,26 @@ __asm__(".globl fgetpos\n\t.set fgetpos, scorep_libwrap_rt_48");
 /* wrapper 49: fgetpos64 (stdio.h:781) */
 static scorep_region scorep_region_49 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_49)(FILE *restrict stream, fpos64_t *restrict pos);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_49(FILE *restrict stream, fpos64_t *restrict pos);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_49(FILE *restrict stream, fpos64_t *restrict pos, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_49 == NULL, 0)) {
-        if (scorep_real_49 == NULL)
-            scorep_real_49 = (__typeof__(scorep_real_49))scorep_libwrap_resolve_here("fgetpos64");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_49, "fgetpos64",
-                                                    "stdio.h", "fgetpos64",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_49(stream, pos);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_49(stream, pos);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_49(FILE *restrict stream, fpos64_t *restrict pos)
+{
+    if (scorep_real_49 == NULL)
+        scorep_real_49 = (__typeof__(scorep_real_49))scorep_libwrap_resolve_here("fgetpos64");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_49, "fgetpos64",
+                                       "stdio.h", "fgetpos64", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_49(stream, pos);
 }
 static __attribute__((used)) int scorep_libwrap_rt_49(FILE *restrict stream, fpos64_t *restrict pos)
 {
@@ -2188,6 +2323,9 @@ static __attribute__((used)) int scorep_libwrap_rt_49(FILE *restrict stream, fpo
         return scorep_real_49(stream, pos);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_49 == NULL, 0)) {
+        return scorep_libwrap_first_49(stream, pos);
+    }
     return scorep_libwrap_record_49(stream, pos, scorep_r);
 }
 __asm__(".globl fgetpos64\n\t.set fgetpos64, scorep_libwrap_rt_49");
@@ -2195,26 +2333,26 @@ __asm__(".globl fgetpos64\n\t.set fgetpos64, scorep_libwrap_rt_49");
 /* wrapper 50: fsetpos (stdio.h:765) */
 static scorep_region scorep_region_50 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_50)(FILE * stream, const fpos_t * pos);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_50(FILE * stream, const fpos_t * pos);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_50(FILE * stream, const fpos_t * pos, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_50 == NULL, 0)) {
-        if (scorep_real_50 == NULL)
-            scorep_real_50 = (__typeof__(scorep_real_50))scorep_libwrap_resolve_here("fsetpos");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_50, "fsetpos",
-                                                    "stdio.h", "fsetpos",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_50(stream, pos);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_50(stream, pos);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_50(FILE * stream, const fpos_t * pos)
+{
+    if (scorep_real_50 == NULL)
+        scorep_real_50 = (__typeof__(scorep_real_50))scorep_libwrap_resolve_here("fsetpos");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_50, "fsetpos",
+                                       "stdio.h", "fsetpos", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_50(stream, pos);
 }
 static __attribute__((used)) int scorep_libwrap_rt_50(FILE * stream, const fpos_t * pos)
 {
@@ -2224,6 +2362,9 @@ static __attribute__((used)) int scorep_libwrap_rt_50(FILE * stream, const fpos_
         return scorep_real_50(stream, pos);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_50 == NULL, 0)) {
+        return scorep_libwrap_first_50(stream, pos);
+    }
     return scorep_libwrap_record_50(stream, pos, scorep_r);
 }
 __asm__(".globl fsetpos\n\t.set fsetpos, scorep_libwrap_rt_50");
@@ -2231,26 +2372,26 @@ __asm__(".globl fsetpos\n\t.set fsetpos, scorep_libwrap_rt_50");
 /* wrapper 51: fsetpos64 (stdio.h:782) */
 static scorep_region scorep_region_51 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_51)(FILE * stream, const fpos64_t * pos);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_51(FILE * stream, const fpos64_t * pos);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_51(FILE * stream, const fpos64_t * pos, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_51 == NULL, 0)) {
-        if (scorep_real_51 == NULL)
-            scorep_real_51 = (__typeof__(scorep_real_51))scorep_libwrap_resolve_here("fsetpos64");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_51, "fsetpos64",
-                                                    "stdio.h", "fsetpos64",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_51(stream, pos);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_51(stream, pos);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_51(FILE * stream, const fpos64_t * pos)
+{
+    if (scorep_real_51 == NULL)
+        scorep_real_51 = (__typeof__(scorep_real_51))scorep_libwrap_resolve_here("fsetpos64");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_51, "fsetpos64",
+                                       "stdio.h", "fsetpos64", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_51(stream, pos);
 }
 static __attribute__((used)) int scorep_libwrap_rt_51(FILE * stream, const fpos64_t * pos)
 {
@@ -2259,6 +2400,9 @@ static __attribute__((used)) int scorep_libwrap_rt_51(FILE * stream, const fpos6
         && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
         return scorep_real_51(stream, pos);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_51 == NULL, 0)) {
+        return scorep_libwrap_first_51(stream, pos);
     }
     return scorep_libwrap_record_51(stream, pos, scorep_r);
 }
@@ -2351,21 +2495,10 @@ __asm__(".globl __printf_chk\n\t.set __printf_chk, scorep_libwrap_rt_53");
 /* wrapper 54: vfprintf (bits/stdio2-decl.h:52) */
 static scorep_region scorep_region_54 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_54)(FILE *restrict stream, int flag, const char *restrict format, __gnuc_va_list ap);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_54(FILE *restrict stream, int flag, const char *restrict format, __gnuc_va_list ap);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_54(FILE *restrict stream, int flag, const char *restrict format, __gnuc_va_list ap, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_54 == NULL, 0)) {
-        if (scorep_real_54 == NULL)
-            scorep_real_54 = (__typeof__(scorep_real_54))scorep_libwrap_resolve_here("__vfprintf_chk");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_54, "vfprintf",
-                                                    "bits/stdio2-decl.h", "__vfprintf_chk",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_54(stream, flag, format, ap);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -2384,6 +2517,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_54(FILE *restrict str
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_54(FILE *restrict stream, int flag, const char *restrict format, __gnuc_va_list ap)
+{
+    if (scorep_real_54 == NULL)
+        scorep_real_54 = (__typeof__(scorep_real_54))scorep_libwrap_resolve_here("__vfprintf_chk");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_54, "vfprintf",
+                                       "bits/stdio2-decl.h", "__vfprintf_chk", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_54(stream, flag, format, ap);
+}
 static __attribute__((used)) int scorep_libwrap_rt_54(FILE *restrict stream, int flag, const char *restrict format, __gnuc_va_list ap)
 {
     scorep_region scorep_r = scorep_region_54;
@@ -2392,6 +2536,9 @@ static __attribute__((used)) int scorep_libwrap_rt_54(FILE *restrict stream, int
         return scorep_real_54(stream, flag, format, ap);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_54 == NULL, 0)) {
+        return scorep_libwrap_first_54(stream, flag, format, ap);
+    }
     return scorep_libwrap_record_54(stream, flag, format, ap, scorep_r);
 }
 __asm__(".globl __vfprintf_chk\n\t.set __vfprintf_chk, scorep_libwrap_rt_54");
@@ -2399,21 +2546,10 @@ __asm__(".globl __vfprintf_chk\n\t.set __vfprintf_chk, scorep_libwrap_rt_54");
 /* wrapper 55: vprintf (bits/stdio2-decl.h:54) */
 static scorep_region scorep_region_55 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_55)(int flag, const char *restrict format, __gnuc_va_list ap);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_55(int flag, const char *restrict format, __gnuc_va_list ap);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_55(int flag, const char *restrict format, __gnuc_va_list ap, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_55 == NULL, 0)) {
-        if (scorep_real_55 == NULL)
-            scorep_real_55 = (__typeof__(scorep_real_55))scorep_libwrap_resolve_here("__vprintf_chk");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_55, "vprintf",
-                                                    "bits/stdio2-decl.h", "__vprintf_chk",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_55(flag, format, ap);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -2432,6 +2568,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_55(int flag, const ch
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_55(int flag, const char *restrict format, __gnuc_va_list ap)
+{
+    if (scorep_real_55 == NULL)
+        scorep_real_55 = (__typeof__(scorep_real_55))scorep_libwrap_resolve_here("__vprintf_chk");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_55, "vprintf",
+                                       "bits/stdio2-decl.h", "__vprintf_chk", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_55(flag, format, ap);
+}
 static __attribute__((used)) int scorep_libwrap_rt_55(int flag, const char *restrict format, __gnuc_va_list ap)
 {
     scorep_region scorep_r = scorep_region_55;
@@ -2440,6 +2587,9 @@ static __attribute__((used)) int scorep_libwrap_rt_55(int flag, const char *rest
         return scorep_real_55(flag, format, ap);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_55 == NULL, 0)) {
+        return scorep_libwrap_first_55(flag, format, ap);
+    }
     return scorep_libwrap_record_55(flag, format, ap, scorep_r);
 }
 __asm__(".globl __vprintf_chk\n\t.set __vprintf_chk, scorep_libwrap_rt_55");
@@ -2447,21 +2597,10 @@ __asm__(".globl __vprintf_chk\n\t.set __vprintf_chk, scorep_libwrap_rt_55");
 /* wrapper 56: fgets (bits/stdio2-decl.h:90) */
 static scorep_region scorep_region_56 = SCOREP_LIBWRAP_UNDEFINED;
 static char * (*scorep_real_56)(char *restrict string, size_t buflen, int size, FILE *restrict stream);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) char * scorep_libwrap_rt_56(char *restrict string, size_t buflen, int size, FILE *restrict stream);
+/* a recorded call */
 static __attribute__((noinline)) char * scorep_libwrap_record_56(char *restrict string, size_t buflen, int size, FILE *restrict stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_56 == NULL, 0)) {
-        if (scorep_real_56 == NULL)
-            scorep_real_56 = (__typeof__(scorep_real_56))scorep_libwrap_resolve_here("__fgets_chk");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_56, "fgets",
-                                                    "bits/stdio2-decl.h", "__fgets_chk",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_56(string, buflen, size, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -2480,6 +2619,17 @@ static __attribute__((noinline)) char * scorep_libwrap_record_56(char *restrict 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) char * scorep_libwrap_first_56(char *restrict string, size_t buflen, int size, FILE *restrict stream)
+{
+    if (scorep_real_56 == NULL)
+        scorep_real_56 = (__typeof__(scorep_real_56))scorep_libwrap_resolve_here("__fgets_chk");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_56, "fgets",
+                                       "bits/stdio2-decl.h", "__fgets_chk", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_56(string, buflen, size, stream);
+}
 static __attribute__((used)) char * scorep_libwrap_rt_56(char *restrict string, size_t buflen, int size, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_56;
@@ -2488,6 +2638,9 @@ static __attribute__((used)) char * scorep_libwrap_rt_56(char *restrict string, 
         return scorep_real_56(string, buflen, size, stream);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_56 == NULL, 0)) {
+        return scorep_libwrap_first_56(string, buflen, size, stream);
+    }
     return scorep_libwrap_record_56(string, buflen, size, stream, scorep_r);
 }
 __asm__(".globl __fgets_chk\n\t.set __fgets_chk, scorep_libwrap_rt_56");
@@ -2495,21 +2648,10 @@ __asm__(".globl __fgets_chk\n\t.set __fgets_chk, scorep_libwrap_rt_56");
 /* wrapper 57: fgets_unlocked (bits/stdio2-decl.h:99) */
 static scorep_region scorep_region_57 = SCOREP_LIBWRAP_UNDEFINED;
 static char * (*scorep_real_57)(char *restrict string, size_t buflen, int size, FILE *restrict stream);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) char * scorep_libwrap_rt_57(char *restrict string, size_t buflen, int size, FILE *restrict stream);
+/* a recorded call */
 static __attribute__((noinline)) char * scorep_libwrap_record_57(char *restrict string, size_t buflen, int size, FILE *restrict stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_57 == NULL, 0)) {
-        if (scorep_real_57 == NULL)
-            scorep_real_57 = (__typeof__(scorep_real_57))scorep_libwrap_resolve_here("__fgets_unlocked_chk");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_57, "fgets_unlocked",
-                                                    "bits/stdio2-decl.h", "__fgets_unlocked_chk",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_57(string, buflen, size, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -2528,6 +2670,17 @@ static __attribute__((noinline)) char * scorep_libwrap_record_57(char *restrict 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) char * scorep_libwrap_first_57(char *restrict string, size_t buflen, int size, FILE *restrict stream)
+{
+    if (scorep_real_57 == NULL)
+        scorep_real_57 = (__typeof__(scorep_real_57))scorep_libwrap_resolve_here("__fgets_unlocked_chk");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_57, "fgets_unlocked",
+                                       "bits/stdio2-decl.h", "__fgets_unlocked_chk", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_57(string, buflen, size, stream);
+}
 static __attribute__((used)) char * scorep_libwrap_rt_57(char *restrict string, size_t buflen, int size, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_57;
@@ -2536,6 +2689,9 @@ static __attribute__((used)) char * scorep_libwrap_rt_57(char *restrict string, 
         return scorep_real_57(string, buflen, size, stream);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_57 == NULL, 0)) {
+        return scorep_libwrap_first_57(string, buflen, size, stream);
+    }
     return scorep_libwrap_record_57(string, buflen, size, stream, scorep_r);
 }
 __asm__(".globl __fgets_unlocked_chk\n\t.set __fgets_unlocked_chk, scorep_libwrap_rt_57");
@@ -2543,21 +2699,10 @@ __asm__(".globl __fgets_unlocked_chk\n\t.set __fgets_unlocked_chk, scorep_libwra
 /* wrapper 58: fread (bits/stdio2-decl.h:94) */
 static scorep_region scorep_region_58 = SCOREP_LIBWRAP_UNDEFINED;
 static size_t (*scorep_real_58)(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) size_t scorep_libwrap_rt_58(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream);
+/* a recorded call */
 static __attribute__((noinline)) size_t scorep_libwrap_record_58(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_58 == NULL, 0)) {
-        if (scorep_real_58 == NULL)
-            scorep_real_58 = (__typeof__(scorep_real_58))scorep_libwrap_resolve_here("__fread_chk");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_58, "fread",
-                                                    "bits/stdio2-decl.h", "__fread_chk",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_58(ptr, buflen, size, count, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -2576,6 +2721,17 @@ static __attribute__((noinline)) size_t scorep_libwrap_record_58(void *restrict 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) size_t scorep_libwrap_first_58(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream)
+{
+    if (scorep_real_58 == NULL)
+        scorep_real_58 = (__typeof__(scorep_real_58))scorep_libwrap_resolve_here("__fread_chk");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_58, "fread",
+                                       "bits/stdio2-decl.h", "__fread_chk", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_58(ptr, buflen, size, count, stream);
+}
 static __attribute__((used)) size_t scorep_libwrap_rt_58(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_58;
@@ -2584,6 +2740,9 @@ static __attribute__((used)) size_t scorep_libwrap_rt_58(void *restrict ptr, siz
         return scorep_real_58(ptr, buflen, size, count, stream);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_58 == NULL, 0)) {
+        return scorep_libwrap_first_58(ptr, buflen, size, count, stream);
+    }
     return scorep_libwrap_record_58(ptr, buflen, size, count, stream, scorep_r);
 }
 __asm__(".globl __fread_chk\n\t.set __fread_chk, scorep_libwrap_rt_58");
@@ -2591,21 +2750,10 @@ __asm__(".globl __fread_chk\n\t.set __fread_chk, scorep_libwrap_rt_58");
 /* wrapper 59: fread_unlocked (bits/stdio2-decl.h:106) */
 static scorep_region scorep_region_59 = SCOREP_LIBWRAP_UNDEFINED;
 static size_t (*scorep_real_59)(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) size_t scorep_libwrap_rt_59(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream);
+/* a recorded call */
 static __attribute__((noinline)) size_t scorep_libwrap_record_59(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_59 == NULL, 0)) {
-        if (scorep_real_59 == NULL)
-            scorep_real_59 = (__typeof__(scorep_real_59))scorep_libwrap_resolve_here("__fread_unlocked_chk");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_59, "fread_unlocked",
-                                                    "bits/stdio2-decl.h", "__fread_unlocked_chk",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_59(ptr, buflen, size, count, stream);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -2624,6 +2772,17 @@ static __attribute__((noinline)) size_t scorep_libwrap_record_59(void *restrict 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) size_t scorep_libwrap_first_59(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream)
+{
+    if (scorep_real_59 == NULL)
+        scorep_real_59 = (__typeof__(scorep_real_59))scorep_libwrap_resolve_here("__fread_unlocked_chk");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_59, "fread_unlocked",
+                                       "bits/stdio2-decl.h", "__fread_unlocked_chk", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_59(ptr, buflen, size, count, stream);
+}
 static __attribute__((used)) size_t scorep_libwrap_rt_59(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_59;
@@ -2631,6 +2790,9 @@ static __attribute__((used)) size_t scorep_libwrap_rt_59(void *restrict ptr, siz
         && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
         return scorep_real_59(ptr, buflen, size, count, stream);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_59 == NULL, 0)) {
+        return scorep_libwrap_first_59(ptr, buflen, size, count, stream);
     }
     return scorep_libwrap_record_59(ptr, buflen, size, count, stream, scorep_r);
 }

@@ -56,19 +56,10 @@ extern int scorep_real_0(const char * path, int flags, mode_t mode) __asm__("__r
 #else
 extern int scorep_real_0(const char * path, int flags, mode_t mode) __asm__("open");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_open(const char * path, int flags, mode_t mode);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_0(const char * path, int flags, mode_t mode, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "open",
-                                                    "fcntl.h", "open",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_0(path, flags, mode);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_0(path, flags, mode);
     if (scorep_result >= 0)
@@ -79,12 +70,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_0(const char * path, 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_0(const char * path, int flags, mode_t mode)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "open",
+                                       "fcntl.h", "open", SCOREP_ROLE_FILE_IO);
+    return __wrap_open(path, flags, mode);
+}
 int __wrap_open(const char * path, int flags, mode_t mode)
 {
     scorep_region scorep_r = scorep_region_0;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_0(path, flags, mode);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_0(path, flags, mode);
     }
     return scorep_libwrap_record_0(path, flags, mode, scorep_r);
 }
@@ -96,19 +99,10 @@ extern int scorep_real_1(const char * path, int flags, mode_t mode) __asm__("__r
 #else
 extern int scorep_real_1(const char * path, int flags, mode_t mode) __asm__("open64");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_open64(const char * path, int flags, mode_t mode);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_1(const char * path, int flags, mode_t mode, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "open64",
-                                                    "fcntl.h", "open64",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_1(path, flags, mode);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_1(path, flags, mode);
     if (scorep_result >= 0)
@@ -119,12 +113,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_1(const char * path, 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_1(const char * path, int flags, mode_t mode)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "open64",
+                                       "fcntl.h", "open64", SCOREP_ROLE_FILE_IO);
+    return __wrap_open64(path, flags, mode);
+}
 int __wrap_open64(const char * path, int flags, mode_t mode)
 {
     scorep_region scorep_r = scorep_region_1;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_1(path, flags, mode);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_1(path, flags, mode);
     }
     return scorep_libwrap_record_1(path, flags, mode, scorep_r);
 }
@@ -136,19 +142,10 @@ extern int scorep_real_2(int dirfd, const char * path, int flags, mode_t mode) _
 #else
 extern int scorep_real_2(int dirfd, const char * path, int flags, mode_t mode) __asm__("openat");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_openat(int dirfd, const char * path, int flags, mode_t mode);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_2(int dirfd, const char * path, int flags, mode_t mode, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "openat",
-                                                    "fcntl.h", "openat",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_2(dirfd, path, flags, mode);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_2(dirfd, path, flags, mode);
     if (scorep_result >= 0)
@@ -159,12 +156,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_2(int dirfd, const ch
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_2(int dirfd, const char * path, int flags, mode_t mode)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "openat",
+                                       "fcntl.h", "openat", SCOREP_ROLE_FILE_IO);
+    return __wrap_openat(dirfd, path, flags, mode);
+}
 int __wrap_openat(int dirfd, const char * path, int flags, mode_t mode)
 {
     scorep_region scorep_r = scorep_region_2;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_2(dirfd, path, flags, mode);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_2(dirfd, path, flags, mode);
     }
     return scorep_libwrap_record_2(dirfd, path, flags, mode, scorep_r);
 }
@@ -176,19 +185,10 @@ extern int scorep_real_3(int dirfd, const char * path, int flags, mode_t mode) _
 #else
 extern int scorep_real_3(int dirfd, const char * path, int flags, mode_t mode) __asm__("openat64");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_openat64(int dirfd, const char * path, int flags, mode_t mode);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_3(int dirfd, const char * path, int flags, mode_t mode, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "openat64",
-                                                    "fcntl.h", "openat64",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_3(dirfd, path, flags, mode);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_3(dirfd, path, flags, mode);
     if (scorep_result >= 0)
@@ -199,12 +199,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_3(int dirfd, const ch
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_3(int dirfd, const char * path, int flags, mode_t mode)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "openat64",
+                                       "fcntl.h", "openat64", SCOREP_ROLE_FILE_IO);
+    return __wrap_openat64(dirfd, path, flags, mode);
+}
 int __wrap_openat64(int dirfd, const char * path, int flags, mode_t mode)
 {
     scorep_region scorep_r = scorep_region_3;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_3(dirfd, path, flags, mode);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_3(dirfd, path, flags, mode);
     }
     return scorep_libwrap_record_3(dirfd, path, flags, mode, scorep_r);
 }
@@ -216,19 +228,10 @@ extern int scorep_real_4(const char * path, mode_t mode) __asm__("__real_creat")
 #else
 extern int scorep_real_4(const char * path, mode_t mode) __asm__("creat");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_creat(const char * path, mode_t mode);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_4(const char * path, mode_t mode, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "creat",
-                                                    "fcntl.h", "creat",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_4(path, mode);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_4(path, mode);
     if (scorep_result >= 0)
@@ -239,12 +242,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_4(const char * path, 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_4(const char * path, mode_t mode)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "creat",
+                                       "fcntl.h", "creat", SCOREP_ROLE_FILE_IO);
+    return __wrap_creat(path, mode);
+}
 int __wrap_creat(const char * path, mode_t mode)
 {
     scorep_region scorep_r = scorep_region_4;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_4(path, mode);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_4(path, mode);
     }
     return scorep_libwrap_record_4(path, mode, scorep_r);
 }
@@ -256,19 +271,10 @@ extern int scorep_real_5(const char * path, mode_t mode) __asm__("__real_creat64
 #else
 extern int scorep_real_5(const char * path, mode_t mode) __asm__("creat64");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_creat64(const char * path, mode_t mode);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_5(const char * path, mode_t mode, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "creat64",
-                                                    "fcntl.h", "creat64",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_5(path, mode);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_5(path, mode);
     if (scorep_result >= 0)
@@ -279,12 +285,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_5(const char * path, 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_5(const char * path, mode_t mode)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "creat64",
+                                       "fcntl.h", "creat64", SCOREP_ROLE_FILE_IO);
+    return __wrap_creat64(path, mode);
+}
 int __wrap_creat64(const char * path, mode_t mode)
 {
     scorep_region scorep_r = scorep_region_5;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_5(path, mode);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_5(path, mode);
     }
     return scorep_libwrap_record_5(path, mode, scorep_r);
 }
@@ -296,19 +314,10 @@ extern int scorep_real_6(int fd) __asm__("__real_close");
 #else
 extern int scorep_real_6(int fd) __asm__("close");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_close(int fd);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_6(int fd, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "close",
-                                                    "unistd.h", "close",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_6(fd);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_io_fd = fd;
     scorep_io_handle scorep_io_h = scorep_io_handle_at(scorep_io_fd);
@@ -319,12 +328,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_6(int fd, scorep_regi
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_6(int fd)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "close",
+                                       "unistd.h", "close", SCOREP_ROLE_FILE_IO);
+    return __wrap_close(fd);
+}
 int __wrap_close(int fd)
 {
     scorep_region scorep_r = scorep_region_6;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_6(fd);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_6(fd);
     }
     return scorep_libwrap_record_6(fd, scorep_r);
 }
@@ -336,19 +357,10 @@ extern ssize_t scorep_real_7(int fd, void * buf, size_t count) __asm__("__real_r
 #else
 extern ssize_t scorep_real_7(int fd, void * buf, size_t count) __asm__("read");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+ssize_t __wrap_read(int fd, void * buf, size_t count);
+/* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_7(int fd, void * buf, size_t count, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "read",
-                                                    "unistd.h", "read",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_7(fd, buf, count);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -367,12 +379,24 @@ static __attribute__((noinline)) ssize_t scorep_libwrap_record_7(int fd, void * 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_7(int fd, void * buf, size_t count)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "read",
+                                       "unistd.h", "read", SCOREP_ROLE_FILE_IO);
+    return __wrap_read(fd, buf, count);
+}
 ssize_t __wrap_read(int fd, void * buf, size_t count)
 {
     scorep_region scorep_r = scorep_region_7;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_7(fd, buf, count);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_7(fd, buf, count);
     }
     return scorep_libwrap_record_7(fd, buf, count, scorep_r);
 }
@@ -384,19 +408,10 @@ extern ssize_t scorep_real_8(int fd, const void * buf, size_t count) __asm__("__
 #else
 extern ssize_t scorep_real_8(int fd, const void * buf, size_t count) __asm__("write");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+ssize_t __wrap_write(int fd, const void * buf, size_t count);
+/* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_8(int fd, const void * buf, size_t count, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_8, "write",
-                                                    "unistd.h", "write",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_8(fd, buf, count);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -415,12 +430,24 @@ static __attribute__((noinline)) ssize_t scorep_libwrap_record_8(int fd, const v
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_8(int fd, const void * buf, size_t count)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_8, "write",
+                                       "unistd.h", "write", SCOREP_ROLE_FILE_IO);
+    return __wrap_write(fd, buf, count);
+}
 ssize_t __wrap_write(int fd, const void * buf, size_t count)
 {
     scorep_region scorep_r = scorep_region_8;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_8(fd, buf, count);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_8(fd, buf, count);
     }
     return scorep_libwrap_record_8(fd, buf, count, scorep_r);
 }
@@ -432,19 +459,10 @@ extern ssize_t scorep_real_9(int fd, void * buf, size_t count, __off_t offset) _
 #else
 extern ssize_t scorep_real_9(int fd, void * buf, size_t count, __off_t offset) __asm__("pread");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+ssize_t __wrap_pread(int fd, void * buf, size_t count, __off_t offset);
+/* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_9(int fd, void * buf, size_t count, __off_t offset, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_9, "pread",
-                                                    "unistd.h", "pread",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_9(fd, buf, count, offset);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -463,12 +481,24 @@ static __attribute__((noinline)) ssize_t scorep_libwrap_record_9(int fd, void * 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_9(int fd, void * buf, size_t count, __off_t offset)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_9, "pread",
+                                       "unistd.h", "pread", SCOREP_ROLE_FILE_IO);
+    return __wrap_pread(fd, buf, count, offset);
+}
 ssize_t __wrap_pread(int fd, void * buf, size_t count, __off_t offset)
 {
     scorep_region scorep_r = scorep_region_9;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_9(fd, buf, count, offset);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_9(fd, buf, count, offset);
     }
     return scorep_libwrap_record_9(fd, buf, count, offset, scorep_r);
 }
@@ -480,19 +510,10 @@ extern ssize_t scorep_real_10(int fd, void * buf, size_t count, __off64_t offset
 #else
 extern ssize_t scorep_real_10(int fd, void * buf, size_t count, __off64_t offset) __asm__("pread64");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+ssize_t __wrap_pread64(int fd, void * buf, size_t count, __off64_t offset);
+/* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_10(int fd, void * buf, size_t count, __off64_t offset, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_10, "pread64",
-                                                    "unistd.h", "pread64",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_10(fd, buf, count, offset);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -511,12 +532,24 @@ static __attribute__((noinline)) ssize_t scorep_libwrap_record_10(int fd, void *
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_10(int fd, void * buf, size_t count, __off64_t offset)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_10, "pread64",
+                                       "unistd.h", "pread64", SCOREP_ROLE_FILE_IO);
+    return __wrap_pread64(fd, buf, count, offset);
+}
 ssize_t __wrap_pread64(int fd, void * buf, size_t count, __off64_t offset)
 {
     scorep_region scorep_r = scorep_region_10;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_10(fd, buf, count, offset);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_10(fd, buf, count, offset);
     }
     return scorep_libwrap_record_10(fd, buf, count, offset, scorep_r);
 }
@@ -528,19 +561,10 @@ extern ssize_t scorep_real_11(int fd, const void * buf, size_t count, __off_t of
 #else
 extern ssize_t scorep_real_11(int fd, const void * buf, size_t count, __off_t offset) __asm__("pwrite");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+ssize_t __wrap_pwrite(int fd, const void * buf, size_t count, __off_t offset);
+/* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_11(int fd, const void * buf, size_t count, __off_t offset, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_11, "pwrite",
-                                                    "unistd.h", "pwrite",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_11(fd, buf, count, offset);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -559,12 +583,24 @@ static __attribute__((noinline)) ssize_t scorep_libwrap_record_11(int fd, const 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_11(int fd, const void * buf, size_t count, __off_t offset)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_11, "pwrite",
+                                       "unistd.h", "pwrite", SCOREP_ROLE_FILE_IO);
+    return __wrap_pwrite(fd, buf, count, offset);
+}
 ssize_t __wrap_pwrite(int fd, const void * buf, size_t count, __off_t offset)
 {
     scorep_region scorep_r = scorep_region_11;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_11(fd, buf, count, offset);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_11(fd, buf, count, offset);
     }
     return scorep_libwrap_record_11(fd, buf, count, offset, scorep_r);
 }
@@ -576,19 +612,10 @@ extern ssize_t scorep_real_12(int fd, const void * buf, size_t count, __off64_t 
 #else
 extern ssize_t scorep_real_12(int fd, const void * buf, size_t count, __off64_t offset) __asm__("pwrite64");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+ssize_t __wrap_pwrite64(int fd, const void * buf, size_t count, __off64_t offset);
+/* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_12(int fd, const void * buf, size_t count, __off64_t offset, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_12, "pwrite64",
-                                                    "unistd.h", "pwrite64",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_12(fd, buf, count, offset);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -607,12 +634,24 @@ static __attribute__((noinline)) ssize_t scorep_libwrap_record_12(int fd, const 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_12(int fd, const void * buf, size_t count, __off64_t offset)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_12, "pwrite64",
+                                       "unistd.h", "pwrite64", SCOREP_ROLE_FILE_IO);
+    return __wrap_pwrite64(fd, buf, count, offset);
+}
 ssize_t __wrap_pwrite64(int fd, const void * buf, size_t count, __off64_t offset)
 {
     scorep_region scorep_r = scorep_region_12;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_12(fd, buf, count, offset);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_12(fd, buf, count, offset);
     }
     return scorep_libwrap_record_12(fd, buf, count, offset, scorep_r);
 }
@@ -624,19 +663,10 @@ extern ssize_t scorep_real_13(int fd, const struct iovec * iov, int iovcnt) __as
 #else
 extern ssize_t scorep_real_13(int fd, const struct iovec * iov, int iovcnt) __asm__("readv");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+ssize_t __wrap_readv(int fd, const struct iovec * iov, int iovcnt);
+/* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_13(int fd, const struct iovec * iov, int iovcnt, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "readv",
-                                                    "sys/uio.h", "readv",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_13(fd, iov, iovcnt);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -655,12 +685,24 @@ static __attribute__((noinline)) ssize_t scorep_libwrap_record_13(int fd, const 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_13(int fd, const struct iovec * iov, int iovcnt)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "readv",
+                                       "sys/uio.h", "readv", SCOREP_ROLE_FILE_IO);
+    return __wrap_readv(fd, iov, iovcnt);
+}
 ssize_t __wrap_readv(int fd, const struct iovec * iov, int iovcnt)
 {
     scorep_region scorep_r = scorep_region_13;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_13(fd, iov, iovcnt);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_13(fd, iov, iovcnt);
     }
     return scorep_libwrap_record_13(fd, iov, iovcnt, scorep_r);
 }
@@ -672,19 +714,10 @@ extern ssize_t scorep_real_14(int fd, const struct iovec * iov, int iovcnt) __as
 #else
 extern ssize_t scorep_real_14(int fd, const struct iovec * iov, int iovcnt) __asm__("writev");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+ssize_t __wrap_writev(int fd, const struct iovec * iov, int iovcnt);
+/* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_14(int fd, const struct iovec * iov, int iovcnt, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "writev",
-                                                    "sys/uio.h", "writev",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_14(fd, iov, iovcnt);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -703,12 +736,24 @@ static __attribute__((noinline)) ssize_t scorep_libwrap_record_14(int fd, const 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_14(int fd, const struct iovec * iov, int iovcnt)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "writev",
+                                       "sys/uio.h", "writev", SCOREP_ROLE_FILE_IO);
+    return __wrap_writev(fd, iov, iovcnt);
+}
 ssize_t __wrap_writev(int fd, const struct iovec * iov, int iovcnt)
 {
     scorep_region scorep_r = scorep_region_14;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_14(fd, iov, iovcnt);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_14(fd, iov, iovcnt);
     }
     return scorep_libwrap_record_14(fd, iov, iovcnt, scorep_r);
 }
@@ -720,19 +765,10 @@ extern ssize_t scorep_real_15(int fd, const struct iovec * iov, int iovcnt, __of
 #else
 extern ssize_t scorep_real_15(int fd, const struct iovec * iov, int iovcnt, __off_t offset) __asm__("preadv");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+ssize_t __wrap_preadv(int fd, const struct iovec * iov, int iovcnt, __off_t offset);
+/* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_15(int fd, const struct iovec * iov, int iovcnt, __off_t offset, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "preadv",
-                                                    "sys/uio.h", "preadv",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_15(fd, iov, iovcnt, offset);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -751,12 +787,24 @@ static __attribute__((noinline)) ssize_t scorep_libwrap_record_15(int fd, const 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_15(int fd, const struct iovec * iov, int iovcnt, __off_t offset)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "preadv",
+                                       "sys/uio.h", "preadv", SCOREP_ROLE_FILE_IO);
+    return __wrap_preadv(fd, iov, iovcnt, offset);
+}
 ssize_t __wrap_preadv(int fd, const struct iovec * iov, int iovcnt, __off_t offset)
 {
     scorep_region scorep_r = scorep_region_15;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_15(fd, iov, iovcnt, offset);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_15(fd, iov, iovcnt, offset);
     }
     return scorep_libwrap_record_15(fd, iov, iovcnt, offset, scorep_r);
 }
@@ -768,19 +816,10 @@ extern ssize_t scorep_real_16(int fd, const struct iovec * iov, int iovcnt, __of
 #else
 extern ssize_t scorep_real_16(int fd, const struct iovec * iov, int iovcnt, __off64_t offset) __asm__("preadv64");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+ssize_t __wrap_preadv64(int fd, const struct iovec * iov, int iovcnt, __off64_t offset);
+/* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_16(int fd, const struct iovec * iov, int iovcnt, __off64_t offset, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "preadv64",
-                                                    "sys/uio.h", "preadv64",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_16(fd, iov, iovcnt, offset);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -799,12 +838,24 @@ static __attribute__((noinline)) ssize_t scorep_libwrap_record_16(int fd, const 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_16(int fd, const struct iovec * iov, int iovcnt, __off64_t offset)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "preadv64",
+                                       "sys/uio.h", "preadv64", SCOREP_ROLE_FILE_IO);
+    return __wrap_preadv64(fd, iov, iovcnt, offset);
+}
 ssize_t __wrap_preadv64(int fd, const struct iovec * iov, int iovcnt, __off64_t offset)
 {
     scorep_region scorep_r = scorep_region_16;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_16(fd, iov, iovcnt, offset);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_16(fd, iov, iovcnt, offset);
     }
     return scorep_libwrap_record_16(fd, iov, iovcnt, offset, scorep_r);
 }
@@ -816,19 +867,10 @@ extern ssize_t scorep_real_17(int fd, const struct iovec * iov, int iovcnt, __of
 #else
 extern ssize_t scorep_real_17(int fd, const struct iovec * iov, int iovcnt, __off_t offset) __asm__("pwritev");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+ssize_t __wrap_pwritev(int fd, const struct iovec * iov, int iovcnt, __off_t offset);
+/* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_17(int fd, const struct iovec * iov, int iovcnt, __off_t offset, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "pwritev",
-                                                    "sys/uio.h", "pwritev",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_17(fd, iov, iovcnt, offset);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -847,12 +889,24 @@ static __attribute__((noinline)) ssize_t scorep_libwrap_record_17(int fd, const 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_17(int fd, const struct iovec * iov, int iovcnt, __off_t offset)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "pwritev",
+                                       "sys/uio.h", "pwritev", SCOREP_ROLE_FILE_IO);
+    return __wrap_pwritev(fd, iov, iovcnt, offset);
+}
 ssize_t __wrap_pwritev(int fd, const struct iovec * iov, int iovcnt, __off_t offset)
 {
     scorep_region scorep_r = scorep_region_17;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_17(fd, iov, iovcnt, offset);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_17(fd, iov, iovcnt, offset);
     }
     return scorep_libwrap_record_17(fd, iov, iovcnt, offset, scorep_r);
 }
@@ -864,19 +918,10 @@ extern ssize_t scorep_real_18(int fd, const struct iovec * iov, int iovcnt, __of
 #else
 extern ssize_t scorep_real_18(int fd, const struct iovec * iov, int iovcnt, __off64_t offset) __asm__("pwritev64");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+ssize_t __wrap_pwritev64(int fd, const struct iovec * iov, int iovcnt, __off64_t offset);
+/* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_18(int fd, const struct iovec * iov, int iovcnt, __off64_t offset, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "pwritev64",
-                                                    "sys/uio.h", "pwritev64",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_18(fd, iov, iovcnt, offset);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -895,12 +940,24 @@ static __attribute__((noinline)) ssize_t scorep_libwrap_record_18(int fd, const 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_18(int fd, const struct iovec * iov, int iovcnt, __off64_t offset)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "pwritev64",
+                                       "sys/uio.h", "pwritev64", SCOREP_ROLE_FILE_IO);
+    return __wrap_pwritev64(fd, iov, iovcnt, offset);
+}
 ssize_t __wrap_pwritev64(int fd, const struct iovec * iov, int iovcnt, __off64_t offset)
 {
     scorep_region scorep_r = scorep_region_18;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_18(fd, iov, iovcnt, offset);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_18(fd, iov, iovcnt, offset);
     }
     return scorep_libwrap_record_18(fd, iov, iovcnt, offset, scorep_r);
 }
@@ -912,19 +969,10 @@ extern __off_t scorep_real_19(int fd, __off_t offset, int whence) __asm__("__rea
 #else
 extern __off_t scorep_real_19(int fd, __off_t offset, int whence) __asm__("lseek");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+__off_t __wrap_lseek(int fd, __off_t offset, int whence);
+/* a recorded call */
 static __attribute__((noinline)) __off_t scorep_libwrap_record_19(int fd, __off_t offset, int whence, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "lseek",
-                                                    "unistd.h", "lseek",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_19(fd, offset, whence);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
     __off_t scorep_result = scorep_real_19(fd, offset, whence);
@@ -934,12 +982,24 @@ static __attribute__((noinline)) __off_t scorep_libwrap_record_19(int fd, __off_
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) __off_t scorep_libwrap_first_19(int fd, __off_t offset, int whence)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "lseek",
+                                       "unistd.h", "lseek", SCOREP_ROLE_FILE_IO);
+    return __wrap_lseek(fd, offset, whence);
+}
 __off_t __wrap_lseek(int fd, __off_t offset, int whence)
 {
     scorep_region scorep_r = scorep_region_19;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_19(fd, offset, whence);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_19(fd, offset, whence);
     }
     return scorep_libwrap_record_19(fd, offset, whence, scorep_r);
 }
@@ -951,19 +1011,10 @@ extern __off64_t scorep_real_20(int fd, __off64_t offset, int whence) __asm__("_
 #else
 extern __off64_t scorep_real_20(int fd, __off64_t offset, int whence) __asm__("lseek64");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+__off64_t __wrap_lseek64(int fd, __off64_t offset, int whence);
+/* a recorded call */
 static __attribute__((noinline)) __off64_t scorep_libwrap_record_20(int fd, __off64_t offset, int whence, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "lseek64",
-                                                    "unistd.h", "lseek64",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_20(fd, offset, whence);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
     __off64_t scorep_result = scorep_real_20(fd, offset, whence);
@@ -973,12 +1024,24 @@ static __attribute__((noinline)) __off64_t scorep_libwrap_record_20(int fd, __of
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) __off64_t scorep_libwrap_first_20(int fd, __off64_t offset, int whence)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "lseek64",
+                                       "unistd.h", "lseek64", SCOREP_ROLE_FILE_IO);
+    return __wrap_lseek64(fd, offset, whence);
+}
 __off64_t __wrap_lseek64(int fd, __off64_t offset, int whence)
 {
     scorep_region scorep_r = scorep_region_20;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_20(fd, offset, whence);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_20(fd, offset, whence);
     }
     return scorep_libwrap_record_20(fd, offset, whence, scorep_r);
 }
@@ -990,24 +1053,24 @@ extern int scorep_real_21(int fd) __asm__("__real_fsync");
 #else
 extern int scorep_real_21(int fd) __asm__("fsync");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_fsync(int fd);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_21(int fd, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "fsync",
-                                                    "unistd.h", "fsync",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_21(fd);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_21(fd);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_21(int fd)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "fsync",
+                                       "unistd.h", "fsync", SCOREP_ROLE_FILE_IO);
+    return __wrap_fsync(fd);
 }
 int __wrap_fsync(int fd)
 {
@@ -1015,6 +1078,9 @@ int __wrap_fsync(int fd)
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_21(fd);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_21(fd);
     }
     return scorep_libwrap_record_21(fd, scorep_r);
 }
@@ -1026,24 +1092,24 @@ extern int scorep_real_22(int fd) __asm__("__real_fdatasync");
 #else
 extern int scorep_real_22(int fd) __asm__("fdatasync");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_fdatasync(int fd);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_22(int fd, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "fdatasync",
-                                                    "unistd.h", "fdatasync",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_22(fd);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_22(fd);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_22(int fd)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "fdatasync",
+                                       "unistd.h", "fdatasync", SCOREP_ROLE_FILE_IO);
+    return __wrap_fdatasync(fd);
 }
 int __wrap_fdatasync(int fd)
 {
@@ -1051,6 +1117,9 @@ int __wrap_fdatasync(int fd)
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_22(fd);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_22(fd);
     }
     return scorep_libwrap_record_22(fd, scorep_r);
 }
@@ -1062,19 +1131,10 @@ extern int scorep_real_23(int fd) __asm__("__real_dup");
 #else
 extern int scorep_real_23(int fd) __asm__("dup");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_dup(int fd);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_23(int fd, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "dup",
-                                                    "unistd.h", "dup",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_23(fd);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
     int scorep_result = scorep_real_23(fd);
@@ -1086,12 +1146,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_23(int fd, scorep_reg
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_23(int fd)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "dup",
+                                       "unistd.h", "dup", SCOREP_ROLE_FILE_IO);
+    return __wrap_dup(fd);
+}
 int __wrap_dup(int fd)
 {
     scorep_region scorep_r = scorep_region_23;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_23(fd);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_23(fd);
     }
     return scorep_libwrap_record_23(fd, scorep_r);
 }
@@ -1103,19 +1175,10 @@ extern int scorep_real_24(int fd, int newfd) __asm__("__real_dup2");
 #else
 extern int scorep_real_24(int fd, int newfd) __asm__("dup2");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_dup2(int fd, int newfd);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_24(int fd, int newfd, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_24, "dup2",
-                                                    "unistd.h", "dup2",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_24(fd, newfd);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
     scorep_io_handle scorep_io_replaced = scorep_io_handle_at(newfd);
@@ -1128,12 +1191,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_24(int fd, int newfd,
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_24(int fd, int newfd)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_24, "dup2",
+                                       "unistd.h", "dup2", SCOREP_ROLE_FILE_IO);
+    return __wrap_dup2(fd, newfd);
+}
 int __wrap_dup2(int fd, int newfd)
 {
     scorep_region scorep_r = scorep_region_24;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_24(fd, newfd);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_24(fd, newfd);
     }
     return scorep_libwrap_record_24(fd, newfd, scorep_r);
 }
@@ -1145,19 +1220,10 @@ extern int scorep_real_25(int fd, int newfd, int flags) __asm__("__real_dup3");
 #else
 extern int scorep_real_25(int fd, int newfd, int flags) __asm__("dup3");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_dup3(int fd, int newfd, int flags);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_25(int fd, int newfd, int flags, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_25, "dup3",
-                                                    "unistd.h", "dup3",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_25(fd, newfd, flags);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
     scorep_io_handle scorep_io_replaced = scorep_io_handle_at(newfd);
@@ -1170,12 +1236,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_25(int fd, int newfd,
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_25(int fd, int newfd, int flags)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_25, "dup3",
+                                       "unistd.h", "dup3", SCOREP_ROLE_FILE_IO);
+    return __wrap_dup3(fd, newfd, flags);
+}
 int __wrap_dup3(int fd, int newfd, int flags)
 {
     scorep_region scorep_r = scorep_region_25;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_25(fd, newfd, flags);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_25(fd, newfd, flags);
     }
     return scorep_libwrap_record_25(fd, newfd, flags, scorep_r);
 }
@@ -1187,19 +1265,10 @@ extern int scorep_real_26(int fd, int cmd, void* arg) __asm__("__real_fcntl");
 #else
 extern int scorep_real_26(int fd, int cmd, void* arg) __asm__("fcntl");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_fcntl(int fd, int cmd, void* arg);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_26(int fd, int cmd, void* arg, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_26, "fcntl",
-                                                    "fcntl.h", "fcntl",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_26(fd, cmd, arg);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_io_dup = cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC;
     scorep_io_handle scorep_io_h = scorep_io_dup ? scorep_io_handle_of(fd) : SCOREP_INVALID_ID;
@@ -1211,12 +1280,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_26(int fd, int cmd, v
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_26(int fd, int cmd, void* arg)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_26, "fcntl",
+                                       "fcntl.h", "fcntl", SCOREP_ROLE_FILE_IO);
+    return __wrap_fcntl(fd, cmd, arg);
+}
 int __wrap_fcntl(int fd, int cmd, void* arg)
 {
     scorep_region scorep_r = scorep_region_26;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_26(fd, cmd, arg);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_26(fd, cmd, arg);
     }
     return scorep_libwrap_record_26(fd, cmd, arg, scorep_r);
 }
@@ -1228,19 +1309,10 @@ extern int scorep_real_27(int fd, int cmd, void* arg) __asm__("__real_fcntl64");
 #else
 extern int scorep_real_27(int fd, int cmd, void* arg) __asm__("fcntl64");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_fcntl64(int fd, int cmd, void* arg);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_27(int fd, int cmd, void* arg, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_27, "fcntl64",
-                                                    "fcntl.h", "fcntl64",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_27(fd, cmd, arg);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_io_dup = cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC;
     scorep_io_handle scorep_io_h = scorep_io_dup ? scorep_io_handle_of(fd) : SCOREP_INVALID_ID;
@@ -1252,12 +1324,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_27(int fd, int cmd, v
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_27(int fd, int cmd, void* arg)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_27, "fcntl64",
+                                       "fcntl.h", "fcntl64", SCOREP_ROLE_FILE_IO);
+    return __wrap_fcntl64(fd, cmd, arg);
+}
 int __wrap_fcntl64(int fd, int cmd, void* arg)
 {
     scorep_region scorep_r = scorep_region_27;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_27(fd, cmd, arg);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_27(fd, cmd, arg);
     }
     return scorep_libwrap_record_27(fd, cmd, arg, scorep_r);
 }
@@ -1719,19 +1803,10 @@ extern int scorep_real_44(const char * path, int flags) __asm__("__real___open_2
 #else
 extern int scorep_real_44(const char * path, int flags) __asm__("__open_2");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap___open_2(const char * path, int flags);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_44(const char * path, int flags, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "open",
-                                                    "bits/fcntl2.h", "__open_2",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_44(path, flags);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_44(path, flags);
     if (scorep_result >= 0)
@@ -1742,12 +1817,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_44(const char * path,
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_44(const char * path, int flags)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "open",
+                                       "bits/fcntl2.h", "__open_2", SCOREP_ROLE_FILE_IO);
+    return __wrap___open_2(path, flags);
+}
 int __wrap___open_2(const char * path, int flags)
 {
     scorep_region scorep_r = scorep_region_44;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_44(path, flags);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_44(path, flags);
     }
     return scorep_libwrap_record_44(path, flags, scorep_r);
 }
@@ -1759,19 +1846,10 @@ extern int scorep_real_45(const char * path, int flags) __asm__("__real___open64
 #else
 extern int scorep_real_45(const char * path, int flags) __asm__("__open64_2");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap___open64_2(const char * path, int flags);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_45(const char * path, int flags, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_45, "open64",
-                                                    "bits/fcntl2.h", "__open64_2",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_45(path, flags);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_45(path, flags);
     if (scorep_result >= 0)
@@ -1782,12 +1860,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_45(const char * path,
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_45(const char * path, int flags)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_45, "open64",
+                                       "bits/fcntl2.h", "__open64_2", SCOREP_ROLE_FILE_IO);
+    return __wrap___open64_2(path, flags);
+}
 int __wrap___open64_2(const char * path, int flags)
 {
     scorep_region scorep_r = scorep_region_45;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_45(path, flags);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_45(path, flags);
     }
     return scorep_libwrap_record_45(path, flags, scorep_r);
 }
@@ -1799,19 +1889,10 @@ extern int scorep_real_46(int dirfd, const char * path, int flags) __asm__("__re
 #else
 extern int scorep_real_46(int dirfd, const char * path, int flags) __asm__("__openat_2");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap___openat_2(int dirfd, const char * path, int flags);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_46(int dirfd, const char * path, int flags, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_46, "openat",
-                                                    "bits/fcntl2.h", "__openat_2",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_46(dirfd, path, flags);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_46(dirfd, path, flags);
     if (scorep_result >= 0)
@@ -1822,12 +1903,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_46(int dirfd, const c
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_46(int dirfd, const char * path, int flags)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_46, "openat",
+                                       "bits/fcntl2.h", "__openat_2", SCOREP_ROLE_FILE_IO);
+    return __wrap___openat_2(dirfd, path, flags);
+}
 int __wrap___openat_2(int dirfd, const char * path, int flags)
 {
     scorep_region scorep_r = scorep_region_46;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_46(dirfd, path, flags);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_46(dirfd, path, flags);
     }
     return scorep_libwrap_record_46(dirfd, path, flags, scorep_r);
 }
@@ -1839,19 +1932,10 @@ extern int scorep_real_47(int dirfd, const char * path, int flags) __asm__("__re
 #else
 extern int scorep_real_47(int dirfd, const char * path, int flags) __asm__("__openat64_2");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap___openat64_2(int dirfd, const char * path, int flags);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_47(int dirfd, const char * path, int flags, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_47, "openat64",
-                                                    "bits/fcntl2.h", "__openat64_2",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_47(dirfd, path, flags);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_47(dirfd, path, flags);
     if (scorep_result >= 0)
@@ -1862,12 +1946,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_47(int dirfd, const c
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_47(int dirfd, const char * path, int flags)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_47, "openat64",
+                                       "bits/fcntl2.h", "__openat64_2", SCOREP_ROLE_FILE_IO);
+    return __wrap___openat64_2(dirfd, path, flags);
+}
 int __wrap___openat64_2(int dirfd, const char * path, int flags)
 {
     scorep_region scorep_r = scorep_region_47;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_47(dirfd, path, flags);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_47(dirfd, path, flags);
     }
     return scorep_libwrap_record_47(dirfd, path, flags, scorep_r);
 }
@@ -1879,19 +1975,10 @@ extern ssize_t scorep_real_48(int fd, void * buf, size_t count, size_t buflen) _
 #else
 extern ssize_t scorep_real_48(int fd, void * buf, size_t count, size_t buflen) __asm__("__read_chk");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+ssize_t __wrap___read_chk(int fd, void * buf, size_t count, size_t buflen);
+/* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_48(int fd, void * buf, size_t count, size_t buflen, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_48, "read",
-                                                    "bits/unistd.h", "__read_chk",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_48(fd, buf, count, buflen);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -1910,12 +1997,24 @@ static __attribute__((noinline)) ssize_t scorep_libwrap_record_48(int fd, void *
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_48(int fd, void * buf, size_t count, size_t buflen)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_48, "read",
+                                       "bits/unistd.h", "__read_chk", SCOREP_ROLE_FILE_IO);
+    return __wrap___read_chk(fd, buf, count, buflen);
+}
 ssize_t __wrap___read_chk(int fd, void * buf, size_t count, size_t buflen)
 {
     scorep_region scorep_r = scorep_region_48;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_48(fd, buf, count, buflen);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_48(fd, buf, count, buflen);
     }
     return scorep_libwrap_record_48(fd, buf, count, buflen, scorep_r);
 }
@@ -1927,19 +2026,10 @@ extern ssize_t scorep_real_49(int fd, void * buf, size_t count, __off_t offset, 
 #else
 extern ssize_t scorep_real_49(int fd, void * buf, size_t count, __off_t offset, size_t buflen) __asm__("__pread_chk");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+ssize_t __wrap___pread_chk(int fd, void * buf, size_t count, __off_t offset, size_t buflen);
+/* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_49(int fd, void * buf, size_t count, __off_t offset, size_t buflen, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_49, "pread",
-                                                    "bits/unistd.h", "__pread_chk",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_49(fd, buf, count, offset, buflen);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -1958,12 +2048,24 @@ static __attribute__((noinline)) ssize_t scorep_libwrap_record_49(int fd, void *
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_49(int fd, void * buf, size_t count, __off_t offset, size_t buflen)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_49, "pread",
+                                       "bits/unistd.h", "__pread_chk", SCOREP_ROLE_FILE_IO);
+    return __wrap___pread_chk(fd, buf, count, offset, buflen);
+}
 ssize_t __wrap___pread_chk(int fd, void * buf, size_t count, __off_t offset, size_t buflen)
 {
     scorep_region scorep_r = scorep_region_49;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_49(fd, buf, count, offset, buflen);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_49(fd, buf, count, offset, buflen);
     }
     return scorep_libwrap_record_49(fd, buf, count, offset, buflen, scorep_r);
 }
@@ -1975,19 +2077,10 @@ extern ssize_t scorep_real_50(int fd, void * buf, size_t count, __off64_t offset
 #else
 extern ssize_t scorep_real_50(int fd, void * buf, size_t count, __off64_t offset, size_t buflen) __asm__("__pread64_chk");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+ssize_t __wrap___pread64_chk(int fd, void * buf, size_t count, __off64_t offset, size_t buflen);
+/* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_50(int fd, void * buf, size_t count, __off64_t offset, size_t buflen, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_50, "pread64",
-                                                    "bits/unistd.h", "__pread64_chk",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_50(fd, buf, count, offset, buflen);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -2006,12 +2099,24 @@ static __attribute__((noinline)) ssize_t scorep_libwrap_record_50(int fd, void *
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_50(int fd, void * buf, size_t count, __off64_t offset, size_t buflen)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_50, "pread64",
+                                       "bits/unistd.h", "__pread64_chk", SCOREP_ROLE_FILE_IO);
+    return __wrap___pread64_chk(fd, buf, count, offset, buflen);
+}
 ssize_t __wrap___pread64_chk(int fd, void * buf, size_t count, __off64_t offset, size_t buflen)
 {
     scorep_region scorep_r = scorep_region_50;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_50(fd, buf, count, offset, buflen);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_50(fd, buf, count, offset, buflen);
     }
     return scorep_libwrap_record_50(fd, buf, count, offset, buflen, scorep_r);
 }

@@ -60,21 +60,10 @@ extern "C" {
 /* wrapper 0: open (fcntl.h:181) */
 static scorep_region scorep_region_0 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_0)(const char * path, int flags, mode_t mode);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_0(const char * path, int flags, mode_t mode);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_0(const char * path, int flags, mode_t mode, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_0 == NULL, 0)) {
-        if (scorep_real_0 == NULL)
-            scorep_real_0 = (__typeof__(scorep_real_0))scorep_libwrap_resolve_here("open");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "open",
-                                                    "fcntl.h", "open",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_0(path, flags, mode);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_0(path, flags, mode);
     if (scorep_result >= 0)
@@ -85,6 +74,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_0(const char * path, 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_0(const char * path, int flags, mode_t mode)
+{
+    if (scorep_real_0 == NULL)
+        scorep_real_0 = (__typeof__(scorep_real_0))scorep_libwrap_resolve_here("open");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "open",
+                                       "fcntl.h", "open", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_0(path, flags, mode);
+}
 static __attribute__((used)) int scorep_libwrap_rt_0(const char * path, int flags, mode_t mode)
 {
     scorep_region scorep_r = scorep_region_0;
@@ -93,6 +93,9 @@ static __attribute__((used)) int scorep_libwrap_rt_0(const char * path, int flag
         return scorep_real_0(path, flags, mode);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_0 == NULL, 0)) {
+        return scorep_libwrap_first_0(path, flags, mode);
+    }
     return scorep_libwrap_record_0(path, flags, mode, scorep_r);
 }
 __asm__(".globl open\n\t.set open, scorep_libwrap_rt_0");
@@ -100,21 +103,10 @@ __asm__(".globl open\n\t.set open, scorep_libwrap_rt_0");
 /* wrapper 1: open64 (fcntl.h:191) */
 static scorep_region scorep_region_1 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_1)(const char * path, int flags, mode_t mode);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_1(const char * path, int flags, mode_t mode);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_1(const char * path, int flags, mode_t mode, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_1 == NULL, 0)) {
-        if (scorep_real_1 == NULL)
-            scorep_real_1 = (__typeof__(scorep_real_1))scorep_libwrap_resolve_here("open64");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "open64",
-                                                    "fcntl.h", "open64",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_1(path, flags, mode);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_1(path, flags, mode);
     if (scorep_result >= 0)
@@ -125,6 +117,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_1(const char * path, 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_1(const char * path, int flags, mode_t mode)
+{
+    if (scorep_real_1 == NULL)
+        scorep_real_1 = (__typeof__(scorep_real_1))scorep_libwrap_resolve_here("open64");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "open64",
+                                       "fcntl.h", "open64", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_1(path, flags, mode);
+}
 static __attribute__((used)) int scorep_libwrap_rt_1(const char * path, int flags, mode_t mode)
 {
     scorep_region scorep_r = scorep_region_1;
@@ -133,6 +136,9 @@ static __attribute__((used)) int scorep_libwrap_rt_1(const char * path, int flag
         return scorep_real_1(path, flags, mode);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_1 == NULL, 0)) {
+        return scorep_libwrap_first_1(path, flags, mode);
+    }
     return scorep_libwrap_record_1(path, flags, mode, scorep_r);
 }
 __asm__(".globl open64\n\t.set open64, scorep_libwrap_rt_1");
@@ -140,21 +146,10 @@ __asm__(".globl open64\n\t.set open64, scorep_libwrap_rt_1");
 /* wrapper 2: openat (fcntl.h:205) */
 static scorep_region scorep_region_2 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_2)(int dirfd, const char * path, int flags, mode_t mode);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_2(int dirfd, const char * path, int flags, mode_t mode);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_2(int dirfd, const char * path, int flags, mode_t mode, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_2 == NULL, 0)) {
-        if (scorep_real_2 == NULL)
-            scorep_real_2 = (__typeof__(scorep_real_2))scorep_libwrap_resolve_here("openat");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "openat",
-                                                    "fcntl.h", "openat",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_2(dirfd, path, flags, mode);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_2(dirfd, path, flags, mode);
     if (scorep_result >= 0)
@@ -165,6 +160,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_2(int dirfd, const ch
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_2(int dirfd, const char * path, int flags, mode_t mode)
+{
+    if (scorep_real_2 == NULL)
+        scorep_real_2 = (__typeof__(scorep_real_2))scorep_libwrap_resolve_here("openat");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "openat",
+                                       "fcntl.h", "openat", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_2(dirfd, path, flags, mode);
+}
 static __attribute__((used)) int scorep_libwrap_rt_2(int dirfd, const char * path, int flags, mode_t mode)
 {
     scorep_region scorep_r = scorep_region_2;
@@ -173,6 +179,9 @@ static __attribute__((used)) int scorep_libwrap_rt_2(int dirfd, const char * pat
         return scorep_real_2(dirfd, path, flags, mode);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_2 == NULL, 0)) {
+        return scorep_libwrap_first_2(dirfd, path, flags, mode);
+    }
     return scorep_libwrap_record_2(dirfd, path, flags, mode, scorep_r);
 }
 __asm__(".globl openat\n\t.set openat, scorep_libwrap_rt_2");
@@ -180,21 +189,10 @@ __asm__(".globl openat\n\t.set openat, scorep_libwrap_rt_2");
 /* wrapper 3: openat64 (fcntl.h:216) */
 static scorep_region scorep_region_3 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_3)(int dirfd, const char * path, int flags, mode_t mode);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_3(int dirfd, const char * path, int flags, mode_t mode);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_3(int dirfd, const char * path, int flags, mode_t mode, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_3 == NULL, 0)) {
-        if (scorep_real_3 == NULL)
-            scorep_real_3 = (__typeof__(scorep_real_3))scorep_libwrap_resolve_here("openat64");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "openat64",
-                                                    "fcntl.h", "openat64",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_3(dirfd, path, flags, mode);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_3(dirfd, path, flags, mode);
     if (scorep_result >= 0)
@@ -205,6 +203,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_3(int dirfd, const ch
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_3(int dirfd, const char * path, int flags, mode_t mode)
+{
+    if (scorep_real_3 == NULL)
+        scorep_real_3 = (__typeof__(scorep_real_3))scorep_libwrap_resolve_here("openat64");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "openat64",
+                                       "fcntl.h", "openat64", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_3(dirfd, path, flags, mode);
+}
 static __attribute__((used)) int scorep_libwrap_rt_3(int dirfd, const char * path, int flags, mode_t mode)
 {
     scorep_region scorep_r = scorep_region_3;
@@ -213,6 +222,9 @@ static __attribute__((used)) int scorep_libwrap_rt_3(int dirfd, const char * pat
         return scorep_real_3(dirfd, path, flags, mode);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_3 == NULL, 0)) {
+        return scorep_libwrap_first_3(dirfd, path, flags, mode);
+    }
     return scorep_libwrap_record_3(dirfd, path, flags, mode, scorep_r);
 }
 __asm__(".globl openat64\n\t.set openat64, scorep_libwrap_rt_3");
@@ -220,21 +232,10 @@ __asm__(".globl openat64\n\t.set openat64, scorep_libwrap_rt_3");
 /* wrapper 4: creat (fcntl.h:227) */
 static scorep_region scorep_region_4 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_4)(const char * path, mode_t mode);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_4(const char * path, mode_t mode);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_4(const char * path, mode_t mode, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_4 == NULL, 0)) {
-        if (scorep_real_4 == NULL)
-            scorep_real_4 = (__typeof__(scorep_real_4))scorep_libwrap_resolve_here("creat");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "creat",
-                                                    "fcntl.h", "creat",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_4(path, mode);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_4(path, mode);
     if (scorep_result >= 0)
@@ -245,6 +246,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_4(const char * path, 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_4(const char * path, mode_t mode)
+{
+    if (scorep_real_4 == NULL)
+        scorep_real_4 = (__typeof__(scorep_real_4))scorep_libwrap_resolve_here("creat");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "creat",
+                                       "fcntl.h", "creat", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_4(path, mode);
+}
 static __attribute__((used)) int scorep_libwrap_rt_4(const char * path, mode_t mode)
 {
     scorep_region scorep_r = scorep_region_4;
@@ -253,6 +265,9 @@ static __attribute__((used)) int scorep_libwrap_rt_4(const char * path, mode_t m
         return scorep_real_4(path, mode);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_4 == NULL, 0)) {
+        return scorep_libwrap_first_4(path, mode);
+    }
     return scorep_libwrap_record_4(path, mode, scorep_r);
 }
 __asm__(".globl creat\n\t.set creat, scorep_libwrap_rt_4");
@@ -260,21 +275,10 @@ __asm__(".globl creat\n\t.set creat, scorep_libwrap_rt_4");
 /* wrapper 5: creat64 (fcntl.h:237) */
 static scorep_region scorep_region_5 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_5)(const char * path, mode_t mode);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_5(const char * path, mode_t mode);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_5(const char * path, mode_t mode, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_5 == NULL, 0)) {
-        if (scorep_real_5 == NULL)
-            scorep_real_5 = (__typeof__(scorep_real_5))scorep_libwrap_resolve_here("creat64");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "creat64",
-                                                    "fcntl.h", "creat64",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_5(path, mode);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_5(path, mode);
     if (scorep_result >= 0)
@@ -285,6 +289,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_5(const char * path, 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_5(const char * path, mode_t mode)
+{
+    if (scorep_real_5 == NULL)
+        scorep_real_5 = (__typeof__(scorep_real_5))scorep_libwrap_resolve_here("creat64");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "creat64",
+                                       "fcntl.h", "creat64", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_5(path, mode);
+}
 static __attribute__((used)) int scorep_libwrap_rt_5(const char * path, mode_t mode)
 {
     scorep_region scorep_r = scorep_region_5;
@@ -293,6 +308,9 @@ static __attribute__((used)) int scorep_libwrap_rt_5(const char * path, mode_t m
         return scorep_real_5(path, mode);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_5 == NULL, 0)) {
+        return scorep_libwrap_first_5(path, mode);
+    }
     return scorep_libwrap_record_5(path, mode, scorep_r);
 }
 __asm__(".globl creat64\n\t.set creat64, scorep_libwrap_rt_5");
@@ -300,21 +318,10 @@ __asm__(".globl creat64\n\t.set creat64, scorep_libwrap_rt_5");
 /* wrapper 6: close (unistd.h:358) */
 static scorep_region scorep_region_6 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_6)(int fd);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_6(int fd);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_6(int fd, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_6 == NULL, 0)) {
-        if (scorep_real_6 == NULL)
-            scorep_real_6 = (__typeof__(scorep_real_6))scorep_libwrap_resolve_here("close");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "close",
-                                                    "unistd.h", "close",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_6(fd);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_io_fd = fd;
     scorep_io_handle scorep_io_h = scorep_io_handle_at(scorep_io_fd);
@@ -325,6 +332,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_6(int fd, scorep_regi
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_6(int fd)
+{
+    if (scorep_real_6 == NULL)
+        scorep_real_6 = (__typeof__(scorep_real_6))scorep_libwrap_resolve_here("close");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "close",
+                                       "unistd.h", "close", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_6(fd);
+}
 static __attribute__((used)) int scorep_libwrap_rt_6(int fd)
 {
     scorep_region scorep_r = scorep_region_6;
@@ -333,6 +351,9 @@ static __attribute__((used)) int scorep_libwrap_rt_6(int fd)
         return scorep_real_6(fd);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_6 == NULL, 0)) {
+        return scorep_libwrap_first_6(fd);
+    }
     return scorep_libwrap_record_6(fd, scorep_r);
 }
 __asm__(".globl close\n\t.set close, scorep_libwrap_rt_6");
@@ -340,21 +361,10 @@ __asm__(".globl close\n\t.set close, scorep_libwrap_rt_6");
 /* wrapper 7: read (unistd.h:371) */
 static scorep_region scorep_region_7 = SCOREP_LIBWRAP_UNDEFINED;
 static ssize_t (*scorep_real_7)(int fd, void * buf, size_t count);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) ssize_t scorep_libwrap_rt_7(int fd, void * buf, size_t count);
+/* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_7(int fd, void * buf, size_t count, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_7 == NULL, 0)) {
-        if (scorep_real_7 == NULL)
-            scorep_real_7 = (__typeof__(scorep_real_7))scorep_libwrap_resolve_here("read");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "read",
-                                                    "unistd.h", "read",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_7(fd, buf, count);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -373,6 +383,17 @@ static __attribute__((noinline)) ssize_t scorep_libwrap_record_7(int fd, void * 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_7(int fd, void * buf, size_t count)
+{
+    if (scorep_real_7 == NULL)
+        scorep_real_7 = (__typeof__(scorep_real_7))scorep_libwrap_resolve_here("read");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "read",
+                                       "unistd.h", "read", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_7(fd, buf, count);
+}
 static __attribute__((used)) ssize_t scorep_libwrap_rt_7(int fd, void * buf, size_t count)
 {
     scorep_region scorep_r = scorep_region_7;
@@ -381,6 +402,9 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_7(int fd, void * buf, siz
         return scorep_real_7(fd, buf, count);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_7 == NULL, 0)) {
+        return scorep_libwrap_first_7(fd, buf, count);
+    }
     return scorep_libwrap_record_7(fd, buf, count, scorep_r);
 }
 __asm__(".globl read\n\t.set read, scorep_libwrap_rt_7");
@@ -388,21 +412,10 @@ __asm__(".globl read\n\t.set read, scorep_libwrap_rt_7");
 /* wrapper 8: write (unistd.h:378) */
 static scorep_region scorep_region_8 = SCOREP_LIBWRAP_UNDEFINED;
 static ssize_t (*scorep_real_8)(int fd, const void * buf, size_t count);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) ssize_t scorep_libwrap_rt_8(int fd, const void * buf, size_t count);
+/* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_8(int fd, const void * buf, size_t count, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_8 == NULL, 0)) {
-        if (scorep_real_8 == NULL)
-            scorep_real_8 = (__typeof__(scorep_real_8))scorep_libwrap_resolve_here("write");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_8, "write",
-                                                    "unistd.h", "write",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_8(fd, buf, count);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -421,6 +434,17 @@ static __attribute__((noinline)) ssize_t scorep_libwrap_record_8(int fd, const v
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_8(int fd, const void * buf, size_t count)
+{
+    if (scorep_real_8 == NULL)
+        scorep_real_8 = (__typeof__(scorep_real_8))scorep_libwrap_resolve_here("write");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_8, "write",
+                                       "unistd.h", "write", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_8(fd, buf, count);
+}
 static __attribute__((used)) ssize_t scorep_libwrap_rt_8(int fd, const void * buf, size_t count)
 {
     scorep_region scorep_r = scorep_region_8;
@@ -429,6 +453,9 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_8(int fd, const void * bu
         return scorep_real_8(fd, buf, count);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_8 == NULL, 0)) {
+        return scorep_libwrap_first_8(fd, buf, count);
+    }
     return scorep_libwrap_record_8(fd, buf, count, scorep_r);
 }
 __asm__(".globl write\n\t.set write, scorep_libwrap_rt_8");
@@ -436,21 +463,10 @@ __asm__(".globl write\n\t.set write, scorep_libwrap_rt_8");
 /* wrapper 9: pread (unistd.h:389) */
 static scorep_region scorep_region_9 = SCOREP_LIBWRAP_UNDEFINED;
 static ssize_t (*scorep_real_9)(int fd, void * buf, size_t count, __off_t offset);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) ssize_t scorep_libwrap_rt_9(int fd, void * buf, size_t count, __off_t offset);
+/* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_9(int fd, void * buf, size_t count, __off_t offset, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_9 == NULL, 0)) {
-        if (scorep_real_9 == NULL)
-            scorep_real_9 = (__typeof__(scorep_real_9))scorep_libwrap_resolve_here("pread");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_9, "pread",
-                                                    "unistd.h", "pread",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_9(fd, buf, count, offset);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -469,6 +485,17 @@ static __attribute__((noinline)) ssize_t scorep_libwrap_record_9(int fd, void * 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_9(int fd, void * buf, size_t count, __off_t offset)
+{
+    if (scorep_real_9 == NULL)
+        scorep_real_9 = (__typeof__(scorep_real_9))scorep_libwrap_resolve_here("pread");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_9, "pread",
+                                       "unistd.h", "pread", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_9(fd, buf, count, offset);
+}
 static __attribute__((used)) ssize_t scorep_libwrap_rt_9(int fd, void * buf, size_t count, __off_t offset)
 {
     scorep_region scorep_r = scorep_region_9;
@@ -477,6 +504,9 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_9(int fd, void * buf, siz
         return scorep_real_9(fd, buf, count, offset);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_9 == NULL, 0)) {
+        return scorep_libwrap_first_9(fd, buf, count, offset);
+    }
     return scorep_libwrap_record_9(fd, buf, count, offset, scorep_r);
 }
 __asm__(".globl pread\n\t.set pread, scorep_libwrap_rt_9");
@@ -484,21 +514,10 @@ __asm__(".globl pread\n\t.set pread, scorep_libwrap_rt_9");
 /* wrapper 10: pread64 (unistd.h:422) */
 static scorep_region scorep_region_10 = SCOREP_LIBWRAP_UNDEFINED;
 static ssize_t (*scorep_real_10)(int fd, void * buf, size_t count, __off64_t offset);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) ssize_t scorep_libwrap_rt_10(int fd, void * buf, size_t count, __off64_t offset);
+/* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_10(int fd, void * buf, size_t count, __off64_t offset, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_10 == NULL, 0)) {
-        if (scorep_real_10 == NULL)
-            scorep_real_10 = (__typeof__(scorep_real_10))scorep_libwrap_resolve_here("pread64");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_10, "pread64",
-                                                    "unistd.h", "pread64",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_10(fd, buf, count, offset);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -517,6 +536,17 @@ static __attribute__((noinline)) ssize_t scorep_libwrap_record_10(int fd, void *
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_10(int fd, void * buf, size_t count, __off64_t offset)
+{
+    if (scorep_real_10 == NULL)
+        scorep_real_10 = (__typeof__(scorep_real_10))scorep_libwrap_resolve_here("pread64");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_10, "pread64",
+                                       "unistd.h", "pread64", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_10(fd, buf, count, offset);
+}
 static __attribute__((used)) ssize_t scorep_libwrap_rt_10(int fd, void * buf, size_t count, __off64_t offset)
 {
     scorep_region scorep_r = scorep_region_10;
@@ -525,6 +555,9 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_10(int fd, void * buf, si
         return scorep_real_10(fd, buf, count, offset);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_10 == NULL, 0)) {
+        return scorep_libwrap_first_10(fd, buf, count, offset);
+    }
     return scorep_libwrap_record_10(fd, buf, count, offset, scorep_r);
 }
 __asm__(".globl pread64\n\t.set pread64, scorep_libwrap_rt_10");
@@ -532,21 +565,10 @@ __asm__(".globl pread64\n\t.set pread64, scorep_libwrap_rt_10");
 /* wrapper 11: pwrite (unistd.h:398) */
 static scorep_region scorep_region_11 = SCOREP_LIBWRAP_UNDEFINED;
 static ssize_t (*scorep_real_11)(int fd, const void * buf, size_t count, __off_t offset);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) ssize_t scorep_libwrap_rt_11(int fd, const void * buf, size_t count, __off_t offset);
+/* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_11(int fd, const void * buf, size_t count, __off_t offset, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_11 == NULL, 0)) {
-        if (scorep_real_11 == NULL)
-            scorep_real_11 = (__typeof__(scorep_real_11))scorep_libwrap_resolve_here("pwrite");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_11, "pwrite",
-                                                    "unistd.h", "pwrite",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_11(fd, buf, count, offset);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -565,6 +587,17 @@ static __attribute__((noinline)) ssize_t scorep_libwrap_record_11(int fd, const 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_11(int fd, const void * buf, size_t count, __off_t offset)
+{
+    if (scorep_real_11 == NULL)
+        scorep_real_11 = (__typeof__(scorep_real_11))scorep_libwrap_resolve_here("pwrite");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_11, "pwrite",
+                                       "unistd.h", "pwrite", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_11(fd, buf, count, offset);
+}
 static __attribute__((used)) ssize_t scorep_libwrap_rt_11(int fd, const void * buf, size_t count, __off_t offset)
 {
     scorep_region scorep_r = scorep_region_11;
@@ -573,6 +606,9 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_11(int fd, const void * b
         return scorep_real_11(fd, buf, count, offset);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_11 == NULL, 0)) {
+        return scorep_libwrap_first_11(fd, buf, count, offset);
+    }
     return scorep_libwrap_record_11(fd, buf, count, offset, scorep_r);
 }
 __asm__(".globl pwrite\n\t.set pwrite, scorep_libwrap_rt_11");
@@ -580,21 +616,10 @@ __asm__(".globl pwrite\n\t.set pwrite, scorep_libwrap_rt_11");
 /* wrapper 12: pwrite64 (unistd.h:427) */
 static scorep_region scorep_region_12 = SCOREP_LIBWRAP_UNDEFINED;
 static ssize_t (*scorep_real_12)(int fd, const void * buf, size_t count, __off64_t offset);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) ssize_t scorep_libwrap_rt_12(int fd, const void * buf, size_t count, __off64_t offset);
+/* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_12(int fd, const void * buf, size_t count, __off64_t offset, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_12 == NULL, 0)) {
-        if (scorep_real_12 == NULL)
-            scorep_real_12 = (__typeof__(scorep_real_12))scorep_libwrap_resolve_here("pwrite64");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_12, "pwrite64",
-                                                    "unistd.h", "pwrite64",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_12(fd, buf, count, offset);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -613,6 +638,17 @@ static __attribute__((noinline)) ssize_t scorep_libwrap_record_12(int fd, const 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_12(int fd, const void * buf, size_t count, __off64_t offset)
+{
+    if (scorep_real_12 == NULL)
+        scorep_real_12 = (__typeof__(scorep_real_12))scorep_libwrap_resolve_here("pwrite64");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_12, "pwrite64",
+                                       "unistd.h", "pwrite64", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_12(fd, buf, count, offset);
+}
 static __attribute__((used)) ssize_t scorep_libwrap_rt_12(int fd, const void * buf, size_t count, __off64_t offset)
 {
     scorep_region scorep_r = scorep_region_12;
@@ -621,6 +657,9 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_12(int fd, const void * b
         return scorep_real_12(fd, buf, count, offset);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_12 == NULL, 0)) {
+        return scorep_libwrap_first_12(fd, buf, count, offset);
+    }
     return scorep_libwrap_record_12(fd, buf, count, offset, scorep_r);
 }
 __asm__(".globl pwrite64\n\t.set pwrite64, scorep_libwrap_rt_12");
@@ -628,21 +667,10 @@ __asm__(".globl pwrite64\n\t.set pwrite64, scorep_libwrap_rt_12");
 /* wrapper 13: readv (sys/uio.h:41) */
 static scorep_region scorep_region_13 = SCOREP_LIBWRAP_UNDEFINED;
 static ssize_t (*scorep_real_13)(int fd, const struct iovec * iov, int iovcnt);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) ssize_t scorep_libwrap_rt_13(int fd, const struct iovec * iov, int iovcnt);
+/* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_13(int fd, const struct iovec * iov, int iovcnt, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_13 == NULL, 0)) {
-        if (scorep_real_13 == NULL)
-            scorep_real_13 = (__typeof__(scorep_real_13))scorep_libwrap_resolve_here("readv");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "readv",
-                                                    "sys/uio.h", "readv",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_13(fd, iov, iovcnt);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -661,6 +689,17 @@ static __attribute__((noinline)) ssize_t scorep_libwrap_record_13(int fd, const 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_13(int fd, const struct iovec * iov, int iovcnt)
+{
+    if (scorep_real_13 == NULL)
+        scorep_real_13 = (__typeof__(scorep_real_13))scorep_libwrap_resolve_here("readv");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "readv",
+                                       "sys/uio.h", "readv", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_13(fd, iov, iovcnt);
+}
 static __attribute__((used)) ssize_t scorep_libwrap_rt_13(int fd, const struct iovec * iov, int iovcnt)
 {
     scorep_region scorep_r = scorep_region_13;
@@ -669,6 +708,9 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_13(int fd, const struct i
         return scorep_real_13(fd, iov, iovcnt);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_13 == NULL, 0)) {
+        return scorep_libwrap_first_13(fd, iov, iovcnt);
+    }
     return scorep_libwrap_record_13(fd, iov, iovcnt, scorep_r);
 }
 __asm__(".globl readv\n\t.set readv, scorep_libwrap_rt_13");
@@ -676,21 +718,10 @@ __asm__(".globl readv\n\t.set readv, scorep_libwrap_rt_13");
 /* wrapper 14: writev (sys/uio.h:52) */
 static scorep_region scorep_region_14 = SCOREP_LIBWRAP_UNDEFINED;
 static ssize_t (*scorep_real_14)(int fd, const struct iovec * iov, int iovcnt);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) ssize_t scorep_libwrap_rt_14(int fd, const struct iovec * iov, int iovcnt);
+/* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_14(int fd, const struct iovec * iov, int iovcnt, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_14 == NULL, 0)) {
-        if (scorep_real_14 == NULL)
-            scorep_real_14 = (__typeof__(scorep_real_14))scorep_libwrap_resolve_here("writev");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "writev",
-                                                    "sys/uio.h", "writev",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_14(fd, iov, iovcnt);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -709,6 +740,17 @@ static __attribute__((noinline)) ssize_t scorep_libwrap_record_14(int fd, const 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_14(int fd, const struct iovec * iov, int iovcnt)
+{
+    if (scorep_real_14 == NULL)
+        scorep_real_14 = (__typeof__(scorep_real_14))scorep_libwrap_resolve_here("writev");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "writev",
+                                       "sys/uio.h", "writev", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_14(fd, iov, iovcnt);
+}
 static __attribute__((used)) ssize_t scorep_libwrap_rt_14(int fd, const struct iovec * iov, int iovcnt)
 {
     scorep_region scorep_r = scorep_region_14;
@@ -717,6 +759,9 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_14(int fd, const struct i
         return scorep_real_14(fd, iov, iovcnt);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_14 == NULL, 0)) {
+        return scorep_libwrap_first_14(fd, iov, iovcnt);
+    }
     return scorep_libwrap_record_14(fd, iov, iovcnt, scorep_r);
 }
 __asm__(".globl writev\n\t.set writev, scorep_libwrap_rt_14");
@@ -724,21 +769,10 @@ __asm__(".globl writev\n\t.set writev, scorep_libwrap_rt_14");
 /* wrapper 15: preadv (sys/uio.h:67) */
 static scorep_region scorep_region_15 = SCOREP_LIBWRAP_UNDEFINED;
 static ssize_t (*scorep_real_15)(int fd, const struct iovec * iov, int iovcnt, __off_t offset);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) ssize_t scorep_libwrap_rt_15(int fd, const struct iovec * iov, int iovcnt, __off_t offset);
+/* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_15(int fd, const struct iovec * iov, int iovcnt, __off_t offset, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_15 == NULL, 0)) {
-        if (scorep_real_15 == NULL)
-            scorep_real_15 = (__typeof__(scorep_real_15))scorep_libwrap_resolve_here("preadv");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "preadv",
-                                                    "sys/uio.h", "preadv",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_15(fd, iov, iovcnt, offset);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -757,6 +791,17 @@ static __attribute__((noinline)) ssize_t scorep_libwrap_record_15(int fd, const 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_15(int fd, const struct iovec * iov, int iovcnt, __off_t offset)
+{
+    if (scorep_real_15 == NULL)
+        scorep_real_15 = (__typeof__(scorep_real_15))scorep_libwrap_resolve_here("preadv");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "preadv",
+                                       "sys/uio.h", "preadv", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_15(fd, iov, iovcnt, offset);
+}
 static __attribute__((used)) ssize_t scorep_libwrap_rt_15(int fd, const struct iovec * iov, int iovcnt, __off_t offset)
 {
     scorep_region scorep_r = scorep_region_15;
@@ -765,6 +810,9 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_15(int fd, const struct i
         return scorep_real_15(fd, iov, iovcnt, offset);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_15 == NULL, 0)) {
+        return scorep_libwrap_first_15(fd, iov, iovcnt, offset);
+    }
     return scorep_libwrap_record_15(fd, iov, iovcnt, offset, scorep_r);
 }
 __asm__(".globl preadv\n\t.set preadv, scorep_libwrap_rt_15");
@@ -772,21 +820,10 @@ __asm__(".globl preadv\n\t.set preadv, scorep_libwrap_rt_15");
 /* wrapper 16: preadv64 (sys/uio.h:110) */
 static scorep_region scorep_region_16 = SCOREP_LIBWRAP_UNDEFINED;
 static ssize_t (*scorep_real_16)(int fd, const struct iovec * iov, int iovcnt, __off64_t offset);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) ssize_t scorep_libwrap_rt_16(int fd, const struct iovec * iov, int iovcnt, __off64_t offset);
+/* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_16(int fd, const struct iovec * iov, int iovcnt, __off64_t offset, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_16 == NULL, 0)) {
-        if (scorep_real_16 == NULL)
-            scorep_real_16 = (__typeof__(scorep_real_16))scorep_libwrap_resolve_here("preadv64");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "preadv64",
-                                                    "sys/uio.h", "preadv64",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_16(fd, iov, iovcnt, offset);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -805,6 +842,17 @@ static __attribute__((noinline)) ssize_t scorep_libwrap_record_16(int fd, const 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_16(int fd, const struct iovec * iov, int iovcnt, __off64_t offset)
+{
+    if (scorep_real_16 == NULL)
+        scorep_real_16 = (__typeof__(scorep_real_16))scorep_libwrap_resolve_here("preadv64");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "preadv64",
+                                       "sys/uio.h", "preadv64", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_16(fd, iov, iovcnt, offset);
+}
 static __attribute__((used)) ssize_t scorep_libwrap_rt_16(int fd, const struct iovec * iov, int iovcnt, __off64_t offset)
 {
     scorep_region scorep_r = scorep_region_16;
@@ -813,6 +861,9 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_16(int fd, const struct i
         return scorep_real_16(fd, iov, iovcnt, offset);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_16 == NULL, 0)) {
+        return scorep_libwrap_first_16(fd, iov, iovcnt, offset);
+    }
     return scorep_libwrap_record_16(fd, iov, iovcnt, offset, scorep_r);
 }
 __asm__(".globl preadv64\n\t.set preadv64, scorep_libwrap_rt_16");
@@ -820,21 +871,10 @@ __asm__(".globl preadv64\n\t.set preadv64, scorep_libwrap_rt_16");
 /* wrapper 17: pwritev (sys/uio.h:80) */
 static scorep_region scorep_region_17 = SCOREP_LIBWRAP_UNDEFINED;
 static ssize_t (*scorep_real_17)(int fd, const struct iovec * iov, int iovcnt, __off_t offset);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) ssize_t scorep_libwrap_rt_17(int fd, const struct iovec * iov, int iovcnt, __off_t offset);
+/* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_17(int fd, const struct iovec * iov, int iovcnt, __off_t offset, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_17 == NULL, 0)) {
-        if (scorep_real_17 == NULL)
-            scorep_real_17 = (__typeof__(scorep_real_17))scorep_libwrap_resolve_here("pwritev");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "pwritev",
-                                                    "sys/uio.h", "pwritev",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_17(fd, iov, iovcnt, offset);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -853,6 +893,17 @@ static __attribute__((noinline)) ssize_t scorep_libwrap_record_17(int fd, const 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_17(int fd, const struct iovec * iov, int iovcnt, __off_t offset)
+{
+    if (scorep_real_17 == NULL)
+        scorep_real_17 = (__typeof__(scorep_real_17))scorep_libwrap_resolve_here("pwritev");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "pwritev",
+                                       "sys/uio.h", "pwritev", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_17(fd, iov, iovcnt, offset);
+}
 static __attribute__((used)) ssize_t scorep_libwrap_rt_17(int fd, const struct iovec * iov, int iovcnt, __off_t offset)
 {
     scorep_region scorep_r = scorep_region_17;
@@ -861,6 +912,9 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_17(int fd, const struct i
         return scorep_real_17(fd, iov, iovcnt, offset);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_17 == NULL, 0)) {
+        return scorep_libwrap_first_17(fd, iov, iovcnt, offset);
+    }
     return scorep_libwrap_record_17(fd, iov, iovcnt, offset, scorep_r);
 }
 __asm__(".globl pwritev\n\t.set pwritev, scorep_libwrap_rt_17");
@@ -868,21 +922,10 @@ __asm__(".globl pwritev\n\t.set pwritev, scorep_libwrap_rt_17");
 /* wrapper 18: pwritev64 (sys/uio.h:123) */
 static scorep_region scorep_region_18 = SCOREP_LIBWRAP_UNDEFINED;
 static ssize_t (*scorep_real_18)(int fd, const struct iovec * iov, int iovcnt, __off64_t offset);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) ssize_t scorep_libwrap_rt_18(int fd, const struct iovec * iov, int iovcnt, __off64_t offset);
+/* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_18(int fd, const struct iovec * iov, int iovcnt, __off64_t offset, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_18 == NULL, 0)) {
-        if (scorep_real_18 == NULL)
-            scorep_real_18 = (__typeof__(scorep_real_18))scorep_libwrap_resolve_here("pwritev64");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "pwritev64",
-                                                    "sys/uio.h", "pwritev64",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_18(fd, iov, iovcnt, offset);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -901,6 +944,17 @@ static __attribute__((noinline)) ssize_t scorep_libwrap_record_18(int fd, const 
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_18(int fd, const struct iovec * iov, int iovcnt, __off64_t offset)
+{
+    if (scorep_real_18 == NULL)
+        scorep_real_18 = (__typeof__(scorep_real_18))scorep_libwrap_resolve_here("pwritev64");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "pwritev64",
+                                       "sys/uio.h", "pwritev64", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_18(fd, iov, iovcnt, offset);
+}
 static __attribute__((used)) ssize_t scorep_libwrap_rt_18(int fd, const struct iovec * iov, int iovcnt, __off64_t offset)
 {
     scorep_region scorep_r = scorep_region_18;
@@ -909,6 +963,9 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_18(int fd, const struct i
         return scorep_real_18(fd, iov, iovcnt, offset);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_18 == NULL, 0)) {
+        return scorep_libwrap_first_18(fd, iov, iovcnt, offset);
+    }
     return scorep_libwrap_record_18(fd, iov, iovcnt, offset, scorep_r);
 }
 __asm__(".globl pwritev64\n\t.set pwritev64, scorep_libwrap_rt_18");
@@ -916,21 +973,10 @@ __asm__(".globl pwritev64\n\t.set pwritev64, scorep_libwrap_rt_18");
 /* wrapper 19: lseek (unistd.h:339) */
 static scorep_region scorep_region_19 = SCOREP_LIBWRAP_UNDEFINED;
 static __off_t (*scorep_real_19)(int fd, __off_t offset, int whence);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) __off_t scorep_libwrap_rt_19(int fd, __off_t offset, int whence);
+/* a recorded call */
 static __attribute__((noinline)) __off_t scorep_libwrap_record_19(int fd, __off_t offset, int whence, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_19 == NULL, 0)) {
-        if (scorep_real_19 == NULL)
-            scorep_real_19 = (__typeof__(scorep_real_19))scorep_libwrap_resolve_here("lseek");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "lseek",
-                                                    "unistd.h", "lseek",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_19(fd, offset, whence);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
     __off_t scorep_result = scorep_real_19(fd, offset, whence);
@@ -940,6 +986,17 @@ static __attribute__((noinline)) __off_t scorep_libwrap_record_19(int fd, __off_
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) __off_t scorep_libwrap_first_19(int fd, __off_t offset, int whence)
+{
+    if (scorep_real_19 == NULL)
+        scorep_real_19 = (__typeof__(scorep_real_19))scorep_libwrap_resolve_here("lseek");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "lseek",
+                                       "unistd.h", "lseek", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_19(fd, offset, whence);
+}
 static __attribute__((used)) __off_t scorep_libwrap_rt_19(int fd, __off_t offset, int whence)
 {
     scorep_region scorep_r = scorep_region_19;
@@ -948,6 +1005,9 @@ static __attribute__((used)) __off_t scorep_libwrap_rt_19(int fd, __off_t offset
         return scorep_real_19(fd, offset, whence);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_19 == NULL, 0)) {
+        return scorep_libwrap_first_19(fd, offset, whence);
+    }
     return scorep_libwrap_record_19(fd, offset, whence, scorep_r);
 }
 __asm__(".globl lseek\n\t.set lseek, scorep_libwrap_rt_19");
@@ -955,21 +1015,10 @@ __asm__(".globl lseek\n\t.set lseek, scorep_libwrap_rt_19");
 /* wrapper 20: lseek64 (unistd.h:350) */
 static scorep_region scorep_region_20 = SCOREP_LIBWRAP_UNDEFINED;
 static __off64_t (*scorep_real_20)(int fd, __off64_t offset, int whence);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) __off64_t scorep_libwrap_rt_20(int fd, __off64_t offset, int whence);
+/* a recorded call */
 static __attribute__((noinline)) __off64_t scorep_libwrap_record_20(int fd, __off64_t offset, int whence, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_20 == NULL, 0)) {
-        if (scorep_real_20 == NULL)
-            scorep_real_20 = (__typeof__(scorep_real_20))scorep_libwrap_resolve_here("lseek64");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "lseek64",
-                                                    "unistd.h", "lseek64",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_20(fd, offset, whence);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
     __off64_t scorep_result = scorep_real_20(fd, offset, whence);
@@ -979,6 +1028,17 @@ static __attribute__((noinline)) __off64_t scorep_libwrap_record_20(int fd, __of
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) __off64_t scorep_libwrap_first_20(int fd, __off64_t offset, int whence)
+{
+    if (scorep_real_20 == NULL)
+        scorep_real_20 = (__typeof__(scorep_real_20))scorep_libwrap_resolve_here("lseek64");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "lseek64",
+                                       "unistd.h", "lseek64", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_20(fd, offset, whence);
+}
 static __attribute__((used)) __off64_t scorep_libwrap_rt_20(int fd, __off64_t offset, int whence)
 {
     scorep_region scorep_r = scorep_region_20;
@@ -987,6 +1047,9 @@ static __attribute__((used)) __off64_t scorep_libwrap_rt_20(int fd, __off64_t of
         return scorep_real_20(fd, offset, whence);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_20 == NULL, 0)) {
+        return scorep_libwrap_first_20(fd, offset, whence);
+    }
     return scorep_libwrap_record_20(fd, offset, whence, scorep_r);
 }
 __asm__(".globl lseek64\n\t.set lseek64, scorep_libwrap_rt_20");
@@ -994,26 +1057,26 @@ __asm__(".globl lseek64\n\t.set lseek64, scorep_libwrap_rt_20");
 /* wrapper 21: fsync (unistd.h:989) */
 static scorep_region scorep_region_21 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_21)(int fd);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_21(int fd);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_21(int fd, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_21 == NULL, 0)) {
-        if (scorep_real_21 == NULL)
-            scorep_real_21 = (__typeof__(scorep_real_21))scorep_libwrap_resolve_here("fsync");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "fsync",
-                                                    "unistd.h", "fsync",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_21(fd);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_21(fd);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_21(int fd)
+{
+    if (scorep_real_21 == NULL)
+        scorep_real_21 = (__typeof__(scorep_real_21))scorep_libwrap_resolve_here("fsync");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "fsync",
+                                       "unistd.h", "fsync", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_21(fd);
 }
 static __attribute__((used)) int scorep_libwrap_rt_21(int fd)
 {
@@ -1023,6 +1086,9 @@ static __attribute__((used)) int scorep_libwrap_rt_21(int fd)
         return scorep_real_21(fd);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_21 == NULL, 0)) {
+        return scorep_libwrap_first_21(fd);
+    }
     return scorep_libwrap_record_21(fd, scorep_r);
 }
 __asm__(".globl fsync\n\t.set fsync, scorep_libwrap_rt_21");
@@ -1030,26 +1096,26 @@ __asm__(".globl fsync\n\t.set fsync, scorep_libwrap_rt_21");
 /* wrapper 22: fdatasync (unistd.h:1150) */
 static scorep_region scorep_region_22 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_22)(int fd);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_22(int fd);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_22(int fd, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_22 == NULL, 0)) {
-        if (scorep_real_22 == NULL)
-            scorep_real_22 = (__typeof__(scorep_real_22))scorep_libwrap_resolve_here("fdatasync");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "fdatasync",
-                                                    "unistd.h", "fdatasync",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_22(fd);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_22(fd);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_22(int fd)
+{
+    if (scorep_real_22 == NULL)
+        scorep_real_22 = (__typeof__(scorep_real_22))scorep_libwrap_resolve_here("fdatasync");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "fdatasync",
+                                       "unistd.h", "fdatasync", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_22(fd);
 }
 static __attribute__((used)) int scorep_libwrap_rt_22(int fd)
 {
@@ -1059,6 +1125,9 @@ static __attribute__((used)) int scorep_libwrap_rt_22(int fd)
         return scorep_real_22(fd);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_22 == NULL, 0)) {
+        return scorep_libwrap_first_22(fd);
+    }
     return scorep_libwrap_record_22(fd, scorep_r);
 }
 __asm__(".globl fdatasync\n\t.set fdatasync, scorep_libwrap_rt_22");
@@ -1066,21 +1135,10 @@ __asm__(".globl fdatasync\n\t.set fdatasync, scorep_libwrap_rt_22");
 /* wrapper 23: dup (unistd.h:552) */
 static scorep_region scorep_region_23 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_23)(int fd);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_23(int fd);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_23(int fd, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_23 == NULL, 0)) {
-        if (scorep_real_23 == NULL)
-            scorep_real_23 = (__typeof__(scorep_real_23))scorep_libwrap_resolve_here("dup");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "dup",
-                                                    "unistd.h", "dup",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_23(fd);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
     int scorep_result = scorep_real_23(fd);
@@ -1092,6 +1150,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_23(int fd, scorep_reg
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_23(int fd)
+{
+    if (scorep_real_23 == NULL)
+        scorep_real_23 = (__typeof__(scorep_real_23))scorep_libwrap_resolve_here("dup");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "dup",
+                                       "unistd.h", "dup", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_23(fd);
+}
 static __attribute__((used)) int scorep_libwrap_rt_23(int fd)
 {
     scorep_region scorep_r = scorep_region_23;
@@ -1100,6 +1169,9 @@ static __attribute__((used)) int scorep_libwrap_rt_23(int fd)
         return scorep_real_23(fd);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_23 == NULL, 0)) {
+        return scorep_libwrap_first_23(fd);
+    }
     return scorep_libwrap_record_23(fd, scorep_r);
 }
 __asm__(".globl dup\n\t.set dup, scorep_libwrap_rt_23");
@@ -1107,21 +1179,10 @@ __asm__(".globl dup\n\t.set dup, scorep_libwrap_rt_23");
 /* wrapper 24: dup2 (unistd.h:555) */
 static scorep_region scorep_region_24 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_24)(int fd, int newfd);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_24(int fd, int newfd);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_24(int fd, int newfd, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_24 == NULL, 0)) {
-        if (scorep_real_24 == NULL)
-            scorep_real_24 = (__typeof__(scorep_real_24))scorep_libwrap_resolve_here("dup2");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_24, "dup2",
-                                                    "unistd.h", "dup2",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_24(fd, newfd);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
     scorep_io_handle scorep_io_replaced = scorep_io_handle_at(newfd);
@@ -1134,6 +1195,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_24(int fd, int newfd,
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_24(int fd, int newfd)
+{
+    if (scorep_real_24 == NULL)
+        scorep_real_24 = (__typeof__(scorep_real_24))scorep_libwrap_resolve_here("dup2");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_24, "dup2",
+                                       "unistd.h", "dup2", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_24(fd, newfd);
+}
 static __attribute__((used)) int scorep_libwrap_rt_24(int fd, int newfd)
 {
     scorep_region scorep_r = scorep_region_24;
@@ -1142,6 +1214,9 @@ static __attribute__((used)) int scorep_libwrap_rt_24(int fd, int newfd)
         return scorep_real_24(fd, newfd);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_24 == NULL, 0)) {
+        return scorep_libwrap_first_24(fd, newfd);
+    }
     return scorep_libwrap_record_24(fd, newfd, scorep_r);
 }
 __asm__(".globl dup2\n\t.set dup2, scorep_libwrap_rt_24");
@@ -1149,21 +1224,10 @@ __asm__(".globl dup2\n\t.set dup2, scorep_libwrap_rt_24");
 /* wrapper 25: dup3 (unistd.h:560) */
 static scorep_region scorep_region_25 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_25)(int fd, int newfd, int flags);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_25(int fd, int newfd, int flags);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_25(int fd, int newfd, int flags, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_25 == NULL, 0)) {
-        if (scorep_real_25 == NULL)
-            scorep_real_25 = (__typeof__(scorep_real_25))scorep_libwrap_resolve_here("dup3");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_25, "dup3",
-                                                    "unistd.h", "dup3",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_25(fd, newfd, flags);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
     scorep_io_handle scorep_io_replaced = scorep_io_handle_at(newfd);
@@ -1176,6 +1240,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_25(int fd, int newfd,
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_25(int fd, int newfd, int flags)
+{
+    if (scorep_real_25 == NULL)
+        scorep_real_25 = (__typeof__(scorep_real_25))scorep_libwrap_resolve_here("dup3");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_25, "dup3",
+                                       "unistd.h", "dup3", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_25(fd, newfd, flags);
+}
 static __attribute__((used)) int scorep_libwrap_rt_25(int fd, int newfd, int flags)
 {
     scorep_region scorep_r = scorep_region_25;
@@ -1184,6 +1259,9 @@ static __attribute__((used)) int scorep_libwrap_rt_25(int fd, int newfd, int fla
         return scorep_real_25(fd, newfd, flags);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_25 == NULL, 0)) {
+        return scorep_libwrap_first_25(fd, newfd, flags);
+    }
     return scorep_libwrap_record_25(fd, newfd, flags, scorep_r);
 }
 __asm__(".globl dup3\n\t.set dup3, scorep_libwrap_rt_25");
@@ -1191,21 +1269,10 @@ __asm__(".globl dup3\n\t.set dup3, scorep_libwrap_rt_25");
 /* wrapper 26: fcntl (fcntl.h:149) */
 static scorep_region scorep_region_26 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_26)(int fd, int cmd, void* arg);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_26(int fd, int cmd, void* arg);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_26(int fd, int cmd, void* arg, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_26 == NULL, 0)) {
-        if (scorep_real_26 == NULL)
-            scorep_real_26 = (__typeof__(scorep_real_26))scorep_libwrap_resolve_here("fcntl");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_26, "fcntl",
-                                                    "fcntl.h", "fcntl",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_26(fd, cmd, arg);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_io_dup = cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC;
     scorep_io_handle scorep_io_h = scorep_io_dup ? scorep_io_handle_of(fd) : SCOREP_INVALID_ID;
@@ -1217,6 +1284,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_26(int fd, int cmd, v
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_26(int fd, int cmd, void* arg)
+{
+    if (scorep_real_26 == NULL)
+        scorep_real_26 = (__typeof__(scorep_real_26))scorep_libwrap_resolve_here("fcntl");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_26, "fcntl",
+                                       "fcntl.h", "fcntl", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_26(fd, cmd, arg);
+}
 static __attribute__((used)) int scorep_libwrap_rt_26(int fd, int cmd, void* arg)
 {
     scorep_region scorep_r = scorep_region_26;
@@ -1225,6 +1303,9 @@ static __attribute__((used)) int scorep_libwrap_rt_26(int fd, int cmd, void* arg
         return scorep_real_26(fd, cmd, arg);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_26 == NULL, 0)) {
+        return scorep_libwrap_first_26(fd, cmd, arg);
+    }
     return scorep_libwrap_record_26(fd, cmd, arg, scorep_r);
 }
 __asm__(".globl fcntl\n\t.set fcntl, scorep_libwrap_rt_26");
@@ -1232,21 +1313,10 @@ __asm__(".globl fcntl\n\t.set fcntl, scorep_libwrap_rt_26");
 /* wrapper 27: fcntl64 (fcntl.h:158) */
 static scorep_region scorep_region_27 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_27)(int fd, int cmd, void* arg);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_27(int fd, int cmd, void* arg);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_27(int fd, int cmd, void* arg, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_27 == NULL, 0)) {
-        if (scorep_real_27 == NULL)
-            scorep_real_27 = (__typeof__(scorep_real_27))scorep_libwrap_resolve_here("fcntl64");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_27, "fcntl64",
-                                                    "fcntl.h", "fcntl64",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_27(fd, cmd, arg);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_io_dup = cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC;
     scorep_io_handle scorep_io_h = scorep_io_dup ? scorep_io_handle_of(fd) : SCOREP_INVALID_ID;
@@ -1258,6 +1328,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_27(int fd, int cmd, v
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_27(int fd, int cmd, void* arg)
+{
+    if (scorep_real_27 == NULL)
+        scorep_real_27 = (__typeof__(scorep_real_27))scorep_libwrap_resolve_here("fcntl64");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_27, "fcntl64",
+                                       "fcntl.h", "fcntl64", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_27(fd, cmd, arg);
+}
 static __attribute__((used)) int scorep_libwrap_rt_27(int fd, int cmd, void* arg)
 {
     scorep_region scorep_r = scorep_region_27;
@@ -1265,6 +1346,9 @@ static __attribute__((used)) int scorep_libwrap_rt_27(int fd, int cmd, void* arg
         && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
         return scorep_real_27(fd, cmd, arg);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_27 == NULL, 0)) {
+        return scorep_libwrap_first_27(fd, cmd, arg);
     }
     return scorep_libwrap_record_27(fd, cmd, arg, scorep_r);
 }
@@ -1707,21 +1791,10 @@ __asm__(".globl aio_fsync64\n\t.set aio_fsync64, scorep_libwrap_rt_43");
 /* wrapper 44: open (bits/fcntl2.h:26) */
 static scorep_region scorep_region_44 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_44)(const char * path, int flags);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_44(const char * path, int flags);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_44(const char * path, int flags, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_44 == NULL, 0)) {
-        if (scorep_real_44 == NULL)
-            scorep_real_44 = (__typeof__(scorep_real_44))scorep_libwrap_resolve_here("__open_2");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "open",
-                                                    "bits/fcntl2.h", "__open_2",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_44(path, flags);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_44(path, flags);
     if (scorep_result >= 0)
@@ -1732,6 +1805,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_44(const char * path,
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_44(const char * path, int flags)
+{
+    if (scorep_real_44 == NULL)
+        scorep_real_44 = (__typeof__(scorep_real_44))scorep_libwrap_resolve_here("__open_2");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "open",
+                                       "bits/fcntl2.h", "__open_2", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_44(path, flags);
+}
 static __attribute__((used)) int scorep_libwrap_rt_44(const char * path, int flags)
 {
     scorep_region scorep_r = scorep_region_44;
@@ -1740,6 +1824,9 @@ static __attribute__((used)) int scorep_libwrap_rt_44(const char * path, int fla
         return scorep_real_44(path, flags);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_44 == NULL, 0)) {
+        return scorep_libwrap_first_44(path, flags);
+    }
     return scorep_libwrap_record_44(path, flags, scorep_r);
 }
 __asm__(".globl __open_2\n\t.set __open_2, scorep_libwrap_rt_44");
@@ -1747,21 +1834,10 @@ __asm__(".globl __open_2\n\t.set __open_2, scorep_libwrap_rt_44");
 /* wrapper 45: open64 (bits/fcntl2.h:64) */
 static scorep_region scorep_region_45 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_45)(const char * path, int flags);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_45(const char * path, int flags);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_45(const char * path, int flags, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_45 == NULL, 0)) {
-        if (scorep_real_45 == NULL)
-            scorep_real_45 = (__typeof__(scorep_real_45))scorep_libwrap_resolve_here("__open64_2");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_45, "open64",
-                                                    "bits/fcntl2.h", "__open64_2",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_45(path, flags);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_45(path, flags);
     if (scorep_result >= 0)
@@ -1772,6 +1848,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_45(const char * path,
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_45(const char * path, int flags)
+{
+    if (scorep_real_45 == NULL)
+        scorep_real_45 = (__typeof__(scorep_real_45))scorep_libwrap_resolve_here("__open64_2");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_45, "open64",
+                                       "bits/fcntl2.h", "__open64_2", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_45(path, flags);
+}
 static __attribute__((used)) int scorep_libwrap_rt_45(const char * path, int flags)
 {
     scorep_region scorep_r = scorep_region_45;
@@ -1780,6 +1867,9 @@ static __attribute__((used)) int scorep_libwrap_rt_45(const char * path, int fla
         return scorep_real_45(path, flags);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_45 == NULL, 0)) {
+        return scorep_libwrap_first_45(path, flags);
+    }
     return scorep_libwrap_record_45(path, flags, scorep_r);
 }
 __asm__(".globl __open64_2\n\t.set __open64_2, scorep_libwrap_rt_45");
@@ -1787,21 +1877,10 @@ __asm__(".globl __open64_2\n\t.set __open64_2, scorep_libwrap_rt_45");
 /* wrapper 46: openat (bits/fcntl2.h:98) */
 static scorep_region scorep_region_46 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_46)(int dirfd, const char * path, int flags);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_46(int dirfd, const char * path, int flags);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_46(int dirfd, const char * path, int flags, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_46 == NULL, 0)) {
-        if (scorep_real_46 == NULL)
-            scorep_real_46 = (__typeof__(scorep_real_46))scorep_libwrap_resolve_here("__openat_2");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_46, "openat",
-                                                    "bits/fcntl2.h", "__openat_2",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_46(dirfd, path, flags);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_46(dirfd, path, flags);
     if (scorep_result >= 0)
@@ -1812,6 +1891,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_46(int dirfd, const c
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_46(int dirfd, const char * path, int flags)
+{
+    if (scorep_real_46 == NULL)
+        scorep_real_46 = (__typeof__(scorep_real_46))scorep_libwrap_resolve_here("__openat_2");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_46, "openat",
+                                       "bits/fcntl2.h", "__openat_2", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_46(dirfd, path, flags);
+}
 static __attribute__((used)) int scorep_libwrap_rt_46(int dirfd, const char * path, int flags)
 {
     scorep_region scorep_r = scorep_region_46;
@@ -1820,6 +1910,9 @@ static __attribute__((used)) int scorep_libwrap_rt_46(int dirfd, const char * pa
         return scorep_real_46(dirfd, path, flags);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_46 == NULL, 0)) {
+        return scorep_libwrap_first_46(dirfd, path, flags);
+    }
     return scorep_libwrap_record_46(dirfd, path, flags, scorep_r);
 }
 __asm__(".globl __openat_2\n\t.set __openat_2, scorep_libwrap_rt_46");
@@ -1827,21 +1920,10 @@ __asm__(".globl __openat_2\n\t.set __openat_2, scorep_libwrap_rt_46");
 /* wrapper 47: openat64 (bits/fcntl2.h:140) */
 static scorep_region scorep_region_47 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_47)(int dirfd, const char * path, int flags);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_47(int dirfd, const char * path, int flags);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_47(int dirfd, const char * path, int flags, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_47 == NULL, 0)) {
-        if (scorep_real_47 == NULL)
-            scorep_real_47 = (__typeof__(scorep_real_47))scorep_libwrap_resolve_here("__openat64_2");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_47, "openat64",
-                                                    "bits/fcntl2.h", "__openat64_2",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_47(dirfd, path, flags);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_47(dirfd, path, flags);
     if (scorep_result >= 0)
@@ -1852,6 +1934,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_47(int dirfd, const c
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_47(int dirfd, const char * path, int flags)
+{
+    if (scorep_real_47 == NULL)
+        scorep_real_47 = (__typeof__(scorep_real_47))scorep_libwrap_resolve_here("__openat64_2");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_47, "openat64",
+                                       "bits/fcntl2.h", "__openat64_2", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_47(dirfd, path, flags);
+}
 static __attribute__((used)) int scorep_libwrap_rt_47(int dirfd, const char * path, int flags)
 {
     scorep_region scorep_r = scorep_region_47;
@@ -1860,6 +1953,9 @@ static __attribute__((used)) int scorep_libwrap_rt_47(int dirfd, const char * pa
         return scorep_real_47(dirfd, path, flags);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_47 == NULL, 0)) {
+        return scorep_libwrap_first_47(dirfd, path, flags);
+    }
     return scorep_libwrap_record_47(dirfd, path, flags, scorep_r);
 }
 __asm__(".globl __openat64_2\n\t.set __openat64_2, scorep_libwrap_rt_47");
@@ -1867,21 +1963,10 @@ __asm__(".globl __openat64_2\n\t.set __openat64_2, scorep_libwrap_rt_47");
 /* wrapper 48: read (bits/unistd.h:23) */
 static scorep_region scorep_region_48 = SCOREP_LIBWRAP_UNDEFINED;
 static ssize_t (*scorep_real_48)(int fd, void * buf, size_t count, size_t buflen);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) ssize_t scorep_libwrap_rt_48(int fd, void * buf, size_t count, size_t buflen);
+/* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_48(int fd, void * buf, size_t count, size_t buflen, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_48 == NULL, 0)) {
-        if (scorep_real_48 == NULL)
-            scorep_real_48 = (__typeof__(scorep_real_48))scorep_libwrap_resolve_here("__read_chk");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_48, "read",
-                                                    "bits/unistd.h", "__read_chk",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_48(fd, buf, count, buflen);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -1900,6 +1985,17 @@ static __attribute__((noinline)) ssize_t scorep_libwrap_record_48(int fd, void *
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_48(int fd, void * buf, size_t count, size_t buflen)
+{
+    if (scorep_real_48 == NULL)
+        scorep_real_48 = (__typeof__(scorep_real_48))scorep_libwrap_resolve_here("__read_chk");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_48, "read",
+                                       "bits/unistd.h", "__read_chk", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_48(fd, buf, count, buflen);
+}
 static __attribute__((used)) ssize_t scorep_libwrap_rt_48(int fd, void * buf, size_t count, size_t buflen)
 {
     scorep_region scorep_r = scorep_region_48;
@@ -1908,6 +2004,9 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_48(int fd, void * buf, si
         return scorep_real_48(fd, buf, count, buflen);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_48 == NULL, 0)) {
+        return scorep_libwrap_first_48(fd, buf, count, buflen);
+    }
     return scorep_libwrap_record_48(fd, buf, count, buflen, scorep_r);
 }
 __asm__(".globl __read_chk\n\t.set __read_chk, scorep_libwrap_rt_48");
@@ -1915,21 +2014,10 @@ __asm__(".globl __read_chk\n\t.set __read_chk, scorep_libwrap_rt_48");
 /* wrapper 49: pread (bits/unistd.h:44) */
 static scorep_region scorep_region_49 = SCOREP_LIBWRAP_UNDEFINED;
 static ssize_t (*scorep_real_49)(int fd, void * buf, size_t count, __off_t offset, size_t buflen);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) ssize_t scorep_libwrap_rt_49(int fd, void * buf, size_t count, __off_t offset, size_t buflen);
+/* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_49(int fd, void * buf, size_t count, __off_t offset, size_t buflen, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_49 == NULL, 0)) {
-        if (scorep_real_49 == NULL)
-            scorep_real_49 = (__typeof__(scorep_real_49))scorep_libwrap_resolve_here("__pread_chk");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_49, "pread",
-                                                    "bits/unistd.h", "__pread_chk",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_49(fd, buf, count, offset, buflen);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -1948,6 +2036,17 @@ static __attribute__((noinline)) ssize_t scorep_libwrap_record_49(int fd, void *
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_49(int fd, void * buf, size_t count, __off_t offset, size_t buflen)
+{
+    if (scorep_real_49 == NULL)
+        scorep_real_49 = (__typeof__(scorep_real_49))scorep_libwrap_resolve_here("__pread_chk");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_49, "pread",
+                                       "bits/unistd.h", "__pread_chk", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_49(fd, buf, count, offset, buflen);
+}
 static __attribute__((used)) ssize_t scorep_libwrap_rt_49(int fd, void * buf, size_t count, __off_t offset, size_t buflen)
 {
     scorep_region scorep_r = scorep_region_49;
@@ -1956,6 +2055,9 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_49(int fd, void * buf, si
         return scorep_real_49(fd, buf, count, offset, buflen);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_49 == NULL, 0)) {
+        return scorep_libwrap_first_49(fd, buf, count, offset, buflen);
+    }
     return scorep_libwrap_record_49(fd, buf, count, offset, buflen, scorep_r);
 }
 __asm__(".globl __pread_chk\n\t.set __pread_chk, scorep_libwrap_rt_49");
@@ -1963,21 +2065,10 @@ __asm__(".globl __pread_chk\n\t.set __pread_chk, scorep_libwrap_rt_49");
 /* wrapper 50: pread64 (bits/unistd.h:47) */
 static scorep_region scorep_region_50 = SCOREP_LIBWRAP_UNDEFINED;
 static ssize_t (*scorep_real_50)(int fd, void * buf, size_t count, __off64_t offset, size_t buflen);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) ssize_t scorep_libwrap_rt_50(int fd, void * buf, size_t count, __off64_t offset, size_t buflen);
+/* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_50(int fd, void * buf, size_t count, __off64_t offset, size_t buflen, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_50 == NULL, 0)) {
-        if (scorep_real_50 == NULL)
-            scorep_real_50 = (__typeof__(scorep_real_50))scorep_libwrap_resolve_here("__pread64_chk");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_50, "pread64",
-                                                    "bits/unistd.h", "__pread64_chk",
-                                                    SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
-            return scorep_real_50(fd, buf, count, offset, buflen);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
@@ -1996,6 +2087,17 @@ static __attribute__((noinline)) ssize_t scorep_libwrap_record_50(int fd, void *
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_50(int fd, void * buf, size_t count, __off64_t offset, size_t buflen)
+{
+    if (scorep_real_50 == NULL)
+        scorep_real_50 = (__typeof__(scorep_real_50))scorep_libwrap_resolve_here("__pread64_chk");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_50, "pread64",
+                                       "bits/unistd.h", "__pread64_chk", SCOREP_ROLE_FILE_IO);
+    return scorep_libwrap_rt_50(fd, buf, count, offset, buflen);
+}
 static __attribute__((used)) ssize_t scorep_libwrap_rt_50(int fd, void * buf, size_t count, __off64_t offset, size_t buflen)
 {
     scorep_region scorep_r = scorep_region_50;
@@ -2003,6 +2105,9 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_50(int fd, void * buf, si
         && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
         return scorep_real_50(fd, buf, count, offset, buflen);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_50 == NULL, 0)) {
+        return scorep_libwrap_first_50(fd, buf, count, offset, buflen);
     }
     return scorep_libwrap_record_50(fd, buf, count, offset, buflen, scorep_r);
 }

@@ -56,19 +56,10 @@ extern int scorep_real_0(pthread_t *restrict thread, const pthread_attr_t *restr
 #else
 extern int scorep_real_0(pthread_t *restrict thread, const pthread_attr_t *restrict attr, void *(*start_routine)(void *), void *restrict arg) __asm__("pthread_create");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_pthread_create(pthread_t *restrict thread, const pthread_attr_t *restrict attr, void *(*start_routine)(void *), void *restrict arg);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_0(pthread_t *restrict thread, const pthread_attr_t *restrict attr, void *(*start_routine)(void *), void *restrict arg, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "pthread_create",
-                                                    "pthread.h", "pthread_create",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_0(thread, attr, start_routine, arg);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_thread_start* scorep_start = scorep_thread_start_new(start_routine, arg);
     if (scorep_start != NULL) {
@@ -85,12 +76,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_0(pthread_t *restrict
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_0(pthread_t *restrict thread, const pthread_attr_t *restrict attr, void *(*start_routine)(void *), void *restrict arg)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "pthread_create",
+                                       "pthread.h", "pthread_create", SCOREP_ROLE_WRAPPER);
+    return __wrap_pthread_create(thread, attr, start_routine, arg);
+}
 int __wrap_pthread_create(pthread_t *restrict thread, const pthread_attr_t *restrict attr, void *(*start_routine)(void *), void *restrict arg)
 {
     scorep_region scorep_r = scorep_region_0;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_0(thread, attr, start_routine, arg);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_0(thread, attr, start_routine, arg);
     }
     return scorep_libwrap_record_0(thread, attr, start_routine, arg, scorep_r);
 }
@@ -102,19 +105,10 @@ extern int scorep_real_1(pthread_t thread, void ** retval) __asm__("__real_pthre
 #else
 extern int scorep_real_1(pthread_t thread, void ** retval) __asm__("pthread_join");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_pthread_join(pthread_t thread, void ** retval);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_1(pthread_t thread, void ** retval, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "pthread_join",
-                                                    "pthread.h", "pthread_join",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_1(thread, retval);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_1(thread, retval);
     if (scorep_result == 0)
@@ -123,12 +117,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_1(pthread_t thread, v
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_1(pthread_t thread, void ** retval)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "pthread_join",
+                                       "pthread.h", "pthread_join", SCOREP_ROLE_WRAPPER);
+    return __wrap_pthread_join(thread, retval);
+}
 int __wrap_pthread_join(pthread_t thread, void ** retval)
 {
     scorep_region scorep_r = scorep_region_1;
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_1(thread, retval);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_1(thread, retval);
     }
     return scorep_libwrap_record_1(thread, retval, scorep_r);
 }
@@ -140,20 +146,10 @@ extern void scorep_real_2(void * retval) __asm__("__real_pthread_exit");
 #else
 extern void scorep_real_2(void * retval) __asm__("pthread_exit");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+void __wrap_pthread_exit(void * retval);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_2(void * retval, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "pthread_exit",
-                                                    "pthread.h", "pthread_exit",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            scorep_real_2(retval);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_libwrap_end(scorep_r);
     scorep_thread_leave_start();
@@ -162,6 +158,15 @@ static __attribute__((noinline)) void scorep_libwrap_record_2(void * retval, sco
     return;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_2(void * retval)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "pthread_exit",
+                                       "pthread.h", "pthread_exit", SCOREP_ROLE_WRAPPER);
+    __wrap_pthread_exit(retval);
+}
 void __wrap_pthread_exit(void * retval)
 {
     scorep_region scorep_r = scorep_region_2;
@@ -169,6 +174,10 @@ void __wrap_pthread_exit(void * retval)
         scorep_real_2(retval);
         return;
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        scorep_libwrap_first_2(retval);
+        return;
     }
     scorep_libwrap_record_2(retval, scorep_r);
 }
@@ -180,24 +189,24 @@ extern int scorep_real_3(pthread_t thread) __asm__("__real_pthread_detach");
 #else
 extern int scorep_real_3(pthread_t thread) __asm__("pthread_detach");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_pthread_detach(pthread_t thread);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_3(pthread_t thread, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "pthread_detach",
-                                                    "pthread.h", "pthread_detach",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_3(thread);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_3(thread);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_3(pthread_t thread)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "pthread_detach",
+                                       "pthread.h", "pthread_detach", SCOREP_ROLE_WRAPPER);
+    return __wrap_pthread_detach(thread);
 }
 int __wrap_pthread_detach(pthread_t thread)
 {
@@ -205,6 +214,9 @@ int __wrap_pthread_detach(pthread_t thread)
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_3(thread);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_3(thread);
     }
     return scorep_libwrap_record_3(thread, scorep_r);
 }
@@ -216,24 +228,24 @@ extern int scorep_real_4(pthread_mutex_t * mutex) __asm__("__real_pthread_mutex_
 #else
 extern int scorep_real_4(pthread_mutex_t * mutex) __asm__("pthread_mutex_lock");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_pthread_mutex_lock(pthread_mutex_t * mutex);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_4(pthread_mutex_t * mutex, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "pthread_mutex_lock",
-                                                    "pthread.h", "pthread_mutex_lock",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_4(mutex);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_4(mutex);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_4(pthread_mutex_t * mutex)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "pthread_mutex_lock",
+                                       "pthread.h", "pthread_mutex_lock", SCOREP_ROLE_WRAPPER);
+    return __wrap_pthread_mutex_lock(mutex);
 }
 int __wrap_pthread_mutex_lock(pthread_mutex_t * mutex)
 {
@@ -241,6 +253,9 @@ int __wrap_pthread_mutex_lock(pthread_mutex_t * mutex)
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_4(mutex);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_4(mutex);
     }
     return scorep_libwrap_record_4(mutex, scorep_r);
 }
@@ -252,24 +267,24 @@ extern int scorep_real_5(pthread_mutex_t * mutex) __asm__("__real_pthread_mutex_
 #else
 extern int scorep_real_5(pthread_mutex_t * mutex) __asm__("pthread_mutex_trylock");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_pthread_mutex_trylock(pthread_mutex_t * mutex);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_5(pthread_mutex_t * mutex, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "pthread_mutex_trylock",
-                                                    "pthread.h", "pthread_mutex_trylock",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_5(mutex);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_5(mutex);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_5(pthread_mutex_t * mutex)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "pthread_mutex_trylock",
+                                       "pthread.h", "pthread_mutex_trylock", SCOREP_ROLE_WRAPPER);
+    return __wrap_pthread_mutex_trylock(mutex);
 }
 int __wrap_pthread_mutex_trylock(pthread_mutex_t * mutex)
 {
@@ -277,6 +292,9 @@ int __wrap_pthread_mutex_trylock(pthread_mutex_t * mutex)
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_5(mutex);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_5(mutex);
     }
     return scorep_libwrap_record_5(mutex, scorep_r);
 }
@@ -288,24 +306,24 @@ extern int scorep_real_6(pthread_mutex_t * mutex) __asm__("__real_pthread_mutex_
 #else
 extern int scorep_real_6(pthread_mutex_t * mutex) __asm__("pthread_mutex_unlock");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_pthread_mutex_unlock(pthread_mutex_t * mutex);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_6(pthread_mutex_t * mutex, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "pthread_mutex_unlock",
-                                                    "pthread.h", "pthread_mutex_unlock",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_6(mutex);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_6(mutex);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_6(pthread_mutex_t * mutex)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "pthread_mutex_unlock",
+                                       "pthread.h", "pthread_mutex_unlock", SCOREP_ROLE_WRAPPER);
+    return __wrap_pthread_mutex_unlock(mutex);
 }
 int __wrap_pthread_mutex_unlock(pthread_mutex_t * mutex)
 {
@@ -313,6 +331,9 @@ int __wrap_pthread_mutex_unlock(pthread_mutex_t * mutex)
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_6(mutex);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_6(mutex);
     }
     return scorep_libwrap_record_6(mutex, scorep_r);
 }
@@ -324,24 +345,24 @@ extern int scorep_real_7(pthread_cond_t *restrict cond, pthread_mutex_t *restric
 #else
 extern int scorep_real_7(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex) __asm__("pthread_cond_wait");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_pthread_cond_wait(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_7(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "pthread_cond_wait",
-                                                    "pthread.h", "pthread_cond_wait",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_7(cond, mutex);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_7(cond, mutex);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_7(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "pthread_cond_wait",
+                                       "pthread.h", "pthread_cond_wait", SCOREP_ROLE_WRAPPER);
+    return __wrap_pthread_cond_wait(cond, mutex);
 }
 int __wrap_pthread_cond_wait(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex)
 {
@@ -349,6 +370,9 @@ int __wrap_pthread_cond_wait(pthread_cond_t *restrict cond, pthread_mutex_t *res
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_7(cond, mutex);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_7(cond, mutex);
     }
     return scorep_libwrap_record_7(cond, mutex, scorep_r);
 }
@@ -360,24 +384,24 @@ extern int scorep_real_8(pthread_cond_t *restrict cond, pthread_mutex_t *restric
 #else
 extern int scorep_real_8(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex, const struct timespec *restrict abstime) __asm__("pthread_cond_timedwait");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_pthread_cond_timedwait(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex, const struct timespec *restrict abstime);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_8(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex, const struct timespec *restrict abstime, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_8, "pthread_cond_timedwait",
-                                                    "pthread.h", "pthread_cond_timedwait",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_8(cond, mutex, abstime);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_8(cond, mutex, abstime);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_8(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex, const struct timespec *restrict abstime)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_8, "pthread_cond_timedwait",
+                                       "pthread.h", "pthread_cond_timedwait", SCOREP_ROLE_WRAPPER);
+    return __wrap_pthread_cond_timedwait(cond, mutex, abstime);
 }
 int __wrap_pthread_cond_timedwait(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex, const struct timespec *restrict abstime)
 {
@@ -385,6 +409,9 @@ int __wrap_pthread_cond_timedwait(pthread_cond_t *restrict cond, pthread_mutex_t
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_8(cond, mutex, abstime);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_8(cond, mutex, abstime);
     }
     return scorep_libwrap_record_8(cond, mutex, abstime, scorep_r);
 }
@@ -396,24 +423,24 @@ extern int scorep_real_9(pthread_cond_t * cond) __asm__("__real_pthread_cond_sig
 #else
 extern int scorep_real_9(pthread_cond_t * cond) __asm__("pthread_cond_signal");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_pthread_cond_signal(pthread_cond_t * cond);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_9(pthread_cond_t * cond, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_9, "pthread_cond_signal",
-                                                    "pthread.h", "pthread_cond_signal",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_9(cond);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_9(cond);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_9(pthread_cond_t * cond)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_9, "pthread_cond_signal",
+                                       "pthread.h", "pthread_cond_signal", SCOREP_ROLE_WRAPPER);
+    return __wrap_pthread_cond_signal(cond);
 }
 int __wrap_pthread_cond_signal(pthread_cond_t * cond)
 {
@@ -421,6 +448,9 @@ int __wrap_pthread_cond_signal(pthread_cond_t * cond)
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_9(cond);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_9(cond);
     }
     return scorep_libwrap_record_9(cond, scorep_r);
 }
@@ -432,24 +462,24 @@ extern int scorep_real_10(pthread_cond_t * cond) __asm__("__real_pthread_cond_br
 #else
 extern int scorep_real_10(pthread_cond_t * cond) __asm__("pthread_cond_broadcast");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_pthread_cond_broadcast(pthread_cond_t * cond);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_10(pthread_cond_t * cond, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_10, "pthread_cond_broadcast",
-                                                    "pthread.h", "pthread_cond_broadcast",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_10(cond);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_10(cond);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_10(pthread_cond_t * cond)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_10, "pthread_cond_broadcast",
+                                       "pthread.h", "pthread_cond_broadcast", SCOREP_ROLE_WRAPPER);
+    return __wrap_pthread_cond_broadcast(cond);
 }
 int __wrap_pthread_cond_broadcast(pthread_cond_t * cond)
 {
@@ -457,6 +487,9 @@ int __wrap_pthread_cond_broadcast(pthread_cond_t * cond)
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_10(cond);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_10(cond);
     }
     return scorep_libwrap_record_10(cond, scorep_r);
 }
@@ -468,24 +501,24 @@ extern int scorep_real_11(pthread_rwlock_t * rwlock) __asm__("__real_pthread_rwl
 #else
 extern int scorep_real_11(pthread_rwlock_t * rwlock) __asm__("pthread_rwlock_rdlock");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_pthread_rwlock_rdlock(pthread_rwlock_t * rwlock);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_11(pthread_rwlock_t * rwlock, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_11, "pthread_rwlock_rdlock",
-                                                    "pthread.h", "pthread_rwlock_rdlock",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_11(rwlock);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_11(rwlock);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_11(pthread_rwlock_t * rwlock)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_11, "pthread_rwlock_rdlock",
+                                       "pthread.h", "pthread_rwlock_rdlock", SCOREP_ROLE_WRAPPER);
+    return __wrap_pthread_rwlock_rdlock(rwlock);
 }
 int __wrap_pthread_rwlock_rdlock(pthread_rwlock_t * rwlock)
 {
@@ -493,6 +526,9 @@ int __wrap_pthread_rwlock_rdlock(pthread_rwlock_t * rwlock)
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_11(rwlock);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_11(rwlock);
     }
     return scorep_libwrap_record_11(rwlock, scorep_r);
 }
@@ -504,24 +540,24 @@ extern int scorep_real_12(pthread_rwlock_t * rwlock) __asm__("__real_pthread_rwl
 #else
 extern int scorep_real_12(pthread_rwlock_t * rwlock) __asm__("pthread_rwlock_tryrdlock");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_pthread_rwlock_tryrdlock(pthread_rwlock_t * rwlock);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_12(pthread_rwlock_t * rwlock, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_12, "pthread_rwlock_tryrdlock",
-                                                    "pthread.h", "pthread_rwlock_tryrdlock",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_12(rwlock);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_12(rwlock);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_12(pthread_rwlock_t * rwlock)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_12, "pthread_rwlock_tryrdlock",
+                                       "pthread.h", "pthread_rwlock_tryrdlock", SCOREP_ROLE_WRAPPER);
+    return __wrap_pthread_rwlock_tryrdlock(rwlock);
 }
 int __wrap_pthread_rwlock_tryrdlock(pthread_rwlock_t * rwlock)
 {
@@ -529,6 +565,9 @@ int __wrap_pthread_rwlock_tryrdlock(pthread_rwlock_t * rwlock)
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_12(rwlock);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_12(rwlock);
     }
     return scorep_libwrap_record_12(rwlock, scorep_r);
 }
@@ -540,24 +579,24 @@ extern int scorep_real_13(pthread_rwlock_t *restrict rwlock, const struct timesp
 #else
 extern int scorep_real_13(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime) __asm__("pthread_rwlock_timedrdlock");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_pthread_rwlock_timedrdlock(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_13(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "pthread_rwlock_timedrdlock",
-                                                    "pthread.h", "pthread_rwlock_timedrdlock",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_13(rwlock, abstime);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_13(rwlock, abstime);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_13(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "pthread_rwlock_timedrdlock",
+                                       "pthread.h", "pthread_rwlock_timedrdlock", SCOREP_ROLE_WRAPPER);
+    return __wrap_pthread_rwlock_timedrdlock(rwlock, abstime);
 }
 int __wrap_pthread_rwlock_timedrdlock(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime)
 {
@@ -565,6 +604,9 @@ int __wrap_pthread_rwlock_timedrdlock(pthread_rwlock_t *restrict rwlock, const s
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_13(rwlock, abstime);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_13(rwlock, abstime);
     }
     return scorep_libwrap_record_13(rwlock, abstime, scorep_r);
 }
@@ -576,24 +618,24 @@ extern int scorep_real_14(pthread_rwlock_t *restrict rwlock, clockid_t clockid, 
 #else
 extern int scorep_real_14(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime) __asm__("pthread_rwlock_clockrdlock");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_pthread_rwlock_clockrdlock(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_14(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "pthread_rwlock_clockrdlock",
-                                                    "pthread.h", "pthread_rwlock_clockrdlock",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_14(rwlock, clockid, abstime);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_14(rwlock, clockid, abstime);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_14(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "pthread_rwlock_clockrdlock",
+                                       "pthread.h", "pthread_rwlock_clockrdlock", SCOREP_ROLE_WRAPPER);
+    return __wrap_pthread_rwlock_clockrdlock(rwlock, clockid, abstime);
 }
 int __wrap_pthread_rwlock_clockrdlock(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime)
 {
@@ -601,6 +643,9 @@ int __wrap_pthread_rwlock_clockrdlock(pthread_rwlock_t *restrict rwlock, clockid
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_14(rwlock, clockid, abstime);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_14(rwlock, clockid, abstime);
     }
     return scorep_libwrap_record_14(rwlock, clockid, abstime, scorep_r);
 }
@@ -612,24 +657,24 @@ extern int scorep_real_15(pthread_rwlock_t * rwlock) __asm__("__real_pthread_rwl
 #else
 extern int scorep_real_15(pthread_rwlock_t * rwlock) __asm__("pthread_rwlock_wrlock");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_pthread_rwlock_wrlock(pthread_rwlock_t * rwlock);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_15(pthread_rwlock_t * rwlock, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "pthread_rwlock_wrlock",
-                                                    "pthread.h", "pthread_rwlock_wrlock",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_15(rwlock);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_15(rwlock);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_15(pthread_rwlock_t * rwlock)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "pthread_rwlock_wrlock",
+                                       "pthread.h", "pthread_rwlock_wrlock", SCOREP_ROLE_WRAPPER);
+    return __wrap_pthread_rwlock_wrlock(rwlock);
 }
 int __wrap_pthread_rwlock_wrlock(pthread_rwlock_t * rwlock)
 {
@@ -637,6 +682,9 @@ int __wrap_pthread_rwlock_wrlock(pthread_rwlock_t * rwlock)
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_15(rwlock);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_15(rwlock);
     }
     return scorep_libwrap_record_15(rwlock, scorep_r);
 }
@@ -648,24 +696,24 @@ extern int scorep_real_16(pthread_rwlock_t * rwlock) __asm__("__real_pthread_rwl
 #else
 extern int scorep_real_16(pthread_rwlock_t * rwlock) __asm__("pthread_rwlock_trywrlock");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_pthread_rwlock_trywrlock(pthread_rwlock_t * rwlock);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_16(pthread_rwlock_t * rwlock, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "pthread_rwlock_trywrlock",
-                                                    "pthread.h", "pthread_rwlock_trywrlock",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_16(rwlock);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_16(rwlock);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_16(pthread_rwlock_t * rwlock)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "pthread_rwlock_trywrlock",
+                                       "pthread.h", "pthread_rwlock_trywrlock", SCOREP_ROLE_WRAPPER);
+    return __wrap_pthread_rwlock_trywrlock(rwlock);
 }
 int __wrap_pthread_rwlock_trywrlock(pthread_rwlock_t * rwlock)
 {
@@ -673,6 +721,9 @@ int __wrap_pthread_rwlock_trywrlock(pthread_rwlock_t * rwlock)
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_16(rwlock);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_16(rwlock);
     }
     return scorep_libwrap_record_16(rwlock, scorep_r);
 }
@@ -684,24 +735,24 @@ extern int scorep_real_17(pthread_rwlock_t *restrict rwlock, const struct timesp
 #else
 extern int scorep_real_17(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime) __asm__("pthread_rwlock_timedwrlock");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_pthread_rwlock_timedwrlock(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_17(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "pthread_rwlock_timedwrlock",
-                                                    "pthread.h", "pthread_rwlock_timedwrlock",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_17(rwlock, abstime);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_17(rwlock, abstime);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_17(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "pthread_rwlock_timedwrlock",
+                                       "pthread.h", "pthread_rwlock_timedwrlock", SCOREP_ROLE_WRAPPER);
+    return __wrap_pthread_rwlock_timedwrlock(rwlock, abstime);
 }
 int __wrap_pthread_rwlock_timedwrlock(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime)
 {
@@ -709,6 +760,9 @@ int __wrap_pthread_rwlock_timedwrlock(pthread_rwlock_t *restrict rwlock, const s
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_17(rwlock, abstime);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_17(rwlock, abstime);
     }
     return scorep_libwrap_record_17(rwlock, abstime, scorep_r);
 }
@@ -720,24 +774,24 @@ extern int scorep_real_18(pthread_rwlock_t *restrict rwlock, clockid_t clockid, 
 #else
 extern int scorep_real_18(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime) __asm__("pthread_rwlock_clockwrlock");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_pthread_rwlock_clockwrlock(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_18(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "pthread_rwlock_clockwrlock",
-                                                    "pthread.h", "pthread_rwlock_clockwrlock",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_18(rwlock, clockid, abstime);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_18(rwlock, clockid, abstime);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_18(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "pthread_rwlock_clockwrlock",
+                                       "pthread.h", "pthread_rwlock_clockwrlock", SCOREP_ROLE_WRAPPER);
+    return __wrap_pthread_rwlock_clockwrlock(rwlock, clockid, abstime);
 }
 int __wrap_pthread_rwlock_clockwrlock(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime)
 {
@@ -745,6 +799,9 @@ int __wrap_pthread_rwlock_clockwrlock(pthread_rwlock_t *restrict rwlock, clockid
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_18(rwlock, clockid, abstime);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_18(rwlock, clockid, abstime);
     }
     return scorep_libwrap_record_18(rwlock, clockid, abstime, scorep_r);
 }
@@ -756,24 +813,24 @@ extern int scorep_real_19(pthread_rwlock_t * rwlock) __asm__("__real_pthread_rwl
 #else
 extern int scorep_real_19(pthread_rwlock_t * rwlock) __asm__("pthread_rwlock_unlock");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_pthread_rwlock_unlock(pthread_rwlock_t * rwlock);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_19(pthread_rwlock_t * rwlock, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "pthread_rwlock_unlock",
-                                                    "pthread.h", "pthread_rwlock_unlock",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_19(rwlock);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_19(rwlock);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_19(pthread_rwlock_t * rwlock)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "pthread_rwlock_unlock",
+                                       "pthread.h", "pthread_rwlock_unlock", SCOREP_ROLE_WRAPPER);
+    return __wrap_pthread_rwlock_unlock(rwlock);
 }
 int __wrap_pthread_rwlock_unlock(pthread_rwlock_t * rwlock)
 {
@@ -781,6 +838,9 @@ int __wrap_pthread_rwlock_unlock(pthread_rwlock_t * rwlock)
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_19(rwlock);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_19(rwlock);
     }
     return scorep_libwrap_record_19(rwlock, scorep_r);
 }
@@ -792,24 +852,24 @@ extern int scorep_real_20(pthread_spinlock_t * lock) __asm__("__real_pthread_spi
 #else
 extern int scorep_real_20(pthread_spinlock_t * lock) __asm__("pthread_spin_lock");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_pthread_spin_lock(pthread_spinlock_t * lock);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_20(pthread_spinlock_t * lock, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "pthread_spin_lock",
-                                                    "pthread.h", "pthread_spin_lock",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_20(lock);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_20(lock);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_20(pthread_spinlock_t * lock)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "pthread_spin_lock",
+                                       "pthread.h", "pthread_spin_lock", SCOREP_ROLE_WRAPPER);
+    return __wrap_pthread_spin_lock(lock);
 }
 int __wrap_pthread_spin_lock(pthread_spinlock_t * lock)
 {
@@ -817,6 +877,9 @@ int __wrap_pthread_spin_lock(pthread_spinlock_t * lock)
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_20(lock);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_20(lock);
     }
     return scorep_libwrap_record_20(lock, scorep_r);
 }
@@ -828,24 +891,24 @@ extern int scorep_real_21(pthread_spinlock_t * lock) __asm__("__real_pthread_spi
 #else
 extern int scorep_real_21(pthread_spinlock_t * lock) __asm__("pthread_spin_trylock");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_pthread_spin_trylock(pthread_spinlock_t * lock);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_21(pthread_spinlock_t * lock, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "pthread_spin_trylock",
-                                                    "pthread.h", "pthread_spin_trylock",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_21(lock);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_21(lock);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_21(pthread_spinlock_t * lock)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "pthread_spin_trylock",
+                                       "pthread.h", "pthread_spin_trylock", SCOREP_ROLE_WRAPPER);
+    return __wrap_pthread_spin_trylock(lock);
 }
 int __wrap_pthread_spin_trylock(pthread_spinlock_t * lock)
 {
@@ -853,6 +916,9 @@ int __wrap_pthread_spin_trylock(pthread_spinlock_t * lock)
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_21(lock);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_21(lock);
     }
     return scorep_libwrap_record_21(lock, scorep_r);
 }
@@ -864,24 +930,24 @@ extern int scorep_real_22(pthread_spinlock_t * lock) __asm__("__real_pthread_spi
 #else
 extern int scorep_real_22(pthread_spinlock_t * lock) __asm__("pthread_spin_unlock");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_pthread_spin_unlock(pthread_spinlock_t * lock);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_22(pthread_spinlock_t * lock, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "pthread_spin_unlock",
-                                                    "pthread.h", "pthread_spin_unlock",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_22(lock);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_22(lock);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_22(pthread_spinlock_t * lock)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "pthread_spin_unlock",
+                                       "pthread.h", "pthread_spin_unlock", SCOREP_ROLE_WRAPPER);
+    return __wrap_pthread_spin_unlock(lock);
 }
 int __wrap_pthread_spin_unlock(pthread_spinlock_t * lock)
 {
@@ -889,6 +955,9 @@ int __wrap_pthread_spin_unlock(pthread_spinlock_t * lock)
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_22(lock);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_22(lock);
     }
     return scorep_libwrap_record_22(lock, scorep_r);
 }
@@ -900,24 +969,24 @@ extern int scorep_real_23(pthread_barrier_t * barrier) __asm__("__real_pthread_b
 #else
 extern int scorep_real_23(pthread_barrier_t * barrier) __asm__("pthread_barrier_wait");
 #endif
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+int __wrap_pthread_barrier_wait(pthread_barrier_t * barrier);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_23(pthread_barrier_t * barrier, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "pthread_barrier_wait",
-                                                    "pthread.h", "pthread_barrier_wait",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_23(barrier);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_23(barrier);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_23(pthread_barrier_t * barrier)
+{
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "pthread_barrier_wait",
+                                       "pthread.h", "pthread_barrier_wait", SCOREP_ROLE_WRAPPER);
+    return __wrap_pthread_barrier_wait(barrier);
 }
 int __wrap_pthread_barrier_wait(pthread_barrier_t * barrier)
 {
@@ -925,6 +994,9 @@ int __wrap_pthread_barrier_wait(pthread_barrier_t * barrier)
     if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
         return scorep_real_23(barrier);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
+        return scorep_libwrap_first_23(barrier);
     }
     return scorep_libwrap_record_23(barrier, scorep_r);
 }

@@ -60,21 +60,10 @@ extern "C" {
 /* wrapper 0: pthread_create (pthread.h:202) */
 static scorep_region scorep_region_0 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_0)(pthread_t *restrict thread, const pthread_attr_t *restrict attr, void *(*start_routine)(void *), void *restrict arg);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_0(pthread_t *restrict thread, const pthread_attr_t *restrict attr, void *(*start_routine)(void *), void *restrict arg);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_0(pthread_t *restrict thread, const pthread_attr_t *restrict attr, void *(*start_routine)(void *), void *restrict arg, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_0 == NULL, 0)) {
-        if (scorep_real_0 == NULL)
-            scorep_real_0 = (__typeof__(scorep_real_0))scorep_libwrap_resolve_here("pthread_create");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "pthread_create",
-                                                    "pthread.h", "pthread_create",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_0(thread, attr, start_routine, arg);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_thread_start* scorep_start = scorep_thread_start_new(start_routine, arg);
     if (scorep_start != NULL) {
@@ -91,6 +80,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_0(pthread_t *restrict
     return scorep_result;
 
 }
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_0(pthread_t *restrict thread, const pthread_attr_t *restrict attr, void *(*start_routine)(void *), void *restrict arg)
+{
+    if (scorep_real_0 == NULL)
+        scorep_real_0 = (__typeof__(scorep_real_0))scorep_libwrap_resolve_here("pthread_create");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "pthread_create",
+                                       "pthread.h", "pthread_create", SCOREP_ROLE_WRAPPER);
+    return scorep_libwrap_rt_0(thread, attr, start_routine, arg);
+}
 static __attribute__((used)) int scorep_libwrap_rt_0(pthread_t *restrict thread, const pthread_attr_t *restrict attr, void *(*start_routine)(void *), void *restrict arg)
 {
     scorep_region scorep_r = scorep_region_0;
@@ -99,6 +99,9 @@ static __attribute__((used)) int scorep_libwrap_rt_0(pthread_t *restrict thread,
         return scorep_real_0(thread, attr, start_routine, arg);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_0 == NULL, 0)) {
+        return scorep_libwrap_first_0(thread, attr, start_routine, arg);
+    }
     return scorep_libwrap_record_0(thread, attr, start_routine, arg, scorep_r);
 }
 __asm__(".globl pthread_create\n\t.set pthread_create, scorep_libwrap_rt_0");
@@ -106,21 +109,10 @@ __asm__(".globl pthread_create\n\t.set pthread_create, scorep_libwrap_rt_0");
 /* wrapper 1: pthread_join (pthread.h:219) */
 static scorep_region scorep_region_1 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_1)(pthread_t thread, void ** retval);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_1(pthread_t thread, void ** retval);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_1(pthread_t thread, void ** retval, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_1 == NULL, 0)) {
-        if (scorep_real_1 == NULL)
-            scorep_real_1 = (__typeof__(scorep_real_1))scorep_libwrap_resolve_here("pthread_join");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "pthread_join",
-                                                    "pthread.h", "pthread_join",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_1(thread, retval);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_1(thread, retval);
     if (scorep_result == 0)
@@ -128,6 +120,17 @@ static __attribute__((noinline)) int scorep_libwrap_record_1(pthread_t thread, v
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_1(pthread_t thread, void ** retval)
+{
+    if (scorep_real_1 == NULL)
+        scorep_real_1 = (__typeof__(scorep_real_1))scorep_libwrap_resolve_here("pthread_join");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "pthread_join",
+                                       "pthread.h", "pthread_join", SCOREP_ROLE_WRAPPER);
+    return scorep_libwrap_rt_1(thread, retval);
 }
 static __attribute__((used)) int scorep_libwrap_rt_1(pthread_t thread, void ** retval)
 {
@@ -137,6 +140,9 @@ static __attribute__((used)) int scorep_libwrap_rt_1(pthread_t thread, void ** r
         return scorep_real_1(thread, retval);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_1 == NULL, 0)) {
+        return scorep_libwrap_first_1(thread, retval);
+    }
     return scorep_libwrap_record_1(thread, retval, scorep_r);
 }
 __asm__(".globl pthread_join\n\t.set pthread_join, scorep_libwrap_rt_1");
@@ -144,22 +150,10 @@ __asm__(".globl pthread_join\n\t.set pthread_join, scorep_libwrap_rt_1");
 /* wrapper 2: pthread_exit (pthread.h:211) */
 static scorep_region scorep_region_2 = SCOREP_LIBWRAP_UNDEFINED;
 static void (*scorep_real_2)(void * retval);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) void scorep_libwrap_rt_2(void * retval);
+/* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_2(void * retval, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_2 == NULL, 0)) {
-        if (scorep_real_2 == NULL)
-            scorep_real_2 = (__typeof__(scorep_real_2))scorep_libwrap_resolve_here("pthread_exit");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "pthread_exit",
-                                                    "pthread.h", "pthread_exit",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            scorep_real_2(retval);
-            return;
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     scorep_libwrap_end(scorep_r);
     scorep_thread_leave_start();
@@ -167,6 +161,17 @@ static __attribute__((noinline)) void scorep_libwrap_record_2(void * retval, sco
     scorep_libwrap_end(scorep_r);
     return;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) void scorep_libwrap_first_2(void * retval)
+{
+    if (scorep_real_2 == NULL)
+        scorep_real_2 = (__typeof__(scorep_real_2))scorep_libwrap_resolve_here("pthread_exit");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "pthread_exit",
+                                       "pthread.h", "pthread_exit", SCOREP_ROLE_WRAPPER);
+    scorep_libwrap_rt_2(retval);
 }
 static __attribute__((used)) void scorep_libwrap_rt_2(void * retval)
 {
@@ -177,6 +182,10 @@ static __attribute__((used)) void scorep_libwrap_rt_2(void * retval)
         return;
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_2 == NULL, 0)) {
+        scorep_libwrap_first_2(retval);
+        return;
+    }
     scorep_libwrap_record_2(retval, scorep_r);
 }
 __asm__(".globl pthread_exit\n\t.set pthread_exit, scorep_libwrap_rt_2");
@@ -184,26 +193,26 @@ __asm__(".globl pthread_exit\n\t.set pthread_exit, scorep_libwrap_rt_2");
 /* wrapper 3: pthread_detach (pthread.h:269) */
 static scorep_region scorep_region_3 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_3)(pthread_t thread);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_3(pthread_t thread);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_3(pthread_t thread, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_3 == NULL, 0)) {
-        if (scorep_real_3 == NULL)
-            scorep_real_3 = (__typeof__(scorep_real_3))scorep_libwrap_resolve_here("pthread_detach");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "pthread_detach",
-                                                    "pthread.h", "pthread_detach",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_3(thread);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_3(thread);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_3(pthread_t thread)
+{
+    if (scorep_real_3 == NULL)
+        scorep_real_3 = (__typeof__(scorep_real_3))scorep_libwrap_resolve_here("pthread_detach");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "pthread_detach",
+                                       "pthread.h", "pthread_detach", SCOREP_ROLE_WRAPPER);
+    return scorep_libwrap_rt_3(thread);
 }
 static __attribute__((used)) int scorep_libwrap_rt_3(pthread_t thread)
 {
@@ -213,6 +222,9 @@ static __attribute__((used)) int scorep_libwrap_rt_3(pthread_t thread)
         return scorep_real_3(thread);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_3 == NULL, 0)) {
+        return scorep_libwrap_first_3(thread);
+    }
     return scorep_libwrap_record_3(thread, scorep_r);
 }
 __asm__(".globl pthread_detach\n\t.set pthread_detach, scorep_libwrap_rt_3");
@@ -220,26 +232,26 @@ __asm__(".globl pthread_detach\n\t.set pthread_detach, scorep_libwrap_rt_3");
 /* wrapper 4: pthread_mutex_lock (pthread.h:794) */
 static scorep_region scorep_region_4 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_4)(pthread_mutex_t * mutex);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_4(pthread_mutex_t * mutex);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_4(pthread_mutex_t * mutex, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_4 == NULL, 0)) {
-        if (scorep_real_4 == NULL)
-            scorep_real_4 = (__typeof__(scorep_real_4))scorep_libwrap_resolve_here("pthread_mutex_lock");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "pthread_mutex_lock",
-                                                    "pthread.h", "pthread_mutex_lock",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_4(mutex);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_4(mutex);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_4(pthread_mutex_t * mutex)
+{
+    if (scorep_real_4 == NULL)
+        scorep_real_4 = (__typeof__(scorep_real_4))scorep_libwrap_resolve_here("pthread_mutex_lock");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "pthread_mutex_lock",
+                                       "pthread.h", "pthread_mutex_lock", SCOREP_ROLE_WRAPPER);
+    return scorep_libwrap_rt_4(mutex);
 }
 static __attribute__((used)) int scorep_libwrap_rt_4(pthread_mutex_t * mutex)
 {
@@ -249,6 +261,9 @@ static __attribute__((used)) int scorep_libwrap_rt_4(pthread_mutex_t * mutex)
         return scorep_real_4(mutex);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_4 == NULL, 0)) {
+        return scorep_libwrap_first_4(mutex);
+    }
     return scorep_libwrap_record_4(mutex, scorep_r);
 }
 __asm__(".globl pthread_mutex_lock\n\t.set pthread_mutex_lock, scorep_libwrap_rt_4");
@@ -256,26 +271,26 @@ __asm__(".globl pthread_mutex_lock\n\t.set pthread_mutex_lock, scorep_libwrap_rt
 /* wrapper 5: pthread_mutex_trylock (pthread.h:790) */
 static scorep_region scorep_region_5 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_5)(pthread_mutex_t * mutex);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_5(pthread_mutex_t * mutex);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_5(pthread_mutex_t * mutex, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_5 == NULL, 0)) {
-        if (scorep_real_5 == NULL)
-            scorep_real_5 = (__typeof__(scorep_real_5))scorep_libwrap_resolve_here("pthread_mutex_trylock");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "pthread_mutex_trylock",
-                                                    "pthread.h", "pthread_mutex_trylock",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_5(mutex);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_5(mutex);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_5(pthread_mutex_t * mutex)
+{
+    if (scorep_real_5 == NULL)
+        scorep_real_5 = (__typeof__(scorep_real_5))scorep_libwrap_resolve_here("pthread_mutex_trylock");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "pthread_mutex_trylock",
+                                       "pthread.h", "pthread_mutex_trylock", SCOREP_ROLE_WRAPPER);
+    return scorep_libwrap_rt_5(mutex);
 }
 static __attribute__((used)) int scorep_libwrap_rt_5(pthread_mutex_t * mutex)
 {
@@ -285,6 +300,9 @@ static __attribute__((used)) int scorep_libwrap_rt_5(pthread_mutex_t * mutex)
         return scorep_real_5(mutex);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_5 == NULL, 0)) {
+        return scorep_libwrap_first_5(mutex);
+    }
     return scorep_libwrap_record_5(mutex, scorep_r);
 }
 __asm__(".globl pthread_mutex_trylock\n\t.set pthread_mutex_trylock, scorep_libwrap_rt_5");
@@ -292,26 +310,26 @@ __asm__(".globl pthread_mutex_trylock\n\t.set pthread_mutex_trylock, scorep_libw
 /* wrapper 6: pthread_mutex_unlock (pthread.h:835) */
 static scorep_region scorep_region_6 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_6)(pthread_mutex_t * mutex);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_6(pthread_mutex_t * mutex);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_6(pthread_mutex_t * mutex, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_6 == NULL, 0)) {
-        if (scorep_real_6 == NULL)
-            scorep_real_6 = (__typeof__(scorep_real_6))scorep_libwrap_resolve_here("pthread_mutex_unlock");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "pthread_mutex_unlock",
-                                                    "pthread.h", "pthread_mutex_unlock",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_6(mutex);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_6(mutex);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_6(pthread_mutex_t * mutex)
+{
+    if (scorep_real_6 == NULL)
+        scorep_real_6 = (__typeof__(scorep_real_6))scorep_libwrap_resolve_here("pthread_mutex_unlock");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "pthread_mutex_unlock",
+                                       "pthread.h", "pthread_mutex_unlock", SCOREP_ROLE_WRAPPER);
+    return scorep_libwrap_rt_6(mutex);
 }
 static __attribute__((used)) int scorep_libwrap_rt_6(pthread_mutex_t * mutex)
 {
@@ -321,6 +339,9 @@ static __attribute__((used)) int scorep_libwrap_rt_6(pthread_mutex_t * mutex)
         return scorep_real_6(mutex);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_6 == NULL, 0)) {
+        return scorep_libwrap_first_6(mutex);
+    }
     return scorep_libwrap_record_6(mutex, scorep_r);
 }
 __asm__(".globl pthread_mutex_unlock\n\t.set pthread_mutex_unlock, scorep_libwrap_rt_6");
@@ -328,26 +349,26 @@ __asm__(".globl pthread_mutex_unlock\n\t.set pthread_mutex_unlock, scorep_libwra
 /* wrapper 7: pthread_cond_wait (pthread.h:1133) */
 static scorep_region scorep_region_7 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_7)(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_7(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_7(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_7 == NULL, 0)) {
-        if (scorep_real_7 == NULL)
-            scorep_real_7 = (__typeof__(scorep_real_7))scorep_libwrap_resolve_here("pthread_cond_wait");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "pthread_cond_wait",
-                                                    "pthread.h", "pthread_cond_wait",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_7(cond, mutex);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_7(cond, mutex);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_7(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex)
+{
+    if (scorep_real_7 == NULL)
+        scorep_real_7 = (__typeof__(scorep_real_7))scorep_libwrap_resolve_here("pthread_cond_wait");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "pthread_cond_wait",
+                                       "pthread.h", "pthread_cond_wait", SCOREP_ROLE_WRAPPER);
+    return scorep_libwrap_rt_7(cond, mutex);
 }
 static __attribute__((used)) int scorep_libwrap_rt_7(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex)
 {
@@ -357,6 +378,9 @@ static __attribute__((used)) int scorep_libwrap_rt_7(pthread_cond_t *restrict co
         return scorep_real_7(cond, mutex);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_7 == NULL, 0)) {
+        return scorep_libwrap_first_7(cond, mutex);
+    }
     return scorep_libwrap_record_7(cond, mutex, scorep_r);
 }
 __asm__(".globl pthread_cond_wait\n\t.set pthread_cond_wait, scorep_libwrap_rt_7");
@@ -364,26 +388,26 @@ __asm__(".globl pthread_cond_wait\n\t.set pthread_cond_wait, scorep_libwrap_rt_7
 /* wrapper 8: pthread_cond_timedwait (pthread.h:1145) */
 static scorep_region scorep_region_8 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_8)(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex, const struct timespec *restrict abstime);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_8(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex, const struct timespec *restrict abstime);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_8(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex, const struct timespec *restrict abstime, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_8 == NULL, 0)) {
-        if (scorep_real_8 == NULL)
-            scorep_real_8 = (__typeof__(scorep_real_8))scorep_libwrap_resolve_here("pthread_cond_timedwait");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_8, "pthread_cond_timedwait",
-                                                    "pthread.h", "pthread_cond_timedwait",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_8(cond, mutex, abstime);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_8(cond, mutex, abstime);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_8(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex, const struct timespec *restrict abstime)
+{
+    if (scorep_real_8 == NULL)
+        scorep_real_8 = (__typeof__(scorep_real_8))scorep_libwrap_resolve_here("pthread_cond_timedwait");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_8, "pthread_cond_timedwait",
+                                       "pthread.h", "pthread_cond_timedwait", SCOREP_ROLE_WRAPPER);
+    return scorep_libwrap_rt_8(cond, mutex, abstime);
 }
 static __attribute__((used)) int scorep_libwrap_rt_8(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex, const struct timespec *restrict abstime)
 {
@@ -393,6 +417,9 @@ static __attribute__((used)) int scorep_libwrap_rt_8(pthread_cond_t *restrict co
         return scorep_real_8(cond, mutex, abstime);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_8 == NULL, 0)) {
+        return scorep_libwrap_first_8(cond, mutex, abstime);
+    }
     return scorep_libwrap_record_8(cond, mutex, abstime, scorep_r);
 }
 __asm__(".globl pthread_cond_timedwait\n\t.set pthread_cond_timedwait, scorep_libwrap_rt_8");
@@ -400,26 +427,26 @@ __asm__(".globl pthread_cond_timedwait\n\t.set pthread_cond_timedwait, scorep_li
 /* wrapper 9: pthread_cond_signal (pthread.h:1121) */
 static scorep_region scorep_region_9 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_9)(pthread_cond_t * cond);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_9(pthread_cond_t * cond);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_9(pthread_cond_t * cond, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_9 == NULL, 0)) {
-        if (scorep_real_9 == NULL)
-            scorep_real_9 = (__typeof__(scorep_real_9))scorep_libwrap_resolve_here("pthread_cond_signal");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_9, "pthread_cond_signal",
-                                                    "pthread.h", "pthread_cond_signal",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_9(cond);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_9(cond);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_9(pthread_cond_t * cond)
+{
+    if (scorep_real_9 == NULL)
+        scorep_real_9 = (__typeof__(scorep_real_9))scorep_libwrap_resolve_here("pthread_cond_signal");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_9, "pthread_cond_signal",
+                                       "pthread.h", "pthread_cond_signal", SCOREP_ROLE_WRAPPER);
+    return scorep_libwrap_rt_9(cond);
 }
 static __attribute__((used)) int scorep_libwrap_rt_9(pthread_cond_t * cond)
 {
@@ -429,6 +456,9 @@ static __attribute__((used)) int scorep_libwrap_rt_9(pthread_cond_t * cond)
         return scorep_real_9(cond);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_9 == NULL, 0)) {
+        return scorep_libwrap_first_9(cond);
+    }
     return scorep_libwrap_record_9(cond, scorep_r);
 }
 __asm__(".globl pthread_cond_signal\n\t.set pthread_cond_signal, scorep_libwrap_rt_9");
@@ -436,26 +466,26 @@ __asm__(".globl pthread_cond_signal\n\t.set pthread_cond_signal, scorep_libwrap_
 /* wrapper 10: pthread_cond_broadcast (pthread.h:1125) */
 static scorep_region scorep_region_10 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_10)(pthread_cond_t * cond);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_10(pthread_cond_t * cond);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_10(pthread_cond_t * cond, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_10 == NULL, 0)) {
-        if (scorep_real_10 == NULL)
-            scorep_real_10 = (__typeof__(scorep_real_10))scorep_libwrap_resolve_here("pthread_cond_broadcast");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_10, "pthread_cond_broadcast",
-                                                    "pthread.h", "pthread_cond_broadcast",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_10(cond);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_10(cond);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_10(pthread_cond_t * cond)
+{
+    if (scorep_real_10 == NULL)
+        scorep_real_10 = (__typeof__(scorep_real_10))scorep_libwrap_resolve_here("pthread_cond_broadcast");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_10, "pthread_cond_broadcast",
+                                       "pthread.h", "pthread_cond_broadcast", SCOREP_ROLE_WRAPPER);
+    return scorep_libwrap_rt_10(cond);
 }
 static __attribute__((used)) int scorep_libwrap_rt_10(pthread_cond_t * cond)
 {
@@ -465,6 +495,9 @@ static __attribute__((used)) int scorep_libwrap_rt_10(pthread_cond_t * cond)
         return scorep_real_10(cond);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_10 == NULL, 0)) {
+        return scorep_libwrap_first_10(cond);
+    }
     return scorep_libwrap_record_10(cond, scorep_r);
 }
 __asm__(".globl pthread_cond_broadcast\n\t.set pthread_cond_broadcast, scorep_libwrap_rt_10");
@@ -472,26 +505,26 @@ __asm__(".globl pthread_cond_broadcast\n\t.set pthread_cond_broadcast, scorep_li
 /* wrapper 11: pthread_rwlock_rdlock (pthread.h:976) */
 static scorep_region scorep_region_11 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_11)(pthread_rwlock_t * rwlock);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_11(pthread_rwlock_t * rwlock);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_11(pthread_rwlock_t * rwlock, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_11 == NULL, 0)) {
-        if (scorep_real_11 == NULL)
-            scorep_real_11 = (__typeof__(scorep_real_11))scorep_libwrap_resolve_here("pthread_rwlock_rdlock");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_11, "pthread_rwlock_rdlock",
-                                                    "pthread.h", "pthread_rwlock_rdlock",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_11(rwlock);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_11(rwlock);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_11(pthread_rwlock_t * rwlock)
+{
+    if (scorep_real_11 == NULL)
+        scorep_real_11 = (__typeof__(scorep_real_11))scorep_libwrap_resolve_here("pthread_rwlock_rdlock");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_11, "pthread_rwlock_rdlock",
+                                       "pthread.h", "pthread_rwlock_rdlock", SCOREP_ROLE_WRAPPER);
+    return scorep_libwrap_rt_11(rwlock);
 }
 static __attribute__((used)) int scorep_libwrap_rt_11(pthread_rwlock_t * rwlock)
 {
@@ -501,6 +534,9 @@ static __attribute__((used)) int scorep_libwrap_rt_11(pthread_rwlock_t * rwlock)
         return scorep_real_11(rwlock);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_11 == NULL, 0)) {
+        return scorep_libwrap_first_11(rwlock);
+    }
     return scorep_libwrap_record_11(rwlock, scorep_r);
 }
 __asm__(".globl pthread_rwlock_rdlock\n\t.set pthread_rwlock_rdlock, scorep_libwrap_rt_11");
@@ -508,26 +544,26 @@ __asm__(".globl pthread_rwlock_rdlock\n\t.set pthread_rwlock_rdlock, scorep_libw
 /* wrapper 12: pthread_rwlock_tryrdlock (pthread.h:980) */
 static scorep_region scorep_region_12 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_12)(pthread_rwlock_t * rwlock);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_12(pthread_rwlock_t * rwlock);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_12(pthread_rwlock_t * rwlock, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_12 == NULL, 0)) {
-        if (scorep_real_12 == NULL)
-            scorep_real_12 = (__typeof__(scorep_real_12))scorep_libwrap_resolve_here("pthread_rwlock_tryrdlock");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_12, "pthread_rwlock_tryrdlock",
-                                                    "pthread.h", "pthread_rwlock_tryrdlock",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_12(rwlock);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_12(rwlock);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_12(pthread_rwlock_t * rwlock)
+{
+    if (scorep_real_12 == NULL)
+        scorep_real_12 = (__typeof__(scorep_real_12))scorep_libwrap_resolve_here("pthread_rwlock_tryrdlock");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_12, "pthread_rwlock_tryrdlock",
+                                       "pthread.h", "pthread_rwlock_tryrdlock", SCOREP_ROLE_WRAPPER);
+    return scorep_libwrap_rt_12(rwlock);
 }
 static __attribute__((used)) int scorep_libwrap_rt_12(pthread_rwlock_t * rwlock)
 {
@@ -537,6 +573,9 @@ static __attribute__((used)) int scorep_libwrap_rt_12(pthread_rwlock_t * rwlock)
         return scorep_real_12(rwlock);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_12 == NULL, 0)) {
+        return scorep_libwrap_first_12(rwlock);
+    }
     return scorep_libwrap_record_12(rwlock, scorep_r);
 }
 __asm__(".globl pthread_rwlock_tryrdlock\n\t.set pthread_rwlock_tryrdlock, scorep_libwrap_rt_12");
@@ -544,26 +583,26 @@ __asm__(".globl pthread_rwlock_tryrdlock\n\t.set pthread_rwlock_tryrdlock, score
 /* wrapper 13: pthread_rwlock_timedrdlock (pthread.h:986) */
 static scorep_region scorep_region_13 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_13)(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_13(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_13(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_13 == NULL, 0)) {
-        if (scorep_real_13 == NULL)
-            scorep_real_13 = (__typeof__(scorep_real_13))scorep_libwrap_resolve_here("pthread_rwlock_timedrdlock");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "pthread_rwlock_timedrdlock",
-                                                    "pthread.h", "pthread_rwlock_timedrdlock",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_13(rwlock, abstime);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_13(rwlock, abstime);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_13(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime)
+{
+    if (scorep_real_13 == NULL)
+        scorep_real_13 = (__typeof__(scorep_real_13))scorep_libwrap_resolve_here("pthread_rwlock_timedrdlock");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "pthread_rwlock_timedrdlock",
+                                       "pthread.h", "pthread_rwlock_timedrdlock", SCOREP_ROLE_WRAPPER);
+    return scorep_libwrap_rt_13(rwlock, abstime);
 }
 static __attribute__((used)) int scorep_libwrap_rt_13(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime)
 {
@@ -573,6 +612,9 @@ static __attribute__((used)) int scorep_libwrap_rt_13(pthread_rwlock_t *restrict
         return scorep_real_13(rwlock, abstime);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_13 == NULL, 0)) {
+        return scorep_libwrap_first_13(rwlock, abstime);
+    }
     return scorep_libwrap_record_13(rwlock, abstime, scorep_r);
 }
 __asm__(".globl pthread_rwlock_timedrdlock\n\t.set pthread_rwlock_timedrdlock, scorep_libwrap_rt_13");
@@ -580,26 +622,26 @@ __asm__(".globl pthread_rwlock_timedrdlock\n\t.set pthread_rwlock_timedrdlock, s
 /* wrapper 14: pthread_rwlock_clockrdlock (pthread.h:1004) */
 static scorep_region scorep_region_14 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_14)(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_14(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_14(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_14 == NULL, 0)) {
-        if (scorep_real_14 == NULL)
-            scorep_real_14 = (__typeof__(scorep_real_14))scorep_libwrap_resolve_here("pthread_rwlock_clockrdlock");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "pthread_rwlock_clockrdlock",
-                                                    "pthread.h", "pthread_rwlock_clockrdlock",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_14(rwlock, clockid, abstime);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_14(rwlock, clockid, abstime);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_14(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime)
+{
+    if (scorep_real_14 == NULL)
+        scorep_real_14 = (__typeof__(scorep_real_14))scorep_libwrap_resolve_here("pthread_rwlock_clockrdlock");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "pthread_rwlock_clockrdlock",
+                                       "pthread.h", "pthread_rwlock_clockrdlock", SCOREP_ROLE_WRAPPER);
+    return scorep_libwrap_rt_14(rwlock, clockid, abstime);
 }
 static __attribute__((used)) int scorep_libwrap_rt_14(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime)
 {
@@ -609,6 +651,9 @@ static __attribute__((used)) int scorep_libwrap_rt_14(pthread_rwlock_t *restrict
         return scorep_real_14(rwlock, clockid, abstime);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_14 == NULL, 0)) {
+        return scorep_libwrap_first_14(rwlock, clockid, abstime);
+    }
     return scorep_libwrap_record_14(rwlock, clockid, abstime, scorep_r);
 }
 __asm__(".globl pthread_rwlock_clockrdlock\n\t.set pthread_rwlock_clockrdlock, scorep_libwrap_rt_14");
@@ -616,26 +661,26 @@ __asm__(".globl pthread_rwlock_clockrdlock\n\t.set pthread_rwlock_clockrdlock, s
 /* wrapper 15: pthread_rwlock_wrlock (pthread.h:1023) */
 static scorep_region scorep_region_15 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_15)(pthread_rwlock_t * rwlock);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_15(pthread_rwlock_t * rwlock);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_15(pthread_rwlock_t * rwlock, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_15 == NULL, 0)) {
-        if (scorep_real_15 == NULL)
-            scorep_real_15 = (__typeof__(scorep_real_15))scorep_libwrap_resolve_here("pthread_rwlock_wrlock");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "pthread_rwlock_wrlock",
-                                                    "pthread.h", "pthread_rwlock_wrlock",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_15(rwlock);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_15(rwlock);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_15(pthread_rwlock_t * rwlock)
+{
+    if (scorep_real_15 == NULL)
+        scorep_real_15 = (__typeof__(scorep_real_15))scorep_libwrap_resolve_here("pthread_rwlock_wrlock");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "pthread_rwlock_wrlock",
+                                       "pthread.h", "pthread_rwlock_wrlock", SCOREP_ROLE_WRAPPER);
+    return scorep_libwrap_rt_15(rwlock);
 }
 static __attribute__((used)) int scorep_libwrap_rt_15(pthread_rwlock_t * rwlock)
 {
@@ -645,6 +690,9 @@ static __attribute__((used)) int scorep_libwrap_rt_15(pthread_rwlock_t * rwlock)
         return scorep_real_15(rwlock);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_15 == NULL, 0)) {
+        return scorep_libwrap_first_15(rwlock);
+    }
     return scorep_libwrap_record_15(rwlock, scorep_r);
 }
 __asm__(".globl pthread_rwlock_wrlock\n\t.set pthread_rwlock_wrlock, scorep_libwrap_rt_15");
@@ -652,26 +700,26 @@ __asm__(".globl pthread_rwlock_wrlock\n\t.set pthread_rwlock_wrlock, scorep_libw
 /* wrapper 16: pthread_rwlock_trywrlock (pthread.h:1027) */
 static scorep_region scorep_region_16 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_16)(pthread_rwlock_t * rwlock);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_16(pthread_rwlock_t * rwlock);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_16(pthread_rwlock_t * rwlock, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_16 == NULL, 0)) {
-        if (scorep_real_16 == NULL)
-            scorep_real_16 = (__typeof__(scorep_real_16))scorep_libwrap_resolve_here("pthread_rwlock_trywrlock");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "pthread_rwlock_trywrlock",
-                                                    "pthread.h", "pthread_rwlock_trywrlock",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_16(rwlock);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_16(rwlock);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_16(pthread_rwlock_t * rwlock)
+{
+    if (scorep_real_16 == NULL)
+        scorep_real_16 = (__typeof__(scorep_real_16))scorep_libwrap_resolve_here("pthread_rwlock_trywrlock");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "pthread_rwlock_trywrlock",
+                                       "pthread.h", "pthread_rwlock_trywrlock", SCOREP_ROLE_WRAPPER);
+    return scorep_libwrap_rt_16(rwlock);
 }
 static __attribute__((used)) int scorep_libwrap_rt_16(pthread_rwlock_t * rwlock)
 {
@@ -681,6 +729,9 @@ static __attribute__((used)) int scorep_libwrap_rt_16(pthread_rwlock_t * rwlock)
         return scorep_real_16(rwlock);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_16 == NULL, 0)) {
+        return scorep_libwrap_first_16(rwlock);
+    }
     return scorep_libwrap_record_16(rwlock, scorep_r);
 }
 __asm__(".globl pthread_rwlock_trywrlock\n\t.set pthread_rwlock_trywrlock, scorep_libwrap_rt_16");
@@ -688,26 +739,26 @@ __asm__(".globl pthread_rwlock_trywrlock\n\t.set pthread_rwlock_trywrlock, score
 /* wrapper 17: pthread_rwlock_timedwrlock (pthread.h:1033) */
 static scorep_region scorep_region_17 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_17)(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_17(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_17(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_17 == NULL, 0)) {
-        if (scorep_real_17 == NULL)
-            scorep_real_17 = (__typeof__(scorep_real_17))scorep_libwrap_resolve_here("pthread_rwlock_timedwrlock");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "pthread_rwlock_timedwrlock",
-                                                    "pthread.h", "pthread_rwlock_timedwrlock",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_17(rwlock, abstime);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_17(rwlock, abstime);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_17(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime)
+{
+    if (scorep_real_17 == NULL)
+        scorep_real_17 = (__typeof__(scorep_real_17))scorep_libwrap_resolve_here("pthread_rwlock_timedwrlock");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "pthread_rwlock_timedwrlock",
+                                       "pthread.h", "pthread_rwlock_timedwrlock", SCOREP_ROLE_WRAPPER);
+    return scorep_libwrap_rt_17(rwlock, abstime);
 }
 static __attribute__((used)) int scorep_libwrap_rt_17(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime)
 {
@@ -717,6 +768,9 @@ static __attribute__((used)) int scorep_libwrap_rt_17(pthread_rwlock_t *restrict
         return scorep_real_17(rwlock, abstime);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_17 == NULL, 0)) {
+        return scorep_libwrap_first_17(rwlock, abstime);
+    }
     return scorep_libwrap_record_17(rwlock, abstime, scorep_r);
 }
 __asm__(".globl pthread_rwlock_timedwrlock\n\t.set pthread_rwlock_timedwrlock, scorep_libwrap_rt_17");
@@ -724,26 +778,26 @@ __asm__(".globl pthread_rwlock_timedwrlock\n\t.set pthread_rwlock_timedwrlock, s
 /* wrapper 18: pthread_rwlock_clockwrlock (pthread.h:1051) */
 static scorep_region scorep_region_18 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_18)(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_18(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_18(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_18 == NULL, 0)) {
-        if (scorep_real_18 == NULL)
-            scorep_real_18 = (__typeof__(scorep_real_18))scorep_libwrap_resolve_here("pthread_rwlock_clockwrlock");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "pthread_rwlock_clockwrlock",
-                                                    "pthread.h", "pthread_rwlock_clockwrlock",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_18(rwlock, clockid, abstime);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_18(rwlock, clockid, abstime);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_18(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime)
+{
+    if (scorep_real_18 == NULL)
+        scorep_real_18 = (__typeof__(scorep_real_18))scorep_libwrap_resolve_here("pthread_rwlock_clockwrlock");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "pthread_rwlock_clockwrlock",
+                                       "pthread.h", "pthread_rwlock_clockwrlock", SCOREP_ROLE_WRAPPER);
+    return scorep_libwrap_rt_18(rwlock, clockid, abstime);
 }
 static __attribute__((used)) int scorep_libwrap_rt_18(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime)
 {
@@ -753,6 +807,9 @@ static __attribute__((used)) int scorep_libwrap_rt_18(pthread_rwlock_t *restrict
         return scorep_real_18(rwlock, clockid, abstime);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_18 == NULL, 0)) {
+        return scorep_libwrap_first_18(rwlock, clockid, abstime);
+    }
     return scorep_libwrap_record_18(rwlock, clockid, abstime, scorep_r);
 }
 __asm__(".globl pthread_rwlock_clockwrlock\n\t.set pthread_rwlock_clockwrlock, scorep_libwrap_rt_18");
@@ -760,26 +817,26 @@ __asm__(".globl pthread_rwlock_clockwrlock\n\t.set pthread_rwlock_clockwrlock, s
 /* wrapper 19: pthread_rwlock_unlock (pthread.h:1071) */
 static scorep_region scorep_region_19 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_19)(pthread_rwlock_t * rwlock);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_19(pthread_rwlock_t * rwlock);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_19(pthread_rwlock_t * rwlock, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_19 == NULL, 0)) {
-        if (scorep_real_19 == NULL)
-            scorep_real_19 = (__typeof__(scorep_real_19))scorep_libwrap_resolve_here("pthread_rwlock_unlock");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "pthread_rwlock_unlock",
-                                                    "pthread.h", "pthread_rwlock_unlock",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_19(rwlock);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_19(rwlock);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_19(pthread_rwlock_t * rwlock)
+{
+    if (scorep_real_19 == NULL)
+        scorep_real_19 = (__typeof__(scorep_real_19))scorep_libwrap_resolve_here("pthread_rwlock_unlock");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "pthread_rwlock_unlock",
+                                       "pthread.h", "pthread_rwlock_unlock", SCOREP_ROLE_WRAPPER);
+    return scorep_libwrap_rt_19(rwlock);
 }
 static __attribute__((used)) int scorep_libwrap_rt_19(pthread_rwlock_t * rwlock)
 {
@@ -789,6 +846,9 @@ static __attribute__((used)) int scorep_libwrap_rt_19(pthread_rwlock_t * rwlock)
         return scorep_real_19(rwlock);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_19 == NULL, 0)) {
+        return scorep_libwrap_first_19(rwlock);
+    }
     return scorep_libwrap_record_19(rwlock, scorep_r);
 }
 __asm__(".globl pthread_rwlock_unlock\n\t.set pthread_rwlock_unlock, scorep_libwrap_rt_19");
@@ -796,26 +856,26 @@ __asm__(".globl pthread_rwlock_unlock\n\t.set pthread_rwlock_unlock, scorep_libw
 /* wrapper 20: pthread_spin_lock (pthread.h:1238) */
 static scorep_region scorep_region_20 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_20)(pthread_spinlock_t * lock);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_20(pthread_spinlock_t * lock);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_20(pthread_spinlock_t * lock, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_20 == NULL, 0)) {
-        if (scorep_real_20 == NULL)
-            scorep_real_20 = (__typeof__(scorep_real_20))scorep_libwrap_resolve_here("pthread_spin_lock");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "pthread_spin_lock",
-                                                    "pthread.h", "pthread_spin_lock",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_20(lock);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_20(lock);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_20(pthread_spinlock_t * lock)
+{
+    if (scorep_real_20 == NULL)
+        scorep_real_20 = (__typeof__(scorep_real_20))scorep_libwrap_resolve_here("pthread_spin_lock");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "pthread_spin_lock",
+                                       "pthread.h", "pthread_spin_lock", SCOREP_ROLE_WRAPPER);
+    return scorep_libwrap_rt_20(lock);
 }
 static __attribute__((used)) int scorep_libwrap_rt_20(pthread_spinlock_t * lock)
 {
@@ -825,6 +885,9 @@ static __attribute__((used)) int scorep_libwrap_rt_20(pthread_spinlock_t * lock)
         return scorep_real_20(lock);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_20 == NULL, 0)) {
+        return scorep_libwrap_first_20(lock);
+    }
     return scorep_libwrap_record_20(lock, scorep_r);
 }
 __asm__(".globl pthread_spin_lock\n\t.set pthread_spin_lock, scorep_libwrap_rt_20");
@@ -832,26 +895,26 @@ __asm__(".globl pthread_spin_lock\n\t.set pthread_spin_lock, scorep_libwrap_rt_2
 /* wrapper 21: pthread_spin_trylock (pthread.h:1242) */
 static scorep_region scorep_region_21 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_21)(pthread_spinlock_t * lock);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_21(pthread_spinlock_t * lock);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_21(pthread_spinlock_t * lock, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_21 == NULL, 0)) {
-        if (scorep_real_21 == NULL)
-            scorep_real_21 = (__typeof__(scorep_real_21))scorep_libwrap_resolve_here("pthread_spin_trylock");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "pthread_spin_trylock",
-                                                    "pthread.h", "pthread_spin_trylock",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_21(lock);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_21(lock);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_21(pthread_spinlock_t * lock)
+{
+    if (scorep_real_21 == NULL)
+        scorep_real_21 = (__typeof__(scorep_real_21))scorep_libwrap_resolve_here("pthread_spin_trylock");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "pthread_spin_trylock",
+                                       "pthread.h", "pthread_spin_trylock", SCOREP_ROLE_WRAPPER);
+    return scorep_libwrap_rt_21(lock);
 }
 static __attribute__((used)) int scorep_libwrap_rt_21(pthread_spinlock_t * lock)
 {
@@ -861,6 +924,9 @@ static __attribute__((used)) int scorep_libwrap_rt_21(pthread_spinlock_t * lock)
         return scorep_real_21(lock);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_21 == NULL, 0)) {
+        return scorep_libwrap_first_21(lock);
+    }
     return scorep_libwrap_record_21(lock, scorep_r);
 }
 __asm__(".globl pthread_spin_trylock\n\t.set pthread_spin_trylock, scorep_libwrap_rt_21");
@@ -868,26 +934,26 @@ __asm__(".globl pthread_spin_trylock\n\t.set pthread_spin_trylock, scorep_libwra
 /* wrapper 22: pthread_spin_unlock (pthread.h:1246) */
 static scorep_region scorep_region_22 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_22)(pthread_spinlock_t * lock);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_22(pthread_spinlock_t * lock);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_22(pthread_spinlock_t * lock, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_22 == NULL, 0)) {
-        if (scorep_real_22 == NULL)
-            scorep_real_22 = (__typeof__(scorep_real_22))scorep_libwrap_resolve_here("pthread_spin_unlock");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "pthread_spin_unlock",
-                                                    "pthread.h", "pthread_spin_unlock",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_22(lock);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_22(lock);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_22(pthread_spinlock_t * lock)
+{
+    if (scorep_real_22 == NULL)
+        scorep_real_22 = (__typeof__(scorep_real_22))scorep_libwrap_resolve_here("pthread_spin_unlock");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "pthread_spin_unlock",
+                                       "pthread.h", "pthread_spin_unlock", SCOREP_ROLE_WRAPPER);
+    return scorep_libwrap_rt_22(lock);
 }
 static __attribute__((used)) int scorep_libwrap_rt_22(pthread_spinlock_t * lock)
 {
@@ -897,6 +963,9 @@ static __attribute__((used)) int scorep_libwrap_rt_22(pthread_spinlock_t * lock)
         return scorep_real_22(lock);
 
     }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_22 == NULL, 0)) {
+        return scorep_libwrap_first_22(lock);
+    }
     return scorep_libwrap_record_22(lock, scorep_r);
 }
 __asm__(".globl pthread_spin_unlock\n\t.set pthread_spin_unlock, scorep_libwrap_rt_22");
@@ -904,26 +973,26 @@ __asm__(".globl pthread_spin_unlock\n\t.set pthread_spin_unlock, scorep_libwrap_
 /* wrapper 23: pthread_barrier_wait (pthread.h:1264) */
 static scorep_region scorep_region_23 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_23)(pthread_barrier_t * barrier);
-/* also the first call's way: the library's function looked up, the region
- * defined (or found filtered out) */
+static __attribute__((used)) int scorep_libwrap_rt_23(pthread_barrier_t * barrier);
+/* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_23(pthread_barrier_t * barrier, scorep_region scorep_r)
 {
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_23 == NULL, 0)) {
-        if (scorep_real_23 == NULL)
-            scorep_real_23 = (__typeof__(scorep_real_23))scorep_libwrap_resolve_here("pthread_barrier_wait");
-        if (!scorep_libwrap_should_record()
-            || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "pthread_barrier_wait",
-                                                    "pthread.h", "pthread_barrier_wait",
-                                                    SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
-            return scorep_real_23(barrier);
-
-        }
-    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_23(barrier);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
+}
+/* the first call: the library's function looked up, the region defined
+ * (or found filtered out); then the call as any later one */
+static __attribute__((noinline, cold)) int scorep_libwrap_first_23(pthread_barrier_t * barrier)
+{
+    if (scorep_real_23 == NULL)
+        scorep_real_23 = (__typeof__(scorep_real_23))scorep_libwrap_resolve_here("pthread_barrier_wait");
+    if (scorep_libwrap_should_record())
+        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "pthread_barrier_wait",
+                                       "pthread.h", "pthread_barrier_wait", SCOREP_ROLE_WRAPPER);
+    return scorep_libwrap_rt_23(barrier);
 }
 static __attribute__((used)) int scorep_libwrap_rt_23(pthread_barrier_t * barrier)
 {
@@ -932,6 +1001,9 @@ static __attribute__((used)) int scorep_libwrap_rt_23(pthread_barrier_t * barrie
         && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
         return scorep_real_23(barrier);
 
+    }
+    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_23 == NULL, 0)) {
+        return scorep_libwrap_first_23(barrier);
     }
     return scorep_libwrap_record_23(barrier, scorep_r);
 }
