@@ -95,19 +95,36 @@ void scorep_definitions_init(void)
     unlock_definitions();
 }
 
-static void text_key(char* out, size_t size, size_t* len, const char* const* parts, int n, const int* numbers, int m)
+/* A definition's identity as one byte string: its texts and numbers, each
+ * ended by \x01 (a NULL text as \x02), whole however long they are (a
+ * C++ symbol or a path may pass any buffer size: two definitions must not
+ * share an id because their first kilobyte agrees). Written into buf when
+ * it fits, else into memory of its own, which the caller frees
+ * (text_key_free); NULL if that cannot be had. */
+static char* text_key(char* buf, size_t size, size_t* len, const char* const* parts, int n, const int* numbers,
+                      int m)
 {
+    size_t need = 1;
+    for (int i = 0; i < n; i++) need += strlen(parts[i] ? parts[i] : "\x02") + 1;
+    need += (size_t)m * 12;   /* "%d\x01": at most 11 characters and the end */
+    char* out = need <= size ? buf : malloc(need);
+    if (!out) return NULL;
     size_t pos = 0;
     for (int i = 0; i < n; i++) {
         const char* s = parts[i] ? parts[i] : "\x02";
         size_t l = strlen(s);
-        if (pos + l + 1 >= size) l = size - pos - 2;
         memcpy(out + pos, s, l);
         pos += l;
         out[pos++] = '\x01';
     }
-    for (int i = 0; i < m && pos + 12 < size; i++) pos += (size_t)snprintf(out + pos, size - pos, "%d\x01", numbers[i]);
+    for (int i = 0; i < m; i++) pos += (size_t)snprintf(out + pos, need - pos, "%d\x01", numbers[i]);
     *len = pos;
+    return out;
+}
+
+static void text_key_free(char* key, const char* buf)
+{
+    if (key != buf) free(key);
 }
 
 /* The line is part of the identity (Score-P's region definitions compare
@@ -124,11 +141,12 @@ scorep_region scorep_definitions_region(const char* name, const char* file, int 
     if (group && !group[0]) group = NULL;
     /* a symbol equal to the name is no separate symbol: the same region as without it */
     if (mangled && (!mangled[0] || strcmp(mangled, name) == 0)) mangled = NULL;
-    char key[4096];
+    char buf[1024];
     size_t len;
     const char* parts[] = {name, file, group, mangled};
     int numbers[] = {(int)paradigm, (int)role, line};
-    text_key(key, sizeof key, &len, parts, 4, numbers, 3);
+    char* key = text_key(buf, sizeof buf, &len, parts, 4, numbers, 3);
+    if (!key) return SCOREP_INVALID_ID;
     lock_definitions();
     uint32_t id;
     if (!scorep_strmap_get(&region_index, key, len, &id)) {
@@ -144,6 +162,7 @@ scorep_region scorep_definitions_region(const char* name, const char* file, int 
             id = SCOREP_INVALID_ID;
     }
     unlock_definitions();
+    text_key_free(key, buf);
     return id;
 }
 
@@ -277,11 +296,12 @@ scorep_parameter scorep_definitions_parameter(const char* name, scorep_parameter
 {
     scorep_definitions_init();
     if (!name) name = "<unnamed>";
-    char key[1024];
+    char buf[1024];
     size_t len;
     const char* parts[] = {name};
     int numbers[] = {(int)type};
-    text_key(key, sizeof key, &len, parts, 1, numbers, 1);
+    char* key = text_key(buf, sizeof buf, &len, parts, 1, numbers, 1);
+    if (!key) return SCOREP_INVALID_ID;
     lock_definitions();
     uint32_t id;
     if (!scorep_strmap_get(&parameter_index, key, len, &id)) {
@@ -290,6 +310,7 @@ scorep_parameter scorep_definitions_parameter(const char* name, scorep_parameter
         scorep_strmap_put(&parameter_index, key, len, id);
     }
     unlock_definitions();
+    text_key_free(key, buf);
     return id;
 }
 uint32_t scorep_parameter_count(void) { return __atomic_load_n(&parameters.count, __ATOMIC_ACQUIRE); }
@@ -323,11 +344,12 @@ static scorep_io_handle io_handle(scorep_io_paradigm paradigm, const char* name,
 {
     scorep_definitions_init();
     if (!name) name = "<unknown>";
-    char key[1024];
+    char buf[1024];
     size_t len;
     const char* parts[] = {name};
     int numbers[] = {(int)paradigm, pre_created, pre_created ? (int)mode : 0, (int)duplicate};
-    text_key(key, sizeof key, &len, parts, 1, numbers, 4);
+    char* key = text_key(buf, sizeof buf, &len, parts, 1, numbers, 4);
+    if (!key) return SCOREP_INVALID_ID;
     lock_definitions();
     uint32_t id;
     if (!scorep_strmap_get(&io_handle_index, key, len, &id)) {
@@ -337,6 +359,7 @@ static scorep_io_handle io_handle(scorep_io_paradigm paradigm, const char* name,
         scorep_strmap_put(&io_handle_index, key, len, id);
     }
     unlock_definitions();
+    text_key_free(key, buf);
     return id;
 }
 scorep_io_handle scorep_io_handle_define(scorep_io_paradigm paradigm, const char* name)

@@ -3,7 +3,6 @@ visit counts from the test programs' own loops, source names, output
 unchanged, filters at run time and compile time, --nocompiler, --user."""
 import subprocess
 
-
 from compiler_runs import compile_program, load, run, visits_by_path, visits_by_region
 from conftest import mpirun, MPI_COMPILERS
 
@@ -186,3 +185,22 @@ def test_demo_functions_are_parents_of_mpi_calls(build_dir, tmp_path):
     assert visits[("main", "solve", "MPI_Allreduce")] == ranks * iterations
     assert visits[("main", "solve", "relax")] == ranks * iterations
     assert visits[("main", "report", "MPI_Recv")] == ranks - 1
+
+
+def test_functions_whose_long_names_differ_only_at_the_end_are_regions_of_their_own(build_dir, tmp_path):
+    """Two functions whose names (4,300 characters, as C++ template
+    instances reach) agree in all but their last three: two regions, each
+    with its own visits, not one region with both functions' visits."""
+    stem = "f" + "x" * 4300
+    source = tmp_path / "long_names.c"
+    source.write_text(f"""#include <stdio.h>
+__attribute__((noinline)) int {stem}_one(int i) {{ return i + 1; }}
+__attribute__((noinline)) int {stem}_two(int i) {{ return i + 2; }}
+int main(void) {{ printf("%d\\n", {stem}_one(0) + {stem}_two(0) + {stem}_two(1)); return 0; }}
+""")
+    exe, _ = compile_program(build_dir, tmp_path, source, "long_names")
+    proc = run(exe, [], tmp_path / "exp")
+    assert proc.stdout == "6\n"
+    visits = {path[-1][-3:]: count for path, count in visits_by_path(load(tmp_path / "exp")).items()
+              if path[-1].startswith(stem)}
+    assert visits == {"one": 1, "two": 2}

@@ -144,3 +144,21 @@ def test_fortran_io_gives_exact_bytes_per_file(build_dir, installed_prefix, tmp_
     # nothing else but what gfortran writes to stdout (flushed at exit, maybe
     # after the measurement ended)
     assert set(files) <= {str(target), "stdout"}
+
+
+def test_files_whose_long_paths_differ_only_at_the_end_keep_their_own_figures(build_dir, tmp_path):
+    """long_paths.c writes 10 bytes to one file and 20 to another whose
+    paths (over 1200 characters) agree in all but their last three: each gets
+    a handle and per-file figures of its own, whatever the paths' length."""
+    program = tmp_path / "long_paths"
+    subprocess.run(scorep(build_dir) + ["--io=posix", "gcc", "-O2", str(HERE / "long_paths.c"), "-o", str(program)],
+                   check=True, capture_output=True, text=True)
+    experiment = tmp_path / "experiment"
+    proc = run_program([program, tmp_path], experiment, {"SCOREP_ENABLE_TRACING": "true"})
+    length = len(str(tmp_path)) + 6 * 201 + len("/file_one")
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, f"{length} {length}\n", "")
+    files = {f["name"]: f["bytes_written"] for f in json.loads((experiment / "profile.json").read_text())["io_files"]
+             if f["name"] and f["name"].startswith(str(tmp_path))}
+    assert sorted((pathlib.Path(name).name, written) for name, written in files.items()) == [
+        ("file_one", 10), ("file_two", 20)]
+    assert all(len(name) == length for name in files)
