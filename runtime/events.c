@@ -258,8 +258,7 @@ void scorep_enter(scorep_region region)
     es->event_count++;
     loc->last_ticks = t;
     /* scorep_profile_enter_on, the two cached children inline */
-    profile_location* pl = scorep_profile_state(loc);
-    scorep_profile_node* parent = pl->current;
+    scorep_profile_node* parent = loc->profile_current;
     scorep_profile_node** cache = parent->cached_child;
     scorep_profile_node* c = cache[0];
     if (UNLIKELY(!scorep_profile_is_child_for(c, region))) {
@@ -273,7 +272,7 @@ void scorep_enter(scorep_region region)
         }
     }
     c->enter_ticks = t;
-    pl->current = c;
+    loc->profile_current = c;
 }
 
 /* The exit of region on loc in the short form (short_events is set):
@@ -289,10 +288,10 @@ static inline __attribute__((always_inline)) void exit_on(scorep_location* loc, 
      * filtered region never has a node: its flag is set when it is defined,
      * before any enter), so its flag need not be read; anything else takes
      * the general way, which tests the flag and leaves through the
-     * profile's slow leave as before */
-    profile_location* pl = scorep_profile_state(loc);
-    scorep_profile_node* cur = pl->current;
-    if (UNLIKELY(cur->region != region || cur->parameter != SCOREP_INVALID_ID || cur == &pl->root)) {
+     * profile's slow leave as before (the root, the only node without a
+     * parent, is never left) */
+    scorep_profile_node* cur = loc->profile_current;
+    if (UNLIKELY(cur->region != region || cur->parameter != SCOREP_INVALID_ID || cur->parent == NULL)) {
         exit_general(loc, region);
         return;
     }
@@ -302,7 +301,7 @@ static inline __attribute__((always_inline)) void exit_on(scorep_location* loc, 
     es->event_count++;
     loc->last_ticks = t;
     scorep_profile_close_visit(cur, t);
-    pl->current = cur->parent;
+    loc->profile_current = cur->parent;
 }
 
 void scorep_exit(scorep_region region)
@@ -1013,9 +1012,8 @@ void scorep_io_operation_complete(scorep_io_handle handle, uint64_t bytes_result
 static inline uint64_t transfer_began(scorep_location* loc, scorep_region region)
 {
     if (LIKELY(profile_active)) {
-        profile_location* pl = scorep_profile_state(loc);
-        scorep_profile_node* n = pl ? pl->current : NULL;
-        if (LIKELY(n && n != &pl->root && n->region == region)) return n->enter_ticks;
+        scorep_profile_node* n = loc->profile_current;
+        if (LIKELY(n && n->parent != NULL && n->region == region)) return n->enter_ticks;
     }
     return loc->last_ticks;
 }
@@ -1082,10 +1080,9 @@ void scorep_io_transfer_exit(scorep_region region, scorep_io_handle handle, scor
         return;
     }
     event_state* es = loc->event_private;
-    profile_location* pl = scorep_profile_state(loc);
-    scorep_profile_node* cur = pl->current;
+    scorep_profile_node* cur = loc->profile_current;
     if (UNLIKELY(es->depth == 0 || cur->region != region || cur->parameter != SCOREP_INVALID_ID ||
-                 cur == &pl->root)) {
+                 cur->parent == NULL)) {
         transfer_exit_general(region, handle, mode, bytes_done, matching_id);
         return;
     }
@@ -1100,7 +1097,7 @@ void scorep_io_transfer_exit(scorep_region region, scorep_io_handle handle, scor
         cur->n.bytes_written += bytes_done;
     uint64_t began = cur->enter_ticks;
     scorep_profile_close_visit(cur, t);
-    pl->current = cur->parent;
+    loc->profile_current = cur->parent;
     if (handle == SCOREP_INVALID_ID) return;
     /* the file's sums (io_files.c) inline, this thread's own: the node's
      * duration again, unless the clock went back (as io_files.c counts) */
@@ -1160,8 +1157,7 @@ static __attribute__((noinline)) void* exit_metric_general(scorep_region region,
     if (UNLIKELY(!loc)) return NULL;
     scorep_profile_node* path = NULL;
     if (LIKELY(profile_active)) {
-        profile_location* pl = scorep_profile_state(loc);
-        path = pl ? pl->current : NULL;
+        path = loc->profile_current;
     }
     if (metric != SCOREP_INVALID_ID) {
         uint64_t t = events_need_time ? scorep_timer_read() : loc->last_ticks;
@@ -1181,7 +1177,7 @@ void* scorep_exit_metric(scorep_region region, scorep_metric metric, int64_t val
     /* the profile alone: the metric's time is the last event's (no clock
      * read, as scorep_metric_add), its value straight into the node */
     ((event_state*)loc->event_private)->event_count++;
-    scorep_profile_node* path = scorep_profile_state(loc)->current;
+    scorep_profile_node* path = loc->profile_current;
     if (metric < SCOREP_PROFILE_MAX_METRICS) path->metrics[metric] += value;
     exit_on(loc, region);
     return path;

@@ -91,9 +91,9 @@ static void on_location_created(scorep_location* loc)
     profile_location* pl = calloc(1, sizeof *pl);
     pl->root.region = SCOREP_INVALID_ID;
     pl->root.parameter = SCOREP_INVALID_ID;
-    pl->current = &pl->root;
     hash_grow(pl);
     loc->substrate_data[scorep_profile_slot] = pl;
+    loc->profile_current = &pl->root;
 }
 
 static void on_enter(scorep_location* loc, uint64_t t, scorep_region region)
@@ -103,7 +103,7 @@ static void on_enter(scorep_location* loc, uint64_t t, scorep_region region)
 
 void scorep_profile_leave_slow(scorep_location* loc, profile_location* pl, uint64_t t, scorep_region region)
 {
-    scorep_profile_node* cur = pl->current;
+    scorep_profile_node* cur = loc->profile_current;
     /* parameter nodes end with the region visit they belong to */
     while (UNLIKELY(cur->parameter != SCOREP_INVALID_ID)) {
         scorep_profile_close_visit(cur, t);
@@ -119,7 +119,7 @@ void scorep_profile_leave_slow(scorep_location* loc, profile_location* pl, uint6
                        got ? got->name : "?", want ? want->name : "?", loc->local_id, want ? want->name : "?");
     }
     scorep_profile_close_visit(cur, t);
-    pl->current = cur->parent;
+    loc->profile_current = cur->parent;
 }
 
 static void on_leave(scorep_location* loc, uint64_t t, scorep_region region)
@@ -127,25 +127,25 @@ static void on_leave(scorep_location* loc, uint64_t t, scorep_region region)
     scorep_profile_leave_on(loc, t, region);
 }
 
-static void on_parameter(profile_location* pl, uint64_t t, scorep_parameter parameter, int64_t value)
+static void on_parameter(scorep_location* loc, uint64_t t, scorep_parameter parameter, int64_t value)
 {
-    scorep_profile_node* parent = pl->current;
-    scorep_profile_node* n = scorep_profile_child_slow(pl, parent, parent->region, parameter, value);
+    scorep_profile_node* parent = loc->profile_current;
+    scorep_profile_node* n = scorep_profile_child_slow(state(loc), parent, parent->region, parameter, value);
     n->enter_ticks = t;
-    pl->current = n;
+    loc->profile_current = n;
 }
 
 static void on_parameter_int(scorep_location* loc, uint64_t t, scorep_parameter p, int64_t v)
 {
-    on_parameter(state(loc), t, p, v);
+    on_parameter(loc, t, p, v);
 }
 
 static void on_parameter_string(scorep_location* loc, uint64_t t, scorep_parameter p, scorep_string v)
 {
-    on_parameter(state(loc), t, p, (int64_t)v);
+    on_parameter(loc, t, p, (int64_t)v);
 }
 
-#define CURRENT (state(loc)->current->n)
+#define CURRENT (loc->profile_current->n)
 
 static void on_send(scorep_location* loc, uint64_t t, scorep_comm c, int p, int tag, uint64_t bytes)
 {
@@ -220,7 +220,7 @@ static void on_io(scorep_location* loc, uint64_t t, uint64_t read, uint64_t writ
 static void on_metric(scorep_location* loc, uint64_t t, scorep_metric m, int64_t value)
 {
     (void)t;
-    if (m < SCOREP_PROFILE_MAX_METRICS) state(loc)->current->metrics[m] += value;
+    if (m < SCOREP_PROFILE_MAX_METRICS) loc->profile_current->metrics[m] += value;
 }
 
 extern scorep_region scorep_flush_region;
@@ -245,8 +245,7 @@ void* scorep_profile_current_path(void)
 {
     if (!profile_on) return NULL;
     scorep_location* loc = scorep_location_current();
-    profile_location* pl = loc ? state(loc) : NULL;
-    return pl ? pl->current : NULL;
+    return loc ? loc->profile_current : NULL;
 }
 
 void scorep_profile_path_metric_add(void* path, scorep_metric m, int64_t value)

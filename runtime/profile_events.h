@@ -10,8 +10,7 @@
 #include "internal.h"
 
 typedef struct profile_location {
-    scorep_profile_node root;
-    scorep_profile_node* current;
+    scorep_profile_node root;       /* the current node is the location's (profile_current) */
     scorep_profile_node* pool;
     uint32_t pool_left;
     scorep_profile_node** hash;   /* open addressing, power-of-two capacity */
@@ -68,9 +67,9 @@ static inline scorep_profile_node* scorep_profile_child(profile_location* pl, sc
 static inline void scorep_profile_enter_on(scorep_location* loc, uint64_t t, scorep_region region)
 {
     profile_location* pl = scorep_profile_state(loc);
-    scorep_profile_node* c = scorep_profile_child(pl, pl->current, region);
+    scorep_profile_node* c = scorep_profile_child(pl, loc->profile_current, region);
     c->enter_ticks = t;
-    pl->current = c;
+    loc->profile_current = c;
 }
 
 static inline void scorep_profile_close_visit(scorep_profile_node* n, uint64_t t)
@@ -84,15 +83,15 @@ static inline void scorep_profile_close_visit(scorep_profile_node* n, uint64_t t
 
 static inline void scorep_profile_leave_on(scorep_location* loc, uint64_t t, scorep_region region)
 {
-    profile_location* pl = scorep_profile_state(loc);
-    scorep_profile_node* cur = pl->current;
-    /* the usual exit: the innermost open region, no parameter node under it */
-    if (LIKELY(cur->region == region && cur->parameter == SCOREP_INVALID_ID && cur != &pl->root)) {
+    scorep_profile_node* cur = loc->profile_current;
+    /* the usual exit: the innermost open region, no parameter node under it
+     * (the root, the only node without a parent, is none) */
+    if (LIKELY(cur->region == region && cur->parameter == SCOREP_INVALID_ID && cur->parent != NULL)) {
         scorep_profile_close_visit(cur, t);
-        pl->current = cur->parent;
+        loc->profile_current = cur->parent;
         return;
     }
-    scorep_profile_leave_slow(loc, pl, t, region);
+    scorep_profile_leave_slow(loc, scorep_profile_state(loc), t, region);
 }
 
 #endif /* SCOREP_WRAPGEN_PROFILE_EVENTS_H */

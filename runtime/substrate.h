@@ -56,10 +56,15 @@ typedef struct scorep_location {
                              * SCOREP_INVALID_ID if not known */
     uint64_t begin_ticks;   /* timestamp of creation */
     uint64_t last_ticks;    /* timestamp of the location's last event */
+    /* event-layer private state (request table, region stack depth, ...) */
+    void* event_private;
+    /* the profile's current call-path node on this location (profile.c; NULL
+     * without the profile): here, in the first cache line with the fields
+     * above, so that the event path reaches the node in one load from the
+     * thread's location rather than through the profile's own state */
+    struct scorep_profile_node* profile_current;
     void* substrate_data[SCOREP_MAX_SUBSTRATES];
     struct scorep_location* next;  /* process list, newest first */
-    /* event-layer private state follows (request table, region stack depth, ...) */
-    void* event_private;
 } scorep_location;
 
 /* Global location id written to traces and profile.json rows:
