@@ -990,6 +990,20 @@ void scorep_io_operation_begin(scorep_io_handle handle, scorep_io_operation mode
     DISPATCH_FLAT(io_operation_begin, handle, mode, bytes_request, matching_id);
 }
 
+/* scorep_enter and scorep_io_operation_begin with one location lookup and
+ * one call from the wrapper: the trace's way into a transfer */
+void scorep_io_transfer_enter(scorep_region region, scorep_io_handle handle, scorep_io_operation mode,
+                              uint64_t bytes_request, uint64_t matching_id)
+{
+    scorep_location* loc = current();
+    if (UNLIKELY(!loc)) return;
+    enter_on(loc, region);
+    uint64_t t = loc->last_ticks;
+    ((event_state*)loc->event_private)->event_count++;
+    if (profile_active) scorep_io_files_begin(t, handle, mode);
+    DISPATCH_FLAT(io_operation_begin, handle, mode, bytes_request, matching_id);
+}
+
 void scorep_io_operation_complete(scorep_io_handle handle, uint64_t bytes_result, uint64_t matching_id)
 {
     EVENT_BEGIN_TIMED();

@@ -80,7 +80,7 @@ static __attribute__((noinline, cold)) _Bool scorep_libwrap_first_0(gfc_descript
 _Bool __wrap__gfortran_caf_is_contiguous(gfc_descriptor_t * desc)
 {
     scorep_region scorep_r = scorep_region_0;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_0(desc);
 
     }
@@ -122,7 +122,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_1(int * argc, c
 void __wrap__gfortran_caf_init(int * argc, char *** argv)
 {
     scorep_region scorep_r = scorep_region_1;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         scorep_real_1(argc, argv);
         return;
 
@@ -167,7 +167,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_2(void)
 void __wrap__gfortran_caf_finalize(void)
 {
     scorep_region scorep_r = scorep_region_2;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         scorep_real_2();
         return;
 
@@ -210,7 +210,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_3(int distance)
 int __wrap__gfortran_caf_this_image(int distance)
 {
     scorep_region scorep_r = scorep_region_3;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_3(distance);
 
     }
@@ -251,7 +251,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_4(int distance, 
 int __wrap__gfortran_caf_num_images(int distance, int failed)
 {
     scorep_region scorep_r = scorep_region_4;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_4(distance, failed);
 
     }
@@ -294,7 +294,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_5(size_t size, 
 void __wrap__gfortran_caf_register(size_t size, caf_register_t type, caf_token_t * token, gfc_descriptor_t * desc, int * stat, char * errmsg, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_5;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         scorep_real_5(size, type, token, desc, stat, errmsg, errmsg_len);
         return;
 
@@ -339,7 +339,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_6(caf_token_t *
 void __wrap__gfortran_caf_deregister(caf_token_t * token, int type, int * stat, char * errmsg, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_6;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         scorep_real_6(token, type, stat, errmsg, errmsg_len);
         return;
 
@@ -576,7 +576,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_13(caf_token_t t
 int __wrap__gfortran_caf_is_present(caf_token_t token, int image_index, caf_reference_t * refs)
 {
     scorep_region scorep_r = scorep_region_13;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_13(token, image_index, refs);
 
     }
@@ -619,7 +619,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_14(gfc_descript
 void __wrap__gfortran_caf_co_broadcast(gfc_descriptor_t * a, int source_image, int * stat, char * errmsg, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_14;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         scorep_real_14(a, source_image, stat, errmsg, errmsg_len);
         return;
 
@@ -664,7 +664,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_15(gfc_descript
 void __wrap__gfortran_caf_co_max(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_15;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         scorep_real_15(a, result_image, stat, errmsg, a_len, errmsg_len);
         return;
 
@@ -709,7 +709,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_16(gfc_descript
 void __wrap__gfortran_caf_co_min(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_16;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         scorep_real_16(a, result_image, stat, errmsg, a_len, errmsg_len);
         return;
 
@@ -754,7 +754,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_17(gfc_descript
 void __wrap__gfortran_caf_co_reduce(gfc_descriptor_t * a, void *(*opr)(void *, void *), int opr_flags, int result_image, int * stat, char * errmsg, int a_len, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_17;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         scorep_real_17(a, opr, opr_flags, result_image, stat, errmsg, a_len, errmsg_len);
         return;
 
@@ -799,7 +799,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_18(gfc_descript
 void __wrap__gfortran_caf_co_sum(gfc_descriptor_t * a, int result_image, int * stat, char * errmsg, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_18;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         scorep_real_18(a, result_image, stat, errmsg, errmsg_len);
         return;
 
@@ -844,7 +844,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_19(int * stat, 
 void __wrap__gfortran_caf_sync_all(int * stat, char * errmsg, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_19;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         scorep_real_19(stat, errmsg, errmsg_len);
         return;
 
@@ -889,7 +889,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_20(int count, i
 void __wrap__gfortran_caf_sync_images(int count, int images[], int * stat, char * errmsg, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_20;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         scorep_real_20(count, images, stat, errmsg, errmsg_len);
         return;
 
@@ -932,7 +932,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_21(int * stat, 
 void __wrap__gfortran_caf_sync_memory(int * stat, char * errmsg, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_21;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         scorep_real_21(stat, errmsg, errmsg_len);
         return;
 
@@ -977,7 +977,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_22(const char *
 void __wrap__gfortran_caf_stop_str(const char * string, charlen_t len, _Bool quiet)
 {
     scorep_region scorep_r = scorep_region_22;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         scorep_real_22(string, len, quiet);
         return;
 
@@ -1022,7 +1022,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_23(int stop_cod
 void __wrap__gfortran_caf_stop_numeric(int stop_code, _Bool quiet)
 {
     scorep_region scorep_r = scorep_region_23;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         scorep_real_23(stop_code, quiet);
         return;
 
@@ -1067,7 +1067,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_24(const char *
 void __wrap__gfortran_caf_error_stop_str(const char * string, charlen_t len, _Bool quiet)
 {
     scorep_region scorep_r = scorep_region_24;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         scorep_real_24(string, len, quiet);
         return;
 
@@ -1112,7 +1112,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_25(int error, _
 void __wrap__gfortran_caf_error_stop(int error, _Bool quiet)
 {
     scorep_region scorep_r = scorep_region_25;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         scorep_real_25(error, quiet);
         return;
 
@@ -1157,7 +1157,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_26(void)
 void __wrap__gfortran_caf_fail_image(void)
 {
     scorep_region scorep_r = scorep_region_26;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         scorep_real_26();
         return;
 
@@ -1200,7 +1200,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_27(int team_no,
 void __wrap__gfortran_caf_form_team(int team_no, caf_team_t * team, int new_index)
 {
     scorep_region scorep_r = scorep_region_27;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         scorep_real_27(team_no, team, new_index);
         return;
 
@@ -1244,7 +1244,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_28(caf_team_t *
 void __wrap__gfortran_caf_change_team(caf_team_t * team, int coselector)
 {
     scorep_region scorep_r = scorep_region_28;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         scorep_real_28(team, coselector);
         return;
 
@@ -1288,7 +1288,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_29(caf_team_t *
 void __wrap__gfortran_caf_end_team(caf_team_t * team)
 {
     scorep_region scorep_r = scorep_region_29;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         scorep_real_29(team);
         return;
 
@@ -1333,7 +1333,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_30(caf_team_t *
 void __wrap__gfortran_caf_sync_team(caf_team_t * team, int unused)
 {
     scorep_region scorep_r = scorep_region_30;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         scorep_real_30(team, unused);
         return;
 
@@ -1376,7 +1376,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_31(caf_team_t * 
 int __wrap__gfortran_caf_team_number(caf_team_t * team)
 {
     scorep_region scorep_r = scorep_region_31;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_31(team);
 
     }
@@ -1417,7 +1417,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_32(int image)
 int __wrap__gfortran_caf_image_status(int image)
 {
     scorep_region scorep_r = scorep_region_32;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_32(image);
 
     }
@@ -1458,7 +1458,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_33(gfc_descript
 void __wrap__gfortran_caf_failed_images(gfc_descriptor_t * array, int team, int * kind)
 {
     scorep_region scorep_r = scorep_region_33;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         scorep_real_33(array, team, kind);
         return;
 
@@ -1501,7 +1501,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_34(gfc_descript
 void __wrap__gfortran_caf_stopped_images(gfc_descriptor_t * array, int team, int * kind)
 {
     scorep_region scorep_r = scorep_region_34;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         scorep_real_34(array, team, kind);
         return;
 
@@ -1673,7 +1673,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_39(caf_token_t 
 void __wrap__gfortran_caf_lock(caf_token_t token, size_t index, int image_index, int * acquired_lock, int * stat, char * errmsg, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_39;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         scorep_real_39(token, index, image_index, acquired_lock, stat, errmsg, errmsg_len);
         return;
 
@@ -1717,7 +1717,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_40(caf_token_t 
 void __wrap__gfortran_caf_unlock(caf_token_t token, size_t index, int image_index, int * stat, char * errmsg, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_40;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         scorep_real_40(token, index, image_index, stat, errmsg, errmsg_len);
         return;
 
@@ -1790,7 +1790,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_42(caf_token_t 
 void __wrap__gfortran_caf_event_wait(caf_token_t token, size_t index, int until_count, int * stat, char * errmsg, charlen_t errmsg_len)
 {
     scorep_region scorep_r = scorep_region_42;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         scorep_real_42(token, index, until_count, stat, errmsg, errmsg_len);
         return;
 
@@ -1833,7 +1833,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_43(caf_token_t 
 void __wrap__gfortran_caf_event_query(caf_token_t token, size_t index, int image_index, int * count, int * stat)
 {
     scorep_region scorep_r = scorep_region_43;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         scorep_real_43(token, index, image_index, count, stat);
         return;
 
@@ -1876,7 +1876,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_44(_Bool repeat
 void __wrap__gfortran_caf_random_init(_Bool repeatable, _Bool image_distinct)
 {
     scorep_region scorep_r = scorep_region_44;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         scorep_real_44(repeatable, image_distinct);
         return;
 

@@ -87,7 +87,7 @@ static __attribute__((used)) _Bool scorep_libwrap_rt_0(gfc_descriptor_t * desc)
 {
     scorep_region scorep_r = scorep_region_0;
     if (__builtin_expect(scorep_real_0 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_0(desc);
 
     }
@@ -129,7 +129,7 @@ static __attribute__((used)) void scorep_libwrap_rt_1(int * argc, char *** argv)
 {
     scorep_region scorep_r = scorep_region_1;
     if (__builtin_expect(scorep_real_1 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         scorep_real_1(argc, argv);
         return;
 
@@ -174,7 +174,7 @@ static __attribute__((used)) void scorep_libwrap_rt_2(void)
 {
     scorep_region scorep_r = scorep_region_2;
     if (__builtin_expect(scorep_real_2 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         scorep_real_2();
         return;
 
@@ -217,7 +217,7 @@ static __attribute__((used)) int scorep_libwrap_rt_3(int distance)
 {
     scorep_region scorep_r = scorep_region_3;
     if (__builtin_expect(scorep_real_3 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_3(distance);
 
     }
@@ -258,7 +258,7 @@ static __attribute__((used)) int scorep_libwrap_rt_4(int distance, int failed)
 {
     scorep_region scorep_r = scorep_region_4;
     if (__builtin_expect(scorep_real_4 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_4(distance, failed);
 
     }
@@ -301,7 +301,7 @@ static __attribute__((used)) void scorep_libwrap_rt_5(size_t size, caf_register_
 {
     scorep_region scorep_r = scorep_region_5;
     if (__builtin_expect(scorep_real_5 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         scorep_real_5(size, type, token, desc, stat, errmsg, errmsg_len);
         return;
 
@@ -346,7 +346,7 @@ static __attribute__((used)) void scorep_libwrap_rt_6(caf_token_t * token, int t
 {
     scorep_region scorep_r = scorep_region_6;
     if (__builtin_expect(scorep_real_6 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         scorep_real_6(token, type, stat, errmsg, errmsg_len);
         return;
 
@@ -577,7 +577,7 @@ static __attribute__((used)) int scorep_libwrap_rt_13(caf_token_t token, int ima
 {
     scorep_region scorep_r = scorep_region_13;
     if (__builtin_expect(scorep_real_13 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_13(token, image_index, refs);
 
     }
@@ -620,7 +620,7 @@ static __attribute__((used)) void scorep_libwrap_rt_14(gfc_descriptor_t * a, int
 {
     scorep_region scorep_r = scorep_region_14;
     if (__builtin_expect(scorep_real_14 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         scorep_real_14(a, source_image, stat, errmsg, errmsg_len);
         return;
 
@@ -665,7 +665,7 @@ static __attribute__((used)) void scorep_libwrap_rt_15(gfc_descriptor_t * a, int
 {
     scorep_region scorep_r = scorep_region_15;
     if (__builtin_expect(scorep_real_15 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         scorep_real_15(a, result_image, stat, errmsg, a_len, errmsg_len);
         return;
 
@@ -710,7 +710,7 @@ static __attribute__((used)) void scorep_libwrap_rt_16(gfc_descriptor_t * a, int
 {
     scorep_region scorep_r = scorep_region_16;
     if (__builtin_expect(scorep_real_16 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         scorep_real_16(a, result_image, stat, errmsg, a_len, errmsg_len);
         return;
 
@@ -755,7 +755,7 @@ static __attribute__((used)) void scorep_libwrap_rt_17(gfc_descriptor_t * a, voi
 {
     scorep_region scorep_r = scorep_region_17;
     if (__builtin_expect(scorep_real_17 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         scorep_real_17(a, opr, opr_flags, result_image, stat, errmsg, a_len, errmsg_len);
         return;
 
@@ -800,7 +800,7 @@ static __attribute__((used)) void scorep_libwrap_rt_18(gfc_descriptor_t * a, int
 {
     scorep_region scorep_r = scorep_region_18;
     if (__builtin_expect(scorep_real_18 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         scorep_real_18(a, result_image, stat, errmsg, errmsg_len);
         return;
 
@@ -845,7 +845,7 @@ static __attribute__((used)) void scorep_libwrap_rt_19(int * stat, char * errmsg
 {
     scorep_region scorep_r = scorep_region_19;
     if (__builtin_expect(scorep_real_19 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         scorep_real_19(stat, errmsg, errmsg_len);
         return;
 
@@ -890,7 +890,7 @@ static __attribute__((used)) void scorep_libwrap_rt_20(int count, int images[], 
 {
     scorep_region scorep_r = scorep_region_20;
     if (__builtin_expect(scorep_real_20 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         scorep_real_20(count, images, stat, errmsg, errmsg_len);
         return;
 
@@ -933,7 +933,7 @@ static __attribute__((used)) void scorep_libwrap_rt_21(int * stat, char * errmsg
 {
     scorep_region scorep_r = scorep_region_21;
     if (__builtin_expect(scorep_real_21 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         scorep_real_21(stat, errmsg, errmsg_len);
         return;
 
@@ -978,7 +978,7 @@ static __attribute__((used)) void scorep_libwrap_rt_22(const char * string, char
 {
     scorep_region scorep_r = scorep_region_22;
     if (__builtin_expect(scorep_real_22 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         scorep_real_22(string, len, quiet);
         return;
 
@@ -1023,7 +1023,7 @@ static __attribute__((used)) void scorep_libwrap_rt_23(int stop_code, _Bool quie
 {
     scorep_region scorep_r = scorep_region_23;
     if (__builtin_expect(scorep_real_23 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         scorep_real_23(stop_code, quiet);
         return;
 
@@ -1068,7 +1068,7 @@ static __attribute__((used)) void scorep_libwrap_rt_24(const char * string, char
 {
     scorep_region scorep_r = scorep_region_24;
     if (__builtin_expect(scorep_real_24 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         scorep_real_24(string, len, quiet);
         return;
 
@@ -1113,7 +1113,7 @@ static __attribute__((used)) void scorep_libwrap_rt_25(int error, _Bool quiet)
 {
     scorep_region scorep_r = scorep_region_25;
     if (__builtin_expect(scorep_real_25 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         scorep_real_25(error, quiet);
         return;
 
@@ -1158,7 +1158,7 @@ static __attribute__((used)) void scorep_libwrap_rt_26(void)
 {
     scorep_region scorep_r = scorep_region_26;
     if (__builtin_expect(scorep_real_26 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         scorep_real_26();
         return;
 
@@ -1201,7 +1201,7 @@ static __attribute__((used)) void scorep_libwrap_rt_27(int team_no, caf_team_t *
 {
     scorep_region scorep_r = scorep_region_27;
     if (__builtin_expect(scorep_real_27 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         scorep_real_27(team_no, team, new_index);
         return;
 
@@ -1245,7 +1245,7 @@ static __attribute__((used)) void scorep_libwrap_rt_28(caf_team_t * team, int co
 {
     scorep_region scorep_r = scorep_region_28;
     if (__builtin_expect(scorep_real_28 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         scorep_real_28(team, coselector);
         return;
 
@@ -1289,7 +1289,7 @@ static __attribute__((used)) void scorep_libwrap_rt_29(caf_team_t * team)
 {
     scorep_region scorep_r = scorep_region_29;
     if (__builtin_expect(scorep_real_29 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         scorep_real_29(team);
         return;
 
@@ -1334,7 +1334,7 @@ static __attribute__((used)) void scorep_libwrap_rt_30(caf_team_t * team, int un
 {
     scorep_region scorep_r = scorep_region_30;
     if (__builtin_expect(scorep_real_30 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         scorep_real_30(team, unused);
         return;
 
@@ -1377,7 +1377,7 @@ static __attribute__((used)) int scorep_libwrap_rt_31(caf_team_t * team)
 {
     scorep_region scorep_r = scorep_region_31;
     if (__builtin_expect(scorep_real_31 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_31(team);
 
     }
@@ -1418,7 +1418,7 @@ static __attribute__((used)) int scorep_libwrap_rt_32(int image)
 {
     scorep_region scorep_r = scorep_region_32;
     if (__builtin_expect(scorep_real_32 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_32(image);
 
     }
@@ -1459,7 +1459,7 @@ static __attribute__((used)) void scorep_libwrap_rt_33(gfc_descriptor_t * array,
 {
     scorep_region scorep_r = scorep_region_33;
     if (__builtin_expect(scorep_real_33 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         scorep_real_33(array, team, kind);
         return;
 
@@ -1502,7 +1502,7 @@ static __attribute__((used)) void scorep_libwrap_rt_34(gfc_descriptor_t * array,
 {
     scorep_region scorep_r = scorep_region_34;
     if (__builtin_expect(scorep_real_34 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         scorep_real_34(array, team, kind);
         return;
 
@@ -1670,7 +1670,7 @@ static __attribute__((used)) void scorep_libwrap_rt_39(caf_token_t token, size_t
 {
     scorep_region scorep_r = scorep_region_39;
     if (__builtin_expect(scorep_real_39 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         scorep_real_39(token, index, image_index, acquired_lock, stat, errmsg, errmsg_len);
         return;
 
@@ -1714,7 +1714,7 @@ static __attribute__((used)) void scorep_libwrap_rt_40(caf_token_t token, size_t
 {
     scorep_region scorep_r = scorep_region_40;
     if (__builtin_expect(scorep_real_40 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         scorep_real_40(token, index, image_index, stat, errmsg, errmsg_len);
         return;
 
@@ -1786,7 +1786,7 @@ static __attribute__((used)) void scorep_libwrap_rt_42(caf_token_t token, size_t
 {
     scorep_region scorep_r = scorep_region_42;
     if (__builtin_expect(scorep_real_42 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         scorep_real_42(token, index, until_count, stat, errmsg, errmsg_len);
         return;
 
@@ -1829,7 +1829,7 @@ static __attribute__((used)) void scorep_libwrap_rt_43(caf_token_t token, size_t
 {
     scorep_region scorep_r = scorep_region_43;
     if (__builtin_expect(scorep_real_43 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         scorep_real_43(token, index, image_index, count, stat);
         return;
 
@@ -1872,7 +1872,7 @@ static __attribute__((used)) void scorep_libwrap_rt_44(_Bool repeatable, _Bool i
 {
     scorep_region scorep_r = scorep_region_44;
     if (__builtin_expect(scorep_real_44 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         scorep_real_44(repeatable, image_distinct);
         return;
 

@@ -111,9 +111,10 @@ def wrapper_record(env, index, plan, mode, language, va_symbol=None):
         "call_args": call_arguments(proc, language),
         "va_symbol": va_symbol,
         "va_last": named[-1] if named else None,
-        # "end": a task's own exit of the region, instead of the skeleton's
-        # scorep_libwrap_end (the I/O adapters' exit carries the bytes done)
-        "hooks": render_hooks(env, plan, names=HOOKS + ("end",)),
+        # "begin" / "end": a task's own enter / exit of the region, instead of
+        # the skeleton's (the I/O adapters' enter carries the operation's
+        # begin, their exit the bytes done); C only
+        "hooks": render_hooks(env, plan, names=HOOKS + ("begin", "end")),
         "tasks": [u.name for u in plan.tasks],
         "role": plan.role,
     }

@@ -82,7 +82,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_0(const char 
 FILE * __wrap_fopen(const char *restrict path, const char *restrict mode)
 {
     scorep_region scorep_r = scorep_region_0;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_0(path, mode);
 
     }
@@ -125,7 +125,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_1(const char 
 FILE * __wrap_fopen64(const char *restrict path, const char *restrict mode)
 {
     scorep_region scorep_r = scorep_region_1;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_1(path, mode);
 
     }
@@ -168,7 +168,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_2(int fd, con
 FILE * __wrap_fdopen(int fd, const char * mode)
 {
     scorep_region scorep_r = scorep_region_2;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_2(fd, mode);
 
     }
@@ -207,7 +207,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_3(const char 
 FILE * __wrap_freopen(const char *restrict path, const char *restrict mode, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_3;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_3(path, mode, stream);
 
     }
@@ -246,7 +246,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_4(const char 
 FILE * __wrap_freopen64(const char *restrict path, const char *restrict mode, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_4;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_4(path, mode, stream);
 
     }
@@ -289,7 +289,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_5(void)
 FILE * __wrap_tmpfile(void)
 {
     scorep_region scorep_r = scorep_region_5;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_5();
 
     }
@@ -332,7 +332,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_6(void)
 FILE * __wrap_tmpfile64(void)
 {
     scorep_region scorep_r = scorep_region_6;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_6();
 
     }
@@ -375,7 +375,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_7(FILE * stream)
 int __wrap_fclose(FILE * stream)
 {
     scorep_region scorep_r = scorep_region_7;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_7(stream);
 
     }
@@ -414,7 +414,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_8(FILE * stream)
 int __wrap_fflush(FILE * stream)
 {
     scorep_region scorep_r = scorep_region_8;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_8(stream);
 
     }
@@ -453,7 +453,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_9(FILE * stream)
 int __wrap_fflush_unlocked(FILE * stream)
 {
     scorep_region scorep_r = scorep_region_9;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_9(stream);
 
     }
@@ -474,16 +474,18 @@ unsigned long __wrap_fread(void *restrict ptr, size_t size, size_t count, FILE *
 /* a recorded call */
 static __attribute__((noinline)) unsigned long scorep_libwrap_record_10(void *restrict ptr, size_t size, size_t count, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  (uint64_t)size * (uint64_t)count,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 (uint64_t)size * (uint64_t)count,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     unsigned long scorep_result = scorep_real_10(ptr, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
@@ -504,7 +506,7 @@ static __attribute__((noinline, cold)) unsigned long scorep_libwrap_first_10(voi
 unsigned long __wrap_fread(void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_10;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_10(ptr, size, count, stream);
 
     }
@@ -525,16 +527,18 @@ size_t __wrap_fread_unlocked(void *restrict ptr, size_t size, size_t count, FILE
 /* a recorded call */
 static __attribute__((noinline)) size_t scorep_libwrap_record_11(void *restrict ptr, size_t size, size_t count, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  (uint64_t)size * (uint64_t)count,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 (uint64_t)size * (uint64_t)count,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     size_t scorep_result = scorep_real_11(ptr, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
@@ -555,7 +559,7 @@ static __attribute__((noinline, cold)) size_t scorep_libwrap_first_11(void *rest
 size_t __wrap_fread_unlocked(void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_11;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_11(ptr, size, count, stream);
 
     }
@@ -576,16 +580,18 @@ unsigned long __wrap_fwrite(const void *restrict ptr, size_t size, size_t count,
 /* a recorded call */
 static __attribute__((noinline)) unsigned long scorep_libwrap_record_12(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  (uint64_t)size * (uint64_t)count,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 (uint64_t)size * (uint64_t)count,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     unsigned long scorep_result = scorep_real_12(ptr, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
@@ -606,7 +612,7 @@ static __attribute__((noinline, cold)) unsigned long scorep_libwrap_first_12(con
 unsigned long __wrap_fwrite(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_12;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_12(ptr, size, count, stream);
 
     }
@@ -627,16 +633,18 @@ size_t __wrap_fwrite_unlocked(const void *restrict ptr, size_t size, size_t coun
 /* a recorded call */
 static __attribute__((noinline)) size_t scorep_libwrap_record_13(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  (uint64_t)size * (uint64_t)count,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 (uint64_t)size * (uint64_t)count,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     size_t scorep_result = scorep_real_13(ptr, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
@@ -657,7 +665,7 @@ static __attribute__((noinline, cold)) size_t scorep_libwrap_first_13(const void
 size_t __wrap_fwrite_unlocked(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_13;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_13(ptr, size, count, stream);
 
     }
@@ -678,16 +686,18 @@ char * __wrap_fgets(char *restrict string, int size, FILE *restrict stream);
 /* a recorded call */
 static __attribute__((noinline)) char * scorep_libwrap_record_14(char *restrict string, int size, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  size > 0 ? (uint64_t)(size - 1) : 0,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 size > 0 ? (uint64_t)(size - 1) : 0,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     char * scorep_result = scorep_real_14(string, size, stream);
     uint64_t scorep_io_done = scorep_result != NULL ? (uint64_t)strlen(scorep_result) : 0;
@@ -708,7 +718,7 @@ static __attribute__((noinline, cold)) char * scorep_libwrap_first_14(char *rest
 char * __wrap_fgets(char *restrict string, int size, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_14;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_14(string, size, stream);
 
     }
@@ -729,16 +739,18 @@ char * __wrap_fgets_unlocked(char *restrict string, int size, FILE *restrict str
 /* a recorded call */
 static __attribute__((noinline)) char * scorep_libwrap_record_15(char *restrict string, int size, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  size > 0 ? (uint64_t)(size - 1) : 0,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 size > 0 ? (uint64_t)(size - 1) : 0,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     char * scorep_result = scorep_real_15(string, size, stream);
     uint64_t scorep_io_done = scorep_result != NULL ? (uint64_t)strlen(scorep_result) : 0;
@@ -759,7 +771,7 @@ static __attribute__((noinline, cold)) char * scorep_libwrap_first_15(char *rest
 char * __wrap_fgets_unlocked(char *restrict string, int size, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_15;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_15(string, size, stream);
 
     }
@@ -780,16 +792,18 @@ int __wrap_fputs(const char *restrict string, FILE *restrict stream);
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_16(const char *restrict string, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  (uint64_t)strlen(string),
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 (uint64_t)strlen(string),
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_16(string, stream);
     uint64_t scorep_io_done = scorep_result >= 0 ? (uint64_t)strlen(string) : 0;
@@ -810,7 +824,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_16(const char *r
 int __wrap_fputs(const char *restrict string, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_16;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_16(string, stream);
 
     }
@@ -831,16 +845,18 @@ int __wrap_fputs_unlocked(const char *restrict string, FILE *restrict stream);
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_17(const char *restrict string, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  (uint64_t)strlen(string),
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 (uint64_t)strlen(string),
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_17(string, stream);
     uint64_t scorep_io_done = scorep_result >= 0 ? (uint64_t)strlen(string) : 0;
@@ -861,7 +877,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_17(const char *r
 int __wrap_fputs_unlocked(const char *restrict string, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_17;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_17(string, stream);
 
     }
@@ -882,16 +898,18 @@ int __wrap_puts(const char * string);
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_18(const char * string, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdout);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  (uint64_t)strlen(string) + 1,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 (uint64_t)strlen(string) + 1,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_18(string);
     uint64_t scorep_io_done = scorep_result >= 0 ? (uint64_t)strlen(string) + 1 : 0;
@@ -912,7 +930,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_18(const char * 
 int __wrap_puts(const char * string)
 {
     scorep_region scorep_r = scorep_region_18;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_18(string);
 
     }
@@ -933,16 +951,18 @@ int __wrap_fgetc(FILE * stream);
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_19(FILE * stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  1,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 1,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_19(stream);
     uint64_t scorep_io_done = scorep_result != EOF;
@@ -963,7 +983,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_19(FILE * stream
 int __wrap_fgetc(FILE * stream)
 {
     scorep_region scorep_r = scorep_region_19;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_19(stream);
 
     }
@@ -984,16 +1004,18 @@ int __wrap_fgetc_unlocked(FILE * stream);
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_20(FILE * stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  1,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 1,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_20(stream);
     uint64_t scorep_io_done = scorep_result != EOF;
@@ -1014,7 +1036,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_20(FILE * stream
 int __wrap_fgetc_unlocked(FILE * stream)
 {
     scorep_region scorep_r = scorep_region_20;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_20(stream);
 
     }
@@ -1035,16 +1057,18 @@ int __wrap_getc(FILE * stream);
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_21(FILE * stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  1,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 1,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_21(stream);
     uint64_t scorep_io_done = scorep_result != EOF;
@@ -1065,7 +1089,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_21(FILE * stream
 int __wrap_getc(FILE * stream)
 {
     scorep_region scorep_r = scorep_region_21;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_21(stream);
 
     }
@@ -1086,16 +1110,18 @@ int __wrap_getc_unlocked(FILE * stream);
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_22(FILE * stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  1,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 1,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_22(stream);
     uint64_t scorep_io_done = scorep_result != EOF;
@@ -1116,7 +1142,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_22(FILE * stream
 int __wrap_getc_unlocked(FILE * stream)
 {
     scorep_region scorep_r = scorep_region_22;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_22(stream);
 
     }
@@ -1137,16 +1163,18 @@ int __wrap_getchar(void);
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_23(scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdin);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  1,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 1,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_23();
     uint64_t scorep_io_done = scorep_result != EOF;
@@ -1167,7 +1195,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_23(void)
 int __wrap_getchar(void)
 {
     scorep_region scorep_r = scorep_region_23;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_23();
 
     }
@@ -1188,16 +1216,18 @@ int __wrap_getchar_unlocked(void);
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_24(scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdin);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  1,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 1,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_24();
     uint64_t scorep_io_done = scorep_result != EOF;
@@ -1218,7 +1248,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_24(void)
 int __wrap_getchar_unlocked(void)
 {
     scorep_region scorep_r = scorep_region_24;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_24();
 
     }
@@ -1239,16 +1269,18 @@ int __wrap_fputc(int c, FILE * stream);
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_25(int c, FILE * stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  1,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 1,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_25(c, stream);
     uint64_t scorep_io_done = scorep_result != EOF;
@@ -1269,7 +1301,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_25(int c, FILE *
 int __wrap_fputc(int c, FILE * stream)
 {
     scorep_region scorep_r = scorep_region_25;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_25(c, stream);
 
     }
@@ -1290,16 +1322,18 @@ int __wrap_fputc_unlocked(int c, FILE * stream);
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_26(int c, FILE * stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  1,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 1,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_26(c, stream);
     uint64_t scorep_io_done = scorep_result != EOF;
@@ -1320,7 +1354,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_26(int c, FILE *
 int __wrap_fputc_unlocked(int c, FILE * stream)
 {
     scorep_region scorep_r = scorep_region_26;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_26(c, stream);
 
     }
@@ -1341,16 +1375,18 @@ int __wrap_putc(int c, FILE * stream);
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_27(int c, FILE * stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  1,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 1,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_27(c, stream);
     uint64_t scorep_io_done = scorep_result != EOF;
@@ -1371,7 +1407,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_27(int c, FILE *
 int __wrap_putc(int c, FILE * stream)
 {
     scorep_region scorep_r = scorep_region_27;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_27(c, stream);
 
     }
@@ -1392,16 +1428,18 @@ int __wrap_putc_unlocked(int c, FILE * stream);
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_28(int c, FILE * stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  1,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 1,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_28(c, stream);
     uint64_t scorep_io_done = scorep_result != EOF;
@@ -1422,7 +1460,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_28(int c, FILE *
 int __wrap_putc_unlocked(int c, FILE * stream)
 {
     scorep_region scorep_r = scorep_region_28;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_28(c, stream);
 
     }
@@ -1443,16 +1481,18 @@ int __wrap_putchar(int c);
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_29(int c, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdout);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  1,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 1,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_29(c);
     uint64_t scorep_io_done = scorep_result != EOF;
@@ -1473,7 +1513,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_29(int c)
 int __wrap_putchar(int c)
 {
     scorep_region scorep_r = scorep_region_29;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_29(c);
 
     }
@@ -1494,16 +1534,18 @@ int __wrap_putchar_unlocked(int c);
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_30(int c, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdout);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  1,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 1,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_30(c);
     uint64_t scorep_io_done = scorep_result != EOF;
@@ -1524,7 +1566,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_30(int c)
 int __wrap_putchar_unlocked(int c)
 {
     scorep_region scorep_r = scorep_region_30;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_30(c);
 
     }
@@ -1545,16 +1587,18 @@ __ssize_t __wrap_getline(char **restrict line, size_t *restrict n, FILE *restric
 /* a recorded call */
 static __attribute__((noinline)) __ssize_t scorep_libwrap_record_31(char **restrict line, size_t *restrict n, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  0,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 0,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     __ssize_t scorep_result = scorep_real_31(line, n, stream);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -1575,7 +1619,7 @@ static __attribute__((noinline, cold)) __ssize_t scorep_libwrap_first_31(char **
 __ssize_t __wrap_getline(char **restrict line, size_t *restrict n, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_31;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_31(line, n, stream);
 
     }
@@ -1596,16 +1640,18 @@ __ssize_t __wrap_getdelim(char **restrict line, size_t *restrict n, int delimite
 /* a recorded call */
 static __attribute__((noinline)) __ssize_t scorep_libwrap_record_32(char **restrict line, size_t *restrict n, int delimiter, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  0,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 0,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     __ssize_t scorep_result = scorep_real_32(line, n, delimiter, stream);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -1626,7 +1672,7 @@ static __attribute__((noinline, cold)) __ssize_t scorep_libwrap_first_32(char **
 __ssize_t __wrap_getdelim(char **restrict line, size_t *restrict n, int delimiter, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_32;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_32(line, n, delimiter, stream);
 
     }
@@ -1653,16 +1699,18 @@ int __wrap_fprintf(FILE *restrict stream, const char *restrict format, ...)
         return scorep_result;
 
     }
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  0,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 0,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     va_list scorep_ap;
     va_start(scorep_ap, format);
@@ -1692,16 +1740,18 @@ int __wrap_printf(const char *restrict format, ...)
         return scorep_result;
 
     }
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdout);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  0,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 0,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     va_list scorep_ap;
     va_start(scorep_ap, format);
@@ -1725,16 +1775,18 @@ int __wrap_vfprintf(FILE *restrict stream, const char *restrict format, __gnuc_v
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_35(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  0,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 0,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_35(stream, format, ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -1755,7 +1807,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_35(FILE *restric
 int __wrap_vfprintf(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap)
 {
     scorep_region scorep_r = scorep_region_35;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_35(stream, format, ap);
 
     }
@@ -1776,16 +1828,18 @@ int __wrap_vprintf(const char *restrict format, __gnuc_va_list ap);
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_36(const char *restrict format, __gnuc_va_list ap, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdout);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  0,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 0,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_36(format, ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -1806,7 +1860,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_36(const char *r
 int __wrap_vprintf(const char *restrict format, __gnuc_va_list ap)
 {
     scorep_region scorep_r = scorep_region_36;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_36(format, ap);
 
     }
@@ -1899,7 +1953,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_39(FILE *restric
 int __wrap___isoc99_vfscanf(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap)
 {
     scorep_region scorep_r = scorep_region_39;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_39(stream, format, ap);
 
     }
@@ -1938,7 +1992,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_40(const char *r
 int __wrap___isoc99_vscanf(const char *restrict format, __gnuc_va_list ap)
 {
     scorep_region scorep_r = scorep_region_40;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_40(format, ap);
 
     }
@@ -1980,7 +2034,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_41(FILE * stream
 int __wrap_fseek(FILE * stream, long offset, int whence)
 {
     scorep_region scorep_r = scorep_region_41;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_41(stream, offset, whence);
 
     }
@@ -2022,7 +2076,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_42(FILE * stream
 int __wrap_fseeko(FILE * stream, __off_t offset, int whence)
 {
     scorep_region scorep_r = scorep_region_42;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_42(stream, offset, whence);
 
     }
@@ -2064,7 +2118,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_43(FILE * stream
 int __wrap_fseeko64(FILE * stream, __off64_t offset, int whence)
 {
     scorep_region scorep_r = scorep_region_43;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_43(stream, offset, whence);
 
     }
@@ -2103,7 +2157,7 @@ static __attribute__((noinline, cold)) long scorep_libwrap_first_44(FILE * strea
 long __wrap_ftell(FILE * stream)
 {
     scorep_region scorep_r = scorep_region_44;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_44(stream);
 
     }
@@ -2142,7 +2196,7 @@ static __attribute__((noinline, cold)) __off_t scorep_libwrap_first_45(FILE * st
 __off_t __wrap_ftello(FILE * stream)
 {
     scorep_region scorep_r = scorep_region_45;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_45(stream);
 
     }
@@ -2181,7 +2235,7 @@ static __attribute__((noinline, cold)) __off64_t scorep_libwrap_first_46(FILE * 
 __off64_t __wrap_ftello64(FILE * stream)
 {
     scorep_region scorep_r = scorep_region_46;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_46(stream);
 
     }
@@ -2220,7 +2274,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_47(FILE * strea
 void __wrap_rewind(FILE * stream)
 {
     scorep_region scorep_r = scorep_region_47;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         scorep_real_47(stream);
         return;
 
@@ -2261,7 +2315,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_48(FILE *restric
 int __wrap_fgetpos(FILE *restrict stream, fpos_t *restrict pos)
 {
     scorep_region scorep_r = scorep_region_48;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_48(stream, pos);
 
     }
@@ -2300,7 +2354,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_49(FILE *restric
 int __wrap_fgetpos64(FILE *restrict stream, fpos64_t *restrict pos)
 {
     scorep_region scorep_r = scorep_region_49;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_49(stream, pos);
 
     }
@@ -2339,7 +2393,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_50(FILE * stream
 int __wrap_fsetpos(FILE * stream, const fpos_t * pos)
 {
     scorep_region scorep_r = scorep_region_50;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_50(stream, pos);
 
     }
@@ -2378,7 +2432,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_51(FILE * stream
 int __wrap_fsetpos64(FILE * stream, const fpos64_t * pos)
 {
     scorep_region scorep_r = scorep_region_51;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_51(stream, pos);
 
     }
@@ -2405,16 +2459,18 @@ int __wrap___fprintf_chk(FILE *restrict stream, int flag, const char *restrict f
         return scorep_result;
 
     }
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  0,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 0,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     va_list scorep_ap;
     va_start(scorep_ap, format);
@@ -2444,16 +2500,18 @@ int __wrap___printf_chk(int flag, const char *restrict format, ...)
         return scorep_result;
 
     }
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdout);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  0,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 0,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     va_list scorep_ap;
     va_start(scorep_ap, format);
@@ -2477,16 +2535,18 @@ int __wrap___vfprintf_chk(FILE *restrict stream, int flag, const char *restrict 
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_54(FILE *restrict stream, int flag, const char *restrict format, __gnuc_va_list ap, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  0,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 0,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_54(stream, flag, format, ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -2507,7 +2567,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_54(FILE *restric
 int __wrap___vfprintf_chk(FILE *restrict stream, int flag, const char *restrict format, __gnuc_va_list ap)
 {
     scorep_region scorep_r = scorep_region_54;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_54(stream, flag, format, ap);
 
     }
@@ -2528,16 +2588,18 @@ int __wrap___vprintf_chk(int flag, const char *restrict format, __gnuc_va_list a
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_55(int flag, const char *restrict format, __gnuc_va_list ap, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdout);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  0,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 0,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_55(flag, format, ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -2558,7 +2620,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_55(int flag, con
 int __wrap___vprintf_chk(int flag, const char *restrict format, __gnuc_va_list ap)
 {
     scorep_region scorep_r = scorep_region_55;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_55(flag, format, ap);
 
     }
@@ -2579,16 +2641,18 @@ char * __wrap___fgets_chk(char *restrict string, size_t buflen, int size, FILE *
 /* a recorded call */
 static __attribute__((noinline)) char * scorep_libwrap_record_56(char *restrict string, size_t buflen, int size, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  size > 0 ? (uint64_t)(size - 1) : 0,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 size > 0 ? (uint64_t)(size - 1) : 0,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     char * scorep_result = scorep_real_56(string, buflen, size, stream);
     uint64_t scorep_io_done = scorep_result != NULL ? (uint64_t)strlen(scorep_result) : 0;
@@ -2609,7 +2673,7 @@ static __attribute__((noinline, cold)) char * scorep_libwrap_first_56(char *rest
 char * __wrap___fgets_chk(char *restrict string, size_t buflen, int size, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_56;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_56(string, buflen, size, stream);
 
     }
@@ -2630,16 +2694,18 @@ char * __wrap___fgets_unlocked_chk(char *restrict string, size_t buflen, int siz
 /* a recorded call */
 static __attribute__((noinline)) char * scorep_libwrap_record_57(char *restrict string, size_t buflen, int size, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  size > 0 ? (uint64_t)(size - 1) : 0,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 size > 0 ? (uint64_t)(size - 1) : 0,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     char * scorep_result = scorep_real_57(string, buflen, size, stream);
     uint64_t scorep_io_done = scorep_result != NULL ? (uint64_t)strlen(scorep_result) : 0;
@@ -2660,7 +2726,7 @@ static __attribute__((noinline, cold)) char * scorep_libwrap_first_57(char *rest
 char * __wrap___fgets_unlocked_chk(char *restrict string, size_t buflen, int size, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_57;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_57(string, buflen, size, stream);
 
     }
@@ -2681,16 +2747,18 @@ size_t __wrap___fread_chk(void *restrict ptr, size_t buflen, size_t size, size_t
 /* a recorded call */
 static __attribute__((noinline)) size_t scorep_libwrap_record_58(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  (uint64_t)size * (uint64_t)count,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 (uint64_t)size * (uint64_t)count,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     size_t scorep_result = scorep_real_58(ptr, buflen, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
@@ -2711,7 +2779,7 @@ static __attribute__((noinline, cold)) size_t scorep_libwrap_first_58(void *rest
 size_t __wrap___fread_chk(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_58;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_58(ptr, buflen, size, count, stream);
 
     }
@@ -2732,16 +2800,18 @@ size_t __wrap___fread_unlocked_chk(void *restrict ptr, size_t buflen, size_t siz
 /* a recorded call */
 static __attribute__((noinline)) size_t scorep_libwrap_record_59(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  (uint64_t)size * (uint64_t)count,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 (uint64_t)size * (uint64_t)count,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     size_t scorep_result = scorep_real_59(ptr, buflen, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
@@ -2762,7 +2832,7 @@ static __attribute__((noinline, cold)) size_t scorep_libwrap_first_59(void *rest
 size_t __wrap___fread_unlocked_chk(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream)
 {
     scorep_region scorep_r = scorep_region_59;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_59(ptr, buflen, size, count, stream);
 
     }

@@ -89,7 +89,7 @@ static __attribute__((used)) FILE * scorep_libwrap_rt_0(const char *restrict pat
 {
     scorep_region scorep_r = scorep_region_0;
     if (__builtin_expect(scorep_real_0 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_0(path, mode);
 
     }
@@ -132,7 +132,7 @@ static __attribute__((used)) FILE * scorep_libwrap_rt_1(const char *restrict pat
 {
     scorep_region scorep_r = scorep_region_1;
     if (__builtin_expect(scorep_real_1 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_1(path, mode);
 
     }
@@ -175,7 +175,7 @@ static __attribute__((used)) FILE * scorep_libwrap_rt_2(int fd, const char * mod
 {
     scorep_region scorep_r = scorep_region_2;
     if (__builtin_expect(scorep_real_2 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_2(fd, mode);
 
     }
@@ -214,7 +214,7 @@ static __attribute__((used)) FILE * scorep_libwrap_rt_3(const char *restrict pat
 {
     scorep_region scorep_r = scorep_region_3;
     if (__builtin_expect(scorep_real_3 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_3(path, mode, stream);
 
     }
@@ -253,7 +253,7 @@ static __attribute__((used)) FILE * scorep_libwrap_rt_4(const char *restrict pat
 {
     scorep_region scorep_r = scorep_region_4;
     if (__builtin_expect(scorep_real_4 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_4(path, mode, stream);
 
     }
@@ -296,7 +296,7 @@ static __attribute__((used)) FILE * scorep_libwrap_rt_5(void)
 {
     scorep_region scorep_r = scorep_region_5;
     if (__builtin_expect(scorep_real_5 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_5();
 
     }
@@ -339,7 +339,7 @@ static __attribute__((used)) FILE * scorep_libwrap_rt_6(void)
 {
     scorep_region scorep_r = scorep_region_6;
     if (__builtin_expect(scorep_real_6 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_6();
 
     }
@@ -382,7 +382,7 @@ static __attribute__((used)) int scorep_libwrap_rt_7(FILE * stream)
 {
     scorep_region scorep_r = scorep_region_7;
     if (__builtin_expect(scorep_real_7 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_7(stream);
 
     }
@@ -421,7 +421,7 @@ static __attribute__((used)) int scorep_libwrap_rt_8(FILE * stream)
 {
     scorep_region scorep_r = scorep_region_8;
     if (__builtin_expect(scorep_real_8 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_8(stream);
 
     }
@@ -460,7 +460,7 @@ static __attribute__((used)) int scorep_libwrap_rt_9(FILE * stream)
 {
     scorep_region scorep_r = scorep_region_9;
     if (__builtin_expect(scorep_real_9 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_9(stream);
 
     }
@@ -478,16 +478,18 @@ static __attribute__((used)) unsigned long scorep_libwrap_rt_10(void *restrict p
 /* a recorded call */
 static __attribute__((noinline)) unsigned long scorep_libwrap_record_10(void *restrict ptr, size_t size, size_t count, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  (uint64_t)size * (uint64_t)count,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 (uint64_t)size * (uint64_t)count,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     unsigned long scorep_result = scorep_real_10(ptr, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
@@ -511,7 +513,7 @@ static __attribute__((used)) unsigned long scorep_libwrap_rt_10(void *restrict p
 {
     scorep_region scorep_r = scorep_region_10;
     if (__builtin_expect(scorep_real_10 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_10(ptr, size, count, stream);
 
     }
@@ -529,16 +531,18 @@ static __attribute__((used)) size_t scorep_libwrap_rt_11(void *restrict ptr, siz
 /* a recorded call */
 static __attribute__((noinline)) size_t scorep_libwrap_record_11(void *restrict ptr, size_t size, size_t count, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  (uint64_t)size * (uint64_t)count,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 (uint64_t)size * (uint64_t)count,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     size_t scorep_result = scorep_real_11(ptr, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
@@ -562,7 +566,7 @@ static __attribute__((used)) size_t scorep_libwrap_rt_11(void *restrict ptr, siz
 {
     scorep_region scorep_r = scorep_region_11;
     if (__builtin_expect(scorep_real_11 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_11(ptr, size, count, stream);
 
     }
@@ -580,16 +584,18 @@ static __attribute__((used)) unsigned long scorep_libwrap_rt_12(const void *rest
 /* a recorded call */
 static __attribute__((noinline)) unsigned long scorep_libwrap_record_12(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  (uint64_t)size * (uint64_t)count,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 (uint64_t)size * (uint64_t)count,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     unsigned long scorep_result = scorep_real_12(ptr, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
@@ -613,7 +619,7 @@ static __attribute__((used)) unsigned long scorep_libwrap_rt_12(const void *rest
 {
     scorep_region scorep_r = scorep_region_12;
     if (__builtin_expect(scorep_real_12 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_12(ptr, size, count, stream);
 
     }
@@ -631,16 +637,18 @@ static __attribute__((used)) size_t scorep_libwrap_rt_13(const void *restrict pt
 /* a recorded call */
 static __attribute__((noinline)) size_t scorep_libwrap_record_13(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  (uint64_t)size * (uint64_t)count,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 (uint64_t)size * (uint64_t)count,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     size_t scorep_result = scorep_real_13(ptr, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
@@ -664,7 +672,7 @@ static __attribute__((used)) size_t scorep_libwrap_rt_13(const void *restrict pt
 {
     scorep_region scorep_r = scorep_region_13;
     if (__builtin_expect(scorep_real_13 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_13(ptr, size, count, stream);
 
     }
@@ -682,16 +690,18 @@ static __attribute__((used)) char * scorep_libwrap_rt_14(char *restrict string, 
 /* a recorded call */
 static __attribute__((noinline)) char * scorep_libwrap_record_14(char *restrict string, int size, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  size > 0 ? (uint64_t)(size - 1) : 0,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 size > 0 ? (uint64_t)(size - 1) : 0,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     char * scorep_result = scorep_real_14(string, size, stream);
     uint64_t scorep_io_done = scorep_result != NULL ? (uint64_t)strlen(scorep_result) : 0;
@@ -715,7 +725,7 @@ static __attribute__((used)) char * scorep_libwrap_rt_14(char *restrict string, 
 {
     scorep_region scorep_r = scorep_region_14;
     if (__builtin_expect(scorep_real_14 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_14(string, size, stream);
 
     }
@@ -733,16 +743,18 @@ static __attribute__((used)) char * scorep_libwrap_rt_15(char *restrict string, 
 /* a recorded call */
 static __attribute__((noinline)) char * scorep_libwrap_record_15(char *restrict string, int size, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  size > 0 ? (uint64_t)(size - 1) : 0,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 size > 0 ? (uint64_t)(size - 1) : 0,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     char * scorep_result = scorep_real_15(string, size, stream);
     uint64_t scorep_io_done = scorep_result != NULL ? (uint64_t)strlen(scorep_result) : 0;
@@ -766,7 +778,7 @@ static __attribute__((used)) char * scorep_libwrap_rt_15(char *restrict string, 
 {
     scorep_region scorep_r = scorep_region_15;
     if (__builtin_expect(scorep_real_15 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_15(string, size, stream);
 
     }
@@ -784,16 +796,18 @@ static __attribute__((used)) int scorep_libwrap_rt_16(const char *restrict strin
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_16(const char *restrict string, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  (uint64_t)strlen(string),
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 (uint64_t)strlen(string),
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_16(string, stream);
     uint64_t scorep_io_done = scorep_result >= 0 ? (uint64_t)strlen(string) : 0;
@@ -817,7 +831,7 @@ static __attribute__((used)) int scorep_libwrap_rt_16(const char *restrict strin
 {
     scorep_region scorep_r = scorep_region_16;
     if (__builtin_expect(scorep_real_16 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_16(string, stream);
 
     }
@@ -835,16 +849,18 @@ static __attribute__((used)) int scorep_libwrap_rt_17(const char *restrict strin
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_17(const char *restrict string, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  (uint64_t)strlen(string),
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 (uint64_t)strlen(string),
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_17(string, stream);
     uint64_t scorep_io_done = scorep_result >= 0 ? (uint64_t)strlen(string) : 0;
@@ -868,7 +884,7 @@ static __attribute__((used)) int scorep_libwrap_rt_17(const char *restrict strin
 {
     scorep_region scorep_r = scorep_region_17;
     if (__builtin_expect(scorep_real_17 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_17(string, stream);
 
     }
@@ -886,16 +902,18 @@ static __attribute__((used)) int scorep_libwrap_rt_18(const char * string);
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_18(const char * string, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdout);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  (uint64_t)strlen(string) + 1,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 (uint64_t)strlen(string) + 1,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_18(string);
     uint64_t scorep_io_done = scorep_result >= 0 ? (uint64_t)strlen(string) + 1 : 0;
@@ -919,7 +937,7 @@ static __attribute__((used)) int scorep_libwrap_rt_18(const char * string)
 {
     scorep_region scorep_r = scorep_region_18;
     if (__builtin_expect(scorep_real_18 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_18(string);
 
     }
@@ -937,16 +955,18 @@ static __attribute__((used)) int scorep_libwrap_rt_19(FILE * stream);
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_19(FILE * stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  1,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 1,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_19(stream);
     uint64_t scorep_io_done = scorep_result != EOF;
@@ -970,7 +990,7 @@ static __attribute__((used)) int scorep_libwrap_rt_19(FILE * stream)
 {
     scorep_region scorep_r = scorep_region_19;
     if (__builtin_expect(scorep_real_19 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_19(stream);
 
     }
@@ -988,16 +1008,18 @@ static __attribute__((used)) int scorep_libwrap_rt_20(FILE * stream);
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_20(FILE * stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  1,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 1,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_20(stream);
     uint64_t scorep_io_done = scorep_result != EOF;
@@ -1021,7 +1043,7 @@ static __attribute__((used)) int scorep_libwrap_rt_20(FILE * stream)
 {
     scorep_region scorep_r = scorep_region_20;
     if (__builtin_expect(scorep_real_20 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_20(stream);
 
     }
@@ -1039,16 +1061,18 @@ static __attribute__((used)) int scorep_libwrap_rt_21(FILE * stream);
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_21(FILE * stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  1,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 1,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_21(stream);
     uint64_t scorep_io_done = scorep_result != EOF;
@@ -1072,7 +1096,7 @@ static __attribute__((used)) int scorep_libwrap_rt_21(FILE * stream)
 {
     scorep_region scorep_r = scorep_region_21;
     if (__builtin_expect(scorep_real_21 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_21(stream);
 
     }
@@ -1090,16 +1114,18 @@ static __attribute__((used)) int scorep_libwrap_rt_22(FILE * stream);
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_22(FILE * stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  1,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 1,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_22(stream);
     uint64_t scorep_io_done = scorep_result != EOF;
@@ -1123,7 +1149,7 @@ static __attribute__((used)) int scorep_libwrap_rt_22(FILE * stream)
 {
     scorep_region scorep_r = scorep_region_22;
     if (__builtin_expect(scorep_real_22 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_22(stream);
 
     }
@@ -1141,16 +1167,18 @@ static __attribute__((used)) int scorep_libwrap_rt_23(void);
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_23(scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdin);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  1,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 1,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_23();
     uint64_t scorep_io_done = scorep_result != EOF;
@@ -1174,7 +1202,7 @@ static __attribute__((used)) int scorep_libwrap_rt_23(void)
 {
     scorep_region scorep_r = scorep_region_23;
     if (__builtin_expect(scorep_real_23 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_23();
 
     }
@@ -1192,16 +1220,18 @@ static __attribute__((used)) int scorep_libwrap_rt_24(void);
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_24(scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdin);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  1,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 1,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_24();
     uint64_t scorep_io_done = scorep_result != EOF;
@@ -1225,7 +1255,7 @@ static __attribute__((used)) int scorep_libwrap_rt_24(void)
 {
     scorep_region scorep_r = scorep_region_24;
     if (__builtin_expect(scorep_real_24 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_24();
 
     }
@@ -1243,16 +1273,18 @@ static __attribute__((used)) int scorep_libwrap_rt_25(int c, FILE * stream);
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_25(int c, FILE * stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  1,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 1,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_25(c, stream);
     uint64_t scorep_io_done = scorep_result != EOF;
@@ -1276,7 +1308,7 @@ static __attribute__((used)) int scorep_libwrap_rt_25(int c, FILE * stream)
 {
     scorep_region scorep_r = scorep_region_25;
     if (__builtin_expect(scorep_real_25 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_25(c, stream);
 
     }
@@ -1294,16 +1326,18 @@ static __attribute__((used)) int scorep_libwrap_rt_26(int c, FILE * stream);
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_26(int c, FILE * stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  1,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 1,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_26(c, stream);
     uint64_t scorep_io_done = scorep_result != EOF;
@@ -1327,7 +1361,7 @@ static __attribute__((used)) int scorep_libwrap_rt_26(int c, FILE * stream)
 {
     scorep_region scorep_r = scorep_region_26;
     if (__builtin_expect(scorep_real_26 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_26(c, stream);
 
     }
@@ -1345,16 +1379,18 @@ static __attribute__((used)) int scorep_libwrap_rt_27(int c, FILE * stream);
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_27(int c, FILE * stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  1,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 1,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_27(c, stream);
     uint64_t scorep_io_done = scorep_result != EOF;
@@ -1378,7 +1414,7 @@ static __attribute__((used)) int scorep_libwrap_rt_27(int c, FILE * stream)
 {
     scorep_region scorep_r = scorep_region_27;
     if (__builtin_expect(scorep_real_27 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_27(c, stream);
 
     }
@@ -1396,16 +1432,18 @@ static __attribute__((used)) int scorep_libwrap_rt_28(int c, FILE * stream);
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_28(int c, FILE * stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  1,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 1,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_28(c, stream);
     uint64_t scorep_io_done = scorep_result != EOF;
@@ -1429,7 +1467,7 @@ static __attribute__((used)) int scorep_libwrap_rt_28(int c, FILE * stream)
 {
     scorep_region scorep_r = scorep_region_28;
     if (__builtin_expect(scorep_real_28 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_28(c, stream);
 
     }
@@ -1447,16 +1485,18 @@ static __attribute__((used)) int scorep_libwrap_rt_29(int c);
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_29(int c, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdout);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  1,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 1,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_29(c);
     uint64_t scorep_io_done = scorep_result != EOF;
@@ -1480,7 +1520,7 @@ static __attribute__((used)) int scorep_libwrap_rt_29(int c)
 {
     scorep_region scorep_r = scorep_region_29;
     if (__builtin_expect(scorep_real_29 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_29(c);
 
     }
@@ -1498,16 +1538,18 @@ static __attribute__((used)) int scorep_libwrap_rt_30(int c);
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_30(int c, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdout);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  1,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 1,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_30(c);
     uint64_t scorep_io_done = scorep_result != EOF;
@@ -1531,7 +1573,7 @@ static __attribute__((used)) int scorep_libwrap_rt_30(int c)
 {
     scorep_region scorep_r = scorep_region_30;
     if (__builtin_expect(scorep_real_30 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_30(c);
 
     }
@@ -1549,16 +1591,18 @@ static __attribute__((used)) __ssize_t scorep_libwrap_rt_31(char **restrict line
 /* a recorded call */
 static __attribute__((noinline)) __ssize_t scorep_libwrap_record_31(char **restrict line, size_t *restrict n, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  0,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 0,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     __ssize_t scorep_result = scorep_real_31(line, n, stream);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -1582,7 +1626,7 @@ static __attribute__((used)) __ssize_t scorep_libwrap_rt_31(char **restrict line
 {
     scorep_region scorep_r = scorep_region_31;
     if (__builtin_expect(scorep_real_31 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_31(line, n, stream);
 
     }
@@ -1600,16 +1644,18 @@ static __attribute__((used)) __ssize_t scorep_libwrap_rt_32(char **restrict line
 /* a recorded call */
 static __attribute__((noinline)) __ssize_t scorep_libwrap_record_32(char **restrict line, size_t *restrict n, int delimiter, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  0,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 0,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     __ssize_t scorep_result = scorep_real_32(line, n, delimiter, stream);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -1633,7 +1679,7 @@ static __attribute__((used)) __ssize_t scorep_libwrap_rt_32(char **restrict line
 {
     scorep_region scorep_r = scorep_region_32;
     if (__builtin_expect(scorep_real_32 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_32(line, n, delimiter, stream);
 
     }
@@ -1663,16 +1709,18 @@ static __attribute__((used)) int scorep_libwrap_rt_33(FILE *restrict stream, con
         return scorep_result;
 
     }
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  0,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 0,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     va_list scorep_ap;
     va_start(scorep_ap, format);
@@ -1705,16 +1753,18 @@ static __attribute__((used)) int scorep_libwrap_rt_34(const char *restrict forma
         return scorep_result;
 
     }
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdout);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  0,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 0,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     va_list scorep_ap;
     va_start(scorep_ap, format);
@@ -1735,16 +1785,18 @@ static __attribute__((used)) int scorep_libwrap_rt_35(FILE *restrict stream, con
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_35(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  0,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 0,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_35(stream, format, ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -1768,7 +1820,7 @@ static __attribute__((used)) int scorep_libwrap_rt_35(FILE *restrict stream, con
 {
     scorep_region scorep_r = scorep_region_35;
     if (__builtin_expect(scorep_real_35 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_35(stream, format, ap);
 
     }
@@ -1786,16 +1838,18 @@ static __attribute__((used)) int scorep_libwrap_rt_36(const char *restrict forma
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_36(const char *restrict format, __gnuc_va_list ap, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdout);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  0,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 0,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_36(format, ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -1819,7 +1873,7 @@ static __attribute__((used)) int scorep_libwrap_rt_36(const char *restrict forma
 {
     scorep_region scorep_r = scorep_region_36;
     if (__builtin_expect(scorep_real_36 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_36(format, ap);
 
     }
@@ -1918,7 +1972,7 @@ static __attribute__((used)) int scorep_libwrap_rt_39(FILE *restrict stream, con
 {
     scorep_region scorep_r = scorep_region_39;
     if (__builtin_expect(scorep_real_39 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_39(stream, format, ap);
 
     }
@@ -1957,7 +2011,7 @@ static __attribute__((used)) int scorep_libwrap_rt_40(const char *restrict forma
 {
     scorep_region scorep_r = scorep_region_40;
     if (__builtin_expect(scorep_real_40 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_40(format, ap);
 
     }
@@ -1999,7 +2053,7 @@ static __attribute__((used)) int scorep_libwrap_rt_41(FILE * stream, long offset
 {
     scorep_region scorep_r = scorep_region_41;
     if (__builtin_expect(scorep_real_41 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_41(stream, offset, whence);
 
     }
@@ -2041,7 +2095,7 @@ static __attribute__((used)) int scorep_libwrap_rt_42(FILE * stream, __off_t off
 {
     scorep_region scorep_r = scorep_region_42;
     if (__builtin_expect(scorep_real_42 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_42(stream, offset, whence);
 
     }
@@ -2083,7 +2137,7 @@ static __attribute__((used)) int scorep_libwrap_rt_43(FILE * stream, __off64_t o
 {
     scorep_region scorep_r = scorep_region_43;
     if (__builtin_expect(scorep_real_43 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_43(stream, offset, whence);
 
     }
@@ -2122,7 +2176,7 @@ static __attribute__((used)) long scorep_libwrap_rt_44(FILE * stream)
 {
     scorep_region scorep_r = scorep_region_44;
     if (__builtin_expect(scorep_real_44 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_44(stream);
 
     }
@@ -2161,7 +2215,7 @@ static __attribute__((used)) __off_t scorep_libwrap_rt_45(FILE * stream)
 {
     scorep_region scorep_r = scorep_region_45;
     if (__builtin_expect(scorep_real_45 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_45(stream);
 
     }
@@ -2200,7 +2254,7 @@ static __attribute__((used)) __off64_t scorep_libwrap_rt_46(FILE * stream)
 {
     scorep_region scorep_r = scorep_region_46;
     if (__builtin_expect(scorep_real_46 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_46(stream);
 
     }
@@ -2239,7 +2293,7 @@ static __attribute__((used)) void scorep_libwrap_rt_47(FILE * stream)
 {
     scorep_region scorep_r = scorep_region_47;
     if (__builtin_expect(scorep_real_47 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         scorep_real_47(stream);
         return;
 
@@ -2280,7 +2334,7 @@ static __attribute__((used)) int scorep_libwrap_rt_48(FILE *restrict stream, fpo
 {
     scorep_region scorep_r = scorep_region_48;
     if (__builtin_expect(scorep_real_48 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_48(stream, pos);
 
     }
@@ -2319,7 +2373,7 @@ static __attribute__((used)) int scorep_libwrap_rt_49(FILE *restrict stream, fpo
 {
     scorep_region scorep_r = scorep_region_49;
     if (__builtin_expect(scorep_real_49 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_49(stream, pos);
 
     }
@@ -2358,7 +2412,7 @@ static __attribute__((used)) int scorep_libwrap_rt_50(FILE * stream, const fpos_
 {
     scorep_region scorep_r = scorep_region_50;
     if (__builtin_expect(scorep_real_50 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_50(stream, pos);
 
     }
@@ -2397,7 +2451,7 @@ static __attribute__((used)) int scorep_libwrap_rt_51(FILE * stream, const fpos6
 {
     scorep_region scorep_r = scorep_region_51;
     if (__builtin_expect(scorep_real_51 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_51(stream, pos);
 
     }
@@ -2427,16 +2481,18 @@ static __attribute__((used)) int scorep_libwrap_rt_52(FILE *restrict stream, int
         return scorep_result;
 
     }
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  0,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 0,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     va_list scorep_ap;
     va_start(scorep_ap, format);
@@ -2469,16 +2525,18 @@ static __attribute__((used)) int scorep_libwrap_rt_53(int flag, const char *rest
         return scorep_result;
 
     }
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdout);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  0,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 0,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     va_list scorep_ap;
     va_start(scorep_ap, format);
@@ -2499,16 +2557,18 @@ static __attribute__((used)) int scorep_libwrap_rt_54(FILE *restrict stream, int
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_54(FILE *restrict stream, int flag, const char *restrict format, __gnuc_va_list ap, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  0,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 0,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_54(stream, flag, format, ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -2532,7 +2592,7 @@ static __attribute__((used)) int scorep_libwrap_rt_54(FILE *restrict stream, int
 {
     scorep_region scorep_r = scorep_region_54;
     if (__builtin_expect(scorep_real_54 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_54(stream, flag, format, ap);
 
     }
@@ -2550,16 +2610,18 @@ static __attribute__((used)) int scorep_libwrap_rt_55(int flag, const char *rest
 /* a recorded call */
 static __attribute__((noinline)) int scorep_libwrap_record_55(int flag, const char *restrict format, __gnuc_va_list ap, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stdout);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  0,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 0,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     int scorep_result = scorep_real_55(flag, format, ap);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -2583,7 +2645,7 @@ static __attribute__((used)) int scorep_libwrap_rt_55(int flag, const char *rest
 {
     scorep_region scorep_r = scorep_region_55;
     if (__builtin_expect(scorep_real_55 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_55(flag, format, ap);
 
     }
@@ -2601,16 +2663,18 @@ static __attribute__((used)) char * scorep_libwrap_rt_56(char *restrict string, 
 /* a recorded call */
 static __attribute__((noinline)) char * scorep_libwrap_record_56(char *restrict string, size_t buflen, int size, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  size > 0 ? (uint64_t)(size - 1) : 0,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 size > 0 ? (uint64_t)(size - 1) : 0,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     char * scorep_result = scorep_real_56(string, buflen, size, stream);
     uint64_t scorep_io_done = scorep_result != NULL ? (uint64_t)strlen(scorep_result) : 0;
@@ -2634,7 +2698,7 @@ static __attribute__((used)) char * scorep_libwrap_rt_56(char *restrict string, 
 {
     scorep_region scorep_r = scorep_region_56;
     if (__builtin_expect(scorep_real_56 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_56(string, buflen, size, stream);
 
     }
@@ -2652,16 +2716,18 @@ static __attribute__((used)) char * scorep_libwrap_rt_57(char *restrict string, 
 /* a recorded call */
 static __attribute__((noinline)) char * scorep_libwrap_record_57(char *restrict string, size_t buflen, int size, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  size > 0 ? (uint64_t)(size - 1) : 0,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 size > 0 ? (uint64_t)(size - 1) : 0,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     char * scorep_result = scorep_real_57(string, buflen, size, stream);
     uint64_t scorep_io_done = scorep_result != NULL ? (uint64_t)strlen(scorep_result) : 0;
@@ -2685,7 +2751,7 @@ static __attribute__((used)) char * scorep_libwrap_rt_57(char *restrict string, 
 {
     scorep_region scorep_r = scorep_region_57;
     if (__builtin_expect(scorep_real_57 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_57(string, buflen, size, stream);
 
     }
@@ -2703,16 +2769,18 @@ static __attribute__((used)) size_t scorep_libwrap_rt_58(void *restrict ptr, siz
 /* a recorded call */
 static __attribute__((noinline)) size_t scorep_libwrap_record_58(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  (uint64_t)size * (uint64_t)count,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 (uint64_t)size * (uint64_t)count,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     size_t scorep_result = scorep_real_58(ptr, buflen, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
@@ -2736,7 +2804,7 @@ static __attribute__((used)) size_t scorep_libwrap_rt_58(void *restrict ptr, siz
 {
     scorep_region scorep_r = scorep_region_58;
     if (__builtin_expect(scorep_real_58 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_58(ptr, buflen, size, count, stream);
 
     }
@@ -2754,16 +2822,18 @@ static __attribute__((used)) size_t scorep_libwrap_rt_59(void *restrict ptr, siz
 /* a recorded call */
 static __attribute__((noinline)) size_t scorep_libwrap_record_59(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of_stream(stream);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  (uint64_t)size * (uint64_t)count,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 (uint64_t)size * (uint64_t)count,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     size_t scorep_result = scorep_real_59(ptr, buflen, size, count, stream);
     uint64_t scorep_io_done = (uint64_t)scorep_result * (uint64_t)size;
@@ -2787,7 +2857,7 @@ static __attribute__((used)) size_t scorep_libwrap_rt_59(void *restrict ptr, siz
 {
     scorep_region scorep_r = scorep_region_59;
     if (__builtin_expect(scorep_real_59 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_59(ptr, buflen, size, count, stream);
 
     }

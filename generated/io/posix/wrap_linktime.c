@@ -82,7 +82,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_0(const char * p
 int __wrap_open(const char * path, int flags, mode_t mode)
 {
     scorep_region scorep_r = scorep_region_0;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_0(path, flags, mode);
 
     }
@@ -125,7 +125,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_1(const char * p
 int __wrap_open64(const char * path, int flags, mode_t mode)
 {
     scorep_region scorep_r = scorep_region_1;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_1(path, flags, mode);
 
     }
@@ -168,7 +168,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_2(int dirfd, con
 int __wrap_openat(int dirfd, const char * path, int flags, mode_t mode)
 {
     scorep_region scorep_r = scorep_region_2;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_2(dirfd, path, flags, mode);
 
     }
@@ -211,7 +211,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_3(int dirfd, con
 int __wrap_openat64(int dirfd, const char * path, int flags, mode_t mode)
 {
     scorep_region scorep_r = scorep_region_3;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_3(dirfd, path, flags, mode);
 
     }
@@ -254,7 +254,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_4(const char * p
 int __wrap_creat(const char * path, mode_t mode)
 {
     scorep_region scorep_r = scorep_region_4;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_4(path, mode);
 
     }
@@ -297,7 +297,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_5(const char * p
 int __wrap_creat64(const char * path, mode_t mode)
 {
     scorep_region scorep_r = scorep_region_5;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_5(path, mode);
 
     }
@@ -340,7 +340,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_6(int fd)
 int __wrap_close(int fd)
 {
     scorep_region scorep_r = scorep_region_6;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_6(fd);
 
     }
@@ -361,16 +361,18 @@ ssize_t __wrap_read(int fd, void * buf, size_t count);
 /* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_7(int fd, void * buf, size_t count, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  (uint64_t)count,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 (uint64_t)count,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     ssize_t scorep_result = scorep_real_7(fd, buf, count);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -391,7 +393,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_7(int fd, vo
 ssize_t __wrap_read(int fd, void * buf, size_t count)
 {
     scorep_region scorep_r = scorep_region_7;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_7(fd, buf, count);
 
     }
@@ -412,16 +414,18 @@ ssize_t __wrap_write(int fd, const void * buf, size_t count);
 /* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_8(int fd, const void * buf, size_t count, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  (uint64_t)count,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 (uint64_t)count,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     ssize_t scorep_result = scorep_real_8(fd, buf, count);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -442,7 +446,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_8(int fd, co
 ssize_t __wrap_write(int fd, const void * buf, size_t count)
 {
     scorep_region scorep_r = scorep_region_8;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_8(fd, buf, count);
 
     }
@@ -463,16 +467,18 @@ ssize_t __wrap_pread(int fd, void * buf, size_t count, __off_t offset);
 /* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_9(int fd, void * buf, size_t count, __off_t offset, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  (uint64_t)count,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 (uint64_t)count,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     ssize_t scorep_result = scorep_real_9(fd, buf, count, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -493,7 +499,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_9(int fd, vo
 ssize_t __wrap_pread(int fd, void * buf, size_t count, __off_t offset)
 {
     scorep_region scorep_r = scorep_region_9;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_9(fd, buf, count, offset);
 
     }
@@ -514,16 +520,18 @@ ssize_t __wrap_pread64(int fd, void * buf, size_t count, __off64_t offset);
 /* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_10(int fd, void * buf, size_t count, __off64_t offset, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  (uint64_t)count,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 (uint64_t)count,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     ssize_t scorep_result = scorep_real_10(fd, buf, count, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -544,7 +552,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_10(int fd, v
 ssize_t __wrap_pread64(int fd, void * buf, size_t count, __off64_t offset)
 {
     scorep_region scorep_r = scorep_region_10;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_10(fd, buf, count, offset);
 
     }
@@ -565,16 +573,18 @@ ssize_t __wrap_pwrite(int fd, const void * buf, size_t count, __off_t offset);
 /* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_11(int fd, const void * buf, size_t count, __off_t offset, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  (uint64_t)count,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 (uint64_t)count,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     ssize_t scorep_result = scorep_real_11(fd, buf, count, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -595,7 +605,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_11(int fd, c
 ssize_t __wrap_pwrite(int fd, const void * buf, size_t count, __off_t offset)
 {
     scorep_region scorep_r = scorep_region_11;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_11(fd, buf, count, offset);
 
     }
@@ -616,16 +626,18 @@ ssize_t __wrap_pwrite64(int fd, const void * buf, size_t count, __off64_t offset
 /* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_12(int fd, const void * buf, size_t count, __off64_t offset, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  (uint64_t)count,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 (uint64_t)count,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     ssize_t scorep_result = scorep_real_12(fd, buf, count, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -646,7 +658,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_12(int fd, c
 ssize_t __wrap_pwrite64(int fd, const void * buf, size_t count, __off64_t offset)
 {
     scorep_region scorep_r = scorep_region_12;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_12(fd, buf, count, offset);
 
     }
@@ -667,16 +679,18 @@ ssize_t __wrap_readv(int fd, const struct iovec * iov, int iovcnt);
 /* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_13(int fd, const struct iovec * iov, int iovcnt, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  scorep_io_iov_bytes(iov, iovcnt),
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 scorep_io_iov_bytes(iov, iovcnt),
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     ssize_t scorep_result = scorep_real_13(fd, iov, iovcnt);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -697,7 +711,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_13(int fd, c
 ssize_t __wrap_readv(int fd, const struct iovec * iov, int iovcnt)
 {
     scorep_region scorep_r = scorep_region_13;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_13(fd, iov, iovcnt);
 
     }
@@ -718,16 +732,18 @@ ssize_t __wrap_writev(int fd, const struct iovec * iov, int iovcnt);
 /* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_14(int fd, const struct iovec * iov, int iovcnt, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  scorep_io_iov_bytes(iov, iovcnt),
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 scorep_io_iov_bytes(iov, iovcnt),
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     ssize_t scorep_result = scorep_real_14(fd, iov, iovcnt);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -748,7 +764,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_14(int fd, c
 ssize_t __wrap_writev(int fd, const struct iovec * iov, int iovcnt)
 {
     scorep_region scorep_r = scorep_region_14;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_14(fd, iov, iovcnt);
 
     }
@@ -769,16 +785,18 @@ ssize_t __wrap_preadv(int fd, const struct iovec * iov, int iovcnt, __off_t offs
 /* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_15(int fd, const struct iovec * iov, int iovcnt, __off_t offset, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  scorep_io_iov_bytes(iov, iovcnt),
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 scorep_io_iov_bytes(iov, iovcnt),
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     ssize_t scorep_result = scorep_real_15(fd, iov, iovcnt, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -799,7 +817,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_15(int fd, c
 ssize_t __wrap_preadv(int fd, const struct iovec * iov, int iovcnt, __off_t offset)
 {
     scorep_region scorep_r = scorep_region_15;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_15(fd, iov, iovcnt, offset);
 
     }
@@ -820,16 +838,18 @@ ssize_t __wrap_preadv64(int fd, const struct iovec * iov, int iovcnt, __off64_t 
 /* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_16(int fd, const struct iovec * iov, int iovcnt, __off64_t offset, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  scorep_io_iov_bytes(iov, iovcnt),
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 scorep_io_iov_bytes(iov, iovcnt),
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     ssize_t scorep_result = scorep_real_16(fd, iov, iovcnt, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -850,7 +870,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_16(int fd, c
 ssize_t __wrap_preadv64(int fd, const struct iovec * iov, int iovcnt, __off64_t offset)
 {
     scorep_region scorep_r = scorep_region_16;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_16(fd, iov, iovcnt, offset);
 
     }
@@ -871,16 +891,18 @@ ssize_t __wrap_pwritev(int fd, const struct iovec * iov, int iovcnt, __off_t off
 /* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_17(int fd, const struct iovec * iov, int iovcnt, __off_t offset, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  scorep_io_iov_bytes(iov, iovcnt),
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 scorep_io_iov_bytes(iov, iovcnt),
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     ssize_t scorep_result = scorep_real_17(fd, iov, iovcnt, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -901,7 +923,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_17(int fd, c
 ssize_t __wrap_pwritev(int fd, const struct iovec * iov, int iovcnt, __off_t offset)
 {
     scorep_region scorep_r = scorep_region_17;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_17(fd, iov, iovcnt, offset);
 
     }
@@ -922,16 +944,18 @@ ssize_t __wrap_pwritev64(int fd, const struct iovec * iov, int iovcnt, __off64_t
 /* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_18(int fd, const struct iovec * iov, int iovcnt, __off64_t offset, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  scorep_io_iov_bytes(iov, iovcnt),
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 scorep_io_iov_bytes(iov, iovcnt),
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     ssize_t scorep_result = scorep_real_18(fd, iov, iovcnt, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -952,7 +976,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_18(int fd, c
 ssize_t __wrap_pwritev64(int fd, const struct iovec * iov, int iovcnt, __off64_t offset)
 {
     scorep_region scorep_r = scorep_region_18;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_18(fd, iov, iovcnt, offset);
 
     }
@@ -994,7 +1018,7 @@ static __attribute__((noinline, cold)) __off_t scorep_libwrap_first_19(int fd, _
 __off_t __wrap_lseek(int fd, __off_t offset, int whence)
 {
     scorep_region scorep_r = scorep_region_19;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_19(fd, offset, whence);
 
     }
@@ -1036,7 +1060,7 @@ static __attribute__((noinline, cold)) __off64_t scorep_libwrap_first_20(int fd,
 __off64_t __wrap_lseek64(int fd, __off64_t offset, int whence)
 {
     scorep_region scorep_r = scorep_region_20;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_20(fd, offset, whence);
 
     }
@@ -1075,7 +1099,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_21(int fd)
 int __wrap_fsync(int fd)
 {
     scorep_region scorep_r = scorep_region_21;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_21(fd);
 
     }
@@ -1114,7 +1138,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_22(int fd)
 int __wrap_fdatasync(int fd)
 {
     scorep_region scorep_r = scorep_region_22;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_22(fd);
 
     }
@@ -1158,7 +1182,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_23(int fd)
 int __wrap_dup(int fd)
 {
     scorep_region scorep_r = scorep_region_23;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_23(fd);
 
     }
@@ -1203,7 +1227,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_24(int fd, int n
 int __wrap_dup2(int fd, int newfd)
 {
     scorep_region scorep_r = scorep_region_24;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_24(fd, newfd);
 
     }
@@ -1248,7 +1272,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_25(int fd, int n
 int __wrap_dup3(int fd, int newfd, int flags)
 {
     scorep_region scorep_r = scorep_region_25;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_25(fd, newfd, flags);
 
     }
@@ -1292,7 +1316,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_26(int fd, int c
 int __wrap_fcntl(int fd, int cmd, void* arg)
 {
     scorep_region scorep_r = scorep_region_26;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_26(fd, cmd, arg);
 
     }
@@ -1336,7 +1360,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_27(int fd, int c
 int __wrap_fcntl64(int fd, int cmd, void* arg)
 {
     scorep_region scorep_r = scorep_region_27;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_27(fd, cmd, arg);
 
     }
@@ -1829,7 +1853,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_44(const char * 
 int __wrap___open_2(const char * path, int flags)
 {
     scorep_region scorep_r = scorep_region_44;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_44(path, flags);
 
     }
@@ -1872,7 +1896,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_45(const char * 
 int __wrap___open64_2(const char * path, int flags)
 {
     scorep_region scorep_r = scorep_region_45;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_45(path, flags);
 
     }
@@ -1915,7 +1939,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_46(int dirfd, co
 int __wrap___openat_2(int dirfd, const char * path, int flags)
 {
     scorep_region scorep_r = scorep_region_46;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_46(dirfd, path, flags);
 
     }
@@ -1958,7 +1982,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_47(int dirfd, co
 int __wrap___openat64_2(int dirfd, const char * path, int flags)
 {
     scorep_region scorep_r = scorep_region_47;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_47(dirfd, path, flags);
 
     }
@@ -1979,16 +2003,18 @@ ssize_t __wrap___read_chk(int fd, void * buf, size_t count, size_t buflen);
 /* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_48(int fd, void * buf, size_t count, size_t buflen, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  (uint64_t)count,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 (uint64_t)count,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     ssize_t scorep_result = scorep_real_48(fd, buf, count, buflen);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -2009,7 +2035,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_48(int fd, v
 ssize_t __wrap___read_chk(int fd, void * buf, size_t count, size_t buflen)
 {
     scorep_region scorep_r = scorep_region_48;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_48(fd, buf, count, buflen);
 
     }
@@ -2030,16 +2056,18 @@ ssize_t __wrap___pread_chk(int fd, void * buf, size_t count, __off_t offset, siz
 /* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_49(int fd, void * buf, size_t count, __off_t offset, size_t buflen, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  (uint64_t)count,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 (uint64_t)count,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     ssize_t scorep_result = scorep_real_49(fd, buf, count, offset, buflen);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -2060,7 +2088,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_49(int fd, v
 ssize_t __wrap___pread_chk(int fd, void * buf, size_t count, __off_t offset, size_t buflen)
 {
     scorep_region scorep_r = scorep_region_49;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_49(fd, buf, count, offset, buflen);
 
     }
@@ -2081,16 +2109,18 @@ ssize_t __wrap___pread64_chk(int fd, void * buf, size_t count, __off64_t offset,
 /* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_50(int fd, void * buf, size_t count, __off64_t offset, size_t buflen, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  (uint64_t)count,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 (uint64_t)count,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     ssize_t scorep_result = scorep_real_50(fd, buf, count, offset, buflen);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -2111,7 +2141,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_50(int fd, v
 ssize_t __wrap___pread64_chk(int fd, void * buf, size_t count, __off64_t offset, size_t buflen)
 {
     scorep_region scorep_r = scorep_region_50;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_50(fd, buf, count, offset, buflen);
 
     }

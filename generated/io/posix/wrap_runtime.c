@@ -89,7 +89,7 @@ static __attribute__((used)) int scorep_libwrap_rt_0(const char * path, int flag
 {
     scorep_region scorep_r = scorep_region_0;
     if (__builtin_expect(scorep_real_0 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_0(path, flags, mode);
 
     }
@@ -132,7 +132,7 @@ static __attribute__((used)) int scorep_libwrap_rt_1(const char * path, int flag
 {
     scorep_region scorep_r = scorep_region_1;
     if (__builtin_expect(scorep_real_1 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_1(path, flags, mode);
 
     }
@@ -175,7 +175,7 @@ static __attribute__((used)) int scorep_libwrap_rt_2(int dirfd, const char * pat
 {
     scorep_region scorep_r = scorep_region_2;
     if (__builtin_expect(scorep_real_2 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_2(dirfd, path, flags, mode);
 
     }
@@ -218,7 +218,7 @@ static __attribute__((used)) int scorep_libwrap_rt_3(int dirfd, const char * pat
 {
     scorep_region scorep_r = scorep_region_3;
     if (__builtin_expect(scorep_real_3 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_3(dirfd, path, flags, mode);
 
     }
@@ -261,7 +261,7 @@ static __attribute__((used)) int scorep_libwrap_rt_4(const char * path, mode_t m
 {
     scorep_region scorep_r = scorep_region_4;
     if (__builtin_expect(scorep_real_4 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_4(path, mode);
 
     }
@@ -304,7 +304,7 @@ static __attribute__((used)) int scorep_libwrap_rt_5(const char * path, mode_t m
 {
     scorep_region scorep_r = scorep_region_5;
     if (__builtin_expect(scorep_real_5 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_5(path, mode);
 
     }
@@ -347,7 +347,7 @@ static __attribute__((used)) int scorep_libwrap_rt_6(int fd)
 {
     scorep_region scorep_r = scorep_region_6;
     if (__builtin_expect(scorep_real_6 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_6(fd);
 
     }
@@ -365,16 +365,18 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_7(int fd, void * buf, siz
 /* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_7(int fd, void * buf, size_t count, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  (uint64_t)count,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 (uint64_t)count,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     ssize_t scorep_result = scorep_real_7(fd, buf, count);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -398,7 +400,7 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_7(int fd, void * buf, siz
 {
     scorep_region scorep_r = scorep_region_7;
     if (__builtin_expect(scorep_real_7 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_7(fd, buf, count);
 
     }
@@ -416,16 +418,18 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_8(int fd, const void * bu
 /* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_8(int fd, const void * buf, size_t count, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  (uint64_t)count,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 (uint64_t)count,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     ssize_t scorep_result = scorep_real_8(fd, buf, count);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -449,7 +453,7 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_8(int fd, const void * bu
 {
     scorep_region scorep_r = scorep_region_8;
     if (__builtin_expect(scorep_real_8 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_8(fd, buf, count);
 
     }
@@ -467,16 +471,18 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_9(int fd, void * buf, siz
 /* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_9(int fd, void * buf, size_t count, __off_t offset, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  (uint64_t)count,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 (uint64_t)count,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     ssize_t scorep_result = scorep_real_9(fd, buf, count, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -500,7 +506,7 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_9(int fd, void * buf, siz
 {
     scorep_region scorep_r = scorep_region_9;
     if (__builtin_expect(scorep_real_9 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_9(fd, buf, count, offset);
 
     }
@@ -518,16 +524,18 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_10(int fd, void * buf, si
 /* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_10(int fd, void * buf, size_t count, __off64_t offset, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  (uint64_t)count,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 (uint64_t)count,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     ssize_t scorep_result = scorep_real_10(fd, buf, count, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -551,7 +559,7 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_10(int fd, void * buf, si
 {
     scorep_region scorep_r = scorep_region_10;
     if (__builtin_expect(scorep_real_10 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_10(fd, buf, count, offset);
 
     }
@@ -569,16 +577,18 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_11(int fd, const void * b
 /* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_11(int fd, const void * buf, size_t count, __off_t offset, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  (uint64_t)count,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 (uint64_t)count,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     ssize_t scorep_result = scorep_real_11(fd, buf, count, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -602,7 +612,7 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_11(int fd, const void * b
 {
     scorep_region scorep_r = scorep_region_11;
     if (__builtin_expect(scorep_real_11 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_11(fd, buf, count, offset);
 
     }
@@ -620,16 +630,18 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_12(int fd, const void * b
 /* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_12(int fd, const void * buf, size_t count, __off64_t offset, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  (uint64_t)count,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 (uint64_t)count,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     ssize_t scorep_result = scorep_real_12(fd, buf, count, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -653,7 +665,7 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_12(int fd, const void * b
 {
     scorep_region scorep_r = scorep_region_12;
     if (__builtin_expect(scorep_real_12 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_12(fd, buf, count, offset);
 
     }
@@ -671,16 +683,18 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_13(int fd, const struct i
 /* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_13(int fd, const struct iovec * iov, int iovcnt, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  scorep_io_iov_bytes(iov, iovcnt),
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 scorep_io_iov_bytes(iov, iovcnt),
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     ssize_t scorep_result = scorep_real_13(fd, iov, iovcnt);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -704,7 +718,7 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_13(int fd, const struct i
 {
     scorep_region scorep_r = scorep_region_13;
     if (__builtin_expect(scorep_real_13 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_13(fd, iov, iovcnt);
 
     }
@@ -722,16 +736,18 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_14(int fd, const struct i
 /* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_14(int fd, const struct iovec * iov, int iovcnt, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  scorep_io_iov_bytes(iov, iovcnt),
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 scorep_io_iov_bytes(iov, iovcnt),
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     ssize_t scorep_result = scorep_real_14(fd, iov, iovcnt);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -755,7 +771,7 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_14(int fd, const struct i
 {
     scorep_region scorep_r = scorep_region_14;
     if (__builtin_expect(scorep_real_14 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_14(fd, iov, iovcnt);
 
     }
@@ -773,16 +789,18 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_15(int fd, const struct i
 /* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_15(int fd, const struct iovec * iov, int iovcnt, __off_t offset, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  scorep_io_iov_bytes(iov, iovcnt),
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 scorep_io_iov_bytes(iov, iovcnt),
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     ssize_t scorep_result = scorep_real_15(fd, iov, iovcnt, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -806,7 +824,7 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_15(int fd, const struct i
 {
     scorep_region scorep_r = scorep_region_15;
     if (__builtin_expect(scorep_real_15 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_15(fd, iov, iovcnt, offset);
 
     }
@@ -824,16 +842,18 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_16(int fd, const struct i
 /* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_16(int fd, const struct iovec * iov, int iovcnt, __off64_t offset, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  scorep_io_iov_bytes(iov, iovcnt),
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 scorep_io_iov_bytes(iov, iovcnt),
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     ssize_t scorep_result = scorep_real_16(fd, iov, iovcnt, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -857,7 +877,7 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_16(int fd, const struct i
 {
     scorep_region scorep_r = scorep_region_16;
     if (__builtin_expect(scorep_real_16 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_16(fd, iov, iovcnt, offset);
 
     }
@@ -875,16 +895,18 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_17(int fd, const struct i
 /* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_17(int fd, const struct iovec * iov, int iovcnt, __off_t offset, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  scorep_io_iov_bytes(iov, iovcnt),
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 scorep_io_iov_bytes(iov, iovcnt),
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     ssize_t scorep_result = scorep_real_17(fd, iov, iovcnt, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -908,7 +930,7 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_17(int fd, const struct i
 {
     scorep_region scorep_r = scorep_region_17;
     if (__builtin_expect(scorep_real_17 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_17(fd, iov, iovcnt, offset);
 
     }
@@ -926,16 +948,18 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_18(int fd, const struct i
 /* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_18(int fd, const struct iovec * iov, int iovcnt, __off64_t offset, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_WRITE,
-                                  scorep_io_iov_bytes(iov, iovcnt),
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_WRITE,
+                                 scorep_io_iov_bytes(iov, iovcnt),
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     ssize_t scorep_result = scorep_real_18(fd, iov, iovcnt, offset);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -959,7 +983,7 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_18(int fd, const struct i
 {
     scorep_region scorep_r = scorep_region_18;
     if (__builtin_expect(scorep_real_18 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_18(fd, iov, iovcnt, offset);
 
     }
@@ -1001,7 +1025,7 @@ static __attribute__((used)) __off_t scorep_libwrap_rt_19(int fd, __off_t offset
 {
     scorep_region scorep_r = scorep_region_19;
     if (__builtin_expect(scorep_real_19 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_19(fd, offset, whence);
 
     }
@@ -1043,7 +1067,7 @@ static __attribute__((used)) __off64_t scorep_libwrap_rt_20(int fd, __off64_t of
 {
     scorep_region scorep_r = scorep_region_20;
     if (__builtin_expect(scorep_real_20 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_20(fd, offset, whence);
 
     }
@@ -1082,7 +1106,7 @@ static __attribute__((used)) int scorep_libwrap_rt_21(int fd)
 {
     scorep_region scorep_r = scorep_region_21;
     if (__builtin_expect(scorep_real_21 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_21(fd);
 
     }
@@ -1121,7 +1145,7 @@ static __attribute__((used)) int scorep_libwrap_rt_22(int fd)
 {
     scorep_region scorep_r = scorep_region_22;
     if (__builtin_expect(scorep_real_22 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_22(fd);
 
     }
@@ -1165,7 +1189,7 @@ static __attribute__((used)) int scorep_libwrap_rt_23(int fd)
 {
     scorep_region scorep_r = scorep_region_23;
     if (__builtin_expect(scorep_real_23 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_23(fd);
 
     }
@@ -1210,7 +1234,7 @@ static __attribute__((used)) int scorep_libwrap_rt_24(int fd, int newfd)
 {
     scorep_region scorep_r = scorep_region_24;
     if (__builtin_expect(scorep_real_24 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_24(fd, newfd);
 
     }
@@ -1255,7 +1279,7 @@ static __attribute__((used)) int scorep_libwrap_rt_25(int fd, int newfd, int fla
 {
     scorep_region scorep_r = scorep_region_25;
     if (__builtin_expect(scorep_real_25 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_25(fd, newfd, flags);
 
     }
@@ -1299,7 +1323,7 @@ static __attribute__((used)) int scorep_libwrap_rt_26(int fd, int cmd, void* arg
 {
     scorep_region scorep_r = scorep_region_26;
     if (__builtin_expect(scorep_real_26 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_26(fd, cmd, arg);
 
     }
@@ -1343,7 +1367,7 @@ static __attribute__((used)) int scorep_libwrap_rt_27(int fd, int cmd, void* arg
 {
     scorep_region scorep_r = scorep_region_27;
     if (__builtin_expect(scorep_real_27 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_27(fd, cmd, arg);
 
     }
@@ -1820,7 +1844,7 @@ static __attribute__((used)) int scorep_libwrap_rt_44(const char * path, int fla
 {
     scorep_region scorep_r = scorep_region_44;
     if (__builtin_expect(scorep_real_44 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_44(path, flags);
 
     }
@@ -1863,7 +1887,7 @@ static __attribute__((used)) int scorep_libwrap_rt_45(const char * path, int fla
 {
     scorep_region scorep_r = scorep_region_45;
     if (__builtin_expect(scorep_real_45 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_45(path, flags);
 
     }
@@ -1906,7 +1930,7 @@ static __attribute__((used)) int scorep_libwrap_rt_46(int dirfd, const char * pa
 {
     scorep_region scorep_r = scorep_region_46;
     if (__builtin_expect(scorep_real_46 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_46(dirfd, path, flags);
 
     }
@@ -1949,7 +1973,7 @@ static __attribute__((used)) int scorep_libwrap_rt_47(int dirfd, const char * pa
 {
     scorep_region scorep_r = scorep_region_47;
     if (__builtin_expect(scorep_real_47 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_47(dirfd, path, flags);
 
     }
@@ -1967,16 +1991,18 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_48(int fd, void * buf, si
 /* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_48(int fd, void * buf, size_t count, size_t buflen, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  (uint64_t)count,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 (uint64_t)count,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     ssize_t scorep_result = scorep_real_48(fd, buf, count, buflen);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -2000,7 +2026,7 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_48(int fd, void * buf, si
 {
     scorep_region scorep_r = scorep_region_48;
     if (__builtin_expect(scorep_real_48 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_48(fd, buf, count, buflen);
 
     }
@@ -2018,16 +2044,18 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_49(int fd, void * buf, si
 /* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_49(int fd, void * buf, size_t count, __off_t offset, size_t buflen, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  (uint64_t)count,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 (uint64_t)count,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     ssize_t scorep_result = scorep_real_49(fd, buf, count, offset, buflen);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -2051,7 +2079,7 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_49(int fd, void * buf, si
 {
     scorep_region scorep_r = scorep_region_49;
     if (__builtin_expect(scorep_real_49 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_49(fd, buf, count, offset, buflen);
 
     }
@@ -2069,16 +2097,18 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_50(int fd, void * buf, si
 /* a recorded call */
 static __attribute__((noinline)) ssize_t scorep_libwrap_record_50(int fd, void * buf, size_t count, __off64_t offset, size_t buflen, scorep_region scorep_r)
 {
-    scorep_libwrap_begin(scorep_r);
+    scorep_libwrap_thread_depth++;
     scorep_io_handle scorep_io_h = SCOREP_INVALID_ID;
     uint64_t scorep_io_match = 0;
     if (scorep_io_operations_recorded)
         scorep_io_h = scorep_io_handle_of(fd);
     if (scorep_io_h != SCOREP_INVALID_ID && scorep_io_operation_begin_recorded) {
         scorep_io_match = scorep_io_next_match++;
-        scorep_io_operation_begin(scorep_io_h, SCOREP_IO_OP_READ,
-                                  (uint64_t)count,
-                                  scorep_io_match);
+        scorep_io_transfer_enter(scorep_r, scorep_io_h, SCOREP_IO_OP_READ,
+                                 (uint64_t)count,
+                                 scorep_io_match);
+    } else {
+        scorep_enter(scorep_r);
     }
     ssize_t scorep_result = scorep_real_50(fd, buf, count, offset, buflen);
     uint64_t scorep_io_done = scorep_result > 0 ? (uint64_t)scorep_result : 0;
@@ -2102,7 +2132,7 @@ static __attribute__((used)) ssize_t scorep_libwrap_rt_50(int fd, void * buf, si
 {
     scorep_region scorep_r = scorep_region_50;
     if (__builtin_expect(scorep_real_50 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_50(fd, buf, count, offset, buflen);
 
     }

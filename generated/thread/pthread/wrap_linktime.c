@@ -88,7 +88,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_0(pthread_t *res
 int __wrap_pthread_create(pthread_t *restrict thread, const pthread_attr_t *restrict attr, void *(*start_routine)(void *), void *restrict arg)
 {
     scorep_region scorep_r = scorep_region_0;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_0(thread, attr, start_routine, arg);
 
     }
@@ -129,7 +129,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_1(pthread_t thre
 int __wrap_pthread_join(pthread_t thread, void ** retval)
 {
     scorep_region scorep_r = scorep_region_1;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_1(thread, retval);
 
     }
@@ -170,7 +170,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_2(void * retval
 void __wrap_pthread_exit(void * retval)
 {
     scorep_region scorep_r = scorep_region_2;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         scorep_real_2(retval);
         return;
 
@@ -211,7 +211,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_3(pthread_t thre
 int __wrap_pthread_detach(pthread_t thread)
 {
     scorep_region scorep_r = scorep_region_3;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_3(thread);
 
     }
@@ -250,7 +250,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_4(pthread_mutex_
 int __wrap_pthread_mutex_lock(pthread_mutex_t * mutex)
 {
     scorep_region scorep_r = scorep_region_4;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_4(mutex);
 
     }
@@ -289,7 +289,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_5(pthread_mutex_
 int __wrap_pthread_mutex_trylock(pthread_mutex_t * mutex)
 {
     scorep_region scorep_r = scorep_region_5;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_5(mutex);
 
     }
@@ -328,7 +328,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_6(pthread_mutex_
 int __wrap_pthread_mutex_unlock(pthread_mutex_t * mutex)
 {
     scorep_region scorep_r = scorep_region_6;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_6(mutex);
 
     }
@@ -367,7 +367,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_7(pthread_cond_t
 int __wrap_pthread_cond_wait(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex)
 {
     scorep_region scorep_r = scorep_region_7;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_7(cond, mutex);
 
     }
@@ -406,7 +406,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_8(pthread_cond_t
 int __wrap_pthread_cond_timedwait(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex, const struct timespec *restrict abstime)
 {
     scorep_region scorep_r = scorep_region_8;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_8(cond, mutex, abstime);
 
     }
@@ -445,7 +445,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_9(pthread_cond_t
 int __wrap_pthread_cond_signal(pthread_cond_t * cond)
 {
     scorep_region scorep_r = scorep_region_9;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_9(cond);
 
     }
@@ -484,7 +484,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_10(pthread_cond_
 int __wrap_pthread_cond_broadcast(pthread_cond_t * cond)
 {
     scorep_region scorep_r = scorep_region_10;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_10(cond);
 
     }
@@ -523,7 +523,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_11(pthread_rwloc
 int __wrap_pthread_rwlock_rdlock(pthread_rwlock_t * rwlock)
 {
     scorep_region scorep_r = scorep_region_11;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_11(rwlock);
 
     }
@@ -562,7 +562,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_12(pthread_rwloc
 int __wrap_pthread_rwlock_tryrdlock(pthread_rwlock_t * rwlock)
 {
     scorep_region scorep_r = scorep_region_12;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_12(rwlock);
 
     }
@@ -601,7 +601,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_13(pthread_rwloc
 int __wrap_pthread_rwlock_timedrdlock(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime)
 {
     scorep_region scorep_r = scorep_region_13;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_13(rwlock, abstime);
 
     }
@@ -640,7 +640,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_14(pthread_rwloc
 int __wrap_pthread_rwlock_clockrdlock(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime)
 {
     scorep_region scorep_r = scorep_region_14;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_14(rwlock, clockid, abstime);
 
     }
@@ -679,7 +679,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_15(pthread_rwloc
 int __wrap_pthread_rwlock_wrlock(pthread_rwlock_t * rwlock)
 {
     scorep_region scorep_r = scorep_region_15;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_15(rwlock);
 
     }
@@ -718,7 +718,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_16(pthread_rwloc
 int __wrap_pthread_rwlock_trywrlock(pthread_rwlock_t * rwlock)
 {
     scorep_region scorep_r = scorep_region_16;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_16(rwlock);
 
     }
@@ -757,7 +757,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_17(pthread_rwloc
 int __wrap_pthread_rwlock_timedwrlock(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime)
 {
     scorep_region scorep_r = scorep_region_17;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_17(rwlock, abstime);
 
     }
@@ -796,7 +796,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_18(pthread_rwloc
 int __wrap_pthread_rwlock_clockwrlock(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime)
 {
     scorep_region scorep_r = scorep_region_18;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_18(rwlock, clockid, abstime);
 
     }
@@ -835,7 +835,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_19(pthread_rwloc
 int __wrap_pthread_rwlock_unlock(pthread_rwlock_t * rwlock)
 {
     scorep_region scorep_r = scorep_region_19;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_19(rwlock);
 
     }
@@ -874,7 +874,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_20(pthread_spinl
 int __wrap_pthread_spin_lock(pthread_spinlock_t * lock)
 {
     scorep_region scorep_r = scorep_region_20;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_20(lock);
 
     }
@@ -913,7 +913,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_21(pthread_spinl
 int __wrap_pthread_spin_trylock(pthread_spinlock_t * lock)
 {
     scorep_region scorep_r = scorep_region_21;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_21(lock);
 
     }
@@ -952,7 +952,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_22(pthread_spinl
 int __wrap_pthread_spin_unlock(pthread_spinlock_t * lock)
 {
     scorep_region scorep_r = scorep_region_22;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_22(lock);
 
     }
@@ -991,7 +991,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_23(pthread_barri
 int __wrap_pthread_barrier_wait(pthread_barrier_t * barrier)
 {
     scorep_region scorep_r = scorep_region_23;
-    if (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID) {
+    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
         return scorep_real_23(barrier);
 
     }

@@ -95,7 +95,7 @@ static __attribute__((used)) int scorep_libwrap_rt_0(pthread_t *restrict thread,
 {
     scorep_region scorep_r = scorep_region_0;
     if (__builtin_expect(scorep_real_0 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_0(thread, attr, start_routine, arg);
 
     }
@@ -136,7 +136,7 @@ static __attribute__((used)) int scorep_libwrap_rt_1(pthread_t thread, void ** r
 {
     scorep_region scorep_r = scorep_region_1;
     if (__builtin_expect(scorep_real_1 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_1(thread, retval);
 
     }
@@ -177,7 +177,7 @@ static __attribute__((used)) void scorep_libwrap_rt_2(void * retval)
 {
     scorep_region scorep_r = scorep_region_2;
     if (__builtin_expect(scorep_real_2 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         scorep_real_2(retval);
         return;
 
@@ -218,7 +218,7 @@ static __attribute__((used)) int scorep_libwrap_rt_3(pthread_t thread)
 {
     scorep_region scorep_r = scorep_region_3;
     if (__builtin_expect(scorep_real_3 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_3(thread);
 
     }
@@ -257,7 +257,7 @@ static __attribute__((used)) int scorep_libwrap_rt_4(pthread_mutex_t * mutex)
 {
     scorep_region scorep_r = scorep_region_4;
     if (__builtin_expect(scorep_real_4 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_4(mutex);
 
     }
@@ -296,7 +296,7 @@ static __attribute__((used)) int scorep_libwrap_rt_5(pthread_mutex_t * mutex)
 {
     scorep_region scorep_r = scorep_region_5;
     if (__builtin_expect(scorep_real_5 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_5(mutex);
 
     }
@@ -335,7 +335,7 @@ static __attribute__((used)) int scorep_libwrap_rt_6(pthread_mutex_t * mutex)
 {
     scorep_region scorep_r = scorep_region_6;
     if (__builtin_expect(scorep_real_6 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_6(mutex);
 
     }
@@ -374,7 +374,7 @@ static __attribute__((used)) int scorep_libwrap_rt_7(pthread_cond_t *restrict co
 {
     scorep_region scorep_r = scorep_region_7;
     if (__builtin_expect(scorep_real_7 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_7(cond, mutex);
 
     }
@@ -413,7 +413,7 @@ static __attribute__((used)) int scorep_libwrap_rt_8(pthread_cond_t *restrict co
 {
     scorep_region scorep_r = scorep_region_8;
     if (__builtin_expect(scorep_real_8 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_8(cond, mutex, abstime);
 
     }
@@ -452,7 +452,7 @@ static __attribute__((used)) int scorep_libwrap_rt_9(pthread_cond_t * cond)
 {
     scorep_region scorep_r = scorep_region_9;
     if (__builtin_expect(scorep_real_9 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_9(cond);
 
     }
@@ -491,7 +491,7 @@ static __attribute__((used)) int scorep_libwrap_rt_10(pthread_cond_t * cond)
 {
     scorep_region scorep_r = scorep_region_10;
     if (__builtin_expect(scorep_real_10 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_10(cond);
 
     }
@@ -530,7 +530,7 @@ static __attribute__((used)) int scorep_libwrap_rt_11(pthread_rwlock_t * rwlock)
 {
     scorep_region scorep_r = scorep_region_11;
     if (__builtin_expect(scorep_real_11 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_11(rwlock);
 
     }
@@ -569,7 +569,7 @@ static __attribute__((used)) int scorep_libwrap_rt_12(pthread_rwlock_t * rwlock)
 {
     scorep_region scorep_r = scorep_region_12;
     if (__builtin_expect(scorep_real_12 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_12(rwlock);
 
     }
@@ -608,7 +608,7 @@ static __attribute__((used)) int scorep_libwrap_rt_13(pthread_rwlock_t *restrict
 {
     scorep_region scorep_r = scorep_region_13;
     if (__builtin_expect(scorep_real_13 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_13(rwlock, abstime);
 
     }
@@ -647,7 +647,7 @@ static __attribute__((used)) int scorep_libwrap_rt_14(pthread_rwlock_t *restrict
 {
     scorep_region scorep_r = scorep_region_14;
     if (__builtin_expect(scorep_real_14 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_14(rwlock, clockid, abstime);
 
     }
@@ -686,7 +686,7 @@ static __attribute__((used)) int scorep_libwrap_rt_15(pthread_rwlock_t * rwlock)
 {
     scorep_region scorep_r = scorep_region_15;
     if (__builtin_expect(scorep_real_15 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_15(rwlock);
 
     }
@@ -725,7 +725,7 @@ static __attribute__((used)) int scorep_libwrap_rt_16(pthread_rwlock_t * rwlock)
 {
     scorep_region scorep_r = scorep_region_16;
     if (__builtin_expect(scorep_real_16 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_16(rwlock);
 
     }
@@ -764,7 +764,7 @@ static __attribute__((used)) int scorep_libwrap_rt_17(pthread_rwlock_t *restrict
 {
     scorep_region scorep_r = scorep_region_17;
     if (__builtin_expect(scorep_real_17 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_17(rwlock, abstime);
 
     }
@@ -803,7 +803,7 @@ static __attribute__((used)) int scorep_libwrap_rt_18(pthread_rwlock_t *restrict
 {
     scorep_region scorep_r = scorep_region_18;
     if (__builtin_expect(scorep_real_18 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_18(rwlock, clockid, abstime);
 
     }
@@ -842,7 +842,7 @@ static __attribute__((used)) int scorep_libwrap_rt_19(pthread_rwlock_t * rwlock)
 {
     scorep_region scorep_r = scorep_region_19;
     if (__builtin_expect(scorep_real_19 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_19(rwlock);
 
     }
@@ -881,7 +881,7 @@ static __attribute__((used)) int scorep_libwrap_rt_20(pthread_spinlock_t * lock)
 {
     scorep_region scorep_r = scorep_region_20;
     if (__builtin_expect(scorep_real_20 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_20(lock);
 
     }
@@ -920,7 +920,7 @@ static __attribute__((used)) int scorep_libwrap_rt_21(pthread_spinlock_t * lock)
 {
     scorep_region scorep_r = scorep_region_21;
     if (__builtin_expect(scorep_real_21 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_21(lock);
 
     }
@@ -959,7 +959,7 @@ static __attribute__((used)) int scorep_libwrap_rt_22(pthread_spinlock_t * lock)
 {
     scorep_region scorep_r = scorep_region_22;
     if (__builtin_expect(scorep_real_22 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_22(lock);
 
     }
@@ -998,7 +998,7 @@ static __attribute__((used)) int scorep_libwrap_rt_23(pthread_barrier_t * barrie
 {
     scorep_region scorep_r = scorep_region_23;
     if (__builtin_expect(scorep_real_23 != NULL, 1)
-        && (!scorep_libwrap_should_record() || scorep_r == SCOREP_INVALID_ID)) {
+        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
         return scorep_real_23(barrier);
 
     }

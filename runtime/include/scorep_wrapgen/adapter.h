@@ -514,6 +514,12 @@ void scorep_io_duplicate_handle(scorep_io_handle old_handle, scorep_io_handle ne
 void scorep_io_operation_begin(scorep_io_handle handle, scorep_io_operation mode, uint64_t bytes_request,
                                uint64_t matching_id);
 void scorep_io_operation_complete(scorep_io_handle handle, uint64_t bytes_result, uint64_t matching_id);
+/* The start of a recorded transfer on handle, in one call: scorep_enter(region)
+ * then scorep_io_operation_begin(handle, ...) at the enter's time. What the
+ * I/O wrappers call where a substrate records IoOperationBegin
+ * (tasks/io_operation.c.j2). */
+void scorep_io_transfer_enter(scorep_region region, scorep_io_handle handle, scorep_io_operation mode,
+                              uint64_t bytes_request, uint64_t matching_id);
 /* The end of a recorded transfer, in one call: bytes_done counted as read
  * or written (by mode) like scorep_io_bytes when not 0, then, if handle is
  * not SCOREP_INVALID_ID, scorep_io_operation_complete(handle, bytes_done,
