@@ -42,12 +42,12 @@ def test_mpi_file_iwrite_shows_aio_write_beneath_it_and_its_completion_beneath_m
     def beneath(mpi_call, io_call):
         return [r for r in rows if r[0][-2:] == [mpi_call, io_call]]
     # per rank: one aio_write (no bytes yet) under MPI_File_iwrite_at, and its
-    # aio_return with the rank's bytes under MPI_Wait, with the aio_error
-    # calls that tested it
+    # aio_return with the rank's bytes under MPI_Wait; the MPI library's
+    # polling aio_error calls are not recorded (tens of thousands per wait)
     submitted, returned = beneath("MPI_File_iwrite_at", "aio_write"), beneath("MPI_Wait", "aio_return")
     assert [(r[2], r[3]) for r in submitted] == [(0, 0)] * RANKS, rows
     assert [(r[2], r[3]) for r in returned] == [(0, BLOCK)] * RANKS, rows
-    assert len(beneath("MPI_Wait", "aio_error")) == RANKS, rows
+    assert beneath("MPI_Wait", "aio_error") == [], rows
     # inside an MPI call other than MPI-IO only aio calls are recorded (not
     # MPI_Init's, MPI_Reduce's, MPI_Finalize's other I/O)
     for names, paradigms, _, _ in rows:
@@ -57,7 +57,7 @@ def test_mpi_file_iwrite_shows_aio_write_beneath_it_and_its_completion_beneath_m
     files = {f["name"]: f for f in profile["io_files"]}
     assert (files[str(target)]["visits"], files[str(target)]["bytes_written"]) == (RANKS, RANKS * BLOCK)
     # the trace: per rank one non-blocking write of BLOCK bytes on the file,
-    # begun and issued, perhaps tested, complete with BLOCK bytes
+    # begun and issued, complete with BLOCK bytes (no tests: the polls are not recorded)
     ops = collections.defaultdict(list)
     for kind, name, fields in io_records(experiment):
         if name == str(target) and kind.startswith("IO_OPERATION"):
@@ -65,8 +65,7 @@ def test_mpi_file_iwrite_shows_aio_write_beneath_it_and_its_completion_beneath_m
     assert len(ops) == RANKS, ops.keys()
     for records in ops.values():
         kinds = [kind for kind, _ in records]
-        assert kinds[:2] == ["IO_OPERATION_BEGIN", "IO_OPERATION_ISSUED"] and kinds[-1] == "IO_OPERATION_COMPLETE"
-        assert set(kinds[2:-1]) <= {"IO_OPERATION_TEST"}, kinds
+        assert kinds == ["IO_OPERATION_BEGIN", "IO_OPERATION_ISSUED", "IO_OPERATION_COMPLETE"], kinds
         begin, complete = records[0][1], records[-1][1]
         assert (begin["Mode"], begin["Operation Flags"], int(begin["Bytes Request"])) == (
             "WRITE", "{NON_BLOCKING}", BLOCK)
