@@ -133,6 +133,18 @@ static int is_protected(const char* path)
 
 enum verdict { OURS_FINISHED, NOT_A_DIRECTORY, SYMLINK, PROTECTED, NO_MARKER, IN_USE, UNLOCKABLE };
 
+/* SCOREP_EXPERIMENT_TEST_LOCK_DELAY_MS (test only): widens the moment between
+ * opening an earlier experiment's marker and locking it, where runs started
+ * together race (tests/runtime/test_experiment.py). */
+static void test_pause_before_lock(void)
+{
+    const char* v = getenv("SCOREP_EXPERIMENT_TEST_LOCK_DELAY_MS");
+    long ms = v ? strtol(v, NULL, 10) : 0;
+    if (ms <= 0) return;
+    struct timespec pause = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&pause, NULL);
+}
+
 /* One look at the marker of the directory `path`. */
 static enum verdict examine_marker(const char* path, int* lock_fd)
 {
@@ -143,6 +155,7 @@ static enum verdict examine_marker(const char* path, int* lock_fd)
     int fd = open(file, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0 && errno == EACCES) fd = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) return NO_MARKER;
+    test_pause_before_lock();
     struct stat mst;
     if (fstat(fd, &mst) != 0 || !S_ISREG(mst.st_mode) || mst.st_uid != geteuid()) {
         close(fd);
@@ -158,6 +171,16 @@ static enum verdict examine_marker(const char* path, int* lock_fd)
     if (n != (ssize_t)(sizeof head - 1) || memcmp(head, MARKER_MAGIC, sizeof head - 1) != 0) {
         close(fd);
         return NO_MARKER;
+    }
+    /* The marker opened may have left `path` before its lock was had: a run
+     * that renamed that finished experiment away, released the lock, and a
+     * third run made `path` anew. Renaming `path` now would move that live
+     * run's directory. With the lock held nobody renames the marker's
+     * directory any more, so the marker still inside `path` proves it. */
+    struct stat now;
+    if (lstat(file, &now) != 0 || now.st_dev != mst.st_dev || now.st_ino != mst.st_ino) {
+        close(fd);
+        return IN_USE;
     }
     *lock_fd = fd;
     return OURS_FINISHED;

@@ -5,6 +5,7 @@ import pathlib
 import re
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -222,6 +223,45 @@ def test_a_running_experiment_is_never_renamed_away(build_dir, tmp_path):
     assert not list(tmp_path.glob("e-old-*"))
     # the first run's profile is whole, in the directory it was told
     assert Profile(load_profile(directory / "profile.json")).row("main/step")["visits"] == 5
+
+
+def test_a_run_that_locks_a_finished_marker_late_never_renames_the_next_runs_directory(build_dir, tmp_path):
+    """The race behind runs started together: run C opens the marker of a
+    finished experiment "e", and before C locks it, run B renames that
+    experiment away, lets go of its lock and makes "e" anew. C's lock then
+    succeeds on the marker that has left "e"; renaming "e" would move B's
+    live experiment (B's profile then landed in C's directory, B's own kept
+    only its marker and scorep.cfg). SCOREP_EXPERIMENT_TEST_LOCK_DELAY_MS
+    holds C between open and lock; three rounds."""
+    exe = str(build_dir / "runtime" / "tests" / "test_experiment")
+    for round_ in range(3):
+        directory = tmp_path / f"round{round_}" / "e"
+        directory.parent.mkdir()
+        env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREP_")}
+        env.update(SCOREP_EXPERIMENT_DIRECTORY=str(directory), **OVERWRITE)
+        run(build_dir, "test_experiment", "normal", env=env)          # A: a finished experiment at "e"
+        late = subprocess.Popen([exe, "wait"], env=dict(env, SCOREP_EXPERIMENT_TEST_LOCK_DELAY_MS="1500"),
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(0.5)                                                # C has opened A's marker by now
+        quick = subprocess.Popen([exe, "wait"], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+        try:
+            assert quick.stdout.readline().strip() == f"experiment: {directory}"   # B renamed A's, made "e"
+            late_line = late.stdout.readline().strip()                             # C after its pause
+        finally:
+            quick_out, quick_err = quick.communicate("\n", timeout=60)
+            late_out, late_err = late.communicate("\n", timeout=60)
+        assert (quick.returncode, late.returncode) == (0, 0), (quick_err, late_err)
+        assert late_line != f"experiment: {directory}" and "still running" in late_err, late_err
+        # B's experiment is where B was told, whole and marked by B
+        assert f"by process {quick.pid} " in (directory / MARKER).read_text()
+        assert Profile(load_profile(directory / "profile.json")).row("main/step")["visits"] == 5
+        late_dir = pathlib.Path(late_line.split(": ", 1)[1])
+        assert f"by process {late.pid} " in (late_dir / MARKER).read_text()
+        assert Profile(load_profile(late_dir / "profile.json")).row("main/step")["visits"] == 5
+        # A's kept, once, with its own profile
+        kept = list(directory.parent.glob("e-old-*"))
+        assert len(kept) == 1 and (kept[0] / "profile.json").exists(), kept
 
 
 @pytest.mark.parametrize("mode", ["normal", "wait"])
