@@ -60,14 +60,21 @@ def installed(tmp_path_factory):
     return prefix
 
 
+def plain_run(mpi, source, tmp_path):
+    """(the program built without measurement, its run on RANKS ranks), which
+    writes BLOCK bytes per rank into plain/out.dat and says so."""
+    plain = tmp_path / "plain_program"
+    subprocess.run([MPI_COMPILERS[mpi]["c"], "-O1", str(HERE / source), "-o", str(plain)], check=True)
+    (tmp_path / "plain").mkdir()
+    proc = mpirun(RANKS, [plain, tmp_path / "plain" / "out.dat"], mpi=mpi, cwd=tmp_path / "plain")
+    assert proc.stdout == f"{RANKS} ranks wrote {RANKS * BLOCK} bytes: ok\n"
+    return plain, proc
+
+
 @pytest.mark.parametrize("mode", ["linked", "preloaded"])
 @pytest.mark.parametrize("mpi", ["openmpi", "mpich"])
 def test_posix_writes_of_mpi_file_write_all_are_nested_under_it(tmp_path, installed, mpi, mode):
-    plain = tmp_path / "plain_program"
-    subprocess.run([MPI_COMPILERS[mpi]["c"], "-O1", str(HERE / "mpi_write_all.c"), "-o", str(plain)], check=True)
-    (tmp_path / "plain").mkdir()
-    plain_proc = mpirun(RANKS, [plain, tmp_path / "plain" / "out.dat"], mpi=mpi, cwd=tmp_path / "plain")
-    assert plain_proc.stdout == f"{RANKS} ranks wrote {RANKS * BLOCK} bytes: ok\n"
+    plain, plain_proc = plain_run(mpi, "mpi_write_all.c", tmp_path)
 
     target = tmp_path / "out.dat"
     if mode == "linked":

@@ -13,19 +13,12 @@ import subprocess
 import pytest
 
 from test_io_trace import io_records
-from test_mpi_io_beneath import HERE, MPI_COMPILERS, io_paths, mpirun, run_measured, scorep
-
-BLOCK = 65536
-RANKS = 2
+from test_mpi_io_beneath import BLOCK, HERE, MPI_COMPILERS, RANKS, io_paths, plain_run, run_measured, scorep
 
 
 @pytest.mark.parametrize("mpi", ["openmpi", "mpich"])
 def test_mpi_file_iwrite_shows_aio_write_beneath_it_and_its_completion_beneath_mpi_wait(tmp_path, mpi):
-    plain = tmp_path / "plain_program"
-    subprocess.run([MPI_COMPILERS[mpi]["c"], "-O1", str(HERE / "mpi_iwrite.c"), "-o", str(plain)], check=True)
-    (tmp_path / "plain").mkdir()
-    plain_proc = mpirun(RANKS, [plain, tmp_path / "plain" / "out.dat"], mpi=mpi, cwd=tmp_path / "plain")
-    assert plain_proc.stdout == f"{RANKS} ranks wrote {RANKS * BLOCK} bytes: ok\n"
+    _, plain_proc = plain_run(mpi, "mpi_iwrite.c", tmp_path)
 
     program = tmp_path / "mpi_iwrite"
     subprocess.run(scorep(mpi) + ["--io=posix", MPI_COMPILERS[mpi]["c"], "-O1", str(HERE / "mpi_iwrite.c"),
