@@ -44,6 +44,7 @@ static const scorep_config_var_info config_vars[] = {
     {"SCOREP_TIMER_TEST_DRIFT_PPM", "integer", "0", "Test only: make the process's clock run this many ppm times its rank fast (docs/CLOCKS.md)"},
     {"SCOREP_TIMER_TEST_OFFSET_ERROR_NS", "integer", "0", "Test only: add this many ns times the rank to the clock offset each rank measures, so that the trace's post-mortem correction of the clock condition has work (docs/CLOCKS.md)"},
     {"SCOREP_EXPERIMENT_TEST_LOCK_DELAY_MS", "integer", "0", "Test only: wait this many ms between opening an earlier experiment's marker and locking it, the moment where runs started together with one SCOREP_EXPERIMENT_DIRECTORY race"},
+    {"SCOREP_IO_TEST_AIO_LOCK_HOLD_US", "integer", "0", "Test only: hold the POSIX aio operations' table this many microseconds at each use, so that a test's completion signals arrive while it is held"},
     {"SCOREP_FILTERING_FILE", "path", "", "Score-P filter file (SCOREP_REGION_NAMES_BEGIN ... / SCOREP_FILE_NAMES_BEGIN ...)"},
     {"SCOREP_VERBOSE", "boolean", "false", "Print what the measurement does"},
     {"SCOREP_MPI_ENABLE_GROUPS", "list", "DEFAULT", "MPI function groups to record (read by the MPI adapter): ALL, DEFAULT, CG, COLL, ENV, ERR, EXT, IO, MISC, P2P, RMA, SPAWN, TOPO, TYPE, XNONBLOCK, XREQTEST, ...; prefix a group with ~ to disable it"},
@@ -281,8 +282,9 @@ const char* scorep_config_value(const char* name)
         return scorep_cfg.timer == SCOREP_TIMER_TSC ? "tsc" : "clock_gettime";
     if (strcmp(name, "SCOREP_TIMER_TEST_SKEW_NS") == 0 || strcmp(name, "SCOREP_TIMER_TEST_DRIFT_PPM") == 0
         || strcmp(name, "SCOREP_TIMER_TEST_OFFSET_ERROR_NS") == 0
-        || strcmp(name, "SCOREP_EXPERIMENT_TEST_LOCK_DELAY_MS") == 0) {
-        /* read where they act (timer.c, experiment.c) */
+        || strcmp(name, "SCOREP_EXPERIMENT_TEST_LOCK_DELAY_MS") == 0
+        || strcmp(name, "SCOREP_IO_TEST_AIO_LOCK_HOLD_US") == 0) {
+        /* read where they act (timer.c, experiment.c, io_async.c) */
         const char* v = getenv(name);
         return v && *v ? v : "0";
     }

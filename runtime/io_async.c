@@ -19,6 +19,8 @@
 #include <aio.h>
 #include <errno.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <time.h>
 
 #include "internal.h"
 #include "scorep_wrapgen/io_async.h"
@@ -27,6 +29,21 @@
 /* operations in flight at once per process; beyond, an operation is not
  * recorded (no records, no bytes): its region is, as any call's */
 #define AIO_SLOTS 1024
+
+/* SCOREP_IO_TEST_AIO_LOCK_HOLD_US (test only): hold the table's lock this
+ * long, so that a test's notification signals arrive while it is held */
+static void test_hold_lock(void)
+{
+    static long hold_us = -1;
+    if (hold_us < 0) {
+        const char* v = getenv("SCOREP_IO_TEST_AIO_LOCK_HOLD_US");
+        hold_us = v ? strtol(v, NULL, 10) : 0;
+    }
+    if (hold_us > 0) {
+        struct timespec pause = {hold_us / 1000000, (hold_us % 1000000) * 1000};
+        nanosleep(&pause, NULL);
+    }
+}
 
 typedef struct aio_op {
     const void* aiocb;   /* NULL: a free slot */
@@ -38,15 +55,32 @@ typedef struct aio_op {
 
 static aio_op ops[AIO_SLOTS];
 static int ops_lock;
+/* This thread is taking or holds ops_lock. aio_error and aio_return are
+ * async-signal-safe, and programs collect completions in the handler of
+ * the aio's own notification signal (SIGEV_SIGNAL): a handler that
+ * interrupts its thread's hold of the lock must not wait for it (it would
+ * wait for ever); it leaves the table alone instead, and that operation's
+ * records and bytes are not written. */
+static __thread int holding __attribute__((tls_model("initial-exec")));
 
-static void lock(void)
+static int lock(void)
 {
+    if (holding) return 0;
+    holding = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
     while (__atomic_exchange_n(&ops_lock, 1, __ATOMIC_ACQUIRE))
         while (__atomic_load_n(&ops_lock, __ATOMIC_RELAXED))
             __builtin_ia32_pause();
+    test_hold_lock();
+    return 1;
 }
 
-static void unlock(void) { __atomic_store_n(&ops_lock, 0, __ATOMIC_RELEASE); }
+static void unlock(void)
+{
+    __atomic_store_n(&ops_lock, 0, __ATOMIC_RELEASE);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    holding = 0;
+}
 
 static size_t slot_of(const void* aiocb)
 {
@@ -89,7 +123,7 @@ static void remove_at(size_t i)
 /* the operation of aiocb, taken out of the table (0: none in flight) */
 static int take(const void* aiocb, aio_op* op)
 {
-    lock();
+    if (!lock()) return 0;
     size_t i = find(aiocb);
     int found = i < AIO_SLOTS && ops[i].aiocb == aiocb;
     if (found) {
@@ -102,7 +136,7 @@ static int take(const void* aiocb, aio_op* op)
 
 static int lookup(const void* aiocb, aio_op* op)
 {
-    lock();
+    if (!lock()) return 0;
     size_t i = find(aiocb);
     int found = i < AIO_SLOTS && ops[i].aiocb == aiocb;
     if (found)
@@ -161,7 +195,7 @@ void scorep_io_aio_begin(const void* aiocb, int fd, scorep_io_handle handle, sco
     if (!loc || aiocb == NULL)
         return;
     aio_op op = {aiocb, fd, handle, mode, stamp(loc)};
-    lock();
+    if (!lock()) return;
     size_t i = find(aiocb);
     /* an aiocb submitted again before its aio_return (which POSIX does not
      * allow) replaces its earlier operation, which then never ends */
@@ -229,7 +263,7 @@ void scorep_io_aio_cancelled(int fd, const void* aiocb)
      * not made with the lock held (8 KiB of stack, aio_cancel is rare) */
     const void* candidates[AIO_SLOTS];
     size_t n = 0;
-    lock();
+    if (!lock()) return;
     for (size_t i = 0; i < AIO_SLOTS; i++)
         if (ops[i].aiocb != NULL && (aiocb != NULL ? ops[i].aiocb == aiocb : ops[i].fd == fd))
             candidates[n++] = ops[i].aiocb;

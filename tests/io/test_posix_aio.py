@@ -171,3 +171,26 @@ def test_many_aio_operations_in_flight_complete_out_of_order_on_two_threads(buil
     estimate = int(re.search(r"^\s+ALL\s+[\d,]+\s+([\d,]+)\s", score, re.M).group(1).replace(",", ""))
     real = sum(f.stat().st_size for f in (experiment / "traces").glob("*.evt"))
     assert abs(estimate - real) <= 0.10 * real, (estimate, real)
+
+
+def test_aio_completions_collected_in_the_notification_signals_handler_never_hang(build_dir, tmp_path):
+    """aio_error and aio_return are async-signal-safe, and programs collect
+    completions in the handler of the aio's notification signal
+    (aio_signal.c: SIGEV_SIGNAL, 500 writes). A handler that interrupts its
+    own thread inside the core's table of operations must not wait for the
+    table's lock, which that thread holds (it waited for ever with nested
+    library calls recorded). SCOREP_IO_TEST_AIO_LOCK_HOLD_US holds the table
+    so that the signals arrive then; three runs, each as the program's
+    unmeasured run."""
+    plain = tmp_path / "aio_signal_plain"
+    subprocess.run(["gcc", "-O2", str(HERE / "aio_signal.c"), "-o", str(plain)], check=True)
+    expected = run_program([plain, tmp_path / "plain.dat"])
+    assert (expected.returncode, expected.stdout) == (0, "collected 500, 8000 bytes\n")
+    program = tmp_path / "aio_signal"
+    subprocess.run(scorep(build_dir) + ["--io=posix", "gcc", "-O2", str(HERE / "aio_signal.c"), "-o", str(program)],
+                   check=True, capture_output=True, text=True)
+    for round_ in range(3):
+        proc = run_program([program, tmp_path / f"out{round_}.dat"], tmp_path / f"experiment{round_}",
+                           {"SCOREP_LIBWRAP_NESTED": "true", "SCOREP_IO_TEST_AIO_LOCK_HOLD_US": "200"}, timeout=30)
+        assert (proc.returncode, proc.stdout, proc.stderr) == (0, expected.stdout, "")
+        assert (tmp_path / f"out{round_}.dat").read_bytes() == (tmp_path / "plain.dat").read_bytes()
