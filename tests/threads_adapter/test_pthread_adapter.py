@@ -33,6 +33,24 @@ def compile_plain(tmp_path, source=PROGRAM):
     return program
 
 
+def traced_run(request, build_dir, tmp_path, source, mode):
+    """source measured with the thread adapter and traced: built with
+    scorep --thread=<mode> (pthread, linktime:pthread), or built plainly and
+    run under the installed scorep-exec --thread=pthread (preloaded).
+    Returns (the run, its experiment directory)."""
+    if mode == "preloaded":
+        program = compile_plain(tmp_path, source)
+        prefix = [request.getfixturevalue("installed_prefix") / "bin" / "scorep-exec", "--thread=pthread", "--"]
+    else:
+        program = tmp_path / f"{source.stem}_linked"
+        subprocess.run(scorep(build_dir) + [f"--thread={mode}", "--nocompiler", "gcc", "-O2", "-pthread",
+                                            str(source), "-o", str(program)],
+                       check=True, capture_output=True, text=True)
+        prefix = []
+    experiment = tmp_path / "experiment"
+    return run(program, experiment, {"SCOREP_ENABLE_TRACING": "true"}, argv_prefix=prefix), experiment
+
+
 def run(program, experiment=None, extra_env=None, argv_prefix=()):
     return run_program([*argv_prefix, program], experiment, extra_env)
 

@@ -13,8 +13,7 @@ import subprocess
 
 import pytest
 
-from conftest import scorep
-from test_pthread_adapter import compile_plain, run, threads_of
+from test_pthread_adapter import threads_of, traced_run
 
 HERE = pathlib.Path(__file__).resolve().parent
 PROGRAM = HERE / "rwlock_known.c"
@@ -33,17 +32,7 @@ MAIN = {"pthread_create": THREADS, "pthread_join": THREADS, "pthread_rwlock_wrlo
 def measured(request, build_dir, tmp_path_factory):
     """(the measured run, its experiment directory)."""
     tmp = tmp_path_factory.mktemp(request.param.replace(":", "_"))
-    if request.param == "preloaded":
-        program = compile_plain(tmp, PROGRAM)
-        prefix = [request.getfixturevalue("installed_prefix") / "bin" / "scorep-exec", "--thread=pthread", "--"]
-    else:
-        program = tmp / "rwlock_linked"
-        subprocess.run(scorep(build_dir) + [f"--thread={request.param}", "--nocompiler", "gcc", "-O2", "-pthread",
-                                            str(PROGRAM), "-o", str(program)],
-                       check=True, capture_output=True, text=True)
-        prefix = []
-    experiment = tmp / "experiment"
-    proc = run(program, experiment, {"SCOREP_ENABLE_TRACING": "true"}, argv_prefix=prefix)
+    proc, experiment = traced_run(request, build_dir, tmp, PROGRAM, request.param)
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, OUTPUT, "")
     return proc, experiment
 

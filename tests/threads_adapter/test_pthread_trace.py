@@ -17,8 +17,7 @@ import sys
 
 import pytest
 
-from conftest import scorep
-from test_pthread_adapter import compile_plain, run
+from test_pthread_adapter import compile_plain, run, traced_run
 
 HERE = pathlib.Path(__file__).resolve().parent
 EVENT = re.compile(r"^(\w+)\s+(\d+)\s+(\d+)\s*(.*)$")
@@ -102,17 +101,7 @@ def check_thread_model(events, contingent, threads):
 def measure(build_dir, tmp_path, source, mode, request=None):
     plain = run(compile_plain(tmp_path, source))
     assert plain.returncode == 0
-    if mode == "preloaded":
-        program = compile_plain(tmp_path, source)
-        prefix = [request.getfixturevalue("installed_prefix") / "bin" / "scorep-exec", "--thread=pthread", "--"]
-    else:
-        program = tmp_path / f"{source.stem}_linked"
-        subprocess.run(scorep(build_dir) + [f"--thread={mode}", "--nocompiler", "gcc", "-O2", "-pthread",
-                                            str(source), "-o", str(program)],
-                       check=True, capture_output=True, text=True)
-        prefix = []
-    experiment = tmp_path / "experiment"
-    measured = run(program, experiment, {"SCOREP_ENABLE_TRACING": "true"}, argv_prefix=prefix)
+    measured, experiment = traced_run(request, build_dir, tmp_path, source, mode)
     assert (measured.returncode, measured.stdout, measured.stderr) == (0, plain.stdout, "")
     check = subprocess.run([str(build_dir / "tools" / "scorep-check"), str(experiment)], capture_output=True,
                            text=True)
