@@ -125,11 +125,6 @@ uint64_t scorep_location_event_count(const scorep_location* loc)
     return loc->event_private ? ((const event_state*)loc->event_private)->event_count : 0;
 }
 
-void scorep_location_count_events(scorep_location* loc, uint64_t n)
-{
-    if (loc->event_private) ((event_state*)loc->event_private)->event_count += n;
-}
-
 static __attribute__((noinline)) scorep_location* location_slow(void)
 {
     if (!scorep_events_recording) return NULL;
@@ -1002,6 +997,30 @@ void scorep_io_transfer_enter(scorep_region region, scorep_io_handle handle, sco
     ((event_state*)loc->event_private)->event_count++;
     if (profile_active) scorep_io_files_begin(t, handle, mode);
     DISPATCH_FLAT(io_operation_begin, handle, mode, bytes_request, matching_id);
+}
+
+/* POSIX aio's records (io_async.c keeps the operations in flight): an
+ * operation's begin (at its submission), issue, test or cancellation, at
+ * time t, which the caller read (the submission keeps it as the operation's
+ * start) */
+void scorep_io_async_record(uint64_t t, scorep_io_async_event event, scorep_io_handle handle,
+                           scorep_io_operation mode, uint64_t bytes_request, uint64_t matching_id)
+{
+    scorep_location* loc = current();
+    if (UNLIKELY(!loc)) return;
+    loc->last_ticks = t;
+    ((event_state*)loc->event_private)->event_count++;
+    DISPATCH(io_operation_async, event, handle, mode, bytes_request, matching_id);
+}
+
+/* The end of an aio operation started at `began`: the per-file totals take
+ * it as one transfer, the trace its IoOperationComplete */
+void scorep_io_async_complete(scorep_io_handle handle, scorep_io_operation mode, uint64_t began,
+                              uint64_t bytes_done, uint64_t matching_id)
+{
+    EVENT_BEGIN_TIMED();
+    if (profile_active) scorep_io_files_transfer(began, t, handle, mode, bytes_done);
+    DISPATCH_FLAT(io_operation_complete, handle, bytes_done, matching_id);
 }
 
 void scorep_io_operation_complete(scorep_io_handle handle, uint64_t bytes_result, uint64_t matching_id)

@@ -115,8 +115,14 @@ scorep_location* scorep_location_create_for_thread(void);
 /* ---- event layer (events.c) ---- */
 void scorep_events_activate_substrates(void);
 uint64_t scorep_location_event_count(const scorep_location* loc);
-/* n events recorded on loc outside events.c (io_async.c), counted as the others */
-void scorep_location_count_events(scorep_location* loc, uint64_t n) __attribute__((visibility("hidden")));
+/* POSIX aio's events (events.c), for io_async.c, which keeps the operations
+ * in flight: begin, issued, test or cancelled at time t; the complete of an
+ * operation that began at `began` */
+void scorep_io_async_record(uint64_t t, scorep_io_async_event event, scorep_io_handle handle,
+                           scorep_io_operation mode, uint64_t bytes_request, uint64_t matching_id)
+    __attribute__((visibility("hidden")));
+void scorep_io_async_complete(scorep_io_handle handle, scorep_io_operation mode, uint64_t began,
+                              uint64_t bytes_done, uint64_t matching_id) __attribute__((visibility("hidden")));
 extern scorep_region scorep_flush_region;   /* defined at the start (lifecycle.c) */
 /* The recording gate: nonzero while the measurement runs. Read by the event
  * path; set only by the life cycle (lifecycle.c). */

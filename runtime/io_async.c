@@ -9,13 +9,13 @@
  * may reach a wrapper). aio calls cost microseconds in the C library; a few
  * nanoseconds here do not show.
  *
- * Records: the substrates' io_operation_async callback (the trace:
- * IoOperationBegin with NON_BLOCKING, Issued, Test, Cancelled) and, at the
- * end, io_operation_complete as for a blocking transfer; the profile gets
- * the bytes done at aio_return through scorep_io_bytes (the region open then
- * is aio_return's) and the file's totals one transfer
- * (scorep_io_files_transfer). Each event reads the clock: it is not a
- * region's enter or exit whose time it could take. */
+ * Records, through the event layer (events.c: scorep_io_async_record,
+ * scorep_io_async_complete): the trace's IoOperationBegin with NON_BLOCKING,
+ * Issued, Test, Cancelled and, at the end, IoOperationComplete as for a
+ * blocking transfer; the profile gets the bytes done at aio_return through
+ * scorep_io_bytes (the region open then is aio_return's) and the file's
+ * totals one transfer from submission to aio_return. Each event reads the
+ * clock: it is not a region's enter or exit whose time it could take. */
 #include <aio.h>
 #include <errno.h>
 #include <stddef.h>
@@ -24,7 +24,6 @@
 
 #include "internal.h"
 #include "scorep_wrapgen/io_async.h"
-#include "timer.h"
 
 /* operations in flight at once per process; beyond, an operation is not
  * recorded (no records, no bytes): its region is, as any call's */
@@ -145,56 +144,14 @@ static int lookup(const void* aiocb, aio_op* op)
     return found;
 }
 
-/* The calling thread's location while the measurement records, else NULL. */
-static scorep_location* here(void)
-{
-    if (!scorep_events_recording)
-        return NULL;
-    return scorep_tls_location ? scorep_tls_location : scorep_location_create_for_thread();
-}
-
-/* the event's time: the clock, never before the location's last event */
-static uint64_t stamp(scorep_location* loc)
-{
-    uint64_t t = scorep_timer_read();
-    if (t < loc->last_ticks)
-        t = loc->last_ticks;
-    loc->last_ticks = t;
-    return t;
-}
-
 static uint64_t matching_id(const void* aiocb) { return (uint64_t)(uintptr_t)aiocb; }
-
-static void dispatch(scorep_location* loc, uint64_t t, scorep_io_async_event event, const aio_op* op,
-                     uint64_t bytes_request)
-{
-    scorep_location_count_events(loc, 1);
-    for (int i = 0; i < scorep_substrate_count_active; i++) {
-        const scorep_substrate* s = scorep_substrates[i];
-        if (s->io_operation_async)
-            s->io_operation_async(loc, t, event, op->handle, op->mode, bytes_request, matching_id(op->aiocb));
-    }
-}
-
-static void complete(scorep_location* loc, uint64_t t, const aio_op* op, uint64_t bytes_done)
-{
-    scorep_location_count_events(loc, 1);
-    for (int i = 0; i < scorep_substrate_count_active; i++) {
-        const scorep_substrate* s = scorep_substrates[i];
-        if (s == scorep_profile_substrate())
-            scorep_io_files_transfer(op->began, t, op->handle, op->mode, bytes_done);
-        if (s->io_operation_complete)
-            s->io_operation_complete(loc, t, op->handle, bytes_done, matching_id(op->aiocb));
-    }
-}
 
 void scorep_io_aio_begin(const void* aiocb, int fd, scorep_io_handle handle, scorep_io_operation mode,
                          uint64_t bytes_request, int non_blocking)
 {
-    scorep_location* loc = here();
-    if (!loc || aiocb == NULL)
+    if (aiocb == NULL)
         return;
-    aio_op op = {aiocb, fd, handle, mode, stamp(loc)};
+    aio_op op = {aiocb, fd, handle, mode, scorep_timer_now()};
     if (!lock()) return;
     size_t i = find(aiocb);
     /* an aiocb submitted again before its aio_return (which POSIX does not
@@ -203,33 +160,26 @@ void scorep_io_aio_begin(const void* aiocb, int fd, scorep_io_handle handle, sco
         ops[i] = op;
     unlock();
     if (i < AIO_SLOTS && handle != SCOREP_INVALID_ID)
-        dispatch(loc, op.began, non_blocking ? SCOREP_IO_ASYNC_BEGIN : SCOREP_IO_ASYNC_BEGIN_BLOCKING, &op,
-                 bytes_request);
+        scorep_io_async_record(op.began, non_blocking ? SCOREP_IO_ASYNC_BEGIN : SCOREP_IO_ASYNC_BEGIN_BLOCKING,
+                              handle, mode, bytes_request, matching_id(aiocb));
 }
 
 void scorep_io_aio_issued(const void* aiocb, int queued)
 {
     aio_op op;
-    if (!(queued ? lookup(aiocb, &op) : take(aiocb, &op)))
+    if (!(queued ? lookup(aiocb, &op) : take(aiocb, &op)) || op.handle == SCOREP_INVALID_ID)
         return;
-    scorep_location* loc = here();
-    if (!loc || op.handle == SCOREP_INVALID_ID)
-        return;
-    uint64_t t = stamp(loc);
     if (queued)
-        dispatch(loc, t, SCOREP_IO_ASYNC_ISSUED, &op, 0);
+        scorep_io_async_record(scorep_timer_now(), SCOREP_IO_ASYNC_ISSUED, op.handle, op.mode, 0, matching_id(aiocb));
     else
-        complete(loc, t, &op, 0);
+        scorep_io_async_complete(op.handle, op.mode, op.began, 0, matching_id(aiocb));
 }
 
 void scorep_io_aio_test(const void* aiocb)
 {
     aio_op op;
-    if (!lookup(aiocb, &op) || op.handle == SCOREP_INVALID_ID)
-        return;
-    scorep_location* loc = here();
-    if (loc)
-        dispatch(loc, stamp(loc), SCOREP_IO_ASYNC_TEST, &op, 0);
+    if (lookup(aiocb, &op) && op.handle != SCOREP_INVALID_ID)
+        scorep_io_async_record(scorep_timer_now(), SCOREP_IO_ASYNC_TEST, op.handle, op.mode, 0, matching_id(aiocb));
 }
 
 void scorep_io_aio_return(const void* aiocb, int64_t result)
@@ -237,16 +187,12 @@ void scorep_io_aio_return(const void* aiocb, int64_t result)
     aio_op op;
     if (!take(aiocb, &op))
         return;
-    scorep_location* loc = here();
-    if (!loc)
-        return;
     uint64_t bytes = result > 0 ? (uint64_t)result : 0;
-    uint64_t t = stamp(loc);
-    /* the profile's bytes: aio_return's region, stamped with t */
+    /* the profile's bytes: aio_return's region */
     if (bytes)
         scorep_io_bytes(op.mode == SCOREP_IO_OP_READ ? bytes : 0, op.mode == SCOREP_IO_OP_READ ? 0 : bytes);
     if (op.handle != SCOREP_INVALID_ID)
-        complete(loc, t, &op, bytes);
+        scorep_io_async_complete(op.handle, op.mode, op.began, bytes, matching_id(aiocb));
 }
 
 /* aio_error of an operation still in flight: the C library's (a call from
@@ -256,9 +202,6 @@ static int cancelled(const void* aiocb) { return aio_error((const struct aiocb*)
 
 void scorep_io_aio_cancelled(int fd, const void* aiocb)
 {
-    scorep_location* loc = here();
-    if (!loc)
-        return;
     /* the candidates first, then their status: a call into the C library,
      * not made with the lock held (8 KiB of stack, aio_cancel is rare) */
     const void* candidates[AIO_SLOTS];
@@ -271,6 +214,7 @@ void scorep_io_aio_cancelled(int fd, const void* aiocb)
     for (size_t c = 0; c < n; c++) {
         aio_op op;
         if (cancelled(candidates[c]) && take(candidates[c], &op) && op.handle != SCOREP_INVALID_ID)
-            dispatch(loc, stamp(loc), SCOREP_IO_ASYNC_CANCELLED, &op, 0);
+            scorep_io_async_record(scorep_timer_now(), SCOREP_IO_ASYNC_CANCELLED, op.handle, op.mode, 0,
+                                  matching_id(op.aiocb));
     }
 }
