@@ -29,14 +29,17 @@ static __attribute__((noinline)) unsigned define_region(unsigned* handle, const 
 
 void __scorep_compiler_enter(unsigned* handle, const char* name, const char* symbol, const char* file, int line)
 {
+    /* inside a measured MPI or library call (a callback), or a signal
+     * handler that interrupted the measurement (substrate.h): not recorded,
+     * and the matching exit sees the same flag. Tested before the first
+     * enter defines the region: such a handler's definition would wait for
+     * the definitions lock its own thread holds. */
+    if (UNLIKELY(!scorep_event_generation_is_on())) return;
     unsigned h = __atomic_load_n(handle, __ATOMIC_ACQUIRE);
     if (UNLIKELY(h == 0)) {
         h = define_region(handle, name, symbol, file, line);
         if (h == COMPILER_FILTERED) return;
     }
-    /* inside a measured MPI or library call (a callback): not recorded, and
-     * the matching exit sees the same flag */
-    if (UNLIKELY(!scorep_event_generation_is_on())) return;
     scorep_enter(h - 1);
 }
 

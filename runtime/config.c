@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "internal.h"
 #include "scorep_wrapgen/libwrap.h"
@@ -45,6 +46,7 @@ static const scorep_config_var_info config_vars[] = {
     {"SCOREP_TIMER_TEST_OFFSET_ERROR_NS", "integer", "0", "Test only: add this many ns times the rank to the clock offset each rank measures, so that the trace's post-mortem correction of the clock condition has work (docs/CLOCKS.md)"},
     {"SCOREP_EXPERIMENT_TEST_LOCK_DELAY_MS", "integer", "0", "Test only: wait this many ms between opening an earlier experiment's marker and locking it, the moment where runs started together with one SCOREP_EXPERIMENT_DIRECTORY race"},
     {"SCOREP_IO_TEST_AIO_LOCK_HOLD_US", "integer", "0", "Test only: hold the POSIX aio operations' table this many microseconds at each use, so that a test's completion signals arrive while it is held"},
+    {"SCOREP_TRACING_TEST_POOL_HOLD_US", "integer", "0", "Test only: hold the lock of the trace memory's pool this many microseconds each time a block is taken, so that a test's signal arrives while the measurement holds it"},
     {"SCOREP_FILTERING_FILE", "path", "", "Score-P filter file (SCOREP_REGION_NAMES_BEGIN ... / SCOREP_FILE_NAMES_BEGIN ...)"},
     {"SCOREP_VERBOSE", "boolean", "false", "Print what the measurement does"},
     {"SCOREP_MPI_ENABLE_GROUPS", "list", "DEFAULT", "MPI function groups to record (read by the MPI adapter): ALL, DEFAULT, CG, COLL, ENV, ERR, EXT, IO, MISC, P2P, RMA, SPAWN, TOPO, TYPE, XNONBLOCK, XREQTEST, ...; prefix a group with ~ to disable it"},
@@ -283,8 +285,9 @@ const char* scorep_config_value(const char* name)
     if (strcmp(name, "SCOREP_TIMER_TEST_SKEW_NS") == 0 || strcmp(name, "SCOREP_TIMER_TEST_DRIFT_PPM") == 0
         || strcmp(name, "SCOREP_TIMER_TEST_OFFSET_ERROR_NS") == 0
         || strcmp(name, "SCOREP_EXPERIMENT_TEST_LOCK_DELAY_MS") == 0
-        || strcmp(name, "SCOREP_IO_TEST_AIO_LOCK_HOLD_US") == 0) {
-        /* read where they act (timer.c, experiment.c, io_async.c) */
+        || strcmp(name, "SCOREP_IO_TEST_AIO_LOCK_HOLD_US") == 0
+        || strcmp(name, "SCOREP_TRACING_TEST_POOL_HOLD_US") == 0) {
+        /* read where they act (timer.c, experiment.c, io_async.c, trace_memory.c) */
         const char* v = getenv(name);
         return v && *v ? v : "0";
     }
@@ -303,4 +306,18 @@ int scorep_config_write(FILE* out)
     for (const scorep_config_var_info* v = config_vars; v->name; v++)
         fprintf(out, "%s=%s\n", v->name, scorep_config_value(v->name));
     return ferror(out) ? -1 : 0;
+}
+
+/* A test-only hold (SCOREP_*_TEST_*_HOLD_US): sleeps the variable's
+ * microseconds; *cached keeps the value (-1: not read yet). */
+void scorep_test_hold(const char* variable, long* cached)
+{
+    if (*cached < 0) {
+        const char* v = getenv(variable);
+        *cached = v ? strtol(v, NULL, 10) : 0;
+    }
+    if (*cached > 0) {
+        struct timespec pause = {*cached / 1000000, (*cached % 1000000) * 1000};
+        nanosleep(&pause, NULL);
+    }
 }

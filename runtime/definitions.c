@@ -49,15 +49,14 @@ static __thread int generation_was_off TLS_FAST;
 
 static void lock_definitions(void)
 {
-    generation_was_off = scorep_thread_event_generation_off;
-    scorep_thread_event_generation_off = 1;
+    generation_was_off = scorep_inside_begin();
     pthread_mutex_lock(&lock);
 }
 
 static void unlock_definitions(void)
 {
     pthread_mutex_unlock(&lock);
-    scorep_thread_event_generation_off = generation_was_off;
+    scorep_inside_end(generation_was_off);
 }
 static table regions = {.element_size = sizeof(scorep_region_def)};
 static table strings = {.element_size = sizeof(char*)};

@@ -183,6 +183,7 @@ static inline __attribute__((always_inline)) void exit_general_body(scorep_locat
 
 static __attribute__((noinline)) void exit_general(scorep_location* loc, scorep_region region)
 {
+    INSIDE_MEASUREMENT;
     exit_general_body(loc, region);
 }
 
@@ -195,12 +196,14 @@ static __attribute__((noinline)) void exit_general(scorep_location* loc, scorep_
  * (docs/PERFORMANCE.md, "System adapters"). */
 static __attribute__((noinline)) void enter_profile_other(scorep_location* loc, uint64_t t, scorep_region region)
 {
+    INSIDE_MEASUREMENT;   /* a new node may be made and linked */
     scorep_profile_enter_on(loc, t, region);
 }
 
 /* the way of the other substrates (the trace): one jump from scorep_enter */
 static __attribute__((noinline)) void enter_current(scorep_region region)
 {
+    INSIDE_MEASUREMENT;
     scorep_location* loc = current();
     if (loc) enter_on(loc, region);
 }
@@ -336,6 +339,7 @@ void scorep_events_finish_open_regions(uint64_t t)
  *                         with the location's last event, normally the enter
  *                         of that call, a few instructions earlier */
 #define EVENT_BEGIN_STAMPED(read_clock)                             \
+    INSIDE_MEASUREMENT;                                             \
     scorep_location* loc = current();                               \
     if (UNLIKELY(!loc)) return;                                     \
     uint64_t t = (read_clock) ? scorep_timer_read() : loc->last_ticks; \
@@ -990,6 +994,7 @@ void scorep_io_operation_begin(scorep_io_handle handle, scorep_io_operation mode
 void scorep_io_transfer_enter(scorep_region region, scorep_io_handle handle, scorep_io_operation mode,
                               uint64_t bytes_request, uint64_t matching_id)
 {
+    INSIDE_MEASUREMENT;
     scorep_location* loc = current();
     if (UNLIKELY(!loc)) return;
     enter_on(loc, region);
@@ -1006,6 +1011,7 @@ void scorep_io_transfer_enter(scorep_region region, scorep_io_handle handle, sco
 void scorep_io_async_record(uint64_t t, scorep_io_async_event event, scorep_io_handle handle,
                            scorep_io_operation mode, uint64_t bytes_request, uint64_t matching_id)
 {
+    INSIDE_MEASUREMENT;
     scorep_location* loc = current();
     if (UNLIKELY(!loc)) return;
     loc->last_ticks = t;
@@ -1057,6 +1063,7 @@ static __attribute__((noinline)) void transfer_exit_general(scorep_region region
 {
     uint64_t bytes_read = mode == SCOREP_IO_OP_READ ? bytes_done : 0;
     if (handle != SCOREP_INVALID_ID) {
+        INSIDE_MEASUREMENT;
         scorep_location* loc = current();
         if (UNLIKELY(!loc)) return;
         /* no substrate records IoOperationBegin (the profile alone): the
@@ -1186,6 +1193,7 @@ void scorep_metric_add(scorep_metric metric, int64_t value)
 static __attribute__((noinline)) void* exit_metric_general(scorep_region region, scorep_metric metric,
                                                            int64_t value)
 {
+    INSIDE_MEASUREMENT;
     scorep_location* loc = current();
     if (UNLIKELY(!loc)) return NULL;
     scorep_profile_node* path = NULL;

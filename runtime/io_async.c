@@ -34,14 +34,7 @@
 static void test_hold_lock(void)
 {
     static long hold_us = -1;
-    if (hold_us < 0) {
-        const char* v = getenv("SCOREP_IO_TEST_AIO_LOCK_HOLD_US");
-        hold_us = v ? strtol(v, NULL, 10) : 0;
-    }
-    if (hold_us > 0) {
-        struct timespec pause = {hold_us / 1000000, (hold_us % 1000000) * 1000};
-        nanosleep(&pause, NULL);
-    }
+    scorep_test_hold("SCOREP_IO_TEST_AIO_LOCK_HOLD_US", &hold_us);
 }
 
 typedef struct aio_op {
@@ -54,19 +47,17 @@ typedef struct aio_op {
 
 static aio_op ops[AIO_SLOTS];
 static int ops_lock;
-/* This thread is taking or holds ops_lock. aio_error and aio_return are
- * async-signal-safe, and programs collect completions in the handler of
- * the aio's own notification signal (SIGEV_SIGNAL): a handler that
- * interrupts its thread's hold of the lock must not wait for it (it would
- * wait for ever); it leaves the table alone instead, and that operation's
- * records and bytes are not written. */
-static __thread int holding __attribute__((tls_model("initial-exec")));
-
-static int lock(void)
+/* The table is the measurement's work (substrate.h, "inside the
+ * measurement"): aio_error and aio_return are async-signal-safe, and
+ * programs collect completions in the handler of the aio's own notification
+ * signal (SIGEV_SIGNAL). A handler that interrupts its thread's hold of the
+ * lock passes through the wrappers unrecorded, so it never waits for the
+ * lock (it would wait for ever); lock() refuses on a thread already inside
+ * all the same. */
+static int lock(int* was)
 {
-    if (holding) return 0;
-    holding = 1;
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (scorep_inside()) return 0;
+    *was = scorep_inside_begin();
     while (__atomic_exchange_n(&ops_lock, 1, __ATOMIC_ACQUIRE))
         while (__atomic_load_n(&ops_lock, __ATOMIC_RELAXED))
             __builtin_ia32_pause();
@@ -74,11 +65,10 @@ static int lock(void)
     return 1;
 }
 
-static void unlock(void)
+static void unlock(int was)
 {
     __atomic_store_n(&ops_lock, 0, __ATOMIC_RELEASE);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    holding = 0;
+    scorep_inside_end(was);
 }
 
 static size_t slot_of(const void* aiocb)
@@ -122,25 +112,27 @@ static void remove_at(size_t i)
 /* the operation of aiocb, taken out of the table (0: none in flight) */
 static int take(const void* aiocb, aio_op* op)
 {
-    if (!lock()) return 0;
+    int was;
+    if (!lock(&was)) return 0;
     size_t i = find(aiocb);
     int found = i < AIO_SLOTS && ops[i].aiocb == aiocb;
     if (found) {
         *op = ops[i];
         remove_at(i);
     }
-    unlock();
+    unlock(was);
     return found;
 }
 
 static int lookup(const void* aiocb, aio_op* op)
 {
-    if (!lock()) return 0;
+    int was;
+    if (!lock(&was)) return 0;
     size_t i = find(aiocb);
     int found = i < AIO_SLOTS && ops[i].aiocb == aiocb;
     if (found)
         *op = ops[i];
-    unlock();
+    unlock(was);
     return found;
 }
 
@@ -152,13 +144,14 @@ void scorep_io_aio_begin(const void* aiocb, int fd, scorep_io_handle handle, sco
     if (aiocb == NULL)
         return;
     aio_op op = {aiocb, fd, handle, mode, scorep_timer_now()};
-    if (!lock()) return;
+    int was;
+    if (!lock(&was)) return;
     size_t i = find(aiocb);
     /* an aiocb submitted again before its aio_return (which POSIX does not
      * allow) replaces its earlier operation, which then never ends */
     if (i < AIO_SLOTS)
         ops[i] = op;
-    unlock();
+    unlock(was);
     if (i < AIO_SLOTS && handle != SCOREP_INVALID_ID)
         scorep_io_async_record(op.began, non_blocking ? SCOREP_IO_ASYNC_BEGIN : SCOREP_IO_ASYNC_BEGIN_BLOCKING,
                               handle, mode, bytes_request, matching_id(aiocb));
@@ -206,11 +199,12 @@ void scorep_io_aio_cancelled(int fd, const void* aiocb)
      * not made with the lock held (8 KiB of stack, aio_cancel is rare) */
     const void* candidates[AIO_SLOTS];
     size_t n = 0;
-    if (!lock()) return;
+    int was;
+    if (!lock(&was)) return;
     for (size_t i = 0; i < AIO_SLOTS; i++)
         if (ops[i].aiocb != NULL && (aiocb != NULL ? ops[i].aiocb == aiocb : ops[i].fd == fd))
             candidates[n++] = ops[i].aiocb;
-    unlock();
+    unlock(was);
     for (size_t c = 0; c < n; c++) {
         aio_op op;
         if (cancelled(candidates[c]) && take(candidates[c], &op) && op.handle != SCOREP_INVALID_ID)

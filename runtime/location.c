@@ -77,8 +77,7 @@ static bool put_ended(scorep_location* loc)
  * ask for this thread's location again while it is being made. */
 scorep_location* scorep_location_create_for_thread(void)
 {
-    int was_off = scorep_thread_event_generation_off;
-    scorep_thread_event_generation_off = 1;
+    int was_off = scorep_inside_begin();
     pthread_once(&key_once, create_key);
     pthread_mutex_lock(&list_lock);
     scorep_location* loc = take_ended();
@@ -101,7 +100,7 @@ scorep_location* scorep_location_create_for_thread(void)
         pthread_setspecific(thread_key, loc);
     if (loc->event_private == NULL)
         scorep_events_location_created(loc);
-    scorep_thread_event_generation_off = was_off;
+    scorep_inside_end(was_off);
     return loc;
 }
 
@@ -119,12 +118,11 @@ static void thread_ended(void* data)
     if (!scorep_events_recording || scorep_location_open_regions(loc, &open) != 0)
         return;
     scorep_tls_location = NULL;
-    int was_off = scorep_thread_event_generation_off;   /* as in scorep_location_create_for_thread */
-    scorep_thread_event_generation_off = 1;
+    int was_off = scorep_inside_begin();   /* as in scorep_location_create_for_thread */
     pthread_mutex_lock(&list_lock);
     bool handed_back = put_ended(loc);
     pthread_mutex_unlock(&list_lock);
-    scorep_thread_event_generation_off = was_off;
+    scorep_inside_end(was_off);
     if (!handed_back)
         scorep_tls_location = loc;
 }

@@ -151,6 +151,21 @@ static void run_program_handler(int i, int sig, siginfo_t* info, void* context)
         handler.sa_handler(sig);
 }
 
+/* A signal that arrived while its thread was inside the measurement
+ * (substrate.h), delivered as the thread leaves. */
+volatile int scorep_signal_deferred;
+static int deferred_signal;
+static siginfo_t deferred_info;
+static int deferred_has_info;
+
+static void block_handled_signals(sigset_t* previous)
+{
+    sigset_t block;
+    sigemptyset(&block);
+    for (size_t k = 0; k < HANDLED_COUNT; k++) sigaddset(&block, handled_signals[k]);
+    pthread_sigmask(SIG_BLOCK, &block, previous);
+}
+
 static void on_signal(int sig, siginfo_t* info, void* context)
 {
     int i = handled_index(sig);
@@ -160,9 +175,45 @@ static void on_signal(int sig, siginfo_t* info, void* context)
         return;
     }
     int saved_errno = errno;
+    if (scorep_inside() && !is_synchronous_fault(sig, info)) {
+        /* the data cannot be written from here: the thread may hold a lock
+         * the writing needs (the trace's memory, the definitions), or be
+         * half-way through an event. Only the first such signal is kept;
+         * the process ends with it. */
+        if (!scorep_signal_deferred) {
+            deferred_signal = sig;
+            deferred_has_info = info != NULL;
+            if (info) deferred_info = *info;
+            __atomic_store_n(&scorep_signal_deferred, 1, __ATOMIC_RELEASE);
+        }
+        errno = saved_errno;
+        return;
+    }
     if (write_data) write_data(sig);
     chain(i, sig, info);
     errno = saved_errno;
+}
+
+/* What on_signal would have done, now that this thread is outside the
+ * measurement: with the handled signals blocked, as in the handler, the
+ * data written, then the signal passed on (chain: queued again for this
+ * thread, delivered as the mask is restored). */
+void scorep_signals_deliver_deferred(void)
+{
+    if (!__atomic_exchange_n(&scorep_signal_deferred, 0, __ATOMIC_ACQ_REL)) return;
+    int sig = deferred_signal;
+    int i = handled_index(sig);
+    sigset_t previous;
+    block_handled_signals(&previous);
+    int saved_errno = errno;
+    if (installed[i]) {
+        if (write_data) write_data(sig);
+        chain(i, sig, deferred_has_info ? &deferred_info : NULL);
+    } else {
+        raise(sig);   /* the program's action meanwhile: its handler, or the default */
+    }
+    errno = saved_errno;
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
 }
 
 static void install(size_t i)

@@ -383,11 +383,55 @@ void scorep_warning(const char* format, ...) __attribute__((format(printf, 1, 2)
  * the number of ranks it concerns. */
 void scorep_warning_all_ranks(const char* format, ...) __attribute__((format(printf, 1, 2)));
 void scorep_verbose(const char* format, ...) __attribute__((format(printf, 1, 2)));
+/* A test-only hold (config.c): sleeps variable's microseconds, read once into *cached (-1 at first) */
+void scorep_test_hold(const char* variable, long* cached);
 
 /* ---- the trace substrate's entry point ------------------------------------------------ */
 
 /* Defined in runtime/trace/ when it is built (meson sets SCOREP_HAVE_TRACE=1);
  * returns its table, or NULL if tracing cannot work. */
 const scorep_substrate* scorep_trace_substrate(void);
+
+/* ---- inside the measurement ----
+ * While a thread does the measurement's own work that other code must not
+ * interleave with (an event on its way through the substrates, a new call
+ * path's node, a definition, the trace's memory, a new location), its
+ * event-generation flag (adapter.h) has bit 0 and SCOREP_INSIDE_MEASUREMENT
+ * set. Bit 0 makes every wrapper and hook pass straight through: a signal
+ * handler that interrupts the thread there records nothing, so an event in
+ * progress keeps its records whole and in time order, and a handler never
+ * waits for a lock its own thread holds. The second bit tells the handlers
+ * of signals that end the process (signals.c) that the data cannot be
+ * written from here: such a signal waits until the thread leaves, where
+ * scorep_inside_end delivers it. The profile's short form of an enter and an
+ * exit (events.c) does without: a handler's events between two of its
+ * stores leave the tree as they found it. */
+#define SCOREP_INSIDE_MEASUREMENT 8
+/* hidden: one load without the GOT on every event of the general way */
+extern volatile int scorep_signal_deferred __attribute__((visibility("hidden")));
+void scorep_signals_deliver_deferred(void) __attribute__((visibility("hidden")));
+
+static inline int scorep_inside_begin(void)
+{
+    int was = scorep_thread_event_generation_off;
+    scorep_thread_event_generation_off = was | 1 | SCOREP_INSIDE_MEASUREMENT;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    return was;
+}
+
+static inline void scorep_inside_end(int was)
+{
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    scorep_thread_event_generation_off = was;
+    if (__builtin_expect(scorep_signal_deferred, 0) && !(was & SCOREP_INSIDE_MEASUREMENT))
+        scorep_signals_deliver_deferred();
+}
+
+static inline int scorep_inside(void) { return scorep_thread_event_generation_off & SCOREP_INSIDE_MEASUREMENT; }
+
+static inline void scorep_inside_end_at(const int* was) { scorep_inside_end(*was); }
+/* the rest of the enclosing block is inside the measurement */
+#define INSIDE_MEASUREMENT \
+    const int scorep_inside_was_ __attribute__((cleanup(scorep_inside_end_at), unused)) = scorep_inside_begin()
 
 #endif /* SCOREP_WRAPGEN_SUBSTRATE_H */

@@ -247,14 +247,13 @@ void trace_blocks_full(trace_location* tl)
     /* the spill's pwrite is the measurement's: a preloaded --io=posix
      * wrapper calls straight through instead of recording an event from
      * inside this one */
-    int generation_was_off = scorep_thread_event_generation_off;
-    scorep_event_generation_off();
+    int generation_was_off = scorep_inside_begin();
     spill(tl);
     uint64_t end = scorep_timer_now();
     scorep_verbose("trace: spilled the buffer of location %u to disk (%llu ticks)",
                    tl->location->local_id, (unsigned long long)(end - begin));
     scorep_event_buffer_flush(tl->location, begin, end);
-    scorep_thread_event_generation_off = generation_was_off;
+    scorep_inside_end(generation_was_off);
 }
 
 /* The offsets of tl's spilled blocks, oldest first (malloc'ed; at

@@ -144,9 +144,10 @@ static raw_block* take_from_pool(void)
     /* event generation off while the pool's lock is held: a run-time
      * pthread_mutex_lock wrapper (--thread=pthread) must not record the
      * measurement's lock from inside an event that needs a block */
-    int was_off = scorep_thread_event_generation_off;
-    scorep_thread_event_generation_off = 1;
+    int was_off = scorep_inside_begin();
     pthread_mutex_lock(&pool_lock);
+    static long test_hold_us = -1;
+    scorep_test_hold("SCOREP_TRACING_TEST_POOL_HOLD_US", &test_hold_us);
     raw_block* block = free_blocks;
     int cold = 0;
     if (block != NULL) {
@@ -156,7 +157,7 @@ static raw_block* take_from_pool(void)
         block = (raw_block*)(pool + fresh_block++ * block_stride);
     }
     pthread_mutex_unlock(&pool_lock);
-    scorep_thread_event_generation_off = was_off;
+    scorep_inside_end(was_off);
     if (cold)
         fault_in((char*)block, block_stride);
     return block;
@@ -213,13 +214,12 @@ void trace_memory_give_block(raw_block* block)
         free(block);
         return;
     }
-    int was_off = scorep_thread_event_generation_off;   /* as in take_from_pool */
-    scorep_thread_event_generation_off = 1;
+    int was_off = scorep_inside_begin();   /* as in take_from_pool */
     pthread_mutex_lock(&pool_lock);
     block->next = free_blocks;
     free_blocks = block;
     pthread_mutex_unlock(&pool_lock);
-    scorep_thread_event_generation_off = was_off;
+    scorep_inside_end(was_off);
 }
 
 /* OTF2's perBufferData: the chunks one buffer owns (blocks' data areas). */

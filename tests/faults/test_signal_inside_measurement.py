@@ -1,0 +1,146 @@
+"""Signals that arrive while the measurement itself is at work on the thread
+(runtime/substrate.h, "inside the measurement"): a program's handler that
+makes calls the measurement records, and a SIGTERM while the trace's memory
+lock is held. Each scenario is repeated; every run must end as unmeasured,
+with its output unchanged and its data readable (scorep-check, the
+independent trace oracle; otf2-print)."""
+import json
+import os
+import pathlib
+import re
+import shutil
+import signal
+import subprocess
+import time
+
+import pytest
+
+import trace_consistency
+from conftest import run_program, scorep
+
+HERE = pathlib.Path(__file__).resolve().parent
+SOURCE = HERE / "signal_handler_calls.c"
+RUNS = 3
+
+
+@pytest.fixture(scope="module")
+def programs(build_dir, tmp_path_factory):
+    if not (build_dir / "runtime" / "trace").exists():
+        pytest.skip("built without the trace substrate")
+    tmp = tmp_path_factory.mktemp("signal_inside")
+    plain = tmp / "plain"
+    subprocess.run(["gcc", "-O2", str(SOURCE), "-o", str(plain)], check=True, timeout=300)
+    measured = tmp / "measured"
+    # compiler instrumentation and the POSIX I/O adapter, linked
+    proc = subprocess.run(scorep(build_dir) + ["--io=posix", "gcc", "-O2", str(SOURCE), "-o", str(measured)],
+                          capture_output=True, text=True, timeout=300, cwd=tmp)
+    assert proc.returncode == 0, proc.stderr
+    return plain, measured
+
+
+def ticks_of(stderr):
+    """The handler calls the program counted (its one line on stderr); any
+    other line on stderr is the measurement's and fails the run."""
+    lines = stderr.splitlines()
+    assert len(lines) == 1 and re.fullmatch(r"ticks \d+", lines[0]), stderr[-3000:]
+    return int(lines[0].split()[1])
+
+
+def visits_by_region(experiment):
+    profile = json.loads((experiment / "profile.json").read_text())
+    names = {r["id"]: r["name"] for r in profile["regions"]}
+    region_of = {c["id"]: c["region"] for c in profile["callpaths"]}
+    visits = {}
+    for row in profile["rows"]:
+        name = names[region_of[row["callpath"]]]
+        visits[name] = visits.get(name, 0) + row["visits"]
+    return visits
+
+
+def assert_trace_whole(experiment, partial=False):
+    violations, _, _ = trace_consistency.check_experiment(experiment, partial=partial)
+    assert not violations, trace_consistency.format_findings(experiment, violations)
+    if shutil.which("otf2-print"):
+        printed = subprocess.run(["otf2-print", str(experiment / "traces.otf2")], capture_output=True, text=True,
+                                 timeout=300)
+        assert printed.returncode == 0, printed.stderr[-3000:]
+
+
+def test_a_handlers_write_during_traced_events_is_recorded_whole_or_not_at_all(programs, tmp_path):
+    """The handler's write, every 20 us, lands inside the main thread's
+    events: there it must not be recorded (its records would fall between an
+    event's clock read and its record: out of time order, the trace of the
+    location cut off). Outside them it is recorded, nested where it came."""
+    plain, measured = programs
+    expected = run_program([plain, "pipe", 20]).stdout
+    recorded = []
+    for i in range(RUNS):
+        experiment = tmp_path / f"exp{i}"
+        proc = run_program([measured, "pipe", 20], experiment, {"SCOREP_ENABLE_TRACING": "true"})
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        assert proc.stdout == expected
+        ticks = ticks_of(proc.stderr)
+        assert_trace_whole(experiment)
+        writes = visits_by_region(experiment).get("write", 0)
+        assert writes <= ticks
+        recorded.append(writes)
+        shutil.rmtree(experiment)
+    assert sum(recorded) > 0, "no write of the handler was recorded at all"
+
+
+@pytest.mark.parametrize("tracing", ["false", "true"])
+def test_instrumented_calls_in_a_handler_while_the_main_thread_defines_regions_neither_hang_nor_misrecord(
+        programs, tmp_path, tracing):
+    """The handler calls a new compiler-instrumented function at every tick
+    (its first call defines the region) while the main thread defines its
+    own: a handler that interrupts a definition must not wait for the lock
+    its own thread holds (it hung), nor its events interleave with the main
+    thread's. Every function the main thread called has its one visit."""
+    plain, measured = programs
+    expected = run_program([plain, "functions"]).stdout
+    for i in range(RUNS):
+        experiment = tmp_path / f"exp{i}"
+        proc = run_program([measured, "functions"], experiment, {"SCOREP_ENABLE_TRACING": tracing}, timeout=60)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        assert proc.stdout == expected
+        ticks = ticks_of(proc.stderr)
+        visits = visits_by_region(experiment)
+        assert all(visits.get(f"f{n}") == 1 for n in range(1000, 2000)), \
+            {f"f{n}": visits.get(f"f{n}") for n in range(1000, 2000) if visits.get(f"f{n}") != 1}
+        handler_visits = [visits.get(f"f{n}", 0) for n in range(2000, 3000)]
+        assert all(v <= 1 for v in handler_visits) and sum(handler_visits) <= ticks
+        if tracing == "true":
+            assert_trace_whole(experiment)
+        shutil.rmtree(experiment)
+
+
+def test_sigterm_while_the_trace_memory_lock_is_held_writes_the_data_and_ends_by_the_signal(programs, tmp_path):
+    """SCOREP_TRACING_TEST_POOL_HOLD_US holds the lock of the trace memory's
+    pool 20 ms each time a block is taken, so that nearly all of the run is
+    spent holding it and the SIGTERM arrives there. Writing the data from the
+    handler then waited for that lock for ever; now the signal waits until
+    the lock is released, the data is written, and the process ends by
+    SIGTERM as it would unmeasured."""
+    _, measured = programs
+    for i in range(RUNS):
+        experiment = tmp_path / f"exp{i}"
+        env = {"SCOREP_ENABLE_TRACING": "true", "SCOREP_TRACING_TEST_POOL_HOLD_US": "20000",
+               "SCOREP_EXPERIMENT_DIRECTORY": str(experiment)}
+        proc = subprocess.Popen([str(measured), "quiet", "200"],
+                                env={**{k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}, **env},
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGTERM)
+        try:
+            _, stderr = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            pytest.fail(f"run {i + 1}: still running 30 s after SIGTERM")
+        assert proc.returncode == -signal.SIGTERM, stderr[-3000:]
+        profile = json.loads((experiment / "profile.json").read_text())
+        assert profile["experiment"]["partial"] is True
+        assert visits_by_region(experiment)["mid"] > 0
+        assert_trace_whole(experiment, partial=True)
+        shutil.rmtree(experiment)
+
