@@ -4,7 +4,6 @@ has only the checkout: it names no directory outside it (a maintainer's
 is missing and how to get it."""
 import ast
 import os
-import pathlib
 import subprocess
 import sys
 

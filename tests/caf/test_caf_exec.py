@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from conftest import REPO, mpirun
+from conftest import mpirun
 from test_caf_end_to_end import PROGRAM, expected, mpi_visits, profile_counts
 
 CAF_LIBDIR = pathlib.Path("/usr/lib/x86_64-linux-gnu/open-coarrays/openmpi/lib")

@@ -11,7 +11,6 @@ import re
 import subprocess
 from collections import Counter
 
-import pytest
 
 from conftest import REPO
 from test_caf_end_to_end import cafrun, profile_counts, scorep, pytestmark  # noqa: F401

@@ -3,7 +3,6 @@ with the independent reader (tests/cube_reader.py) and compared with
 profile.json metric by metric (tests/cube_consistency.py, which conftest.mpirun
 also applies to every MPI run of the suite)."""
 import json
-import pathlib
 import socket
 import struct
 import subprocess

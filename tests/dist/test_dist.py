@@ -6,7 +6,6 @@ One unpacked build serves every check. Kept lean: no Fortran compiler (FC),
 Open MPI only."""
 import json
 import os
-import pathlib
 import re
 import subprocess
 import sys

@@ -6,7 +6,6 @@ import shutil
 import subprocess
 import sys
 
-import pytest
 
 from conftest import REPO
 
@@ -80,7 +79,6 @@ def test_new_task_reaches_every_wrapper_whose_rule_lists_it(tmp_path):
     (tasks / "scorep.json").write_text(json.dumps(catalogue, indent=4))
     (tasks / "comm_size_parameter.c.j2").write_text(example("new-task-snippet"))
     out, _ = regenerate(tmp_path, specs, tasks)
-    text = (out / "mpi" / "c" / "wrap_collectives.c").read_text()
     for name in ("MPI_Allreduce", "MPI_Bcast", "MPI_Ibarrier", "MPI_Gatherv_c"):
         _, body = wrapper(out, name)
         assert 'scorep_parameter_define("comm size"' in body, name

@@ -1,6 +1,5 @@
 """Malformed spec files: one clear error naming file, entry and parameter; exit 1."""
 import json
-import shutil
 import subprocess
 import sys
 

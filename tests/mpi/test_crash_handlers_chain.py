@@ -55,7 +55,7 @@ def gfortran_backtrace(stderr):
 
 def test_gfortran_crash_backtrace_is_printed_and_the_profile_written(tmp_path):
     source = PROGRAMS / "crash_serial.f90"
-    build = mpi_build("openmpi")
+    mpi_build("openmpi")   # fails with a hint when the Open MPI build is missing
     plain, measured = tmp_path / "plain", tmp_path / "measured"
     subprocess.run(["gfortran", "-g", "-O0", str(source), "-o", str(plain)], check=True, cwd=tmp_path)
     subprocess.run(scorep("openmpi") + ["--nompi", "gfortran", "-g", "-O0", str(source), "-o", str(measured)],

@@ -9,7 +9,6 @@ be exactly that; non-blocking calls and split collectives have their bytes at
 the call that starts them, so MPI_Wait and the _end calls have none."""
 import pytest
 
-from conftest import MPI_COMPILERS
 from measure import compile_fortran_pair, compile_program, load_profile, per_rank_region_io, run_measured
 
 NPROCS = 2

@@ -4,7 +4,6 @@ Open MPI's mpif.h / use mpi layer does when only the C adapter is there).
 The adapter notices MPI at its first measured call and writes one experiment
 with every rank from inside MPI_Finalize (an attribute on MPI_COMM_SELF)."""
 import json
-import pathlib
 import subprocess
 
 import pytest

@@ -4,9 +4,7 @@ python3-otf2 and otf2-print, the way analysis tools read them."""
 import collections
 import json
 import os
-import pathlib
 import resource
-import shutil
 import subprocess
 
 import pytest

@@ -4,7 +4,6 @@ Chromium: the flame graph and the timeline render and show the program's
 regions. Screenshots are left in the test's temporary directory."""
 import json
 import pathlib
-import shutil
 import socket
 import subprocess
 import sys
