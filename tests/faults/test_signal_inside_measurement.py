@@ -114,19 +114,23 @@ def test_instrumented_calls_in_a_handler_while_the_main_thread_defines_regions_n
         shutil.rmtree(experiment)
 
 
-def test_sigterm_while_the_trace_memory_lock_is_held_writes_the_data_and_ends_by_the_signal(programs, tmp_path):
+@pytest.mark.parametrize("mode", ["quiet", "cleanup"])
+def test_sigterm_while_the_trace_memory_lock_is_held_writes_the_data_and_ends_by_the_signal(programs, tmp_path,
+                                                                                             mode):
     """SCOREP_TRACING_TEST_POOL_HOLD_US holds the lock of the trace memory's
     pool 20 ms each time a block is taken, so that nearly all of the run is
     spent holding it and the SIGTERM arrives there. Writing the data from the
     handler then waited for that lock for ever; now the signal waits until
     the lock is released, the data is written, and the process ends by
-    SIGTERM as it would unmeasured."""
+    SIGTERM as it would unmeasured. In the cleanup mode the program's own
+    handler runs first and raises the signal again with the default action
+    (GNU sort's way), still on the thread inside the measurement."""
     _, measured = programs
     for i in range(RUNS):
         experiment = tmp_path / f"exp{i}"
         env = {"SCOREP_ENABLE_TRACING": "true", "SCOREP_TRACING_TEST_POOL_HOLD_US": "20000",
                "SCOREP_EXPERIMENT_DIRECTORY": str(experiment)}
-        proc = subprocess.Popen([str(measured), "quiet", "200"],
+        proc = subprocess.Popen([str(measured), mode, "200"],
                                 env={**{k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}, **env},
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         time.sleep(0.5)
@@ -138,6 +142,7 @@ def test_sigterm_while_the_trace_memory_lock_is_held_writes_the_data_and_ends_by
             proc.communicate()
             pytest.fail(f"run {i + 1}: still running 30 s after SIGTERM")
         assert proc.returncode == -signal.SIGTERM, stderr[-3000:]
+        assert stderr == ("cleanup\n" if mode == "cleanup" else ""), stderr[-3000:]
         profile = json.loads((experiment / "profile.json").read_text())
         assert profile["experiment"]["partial"] is True
         assert visits_by_region(experiment)["mid"] > 0
