@@ -1206,7 +1206,7 @@ static __attribute__((noinline)) void* exit_metric_general(scorep_region region,
         ((event_state*)loc->event_private)->event_count++;
         DISPATCH(metric_add, metric, value);
     }
-    exit_general(loc, region);
+    exit_general_body(loc, region);   /* already inside: not exit_general, which enters again */
     return path;
 }
 
