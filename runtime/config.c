@@ -44,7 +44,8 @@ static const scorep_config_var_info config_vars[] = {
     {"SCOREP_TIMER_TEST_SKEW_NS", "integer", "0", "Test only: add this many ns times the process's rank (from the launcher: OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK, SLURM_PROCID) to every timestamp, to show the clock synchronisation on one machine (docs/CLOCKS.md)"},
     {"SCOREP_TIMER_TEST_DRIFT_PPM", "integer", "0", "Test only: make the process's clock run this many ppm times its rank fast (docs/CLOCKS.md)"},
     {"SCOREP_TIMER_TEST_OFFSET_ERROR_NS", "integer", "0", "Test only: add this many ns times the rank to the clock offset each rank measures, so that the trace's post-mortem correction of the clock condition has work (docs/CLOCKS.md)"},
-    {"SCOREP_EXPERIMENT_TEST_LOCK_DELAY_MS", "integer", "0", "Test only: wait this many ms between opening an earlier experiment's marker and locking it, the moment where runs started together with one SCOREP_EXPERIMENT_DIRECTORY race"},
+    {"SCOREP_EXPERIMENT_TEST_LOCK_HOLD_US", "integer", "0", "Test only: wait this many microseconds between opening an earlier experiment's marker and locking it, a moment where runs started together with one SCOREP_EXPERIMENT_DIRECTORY race"},
+    {"SCOREP_EXPERIMENT_TEST_MARK_HOLD_US", "integer", "0", "Test only: wait this many microseconds between making the experiment directory and marking it, a moment where runs started together with one SCOREP_EXPERIMENT_DIRECTORY race"},
     {"SCOREP_IO_TEST_AIO_LOCK_HOLD_US", "integer", "0", "Test only: hold the POSIX aio operations' table this many microseconds at each use, so that a test's completion signals arrive while it is held"},
     {"SCOREP_TRACING_TEST_POOL_HOLD_US", "integer", "0", "Test only: hold the lock of the trace memory's pool this many microseconds each time a block is taken, so that a test's signal arrives while the measurement holds it"},
     {"SCOREP_FILTERING_FILE", "path", "", "Score-P filter file (SCOREP_REGION_NAMES_BEGIN ... / SCOREP_FILE_NAMES_BEGIN ...)"},
@@ -284,7 +285,8 @@ const char* scorep_config_value(const char* name)
         return scorep_cfg.timer == SCOREP_TIMER_TSC ? "tsc" : "clock_gettime";
     if (strcmp(name, "SCOREP_TIMER_TEST_SKEW_NS") == 0 || strcmp(name, "SCOREP_TIMER_TEST_DRIFT_PPM") == 0
         || strcmp(name, "SCOREP_TIMER_TEST_OFFSET_ERROR_NS") == 0
-        || strcmp(name, "SCOREP_EXPERIMENT_TEST_LOCK_DELAY_MS") == 0
+        || strcmp(name, "SCOREP_EXPERIMENT_TEST_LOCK_HOLD_US") == 0
+        || strcmp(name, "SCOREP_EXPERIMENT_TEST_MARK_HOLD_US") == 0
         || strcmp(name, "SCOREP_IO_TEST_AIO_LOCK_HOLD_US") == 0
         || strcmp(name, "SCOREP_TRACING_TEST_POOL_HOLD_US") == 0) {
         /* read where they act (timer.c, experiment.c, io_async.c, trace_memory.c) */

@@ -14,11 +14,14 @@
  * (Score-P also renames the previous experiment). Anything else is never
  * touched: the run measures into a fresh name and one warning says where and why.
  *
- * Concurrent runs: mkdir is the atomic claim of a name, and only a process
- * holding the old marker's lock may rename a directory away. A new marker is
- * locked before its first line is written, so a marker without that line (or
- * a directory without a marker yet) reads as "not ours" and is left alone,
- * and a locked one as "in use". */
+ * Concurrent runs: a configured name is claimed by renaming a directory made
+ * and marked under a name of its own onto it (RENAME_NOREPLACE), so nobody
+ * ever sees the configured name without a whole, locked marker; only a
+ * process holding the old marker's lock may rename a directory away. A new
+ * marker is locked before its first line is written, so a locked one reads
+ * as "in use", and one without that line as "not ours", left alone. Where
+ * the file system cannot rename without replacing, mkdir claims the name,
+ * and a young directory without a marker is looked at again for a while. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -99,6 +102,35 @@ static int make_directory(const char* path)
     return 0;
 }
 
+/* Claims the configured name `wanted` with its marker already in it: made and
+ * marked as <wanted>.creating-<pid>_<id> next to it, then renamed onto
+ * `wanted` only if that name is free. What this run made is removed again
+ * when the name is taken. Returns 0 or an errno, EEXIST when `wanted` exists.
+ * SCOREP_EXPERIMENT_TEST_MARK_HOLD_US (test only) widens the moment between
+ * making the directory and marking it, where runs started together race. */
+static int claim_marked(const char* wanted)
+{
+    static long hold_us = -1;
+    struct stat st;
+    if (lstat(wanted, &st) == 0) return EEXIST;
+    char staging[PATH_MAX + 64];
+    snprintf(staging, sizeof staging, "%s.creating-%ld_%llu", wanted, (long)getpid(), unique_id());
+    /* errors (a missing parent, no permission) are the configured name's own: mkdir tells them */
+    if (mkdir(staging, 0777) != 0) return make_directory(wanted);
+    scorep_test_hold("SCOREP_EXPERIMENT_TEST_MARK_HOLD_US", &hold_us);
+    write_marker(staging);
+    if (renameat2(AT_FDCWD, staging, AT_FDCWD, wanted, RENAME_NOREPLACE) == 0) return 0;
+    int err = errno;
+    char marker[PATH_MAX + 128];
+    snprintf(marker, sizeof marker, "%s/" MARKER, staging);
+    unlink(marker);
+    rmdir(staging);
+    if (own_marker_fd >= 0) close(own_marker_fd);
+    own_marker_fd = -1;
+    if (err == EINVAL || err == ENOSYS) return make_directory(wanted);   /* no RENAME_NOREPLACE here */
+    return err == ENOTEMPTY ? EEXIST : err;
+}
+
 /* <base>_YYYYMMDD_HHMM_<id> or <parent/>scorep-YYYYMMDD_HHMM_<id>, created; returns 0 on success */
 static int make_unique(const char* parent, const char* base, char* out, size_t size)
 {
@@ -131,18 +163,15 @@ static int is_protected(const char* path)
     return strncmp(cwd, real, n) == 0 && (cwd[n] == '\0' || cwd[n] == '/');
 }
 
-enum verdict { OURS_FINISHED, NOT_A_DIRECTORY, SYMLINK, PROTECTED, NO_MARKER, IN_USE, UNLOCKABLE };
+enum verdict { OURS_FINISHED, GONE, NOT_A_DIRECTORY, SYMLINK, PROTECTED, NO_MARKER, IN_USE, UNLOCKABLE };
 
-/* SCOREP_EXPERIMENT_TEST_LOCK_DELAY_MS (test only): widens the moment between
+/* SCOREP_EXPERIMENT_TEST_LOCK_HOLD_US (test only): widens the moment between
  * opening an earlier experiment's marker and locking it, where runs started
  * together race (tests/runtime/test_experiment.py). */
 static void test_pause_before_lock(void)
 {
-    const char* v = getenv("SCOREP_EXPERIMENT_TEST_LOCK_DELAY_MS");
-    long ms = v ? strtol(v, NULL, 10) : 0;
-    if (ms <= 0) return;
-    struct timespec pause = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&pause, NULL);
+    static long hold_us = -1;
+    scorep_test_hold("SCOREP_EXPERIMENT_TEST_LOCK_HOLD_US", &hold_us);
 }
 
 /* One look at the marker of the directory `path`. */
@@ -192,15 +221,16 @@ static enum verdict examine(const char* path, int* lock_fd)
 {
     *lock_fd = -1;
     struct stat st;
-    if (lstat(path, &st) != 0) return NO_MARKER;
+    if (lstat(path, &st) != 0) return errno == ENOENT ? GONE : NO_MARKER;
     if (S_ISLNK(st.st_mode)) return SYMLINK;
     if (!S_ISDIR(st.st_mode)) return NOT_A_DIRECTORY;
     if (is_protected(path)) return PROTECTED;
     enum verdict v = examine_marker(path, lock_fd);
-    /* A run started at the same moment may have made the directory an instant
-     * ago and not yet locked its marker: a young directory without a complete
-     * marker is looked at again for up to 0.2 s, so that it reads "in use". */
-    for (int i = 0; i < 40 && v == NO_MARKER && time(NULL) - st.st_ctime <= 2; i++) {
+    /* Where mkdir claims names (no RENAME_NOREPLACE), a run started at the
+     * same moment may have made the directory an instant ago and not yet
+     * locked its marker: a young directory without a complete marker is looked
+     * at again for up to 1 s, so that it reads "in use". */
+    for (int i = 0; i < 200 && v == NO_MARKER && time(NULL) - st.st_ctime <= 2; i++) {
         struct timespec pause = {0, 5000000};
         nanosleep(&pause, NULL);
         v = examine_marker(path, lock_fd);
@@ -258,7 +288,7 @@ static int fresh_instead(const char* wanted, const char* reason, int is_place_of
 static int use_configured(const char* wanted, char* path, size_t size)
 {
     for (int round = 0; round < 2; round++) {
-        int err = make_directory(wanted);
+        int err = claim_marked(wanted);
         if (err == 0) {
             snprintf(path, size, "%s", wanted);
             return 0;
@@ -270,6 +300,7 @@ static int use_configured(const char* wanted, char* path, size_t size)
         }
         int lock_fd;
         enum verdict v = examine(wanted, &lock_fd);
+        if (v == GONE) continue;   /* renamed away by another run since: the name is free again */
         if (spawned && (v == IN_USE || v == OURS_FINISHED)) {
             /* the parent's experiment: never replaced, the children's goes inside */
             if (lock_fd >= 0) close(lock_fd);

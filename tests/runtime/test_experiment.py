@@ -231,7 +231,7 @@ def test_a_run_that_locks_a_finished_marker_late_never_renames_the_next_runs_dir
     experiment away, lets go of its lock and makes "e" anew. C's lock then
     succeeds on the marker that has left "e"; renaming "e" would move B's
     live experiment (B's profile then landed in C's directory, B's own kept
-    only its marker and scorep.cfg). SCOREP_EXPERIMENT_TEST_LOCK_DELAY_MS
+    only its marker and scorep.cfg). SCOREP_EXPERIMENT_TEST_LOCK_HOLD_US
     holds C between open and lock; three rounds."""
     exe = str(build_dir / "runtime" / "tests" / "test_experiment")
     for round_ in range(3):
@@ -240,7 +240,7 @@ def test_a_run_that_locks_a_finished_marker_late_never_renames_the_next_runs_dir
         env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREP_")}
         env.update(SCOREP_EXPERIMENT_DIRECTORY=str(directory), **OVERWRITE)
         run(build_dir, "test_experiment", "normal", env=env)          # A: a finished experiment at "e"
-        late = subprocess.Popen([exe, "wait"], env=dict(env, SCOREP_EXPERIMENT_TEST_LOCK_DELAY_MS="1500"),
+        late = subprocess.Popen([exe, "wait"], env=dict(env, SCOREP_EXPERIMENT_TEST_LOCK_HOLD_US="1500000"),
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         time.sleep(0.5)                                                # C has opened A's marker by now
         quick = subprocess.Popen([exe, "wait"], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -262,6 +262,42 @@ def test_a_run_that_locks_a_finished_marker_late_never_renames_the_next_runs_dir
         # A's kept, once, with its own profile
         kept = list(directory.parent.glob("e-old-*"))
         assert len(kept) == 1 and (kept[0] / "profile.json").exists(), kept
+
+
+def test_a_directory_still_being_marked_is_never_seen_under_the_configured_name(build_dir, tmp_path):
+    """Run A is held 1.5 s (SCOREP_EXPERIMENT_TEST_MARK_HOLD_US) between making
+    its directory and marking it, longer than a run waits for a young
+    directory's marker; run B starts meanwhile with the same name. B must find
+    the name free (A's directory is not under it yet) and take it; A, when it
+    comes to claim the name, finds B's experiment in use and writes to a fresh
+    name saying so. Nobody reads the other's directory as a user's, and A's
+    unfinished directory is not left behind. Three rounds."""
+    exe = str(build_dir / "runtime" / "tests" / "test_experiment")
+    for round_ in range(3):
+        directory = tmp_path / f"round{round_}" / "e"
+        directory.parent.mkdir()
+        env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREP_")}
+        env.update(SCOREP_EXPERIMENT_DIRECTORY=str(directory), **OVERWRITE)
+        held = subprocess.Popen([exe, "wait"], env=dict(env, SCOREP_EXPERIMENT_TEST_MARK_HOLD_US="1500000"),
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(0.3)                                                # A has made its directory by now
+        quick = subprocess.Popen([exe, "wait"], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+        try:
+            quick_line = quick.stdout.readline().strip()
+            held_line = held.stdout.readline().strip()
+        finally:
+            quick_out, quick_err = quick.communicate("\n", timeout=60)
+            held_out, held_err = held.communicate("\n", timeout=60)
+        assert (quick.returncode, held.returncode) == (0, 0), (quick_err, held_err)
+        assert "not an experiment directory" not in quick_err + held_err, (quick_err, held_err)
+        assert quick_line == f"experiment: {directory}", (quick_line, quick_err)
+        assert held_line != quick_line and "still running" in held_err, held_err
+        held_dir = pathlib.Path(held_line.split(": ", 1)[1])
+        for proc, experiment in ((quick, directory), (held, held_dir)):
+            assert f"by process {proc.pid} " in (experiment / MARKER).read_text()
+            assert Profile(load_profile(experiment / "profile.json")).row("main/step")["visits"] == 5
+        assert sorted(p.name for p in directory.parent.iterdir()) == sorted(["e", held_dir.name])
 
 
 @pytest.mark.parametrize("mode", ["normal", "wait"])
