@@ -1,6 +1,8 @@
 /* Four threads allocating and freeing at the same time (tests/memory/
  * test_memory.py): thread i makes ROUNDS malloc/free pairs of 16 * (i + 1)
- * bytes, then leaks one block of 1000 + i bytes. */
+ * bytes, then leaks one block of 1000 + i bytes. No thread ends before all
+ * have allocated: the measurement gives an ended thread's location to the
+ * next new thread, and the test wants each thread's figures on its own. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +10,8 @@
 
 #define THREADS 4
 #define ROUNDS 2000
+
+static pthread_barrier_t all_allocated;
 
 static __attribute__((noinline)) void touch(void* p, size_t n) { memset(p, 1, n); }
 
@@ -21,6 +25,7 @@ static void* worker(void* arg)
     }
     void* kept = malloc(1000 + i);
     touch(kept, 1000 + i);
+    pthread_barrier_wait(&all_allocated);
     return kept;
 }
 
@@ -29,6 +34,7 @@ int main(void)
     static char out[4096];
     setvbuf(stdout, out, _IOFBF, sizeof out);
     pthread_t t[THREADS];
+    pthread_barrier_init(&all_allocated, NULL, THREADS);
     for (size_t i = 0; i < THREADS; i++) pthread_create(&t[i], NULL, worker, (void*)i);
     for (size_t i = 0; i < THREADS; i++) {
         void* kept;
