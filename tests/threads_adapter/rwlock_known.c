@@ -1,20 +1,25 @@
 /* Read-write locks, spin locks and a barrier with known counts and known
- * waits, for test_pthread_adapter.py. Main takes the write lock, starts
- * THREADS workers and, once each has said it is about to take the read
- * lock (a semaphore, which the adapter does not wrap), holds it HOLD_MS
- * more: every worker's first pthread_rwlock_rdlock waits about that long.
+ * waits, for test_pthread_locks.py. Main takes the write lock, starts
+ * THREADS workers and, once each is blocked in its first
+ * pthread_rwlock_rdlock (blocked.h: its system call in /proc; a semaphore
+ * first, which the adapter does not wrap, says it is about to take the
+ * read lock), holds it HOLD_MS more: every worker's first
+ * pthread_rwlock_rdlock waits at least that long.
  * Each worker then takes the read lock ROUNDS times in all, the spin lock
  * ROUNDS times and the write lock once, and meets the others at a barrier,
- * where the last worker arrives LATE_MS after the others said they are
- * about to (another semaphore): the others' pthread_barrier_wait waits
- * about that long. After the joins, main tries
- * each lock once (uncontended: each try succeeds) and takes both rwlock
- * modes with a timeout. */
+ * where the last worker arrives LATE_MS after the others are blocked in
+ * it (the same way; another semaphore first): the others'
+ * pthread_barrier_wait waits at least that long. Neither wait depends on
+ * how long a worker was off the CPU before its call. After the joins, main
+ * tries each lock once (uncontended: each try succeeds) and takes both
+ * rwlock modes with a timeout. */
 #define _GNU_SOURCE   /* pthread_rwlock_clockwrlock */
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdio.h>
 #include <time.h>
+
+#include "blocked.h"
 
 #define THREADS 4
 #define ROUNDS 50
@@ -25,6 +30,7 @@ static pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER;
 static pthread_spinlock_t spin;
 static pthread_barrier_t barrier;
 static sem_t about_to_read, about_to_meet;
+static pid_t worker_ids[THREADS];
 static long shared, counter;
 
 static void sleep_ms(long ms)
@@ -37,6 +43,7 @@ static void* worker(void* arg)
 {
     long id = (long)arg;
     long seen = 0;
+    worker_ids[id] = blocked_this_thread();
     sem_post(&about_to_read);
     for (int i = 0; i < ROUNDS; i++) {
         pthread_rwlock_rdlock(&rw);
@@ -54,6 +61,8 @@ static void* worker(void* arg)
     if (id == THREADS - 1) {
         for (int i = 0; i < THREADS - 1; i++)
             sem_wait(&about_to_meet);
+        for (int i = 0; i < THREADS - 1; i++)
+            wait_until_blocked_in(worker_ids[i], &barrier, sizeof barrier);
         sleep_ms(LATE_MS);
     } else {
         sem_post(&about_to_meet);
@@ -75,6 +84,8 @@ int main(void)
             return 1;
     for (int i = 0; i < THREADS; i++)
         sem_wait(&about_to_read);
+    for (int i = 0; i < THREADS; i++)
+        wait_until_blocked_in(worker_ids[i], &rw, sizeof rw);
     sleep_ms(HOLD_MS);
     pthread_rwlock_unlock(&rw);
     for (int i = 0; i < THREADS; i++)

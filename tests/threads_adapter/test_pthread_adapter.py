@@ -221,9 +221,10 @@ def test_created_threads_name_the_thread_that_created_them(build_dir, tmp_path):
 
 
 def test_lock_wait_is_time_in_pthread_mutex_lock(build_dir, tmp_path):
-    """lockwait_known.c holds the mutex 300 ms after the waiter says it is
-    about to lock: the waiter's pthread_mutex_lock lasts about that long,
-    and below its start routine nothing else takes time."""
+    """lockwait_known.c holds the mutex 300 ms after the waiter is blocked
+    in its lock: the waiter's pthread_mutex_lock lasts about that long (not
+    less, however long the waiter was off the CPU before it locked), and
+    below its start routine nothing else takes time."""
     source = HERE / "lockwait_known.c"
     program = tmp_path / "lockwait_linked"
     subprocess.run(scorep(build_dir) + ["--thread=pthread", "--nocompiler", "gcc", "-O2", "-pthread",

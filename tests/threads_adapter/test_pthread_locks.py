@@ -1,11 +1,13 @@
 """Read-write locks, spin locks and barriers of the POSIX threads adapter
 (tasks/pthread.json): rwlock_known.c, 4 workers, with known calls per thread
-and two known waits (a read lock held 300 ms by main, a barrier the last
-worker reaches 300 ms late), linked with the run-time and the link-time
-wrappers and preloaded into the unmodified binary. Oracles: the program's
-source (which thread makes which calls, how often), its sleeps (a wait cannot
-be shorter than most of them), its output without measurement, and for the
-trace otf2-print's enters per location."""
+and two known waits (a read lock main holds 300 ms after every worker is
+blocked in it, a barrier the last worker reaches 300 ms after the others are
+blocked in it), linked with the run-time and the link-time wrappers and
+preloaded into the unmodified binary. Oracles: the program's source (which
+thread makes which calls, how often), its sleeps (a wait cannot be shorter
+than most of them, however long a worker was off the CPU before its call),
+its output without measurement, and for the trace otf2-print's enters per
+location."""
 import collections
 import json
 import pathlib
@@ -61,7 +63,7 @@ def test_rwlock_spin_and_barrier_calls_are_counted_per_thread(measured):
 def test_rwlock_and_barrier_waits_are_time_in_the_call(measured):
     """Each worker's read locks last at least most of main's 300 ms hold of
     the write lock; three workers' barrier waits last most of the last
-    one's 300 ms delay (after they said they were about to meet), the last
+    one's 300 ms delay (after they are blocked in the barrier), the last
     one's a moment."""
     _, experiment = measured
     profile = json.loads((experiment / "profile.json").read_text())
