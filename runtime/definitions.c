@@ -30,7 +30,8 @@ static uint32_t table_append(table* t, const void* element)
 {
     uint32_t id = t->count;
     if (id >= MAX_CHUNKS * CHUNK_SIZE) return SCOREP_INVALID_ID;
-    if (!t->chunks[id >> CHUNK_BITS]) t->chunks[id >> CHUNK_BITS] = calloc(CHUNK_SIZE, t->element_size);
+    if (!t->chunks[id >> CHUNK_BITS]) t->chunks[id >> CHUNK_BITS] = scorep_arena_alloc(CHUNK_SIZE * t->element_size);
+    if (!t->chunks[id >> CHUNK_BITS]) return SCOREP_INVALID_ID;
     memcpy(table_at(t, id), element, t->element_size);
     __atomic_store_n(&t->count, id + 1, __ATOMIC_RELEASE);
     return id;
@@ -65,7 +66,9 @@ static table windows = {.element_size = sizeof(scorep_window_def)};
 static table parameters = {.element_size = sizeof(scorep_parameter_def)};
 static table metrics = {.element_size = sizeof(scorep_metric_def)};
 static table io_handles = {.element_size = sizeof(scorep_io_handle_def)};
-static scorep_strmap region_index, string_index, group_index, parameter_index, metric_index, io_handle_index;
+static scorep_strmap region_index = {.in_arena = 1}, string_index = {.in_arena = 1}, group_index = {.in_arena = 1},
+                     parameter_index = {.in_arena = 1}, metric_index = {.in_arena = 1},
+                     io_handle_index = {.in_arena = 1};
 static scorep_filter* filter;
 static int initialised;
 
@@ -73,7 +76,8 @@ uint8_t scorep_region_filtered_flags[SCOREP_MAX_REGIONS];   /* bss: pages touche
 int scorep_process_rank = 0;
 int scorep_process_size = 1;
 
-static char* dup_or_null(const char* s) { return s ? strdup(s) : NULL; }
+/* Names live as long as the process, and a signal handler's first call may define one. */
+static char* dup_or_null(const char* s) { return s ? scorep_arena_strdup(s) : NULL; }
 
 void scorep_definitions_set_filter(scorep_filter* f) { filter = f; }
 
@@ -85,8 +89,8 @@ void scorep_definitions_init(void)
     lock_definitions();
     if (!initialised) {
         /* world and self: rank maps depend on the rank, resolved on use */
-        scorep_comm_def world = {0, 0, 0, NULL, strdup("MPI_COMM_WORLD"), 0, 0};
-        scorep_comm_def self = {0, 0, 1, NULL, strdup("MPI_COMM_SELF"), 0, 0};
+        scorep_comm_def world = {0, 0, 0, NULL, scorep_arena_strdup("MPI_COMM_WORLD"), 0, 0};
+        scorep_comm_def self = {0, 0, 1, NULL, scorep_arena_strdup("MPI_COMM_SELF"), 0, 0};
         table_append(&comms, &world);
         table_append(&comms, &self);
         __atomic_store_n(&initialised, 1, __ATOMIC_RELEASE);
@@ -149,8 +153,8 @@ scorep_region scorep_definitions_region(const char* name, const char* file, int 
     lock_definitions();
     uint32_t id;
     if (!scorep_strmap_get(&region_index, key, len, &id)) {
-        scorep_region_def def = {strdup(name), dup_or_null(file), dup_or_null(group), paradigm, role, 0,
-                                 (uint32_t)line};
+        scorep_region_def def = {scorep_arena_strdup(name), dup_or_null(file), dup_or_null(group), paradigm,
+                                 role, 0, (uint32_t)line};
         def.filtered = scorep_filter_excludes(filter, name, file, mangled);
         id = table_append(&regions, &def);
         if (id < SCOREP_MAX_REGIONS) {
@@ -183,7 +187,7 @@ scorep_string scorep_string_define(const char* text)
     lock_definitions();
     uint32_t id;
     if (!scorep_strmap_get(&string_index, text, len, &id)) {
-        char* copy = strdup(text);
+        char* copy = scorep_arena_strdup(text);
         id = table_append(&strings, &copy);
         scorep_strmap_put(&string_index, text, len, id);
     }
@@ -212,7 +216,7 @@ scorep_comm scorep_comm_define(uint64_t stable_key, int is_group, uint32_t size,
     if (local_to_world) memcpy(map, local_to_world, size * sizeof(int));
     else for (uint32_t i = 0; i < size; i++) map[i] = (int)i;
     scorep_comm_def def = {is_group ? 0 : stable_key, is_group != 0, size, map,
-                           name && name[0] ? strdup(name) : NULL, 0, 0};
+                           name && name[0] ? scorep_arena_strdup(name) : NULL, 0, 0};
     id = table_append(&comms, &def);
     if (is_group && id != SCOREP_INVALID_ID) scorep_strmap_put(&group_index, map, size * sizeof(int), id);
     unlock_definitions();
@@ -239,7 +243,7 @@ scorep_comm scorep_comm_define_inter(uint64_t stable_key, uint32_t local_size, c
     if (!map) return SCOREP_INVALID_ID;
     memcpy(map + (local_first ? 0 : remote_size), local_to_world, local_size * sizeof(int));
     memcpy(map + (local_first ? local_size : 0), remote_to_world, remote_size * sizeof(int));
-    scorep_comm_def def = {stable_key, 0, size, map, name && name[0] ? strdup(name) : NULL,
+    scorep_comm_def def = {stable_key, 0, size, map, name && name[0] ? scorep_arena_strdup(name) : NULL,
                            local_first ? local_size : 0, remote_size};
     lock_definitions();
     uint32_t id = table_append(&comms, &def);
@@ -304,7 +308,7 @@ scorep_parameter scorep_definitions_parameter(const char* name, scorep_parameter
     lock_definitions();
     uint32_t id;
     if (!scorep_strmap_get(&parameter_index, key, len, &id)) {
-        scorep_parameter_def def = {strdup(name), type};
+        scorep_parameter_def def = {scorep_arena_strdup(name), type};
         id = table_append(&parameters, &def);
         scorep_strmap_put(&parameter_index, key, len, id);
     }
@@ -331,7 +335,7 @@ scorep_metric scorep_definitions_metric(const char* name, const char* unit)
                            SCOREP_PROFILE_MAX_METRICS);
             return SCOREP_INVALID_ID;
         }
-        scorep_metric_def def = {strdup(name), strdup(unit ? unit : "")};
+        scorep_metric_def def = {scorep_arena_strdup(name), scorep_arena_strdup(unit ? unit : "")};
         id = table_append(&metrics, &def);
         scorep_strmap_put(&metric_index, name, strlen(name), id);
     }
@@ -352,8 +356,8 @@ static scorep_io_handle io_handle(scorep_io_paradigm paradigm, const char* name,
     lock_definitions();
     uint32_t id;
     if (!scorep_strmap_get(&io_handle_index, key, len, &id)) {
-        scorep_io_handle_def def = {strdup(name), paradigm, pre_created, pre_created ? mode : SCOREP_IO_READ_ONLY,
-                                    duplicate};
+        scorep_io_handle_def def = {scorep_arena_strdup(name), paradigm, pre_created,
+                                    pre_created ? mode : SCOREP_IO_READ_ONLY, duplicate};
         id = table_append(&io_handles, &def);
         scorep_strmap_put(&io_handle_index, key, len, id);
     }

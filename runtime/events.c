@@ -107,7 +107,7 @@ void scorep_events_activate_substrates(void)
 
 void scorep_events_location_created(scorep_location* loc)
 {
-    loc->event_private = calloc(1, sizeof(event_state));
+    loc->event_private = scorep_arena_alloc(sizeof(event_state));
     for (int i = 0; i < scorep_substrate_count_active; i++)
         if (scorep_substrates[i]->location_created) scorep_substrates[i]->location_created(loc);
 }

@@ -24,7 +24,7 @@ __thread io_files_thread* scorep_io_files_mine TLS_FAST;
 
 static __attribute__((noinline, cold)) io_files_thread* thread_start(void)
 {
-    io_files_thread* t = calloc(1, sizeof *t);
+    io_files_thread* t = scorep_arena_alloc(sizeof *t);
     if (!t) return NULL;
     t->next = __atomic_load_n(&all_threads, __ATOMIC_RELAXED);
     while (!__atomic_compare_exchange_n(&all_threads, &t->next, t, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {

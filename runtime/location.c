@@ -14,6 +14,7 @@
  * the run, as for a thread still running then. */
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 #include "timer.h"
@@ -61,9 +62,12 @@ static bool put_ended(scorep_location* loc)
 {
     if (ended_count == ended_capacity) {
         uint32_t capacity = ended_capacity ? 2 * ended_capacity : 64;
-        scorep_location** grown = realloc(ended, capacity * sizeof *grown);
+        scorep_location** grown = scorep_arena_alloc(capacity * sizeof *grown);
         if (grown == NULL)
             return false;
+        if (ended_count)
+            memcpy(grown, ended, ended_count * sizeof *grown);
+        scorep_arena_release(ended, ended_capacity * sizeof *ended);
         ended = grown;
         ended_capacity = capacity;
     }
@@ -74,7 +78,8 @@ static bool put_ended(scorep_location* loc)
 /* Runs with event generation off on the thread: its locks and allocations
  * are the measurement's, and run-time wrappers of pthread_mutex_lock or
  * malloc (the system adapters) must neither record them nor, by recording,
- * ask for this thread's location again while it is being made. */
+ * ask for this thread's location again while it is being made. Its memory
+ * is the arena's: a thread's first event may be in a signal handler. */
 scorep_location* scorep_location_create_for_thread(void)
 {
     int was_off = scorep_inside_begin();
@@ -85,7 +90,7 @@ scorep_location* scorep_location_create_for_thread(void)
     if (loc != NULL) {
         wait_past(loc->last_ticks);
     } else {
-        loc = calloc(1, sizeof *loc);
+        loc = scorep_arena_alloc(sizeof *loc);
         pthread_mutex_lock(&list_lock);
         loc->local_id = location_count;
         loc->creator = SCOREP_INVALID_ID;

@@ -4,7 +4,8 @@
  * the child of the current node (last-used child first, then a per-location
  * hash keyed by parent and region), leaving adds the visit's duration. Nodes
  * come from chunked pools, so memory is allocated only when a call path is
- * seen for the first time. */
+ * seen for the first time, and from the arena: a signal handler's event at a
+ * new call path may need a node while the interrupted code is in malloc. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,11 +40,11 @@ static void hash_grow(profile_location* pl)
     scorep_profile_node** old = pl->hash;
     size_t old_capacity = pl->hash_capacity;
     pl->hash_capacity = old_capacity ? 2 * old_capacity : 256;
-    pl->hash = calloc(pl->hash_capacity, sizeof *pl->hash);
+    pl->hash = scorep_arena_alloc(pl->hash_capacity * sizeof *pl->hash);
     pl->hash_count = 0;
     for (size_t i = 0; i < old_capacity; i++)
         if (old[i]) hash_insert(pl, old[i]);
-    free(old);
+    scorep_arena_release(old, old_capacity * sizeof *old);
 }
 
 static scorep_profile_node* hash_find(profile_location* pl, const scorep_profile_node* parent, uint32_t region,
@@ -65,7 +66,7 @@ scorep_profile_node* scorep_profile_child_slow(profile_location* pl, scorep_prof
     scorep_profile_node* n = hash_find(pl, parent, region, parameter, value);
     if (n) return n;
     if (!pl->pool_left) {
-        pl->pool = calloc(POOL_CHUNK, sizeof *pl->pool);
+        pl->pool = scorep_arena_alloc(POOL_CHUNK * sizeof *pl->pool);
         pl->pool_left = POOL_CHUNK;
     }
     n = pl->pool++;
@@ -88,7 +89,7 @@ static inline profile_location* state(scorep_location* loc) { return scorep_prof
 
 static void on_location_created(scorep_location* loc)
 {
-    profile_location* pl = calloc(1, sizeof *pl);
+    profile_location* pl = scorep_arena_alloc(sizeof *pl);
     pl->root.region = SCOREP_INVALID_ID;
     pl->root.parameter = SCOREP_INVALID_ID;
     hash_grow(pl);

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
+
 static uint64_t hash_bytes(const void* key, size_t len)
 {
     const unsigned char* p = key;
@@ -24,6 +26,17 @@ int scorep_strmap_get(const scorep_strmap* m, const void* key, size_t len, uint3
     }
 }
 
+static void* table_alloc(const scorep_strmap* m, size_t count, size_t size)
+{
+    return m->in_arena ? scorep_arena_alloc(count * size) : calloc(count, size);
+}
+
+static void table_release(const scorep_strmap* m, void* table, size_t bytes)
+{
+    if (m->in_arena) scorep_arena_release(table, bytes);
+    else free(table);
+}
+
 static void insert(scorep_strmap* m, char* owned_key, size_t len, uint32_t value)
 {
     size_t mask = m->capacity - 1;
@@ -31,7 +44,7 @@ static void insert(scorep_strmap* m, char* owned_key, size_t len, uint32_t value
     while (m->keys[i]) {
         if (m->key_lengths[i] == len && memcmp(m->keys[i], owned_key, len) == 0) {
             m->values[i] = value;
-            free(owned_key);
+            table_release(m, owned_key, len + 1);
             return;
         }
         i = (i + 1) & mask;
@@ -47,17 +60,17 @@ void scorep_strmap_put(scorep_strmap* m, const void* key, size_t len, uint32_t v
     if (2 * (m->count + 1) > m->capacity) {
         scorep_strmap old = *m;
         m->capacity = old.capacity ? 2 * old.capacity : 64;
-        m->keys = calloc(m->capacity, sizeof *m->keys);
-        m->key_lengths = calloc(m->capacity, sizeof *m->key_lengths);
-        m->values = calloc(m->capacity, sizeof *m->values);
+        m->keys = table_alloc(m, m->capacity, sizeof *m->keys);
+        m->key_lengths = table_alloc(m, m->capacity, sizeof *m->key_lengths);
+        m->values = table_alloc(m, m->capacity, sizeof *m->values);
         m->count = 0;
         for (size_t i = 0; i < old.capacity; i++)
             if (old.keys[i]) insert(m, old.keys[i], old.key_lengths[i], old.values[i]);
-        free(old.keys);
-        free(old.key_lengths);
-        free(old.values);
+        table_release(m, old.keys, old.capacity * sizeof *old.keys);
+        table_release(m, old.key_lengths, old.capacity * sizeof *old.key_lengths);
+        table_release(m, old.values, old.capacity * sizeof *old.values);
     }
-    char* copy = malloc(len + 1);
+    char* copy = m->in_arena ? scorep_arena_alloc(len + 1) : malloc(len + 1);
     memcpy(copy, key, len);
     copy[len] = '\0';
     insert(m, copy, len, value);
@@ -65,9 +78,10 @@ void scorep_strmap_put(scorep_strmap* m, const void* key, size_t len, uint32_t v
 
 void scorep_strmap_free(scorep_strmap* m)
 {
-    for (size_t i = 0; i < m->capacity; i++) free(m->keys[i]);
-    free(m->keys);
-    free(m->key_lengths);
-    free(m->values);
+    for (size_t i = 0; i < m->capacity; i++)
+        if (m->keys[i]) table_release(m, m->keys[i], m->key_lengths[i] + 1);
+    table_release(m, m->keys, m->capacity * sizeof *m->keys);
+    table_release(m, m->key_lengths, m->capacity * sizeof *m->key_lengths);
+    table_release(m, m->values, m->capacity * sizeof *m->values);
     memset(m, 0, sizeof *m);
 }

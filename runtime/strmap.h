@@ -9,6 +9,9 @@ typedef struct scorep_strmap {
     size_t* key_lengths;
     uint32_t* values;
     size_t capacity, count;
+    /* keys and tables from the measurement's arena, never freed: the
+     * definitions' indexes, which a signal handler's event may grow */
+    int in_arena;
 } scorep_strmap;
 
 /* keys are byte strings of the given length (may contain NUL) */

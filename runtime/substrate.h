@@ -386,6 +386,15 @@ void scorep_verbose(const char* format, ...) __attribute__((format(printf, 1, 2)
 /* A test-only hold (config.c): sleeps variable's microseconds, read once into *cached (-1 at first) */
 void scorep_test_hold(const char* variable, long* cached);
 
+/* Memory for what lives as long as the process (arena.c): from mmap, never
+ * malloc, so that an event in a signal handler may need it while the
+ * interrupted code is inside malloc. Zero-filled, 16-byte aligned, NULL when
+ * the system has none; never freed: release gives back only large blocks
+ * (a grown table's old one). */
+void* scorep_arena_alloc(size_t size);
+char* scorep_arena_strdup(const char* text);
+void scorep_arena_release(void* block, size_t size);
+
 /* ---- the trace substrate's entry point ------------------------------------------------ */
 
 /* Defined in runtime/trace/ when it is built (meson sets SCOREP_HAVE_TRACE=1);

@@ -231,11 +231,10 @@ static void trace_experiment_dir_ready(const char* directory, int rank, int size
 
 static void trace_location_created(scorep_location* loc)
 {
-    trace_location* tl = calloc(1, sizeof *tl);
+    trace_location* tl = scorep_arena_alloc(sizeof *tl);
     if (tl != NULL)
         tl->location = loc;
     if (tl == NULL || trace_blocks_init(tl) != 0) {
-        free(tl);
         scorep_warning("trace: out of memory for location %u: its events are not traced",
                        loc->local_id);
         unusable_location.location = loc;
@@ -269,8 +268,7 @@ static void trace_finalize(void)
     while (tl != NULL) {
         trace_location* next = tl->next;
         tl->location->substrate_data[trace.slot] = NULL;
-        trace_blocks_free(tl);
-        free(tl);
+        trace_blocks_free(tl);   /* tl itself is the arena's, kept */
         tl = next;
     }
     trace_memory_release_pool();

@@ -7,6 +7,9 @@
  *   functions  the handler calls the next of 1000 instrumented functions
  *              (its first call defines the region); the main thread calls
  *              each of 1000 others once, defining its own meanwhile
+ *   heap       the handler as in functions; the main thread spends its time
+ *              in malloc and free (not recorded) while a second thread
+ *              waits, so that the C library's heap lock is in use
  *   quiet [R]  the pipe mode's work without the timer
  *   cleanup [R] quiet, with a SIGTERM handler that says "cleanup" on stderr,
  *              restores the default action and raises the signal again (as
@@ -16,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,12 +66,37 @@ static void on_term(int sig)
     raise(sig);
 }
 
+static void* wait_for_end(void* arg)
+{
+    char c;
+    while (read(*(int*)arg, &c, 1) < 0 && errno == EINTR) {
+    }
+    return NULL;
+}
+
+/* sizes between the C library's per-thread cache and its mmap threshold: every call takes the heap lock */
+static __attribute__((noinline)) long churn_heap(int round)
+{
+    long touched = 0;
+    for (int k = 0; k < 40; k++) {
+        size_t size = 2048 + (size_t)((round * 40 + k) * 7919 % 60000);
+        char* block = malloc(size);
+        if (!block) return -1;
+        block[0] = (char)k;
+        block[size - 1] = (char)round;
+        touched += block[0] + block[size - 1];
+        free(block);
+    }
+    return touched;
+}
+
 __attribute__((noinline)) double leaf(int i) { return i * 0.5; }
 __attribute__((noinline)) double mid(int i) { return leaf(i) + leaf(i + 1); }
 
 int main(int argc, char** argv)
 {
     int cleanup = argc > 1 && strcmp(argv[1], "cleanup") == 0;
+    int heap = argc > 1 && strcmp(argv[1], "heap") == 0;
     int quiet = cleanup || (argc > 1 && strcmp(argv[1], "quiet") == 0);
     if (cleanup) signal(SIGTERM, on_term);
     use_pipe = quiet || (argc > 1 && strcmp(argv[1], "pipe") == 0);
@@ -80,6 +109,17 @@ int main(int argc, char** argv)
     sa.sa_handler = on_alarm;
     sa.sa_flags = SA_RESTART;
     sigaction(SIGALRM, &sa, NULL);
+    int end_pipe[2];
+    pthread_t waiter;
+    if (heap) {
+        /* the waiter never takes the signal: the handler runs on the main thread only, once per tick */
+        sigset_t alarm, was;
+        sigemptyset(&alarm);
+        sigaddset(&alarm, SIGALRM);
+        pthread_sigmask(SIG_BLOCK, &alarm, &was);
+        if (pipe(end_pipe) != 0 || pthread_create(&waiter, NULL, wait_for_end, &end_pipe[0]) != 0) return 1;
+        pthread_sigmask(SIG_SETMASK, &was, NULL);
+    }
     struct itimerval every = {{0, 20}, {0, 20}}, off = {{0, 0}, {0, 0}};
     if (!quiet) setitimer(ITIMER_REAL, &every, NULL);
     double sum = 0;
@@ -91,6 +131,8 @@ int main(int argc, char** argv)
             for (int i = 0; i < 10000; i++) sum += mid(i);
             while ((n = read(pipefd[0], buf, sizeof buf)) > 0) drained += n;
         }
+    } else if (heap) {
+        for (int i = 0; i < 3000; i++) main_sum += churn_heap(i);
     } else {
         for (int i = 0; i < 1000; i++) {
             main_sum += main_functions[i](i);
@@ -98,6 +140,10 @@ int main(int argc, char** argv)
         }
     }
     setitimer(ITIMER_REAL, &off, NULL);
+    if (heap) {
+        close(end_pipe[1]);
+        pthread_join(waiter, NULL);
+    }
     while ((n = read(pipefd[0], buf, sizeof buf)) > 0) drained += n;
     printf("sum %.1f main %ld drained every tick %d\n", sum, main_sum, !use_pipe || drained == ticks);
     fprintf(stderr, "ticks %d\n", (int)ticks);

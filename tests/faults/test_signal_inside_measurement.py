@@ -114,6 +114,40 @@ def test_instrumented_calls_in_a_handler_while_the_main_thread_defines_regions_n
         shutil.rmtree(experiment)
 
 
+@pytest.mark.parametrize("tracing", ["false", "true"])
+def test_a_handlers_first_calls_while_the_program_is_inside_malloc_neither_hang_nor_are_lost(programs, tmp_path,
+                                                                                            tracing):
+    """The main thread spends its time in the C library's malloc and free
+    (not measured; a second thread exists, so the heap lock is in use) while
+    the handler calls a new compiler-instrumented function at every tick: its
+    first call defines a region and makes a profile node. Had the measurement
+    taken that memory with malloc, the handler would wait for the heap lock
+    its own thread holds (every run hung, and SIGTERM could not end it).
+    In the profile every one of the handler's 1000 calls has its visit; traced,
+    a call that lands inside the main thread's own traced event is passed
+    over, none twice."""
+    plain, measured = programs
+    expected = run_program([plain, "heap"]).stdout
+    for i in range(RUNS):
+        experiment = tmp_path / f"exp{i}"
+        try:
+            proc = run_program([measured, "heap"], experiment, {"SCOREP_ENABLE_TRACING": tracing}, timeout=60)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"run {i + 1}: hung")
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        assert proc.stdout == expected
+        assert ticks_of(proc.stderr) == 1000
+        visits = visits_by_region(experiment)
+        assert visits.get("churn_heap") == 3000
+        handler_visits = [visits.get(f"f{n}", 0) for n in range(2000, 3000)]
+        if tracing == "true":
+            assert all(v <= 1 for v in handler_visits) and sum(handler_visits) > 900, handler_visits
+            assert_trace_whole(experiment)
+        else:
+            assert handler_visits == [1] * 1000, handler_visits
+        shutil.rmtree(experiment)
+
+
 @pytest.mark.parametrize("mode", ["quiet", "cleanup"])
 def test_sigterm_while_the_trace_memory_lock_is_held_writes_the_data_and_ends_by_the_signal(programs, tmp_path,
                                                                                              mode):
