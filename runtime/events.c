@@ -298,8 +298,10 @@ static inline __attribute__((always_inline)) void exit_on(scorep_location* loc, 
     es->depth--;
     es->event_count++;
     loc->last_ticks = t;
-    scorep_profile_close_visit(cur, t);
+    /* the node left before its visit is counted: a fatal signal in between
+     * loses this one visit rather than closing it twice */
     loc->profile_current = cur->parent;
+    scorep_profile_close_visit(cur, t);
 }
 
 void scorep_exit(scorep_region region)
@@ -312,14 +314,34 @@ void scorep_exit(scorep_region region)
     exit_on(loc, region);
 }
 
+/* The profile alone: its own tree says what is open. A fatal signal may
+ * stop a thread in the short form between the region stack's store and the
+ * node's (the short form goes without the "inside" flag that would defer
+ * it); closed by the stack, the profile was left one level off: a mismatch
+ * warning, a visit closed twice and the outermost one never. */
+static void finish_open_nodes(scorep_location* loc, uint64_t t)
+{
+    const scorep_profile_node* root = scorep_profile_root(loc);
+    for (const scorep_profile_node* cur = loc->profile_current; cur != root; cur = loc->profile_current) {
+        scorep_profile_leave_slow(loc, scorep_profile_state(loc), t, SCOREP_INVALID_ID);
+        if (loc->profile_current == cur) break;   /* parameter nodes right under the root: closed, kept */
+    }
+    ((event_state*)loc->event_private)->depth = 0;
+}
+
 /* Leaves every region still open, newest first, at time t. Runs at
- * finalisation from the finalising thread, when no other thread records. */
+ * finalisation from the finalising thread, when no other thread records,
+ * or from the handler of a fatal signal on the thread it stopped. */
 void scorep_events_finish_open_regions(uint64_t t)
 {
     for (scorep_location* loc = scorep_location_list(); loc; loc = loc->next) {
         event_state* es = loc->event_private;
         if (!es) continue;
         uint64_t tl = t > loc->last_ticks ? t : loc->last_ticks;
+        if (profile_only) {
+            finish_open_nodes(loc, tl);
+            continue;
+        }
         while (es->depth > 0) {
             es->depth--;
             scorep_region region = es->depth < STACK_MAX ? es->stack[es->depth] : SCOREP_INVALID_ID;
