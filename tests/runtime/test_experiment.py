@@ -225,6 +225,24 @@ def test_a_running_experiment_is_never_renamed_away(build_dir, tmp_path):
     assert Profile(load_profile(directory / "profile.json")).row("main/step")["visits"] == 5
 
 
+def held_then_quick(exe, env, hold, head_start):
+    """Starts test_experiment held by the test-only variable in hold and,
+    head_start seconds later, a quick one with the same environment; each
+    prints its experiment and waits until told to end. Returns (process,
+    first line, stderr) of the quick run, then of the held one."""
+    pipes = dict(stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    held = subprocess.Popen([exe, "wait"], env=dict(env, **hold), **pipes)
+    time.sleep(head_start)
+    quick = subprocess.Popen([exe, "wait"], env=env, **pipes)
+    try:
+        quick_line = quick.stdout.readline().strip()
+        held_line = held.stdout.readline().strip()
+    finally:
+        _, quick_err = quick.communicate("\n", timeout=60)
+        _, held_err = held.communicate("\n", timeout=60)
+    return (quick, quick_line, quick_err), (held, held_line, held_err)
+
+
 def test_a_run_that_locks_a_finished_marker_late_never_renames_the_next_runs_directory(build_dir, tmp_path):
     """The race behind runs started together: run C opens the marker of a
     finished experiment "e", and before C locks it, run B renames that
@@ -240,17 +258,10 @@ def test_a_run_that_locks_a_finished_marker_late_never_renames_the_next_runs_dir
         env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREP_")}
         env.update(SCOREP_EXPERIMENT_DIRECTORY=str(directory), **OVERWRITE)
         run(build_dir, "test_experiment", "normal", env=env)          # A: a finished experiment at "e"
-        late = subprocess.Popen([exe, "wait"], env=dict(env, SCOREP_EXPERIMENT_TEST_LOCK_HOLD_US="1500000"),
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        time.sleep(0.5)                                                # C has opened A's marker by now
-        quick = subprocess.Popen([exe, "wait"], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, text=True)
-        try:
-            assert quick.stdout.readline().strip() == f"experiment: {directory}"   # B renamed A's, made "e"
-            late_line = late.stdout.readline().strip()                             # C after its pause
-        finally:
-            quick_out, quick_err = quick.communicate("\n", timeout=60)
-            late_out, late_err = late.communicate("\n", timeout=60)
+        # C opens A's marker within 0.5 s and is held there; B starts then
+        (quick, quick_line, quick_err), (late, late_line, late_err) = held_then_quick(
+            exe, env, {"SCOREP_EXPERIMENT_TEST_LOCK_HOLD_US": "1500000"}, 0.5)
+        assert quick_line == f"experiment: {directory}", quick_err   # B renamed A's, made "e"
         assert (quick.returncode, late.returncode) == (0, 0), (quick_err, late_err)
         assert late_line != f"experiment: {directory}" and "still running" in late_err, late_err
         # B's experiment is where B was told, whole and marked by B
@@ -278,17 +289,9 @@ def test_a_directory_still_being_marked_is_never_seen_under_the_configured_name(
         directory.parent.mkdir()
         env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREP_")}
         env.update(SCOREP_EXPERIMENT_DIRECTORY=str(directory), **OVERWRITE)
-        held = subprocess.Popen([exe, "wait"], env=dict(env, SCOREP_EXPERIMENT_TEST_MARK_HOLD_US="1500000"),
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        time.sleep(0.3)                                                # A has made its directory by now
-        quick = subprocess.Popen([exe, "wait"], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, text=True)
-        try:
-            quick_line = quick.stdout.readline().strip()
-            held_line = held.stdout.readline().strip()
-        finally:
-            quick_out, quick_err = quick.communicate("\n", timeout=60)
-            held_out, held_err = held.communicate("\n", timeout=60)
+        # A has made its directory within 0.3 s and is held there; B starts then
+        (quick, quick_line, quick_err), (held, held_line, held_err) = held_then_quick(
+            exe, env, {"SCOREP_EXPERIMENT_TEST_MARK_HOLD_US": "1500000"}, 0.3)
         assert (quick.returncode, held.returncode) == (0, 0), (quick_err, held_err)
         assert "not an experiment directory" not in quick_err + held_err, (quick_err, held_err)
         assert quick_line == f"experiment: {directory}", (quick_line, quick_err)
