@@ -229,8 +229,10 @@ static enum verdict examine(const char* path, int* lock_fd)
     /* Where mkdir claims names (no RENAME_NOREPLACE), a run started at the
      * same moment may have made the directory an instant ago and not yet
      * locked its marker: a young directory without a complete marker is looked
-     * at again for up to 1 s, so that it reads "in use". */
-    for (int i = 0; i < 200 && v == NO_MARKER && time(NULL) - st.st_ctime <= 2; i++) {
+     * at again for up to 0.2 s, so that it reads "in use" (longer would delay
+     * every run into a directory the user has just made, a batch script's
+     * mkdir before the launch). */
+    for (int i = 0; i < 40 && v == NO_MARKER && time(NULL) - st.st_ctime <= 2; i++) {
         struct timespec pause = {0, 5000000};
         nanosleep(&pause, NULL);
         v = examine_marker(path, lock_fd);
