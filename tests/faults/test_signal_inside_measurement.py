@@ -185,6 +185,18 @@ def test_sigterm_while_the_trace_memory_lock_is_held_writes_the_data_and_ends_by
         shutil.rmtree(experiment)
 
 
+def wait_for_cpu_time(proc, seconds):
+    """Until proc has run `seconds` of user time (/proc/<pid>/stat's utime)."""
+    ticks_per_second = os.sysconf("SC_CLK_TCK")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        stat = pathlib.Path(f"/proc/{proc.pid}/stat").read_text()
+        if int(stat.rsplit(")", 1)[1].split()[11]) >= seconds * ticks_per_second:
+            return
+        time.sleep(0.005)
+    pytest.fail(f"process {proc.pid} ran less than {seconds} s of user time in 60 s")
+
+
 def test_sigterm_during_the_profiles_short_enter_and_exit_closes_every_open_region_once(programs, tmp_path):
     """The profile alone takes the short form of an enter and an exit, which
     goes without the flag that defers a signal: a SIGTERM may stop the thread
@@ -205,7 +217,8 @@ def test_sigterm_during_the_profiles_short_enter_and_exit_closes_every_open_regi
                                         if k != "LD_PRELOAD" and not k.startswith("SCOREP_")},
                                      "SCOREP_EXPERIMENT_DIRECTORY": str(experiment)},
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        time.sleep(rng.uniform(0.1, 0.4))
+        wait_for_cpu_time(proc, 0.03)   # past the start: in the loop, however slow the machine
+        time.sleep(rng.uniform(0, 0.3))
         proc.send_signal(signal.SIGTERM)
         _, stderr = proc.communicate(timeout=60)
         assert (proc.returncode, stderr) == (-signal.SIGTERM, ""), (i, stderr[-3000:])
