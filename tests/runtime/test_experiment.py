@@ -225,6 +225,16 @@ def test_a_running_experiment_is_never_renamed_away(build_dir, tmp_path):
     assert Profile(load_profile(directory / "profile.json")).row("main/step")["visits"] == 5
 
 
+def round_with_overwrite(tmp_path, round_):
+    """A round's experiment name "e" in a directory of its own, and the
+    environment that measures into it with overwrite on."""
+    directory = tmp_path / f"round{round_}" / "e"
+    directory.parent.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREP_")}
+    env.update(SCOREP_EXPERIMENT_DIRECTORY=str(directory), **OVERWRITE)
+    return directory, env
+
+
 def held_then_quick(exe, env, hold, head_start):
     """Starts test_experiment held by the test-only variable in hold and,
     head_start seconds later, a quick one with the same environment; each
@@ -253,10 +263,7 @@ def test_a_run_that_locks_a_finished_marker_late_never_renames_the_next_runs_dir
     holds C between open and lock; three rounds."""
     exe = str(build_dir / "runtime" / "tests" / "test_experiment")
     for round_ in range(3):
-        directory = tmp_path / f"round{round_}" / "e"
-        directory.parent.mkdir()
-        env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREP_")}
-        env.update(SCOREP_EXPERIMENT_DIRECTORY=str(directory), **OVERWRITE)
+        directory, env = round_with_overwrite(tmp_path, round_)
         run(build_dir, "test_experiment", "normal", env=env)          # A: a finished experiment at "e"
         # C opens A's marker within 0.5 s and is held there; B starts then
         (quick, quick_line, quick_err), (late, late_line, late_err) = held_then_quick(
@@ -285,10 +292,7 @@ def test_a_directory_still_being_marked_is_never_seen_under_the_configured_name(
     unfinished directory is not left behind. Three rounds."""
     exe = str(build_dir / "runtime" / "tests" / "test_experiment")
     for round_ in range(3):
-        directory = tmp_path / f"round{round_}" / "e"
-        directory.parent.mkdir()
-        env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREP_")}
-        env.update(SCOREP_EXPERIMENT_DIRECTORY=str(directory), **OVERWRITE)
+        directory, env = round_with_overwrite(tmp_path, round_)
         # A has made its directory within 0.3 s and is held there; B starts then
         (quick, quick_line, quick_err), (held, held_line, held_err) = held_then_quick(
             exe, env, {"SCOREP_EXPERIMENT_TEST_MARK_HOLD_US": "1500000"}, 0.3)
