@@ -15,6 +15,14 @@ scorep_region scorep_region_define_mangled_at(const char* name, const char* file
     return scorep_definitions_region(name, file, line, paradigm, role, group, mangled);
 }
 
+scorep_region scorep_region_define_lines(const char* name, const char* file, int line, int end_line,
+                                        scorep_paradigm paradigm, scorep_region_role role, const char* group,
+                                        const char* mangled)
+{
+    scorep_measurement_init();
+    return scorep_definitions_region_lines(name, file, line, end_line, paradigm, role, group, mangled);
+}
+
 scorep_region scorep_region_define(const char* name, const char* file, scorep_paradigm paradigm,
                                    scorep_region_role role, const char* group)
 {

@@ -86,6 +86,11 @@ void scorep_definitions_init(void);
  * (the adapter API's scorep_*_define in entry.c start it, then call these). */
 scorep_region scorep_definitions_region(const char* name, const char* file, int line, scorep_paradigm paradigm,
                                         scorep_region_role role, const char* group, const char* mangled);
+/* with the line the region ends at (0: unknown); mangled is also the
+ * canonical name the reports write */
+scorep_region scorep_definitions_region_lines(const char* name, const char* file, int line, int end_line,
+                                              scorep_paradigm paradigm, scorep_region_role role, const char* group,
+                                              const char* mangled);
 scorep_window scorep_definitions_window(uint64_t stable_key, scorep_comm comm, const char* name);
 scorep_parameter scorep_definitions_parameter(const char* name, scorep_parameter_type type);
 scorep_metric scorep_definitions_metric(const char* name, const char* unit);
@@ -100,6 +105,10 @@ scorep_region scorep_region_define_mangled(const char* name, const char* file, s
 scorep_region scorep_region_define_mangled_at(const char* name, const char* file, int line,
                                               scorep_paradigm paradigm, scorep_region_role role,
                                               const char* group, const char* mangled);
+/* The same with the line the region ends at (compiler regions). */
+scorep_region scorep_region_define_lines(const char* name, const char* file, int line, int end_line,
+                                        scorep_paradigm paradigm, scorep_region_role role, const char* group,
+                                        const char* mangled);
 /* indexed by region id; an array in the library's own data, hidden: the
  * event path reads a flag with one load, no GOT entry and pointer before it */
 extern uint8_t scorep_region_filtered_flags[] __attribute__((visibility("hidden")));

@@ -296,11 +296,11 @@ static void write_program(FILE* f, const scorep_report* r, const call_tree* t)
         const scorep_region_def* rg = &d->regions[i];
         fprintf(f, "  <region id=\"%u\" mod=\"", i);
         xml_text(f, rg->file);
-        /* Score-P writes -1 for an unknown line, and no end line */
-        if (rg->line) fprintf(f, "\" begin=\"%u\" end=\"-1\">\n", rg->line);
-        else fputs("\" begin=\"-1\" end=\"-1\">\n", f);
+        /* -1: an unknown line */
+        fprintf(f, "\" begin=\"%ld\" end=\"%ld\">\n", rg->line ? (long)rg->line : -1L,
+                rg->end_line ? (long)rg->end_line : -1L);
         xml_element(f, "   ", "name", rg->name);
-        xml_element(f, "   ", "mangled_name", rg->name);
+        xml_element(f, "   ", "mangled_name", rg->canonical ? rg->canonical : rg->name);
         xml_element(f, "   ", "paradigm", scorep_paradigm_name(rg->paradigm));
         xml_element(f, "   ", "role", scorep_role_name(rg->role));
         fputs("   <url></url>\n", f);

@@ -89,6 +89,10 @@ int scorep_report_write_json(const scorep_report* r, const char* path)
         json_string(f, rg->file);
         if (rg->line) fprintf(f, ", \"line\": %u", rg->line);
         else fputs(", \"line\": null", f);
+        if (rg->end_line) fprintf(f, ", \"end_line\": %u", rg->end_line);
+        else fputs(", \"end_line\": null", f);
+        fputs(", \"canonical_name\": ", f);
+        json_string(f, rg->canonical ? rg->canonical : rg->name);
         fprintf(f, ", \"filtered\": %s}", rg->filtered ? "true" : "false");
     }
     fputs("],\n\"metrics\": [", f);

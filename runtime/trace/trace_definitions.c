@@ -269,11 +269,12 @@ static void write_regions(global_writer* g, const scorep_unified_definitions* de
     for (uint32_t i = 0; i < defs->region_count; i++) {
         const scorep_region_def* r = &defs->regions[i];
         OTF2_StringRef name = new_string(g, r->name);
+        OTF2_StringRef canonical = r->canonical ? new_string(g, r->canonical) : name;
         OTF2_StringRef file = r->file ? new_string(g, r->file) : OTF2_UNDEFINED_STRING;
         OTF2_StringRef description = r->group ? new_string(g, r->group) : empty;
-        check(g, OTF2_GlobalDefWriter_WriteRegion(g->writer, i, name, name, description,
+        check(g, OTF2_GlobalDefWriter_WriteRegion(g->writer, i, name, canonical, description,
                                                   otf2_role(r->role), otf2_paradigm(r->paradigm),
-                                                  OTF2_REGION_FLAG_NONE, file, r->line, 0));
+                                                  OTF2_REGION_FLAG_NONE, file, r->line, r->end_line));
     }
 }
 
