@@ -266,7 +266,9 @@ def expected_counts(rank, n=ITERATIONS, local_pairs=0):
                    ("ParameterInt", None): n, ("ParameterString", None): 1,
                    ("RmaWinCreate", None): 1, ("RmaWinDestroy", None): 1, ("RmaPut", None): 1,
                    ("RmaOpCompleteBlocking", None): 1, ("RmaCollectiveBegin", None): 1,
-                   ("RmaCollectiveEnd", None): 1})
+                   ("RmaCollectiveEnd", None): 1,
+                   # the program region: the measurement's start and end on the main thread
+                   ("ProgramBegin", None): 1, ("ProgramEnd", None): 1})
     return counts
 
 
