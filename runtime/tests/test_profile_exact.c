@@ -132,6 +132,12 @@ int main(void)
     EXPECT_EQ("n=4 incl", p4->n.time_incl, 4);
     EXPECT_EQ("qux incl", q->n.time_incl, 8);
 
+    /* an exit without its enter, with only the program region open: ignored
+     * (a warning), the program region stays open until the end */
+    at(250); scorep_exit(foo);
+    EXPECT_EQ("program still open after a stray exit", program->n.visits, 0);
+    EXPECT_EQ("stray exit: main's visits", m->n.visits, 1);
+
     at(300);
     scorep_measurement_finalize();
     /* the end of the measurement leaves the program region */
