@@ -68,11 +68,26 @@ def test_fortran_module_procedures(build_dir, tmp_path):
     exe, _ = compile_program(build_dir, tmp_path, "calls.f90", "calls", flags=("-O0",))
     proc = run(exe, [N], tmp_path / "exp")
     assert proc.stdout.strip() == f"total={sum(2 * i for i in range(1, N + 1)) + 2 * N}"
-    visits = visits_by_region(load(tmp_path / "exp"), paradigm="compiler")
+    profile = load(tmp_path / "exp")
+    visits = visits_by_region(profile, paradigm="compiler")
     assert visits["geometry::area"] == N
     assert visits["geometry::accumulate"] == 2 * N
     assert visits["helper"] == N
     assert visits["calls"] == 1
+    # gfortran's C main is left out: the program unit (region "calls", symbol
+    # MAIN__) is right below the program region (named after the executable,
+    # here "calls" too), as in Score-P
+    assert "main" not in visits
+    assert below_program(visits_by_path(profile), "calls")[("calls",)] == 1
+    unit = next(r for r in profile["regions"] if r["paradigm"] == "compiler" and r["name"] == "calls")
+    lines = (HERE / "calls.f90").read_text().splitlines()
+    assert (unit["canonical_name"], unit["file"], unit["line"], unit["end_line"]) == (
+        "MAIN__", str((HERE / "calls.f90").resolve()), lines.index("program calls") + 1,
+        lines.index("end program calls") + 1)
+    module_function = next(r for r in profile["regions"] if r["name"] == "geometry::area")
+    assert (module_function["canonical_name"], module_function["line"], module_function["end_line"]) == (
+        "__geometry_MOD_area", next(i for i, line in enumerate(lines, 1) if "function area(" in line),
+        next(i for i, line in enumerate(lines, 1) if "end function area" in line))
 
 
 def test_inline_functions_stay_inlined_and_unmeasured(build_dir, tmp_path):
