@@ -88,7 +88,8 @@ scorep_region scorep_definitions_region(const char* name, const char* file, int 
                                         scorep_region_role role, const char* group, const char* mangled);
 scorep_window scorep_definitions_window(uint64_t stable_key, scorep_comm comm, const char* name);
 scorep_parameter scorep_definitions_parameter(const char* name, scorep_parameter_type type);
-scorep_metric scorep_definitions_metric(const char* name, const char* unit);
+scorep_metric scorep_definitions_metric(const char* name, const char* unit, const char* description,
+                                        scorep_metric_kind kind);
 void scorep_definitions_set_filter(scorep_filter* filter);
 /* scorep_region_define for a region with a linker symbol of its own (a
  * library function; for C++ the mangled name): the symbol is what MANGLED

@@ -40,7 +40,8 @@ int scorep_report_write_json(const scorep_report* r, const char* path)
     if (!f) return -1;
     const scorep_unified_definitions* d = r->defs;
     fputs("{\n\"format\": \"scorep-wrapgen-profile\", \"version\": 1,\n\"experiment\": {", f);
-    fprintf(f, "\"ranks\": %d, \"timer\": ", r->ranks);
+    fprintf(f, "\"ranks\": %d, \"mpi\": %s, \"timer\": ", r->ranks,
+            scorep_multiprocess_is_registered() ? "true" : "false");
     json_string(f, r->timer);
     fputs(", \"start\": ", f);
     json_string(f, r->start);
@@ -97,7 +98,9 @@ int scorep_report_write_json(const scorep_report* r, const char* path)
         json_string(f, d->metrics[i].name);
         fputs(", \"unit\": ", f);
         json_string(f, d->metrics[i].unit);
-        fputc('}', f);
+        fputs(", \"description\": ", f);
+        json_string(f, d->metrics[i].description);
+        fprintf(f, ", \"kind\": \"%s\"}", scorep_metric_kind_name(d->metrics[i].kind));
     }
     /* per file (io_files.c): the transfers on it, their bytes and time, over
      * all locations; name null: the files beyond the per-process table */

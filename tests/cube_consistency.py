@@ -133,11 +133,13 @@ def compare(cubex_path, json_path, host=None):
             problems.append(f"location rank {loc['rank']} thread {loc['thread']} is missing")
             continue
         loc_of[loc["id"]] = c["id"]
-        name = "Master thread" if loc["thread"] == 0 else f"Thread {loc['thread']}"
+        # Score-P's names: "Pthread thread N", and "Process" where MPI took no part
+        name = "Master thread" if loc["thread"] == 0 else f"Pthread thread {loc['thread']}"
+        process = f"MPI Rank {loc['rank']}" if profile["experiment"].get("mpi", True) else "Process"
         classes = [k for k, _ in c["tree"]]
         if (c["name"], c["type"], c["process"]["name"], c["process"]["type"], classes) != (
-                name, "thread", f"MPI Rank {loc['rank']}", "process", ["machine", "node"]):
-            problems.append(f"location {c}: not machine/node/'MPI Rank {loc['rank']}'/'{name}'")
+                name, "thread", process, "process", ["machine", "node"]):
+            problems.append(f"location {c}: not machine/node/'{process}'/'{name}'")
         # each rank's own host where profile.json names it (several nodes), else this machine's
         hosts = profile.get("experiment", {}).get("hosts") or []
         want_host = hosts[loc["rank"]] if loc["rank"] < len(hosts) else host
