@@ -146,6 +146,8 @@ typedef struct scorep_profile_numbers {
     uint64_t messages_sent, messages_received;
     uint64_t bytes_read, bytes_written;
     uint64_t collectives;
+    /* one-sided (RMA) bytes, apart from bytes_sent/received as in Score-P */
+    uint64_t bytes_put, bytes_get;
 } scorep_profile_numbers;
 #define SCOREP_PROFILE_MAX_METRICS 8
 typedef struct scorep_profile_node scorep_profile_node;

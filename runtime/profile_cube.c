@@ -42,7 +42,8 @@ char* scorep_profile_cube_hosts(const scorep_finalize_context* ctx)
 /* ---- the metrics: Score-P's unique names, types and units ---- */
 
 typedef enum {
-    VALUE_VISITS, VALUE_BYTES_SENT, VALUE_BYTES_RECEIVED, VALUE_BYTES_READ, VALUE_BYTES_WRITTEN, VALUE_USER,
+    VALUE_VISITS, VALUE_BYTES_SENT, VALUE_BYTES_RECEIVED, VALUE_BYTES_PUT, VALUE_BYTES_GET, VALUE_BYTES_READ,
+    VALUE_BYTES_WRITTEN, VALUE_USER,
     VALUE_USER_MAX, VALUE_SECONDS, VALUE_MIN_SECONDS, VALUE_MAX_SECONDS
 } value_kind;
 typedef struct {
@@ -65,6 +66,10 @@ static const cube_metric fixed_metrics[] = {
      VALUE_MAX_SECONDS, 0},
     {"bytes_sent", "bytes_sent", "UINT64", "bytes", "EXCLUSIVE", "Bytes sent", VALUE_BYTES_SENT, 0},
     {"bytes_received", "bytes_received", "UINT64", "bytes", "EXCLUSIVE", "Bytes received", VALUE_BYTES_RECEIVED, 0},
+    {"bytes_put", "bytes_put", "UINT64", "bytes", "EXCLUSIVE", "Bytes sent in one-sided communication",
+     VALUE_BYTES_PUT, 0},
+    {"bytes_get", "bytes_get", "UINT64", "bytes", "EXCLUSIVE", "Bytes received in one-sided communication",
+     VALUE_BYTES_GET, 0},
     {"io_bytes_read", "io_bytes_read", "UINT64", "bytes", "EXCLUSIVE", "I/O bytes read", VALUE_BYTES_READ, 0},
     {"io_bytes_written", "io_bytes_written", "UINT64", "bytes", "EXCLUSIVE", "I/O bytes written", VALUE_BYTES_WRITTEN,
      0},
@@ -89,6 +94,8 @@ static int cell_value(const cube_metric* m, const scorep_report_row* row, unsign
     case VALUE_VISITS: is_double = 0, u = row->n.visits; break;
     case VALUE_BYTES_SENT: is_double = 0, u = row->n.bytes_sent; break;
     case VALUE_BYTES_RECEIVED: is_double = 0, u = row->n.bytes_received; break;
+    case VALUE_BYTES_PUT: is_double = 0, u = row->n.bytes_put; break;
+    case VALUE_BYTES_GET: is_double = 0, u = row->n.bytes_get; break;
     case VALUE_BYTES_READ: is_double = 0, u = row->n.bytes_read; break;
     case VALUE_BYTES_WRITTEN: is_double = 0, u = row->n.bytes_written; break;
     case VALUE_USER: is_double = 0, u = (uint64_t)row->metrics[m->user]; break;
@@ -559,6 +566,8 @@ static scorep_report_row* merge_duplicates(cell* cells, size_t* ncells)
             m->n.time_incl += b->time_incl;
             m->n.bytes_sent += b->bytes_sent;
             m->n.bytes_received += b->bytes_received;
+            m->n.bytes_put += b->bytes_put;
+            m->n.bytes_get += b->bytes_get;
             m->n.bytes_read += b->bytes_read;
             m->n.bytes_written += b->bytes_written;
             for (int k = 0; k < SCOREP_PROFILE_MAX_METRICS; k++) m->metrics[k] += cells[i].row->metrics[k];

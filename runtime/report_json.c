@@ -145,10 +145,10 @@ int scorep_report_write_json(const scorep_report* r, const char* path)
                 ", \"time_excl_ns\": %" PRIu64 ", \"time_min_ns\": %" PRIu64 ", \"time_max_ns\": %" PRIu64
                 ", \"bytes_sent\": %" PRIu64 ", \"bytes_received\": %" PRIu64 ", \"messages_sent\": %" PRIu64
                 ", \"messages_received\": %" PRIu64 ", \"collectives\": %" PRIu64 ", \"bytes_read\": %" PRIu64
-                ", \"bytes_written\": %" PRIu64,
+                ", \"bytes_written\": %" PRIu64 ", \"bytes_put\": %" PRIu64 ", \"bytes_get\": %" PRIu64,
                 row->callpath, n->visits, n->time_incl, row->time_excl, n->time_min, n->time_max, n->bytes_sent,
                 n->bytes_received, n->messages_sent, n->messages_received, n->collectives, n->bytes_read,
-                n->bytes_written);
+                n->bytes_written, n->bytes_put, n->bytes_get);
         int any = 0;
         for (uint32_t m = 0; m < d->metric_count && m < SCOREP_PROFILE_MAX_METRICS; m++)
             if (row->metrics[m]) {

@@ -33,6 +33,8 @@ ROW_METRICS = {
     "time_max_ns": ("max_time", 1e9),
     "bytes_sent": ("bytes_sent", 1),
     "bytes_received": ("bytes_received", 1),
+    "bytes_put": ("bytes_put", 1),
+    "bytes_get": ("bytes_get", 1),
     "bytes_read": ("io_bytes_read", 1),
     "bytes_written": ("io_bytes_written", 1),
 }
@@ -44,6 +46,8 @@ SCOREP_METRICS = {
     "max_time": ("MAXDOUBLE", "sec", "EXCLUSIVE"),
     "bytes_sent": ("UINT64", "bytes", "EXCLUSIVE"),
     "bytes_received": ("UINT64", "bytes", "EXCLUSIVE"),
+    "bytes_put": ("UINT64", "bytes", "EXCLUSIVE"),
+    "bytes_get": ("UINT64", "bytes", "EXCLUSIVE"),
     "io_bytes_read": ("UINT64", "bytes", "EXCLUSIVE"),
     "io_bytes_written": ("UINT64", "bytes", "EXCLUSIVE"),
 }
