@@ -332,7 +332,8 @@ const scorep_parameter_def* scorep_parameter_get(scorep_parameter id)
     return id < scorep_parameter_count() ? table_at(&parameters, id) : NULL;
 }
 
-scorep_metric scorep_definitions_metric(const char* name, const char* unit)
+scorep_metric scorep_definitions_metric(const char* name, const char* unit, const char* description,
+                                        scorep_metric_kind kind)
 {
     scorep_definitions_init();
     if (!name) name = "<unnamed>";
@@ -345,7 +346,8 @@ scorep_metric scorep_definitions_metric(const char* name, const char* unit)
                            SCOREP_PROFILE_MAX_METRICS);
             return SCOREP_INVALID_ID;
         }
-        scorep_metric_def def = {scorep_arena_strdup(name), scorep_arena_strdup(unit ? unit : "")};
+        scorep_metric_def def = {scorep_arena_strdup(name), scorep_arena_strdup(unit ? unit : ""),
+                                 scorep_arena_strdup(description ? description : ""), kind};
         id = table_append(&metrics, &def);
         scorep_strmap_put(&metric_index, name, strlen(name), id);
     }

@@ -55,6 +55,12 @@ scorep_parameter scorep_parameter_define(const char* name, scorep_parameter_type
 
 scorep_metric scorep_metric_define(const char* name, const char* unit)
 {
+    return scorep_metric_define_kind(name, unit, "", SCOREP_METRIC_SUM_SIGNED);
+}
+
+scorep_metric scorep_metric_define_kind(const char* name, const char* unit, const char* description,
+                                        scorep_metric_kind kind)
+{
     scorep_measurement_init();
-    return scorep_definitions_metric(name, unit);
+    return scorep_definitions_metric(name, unit, description, kind);
 }

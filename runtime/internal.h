@@ -93,7 +93,8 @@ scorep_region scorep_definitions_region_lines(const char* name, const char* file
                                               const char* mangled);
 scorep_window scorep_definitions_window(uint64_t stable_key, scorep_comm comm, const char* name);
 scorep_parameter scorep_definitions_parameter(const char* name, scorep_parameter_type type);
-scorep_metric scorep_definitions_metric(const char* name, const char* unit);
+scorep_metric scorep_definitions_metric(const char* name, const char* unit, const char* description,
+                                        scorep_metric_kind kind);
 void scorep_definitions_set_filter(scorep_filter* filter);
 /* scorep_region_define for a region with a linker symbol of its own (a
  * library function; for C++ the mangled name): the symbol is what MANGLED
@@ -154,6 +155,8 @@ typedef struct scorep_profile_numbers {
     uint64_t messages_sent, messages_received;
     uint64_t bytes_read, bytes_written;
     uint64_t collectives;
+    /* one-sided (RMA) bytes, apart from bytes_sent/received as in Score-P */
+    uint64_t bytes_put, bytes_get;
 } scorep_profile_numbers;
 #define SCOREP_PROFILE_MAX_METRICS 8
 typedef struct scorep_profile_node scorep_profile_node;

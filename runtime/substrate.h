@@ -131,6 +131,8 @@ typedef struct scorep_parameter_def {
 typedef struct scorep_metric_def {
     const char* name;
     const char* unit;
+    const char* description;  /* "" if none was given */
+    scorep_metric_kind kind;
 } scorep_metric_def;
 
 typedef struct scorep_io_handle_def {

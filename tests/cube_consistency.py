@@ -33,6 +33,8 @@ ROW_METRICS = {
     "time_max_ns": ("max_time", 1e9),
     "bytes_sent": ("bytes_sent", 1),
     "bytes_received": ("bytes_received", 1),
+    "bytes_put": ("bytes_put", 1),
+    "bytes_get": ("bytes_get", 1),
     "bytes_read": ("io_bytes_read", 1),
     "bytes_written": ("io_bytes_written", 1),
 }
@@ -44,6 +46,8 @@ SCOREP_METRICS = {
     "max_time": ("MAXDOUBLE", "sec", "EXCLUSIVE"),
     "bytes_sent": ("UINT64", "bytes", "EXCLUSIVE"),
     "bytes_received": ("UINT64", "bytes", "EXCLUSIVE"),
+    "bytes_put": ("UINT64", "bytes", "EXCLUSIVE"),
+    "bytes_get": ("UINT64", "bytes", "EXCLUSIVE"),
     "io_bytes_read": ("UINT64", "bytes", "EXCLUSIVE"),
     "io_bytes_written": ("UINT64", "bytes", "EXCLUSIVE"),
 }
@@ -133,11 +137,13 @@ def compare(cubex_path, json_path, host=None):
             problems.append(f"location rank {loc['rank']} thread {loc['thread']} is missing")
             continue
         loc_of[loc["id"]] = c["id"]
-        name = "Master thread" if loc["thread"] == 0 else f"Thread {loc['thread']}"
+        # Score-P's names: "Pthread thread N", and "Process" where MPI took no part
+        name = "Master thread" if loc["thread"] == 0 else f"Pthread thread {loc['thread']}"
+        process = f"MPI Rank {loc['rank']}" if profile["experiment"].get("mpi", True) else "Process"
         classes = [k for k, _ in c["tree"]]
         if (c["name"], c["type"], c["process"]["name"], c["process"]["type"], classes) != (
-                name, "thread", f"MPI Rank {loc['rank']}", "process", ["machine", "node"]):
-            problems.append(f"location {c}: not machine/node/'MPI Rank {loc['rank']}'/'{name}'")
+                name, "thread", process, "process", ["machine", "node"]):
+            problems.append(f"location {c}: not machine/node/'{process}'/'{name}'")
         # each rank's own host where profile.json names it (several nodes), else this machine's
         hosts = profile.get("experiment", {}).get("hosts") or []
         want_host = hosts[loc["rank"]] if loc["rank"] < len(hosts) else host

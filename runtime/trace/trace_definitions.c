@@ -22,6 +22,7 @@
 #include "trace.h"
 #include "../timer.h"
 #include "../profile_cube.h"
+#include "../report_names.h"
 
 #define LOCATIONS_GROUP 0
 static uint32_t group_of_comm(uint32_t comm)
@@ -225,7 +226,7 @@ static void write_system_tree(global_writer* g, const scorep_finalize_context* c
     }
     char name[64];
     for (int rank = 0; rank < ctx->size; rank++) {
-        snprintf(name, sizeof name, "MPI Rank %d", rank);
+        scorep_location_group_name(name, sizeof name, (uint32_t)rank);
         check(g, OTF2_GlobalDefWriter_WriteLocationGroup(
                      g->writer, (OTF2_LocationGroupRef)rank, new_string(g, name),
                      OTF2_LOCATION_GROUP_TYPE_PROCESS, node_of != NULL ? node_of[rank] : 0,
@@ -234,10 +235,7 @@ static void write_system_tree(global_writer* g, const scorep_finalize_context* c
     free(node_of);
     for (uint32_t i = 0; i < defs->location_count; i++) {
         uint32_t thread = defs->location_thread[i];
-        if (thread == 0)
-            snprintf(name, sizeof name, "Master thread");
-        else
-            snprintf(name, sizeof name, "Thread %u", thread);
+        scorep_location_name(name, sizeof name, thread);
         check(g, OTF2_GlobalDefWriter_WriteLocation(
                      g->writer, scorep_location_global_id(defs->location_rank[i], thread),
                      new_string(g, name), OTF2_LOCATION_TYPE_CPU_THREAD, event_counts[i],
