@@ -192,6 +192,24 @@ def _exclusive_time_ns(cube, time):
     return incl, {k: max(v, 0) for k, v in excl.items()}
 
 
+# the memory adapter's metrics (Score-P's names): scorep-score counts the trace's
+# Metric records from them
+MEMORY_METRICS = ("allocation_size", "deallocation_size")
+
+
+def _exclusive(cube, uniq_name):
+    """{(cnode, location): value} of a metric, exclusive of the children."""
+    values = cube.values(uniq_name)
+    if cube.metric_type(uniq_name) != "INCLUSIVE":
+        return values
+    excl = dict(values)
+    for (cnode, loc), v in values.items():
+        parent = cube.cnodes[cnode]["parent"]
+        if parent is not None:
+            excl[(parent, loc)] = excl.get((parent, loc), 0) - v
+    return {k: v for k, v in excl.items() if v > 0}
+
+
 def _load(path):
     cube = _Cube(path)
     visits = cube.values("visits")
@@ -199,6 +217,9 @@ def _load(path):
     tmin, tmax = cube.values("min_time"), cube.values("max_time")
     sent, received = cube.values("bytes_sent"), cube.values("bytes_received")
     put, get = cube.values("bytes_put"), cube.values("bytes_get")
+    read, written = cube.values("io_bytes_read"), cube.values("io_bytes_written")
+    memory = [(i, name, _exclusive(cube, name)) for i, name in enumerate(
+        name for name in MEMORY_METRICS if cube.metric_type(name) is not None)]
     rows = []
     for key in sorted(set(visits) | set(incl) | set(excl) | set(sent) | set(received) | set(put) | set(get)):
         cnode, loc = key
@@ -209,9 +230,13 @@ def _load(path):
                      "time_max_ns": round(tmax.get(key, 0) * 1e9), "bytes_sent": int(sent.get(key, 0)),
                      "bytes_received": int(received.get(key, 0)),
                      "bytes_put": int(put.get(key, 0)), "bytes_get": int(get.get(key, 0)),
+                     "bytes_read": int(read.get(key, 0)), "bytes_written": int(written.get(key, 0)),
                      "messages_sent": v if sent.get(key) and role == "point2point" else 0,
                      "messages_received": v if received.get(key) and role == "point2point" else 0,
                      "collectives": v if role in COLLECTIVE_ROLES else 0})
+        metrics = {str(i): int(values[key]) for i, _, values in memory if values.get(key)}
+        if metrics:
+            rows[-1]["metrics"] = metrics
     ranks = {l["rank"] for l in cube.locations.values()}
     profile = {
         "format": "scorep-wrapgen-profile", "version": 1, "source": "cube",
@@ -222,7 +247,8 @@ def _load(path):
                        "creator": cube.attrs.get("Creator", "")},
         "locations": [cube.locations[i] for i in sorted(cube.locations)],
         "regions": [cube.regions[i] for i in sorted(cube.regions)],
-        "metrics": [], "callpaths": [cube.cnodes[i] for i in sorted(cube.cnodes)], "rows": rows}
+        "metrics": [{"id": i, "name": name, "unit": "bytes"} for i, name, _ in memory],
+        "callpaths": [cube.cnodes[i] for i in sorted(cube.cnodes)], "rows": rows}
     return cube, profile
 
 
