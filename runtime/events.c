@@ -868,6 +868,49 @@ void scorep_mpi_collective_end(scorep_collective_kind kind, scorep_comm comm, in
     DISPATCH_FLAT(mpi_collective_end, kind, comm, root, bytes_sent, bytes_received);
 }
 
+/* ---- communicators' life cycle ---- */
+
+void scorep_mpi_handle_begin(void)
+{
+    EVENT_BEGIN_AT_START();
+    DISPATCH(comm_event, SCOREP_COMM_EVENT_HANDLE_BEGIN, SCOREP_INVALID_ID);
+}
+
+/* right before the call's exit, which takes this event's time */
+void scorep_mpi_handle_end(scorep_collective_kind kind, scorep_comm over, scorep_comm comm)
+{
+    EVENT_BEGIN_AT_END();
+    int destroy = kind == SCOREP_COLL_DESTROY_HANDLE;
+    /* a failed call created nothing to be collective over: this process
+     * alone, so that its begin has an end */
+    if (over == SCOREP_INVALID_ID)
+        over = SCOREP_COMM_SELF;
+    if (comm != SCOREP_INVALID_ID)
+        DISPATCH(comm_event, destroy ? SCOREP_COMM_EVENT_DESTROY : SCOREP_COMM_EVENT_CREATE, comm);
+    DISPATCH(comm_event, destroy ? SCOREP_COMM_EVENT_HANDLE_END_DESTROY : SCOREP_COMM_EVENT_HANDLE_END_CREATE, over);
+}
+
+void scorep_mpi_handle_end_predefined(scorep_collective_kind kind)
+{
+    EVENT_BEGIN_AT_END();
+    scorep_comm_event what = kind == SCOREP_COLL_DESTROY_HANDLE ? SCOREP_COMM_EVENT_DESTROY : SCOREP_COMM_EVENT_CREATE;
+    DISPATCH(comm_event, what, SCOREP_COMM_WORLD);
+    DISPATCH(comm_event, what, SCOREP_COMM_SELF);
+    DISPATCH(comm_event, kind == SCOREP_COLL_DESTROY_HANDLE ? SCOREP_COMM_EVENT_HANDLE_END_DESTROY
+                                                            : SCOREP_COMM_EVENT_HANDLE_END_CREATE,
+             SCOREP_COMM_WORLD);
+}
+
+/* not an event of its own: it belongs to the enter or exit that follows */
+void scorep_attribute(scorep_attribute_kind kind, uint64_t value)
+{
+    INSIDE_MEASUREMENT;
+    scorep_location* loc = current();
+    if (UNLIKELY(!loc)) return;
+    for (int i = 0; i < scorep_substrate_count_active; i++)
+        if (scorep_substrates[i]->attribute) scorep_substrates[i]->attribute(loc, kind, value);
+}
+
 /* ---- RMA ---- */
 
 void scorep_rma_window_create(scorep_window window) { EVENT_BEGIN(); DISPATCH(rma_win_create, window); }

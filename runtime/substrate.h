@@ -251,6 +251,14 @@ typedef struct scorep_finalize_context {
 
 /* ---- the substrate table ----------------------------------------------------------- */
 
+typedef enum scorep_comm_event {
+    SCOREP_COMM_EVENT_HANDLE_BEGIN,
+    SCOREP_COMM_EVENT_CREATE,
+    SCOREP_COMM_EVENT_DESTROY,
+    SCOREP_COMM_EVENT_HANDLE_END_CREATE,
+    SCOREP_COMM_EVENT_HANDLE_END_DESTROY
+} scorep_comm_event;
+
 typedef struct scorep_substrate {
     const char* name;
     /* non-zero if the substrate records when every event happened (a trace).
@@ -338,8 +346,14 @@ typedef struct scorep_substrate {
     void (*io_operation_async)(scorep_location* loc, uint64_t t, scorep_io_async_event event,
                                scorep_io_handle handle, scorep_io_operation mode, uint64_t bytes_request,
                                uint64_t matching_id);
-    /* the thread adapter's create/begin/end/wait events (adapter.h) */
+    /* the thread adapter's create/begin/end/wait and lock events (adapter.h) */
     void (*thread_event)(scorep_location* loc, uint64_t t, scorep_thread_event_kind kind, uint64_t sequence);
+    /* communicators' life cycle (adapter.h, scorep_mpi_handle_begin/end):
+     * the collective's begin, CommCreate or CommDestroy of comm, the
+     * collective's end over comm (kind CREATE_HANDLE or DESTROY_HANDLE) */
+    void (*comm_event)(scorep_location* loc, uint64_t t, scorep_comm_event kind, scorep_comm comm);
+    /* an attribute of loc's next enter or leave (adapter.h, scorep_attribute) */
+    void (*attribute)(scorep_location* loc, scorep_attribute_kind kind, uint64_t value);
 
     void (*parameter_int)(scorep_location* loc, uint64_t t, scorep_parameter param,
                           int64_t value);
@@ -374,6 +388,7 @@ void scorep_event_buffer_flush(scorep_location* loc, uint64_t t_begin, uint64_t 
 uint64_t scorep_config_total_memory(void);   /* SCOREP_TOTAL_MEMORY in bytes */
 /* SCOREP_TRACING_MAX_SIZE in bytes; 0 if not set, UINT64_MAX for unlimited */
 uint64_t scorep_config_tracing_max_size(void);
+int scorep_config_tracing_handle_collectives(void);  /* SCOREP_TRACING_HANDLE_COLLECTIVES */
 int scorep_config_verbose(void);             /* SCOREP_VERBOSE */
 
 /* Messages with the "[Score-P] " prefix on stderr, "[Score-P] rank R: " in a

@@ -122,6 +122,11 @@ void scorep_mpi_f08_comm_idup(MPI_Fint parent, MPI_Fint newcomm)
     scorep_mpi_comm_idup(MPI_Comm_f2c(parent), MPI_Comm_f2c(newcomm));
 }
 
+scorep_comm scorep_mpi_f08_comm_id(MPI_Fint comm)
+{
+    return scorep_mpi_comm_id(MPI_Comm_f2c(comm));
+}
+
 void scorep_mpi_f08_comm_free(MPI_Fint comm)
 {
     scorep_mpi_comm_free(MPI_Comm_f2c(comm));
