@@ -46,7 +46,8 @@ static void (*leave_fns[SCOREP_MAX_SUBSTRATES])(scorep_location*, uint64_t, scor
 #define FLAT_CALLBACKS(X) \
     X(mpi_send) X(mpi_recv) X(mpi_isend) X(mpi_isend_complete) X(mpi_irecv_request) X(mpi_irecv) \
     X(mpi_collective_begin) X(mpi_collective_end) X(rma_put) X(rma_get) X(rma_atomic)          \
-    X(rma_op_complete) X(parameter_int) X(io_bytes) X(io_operation_begin) X(io_operation_complete)
+    X(rma_op_complete) X(parameter_int) X(io_bytes) X(io_operation_begin) X(io_operation_complete) \
+    X(attribute)
 #define FLAT_DECLARE(callback)                                                       \
     static struct {                                                                  \
         int count;                                                                   \
@@ -904,11 +905,12 @@ void scorep_mpi_handle_end_predefined(scorep_collective_kind kind)
 /* not an event of its own: it belongs to the enter or exit that follows */
 void scorep_attribute(scorep_attribute_kind kind, uint64_t value)
 {
+    if (flat_attribute.count == 0) return;   /* the profile has no use for them */
     INSIDE_MEASUREMENT;
     scorep_location* loc = current();
     if (UNLIKELY(!loc)) return;
-    for (int i = 0; i < scorep_substrate_count_active; i++)
-        if (scorep_substrates[i]->attribute) scorep_substrates[i]->attribute(loc, kind, value);
+    for (int i = 0; i < flat_attribute.count; i++)
+        flat_attribute.fns[i](loc, kind, value);
 }
 
 /* ---- RMA ---- */

@@ -63,8 +63,8 @@ static uint32_t peer_of(const raw_record* r)
 
 uint64_t trace_raw_record_bytes(const raw_record* r) { return raw_bytes(words_of[r->kind]); }
 
-/* The attributes stored before the record being encoded (RAW_ATTRIBUTE,
- * scorep_attribute: an Enter's or a Leave's), NULL while there are none;
+/* The attributes stored before the next Enter or Leave (RAW_ATTRIBUTE,
+ * scorep_attribute; a Metric record of the same call may come between);
  * OTF2 empties the list when it writes the record. */
 static _Thread_local OTF2_AttributeList* attributes;
 static _Thread_local int attributes_pending;
@@ -90,11 +90,6 @@ static OTF2_ErrorCode add_attribute(uint32_t kind, uint64_t value)
 static OTF2_ErrorCode encode(OTF2_EvtWriter* w, const raw_record* r, uint64_t t)
 {
     const uint64_t* v = r->word;
-    if (UNLIKELY(attributes_pending) && r->kind != RAW_ENTER && r->kind != RAW_LEAVE && r->kind != RAW_ATTRIBUTE) {
-        /* only an enter or a leave takes them (the size limit's stop may come between) */
-        OTF2_AttributeList_RemoveAllAttributes(attributes);
-        attributes_pending = 0;
-    }
     switch ((raw_kind)r->kind) {
     case RAW_ENTER: return OTF2_EvtWriter_Enter(w, take_attributes(), t, r->id);
     case RAW_LEAVE: return OTF2_EvtWriter_Leave(w, take_attributes(), t, r->id);
