@@ -886,7 +886,10 @@ void scorep_mpi_handle_end(scorep_collective_kind kind, scorep_comm over, scorep
      * alone, so that its begin has an end */
     if (over == SCOREP_INVALID_ID)
         over = SCOREP_COMM_SELF;
-    if (comm != SCOREP_INVALID_ID)
+    /* a communicator whose creation the process did not record (an
+     * MPI_Comm_idup's, or one made by a call of a group not measured) is
+     * destroyed without a record: a CommDestroy always has its CommCreate */
+    if (comm != SCOREP_INVALID_ID && (scorep_comm_create_recorded(comm, !destroy) || !destroy))
         DISPATCH(comm_event, destroy ? SCOREP_COMM_EVENT_DESTROY : SCOREP_COMM_EVENT_CREATE, comm);
     DISPATCH(comm_event, destroy ? SCOREP_COMM_EVENT_HANDLE_END_DESTROY : SCOREP_COMM_EVENT_HANDLE_END_CREATE, over);
 }
@@ -894,9 +897,12 @@ void scorep_mpi_handle_end(scorep_collective_kind kind, scorep_comm over, scorep
 void scorep_mpi_handle_end_predefined(scorep_collective_kind kind)
 {
     EVENT_BEGIN_AT_END();
-    scorep_comm_event what = kind == SCOREP_COLL_DESTROY_HANDLE ? SCOREP_COMM_EVENT_DESTROY : SCOREP_COMM_EVENT_CREATE;
-    DISPATCH(comm_event, what, SCOREP_COMM_WORLD);
-    DISPATCH(comm_event, what, SCOREP_COMM_SELF);
+    int destroy = kind == SCOREP_COLL_DESTROY_HANDLE;
+    scorep_comm_event what = destroy ? SCOREP_COMM_EVENT_DESTROY : SCOREP_COMM_EVENT_CREATE;
+    if (scorep_comm_create_recorded(SCOREP_COMM_WORLD, !destroy) || !destroy)
+        DISPATCH(comm_event, what, SCOREP_COMM_WORLD);
+    if (scorep_comm_create_recorded(SCOREP_COMM_SELF, !destroy) || !destroy)
+        DISPATCH(comm_event, what, SCOREP_COMM_SELF);
     DISPATCH(comm_event, kind == SCOREP_COLL_DESTROY_HANDLE ? SCOREP_COMM_EVENT_HANDLE_END_DESTROY
                                                             : SCOREP_COMM_EVENT_HANDLE_END_CREATE,
              SCOREP_COMM_WORLD);

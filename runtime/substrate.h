@@ -111,6 +111,8 @@ typedef struct scorep_comm_def {
      * collective roots name the remote group (MPI semantics), whose members
      * are local_to_world[remote_offset .. remote_offset + remote_size - 1]. */
     uint32_t remote_offset, remote_size;
+    /* the process recorded its CommCreate (events.c): only then a CommDestroy */
+    uint8_t create_recorded;
 } scorep_comm_def;
 
 typedef struct scorep_window_def {
@@ -146,6 +148,8 @@ uint32_t scorep_region_count(void);
 const scorep_region_def* scorep_region_get(scorep_region id);
 uint32_t scorep_comm_count(void);
 const scorep_comm_def* scorep_comm_get(scorep_comm id);
+/* the flag create_recorded of comm: set returns whether it was set before */
+int scorep_comm_create_recorded(scorep_comm comm, int set);
 /* A rank the events of comm carry (a peer or a root) as a rank of the
  * communicator the definitions describe: on an intercommunicator its place
  * in the union of both groups; anything else (and invalid ranks) unchanged. */
