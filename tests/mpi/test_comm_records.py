@@ -3,7 +3,8 @@
 passes a token around MPI_COMM_WORLD, creates communicators with
 MPI_Comm_split, MPI_Comm_dup and an MPI_Comm_split whose odd ranks pass
 MPI_UNDEFINED (they get MPI_COMM_NULL), reduces on the halves and frees what it
-got; it prints per rank how many communicators it created and freed. Oracle:
+got; it prints per rank how many communicators it created and freed (Open MPI
+and MPICH). Oracle:
 that output and otf2-print (the OTF2 library's own reader): per location one
 CommCreate per communicator the rank got plus MPI_COMM_WORLD and MPI_COMM_SELF
 (MPI_Init), one CommDestroy per one it freed plus those two (MPI_Finalize),
@@ -52,15 +53,17 @@ def printed(stdout):
             for m in re.finditer(r"^RANK (\d+) creating_calls (\d+) created (\d+) freed (\d+)", stdout, re.M)}
 
 
-@pytest.fixture(scope="module", params=[False, True], ids=["default", "handle-collectives"])
+@pytest.fixture(scope="module", params=[("openmpi", False), ("openmpi", True), ("mpich", False), ("mpich", True)],
+                ids=["openmpi-default", "openmpi-handle-collectives", "mpich-default", "mpich-handle-collectives"])
 def traced(request, tmp_path_factory):
+    mpi, asked = request.param
     work = tmp_path_factory.mktemp("comm-records")
-    program = compile_program("openmpi", "ring_comms.c", work)
-    env = {"SCOREP_TRACING_HANDLE_COLLECTIVES": "true"} if request.param else {}
-    proc, experiment = run_measured("openmpi", RANKS, program, work, env=env)
+    program = compile_program(mpi, "ring_comms.c", work)
+    env = {"SCOREP_TRACING_HANDLE_COLLECTIVES": "true"} if asked else {}
+    proc, experiment = run_measured(mpi, RANKS, program, work, env=env)
     counts = printed(proc.stdout)
     assert sorted(counts) == list(range(RANKS))
-    return request.param, counts, records(experiment)
+    return asked, counts, records(experiment)
 
 
 def test_every_communicator_a_rank_gets_is_created_and_destroyed_on_its_location(traced):
