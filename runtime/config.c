@@ -40,6 +40,7 @@ static const scorep_config_var_info config_vars[] = {
     {"SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY", "boolean", "false", "Replace an earlier experiment of this measurement with the same name (it is kept, renamed to <name>-old-<date>_<time>_<id>); other directories are never touched"},
     {"SCOREP_TOTAL_MEMORY", "size", "16000k", "Memory for trace buffers per process (suffixes k, M, G), taken when tracing starts (up to 256M of it faulted in then); when it is full, a thread spills its buffers to disk"},
     {"SCOREP_TRACING_MAX_SIZE", "size|unlimited", "free space / 2, per node", "Bytes of event data of all processes of a node together after which tracing stops (a warning, a MeasurementOnOff marker in the trace; the profile goes on); default: half the free space on the experiment's file system, for the node"},
+    {"SCOREP_TRACING_HANDLE_COLLECTIVES", "boolean", "false", "The trace also has the MpiCollectiveBegin/End pair (OTF2's CREATE_HANDLE and DESTROY_HANDLE operations) around MPI_Init, MPI_Finalize and each call that creates or frees a communicator, as Score-P 8.4 writes it; off by default because Scalasca 2.6 stops on them (CommCreate and CommDestroy are written either way)"},
     {"SCOREP_TIMER", "tsc|clock_gettime", "tsc if invariant, else clock_gettime", "Timer used for timestamps"},
     {"SCOREP_TIMER_TEST_SKEW_NS", "integer", "0", "Test only: add this many ns times the process's rank (from the launcher: OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK, SLURM_PROCID) to every timestamp, to show the clock synchronisation on one machine (docs/CLOCKS.md)"},
     {"SCOREP_TIMER_TEST_DRIFT_PPM", "integer", "0", "Test only: make the process's clock run this many ppm times its rank fast (docs/CLOCKS.md)"},
@@ -211,6 +212,7 @@ void scorep_config_load(void)
     read_bool("SCOREP_LIBWRAP_NESTED", &scorep_cfg.libwrap_nested);
     scorep_libwrap_record_nested = scorep_cfg.libwrap_nested;
     read_bool("SCOREP_CAF_RECORD_MPI", &scorep_cfg.caf_record_mpi);
+    read_bool("SCOREP_TRACING_HANDLE_COLLECTIVES", &scorep_cfg.tracing_handle_collectives);
 
     const char* mem = getenv("SCOREP_TOTAL_MEMORY");
     if (mem) {
@@ -281,6 +283,8 @@ const char* scorep_config_value(const char* name)
         snprintf(number, sizeof number, "%llu", (unsigned long long)scorep_cfg.tracing_max_size);
         return number;
     }
+    if (strcmp(name, "SCOREP_TRACING_HANDLE_COLLECTIVES") == 0)
+        return scorep_cfg.tracing_handle_collectives ? "true" : "false";
     if (strcmp(name, "SCOREP_TIMER") == 0)
         return scorep_cfg.timer == SCOREP_TIMER_TSC ? "tsc" : "clock_gettime";
     if (strcmp(name, "SCOREP_TIMER_TEST_SKEW_NS") == 0 || strcmp(name, "SCOREP_TIMER_TEST_DRIFT_PPM") == 0

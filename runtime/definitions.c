@@ -89,8 +89,8 @@ void scorep_definitions_init(void)
     lock_definitions();
     if (!initialised) {
         /* world and self: rank maps depend on the rank, resolved on use */
-        scorep_comm_def world = {0, 0, 0, NULL, scorep_arena_strdup("MPI_COMM_WORLD"), 0, 0};
-        scorep_comm_def self = {0, 0, 1, NULL, scorep_arena_strdup("MPI_COMM_SELF"), 0, 0};
+        scorep_comm_def world = {0, 0, 0, NULL, scorep_arena_strdup("MPI_COMM_WORLD"), 0, 0, 0};
+        scorep_comm_def self = {0, 0, 1, NULL, scorep_arena_strdup("MPI_COMM_SELF"), 0, 0, 0};
         table_append(&comms, &world);
         table_append(&comms, &self);
         __atomic_store_n(&initialised, 1, __ATOMIC_RELEASE);
@@ -226,7 +226,7 @@ scorep_comm scorep_comm_define(uint64_t stable_key, int is_group, uint32_t size,
     if (local_to_world) memcpy(map, local_to_world, size * sizeof(int));
     else for (uint32_t i = 0; i < size; i++) map[i] = (int)i;
     scorep_comm_def def = {is_group ? 0 : stable_key, is_group != 0, size, map,
-                           name && name[0] ? scorep_arena_strdup(name) : NULL, 0, 0};
+                           name && name[0] ? scorep_arena_strdup(name) : NULL, 0, 0, 0};
     id = table_append(&comms, &def);
     if (is_group && id != SCOREP_INVALID_ID) scorep_strmap_put(&group_index, map, size * sizeof(int), id);
     unlock_definitions();
@@ -254,7 +254,7 @@ scorep_comm scorep_comm_define_inter(uint64_t stable_key, uint32_t local_size, c
     memcpy(map + (local_first ? 0 : remote_size), local_to_world, local_size * sizeof(int));
     memcpy(map + (local_first ? local_size : 0), remote_to_world, remote_size * sizeof(int));
     scorep_comm_def def = {stable_key, 0, size, map, name && name[0] ? scorep_arena_strdup(name) : NULL,
-                           local_first ? local_size : 0, remote_size};
+                           local_first ? local_size : 0, remote_size, 0};
     lock_definitions();
     uint32_t id = table_append(&comms, &def);
     unlock_definitions();
@@ -274,6 +274,15 @@ uint32_t scorep_comm_count(void) { return __atomic_load_n(&comms.count, __ATOMIC
 const scorep_comm_def* scorep_comm_get(scorep_comm id)
 {
     return id < scorep_comm_count() ? table_at(&comms, id) : NULL;
+}
+
+int scorep_comm_create_recorded(scorep_comm comm, int set)
+{
+    scorep_comm_def* def = comm < scorep_comm_count() ? table_at(&comms, comm) : NULL;
+    if (!def) return 0;
+    int was = __atomic_load_n(&def->create_recorded, __ATOMIC_RELAXED);
+    __atomic_store_n(&def->create_recorded, (uint8_t)(set ? 1 : 0), __ATOMIC_RELAXED);
+    return was;
 }
 
 int scorep_comm_world_rank(scorep_comm comm, int rank_in_comm)

@@ -47,7 +47,8 @@ static void (*leave_fns[SCOREP_MAX_SUBSTRATES])(scorep_location*, uint64_t, scor
 #define FLAT_CALLBACKS(X) \
     X(mpi_send) X(mpi_recv) X(mpi_isend) X(mpi_isend_complete) X(mpi_irecv_request) X(mpi_irecv) \
     X(mpi_collective_begin) X(mpi_collective_end) X(rma_put) X(rma_get) X(rma_atomic)          \
-    X(rma_op_complete) X(parameter_int) X(io_bytes) X(io_operation_begin) X(io_operation_complete)
+    X(rma_op_complete) X(parameter_int) X(io_bytes) X(io_operation_begin) X(io_operation_complete) \
+    X(attribute)
 #define FLAT_DECLARE(callback)                                                       \
     static struct {                                                                  \
         int count;                                                                   \
@@ -870,6 +871,56 @@ void scorep_mpi_collective_end(scorep_collective_kind kind, scorep_comm comm, in
 {
     EVENT_BEGIN_AT_END();
     DISPATCH_FLAT(mpi_collective_end, kind, comm, root, bytes_sent, bytes_received);
+}
+
+/* ---- communicators' life cycle ---- */
+
+void scorep_mpi_handle_begin(void)
+{
+    EVENT_BEGIN_AT_START();
+    DISPATCH(comm_event, SCOREP_COMM_EVENT_HANDLE_BEGIN, SCOREP_INVALID_ID);
+}
+
+/* right before the call's exit, which takes this event's time */
+void scorep_mpi_handle_end(scorep_collective_kind kind, scorep_comm over, scorep_comm comm)
+{
+    EVENT_BEGIN_AT_END();
+    int destroy = kind == SCOREP_COLL_DESTROY_HANDLE;
+    /* a failed call created nothing to be collective over: this process
+     * alone, so that its begin has an end */
+    if (over == SCOREP_INVALID_ID)
+        over = SCOREP_COMM_SELF;
+    /* a communicator whose creation the process did not record (an
+     * MPI_Comm_idup's, or one made by a call of a group not measured) is
+     * destroyed without a record: a CommDestroy always has its CommCreate */
+    if (comm != SCOREP_INVALID_ID && (scorep_comm_create_recorded(comm, !destroy) || !destroy))
+        DISPATCH(comm_event, destroy ? SCOREP_COMM_EVENT_DESTROY : SCOREP_COMM_EVENT_CREATE, comm);
+    DISPATCH(comm_event, destroy ? SCOREP_COMM_EVENT_HANDLE_END_DESTROY : SCOREP_COMM_EVENT_HANDLE_END_CREATE, over);
+}
+
+void scorep_mpi_handle_end_predefined(scorep_collective_kind kind)
+{
+    EVENT_BEGIN_AT_END();
+    int destroy = kind == SCOREP_COLL_DESTROY_HANDLE;
+    scorep_comm_event what = destroy ? SCOREP_COMM_EVENT_DESTROY : SCOREP_COMM_EVENT_CREATE;
+    if (scorep_comm_create_recorded(SCOREP_COMM_WORLD, !destroy) || !destroy)
+        DISPATCH(comm_event, what, SCOREP_COMM_WORLD);
+    if (scorep_comm_create_recorded(SCOREP_COMM_SELF, !destroy) || !destroy)
+        DISPATCH(comm_event, what, SCOREP_COMM_SELF);
+    DISPATCH(comm_event, kind == SCOREP_COLL_DESTROY_HANDLE ? SCOREP_COMM_EVENT_HANDLE_END_DESTROY
+                                                            : SCOREP_COMM_EVENT_HANDLE_END_CREATE,
+             SCOREP_COMM_WORLD);
+}
+
+/* not an event of its own: it belongs to the enter or exit that follows */
+void scorep_attribute(scorep_attribute_kind kind, uint64_t value)
+{
+    if (flat_attribute.count == 0) return;   /* the profile has no use for them */
+    INSIDE_MEASUREMENT;
+    scorep_location* loc = current();
+    if (UNLIKELY(!loc)) return;
+    for (int i = 0; i < flat_attribute.count; i++)
+        flat_attribute.fns[i](loc, kind, value);
 }
 
 /* ---- RMA ---- */

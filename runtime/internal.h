@@ -37,6 +37,7 @@ typedef struct scorep_config {
     bool caf_record_mpi;                /* read by the CAF adapter (runtime/caf_adapter/) */
     const char* profiling_format;       /* SCOREP_PROFILING_FORMAT, one of Score-P's values */
     bool profiling_cube;                /* write profile.cubex (profile_cube.c) */
+    bool tracing_handle_collectives;    /* SCOREP_TRACING_HANDLE_COLLECTIVES (trace/trace_events.c) */
 } scorep_config;
 
 extern scorep_config scorep_cfg;

@@ -110,3 +110,4 @@ void scorep_verbose(const char* format, ...)
 int scorep_config_verbose(void) { return scorep_cfg.verbose; }
 uint64_t scorep_config_total_memory(void) { return scorep_cfg.total_memory; }
 uint64_t scorep_config_tracing_max_size(void) { return scorep_cfg.tracing_max_size; }
+int scorep_config_tracing_handle_collectives(void) { return scorep_cfg.tracing_handle_collectives; }

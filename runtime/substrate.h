@@ -115,6 +115,8 @@ typedef struct scorep_comm_def {
      * collective roots name the remote group (MPI semantics), whose members
      * are local_to_world[remote_offset .. remote_offset + remote_size - 1]. */
     uint32_t remote_offset, remote_size;
+    /* the process recorded its CommCreate (events.c): only then a CommDestroy */
+    uint8_t create_recorded;
 } scorep_comm_def;
 
 typedef struct scorep_window_def {
@@ -152,6 +154,8 @@ uint32_t scorep_region_count(void);
 const scorep_region_def* scorep_region_get(scorep_region id);
 uint32_t scorep_comm_count(void);
 const scorep_comm_def* scorep_comm_get(scorep_comm id);
+/* the flag create_recorded of comm: set returns whether it was set before */
+int scorep_comm_create_recorded(scorep_comm comm, int set);
 /* A rank the events of comm carry (a peer or a root) as a rank of the
  * communicator the definitions describe: on an intercommunicator its place
  * in the union of both groups; anything else (and invalid ranks) unchanged. */
@@ -273,6 +277,14 @@ typedef struct scorep_finalize_context {
 
 /* ---- the substrate table ----------------------------------------------------------- */
 
+typedef enum scorep_comm_event {
+    SCOREP_COMM_EVENT_HANDLE_BEGIN,
+    SCOREP_COMM_EVENT_CREATE,
+    SCOREP_COMM_EVENT_DESTROY,
+    SCOREP_COMM_EVENT_HANDLE_END_CREATE,
+    SCOREP_COMM_EVENT_HANDLE_END_DESTROY
+} scorep_comm_event;
+
 typedef struct scorep_substrate {
     const char* name;
     /* non-zero if the substrate records when every event happened (a trace).
@@ -360,8 +372,14 @@ typedef struct scorep_substrate {
     void (*io_operation_async)(scorep_location* loc, uint64_t t, scorep_io_async_event event,
                                scorep_io_handle handle, scorep_io_operation mode, uint64_t bytes_request,
                                uint64_t matching_id);
-    /* the thread adapter's create/begin/end/wait events (adapter.h) */
+    /* the thread adapter's create/begin/end/wait and lock events (adapter.h) */
     void (*thread_event)(scorep_location* loc, uint64_t t, scorep_thread_event_kind kind, uint64_t sequence);
+    /* communicators' life cycle (adapter.h, scorep_mpi_handle_begin/end):
+     * the collective's begin, CommCreate or CommDestroy of comm, the
+     * collective's end over comm (kind CREATE_HANDLE or DESTROY_HANDLE) */
+    void (*comm_event)(scorep_location* loc, uint64_t t, scorep_comm_event kind, scorep_comm comm);
+    /* an attribute of loc's next enter or leave (adapter.h, scorep_attribute) */
+    void (*attribute)(scorep_location* loc, scorep_attribute_kind kind, uint64_t value);
 
     void (*parameter_int)(scorep_location* loc, uint64_t t, scorep_parameter param,
                           int64_t value);
@@ -396,6 +414,7 @@ void scorep_event_buffer_flush(scorep_location* loc, uint64_t t_begin, uint64_t 
 uint64_t scorep_config_total_memory(void);   /* SCOREP_TOTAL_MEMORY in bytes */
 /* SCOREP_TRACING_MAX_SIZE in bytes; 0 if not set, UINT64_MAX for unlimited */
 uint64_t scorep_config_tracing_max_size(void);
+int scorep_config_tracing_handle_collectives(void);  /* SCOREP_TRACING_HANDLE_COLLECTIVES */
 int scorep_config_verbose(void);             /* SCOREP_VERBOSE */
 
 /* Messages with the "[Score-P] " prefix on stderr, "[Score-P] rank R: " in a

@@ -70,8 +70,10 @@ void * __wrap_malloc(size_t size)
         return scorep_real_0(size);
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ALLOCATION_SIZE, size);
     scorep_libwrap_begin(scorep_r);
     void * scorep_result = scorep_real_0(size);
+    scorep_attribute(SCOREP_ATTRIBUTE_RESULT_ADDRESS, (uint64_t)(uintptr_t)scorep_result);
     scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
@@ -98,9 +100,11 @@ void * __wrap_calloc(size_t count, size_t size)
         return scorep_real_1(count, size);
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ALLOCATION_SIZE, (uint64_t)count * (uint64_t)size);
     scorep_libwrap_begin(scorep_r);
     void * scorep_result = scorep_real_1(count, size);
     void* scorep_block = scorep_result && !__builtin_mul_overflow(count, size, &size) ? scorep_result : NULL;
+    scorep_attribute(SCOREP_ATTRIBUTE_RESULT_ADDRESS, (uint64_t)(uintptr_t)scorep_result);
     scorep_memory_allocated_end(scorep_r, scorep_block, size);
     return scorep_result;
 
@@ -129,9 +133,12 @@ void * __wrap_realloc(void * ptr, size_t size)
         return scorep_real_2(ptr, size);
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ALLOCATION_SIZE, size);
+    scorep_attribute(SCOREP_ATTRIBUTE_ARGUMENT_ADDRESS, (uint64_t)(uintptr_t)ptr);
     scorep_libwrap_begin(scorep_r);
     void * scorep_result = scorep_real_2(ptr, size);
     scorep_memory_reallocated(ptr, &scorep_old_block, scorep_result, size);
+    scorep_memory_realloc_attributes(ptr, &scorep_old_block, scorep_result, size);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -162,8 +169,10 @@ void __wrap_free(void * ptr)
         return;
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ARGUMENT_ADDRESS, (uint64_t)(uintptr_t)ptr);
     scorep_libwrap_begin(scorep_r);
     scorep_real_3(ptr);
+    scorep_attribute(SCOREP_ATTRIBUTE_DEALLOCATION_SIZE, scorep_block.found ? scorep_block.size : 0);
     scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
@@ -190,8 +199,10 @@ int __wrap_posix_memalign(void ** memptr, size_t alignment, size_t size)
         return scorep_real_4(memptr, alignment, size);
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ALLOCATION_SIZE, size);
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_4(memptr, alignment, size);
+    scorep_attribute(SCOREP_ATTRIBUTE_RESULT_ADDRESS, scorep_result == 0 ? (uint64_t)(uintptr_t)*memptr : 0);
     scorep_memory_allocated_end(scorep_r, scorep_result == 0 ? *memptr : NULL, size);
     return scorep_result;
 
@@ -218,8 +229,10 @@ void * __wrap_aligned_alloc(size_t alignment, size_t size)
         return scorep_real_5(alignment, size);
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ALLOCATION_SIZE, size);
     scorep_libwrap_begin(scorep_r);
     void * scorep_result = scorep_real_5(alignment, size);
+    scorep_attribute(SCOREP_ATTRIBUTE_RESULT_ADDRESS, (uint64_t)(uintptr_t)scorep_result);
     scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
@@ -246,8 +259,10 @@ void * __wrap_memalign(size_t alignment, size_t size)
         return scorep_real_6(alignment, size);
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ALLOCATION_SIZE, size);
     scorep_libwrap_begin(scorep_r);
     void * scorep_result = scorep_real_6(alignment, size);
+    scorep_attribute(SCOREP_ATTRIBUTE_RESULT_ADDRESS, (uint64_t)(uintptr_t)scorep_result);
     scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
@@ -274,8 +289,10 @@ void * __wrap_valloc(size_t size)
         return scorep_real_7(size);
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ALLOCATION_SIZE, size);
     scorep_libwrap_begin(scorep_r);
     void * scorep_result = scorep_real_7(size);
+    scorep_attribute(SCOREP_ATTRIBUTE_RESULT_ADDRESS, (uint64_t)(uintptr_t)scorep_result);
     scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 

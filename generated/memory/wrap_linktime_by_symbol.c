@@ -74,11 +74,13 @@ void * __wrap__Znwm(size_t size)
         return scorep_real_0(size);
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ALLOCATION_SIZE, size);
     scorep_libwrap_begin(scorep_r);
     /* std::bad_alloc unwinds through here: the region is left all the same */
     SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_0(size);
     scorep_memory_unwind.open = 0;
+    scorep_attribute(SCOREP_ATTRIBUTE_RESULT_ADDRESS, (uint64_t)(uintptr_t)scorep_result);
     scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
@@ -109,11 +111,13 @@ void * __wrap__Znam(size_t size)
         return scorep_real_1(size);
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ALLOCATION_SIZE, size);
     scorep_libwrap_begin(scorep_r);
     /* std::bad_alloc unwinds through here: the region is left all the same */
     SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_1(size);
     scorep_memory_unwind.open = 0;
+    scorep_attribute(SCOREP_ATTRIBUTE_RESULT_ADDRESS, (uint64_t)(uintptr_t)scorep_result);
     scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
@@ -144,11 +148,13 @@ void * __wrap__ZnwmRKSt9nothrow_t(size_t size, const void * tag)
         return scorep_real_2(size, tag);
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ALLOCATION_SIZE, size);
     scorep_libwrap_begin(scorep_r);
     /* std::bad_alloc unwinds through here: the region is left all the same */
     SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_2(size, tag);
     scorep_memory_unwind.open = 0;
+    scorep_attribute(SCOREP_ATTRIBUTE_RESULT_ADDRESS, (uint64_t)(uintptr_t)scorep_result);
     scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
@@ -179,11 +185,13 @@ void * __wrap__ZnamRKSt9nothrow_t(size_t size, const void * tag)
         return scorep_real_3(size, tag);
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ALLOCATION_SIZE, size);
     scorep_libwrap_begin(scorep_r);
     /* std::bad_alloc unwinds through here: the region is left all the same */
     SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_3(size, tag);
     scorep_memory_unwind.open = 0;
+    scorep_attribute(SCOREP_ATTRIBUTE_RESULT_ADDRESS, (uint64_t)(uintptr_t)scorep_result);
     scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
@@ -214,11 +222,13 @@ void * __wrap__ZnwmSt11align_val_t(size_t size, size_t alignment)
         return scorep_real_4(size, alignment);
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ALLOCATION_SIZE, size);
     scorep_libwrap_begin(scorep_r);
     /* std::bad_alloc unwinds through here: the region is left all the same */
     SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_4(size, alignment);
     scorep_memory_unwind.open = 0;
+    scorep_attribute(SCOREP_ATTRIBUTE_RESULT_ADDRESS, (uint64_t)(uintptr_t)scorep_result);
     scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
@@ -249,11 +259,13 @@ void * __wrap__ZnamSt11align_val_t(size_t size, size_t alignment)
         return scorep_real_5(size, alignment);
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ALLOCATION_SIZE, size);
     scorep_libwrap_begin(scorep_r);
     /* std::bad_alloc unwinds through here: the region is left all the same */
     SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_5(size, alignment);
     scorep_memory_unwind.open = 0;
+    scorep_attribute(SCOREP_ATTRIBUTE_RESULT_ADDRESS, (uint64_t)(uintptr_t)scorep_result);
     scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
@@ -288,8 +300,10 @@ void __wrap__ZdlPv(void * ptr)
         return;
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ARGUMENT_ADDRESS, (uint64_t)(uintptr_t)ptr);
     scorep_libwrap_begin(scorep_r);
     scorep_real_6(ptr);
+    scorep_attribute(SCOREP_ATTRIBUTE_DEALLOCATION_SIZE, scorep_block.found ? scorep_block.size : 0);
     scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
@@ -324,8 +338,10 @@ void __wrap__ZdaPv(void * ptr)
         return;
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ARGUMENT_ADDRESS, (uint64_t)(uintptr_t)ptr);
     scorep_libwrap_begin(scorep_r);
     scorep_real_7(ptr);
+    scorep_attribute(SCOREP_ATTRIBUTE_DEALLOCATION_SIZE, scorep_block.found ? scorep_block.size : 0);
     scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
@@ -360,8 +376,10 @@ void __wrap__ZdlPvm(void * ptr, size_t size)
         return;
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ARGUMENT_ADDRESS, (uint64_t)(uintptr_t)ptr);
     scorep_libwrap_begin(scorep_r);
     scorep_real_8(ptr, size);
+    scorep_attribute(SCOREP_ATTRIBUTE_DEALLOCATION_SIZE, scorep_block.found ? scorep_block.size : 0);
     scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
@@ -396,8 +414,10 @@ void __wrap__ZdaPvm(void * ptr, size_t size)
         return;
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ARGUMENT_ADDRESS, (uint64_t)(uintptr_t)ptr);
     scorep_libwrap_begin(scorep_r);
     scorep_real_9(ptr, size);
+    scorep_attribute(SCOREP_ATTRIBUTE_DEALLOCATION_SIZE, scorep_block.found ? scorep_block.size : 0);
     scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
@@ -432,8 +452,10 @@ void __wrap__ZdlPvSt11align_val_t(void * ptr, size_t alignment)
         return;
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ARGUMENT_ADDRESS, (uint64_t)(uintptr_t)ptr);
     scorep_libwrap_begin(scorep_r);
     scorep_real_10(ptr, alignment);
+    scorep_attribute(SCOREP_ATTRIBUTE_DEALLOCATION_SIZE, scorep_block.found ? scorep_block.size : 0);
     scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
@@ -468,8 +490,10 @@ void __wrap__ZdaPvSt11align_val_t(void * ptr, size_t alignment)
         return;
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ARGUMENT_ADDRESS, (uint64_t)(uintptr_t)ptr);
     scorep_libwrap_begin(scorep_r);
     scorep_real_11(ptr, alignment);
+    scorep_attribute(SCOREP_ATTRIBUTE_DEALLOCATION_SIZE, scorep_block.found ? scorep_block.size : 0);
     scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
@@ -504,8 +528,10 @@ void __wrap__ZdlPvmSt11align_val_t(void * ptr, size_t size, size_t alignment)
         return;
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ARGUMENT_ADDRESS, (uint64_t)(uintptr_t)ptr);
     scorep_libwrap_begin(scorep_r);
     scorep_real_12(ptr, size, alignment);
+    scorep_attribute(SCOREP_ATTRIBUTE_DEALLOCATION_SIZE, scorep_block.found ? scorep_block.size : 0);
     scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
@@ -540,8 +566,10 @@ void __wrap__ZdaPvmSt11align_val_t(void * ptr, size_t size, size_t alignment)
         return;
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ARGUMENT_ADDRESS, (uint64_t)(uintptr_t)ptr);
     scorep_libwrap_begin(scorep_r);
     scorep_real_13(ptr, size, alignment);
+    scorep_attribute(SCOREP_ATTRIBUTE_DEALLOCATION_SIZE, scorep_block.found ? scorep_block.size : 0);
     scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 

@@ -76,8 +76,10 @@ static __attribute__((used)) void * scorep_libwrap_rt_0(size_t size)
         return scorep_real_0(size);
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ALLOCATION_SIZE, size);
     scorep_libwrap_begin(scorep_r);
     void * scorep_result = scorep_real_0(size);
+    scorep_attribute(SCOREP_ATTRIBUTE_RESULT_ADDRESS, (uint64_t)(uintptr_t)scorep_result);
     scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
@@ -103,9 +105,11 @@ static __attribute__((used)) void * scorep_libwrap_rt_1(size_t count, size_t siz
         return scorep_real_1(count, size);
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ALLOCATION_SIZE, (uint64_t)count * (uint64_t)size);
     scorep_libwrap_begin(scorep_r);
     void * scorep_result = scorep_real_1(count, size);
     void* scorep_block = scorep_result && !__builtin_mul_overflow(count, size, &size) ? scorep_result : NULL;
+    scorep_attribute(SCOREP_ATTRIBUTE_RESULT_ADDRESS, (uint64_t)(uintptr_t)scorep_result);
     scorep_memory_allocated_end(scorep_r, scorep_block, size);
     return scorep_result;
 
@@ -133,9 +137,12 @@ static __attribute__((used)) void * scorep_libwrap_rt_2(void * ptr, size_t size)
         return scorep_real_2(ptr, size);
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ALLOCATION_SIZE, size);
+    scorep_attribute(SCOREP_ATTRIBUTE_ARGUMENT_ADDRESS, (uint64_t)(uintptr_t)ptr);
     scorep_libwrap_begin(scorep_r);
     void * scorep_result = scorep_real_2(ptr, size);
     scorep_memory_reallocated(ptr, &scorep_old_block, scorep_result, size);
+    scorep_memory_realloc_attributes(ptr, &scorep_old_block, scorep_result, size);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -165,8 +172,10 @@ static __attribute__((used)) void scorep_libwrap_rt_3(void * ptr)
         return;
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ARGUMENT_ADDRESS, (uint64_t)(uintptr_t)ptr);
     scorep_libwrap_begin(scorep_r);
     scorep_real_3(ptr);
+    scorep_attribute(SCOREP_ATTRIBUTE_DEALLOCATION_SIZE, scorep_block.found ? scorep_block.size : 0);
     scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
@@ -192,8 +201,10 @@ static __attribute__((used)) int scorep_libwrap_rt_4(void ** memptr, size_t alig
         return scorep_real_4(memptr, alignment, size);
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ALLOCATION_SIZE, size);
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_4(memptr, alignment, size);
+    scorep_attribute(SCOREP_ATTRIBUTE_RESULT_ADDRESS, scorep_result == 0 ? (uint64_t)(uintptr_t)*memptr : 0);
     scorep_memory_allocated_end(scorep_r, scorep_result == 0 ? *memptr : NULL, size);
     return scorep_result;
 
@@ -219,8 +230,10 @@ static __attribute__((used)) void * scorep_libwrap_rt_5(size_t alignment, size_t
         return scorep_real_5(alignment, size);
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ALLOCATION_SIZE, size);
     scorep_libwrap_begin(scorep_r);
     void * scorep_result = scorep_real_5(alignment, size);
+    scorep_attribute(SCOREP_ATTRIBUTE_RESULT_ADDRESS, (uint64_t)(uintptr_t)scorep_result);
     scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
@@ -246,8 +259,10 @@ static __attribute__((used)) void * scorep_libwrap_rt_6(size_t alignment, size_t
         return scorep_real_6(alignment, size);
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ALLOCATION_SIZE, size);
     scorep_libwrap_begin(scorep_r);
     void * scorep_result = scorep_real_6(alignment, size);
+    scorep_attribute(SCOREP_ATTRIBUTE_RESULT_ADDRESS, (uint64_t)(uintptr_t)scorep_result);
     scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
@@ -273,8 +288,10 @@ static __attribute__((used)) void * scorep_libwrap_rt_7(size_t size)
         return scorep_real_7(size);
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ALLOCATION_SIZE, size);
     scorep_libwrap_begin(scorep_r);
     void * scorep_result = scorep_real_7(size);
+    scorep_attribute(SCOREP_ATTRIBUTE_RESULT_ADDRESS, (uint64_t)(uintptr_t)scorep_result);
     scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 

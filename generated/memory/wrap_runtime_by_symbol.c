@@ -80,11 +80,13 @@ static __attribute__((used)) void * scorep_libwrap_rt_0(size_t size)
         return scorep_real_0(size);
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ALLOCATION_SIZE, size);
     scorep_libwrap_begin(scorep_r);
     /* std::bad_alloc unwinds through here: the region is left all the same */
     SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_0(size);
     scorep_memory_unwind.open = 0;
+    scorep_attribute(SCOREP_ATTRIBUTE_RESULT_ADDRESS, (uint64_t)(uintptr_t)scorep_result);
     scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
@@ -114,11 +116,13 @@ static __attribute__((used)) void * scorep_libwrap_rt_1(size_t size)
         return scorep_real_1(size);
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ALLOCATION_SIZE, size);
     scorep_libwrap_begin(scorep_r);
     /* std::bad_alloc unwinds through here: the region is left all the same */
     SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_1(size);
     scorep_memory_unwind.open = 0;
+    scorep_attribute(SCOREP_ATTRIBUTE_RESULT_ADDRESS, (uint64_t)(uintptr_t)scorep_result);
     scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
@@ -148,11 +152,13 @@ static __attribute__((used)) void * scorep_libwrap_rt_2(size_t size, const void 
         return scorep_real_2(size, tag);
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ALLOCATION_SIZE, size);
     scorep_libwrap_begin(scorep_r);
     /* std::bad_alloc unwinds through here: the region is left all the same */
     SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_2(size, tag);
     scorep_memory_unwind.open = 0;
+    scorep_attribute(SCOREP_ATTRIBUTE_RESULT_ADDRESS, (uint64_t)(uintptr_t)scorep_result);
     scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
@@ -182,11 +188,13 @@ static __attribute__((used)) void * scorep_libwrap_rt_3(size_t size, const void 
         return scorep_real_3(size, tag);
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ALLOCATION_SIZE, size);
     scorep_libwrap_begin(scorep_r);
     /* std::bad_alloc unwinds through here: the region is left all the same */
     SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_3(size, tag);
     scorep_memory_unwind.open = 0;
+    scorep_attribute(SCOREP_ATTRIBUTE_RESULT_ADDRESS, (uint64_t)(uintptr_t)scorep_result);
     scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
@@ -216,11 +224,13 @@ static __attribute__((used)) void * scorep_libwrap_rt_4(size_t size, size_t alig
         return scorep_real_4(size, alignment);
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ALLOCATION_SIZE, size);
     scorep_libwrap_begin(scorep_r);
     /* std::bad_alloc unwinds through here: the region is left all the same */
     SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_4(size, alignment);
     scorep_memory_unwind.open = 0;
+    scorep_attribute(SCOREP_ATTRIBUTE_RESULT_ADDRESS, (uint64_t)(uintptr_t)scorep_result);
     scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
@@ -250,11 +260,13 @@ static __attribute__((used)) void * scorep_libwrap_rt_5(size_t size, size_t alig
         return scorep_real_5(size, alignment);
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ALLOCATION_SIZE, size);
     scorep_libwrap_begin(scorep_r);
     /* std::bad_alloc unwinds through here: the region is left all the same */
     SCOREP_MEMORY_UNWIND_GUARD(scorep_r);
     void * scorep_result = scorep_real_5(size, alignment);
     scorep_memory_unwind.open = 0;
+    scorep_attribute(SCOREP_ATTRIBUTE_RESULT_ADDRESS, (uint64_t)(uintptr_t)scorep_result);
     scorep_memory_allocated_end(scorep_r, scorep_result, size);
     return scorep_result;
 
@@ -288,8 +300,10 @@ static __attribute__((used)) void scorep_libwrap_rt_6(void * ptr)
         return;
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ARGUMENT_ADDRESS, (uint64_t)(uintptr_t)ptr);
     scorep_libwrap_begin(scorep_r);
     scorep_real_6(ptr);
+    scorep_attribute(SCOREP_ATTRIBUTE_DEALLOCATION_SIZE, scorep_block.found ? scorep_block.size : 0);
     scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
@@ -323,8 +337,10 @@ static __attribute__((used)) void scorep_libwrap_rt_7(void * ptr)
         return;
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ARGUMENT_ADDRESS, (uint64_t)(uintptr_t)ptr);
     scorep_libwrap_begin(scorep_r);
     scorep_real_7(ptr);
+    scorep_attribute(SCOREP_ATTRIBUTE_DEALLOCATION_SIZE, scorep_block.found ? scorep_block.size : 0);
     scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
@@ -358,8 +374,10 @@ static __attribute__((used)) void scorep_libwrap_rt_8(void * ptr, size_t size)
         return;
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ARGUMENT_ADDRESS, (uint64_t)(uintptr_t)ptr);
     scorep_libwrap_begin(scorep_r);
     scorep_real_8(ptr, size);
+    scorep_attribute(SCOREP_ATTRIBUTE_DEALLOCATION_SIZE, scorep_block.found ? scorep_block.size : 0);
     scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
@@ -393,8 +411,10 @@ static __attribute__((used)) void scorep_libwrap_rt_9(void * ptr, size_t size)
         return;
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ARGUMENT_ADDRESS, (uint64_t)(uintptr_t)ptr);
     scorep_libwrap_begin(scorep_r);
     scorep_real_9(ptr, size);
+    scorep_attribute(SCOREP_ATTRIBUTE_DEALLOCATION_SIZE, scorep_block.found ? scorep_block.size : 0);
     scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
@@ -428,8 +448,10 @@ static __attribute__((used)) void scorep_libwrap_rt_10(void * ptr, size_t alignm
         return;
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ARGUMENT_ADDRESS, (uint64_t)(uintptr_t)ptr);
     scorep_libwrap_begin(scorep_r);
     scorep_real_10(ptr, alignment);
+    scorep_attribute(SCOREP_ATTRIBUTE_DEALLOCATION_SIZE, scorep_block.found ? scorep_block.size : 0);
     scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
@@ -463,8 +485,10 @@ static __attribute__((used)) void scorep_libwrap_rt_11(void * ptr, size_t alignm
         return;
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ARGUMENT_ADDRESS, (uint64_t)(uintptr_t)ptr);
     scorep_libwrap_begin(scorep_r);
     scorep_real_11(ptr, alignment);
+    scorep_attribute(SCOREP_ATTRIBUTE_DEALLOCATION_SIZE, scorep_block.found ? scorep_block.size : 0);
     scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
@@ -498,8 +522,10 @@ static __attribute__((used)) void scorep_libwrap_rt_12(void * ptr, size_t size, 
         return;
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ARGUMENT_ADDRESS, (uint64_t)(uintptr_t)ptr);
     scorep_libwrap_begin(scorep_r);
     scorep_real_12(ptr, size, alignment);
+    scorep_attribute(SCOREP_ATTRIBUTE_DEALLOCATION_SIZE, scorep_block.found ? scorep_block.size : 0);
     scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 
@@ -533,8 +559,10 @@ static __attribute__((used)) void scorep_libwrap_rt_13(void * ptr, size_t size, 
         return;
 
     }
+    scorep_attribute(SCOREP_ATTRIBUTE_ARGUMENT_ADDRESS, (uint64_t)(uintptr_t)ptr);
     scorep_libwrap_begin(scorep_r);
     scorep_real_13(ptr, size, alignment);
+    scorep_attribute(SCOREP_ATTRIBUTE_DEALLOCATION_SIZE, scorep_block.found ? scorep_block.size : 0);
     scorep_memory_freed_end(scorep_r, &scorep_block);
     return;
 

@@ -188,6 +188,18 @@ module scorep_wrapgen_core
         ! collectives
         subroutine scorep_mpi_collective_begin() bind(c, name="scorep_mpi_collective_begin")
         end subroutine
+        ! communicators' life cycle (adapter.h, scorep_mpi_handle_begin)
+        subroutine scorep_mpi_handle_begin() bind(c, name="scorep_mpi_handle_begin")
+        end subroutine
+        subroutine scorep_mpi_handle_end(kind, over, comm) bind(c, name="scorep_mpi_handle_end")
+            import :: c_int, c_int32_t
+            integer(c_int), value :: kind
+            integer(c_int32_t), value :: over, comm
+        end subroutine
+        subroutine scorep_mpi_handle_end_predefined(kind) bind(c, name="scorep_mpi_handle_end_predefined")
+            import :: c_int
+            integer(c_int), value :: kind
+        end subroutine
         subroutine scorep_mpi_collective_end(kind, comm, root, bytes_sent, bytes_received) &
                 bind(c, name="scorep_mpi_collective_end")
             import :: c_int, c_int32_t, c_int64_t

@@ -210,6 +210,24 @@ void scorep_memory_reallocated(void* ptr, const scorep_memory_block* old, void* 
     }
 }
 
+/* realloc's leave attributes, as Score-P's: a new block (ptr NULL) its
+ * address; a block freed by size 0 its size; a block moved or resized the
+ * old size and the new address; a failure address 0 */
+void scorep_memory_realloc_attributes(void* ptr, const scorep_memory_block* old, void* result, uint64_t size)
+{
+    uint64_t freed = old->found ? old->size : 0;
+    if (ptr == NULL && result) {
+        scorep_attribute(SCOREP_ATTRIBUTE_RESULT_ADDRESS, (uint64_t)(uintptr_t)result);
+    } else if (ptr && size == 0) {
+        scorep_attribute(SCOREP_ATTRIBUTE_DEALLOCATION_SIZE, freed);
+    } else if (result) {
+        scorep_attribute(SCOREP_ATTRIBUTE_DEALLOCATION_SIZE, freed);
+        scorep_attribute(SCOREP_ATTRIBUTE_RESULT_ADDRESS, (uint64_t)(uintptr_t)result);
+    } else {
+        scorep_attribute(SCOREP_ATTRIBUTE_RESULT_ADDRESS, 0);
+    }
+}
+
 int scorep_memory_posix_memalign_unrecorded(void** memptr, size_t alignment, size_t size)
 {
     if (alignment < sizeof(void*) || (alignment & (alignment - 1))) return EINVAL;

@@ -84,6 +84,9 @@ typedef struct scorep_memory_block {
     void* path;     /* the profile call path that allocated it */
     int found;
 } scorep_memory_block;
+/* realloc's attributes of its leave in the trace (memory.c) */
+void scorep_memory_realloc_attributes(void* ptr, const scorep_memory_block* old, void* result, uint64_t size)
+    SCOREP_MEMORY_HIDDEN;
 
 /* posix_memalign for calls that pass through (glibc exports no
  * __libc_posix_memalign): its argument checks and results, on __libc_memalign */

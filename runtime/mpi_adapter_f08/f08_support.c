@@ -121,14 +121,17 @@ scorep_comm scorep_mpi_f08_comm_create(MPI_Fint comm)
  * (tasks/finalize.f08.j2; the C bindings' is in tasks/finalize.c.j2) */
 void scorep_mpi_f08_finalize_barrier(void)
 {
-    scorep_mpi_collective_begin();
     PMPI_Barrier(MPI_COMM_WORLD);
-    scorep_mpi_collective_end(SCOREP_COLL_DESTROY_HANDLE, SCOREP_COMM_WORLD, SCOREP_NO_ROOT, 0, 0);
 }
 
 void scorep_mpi_f08_comm_idup(MPI_Fint parent, MPI_Fint newcomm)
 {
     scorep_mpi_comm_idup(MPI_Comm_f2c(parent), MPI_Comm_f2c(newcomm));
+}
+
+scorep_comm scorep_mpi_f08_comm_id(MPI_Fint comm)
+{
+    return scorep_mpi_comm_id(MPI_Comm_f2c(comm));
 }
 
 void scorep_mpi_f08_comm_free(MPI_Fint comm)

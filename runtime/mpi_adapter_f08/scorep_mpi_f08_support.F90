@@ -91,6 +91,11 @@ module scorep_mpi_f08_support
             integer(c_int), value :: comm
             integer(c_int32_t) :: id
         end function
+        function scorep_mpi_f08_comm_id(comm) bind(c, name="scorep_mpi_f08_comm_id") result(id)
+            import :: c_int, c_int32_t
+            integer(c_int), value :: comm
+            integer(c_int32_t) :: id
+        end function
         subroutine scorep_mpi_f08_comm_free(comm) bind(c, name="scorep_mpi_f08_comm_free")
             import :: c_int
             integer(c_int), value :: comm

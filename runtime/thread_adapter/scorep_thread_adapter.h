@@ -27,6 +27,7 @@
 #define _GNU_SOURCE
 #endif
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
 
@@ -63,6 +64,15 @@ void* scorep_thread_trampoline(void* start);
  * it and it is still open (pthread_exit's wrapper, then the trampoline),
  * and records the thread's ThreadEnd. */
 void scorep_thread_leave_start(void);
+
+/* The trace's lock events of a pthread mutex, as Score-P records them:
+ * acquired after pthread_mutex_lock or a pthread_mutex_trylock that
+ * succeeded, and after pthread_cond_(timed)wait took it again; releasing
+ * before pthread_mutex_unlock and before pthread_cond_(timed)wait gives it
+ * up. Each names the mutex's number in the process and its acquisition
+ * (thread_adapter.c). */
+void scorep_thread_mutex_acquired(const pthread_mutex_t* mutex);
+void scorep_thread_mutex_releasing(const pthread_mutex_t* mutex);
 
 /* See above: no recording inside recorded library calls (nor, as always,
  * where event generation is off). */

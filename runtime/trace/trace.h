@@ -233,6 +233,15 @@ int trace_threads_write_definitions(OTF2_GlobalDefWriter* writer, const scorep_f
 OTF2_ErrorCode trace_thread_encode(OTF2_EvtWriter* w, OTF2_TimeStamp t, scorep_thread_event_kind kind,
                                    uint64_t sequence);
 
+/* trace_events.c: SCOREP_TRACING_HANDLE_COLLECTIVES (set at initialisation);
+ * this process recorded an attribute (the memory adapter's) */
+extern int trace_handle_collectives __attribute__((visibility("hidden")));
+extern int trace_attributes_used __attribute__((visibility("hidden")));
+/* trace_definitions.c: the OTF2 attribute definitions (global ids: the
+ * scorep_attribute_kind values), written when the run recorded memory regions */
+int trace_attributes_write_definitions(OTF2_GlobalDefWriter* writer, const scorep_unified_definitions* defs,
+                                       uint32_t* next_string);
+
 /* trace_events.c: the event callbacks of the substrate table */
 void trace_events_fill_table(scorep_substrate* table);
 

@@ -293,6 +293,12 @@ static void write_communicators(global_writer* g, const scorep_finalize_context*
                                              OTF2_GROUP_FLAG_NONE, (uint32_t)ctx->size, members));
     free(members);
 
+    /* the MPI adapter records each communicator's CommCreate and CommDestroy
+     * (trace_events.c), as Score-P, which says so with this flag */
+    OTF2_CommFlag comm_flags = OTF2_COMM_FLAG_NONE;
+    for (uint32_t i = 0; i < defs->region_count; i++)
+        if (defs->regions[i].paradigm == SCOREP_PARADIGM_MPI)
+            comm_flags = OTF2_COMM_FLAG_CREATE_DESTROY_EVENTS;
     char fallback[64];
     for (uint32_t c = 0; c < defs->comm_count; c++) {
         const scorep_comm_def* comm = &defs->comms[c];
@@ -317,7 +323,7 @@ static void write_communicators(global_writer* g, const scorep_finalize_context*
         free(ranks);
         if (!comm->is_group)
             check(g, OTF2_GlobalDefWriter_WriteComm(g->writer, c, name, group_of_comm(c),
-                                                    OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE));
+                                                    OTF2_UNDEFINED_COMM, comm_flags));
     }
 }
 
@@ -356,6 +362,36 @@ static void write_windows_and_parameters(global_writer* g, const scorep_unified_
     }
 }
 
+/* Score-P's names and descriptions of its memory recording's attributes */
+static const struct {
+    const char* name;
+    const char* description;
+} attributes[SCOREP_ATTRIBUTE_COUNT_] = {
+    [SCOREP_ATTRIBUTE_ALLOCATION_SIZE] = {"ALLOCATION_SIZE", "Size of memory to allocate"},
+    [SCOREP_ATTRIBUTE_DEALLOCATION_SIZE] = {"DEALLOCATION_SIZE", "Size of memory to deallocate"},
+    [SCOREP_ATTRIBUTE_ARGUMENT_ADDRESS] = {"ARGUMENT_ADDRESS", "Address argument"},
+    [SCOREP_ATTRIBUTE_RESULT_ADDRESS] = {"RESULT_ADDRESS", "Result of allocation"},
+};
+
+int trace_attributes_write_definitions(OTF2_GlobalDefWriter* writer, const scorep_unified_definitions* defs,
+                                       uint32_t* next_string)
+{
+    int memory = 0;
+    for (uint32_t i = 0; i < defs->region_count; i++)
+        memory |= defs->regions[i].paradigm == SCOREP_PARADIGM_MEMORY;
+    if (!memory)
+        return 0;
+    int failed = 0;
+    for (uint32_t a = 0; a < SCOREP_ATTRIBUTE_COUNT_; a++) {
+        OTF2_StringRef name = (*next_string)++, description = (*next_string)++;
+        failed |= OTF2_GlobalDefWriter_WriteString(writer, name, attributes[a].name) != OTF2_SUCCESS;
+        failed |= OTF2_GlobalDefWriter_WriteString(writer, description, attributes[a].description) != OTF2_SUCCESS;
+        failed |= OTF2_GlobalDefWriter_WriteAttribute(writer, a, name, description, OTF2_TYPE_UINT64)
+                  != OTF2_SUCCESS;
+    }
+    return failed ? -1 : 0;
+}
+
 int trace_write_global_definitions(OTF2_Archive* archive, const scorep_finalize_context* ctx,
                                    const uint64_t* event_counts)
 {
@@ -379,6 +415,8 @@ int trace_write_global_definitions(OTF2_Archive* archive, const scorep_finalize_
         g.failed = 1;
     write_windows_and_parameters(&g, ctx->defs);
     if (trace_io_write_definitions(g.writer, ctx->defs, &g.next_string) != 0)
+        g.failed = 1;
+    if (trace_attributes_write_definitions(g.writer, ctx->defs, &g.next_string) != 0)
         g.failed = 1;
     check(&g, OTF2_Archive_CloseGlobalDefWriter(archive, g.writer));
     return g.failed ? -1 : 0;

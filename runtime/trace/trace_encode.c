@@ -49,6 +49,9 @@ static const uint8_t words_of[RAW_KIND_COUNT_] = {
     [RAW_IO_OPERATION_ASYNC] = 3,
     [RAW_THREAD] = 1,
     [RAW_METRIC] = 1,
+    [RAW_COMM_CREATE] = 0,
+    [RAW_COMM_DESTROY] = 0,
+    [RAW_ATTRIBUTE] = 1,
 };
 
 /* A message's peer as a rank of the communicator the definitions describe
@@ -59,6 +62,29 @@ static uint32_t peer_of(const raw_record* r)
 }
 
 uint64_t trace_raw_record_bytes(const raw_record* r) { return raw_bytes(words_of[r->kind]); }
+
+/* The attributes stored before the next Enter or Leave (RAW_ATTRIBUTE,
+ * scorep_attribute; a Metric record of the same call may come between);
+ * OTF2 empties the list when it writes the record. */
+static _Thread_local OTF2_AttributeList* attributes;
+static _Thread_local int attributes_pending;
+
+static OTF2_AttributeList* take_attributes(void)
+{
+    if (!attributes_pending)
+        return NULL;
+    attributes_pending = 0;
+    return attributes;
+}
+
+static OTF2_ErrorCode add_attribute(uint32_t kind, uint64_t value)
+{
+    if (attributes == NULL && (attributes = OTF2_AttributeList_New()) == NULL)
+        return OTF2_ERROR_MEM_ALLOC_FAILED;
+    attributes_pending = 1;
+    /* the global attribute ids are the kinds (trace_definitions.c) */
+    return OTF2_AttributeList_AddUint64(attributes, kind, value);
+}
 
 #define PROGRAM_MAX_ARGUMENTS 256
 static OTF2_StringRef program_name = OTF2_UNDEFINED_STRING;
@@ -80,15 +106,15 @@ void trace_program_strings_define(void)
 static OTF2_ErrorCode encode_enter(OTF2_EvtWriter* w, const raw_record* r, uint64_t t)
 {
     if (r->id == scorep_program_region && program_name != OTF2_UNDEFINED_STRING)
-        return OTF2_EvtWriter_ProgramBegin(w, NULL, t, program_name, program_argument_count, program_arguments);
-    return OTF2_EvtWriter_Enter(w, NULL, t, r->id);
+        return OTF2_EvtWriter_ProgramBegin(w, take_attributes(), t, program_name, program_argument_count, program_arguments);
+    return OTF2_EvtWriter_Enter(w, take_attributes(), t, r->id);
 }
 
 static OTF2_ErrorCode encode_leave(OTF2_EvtWriter* w, const raw_record* r, uint64_t t)
 {
     if (r->id == scorep_program_region && program_name != OTF2_UNDEFINED_STRING)
-        return OTF2_EvtWriter_ProgramEnd(w, NULL, t, OTF2_UNDEFINED_INT64);
-    return OTF2_EvtWriter_Leave(w, NULL, t, r->id);
+        return OTF2_EvtWriter_ProgramEnd(w, take_attributes(), t, OTF2_UNDEFINED_INT64);
+    return OTF2_EvtWriter_Leave(w, take_attributes(), t, r->id);
 }
 
 /* t: the record's time as written (trace_clock_condition.c may move it) */
@@ -98,6 +124,9 @@ static OTF2_ErrorCode encode(OTF2_EvtWriter* w, const raw_record* r, uint64_t t)
     switch ((raw_kind)r->kind) {
     case RAW_ENTER: return encode_enter(w, r, t);
     case RAW_LEAVE: return encode_leave(w, r, t);
+    case RAW_ATTRIBUTE: return add_attribute(r->id, v[0]);
+    case RAW_COMM_CREATE: return OTF2_EvtWriter_CommCreate(w, NULL, t, r->id);
+    case RAW_COMM_DESTROY: return OTF2_EvtWriter_CommDestroy(w, NULL, t, r->id);
     case RAW_MPI_SEND:
         return OTF2_EvtWriter_MpiSend(w, NULL, t, peer_of(r), r->id, raw_high(v[0]), v[1]);
     case RAW_MPI_RECV:
@@ -256,6 +285,11 @@ static int encode_location(trace_location* tl, uint64_t* events, trace_encode_cu
     if (cut != NULL) {
         cut->time = cut_time;
         cut->bytes = cut_bytes;
+    }
+    if (attributes != NULL) {
+        OTF2_AttributeList_Delete(attributes);
+        attributes = NULL;
+        attributes_pending = 0;
     }
     OTF2_EvtWriter_GetNumberOfEvents(tl->writer, events);
     int failed = OTF2_Archive_CloseEvtWriter(trace.archive, tl->writer) != OTF2_SUCCESS;

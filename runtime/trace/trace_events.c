@@ -354,6 +354,41 @@ static void thread_event(scorep_location* loc, uint64_t t, scorep_thread_event_k
     __atomic_store_n(&trace_thread_events, 1, __ATOMIC_RELAXED);
 }
 
+int trace_handle_collectives;
+int trace_attributes_used;
+
+/* CommCreate and CommDestroy always; the collective pair around them only
+ * with SCOREP_TRACING_HANDLE_COLLECTIVES (trace_substrate.c): Scalasca 2.6
+ * stops on an MpiCollectiveEnd of OTF2's CREATE_HANDLE or DESTROY_HANDLE
+ * (docs/MPI_ADAPTER.md), while OTF2 2.x readers skip the CommCreate and
+ * CommDestroy records they do not know. */
+static void comm_event(scorep_location* loc, uint64_t t, scorep_comm_event kind, scorep_comm comm)
+{
+    switch (kind) {
+    case SCOREP_COMM_EVENT_CREATE: record0(loc, t, RAW_COMM_CREATE, comm); break;
+    case SCOREP_COMM_EVENT_DESTROY: record0(loc, t, RAW_COMM_DESTROY, comm); break;
+    case SCOREP_COMM_EVENT_HANDLE_BEGIN:
+        if (trace_handle_collectives) record0(loc, t, RAW_MPI_COLLECTIVE_BEGIN, 0);
+        break;
+    case SCOREP_COMM_EVENT_HANDLE_END_CREATE:
+    case SCOREP_COMM_EVENT_HANDLE_END_DESTROY:
+        if (trace_handle_collectives) {
+            scorep_collective_kind op = kind == SCOREP_COMM_EVENT_HANDLE_END_CREATE ? SCOREP_COLL_CREATE_HANDLE
+                                                                                     : SCOREP_COLL_DESTROY_HANDLE;
+            record3(loc, t, RAW_MPI_COLLECTIVE_END, comm, raw_pack((uint32_t)op, root_of(SCOREP_NO_ROOT)), 0, 0);
+        }
+        break;
+    }
+}
+
+/* the attribute is stored before the record it belongs to, with that
+ * location's last time (trace_encode.c attaches it) */
+static void attribute(scorep_location* loc, scorep_attribute_kind kind, uint64_t value)
+{
+    record1(loc, loc->last_ticks, RAW_ATTRIBUTE, (uint32_t)kind, value);
+    __atomic_store_n(&trace_attributes_used, 1, __ATOMIC_RELAXED);
+}
+
 /* Called right after a spill (trace_blocks.c), in a fresh block. */
 static void buffer_flush(scorep_location* loc, uint64_t t_begin, uint64_t t_end)
 {
@@ -401,5 +436,7 @@ void trace_events_fill_table(scorep_substrate* table)
     table->io_seek = io_seek;
     table->io_operation_async = io_operation_async;
     table->thread_event = thread_event;
+    table->comm_event = comm_event;
+    table->attribute = attribute;
     table->metric_add = metric_add;
 }

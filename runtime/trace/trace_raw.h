@@ -52,6 +52,9 @@ typedef enum raw_kind {
     RAW_IO_OPERATION_ASYNC,   /* id: the I/O handle; words: event | mode << 32, bytes, matching id (trace_io.c) */
     RAW_THREAD,   /* id: the scorep_thread_event_kind; word: the sequence */
     RAW_METRIC,   /* id: the (local) user metric; word: the value added */
+    RAW_COMM_CREATE,    /* id: the communicator */
+    RAW_COMM_DESTROY,   /* id: the communicator */
+    RAW_ATTRIBUTE,      /* id: the scorep_attribute_kind; word: the value; belongs to the next record */
     RAW_KIND_COUNT_
 } raw_kind;
 

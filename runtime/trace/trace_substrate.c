@@ -178,6 +178,7 @@ static int trace_init(int slot)
 {
     trace.slot = slot;
     trace_program_strings_define();
+    trace_handle_collectives = scorep_config_tracing_handle_collectives();
     int failed = open_archive();
     if (!failed) {  /* set explicitly: counts from the first event on */
         trace_budget_set(scorep_config_tracing_max_size());

@@ -49,6 +49,12 @@ OTF2_ErrorCode trace_thread_encode(OTF2_EvtWriter* w, OTF2_TimeStamp t, scorep_t
     case SCOREP_THREAD_BEGIN: return OTF2_EvtWriter_ThreadBegin(w, NULL, t, contingent, sequence);
     case SCOREP_THREAD_END: return OTF2_EvtWriter_ThreadEnd(w, NULL, t, contingent, sequence);
     case SCOREP_THREAD_WAIT: return OTF2_EvtWriter_ThreadWait(w, NULL, t, contingent, sequence);
+    case SCOREP_THREAD_ACQUIRE_LOCK:
+        return OTF2_EvtWriter_ThreadAcquireLock(w, NULL, t, OTF2_PARADIGM_PTHREAD, (uint32_t)sequence,
+                                                (uint32_t)(sequence >> 32));
+    case SCOREP_THREAD_RELEASE_LOCK:
+        return OTF2_EvtWriter_ThreadReleaseLock(w, NULL, t, OTF2_PARADIGM_PTHREAD, (uint32_t)sequence,
+                                                (uint32_t)(sequence >> 32));
     }
     return OTF2_ERROR_INVALID_ARGUMENT;
 }

@@ -110,15 +110,20 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
+    scorep_comm scorep_over_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_create);
         scorep_enter(scorep_region_id);
+        scorep_over_comm = scorep_mpi_comm_id(comm);
+        scorep_mpi_handle_begin();
     }
     scorep_result = PMPI_Comm_create(comm, group, newcomm);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*newcomm);
+        scorep_new_comm = scorep_mpi_comm_create(*newcomm);
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -152,15 +157,18 @@ int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info 
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_create_from_group);
         scorep_enter(scorep_region_id);
+        scorep_mpi_handle_begin();
     }
     scorep_result = PMPI_Comm_create_from_group(group, stringtag, info, errhandler, newcomm);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*newcomm);
+        scorep_new_comm = scorep_mpi_comm_create(*newcomm);
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_new_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -174,15 +182,20 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
+    scorep_comm scorep_over_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_create_group);
         scorep_enter(scorep_region_id);
+        scorep_over_comm = scorep_mpi_comm_id(comm);
+        scorep_mpi_handle_begin();
     }
     scorep_result = PMPI_Comm_create_group(comm, group, tag, newcomm);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*newcomm);
+        scorep_new_comm = scorep_mpi_comm_create(*newcomm);
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -236,14 +249,18 @@ int MPI_Comm_disconnect(MPI_Comm *comm)
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_freed_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_disconnect);
         scorep_enter(scorep_region_id);
+        scorep_freed_comm = scorep_mpi_comm_id(*comm);
+        scorep_mpi_handle_begin();
     }
     scorep_mpi_comm_free(*comm);
     scorep_result = PMPI_Comm_disconnect(comm);
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_DESTROY_HANDLE, scorep_freed_comm, scorep_freed_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -257,15 +274,20 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
+    scorep_comm scorep_over_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_dup);
         scorep_enter(scorep_region_id);
+        scorep_over_comm = scorep_mpi_comm_id(comm);
+        scorep_mpi_handle_begin();
     }
     scorep_result = PMPI_Comm_dup(comm, newcomm);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*newcomm);
+        scorep_new_comm = scorep_mpi_comm_create(*newcomm);
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -279,15 +301,20 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
+    scorep_comm scorep_over_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_dup_with_info);
         scorep_enter(scorep_region_id);
+        scorep_over_comm = scorep_mpi_comm_id(comm);
+        scorep_mpi_handle_begin();
     }
     scorep_result = PMPI_Comm_dup_with_info(comm, info, newcomm);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*newcomm);
+        scorep_new_comm = scorep_mpi_comm_create(*newcomm);
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -301,14 +328,18 @@ int MPI_Comm_free(MPI_Comm *comm)
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_freed_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_free);
         scorep_enter(scorep_region_id);
+        scorep_freed_comm = scorep_mpi_comm_id(*comm);
+        scorep_mpi_handle_begin();
     }
     scorep_mpi_comm_free(*comm);
     scorep_result = PMPI_Comm_free(comm);
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_DESTROY_HANDLE, scorep_freed_comm, scorep_freed_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -650,15 +681,20 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
+    scorep_comm scorep_over_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_split);
         scorep_enter(scorep_region_id);
+        scorep_over_comm = scorep_mpi_comm_id(comm);
+        scorep_mpi_handle_begin();
     }
     scorep_result = PMPI_Comm_split(comm, color, key, newcomm);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*newcomm);
+        scorep_new_comm = scorep_mpi_comm_create(*newcomm);
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -672,15 +708,20 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
+    scorep_comm scorep_over_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_split_type);
         scorep_enter(scorep_region_id);
+        scorep_over_comm = scorep_mpi_comm_id(comm);
+        scorep_mpi_handle_begin();
     }
     scorep_result = PMPI_Comm_split_type(comm, split_type, key, info, newcomm);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*newcomm);
+        scorep_new_comm = scorep_mpi_comm_create(*newcomm);
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -1012,15 +1053,18 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_co
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Intercomm_create);
         scorep_enter(scorep_region_id);
+        scorep_mpi_handle_begin();
     }
     scorep_result = PMPI_Intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag, newintercomm);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*newintercomm);
+        scorep_new_comm = scorep_mpi_comm_create(*newintercomm);
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_new_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -1034,15 +1078,18 @@ int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, MP
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Intercomm_create_from_groups);
         scorep_enter(scorep_region_id);
+        scorep_mpi_handle_begin();
     }
     scorep_result = PMPI_Intercomm_create_from_groups(local_group, local_leader, remote_group, remote_leader, stringtag, info, errhandler, newintercomm);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*newintercomm);
+        scorep_new_comm = scorep_mpi_comm_create(*newintercomm);
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_new_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -1056,15 +1103,20 @@ int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
+    scorep_comm scorep_over_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Intercomm_merge);
         scorep_enter(scorep_region_id);
+        scorep_over_comm = scorep_mpi_comm_id(intercomm);
+        scorep_mpi_handle_begin();
     }
     scorep_result = PMPI_Intercomm_merge(intercomm, high, newintracomm);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*newintracomm);
+        scorep_new_comm = scorep_mpi_comm_create(*newintracomm);
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }

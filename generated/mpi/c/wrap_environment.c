@@ -158,12 +158,12 @@ int MPI_Finalize(void)
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Finalize);
         scorep_enter(scorep_region_id);
+        scorep_mpi_handle_begin();
     }
     scorep_mpi_pcontrol(1);
     if (scorep_measuring) {
-        scorep_mpi_collective_begin();
         PMPI_Barrier(MPI_COMM_WORLD);
-        scorep_mpi_collective_end(SCOREP_COLL_DESTROY_HANDLE, SCOREP_COMM_WORLD, SCOREP_NO_ROOT, 0, 0);
+        scorep_mpi_handle_end_predefined(SCOREP_COLL_DESTROY_HANDLE);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
         scorep_measuring = 0;
@@ -292,12 +292,14 @@ int MPI_Init(int *argc, char ***argv)
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Init);
         scorep_enter(scorep_region_id);
+        scorep_mpi_handle_begin();
     }
     scorep_mpi_layer_before_init();
     scorep_result = PMPI_Init(argc, argv);
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_layer_init();
     if (scorep_measuring) {
+        scorep_mpi_handle_end_predefined(SCOREP_COLL_CREATE_HANDLE);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -315,12 +317,14 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Init_thread);
         scorep_enter(scorep_region_id);
+        scorep_mpi_handle_begin();
     }
     scorep_mpi_layer_before_init();
     scorep_result = PMPI_Init_thread(argc, argv, required, provided);
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_layer_init();
     if (scorep_measuring) {
+        scorep_mpi_handle_end_predefined(SCOREP_COLL_CREATE_HANDLE);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }

@@ -30,15 +30,20 @@ int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm com
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
+    scorep_comm scorep_over_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_SPAWN);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_accept);
         scorep_enter(scorep_region_id);
+        scorep_over_comm = scorep_mpi_comm_id(comm);
+        scorep_mpi_handle_begin();
     }
     scorep_result = PMPI_Comm_accept(port_name, info, root, comm, newcomm);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*newcomm);
+        scorep_new_comm = scorep_mpi_comm_create(*newcomm);
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -52,15 +57,20 @@ int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm co
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
+    scorep_comm scorep_over_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_SPAWN);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_connect);
         scorep_enter(scorep_region_id);
+        scorep_over_comm = scorep_mpi_comm_id(comm);
+        scorep_mpi_handle_begin();
     }
     scorep_result = PMPI_Comm_connect(port_name, info, root, comm, newcomm);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*newcomm);
+        scorep_new_comm = scorep_mpi_comm_create(*newcomm);
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -94,15 +104,18 @@ int MPI_Comm_join(int fd, MPI_Comm *intercomm)
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_SPAWN);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_join);
         scorep_enter(scorep_region_id);
+        scorep_mpi_handle_begin();
     }
     scorep_result = PMPI_Comm_join(fd, intercomm);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*intercomm);
+        scorep_new_comm = scorep_mpi_comm_create(*intercomm);
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_new_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -116,15 +129,20 @@ int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info inf
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
+    scorep_comm scorep_over_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_SPAWN);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_spawn);
         scorep_enter(scorep_region_id);
+        scorep_over_comm = scorep_mpi_comm_id(comm);
+        scorep_mpi_handle_begin();
     }
     scorep_result = PMPI_Comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, array_of_errcodes);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*intercomm);
+        scorep_new_comm = scorep_mpi_comm_create(*intercomm);
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -138,15 +156,20 @@ int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_o
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
+    scorep_comm scorep_over_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_SPAWN);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Comm_spawn_multiple);
         scorep_enter(scorep_region_id);
+        scorep_over_comm = scorep_mpi_comm_id(comm);
+        scorep_mpi_handle_begin();
     }
     scorep_result = PMPI_Comm_spawn_multiple(count, array_of_commands, array_of_argv, array_of_maxprocs, array_of_info, root, comm, intercomm, array_of_errcodes);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*intercomm);
+        scorep_new_comm = scorep_mpi_comm_create(*intercomm);
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }

@@ -30,15 +30,20 @@ int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int pe
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
+    scorep_comm scorep_over_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cart_create);
         scorep_enter(scorep_region_id);
+        scorep_over_comm = scorep_mpi_comm_id(comm_old);
+        scorep_mpi_handle_begin();
     }
     scorep_result = PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*comm_cart);
+        scorep_new_comm = scorep_mpi_comm_create(*comm_cart);
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -132,15 +137,20 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
+    scorep_comm scorep_over_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Cart_sub);
         scorep_enter(scorep_region_id);
+        scorep_over_comm = scorep_mpi_comm_id(comm);
+        scorep_mpi_handle_begin();
     }
     scorep_result = PMPI_Cart_sub(comm, remain_dims, newcomm);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*newcomm);
+        scorep_new_comm = scorep_mpi_comm_create(*newcomm);
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -194,15 +204,20 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const i
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
+    scorep_comm scorep_over_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Dist_graph_create);
         scorep_enter(scorep_region_id);
+        scorep_over_comm = scorep_mpi_comm_id(comm_old);
+        scorep_mpi_handle_begin();
     }
     scorep_result = PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*comm_dist_graph);
+        scorep_new_comm = scorep_mpi_comm_create(*comm_dist_graph);
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -216,15 +231,20 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
+    scorep_comm scorep_over_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Dist_graph_create_adjacent);
         scorep_enter(scorep_region_id);
+        scorep_over_comm = scorep_mpi_comm_id(comm_old);
+        scorep_mpi_handle_begin();
     }
     scorep_result = PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree, destinations, destweights, info, reorder, comm_dist_graph);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*comm_dist_graph);
+        scorep_new_comm = scorep_mpi_comm_create(*comm_dist_graph);
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -278,15 +298,20 @@ int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int
     int scorep_result;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
+    scorep_comm scorep_over_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpi_region(SCOREP_MPI_REGION_MPI_Graph_create);
         scorep_enter(scorep_region_id);
+        scorep_over_comm = scorep_mpi_comm_id(comm_old);
+        scorep_mpi_handle_begin();
     }
     scorep_result = PMPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*comm_graph);
+        scorep_new_comm = scorep_mpi_comm_create(*comm_graph);
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }

@@ -77,15 +77,22 @@ subroutine SCOREP_F08_NAME_MPI_Comm_create(comm, group, newcomm, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
+    integer(c_int32_t) :: scorep_over_comm
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_over_comm = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+        call scorep_mpi_handle_begin()
+    end if
+    scorep_new_comm = SCOREP_INVALID_ID
     call PMPI_Comm_create(comm, group, newcomm, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(newcomm%MPI_VAL)
     if (scorep_measuring) then
+        call scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -144,9 +151,14 @@ subroutine SCOREP_F08_NAME_MPI_Comm_create_from_group(group, stringtag, info, er
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        call scorep_mpi_handle_begin()
+    end if
+    scorep_new_comm = SCOREP_INVALID_ID
     call PMPI_Comm_create_from_group(group, stringtag, info, errhandler, newcomm, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(newcomm%MPI_VAL)
     if (scorep_measuring) then
+        call scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_new_comm, scorep_new_comm)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -170,15 +182,22 @@ subroutine SCOREP_F08_NAME_MPI_Comm_create_group(comm, group, tag, newcomm, ierr
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
+    integer(c_int32_t) :: scorep_over_comm
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_over_comm = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+        call scorep_mpi_handle_begin()
+    end if
+    scorep_new_comm = SCOREP_INVALID_ID
     call PMPI_Comm_create_group(comm, group, tag, newcomm, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(newcomm%MPI_VAL)
     if (scorep_measuring) then
+        call scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -258,15 +277,21 @@ subroutine SCOREP_F08_NAME_MPI_Comm_disconnect(comm, ierror)
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_freed_comm
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_freed_comm = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+        call scorep_mpi_handle_begin()
+    end if
     call scorep_mpi_f08_comm_free(comm%MPI_VAL)
     call PMPI_Comm_disconnect(comm, scorep_ierror)
     if (scorep_measuring) then
+        call scorep_mpi_handle_end(SCOREP_COLL_DESTROY_HANDLE, scorep_freed_comm, scorep_freed_comm)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -288,15 +313,22 @@ subroutine SCOREP_F08_NAME_MPI_Comm_dup(comm, newcomm, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
+    integer(c_int32_t) :: scorep_over_comm
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_over_comm = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+        call scorep_mpi_handle_begin()
+    end if
+    scorep_new_comm = SCOREP_INVALID_ID
     call PMPI_Comm_dup(comm, newcomm, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(newcomm%MPI_VAL)
     if (scorep_measuring) then
+        call scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -319,15 +351,22 @@ subroutine SCOREP_F08_NAME_MPI_Comm_dup_with_info(comm, info, newcomm, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
+    integer(c_int32_t) :: scorep_over_comm
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_over_comm = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+        call scorep_mpi_handle_begin()
+    end if
+    scorep_new_comm = SCOREP_INVALID_ID
     call PMPI_Comm_dup_with_info(comm, info, newcomm, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(newcomm%MPI_VAL)
     if (scorep_measuring) then
+        call scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -347,15 +386,21 @@ subroutine SCOREP_F08_NAME_MPI_Comm_free(comm, ierror)
     integer :: scorep_ierror
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
+    integer(c_int32_t) :: scorep_freed_comm
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_freed_comm = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+        call scorep_mpi_handle_begin()
+    end if
     call scorep_mpi_f08_comm_free(comm%MPI_VAL)
     call PMPI_Comm_free(comm, scorep_ierror)
     if (scorep_measuring) then
+        call scorep_mpi_handle_end(SCOREP_COLL_DESTROY_HANDLE, scorep_freed_comm, scorep_freed_comm)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -839,15 +884,22 @@ subroutine SCOREP_F08_NAME_MPI_Comm_split(comm, color, key, newcomm, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
+    integer(c_int32_t) :: scorep_over_comm
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_over_comm = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+        call scorep_mpi_handle_begin()
+    end if
+    scorep_new_comm = SCOREP_INVALID_ID
     call PMPI_Comm_split(comm, color, key, newcomm, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(newcomm%MPI_VAL)
     if (scorep_measuring) then
+        call scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -872,15 +924,22 @@ subroutine SCOREP_F08_NAME_MPI_Comm_split_type(comm, split_type, key, info, newc
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
+    integer(c_int32_t) :: scorep_over_comm
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_over_comm = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+        call scorep_mpi_handle_begin()
+    end if
+    scorep_new_comm = SCOREP_INVALID_ID
     call PMPI_Comm_split_type(comm, split_type, key, info, newcomm, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(newcomm%MPI_VAL)
     if (scorep_measuring) then
+        call scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1366,9 +1425,14 @@ subroutine SCOREP_F08_NAME_MPI_Intercomm_create(local_comm, local_leader, peer_c
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        call scorep_mpi_handle_begin()
+    end if
+    scorep_new_comm = SCOREP_INVALID_ID
     call PMPI_Intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag, newintercomm, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(newintercomm%MPI_VAL)
     if (scorep_measuring) then
+        call scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_new_comm, scorep_new_comm)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1403,10 +1467,15 @@ subroutine SCOREP_F08_NAME_MPI_Intercomm_create_from_groups(local_group, local_l
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        call scorep_mpi_handle_begin()
+    end if
+    scorep_new_comm = SCOREP_INVALID_ID
     call PMPI_Intercomm_create_from_groups(local_group, local_leader, remote_group, remote_leader, stringtag, info, &
         errhandler, newintercomm, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(newintercomm%MPI_VAL)
     if (scorep_measuring) then
+        call scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_new_comm, scorep_new_comm)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -1429,15 +1498,22 @@ subroutine SCOREP_F08_NAME_MPI_Intercomm_merge(intercomm, high, newintracomm, ie
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
+    integer(c_int32_t) :: scorep_over_comm
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 0)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_over_comm = scorep_mpi_f08_comm_id(intercomm%MPI_VAL)
+        call scorep_mpi_handle_begin()
+    end if
+    scorep_new_comm = SCOREP_INVALID_ID
     call PMPI_Intercomm_merge(intercomm, high, newintracomm, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(newintracomm%MPI_VAL)
     if (scorep_measuring) then
+        call scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror

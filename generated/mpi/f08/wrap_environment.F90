@@ -221,9 +221,13 @@ subroutine SCOREP_F08_NAME_MPI_Finalize(ierror)
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        call scorep_mpi_handle_begin()
+    end if
     call scorep_mpi_f08_pcontrol(1)
     if (scorep_measuring) then
         call scorep_mpi_f08_finalize_barrier()
+        call scorep_mpi_handle_end_predefined(SCOREP_COLL_DESTROY_HANDLE)
         call scorep_exit(scorep_region_id)
         call scorep_event_generation_on()
         scorep_measuring = .false.
@@ -396,10 +400,14 @@ subroutine SCOREP_F08_NAME_MPI_Init(ierror)
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        call scorep_mpi_handle_begin()
+    end if
     call scorep_mpi_layer_before_init()
     call PMPI_Init(scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) call scorep_mpi_layer_init()
     if (scorep_measuring) then
+        call scorep_mpi_handle_end_predefined(SCOREP_COLL_CREATE_HANDLE)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -426,10 +434,14 @@ subroutine SCOREP_F08_NAME_MPI_Init_thread(required, provided, ierror)
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 2)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        call scorep_mpi_handle_begin()
+    end if
     call scorep_mpi_layer_before_init()
     call PMPI_Init_thread(required, provided, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) call scorep_mpi_layer_init()
     if (scorep_measuring) then
+        call scorep_mpi_handle_end_predefined(SCOREP_COLL_CREATE_HANDLE)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror

@@ -49,15 +49,22 @@ subroutine SCOREP_F08_NAME_MPI_Comm_accept(port_name, info, root, comm, newcomm,
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
+    integer(c_int32_t) :: scorep_over_comm
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 10)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_over_comm = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+        call scorep_mpi_handle_begin()
+    end if
+    scorep_new_comm = SCOREP_INVALID_ID
     call PMPI_Comm_accept(port_name, info, root, comm, newcomm, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(newcomm%MPI_VAL)
     if (scorep_measuring) then
+        call scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -82,15 +89,22 @@ subroutine SCOREP_F08_NAME_MPI_Comm_connect(port_name, info, root, comm, newcomm
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
+    integer(c_int32_t) :: scorep_over_comm
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 10)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_over_comm = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+        call scorep_mpi_handle_begin()
+    end if
+    scorep_new_comm = SCOREP_INVALID_ID
     call PMPI_Comm_connect(port_name, info, root, comm, newcomm, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(newcomm%MPI_VAL)
     if (scorep_measuring) then
+        call scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -145,9 +159,14 @@ subroutine SCOREP_F08_NAME_MPI_Comm_join(fd, intercomm, ierror)
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 10)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        call scorep_mpi_handle_begin()
+    end if
+    scorep_new_comm = SCOREP_INVALID_ID
     call PMPI_Comm_join(fd, intercomm, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(intercomm%MPI_VAL)
     if (scorep_measuring) then
+        call scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_new_comm, scorep_new_comm)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -176,15 +195,22 @@ subroutine SCOREP_F08_NAME_MPI_Comm_spawn(command, argv, maxprocs, info, root, c
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
+    integer(c_int32_t) :: scorep_over_comm
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 10)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_over_comm = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+        call scorep_mpi_handle_begin()
+    end if
+    scorep_new_comm = SCOREP_INVALID_ID
     call PMPI_Comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, array_of_errcodes, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(intercomm%MPI_VAL)
     if (scorep_measuring) then
+        call scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -214,16 +240,23 @@ subroutine SCOREP_F08_NAME_MPI_Comm_spawn_multiple(count, array_of_commands, arr
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
+    integer(c_int32_t) :: scorep_over_comm
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 10)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_over_comm = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+        call scorep_mpi_handle_begin()
+    end if
+    scorep_new_comm = SCOREP_INVALID_ID
     call PMPI_Comm_spawn_multiple(count, array_of_commands, array_of_argv, array_of_maxprocs, array_of_info, root, &
         comm, intercomm, array_of_errcodes, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(intercomm%MPI_VAL)
     if (scorep_measuring) then
+        call scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror

@@ -53,15 +53,22 @@ subroutine SCOREP_F08_NAME_MPI_Cart_create(comm_old, ndims, dims, periods, reord
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
+    integer(c_int32_t) :: scorep_over_comm
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 11)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_over_comm = scorep_mpi_f08_comm_id(comm_old%MPI_VAL)
+        call scorep_mpi_handle_begin()
+    end if
+    scorep_new_comm = SCOREP_INVALID_ID
     call PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(comm_cart%MPI_VAL)
     if (scorep_measuring) then
+        call scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -206,15 +213,22 @@ subroutine SCOREP_F08_NAME_MPI_Cart_sub(comm, remain_dims, newcomm, ierror)
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
+    integer(c_int32_t) :: scorep_over_comm
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 11)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_over_comm = scorep_mpi_f08_comm_id(comm%MPI_VAL)
+        call scorep_mpi_handle_begin()
+    end if
+    scorep_new_comm = SCOREP_INVALID_ID
     call PMPI_Cart_sub(comm, remain_dims, newcomm, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(newcomm%MPI_VAL)
     if (scorep_measuring) then
+        call scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -301,16 +315,23 @@ subroutine SCOREP_F08_NAME_MPI_Dist_graph_create(comm_old, n, sources, degrees, 
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
+    integer(c_int32_t) :: scorep_over_comm
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 11)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_over_comm = scorep_mpi_f08_comm_id(comm_old%MPI_VAL)
+        call scorep_mpi_handle_begin()
+    end if
+    scorep_new_comm = SCOREP_INVALID_ID
     call PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph, &
         scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(comm_dist_graph%MPI_VAL)
     if (scorep_measuring) then
+        call scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -341,16 +362,23 @@ subroutine SCOREP_F08_NAME_MPI_Dist_graph_create_adjacent(comm_old, indegree, so
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
+    integer(c_int32_t) :: scorep_over_comm
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 11)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_over_comm = scorep_mpi_f08_comm_id(comm_old%MPI_VAL)
+        call scorep_mpi_handle_begin()
+    end if
+    scorep_new_comm = SCOREP_INVALID_ID
     call PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree, destinations, &
         destweights, info, reorder, comm_dist_graph, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(comm_dist_graph%MPI_VAL)
     if (scorep_measuring) then
+        call scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror
@@ -441,15 +469,22 @@ subroutine SCOREP_F08_NAME_MPI_Graph_create(comm_old, nnodes, index, edges, reor
     logical :: scorep_measuring
     integer(c_int32_t) :: scorep_region_id
     integer(c_int32_t) :: scorep_new_comm
+    integer(c_int32_t) :: scorep_over_comm
     scorep_ierror = MPI_SUCCESS
     scorep_region_id = SCOREP_INVALID_ID
     if (.not. associated(scorep_mpi_f08_groups)) call scorep_mpi_f08_groups_connect()
     if (iand(scorep_mpi_f08_groups, ishft(1_c_int32_t, 11)) /= 0) &
         scorep_region_id = scorep_mpi_f08_begin(scorep_region_index)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
+    if (scorep_measuring) then
+        scorep_over_comm = scorep_mpi_f08_comm_id(comm_old%MPI_VAL)
+        call scorep_mpi_handle_begin()
+    end if
+    scorep_new_comm = SCOREP_INVALID_ID
     call PMPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph, scorep_ierror)
     if (scorep_ierror == MPI_SUCCESS) scorep_new_comm = scorep_mpi_f08_comm_create(comm_graph%MPI_VAL)
     if (scorep_measuring) then
+        call scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm)
         call scorep_mpi_f08_end(scorep_region_id)
     end if
     if (present(ierror)) ierror = scorep_ierror

@@ -129,18 +129,25 @@ static void scorep_mpif_MPI_Comm_create(MPI_Fint* comm, MPI_Fint* group, MPI_Fin
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    MPI_Comm scorep_f_comm;
     MPI_Comm scorep_f_newcomm;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
+    scorep_comm scorep_over_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(53);
         scorep_enter(scorep_region_id);
+        scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_over_comm = scorep_mpi_comm_id_fortran(*comm);
+        scorep_mpi_handle_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Comm_create(comm, group, newcomm, ierror);
     scorep_result = (int)*ierror;
     scorep_f_newcomm = MPI_Comm_f2c(*newcomm);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*(&scorep_f_newcomm));
+        scorep_new_comm = scorep_mpi_comm_create(*(&scorep_f_newcomm));
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -180,17 +187,20 @@ static void scorep_mpif_MPI_Comm_create_from_group(MPI_Fint* group, char* string
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_newcomm;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(55);
         scorep_enter(scorep_region_id);
+        scorep_mpi_handle_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Comm_create_from_group(group, stringtag, info, errhandler, newcomm, ierror, scorep_len_stringtag);
     scorep_result = (int)*ierror;
     scorep_f_newcomm = MPI_Comm_f2c(*newcomm);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*(&scorep_f_newcomm));
+        scorep_new_comm = scorep_mpi_comm_create(*(&scorep_f_newcomm));
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_new_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -206,18 +216,25 @@ static void scorep_mpif_MPI_Comm_create_group(MPI_Fint* comm, MPI_Fint* group, M
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    MPI_Comm scorep_f_comm;
     MPI_Comm scorep_f_newcomm;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
+    scorep_comm scorep_over_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(56);
         scorep_enter(scorep_region_id);
+        scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_over_comm = scorep_mpi_comm_id_fortran(*comm);
+        scorep_mpi_handle_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Comm_create_group(comm, group, tag, newcomm, ierror);
     scorep_result = (int)*ierror;
     scorep_f_newcomm = MPI_Comm_f2c(*newcomm);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*(&scorep_f_newcomm));
+        scorep_new_comm = scorep_mpi_comm_create(*(&scorep_f_newcomm));
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -280,16 +297,20 @@ static void scorep_mpif_MPI_Comm_disconnect(MPI_Fint* comm, MPI_Fint* ierror)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
+    scorep_comm scorep_freed_comm = SCOREP_INVALID_ID;
     scorep_f_comm = MPI_Comm_f2c(*comm);
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(60);
         scorep_enter(scorep_region_id);
+        scorep_freed_comm = scorep_mpi_comm_id(*(&scorep_f_comm));
+        scorep_mpi_handle_begin();
     }
     scorep_mpi_comm_free(*(&scorep_f_comm));
     SCOREP_MPIF_PNAME_MPI_Comm_disconnect(comm, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_DESTROY_HANDLE, scorep_freed_comm, scorep_freed_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -305,18 +326,25 @@ static void scorep_mpif_MPI_Comm_dup(MPI_Fint* comm, MPI_Fint* newcomm, MPI_Fint
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    MPI_Comm scorep_f_comm;
     MPI_Comm scorep_f_newcomm;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
+    scorep_comm scorep_over_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(61);
         scorep_enter(scorep_region_id);
+        scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_over_comm = scorep_mpi_comm_id_fortran(*comm);
+        scorep_mpi_handle_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Comm_dup(comm, newcomm, ierror);
     scorep_result = (int)*ierror;
     scorep_f_newcomm = MPI_Comm_f2c(*newcomm);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*(&scorep_f_newcomm));
+        scorep_new_comm = scorep_mpi_comm_create(*(&scorep_f_newcomm));
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -332,18 +360,25 @@ static void scorep_mpif_MPI_Comm_dup_with_info(MPI_Fint* comm, MPI_Fint* info, M
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    MPI_Comm scorep_f_comm;
     MPI_Comm scorep_f_newcomm;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
+    scorep_comm scorep_over_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(62);
         scorep_enter(scorep_region_id);
+        scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_over_comm = scorep_mpi_comm_id_fortran(*comm);
+        scorep_mpi_handle_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Comm_dup_with_info(comm, info, newcomm, ierror);
     scorep_result = (int)*ierror;
     scorep_f_newcomm = MPI_Comm_f2c(*newcomm);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*(&scorep_f_newcomm));
+        scorep_new_comm = scorep_mpi_comm_create(*(&scorep_f_newcomm));
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -360,16 +395,20 @@ static void scorep_mpif_MPI_Comm_free(MPI_Fint* comm, MPI_Fint* ierror)
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
+    scorep_comm scorep_freed_comm = SCOREP_INVALID_ID;
     scorep_f_comm = MPI_Comm_f2c(*comm);
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(64);
         scorep_enter(scorep_region_id);
+        scorep_freed_comm = scorep_mpi_comm_id(*(&scorep_f_comm));
+        scorep_mpi_handle_begin();
     }
     scorep_mpi_comm_free(*(&scorep_f_comm));
     SCOREP_MPIF_PNAME_MPI_Comm_free(comm, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_DESTROY_HANDLE, scorep_freed_comm, scorep_freed_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -773,18 +812,25 @@ static void scorep_mpif_MPI_Comm_split(MPI_Fint* comm, MPI_Fint* color, MPI_Fint
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    MPI_Comm scorep_f_comm;
     MPI_Comm scorep_f_newcomm;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
+    scorep_comm scorep_over_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(86);
         scorep_enter(scorep_region_id);
+        scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_over_comm = scorep_mpi_comm_id_fortran(*comm);
+        scorep_mpi_handle_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Comm_split(comm, color, key, newcomm, ierror);
     scorep_result = (int)*ierror;
     scorep_f_newcomm = MPI_Comm_f2c(*newcomm);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*(&scorep_f_newcomm));
+        scorep_new_comm = scorep_mpi_comm_create(*(&scorep_f_newcomm));
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -800,18 +846,25 @@ static void scorep_mpif_MPI_Comm_split_type(MPI_Fint* comm, MPI_Fint* split_type
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    MPI_Comm scorep_f_comm;
     MPI_Comm scorep_f_newcomm;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
+    scorep_comm scorep_over_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(87);
         scorep_enter(scorep_region_id);
+        scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_over_comm = scorep_mpi_comm_id_fortran(*comm);
+        scorep_mpi_handle_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Comm_split_type(comm, split_type, key, info, newcomm, ierror);
     scorep_result = (int)*ierror;
     scorep_f_newcomm = MPI_Comm_f2c(*newcomm);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*(&scorep_f_newcomm));
+        scorep_new_comm = scorep_mpi_comm_create(*(&scorep_f_newcomm));
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -1209,17 +1262,20 @@ static void scorep_mpif_MPI_Intercomm_create(MPI_Fint* local_comm, MPI_Fint* loc
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_newintercomm;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(235);
         scorep_enter(scorep_region_id);
+        scorep_mpi_handle_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag, newintercomm, ierror);
     scorep_result = (int)*ierror;
     scorep_f_newintercomm = MPI_Comm_f2c(*newintercomm);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*(&scorep_f_newintercomm));
+        scorep_new_comm = scorep_mpi_comm_create(*(&scorep_f_newintercomm));
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_new_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -1236,17 +1292,20 @@ static void scorep_mpif_MPI_Intercomm_create_from_groups(MPI_Fint* local_group, 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_newintercomm;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(236);
         scorep_enter(scorep_region_id);
+        scorep_mpi_handle_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Intercomm_create_from_groups(local_group, local_leader, remote_group, remote_leader, stringtag, info, errhandler, newintercomm, ierror, scorep_len_stringtag);
     scorep_result = (int)*ierror;
     scorep_f_newintercomm = MPI_Comm_f2c(*newintercomm);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*(&scorep_f_newintercomm));
+        scorep_new_comm = scorep_mpi_comm_create(*(&scorep_f_newintercomm));
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_new_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -1262,18 +1321,25 @@ static void scorep_mpif_MPI_Intercomm_merge(MPI_Fint* intercomm, MPI_Fint* high,
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_CG);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    MPI_Comm scorep_f_intercomm;
     MPI_Comm scorep_f_newintracomm;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
+    scorep_comm scorep_over_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_CG);
         scorep_region_id = scorep_mpif_region(237);
         scorep_enter(scorep_region_id);
+        scorep_f_intercomm = MPI_Comm_f2c(*intercomm);
+        scorep_over_comm = scorep_mpi_comm_id_fortran(*intercomm);
+        scorep_mpi_handle_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Intercomm_merge(intercomm, high, newintracomm, ierror);
     scorep_result = (int)*ierror;
     scorep_f_newintracomm = MPI_Comm_f2c(*newintracomm);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*(&scorep_f_newintracomm));
+        scorep_new_comm = scorep_mpi_comm_create(*(&scorep_f_newintracomm));
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }

@@ -183,12 +183,12 @@ static void scorep_mpif_MPI_Finalize(MPI_Fint* ierror)
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(164);
         scorep_enter(scorep_region_id);
+        scorep_mpi_handle_begin();
     }
     scorep_mpi_pcontrol(1);
     if (scorep_measuring) {
-        scorep_mpi_collective_begin();
         PMPI_Barrier(MPI_COMM_WORLD);
-        scorep_mpi_collective_end(SCOREP_COLL_DESTROY_HANDLE, SCOREP_COMM_WORLD, SCOREP_NO_ROOT, 0, 0);
+        scorep_mpi_handle_end_predefined(SCOREP_COLL_DESTROY_HANDLE);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
         scorep_measuring = 0;
@@ -335,6 +335,7 @@ static void scorep_mpif_MPI_Init(MPI_Fint* ierror)
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(232);
         scorep_enter(scorep_region_id);
+        scorep_mpi_handle_begin();
     }
     scorep_mpi_layer_before_init();
     SCOREP_MPIF_PNAME_MPI_Init(ierror);
@@ -342,6 +343,7 @@ static void scorep_mpif_MPI_Init(MPI_Fint* ierror)
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_layer_init();
     if (scorep_measuring) {
+        scorep_mpi_handle_end_predefined(SCOREP_COLL_CREATE_HANDLE);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -361,6 +363,7 @@ static void scorep_mpif_MPI_Init_thread(MPI_Fint* required, MPI_Fint* provided, 
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_ENV);
         scorep_region_id = scorep_mpif_region(233);
         scorep_enter(scorep_region_id);
+        scorep_mpi_handle_begin();
     }
     scorep_mpi_layer_before_init();
     SCOREP_MPIF_PNAME_MPI_Init_thread(required, provided, ierror);
@@ -368,6 +371,7 @@ static void scorep_mpif_MPI_Init_thread(MPI_Fint* required, MPI_Fint* provided, 
     if (scorep_result == MPI_SUCCESS)
         scorep_mpi_layer_init();
     if (scorep_measuring) {
+        scorep_mpi_handle_end_predefined(SCOREP_COLL_CREATE_HANDLE);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }

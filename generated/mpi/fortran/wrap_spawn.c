@@ -37,18 +37,25 @@ static void scorep_mpif_MPI_Comm_accept(char* port_name, MPI_Fint* info, MPI_Fin
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    MPI_Comm scorep_f_comm;
     MPI_Comm scorep_f_newcomm;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
+    scorep_comm scorep_over_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_SPAWN);
         scorep_region_id = scorep_mpif_region(48);
         scorep_enter(scorep_region_id);
+        scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_over_comm = scorep_mpi_comm_id_fortran(*comm);
+        scorep_mpi_handle_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Comm_accept(port_name, info, root, comm, newcomm, ierror, scorep_len_port_name);
     scorep_result = (int)*ierror;
     scorep_f_newcomm = MPI_Comm_f2c(*newcomm);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*(&scorep_f_newcomm));
+        scorep_new_comm = scorep_mpi_comm_create(*(&scorep_f_newcomm));
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -64,18 +71,25 @@ static void scorep_mpif_MPI_Comm_connect(char* port_name, MPI_Fint* info, MPI_Fi
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    MPI_Comm scorep_f_comm;
     MPI_Comm scorep_f_newcomm;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
+    scorep_comm scorep_over_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_SPAWN);
         scorep_region_id = scorep_mpif_region(52);
         scorep_enter(scorep_region_id);
+        scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_over_comm = scorep_mpi_comm_id_fortran(*comm);
+        scorep_mpi_handle_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Comm_connect(port_name, info, root, comm, newcomm, ierror, scorep_len_port_name);
     scorep_result = (int)*ierror;
     scorep_f_newcomm = MPI_Comm_f2c(*newcomm);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*(&scorep_f_newcomm));
+        scorep_new_comm = scorep_mpi_comm_create(*(&scorep_f_newcomm));
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -115,17 +129,20 @@ static void scorep_mpif_MPI_Comm_join(MPI_Fint* fd, MPI_Fint* intercomm, MPI_Fin
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_intercomm;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_SPAWN);
         scorep_region_id = scorep_mpif_region(75);
         scorep_enter(scorep_region_id);
+        scorep_mpi_handle_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Comm_join(fd, intercomm, ierror);
     scorep_result = (int)*ierror;
     scorep_f_intercomm = MPI_Comm_f2c(*intercomm);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*(&scorep_f_intercomm));
+        scorep_new_comm = scorep_mpi_comm_create(*(&scorep_f_intercomm));
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_new_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -141,18 +158,25 @@ static void scorep_mpif_MPI_Comm_spawn(char* command, char* argv, MPI_Fint* maxp
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    MPI_Comm scorep_f_comm;
     MPI_Comm scorep_f_intercomm;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
+    scorep_comm scorep_over_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_SPAWN);
         scorep_region_id = scorep_mpif_region(84);
         scorep_enter(scorep_region_id);
+        scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_over_comm = scorep_mpi_comm_id_fortran(*comm);
+        scorep_mpi_handle_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, array_of_errcodes, ierror, scorep_len_command, scorep_len_argv);
     scorep_result = (int)*ierror;
     scorep_f_intercomm = MPI_Comm_f2c(*intercomm);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*(&scorep_f_intercomm));
+        scorep_new_comm = scorep_mpi_comm_create(*(&scorep_f_intercomm));
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -168,18 +192,25 @@ static void scorep_mpif_MPI_Comm_spawn_multiple(MPI_Fint* count, char* array_of_
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_SPAWN);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    MPI_Comm scorep_f_comm;
     MPI_Comm scorep_f_intercomm;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
+    scorep_comm scorep_over_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_SPAWN);
         scorep_region_id = scorep_mpif_region(85);
         scorep_enter(scorep_region_id);
+        scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_over_comm = scorep_mpi_comm_id_fortran(*comm);
+        scorep_mpi_handle_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Comm_spawn_multiple(count, array_of_commands, array_of_argv, array_of_maxprocs, array_of_info, root, comm, intercomm, array_of_errcodes, ierror, scorep_len_array_of_commands, scorep_len_array_of_argv);
     scorep_result = (int)*ierror;
     scorep_f_intercomm = MPI_Comm_f2c(*intercomm);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*(&scorep_f_intercomm));
+        scorep_new_comm = scorep_mpi_comm_create(*(&scorep_f_intercomm));
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }

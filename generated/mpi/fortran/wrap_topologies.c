@@ -37,18 +37,25 @@ static void scorep_mpif_MPI_Cart_create(MPI_Fint* comm_old, MPI_Fint* ndims, MPI
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    MPI_Comm scorep_f_comm_old;
     MPI_Comm scorep_f_comm_cart;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
+    scorep_comm scorep_over_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpif_region(40);
         scorep_enter(scorep_region_id);
+        scorep_f_comm_old = MPI_Comm_f2c(*comm_old);
+        scorep_over_comm = scorep_mpi_comm_id_fortran(*comm_old);
+        scorep_mpi_handle_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart, ierror);
     scorep_result = (int)*ierror;
     scorep_f_comm_cart = MPI_Comm_f2c(*comm_cart);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*(&scorep_f_comm_cart));
+        scorep_new_comm = scorep_mpi_comm_create(*(&scorep_f_comm_cart));
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -156,18 +163,25 @@ static void scorep_mpif_MPI_Cart_sub(MPI_Fint* comm, MPI_Fint* remain_dims, MPI_
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    MPI_Comm scorep_f_comm;
     MPI_Comm scorep_f_newcomm;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
+    scorep_comm scorep_over_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpif_region(45);
         scorep_enter(scorep_region_id);
+        scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_over_comm = scorep_mpi_comm_id_fortran(*comm);
+        scorep_mpi_handle_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Cart_sub(comm, remain_dims, newcomm, ierror);
     scorep_result = (int)*ierror;
     scorep_f_newcomm = MPI_Comm_f2c(*newcomm);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*(&scorep_f_newcomm));
+        scorep_new_comm = scorep_mpi_comm_create(*(&scorep_f_newcomm));
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -229,18 +243,25 @@ static void scorep_mpif_MPI_Dist_graph_create(MPI_Fint* comm_old, MPI_Fint* n, M
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    MPI_Comm scorep_f_comm_old;
     MPI_Comm scorep_f_comm_dist_graph;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
+    scorep_comm scorep_over_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpif_region(91);
         scorep_enter(scorep_region_id);
+        scorep_f_comm_old = MPI_Comm_f2c(*comm_old);
+        scorep_over_comm = scorep_mpi_comm_id_fortran(*comm_old);
+        scorep_mpi_handle_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph, ierror);
     scorep_result = (int)*ierror;
     scorep_f_comm_dist_graph = MPI_Comm_f2c(*comm_dist_graph);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*(&scorep_f_comm_dist_graph));
+        scorep_new_comm = scorep_mpi_comm_create(*(&scorep_f_comm_dist_graph));
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -256,18 +277,25 @@ static void scorep_mpif_MPI_Dist_graph_create_adjacent(MPI_Fint* comm_old, MPI_F
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    MPI_Comm scorep_f_comm_old;
     MPI_Comm scorep_f_comm_dist_graph;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
+    scorep_comm scorep_over_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpif_region(92);
         scorep_enter(scorep_region_id);
+        scorep_f_comm_old = MPI_Comm_f2c(*comm_old);
+        scorep_over_comm = scorep_mpi_comm_id_fortran(*comm_old);
+        scorep_mpi_handle_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree, destinations, destweights, info, reorder, comm_dist_graph, ierror);
     scorep_result = (int)*ierror;
     scorep_f_comm_dist_graph = MPI_Comm_f2c(*comm_dist_graph);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*(&scorep_f_comm_dist_graph));
+        scorep_new_comm = scorep_mpi_comm_create(*(&scorep_f_comm_dist_graph));
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }
@@ -329,18 +357,25 @@ static void scorep_mpif_MPI_Graph_create(MPI_Fint* comm_old, MPI_Fint* nnodes, M
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_TOPO);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    MPI_Comm scorep_f_comm_old;
     MPI_Comm scorep_f_comm_graph;
+    scorep_comm scorep_new_comm = SCOREP_INVALID_ID;
+    scorep_comm scorep_over_comm = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_TOPO);
         scorep_region_id = scorep_mpif_region(181);
         scorep_enter(scorep_region_id);
+        scorep_f_comm_old = MPI_Comm_f2c(*comm_old);
+        scorep_over_comm = scorep_mpi_comm_id_fortran(*comm_old);
+        scorep_mpi_handle_begin();
     }
     SCOREP_MPIF_PNAME_MPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph, ierror);
     scorep_result = (int)*ierror;
     scorep_f_comm_graph = MPI_Comm_f2c(*comm_graph);
     if (scorep_result == MPI_SUCCESS)
-        scorep_mpi_comm_create(*(&scorep_f_comm_graph));
+        scorep_new_comm = scorep_mpi_comm_create(*(&scorep_f_comm_graph));
     if (scorep_measuring) {
+        scorep_mpi_handle_end(SCOREP_COLL_CREATE_HANDLE, scorep_over_comm, scorep_new_comm);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
     }

@@ -234,6 +234,8 @@ static __attribute__((noinline)) int scorep_libwrap_record_4(pthread_mutex_t * m
 {
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_4(mutex);
+    if (scorep_result == 0)
+        scorep_thread_mutex_acquired(mutex);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -273,6 +275,8 @@ static __attribute__((noinline)) int scorep_libwrap_record_5(pthread_mutex_t * m
 {
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_5(mutex);
+    if (scorep_result == 0)
+        scorep_thread_mutex_acquired(mutex);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -311,6 +315,7 @@ int __wrap_pthread_mutex_unlock(pthread_mutex_t * mutex);
 static __attribute__((noinline)) int scorep_libwrap_record_6(pthread_mutex_t * mutex, scorep_region scorep_r)
 {
     scorep_libwrap_begin(scorep_r);
+    scorep_thread_mutex_releasing(mutex);
     int scorep_result = scorep_real_6(mutex);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
@@ -350,7 +355,10 @@ int __wrap_pthread_cond_wait(pthread_cond_t *restrict cond, pthread_mutex_t *res
 static __attribute__((noinline)) int scorep_libwrap_record_7(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex, scorep_region scorep_r)
 {
     scorep_libwrap_begin(scorep_r);
+    scorep_thread_mutex_releasing(mutex);
     int scorep_result = scorep_real_7(cond, mutex);
+    if (scorep_result == 0 || scorep_result == ETIMEDOUT)
+        scorep_thread_mutex_acquired(mutex);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -389,7 +397,10 @@ int __wrap_pthread_cond_timedwait(pthread_cond_t *restrict cond, pthread_mutex_t
 static __attribute__((noinline)) int scorep_libwrap_record_8(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex, const struct timespec *restrict abstime, scorep_region scorep_r)
 {
     scorep_libwrap_begin(scorep_r);
+    scorep_thread_mutex_releasing(mutex);
     int scorep_result = scorep_real_8(cond, mutex, abstime);
+    if (scorep_result == 0 || scorep_result == ETIMEDOUT)
+        scorep_thread_mutex_acquired(mutex);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 

@@ -238,6 +238,8 @@ static __attribute__((noinline)) int scorep_libwrap_record_4(pthread_mutex_t * m
 {
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_4(mutex);
+    if (scorep_result == 0)
+        scorep_thread_mutex_acquired(mutex);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -277,6 +279,8 @@ static __attribute__((noinline)) int scorep_libwrap_record_5(pthread_mutex_t * m
 {
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_5(mutex);
+    if (scorep_result == 0)
+        scorep_thread_mutex_acquired(mutex);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -315,6 +319,7 @@ static __attribute__((used)) int scorep_libwrap_rt_6(pthread_mutex_t * mutex);
 static __attribute__((noinline)) int scorep_libwrap_record_6(pthread_mutex_t * mutex, scorep_region scorep_r)
 {
     scorep_libwrap_begin(scorep_r);
+    scorep_thread_mutex_releasing(mutex);
     int scorep_result = scorep_real_6(mutex);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
@@ -354,7 +359,10 @@ static __attribute__((used)) int scorep_libwrap_rt_7(pthread_cond_t *restrict co
 static __attribute__((noinline)) int scorep_libwrap_record_7(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex, scorep_region scorep_r)
 {
     scorep_libwrap_begin(scorep_r);
+    scorep_thread_mutex_releasing(mutex);
     int scorep_result = scorep_real_7(cond, mutex);
+    if (scorep_result == 0 || scorep_result == ETIMEDOUT)
+        scorep_thread_mutex_acquired(mutex);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -393,7 +401,10 @@ static __attribute__((used)) int scorep_libwrap_rt_8(pthread_cond_t *restrict co
 static __attribute__((noinline)) int scorep_libwrap_record_8(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex, const struct timespec *restrict abstime, scorep_region scorep_r)
 {
     scorep_libwrap_begin(scorep_r);
+    scorep_thread_mutex_releasing(mutex);
     int scorep_result = scorep_real_8(cond, mutex, abstime);
+    if (scorep_result == 0 || scorep_result == ETIMEDOUT)
+        scorep_thread_mutex_acquired(mutex);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 

@@ -155,9 +155,31 @@ typedef enum scorep_thread_event_kind {
     SCOREP_THREAD_CREATE,
     SCOREP_THREAD_BEGIN,
     SCOREP_THREAD_END,
-    SCOREP_THREAD_WAIT
+    SCOREP_THREAD_WAIT,
+    /* a mutex taken and given back (the trace's ThreadAcquireLock and
+     * ThreadReleaseLock): sequence is scorep_thread_lock_word(lock, order),
+     * the lock's number in the process and how many times it was taken
+     * (a release names the acquisition it ends) */
+    SCOREP_THREAD_ACQUIRE_LOCK,
+    SCOREP_THREAD_RELEASE_LOCK
 } scorep_thread_event_kind;
 void scorep_thread_event(scorep_thread_event_kind kind, uint64_t sequence);
+static inline uint64_t scorep_thread_lock_word(uint32_t lock, uint32_t order)
+{
+    return (uint64_t)lock | (uint64_t)order << 32;
+}
+
+/* Attributes of the next enter or exit of the calling thread (the trace's
+ * OTF2 attribute list of that Enter or Leave record, as Score-P's memory
+ * recording writes them); call right before it. Only the trace records them. */
+typedef enum scorep_attribute_kind {
+    SCOREP_ATTRIBUTE_ALLOCATION_SIZE,     /* bytes an allocating call asks for (enter) */
+    SCOREP_ATTRIBUTE_DEALLOCATION_SIZE,   /* bytes a freeing call gave back (exit) */
+    SCOREP_ATTRIBUTE_ARGUMENT_ADDRESS,    /* the block free or realloc is given (enter) */
+    SCOREP_ATTRIBUTE_RESULT_ADDRESS,      /* the block an allocating call returns (exit) */
+    SCOREP_ATTRIBUTE_COUNT_
+} scorep_attribute_kind;
+void scorep_attribute(scorep_attribute_kind kind, uint64_t value);
 
 /* ---- per-thread event generation flag ------------------------------------- */
 
@@ -393,6 +415,20 @@ typedef enum scorep_collective_kind {
 void scorep_mpi_collective_begin(void);
 void scorep_mpi_collective_end(scorep_collective_kind kind, scorep_comm comm, int root,
                                uint64_t bytes_sent, uint64_t bytes_received);
+
+/* The life cycle of communicators, as Score-P records it: a call that
+ * creates or frees one (MPI_Init and MPI_Finalize: MPI_COMM_WORLD and
+ * MPI_COMM_SELF) is a collective operation over `over` (OTF2's
+ * CREATE_HANDLE or DESTROY_HANDLE, no root, no bytes) whose end comes with
+ * the trace's CommCreate or CommDestroy of `comm` (SCOREP_INVALID_ID: none,
+ * e.g. MPI_Comm_split with MPI_UNDEFINED). Begin right after the call's
+ * enter, end right before its exit. Only the trace records them, and the
+ * collective pair only with SCOREP_TRACING_HANDLE_COLLECTIVES=true
+ * (docs/MPI_ADAPTER.md); the profile counts no collective for them. */
+void scorep_mpi_handle_begin(void);
+void scorep_mpi_handle_end(scorep_collective_kind kind, scorep_comm over, scorep_comm comm);
+/* MPI_Init's and MPI_Finalize's end: both predefined communicators */
+void scorep_mpi_handle_end_predefined(scorep_collective_kind kind);
 
 /* A persistent collective (MPI_<coll>_init): registered inactive with the
  * kind, root and bytes of one run, like the persistent point-to-point
