@@ -7,6 +7,7 @@ the program print what its arithmetic gives."""
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 
@@ -130,26 +131,30 @@ def check_measured(build, work, rounds=4, user_region=False):
     assert visits == {(rank, path): v for rank in range(RANKS) for path, v in REDUCE_VISITS.items()}
 
 
-@pytest.fixture(scope="module")
-def cmake_build(bindir, tmp_path_factory):
-    """The project configured as the wrapper's help says, without
-    SCOREP_WRAPPER=off (its configure-time checks get the plain compiler
-    anyway), and built."""
-    need("cmake")
-    work = tmp_path_factory.mktemp("cmake")
+def cmake_configure_and_build(bindir, work, arguments, env):
     source = work / "project"
     shutil.copytree(PROJECT, source)
     build = work / "build"
     build.mkdir()
-    env = clean_env(bindir, {"CC": "scorep-mpicc", "FC": "scorep-mpif90"})
-    configured = run(["cmake", source], build, env)
-    assert f"{bindir}/scorep-mpicc" in (build / "CMakeCache.txt").read_text()
+    run(["cmake", source, *arguments], build, clean_env(bindir, env))
     run(["make", "-j2"], build, clean_env(bindir))
-    return work, build, configured
+    return build
+
+
+@pytest.fixture(scope="module")
+def cmake_build(bindir, tmp_path_factory):
+    """The project configured with the MPI compilers' instances, without
+    SCOREP_WRAPPER=off (its configure-time checks get the plain compiler
+    anyway), and built."""
+    need("cmake")
+    work = tmp_path_factory.mktemp("cmake")
+    build = cmake_configure_and_build(bindir, work, [], {"CC": "scorep-mpicc", "FC": "scorep-mpif90"})
+    assert re.search(f"^CMAKE_C_COMPILER:[A-Z]+={bindir}/scorep-mpicc$", (build / "CMakeCache.txt").read_text(), re.M)
+    return work, build
 
 
 def test_cmake_project_builds_with_the_wrappers_and_is_measured(cmake_build, installed_prefix, build_dir):
-    work, build, _ = cmake_build
+    work, build = cmake_build
     libdir = installed_prefix / build_option(build_dir, "libdir")
     check_built(build, libdir)
     # CMake's compiler identification ran the plain compilers
@@ -160,11 +165,27 @@ def test_cmake_project_builds_with_the_wrappers_and_is_measured(cmake_build, ins
     check_measured(build, work)
 
 
+def test_cmake_project_with_plain_compilers_and_findmpi_is_measured(bindir, installed_prefix, build_dir, tmp_path):
+    """Score-P's documented form, SCOREP_WRAPPER=off cmake
+    -DCMAKE_C_COMPILER=scorep-gcc ...: FindMPI gives the link the MPI
+    libraries by path (libmpi.so, libmpi_usempif08.so, ...); the adapters
+    must come before them, or MPI calls bypass them."""
+    need("cmake")
+    build = cmake_configure_and_build(bindir, tmp_path, ["-DCMAKE_C_COMPILER=scorep-gcc",
+                                                         "-DCMAKE_Fortran_COMPILER=scorep-gfortran"],
+                                      {"SCOREP_WRAPPER": "off"})
+    cache = (build / "CMakeCache.txt").read_text()
+    assert re.search(f"^CMAKE_C_COMPILER:[A-Z]+={bindir}/scorep-gcc$", cache, re.M)
+    assert "MPI_C_LIB_NAMES:STRING=mpi" in cache
+    check_built(build, installed_prefix / build_option(build_dir, "libdir"))
+    check_measured(build, tmp_path)
+
+
 def test_make_variables_reach_the_instrumenter_and_the_compiler(cmake_build, bindir):
     """make SCOREP_WRAPPER_INSTRUMENTER_FLAGS=--user (the program's user
     region is recorded) SCOREP_WRAPPER_COMPILER_FLAGS=-DRING_ROUNDS=6 (the
     program makes 6 rounds), as Score-P's documentation shows them."""
-    work, build, _ = cmake_build
+    work, build = cmake_build
     run(["make", "clean"], build, clean_env(bindir))
     run(["make", "ring", "SCOREP_WRAPPER_INSTRUMENTER_FLAGS=--user", "SCOREP_WRAPPER_COMPILER_FLAGS=-DRING_ROUNDS=6"],
         build, clean_env(bindir))

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from conftest import build_option, mpi_env
+from conftest import build_option, mpi_env, mpirun, profile_totals
 
 DEFAULT_INSTANCES = ["scorep-gcc", "scorep-g++", "scorep-gfortran", "scorep-mpicc", "scorep-mpicxx",
                      "scorep-mpif77", "scorep-mpif90", "scorep-mpifort"]
@@ -224,3 +224,37 @@ def test_mpi_compiler_whose_backend_is_an_instance_instruments_once(bindir, tmp_
     said = [line for line in proc.stderr.splitlines() if line.startswith("scorep: ")]
     assert len(said) == 1 and said[0].startswith("scorep: mpicc "), proc.stderr
     assert linked_measurement(tmp_path / "app")
+
+
+def needed(program):
+    out = subprocess.run(["readelf", "-d", str(program)], capture_output=True, text=True, check=True).stdout
+    return [line.split("[")[1].rstrip("]") for line in out.splitlines() if "(NEEDED)" in line]
+
+
+def test_adapter_comes_before_an_mpi_library_the_link_names(bindir, tmp_path):
+    """A plain compiler's instance linking an MPI library by path or -l (what
+    CMake's FindMPI and meson's dependency('mpi') give it): the MPI adapter
+    goes ahead of libmpi in the program's NEEDED list, where the dynamic
+    linker binds MPI_* to it, and the program's MPI calls are measured; the
+    libraries after it keep the command's as-needed state."""
+    (tmp_path / "app.c").write_text('#include <mpi.h>\nint main(int c, char** v) '
+                                    '{ MPI_Init(&c, &v); MPI_Barrier(MPI_COMM_WORLD); MPI_Finalize(); return 0; }\n')
+    flags = subprocess.run(["mpicc", "--showme:compile"], capture_output=True, text=True, check=True).stdout.split()
+    link = subprocess.run(["mpicc", "--showme:link"], capture_output=True, text=True, check=True).stdout.split()
+    libdirs = [a[2:] for a in link if a.startswith("-L")]
+    libmpi = next(os.path.join(d, "libmpi.so") for d in libdirs if os.path.exists(os.path.join(d, "libmpi.so")))
+    for how, args in (("path", [libmpi, "-Wl,--as-needed", "-lz"]),
+                      ("-l", [f"-L{os.path.dirname(libmpi)}", "-lmpi", "-Wl,--as-needed", "-lz"])):
+        command = [str(bindir / "scorep-gcc"), *flags, "app.c", "-o", "app", *args]
+        proc = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, env=clean_env())
+        assert proc.returncode == 0, proc.stderr
+        libs = needed(tmp_path / "app")
+        mpi = next(i for i, lib in enumerate(libs) if lib.startswith("libmpi.so"))
+        assert libs.index("libscorep_adapter_mpi.so") < mpi, (how, libs)
+        # -lz, unused, after the command's own --as-needed: left out as it asks
+        assert "libz.so.1" not in libs, (how, libs)
+        experiment = tmp_path / f"experiment-{how.strip('-')}"
+        mpirun(1, [tmp_path / "app"], cwd=tmp_path, env={"SCOREP_EXPERIMENT_DIRECTORY": str(experiment)})
+        totals = profile_totals(json.loads((experiment / "profile.json").read_text()))
+        assert {name: totals.get((0, name), {}).get("visits") for name in ("MPI_Init", "MPI_Barrier", "MPI_Finalize")} \
+            == {"MPI_Init": 1, "MPI_Barrier": 1, "MPI_Finalize": 1}, how
