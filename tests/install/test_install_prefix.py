@@ -198,6 +198,26 @@ def test_moved_scorep_builds_a_measured_program_that_runs(moved, ring_plain, tmp
     assert {key: calls.get(key) for key in RING_CALLS} == RING_CALLS
 
 
+def test_moved_compiler_wrapper_instance_builds_a_measured_program(moved, ring_plain, tmp_path):
+    """scorep-mpicc, a relative link to scorep-wrapper, runs the scorep beside
+    it in the moved tree (docs/INSTRUMENTATION.md, build systems)."""
+    prefix, libdir = moved
+    assert os.readlink(prefix / "bin" / "scorep-mpicc") == "scorep-wrapper"
+    (tmp_path / "ring.c").write_text(RING)
+    env = clean_env({"PATH": f"{prefix / 'bin'}{os.pathsep}{os.environ['PATH']}"})
+    for step in (["-c", "ring.c"], ["ring.o", "-o", "ring_measured"]):
+        subprocess.run(["scorep-mpicc", *step], cwd=tmp_path, check=True, capture_output=True, text=True, env=env)
+    ldd = subprocess.run(["ldd", str(tmp_path / "ring_measured")], capture_output=True, text=True,
+                         env=clean_env()).stdout
+    assert f"libscorep_measurement.so => {libdir}/libscorep_measurement.so" in ldd, ldd
+    experiment = tmp_path / "experiment"
+    proc = run_mpi([tmp_path / "ring_measured"], tmp_path, {"SCOREP_EXPERIMENT_DIRECTORY": str(experiment)})
+    plain = run_mpi([ring_plain], tmp_path)
+    assert sorted(proc.stdout.splitlines()) == sorted(plain.stdout.splitlines())
+    _, calls = mpi_profile(experiment)
+    assert {key: calls.get(key) for key in RING_CALLS} == RING_CALLS
+
+
 def test_moved_scorep_filter_runs(moved, tmp_path):
     prefix, _ = moved
     path = tmp_path / "filter.txt"
