@@ -48,9 +48,12 @@ def cart_neighbours(rank, dims=(2, 2), periods=(True, False)):
 
 
 def one_round(rank):
-    """(bytes sent, bytes received) of one start of each of the four requests."""
-    allreduce = (3 * DOUBLE, 3 * DOUBLE)
-    bcast = (5 * INT, 0) if rank == ROOT else (0, 5 * INT)
+    """(bytes sent, bytes received) of one start of each of the four requests,
+    by Score-P's convention for the blocking forms: the allreduce's 3 doubles
+    go to and come from every rank, the bcast root sends its 5 integers to
+    every rank, and every rank, the root too, receives them."""
+    allreduce = (3 * DOUBLE * RANKS, 3 * DOUBLE * RANKS)
+    bcast = (5 * INT * RANKS, 5 * INT) if rank == ROOT else (0, 5 * INT)
     barrier = (0, 0)
     neighbours = cart_neighbours(rank)
     allgather = (2 * INT * neighbours, 2 * INT * neighbours)
