@@ -2,9 +2,10 @@
 bindings (C, `use mpi`, `use mpi_f08`) on both MPI libraries.
 
 programs/coll_only.c and programs/coll_only.F90 (the same calls; -DF08 for
-mpi_f08) make one call of each of 14 collectives on MPI_COMM_WORLD: rooted
-ones (one with MPI_IN_PLACE at the root), in-place and v variants, scan and
-exscan, a barrier and a non-blocking allreduce. The bytes each rank must show
+mpi_f08) make one call of each of 15 collectives on MPI_COMM_WORLD: rooted
+ones (one with MPI_IN_PLACE at the root), in-place, v and w variants (the w
+one with a datatype per block, which the mpif.h wrapper passes on as Fortran
+handles), scan and exscan, a barrier and a non-blocking allreduce. The bytes each rank must show
 per region are computed below from the programs' counts and types alone:
 every block of the collective's naive data movement counts as sent by one
 rank and received by another, a rank's block to itself included, except
@@ -26,6 +27,10 @@ RANKS = 4
 INT, DOUBLE = 4, 8     # MPI_INT / MPI_INTEGER, MPI_DOUBLE / MPI_DOUBLE_PRECISION
 
 
+def element(rank):
+    return DOUBLE if rank % 2 else INT
+
+
 def expected(rank, p=RANKS):
     """{region: (bytes sent, bytes received)} of one rank."""
     ramp = p * (p + 1) // 2          # the v collectives: rank i's block is i + 1 integers
@@ -39,6 +44,8 @@ def expected(rank, p=RANKS):
         "MPI_Alltoall": (DOUBLE * p, DOUBLE * p),
         "MPI_Allgatherv": ((rank + 1) * INT * p, ramp * INT),
         "MPI_Alltoallv": ((rank + 1) * INT * p, ramp * INT),
+        # to rank i: i + 1 elements of an integer (even i) or a double (odd i)
+        "MPI_Alltoallw": (sum((i + 1) * element(i) for i in range(p)), p * (rank + 1) * element(rank)),
         "MPI_Reduce_scatter_block": (2 * INT * p, 2 * INT * p),
         "MPI_Scan": ((p - rank) * DOUBLE, (rank + 1) * DOUBLE),
         "MPI_Exscan": ((p - rank - 1) * INT, rank * INT),

@@ -8,12 +8,14 @@ program coll_only
   use mpi
 #endif
   implicit none
+  integer, parameter :: maxp = 16
 #ifdef F08
   type(MPI_Request) :: request
+  type(MPI_Datatype) :: sendtypes(maxp), recvtypes(maxp)
 #else
-  integer :: request
+  integer :: request, sendtypes(maxp), recvtypes(maxp)
 #endif
-  integer, parameter :: maxp = 16
+  integer :: wsendcounts(maxp), wrecvcounts(maxp), wsdispls(maxp), wrdispls(maxp)
   integer :: rank, np, ierr, i, at
   double precision :: d(8 * maxp), dr(8 * maxp)
   integer :: i4(8 * maxp), ir(8 * maxp), counts(maxp), displs(maxp), sendcounts(maxp), sdispls(maxp)
@@ -72,6 +74,18 @@ program coll_only
   call MPI_Alltoallv(i4, sendcounts, sdispls, MPI_INTEGER, ir, counts, displs, MPI_INTEGER, &
                      MPI_COMM_WORLD, ierr)
   checksum = checksum + ir(displs(np) + 1)
+  do i = 1, np
+    sendtypes(i) = merge(MPI_DOUBLE_PRECISION, MPI_INTEGER, mod(i - 1, 2) == 1)
+    wsendcounts(i) = i
+    wsdispls(i) = 0
+    recvtypes(i) = merge(MPI_DOUBLE_PRECISION, MPI_INTEGER, mod(rank, 2) == 1)
+    wrecvcounts(i) = rank + 1
+    wrdispls(i) = (i - 1) * (rank + 1) * 8
+  end do
+  d(1:maxp) = rank
+  call MPI_Alltoallw(d, wsendcounts, wsdispls, sendtypes, dr, wrecvcounts, wrdispls, recvtypes, &
+                     MPI_COMM_WORLD, ierr)
+  checksum = checksum + int(dr(1))
   i4(1:2 * np) = [(rank + i, i = 0, 2 * np - 1)]
   call MPI_Reduce_scatter_block(i4, ir, 2, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
   checksum = checksum + ir(2)

@@ -1,4 +1,4 @@
-/* Only collectives, one call of each procedure per rank, on MPI_COMM_WORLD
+/* Only collectives, one call of each of 15 procedures per rank, on MPI_COMM_WORLD
  * (tests/mpi/test_collective_bytes.py computes each call's bytes from the
  * counts and types below). The same sequence as coll_only.F90. Each rank
  * prints "RESULT <rank> <checksum>" of what it received. */
@@ -76,6 +76,21 @@ int main(int argc, char** argv)
         i4[i] = rank;
     MPI_Alltoallv(i4, sendcounts, sdispls, MPI_INT, ir, counts, displs, MPI_INT, MPI_COMM_WORLD);
     checksum += ir[displs[size - 1]];
+    /* to rank i: i + 1 elements of an int (even i) or a double (odd i) */
+    MPI_Datatype sendtypes[MAXP], recvtypes[MAXP];
+    int wsendcounts[MAXP], wrecvcounts[MAXP], wsdispls[MAXP], wrdispls[MAXP];
+    for (int i = 0; i < size; i++) {
+        sendtypes[i] = i % 2 ? MPI_DOUBLE : MPI_INT;
+        wsendcounts[i] = i + 1;
+        wsdispls[i] = 0;
+        recvtypes[i] = rank % 2 ? MPI_DOUBLE : MPI_INT;
+        wrecvcounts[i] = rank + 1;
+        wrdispls[i] = i * (rank + 1) * 8;
+    }
+    for (int i = 0; i < MAXP; i++)
+        d[i] = rank;
+    MPI_Alltoallw(d, wsendcounts, wsdispls, sendtypes, dr, wrecvcounts, wrdispls, recvtypes, MPI_COMM_WORLD);
+    checksum += (long)dr[0];
     /* 2 ints of the sum to each rank */
     for (int i = 0; i < 2 * size; i++)
         i4[i] = rank + i;
