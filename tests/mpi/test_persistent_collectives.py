@@ -75,8 +75,9 @@ def expected(rank):
 
 def test_the_topology_has_real_and_null_neighbours():
     assert [cart_neighbours(r) for r in range(RANKS)] == [3, 3, 3, 3]
-    assert one_round(0) == (24 + 0 + 24, 24 + 20 + 24)
-    assert one_round(ROOT) == (24 + 20 + 24, 24 + 24)
+    # allreduce 4 x 24, bcast 4 x 20 from the root and 20 to every rank, allgather 3 x 8
+    assert one_round(0) == (96 + 0 + 24, 96 + 20 + 24)
+    assert one_round(ROOT) == (96 + 80 + 24, 96 + 20 + 24)
 
 
 def measured(profile):
