@@ -1,7 +1,7 @@
 /*
  * What the generated C MPI wrappers (generated/mpi/c/wrap_*.c) need besides the
  * core's adapter API and the MPI layer: the group switch, region ids, byte
- * counts, scratch space lent to MPI, and the collective shape of a call.
+ * counts and scratch space lent to MPI.
  */
 #ifndef SCOREP_MPI_ADAPTER_H
 #define SCOREP_MPI_ADAPTER_H
@@ -99,38 +99,6 @@ void* scorep_mpi_lent_fortran_statuses(int count, size_t element);
 /* MPI_(I)mprobe remembers the communicator of a matched message for MPI_(I)mrecv. */
 void scorep_mpi_message_remember(MPI_Message message, scorep_comm comm);
 scorep_comm scorep_mpi_message_comm(MPI_Message message);
-
-/* Who takes part in a collective, and how many peers exchange data with us. */
-typedef struct scorep_mpi_coll_shape {
-    int is_inter;     /* intercommunicator */
-    int rank;         /* own rank in the (local group of the) communicator */
-    int size;         /* local group size */
-    int peers;        /* processes we exchange data with: size, or the remote size */
-    int is_root;
-    int takes_part;   /* 0 for the MPI_PROC_NULL side of an intercommunicator root */
-    int root;         /* root as a rank in the communicator, or SCOREP_NO_ROOT */
-} scorep_mpi_coll_shape;
-scorep_mpi_coll_shape scorep_mpi_coll_shape_of(MPI_Comm comm, int root);
-
-/* The neighbours of this process in the communicator's virtual topology, in
- * the order of a neighbourhood collective's buffer blocks: sources (the
- * in-neighbours, whose blocks it receives) and destinations (the
- * out-neighbours, whose blocks it sends). Cartesian: per dimension the source
- * and then the destination of MPI_Cart_shift(dim, 1), both lists the same,
- * MPI_PROC_NULL beyond a non-periodic border; graph: MPI_Graph_neighbors,
- * both lists the same; distributed graph: MPI_Dist_graph_neighbors. Without
- * a topology both degrees are 0. real_in/real_out count the neighbours that
- * are not MPI_PROC_NULL: a block to or from MPI_PROC_NULL moves no data.
- * The lists are the calling thread's scratch space, valid until its next
- * call; PMPI queries only, no allocation once the scratch space is large
- * enough. */
-typedef struct scorep_mpi_neighbors {
-    int indegree, outdegree;
-    int real_in, real_out;
-    const int* sources;
-    const int* destinations;
-} scorep_mpi_neighbors;
-scorep_mpi_neighbors scorep_mpi_neighbors_of(MPI_Comm comm);
 
 /* One-sided operations of this thread stay pending until a synchronisation
  * completes them: issue gives the matching id of a new operation; complete

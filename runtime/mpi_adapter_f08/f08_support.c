@@ -229,108 +229,27 @@ void scorep_mpi_f08_complete_end(scorep_region region, scorep_request request, c
     end(region);
 }
 
-/* Counts of the v/w collectives: INTEGER, or INTEGER(MPI_COUNT_KIND) in the
- * large-count variants. */
-static MPI_Count count_at(const void* counts, int large, int i)
+/* The collectives: the mpi_f08 arguments (MPI_VAL handles; counts arrays
+ * INTEGER, or INTEGER(MPI_COUNT_KIND) in the large-count procedures) as the
+ * call the MPI layer's one bytes rule reads. root: a rank, MPI_ROOT /
+ * MPI_PROC_NULL on intercommunicators, or SCOREP_NO_ROOT for collectives
+ * without root. Arrays the procedure does not pass are NULL. */
+static scorep_mpi_coll_bytes collective_bytes(int kind, MPI_Fint comm_f, int root, int send_in_place,
+                                              int recv_in_place, int large, int64_t sendcount,
+                                              MPI_Fint sendtype, int64_t recvcount, MPI_Fint recvtype,
+                                              const void* sendcounts, const void* recvcounts,
+                                              const MPI_Fint* sendtypes, const MPI_Fint* recvtypes)
 {
-    return large ? ((const MPI_Count*)counts)[i] : ((const MPI_Fint*)counts)[i];
-}
-
-static uint64_t sum_bytes(const void* counts, int large, int n, MPI_Fint type, const MPI_Fint* types)
-{
-    uint64_t sum = 0;
-    for (int i = 0; i < n; i++)
-        sum += scorep_mpi_bytes(count_at(counts, large, i), MPI_Type_f2c(types ? types[i] : type));
-    return sum;
-}
-
-/* What one run of a collective moves for this process, and its root as
- * recorded (a rank in the communicator or SCOREP_NO_ROOT). */
-typedef struct coll_bytes {
-    uint64_t sent, received;
-    int root;
-} coll_bytes;
-
-/* Bytes a process contributes and obtains in a collective, as the standard
- * moves data (the C wrappers' coll_rooted/coll_all tasks, for mpi_f08 handles).
- * root: a rank, MPI_ROOT/MPI_PROC_NULL on intercommunicators, or SCOREP_NO_ROOT
- * for collectives without root. Arrays not passed by the procedure are NULL. */
-static coll_bytes collective_bytes(int kind, MPI_Fint comm_f, int root, int send_in_place, int recv_in_place,
-                                   int large, int64_t sendcount, MPI_Fint sendtype, int64_t recvcount,
-                                   MPI_Fint recvtype, const void* sendcounts, const void* recvcounts,
-                                   const MPI_Fint* sendtypes, const MPI_Fint* recvtypes)
-{
-    MPI_Comm comm = MPI_Comm_f2c(comm_f);
-    const scorep_mpi_coll_shape s = scorep_mpi_coll_shape_of(comm, root == SCOREP_NO_ROOT ? MPI_PROC_NULL : root);
-    const MPI_Datatype st = MPI_Type_f2c(sendtype), rt = MPI_Type_f2c(recvtype);
-    uint64_t sent = 0, received = 0;
-    const int sends = s.takes_part && !(s.is_inter && s.is_root);
-    switch ((scorep_collective_kind)kind) {
-    case SCOREP_COLL_BARRIER:
-        break;
-    case SCOREP_COLL_BCAST:
-        if (s.is_root) sent = scorep_mpi_bytes(sendcount, st);
-        else if (s.takes_part) received = scorep_mpi_bytes(recvcount, rt);
-        break;
-    case SCOREP_COLL_REDUCE:
-        if (sends) sent = scorep_mpi_bytes(sendcount, st);
-        if (s.is_root) received = scorep_mpi_bytes(recvcount, rt);
-        break;
-    case SCOREP_COLL_GATHER:
-    case SCOREP_COLL_GATHERV:
-        if (sends)
-            sent = !send_in_place ? scorep_mpi_bytes(sendcount, st)
-                 : kind == SCOREP_COLL_GATHER ? scorep_mpi_bytes(recvcount, rt)
-                 : scorep_mpi_bytes(count_at(recvcounts, large, s.rank), rt);
-        if (s.is_root)
-            received = kind == SCOREP_COLL_GATHER ? (uint64_t)s.peers * scorep_mpi_bytes(recvcount, rt)
-                     : sum_bytes(recvcounts, large, s.peers, recvtype, NULL);
-        break;
-    case SCOREP_COLL_SCATTER:
-    case SCOREP_COLL_SCATTERV:
-        if (s.is_root)
-            sent = kind == SCOREP_COLL_SCATTER ? (uint64_t)s.peers * scorep_mpi_bytes(sendcount, st)
-                 : sum_bytes(sendcounts, large, s.peers, sendtype, NULL);
-        if (sends)
-            received = !(s.is_root && recv_in_place) ? scorep_mpi_bytes(recvcount, rt)
-                     : kind == SCOREP_COLL_SCATTER ? scorep_mpi_bytes(sendcount, st)
-                     : scorep_mpi_bytes(count_at(sendcounts, large, s.rank), st);
-        break;
-    case SCOREP_COLL_ALLREDUCE:
-    case SCOREP_COLL_SCAN:
-    case SCOREP_COLL_EXSCAN:
-        sent = received = scorep_mpi_bytes(sendcount, st);
-        break;
-    case SCOREP_COLL_ALLGATHER:
-        sent = send_in_place ? scorep_mpi_bytes(recvcount, rt) : scorep_mpi_bytes(sendcount, st);
-        received = (uint64_t)s.peers * scorep_mpi_bytes(recvcount, rt);
-        break;
-    case SCOREP_COLL_ALLGATHERV:
-        received = sum_bytes(recvcounts, large, s.peers, recvtype, NULL);
-        sent = send_in_place ? scorep_mpi_bytes(count_at(recvcounts, large, s.rank), rt)
-                             : scorep_mpi_bytes(sendcount, st);
-        break;
-    case SCOREP_COLL_ALLTOALL:
-        received = (uint64_t)s.peers * scorep_mpi_bytes(recvcount, rt);
-        sent = send_in_place ? received : (uint64_t)s.peers * scorep_mpi_bytes(sendcount, st);
-        break;
-    case SCOREP_COLL_ALLTOALLV:
-    case SCOREP_COLL_ALLTOALLW:
-        received = sum_bytes(recvcounts, large, s.peers, recvtype, recvtypes);
-        sent = send_in_place ? received : sum_bytes(sendcounts, large, s.peers, sendtype, sendtypes);
-        break;
-    case SCOREP_COLL_REDUCE_SCATTER:
-        sent = sum_bytes(recvcounts, large, s.size, sendtype, NULL);
-        received = scorep_mpi_bytes(count_at(recvcounts, large, s.rank), rt);
-        break;
-    case SCOREP_COLL_REDUCE_SCATTER_BLOCK:
-        received = scorep_mpi_bytes(recvcount, rt);
-        sent = (uint64_t)s.size * received;
-        break;
-    default:
-        break;
-    }
-    return (coll_bytes){sent, received, s.root};
+    const scorep_mpi_coll_call call = {
+        .kind = kind, .comm = MPI_Comm_f2c(comm_f), .root = root,
+        .send_in_place = send_in_place, .recv_in_place = recv_in_place,
+        .sendcount = sendcount, .recvcount = recvcount,
+        .sendtype = MPI_Type_f2c(sendtype), .recvtype = MPI_Type_f2c(recvtype),
+        .sendcounts = sendcounts, .recvcounts = recvcounts,
+        .sendtypes = sendtypes, .recvtypes = recvtypes,
+        .large = large, .fortran_types = 1,
+    };
+    return scorep_mpi_collective_bytes(&call);
 }
 
 void scorep_mpi_f08_collective_end(int kind, MPI_Fint comm_f, scorep_comm comm_id, int root,
@@ -340,9 +259,9 @@ void scorep_mpi_f08_collective_end(int kind, MPI_Fint comm_f, scorep_comm comm_i
                                    const void* sendcounts, const void* recvcounts,
                                    const MPI_Fint* sendtypes, const MPI_Fint* recvtypes)
 {
-    const coll_bytes b = collective_bytes(kind, comm_f, root, send_in_place, recv_in_place, large, sendcount,
-                                          sendtype, recvcount, recvtype, sendcounts, recvcounts, sendtypes,
-                                          recvtypes);
+    const scorep_mpi_coll_bytes b = collective_bytes(kind, comm_f, root, send_in_place, recv_in_place, large,
+                                                     sendcount, sendtype, recvcount, recvtype, sendcounts,
+                                                     recvcounts, sendtypes, recvtypes);
     scorep_mpi_collective_end((scorep_collective_kind)kind, comm_id, b.root, b.sent, b.received);
 }
 
@@ -355,71 +274,23 @@ void scorep_mpi_f08_collective_init(int kind, MPI_Fint comm_f, scorep_comm comm_
                                     const void* sendcounts, const void* recvcounts,
                                     const MPI_Fint* sendtypes, const MPI_Fint* recvtypes, MPI_Fint request)
 {
-    const coll_bytes b = collective_bytes(kind, comm_f, root, send_in_place, recv_in_place, large, sendcount,
-                                          sendtype, recvcount, recvtype, sendcounts, recvcounts, sendtypes,
-                                          recvtypes);
+    const scorep_mpi_coll_bytes b = collective_bytes(kind, comm_f, root, send_in_place, recv_in_place, large,
+                                                     sendcount, sendtype, recvcount, recvtype, sendcounts,
+                                                     recvcounts, sendtypes, recvtypes);
     scorep_mpi_collective_init((scorep_collective_kind)kind, comm_id, b.root, b.sent, b.received,
                                scorep_mpi_f08_request(request));
 }
 
-/* Bytes of the blocks to (or from) the neighbours that are not MPI_PROC_NULL:
- * counts[i] of types[i], or of type if types is NULL. */
-static uint64_t neighbor_bytes(const int* ranks, int n, const void* counts, int large, MPI_Fint type,
-                               const MPI_Fint* types)
-{
-    uint64_t sum = 0;
-    const uint64_t size = types ? 0 : scorep_mpi_bytes(1, MPI_Type_f2c(type));
-    for (int i = 0; i < n; i++) {
-        if (ranks[i] == MPI_PROC_NULL)
-            continue;
-        const MPI_Count count = count_at(counts, large, i);
-        if (types)
-            sum += scorep_mpi_bytes(count, MPI_Type_f2c(types[i]));
-        else if (count > 0)
-            sum += (uint64_t)count * size;
-    }
-    return sum;
-}
-
-/* The neighbourhood collectives (the C wrappers' coll_neighbor task): one
- * block per neighbour in the communicator's virtual topology. */
-static coll_bytes neighbor_collective_bytes(int kind, MPI_Fint comm_f, int large,
-                                            int64_t sendcount, MPI_Fint sendtype,
-                                            int64_t recvcount, MPI_Fint recvtype,
-                                            const void* sendcounts, const void* recvcounts,
-                                            const MPI_Fint* sendtypes, const MPI_Fint* recvtypes)
-{
-    const scorep_mpi_neighbors n = scorep_mpi_neighbors_of(MPI_Comm_f2c(comm_f));
-    uint64_t sent = 0, received = 0;
-    switch ((scorep_collective_kind)kind) {
-    case SCOREP_COLL_NEIGHBOR_ALLGATHER:
-    case SCOREP_COLL_NEIGHBOR_ALLTOALL:
-        sent = (uint64_t)n.real_out * scorep_mpi_bytes_fortran(sendcount, sendtype);
-        received = (uint64_t)n.real_in * scorep_mpi_bytes_fortran(recvcount, recvtype);
-        break;
-    case SCOREP_COLL_NEIGHBOR_ALLGATHERV:
-        sent = (uint64_t)n.real_out * scorep_mpi_bytes_fortran(sendcount, sendtype);
-        received = neighbor_bytes(n.sources, n.indegree, recvcounts, large, recvtype, NULL);
-        break;
-    case SCOREP_COLL_NEIGHBOR_ALLTOALLV:
-    case SCOREP_COLL_NEIGHBOR_ALLTOALLW:
-        sent = neighbor_bytes(n.destinations, n.outdegree, sendcounts, large, sendtype, sendtypes);
-        received = neighbor_bytes(n.sources, n.indegree, recvcounts, large, recvtype, recvtypes);
-        break;
-    default:
-        break;
-    }
-    return (coll_bytes){sent, received, SCOREP_NO_ROOT};
-}
-
+/* The neighbourhood collectives: no root, no MPI_IN_PLACE. */
 void scorep_mpi_f08_neighbor_collective_end(int kind, MPI_Fint comm_f, scorep_comm comm_id, int large,
                                             int64_t sendcount, MPI_Fint sendtype,
                                             int64_t recvcount, MPI_Fint recvtype,
                                             const void* sendcounts, const void* recvcounts,
                                             const MPI_Fint* sendtypes, const MPI_Fint* recvtypes)
 {
-    const coll_bytes b = neighbor_collective_bytes(kind, comm_f, large, sendcount, sendtype, recvcount, recvtype,
-                                                   sendcounts, recvcounts, sendtypes, recvtypes);
+    const scorep_mpi_coll_bytes b = collective_bytes(kind, comm_f, SCOREP_NO_ROOT, 0, 0, large, sendcount,
+                                                     sendtype, recvcount, recvtype, sendcounts, recvcounts,
+                                                     sendtypes, recvtypes);
     scorep_mpi_collective_end((scorep_collective_kind)kind, comm_id, b.root, b.sent, b.received);
 }
 
@@ -430,8 +301,9 @@ void scorep_mpi_f08_neighbor_collective_init(int kind, MPI_Fint comm_f, scorep_c
                                              const MPI_Fint* sendtypes, const MPI_Fint* recvtypes,
                                              MPI_Fint request)
 {
-    const coll_bytes b = neighbor_collective_bytes(kind, comm_f, large, sendcount, sendtype, recvcount, recvtype,
-                                                   sendcounts, recvcounts, sendtypes, recvtypes);
+    const scorep_mpi_coll_bytes b = collective_bytes(kind, comm_f, SCOREP_NO_ROOT, 0, 0, large, sendcount,
+                                                     sendtype, recvcount, recvtype, sendcounts, recvcounts,
+                                                     sendtypes, recvtypes);
     scorep_mpi_collective_init((scorep_collective_kind)kind, comm_id, b.root, b.sent, b.received,
                                scorep_mpi_f08_request(request));
 }

@@ -96,5 +96,5 @@ int scorep_mpif_type_array_length(MPI_Fint comm_f, int neighbor, int receive)
         const scorep_mpi_neighbors n = scorep_mpi_neighbors_of(comm);
         return receive ? n.indegree : n.outdegree;
     }
-    return scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL).peers;
+    return scorep_mpi_collective_peers(comm);
 }

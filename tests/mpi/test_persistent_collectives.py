@@ -48,9 +48,12 @@ def cart_neighbours(rank, dims=(2, 2), periods=(True, False)):
 
 
 def one_round(rank):
-    """(bytes sent, bytes received) of one start of each of the four requests."""
-    allreduce = (3 * DOUBLE, 3 * DOUBLE)
-    bcast = (5 * INT, 0) if rank == ROOT else (0, 5 * INT)
+    """(bytes sent, bytes received) of one start of each of the four requests,
+    by Score-P's convention for the blocking forms: the allreduce's 3 doubles
+    go to and come from every rank, the bcast root sends its 5 integers to
+    every rank, and every rank, the root too, receives them."""
+    allreduce = (3 * DOUBLE * RANKS, 3 * DOUBLE * RANKS)
+    bcast = (5 * INT * RANKS, 5 * INT) if rank == ROOT else (0, 5 * INT)
     barrier = (0, 0)
     neighbours = cart_neighbours(rank)
     allgather = (2 * INT * neighbours, 2 * INT * neighbours)
@@ -72,8 +75,9 @@ def expected(rank):
 
 def test_the_topology_has_real_and_null_neighbours():
     assert [cart_neighbours(r) for r in range(RANKS)] == [3, 3, 3, 3]
-    assert one_round(0) == (24 + 0 + 24, 24 + 20 + 24)
-    assert one_round(ROOT) == (24 + 20 + 24, 24 + 24)
+    # allreduce 4 x 24, bcast 4 x 20 from the root and 20 to every rank, allgather 3 x 8
+    assert one_round(0) == (96 + 0 + 24, 96 + 20 + 24)
+    assert one_round(ROOT) == (96 + 80 + 24, 96 + 20 + 24)
 
 
 def measured(profile):

@@ -58,12 +58,16 @@ def test_visits_bytes_and_messages_are_exact(fortran_runs, key):
         send = t("MPI_Send")     # to itself for MPI_Test; the last rank also to 0
         sends = 2 if rank == RANKS - 1 else 1
         assert (send["visits"], send["messages_sent"], send["bytes_sent"]) == (sends, sends, 4 * sends)
-        # in place: 2 integers; the user op: 1
+        # collective bytes by Score-P's convention (docs/MPI_ADAPTER.md): the
+        # in-place allreduce of 2 integers goes to and comes from the other
+        # RANKS - 1 ranks, the user op's of 1 integer to and from all RANKS
+        allreduce = (RANKS - 1) * 2 * 4 + RANKS * 1 * 4
         assert (t("MPI_Allreduce")["visits"], t("MPI_Allreduce")["bytes_sent"],
-                t("MPI_Allreduce")["bytes_received"]) == (2, 12, 12)
-        # the root's in-place gather contributes its own block, not sendcount 0
+                t("MPI_Allreduce")["bytes_received"]) == (2, allreduce, allreduce)
+        # the root's in-place gather (sendcount 0): its own block stays where
+        # it is, the other ranks' one integer each arrives
         gather = t("MPI_Gather")
-        assert (gather["bytes_sent"], gather["bytes_received"]) == ((4, 4 * RANKS) if rank == 0 else (4, 0))
+        assert (gather["bytes_sent"], gather["bytes_received"]) == ((0, 4 * (RANKS - 1)) if rank == 0 else (4, 0))
         # MPI_BOTTOM with a derived type of two integers
         sendrecv = t("MPI_Sendrecv")
         assert (sendrecv["bytes_sent"], sendrecv["bytes_received"], sendrecv["messages_received"]) == (8, 8, 1)

@@ -43,7 +43,8 @@ def test_fortran_and_c_calls_count_once(mpi, tmp_path):
     assert profile["experiment"]["ranks"] == RANKS
     assert visits["MPI_Sendrecv"] == RANKS * ROUNDS                       # C
     assert sent["MPI_Sendrecv"] == RANKS * ROUNDS * 4
-    assert visits["MPI_Allreduce"] == RANKS and sent["MPI_Allreduce"] == RANKS * 4   # Fortran
+    # Fortran; one integer, which each rank sends to all RANKS ranks (Score-P's convention)
+    assert visits["MPI_Allreduce"] == RANKS and sent["MPI_Allreduce"] == RANKS * RANKS * 4
     assert visits["MPI_Barrier"] == 3 * RANKS
     assert visits["MPI_Comm_rank"] == 2 * RANKS                            # Fortran and C
     assert visits["MPI_Init"] == RANKS and visits["MPI_Finalize"] == RANKS

@@ -21,14 +21,19 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     scorep_result = PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_in_place ? scorep_mpi_bytes(recvcount, recvtype)
-                                          : scorep_mpi_bytes(sendcount, sendtype);
-            scorep_received = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(recvcount, recvtype);
-            scorep_mpi_collective_end(SCOREP_COLL_ALLGATHER, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLGATHER, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLGATHER, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -54,14 +59,19 @@ int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
     scorep_result = PMPI_Allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_in_place ? scorep_mpi_bytes(recvcount, recvtype)
-                                          : scorep_mpi_bytes(sendcount, sendtype);
-            scorep_received = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(recvcount, recvtype);
-            scorep_mpi_collective_end(SCOREP_COLL_ALLGATHER, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLGATHER, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLGATHER, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -86,14 +96,19 @@ int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
     scorep_result = PMPI_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_in_place ? scorep_mpi_bytes(recvcount, recvtype)
-                                          : scorep_mpi_bytes(sendcount, sendtype);
-            scorep_received = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(recvcount, recvtype);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLGATHER, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_ALLGATHER, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_ALLGATHER, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -119,14 +134,19 @@ int MPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
     scorep_result = PMPI_Allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_in_place ? scorep_mpi_bytes(recvcount, recvtype)
-                                          : scorep_mpi_bytes(sendcount, sendtype);
-            scorep_received = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(recvcount, recvtype);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLGATHER, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_ALLGATHER, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_ALLGATHER, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -153,15 +173,19 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     scorep_result = PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++)
-                scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtype);
-            scorep_sent = scorep_in_place ? scorep_mpi_bytes(recvcounts[scorep_shape.rank], recvtype)
-                                          : scorep_mpi_bytes(sendcount, sendtype);
-            scorep_mpi_collective_end(SCOREP_COLL_ALLGATHERV, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLGATHERV, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = 0,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLGATHERV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -187,15 +211,19 @@ int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
     scorep_result = PMPI_Allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++)
-                scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtype);
-            scorep_sent = scorep_in_place ? scorep_mpi_bytes(recvcounts[scorep_shape.rank], recvtype)
-                                          : scorep_mpi_bytes(sendcount, sendtype);
-            scorep_mpi_collective_end(SCOREP_COLL_ALLGATHERV, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLGATHERV, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = 0,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLGATHERV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -220,15 +248,19 @@ int MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
     scorep_result = PMPI_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++)
-                scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtype);
-            scorep_sent = scorep_in_place ? scorep_mpi_bytes(recvcounts[scorep_shape.rank], recvtype)
-                                          : scorep_mpi_bytes(sendcount, sendtype);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLGATHERV, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = 0,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_ALLGATHERV, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_ALLGATHERV, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -254,15 +286,19 @@ int MPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
     scorep_result = PMPI_Allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++)
-                scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtype);
-            scorep_sent = scorep_in_place ? scorep_mpi_bytes(recvcounts[scorep_shape.rank], recvtype)
-                                          : scorep_mpi_bytes(sendcount, sendtype);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLGATHERV, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = 0,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_ALLGATHERV, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_ALLGATHERV, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -289,10 +325,19 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
     scorep_result = PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
     if (scorep_measuring) {
         {
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_received = scorep_mpi_bytes(count, datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_ALLREDUCE, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLREDUCE, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = count, .recvcount = count,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLREDUCE, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -318,10 +363,19 @@ int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
     scorep_result = PMPI_Allreduce_c(sendbuf, recvbuf, count, datatype, op, comm);
     if (scorep_measuring) {
         {
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_received = scorep_mpi_bytes(count, datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_ALLREDUCE, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLREDUCE, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = count, .recvcount = count,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLREDUCE, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -346,10 +400,19 @@ int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
     scorep_result = PMPI_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     if (scorep_measuring) {
         {
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_received = scorep_mpi_bytes(count, datatype);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLREDUCE, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = count, .recvcount = count,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_ALLREDUCE, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_ALLREDUCE, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -375,10 +438,19 @@ int MPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MP
     scorep_result = PMPI_Allreduce_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     if (scorep_measuring) {
         {
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_received = scorep_mpi_bytes(count, datatype);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLREDUCE, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = count, .recvcount = count,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_ALLREDUCE, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_ALLREDUCE, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -405,14 +477,19 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     scorep_result = PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_received = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(recvcount, recvtype);
-            scorep_sent = scorep_in_place ? scorep_received
-                                          : (uint64_t)scorep_shape.peers * scorep_mpi_bytes(sendcount, sendtype);
-            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALL, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLTOALL, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALL, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -438,14 +515,19 @@ int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
     scorep_result = PMPI_Alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_received = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(recvcount, recvtype);
-            scorep_sent = scorep_in_place ? scorep_received
-                                          : (uint64_t)scorep_shape.peers * scorep_mpi_bytes(sendcount, sendtype);
-            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALL, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLTOALL, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALL, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -470,14 +552,19 @@ int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     scorep_result = PMPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_received = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(recvcount, recvtype);
-            scorep_sent = scorep_in_place ? scorep_received
-                                          : (uint64_t)scorep_shape.peers * scorep_mpi_bytes(sendcount, sendtype);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLTOALL, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_ALLTOALL, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_ALLTOALL, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -503,14 +590,19 @@ int MPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
     scorep_result = PMPI_Alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_received = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(recvcount, recvtype);
-            scorep_sent = scorep_in_place ? scorep_received
-                                          : (uint64_t)scorep_shape.peers * scorep_mpi_bytes(sendcount, sendtype);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLTOALL, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_ALLTOALL, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_ALLTOALL, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -537,18 +629,19 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
     scorep_result = PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++) {
-                scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtype);
-                if (!scorep_in_place)
-                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtype);
-            }
-            if (scorep_in_place)
-                scorep_sent = scorep_received;
-            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALLV, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLTOALLV, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = sendcounts, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALLV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -574,18 +667,19 @@ int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
     scorep_result = PMPI_Alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++) {
-                scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtype);
-                if (!scorep_in_place)
-                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtype);
-            }
-            if (scorep_in_place)
-                scorep_sent = scorep_received;
-            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALLV, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLTOALLV, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = sendcounts, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALLV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -610,18 +704,19 @@ int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sd
     scorep_result = PMPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++) {
-                scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtype);
-                if (!scorep_in_place)
-                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtype);
-            }
-            if (scorep_in_place)
-                scorep_sent = scorep_received;
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLTOALLV, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = sendcounts, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_ALLTOALLV, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_ALLTOALLV, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -647,18 +742,19 @@ int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[], cons
     scorep_result = PMPI_Alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++) {
-                scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtype);
-                if (!scorep_in_place)
-                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtype);
-            }
-            if (scorep_in_place)
-                scorep_sent = scorep_received;
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLTOALLV, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = sendcounts, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_ALLTOALLV, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_ALLTOALLV, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -685,18 +781,19 @@ int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls
     scorep_result = PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++) {
-                scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtypes[scorep_i]);
-                if (!scorep_in_place)
-                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtypes[scorep_i]);
-            }
-            if (scorep_in_place)
-                scorep_sent = scorep_received;
-            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALLW, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLTOALLW, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = MPI_DATATYPE_NULL, .recvtype = MPI_DATATYPE_NULL,
+                .sendcounts = sendcounts, .recvcounts = recvcounts,
+                .sendtypes = sendtypes, .recvtypes = recvtypes,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALLW, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -722,18 +819,19 @@ int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
     scorep_result = PMPI_Alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++) {
-                scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtypes[scorep_i]);
-                if (!scorep_in_place)
-                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtypes[scorep_i]);
-            }
-            if (scorep_in_place)
-                scorep_sent = scorep_received;
-            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALLW, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLTOALLW, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = MPI_DATATYPE_NULL, .recvtype = MPI_DATATYPE_NULL,
+                .sendcounts = sendcounts, .recvcounts = recvcounts,
+                .sendtypes = sendtypes, .recvtypes = recvtypes,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALLW, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -758,18 +856,19 @@ int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sd
     scorep_result = PMPI_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++) {
-                scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtypes[scorep_i]);
-                if (!scorep_in_place)
-                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtypes[scorep_i]);
-            }
-            if (scorep_in_place)
-                scorep_sent = scorep_received;
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLTOALLW, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = MPI_DATATYPE_NULL, .recvtype = MPI_DATATYPE_NULL,
+                .sendcounts = sendcounts, .recvcounts = recvcounts,
+                .sendtypes = sendtypes, .recvtypes = recvtypes,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_ALLTOALLW, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_ALLTOALLW, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -795,18 +894,19 @@ int MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[], cons
     scorep_result = PMPI_Alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++) {
-                scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtypes[scorep_i]);
-                if (!scorep_in_place)
-                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtypes[scorep_i]);
-            }
-            if (scorep_in_place)
-                scorep_sent = scorep_received;
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLTOALLW, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = MPI_DATATYPE_NULL, .recvtype = MPI_DATATYPE_NULL,
+                .sendcounts = sendcounts, .recvcounts = recvcounts,
+                .sendtypes = sendtypes, .recvtypes = recvtypes,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_ALLTOALLW, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_ALLTOALLW, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -883,14 +983,19 @@ int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
     scorep_result = PMPI_Bcast(buffer, count, datatype, root, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.is_root)
-                scorep_sent = scorep_mpi_bytes(count, datatype);
-            else if (scorep_shape.takes_part)
-                scorep_received = scorep_mpi_bytes(count, datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_BCAST, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_BCAST, .comm = comm, .root = root,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = count, .recvcount = count,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_BCAST, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -916,14 +1021,19 @@ int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, 
     scorep_result = PMPI_Bcast_c(buffer, count, datatype, root, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.is_root)
-                scorep_sent = scorep_mpi_bytes(count, datatype);
-            else if (scorep_shape.takes_part)
-                scorep_received = scorep_mpi_bytes(count, datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_BCAST, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_BCAST, .comm = comm, .root = root,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = count, .recvcount = count,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_BCAST, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -948,14 +1058,19 @@ int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI
     scorep_result = PMPI_Bcast_init(buffer, count, datatype, root, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.is_root)
-                scorep_sent = scorep_mpi_bytes(count, datatype);
-            else if (scorep_shape.takes_part)
-                scorep_received = scorep_mpi_bytes(count, datatype);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_BCAST, .comm = comm, .root = root,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = count, .recvcount = count,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_BCAST, scorep_comm_id, scorep_shape.root, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_BCAST, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -981,14 +1096,19 @@ int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int r
     scorep_result = PMPI_Bcast_init_c(buffer, count, datatype, root, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.is_root)
-                scorep_sent = scorep_mpi_bytes(count, datatype);
-            else if (scorep_shape.takes_part)
-                scorep_received = scorep_mpi_bytes(count, datatype);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_BCAST, .comm = comm, .root = root,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = count, .recvcount = count,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_BCAST, scorep_comm_id, scorep_shape.root, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_BCAST, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -1015,10 +1135,19 @@ int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
     scorep_result = PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
     if (scorep_measuring) {
         {
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_received = scorep_mpi_bytes(count, datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_EXSCAN, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_EXSCAN, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = count, .recvcount = count,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_EXSCAN, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1044,10 +1173,19 @@ int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
     scorep_result = PMPI_Exscan_c(sendbuf, recvbuf, count, datatype, op, comm);
     if (scorep_measuring) {
         {
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_received = scorep_mpi_bytes(count, datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_EXSCAN, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_EXSCAN, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = count, .recvcount = count,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_EXSCAN, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1072,10 +1210,19 @@ int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
     scorep_result = PMPI_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     if (scorep_measuring) {
         {
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_received = scorep_mpi_bytes(count, datatype);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_EXSCAN, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = count, .recvcount = count,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_EXSCAN, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_EXSCAN, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -1101,10 +1248,19 @@ int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
     scorep_result = PMPI_Exscan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     if (scorep_measuring) {
         {
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_received = scorep_mpi_bytes(count, datatype);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_EXSCAN, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = count, .recvcount = count,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_EXSCAN, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_EXSCAN, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -1131,19 +1287,19 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
     scorep_result = PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (sendbuf == MPI_IN_PLACE)
-                    scorep_sent = scorep_mpi_bytes(recvcount, recvtype);
-                else
-                    scorep_sent = scorep_mpi_bytes(sendcount, sendtype);
-            }
-            if (scorep_shape.is_root) {
-                scorep_received = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(recvcount, recvtype);
-            }
-            scorep_mpi_collective_end(SCOREP_COLL_GATHER, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_GATHER, .comm = comm, .root = root,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = recvbuf == MPI_IN_PLACE,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_GATHER, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1169,19 +1325,19 @@ int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype
     scorep_result = PMPI_Gather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (sendbuf == MPI_IN_PLACE)
-                    scorep_sent = scorep_mpi_bytes(recvcount, recvtype);
-                else
-                    scorep_sent = scorep_mpi_bytes(sendcount, sendtype);
-            }
-            if (scorep_shape.is_root) {
-                scorep_received = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(recvcount, recvtype);
-            }
-            scorep_mpi_collective_end(SCOREP_COLL_GATHER, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_GATHER, .comm = comm, .root = root,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = recvbuf == MPI_IN_PLACE,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_GATHER, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1206,19 +1362,19 @@ int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     scorep_result = PMPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (sendbuf == MPI_IN_PLACE)
-                    scorep_sent = scorep_mpi_bytes(recvcount, recvtype);
-                else
-                    scorep_sent = scorep_mpi_bytes(sendcount, sendtype);
-            }
-            if (scorep_shape.is_root) {
-                scorep_received = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(recvcount, recvtype);
-            }
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_GATHER, .comm = comm, .root = root,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = recvbuf == MPI_IN_PLACE,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_GATHER, scorep_comm_id, scorep_shape.root, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_GATHER, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -1244,19 +1400,19 @@ int MPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
     scorep_result = PMPI_Gather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (sendbuf == MPI_IN_PLACE)
-                    scorep_sent = scorep_mpi_bytes(recvcount, recvtype);
-                else
-                    scorep_sent = scorep_mpi_bytes(sendcount, sendtype);
-            }
-            if (scorep_shape.is_root) {
-                scorep_received = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(recvcount, recvtype);
-            }
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_GATHER, .comm = comm, .root = root,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = recvbuf == MPI_IN_PLACE,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_GATHER, scorep_comm_id, scorep_shape.root, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_GATHER, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -1283,20 +1439,19 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     scorep_result = PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (sendbuf == MPI_IN_PLACE)
-                    scorep_sent = scorep_mpi_bytes(recvcounts[scorep_shape.rank], recvtype);
-                else
-                    scorep_sent = scorep_mpi_bytes(sendcount, sendtype);
-            }
-            if (scorep_shape.is_root) {
-                for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++)
-                    scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtype);
-            }
-            scorep_mpi_collective_end(SCOREP_COLL_GATHERV, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_GATHERV, .comm = comm, .root = root,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = recvbuf == MPI_IN_PLACE,
+                .sendcount = sendcount, .recvcount = 0,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_GATHERV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1322,20 +1477,19 @@ int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
     scorep_result = PMPI_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (sendbuf == MPI_IN_PLACE)
-                    scorep_sent = scorep_mpi_bytes(recvcounts[scorep_shape.rank], recvtype);
-                else
-                    scorep_sent = scorep_mpi_bytes(sendcount, sendtype);
-            }
-            if (scorep_shape.is_root) {
-                for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++)
-                    scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtype);
-            }
-            scorep_mpi_collective_end(SCOREP_COLL_GATHERV, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_GATHERV, .comm = comm, .root = root,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = recvbuf == MPI_IN_PLACE,
+                .sendcount = sendcount, .recvcount = 0,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_GATHERV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1360,20 +1514,19 @@ int MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     scorep_result = PMPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (sendbuf == MPI_IN_PLACE)
-                    scorep_sent = scorep_mpi_bytes(recvcounts[scorep_shape.rank], recvtype);
-                else
-                    scorep_sent = scorep_mpi_bytes(sendcount, sendtype);
-            }
-            if (scorep_shape.is_root) {
-                for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++)
-                    scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtype);
-            }
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_GATHERV, .comm = comm, .root = root,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = recvbuf == MPI_IN_PLACE,
+                .sendcount = sendcount, .recvcount = 0,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_GATHERV, scorep_comm_id, scorep_shape.root, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_GATHERV, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -1399,20 +1552,19 @@ int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
     scorep_result = PMPI_Gatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (sendbuf == MPI_IN_PLACE)
-                    scorep_sent = scorep_mpi_bytes(recvcounts[scorep_shape.rank], recvtype);
-                else
-                    scorep_sent = scorep_mpi_bytes(sendcount, sendtype);
-            }
-            if (scorep_shape.is_root) {
-                for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++)
-                    scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtype);
-            }
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_GATHERV, .comm = comm, .root = root,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = recvbuf == MPI_IN_PLACE,
+                .sendcount = sendcount, .recvcount = 0,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_GATHERV, scorep_comm_id, scorep_shape.root, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_GATHERV, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -1439,14 +1591,19 @@ int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     scorep_result = PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_in_place ? scorep_mpi_bytes(recvcount, recvtype)
-                                          : scorep_mpi_bytes(sendcount, sendtype);
-            scorep_received = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(recvcount, recvtype);
-            scorep_mpi_collective_end(SCOREP_COLL_ALLGATHER, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLGATHER, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLGATHER, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1472,14 +1629,19 @@ int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
     scorep_result = PMPI_Iallgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_in_place ? scorep_mpi_bytes(recvcount, recvtype)
-                                          : scorep_mpi_bytes(sendcount, sendtype);
-            scorep_received = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(recvcount, recvtype);
-            scorep_mpi_collective_end(SCOREP_COLL_ALLGATHER, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLGATHER, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLGATHER, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1505,15 +1667,19 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     scorep_result = PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++)
-                scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtype);
-            scorep_sent = scorep_in_place ? scorep_mpi_bytes(recvcounts[scorep_shape.rank], recvtype)
-                                          : scorep_mpi_bytes(sendcount, sendtype);
-            scorep_mpi_collective_end(SCOREP_COLL_ALLGATHERV, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLGATHERV, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = 0,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLGATHERV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1539,15 +1705,19 @@ int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
     scorep_result = PMPI_Iallgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++)
-                scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtype);
-            scorep_sent = scorep_in_place ? scorep_mpi_bytes(recvcounts[scorep_shape.rank], recvtype)
-                                          : scorep_mpi_bytes(sendcount, sendtype);
-            scorep_mpi_collective_end(SCOREP_COLL_ALLGATHERV, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLGATHERV, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = 0,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLGATHERV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1573,10 +1743,19 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
     scorep_result = PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
     if (scorep_measuring) {
         {
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_received = scorep_mpi_bytes(count, datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_ALLREDUCE, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLREDUCE, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = count, .recvcount = count,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLREDUCE, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1602,10 +1781,19 @@ int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
     scorep_result = PMPI_Iallreduce_c(sendbuf, recvbuf, count, datatype, op, comm, request);
     if (scorep_measuring) {
         {
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_received = scorep_mpi_bytes(count, datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_ALLREDUCE, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLREDUCE, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = count, .recvcount = count,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLREDUCE, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1631,14 +1819,19 @@ int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     scorep_result = PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_received = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(recvcount, recvtype);
-            scorep_sent = scorep_in_place ? scorep_received
-                                          : (uint64_t)scorep_shape.peers * scorep_mpi_bytes(sendcount, sendtype);
-            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALL, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLTOALL, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALL, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1664,14 +1857,19 @@ int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
     scorep_result = PMPI_Ialltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_received = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(recvcount, recvtype);
-            scorep_sent = scorep_in_place ? scorep_received
-                                          : (uint64_t)scorep_shape.peers * scorep_mpi_bytes(sendcount, sendtype);
-            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALL, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLTOALL, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALL, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1697,18 +1895,19 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
     scorep_result = PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++) {
-                scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtype);
-                if (!scorep_in_place)
-                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtype);
-            }
-            if (scorep_in_place)
-                scorep_sent = scorep_received;
-            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALLV, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLTOALLV, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = sendcounts, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALLV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1734,18 +1933,19 @@ int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
     scorep_result = PMPI_Ialltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++) {
-                scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtype);
-                if (!scorep_in_place)
-                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtype);
-            }
-            if (scorep_in_place)
-                scorep_sent = scorep_received;
-            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALLV, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLTOALLV, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = sendcounts, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALLV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1771,18 +1971,19 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
     scorep_result = PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++) {
-                scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtypes[scorep_i]);
-                if (!scorep_in_place)
-                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtypes[scorep_i]);
-            }
-            if (scorep_in_place)
-                scorep_sent = scorep_received;
-            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALLW, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLTOALLW, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = MPI_DATATYPE_NULL, .recvtype = MPI_DATATYPE_NULL,
+                .sendcounts = sendcounts, .recvcounts = recvcounts,
+                .sendtypes = sendtypes, .recvtypes = recvtypes,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALLW, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1808,18 +2009,19 @@ int MPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
     scorep_result = PMPI_Ialltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            const int scorep_in_place = sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++) {
-                scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtypes[scorep_i]);
-                if (!scorep_in_place)
-                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtypes[scorep_i]);
-            }
-            if (scorep_in_place)
-                scorep_sent = scorep_received;
-            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALLW, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLTOALLW, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = MPI_DATATYPE_NULL, .recvtype = MPI_DATATYPE_NULL,
+                .sendcounts = sendcounts, .recvcounts = recvcounts,
+                .sendtypes = sendtypes, .recvtypes = recvtypes,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALLW, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1870,14 +2072,19 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
     scorep_result = PMPI_Ibcast(buffer, count, datatype, root, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.is_root)
-                scorep_sent = scorep_mpi_bytes(count, datatype);
-            else if (scorep_shape.takes_part)
-                scorep_received = scorep_mpi_bytes(count, datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_BCAST, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_BCAST, .comm = comm, .root = root,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = count, .recvcount = count,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_BCAST, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1903,14 +2110,19 @@ int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
     scorep_result = PMPI_Ibcast_c(buffer, count, datatype, root, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.is_root)
-                scorep_sent = scorep_mpi_bytes(count, datatype);
-            else if (scorep_shape.takes_part)
-                scorep_received = scorep_mpi_bytes(count, datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_BCAST, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_BCAST, .comm = comm, .root = root,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = count, .recvcount = count,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_BCAST, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1936,10 +2148,19 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     scorep_result = PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request);
     if (scorep_measuring) {
         {
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_received = scorep_mpi_bytes(count, datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_EXSCAN, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_EXSCAN, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = count, .recvcount = count,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_EXSCAN, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1965,10 +2186,19 @@ int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
     scorep_result = PMPI_Iexscan_c(sendbuf, recvbuf, count, datatype, op, comm, request);
     if (scorep_measuring) {
         {
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_received = scorep_mpi_bytes(count, datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_EXSCAN, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_EXSCAN, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = count, .recvcount = count,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_EXSCAN, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1994,19 +2224,19 @@ int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     scorep_result = PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (sendbuf == MPI_IN_PLACE)
-                    scorep_sent = scorep_mpi_bytes(recvcount, recvtype);
-                else
-                    scorep_sent = scorep_mpi_bytes(sendcount, sendtype);
-            }
-            if (scorep_shape.is_root) {
-                scorep_received = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(recvcount, recvtype);
-            }
-            scorep_mpi_collective_end(SCOREP_COLL_GATHER, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_GATHER, .comm = comm, .root = root,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = recvbuf == MPI_IN_PLACE,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_GATHER, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2032,19 +2262,19 @@ int MPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
     scorep_result = PMPI_Igather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (sendbuf == MPI_IN_PLACE)
-                    scorep_sent = scorep_mpi_bytes(recvcount, recvtype);
-                else
-                    scorep_sent = scorep_mpi_bytes(sendcount, sendtype);
-            }
-            if (scorep_shape.is_root) {
-                scorep_received = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(recvcount, recvtype);
-            }
-            scorep_mpi_collective_end(SCOREP_COLL_GATHER, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_GATHER, .comm = comm, .root = root,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = recvbuf == MPI_IN_PLACE,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_GATHER, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2070,20 +2300,19 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     scorep_result = PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (sendbuf == MPI_IN_PLACE)
-                    scorep_sent = scorep_mpi_bytes(recvcounts[scorep_shape.rank], recvtype);
-                else
-                    scorep_sent = scorep_mpi_bytes(sendcount, sendtype);
-            }
-            if (scorep_shape.is_root) {
-                for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++)
-                    scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtype);
-            }
-            scorep_mpi_collective_end(SCOREP_COLL_GATHERV, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_GATHERV, .comm = comm, .root = root,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = recvbuf == MPI_IN_PLACE,
+                .sendcount = sendcount, .recvcount = 0,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_GATHERV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2109,20 +2338,19 @@ int MPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
     scorep_result = PMPI_Igatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (sendbuf == MPI_IN_PLACE)
-                    scorep_sent = scorep_mpi_bytes(recvcounts[scorep_shape.rank], recvtype);
-                else
-                    scorep_sent = scorep_mpi_bytes(sendcount, sendtype);
-            }
-            if (scorep_shape.is_root) {
-                for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++)
-                    scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtype);
-            }
-            scorep_mpi_collective_end(SCOREP_COLL_GATHERV, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_GATHERV, .comm = comm, .root = root,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = recvbuf == MPI_IN_PLACE,
+                .sendcount = sendcount, .recvcount = 0,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_GATHERV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2147,12 +2375,19 @@ int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
     scorep_result = PMPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
-            scorep_received = (uint64_t)scorep_nbr.real_in * scorep_mpi_bytes(recvcount, recvtype);
-            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHER, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLGATHER, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHER, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2177,12 +2412,19 @@ int MPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
     scorep_result = PMPI_Ineighbor_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
-            scorep_received = (uint64_t)scorep_nbr.real_in * scorep_mpi_bytes(recvcount, recvtype);
-            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHER, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLGATHER, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHER, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2207,15 +2449,19 @@ int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
     scorep_result = PMPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
-            const uint64_t scorep_recv_size = scorep_mpi_bytes(1, recvtype);
-            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
-                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL && recvcounts[scorep_i] > 0)
-                    scorep_received += (uint64_t)recvcounts[scorep_i] * scorep_recv_size;
-            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHERV, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLGATHERV, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = 0,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHERV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2240,15 +2486,19 @@ int MPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Dat
     scorep_result = PMPI_Ineighbor_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
-            const uint64_t scorep_recv_size = scorep_mpi_bytes(1, recvtype);
-            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
-                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL && recvcounts[scorep_i] > 0)
-                    scorep_received += (uint64_t)recvcounts[scorep_i] * scorep_recv_size;
-            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHERV, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLGATHERV, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = 0,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHERV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2273,12 +2523,19 @@ int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
     scorep_result = PMPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
-            scorep_received = (uint64_t)scorep_nbr.real_in * scorep_mpi_bytes(recvcount, recvtype);
-            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALL, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLTOALL, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALL, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2303,12 +2560,19 @@ int MPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datat
     scorep_result = PMPI_Ineighbor_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
-            scorep_received = (uint64_t)scorep_nbr.real_in * scorep_mpi_bytes(recvcount, recvtype);
-            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALL, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLTOALL, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALL, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2333,18 +2597,19 @@ int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
     scorep_result = PMPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            const uint64_t scorep_send_size = scorep_mpi_bytes(1, sendtype);
-            const uint64_t scorep_recv_size = scorep_mpi_bytes(1, recvtype);
-            for (int scorep_i = 0; scorep_i < scorep_nbr.outdegree; scorep_i++)
-                if (scorep_nbr.destinations[scorep_i] != MPI_PROC_NULL && sendcounts[scorep_i] > 0)
-                    scorep_sent += (uint64_t)sendcounts[scorep_i] * scorep_send_size;
-            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
-                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL && recvcounts[scorep_i] > 0)
-                    scorep_received += (uint64_t)recvcounts[scorep_i] * scorep_recv_size;
-            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLV, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLTOALLV, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = sendcounts, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2369,18 +2634,19 @@ int MPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
     scorep_result = PMPI_Ineighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            const uint64_t scorep_send_size = scorep_mpi_bytes(1, sendtype);
-            const uint64_t scorep_recv_size = scorep_mpi_bytes(1, recvtype);
-            for (int scorep_i = 0; scorep_i < scorep_nbr.outdegree; scorep_i++)
-                if (scorep_nbr.destinations[scorep_i] != MPI_PROC_NULL && sendcounts[scorep_i] > 0)
-                    scorep_sent += (uint64_t)sendcounts[scorep_i] * scorep_send_size;
-            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
-                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL && recvcounts[scorep_i] > 0)
-                    scorep_received += (uint64_t)recvcounts[scorep_i] * scorep_recv_size;
-            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLV, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLTOALLV, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = sendcounts, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2405,16 +2671,19 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
     scorep_result = PMPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_nbr.outdegree; scorep_i++)
-                if (scorep_nbr.destinations[scorep_i] != MPI_PROC_NULL)
-                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtypes[scorep_i]);
-            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
-                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL)
-                    scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtypes[scorep_i]);
-            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLW, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLTOALLW, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = MPI_DATATYPE_NULL, .recvtype = MPI_DATATYPE_NULL,
+                .sendcounts = sendcounts, .recvcounts = recvcounts,
+                .sendtypes = sendtypes, .recvtypes = recvtypes,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLW, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2439,16 +2708,19 @@ int MPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
     scorep_result = PMPI_Ineighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_nbr.outdegree; scorep_i++)
-                if (scorep_nbr.destinations[scorep_i] != MPI_PROC_NULL)
-                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtypes[scorep_i]);
-            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
-                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL)
-                    scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtypes[scorep_i]);
-            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLW, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLTOALLW, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = MPI_DATATYPE_NULL, .recvtype = MPI_DATATYPE_NULL,
+                .sendcounts = sendcounts, .recvcounts = recvcounts,
+                .sendtypes = sendtypes, .recvtypes = recvtypes,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLW, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2474,14 +2746,19 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     scorep_result = PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root))
-                scorep_sent = scorep_mpi_bytes(count, datatype);
-            if (scorep_shape.is_root)
-                scorep_received = scorep_mpi_bytes(count, datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_REDUCE, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_REDUCE, .comm = comm, .root = root,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = recvbuf == MPI_IN_PLACE,
+                .sendcount = count, .recvcount = count,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_REDUCE, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2507,14 +2784,19 @@ int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
     scorep_result = PMPI_Ireduce_c(sendbuf, recvbuf, count, datatype, op, root, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root))
-                scorep_sent = scorep_mpi_bytes(count, datatype);
-            if (scorep_shape.is_root)
-                scorep_received = scorep_mpi_bytes(count, datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_REDUCE, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_REDUCE, .comm = comm, .root = root,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = recvbuf == MPI_IN_PLACE,
+                .sendcount = count, .recvcount = count,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_REDUCE, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2540,13 +2822,19 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
     scorep_result = PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.size; scorep_i++)
-                scorep_sent += scorep_mpi_bytes(recvcounts[scorep_i], datatype);
-            scorep_received = scorep_mpi_bytes(recvcounts[scorep_shape.rank], datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_REDUCE_SCATTER, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_REDUCE_SCATTER, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_REDUCE_SCATTER, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2572,13 +2860,19 @@ int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count re
     scorep_result = PMPI_Ireduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.size; scorep_i++)
-                scorep_sent += scorep_mpi_bytes(recvcounts[scorep_i], datatype);
-            scorep_received = scorep_mpi_bytes(recvcounts[scorep_shape.rank], datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_REDUCE_SCATTER, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_REDUCE_SCATTER, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_REDUCE_SCATTER, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2604,12 +2898,19 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     scorep_result = PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_received = scorep_mpi_bytes(recvcount, datatype);
-            scorep_sent = (uint64_t)scorep_shape.size * scorep_received;
-            scorep_mpi_collective_end(SCOREP_COLL_REDUCE_SCATTER_BLOCK, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_REDUCE_SCATTER_BLOCK, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = recvcount,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_REDUCE_SCATTER_BLOCK, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2635,12 +2936,19 @@ int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count re
     scorep_result = PMPI_Ireduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_received = scorep_mpi_bytes(recvcount, datatype);
-            scorep_sent = (uint64_t)scorep_shape.size * scorep_received;
-            scorep_mpi_collective_end(SCOREP_COLL_REDUCE_SCATTER_BLOCK, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_REDUCE_SCATTER_BLOCK, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = recvcount,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_REDUCE_SCATTER_BLOCK, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2666,10 +2974,19 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
     scorep_result = PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request);
     if (scorep_measuring) {
         {
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_received = scorep_mpi_bytes(count, datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_SCAN, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_SCAN, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = count, .recvcount = count,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_SCAN, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2695,10 +3012,19 @@ int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatyp
     scorep_result = PMPI_Iscan_c(sendbuf, recvbuf, count, datatype, op, comm, request);
     if (scorep_measuring) {
         {
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_received = scorep_mpi_bytes(count, datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_SCAN, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_SCAN, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = count, .recvcount = count,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_SCAN, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2724,19 +3050,19 @@ int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     scorep_result = PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.is_root) {
-                scorep_sent = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(sendcount, sendtype);
-            }
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (scorep_shape.is_root && recvbuf == MPI_IN_PLACE)
-                    scorep_received = scorep_mpi_bytes(sendcount, sendtype);
-                else
-                    scorep_received = scorep_mpi_bytes(recvcount, recvtype);
-            }
-            scorep_mpi_collective_end(SCOREP_COLL_SCATTER, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_SCATTER, .comm = comm, .root = root,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = recvbuf == MPI_IN_PLACE,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_SCATTER, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2762,19 +3088,19 @@ int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
     scorep_result = PMPI_Iscatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.is_root) {
-                scorep_sent = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(sendcount, sendtype);
-            }
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (scorep_shape.is_root && recvbuf == MPI_IN_PLACE)
-                    scorep_received = scorep_mpi_bytes(sendcount, sendtype);
-                else
-                    scorep_received = scorep_mpi_bytes(recvcount, recvtype);
-            }
-            scorep_mpi_collective_end(SCOREP_COLL_SCATTER, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_SCATTER, .comm = comm, .root = root,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = recvbuf == MPI_IN_PLACE,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_SCATTER, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2800,20 +3126,19 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
     scorep_result = PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.is_root) {
-                for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++)
-                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtype);
-            }
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (scorep_shape.is_root && recvbuf == MPI_IN_PLACE)
-                    scorep_received = scorep_mpi_bytes(sendcounts[scorep_shape.rank], sendtype);
-                else
-                    scorep_received = scorep_mpi_bytes(recvcount, recvtype);
-            }
-            scorep_mpi_collective_end(SCOREP_COLL_SCATTERV, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_SCATTERV, .comm = comm, .root = root,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = recvbuf == MPI_IN_PLACE,
+                .sendcount = 0, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = sendcounts, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_SCATTERV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2839,20 +3164,19 @@ int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
     scorep_result = PMPI_Iscatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.is_root) {
-                for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++)
-                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtype);
-            }
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (scorep_shape.is_root && recvbuf == MPI_IN_PLACE)
-                    scorep_received = scorep_mpi_bytes(sendcounts[scorep_shape.rank], sendtype);
-                else
-                    scorep_received = scorep_mpi_bytes(recvcount, recvtype);
-            }
-            scorep_mpi_collective_end(SCOREP_COLL_SCATTERV, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_SCATTERV, .comm = comm, .root = root,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = recvbuf == MPI_IN_PLACE,
+                .sendcount = 0, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = sendcounts, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_SCATTERV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2877,12 +3201,19 @@ int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype send
     scorep_result = PMPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
-            scorep_received = (uint64_t)scorep_nbr.real_in * scorep_mpi_bytes(recvcount, recvtype);
-            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHER, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLGATHER, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHER, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2907,12 +3238,19 @@ int MPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datat
     scorep_result = PMPI_Neighbor_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
-            scorep_received = (uint64_t)scorep_nbr.real_in * scorep_mpi_bytes(recvcount, recvtype);
-            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHER, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLGATHER, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHER, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2937,12 +3275,19 @@ int MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype
     scorep_result = PMPI_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
-            scorep_received = (uint64_t)scorep_nbr.real_in * scorep_mpi_bytes(recvcount, recvtype);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLGATHER, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLGATHER, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLGATHER, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -2968,12 +3313,19 @@ int MPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_
     scorep_result = PMPI_Neighbor_allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
-            scorep_received = (uint64_t)scorep_nbr.real_in * scorep_mpi_bytes(recvcount, recvtype);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLGATHER, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLGATHER, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLGATHER, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -2999,15 +3351,19 @@ int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sen
     scorep_result = PMPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
-            const uint64_t scorep_recv_size = scorep_mpi_bytes(1, recvtype);
-            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
-                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL && recvcounts[scorep_i] > 0)
-                    scorep_received += (uint64_t)recvcounts[scorep_i] * scorep_recv_size;
-            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHERV, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLGATHERV, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = 0,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHERV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -3032,15 +3388,19 @@ int MPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
     scorep_result = PMPI_Neighbor_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
-            const uint64_t scorep_recv_size = scorep_mpi_bytes(1, recvtype);
-            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
-                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL && recvcounts[scorep_i] > 0)
-                    scorep_received += (uint64_t)recvcounts[scorep_i] * scorep_recv_size;
-            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHERV, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLGATHERV, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = 0,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHERV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -3065,15 +3425,19 @@ int MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatyp
     scorep_result = PMPI_Neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
-            const uint64_t scorep_recv_size = scorep_mpi_bytes(1, recvtype);
-            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
-                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL && recvcounts[scorep_i] > 0)
-                    scorep_received += (uint64_t)recvcounts[scorep_i] * scorep_recv_size;
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLGATHERV, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = 0,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLGATHERV, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLGATHERV, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -3099,15 +3463,19 @@ int MPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI
     scorep_result = PMPI_Neighbor_allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
-            const uint64_t scorep_recv_size = scorep_mpi_bytes(1, recvtype);
-            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
-                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL && recvcounts[scorep_i] > 0)
-                    scorep_received += (uint64_t)recvcounts[scorep_i] * scorep_recv_size;
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLGATHERV, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = 0,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLGATHERV, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLGATHERV, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -3133,12 +3501,19 @@ int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendt
     scorep_result = PMPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
-            scorep_received = (uint64_t)scorep_nbr.real_in * scorep_mpi_bytes(recvcount, recvtype);
-            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALL, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLTOALL, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALL, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -3163,12 +3538,19 @@ int MPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Dataty
     scorep_result = PMPI_Neighbor_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
-            scorep_received = (uint64_t)scorep_nbr.real_in * scorep_mpi_bytes(recvcount, recvtype);
-            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALL, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLTOALL, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALL, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -3193,12 +3575,19 @@ int MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype 
     scorep_result = PMPI_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
-            scorep_received = (uint64_t)scorep_nbr.real_in * scorep_mpi_bytes(recvcount, recvtype);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLTOALL, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLTOALL, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLTOALL, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -3224,12 +3613,19 @@ int MPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_D
     scorep_result = PMPI_Neighbor_alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(sendcount, sendtype);
-            scorep_received = (uint64_t)scorep_nbr.real_in * scorep_mpi_bytes(recvcount, recvtype);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLTOALL, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLTOALL, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLTOALL, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -3255,18 +3651,19 @@ int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const in
     scorep_result = PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            const uint64_t scorep_send_size = scorep_mpi_bytes(1, sendtype);
-            const uint64_t scorep_recv_size = scorep_mpi_bytes(1, recvtype);
-            for (int scorep_i = 0; scorep_i < scorep_nbr.outdegree; scorep_i++)
-                if (scorep_nbr.destinations[scorep_i] != MPI_PROC_NULL && sendcounts[scorep_i] > 0)
-                    scorep_sent += (uint64_t)sendcounts[scorep_i] * scorep_send_size;
-            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
-                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL && recvcounts[scorep_i] > 0)
-                    scorep_received += (uint64_t)recvcounts[scorep_i] * scorep_recv_size;
-            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLV, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLTOALLV, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = sendcounts, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -3291,18 +3688,19 @@ int MPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], 
     scorep_result = PMPI_Neighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            const uint64_t scorep_send_size = scorep_mpi_bytes(1, sendtype);
-            const uint64_t scorep_recv_size = scorep_mpi_bytes(1, recvtype);
-            for (int scorep_i = 0; scorep_i < scorep_nbr.outdegree; scorep_i++)
-                if (scorep_nbr.destinations[scorep_i] != MPI_PROC_NULL && sendcounts[scorep_i] > 0)
-                    scorep_sent += (uint64_t)sendcounts[scorep_i] * scorep_send_size;
-            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
-                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL && recvcounts[scorep_i] > 0)
-                    scorep_received += (uint64_t)recvcounts[scorep_i] * scorep_recv_size;
-            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLV, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLTOALLV, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = sendcounts, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -3327,18 +3725,19 @@ int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], con
     scorep_result = PMPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            const uint64_t scorep_send_size = scorep_mpi_bytes(1, sendtype);
-            const uint64_t scorep_recv_size = scorep_mpi_bytes(1, recvtype);
-            for (int scorep_i = 0; scorep_i < scorep_nbr.outdegree; scorep_i++)
-                if (scorep_nbr.destinations[scorep_i] != MPI_PROC_NULL && sendcounts[scorep_i] > 0)
-                    scorep_sent += (uint64_t)sendcounts[scorep_i] * scorep_send_size;
-            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
-                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL && recvcounts[scorep_i] > 0)
-                    scorep_received += (uint64_t)recvcounts[scorep_i] * scorep_recv_size;
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLTOALLV, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = sendcounts, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLTOALLV, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLTOALLV, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -3364,18 +3763,19 @@ int MPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcount
     scorep_result = PMPI_Neighbor_alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            const uint64_t scorep_send_size = scorep_mpi_bytes(1, sendtype);
-            const uint64_t scorep_recv_size = scorep_mpi_bytes(1, recvtype);
-            for (int scorep_i = 0; scorep_i < scorep_nbr.outdegree; scorep_i++)
-                if (scorep_nbr.destinations[scorep_i] != MPI_PROC_NULL && sendcounts[scorep_i] > 0)
-                    scorep_sent += (uint64_t)sendcounts[scorep_i] * scorep_send_size;
-            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
-                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL && recvcounts[scorep_i] > 0)
-                    scorep_received += (uint64_t)recvcounts[scorep_i] * scorep_recv_size;
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLTOALLV, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = sendcounts, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLTOALLV, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLTOALLV, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -3401,16 +3801,19 @@ int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MP
     scorep_result = PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_nbr.outdegree; scorep_i++)
-                if (scorep_nbr.destinations[scorep_i] != MPI_PROC_NULL)
-                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtypes[scorep_i]);
-            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
-                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL)
-                    scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtypes[scorep_i]);
-            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLW, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLTOALLW, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = MPI_DATATYPE_NULL, .recvtype = MPI_DATATYPE_NULL,
+                .sendcounts = sendcounts, .recvcounts = recvcounts,
+                .sendtypes = sendtypes, .recvtypes = recvtypes,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLW, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -3435,16 +3838,19 @@ int MPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], 
     scorep_result = PMPI_Neighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_nbr.outdegree; scorep_i++)
-                if (scorep_nbr.destinations[scorep_i] != MPI_PROC_NULL)
-                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtypes[scorep_i]);
-            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
-                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL)
-                    scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtypes[scorep_i]);
-            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLW, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLTOALLW, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = MPI_DATATYPE_NULL, .recvtype = MPI_DATATYPE_NULL,
+                .sendcounts = sendcounts, .recvcounts = recvcounts,
+                .sendtypes = sendtypes, .recvtypes = recvtypes,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLW, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -3469,16 +3875,19 @@ int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], con
     scorep_result = PMPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_nbr.outdegree; scorep_i++)
-                if (scorep_nbr.destinations[scorep_i] != MPI_PROC_NULL)
-                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtypes[scorep_i]);
-            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
-                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL)
-                    scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtypes[scorep_i]);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLTOALLW, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = MPI_DATATYPE_NULL, .recvtype = MPI_DATATYPE_NULL,
+                .sendcounts = sendcounts, .recvcounts = recvcounts,
+                .sendtypes = sendtypes, .recvtypes = recvtypes,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLTOALLW, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLTOALLW, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -3504,16 +3913,19 @@ int MPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcount
     scorep_result = PMPI_Neighbor_alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_nbr.outdegree; scorep_i++)
-                if (scorep_nbr.destinations[scorep_i] != MPI_PROC_NULL)
-                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtypes[scorep_i]);
-            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
-                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL)
-                    scorep_received += scorep_mpi_bytes(recvcounts[scorep_i], recvtypes[scorep_i]);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLTOALLW, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = MPI_DATATYPE_NULL, .recvtype = MPI_DATATYPE_NULL,
+                .sendcounts = sendcounts, .recvcounts = recvcounts,
+                .sendtypes = sendtypes, .recvtypes = recvtypes,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLTOALLW, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLTOALLW, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -3620,14 +4032,19 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
     scorep_result = PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root))
-                scorep_sent = scorep_mpi_bytes(count, datatype);
-            if (scorep_shape.is_root)
-                scorep_received = scorep_mpi_bytes(count, datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_REDUCE, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_REDUCE, .comm = comm, .root = root,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = recvbuf == MPI_IN_PLACE,
+                .sendcount = count, .recvcount = count,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_REDUCE, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -3653,14 +4070,19 @@ int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
     scorep_result = PMPI_Reduce_c(sendbuf, recvbuf, count, datatype, op, root, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root))
-                scorep_sent = scorep_mpi_bytes(count, datatype);
-            if (scorep_shape.is_root)
-                scorep_received = scorep_mpi_bytes(count, datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_REDUCE, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_REDUCE, .comm = comm, .root = root,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = recvbuf == MPI_IN_PLACE,
+                .sendcount = count, .recvcount = count,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_REDUCE, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -3685,14 +4107,19 @@ int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
     scorep_result = PMPI_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root))
-                scorep_sent = scorep_mpi_bytes(count, datatype);
-            if (scorep_shape.is_root)
-                scorep_received = scorep_mpi_bytes(count, datatype);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_REDUCE, .comm = comm, .root = root,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = recvbuf == MPI_IN_PLACE,
+                .sendcount = count, .recvcount = count,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_REDUCE, scorep_comm_id, scorep_shape.root, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_REDUCE, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -3718,14 +4145,19 @@ int MPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
     scorep_result = PMPI_Reduce_init_c(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root))
-                scorep_sent = scorep_mpi_bytes(count, datatype);
-            if (scorep_shape.is_root)
-                scorep_received = scorep_mpi_bytes(count, datatype);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_REDUCE, .comm = comm, .root = root,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = recvbuf == MPI_IN_PLACE,
+                .sendcount = count, .recvcount = count,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_REDUCE, scorep_comm_id, scorep_shape.root, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_REDUCE, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -3792,13 +4224,19 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
     scorep_result = PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.size; scorep_i++)
-                scorep_sent += scorep_mpi_bytes(recvcounts[scorep_i], datatype);
-            scorep_received = scorep_mpi_bytes(recvcounts[scorep_shape.rank], datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_REDUCE_SCATTER, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_REDUCE_SCATTER, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_REDUCE_SCATTER, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -3824,13 +4262,19 @@ int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count rec
     scorep_result = PMPI_Reduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.size; scorep_i++)
-                scorep_sent += scorep_mpi_bytes(recvcounts[scorep_i], datatype);
-            scorep_received = scorep_mpi_bytes(recvcounts[scorep_shape.rank], datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_REDUCE_SCATTER, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_REDUCE_SCATTER, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_REDUCE_SCATTER, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -3856,12 +4300,19 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, 
     scorep_result = PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_received = scorep_mpi_bytes(recvcount, datatype);
-            scorep_sent = (uint64_t)scorep_shape.size * scorep_received;
-            scorep_mpi_collective_end(SCOREP_COLL_REDUCE_SCATTER_BLOCK, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_REDUCE_SCATTER_BLOCK, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = recvcount,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_REDUCE_SCATTER_BLOCK, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -3887,12 +4338,19 @@ int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count rec
     scorep_result = PMPI_Reduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_received = scorep_mpi_bytes(recvcount, datatype);
-            scorep_sent = (uint64_t)scorep_shape.size * scorep_received;
-            scorep_mpi_collective_end(SCOREP_COLL_REDUCE_SCATTER_BLOCK, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_REDUCE_SCATTER_BLOCK, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = recvcount,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_REDUCE_SCATTER_BLOCK, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -3917,12 +4375,19 @@ int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvco
     scorep_result = PMPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_received = scorep_mpi_bytes(recvcount, datatype);
-            scorep_sent = (uint64_t)scorep_shape.size * scorep_received;
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_REDUCE_SCATTER_BLOCK, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = recvcount,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_REDUCE_SCATTER_BLOCK, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_REDUCE_SCATTER_BLOCK, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -3948,12 +4413,19 @@ int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Coun
     scorep_result = PMPI_Reduce_scatter_block_init_c(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_received = scorep_mpi_bytes(recvcount, datatype);
-            scorep_sent = (uint64_t)scorep_shape.size * scorep_received;
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_REDUCE_SCATTER_BLOCK, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = recvcount,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_REDUCE_SCATTER_BLOCK, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_REDUCE_SCATTER_BLOCK, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -3979,13 +4451,19 @@ int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvco
     scorep_result = PMPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.size; scorep_i++)
-                scorep_sent += scorep_mpi_bytes(recvcounts[scorep_i], datatype);
-            scorep_received = scorep_mpi_bytes(recvcounts[scorep_shape.rank], datatype);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_REDUCE_SCATTER, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_REDUCE_SCATTER, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_REDUCE_SCATTER, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -4011,13 +4489,19 @@ int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Coun
     scorep_result = PMPI_Reduce_scatter_init_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, MPI_PROC_NULL);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.size; scorep_i++)
-                scorep_sent += scorep_mpi_bytes(recvcounts[scorep_i], datatype);
-            scorep_received = scorep_mpi_bytes(recvcounts[scorep_shape.rank], datatype);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_REDUCE_SCATTER, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_REDUCE_SCATTER, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_REDUCE_SCATTER, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -4044,10 +4528,19 @@ int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatyp
     scorep_result = PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
     if (scorep_measuring) {
         {
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_received = scorep_mpi_bytes(count, datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_SCAN, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_SCAN, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = count, .recvcount = count,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_SCAN, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -4073,10 +4566,19 @@ int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype
     scorep_result = PMPI_Scan_c(sendbuf, recvbuf, count, datatype, op, comm);
     if (scorep_measuring) {
         {
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_received = scorep_mpi_bytes(count, datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_SCAN, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_SCAN, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = count, .recvcount = count,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_SCAN, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -4101,10 +4603,19 @@ int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
     scorep_result = PMPI_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     if (scorep_measuring) {
         {
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_received = scorep_mpi_bytes(count, datatype);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_SCAN, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = count, .recvcount = count,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_SCAN, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_SCAN, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -4130,10 +4641,19 @@ int MPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
     scorep_result = PMPI_Scan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     if (scorep_measuring) {
         {
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_received = scorep_mpi_bytes(count, datatype);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_SCAN, .comm = comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = count, .recvcount = count,
+                .sendtype = datatype, .recvtype = datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_SCAN, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_SCAN, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -4160,19 +4680,19 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     scorep_result = PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.is_root) {
-                scorep_sent = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(sendcount, sendtype);
-            }
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (scorep_shape.is_root && recvbuf == MPI_IN_PLACE)
-                    scorep_received = scorep_mpi_bytes(sendcount, sendtype);
-                else
-                    scorep_received = scorep_mpi_bytes(recvcount, recvtype);
-            }
-            scorep_mpi_collective_end(SCOREP_COLL_SCATTER, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_SCATTER, .comm = comm, .root = root,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = recvbuf == MPI_IN_PLACE,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_SCATTER, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -4198,19 +4718,19 @@ int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
     scorep_result = PMPI_Scatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.is_root) {
-                scorep_sent = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(sendcount, sendtype);
-            }
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (scorep_shape.is_root && recvbuf == MPI_IN_PLACE)
-                    scorep_received = scorep_mpi_bytes(sendcount, sendtype);
-                else
-                    scorep_received = scorep_mpi_bytes(recvcount, recvtype);
-            }
-            scorep_mpi_collective_end(SCOREP_COLL_SCATTER, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_SCATTER, .comm = comm, .root = root,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = recvbuf == MPI_IN_PLACE,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_SCATTER, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -4235,19 +4755,19 @@ int MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     scorep_result = PMPI_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.is_root) {
-                scorep_sent = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(sendcount, sendtype);
-            }
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (scorep_shape.is_root && recvbuf == MPI_IN_PLACE)
-                    scorep_received = scorep_mpi_bytes(sendcount, sendtype);
-                else
-                    scorep_received = scorep_mpi_bytes(recvcount, recvtype);
-            }
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_SCATTER, .comm = comm, .root = root,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = recvbuf == MPI_IN_PLACE,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_SCATTER, scorep_comm_id, scorep_shape.root, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_SCATTER, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -4273,19 +4793,19 @@ int MPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
     scorep_result = PMPI_Scatter_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.is_root) {
-                scorep_sent = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(sendcount, sendtype);
-            }
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (scorep_shape.is_root && recvbuf == MPI_IN_PLACE)
-                    scorep_received = scorep_mpi_bytes(sendcount, sendtype);
-                else
-                    scorep_received = scorep_mpi_bytes(recvcount, recvtype);
-            }
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_SCATTER, .comm = comm, .root = root,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = recvbuf == MPI_IN_PLACE,
+                .sendcount = sendcount, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_SCATTER, scorep_comm_id, scorep_shape.root, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_SCATTER, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -4312,20 +4832,19 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[]
     scorep_result = PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.is_root) {
-                for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++)
-                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtype);
-            }
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (scorep_shape.is_root && recvbuf == MPI_IN_PLACE)
-                    scorep_received = scorep_mpi_bytes(sendcounts[scorep_shape.rank], sendtype);
-                else
-                    scorep_received = scorep_mpi_bytes(recvcount, recvtype);
-            }
-            scorep_mpi_collective_end(SCOREP_COLL_SCATTERV, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_SCATTERV, .comm = comm, .root = root,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = recvbuf == MPI_IN_PLACE,
+                .sendcount = 0, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = sendcounts, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_SCATTERV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -4351,20 +4870,19 @@ int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_
     scorep_result = PMPI_Scatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.is_root) {
-                for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++)
-                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtype);
-            }
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (scorep_shape.is_root && recvbuf == MPI_IN_PLACE)
-                    scorep_received = scorep_mpi_bytes(sendcounts[scorep_shape.rank], sendtype);
-                else
-                    scorep_received = scorep_mpi_bytes(recvcount, recvtype);
-            }
-            scorep_mpi_collective_end(SCOREP_COLL_SCATTERV, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_SCATTERV, .comm = comm, .root = root,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = recvbuf == MPI_IN_PLACE,
+                .sendcount = 0, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = sendcounts, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_SCATTERV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -4389,20 +4907,19 @@ int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int dis
     scorep_result = PMPI_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.is_root) {
-                for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++)
-                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtype);
-            }
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (scorep_shape.is_root && recvbuf == MPI_IN_PLACE)
-                    scorep_received = scorep_mpi_bytes(sendcounts[scorep_shape.rank], sendtype);
-                else
-                    scorep_received = scorep_mpi_bytes(recvcount, recvtype);
-            }
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_SCATTERV, .comm = comm, .root = root,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = recvbuf == MPI_IN_PLACE,
+                .sendcount = 0, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = sendcounts, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_SCATTERV, scorep_comm_id, scorep_shape.root, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_SCATTERV, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);
@@ -4428,20 +4945,19 @@ int MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const
     scorep_result = PMPI_Scatterv_init_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(comm, root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.is_root) {
-                for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++)
-                    scorep_sent += scorep_mpi_bytes(sendcounts[scorep_i], sendtype);
-            }
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (scorep_shape.is_root && recvbuf == MPI_IN_PLACE)
-                    scorep_received = scorep_mpi_bytes(sendcounts[scorep_shape.rank], sendtype);
-                else
-                    scorep_received = scorep_mpi_bytes(recvcount, recvtype);
-            }
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_SCATTERV, .comm = comm, .root = root,
+                .send_in_place = sendbuf == MPI_IN_PLACE,
+                .recv_in_place = recvbuf == MPI_IN_PLACE,
+                .sendcount = 0, .recvcount = recvcount,
+                .sendtype = sendtype, .recvtype = recvtype,
+                .sendcounts = sendcounts, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 1, .fortran_types = 0
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_SCATTERV, scorep_comm_id, scorep_shape.root, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_SCATTERV, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*request));
         }
         scorep_exit(scorep_region_id);

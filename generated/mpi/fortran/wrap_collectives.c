@@ -16,10 +16,10 @@ static void scorep_mpif_MPI_Allgather(void* sendbuf, MPI_Fint* sendcount, MPI_Fi
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int scorep_f_recvcount;
-    MPI_Datatype scorep_f_recvtype;
     int scorep_f_sendcount;
+    int scorep_f_recvcount;
     MPI_Datatype scorep_f_sendtype;
+    MPI_Datatype scorep_f_recvtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
@@ -28,10 +28,10 @@ static void scorep_mpif_MPI_Allgather(void* sendbuf, MPI_Fint* sendcount, MPI_Fi
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_recvcount = (int)*recvcount;
-        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_f_sendcount = (int)*sendcount;
+        scorep_f_recvcount = (int)*recvcount;
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
+        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
@@ -39,14 +39,19 @@ static void scorep_mpif_MPI_Allgather(void* sendbuf, MPI_Fint* sendcount, MPI_Fi
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, MPI_PROC_NULL);
-            const int scorep_in_place = scorep_f_sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_in_place ? scorep_mpi_bytes(scorep_f_recvcount, scorep_f_recvtype)
-                                          : scorep_mpi_bytes(scorep_f_sendcount, scorep_f_sendtype);
-            scorep_received = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(scorep_f_recvcount, scorep_f_recvtype);
-            scorep_mpi_collective_end(SCOREP_COLL_ALLGATHER, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLGATHER, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = scorep_f_sendcount, .recvcount = scorep_f_recvcount,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLGATHER, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -65,10 +70,10 @@ static void scorep_mpif_MPI_Allgather_init(void* sendbuf, MPI_Fint* sendcount, M
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int scorep_f_recvcount;
-    MPI_Datatype scorep_f_recvtype;
     int scorep_f_sendcount;
+    int scorep_f_recvcount;
     MPI_Datatype scorep_f_sendtype;
+    MPI_Datatype scorep_f_recvtype;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -78,10 +83,10 @@ static void scorep_mpif_MPI_Allgather_init(void* sendbuf, MPI_Fint* sendcount, M
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_recvcount = (int)*recvcount;
-        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_f_sendcount = (int)*sendcount;
+        scorep_f_recvcount = (int)*recvcount;
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
+        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierror);
@@ -89,14 +94,19 @@ static void scorep_mpif_MPI_Allgather_init(void* sendbuf, MPI_Fint* sendcount, M
     if (scorep_measuring) {
         scorep_f_request = MPI_Request_f2c(*request);
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, MPI_PROC_NULL);
-            const int scorep_in_place = scorep_f_sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_in_place ? scorep_mpi_bytes(scorep_f_recvcount, scorep_f_recvtype)
-                                          : scorep_mpi_bytes(scorep_f_sendcount, scorep_f_sendtype);
-            scorep_received = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(scorep_f_recvcount, scorep_f_recvtype);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLGATHER, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = scorep_f_sendcount, .recvcount = scorep_f_recvcount,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_ALLGATHER, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_ALLGATHER, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*(&scorep_f_request)));
         }
         scorep_exit(scorep_region_id);
@@ -116,10 +126,10 @@ static void scorep_mpif_MPI_Allgatherv(void* sendbuf, MPI_Fint* sendcount, MPI_F
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int* scorep_f_recvcounts = (int*)recvcounts;
-    MPI_Datatype scorep_f_recvtype;
     int scorep_f_sendcount;
     MPI_Datatype scorep_f_sendtype;
+    MPI_Datatype scorep_f_recvtype;
+    int* scorep_f_recvcounts = (int*)recvcounts;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
@@ -128,9 +138,9 @@ static void scorep_mpif_MPI_Allgatherv(void* sendbuf, MPI_Fint* sendcount, MPI_F
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_f_sendcount = (int)*sendcount;
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
+        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
@@ -138,15 +148,19 @@ static void scorep_mpif_MPI_Allgatherv(void* sendbuf, MPI_Fint* sendcount, MPI_F
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, MPI_PROC_NULL);
-            const int scorep_in_place = scorep_f_sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++)
-                scorep_received += scorep_mpi_bytes(scorep_f_recvcounts[scorep_i], scorep_f_recvtype);
-            scorep_sent = scorep_in_place ? scorep_mpi_bytes(scorep_f_recvcounts[scorep_shape.rank], scorep_f_recvtype)
-                                          : scorep_mpi_bytes(scorep_f_sendcount, scorep_f_sendtype);
-            scorep_mpi_collective_end(SCOREP_COLL_ALLGATHERV, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLGATHERV, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = scorep_f_sendcount, .recvcount = 0,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = NULL, .recvcounts = scorep_f_recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLGATHERV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -165,10 +179,10 @@ static void scorep_mpif_MPI_Allgatherv_init(void* sendbuf, MPI_Fint* sendcount, 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int* scorep_f_recvcounts = (int*)recvcounts;
-    MPI_Datatype scorep_f_recvtype;
     int scorep_f_sendcount;
     MPI_Datatype scorep_f_sendtype;
+    MPI_Datatype scorep_f_recvtype;
+    int* scorep_f_recvcounts = (int*)recvcounts;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -178,9 +192,9 @@ static void scorep_mpif_MPI_Allgatherv_init(void* sendbuf, MPI_Fint* sendcount, 
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_f_sendcount = (int)*sendcount;
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
+        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request, ierror);
@@ -188,15 +202,19 @@ static void scorep_mpif_MPI_Allgatherv_init(void* sendbuf, MPI_Fint* sendcount, 
     if (scorep_measuring) {
         scorep_f_request = MPI_Request_f2c(*request);
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, MPI_PROC_NULL);
-            const int scorep_in_place = scorep_f_sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++)
-                scorep_received += scorep_mpi_bytes(scorep_f_recvcounts[scorep_i], scorep_f_recvtype);
-            scorep_sent = scorep_in_place ? scorep_mpi_bytes(scorep_f_recvcounts[scorep_shape.rank], scorep_f_recvtype)
-                                          : scorep_mpi_bytes(scorep_f_sendcount, scorep_f_sendtype);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLGATHERV, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = scorep_f_sendcount, .recvcount = 0,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = NULL, .recvcounts = scorep_f_recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_ALLGATHERV, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_ALLGATHERV, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*(&scorep_f_request)));
         }
         scorep_exit(scorep_region_id);
@@ -214,6 +232,8 @@ static void scorep_mpif_MPI_Allreduce(void* sendbuf, void* recvbuf, MPI_Fint* co
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    MPI_Comm scorep_f_comm;
+    void* scorep_f_sendbuf = NULL;
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
@@ -221,6 +241,9 @@ static void scorep_mpif_MPI_Allreduce(void* sendbuf, void* recvbuf, MPI_Fint* co
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(17);
         scorep_enter(scorep_region_id);
+        scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
+            : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
@@ -230,10 +253,19 @@ static void scorep_mpif_MPI_Allreduce(void* sendbuf, void* recvbuf, MPI_Fint* co
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_received = scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_ALLREDUCE, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLREDUCE, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = scorep_f_count, .recvcount = scorep_f_count,
+                .sendtype = scorep_f_datatype, .recvtype = scorep_f_datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLREDUCE, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -250,6 +282,8 @@ static void scorep_mpif_MPI_Allreduce_init(void* sendbuf, void* recvbuf, MPI_Fin
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    MPI_Comm scorep_f_comm;
+    void* scorep_f_sendbuf = NULL;
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     MPI_Request scorep_f_request;
@@ -258,6 +292,9 @@ static void scorep_mpif_MPI_Allreduce_init(void* sendbuf, void* recvbuf, MPI_Fin
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(18);
         scorep_enter(scorep_region_id);
+        scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
+            : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
@@ -267,10 +304,19 @@ static void scorep_mpif_MPI_Allreduce_init(void* sendbuf, void* recvbuf, MPI_Fin
     if (scorep_measuring) {
         scorep_f_request = MPI_Request_f2c(*request);
         {
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_received = scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLREDUCE, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = scorep_f_count, .recvcount = scorep_f_count,
+                .sendtype = scorep_f_datatype, .recvtype = scorep_f_datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_ALLREDUCE, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_ALLREDUCE, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*(&scorep_f_request)));
         }
         scorep_exit(scorep_region_id);
@@ -290,10 +336,10 @@ static void scorep_mpif_MPI_Alltoall(void* sendbuf, MPI_Fint* sendcount, MPI_Fin
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int scorep_f_recvcount;
-    MPI_Datatype scorep_f_recvtype;
     int scorep_f_sendcount;
+    int scorep_f_recvcount;
     MPI_Datatype scorep_f_sendtype;
+    MPI_Datatype scorep_f_recvtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
@@ -302,10 +348,10 @@ static void scorep_mpif_MPI_Alltoall(void* sendbuf, MPI_Fint* sendcount, MPI_Fin
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_recvcount = (int)*recvcount;
-        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_f_sendcount = (int)*sendcount;
+        scorep_f_recvcount = (int)*recvcount;
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
+        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
@@ -313,14 +359,19 @@ static void scorep_mpif_MPI_Alltoall(void* sendbuf, MPI_Fint* sendcount, MPI_Fin
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, MPI_PROC_NULL);
-            const int scorep_in_place = scorep_f_sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_received = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(scorep_f_recvcount, scorep_f_recvtype);
-            scorep_sent = scorep_in_place ? scorep_received
-                                          : (uint64_t)scorep_shape.peers * scorep_mpi_bytes(scorep_f_sendcount, scorep_f_sendtype);
-            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALL, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLTOALL, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = scorep_f_sendcount, .recvcount = scorep_f_recvcount,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALL, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -339,10 +390,10 @@ static void scorep_mpif_MPI_Alltoall_init(void* sendbuf, MPI_Fint* sendcount, MP
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int scorep_f_recvcount;
-    MPI_Datatype scorep_f_recvtype;
     int scorep_f_sendcount;
+    int scorep_f_recvcount;
     MPI_Datatype scorep_f_sendtype;
+    MPI_Datatype scorep_f_recvtype;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -352,10 +403,10 @@ static void scorep_mpif_MPI_Alltoall_init(void* sendbuf, MPI_Fint* sendcount, MP
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_recvcount = (int)*recvcount;
-        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_f_sendcount = (int)*sendcount;
+        scorep_f_recvcount = (int)*recvcount;
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
+        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierror);
@@ -363,14 +414,19 @@ static void scorep_mpif_MPI_Alltoall_init(void* sendbuf, MPI_Fint* sendcount, MP
     if (scorep_measuring) {
         scorep_f_request = MPI_Request_f2c(*request);
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, MPI_PROC_NULL);
-            const int scorep_in_place = scorep_f_sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_received = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(scorep_f_recvcount, scorep_f_recvtype);
-            scorep_sent = scorep_in_place ? scorep_received
-                                          : (uint64_t)scorep_shape.peers * scorep_mpi_bytes(scorep_f_sendcount, scorep_f_sendtype);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLTOALL, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = scorep_f_sendcount, .recvcount = scorep_f_recvcount,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_ALLTOALL, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_ALLTOALL, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*(&scorep_f_request)));
         }
         scorep_exit(scorep_region_id);
@@ -390,10 +446,10 @@ static void scorep_mpif_MPI_Alltoallv(void* sendbuf, MPI_Fint* sendcounts, MPI_F
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int* scorep_f_recvcounts = (int*)recvcounts;
+    MPI_Datatype scorep_f_sendtype;
     MPI_Datatype scorep_f_recvtype;
     int* scorep_f_sendcounts = (int*)sendcounts;
-    MPI_Datatype scorep_f_sendtype;
+    int* scorep_f_recvcounts = (int*)recvcounts;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
@@ -402,8 +458,8 @@ static void scorep_mpif_MPI_Alltoallv(void* sendbuf, MPI_Fint* sendcounts, MPI_F
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
+        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
@@ -411,18 +467,19 @@ static void scorep_mpif_MPI_Alltoallv(void* sendbuf, MPI_Fint* sendcounts, MPI_F
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, MPI_PROC_NULL);
-            const int scorep_in_place = scorep_f_sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++) {
-                scorep_received += scorep_mpi_bytes(scorep_f_recvcounts[scorep_i], scorep_f_recvtype);
-                if (!scorep_in_place)
-                    scorep_sent += scorep_mpi_bytes(scorep_f_sendcounts[scorep_i], scorep_f_sendtype);
-            }
-            if (scorep_in_place)
-                scorep_sent = scorep_received;
-            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALLV, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLTOALLV, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = scorep_f_sendcounts, .recvcounts = scorep_f_recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALLV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -441,10 +498,10 @@ static void scorep_mpif_MPI_Alltoallv_init(void* sendbuf, MPI_Fint* sendcounts, 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int* scorep_f_recvcounts = (int*)recvcounts;
+    MPI_Datatype scorep_f_sendtype;
     MPI_Datatype scorep_f_recvtype;
     int* scorep_f_sendcounts = (int*)sendcounts;
-    MPI_Datatype scorep_f_sendtype;
+    int* scorep_f_recvcounts = (int*)recvcounts;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -454,8 +511,8 @@ static void scorep_mpif_MPI_Alltoallv_init(void* sendbuf, MPI_Fint* sendcounts, 
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
+        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request, ierror);
@@ -463,18 +520,19 @@ static void scorep_mpif_MPI_Alltoallv_init(void* sendbuf, MPI_Fint* sendcounts, 
     if (scorep_measuring) {
         scorep_f_request = MPI_Request_f2c(*request);
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, MPI_PROC_NULL);
-            const int scorep_in_place = scorep_f_sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++) {
-                scorep_received += scorep_mpi_bytes(scorep_f_recvcounts[scorep_i], scorep_f_recvtype);
-                if (!scorep_in_place)
-                    scorep_sent += scorep_mpi_bytes(scorep_f_sendcounts[scorep_i], scorep_f_sendtype);
-            }
-            if (scorep_in_place)
-                scorep_sent = scorep_received;
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLTOALLV, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = scorep_f_sendcounts, .recvcounts = scorep_f_recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_ALLTOALLV, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_ALLTOALLV, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*(&scorep_f_request)));
         }
         scorep_exit(scorep_region_id);
@@ -494,10 +552,8 @@ static void scorep_mpif_MPI_Alltoallw(void* sendbuf, MPI_Fint* sendcounts, MPI_F
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int* scorep_f_recvcounts = (int*)recvcounts;
-    MPI_Datatype* scorep_f_recvtypes = NULL;
     int* scorep_f_sendcounts = (int*)sendcounts;
-    MPI_Datatype* scorep_f_sendtypes = NULL;
+    int* scorep_f_recvcounts = (int*)recvcounts;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
@@ -506,12 +562,6 @@ static void scorep_mpif_MPI_Alltoallw(void* sendbuf, MPI_Fint* sendcounts, MPI_F
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_recvtypes = scorep_mpif_scratch(0, scorep_mpif_type_array_length(*comm, 0, 1), sizeof *scorep_f_recvtypes);
-        for (int scorep_i = 0; scorep_i < scorep_mpif_type_array_length(*comm, 0, 1); scorep_i++)
-            scorep_f_recvtypes[scorep_i] = MPI_Type_f2c(recvtypes[scorep_i]);
-        scorep_f_sendtypes = scorep_mpif_scratch(1, scorep_mpif_type_array_length(*comm, 0, 0), sizeof *scorep_f_sendtypes);
-        for (int scorep_i = 0; scorep_i < scorep_mpif_type_array_length(*comm, 0, 0); scorep_i++)
-            scorep_f_sendtypes[scorep_i] = MPI_Type_f2c(sendtypes[scorep_i]);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
@@ -519,18 +569,19 @@ static void scorep_mpif_MPI_Alltoallw(void* sendbuf, MPI_Fint* sendcounts, MPI_F
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, MPI_PROC_NULL);
-            const int scorep_in_place = scorep_f_sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++) {
-                scorep_received += scorep_mpi_bytes(scorep_f_recvcounts[scorep_i], scorep_f_recvtypes[scorep_i]);
-                if (!scorep_in_place)
-                    scorep_sent += scorep_mpi_bytes(scorep_f_sendcounts[scorep_i], scorep_f_sendtypes[scorep_i]);
-            }
-            if (scorep_in_place)
-                scorep_sent = scorep_received;
-            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALLW, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLTOALLW, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = MPI_DATATYPE_NULL, .recvtype = MPI_DATATYPE_NULL,
+                .sendcounts = scorep_f_sendcounts, .recvcounts = scorep_f_recvcounts,
+                .sendtypes = sendtypes, .recvtypes = recvtypes,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALLW, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -549,10 +600,8 @@ static void scorep_mpif_MPI_Alltoallw_init(void* sendbuf, MPI_Fint* sendcounts, 
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int* scorep_f_recvcounts = (int*)recvcounts;
-    MPI_Datatype* scorep_f_recvtypes = NULL;
     int* scorep_f_sendcounts = (int*)sendcounts;
-    MPI_Datatype* scorep_f_sendtypes = NULL;
+    int* scorep_f_recvcounts = (int*)recvcounts;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -562,12 +611,6 @@ static void scorep_mpif_MPI_Alltoallw_init(void* sendbuf, MPI_Fint* sendcounts, 
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_recvtypes = scorep_mpif_scratch(0, scorep_mpif_type_array_length(*comm, 0, 1), sizeof *scorep_f_recvtypes);
-        for (int scorep_i = 0; scorep_i < scorep_mpif_type_array_length(*comm, 0, 1); scorep_i++)
-            scorep_f_recvtypes[scorep_i] = MPI_Type_f2c(recvtypes[scorep_i]);
-        scorep_f_sendtypes = scorep_mpif_scratch(1, scorep_mpif_type_array_length(*comm, 0, 0), sizeof *scorep_f_sendtypes);
-        for (int scorep_i = 0; scorep_i < scorep_mpif_type_array_length(*comm, 0, 0); scorep_i++)
-            scorep_f_sendtypes[scorep_i] = MPI_Type_f2c(sendtypes[scorep_i]);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request, ierror);
@@ -575,18 +618,19 @@ static void scorep_mpif_MPI_Alltoallw_init(void* sendbuf, MPI_Fint* sendcounts, 
     if (scorep_measuring) {
         scorep_f_request = MPI_Request_f2c(*request);
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, MPI_PROC_NULL);
-            const int scorep_in_place = scorep_f_sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++) {
-                scorep_received += scorep_mpi_bytes(scorep_f_recvcounts[scorep_i], scorep_f_recvtypes[scorep_i]);
-                if (!scorep_in_place)
-                    scorep_sent += scorep_mpi_bytes(scorep_f_sendcounts[scorep_i], scorep_f_sendtypes[scorep_i]);
-            }
-            if (scorep_in_place)
-                scorep_sent = scorep_received;
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLTOALLW, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = MPI_DATATYPE_NULL, .recvtype = MPI_DATATYPE_NULL,
+                .sendcounts = scorep_f_sendcounts, .recvcounts = scorep_f_recvcounts,
+                .sendtypes = sendtypes, .recvtypes = recvtypes,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_ALLTOALLW, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_ALLTOALLW, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*(&scorep_f_request)));
         }
         scorep_exit(scorep_region_id);
@@ -662,8 +706,8 @@ static void scorep_mpif_MPI_Bcast(void* buffer, MPI_Fint* count, MPI_Fint* datat
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
     int scorep_f_root;
+    MPI_Comm scorep_f_comm;
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
@@ -671,8 +715,8 @@ static void scorep_mpif_MPI_Bcast(void* buffer, MPI_Fint* count, MPI_Fint* datat
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(30);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_root = (int)*root;
+        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
@@ -682,14 +726,19 @@ static void scorep_mpif_MPI_Bcast(void* buffer, MPI_Fint* count, MPI_Fint* datat
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, scorep_f_root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.is_root)
-                scorep_sent = scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
-            else if (scorep_shape.takes_part)
-                scorep_received = scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_BCAST, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_BCAST, .comm = scorep_f_comm, .root = scorep_f_root,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = scorep_f_count, .recvcount = scorep_f_count,
+                .sendtype = scorep_f_datatype, .recvtype = scorep_f_datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_BCAST, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -706,8 +755,8 @@ static void scorep_mpif_MPI_Bcast_init(void* buffer, MPI_Fint* count, MPI_Fint* 
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
     int scorep_f_root;
+    MPI_Comm scorep_f_comm;
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     MPI_Request scorep_f_request;
@@ -716,8 +765,8 @@ static void scorep_mpif_MPI_Bcast_init(void* buffer, MPI_Fint* count, MPI_Fint* 
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(31);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_root = (int)*root;
+        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
@@ -727,14 +776,19 @@ static void scorep_mpif_MPI_Bcast_init(void* buffer, MPI_Fint* count, MPI_Fint* 
     if (scorep_measuring) {
         scorep_f_request = MPI_Request_f2c(*request);
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, scorep_f_root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.is_root)
-                scorep_sent = scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
-            else if (scorep_shape.takes_part)
-                scorep_received = scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_BCAST, .comm = scorep_f_comm, .root = scorep_f_root,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = scorep_f_count, .recvcount = scorep_f_count,
+                .sendtype = scorep_f_datatype, .recvtype = scorep_f_datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_BCAST, scorep_comm_id, scorep_shape.root, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_BCAST, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*(&scorep_f_request)));
         }
         scorep_exit(scorep_region_id);
@@ -752,6 +806,8 @@ static void scorep_mpif_MPI_Exscan(void* sendbuf, void* recvbuf, MPI_Fint* count
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    MPI_Comm scorep_f_comm;
+    void* scorep_f_sendbuf = NULL;
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
@@ -759,6 +815,9 @@ static void scorep_mpif_MPI_Exscan(void* sendbuf, void* recvbuf, MPI_Fint* count
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(101);
         scorep_enter(scorep_region_id);
+        scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
+            : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
@@ -768,10 +827,19 @@ static void scorep_mpif_MPI_Exscan(void* sendbuf, void* recvbuf, MPI_Fint* count
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_received = scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_EXSCAN, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_EXSCAN, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = scorep_f_count, .recvcount = scorep_f_count,
+                .sendtype = scorep_f_datatype, .recvtype = scorep_f_datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_EXSCAN, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -788,6 +856,8 @@ static void scorep_mpif_MPI_Exscan_init(void* sendbuf, void* recvbuf, MPI_Fint* 
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    MPI_Comm scorep_f_comm;
+    void* scorep_f_sendbuf = NULL;
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     MPI_Request scorep_f_request;
@@ -796,6 +866,9 @@ static void scorep_mpif_MPI_Exscan_init(void* sendbuf, void* recvbuf, MPI_Fint* 
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(102);
         scorep_enter(scorep_region_id);
+        scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
+            : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
@@ -805,10 +878,19 @@ static void scorep_mpif_MPI_Exscan_init(void* sendbuf, void* recvbuf, MPI_Fint* 
     if (scorep_measuring) {
         scorep_f_request = MPI_Request_f2c(*request);
         {
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_received = scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_EXSCAN, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = scorep_f_count, .recvcount = scorep_f_count,
+                .sendtype = scorep_f_datatype, .recvtype = scorep_f_datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_EXSCAN, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_EXSCAN, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*(&scorep_f_request)));
         }
         scorep_exit(scorep_region_id);
@@ -826,26 +908,29 @@ static void scorep_mpif_MPI_Gather(void* sendbuf, MPI_Fint* sendcount, MPI_Fint*
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
     int scorep_f_root;
+    MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int scorep_f_recvcount;
-    MPI_Datatype scorep_f_recvtype;
+    void* scorep_f_recvbuf = NULL;
     int scorep_f_sendcount;
+    int scorep_f_recvcount;
     MPI_Datatype scorep_f_sendtype;
+    MPI_Datatype scorep_f_recvtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(167);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_root = (int)*root;
+        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_recvcount = (int)*recvcount;
-        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
+        scorep_f_recvbuf = recvbuf == scorep_mpif_in_place ? MPI_IN_PLACE
+            : recvbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)recvbuf;
         scorep_f_sendcount = (int)*sendcount;
+        scorep_f_recvcount = (int)*recvcount;
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
+        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
@@ -853,19 +938,19 @@ static void scorep_mpif_MPI_Gather(void* sendbuf, MPI_Fint* sendcount, MPI_Fint*
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, scorep_f_root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (scorep_f_sendbuf == MPI_IN_PLACE)
-                    scorep_sent = scorep_mpi_bytes(scorep_f_recvcount, scorep_f_recvtype);
-                else
-                    scorep_sent = scorep_mpi_bytes(scorep_f_sendcount, scorep_f_sendtype);
-            }
-            if (scorep_shape.is_root) {
-                scorep_received = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(scorep_f_recvcount, scorep_f_recvtype);
-            }
-            scorep_mpi_collective_end(SCOREP_COLL_GATHER, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_GATHER, .comm = scorep_f_comm, .root = scorep_f_root,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = scorep_f_recvbuf == MPI_IN_PLACE,
+                .sendcount = scorep_f_sendcount, .recvcount = scorep_f_recvcount,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_GATHER, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -882,27 +967,30 @@ static void scorep_mpif_MPI_Gather_init(void* sendbuf, MPI_Fint* sendcount, MPI_
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
     int scorep_f_root;
+    MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int scorep_f_recvcount;
-    MPI_Datatype scorep_f_recvtype;
+    void* scorep_f_recvbuf = NULL;
     int scorep_f_sendcount;
+    int scorep_f_recvcount;
     MPI_Datatype scorep_f_sendtype;
+    MPI_Datatype scorep_f_recvtype;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(168);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_root = (int)*root;
+        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_recvcount = (int)*recvcount;
-        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
+        scorep_f_recvbuf = recvbuf == scorep_mpif_in_place ? MPI_IN_PLACE
+            : recvbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)recvbuf;
         scorep_f_sendcount = (int)*sendcount;
+        scorep_f_recvcount = (int)*recvcount;
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
+        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, ierror);
@@ -910,19 +998,19 @@ static void scorep_mpif_MPI_Gather_init(void* sendbuf, MPI_Fint* sendcount, MPI_
     if (scorep_measuring) {
         scorep_f_request = MPI_Request_f2c(*request);
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, scorep_f_root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (scorep_f_sendbuf == MPI_IN_PLACE)
-                    scorep_sent = scorep_mpi_bytes(scorep_f_recvcount, scorep_f_recvtype);
-                else
-                    scorep_sent = scorep_mpi_bytes(scorep_f_sendcount, scorep_f_sendtype);
-            }
-            if (scorep_shape.is_root) {
-                scorep_received = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(scorep_f_recvcount, scorep_f_recvtype);
-            }
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_GATHER, .comm = scorep_f_comm, .root = scorep_f_root,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = scorep_f_recvbuf == MPI_IN_PLACE,
+                .sendcount = scorep_f_sendcount, .recvcount = scorep_f_recvcount,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_GATHER, scorep_comm_id, scorep_shape.root, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_GATHER, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*(&scorep_f_request)));
         }
         scorep_exit(scorep_region_id);
@@ -940,25 +1028,28 @@ static void scorep_mpif_MPI_Gatherv(void* sendbuf, MPI_Fint* sendcount, MPI_Fint
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
     int scorep_f_root;
+    MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int* scorep_f_recvcounts = (int*)recvcounts;
-    MPI_Datatype scorep_f_recvtype;
+    void* scorep_f_recvbuf = NULL;
     int scorep_f_sendcount;
     MPI_Datatype scorep_f_sendtype;
+    MPI_Datatype scorep_f_recvtype;
+    int* scorep_f_recvcounts = (int*)recvcounts;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(169);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_root = (int)*root;
+        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
+        scorep_f_recvbuf = recvbuf == scorep_mpif_in_place ? MPI_IN_PLACE
+            : recvbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)recvbuf;
         scorep_f_sendcount = (int)*sendcount;
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
+        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
@@ -966,20 +1057,19 @@ static void scorep_mpif_MPI_Gatherv(void* sendbuf, MPI_Fint* sendcount, MPI_Fint
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, scorep_f_root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (scorep_f_sendbuf == MPI_IN_PLACE)
-                    scorep_sent = scorep_mpi_bytes(scorep_f_recvcounts[scorep_shape.rank], scorep_f_recvtype);
-                else
-                    scorep_sent = scorep_mpi_bytes(scorep_f_sendcount, scorep_f_sendtype);
-            }
-            if (scorep_shape.is_root) {
-                for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++)
-                    scorep_received += scorep_mpi_bytes(scorep_f_recvcounts[scorep_i], scorep_f_recvtype);
-            }
-            scorep_mpi_collective_end(SCOREP_COLL_GATHERV, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_GATHERV, .comm = scorep_f_comm, .root = scorep_f_root,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = scorep_f_recvbuf == MPI_IN_PLACE,
+                .sendcount = scorep_f_sendcount, .recvcount = 0,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = NULL, .recvcounts = scorep_f_recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_GATHERV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -996,26 +1086,29 @@ static void scorep_mpif_MPI_Gatherv_init(void* sendbuf, MPI_Fint* sendcount, MPI
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
     int scorep_f_root;
+    MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int* scorep_f_recvcounts = (int*)recvcounts;
-    MPI_Datatype scorep_f_recvtype;
+    void* scorep_f_recvbuf = NULL;
     int scorep_f_sendcount;
     MPI_Datatype scorep_f_sendtype;
+    MPI_Datatype scorep_f_recvtype;
+    int* scorep_f_recvcounts = (int*)recvcounts;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(170);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_root = (int)*root;
+        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
+        scorep_f_recvbuf = recvbuf == scorep_mpif_in_place ? MPI_IN_PLACE
+            : recvbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)recvbuf;
         scorep_f_sendcount = (int)*sendcount;
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
+        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request, ierror);
@@ -1023,20 +1116,19 @@ static void scorep_mpif_MPI_Gatherv_init(void* sendbuf, MPI_Fint* sendcount, MPI
     if (scorep_measuring) {
         scorep_f_request = MPI_Request_f2c(*request);
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, scorep_f_root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (scorep_f_sendbuf == MPI_IN_PLACE)
-                    scorep_sent = scorep_mpi_bytes(scorep_f_recvcounts[scorep_shape.rank], scorep_f_recvtype);
-                else
-                    scorep_sent = scorep_mpi_bytes(scorep_f_sendcount, scorep_f_sendtype);
-            }
-            if (scorep_shape.is_root) {
-                for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++)
-                    scorep_received += scorep_mpi_bytes(scorep_f_recvcounts[scorep_i], scorep_f_recvtype);
-            }
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_GATHERV, .comm = scorep_f_comm, .root = scorep_f_root,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = scorep_f_recvbuf == MPI_IN_PLACE,
+                .sendcount = scorep_f_sendcount, .recvcount = 0,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = NULL, .recvcounts = scorep_f_recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_GATHERV, scorep_comm_id, scorep_shape.root, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_GATHERV, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*(&scorep_f_request)));
         }
         scorep_exit(scorep_region_id);
@@ -1056,10 +1148,10 @@ static void scorep_mpif_MPI_Iallgather(void* sendbuf, MPI_Fint* sendcount, MPI_F
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int scorep_f_recvcount;
-    MPI_Datatype scorep_f_recvtype;
     int scorep_f_sendcount;
+    int scorep_f_recvcount;
     MPI_Datatype scorep_f_sendtype;
+    MPI_Datatype scorep_f_recvtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
@@ -1068,10 +1160,10 @@ static void scorep_mpif_MPI_Iallgather(void* sendbuf, MPI_Fint* sendcount, MPI_F
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_recvcount = (int)*recvcount;
-        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_f_sendcount = (int)*sendcount;
+        scorep_f_recvcount = (int)*recvcount;
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
+        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
@@ -1079,14 +1171,19 @@ static void scorep_mpif_MPI_Iallgather(void* sendbuf, MPI_Fint* sendcount, MPI_F
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, MPI_PROC_NULL);
-            const int scorep_in_place = scorep_f_sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_in_place ? scorep_mpi_bytes(scorep_f_recvcount, scorep_f_recvtype)
-                                          : scorep_mpi_bytes(scorep_f_sendcount, scorep_f_sendtype);
-            scorep_received = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(scorep_f_recvcount, scorep_f_recvtype);
-            scorep_mpi_collective_end(SCOREP_COLL_ALLGATHER, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLGATHER, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = scorep_f_sendcount, .recvcount = scorep_f_recvcount,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLGATHER, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1105,10 +1202,10 @@ static void scorep_mpif_MPI_Iallgatherv(void* sendbuf, MPI_Fint* sendcount, MPI_
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int* scorep_f_recvcounts = (int*)recvcounts;
-    MPI_Datatype scorep_f_recvtype;
     int scorep_f_sendcount;
     MPI_Datatype scorep_f_sendtype;
+    MPI_Datatype scorep_f_recvtype;
+    int* scorep_f_recvcounts = (int*)recvcounts;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
@@ -1117,9 +1214,9 @@ static void scorep_mpif_MPI_Iallgatherv(void* sendbuf, MPI_Fint* sendcount, MPI_
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_f_sendcount = (int)*sendcount;
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
+        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
@@ -1127,15 +1224,19 @@ static void scorep_mpif_MPI_Iallgatherv(void* sendbuf, MPI_Fint* sendcount, MPI_
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, MPI_PROC_NULL);
-            const int scorep_in_place = scorep_f_sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++)
-                scorep_received += scorep_mpi_bytes(scorep_f_recvcounts[scorep_i], scorep_f_recvtype);
-            scorep_sent = scorep_in_place ? scorep_mpi_bytes(scorep_f_recvcounts[scorep_shape.rank], scorep_f_recvtype)
-                                          : scorep_mpi_bytes(scorep_f_sendcount, scorep_f_sendtype);
-            scorep_mpi_collective_end(SCOREP_COLL_ALLGATHERV, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLGATHERV, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = scorep_f_sendcount, .recvcount = 0,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = NULL, .recvcounts = scorep_f_recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLGATHERV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1152,6 +1253,8 @@ static void scorep_mpif_MPI_Iallreduce(void* sendbuf, void* recvbuf, MPI_Fint* c
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    MPI_Comm scorep_f_comm;
+    void* scorep_f_sendbuf = NULL;
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
@@ -1159,6 +1262,9 @@ static void scorep_mpif_MPI_Iallreduce(void* sendbuf, void* recvbuf, MPI_Fint* c
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(204);
         scorep_enter(scorep_region_id);
+        scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
+            : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
@@ -1168,10 +1274,19 @@ static void scorep_mpif_MPI_Iallreduce(void* sendbuf, void* recvbuf, MPI_Fint* c
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_received = scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_ALLREDUCE, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLREDUCE, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = scorep_f_count, .recvcount = scorep_f_count,
+                .sendtype = scorep_f_datatype, .recvtype = scorep_f_datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLREDUCE, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1190,10 +1305,10 @@ static void scorep_mpif_MPI_Ialltoall(void* sendbuf, MPI_Fint* sendcount, MPI_Fi
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int scorep_f_recvcount;
-    MPI_Datatype scorep_f_recvtype;
     int scorep_f_sendcount;
+    int scorep_f_recvcount;
     MPI_Datatype scorep_f_sendtype;
+    MPI_Datatype scorep_f_recvtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
@@ -1202,10 +1317,10 @@ static void scorep_mpif_MPI_Ialltoall(void* sendbuf, MPI_Fint* sendcount, MPI_Fi
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_recvcount = (int)*recvcount;
-        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_f_sendcount = (int)*sendcount;
+        scorep_f_recvcount = (int)*recvcount;
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
+        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
@@ -1213,14 +1328,19 @@ static void scorep_mpif_MPI_Ialltoall(void* sendbuf, MPI_Fint* sendcount, MPI_Fi
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, MPI_PROC_NULL);
-            const int scorep_in_place = scorep_f_sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_received = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(scorep_f_recvcount, scorep_f_recvtype);
-            scorep_sent = scorep_in_place ? scorep_received
-                                          : (uint64_t)scorep_shape.peers * scorep_mpi_bytes(scorep_f_sendcount, scorep_f_sendtype);
-            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALL, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLTOALL, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = scorep_f_sendcount, .recvcount = scorep_f_recvcount,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALL, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1239,10 +1359,10 @@ static void scorep_mpif_MPI_Ialltoallv(void* sendbuf, MPI_Fint* sendcounts, MPI_
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int* scorep_f_recvcounts = (int*)recvcounts;
+    MPI_Datatype scorep_f_sendtype;
     MPI_Datatype scorep_f_recvtype;
     int* scorep_f_sendcounts = (int*)sendcounts;
-    MPI_Datatype scorep_f_sendtype;
+    int* scorep_f_recvcounts = (int*)recvcounts;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
@@ -1251,8 +1371,8 @@ static void scorep_mpif_MPI_Ialltoallv(void* sendbuf, MPI_Fint* sendcounts, MPI_
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
+        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
@@ -1260,18 +1380,19 @@ static void scorep_mpif_MPI_Ialltoallv(void* sendbuf, MPI_Fint* sendcounts, MPI_
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, MPI_PROC_NULL);
-            const int scorep_in_place = scorep_f_sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++) {
-                scorep_received += scorep_mpi_bytes(scorep_f_recvcounts[scorep_i], scorep_f_recvtype);
-                if (!scorep_in_place)
-                    scorep_sent += scorep_mpi_bytes(scorep_f_sendcounts[scorep_i], scorep_f_sendtype);
-            }
-            if (scorep_in_place)
-                scorep_sent = scorep_received;
-            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALLV, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLTOALLV, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = scorep_f_sendcounts, .recvcounts = scorep_f_recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALLV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1290,10 +1411,8 @@ static void scorep_mpif_MPI_Ialltoallw(void* sendbuf, MPI_Fint* sendcounts, MPI_
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int* scorep_f_recvcounts = (int*)recvcounts;
-    MPI_Datatype* scorep_f_recvtypes = NULL;
     int* scorep_f_sendcounts = (int*)sendcounts;
-    MPI_Datatype* scorep_f_sendtypes = NULL;
+    int* scorep_f_recvcounts = (int*)recvcounts;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
@@ -1302,12 +1421,6 @@ static void scorep_mpif_MPI_Ialltoallw(void* sendbuf, MPI_Fint* sendcounts, MPI_
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_recvtypes = scorep_mpif_scratch(0, scorep_mpif_type_array_length(*comm, 0, 1), sizeof *scorep_f_recvtypes);
-        for (int scorep_i = 0; scorep_i < scorep_mpif_type_array_length(*comm, 0, 1); scorep_i++)
-            scorep_f_recvtypes[scorep_i] = MPI_Type_f2c(recvtypes[scorep_i]);
-        scorep_f_sendtypes = scorep_mpif_scratch(1, scorep_mpif_type_array_length(*comm, 0, 0), sizeof *scorep_f_sendtypes);
-        for (int scorep_i = 0; scorep_i < scorep_mpif_type_array_length(*comm, 0, 0); scorep_i++)
-            scorep_f_sendtypes[scorep_i] = MPI_Type_f2c(sendtypes[scorep_i]);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
@@ -1315,18 +1428,19 @@ static void scorep_mpif_MPI_Ialltoallw(void* sendbuf, MPI_Fint* sendcounts, MPI_
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, MPI_PROC_NULL);
-            const int scorep_in_place = scorep_f_sendbuf == MPI_IN_PLACE;
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++) {
-                scorep_received += scorep_mpi_bytes(scorep_f_recvcounts[scorep_i], scorep_f_recvtypes[scorep_i]);
-                if (!scorep_in_place)
-                    scorep_sent += scorep_mpi_bytes(scorep_f_sendcounts[scorep_i], scorep_f_sendtypes[scorep_i]);
-            }
-            if (scorep_in_place)
-                scorep_sent = scorep_received;
-            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALLW, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_ALLTOALLW, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = MPI_DATATYPE_NULL, .recvtype = MPI_DATATYPE_NULL,
+                .sendcounts = scorep_f_sendcounts, .recvcounts = scorep_f_recvcounts,
+                .sendtypes = sendtypes, .recvtypes = recvtypes,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_ALLTOALLW, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1371,8 +1485,8 @@ static void scorep_mpif_MPI_Ibcast(void* buffer, MPI_Fint* count, MPI_Fint* data
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
     int scorep_f_root;
+    MPI_Comm scorep_f_comm;
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
@@ -1380,8 +1494,8 @@ static void scorep_mpif_MPI_Ibcast(void* buffer, MPI_Fint* count, MPI_Fint* data
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(209);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_root = (int)*root;
+        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
@@ -1391,14 +1505,19 @@ static void scorep_mpif_MPI_Ibcast(void* buffer, MPI_Fint* count, MPI_Fint* data
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, scorep_f_root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.is_root)
-                scorep_sent = scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
-            else if (scorep_shape.takes_part)
-                scorep_received = scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_BCAST, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_BCAST, .comm = scorep_f_comm, .root = scorep_f_root,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = scorep_f_count, .recvcount = scorep_f_count,
+                .sendtype = scorep_f_datatype, .recvtype = scorep_f_datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_BCAST, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1415,6 +1534,8 @@ static void scorep_mpif_MPI_Iexscan(void* sendbuf, void* recvbuf, MPI_Fint* coun
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    MPI_Comm scorep_f_comm;
+    void* scorep_f_sendbuf = NULL;
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
@@ -1422,6 +1543,9 @@ static void scorep_mpif_MPI_Iexscan(void* sendbuf, void* recvbuf, MPI_Fint* coun
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(211);
         scorep_enter(scorep_region_id);
+        scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
+            : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
@@ -1431,10 +1555,19 @@ static void scorep_mpif_MPI_Iexscan(void* sendbuf, void* recvbuf, MPI_Fint* coun
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_received = scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_EXSCAN, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_EXSCAN, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = scorep_f_count, .recvcount = scorep_f_count,
+                .sendtype = scorep_f_datatype, .recvtype = scorep_f_datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_EXSCAN, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1451,26 +1584,29 @@ static void scorep_mpif_MPI_Igather(void* sendbuf, MPI_Fint* sendcount, MPI_Fint
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
     int scorep_f_root;
+    MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int scorep_f_recvcount;
-    MPI_Datatype scorep_f_recvtype;
+    void* scorep_f_recvbuf = NULL;
     int scorep_f_sendcount;
+    int scorep_f_recvcount;
     MPI_Datatype scorep_f_sendtype;
+    MPI_Datatype scorep_f_recvtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(212);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_root = (int)*root;
+        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_recvcount = (int)*recvcount;
-        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
+        scorep_f_recvbuf = recvbuf == scorep_mpif_in_place ? MPI_IN_PLACE
+            : recvbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)recvbuf;
         scorep_f_sendcount = (int)*sendcount;
+        scorep_f_recvcount = (int)*recvcount;
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
+        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
@@ -1478,19 +1614,19 @@ static void scorep_mpif_MPI_Igather(void* sendbuf, MPI_Fint* sendcount, MPI_Fint
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, scorep_f_root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (scorep_f_sendbuf == MPI_IN_PLACE)
-                    scorep_sent = scorep_mpi_bytes(scorep_f_recvcount, scorep_f_recvtype);
-                else
-                    scorep_sent = scorep_mpi_bytes(scorep_f_sendcount, scorep_f_sendtype);
-            }
-            if (scorep_shape.is_root) {
-                scorep_received = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(scorep_f_recvcount, scorep_f_recvtype);
-            }
-            scorep_mpi_collective_end(SCOREP_COLL_GATHER, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_GATHER, .comm = scorep_f_comm, .root = scorep_f_root,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = scorep_f_recvbuf == MPI_IN_PLACE,
+                .sendcount = scorep_f_sendcount, .recvcount = scorep_f_recvcount,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_GATHER, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1507,25 +1643,28 @@ static void scorep_mpif_MPI_Igatherv(void* sendbuf, MPI_Fint* sendcount, MPI_Fin
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
     int scorep_f_root;
+    MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int* scorep_f_recvcounts = (int*)recvcounts;
-    MPI_Datatype scorep_f_recvtype;
+    void* scorep_f_recvbuf = NULL;
     int scorep_f_sendcount;
     MPI_Datatype scorep_f_sendtype;
+    MPI_Datatype scorep_f_recvtype;
+    int* scorep_f_recvcounts = (int*)recvcounts;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(213);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_root = (int)*root;
+        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
+        scorep_f_recvbuf = recvbuf == scorep_mpif_in_place ? MPI_IN_PLACE
+            : recvbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)recvbuf;
         scorep_f_sendcount = (int)*sendcount;
         scorep_f_sendtype = MPI_Type_f2c(*sendtype);
+        scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
     }
@@ -1533,20 +1672,19 @@ static void scorep_mpif_MPI_Igatherv(void* sendbuf, MPI_Fint* sendcount, MPI_Fin
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, scorep_f_root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (scorep_f_sendbuf == MPI_IN_PLACE)
-                    scorep_sent = scorep_mpi_bytes(scorep_f_recvcounts[scorep_shape.rank], scorep_f_recvtype);
-                else
-                    scorep_sent = scorep_mpi_bytes(scorep_f_sendcount, scorep_f_sendtype);
-            }
-            if (scorep_shape.is_root) {
-                for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++)
-                    scorep_received += scorep_mpi_bytes(scorep_f_recvcounts[scorep_i], scorep_f_recvtype);
-            }
-            scorep_mpi_collective_end(SCOREP_COLL_GATHERV, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_GATHERV, .comm = scorep_f_comm, .root = scorep_f_root,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = scorep_f_recvbuf == MPI_IN_PLACE,
+                .sendcount = scorep_f_sendcount, .recvcount = 0,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = NULL, .recvcounts = scorep_f_recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_GATHERV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1565,8 +1703,8 @@ static void scorep_mpif_MPI_Ineighbor_allgather(void* sendbuf, MPI_Fint* sendcou
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     int scorep_f_sendcount;
-    MPI_Datatype scorep_f_sendtype;
     int scorep_f_recvcount;
+    MPI_Datatype scorep_f_sendtype;
     MPI_Datatype scorep_f_recvtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -1575,8 +1713,8 @@ static void scorep_mpif_MPI_Ineighbor_allgather(void* sendbuf, MPI_Fint* sendcou
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendcount = (int)*sendcount;
-        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvcount = (int)*recvcount;
+        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
@@ -1584,12 +1722,19 @@ static void scorep_mpif_MPI_Ineighbor_allgather(void* sendbuf, MPI_Fint* sendcou
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(scorep_f_comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(scorep_f_sendcount, scorep_f_sendtype);
-            scorep_received = (uint64_t)scorep_nbr.real_in * scorep_mpi_bytes(scorep_f_recvcount, scorep_f_recvtype);
-            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHER, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLGATHER, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = scorep_f_sendcount, .recvcount = scorep_f_recvcount,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHER, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1626,15 +1771,19 @@ static void scorep_mpif_MPI_Ineighbor_allgatherv(void* sendbuf, MPI_Fint* sendco
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(scorep_f_comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(scorep_f_sendcount, scorep_f_sendtype);
-            const uint64_t scorep_recv_size = scorep_mpi_bytes(1, scorep_f_recvtype);
-            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
-                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL && scorep_f_recvcounts[scorep_i] > 0)
-                    scorep_received += (uint64_t)scorep_f_recvcounts[scorep_i] * scorep_recv_size;
-            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHERV, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLGATHERV, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = scorep_f_sendcount, .recvcount = 0,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = NULL, .recvcounts = scorep_f_recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHERV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1653,8 +1802,8 @@ static void scorep_mpif_MPI_Ineighbor_alltoall(void* sendbuf, MPI_Fint* sendcoun
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     int scorep_f_sendcount;
-    MPI_Datatype scorep_f_sendtype;
     int scorep_f_recvcount;
+    MPI_Datatype scorep_f_sendtype;
     MPI_Datatype scorep_f_recvtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -1663,8 +1812,8 @@ static void scorep_mpif_MPI_Ineighbor_alltoall(void* sendbuf, MPI_Fint* sendcoun
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendcount = (int)*sendcount;
-        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvcount = (int)*recvcount;
+        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
@@ -1672,12 +1821,19 @@ static void scorep_mpif_MPI_Ineighbor_alltoall(void* sendbuf, MPI_Fint* sendcoun
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(scorep_f_comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(scorep_f_sendcount, scorep_f_sendtype);
-            scorep_received = (uint64_t)scorep_nbr.real_in * scorep_mpi_bytes(scorep_f_recvcount, scorep_f_recvtype);
-            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALL, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLTOALL, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = scorep_f_sendcount, .recvcount = scorep_f_recvcount,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALL, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1713,18 +1869,19 @@ static void scorep_mpif_MPI_Ineighbor_alltoallv(void* sendbuf, MPI_Fint* sendcou
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(scorep_f_comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            const uint64_t scorep_send_size = scorep_mpi_bytes(1, scorep_f_sendtype);
-            const uint64_t scorep_recv_size = scorep_mpi_bytes(1, scorep_f_recvtype);
-            for (int scorep_i = 0; scorep_i < scorep_nbr.outdegree; scorep_i++)
-                if (scorep_nbr.destinations[scorep_i] != MPI_PROC_NULL && scorep_f_sendcounts[scorep_i] > 0)
-                    scorep_sent += (uint64_t)scorep_f_sendcounts[scorep_i] * scorep_send_size;
-            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
-                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL && scorep_f_recvcounts[scorep_i] > 0)
-                    scorep_received += (uint64_t)scorep_f_recvcounts[scorep_i] * scorep_recv_size;
-            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLV, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLTOALLV, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = scorep_f_sendcounts, .recvcounts = scorep_f_recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1743,37 +1900,32 @@ static void scorep_mpif_MPI_Ineighbor_alltoallw(void* sendbuf, MPI_Fint* sendcou
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     int* scorep_f_sendcounts = (int*)sendcounts;
-    MPI_Datatype* scorep_f_sendtypes = NULL;
     int* scorep_f_recvcounts = (int*)recvcounts;
-    MPI_Datatype* scorep_f_recvtypes = NULL;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(220);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_sendtypes = scorep_mpif_scratch(0, scorep_mpif_type_array_length(*comm, 1, 0), sizeof *scorep_f_sendtypes);
-        for (int scorep_i = 0; scorep_i < scorep_mpif_type_array_length(*comm, 1, 0); scorep_i++)
-            scorep_f_sendtypes[scorep_i] = MPI_Type_f2c(sendtypes[scorep_i]);
-        scorep_f_recvtypes = scorep_mpif_scratch(1, scorep_mpif_type_array_length(*comm, 1, 1), sizeof *scorep_f_recvtypes);
-        for (int scorep_i = 0; scorep_i < scorep_mpif_type_array_length(*comm, 1, 1); scorep_i++)
-            scorep_f_recvtypes[scorep_i] = MPI_Type_f2c(recvtypes[scorep_i]);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(scorep_f_comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_nbr.outdegree; scorep_i++)
-                if (scorep_nbr.destinations[scorep_i] != MPI_PROC_NULL)
-                    scorep_sent += scorep_mpi_bytes(scorep_f_sendcounts[scorep_i], scorep_f_sendtypes[scorep_i]);
-            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
-                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL)
-                    scorep_received += scorep_mpi_bytes(scorep_f_recvcounts[scorep_i], scorep_f_recvtypes[scorep_i]);
-            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLW, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLTOALLW, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = MPI_DATATYPE_NULL, .recvtype = MPI_DATATYPE_NULL,
+                .sendcounts = scorep_f_sendcounts, .recvcounts = scorep_f_recvcounts,
+                .sendtypes = sendtypes, .recvtypes = recvtypes,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLW, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1790,9 +1942,10 @@ static void scorep_mpif_MPI_Ireduce(void* sendbuf, void* recvbuf, MPI_Fint* coun
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
     int scorep_f_root;
+    MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
+    void* scorep_f_recvbuf = NULL;
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
@@ -1800,10 +1953,12 @@ static void scorep_mpif_MPI_Ireduce(void* sendbuf, void* recvbuf, MPI_Fint* coun
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(240);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_root = (int)*root;
+        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
+        scorep_f_recvbuf = recvbuf == scorep_mpif_in_place ? MPI_IN_PLACE
+            : recvbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)recvbuf;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
@@ -1813,14 +1968,19 @@ static void scorep_mpif_MPI_Ireduce(void* sendbuf, void* recvbuf, MPI_Fint* coun
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, scorep_f_root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root))
-                scorep_sent = scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
-            if (scorep_shape.is_root)
-                scorep_received = scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_REDUCE, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_REDUCE, .comm = scorep_f_comm, .root = scorep_f_root,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = scorep_f_recvbuf == MPI_IN_PLACE,
+                .sendcount = scorep_f_count, .recvcount = scorep_f_count,
+                .sendtype = scorep_f_datatype, .recvtype = scorep_f_datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_REDUCE, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1838,14 +1998,17 @@ static void scorep_mpif_MPI_Ireduce_scatter(void* sendbuf, void* recvbuf, MPI_Fi
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
-    int* scorep_f_recvcounts = (int*)recvcounts;
+    void* scorep_f_sendbuf = NULL;
     MPI_Datatype scorep_f_datatype;
+    int* scorep_f_recvcounts = (int*)recvcounts;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(241);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
+            : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
@@ -1854,13 +2017,19 @@ static void scorep_mpif_MPI_Ireduce_scatter(void* sendbuf, void* recvbuf, MPI_Fi
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, MPI_PROC_NULL);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.size; scorep_i++)
-                scorep_sent += scorep_mpi_bytes(scorep_f_recvcounts[scorep_i], scorep_f_datatype);
-            scorep_received = scorep_mpi_bytes(scorep_f_recvcounts[scorep_shape.rank], scorep_f_datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_REDUCE_SCATTER, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_REDUCE_SCATTER, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = scorep_f_datatype, .recvtype = scorep_f_datatype,
+                .sendcounts = NULL, .recvcounts = scorep_f_recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_REDUCE_SCATTER, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1878,6 +2047,7 @@ static void scorep_mpif_MPI_Ireduce_scatter_block(void* sendbuf, void* recvbuf, 
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
+    void* scorep_f_sendbuf = NULL;
     int scorep_f_recvcount;
     MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
@@ -1886,6 +2056,8 @@ static void scorep_mpif_MPI_Ireduce_scatter_block(void* sendbuf, void* recvbuf, 
         scorep_region_id = scorep_mpif_region(242);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
+            : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_recvcount = (int)*recvcount;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
@@ -1895,12 +2067,19 @@ static void scorep_mpif_MPI_Ireduce_scatter_block(void* sendbuf, void* recvbuf, 
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, MPI_PROC_NULL);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_received = scorep_mpi_bytes(scorep_f_recvcount, scorep_f_datatype);
-            scorep_sent = (uint64_t)scorep_shape.size * scorep_received;
-            scorep_mpi_collective_end(SCOREP_COLL_REDUCE_SCATTER_BLOCK, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_REDUCE_SCATTER_BLOCK, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = scorep_f_recvcount,
+                .sendtype = scorep_f_datatype, .recvtype = scorep_f_datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_REDUCE_SCATTER_BLOCK, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1917,6 +2096,8 @@ static void scorep_mpif_MPI_Iscan(void* sendbuf, void* recvbuf, MPI_Fint* count,
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    MPI_Comm scorep_f_comm;
+    void* scorep_f_sendbuf = NULL;
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
@@ -1924,6 +2105,9 @@ static void scorep_mpif_MPI_Iscan(void* sendbuf, void* recvbuf, MPI_Fint* count,
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(245);
         scorep_enter(scorep_region_id);
+        scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
+            : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
@@ -1933,10 +2117,19 @@ static void scorep_mpif_MPI_Iscan(void* sendbuf, void* recvbuf, MPI_Fint* count,
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_received = scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_SCAN, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_SCAN, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = scorep_f_count, .recvcount = scorep_f_count,
+                .sendtype = scorep_f_datatype, .recvtype = scorep_f_datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_SCAN, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -1953,28 +2146,28 @@ static void scorep_mpif_MPI_Iscatter(void* sendbuf, MPI_Fint* sendcount, MPI_Fin
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
     int scorep_f_root;
+    MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int scorep_f_sendcount;
-    MPI_Datatype scorep_f_sendtype;
     void* scorep_f_recvbuf = NULL;
+    int scorep_f_sendcount;
     int scorep_f_recvcount;
+    MPI_Datatype scorep_f_sendtype;
     MPI_Datatype scorep_f_recvtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(246);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_root = (int)*root;
+        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_sendcount = (int)*sendcount;
-        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvbuf = recvbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : recvbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)recvbuf;
+        scorep_f_sendcount = (int)*sendcount;
         scorep_f_recvcount = (int)*recvcount;
+        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
@@ -1983,19 +2176,19 @@ static void scorep_mpif_MPI_Iscatter(void* sendbuf, MPI_Fint* sendcount, MPI_Fin
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, scorep_f_root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.is_root) {
-                scorep_sent = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(scorep_f_sendcount, scorep_f_sendtype);
-            }
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (scorep_shape.is_root && scorep_f_recvbuf == MPI_IN_PLACE)
-                    scorep_received = scorep_mpi_bytes(scorep_f_sendcount, scorep_f_sendtype);
-                else
-                    scorep_received = scorep_mpi_bytes(scorep_f_recvcount, scorep_f_recvtype);
-            }
-            scorep_mpi_collective_end(SCOREP_COLL_SCATTER, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_SCATTER, .comm = scorep_f_comm, .root = scorep_f_root,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = scorep_f_recvbuf == MPI_IN_PLACE,
+                .sendcount = scorep_f_sendcount, .recvcount = scorep_f_recvcount,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_SCATTER, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2012,27 +2205,27 @@ static void scorep_mpif_MPI_Iscatterv(void* sendbuf, MPI_Fint* sendcounts, MPI_F
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
     int scorep_f_root;
+    MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int* scorep_f_sendcounts = (int*)sendcounts;
-    MPI_Datatype scorep_f_sendtype;
     void* scorep_f_recvbuf = NULL;
     int scorep_f_recvcount;
+    MPI_Datatype scorep_f_sendtype;
     MPI_Datatype scorep_f_recvtype;
+    int* scorep_f_sendcounts = (int*)sendcounts;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(247);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_root = (int)*root;
+        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvbuf = recvbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : recvbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)recvbuf;
         scorep_f_recvcount = (int)*recvcount;
+        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
@@ -2041,20 +2234,19 @@ static void scorep_mpif_MPI_Iscatterv(void* sendbuf, MPI_Fint* sendcounts, MPI_F
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, scorep_f_root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.is_root) {
-                for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++)
-                    scorep_sent += scorep_mpi_bytes(scorep_f_sendcounts[scorep_i], scorep_f_sendtype);
-            }
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (scorep_shape.is_root && scorep_f_recvbuf == MPI_IN_PLACE)
-                    scorep_received = scorep_mpi_bytes(scorep_f_sendcounts[scorep_shape.rank], scorep_f_sendtype);
-                else
-                    scorep_received = scorep_mpi_bytes(scorep_f_recvcount, scorep_f_recvtype);
-            }
-            scorep_mpi_collective_end(SCOREP_COLL_SCATTERV, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_SCATTERV, .comm = scorep_f_comm, .root = scorep_f_root,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = scorep_f_recvbuf == MPI_IN_PLACE,
+                .sendcount = 0, .recvcount = scorep_f_recvcount,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = scorep_f_sendcounts, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_SCATTERV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2073,8 +2265,8 @@ static void scorep_mpif_MPI_Neighbor_allgather(void* sendbuf, MPI_Fint* sendcoun
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     int scorep_f_sendcount;
-    MPI_Datatype scorep_f_sendtype;
     int scorep_f_recvcount;
+    MPI_Datatype scorep_f_sendtype;
     MPI_Datatype scorep_f_recvtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -2083,8 +2275,8 @@ static void scorep_mpif_MPI_Neighbor_allgather(void* sendbuf, MPI_Fint* sendcoun
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendcount = (int)*sendcount;
-        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvcount = (int)*recvcount;
+        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
@@ -2092,12 +2284,19 @@ static void scorep_mpif_MPI_Neighbor_allgather(void* sendbuf, MPI_Fint* sendcoun
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(scorep_f_comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(scorep_f_sendcount, scorep_f_sendtype);
-            scorep_received = (uint64_t)scorep_nbr.real_in * scorep_mpi_bytes(scorep_f_recvcount, scorep_f_recvtype);
-            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHER, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLGATHER, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = scorep_f_sendcount, .recvcount = scorep_f_recvcount,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHER, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2116,8 +2315,8 @@ static void scorep_mpif_MPI_Neighbor_allgather_init(void* sendbuf, MPI_Fint* sen
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     int scorep_f_sendcount;
-    MPI_Datatype scorep_f_sendtype;
     int scorep_f_recvcount;
+    MPI_Datatype scorep_f_sendtype;
     MPI_Datatype scorep_f_recvtype;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
@@ -2127,8 +2326,8 @@ static void scorep_mpif_MPI_Neighbor_allgather_init(void* sendbuf, MPI_Fint* sen
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendcount = (int)*sendcount;
-        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvcount = (int)*recvcount;
+        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
@@ -2137,12 +2336,19 @@ static void scorep_mpif_MPI_Neighbor_allgather_init(void* sendbuf, MPI_Fint* sen
     if (scorep_measuring) {
         scorep_f_request = MPI_Request_f2c(*request);
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(scorep_f_comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(scorep_f_sendcount, scorep_f_sendtype);
-            scorep_received = (uint64_t)scorep_nbr.real_in * scorep_mpi_bytes(scorep_f_recvcount, scorep_f_recvtype);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLGATHER, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = scorep_f_sendcount, .recvcount = scorep_f_recvcount,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLGATHER, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLGATHER, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*(&scorep_f_request)));
         }
         scorep_exit(scorep_region_id);
@@ -2180,15 +2386,19 @@ static void scorep_mpif_MPI_Neighbor_allgatherv(void* sendbuf, MPI_Fint* sendcou
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(scorep_f_comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(scorep_f_sendcount, scorep_f_sendtype);
-            const uint64_t scorep_recv_size = scorep_mpi_bytes(1, scorep_f_recvtype);
-            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
-                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL && scorep_f_recvcounts[scorep_i] > 0)
-                    scorep_received += (uint64_t)scorep_f_recvcounts[scorep_i] * scorep_recv_size;
-            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHERV, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLGATHERV, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = scorep_f_sendcount, .recvcount = 0,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = NULL, .recvcounts = scorep_f_recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLGATHERV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2227,15 +2437,19 @@ static void scorep_mpif_MPI_Neighbor_allgatherv_init(void* sendbuf, MPI_Fint* se
     if (scorep_measuring) {
         scorep_f_request = MPI_Request_f2c(*request);
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(scorep_f_comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(scorep_f_sendcount, scorep_f_sendtype);
-            const uint64_t scorep_recv_size = scorep_mpi_bytes(1, scorep_f_recvtype);
-            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
-                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL && scorep_f_recvcounts[scorep_i] > 0)
-                    scorep_received += (uint64_t)scorep_f_recvcounts[scorep_i] * scorep_recv_size;
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLGATHERV, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = scorep_f_sendcount, .recvcount = 0,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = NULL, .recvcounts = scorep_f_recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLGATHERV, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLGATHERV, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*(&scorep_f_request)));
         }
         scorep_exit(scorep_region_id);
@@ -2255,8 +2469,8 @@ static void scorep_mpif_MPI_Neighbor_alltoall(void* sendbuf, MPI_Fint* sendcount
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     int scorep_f_sendcount;
-    MPI_Datatype scorep_f_sendtype;
     int scorep_f_recvcount;
+    MPI_Datatype scorep_f_sendtype;
     MPI_Datatype scorep_f_recvtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -2265,8 +2479,8 @@ static void scorep_mpif_MPI_Neighbor_alltoall(void* sendbuf, MPI_Fint* sendcount
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendcount = (int)*sendcount;
-        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvcount = (int)*recvcount;
+        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
@@ -2274,12 +2488,19 @@ static void scorep_mpif_MPI_Neighbor_alltoall(void* sendbuf, MPI_Fint* sendcount
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(scorep_f_comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(scorep_f_sendcount, scorep_f_sendtype);
-            scorep_received = (uint64_t)scorep_nbr.real_in * scorep_mpi_bytes(scorep_f_recvcount, scorep_f_recvtype);
-            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALL, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLTOALL, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = scorep_f_sendcount, .recvcount = scorep_f_recvcount,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALL, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2298,8 +2519,8 @@ static void scorep_mpif_MPI_Neighbor_alltoall_init(void* sendbuf, MPI_Fint* send
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     int scorep_f_sendcount;
-    MPI_Datatype scorep_f_sendtype;
     int scorep_f_recvcount;
+    MPI_Datatype scorep_f_sendtype;
     MPI_Datatype scorep_f_recvtype;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
@@ -2309,8 +2530,8 @@ static void scorep_mpif_MPI_Neighbor_alltoall_init(void* sendbuf, MPI_Fint* send
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendcount = (int)*sendcount;
-        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvcount = (int)*recvcount;
+        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
@@ -2319,12 +2540,19 @@ static void scorep_mpif_MPI_Neighbor_alltoall_init(void* sendbuf, MPI_Fint* send
     if (scorep_measuring) {
         scorep_f_request = MPI_Request_f2c(*request);
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(scorep_f_comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = (uint64_t)scorep_nbr.real_out * scorep_mpi_bytes(scorep_f_sendcount, scorep_f_sendtype);
-            scorep_received = (uint64_t)scorep_nbr.real_in * scorep_mpi_bytes(scorep_f_recvcount, scorep_f_recvtype);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLTOALL, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = scorep_f_sendcount, .recvcount = scorep_f_recvcount,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLTOALL, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLTOALL, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*(&scorep_f_request)));
         }
         scorep_exit(scorep_region_id);
@@ -2361,18 +2589,19 @@ static void scorep_mpif_MPI_Neighbor_alltoallv(void* sendbuf, MPI_Fint* sendcoun
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(scorep_f_comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            const uint64_t scorep_send_size = scorep_mpi_bytes(1, scorep_f_sendtype);
-            const uint64_t scorep_recv_size = scorep_mpi_bytes(1, scorep_f_recvtype);
-            for (int scorep_i = 0; scorep_i < scorep_nbr.outdegree; scorep_i++)
-                if (scorep_nbr.destinations[scorep_i] != MPI_PROC_NULL && scorep_f_sendcounts[scorep_i] > 0)
-                    scorep_sent += (uint64_t)scorep_f_sendcounts[scorep_i] * scorep_send_size;
-            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
-                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL && scorep_f_recvcounts[scorep_i] > 0)
-                    scorep_received += (uint64_t)scorep_f_recvcounts[scorep_i] * scorep_recv_size;
-            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLV, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLTOALLV, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = scorep_f_sendcounts, .recvcounts = scorep_f_recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2410,18 +2639,19 @@ static void scorep_mpif_MPI_Neighbor_alltoallv_init(void* sendbuf, MPI_Fint* sen
     if (scorep_measuring) {
         scorep_f_request = MPI_Request_f2c(*request);
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(scorep_f_comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            const uint64_t scorep_send_size = scorep_mpi_bytes(1, scorep_f_sendtype);
-            const uint64_t scorep_recv_size = scorep_mpi_bytes(1, scorep_f_recvtype);
-            for (int scorep_i = 0; scorep_i < scorep_nbr.outdegree; scorep_i++)
-                if (scorep_nbr.destinations[scorep_i] != MPI_PROC_NULL && scorep_f_sendcounts[scorep_i] > 0)
-                    scorep_sent += (uint64_t)scorep_f_sendcounts[scorep_i] * scorep_send_size;
-            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
-                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL && scorep_f_recvcounts[scorep_i] > 0)
-                    scorep_received += (uint64_t)scorep_f_recvcounts[scorep_i] * scorep_recv_size;
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLTOALLV, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = scorep_f_sendcounts, .recvcounts = scorep_f_recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLTOALLV, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLTOALLV, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*(&scorep_f_request)));
         }
         scorep_exit(scorep_region_id);
@@ -2441,37 +2671,32 @@ static void scorep_mpif_MPI_Neighbor_alltoallw(void* sendbuf, MPI_Fint* sendcoun
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     int* scorep_f_sendcounts = (int*)sendcounts;
-    MPI_Datatype* scorep_f_sendtypes = NULL;
     int* scorep_f_recvcounts = (int*)recvcounts;
-    MPI_Datatype* scorep_f_recvtypes = NULL;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(265);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_sendtypes = scorep_mpif_scratch(0, scorep_mpif_type_array_length(*comm, 1, 0), sizeof *scorep_f_sendtypes);
-        for (int scorep_i = 0; scorep_i < scorep_mpif_type_array_length(*comm, 1, 0); scorep_i++)
-            scorep_f_sendtypes[scorep_i] = MPI_Type_f2c(sendtypes[scorep_i]);
-        scorep_f_recvtypes = scorep_mpif_scratch(1, scorep_mpif_type_array_length(*comm, 1, 1), sizeof *scorep_f_recvtypes);
-        for (int scorep_i = 0; scorep_i < scorep_mpif_type_array_length(*comm, 1, 1); scorep_i++)
-            scorep_f_recvtypes[scorep_i] = MPI_Type_f2c(recvtypes[scorep_i]);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, ierror);
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(scorep_f_comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_nbr.outdegree; scorep_i++)
-                if (scorep_nbr.destinations[scorep_i] != MPI_PROC_NULL)
-                    scorep_sent += scorep_mpi_bytes(scorep_f_sendcounts[scorep_i], scorep_f_sendtypes[scorep_i]);
-            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
-                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL)
-                    scorep_received += scorep_mpi_bytes(scorep_f_recvcounts[scorep_i], scorep_f_recvtypes[scorep_i]);
-            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLW, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLTOALLW, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = MPI_DATATYPE_NULL, .recvtype = MPI_DATATYPE_NULL,
+                .sendcounts = scorep_f_sendcounts, .recvcounts = scorep_f_recvcounts,
+                .sendtypes = sendtypes, .recvtypes = recvtypes,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_NEIGHBOR_ALLTOALLW, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2490,9 +2715,7 @@ static void scorep_mpif_MPI_Neighbor_alltoallw_init(void* sendbuf, MPI_Fint* sen
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
     int* scorep_f_sendcounts = (int*)sendcounts;
-    MPI_Datatype* scorep_f_sendtypes = NULL;
     int* scorep_f_recvcounts = (int*)recvcounts;
-    MPI_Datatype* scorep_f_recvtypes = NULL;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -2500,12 +2723,6 @@ static void scorep_mpif_MPI_Neighbor_alltoallw_init(void* sendbuf, MPI_Fint* sen
         scorep_region_id = scorep_mpif_region(266);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
-        scorep_f_sendtypes = scorep_mpif_scratch(0, scorep_mpif_type_array_length(*comm, 1, 0), sizeof *scorep_f_sendtypes);
-        for (int scorep_i = 0; scorep_i < scorep_mpif_type_array_length(*comm, 1, 0); scorep_i++)
-            scorep_f_sendtypes[scorep_i] = MPI_Type_f2c(sendtypes[scorep_i]);
-        scorep_f_recvtypes = scorep_mpif_scratch(1, scorep_mpif_type_array_length(*comm, 1, 1), sizeof *scorep_f_recvtypes);
-        for (int scorep_i = 0; scorep_i < scorep_mpif_type_array_length(*comm, 1, 1); scorep_i++)
-            scorep_f_recvtypes[scorep_i] = MPI_Type_f2c(recvtypes[scorep_i]);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
     SCOREP_MPIF_PNAME_MPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request, ierror);
@@ -2513,16 +2730,19 @@ static void scorep_mpif_MPI_Neighbor_alltoallw_init(void* sendbuf, MPI_Fint* sen
     if (scorep_measuring) {
         scorep_f_request = MPI_Request_f2c(*request);
         {
-            const scorep_mpi_neighbors scorep_nbr = scorep_mpi_neighbors_of(scorep_f_comm);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_nbr.outdegree; scorep_i++)
-                if (scorep_nbr.destinations[scorep_i] != MPI_PROC_NULL)
-                    scorep_sent += scorep_mpi_bytes(scorep_f_sendcounts[scorep_i], scorep_f_sendtypes[scorep_i]);
-            for (int scorep_i = 0; scorep_i < scorep_nbr.indegree; scorep_i++)
-                if (scorep_nbr.sources[scorep_i] != MPI_PROC_NULL)
-                    scorep_received += scorep_mpi_bytes(scorep_f_recvcounts[scorep_i], scorep_f_recvtypes[scorep_i]);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_NEIGHBOR_ALLTOALLW, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = 0,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = MPI_DATATYPE_NULL, .recvtype = MPI_DATATYPE_NULL,
+                .sendcounts = scorep_f_sendcounts, .recvcounts = scorep_f_recvcounts,
+                .sendtypes = sendtypes, .recvtypes = recvtypes,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLTOALLW, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_NEIGHBOR_ALLTOALLW, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*(&scorep_f_request)));
         }
         scorep_exit(scorep_region_id);
@@ -2609,9 +2829,10 @@ static void scorep_mpif_MPI_Reduce(void* sendbuf, void* recvbuf, MPI_Fint* count
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
     int scorep_f_root;
+    MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
+    void* scorep_f_recvbuf = NULL;
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
@@ -2619,10 +2840,12 @@ static void scorep_mpif_MPI_Reduce(void* sendbuf, void* recvbuf, MPI_Fint* count
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(289);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_root = (int)*root;
+        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
+        scorep_f_recvbuf = recvbuf == scorep_mpif_in_place ? MPI_IN_PLACE
+            : recvbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)recvbuf;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
@@ -2632,14 +2855,19 @@ static void scorep_mpif_MPI_Reduce(void* sendbuf, void* recvbuf, MPI_Fint* count
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, scorep_f_root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root))
-                scorep_sent = scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
-            if (scorep_shape.is_root)
-                scorep_received = scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_REDUCE, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_REDUCE, .comm = scorep_f_comm, .root = scorep_f_root,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = scorep_f_recvbuf == MPI_IN_PLACE,
+                .sendcount = scorep_f_count, .recvcount = scorep_f_count,
+                .sendtype = scorep_f_datatype, .recvtype = scorep_f_datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_REDUCE, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2656,9 +2884,10 @@ static void scorep_mpif_MPI_Reduce_init(void* sendbuf, void* recvbuf, MPI_Fint* 
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
     int scorep_f_root;
+    MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
+    void* scorep_f_recvbuf = NULL;
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     MPI_Request scorep_f_request;
@@ -2667,10 +2896,12 @@ static void scorep_mpif_MPI_Reduce_init(void* sendbuf, void* recvbuf, MPI_Fint* 
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(290);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_root = (int)*root;
+        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
+        scorep_f_recvbuf = recvbuf == scorep_mpif_in_place ? MPI_IN_PLACE
+            : recvbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)recvbuf;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
@@ -2680,14 +2911,19 @@ static void scorep_mpif_MPI_Reduce_init(void* sendbuf, void* recvbuf, MPI_Fint* 
     if (scorep_measuring) {
         scorep_f_request = MPI_Request_f2c(*request);
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, scorep_f_root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root))
-                scorep_sent = scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
-            if (scorep_shape.is_root)
-                scorep_received = scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_REDUCE, .comm = scorep_f_comm, .root = scorep_f_root,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = scorep_f_recvbuf == MPI_IN_PLACE,
+                .sendcount = scorep_f_count, .recvcount = scorep_f_count,
+                .sendtype = scorep_f_datatype, .recvtype = scorep_f_datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_REDUCE, scorep_comm_id, scorep_shape.root, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_REDUCE, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*(&scorep_f_request)));
         }
         scorep_exit(scorep_region_id);
@@ -2729,14 +2965,17 @@ static void scorep_mpif_MPI_Reduce_scatter(void* sendbuf, void* recvbuf, MPI_Fin
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
-    int* scorep_f_recvcounts = (int*)recvcounts;
+    void* scorep_f_sendbuf = NULL;
     MPI_Datatype scorep_f_datatype;
+    int* scorep_f_recvcounts = (int*)recvcounts;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(292);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
+            : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
@@ -2745,13 +2984,19 @@ static void scorep_mpif_MPI_Reduce_scatter(void* sendbuf, void* recvbuf, MPI_Fin
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, MPI_PROC_NULL);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.size; scorep_i++)
-                scorep_sent += scorep_mpi_bytes(scorep_f_recvcounts[scorep_i], scorep_f_datatype);
-            scorep_received = scorep_mpi_bytes(scorep_f_recvcounts[scorep_shape.rank], scorep_f_datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_REDUCE_SCATTER, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_REDUCE_SCATTER, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = scorep_f_datatype, .recvtype = scorep_f_datatype,
+                .sendcounts = NULL, .recvcounts = scorep_f_recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_REDUCE_SCATTER, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2769,6 +3014,7 @@ static void scorep_mpif_MPI_Reduce_scatter_block(void* sendbuf, void* recvbuf, M
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
+    void* scorep_f_sendbuf = NULL;
     int scorep_f_recvcount;
     MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
@@ -2777,6 +3023,8 @@ static void scorep_mpif_MPI_Reduce_scatter_block(void* sendbuf, void* recvbuf, M
         scorep_region_id = scorep_mpif_region(293);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
+            : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_recvcount = (int)*recvcount;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
@@ -2786,12 +3034,19 @@ static void scorep_mpif_MPI_Reduce_scatter_block(void* sendbuf, void* recvbuf, M
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, MPI_PROC_NULL);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_received = scorep_mpi_bytes(scorep_f_recvcount, scorep_f_datatype);
-            scorep_sent = (uint64_t)scorep_shape.size * scorep_received;
-            scorep_mpi_collective_end(SCOREP_COLL_REDUCE_SCATTER_BLOCK, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_REDUCE_SCATTER_BLOCK, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = scorep_f_recvcount,
+                .sendtype = scorep_f_datatype, .recvtype = scorep_f_datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_REDUCE_SCATTER_BLOCK, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2809,6 +3064,7 @@ static void scorep_mpif_MPI_Reduce_scatter_block_init(void* sendbuf, void* recvb
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
+    void* scorep_f_sendbuf = NULL;
     int scorep_f_recvcount;
     MPI_Datatype scorep_f_datatype;
     MPI_Request scorep_f_request;
@@ -2818,6 +3074,8 @@ static void scorep_mpif_MPI_Reduce_scatter_block_init(void* sendbuf, void* recvb
         scorep_region_id = scorep_mpif_region(294);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
+            : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_recvcount = (int)*recvcount;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
@@ -2827,12 +3085,19 @@ static void scorep_mpif_MPI_Reduce_scatter_block_init(void* sendbuf, void* recvb
     if (scorep_measuring) {
         scorep_f_request = MPI_Request_f2c(*request);
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, MPI_PROC_NULL);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_received = scorep_mpi_bytes(scorep_f_recvcount, scorep_f_datatype);
-            scorep_sent = (uint64_t)scorep_shape.size * scorep_received;
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_REDUCE_SCATTER_BLOCK, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = scorep_f_recvcount,
+                .sendtype = scorep_f_datatype, .recvtype = scorep_f_datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_REDUCE_SCATTER_BLOCK, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_REDUCE_SCATTER_BLOCK, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*(&scorep_f_request)));
         }
         scorep_exit(scorep_region_id);
@@ -2851,8 +3116,9 @@ static void scorep_mpif_MPI_Reduce_scatter_init(void* sendbuf, void* recvbuf, MP
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
     MPI_Comm scorep_f_comm;
-    int* scorep_f_recvcounts = (int*)recvcounts;
+    void* scorep_f_sendbuf = NULL;
     MPI_Datatype scorep_f_datatype;
+    int* scorep_f_recvcounts = (int*)recvcounts;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
@@ -2860,6 +3126,8 @@ static void scorep_mpif_MPI_Reduce_scatter_init(void* sendbuf, void* recvbuf, MP
         scorep_region_id = scorep_mpif_region(295);
         scorep_enter(scorep_region_id);
         scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
+            : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
@@ -2868,13 +3136,19 @@ static void scorep_mpif_MPI_Reduce_scatter_init(void* sendbuf, void* recvbuf, MP
     if (scorep_measuring) {
         scorep_f_request = MPI_Request_f2c(*request);
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, MPI_PROC_NULL);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            for (int scorep_i = 0; scorep_i < scorep_shape.size; scorep_i++)
-                scorep_sent += scorep_mpi_bytes(scorep_f_recvcounts[scorep_i], scorep_f_datatype);
-            scorep_received = scorep_mpi_bytes(scorep_f_recvcounts[scorep_shape.rank], scorep_f_datatype);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_REDUCE_SCATTER, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = 0, .recvcount = 0,
+                .sendtype = scorep_f_datatype, .recvtype = scorep_f_datatype,
+                .sendcounts = NULL, .recvcounts = scorep_f_recvcounts,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_REDUCE_SCATTER, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_REDUCE_SCATTER, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*(&scorep_f_request)));
         }
         scorep_exit(scorep_region_id);
@@ -2892,6 +3166,8 @@ static void scorep_mpif_MPI_Scan(void* sendbuf, void* recvbuf, MPI_Fint* count, 
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    MPI_Comm scorep_f_comm;
+    void* scorep_f_sendbuf = NULL;
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
@@ -2899,6 +3175,9 @@ static void scorep_mpif_MPI_Scan(void* sendbuf, void* recvbuf, MPI_Fint* count, 
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(310);
         scorep_enter(scorep_region_id);
+        scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
+            : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
@@ -2908,10 +3187,19 @@ static void scorep_mpif_MPI_Scan(void* sendbuf, void* recvbuf, MPI_Fint* count, 
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_received = scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
-            scorep_mpi_collective_end(SCOREP_COLL_SCAN, scorep_comm_id, SCOREP_NO_ROOT,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_SCAN, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = scorep_f_count, .recvcount = scorep_f_count,
+                .sendtype = scorep_f_datatype, .recvtype = scorep_f_datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_SCAN, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -2928,6 +3216,8 @@ static void scorep_mpif_MPI_Scan_init(void* sendbuf, void* recvbuf, MPI_Fint* co
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
+    MPI_Comm scorep_f_comm;
+    void* scorep_f_sendbuf = NULL;
     int scorep_f_count;
     MPI_Datatype scorep_f_datatype;
     MPI_Request scorep_f_request;
@@ -2936,6 +3226,9 @@ static void scorep_mpif_MPI_Scan_init(void* sendbuf, void* recvbuf, MPI_Fint* co
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(311);
         scorep_enter(scorep_region_id);
+        scorep_f_comm = MPI_Comm_f2c(*comm);
+        scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
+            : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
         scorep_f_count = (int)*count;
         scorep_f_datatype = MPI_Type_f2c(*datatype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
@@ -2945,10 +3238,19 @@ static void scorep_mpif_MPI_Scan_init(void* sendbuf, void* recvbuf, MPI_Fint* co
     if (scorep_measuring) {
         scorep_f_request = MPI_Request_f2c(*request);
         {
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            scorep_sent = scorep_received = scorep_mpi_bytes(scorep_f_count, scorep_f_datatype);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_SCAN, .comm = scorep_f_comm, .root = SCOREP_NO_ROOT,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = 0,
+                .sendcount = scorep_f_count, .recvcount = scorep_f_count,
+                .sendtype = scorep_f_datatype, .recvtype = scorep_f_datatype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_SCAN, scorep_comm_id, SCOREP_NO_ROOT, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_SCAN, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*(&scorep_f_request)));
         }
         scorep_exit(scorep_region_id);
@@ -2966,28 +3268,28 @@ static void scorep_mpif_MPI_Scatter(void* sendbuf, MPI_Fint* sendcount, MPI_Fint
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
     int scorep_f_root;
+    MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int scorep_f_sendcount;
-    MPI_Datatype scorep_f_sendtype;
     void* scorep_f_recvbuf = NULL;
+    int scorep_f_sendcount;
     int scorep_f_recvcount;
+    MPI_Datatype scorep_f_sendtype;
     MPI_Datatype scorep_f_recvtype;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(312);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_root = (int)*root;
+        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_sendcount = (int)*sendcount;
-        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvbuf = recvbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : recvbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)recvbuf;
+        scorep_f_sendcount = (int)*sendcount;
         scorep_f_recvcount = (int)*recvcount;
+        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
@@ -2996,19 +3298,19 @@ static void scorep_mpif_MPI_Scatter(void* sendbuf, MPI_Fint* sendcount, MPI_Fint
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, scorep_f_root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.is_root) {
-                scorep_sent = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(scorep_f_sendcount, scorep_f_sendtype);
-            }
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (scorep_shape.is_root && scorep_f_recvbuf == MPI_IN_PLACE)
-                    scorep_received = scorep_mpi_bytes(scorep_f_sendcount, scorep_f_sendtype);
-                else
-                    scorep_received = scorep_mpi_bytes(scorep_f_recvcount, scorep_f_recvtype);
-            }
-            scorep_mpi_collective_end(SCOREP_COLL_SCATTER, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_SCATTER, .comm = scorep_f_comm, .root = scorep_f_root,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = scorep_f_recvbuf == MPI_IN_PLACE,
+                .sendcount = scorep_f_sendcount, .recvcount = scorep_f_recvcount,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_SCATTER, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -3025,13 +3327,13 @@ static void scorep_mpif_MPI_Scatter_init(void* sendbuf, MPI_Fint* sendcount, MPI
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
     int scorep_f_root;
+    MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int scorep_f_sendcount;
-    MPI_Datatype scorep_f_sendtype;
     void* scorep_f_recvbuf = NULL;
+    int scorep_f_sendcount;
     int scorep_f_recvcount;
+    MPI_Datatype scorep_f_sendtype;
     MPI_Datatype scorep_f_recvtype;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
@@ -3039,15 +3341,15 @@ static void scorep_mpif_MPI_Scatter_init(void* sendbuf, MPI_Fint* sendcount, MPI
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(313);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_root = (int)*root;
+        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_sendcount = (int)*sendcount;
-        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvbuf = recvbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : recvbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)recvbuf;
+        scorep_f_sendcount = (int)*sendcount;
         scorep_f_recvcount = (int)*recvcount;
+        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
@@ -3056,19 +3358,19 @@ static void scorep_mpif_MPI_Scatter_init(void* sendbuf, MPI_Fint* sendcount, MPI
     if (scorep_measuring) {
         scorep_f_request = MPI_Request_f2c(*request);
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, scorep_f_root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.is_root) {
-                scorep_sent = (uint64_t)scorep_shape.peers * scorep_mpi_bytes(scorep_f_sendcount, scorep_f_sendtype);
-            }
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (scorep_shape.is_root && scorep_f_recvbuf == MPI_IN_PLACE)
-                    scorep_received = scorep_mpi_bytes(scorep_f_sendcount, scorep_f_sendtype);
-                else
-                    scorep_received = scorep_mpi_bytes(scorep_f_recvcount, scorep_f_recvtype);
-            }
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_SCATTER, .comm = scorep_f_comm, .root = scorep_f_root,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = scorep_f_recvbuf == MPI_IN_PLACE,
+                .sendcount = scorep_f_sendcount, .recvcount = scorep_f_recvcount,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = NULL, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_SCATTER, scorep_comm_id, scorep_shape.root, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_SCATTER, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*(&scorep_f_request)));
         }
         scorep_exit(scorep_region_id);
@@ -3086,27 +3388,27 @@ static void scorep_mpif_MPI_Scatterv(void* sendbuf, MPI_Fint* sendcounts, MPI_Fi
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
     int scorep_f_root;
+    MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int* scorep_f_sendcounts = (int*)sendcounts;
-    MPI_Datatype scorep_f_sendtype;
     void* scorep_f_recvbuf = NULL;
     int scorep_f_recvcount;
+    MPI_Datatype scorep_f_sendtype;
     MPI_Datatype scorep_f_recvtype;
+    int* scorep_f_sendcounts = (int*)sendcounts;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(314);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_root = (int)*root;
+        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvbuf = recvbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : recvbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)recvbuf;
         scorep_f_recvcount = (int)*recvcount;
+        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
         scorep_mpi_collective_begin();
@@ -3115,20 +3417,19 @@ static void scorep_mpif_MPI_Scatterv(void* sendbuf, MPI_Fint* sendcounts, MPI_Fi
     scorep_result = (int)*ierror;
     if (scorep_measuring) {
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, scorep_f_root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.is_root) {
-                for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++)
-                    scorep_sent += scorep_mpi_bytes(scorep_f_sendcounts[scorep_i], scorep_f_sendtype);
-            }
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (scorep_shape.is_root && scorep_f_recvbuf == MPI_IN_PLACE)
-                    scorep_received = scorep_mpi_bytes(scorep_f_sendcounts[scorep_shape.rank], scorep_f_sendtype);
-                else
-                    scorep_received = scorep_mpi_bytes(scorep_f_recvcount, scorep_f_recvtype);
-            }
-            scorep_mpi_collective_end(SCOREP_COLL_SCATTERV, scorep_comm_id, scorep_shape.root,
-                                      scorep_sent, scorep_received);
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_SCATTERV, .comm = scorep_f_comm, .root = scorep_f_root,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = scorep_f_recvbuf == MPI_IN_PLACE,
+                .sendcount = 0, .recvcount = scorep_f_recvcount,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = scorep_f_sendcounts, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
+            scorep_mpi_collective_end(SCOREP_COLL_SCATTERV, scorep_comm_id, scorep_bytes.root,
+                                      scorep_bytes.sent, scorep_bytes.received);
         }
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
@@ -3145,28 +3446,28 @@ static void scorep_mpif_MPI_Scatterv_init(void* sendbuf, MPI_Fint* sendcounts, M
     int scorep_result = MPI_SUCCESS;
     int scorep_measuring = scorep_mpi_measuring(SCOREP_MPI_GROUP_COLL);
     scorep_region scorep_region_id = SCOREP_INVALID_ID;
-    MPI_Comm scorep_f_comm;
     int scorep_f_root;
+    MPI_Comm scorep_f_comm;
     void* scorep_f_sendbuf = NULL;
-    int* scorep_f_sendcounts = (int*)sendcounts;
-    MPI_Datatype scorep_f_sendtype;
     void* scorep_f_recvbuf = NULL;
     int scorep_f_recvcount;
+    MPI_Datatype scorep_f_sendtype;
     MPI_Datatype scorep_f_recvtype;
+    int* scorep_f_sendcounts = (int*)sendcounts;
     MPI_Request scorep_f_request;
     scorep_comm scorep_comm_id = SCOREP_INVALID_ID;
     if (scorep_measuring) {
         scorep_mpi_event_generation_off(SCOREP_MPI_GROUP_COLL);
         scorep_region_id = scorep_mpif_region(315);
         scorep_enter(scorep_region_id);
-        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_root = (int)*root;
+        scorep_f_comm = MPI_Comm_f2c(*comm);
         scorep_f_sendbuf = sendbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : sendbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)sendbuf;
-        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvbuf = recvbuf == scorep_mpif_in_place ? MPI_IN_PLACE
             : recvbuf == scorep_mpif_bottom ? MPI_BOTTOM : (void*)recvbuf;
         scorep_f_recvcount = (int)*recvcount;
+        scorep_f_sendtype = MPI_Type_f2c(*sendtype);
         scorep_f_recvtype = MPI_Type_f2c(*recvtype);
         scorep_comm_id = scorep_mpi_comm_id_fortran(*comm);
     }
@@ -3175,20 +3476,19 @@ static void scorep_mpif_MPI_Scatterv_init(void* sendbuf, MPI_Fint* sendcounts, M
     if (scorep_measuring) {
         scorep_f_request = MPI_Request_f2c(*request);
         {
-            const scorep_mpi_coll_shape scorep_shape = scorep_mpi_coll_shape_of(scorep_f_comm, scorep_f_root);
-            uint64_t scorep_sent = 0, scorep_received = 0;
-            if (scorep_shape.is_root) {
-                for (int scorep_i = 0; scorep_i < scorep_shape.peers; scorep_i++)
-                    scorep_sent += scorep_mpi_bytes(scorep_f_sendcounts[scorep_i], scorep_f_sendtype);
-            }
-            if (scorep_shape.takes_part && !(scorep_shape.is_inter && scorep_shape.is_root)) {
-                if (scorep_shape.is_root && scorep_f_recvbuf == MPI_IN_PLACE)
-                    scorep_received = scorep_mpi_bytes(scorep_f_sendcounts[scorep_shape.rank], scorep_f_sendtype);
-                else
-                    scorep_received = scorep_mpi_bytes(scorep_f_recvcount, scorep_f_recvtype);
-            }
+            const scorep_mpi_coll_call scorep_call = {
+                .kind = SCOREP_COLL_SCATTERV, .comm = scorep_f_comm, .root = scorep_f_root,
+                .send_in_place = scorep_f_sendbuf == MPI_IN_PLACE,
+                .recv_in_place = scorep_f_recvbuf == MPI_IN_PLACE,
+                .sendcount = 0, .recvcount = scorep_f_recvcount,
+                .sendtype = scorep_f_sendtype, .recvtype = scorep_f_recvtype,
+                .sendcounts = scorep_f_sendcounts, .recvcounts = NULL,
+                .sendtypes = NULL, .recvtypes = NULL,
+                .large = 0, .fortran_types = 1
+            };
+            const scorep_mpi_coll_bytes scorep_bytes = scorep_mpi_collective_bytes(&scorep_call);
             if (scorep_result == MPI_SUCCESS)
-                scorep_mpi_collective_init(SCOREP_COLL_SCATTERV, scorep_comm_id, scorep_shape.root, scorep_sent, scorep_received,
+                scorep_mpi_collective_init(SCOREP_COLL_SCATTERV, scorep_comm_id, scorep_bytes.root, scorep_bytes.sent, scorep_bytes.received,
                                            scorep_mpi_request_handle(*(&scorep_f_request)));
         }
         scorep_exit(scorep_region_id);

@@ -108,6 +108,62 @@ static inline const MPI_Status* scorep_mpi_status_from_fortran(const MPI_Fint* f
 }
 scorep_comm scorep_mpi_group_id(MPI_Group group);
 
+/* ---- collective bytes ------------------------------------------------------
+ * A collective call as the bytes rule reads it, in C terms; the wrappers of
+ * every binding fill one and call scorep_mpi_collective_bytes, so the rule
+ * (Score-P's, docs/MPI_ADAPTER.md) exists once. Fields a procedure does not
+ * have stay 0 / NULL / MPI_DATATYPE_NULL. */
+typedef struct scorep_mpi_coll_call {
+    int kind;                     /* scorep_collective_kind */
+    MPI_Comm comm;
+    int root;                     /* rooted kinds: a rank, or MPI_ROOT / MPI_PROC_NULL
+                                     on an intercommunicator; others: SCOREP_NO_ROOT */
+    int send_in_place;            /* sendbuf is MPI_IN_PLACE */
+    int recv_in_place;            /* recvbuf is MPI_IN_PLACE (scatter(v)) */
+    MPI_Count sendcount, recvcount;
+    MPI_Datatype sendtype, recvtype;
+    const void* sendcounts;       /* v and w kinds: int[], or MPI_Count[] if large */
+    const void* recvcounts;
+    const void* sendtypes;        /* w kinds: MPI_Datatype[], or MPI_Fint[] if fortran_types */
+    const void* recvtypes;
+    int large;                    /* counts arrays are MPI_Count (the _c procedures) */
+    int fortran_types;            /* type arrays hold Fortran handles (mpi_f08) */
+} scorep_mpi_coll_call;
+
+typedef struct scorep_mpi_coll_bytes {
+    uint64_t sent, received;
+    int root;                     /* as recorded: a rank in the communicator, or SCOREP_NO_ROOT */
+} scorep_mpi_coll_bytes;
+
+/* What one run of the collective moves for the calling process, by kind
+ * (blocking, non-blocking and persistent forms alike). Local PMPI queries
+ * only. */
+scorep_mpi_coll_bytes scorep_mpi_collective_bytes(const scorep_mpi_coll_call* call);
+
+/* The processes a rootless collective exchanges blocks with: the size of
+ * comm, or of its remote group (the length of an MPI_Alltoallw type array). */
+int scorep_mpi_collective_peers(MPI_Comm comm);
+
+/* The neighbours of this process in the communicator's virtual topology, in
+ * the order of a neighbourhood collective's buffer blocks: sources (the
+ * in-neighbours, whose blocks it receives) and destinations (the
+ * out-neighbours, whose blocks it sends). Cartesian: per dimension the source
+ * and then the destination of MPI_Cart_shift(dim, 1), both lists the same,
+ * MPI_PROC_NULL beyond a non-periodic border; graph: MPI_Graph_neighbors,
+ * both lists the same; distributed graph: MPI_Dist_graph_neighbors. Without
+ * a topology both degrees are 0. real_in/real_out count the neighbours that
+ * are not MPI_PROC_NULL: a block to or from MPI_PROC_NULL moves no data.
+ * The lists are the calling thread's scratch space, valid until its next
+ * call; PMPI queries only, no allocation once the scratch space is large
+ * enough. */
+typedef struct scorep_mpi_neighbors {
+    int indegree, outdegree;
+    int real_in, real_out;
+    const int* sources;
+    const int* destinations;
+} scorep_mpi_neighbors;
+scorep_mpi_neighbors scorep_mpi_neighbors_of(MPI_Comm comm);
+
 scorep_window scorep_mpi_win_create(MPI_Win win, MPI_Comm comm);
 scorep_window scorep_mpi_win_id(MPI_Win win);
 void scorep_mpi_win_free(MPI_Win win);

@@ -143,16 +143,20 @@ int main(int argc, char** argv)
     did("MPI_Sendrecv", 40, 40, 1, 1);
     checksum += in[9] + st.MPI_SOURCE;
 
-    /* 8. collectives on the world and on a split communicator */
+    /* 8. collectives on the world and on a split communicator; their bytes by
+     * Score-P's convention: every block of the collective's data movement is
+     * sent by one rank and received by another, a rank's block to itself
+     * included (a bcast root sends n to each of size ranks, every rank
+     * receives n; an allreduce sends and receives n per rank) */
     double v[8] = {0};
     if (rank == 0)
         for (int i = 0; i < 8; i++)
             v[i] = i * 1.5;
     MPI_Bcast(v, 8, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    did("MPI_Bcast", rank == 0 ? 64 : 0, rank == 0 ? 0 : 64, 0, 0);
+    did("MPI_Bcast", rank == 0 ? 64L * size : 0, 64, 0, 0);
     int s4[4] = {rank, 1, 2, 3}, r4[4];
     MPI_Allreduce(s4, r4, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    did("MPI_Allreduce", 16, 16, 0, 0);
+    did("MPI_Allreduce", 16L * size, 16L * size, 0, 0);
     int g[2] = {rank, rank * 2}, all[2 * MAX_PROCS];
     MPI_Gather(g, 2, MPI_INT, all, 2, MPI_INT, size - 1, MPI_COMM_WORLD);
     did("MPI_Gather", 8, rank == size - 1 ? 8L * size : 0, 0, 0);
@@ -165,7 +169,7 @@ int main(int argc, char** argv)
     MPI_Comm_size(half, &hsize);
     did("MPI_Comm_size", 0, 0, 0, 0);
     MPI_Reduce(&hs, &hr, 1, MPI_INT, MPI_MAX, 0, half);
-    did("MPI_Reduce", 4, hrank == 0 ? 4 : 0, 0, 0);
+    did("MPI_Reduce", 4, hrank == 0 ? 4L * hsize : 0, 0, 0);
     MPI_Comm_free(&half);
     did("MPI_Comm_free", 0, 0, 0, 0);
     checksum += (long)v[7] + r4[0] + (rank == size - 1 ? all[2 * size - 1] : 0) + hr;
