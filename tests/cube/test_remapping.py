@@ -233,3 +233,33 @@ def test_io_time_splits_into_metadata_reading_and_writing_by_the_call(io_remappe
         assert {name for name, t in parts[kind].items() if t > 0} == names, kind
         for name in names:
             assert parts[kind][name] == pytest.approx(io_time[name], rel=1e-9), name
+
+
+# POSIX threads: remap_pthread.c's calls and their category
+PTHREAD_CATEGORIES = {"pthread_create": "pthread_management", "pthread_join": "pthread_management",
+                      "pthread_mutex_lock": "pthread_lock_api", "pthread_mutex_unlock": "pthread_lock_api",
+                      "pthread_cond_wait": "pthread_conditional", "pthread_cond_signal": "pthread_conditional"}
+
+
+def test_pthread_time_splits_into_management_mutexes_and_conditions(build_dir, tmp_path):
+    cube_tool("cube_remap2"), cube_tool("cube_dump")
+    program = tmp_path / "remap_pthread"
+    subprocess.run(scorep(build_dir) + ["--thread=pthread", "gcc", "-O1", str(PROGRAMS / "remap_pthread.c"), "-o",
+                                        str(program)], check=True, capture_output=True, text=True)
+    experiment = tmp_path / "experiment"
+    proc = run_program([program], experiment)
+    assert proc.returncode == 0, proc.stderr
+    out = tmp_path / "remapped.cubex"
+    remap(experiment / "profile.cubex", out)
+    pthread = per_region(out, "pthread_time")
+    parts = {leaf: per_region(out, leaf) for leaf in ("pthread_management", "pthread_lock_api",
+                                                      "pthread_conditional")}
+    seen = {name for name, t in pthread.items() if t > 0}
+    assert seen <= set(PTHREAD_CATEGORIES) and {"pthread_create", "pthread_join", "pthread_mutex_lock"} <= seen
+    for name in seen:
+        taken = {leaf: values.get(name, 0) for leaf, values in parts.items() if values.get(name, 0)}
+        assert list(taken) == [PTHREAD_CATEGORIES[name]], f"{name}: {taken}"
+        assert taken[PTHREAD_CATEGORIES[name]] == pytest.approx(pthread[name], rel=1e-9)
+    # pthread time is not computation
+    comp = per_region(out, "comp")
+    assert all(comp.get(name, 0) == pytest.approx(0, abs=1e-12) for name in seen)
