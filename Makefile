@@ -13,7 +13,7 @@ DEBIAN_PACKAGES = python3-jinja2 python3-clang-16 libclang-16-dev meson ninja-bu
 	libxml2-dev liblzma-dev libicu-dev qtbase5-dev ltrace \
 	chromium
 
-.PHONY: all deps build build-both viewer check bench demo regenerate install dist clean
+.PHONY: all deps build build-both viewer cube-tools check bench demo regenerate install dist clean
 
 # $(call with_progress,LOG,COMMAND): runs COMMAND with its output in LOG and prints
 # the elapsed time every 10 s meanwhile (a silent minute looks like a hang); on
@@ -83,7 +83,26 @@ build-both: build $(BUILD)-mpich/build.ninja
 	@echo "== building $(BUILD)-mpich/ (the adapters against MPICH, for the tests)"
 	ninja -C $(BUILD)-mpich
 
-check: build-both viewer
+# CubeLib's own command-line tools (cube_dump, cube_info, cube_sanity, ...), built
+# once per build folder from the public Score-P release kept beside the checkout
+# in ../shared/reference (not part of the project): the tests' oracle for every
+# profile.cubex they write. A checkout without it skips this, and those checks.
+REFERENCE ?= $(or $(SCOREP_WRAPGEN_REFERENCE),$(CURDIR)/../shared/reference)
+CUBE_TOOLS = $(BUILD)/cube-tools
+
+cube-tools:
+	@if [ -x $(CUBE_TOOLS)/bin/cube_dump ]; then \
+	    echo "== CubeLib tools: present in $(CUBE_TOOLS)"; \
+	elif [ -f $(REFERENCE)/scorep-8.4/build.sh ]; then \
+	    printf '%s' "== building CubeLib's tools from $(REFERENCE)/scorep-8.4 into $(CUBE_TOOLS) (a few minutes, once; log: $(BUILD)/cube-tools.log):"; \
+	    mkdir -p $(BUILD); \
+	    $(call with_progress,$(BUILD)/cube-tools.log,bash $(REFERENCE)/scorep-8.4/build.sh --cube-only $(abspath $(CUBE_TOOLS))); \
+	else \
+	    echo "== CubeLib tools: no $(REFERENCE)/scorep-8.4/build.sh (the reference tree is not beside this checkout);" \
+	         "the tests check profile.cubex files with the project's own reader only"; \
+	fi
+
+check: build-both viewer cube-tools
 	@echo "== running all tests (about 9-10 minutes on 2 idle cores, longer on a busy machine)"
 	$(PYTHON) tests/run_all.py $(BUILD)
 

@@ -45,7 +45,8 @@ int main(int argc, char** argv)
         regions[i] = (scorep_region_def){names[i], i % 4 ? "/home/user/src/solver.c" : NULL, NULL,
                                          i % 4 ? SCOREP_PARADIGM_USER : SCOREP_PARADIGM_MPI,
                                          i % 4 ? SCOREP_ROLE_FUNCTION : SCOREP_ROLE_POINT2POINT, 0,
-                                         i % 4 ? (uint32_t)(10 * i) : 0};
+                                         i % 4 ? (uint32_t)(10 * i) : 0, i % 4 ? (uint32_t)(10 * i + 8) : 0,
+                                         NULL};
     }
     uint32_t* rank = malloc(nloc * sizeof *rank);
     uint32_t* thread = malloc(nloc * sizeof *thread);

@@ -1,6 +1,8 @@
-/* Compiler instrumentation: the two functions the GCC plugin
+/* Compiler instrumentation: the functions the GCC plugin
  * (compiler/scorep_instrument_plugin.cc) calls at entry and exit of every
- * instrumented function.
+ * instrumented function. The region is Score-P's: the function's name, its
+ * symbol as the canonical name, the absolute source file and the lines
+ * where the function begins and ends, all known at compile time.
  *
  * Each instrumented function owns a static unsigned handle, zero at start:
  *   0            not yet seen: the first enter defines the region
@@ -13,21 +15,24 @@
 
 #define COMPILER_FILTERED 0xFFFFFFFFu
 
+void __scorep_compiler_region_enter(unsigned* handle, const char* name, const char* symbol, const char* file,
+                                    int line, int end_line);
 void __scorep_compiler_enter(unsigned* handle, const char* name, const char* symbol, const char* file,
                              int line);
 void __scorep_compiler_exit(unsigned* handle);
 
 static __attribute__((noinline)) unsigned define_region(unsigned* handle, const char* name, const char* symbol,
-                                                        const char* file, int line)
+                                                        const char* file, int line, int end_line)
 {
-    scorep_region region = scorep_region_define_mangled_at(name, file, line, SCOREP_PARADIGM_COMPILER,
-                                                           SCOREP_ROLE_FUNCTION, NULL, symbol);
+    scorep_region region = scorep_region_define_lines(name, file, line, end_line, SCOREP_PARADIGM_COMPILER,
+                                                      SCOREP_ROLE_FUNCTION, NULL, symbol);
     unsigned h = region == SCOREP_INVALID_ID || scorep_region_is_filtered(region) ? COMPILER_FILTERED : region + 1;
     __atomic_store_n(handle, h, __ATOMIC_RELEASE);
     return h;
 }
 
-void __scorep_compiler_enter(unsigned* handle, const char* name, const char* symbol, const char* file, int line)
+void __scorep_compiler_region_enter(unsigned* handle, const char* name, const char* symbol, const char* file,
+                                    int line, int end_line)
 {
     /* inside a measured MPI or library call (a callback), or a signal
      * handler that interrupted the measurement (substrate.h): not recorded,
@@ -37,10 +42,16 @@ void __scorep_compiler_enter(unsigned* handle, const char* name, const char* sym
     if (UNLIKELY(!scorep_event_generation_is_on())) return;
     unsigned h = __atomic_load_n(handle, __ATOMIC_ACQUIRE);
     if (UNLIKELY(h == 0)) {
-        h = define_region(handle, name, symbol, file, line);
+        h = define_region(handle, name, symbol, file, line, end_line);
         if (h == COMPILER_FILTERED) return;
     }
     scorep_enter(h - 1);
+}
+
+/* what objects instrumented by an earlier plugin call: no end line */
+void __scorep_compiler_enter(unsigned* handle, const char* name, const char* symbol, const char* file, int line)
+{
+    __scorep_compiler_region_enter(handle, name, symbol, file, line, 0);
 }
 
 void __scorep_compiler_exit(unsigned* handle)

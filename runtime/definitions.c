@@ -130,15 +130,17 @@ static void text_key_free(char* key, const char* buf)
     if (key != buf) free(key);
 }
 
-/* The line is part of the identity (Score-P's region definitions compare
- * their begin lines too): the same name and file at another line is
+/* The lines are part of the identity (Score-P's region definitions compare
+ * begin and end lines too): the same name and file at another line is
  * another region. */
-scorep_region scorep_definitions_region(const char* name, const char* file, int line, scorep_paradigm paradigm,
-                                        scorep_region_role role, const char* group, const char* mangled)
+scorep_region scorep_definitions_region_lines(const char* name, const char* file, int line, int end_line,
+                                              scorep_paradigm paradigm, scorep_region_role role, const char* group,
+                                              const char* mangled)
 {
     scorep_definitions_init();
     if (!name) name = "<unnamed>";
     if (line < 0) line = 0;
+    if (end_line < 0) end_line = 0;
     /* Fortran callers pass "" (just c_null_char) for "none" */
     if (file && !file[0]) file = NULL;
     if (group && !group[0]) group = NULL;
@@ -147,15 +149,17 @@ scorep_region scorep_definitions_region(const char* name, const char* file, int 
     char buf[1024];
     size_t len;
     const char* parts[] = {name, file, group, mangled};
-    int numbers[] = {(int)paradigm, (int)role, line};
-    char* key = text_key(buf, sizeof buf, &len, parts, 4, numbers, 3);
+    int numbers[] = {(int)paradigm, (int)role, line, end_line};
+    char* key = text_key(buf, sizeof buf, &len, parts, 4, numbers, 4);
     if (!key) return SCOREP_INVALID_ID;
     lock_definitions();
     uint32_t id;
     if (!scorep_strmap_get(&region_index, key, len, &id)) {
         scorep_region_def def = {scorep_arena_strdup(name), dup_or_null(file), dup_or_null(group), paradigm,
-                                 role, 0, (uint32_t)line};
-        def.filtered = scorep_filter_excludes(filter, name, file, mangled);
+                                 role, 0, (uint32_t)line, (uint32_t)end_line, dup_or_null(mangled)};
+        /* an MPI region's file is the label "MPI" (Score-P's), no source
+         * file: file rules of the filter do not apply to it */
+        def.filtered = scorep_filter_excludes(filter, name, paradigm == SCOREP_PARADIGM_MPI ? NULL : file, mangled);
         id = table_append(&regions, &def);
         if (id < SCOREP_MAX_REGIONS) {
             scorep_region_filtered_flags[id] = (uint8_t)def.filtered;
@@ -167,6 +171,12 @@ scorep_region scorep_definitions_region(const char* name, const char* file, int 
     unlock_definitions();
     text_key_free(key, buf);
     return id;
+}
+
+scorep_region scorep_definitions_region(const char* name, const char* file, int line, scorep_paradigm paradigm,
+                                        scorep_region_role role, const char* group, const char* mangled)
+{
+    return scorep_definitions_region_lines(name, file, line, 0, paradigm, role, group, mangled);
 }
 
 int scorep_region_is_filtered(scorep_region region)
@@ -322,7 +332,8 @@ const scorep_parameter_def* scorep_parameter_get(scorep_parameter id)
     return id < scorep_parameter_count() ? table_at(&parameters, id) : NULL;
 }
 
-scorep_metric scorep_definitions_metric(const char* name, const char* unit)
+scorep_metric scorep_definitions_metric(const char* name, const char* unit, const char* description,
+                                        scorep_metric_kind kind)
 {
     scorep_definitions_init();
     if (!name) name = "<unnamed>";
@@ -335,7 +346,8 @@ scorep_metric scorep_definitions_metric(const char* name, const char* unit)
                            SCOREP_PROFILE_MAX_METRICS);
             return SCOREP_INVALID_ID;
         }
-        scorep_metric_def def = {scorep_arena_strdup(name), scorep_arena_strdup(unit ? unit : "")};
+        scorep_metric_def def = {scorep_arena_strdup(name), scorep_arena_strdup(unit ? unit : ""),
+                                 scorep_arena_strdup(description ? description : ""), kind};
         id = table_append(&metrics, &def);
         scorep_strmap_put(&metric_index, name, strlen(name), id);
     }

@@ -15,6 +15,14 @@ scorep_region scorep_region_define_mangled_at(const char* name, const char* file
     return scorep_definitions_region(name, file, line, paradigm, role, group, mangled);
 }
 
+scorep_region scorep_region_define_lines(const char* name, const char* file, int line, int end_line,
+                                        scorep_paradigm paradigm, scorep_region_role role, const char* group,
+                                        const char* mangled)
+{
+    scorep_measurement_init();
+    return scorep_definitions_region_lines(name, file, line, end_line, paradigm, role, group, mangled);
+}
+
 scorep_region scorep_region_define(const char* name, const char* file, scorep_paradigm paradigm,
                                    scorep_region_role role, const char* group)
 {
@@ -47,6 +55,12 @@ scorep_parameter scorep_parameter_define(const char* name, scorep_parameter_type
 
 scorep_metric scorep_metric_define(const char* name, const char* unit)
 {
+    return scorep_metric_define_kind(name, unit, "", SCOREP_METRIC_SUM_SIGNED);
+}
+
+scorep_metric scorep_metric_define_kind(const char* name, const char* unit, const char* description,
+                                        scorep_metric_kind kind)
+{
     scorep_measurement_init();
-    return scorep_definitions_metric(name, unit);
+    return scorep_definitions_metric(name, unit, description, kind);
 }

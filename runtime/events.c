@@ -29,6 +29,7 @@ void scorep_events_set_recording(int on)
     decide_short_form();
 }
 scorep_region scorep_flush_region = SCOREP_INVALID_ID;
+scorep_region scorep_program_region = SCOREP_INVALID_ID;
 int scorep_substrate_count_active;
 const scorep_substrate* scorep_substrates[SCOREP_MAX_SUBSTRATES];
 
@@ -164,7 +165,10 @@ static inline __attribute__((always_inline)) void exit_general_body(scorep_locat
      * timestamp (docs/PERFORMANCE.md) */
     uint64_t t = es->exit_at_last ? loc->last_ticks : scorep_timer_read();
     es->exit_at_last = 0;
-    if (UNLIKELY(es->depth == 0)) {
+    /* nothing open but the program region: an exit without its enter must
+     * not end the program */
+    if (UNLIKELY(es->depth <= 1) &&
+        (es->depth == 0 || (es->stack[0] == scorep_program_region && region != scorep_program_region))) {
         static int warned;
         if (!warned) {
             warned = 1;

@@ -86,9 +86,15 @@ void scorep_definitions_init(void);
  * (the adapter API's scorep_*_define in entry.c start it, then call these). */
 scorep_region scorep_definitions_region(const char* name, const char* file, int line, scorep_paradigm paradigm,
                                         scorep_region_role role, const char* group, const char* mangled);
+/* with the line the region ends at (0: unknown); mangled is also the
+ * canonical name the reports write */
+scorep_region scorep_definitions_region_lines(const char* name, const char* file, int line, int end_line,
+                                              scorep_paradigm paradigm, scorep_region_role role, const char* group,
+                                              const char* mangled);
 scorep_window scorep_definitions_window(uint64_t stable_key, scorep_comm comm, const char* name);
 scorep_parameter scorep_definitions_parameter(const char* name, scorep_parameter_type type);
-scorep_metric scorep_definitions_metric(const char* name, const char* unit);
+scorep_metric scorep_definitions_metric(const char* name, const char* unit, const char* description,
+                                        scorep_metric_kind kind);
 void scorep_definitions_set_filter(scorep_filter* filter);
 /* scorep_region_define for a region with a linker symbol of its own (a
  * library function; for C++ the mangled name): the symbol is what MANGLED
@@ -100,6 +106,10 @@ scorep_region scorep_region_define_mangled(const char* name, const char* file, s
 scorep_region scorep_region_define_mangled_at(const char* name, const char* file, int line,
                                               scorep_paradigm paradigm, scorep_region_role role,
                                               const char* group, const char* mangled);
+/* The same with the line the region ends at (compiler regions). */
+scorep_region scorep_region_define_lines(const char* name, const char* file, int line, int end_line,
+                                        scorep_paradigm paradigm, scorep_region_role role, const char* group,
+                                        const char* mangled);
 /* indexed by region id; an array in the library's own data, hidden: the
  * event path reads a flag with one load, no GOT entry and pointer before it */
 extern uint8_t scorep_region_filtered_flags[] __attribute__((visibility("hidden")));
@@ -145,6 +155,8 @@ typedef struct scorep_profile_numbers {
     uint64_t messages_sent, messages_received;
     uint64_t bytes_read, bytes_written;
     uint64_t collectives;
+    /* one-sided (RMA) bytes, apart from bytes_sent/received as in Score-P */
+    uint64_t bytes_put, bytes_get;
 } scorep_profile_numbers;
 #define SCOREP_PROFILE_MAX_METRICS 8
 typedef struct scorep_profile_node scorep_profile_node;

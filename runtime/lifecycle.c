@@ -114,6 +114,27 @@ const scorep_substrate* scorep_trace_substrate(void) { return NULL; }
 static void at_exit(void);
 static void processes_known(void);
 
+/* Score-P's program region: the executable's base name, the command line
+ * (the executable's path and the arguments) as its canonical name, no
+ * file, measurement paradigm, artificial. */
+static void define_program_region(void)
+{
+    const char* path = scorep_process_executable();
+    const char* const* args;
+    int n = scorep_process_arguments(&args);
+    size_t length = strlen(path) + 1;
+    for (int i = 0; i < n; i++) length += strlen(args[i]) + 1;
+    char* canonical = malloc(length);
+    if (canonical) {
+        size_t at = (size_t)snprintf(canonical, length, "%s", path);
+        for (int i = 0; i < n; i++) at += (size_t)snprintf(canonical + at, length - at, " %s", args[i]);
+    }
+    scorep_program_region = scorep_definitions_region_lines(scorep_process_executable_base_name(), NULL, 0, 0,
+                                                            SCOREP_PARADIGM_MEASUREMENT, SCOREP_ROLE_ARTIFICIAL,
+                                                            NULL, canonical ? canonical : path);
+    free(canonical);
+}
+
 /* NOT_STARTED -> RUNNING, once: the one "ensure started" entry. Called by the
  * adapter-facing definition functions (entry.c), the MPI layer's
  * registration and explicitly by programs; a call from inside the start
@@ -139,6 +160,8 @@ void scorep_measurement_init(void)
     scorep_config_load();
     if (scorep_timer_active != SCOREP_TIMER_INJECTED) scorep_timer_init(scorep_cfg.timer);
     scorep_definitions_init();
+    /* before the filter: the program region is never filtered */
+    define_program_region();
     if (scorep_cfg.filtering_file[0]) {
         char error[600];
         scorep_filter* f = scorep_filter_load(scorep_cfg.filtering_file, error, sizeof error);
@@ -164,6 +187,9 @@ void scorep_measurement_init(void)
     scorep_signals_install(on_ending_signal);
     __atomic_store_n(&state, RUNNING, __ATOMIC_RELEASE);
     scorep_events_set_recording(1);
+    /* the program begins: everything this thread records is below it, and
+     * the end of the measurement (scorep_events_finish_open_regions) leaves it */
+    scorep_enter(scorep_program_region);
     starting = 0;
     pthread_mutex_unlock(&start_lock);
     scorep_verbose("measurement started: profiling %s, tracing %s, timer %s", scorep_cfg.enable_profiling ? "on" : "off",

@@ -186,29 +186,31 @@ static void on_collective_end(scorep_location* loc, uint64_t t, scorep_collectiv
 static void on_rma_put(scorep_location* loc, uint64_t t, scorep_window w, int target, uint64_t bytes, uint64_t m)
 {
     (void)t; (void)w; (void)target; (void)m;
-    CURRENT.bytes_sent += bytes;
+    CURRENT.bytes_put += bytes;
 }
 
 static void on_rma_get(scorep_location* loc, uint64_t t, scorep_window w, int target, uint64_t bytes, uint64_t m)
 {
     (void)t; (void)w; (void)target; (void)m;
-    CURRENT.bytes_received += bytes;
+    CURRENT.bytes_get += bytes;
 }
 
 static void on_rma_atomic(scorep_location* loc, uint64_t t, scorep_window w, int target, scorep_rma_atomic_kind k,
                           uint64_t sent, uint64_t received, uint64_t m)
 {
     (void)t; (void)w; (void)target; (void)k; (void)m;
-    CURRENT.bytes_sent += sent;
-    CURRENT.bytes_received += received;
+    CURRENT.bytes_put += sent;
+    CURRENT.bytes_get += received;
 }
 
 static void on_rma_collective_end(scorep_location* loc, uint64_t t, scorep_collective_kind kind,
                                   scorep_rma_sync_level level, scorep_window w, int root, uint64_t sent,
                                   uint64_t received)
 {
-    (void)level; (void)w;
-    on_collective_end(loc, t, kind, 0, root, sent, received);
+    (void)t; (void)kind; (void)level; (void)w; (void)root;
+    CURRENT.bytes_put += sent;
+    CURRENT.bytes_get += received;
+    CURRENT.collectives++;
 }
 
 static void on_io(scorep_location* loc, uint64_t t, uint64_t read, uint64_t written)

@@ -8,10 +8,13 @@
  *   <m>.data          "CUBEX.DATA", one row per listed cnode: one value per
  *                     location, in location id order, in this machine's byte order
  * Cnode ids are given in depth-first preorder and location ids in system-tree
- * order, so the order of ids is the order readers expect the rows in. Rows
- * whose values are all zero are left out (the sparse index allows it; readers
- * take them as zero). */
+ * order. An EXCLUSIVE metric's rows are in cnode id order; an INCLUSIVE one's
+ * in CubeLib's breadth-per-level order (call_tree_wide_order), and its index
+ * lists those positions. Rows whose values are all neutral (0; for minimum and
+ * maximum no visit) are left out: the sparse index allows it, and readers take
+ * them as neutral. */
 #include <errno.h>
+#include <float.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,8 +42,9 @@ char* scorep_profile_cube_hosts(const scorep_finalize_context* ctx)
 /* ---- the metrics: Score-P's unique names, types and units ---- */
 
 typedef enum {
-    VALUE_VISITS, VALUE_BYTES_SENT, VALUE_BYTES_RECEIVED, VALUE_BYTES_READ, VALUE_BYTES_WRITTEN, VALUE_USER,
-    VALUE_SECONDS, VALUE_MIN_SECONDS, VALUE_MAX_SECONDS
+    VALUE_VISITS, VALUE_BYTES_SENT, VALUE_BYTES_RECEIVED, VALUE_BYTES_PUT, VALUE_BYTES_GET, VALUE_BYTES_READ,
+    VALUE_BYTES_WRITTEN, VALUE_USER,
+    VALUE_USER_MAX, VALUE_SECONDS, VALUE_MIN_SECONDS, VALUE_MAX_SECONDS
 } value_kind;
 typedef struct {
     char uniq[80];
@@ -62,6 +66,10 @@ static const cube_metric fixed_metrics[] = {
      VALUE_MAX_SECONDS, 0},
     {"bytes_sent", "bytes_sent", "UINT64", "bytes", "EXCLUSIVE", "Bytes sent", VALUE_BYTES_SENT, 0},
     {"bytes_received", "bytes_received", "UINT64", "bytes", "EXCLUSIVE", "Bytes received", VALUE_BYTES_RECEIVED, 0},
+    {"bytes_put", "bytes_put", "UINT64", "bytes", "EXCLUSIVE", "Bytes sent in one-sided communication",
+     VALUE_BYTES_PUT, 0},
+    {"bytes_get", "bytes_get", "UINT64", "bytes", "EXCLUSIVE", "Bytes received in one-sided communication",
+     VALUE_BYTES_GET, 0},
     {"io_bytes_read", "io_bytes_read", "UINT64", "bytes", "EXCLUSIVE", "I/O bytes read", VALUE_BYTES_READ, 0},
     {"io_bytes_written", "io_bytes_written", "UINT64", "bytes", "EXCLUSIVE", "I/O bytes written", VALUE_BYTES_WRITTEN,
      0},
@@ -86,13 +94,26 @@ static int cell_value(const cube_metric* m, const scorep_report_row* row, unsign
     case VALUE_VISITS: is_double = 0, u = row->n.visits; break;
     case VALUE_BYTES_SENT: is_double = 0, u = row->n.bytes_sent; break;
     case VALUE_BYTES_RECEIVED: is_double = 0, u = row->n.bytes_received; break;
+    case VALUE_BYTES_PUT: is_double = 0, u = row->n.bytes_put; break;
+    case VALUE_BYTES_GET: is_double = 0, u = row->n.bytes_get; break;
     case VALUE_BYTES_READ: is_double = 0, u = row->n.bytes_read; break;
     case VALUE_BYTES_WRITTEN: is_double = 0, u = row->n.bytes_written; break;
     case VALUE_USER: is_double = 0, u = (uint64_t)row->metrics[m->user]; break;
+    case VALUE_USER_MAX:
+        d = row->metrics[m->user] ? (double)row->metrics[m->user] : -DBL_MAX;
+        memcpy(out, &d, 8);
+        return row->metrics[m->user] != 0;
     /* nanoseconds as seconds: exact back to the nanosecond below 2^53 ns (104 days) */
     case VALUE_SECONDS: d = (double)row->n.time_incl / 1e9; break;
-    case VALUE_MIN_SECONDS: d = row->n.visits ? (double)row->n.time_min / 1e9 : 0; break;
-    case VALUE_MAX_SECONDS: d = (double)row->n.time_max / 1e9; break;
+    /* a measured 0 is a value: the row is there whenever the call path was visited */
+    case VALUE_MIN_SECONDS:
+        d = row->n.visits ? (double)row->n.time_min / 1e9 : DBL_MAX;
+        memcpy(out, &d, 8);
+        return row->n.visits != 0;
+    case VALUE_MAX_SECONDS:
+        d = row->n.visits ? (double)row->n.time_max / 1e9 : -DBL_MAX;
+        memcpy(out, &d, 8);
+        return row->n.visits != 0;
     }
     if (is_double) {
         memcpy(out, &d, 8);
@@ -199,6 +220,58 @@ static int call_tree_build(const scorep_report* r, call_tree* t)
     return ok ? 0 : -1;
 }
 
+/* CubeLib reads an INCLUSIVE metric's rows in another order than the cnode
+ * ids: each root, then for every cnode (depth first) all its children before
+ * any grandchild (its WideSearchEnumerator). wide[cnode id] = that position. */
+static uint32_t* call_tree_wide_order(const call_tree* t)
+{
+    uint32_t n = t->count;
+    uint32_t* wide = malloc((n + 1) * sizeof *wide);
+    uint32_t* first = malloc((n + 1) * sizeof *first);
+    uint32_t* next = malloc((n + 1) * sizeof *next);
+    uint32_t* last = malloc((n + 1) * sizeof *last);
+    uint32_t* stack = malloc((n + 1) * sizeof *stack);
+    /* the cnode open at each depth while walking the preorder */
+    uint32_t* open = malloc((n + 1) * sizeof *open);
+    if (!wide || !first || !next || !last || !stack || !open) {
+        free(wide);
+        wide = NULL;
+        goto done;
+    }
+    for (uint32_t c = 0; c < n; c++) first[c] = next[c] = last[c] = SCOREP_INVALID_ID;
+    for (uint32_t c = 0; c < n; c++) {
+        uint32_t d = t->depth[c];
+        open[d] = c;
+        if (d == 0) continue;
+        uint32_t p = open[d - 1];
+        if (first[p] == SCOREP_INVALID_ID) first[p] = c;
+        else next[last[p]] = c;
+        last[p] = c;
+    }
+    uint32_t pos = 0;
+    for (uint32_t root = 0; root < n; root++) {
+        if (t->depth[root] != 0) continue;
+        wide[root] = pos++;
+        uint32_t sp = 0;
+        stack[sp++] = root;
+        while (sp) {
+            uint32_t c = stack[--sp], children = 0;
+            for (uint32_t k = first[c]; k != SCOREP_INVALID_ID; k = next[k]) wide[k] = pos++, children++;
+            /* expanded in order: the first child's subtree before the second's */
+            uint32_t k = sp + children;
+            for (uint32_t ch = first[c]; ch != SCOREP_INVALID_ID; ch = next[ch]) stack[--k] = ch;
+            sp += children;
+        }
+    }
+done:
+    free(first);
+    free(next);
+    free(last);
+    free(stack);
+    free(open);
+    return wide;
+}
+
 static void call_tree_free(call_tree* t)
 {
     free(t->order);
@@ -225,40 +298,44 @@ static int compare_location_keys(const void* a, const void* b)
     return x->key < y->key ? -1 : x->key > y->key;
 }
 
-static void write_system(FILE* f, const scorep_report* r, const uint32_t* loc_order)
+/* The locations in system-tree order: by rank, then thread. */
+typedef struct {
+    uint32_t count;
+    uint32_t *rank, *thread;
+} system_order;
+
+static void write_system(FILE* f, const scorep_report* r, const system_order* s)
 {
-    const scorep_unified_definitions* d = r->defs;
-    uint32_t nloc = d->location_count;
+    uint32_t nloc = s->count;
     /* names and the Id attribute spelled as CubeLib writes them for Score-P */
     fputs(" <system>\n  <systemtreenode Id=\"0\">\n   <name>machine Linux</name>\n   <class>machine</class>\n"
           "   <attr key=\"platform\" value=\"Linux\"/>\n",
           f);
-    /* nodes in the order of their first rank; a rank's locations are contiguous in loc_order */
+    /* nodes in the order of their first rank; a rank's locations are contiguous */
     uint32_t node_id = 1;
     char* done = calloc(nloc ? nloc : 1, 1);
     for (uint32_t i = 0; i < nloc; i++) {
         if (done[i]) continue;
-        const char* host = host_of(r, d->location_rank[loc_order[i]]);
+        const char* host = host_of(r, s->rank[i]);
         fprintf(f, "   <systemtreenode Id=\"%u\">\n    <name>node ", node_id++);
         xml_text(f, host);
         fputs("</name>\n", f);
         fputs("    <class>node</class>\n", f);
         for (uint32_t j = i; j < nloc;) {
-            uint32_t rank = d->location_rank[loc_order[j]];
+            uint32_t rank = s->rank[j];
             uint32_t end = j;
-            while (end < nloc && d->location_rank[loc_order[end]] == rank) end++;
+            while (end < nloc && s->rank[end] == rank) end++;
             if (!done[j] && strcmp(host_of(r, rank), host) == 0) {
-                fprintf(f, "    <locationgroup Id=\"%u\">\n     <name>MPI Rank %u</name>\n     <rank>%u</rank>\n"
+                /* the names the OTF2 trace gives the same processes and locations */
+                char name[64];
+                scorep_location_group_name(name, sizeof name, rank);
+                fprintf(f, "    <locationgroup Id=\"%u\">\n     <name>%s</name>\n     <rank>%u</rank>\n"
                            "     <type>process</type>\n",
-                        rank, rank, rank);
+                        rank, name, rank);
                 for (uint32_t k = j; k < end; k++) {
-                    uint32_t thread = d->location_thread[loc_order[k]];
-                    /* the names the OTF2 trace gives the same locations */
-                    if (thread == 0)
-                        fprintf(f, "     <location Id=\"%u\">\n      <name>Master thread</name>\n", k);
-                    else
-                        fprintf(f, "     <location Id=\"%u\">\n      <name>Thread %u</name>\n", k, thread);
-                    fprintf(f, "      <rank>%u</rank>\n      <type>thread</type>\n     </location>\n", thread);
+                    scorep_location_name(name, sizeof name, s->thread[k]);
+                    fprintf(f, "     <location Id=\"%u\">\n      <name>%s</name>\n", k, name);
+                    fprintf(f, "      <rank>%u</rank>\n      <type>thread</type>\n     </location>\n", s->thread[k]);
                     done[k] = 1;
                 }
                 fputs("    </locationgroup>\n", f);
@@ -272,19 +349,16 @@ static void write_system(FILE* f, const scorep_report* r, const uint32_t* loc_or
     /* the process x thread grid CubeGUI's topology view shows, as Score-P writes it */
     uint32_t max_rank = 0, max_thread = 0;
     for (uint32_t i = 0; i < nloc; i++) {
-        if (d->location_rank[i] > max_rank) max_rank = d->location_rank[i];
-        if (d->location_thread[i] > max_thread) max_thread = d->location_thread[i];
+        if (s->rank[i] > max_rank) max_rank = s->rank[i];
+        if (s->thread[i] > max_thread) max_thread = s->thread[i];
     }
-    if (nloc) {
-        fprintf(f, "  <topologies>\n   <cart name=\"Process x Thread\" ndims=\"2\">\n"
-                   "    <dim name=\"Process\" size=\"%u\" periodic=\"false\"/>\n"
-                   "    <dim name=\"Thread\" size=\"%u\" periodic=\"false\"/>\n",
-                max_rank + 1, max_thread + 1);
-        for (uint32_t k = 0; k < nloc; k++)
-            fprintf(f, "    <coord locId=\"%u\">%u %u</coord>\n", k, d->location_rank[loc_order[k]],
-                    d->location_thread[loc_order[k]]);
-        fputs("   </cart>\n  </topologies>\n", f);
-    }
+    fprintf(f, "  <topologies>\n   <cart name=\"Process x Thread\" ndims=\"2\">\n"
+               "    <dim name=\"Process\" size=\"%u\" periodic=\"false\"/>\n"
+               "    <dim name=\"Thread\" size=\"%u\" periodic=\"false\"/>\n",
+            max_rank + 1, max_thread + 1);
+    for (uint32_t k = 0; k < nloc; k++)
+        fprintf(f, "    <coord locId=\"%u\">%u %u</coord>\n", k, s->rank[k], s->thread[k]);
+    fputs("   </cart>\n  </topologies>\n", f);
     fputs(" </system>\n", f);
 }
 
@@ -296,16 +370,35 @@ static void write_program(FILE* f, const scorep_report* r, const call_tree* t)
         const scorep_region_def* rg = &d->regions[i];
         fprintf(f, "  <region id=\"%u\" mod=\"", i);
         xml_text(f, rg->file);
-        /* Score-P writes -1 for an unknown line, and no end line */
-        if (rg->line) fprintf(f, "\" begin=\"%u\" end=\"-1\">\n", rg->line);
-        else fputs("\" begin=\"-1\" end=\"-1\">\n", f);
+        /* -1: an unknown line */
+        fprintf(f, "\" begin=\"%ld\" end=\"%ld\">\n", rg->line ? (long)rg->line : -1L,
+                rg->end_line ? (long)rg->end_line : -1L);
         xml_element(f, "   ", "name", rg->name);
-        xml_element(f, "   ", "mangled_name", rg->name);
+        xml_element(f, "   ", "mangled_name", rg->canonical ? rg->canonical : rg->name);
         xml_element(f, "   ", "paradigm", scorep_paradigm_name(rg->paradigm));
         xml_element(f, "   ", "role", scorep_role_name(rg->role));
         fputs("   <url></url>\n", f);
         xml_element(f, "   ", "descr", rg->group ? rg->group : "");
         fputs("  </region>\n", f);
+    }
+    if (t->count == 0) {
+        /* nothing was recorded: Cube needs a call tree, so the program alone
+         * stands in it with no values, as in a Score-P run that recorded nothing */
+        char program[256];
+        const char* cmd = r->command ? r->command : "";
+        size_t len = strcspn(cmd, " ");
+        const char* base = cmd;
+        for (const char* q = cmd; q < cmd + len; q++)
+            if (*q == '/') base = q + 1;
+        snprintf(program, sizeof program, "%.*s", (int)(cmd + len - base), base);
+        fprintf(f, "  <region id=\"%u\" mod=\"\" begin=\"-1\" end=\"-1\">\n", d->region_count);
+        xml_element(f, "   ", "name", program[0] ? program : "program");
+        xml_element(f, "   ", "mangled_name", program[0] ? program : "program");
+        fputs("   <paradigm>measurement</paradigm>\n   <role>artificial</role>\n   <url></url>\n   <descr></descr>\n"
+              "  </region>\n",
+              f);
+        fprintf(f, "<cnode id=\"0\" calleeId=\"%u\">\n</cnode>\n </program>\n", d->region_count);
+        return;
     }
     uint32_t open = 0;
     for (uint32_t c = 0; c < t->count; c++) {
@@ -332,7 +425,7 @@ static void write_program(FILE* f, const scorep_report* r, const call_tree* t)
     fputs(" </program>\n", f);
 }
 
-static void write_anchor(FILE* f, const scorep_report* r, const call_tree* t, const uint32_t* loc_order,
+static void write_anchor(FILE* f, const scorep_report* r, const call_tree* t, const system_order* sys,
                          const cube_metric* metrics, size_t nmetrics)
 {
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<cube version=\"4.4\">\n", f);
@@ -361,7 +454,7 @@ static void write_anchor(FILE* f, const scorep_report* r, const call_tree* t, co
     }
     fputs(" </metrics>\n", f);
     write_program(f, r, t);
-    write_system(f, r, loc_order);
+    write_system(f, r, sys);
     fputs("</cube>\n", f);
 }
 
@@ -448,8 +541,15 @@ static int write_metric(FILE* f, size_t id, const cube_metric* m, const cell* ce
     snprintf(name, sizeof name, "%zu.data", id);
     if (tar_header(f, name, data_size) != 0) return -1;
     fwrite("CUBEX.DATA", 1, 10, f);
+    /* a location that never visited the call path holds the metric's neutral
+     * value: Cube reads DBL_MAX as "no minimum", -DBL_MAX as "no maximum" */
+    unsigned char none[8] = {0};
+    double neutral = m->value == VALUE_MIN_SECONDS                               ? DBL_MAX
+                     : m->value == VALUE_MAX_SECONDS || m->value == VALUE_USER_MAX ? -DBL_MAX
+                                                                                   : 0;
+    if (neutral != 0) memcpy(none, &neutral, 8);
     for (size_t i = 0; i < ncells;) {
-        memset(row, 0, 8ull * nloc);
+        for (uint32_t k = 0; k < nloc; k++) memcpy(row + 8ull * k, none, 8);
         size_t end = i;
         int any = 0;
         for (; end < ncells && cells[end].cnode == cells[i].cnode; end++)
@@ -481,6 +581,8 @@ static scorep_report_row* merge_duplicates(cell* cells, size_t* ncells)
             m->n.time_incl += b->time_incl;
             m->n.bytes_sent += b->bytes_sent;
             m->n.bytes_received += b->bytes_received;
+            m->n.bytes_put += b->bytes_put;
+            m->n.bytes_get += b->bytes_get;
             m->n.bytes_read += b->bytes_read;
             m->n.bytes_written += b->bytes_written;
             for (int k = 0; k < SCOREP_PROFILE_MAX_METRICS; k++) m->metrics[k] += cells[i].row->metrics[k];
@@ -495,10 +597,13 @@ static scorep_report_row* merge_duplicates(cell* cells, size_t* ncells)
 int scorep_report_write_cube(const scorep_report* r, const char* path)
 {
     const scorep_unified_definitions* d = r->defs;
-    uint32_t nloc = d->location_count;
+    uint32_t ndefined = d->location_count;
+    /* Cube needs a location and a call tree: a process that recorded nothing
+     * still has its master thread, as in Score-P */
+    uint32_t nloc = ndefined ? ndefined : (uint32_t)(r->ranks > 0 ? r->ranks : 1);
     call_tree t = {0};
-    uint32_t* loc_order = malloc((nloc + 1) * sizeof *loc_order);
-    uint32_t* loc_id = malloc((nloc + 1) * sizeof *loc_id);
+    system_order sys = {nloc, malloc((nloc + 1) * sizeof *sys.rank), malloc((nloc + 1) * sizeof *sys.thread)};
+    uint32_t* loc_id = malloc((ndefined + 1) * sizeof *loc_id);
     cell* cells = malloc((r->row_count + 1) * sizeof *cells);
     unsigned char* row = malloc(8ull * nloc + 8);
     uint32_t nuser = d->metric_count < SCOREP_PROFILE_MAX_METRICS ? d->metric_count : SCOREP_PROFILE_MAX_METRICS;
@@ -507,30 +612,47 @@ int scorep_report_write_cube(const scorep_report* r, const char* path)
     char* anchor = NULL;
     size_t anchor_size = 0;
     scorep_report_row* merged = NULL;
+    uint32_t* wide = NULL;
+    cell* cells_wide = NULL;
     FILE* f = NULL;
     int status = -1;
-    if (!loc_order || !loc_id || !cells || !row || !metrics || call_tree_build(r, &t) != 0) {
+    if (!sys.rank || !sys.thread || !loc_id || !cells || !row || !metrics || call_tree_build(r, &t) != 0) {
         errno = ENOMEM;
         goto done;
     }
-    location_key* keys = malloc((nloc + 1) * sizeof *keys);
-    if (!keys) goto done;
-    for (uint32_t i = 0; i < nloc; i++)
-        keys[i] = (location_key){(uint64_t)d->location_rank[i] << 32 | d->location_thread[i], i};
-    qsort(keys, nloc, sizeof *keys, compare_location_keys);
-    for (uint32_t i = 0; i < nloc; i++) loc_order[i] = keys[i].location, loc_id[keys[i].location] = i;
-    free(keys);
+    if (ndefined) {
+        location_key* keys = malloc(ndefined * sizeof *keys);
+        if (!keys) goto done;
+        for (uint32_t i = 0; i < ndefined; i++)
+            keys[i] = (location_key){(uint64_t)d->location_rank[i] << 32 | d->location_thread[i], i};
+        qsort(keys, ndefined, sizeof *keys, compare_location_keys);
+        for (uint32_t i = 0; i < ndefined; i++) {
+            uint32_t l = keys[i].location;
+            sys.rank[i] = d->location_rank[l], sys.thread[i] = d->location_thread[l], loc_id[l] = i;
+        }
+        free(keys);
+    } else {
+        for (uint32_t i = 0; i < nloc; i++) sys.rank[i] = i, sys.thread[i] = 0;
+    }
 
     memcpy(metrics, fixed_metrics, sizeof fixed_metrics);
     for (uint32_t i = 0; i < nuser; i++) {
-        /* user metrics (scorep_metric_add): summed per call path, like Score-P's
-         * user metrics; a name taken by one of the fixed metrics gets a prefix */
-        const char* name = d->metrics[i].name ? d->metrics[i].name : "metric";
+        /* metrics of adapters and users (scorep_metric_add), typed as Score-P
+         * types its own: summed as signed or unsigned integers, or a maximum
+         * (MAXDOUBLE, Cube's only maximum); a name taken by one of the fixed
+         * metrics gets a prefix */
+        const scorep_metric_def* def = &d->metrics[i];
+        const char* name = def->name ? def->name : "metric";
         int taken = 0;
         for (size_t k = 0; k < FIXED_METRICS; k++) taken |= strcmp(name, fixed_metrics[k].uniq) == 0;
         cube_metric* m = &metrics[FIXED_METRICS + i];
-        *m = (cube_metric){"", "", "INT64", d->metrics[i].unit ? d->metrics[i].unit : "", "EXCLUSIVE",
-                           "User metric (scorep_metric_add)", VALUE_USER, i};
+        const char* dtype = def->kind == SCOREP_METRIC_MAXIMUM        ? "MAXDOUBLE"
+                            : def->kind == SCOREP_METRIC_SUM_UNSIGNED ? "UINT64"
+                                                                      : "INT64";
+        *m = (cube_metric){"", "", dtype, def->unit ? def->unit : "", "EXCLUSIVE",
+                           def->description && def->description[0] ? def->description
+                                                                   : "User metric (scorep_metric_add)",
+                           def->kind == SCOREP_METRIC_MAXIMUM ? VALUE_USER_MAX : VALUE_USER, i};
         snprintf(m->uniq, sizeof m->uniq, "%s%s", taken ? "user_" : "", name);
         m->disp = name;
     }
@@ -538,17 +660,26 @@ int scorep_report_write_cube(const scorep_report* r, const char* path)
     size_t ncells = 0;
     for (size_t i = 0; i < r->row_count; i++) {
         const scorep_report_row* rw = &r->rows[i];
-        if (rw->location >= nloc || rw->callpath >= r->callpath_count) continue;
+        if (rw->location >= ndefined || rw->callpath >= r->callpath_count) continue;
         uint32_t cnode = t.cnode_of[rw->callpath];
         if (cnode == SCOREP_INVALID_ID) continue;
         cells[ncells++] = (cell){cnode, loc_id[rw->location], rw};
     }
     qsort(cells, ncells, sizeof *cells, compare_cells);
     merged = merge_duplicates(cells, &ncells);
+    /* the same cells keyed by the inclusive metrics' row order */
+    wide = call_tree_wide_order(&t);
+    cells_wide = malloc((ncells + 1) * sizeof *cells_wide);
+    if (!wide || !cells_wide) {
+        errno = ENOMEM;
+        goto done;
+    }
+    for (size_t i = 0; i < ncells; i++) cells_wide[i] = (cell){wide[cells[i].cnode], cells[i].location, cells[i].row};
+    qsort(cells_wide, ncells, sizeof *cells_wide, compare_cells);
 
     FILE* mem = open_memstream(&anchor, &anchor_size);
     if (!mem) goto done;
-    write_anchor(mem, r, &t, loc_order, metrics, nmetrics);
+    write_anchor(mem, r, &t, &sys, metrics, nmetrics);
     if (fclose(mem) != 0) goto done;
 
     f = fopen(path, "wb");
@@ -560,7 +691,9 @@ int scorep_report_write_cube(const scorep_report* r, const char* path)
         goto done;
     if (write_remapping_spec(f) != 0) goto done;
     for (size_t m = 0; m < nmetrics; m++)
-        if (write_metric(f, m, &metrics[m], cells, ncells, nloc, row) != 0) goto done;
+        if (write_metric(f, m, &metrics[m], strcmp(metrics[m].kind, "INCLUSIVE") == 0 ? cells_wide : cells, ncells,
+                         nloc, row) != 0)
+            goto done;
     static const unsigned char end_blocks[1024];
     if (fwrite(end_blocks, 1, sizeof end_blocks, f) != sizeof end_blocks) goto done;
     status = ferror(f) ? -1 : 0;
@@ -568,11 +701,14 @@ done:
     if (f && fclose(f) != 0) status = -1;
     free(anchor);
     free(merged);
+    free(wide);
+    free(cells_wide);
     free(metrics);
     free(row);
     free(cells);
     free(loc_id);
-    free(loc_order);
+    free(sys.rank);
+    free(sys.thread);
     call_tree_free(&t);
     return status;
 }

@@ -40,7 +40,8 @@ int scorep_report_write_json(const scorep_report* r, const char* path)
     if (!f) return -1;
     const scorep_unified_definitions* d = r->defs;
     fputs("{\n\"format\": \"scorep-wrapgen-profile\", \"version\": 1,\n\"experiment\": {", f);
-    fprintf(f, "\"ranks\": %d, \"timer\": ", r->ranks);
+    fprintf(f, "\"ranks\": %d, \"mpi\": %s, \"timer\": ", r->ranks,
+            scorep_multiprocess_is_registered() ? "true" : "false");
     json_string(f, r->timer);
     fputs(", \"start\": ", f);
     json_string(f, r->start);
@@ -89,6 +90,10 @@ int scorep_report_write_json(const scorep_report* r, const char* path)
         json_string(f, rg->file);
         if (rg->line) fprintf(f, ", \"line\": %u", rg->line);
         else fputs(", \"line\": null", f);
+        if (rg->end_line) fprintf(f, ", \"end_line\": %u", rg->end_line);
+        else fputs(", \"end_line\": null", f);
+        fputs(", \"canonical_name\": ", f);
+        json_string(f, rg->canonical ? rg->canonical : rg->name);
         fprintf(f, ", \"filtered\": %s}", rg->filtered ? "true" : "false");
     }
     fputs("],\n\"metrics\": [", f);
@@ -97,7 +102,9 @@ int scorep_report_write_json(const scorep_report* r, const char* path)
         json_string(f, d->metrics[i].name);
         fputs(", \"unit\": ", f);
         json_string(f, d->metrics[i].unit);
-        fputc('}', f);
+        fputs(", \"description\": ", f);
+        json_string(f, d->metrics[i].description);
+        fprintf(f, ", \"kind\": \"%s\"}", scorep_metric_kind_name(d->metrics[i].kind));
     }
     /* per file (io_files.c): the transfers on it, their bytes and time, over
      * all locations; name null: the files beyond the per-process table */
@@ -142,10 +149,10 @@ int scorep_report_write_json(const scorep_report* r, const char* path)
                 ", \"time_excl_ns\": %" PRIu64 ", \"time_min_ns\": %" PRIu64 ", \"time_max_ns\": %" PRIu64
                 ", \"bytes_sent\": %" PRIu64 ", \"bytes_received\": %" PRIu64 ", \"messages_sent\": %" PRIu64
                 ", \"messages_received\": %" PRIu64 ", \"collectives\": %" PRIu64 ", \"bytes_read\": %" PRIu64
-                ", \"bytes_written\": %" PRIu64,
+                ", \"bytes_written\": %" PRIu64 ", \"bytes_put\": %" PRIu64 ", \"bytes_get\": %" PRIu64,
                 row->callpath, n->visits, n->time_incl, row->time_excl, n->time_min, n->time_max, n->bytes_sent,
                 n->bytes_received, n->messages_sent, n->messages_received, n->collectives, n->bytes_read,
-                n->bytes_written);
+                n->bytes_written, n->bytes_put, n->bytes_get);
         int any = 0;
         for (uint32_t m = 0; m < d->metric_count && m < SCOREP_PROFILE_MAX_METRICS; m++)
             if (row->metrics[m]) {

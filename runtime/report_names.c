@@ -25,6 +25,26 @@ const char* scorep_role_name(scorep_region_role r)
     return (unsigned)r < sizeof names / sizeof *names && names[r] ? names[r] : "unknown";
 }
 
+const char* scorep_metric_kind_name(scorep_metric_kind k)
+{
+    static const char* const names[] = {"sum", "sum_unsigned", "maximum"};
+    return (unsigned)k < sizeof names / sizeof *names ? names[k] : "unknown";
+}
+
+void scorep_location_group_name(char* out, size_t size, uint32_t rank)
+{
+    /* Score-P's names, which Cube and Vampir show: a process is an MPI rank
+     * only where MPI (or a paradigm over it) took part */
+    if (scorep_multiprocess_is_registered()) snprintf(out, size, "MPI Rank %" PRIu32, rank);
+    else snprintf(out, size, "Process");
+}
+
+void scorep_location_name(char* out, size_t size, uint32_t thread)
+{
+    if (thread == 0) snprintf(out, size, "Master thread");
+    else snprintf(out, size, "Pthread thread %" PRIu32, thread);
+}
+
 void scorep_report_frame_name(const scorep_report* r, uint32_t callpath, char* out, size_t size)
 {
     const scorep_report_callpath* cp = &r->callpaths[callpath];

@@ -340,7 +340,7 @@ static void write_memory_summary(FILE* f, const scorep_report* r)
 /* Coarray Fortran, per image (rank + 1): syncs (regions of role barrier:
  * sync all, sync team, sync images) and the time in them, and the remote
  * accesses per target image from the CAF adapter's image=N parameter nodes:
- * bytes put = bytes_sent, bytes got = bytes_received of the node (atomics
+ * bytes put = bytes_put, bytes got = bytes_get of the node (atomics
  * included); puts under _send*, gets under _get* and _sendget*, atomics
  * (event post, atomic_*) under the rest. docs/CAF.md. */
 typedef struct caf_sum {
@@ -378,8 +378,8 @@ static void write_caf_summary(FILE* f, const scorep_report* r)
             if (strstr(name, "_sendget") || strstr(name, "_get")) sums[k]->gets += row->n.visits;
             else if (strstr(name, "_send")) sums[k]->puts += row->n.visits;
             else sums[k]->atomics += row->n.visits;
-            sums[k]->put_bytes += row->n.bytes_sent;
-            sums[k]->got_bytes += row->n.bytes_received;
+            sums[k]->put_bytes += row->n.bytes_put;
+            sums[k]->got_bytes += row->n.bytes_get;
         }
     }
     if (seen) {

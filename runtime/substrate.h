@@ -97,6 +97,10 @@ typedef struct scorep_region_def {
     scorep_region_role role;
     int filtered;
     uint32_t line;          /* source line where the region begins, 0 if unknown */
+    uint32_t end_line;      /* source line where it ends, 0 if unknown */
+    /* Score-P's canonical name: the linker symbol (compiler and library
+     * regions), the command line (the program region); NULL: the name */
+    const char* canonical;
 } scorep_region_def;
 
 typedef struct scorep_comm_def {
@@ -127,6 +131,8 @@ typedef struct scorep_parameter_def {
 typedef struct scorep_metric_def {
     const char* name;
     const char* unit;
+    const char* description;  /* "" if none was given */
+    scorep_metric_kind kind;
 } scorep_metric_def;
 
 typedef struct scorep_io_handle_def {
@@ -166,6 +172,22 @@ typedef uint32_t scorep_string;
 scorep_string scorep_string_define(const char* text);
 uint32_t scorep_string_count(void);
 const char* scorep_string_get(scorep_string id);
+
+/* ---- the program ---------------------------------------------------------------- */
+
+/* The program region (Score-P's): named after the executable, entered on
+ * the thread that starts the measurement as it starts and left as it ends,
+ * so it is the root of that thread's call tree, above main; the trace
+ * writes its enter and leave as ProgramBegin and ProgramEnd. Defined at the
+ * start (lifecycle.c); SCOREP_INVALID_ID before. */
+extern scorep_region scorep_program_region;
+
+/* the executable's path (/proc/self/exe), "PROGRAM" if unknown, and its
+ * last component */
+const char* scorep_process_executable(void);
+const char* scorep_process_executable_base_name(void);
+/* the command line's arguments after argv[0] */
+int scorep_process_arguments(const char* const** args);
 
 /* ---- multi-process operations ---------------------------------------------------- */
 

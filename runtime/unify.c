@@ -56,6 +56,8 @@ static void encode(scorep_buffer* b, int kind, uint32_t id)
         scorep_buffer_put_u64(b, r->role);
         scorep_buffer_put_u64(b, (uint64_t)r->filtered);
         scorep_buffer_put_u64(b, r->line);   /* part of the identity, as locally */
+        scorep_buffer_put_u64(b, r->end_line);
+        scorep_buffer_put_str(b, r->canonical);
         break;
     }
     case K_COMM: encode_comm(b, id); break;
@@ -76,6 +78,8 @@ static void encode(scorep_buffer* b, int kind, uint32_t id)
         const scorep_metric_def* m = scorep_metric_get(id);
         scorep_buffer_put_str(b, m->name);
         scorep_buffer_put_str(b, m->unit);
+        scorep_buffer_put_str(b, m->description);
+        scorep_buffer_put_u64(b, m->kind);
         break;
     }
     case K_IO_HANDLE: {   /* a file of an I/O paradigm: ranks opening one file share its handle */
@@ -290,6 +294,8 @@ static void build_tables(unified_storage* u, scorep_buffer* set, scorep_strmap* 
             d->role = (scorep_region_role)scorep_buffer_get_u64(&r);
             d->filtered = (int)scorep_buffer_get_u64(&r);
             d->line = (uint32_t)scorep_buffer_get_u64(&r);
+            d->end_line = (uint32_t)scorep_buffer_get_u64(&r);
+            d->canonical = dup_str(&r);
             break;
         }
         case K_COMM: u->comms[id] = decode_comm(&r); break;
@@ -313,6 +319,8 @@ static void build_tables(unified_storage* u, scorep_buffer* set, scorep_strmap* 
         case K_METRIC:
             u->metrics[id].name = dup_str(&r);
             u->metrics[id].unit = dup_str(&r);
+            u->metrics[id].description = dup_str(&r);
+            u->metrics[id].kind = (scorep_metric_kind)scorep_buffer_get_u64(&r);
             break;
         case K_IO_HANDLE:
             u->io_handles[id].name = dup_str(&r);

@@ -1,9 +1,16 @@
-"""Every profile.cubex the test suite writes is read back with the
-independent reader (tests/cube_reader.py) and compared with the profile.json
-beside it: every metric of every call path on every location, exact for
-counts and bytes, to the nanosecond for times (stored as seconds in doubles),
-and nothing in the CUBE file that profile.json does not have. A partial
-experiment's profile.rank<R>.cubex is compared with its profile.rank<R>.json.
+"""Every profile.cubex the test suite writes is compared with the
+profile.json beside it: every metric of every call path on every location,
+exact for counts and bytes, and nothing in the CUBE file that profile.json
+does not have. A partial experiment's profile.rank<R>.cubex is compared with
+its profile.rank<R>.json.
+
+The values are read twice. CubeLib's own tools (tests/cube_tools.py, built by
+`make cube-tools` from the Score-P release beside the checkout) are the
+oracle: what cube_dump reads is what Cube, Scalasca and scorep-score show,
+inclusive and exclusive time included (to the 6 digits cube_dump prints), and
+cube_info must open the file and cube_sanity find no negative value. The
+independent reader (tests/cube_reader.py) checks the structure and, where the
+tools are absent, the values, to the nanosecond.
 
 Two hooks: conftest.mpirun calls check_run after each MPI run (the test that
 ran it fails); conftest's session fixture calls sweep at the end over the
@@ -20,6 +27,7 @@ import socket
 import time
 
 import cube_reader
+import cube_tools
 import trace_consistency
 
 CHECKED = {"files": 0, "seconds": 0.0}
@@ -33,6 +41,8 @@ ROW_METRICS = {
     "time_max_ns": ("max_time", 1e9),
     "bytes_sent": ("bytes_sent", 1),
     "bytes_received": ("bytes_received", 1),
+    "bytes_put": ("bytes_put", 1),
+    "bytes_get": ("bytes_get", 1),
     "bytes_read": ("io_bytes_read", 1),
     "bytes_written": ("io_bytes_written", 1),
 }
@@ -44,6 +54,8 @@ SCOREP_METRICS = {
     "max_time": ("MAXDOUBLE", "sec", "EXCLUSIVE"),
     "bytes_sent": ("UINT64", "bytes", "EXCLUSIVE"),
     "bytes_received": ("UINT64", "bytes", "EXCLUSIVE"),
+    "bytes_put": ("UINT64", "bytes", "EXCLUSIVE"),
+    "bytes_get": ("UINT64", "bytes", "EXCLUSIVE"),
     "io_bytes_read": ("UINT64", "bytes", "EXCLUSIVE"),
     "io_bytes_written": ("UINT64", "bytes", "EXCLUSIVE"),
 }
@@ -133,11 +145,13 @@ def compare(cubex_path, json_path, host=None):
             problems.append(f"location rank {loc['rank']} thread {loc['thread']} is missing")
             continue
         loc_of[loc["id"]] = c["id"]
-        name = "Master thread" if loc["thread"] == 0 else f"Thread {loc['thread']}"
+        # Score-P's names: "Pthread thread N", and "Process" where MPI took no part
+        name = "Master thread" if loc["thread"] == 0 else f"Pthread thread {loc['thread']}"
+        process = f"MPI Rank {loc['rank']}" if profile["experiment"].get("mpi", True) else "Process"
         classes = [k for k, _ in c["tree"]]
         if (c["name"], c["type"], c["process"]["name"], c["process"]["type"], classes) != (
-                name, "thread", f"MPI Rank {loc['rank']}", "process", ["machine", "node"]):
-            problems.append(f"location {c}: not machine/node/'MPI Rank {loc['rank']}'/'{name}'")
+                name, "thread", process, "process", ["machine", "node"]):
+            problems.append(f"location {c}: not machine/node/'{process}'/'{name}'")
         # each rank's own host where profile.json names it (several nodes), else this machine's
         hosts = profile.get("experiment", {}).get("hosts") or []
         want_host = hosts[loc["rank"]] if loc["rank"] < len(hosts) else host
@@ -183,6 +197,44 @@ def compare(cubex_path, json_path, host=None):
             if w != g:
                 problems.append(f"{uniq} at cnode {key[0]} ({' / '.join(f[0] for f in cube.call_path(key[0]))}), "
                                 f"location {key[1]}: {g} in CUBE, {w} in profile.json")
+    if cube_tools.bin_dir() is not None:
+        excl = {}
+        for row in profile["rows"]:
+            if row["location"] is not None and row["callpath"] in json_to_cnode and row["location"] in loc_of:
+                key = (json_to_cnode[row["callpath"]], loc_of[row["location"]])
+                excl[key] = excl.get(key, 0) + row["time_excl_ns"]
+        problems += _compare_with_tools(cubex_path, cube, expected, excl, scale)
+    return problems
+
+
+def _compare_with_tools(cubex_path, cube, expected, time_excl, scale):
+    """What CubeLib's cube_dump reads: every expected value, stored, and the
+    exclusive time Cube derives from the inclusive one."""
+    problems = cube_tools.problems(cubex_path)
+    if problems:
+        return problems
+    names = sorted(expected)
+    try:
+        stored = cube_tools.values(cubex_path, names, "stored")
+        derived = cube_tools.values(cubex_path, ["time"], "excl")
+    except RuntimeError as e:
+        return [f"cube_dump: {e}"]
+    wanted = {uniq: dict(cells) for uniq, cells in expected.items()}
+    wanted["time (exclusive, derived by Cube)"] = time_excl
+    read = {uniq: {key: cells.get(uniq) for key, cells in stored.items()} for uniq in names}
+    read["time (exclusive, derived by Cube)"] = {key: cells.get("time") for key, cells in derived.items()}
+    for uniq, want in wanted.items():
+        s = scale.get(uniq.split(" ")[0], 1)
+        got = read[uniq]
+        for key in set(want) | {k for k, v in got.items() if v is not None and v != 0 and abs(v) < 1.7e308}:
+            w = want.get(key, 0)
+            g = got.get(key)
+            g = 0 if g is None or abs(g) >= 1.7e308 else g * s
+            # cube_dump prints doubles with 6 significant digits
+            if abs(g - w) > (max(1.0, 1e-5 * abs(w)) if s != 1 else 0):
+                problems.append(f"cube_dump: {uniq} at cnode {key[0]} "
+                                f"({' / '.join(f[0] for f in cube.call_path(key[0]))}), "
+                                f"location {key[1]}: {g:g}, profile.json {w}")
     return problems
 
 

@@ -68,6 +68,8 @@ class Cube:
                 entry[field] = (node.text or "") if node is not None else None
             self.regions[entry["id"]] = entry
         stack = [(c, None) for c in reversed(program.findall("cnode"))]
+        self.roots = [int(c.get("id")) for c in program.findall("cnode")]
+        self.children = {}
         while stack:
             cnode, parent = stack.pop()
             cid = int(cnode.get("id"))
@@ -78,6 +80,7 @@ class Cube:
                 raise CubeFormatError(f"anchor.xml: cnode {cid} calls region {callee}, which is not defined")
             params = [(p.get("partype"), p.get("parkey"), p.get("parvalue")) for p in cnode.findall("parameter")]
             self.cnodes[cid] = {"id": cid, "callee": callee, "parent": parent, "parameters": params}
+            self.children[cid] = [int(c.get("id")) for c in cnode.findall("cnode")]
             stack += [(c, cid) for c in reversed(cnode.findall("cnode"))]
         system = anchor.find("system")
         if system is None:
@@ -116,9 +119,33 @@ class Cube:
                 return m
         raise KeyError(uniq_name)
 
+    def row_order(self, metric_type):
+        """The cnodes in the order of a metric's rows: the row ids of its index
+        are positions in this list. CUBE4 enumerates cnodes depth first for
+        EXCLUSIVE metrics; for INCLUSIVE ones each root, then for every cnode
+        (depth first) all its children before any of theirs."""
+        order = []
+        if metric_type == "INCLUSIVE":
+            def expand(c):
+                order.extend(self.children[c])
+                for child in self.children[c]:
+                    expand(child)
+            for root in self.roots:
+                order.append(root)
+                expand(root)
+        else:
+            def walk(c):
+                order.append(c)
+                for child in self.children[c]:
+                    walk(child)
+            for root in self.roots:
+                walk(root)
+        return order
+
     def values(self, uniq_name):
-        """{(cnode, location): value} of one metric, zeros left out; the
-        values as stored (inclusive or exclusive, by the metric's type)."""
+        """{(cnode, location): value} of one metric, neutral values (zeros; for
+        minima and maxima Cube's "none", +-DBL_MAX) left out; the values as
+        stored (inclusive or exclusive, by the metric's type)."""
         m = self.metric(uniq_name)
         index_name, data_name = f"{m['id']}.index", f"{m['id']}.data"
         if index_name not in self._members and data_name not in self._members:
@@ -136,18 +163,20 @@ class Cube:
             (count,) = struct.unpack(order + "I", index[18:22])
             if len(index) != 22 + 4 * count:
                 raise CubeFormatError(f"{index_name}: {len(index)} bytes for {count} cnode ids")
-            cnodes = list(struct.unpack(order + f"{count}I", index[22:]))
+            rows = list(struct.unpack(order + f"{count}I", index[22:]))
         elif kind == 0:
             if len(index) != 18:
                 raise CubeFormatError(f"{index_name}: a dense index has nothing after its header")
-            cnodes = sorted(self.cnodes)
+            rows = list(range(len(self.cnodes)))
         else:
             raise CubeFormatError(f"{index_name}: unknown index type {kind}")
-        if cnodes != sorted(cnodes) or len(set(cnodes)) != len(cnodes):
-            raise CubeFormatError(f"{index_name}: cnode ids are not increasing")
-        unknown = [c for c in cnodes if c not in self.cnodes]
+        if rows != sorted(rows) or len(set(rows)) != len(rows):
+            raise CubeFormatError(f"{index_name}: row ids are not increasing")
+        unknown = [c for c in rows if not 0 <= c < len(self.cnodes)]
         if unknown:
-            raise CubeFormatError(f"{index_name}: cnode ids {unknown[:5]} are not in anchor.xml")
+            raise CubeFormatError(f"{index_name}: row ids {unknown[:5]} are beyond the {len(self.cnodes)} cnodes")
+        cnode_at = self.row_order(m["type"])
+        cnodes = [cnode_at[r] for r in rows]
         if data[:10] != b"CUBEX.DATA":
             raise CubeFormatError(f"{data_name}: does not begin with CUBEX.DATA (compressed data is not read here)")
         code = DTYPES[m["dtype"].upper()]
@@ -160,7 +189,7 @@ class Cube:
         for row, cnode in enumerate(cnodes):
             for loc in range(nloc):
                 value = flat[row * nloc + loc]
-                if value:
+                if value and abs(value) < 1.7e308:
                     result[(cnode, loc)] = value
         return result
 

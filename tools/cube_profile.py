@@ -72,10 +72,13 @@ class _Cube:
                 "paradigm": r.findtext("paradigm") or "user", "role": r.findtext("role") or "function",
                 "group": r.findtext("descr") or None, "filtered": False}
         self.cnodes = {}
+        self.roots = [int(c.get("id")) for c in program.findall("cnode")]
+        self.children = {}
         stack = [(c, None) for c in program.findall("cnode")]
         while stack:
             c, parent = stack.pop()
             entry = {"id": int(c.get("id")), "region": int(c.get("calleeId")), "parent": parent}
+            self.children[entry["id"]] = [int(child.get("id")) for child in c.findall("cnode")]
             p = c.find("parameter")
             if p is not None:
                 value = p.get("parvalue")
@@ -104,8 +107,31 @@ class _Cube:
                     self.locations[lid] = {"id": lid, "rank": rank, "thread": int(loc.findtext("rank") or 0),
                                            "name": loc.findtext("name"), "node": node}
 
+    def row_order(self, metric_type):
+        """The cnodes in the order of a metric's rows (row ids index it), as
+        CubeLib enumerates them: depth first for EXCLUSIVE metrics; for
+        INCLUSIVE ones each root, then for every cnode, depth first, all its
+        children before any of theirs."""
+        order = []
+        stack = list(reversed(self.roots))
+        if metric_type != "INCLUSIVE":
+            while stack:
+                c = stack.pop()
+                order.append(c)
+                stack += reversed(self.children.get(c, []))
+            return order
+        for root in self.roots:
+            order.append(root)
+            stack = [root]
+            while stack:
+                c = stack.pop()
+                order += self.children.get(c, [])
+                stack += reversed(self.children.get(c, []))
+        return order
+
     def values(self, uniq_name):
-        """{(cnode, location): value} of a metric, as stored; {} if absent."""
+        """{(cnode, location): value} of a metric, as stored, neutral values
+        (0, and +-DBL_MAX for minima and maxima) left out; {} if absent."""
         metric = next((m for m in self.metrics if m["uniq_name"] == uniq_name), None)
         if metric is None or f"{metric['id']}.data" not in self.members:
             return {}
@@ -117,9 +143,13 @@ class _Cube:
         kind = index[17]
         if kind == 1:
             (n,) = struct.unpack(order + "I", index[18:22])
-            cnodes = struct.unpack(order + f"{n}I", index[22:22 + 4 * n])
+            rows = struct.unpack(order + f"{n}I", index[22:22 + 4 * n])
         else:
-            cnodes = sorted(self.cnodes)
+            rows = range(len(self.cnodes))
+        cnode_at = self.row_order(metric["type"])
+        if any(r >= len(cnode_at) for r in rows):
+            raise CubeError(f"{self.path}: {metric['id']}.index names rows beyond the {len(cnode_at)} cnodes")
+        cnodes = [cnode_at[r] for r in rows]
         code = SIZES.get(metric["dtype"].upper())
         if code is None:
             return {}
@@ -145,7 +175,7 @@ class _Cube:
         for row, cnode in enumerate(cnodes):
             for loc in range(nloc):
                 v = flat[row * nloc + loc]
-                if v:
+                if v and abs(v) < 1.7e308:
                     out[(cnode, loc)] = v
         return out
 
@@ -167,14 +197,36 @@ def _exclusive_time_ns(cube, time):
     return incl, {k: max(v, 0) for k, v in excl.items()}
 
 
+# the memory adapter's metrics (Score-P's names): scorep-score counts the trace's
+# Metric records from them
+MEMORY_METRICS = ("allocation_size", "deallocation_size")
+
+
+def _exclusive(cube, uniq_name):
+    """{(cnode, location): value} of a metric, exclusive of the children."""
+    values = cube.values(uniq_name)
+    if cube.metric_type(uniq_name) != "INCLUSIVE":
+        return values
+    excl = dict(values)
+    for (cnode, loc), v in values.items():
+        parent = cube.cnodes[cnode]["parent"]
+        if parent is not None:
+            excl[(parent, loc)] = excl.get((parent, loc), 0) - v
+    return {k: v for k, v in excl.items() if v > 0}
+
+
 def _load(path):
     cube = _Cube(path)
     visits = cube.values("visits")
     incl, excl = _exclusive_time_ns(cube, cube.values("time"))
     tmin, tmax = cube.values("min_time"), cube.values("max_time")
     sent, received = cube.values("bytes_sent"), cube.values("bytes_received")
+    put, get = cube.values("bytes_put"), cube.values("bytes_get")
+    read, written = cube.values("io_bytes_read"), cube.values("io_bytes_written")
+    memory = [(i, name, _exclusive(cube, name)) for i, name in enumerate(
+        name for name in MEMORY_METRICS if cube.metric_type(name) is not None)]
     rows = []
-    for key in sorted(set(visits) | set(incl) | set(excl) | set(sent) | set(received)):
+    for key in sorted(set(visits) | set(incl) | set(excl) | set(sent) | set(received) | set(put) | set(get)):
         cnode, loc = key
         region = cube.regions[cube.cnodes[cnode]["region"]]
         role = region["role"]
@@ -184,9 +236,14 @@ def _load(path):
                      "time_excl_ns": excl.get(key, 0), "time_min_ns": round(tmin.get(key, 0) * 1e9),
                      "time_max_ns": round(tmax.get(key, 0) * 1e9), "bytes_sent": int(sent.get(key, 0)),
                      "bytes_received": int(received.get(key, 0)),
+                     "bytes_put": int(put.get(key, 0)), "bytes_get": int(get.get(key, 0)),
+                     "bytes_read": int(read.get(key, 0)), "bytes_written": int(written.get(key, 0)),
                      "messages_sent": v if sent.get(key) and messages else 0,
                      "messages_received": v if received.get(key) and messages else 0,
                      "collectives": v if role in COLLECTIVE_ROLES else 0})
+        metrics = {str(i): int(values[key]) for i, _, values in memory if values.get(key)}
+        if metrics:
+            rows[-1]["metrics"] = metrics
     ranks = {l["rank"] for l in cube.locations.values()}
     profile = {
         "format": "scorep-wrapgen-profile", "version": 1, "source": "cube",
@@ -197,7 +254,8 @@ def _load(path):
                        "creator": cube.attrs.get("Creator", "")},
         "locations": [cube.locations[i] for i in sorted(cube.locations)],
         "regions": [cube.regions[i] for i in sorted(cube.regions)],
-        "metrics": [], "callpaths": [cube.cnodes[i] for i in sorted(cube.cnodes)], "rows": rows}
+        "metrics": [{"id": i, "name": name, "unit": "bytes"} for i, name, _ in memory],
+        "callpaths": [cube.cnodes[i] for i in sorted(cube.cnodes)], "rows": rows}
     return cube, profile
 
 

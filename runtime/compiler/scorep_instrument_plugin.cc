@@ -5,20 +5,28 @@
  * handle variable (unsigned, zero-initialised) and wraps the function body,
  * before lowering, into
  *
- *     if (handle != FILTERED) __scorep_compiler_enter(&handle, name, symbol, file, line);
+ *     if (handle != FILTERED) __scorep_compiler_region_enter(&handle, name, symbol, file, line, end_line);
  *     try { <body> } finally {
  *         if (handle != FILTERED) __scorep_compiler_exit(&handle);
  *     }
  *
  * the same shape GCC's -finstrument-functions gives a function, so every
  * way out (return, C++ exception) leaves the region. The name, linker symbol,
- * file and line are known here, at compile time: the run time needs no
+ * file and lines are known here, at compile time: the run time needs no
  * symbol table, and a filtered function costs a load and a branch at entry
  * and at exit (the handle says FILTERED after its first call). Functions the
  * compile-time filter (-fplugin-arg-scorep_instrument-filter=FILE) excludes
  * get no instrumentation at all.
  *
- * Not instrumented: compiler-generated functions, functions declared inline
+ * The region is described as Score-P's GCC plugin describes it, so that
+ * Cube matches the call paths of both tools (by name, file, begin and end
+ * line): the file is the real absolute path of the function's source file
+ * (relative names are taken from the compiler's working directory), the
+ * begin line the function's declaration, the end line the function's
+ * closing brace (Fortran: its END statement).
+ *
+ * Not instrumented: compiler-generated functions, gfortran's C `main` (it
+ * only calls the program unit, MAIN__, which is the program's region), functions declared inline
  * when optimising (they stay inlined and cost nothing; at -O0 GCC inlines
  * nothing, so they are instrumented there), always_inline and
  * no_instrument_function functions, and functions defined in system and
@@ -149,6 +157,25 @@ static bool in_library_header(tree fndecl)
     return result;
 }
 
+static bool is_fortran(void)
+{
+    /* "GNU Fortran", later "GNU Fortran2008" */
+    return strncmp(lang_hooks.name, "GNU Fortran", 11) == 0;
+}
+
+/* The real absolute path of a source file name as GCC spells it. */
+static std::string absolute_source(const char* file)
+{
+    if (!file || !file[0]) return "";
+    std::string path = file;
+    if (path[0] != '/') {
+        const char* cwd = getpwd();
+        if (cwd) path = std::string(cwd) + "/" + path;
+    }
+    char real[PATH_MAX];
+    return realpath(path.c_str(), real) ? std::string(real) : path;
+}
+
 static bool should_instrument(tree fndecl)
 {
     if (!fndecl || DECL_ARTIFICIAL(fndecl) || DECL_IS_UNDECLARED_BUILTIN(fndecl)) return false;
@@ -161,6 +188,7 @@ static bool should_instrument(tree fndecl)
     /* the instrumentation's own functions and GCC-internal helpers */
     const char* n = IDENTIFIER_POINTER(DECL_NAME(fndecl));
     if (strncmp(n, "__scorep", 8) == 0 || strncmp(n, "scorep_", 7) == 0) return false;
+    if (is_fortran() && strcmp(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fndecl)), "main") == 0) return false;
     /* members of the measurement's classes (scorep_user.h's SCOREP_User_Region,
      * whose constructor begins a user region: measured at -O0, its exit would
      * leave while the user region it began is still open) */
@@ -185,7 +213,7 @@ static tree declare_hook(const char* name, bool with_description)
     tree type = with_description
         ? build_function_type_list(void_type_node, ptr_type_node, const_ptr_type_node,
                                    const_ptr_type_node, const_ptr_type_node, integer_type_node,
-                                   NULL_TREE)
+                                   integer_type_node, NULL_TREE)
         : build_function_type_list(void_type_node, ptr_type_node, NULL_TREE);
     tree decl = build_fn_decl(name, type);
     TREE_NOTHROW(decl) = 1;
@@ -218,14 +246,16 @@ static unsigned int instrument(function* fun)
     if (!should_instrument(fndecl)) return 0;
     const char* symbol = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fndecl));
     std::string name = region_name(fndecl, symbol);
-    const char* file = DECL_SOURCE_FILE(fndecl) ? DECL_SOURCE_FILE(fndecl) : "";
+    std::string source = absolute_source(DECL_SOURCE_FILE(fndecl));
+    const char* file = source.c_str();
     int line = DECL_SOURCE_LINE(fndecl);
+    int end_line = fun->function_end_locus != UNKNOWN_LOCATION ? LOCATION_LINE(fun->function_end_locus) : 0;
     if (compile_time_filter && scorep_filter_excludes(compile_time_filter, name.c_str(), file, symbol)) {
         if (verbose) inform(DECL_SOURCE_LOCATION(fndecl), "scorep: '%s' filtered at compile time", name.c_str());
         return 0;
     }
     if (!enter_fn) {
-        enter_fn = declare_hook("__scorep_compiler_enter", true);
+        enter_fn = declare_hook("__scorep_compiler_region_enter", true);
         exit_fn = declare_hook("__scorep_compiler_exit", false);
     }
     char var_name[64];
@@ -244,8 +274,9 @@ static unsigned int instrument(function* fun)
     gimple_seq body = gimple_body(fndecl);
     gimple_seq enter = NULL, cleanup = NULL, outer = NULL;
     add_guarded_call(&enter, handle,
-                     gimple_build_call(enter_fn, 5, handle_addr, literal(name), literal(symbol),
-                                       literal(file), build_int_cst(integer_type_node, line)));
+                     gimple_build_call(enter_fn, 6, handle_addr, literal(name), literal(symbol),
+                                       literal(file), build_int_cst(integer_type_node, line),
+                                       build_int_cst(integer_type_node, end_line)));
     add_guarded_call(&cleanup, handle, gimple_build_call(exit_fn, 1, handle_addr));
     gtry* tf = gimple_build_try(body, cleanup, GIMPLE_TRY_FINALLY);
     gimple_seq_add_seq(&outer, enter);

@@ -55,13 +55,21 @@ enum { M_ALLOC, M_FREE, M_LEAKED, M_LEAKS, M_HIGH, M_COUNT };
 static const char* const metric_names[M_COUNT] = {
     "allocation_size", "deallocation_size", "bytes_leaked", "leaks", "maximum_heap_memory_allocated"};
 static const char* const metric_units[M_COUNT] = {"bytes", "bytes", "bytes", "allocations", "bytes"};
+static const char* const metric_descriptions[M_COUNT] = {
+    "Size of allocated heap memory", "Size of released heap memory",
+    "Size of allocated heap memory that was not released", "Number of allocations that were not released",
+    "Maximum amount of heap memory allocated at a time"};
+static const scorep_metric_kind metric_kinds[M_COUNT] = {SCOREP_METRIC_SUM_UNSIGNED, SCOREP_METRIC_SUM_UNSIGNED,
+                                                         SCOREP_METRIC_SUM_UNSIGNED, SCOREP_METRIC_SUM_UNSIGNED,
+                                                         SCOREP_METRIC_MAXIMUM};
 static scorep_metric metrics[M_COUNT];
 static int metrics_defined;
 
 static void define_metrics(void)
 {
     /* the core returns the same id to every thread that defines a name */
-    for (int m = 0; m < M_COUNT; m++) metrics[m] = scorep_metric_define(metric_names[m], metric_units[m]);
+    for (int m = 0; m < M_COUNT; m++)
+        metrics[m] = scorep_metric_define_kind(metric_names[m], metric_units[m], metric_descriptions[m], metric_kinds[m]);
     __atomic_store_n(&metrics_defined, 1, __ATOMIC_RELEASE);
 }
 

@@ -133,7 +133,9 @@ scorep_region scorep_mpi_procedure_region(const char* name, int role, const char
 {
     scorep_mpi_layer_notice();
     /* racing threads get the same id: the core deduplicates definitions */
-    return scorep_region_define(name, NULL, SCOREP_PARADIGM_MPI, (scorep_region_role)role, group);
+    /* the file "MPI", as Score-P names it: Cube matches regions by file, and
+     * Scalasca recognises MPI regions by it */
+    return scorep_region_define(name, "MPI", SCOREP_PARADIGM_MPI, (scorep_region_role)role, group);
 }
 
 /* 1 if PMPI_Status_f2c copies the INTEGERs of a status the size of the C

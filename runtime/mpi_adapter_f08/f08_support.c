@@ -117,6 +117,15 @@ scorep_comm scorep_mpi_f08_comm_create(MPI_Fint comm)
     return scorep_mpi_comm_create(MPI_Comm_f2c(comm));
 }
 
+/* MPI_Finalize's meeting of the ranks before its region closes
+ * (tasks/finalize.f08.j2; the C bindings' is in tasks/finalize.c.j2) */
+void scorep_mpi_f08_finalize_barrier(void)
+{
+    scorep_mpi_collective_begin();
+    PMPI_Barrier(MPI_COMM_WORLD);
+    scorep_mpi_collective_end(SCOREP_COLL_DESTROY_HANDLE, SCOREP_COMM_WORLD, SCOREP_NO_ROOT, 0, 0);
+}
+
 void scorep_mpi_f08_comm_idup(MPI_Fint parent, MPI_Fint newcomm)
 {
     scorep_mpi_comm_idup(MPI_Comm_f2c(parent), MPI_Comm_f2c(newcomm));

@@ -80,6 +80,8 @@ module scorep_mpi_f08_support
             import :: c_int
             integer(c_int), value :: level
         end subroutine
+        subroutine scorep_mpi_f08_finalize_barrier() bind(c, name="scorep_mpi_f08_finalize_barrier")
+        end subroutine
         subroutine scorep_mpi_f08_comm_idup(parent, newcomm) bind(c, name="scorep_mpi_f08_comm_idup")
             import :: c_int
             integer(c_int), value :: parent, newcomm

@@ -83,11 +83,16 @@ int main(void)
     at(200); scorep_exit(main_r);
 
     scorep_profile_node* root = scorep_profile_root(scorep_location_current());
-    scorep_profile_node* m = find(root, main_r, SCOREP_INVALID_ID);
-    if (!m) {
-        printf("FAIL no main node\n");
+    /* the program region, entered as the measurement started (at 0), is
+     * the only root; main is below it */
+    EXPECT_EQ("one root", root->first_child != NULL && root->first_child->next_sibling == NULL, 1);
+    scorep_profile_node* program = find(root, scorep_program_region, SCOREP_INVALID_ID);
+    scorep_profile_node* m = program ? find(program, main_r, SCOREP_INVALID_ID) : NULL;
+    if (!program || !m) {
+        printf("FAIL no program node with main below it\n");
         return 1;
     }
+    EXPECT_EQ("program still open", program->n.visits, 0);
     scorep_profile_node* f = find(m, foo, SCOREP_INVALID_ID);
     scorep_profile_node* b = f ? find(f, bar, SCOREP_INVALID_ID) : NULL;
     scorep_profile_node* s = f ? find(f, send, SCOREP_INVALID_ID) : NULL;
@@ -127,8 +132,18 @@ int main(void)
     EXPECT_EQ("n=4 incl", p4->n.time_incl, 4);
     EXPECT_EQ("qux incl", q->n.time_incl, 8);
 
+    /* an exit without its enter, with only the program region open: ignored
+     * (a warning), the program region stays open until the end */
+    at(250); scorep_exit(foo);
+    EXPECT_EQ("program still open after a stray exit", program->n.visits, 0);
+    EXPECT_EQ("stray exit: main's visits", m->n.visits, 1);
+
     at(300);
     scorep_measurement_finalize();
+    /* the end of the measurement leaves the program region */
+    EXPECT_EQ("program visits", program->n.visits, 1);
+    EXPECT_EQ("program incl", program->n.time_incl, 300);
+    EXPECT_EQ("program excl", exclusive(program), 100);
     printf("experiment: %s\n", scorep_experiment_directory() ? scorep_experiment_directory() : "(none)");
     printf(failures ? "FAILED %d checks\n" : "ok\n", failures);
     return failures ? 1 : 0;

@@ -142,6 +142,9 @@ typedef struct trace_encode_cut {
     uint64_t bytes, time;
 } trace_encode_cut;
 int trace_encode_location(trace_location* tl, uint64_t* events, trace_encode_cut* cut);
+/* the strings a ProgramBegin record names (the executable, its arguments),
+ * defined at initialisation so that they are unified with the others */
+void trace_program_strings_define(void);
 /* the same for the first `room` raw bytes only, keeping the raw blocks for a
  * later trace_encode_location; a prefix that is cut ends like a cut trace,
  * with a MeasurementOnOff(OFF) record */

@@ -152,7 +152,9 @@ static uint64_t collective_shape(const raw_record* r, uint32_t region, uint64_t*
     case SCOREP_COLL_ALLREDUCE:
     case SCOREP_COLL_REDUCE_SCATTER:
     case SCOREP_COLL_REDUCE_SCATTER_BLOCK: return SHAPE_ALL_TO_ALL;
-    default: return SHAPE_NONE;   /* scans (a prefix, not all), handles */
+    /* MPI_Finalize's: the ranks meet in a barrier (tasks/finalize.c.j2) */
+    case SCOREP_COLL_DESTROY_HANDLE: return strcmp(def->name, "MPI_Finalize") == 0 ? SHAPE_ALL_TO_ALL : SHAPE_NONE;
+    default: return SHAPE_NONE;   /* scans (a prefix, not all), other handles */
     }
 }
 

@@ -22,6 +22,7 @@
 #include "trace.h"
 #include "../timer.h"
 #include "../profile_cube.h"
+#include "../report_names.h"
 
 #define LOCATIONS_GROUP 0
 static uint32_t group_of_comm(uint32_t comm)
@@ -227,7 +228,7 @@ static void write_system_tree(global_writer* g, const scorep_finalize_context* c
     }
     char name[64];
     for (int rank = 0; rank < ctx->size; rank++) {
-        snprintf(name, sizeof name, "MPI Rank %d", rank);
+        scorep_location_group_name(name, sizeof name, (uint32_t)rank);
         check(g, OTF2_GlobalDefWriter_WriteLocationGroup(
                      g->writer, (OTF2_LocationGroupRef)rank, new_string(g, name),
                      OTF2_LOCATION_GROUP_TYPE_PROCESS, node_of != NULL ? node_of[rank] : 0,
@@ -236,10 +237,7 @@ static void write_system_tree(global_writer* g, const scorep_finalize_context* c
     free(node_of);
     for (uint32_t i = 0; i < defs->location_count; i++) {
         uint32_t thread = defs->location_thread[i];
-        if (thread == 0)
-            snprintf(name, sizeof name, "Master thread");
-        else
-            snprintf(name, sizeof name, "Thread %u", thread);
+        scorep_location_name(name, sizeof name, thread);
         check(g, OTF2_GlobalDefWriter_WriteLocation(
                      g->writer, scorep_location_global_id(defs->location_rank[i], thread),
                      new_string(g, name), OTF2_LOCATION_TYPE_CPU_THREAD, event_counts[i],
@@ -271,11 +269,12 @@ static void write_regions(global_writer* g, const scorep_unified_definitions* de
     for (uint32_t i = 0; i < defs->region_count; i++) {
         const scorep_region_def* r = &defs->regions[i];
         OTF2_StringRef name = new_string(g, r->name);
+        OTF2_StringRef canonical = r->canonical ? new_string(g, r->canonical) : name;
         OTF2_StringRef file = r->file ? new_string(g, r->file) : OTF2_UNDEFINED_STRING;
         OTF2_StringRef description = r->group ? new_string(g, r->group) : empty;
-        check(g, OTF2_GlobalDefWriter_WriteRegion(g->writer, i, name, name, description,
+        check(g, OTF2_GlobalDefWriter_WriteRegion(g->writer, i, name, canonical, description,
                                                   otf2_role(r->role), otf2_paradigm(r->paradigm),
-                                                  OTF2_REGION_FLAG_NONE, file, r->line, 0));
+                                                  OTF2_REGION_FLAG_NONE, file, r->line, r->end_line));
     }
 }
 

@@ -60,13 +60,44 @@ static uint32_t peer_of(const raw_record* r)
 
 uint64_t trace_raw_record_bytes(const raw_record* r) { return raw_bytes(words_of[r->kind]); }
 
+#define PROGRAM_MAX_ARGUMENTS 256
+static OTF2_StringRef program_name = OTF2_UNDEFINED_STRING;
+static OTF2_StringRef program_arguments[PROGRAM_MAX_ARGUMENTS];
+static uint32_t program_argument_count;
+
+void trace_program_strings_define(void)
+{
+    program_name = scorep_string_define(scorep_process_executable());
+    const char* const* args;
+    int n = scorep_process_arguments(&args);
+    program_argument_count = 0;
+    for (int i = 0; i < n && i < PROGRAM_MAX_ARGUMENTS; i++)
+        program_arguments[program_argument_count++] = scorep_string_define(args[i]);
+}
+
+/* The program region's enter and leave are Score-P's ProgramBegin and
+ * ProgramEnd (the region itself is defined: the profile's root is it). */
+static OTF2_ErrorCode encode_enter(OTF2_EvtWriter* w, const raw_record* r, uint64_t t)
+{
+    if (r->id == scorep_program_region && program_name != OTF2_UNDEFINED_STRING)
+        return OTF2_EvtWriter_ProgramBegin(w, NULL, t, program_name, program_argument_count, program_arguments);
+    return OTF2_EvtWriter_Enter(w, NULL, t, r->id);
+}
+
+static OTF2_ErrorCode encode_leave(OTF2_EvtWriter* w, const raw_record* r, uint64_t t)
+{
+    if (r->id == scorep_program_region && program_name != OTF2_UNDEFINED_STRING)
+        return OTF2_EvtWriter_ProgramEnd(w, NULL, t, OTF2_UNDEFINED_INT64);
+    return OTF2_EvtWriter_Leave(w, NULL, t, r->id);
+}
+
 /* t: the record's time as written (trace_clock_condition.c may move it) */
 static OTF2_ErrorCode encode(OTF2_EvtWriter* w, const raw_record* r, uint64_t t)
 {
     const uint64_t* v = r->word;
     switch ((raw_kind)r->kind) {
-    case RAW_ENTER: return OTF2_EvtWriter_Enter(w, NULL, t, r->id);
-    case RAW_LEAVE: return OTF2_EvtWriter_Leave(w, NULL, t, r->id);
+    case RAW_ENTER: return encode_enter(w, r, t);
+    case RAW_LEAVE: return encode_leave(w, r, t);
     case RAW_MPI_SEND:
         return OTF2_EvtWriter_MpiSend(w, NULL, t, peer_of(r), r->id, raw_high(v[0]), v[1]);
     case RAW_MPI_RECV:

@@ -177,6 +177,7 @@ static int open_archive(void)
 static int trace_init(int slot)
 {
     trace.slot = slot;
+    trace_program_strings_define();
     int failed = open_archive();
     if (!failed) {  /* set explicitly: counts from the first event on */
         trace_budget_set(scorep_config_tracing_max_size());

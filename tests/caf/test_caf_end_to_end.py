@@ -106,10 +106,10 @@ def profile_counts(profile):
                 continue
             target = int(cp["parameter"]["value"])
             if region["name"] == "_gfortran_caf_send":
-                put[rank, target] += row["bytes_sent"]
+                put[rank, target] += row["bytes_put"]
                 put_visits[rank, target] += row["visits"]
             elif region["name"] == "_gfortran_caf_get":
-                got[rank, target] += row["bytes_received"]
+                got[rank, target] += row["bytes_get"]
             continue
         visits[rank, region["name"]] += row["visits"]
         if region["name"].startswith("_gfortran_caf_"):

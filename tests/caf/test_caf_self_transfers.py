@@ -43,7 +43,7 @@ def image_nodes(profile):
             assert cp["parameter"]["name"] == "image"
             key = (rank, region, int(cp["parameter"]["value"]))
             counters = nodes.setdefault(key, Counter())
-            for name in ("visits", "bytes_sent", "bytes_received"):
+            for name in ("visits", "bytes_put", "bytes_get", "bytes_sent", "bytes_received"):
                 counters[name] += row[name]
         else:
             visits[rank, region] += row["visits"]
@@ -90,10 +90,10 @@ def test_accesses_to_the_own_image_are_not_recorded_as_remote(experiment):
         assert visits[rank, "_gfortran_caf_send"] == 2
         assert visits[rank, "_gfortran_caf_atomic_define"] == 2
         # two sendgets get from k (NA and 5 integers), the third puts 2 to k
-        want[rank, "_gfortran_caf_sendget", k] = Counter(visits=3, bytes_received=(NA + 5) * INT,
-                                                         bytes_sent=2 * INT)
-        want[rank, "_gfortran_caf_send", k] = Counter(visits=1, bytes_sent=INT)
-        want[rank, "_gfortran_caf_atomic_define", k] = Counter(visits=1, bytes_sent=INT)
+        # one-sided bytes are bytes_put / bytes_get; bytes_sent/received stay 0
+        want[rank, "_gfortran_caf_sendget", k] = Counter(visits=3, bytes_get=(NA + 5) * INT, bytes_put=2 * INT)
+        want[rank, "_gfortran_caf_send", k] = Counter(visits=1, bytes_put=INT)
+        want[rank, "_gfortran_caf_atomic_define", k] = Counter(visits=1, bytes_put=INT)
     got = {key: +counters for key, counters in nodes.items()}
     assert got == {key: +counters for key, counters in want.items()}
 

@@ -62,6 +62,14 @@ def visits_by_path(profile):
     return result
 
 
+def below_program(visits, program, processes=1):
+    """visits_by_path's paths below the program region: the tree's one root,
+    named after the executable, visited once by each process."""
+    roots = {path: count for path, count in visits.items() if len(path) == 1}
+    assert roots == {(program,): processes}, roots
+    return {path[1:]: count for path, count in visits.items() if len(path) > 1}
+
+
 def visits_by_region(profile, paradigm=None):
     regions = {r["id"]: r for r in profile["regions"]}
     cps = {c["id"]: c for c in profile["callpaths"]}

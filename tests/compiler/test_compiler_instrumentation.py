@@ -1,9 +1,10 @@
 """Compiler instrumentation (scorep's GCC plugin) and user regions: exact
 visit counts from the test programs' own loops, source names, output
 unchanged, filters at run time and compile time, --nocompiler, --user."""
+import re
 import subprocess
 
-from compiler_runs import compile_program, load, run, visits_by_path, visits_by_region
+from compiler_runs import HERE, below_program, compile_program, load, run, visits_by_path, visits_by_region
 from conftest import mpirun, MPI_COMPILERS
 
 N = 7
@@ -19,10 +20,9 @@ def plain_output(tmp_path, compiler, source, args, flags=("-O2",)):
 def test_c_visits_and_unchanged_output(build_dir, tmp_path):
     exe, _ = compile_program(build_dir, tmp_path, "calls.c", "calls")
     proc = run(exe, [N], tmp_path / "exp")
-    from compiler_runs import HERE
     assert proc.stdout == plain_output(tmp_path, "gcc", HERE / "calls.c", [N])
     profile = load(tmp_path / "exp")
-    visits = visits_by_path(profile)
+    visits = below_program(visits_by_path(profile), "calls")
     assert visits[("main",)] == 1
     assert visits[("main", "twice")] == N
     assert visits[("main", "twice", "leaf")] == 2 * N
@@ -30,6 +30,18 @@ def test_c_visits_and_unchanged_output(build_dir, tmp_path):
     regions = {r["name"]: r for r in profile["regions"]}
     assert regions["leaf"]["paradigm"] == "compiler"
     assert regions["leaf"]["file"].endswith("tests/compiler/calls.c")
+    # Score-P's region: the real absolute path, the lines of the definition's
+    # name and of its closing brace (read from the source itself)
+    source = (HERE / "calls.c").resolve()
+    lines = source.read_text().splitlines()
+    for name in ("leaf", "twice", "main"):
+        begin = next(i for i, line in enumerate(lines, 1)
+                     if re.match(rf"^(static )?(__attribute__\(\(\w+\)\) )?int {name}\(", line))
+        end = begin if lines[begin - 1].rstrip().endswith("}") else \
+            next(i for i, line in enumerate(lines, 1) if i > begin and line.startswith("}"))
+        assert (regions[name]["file"], regions[name]["line"], regions[name]["end_line"]) == \
+            (str(source), begin, end), name
+        assert regions[name]["canonical_name"] == name   # the C symbol
     # no user regions without --user
     assert "phase" not in regions
 
@@ -39,7 +51,7 @@ def test_cxx_class_template_exception(build_dir, tmp_path):
     proc = run(exe, [N], tmp_path / "exp")
     odd = N // 2
     assert proc.stdout.strip().endswith(f"caught={odd}")
-    visits = visits_by_path(load(tmp_path / "exp"))
+    visits = below_program(visits_by_path(load(tmp_path / "exp")), "calls")
     # every call directly under main: thrower's exceptions left its region
     assert visits == {
         ("main",): 1,
@@ -56,11 +68,26 @@ def test_fortran_module_procedures(build_dir, tmp_path):
     exe, _ = compile_program(build_dir, tmp_path, "calls.f90", "calls", flags=("-O0",))
     proc = run(exe, [N], tmp_path / "exp")
     assert proc.stdout.strip() == f"total={sum(2 * i for i in range(1, N + 1)) + 2 * N}"
-    visits = visits_by_region(load(tmp_path / "exp"), paradigm="compiler")
+    profile = load(tmp_path / "exp")
+    visits = visits_by_region(profile, paradigm="compiler")
     assert visits["geometry::area"] == N
     assert visits["geometry::accumulate"] == 2 * N
     assert visits["helper"] == N
     assert visits["calls"] == 1
+    # gfortran's C main is left out: the program unit (region "calls", symbol
+    # MAIN__) is right below the program region (named after the executable,
+    # here "calls" too), as in Score-P
+    assert "main" not in visits
+    assert below_program(visits_by_path(profile), "calls")[("calls",)] == 1
+    unit = next(r for r in profile["regions"] if r["paradigm"] == "compiler" and r["name"] == "calls")
+    lines = (HERE / "calls.f90").read_text().splitlines()
+    assert (unit["canonical_name"], unit["file"], unit["line"], unit["end_line"]) == (
+        "MAIN__", str((HERE / "calls.f90").resolve()), lines.index("program calls") + 1,
+        lines.index("end program calls") + 1)
+    module_function = next(r for r in profile["regions"] if r["name"] == "geometry::area")
+    assert (module_function["canonical_name"], module_function["line"], module_function["end_line"]) == (
+        "__geometry_MOD_area", next(i for i, line in enumerate(lines, 1) if "function area(" in line),
+        next(i for i, line in enumerate(lines, 1) if "end function area" in line))
 
 
 def test_inline_functions_stay_inlined_and_unmeasured(build_dir, tmp_path):
@@ -86,7 +113,7 @@ def test_runtime_filter(build_dir, tmp_path):
     profile = load(tmp_path / "exp")
     regions = {r["name"]: r for r in profile["regions"]}
     assert regions["filtered_leaf"]["filtered"] is True
-    visits = visits_by_path(profile)
+    visits = below_program(visits_by_path(profile), "calls")
     assert not any("filtered_leaf" in p for p in visits)
     assert visits[("main", "twice", "leaf")] == 2 * N
 
@@ -98,7 +125,7 @@ def test_compile_time_filter(build_dir, tmp_path):
     run(exe, [N], tmp_path / "exp")
     profile = load(tmp_path / "exp")
     assert "filtered_leaf" not in {r["name"] for r in profile["regions"]}   # not instrumented at all
-    assert visits_by_path(profile)[("main", "twice", "leaf")] == 2 * N
+    assert below_program(visits_by_path(profile), "calls")[("main", "twice", "leaf")] == 2 * N
     bad = tmp_path / "bad.filter"
     bad.write_text("SCOREP_REGION_NAMES_BEGIN\n  FROB x\n")
     from compiler_runs import scorep, HERE
@@ -118,7 +145,7 @@ def test_user_regions_c(build_dir, tmp_path):
     exe, _ = compile_program(build_dir, tmp_path, "calls.c", "calls", options=["--user"])
     run(exe, [4], tmp_path / "exp")
     profile = load(tmp_path / "exp")
-    visits = visits_by_path(profile)
+    visits = below_program(visits_by_path(profile), "calls")
     for i in range(4):
         kind = "odd" if i % 2 else "even"
         base = ("main", "phase", f"i={i}", f"kind={kind}")
@@ -148,7 +175,7 @@ def test_cxx_scope_region_class_is_not_a_compiler_region_at_O0(build_dir, tmp_pa
     proc = run(exe, [N], tmp_path / "exp")
     assert proc.stdout.strip() == str(N * (N - 1))
     assert "Warning" not in proc.stderr
-    assert visits_by_path(load(tmp_path / "exp")) == {
+    assert below_program(visits_by_path(load(tmp_path / "exp")), "scope") == {
         ("main",): 1, ("main", "work(int)"): N, ("main", "work(int)", "phase"): N}
 
 
@@ -157,7 +184,7 @@ def test_user_regions_fortran(build_dir, tmp_path):
                              flags=("-O0",))
     proc = run(exe, [5], tmp_path / "exp")
     assert proc.stdout.strip() == "total=15"
-    visits = visits_by_path(load(tmp_path / "exp"))
+    visits = below_program(visits_by_path(load(tmp_path / "exp")), "user")
     assert visits[("fortran_loop",)] == 5
     for i in range(1, 6):
         parity = "odd" if i % 2 else "even"     # trailing blanks of the Fortran string dropped
@@ -176,8 +203,8 @@ def test_demo_functions_are_parents_of_mpi_calls(build_dir, tmp_path):
                              compiler=MPI_COMPILERS["openmpi"]["c"], flags=("-O2", "-lm"))
     proc = mpirun(4, [exe, 32, iterations], env={"SCOREP_EXPERIMENT_DIRECTORY": str(tmp_path / "exp")})
     assert f"{iterations} iterations" in proc.stdout
-    visits = visits_by_path(load(tmp_path / "exp"))
     ranks = 4
+    visits = below_program(visits_by_path(load(tmp_path / "exp")), "halo2d", processes=ranks)
     assert visits[("main",)] == ranks
     assert visits[("main", "solve", "exchange")] == ranks * iterations
     assert visits[("main", "solve", "exchange", "MPI_Isend")] == ranks * iterations * 4

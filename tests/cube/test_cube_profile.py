@@ -62,8 +62,8 @@ def test_cube_profile_of_an_mpi_run_agrees_with_profile_json_on_every_metric(eve
 def test_cube_profile_has_scorep_metric_names_and_system_tree(events_experiment):
     cube = cube_reader.read(events_experiment / "profile.cubex")
     names = [m["uniq_name"] for m in cube.metrics]
-    assert names[:8] == ["visits", "time", "min_time", "max_time", "bytes_sent", "bytes_received",
-                         "io_bytes_read", "io_bytes_written"]
+    assert names[:10] == ["visits", "time", "min_time", "max_time", "bytes_sent", "bytes_received",
+                          "bytes_put", "bytes_get", "io_bytes_read", "io_bytes_written"]
     assert cube.attrs["CUBE_CT_AGGR"] == "SUM"
     processes = sorted({(l["process"]["rank"], l["process"]["name"]) for l in cube.locations.values()})
     assert processes == [(r, f"MPI Rank {r}") for r in range(RANKS)]

@@ -54,10 +54,13 @@ def run(argv, cwd, experiment=None, tracing="false"):
 
 def per_region(rows, linked):
     """{region: (visits, read, written)} of io_rows, summed over the call
-    paths: linked, the program is instrumented, the calls are under main or
-    its helpers (aio_return, with the bytes, under finish); preloaded, roots."""
+    paths, all below the program region (the executable's name): linked, the
+    program is instrumented, the calls are under main or its helpers
+    (aio_return, with the bytes, under finish); preloaded, right below it."""
     out = {}
     for path, value in rows.items():
+        assert path[0] == ("aio_measured" if linked else "aio_plain"), path
+        path = path[1:]
         if linked:
             assert path[0] == "main" and path[1:-1] in ((), ("wait_for",), ("finish",)), path
             if path[-1].startswith("aio_return"):

@@ -141,7 +141,8 @@ def test_linked_io_adapter_records_exact_visits_and_bytes_per_call_path(build_di
     assert measured.stderr == ""
     rows, names = io_rows(experiment)
     # compiler instrumentation puts the I/O calls under the functions that make them
-    assert rows == expected(("main", "write_file"), ("main", "read_file"), build)
+    # below the program region, named after the executable
+    assert rows == expected(("io_linked", "main", "write_file"), ("io_linked", "main", "read_file"), build)
     assert names == {path[-1] for path in rows}
     # profile.txt's I/O section: the same, per function
     per_function = {}
@@ -168,12 +169,13 @@ def test_preloaded_io_adapter_records_exact_visits_and_bytes_and_not_its_own_fil
     assert "libscorep_adapter_io_posix_rt.so" in measured.stderr
     assert (experiment / "traces.otf2").exists()
     rows, names = io_rows(experiment)
-    # no instrumentation: the calls are roots; the program's two opens and
-    # closes, none of the experiment directory's files
+    # no instrumentation: the calls are right below the program region (named
+    # after the executable); the program's two opens and closes, none of the
+    # experiment directory's files
     want = {}
     for k, (visits, read, written) in list(named(WRITES, build).items()) + list(named(READS, build).items()):
-        old = want.get(k, (0, 0, 0))
-        want[k] = (old[0] + visits, old[1] + read, old[2] + written)
+        old = want.get(("io_plain",) + k, (0, 0, 0))
+        want[("io_plain",) + k] = (old[0] + visits, old[1] + read, old[2] + written)
     assert rows == want
     assert names == {path[-1] for path in rows}
 
@@ -209,7 +211,7 @@ def test_trace_buffer_spills_and_messages_of_the_measurement_record_no_io(build_
     assert "spilled the buffer" in proc.stderr          # what the test is about happened
     assert "[OTF2]" not in proc.stderr and "Warning" not in proc.stderr, proc.stderr
     profile = json.loads((experiment / "profile.json").read_text())
-    assert {r["name"] for r in profile["regions"]} == {"main", "triple", "TRACE_BUFFER_FLUSH"}
+    assert {r["name"] for r in profile["regions"]} == {"many_calls", "main", "triple", "TRACE_BUFFER_FLUSH"}
 
 
 @pytest.mark.parametrize("tool", ["build", "installed"])
@@ -234,11 +236,19 @@ def test_io_on_threads_is_recorded_on_each_threads_location(request, build_dir, 
     regions = {r["id"]: r["name"] for r in profile["regions"]}
     callpaths = {c["id"]: c for c in profile["callpaths"]}
     per_location = {}
+    program = []
     for row in profile["rows"]:
         cp = callpaths[row["callpath"]]
-        assert cp["parent"] is None
+        if regions[cp["region"]] == "threaded_io":
+            # the program region: the root of the thread whose first call
+            # started the measurement, above that thread's calls
+            assert cp["parent"] is None and row["visits"] == 1
+            program.append(row["location"])
+            continue
+        assert cp["parent"] is None or regions[callpaths[cp["parent"]]["region"]] == "threaded_io"
         per_location.setdefault(row["location"], {})[regions[cp["region"]]] = (
             row["visits"], row["bytes_read"], row["bytes_written"])
+    assert len(program) == 1 and program[0] in per_location
     # one location per thread that did I/O (the main thread did none; the
     # threads live at the same time); which thread got which location id is
     # the order of their first calls
@@ -284,6 +294,8 @@ def test_fortran_io_through_gfortrans_runtime_is_recorded(request, build_dir, tm
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
     assert (tmp_path / "fortran.dat").stat().st_size == 4000
     rows, _ = io_rows(experiment)
+    # below the program region, named after the executable
+    rows = {path[1:]: value for path, value in rows.items() if path[0] == "fortran_io"}
     assert rows[("open",)] == (2, 0, 0) and rows[("close",)] == (2, 0, 0)
     assert rows[("write",)][1:] == (0, 4000) and rows[("read",)][1:] == (4000, 0)
     assert sum(r[1] for r in rows.values()) == 4000 and sum(r[2] for r in rows.values()) == 4000

@@ -68,11 +68,12 @@ def test_system_adapter_regions_have_score_p_types(build_dir, experiment):
         ("COM", "worker"): 1,                      # its own (the compiler's): leads to malloc
         ("COM", "main"): 1, ("COM", "save"): SAVES,   # lead to I/O and pthread calls
         ("USR", "compute"): COMPUTES + 1,          # leads to nothing of a paradigm
+        ("SCOREP", "score_types"): 1,              # the program region, the measurement's
         **{("MEMORY", name): visits for name, visits in memory.items()}}
     assert types == {"ALL": sum(regions.values()), "IO": SAVES + 2, "PTHREAD": 3, "MEMORY": sum(memory.values()),
-                     "COM": SAVES + 2, "USR": COMPUTES + 1}
-    # Score-P's order: the paradigms' types, then COM, USR
-    assert list(types) == ["ALL", "PTHREAD", "MEMORY", "IO", "COM", "USR"]
+                     "COM": SAVES + 2, "USR": COMPUTES + 1, "SCOREP": 1}
+    # Score-P's order: the paradigms' types, then COM, USR, SCOREP
+    assert list(types) == ["ALL", "PTHREAD", "MEMORY", "IO", "COM", "USR", "SCOREP"]
     # the CUBE4 profile of the same run: the same report
     assert report(build_dir, experiment / "profile.cubex")[2] == text
 

@@ -87,11 +87,12 @@ def test_linked_memory_adapter_records_exact_bytes_per_call_path_high_water_mark
     measured = run(program, experiment, {"SCOREP_ENABLE_TRACING": tracing})
     assert (measured.returncode, measured.stdout, measured.stderr) == (plain.returncode, plain.stdout, "")
     # compiler instrumentation puts the calls under the functions that make them
-    assert memory_rows(experiment) == expected(("main", "work"), ("main", "leak"))
+    # below the program region, named after the executable
+    assert memory_rows(experiment) == expected(("mem_linked", "main", "work"), ("mem_linked", "main", "leak"))
     assert memory_section(experiment) == [
         "allocated: 9809 bytes", "freed:     9032 bytes", f"high-water mark, rank 0: {HIGH_WATER} bytes",
         f"leaks:     1 allocations, {LEAK} bytes",
-        f"{'leaks':>12} {'bytes':>16}  allocated at (call path)", f"{1:>12} {LEAK:>16}  main > leak > malloc"]
+        f"{'leaks':>12} {'bytes':>16}  allocated at (call path)", f"{1:>12} {LEAK:>16}  mem_linked > main > leak > malloc"]
 
 
 def test_preloaded_memory_adapter_records_exact_bytes_high_water_mark_and_leak(installed_prefix, tmp_path):
@@ -101,8 +102,9 @@ def test_preloaded_memory_adapter_records_exact_bytes_high_water_mark_and_leak(i
                                                      "--verbose", "--"])
     assert (measured.returncode, measured.stdout) == (plain.returncode, plain.stdout)
     assert "libscorep_adapter_memory_rt.so" in measured.stderr
-    # no instrumentation: the calls are roots; work()'s and leak()'s mallocs share one
-    assert memory_rows(experiment) == expected((), ())
+    # no instrumentation: the calls are right below the program region (named
+    # after the executable); work()'s and leak()'s mallocs share one
+    assert memory_rows(experiment) == expected(("mem_plain",), ("mem_plain",))
     assert f"leaks:     1 allocations, {LEAK} bytes" in memory_section(experiment)
 
 
@@ -145,7 +147,9 @@ def test_cpp_new_and_delete_are_recorded_as_the_operators_under_their_callers(bu
     experiment = tmp_path / "experiment"
     measured = run(program, experiment)
     assert (measured.returncode, measured.stdout, measured.stderr) == (plain.returncode, plain.stdout, "")
-    rows = {path: figures for path, figures in memory_rows(experiment).items() if path[:1] == ("main",)}
+    # main below the program region, named after the executable
+    rows = {path[1:]: figures for path, figures in memory_rows(experiment).items()
+            if path[:2] == ("new_linked", "main")}
     assert rows == {
         ("main", "work()", "operator new(unsigned long)"): {"allocation_size": 200},
         ("main", "work()", "operator new[](unsigned long)"): {"allocation_size": 100,
@@ -215,11 +219,11 @@ def test_blocks_freed_or_reallocated_without_recording_are_no_leaks(build_dir, t
     experiment = tmp_path / "experiment"
     measured = run(program, experiment, {"SCOREP_FILTERING_FILE": str(filter_file)})
     assert (measured.returncode, measured.stderr) == (0, "")
-    want = expected(("main", "work"), ("main", "leak"))
-    del want[("main", "work", filtered)]
+    want = expected(("mem_linked", "main", "work"), ("mem_linked", "main", "leak"))
+    del want[("mem_linked", "main", "work", filtered)]
     if filtered == "realloc":
-        want[("main", "work", "free")] = {"deallocation_size": 8032 - 3000}
-        want[("main", "work", "valloc")]["maximum_heap_memory_allocated"] = 5032
+        want[("mem_linked", "main", "work", "free")] = {"deallocation_size": 8032 - 3000}
+        want[("mem_linked", "main", "work", "valloc")]["maximum_heap_memory_allocated"] = 5032
     assert memory_rows(experiment) == want
     assert f"leaks:     1 allocations, {LEAK} bytes" in memory_section(experiment)
 
@@ -240,9 +244,9 @@ def test_bad_alloc_thrown_through_operator_new_leaves_its_region(build_dir, tmp_
     measured = run(program, experiment)
     assert (measured.returncode, measured.stdout, measured.stderr) == (plain.returncode, plain.stdout, "")
     rows = memory_rows(experiment)
-    assert rows[("main", "operator new(unsigned long)")] == {"allocation_size": 4,
-                                                             "maximum_heap_memory_allocated": 4}
-    assert rows[("main", "operator delete(void*, unsigned long)")] == {"deallocation_size": 4}
+    assert rows[("bad_linked", "main", "operator new(unsigned long)")] == {"allocation_size": 4,
+                                                                           "maximum_heap_memory_allocated": 4}
+    assert rows[("bad_linked", "main", "operator delete(void*, unsigned long)")] == {"deallocation_size": 4}
 
 
 def traced_metrics(experiment):

@@ -39,7 +39,8 @@ class Run:
     def totals(self, region, rank):
         counters = profile_totals(self.profile).get((rank, region), {})
         return {key: counters.get(key, 0)
-                for key in ("visits", "bytes_sent", "bytes_received", "messages_sent", "messages_received")}
+                for key in ("visits", "bytes_sent", "bytes_received", "messages_sent", "messages_received",
+                            "bytes_put", "bytes_get")}
 
 
 @pytest.fixture(scope="session", params=["openmpi", "mpich"])

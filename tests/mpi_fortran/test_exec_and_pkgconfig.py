@@ -41,7 +41,7 @@ def run_measured(mpi, argv, workdir):
     return mpirun(RANKS, argv, mpi=mpi, env=env, cwd=workdir, launcher_args=forwarded), experiment
 
 
-def check_experiment(proc, experiment):
+def check_experiment(proc, experiment, program):
     assert sorted(line for line in proc.stdout.splitlines() if line.startswith("RESULT")) == EXPECTED_OUTPUT
     assert not list(experiment.glob("profile.rank*"))
     profile = json.loads((experiment / "profile.json").read_text())
@@ -52,7 +52,9 @@ def check_experiment(proc, experiment):
     visits = collections.Counter()
     for row in profile["rows"]:
         visits[rank_of[row["location"]], name_of[region_of[row["callpath"]]]] += row["visits"]
-    assert dict(visits) == {(rank, region): n for rank in range(RANKS) for region, n in CALLS.items()}
+    # and the program region, named after the executable, once per rank
+    assert dict(visits) == {(rank, region): n for rank in range(RANKS)
+                            for region, n in {**CALLS, program: 1}.items()}
 
 
 @pytest.mark.parametrize("name", ["exec_use_mpi", "exec_f08"])
@@ -61,7 +63,7 @@ def test_scorep_exec_preloads_the_adapters_of_an_unmodified_fortran_binary(insta
     exe = compile_plain(mpi, name, tmp_path)
     proc, experiment = run_measured(mpi, [prefix / "bin" / "scorep-exec", "--mpi", "--verbose", "--", exe],
                                     tmp_path)
-    check_experiment(proc, experiment)
+    check_experiment(proc, experiment, name)
     preloaded = [os.path.basename(p) for line in proc.stderr.splitlines()
                  if line.startswith("scorep-exec: LD_PRELOAD=")
                  for p in line.split()[1].split("=", 1)[1].split(":")]
@@ -78,4 +80,4 @@ def test_pkg_config_libs_link_a_measured_fortran_program(installed, name, tmp_pa
                           check=True, capture_output=True, text=True).stdout.split()
     exe = compile_plain(mpi, name, tmp_path, extra=libs + [f"-Wl,-rpath,{libdir}"])
     proc, experiment = run_measured(mpi, [exe], tmp_path)
-    check_experiment(proc, experiment)
+    check_experiment(proc, experiment, name)

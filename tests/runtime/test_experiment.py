@@ -11,6 +11,9 @@ import pytest
 
 from runtime_programs import Profile, load_profile, run
 
+# the root of the call tree: the program region, named after the executable
+PROGRAM = "test_experiment"
+
 
 def experiment_from(proc):
     match = re.search(r"^experiment: (.*)$", proc.stdout, re.M)
@@ -222,7 +225,7 @@ def test_a_running_experiment_is_never_renamed_away(build_dir, tmp_path):
     assert "still running" in only_warning_about(second, directory, used)
     assert not list(tmp_path.glob("e-old-*"))
     # the first run's profile is whole, in the directory it was told
-    assert Profile(load_profile(directory / "profile.json")).row("main/step")["visits"] == 5
+    assert Profile(load_profile(directory / "profile.json")).row(f"{PROGRAM}/main/step")["visits"] == 5
 
 
 def round_with_overwrite(tmp_path, round_):
@@ -273,10 +276,10 @@ def test_a_run_that_locks_a_finished_marker_late_never_renames_the_next_runs_dir
         assert late_line != f"experiment: {directory}" and "still running" in late_err, late_err
         # B's experiment is where B was told, whole and marked by B
         assert f"by process {quick.pid} " in (directory / MARKER).read_text()
-        assert Profile(load_profile(directory / "profile.json")).row("main/step")["visits"] == 5
+        assert Profile(load_profile(directory / "profile.json")).row(f"{PROGRAM}/main/step")["visits"] == 5
         late_dir = pathlib.Path(late_line.split(": ", 1)[1])
         assert f"by process {late.pid} " in (late_dir / MARKER).read_text()
-        assert Profile(load_profile(late_dir / "profile.json")).row("main/step")["visits"] == 5
+        assert Profile(load_profile(late_dir / "profile.json")).row(f"{PROGRAM}/main/step")["visits"] == 5
         # A's kept, once, with its own profile
         kept = list(directory.parent.glob("e-old-*"))
         assert len(kept) == 1 and (kept[0] / "profile.json").exists(), kept
@@ -303,7 +306,7 @@ def test_a_directory_still_being_marked_is_never_seen_under_the_configured_name(
         held_dir = pathlib.Path(held_line.split(": ", 1)[1])
         for proc, experiment in ((quick, directory), (held, held_dir)):
             assert f"by process {proc.pid} " in (experiment / MARKER).read_text()
-            assert Profile(load_profile(experiment / "profile.json")).row("main/step")["visits"] == 5
+            assert Profile(load_profile(experiment / "profile.json")).row(f"{PROGRAM}/main/step")["visits"] == 5
         assert sorted(p.name for p in directory.parent.iterdir()) == sorted(["e", held_dir.name])
 
 
@@ -340,7 +343,7 @@ def test_runs_started_together_with_one_name_keep_their_data_apart(build_dir, tm
     for experiment in experiments:
         names = sorted(p.name for p in experiment.iterdir())
         assert names == [MARKER, "profile.cubex", "profile.folded", "profile.json", "profile.txt", "scorep.cfg"], (experiment, names)
-        assert Profile(load_profile(experiment / "profile.json")).row("main/step")["visits"] == 5
+        assert Profile(load_profile(experiment / "profile.json")).row(f"{PROGRAM}/main/step")["visits"] == 5
 
 
 def test_unwritable_directory_falls_back_to_a_fresh_one_with_an_error_message(build_dir, tmp_path):
@@ -362,10 +365,10 @@ def test_abnormal_end_leaves_a_readable_partial_experiment(build_dir, tmp_path, 
     data = load_profile(directory / "profile.json")
     assert data["experiment"]["partial"] is True
     profile = Profile(data)
-    step = profile.row("main/step")
+    step = profile.row(f"{PROGRAM}/main/step")
     assert (step["visits"], step["bytes_sent"], step["messages_sent"]) == (5, 320, 5)
     # main was still open: closed at the moment of the abnormal end
-    assert profile.row("main")["visits"] == 1
+    assert profile.row(f"{PROGRAM}/main")["visits"] == 1
     assert "PARTIAL" in (directory / "profile.txt").read_text()
 
 

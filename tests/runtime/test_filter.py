@@ -7,6 +7,9 @@ import pytest
 
 from runtime_programs import Profile, load_profile, run
 
+# the root of the call tree: the program region, named after the executable
+PROGRAM = "test_experiment"
+
 
 def check(build_dir, tmp_path, text, *names, check=True):
     path = tmp_path / "filter.txt"
@@ -81,11 +84,11 @@ def test_filtered_region_records_nothing_in_a_measurement(build_dir, tmp_path):
     run(build_dir, "test_experiment", "normal",
         env={"SCOREP_EXPERIMENT_DIRECTORY": str(directory), "SCOREP_FILTERING_FILE": str(filt)})
     profile = Profile(load_profile(directory / "profile.json"))
-    assert [profile.path(r["callpath"]) for r in profile.data["rows"]] == ["main"]
+    assert [profile.path(r["callpath"]) for r in profile.data["rows"]] == [PROGRAM, f"{PROGRAM}/main"]
     step = next(r for r in profile.data["regions"] if r["name"] == "step")
     assert step["filtered"] is True
     # the message events of the filtered visits go to the enclosing region
-    assert profile.row("main")["bytes_sent"] == 5 * 64
+    assert profile.row(f"{PROGRAM}/main")["bytes_sent"] == 5 * 64
 
 
 def test_malformed_filter_file_in_a_measurement_warns_and_measures_everything(build_dir, tmp_path):
@@ -96,7 +99,7 @@ def test_malformed_filter_file_in_a_measurement_warns_and_measures_everything(bu
                env={"SCOREP_EXPERIMENT_DIRECTORY": str(directory), "SCOREP_FILTERING_FILE": str(filt)})
     assert "SCOREP_FILTERING_FILE" in proc.stderr and "line 1" in proc.stderr
     profile = Profile(load_profile(directory / "profile.json"))
-    assert profile.row("main/step")["visits"] == 5
+    assert profile.row(f"{PROGRAM}/main/step")["visits"] == 5
 
 
 # ---- scorep-filter: the same filter at library-wrapping generation time ----

@@ -10,10 +10,12 @@ def test_fortran_program_records_regions_parameters_and_messages(build_dir, tmp_
     directory = tmp_path / "experiment"
     run(build_dir, "test_fortran_module", env={"SCOREP_EXPERIMENT_DIRECTORY": str(directory)})
     profile = Profile(load_profile(directory / "profile.json"))
-    assert profile.row("main_f")["visits"] == 1
-    assert profile.row("main_f/MPI_Send")["visits"] == 3
+    # below the program region, named after the executable
+    assert profile.row("test_fortran_module")["visits"] == 1
+    assert profile.row("test_fortran_module/main_f")["visits"] == 1
+    assert profile.row("test_fortran_module/main_f/MPI_Send")["visits"] == 3
     for i in (1, 2, 3):
-        row = profile.row(f"main_f/MPI_Send/size={i}")
+        row = profile.row(f"test_fortran_module/main_f/MPI_Send/size={i}")
         assert (row["visits"], row["bytes_sent"], row["messages_sent"]) == (1, 8 * i, 1)
     send = next(r for r in profile.data["regions"] if r["name"] == "MPI_Send")
     assert (send["paradigm"], send["group"], send["file"]) == ("mpi", "P2P", None)

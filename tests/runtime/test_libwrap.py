@@ -20,14 +20,26 @@ def measure(build_dir, tmp_path, name, *args, env=None, filter_text=None):
         environment["SCOREP_FILTERING_FILE"] = str(path)
     environment.update(env or {})
     proc = run(build_dir, name, *args, env=environment)
-    return proc, Profile(load_profile(directory / "profile.json"))
+    profile = Profile(load_profile(directory / "profile.json"))
+    profile.program = name
+    return proc, profile
 
 
 def visits(profile):
-    """{call path: visits} over all locations."""
+    """{call path: visits} over all locations, the main thread's paths below
+    the program region (named after the executable, its tree's one root,
+    visited once), the other threads' from their own roots."""
     out = {}
+    program = profile.program
+    assert program in [profile.path(c["id"]) for c in profile.data["callpaths"] if c["parent"] is None]
     for row in profile.data["rows"]:
         path = profile.path(row["callpath"])
+        if path == program:
+            assert (row["location"], row["visits"]) == (0, 1)
+            continue
+        if path.startswith(program + "/"):
+            assert row["location"] == 0
+            path = path[len(program) + 1:]
         out[path] = out.get(path, 0) + row["visits"]
     return out
 
@@ -113,7 +125,10 @@ def test_eight_threads_with_100000_calls_each_give_exactly_800000_visits(build_d
     assert "race ids equal" in proc.stdout and "checksum ok" in proc.stdout, proc.stdout
     # threads raced on the first call: still one region
     assert len([r for r in profile.data["regions"] if r["name"] == "lw_work"]) == 1
-    rows = profile.rows("lw_work")
+    # the thread whose first call started the measurement (location 0) has
+    # it below the program region
+    rows = profile.rows("lw_work") + profile.rows("test_libwrap/lw_work")
+    assert [r["location"] for r in profile.rows("test_libwrap/lw_work")] == [0]
     assert sorted(r["location"] for r in rows) == list(range(8))
     assert [r["visits"] for r in rows] == [100000] * 8
     assert sum(r["visits"] for r in rows) == 800000

@@ -10,6 +10,9 @@ import pytest
 from conftest import REPO, mpi_build, mpirun
 from runtime_programs import Profile, load_profile, program
 
+# the root of the call tree: the program region, named after the executable
+PROGRAM = "test_mpi_events"
+
 ITERATIONS = 5
 RANKS = 4
 
@@ -53,7 +56,9 @@ def test_late_worker_threads_are_their_own_locations_on_every_rank(profile):
     for rank in range(RANKS):
         row = profile.row("worker", location_of_rank(profile, rank, thread=1))
         assert row["visits"] == 10
-        assert not profile.rows("main", location_of_rank(profile, rank, thread=1))
+        # the worker's tree has no program region: only the thread that starts the measurement enters it
+        assert not profile.rows(PROGRAM, location_of_rank(profile, rank, thread=1))
+        assert not profile.rows(f"{PROGRAM}/main", location_of_rank(profile, rank, thread=1))
 
 
 def test_definitions_are_unified_across_ranks(profile):
@@ -62,7 +67,8 @@ def test_definitions_are_unified_across_ranks(profile):
     paths = collections.Counter(profile.path(c["id"]) for c in profile.data["callpaths"])
     assert all(count == 1 for count in paths.values()), paths
     for rank in range(RANKS):
-        assert profile.row("main", location_of_rank(profile, rank))["visits"] == 1
+        assert profile.row(PROGRAM, location_of_rank(profile, rank))["visits"] == 1
+        assert profile.row(f"{PROGRAM}/main", location_of_rank(profile, rank))["visits"] == 1
 
 
 @pytest.mark.parametrize("rank", range(RANKS))
@@ -71,20 +77,20 @@ def test_point_to_point_bytes_and_messages_are_exact_per_rank(profile, rank):
     ring_bytes = sum(8 * (i + 1) for i in range(ITERATIONS))
     extra_send = 1 if rank in (0, 1) else 0       # rank 0 of each parity half sends once
     extra_recv = 1 if rank in (2, 3) else 0
-    send = profile.row("main/MPI_Send", loc)
+    send = profile.row(f"{PROGRAM}/main/MPI_Send", loc)
     assert (send["visits"], send["messages_sent"]) == (ITERATIONS + extra_send, ITERATIONS + extra_send)
     assert send["bytes_sent"] == ring_bytes + 16 * extra_send
-    recv = profile.row("main/MPI_Recv", loc)
+    recv = profile.row(f"{PROGRAM}/main/MPI_Recv", loc)
     assert (recv["messages_received"], recv["bytes_received"]) == (ITERATIONS + extra_recv,
                                                                    ring_bytes + 16 * extra_recv)
-    isend = profile.row("main/MPI_Isend", loc)
+    isend = profile.row(f"{PROGRAM}/main/MPI_Isend", loc)
     assert (isend["messages_sent"], isend["bytes_sent"]) == (ITERATIONS, 4 * ITERATIONS)
-    wait = profile.row("main/MPI_Waitall", loc)   # the irecv completes in the wait
+    wait = profile.row(f"{PROGRAM}/main/MPI_Waitall", loc)   # the irecv completes in the wait
     assert (wait["messages_received"], wait["bytes_received"]) == (ITERATIONS, 4 * ITERATIONS)
 
 
 def test_collectives_count_bytes_on_every_rank(profile):
-    rows = profile.rows("main/MPI_Allreduce")
+    rows = profile.rows(f"{PROGRAM}/main/MPI_Allreduce")
     assert len(rows) == RANKS
     for row in rows:
         assert (row["visits"], row["collectives"], row["bytes_sent"], row["bytes_received"]) == (
@@ -129,7 +135,7 @@ def test_mpi_abort_leaves_the_partial_profile_of_every_rank_on_the_node(tmp_path
         assert data["experiment"]["partial"] is True
         part = Profile(data)
         assert [loc["rank"] for loc in data["locations"]] == [rank]
-        assert part.row("main/MPI_Allreduce")["visits"] == ITERATIONS
+        assert part.row(f"{PROGRAM}/main/MPI_Allreduce")["visits"] == ITERATIONS
 
 
 @pytest.mark.parametrize("mpi", ["openmpi", "mpich"])
@@ -196,7 +202,7 @@ def test_unification_works_for_any_number_of_ranks(build_dir, tmp_path, ranks):
         (r, t) for r in range(ranks) for t in (0, 1)]
     names = collections.Counter(r["name"] for r in profile.data["regions"])
     assert all(count == 1 for count in names.values()), names
-    rows = profile.rows("main/MPI_Allreduce")
+    rows = profile.rows(f"{PROGRAM}/main/MPI_Allreduce")
     assert len(rows) == ranks and all(row["visits"] == 2 for row in rows)
-    assert sum(r["messages_sent"] for r in profile.rows("main/MPI_Send")) == sum(
-        r["messages_received"] for r in profile.rows("main/MPI_Recv"))
+    assert sum(r["messages_sent"] for r in profile.rows(f"{PROGRAM}/main/MPI_Send")) == sum(
+        r["messages_received"] for r in profile.rows(f"{PROGRAM}/main/MPI_Recv"))

@@ -1,5 +1,6 @@
 """Profile substrate: exact numbers for a synthetic event stream (injected
-clock, 1 tick = 1 ns), and the three profile files written from them."""
+clock, 1 tick = 1 ns), and the three profile files written from them. The
+program region (named after the executable) is the root, main below it."""
 import pytest
 
 from runtime_programs import Profile, load_profile, run
@@ -18,6 +19,9 @@ def profile(exact_experiment):
     return Profile(load_profile(exact_experiment / "profile.json"))
 
 
+PROGRAM = "test_profile_exact"
+
+
 def test_call_path_tree_numbers_are_exact_in_memory(build_dir, tmp_path):
     proc = run(build_dir, "test_profile_exact", env={"SCOREP_EXPERIMENT_DIRECTORY": str(tmp_path / "e")})
     assert "FAIL" not in proc.stdout
@@ -25,14 +29,15 @@ def test_call_path_tree_numbers_are_exact_in_memory(build_dir, tmp_path):
 
 
 @pytest.mark.parametrize("path, visits, incl, excl, tmin, tmax", [
-    ("main", 1, 200, 125, 200, 200),
-    ("main/foo", 2, 50, 34, 20, 30),
-    ("main/foo/bar", 1, 10, 10, 10, 10),
-    ("main/foo/MPI_Send", 1, 6, 6, 6, 6),
-    ("main/baz", 2, 25, 2, 5, 20),
-    ("main/baz/n=3", 1, 19, 11, 19, 19),
-    ("main/baz/n=3/qux", 1, 8, 8, 8, 8),
-    ("main/baz/n=4", 1, 4, 4, 4, 4),
+    (PROGRAM, 1, 300, 100, 300, 300),   # from the start (0) to the end (300)
+    (f"{PROGRAM}/main", 1, 200, 125, 200, 200),
+    (f"{PROGRAM}/main/foo", 2, 50, 34, 20, 30),
+    (f"{PROGRAM}/main/foo/bar", 1, 10, 10, 10, 10),
+    (f"{PROGRAM}/main/foo/MPI_Send", 1, 6, 6, 6, 6),
+    (f"{PROGRAM}/main/baz", 2, 25, 2, 5, 20),
+    (f"{PROGRAM}/main/baz/n=3", 1, 19, 11, 19, 19),
+    (f"{PROGRAM}/main/baz/n=3/qux", 1, 8, 8, 8, 8),
+    (f"{PROGRAM}/main/baz/n=4", 1, 4, 4, 4, 4),
 ])
 def test_profile_json_has_exact_visits_and_times(profile, path, visits, incl, excl, tmin, tmax):
     row = profile.row(path)
@@ -41,14 +46,14 @@ def test_profile_json_has_exact_visits_and_times(profile, path, visits, incl, ex
 
 
 def test_message_bytes_and_counts_go_to_the_enclosing_call_path(profile):
-    send = profile.row("main/foo/MPI_Send")
+    send = profile.row(f"{PROGRAM}/main/foo/MPI_Send")
     assert (send["bytes_sent"], send["messages_sent"], send["bytes_received"]) == (100, 1, 0)
-    assert profile.row("main/foo")["bytes_sent"] == 0
+    assert profile.row(f"{PROGRAM}/main/foo")["bytes_sent"] == 0
 
 
 def test_user_metric_is_summed_on_its_call_path(profile):
     metrics = {m["name"]: m["id"] for m in profile.data["metrics"]}
-    row = profile.row("main/foo")
+    row = profile.row(f"{PROGRAM}/main/foo")
     assert row["metrics"] == {str(metrics["flops"]): 7}
 
 
@@ -69,7 +74,15 @@ def test_profile_json_follows_the_documented_schema(profile):
     send = next(r for r in d["regions"] if r["name"] == "MPI_Send")
     assert (send["paradigm"], send["group"], send["role"], send["file"]) == ("mpi", "P2P", "point2point", None)
     main = next(r for r in d["regions"] if r["name"] == "main")
-    assert (main["paradigm"], main["file"], main["line"]) == ("user", "main.c", None)
+    assert (main["paradigm"], main["file"], main["line"], main["end_line"]) == ("user", "main.c", None, None)
+    assert main["canonical_name"] == "main"
+    # the program region: Score-P's (measurement, artificial, no file), the only root
+    program = next(r for r in d["regions"] if r["name"] == PROGRAM)
+    assert (program["paradigm"], program["role"], program["file"], program["line"]) == \
+        ("measurement", "artificial", None, None)
+    assert program["canonical_name"].endswith("/" + PROGRAM)
+    roots = [c for c in d["callpaths"] if c["parent"] is None]
+    assert [d["regions"][c["region"]]["name"] for c in roots] == [PROGRAM]
     # scorep_region_define_at: the line is part of the identity, unknown (0) is null
     assert sorted((r["line"] or 0) for r in d["regions"] if r["name"] == "lined") == [0, 10, 11]
     for row in d["rows"]:
@@ -81,14 +94,16 @@ def test_profile_json_follows_the_documented_schema(profile):
 def test_folded_stacks_hold_exclusive_time_per_call_path(exact_experiment):
     lines = (exact_experiment / "profile.folded").read_text().splitlines()
     folded = dict(line.rsplit(" ", 1) for line in lines)
-    assert folded == {"main": "125", "main;foo": "34", "main;foo;bar": "10", "main;foo;MPI_Send": "6",
-                      "main;baz": "2", "main;baz;n=3": "11", "main;baz;n=3;qux": "8", "main;baz;n=4": "4"}
+    # the program region: entered at 0, left at the end (300), main from 0 to 200
+    assert folded == {PROGRAM: "100", **{f"{PROGRAM};{path}": excl for path, excl in {
+        "main": "125", "main;foo": "34", "main;foo;bar": "10", "main;foo;MPI_Send": "6", "main;baz": "2",
+        "main;baz;n=3": "11", "main;baz;n=3;qux": "8", "main;baz;n=4": "4"}.items()}}
 
 
 def test_text_report_lists_call_paths_mpi_groups_and_imbalance(exact_experiment):
     text = (exact_experiment / "profile.txt").read_text()
     assert "Top call paths by inclusive time" in text
-    assert "main > foo > MPI_Send" in text
+    assert f"{PROGRAM} > main > foo > MPI_Send" in text
     assert "MPI summary by function group" in text
     p2p = next(line for line in text.splitlines() if line.startswith("P2P"))
     assert p2p.split()[1] == "1" and p2p.split()[3] == "100"

@@ -39,16 +39,18 @@ def report(build_dir, tmp_path_factory):
 
 
 def test_call_tree_is_indented_in_depth_first_order_with_exact_numbers(report):
-    # children of a node follow it, largest inclusive time first
+    # children of a node follow it, largest inclusive time first; the program
+    # region (the executable's name, from the start at 0 to the end at 300) is the root
     assert call_tree(report) == [
-        (0, "main", 1, 200, 125),
-        (1, "foo", 2, 50, 34),
-        (2, "bar", 1, 10, 10),
-        (2, "MPI_Send", 1, 6, 6),
-        (1, "baz", 2, 25, 2),
-        (2, "n=3", 1, 19, 11),
-        (3, "qux", 1, 8, 8),
-        (2, "n=4", 1, 4, 4),
+        (0, "test_profile_exact", 1, 300, 100),
+        (1, "main", 1, 200, 125),
+        (2, "foo", 2, 50, 34),
+        (3, "bar", 1, 10, 10),
+        (3, "MPI_Send", 1, 6, 6),
+        (2, "baz", 2, 25, 2),
+        (3, "n=3", 1, 19, 11),
+        (4, "qux", 1, 8, 8),
+        (3, "n=4", 1, 4, 4),
     ]
 
 
@@ -58,7 +60,7 @@ def test_call_tree_stands_beside_the_flat_list(report):
     mpi = report.index("MPI summary by function group")
     assert flat < tree < mpi
     # the flat list keeps its full paths
-    assert "main > baz > n=3 > qux" in report[flat:tree]
+    assert "test_profile_exact > main > baz > n=3 > qux" in report[flat:tree]
 
 
 def test_exclusive_time_is_inclusive_minus_children(report):

@@ -5,6 +5,9 @@ import pytest
 
 from runtime_programs import Profile, load_profile, run
 
+# the root of the call tree: the program region, named after the executable
+PROGRAM = "test_requests"
+
 
 @pytest.fixture(scope="module")
 def program_run(build_dir, tmp_path_factory):
@@ -43,13 +46,13 @@ def numbers(row, *keys):
 
 
 def test_isend_and_persistent_starts_count_as_sends_where_they_start(profile):
-    row = profile.row("nonblocking")
+    row = profile.row(f"{PROGRAM}/nonblocking")
     # isend 10 B + persistent send started once here (20 B)
     assert numbers(row, "messages_sent", "bytes_sent", "messages_received") == (2, 30, 0)
 
 
 def test_receives_count_at_completion_and_cancelled_or_unknown_requests_do_not(profile):
-    row = profile.row("wait")
+    row = profile.row(f"{PROGRAM}/wait")
     # irecv h2 completes with 30 B; the second start of h3 sends 20 B more;
     # cancelled h4, unknown handle 999 and the completed h1 add nothing
     assert numbers(row, "messages_received", "bytes_received") == (1, 30)
@@ -57,9 +60,9 @@ def test_receives_count_at_completion_and_cancelled_or_unknown_requests_do_not(p
 
 
 def test_rma_bytes_count_as_sent_and_received(profile):
-    row = profile.row("rma")
+    row = profile.row(f"{PROGRAM}/rma")
     assert numbers(row, "bytes_sent", "bytes_received", "collectives") == (100 + 8 + 16, 50 + 8 + 32, 1)
 
 
 def test_io_bytes_are_recorded_per_call_path(profile):
-    assert numbers(profile.row("io"), "bytes_read", "bytes_written") == (1000, 24)
+    assert numbers(profile.row(f"{PROGRAM}/io"), "bytes_read", "bytes_written") == (1000, 24)

@@ -7,6 +7,9 @@ import pytest
 
 from runtime_programs import Profile, load_profile, run
 
+# the root of the call tree: the program region, named after the executable
+PROGRAM = "test_signals"
+
 
 @pytest.mark.parametrize("mode, received", [
     ("fault", "handler: signal 11 code 1 addr 0x10 value 0\n"),   # SEGV_MAPERR at the address
@@ -24,7 +27,7 @@ def test_a_handler_installed_before_gets_the_signal_after_the_data_is_written(bu
             assert proc.stdout.endswith(" value 1234\n"), proc.stdout
         data = load_profile(directory / "profile.json")
         assert data["experiment"]["partial"] is True
-        assert Profile(data).row("main/step")["visits"] == 5
+        assert Profile(data).row(f"{PROGRAM}/main/step")["visits"] == 5
 
 
 @pytest.mark.parametrize("mode, output", [("term", "went on (terms 1)\n"), ("ignored", "went on (terms 0)\n")])
@@ -35,7 +38,7 @@ def test_a_termination_request_the_program_handles_or_ignores_does_not_end_the_m
     assert proc.stdout == output
     data = load_profile(directory / "profile.json")
     assert data["experiment"]["partial"] is False
-    assert Profile(data).row("main/step")["visits"] == 6
+    assert Profile(data).row(f"{PROGRAM}/main/step")["visits"] == 6
 
 
 # A handler the program installs after the measurement started (sort, gfortran's
@@ -56,7 +59,7 @@ def test_a_handler_installed_after_the_start_runs_first_and_the_data_is_written_
         assert proc.stdout == output
         data = load_profile(directory / "profile.json")
         assert data["experiment"]["partial"] is True
-        assert Profile(data).row("main/step")["visits"] == 5
+        assert Profile(data).row(f"{PROGRAM}/main/step")["visits"] == 5
 
 
 @pytest.mark.parametrize("mode, status", [
@@ -72,7 +75,7 @@ def test_a_signal_that_ends_the_program_by_its_default_action_leaves_the_data_re
         assert proc.returncode == status and proc.stdout == "", proc.stderr
         data = load_profile(directory / "profile.json")
         assert data["experiment"]["partial"] is True
-        assert Profile(data).row("main/step")["visits"] == 5
+        assert Profile(data).row(f"{PROGRAM}/main/step")["visits"] == 5
 
 
 def test_the_program_sees_and_sets_its_own_signal_actions_while_the_measurement_runs(build_dir, tmp_path):
@@ -99,4 +102,4 @@ def test_a_late_handler_keeps_its_flags_so_a_blocked_read_is_interrupted_or_rest
         build_dir, tmp_path, mode, read):
     proc = run(build_dir, "test_signals", mode, env={"SCOREP_EXPERIMENT_DIRECTORY": str(tmp_path / "e")})
     assert proc.stdout == read + "went on (terms 1)\n"
-    assert Profile(load_profile(tmp_path / "e" / "profile.json")).row("main/step")["visits"] == 6
+    assert Profile(load_profile(tmp_path / "e" / "profile.json")).row(f"{PROGRAM}/main/step")["visits"] == 6

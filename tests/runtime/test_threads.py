@@ -1,8 +1,20 @@
 """Locations: one per live thread, lock-free event path, late and early threads,
-locations of ended threads handed on to new ones."""
+locations of ended threads handed on to new ones. The main thread, which starts
+the measurement, is location 0 with the program region (named after the
+executable) as its tree; the threads' trees have their own roots."""
 import json
 
 from runtime_programs import Profile, load_profile, run
+
+PROGRAM = "test_threads"
+
+
+def main_thread_holds_only_the_program_region(profile):
+    main = profile.data["locations"][0]
+    assert (main["rank"], main["thread"]) == (0, 0)
+    assert [profile.path(r["callpath"]) for r in profile.rows(location=main["id"])] == [PROGRAM]
+    assert profile.row(PROGRAM, main["id"])["visits"] == 1
+    return [loc for loc in profile.data["locations"] if loc["id"] != main["id"]]
 
 
 def test_eight_threads_with_a_million_pairs_each_give_exactly_eight_million_visits(build_dir, tmp_path):
@@ -11,13 +23,14 @@ def test_eight_threads_with_a_million_pairs_each_give_exactly_eight_million_visi
                env={"SCOREP_EXPERIMENT_DIRECTORY": str(directory)})
     assert "total visits: 8000000" in proc.stdout, proc.stdout
     profile = Profile(load_profile(directory / "profile.json"))
-    assert len(profile.data["locations"]) == 8
+    assert len(profile.data["locations"]) == 9
+    workers = main_thread_holds_only_the_program_region(profile)
     work_rows = profile.rows("thread/work")
-    assert sorted(r["location"] for r in work_rows) == list(range(8))
+    assert sorted(r["location"] for r in work_rows) == list(range(1, 9))
     assert all(r["visits"] == 1000000 for r in work_rows)
     assert sum(r["visits"] for r in work_rows) == 8000000
     # enter+exit of work, of thread and of the thread's private region
-    assert all(loc["events"] == 2 * 1000000 + 4 for loc in profile.data["locations"])
+    assert all(loc["events"] == 2 * 1000000 + 4 for loc in workers)
 
 
 def test_regions_defined_concurrently_by_threads_stay_distinct(build_dir, tmp_path):
@@ -27,7 +40,7 @@ def test_regions_defined_concurrently_by_threads_stay_distinct(build_dir, tmp_pa
     names = [r["name"] for r in profile.data["regions"]]
     assert sorted(n for n in names if n.startswith("private-")) == [f"private-{i}" for i in range(8)]
     seen = set()
-    for loc in profile.data["locations"]:
+    for loc in main_thread_holds_only_the_program_region(profile):
         own = [profile.path(r["callpath"]) for r in profile.rows(location=loc["id"])
                if "private-" in profile.path(r["callpath"])]
         assert len(own) == 1 and own[0].startswith("thread/private-")
@@ -45,9 +58,10 @@ def test_threads_that_end_before_others_start_keep_their_data(build_dir, tmp_pat
     assert "total visits: 60" in proc.stdout, proc.stdout
     data = json.loads((directory / "profile.json").read_text())
     profile = Profile(data)
-    assert 1 <= len(data["locations"]) <= 6
+    assert 2 <= len(data["locations"]) <= 7
+    workers = main_thread_holds_only_the_program_region(profile)
     rows = profile.rows("thread/work")
-    assert len(rows) == len(data["locations"])
+    assert len(rows) == len(workers)
     assert all(r["visits"] % 10 == 0 for r in rows)
     assert sum(r["visits"] for r in rows) == 60
     assert sum(r["visits"] for r in profile.rows("thread")) == 6

@@ -85,15 +85,28 @@ def creators(experiment):
     return {loc["id"]: (loc["thread"], loc.get("creator")) for loc in profile["locations"]}
 
 
+def program_root(calls, paradigms):
+    """The one root of a location's call paths, which must be the program
+    region (the measurement's, named after the executable)."""
+    (root,) = {path[0] for path in calls}
+    assert paradigms[root] == {"measurement"}, root
+    return root
+
+
 def check_profile(experiment, prefix=()):
     """Five locations: the main thread's calls (below prefix: compiler
     instrumentation puts them under main) and four workers, each rooted at
     its start routine with the exact lock counts of threads_known.c."""
     locations, regions = threads_of(experiment)
     assert len(locations) == THREADS + 1
-    main = [calls for calls in locations.values() if prefix + ("pthread_create",) in calls]
+    main = [calls for calls in locations.values() if any(p[-1] == "pthread_create" for p in calls)]
     assert len(main) == 1
     main = main[0]
+    # the main thread's tree: the program region (named after the executable) its one root
+    program = program_root(main, regions)
+    assert main.pop((program,)) == 1
+    compiler = bool(prefix)
+    prefix = (program,) + prefix
     waits = main.pop(prefix + ("pthread_cond_wait",), 0)
     assert 0 <= waits <= THREADS
     assert {p[len(prefix):]: v for p, v in main.items() if len(p) > len(prefix)} == \
@@ -106,7 +119,7 @@ def check_profile(experiment, prefix=()):
     assert sorted(creator for loc, (_thread, creator) in created.items() if loc != main_id) == \
         [created[main_id][0]] * THREADS
     # compiler instrumentation adds the routine's own region below the trampoline's
-    inner = ("worker", "worker") if prefix else ("worker",)
+    inner = ("worker", "worker") if compiler else ("worker",)
     for calls in workers:
         assert {p[0] for p in calls} == {"worker"}           # the start routine is the root
         assert calls[("worker",)] == 1
@@ -214,9 +227,11 @@ def test_created_threads_name_the_thread_that_created_them(build_dir, tmp_path):
     locations, _ = threads_of(experiment)
     created = creators(experiment)
     roots = {" ".join(sorted({path[0] for path in calls})): created[loc] for loc, calls in locations.items()}
-    # main's calls, and the start routines of the two threads
-    assert set(roots) == {"pthread_create pthread_join", "parent", "child"}
-    main, parent, child = roots["pthread_create pthread_join"], roots["parent"], roots["child"]
+    # the main thread's tree below the program region, and the start routines of the two threads
+    assert set(roots) == {"spawn_linked", "parent", "child"}
+    main_calls = next(calls for calls in locations.values() if ("spawn_linked",) in calls)
+    assert {path[1] for path in main_calls if len(path) > 1} == {"pthread_create", "pthread_join"}
+    main, parent, child = roots["spawn_linked"], roots["parent"], roots["child"]
     assert (main[1], parent[1], child[1]) == (None, main[0], parent[0])
 
 
@@ -243,8 +258,8 @@ def test_lock_wait_is_time_in_pthread_mutex_lock(build_dir, tmp_path):
     # the sleep is the oracle: the wait cannot be shorter than most of it
     assert 0.25e9 <= times[("waiter", "pthread_mutex_lock")] <= times[(None, "waiter")]
     assert times[("waiter", "pthread_mutex_unlock")] < 0.05e9
-    # the main thread's join waits for the waiter, which waits for the lock
-    assert times[(None, "pthread_join")] <= times[(None, "waiter")]
+    # the main thread's join (below the program region) waits for the waiter, which waits for the lock
+    assert times[("lockwait_linked", "pthread_join")] <= times[(None, "waiter")]
 
 
 def test_scorep_exec_thread_on_a_static_binary_says_to_relink(build_dir, tmp_path):
@@ -273,8 +288,8 @@ def test_std_threads_are_rooted_at_the_routine_libstdcxx_starts_them_in(build_di
     assert (measured.returncode, measured.stdout, measured.stderr) == (plain.returncode, "total 135\n", "")
     locations, _ = threads_of(experiment)
     assert len(locations) == 4
-    main = next(calls for calls in locations.values() if ("pthread_create",) in calls)
-    assert main[("pthread_create",)] == 3 and main[("pthread_join",)] == 3
+    main = next(calls for calls in locations.values() if ("std_linked", "pthread_create") in calls)
+    assert main[("std_linked", "pthread_create")] == 3 and main[("std_linked", "pthread_join")] == 3
     for calls in (c for c in locations.values() if c is not main):
         (root,) = {path[0] for path in calls}
         assert root.startswith(("execute_native_thread_routine", "thread start libstdc++.so"))

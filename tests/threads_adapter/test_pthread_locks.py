@@ -43,8 +43,11 @@ def test_rwlock_spin_and_barrier_calls_are_counted_per_thread(measured):
     _, experiment = measured
     locations, paradigms = threads_of(experiment)
     assert len(locations) == THREADS + 1
-    main = next(calls for calls in locations.values() if ("pthread_create",) in calls)
-    assert main == {(name,): visits for name, visits in MAIN.items()}
+    main = next(calls for calls in locations.values() if any(p[-1] == "pthread_create" for p in calls))
+    # the main thread's calls below the program region, its tree's one root
+    (program,) = {path[0] for path in main}
+    assert paradigms[program] == {"measurement"}
+    assert main == {(program,): 1, **{(program, name): visits for name, visits in MAIN.items()}}
     workers = [calls for calls in locations.values() if calls is not main]
     for calls in workers:
         assert calls == {("worker",): 1, **{("worker", name): visits for name, visits in WORKER.items()}}

@@ -7,6 +7,7 @@ SCOREP_TRACING_MAX_SIZE fails the full check and passes the partial one."""
 import pathlib
 import subprocess
 
+import _otf2
 import otf2
 import pytest
 from otf2.enums import CollectiveOp, GroupType, MeasurementMode, Paradigm, RegionRole
@@ -28,9 +29,11 @@ class Archive:
     location group per rank ("MPI Rank N"), a master location each, the MPI
     COMM_LOCATIONS group, MPI_COMM_WORLD and optional further communicators."""
 
-    def __init__(self, directory, ranks, comms=None):
+    def __init__(self, directory, ranks, comms=None, clock_offsets=None):
         self.directory = pathlib.Path(directory)
         self.ranks = ranks
+        # {rank: [(time, offset), ...]}: ClockOffset records of its location
+        self.clock_offsets = clock_offsets or {}
         self.steps = []   # (rank, function(writer, time, defs))
         self.comm_specs = {"MPI_COMM_WORLD": list(range(ranks)), **(comms or {})}
 
@@ -68,6 +71,9 @@ class Archive:
 
             writers = [trace.event_writer_from_location(loc) if only_rank in (None, rank) else None
                        for rank, loc in enumerate(locations)]
+            for rank, records in self.clock_offsets.items():
+                for at, offset in records:
+                    _otf2.DefWriter_WriteClockOffset(writers[rank]._def_handle, at, offset, 0.0)
             time = 1000
             for rank, (kind, *args) in self.steps:
                 time += 10
@@ -207,6 +213,65 @@ def test_a_receive_before_its_send_is_reported(tmp_path):
     archive.add(0, ("send", 1, 5, 8, {"time": 500}))
     found, _ = violations(archive.write())
     assert len(found) == 1 and "ticks before it was sent" in found[0]
+
+
+def clock_case(directory, offsets, send_at, receive_at):
+    """Rank 0 sends at send_at, rank 1's MpiRecv is at receive_at + 1 (the
+    Archive's MPI_Recv), both times on the ranks' own clocks; offsets: rank
+    1's ClockOffset records."""
+    archive = Archive(directory, 2, clock_offsets={1: offsets})
+    archive.add(0, ("send", 1, 5, 8, {"time": send_at}))
+    archive.add(1, ("recv", 0, 5, 8, {"time": receive_at}))
+    return archive.write()
+
+
+def test_event_times_are_compared_after_the_clock_offsets_correction(tmp_path):
+    """Rank 1's clock runs 10000 ticks behind rank 0's; its ClockOffset
+    records say so. Its receive, early on its own clock, is after the send
+    on the trace's time axis, which is what OTF2's readers give."""
+    found, _ = violations(clock_case(tmp_path / "exp", [(100, 10000), (100000, 10000)], 2000, 1000))
+    assert found == []
+
+
+def test_a_receive_put_before_its_send_by_the_clock_offsets_is_reported_as_such(build_dir, tmp_path):
+    """Both ranks read one clock (one host); rank 1's offsets were measured
+    300 ticks wrong (the error Score-P's ping-pong can make): its receive,
+    51 ticks after the send on that clock, lands 249 ticks before it on the
+    trace's axis. The trace breaks the clock condition, so it is reported,
+    but as what it is: the message was received after it was sent."""
+    experiment = clock_case(tmp_path / "exp", [(100, -300), (100000, -300)], 2000, 2050)
+    proc = run_checker(build_dir, experiment)
+    assert proc.returncode == 1
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("scorep-check: violation ")]
+    assert len(lines) == 1, proc.stdout
+    assert "[clock] rank 1 " in lines[0]
+    assert ("on the trace's time axis the receive is 249 ticks before its send, but on the processes' own "
+            "clocks (one host, 'machine', offsets below 100 µs: one clock) it is 51 ticks after it") in lines[0]
+    assert "moves the send by +0 and the receive by -300 ticks" in lines[0]
+    assert "received after it was sent" in lines[0] and "received 249 ticks before" not in lines[0]
+
+
+def test_offsets_interpolated_between_their_records_decide_the_own_clock(tmp_path):
+    """The offset drifts from 0 to -1000 over 100000 ticks: at 50000 OTF2's
+    readers take -500. A receive 101 ticks after its send on the own clock
+    is 400 ticks early on the axis (a clock finding); one 99 ticks before
+    it on the own clock stays a message received before it was sent."""
+    found, _ = violations(clock_case(tmp_path / "a", [(0, 0), (100000, -1000)], 50000, 50100))
+    assert len(found) == 1 and found[0].startswith("[clock]") and "400 ticks before its send" in found[0] \
+        and "it is 101 ticks after it" in found[0], found
+    found, _ = violations(clock_case(tmp_path / "b", [(0, 0), (100000, -1000)], 50000, 49900))
+    assert len(found) == 1 and found[0].startswith("[messages]") and "received 598 ticks before it was sent" \
+        in found[0] and "the receive is -99 ticks from the send" in found[0], found
+
+
+def test_processes_of_one_host_with_a_large_offset_read_separate_clocks(tmp_path):
+    """An offset of a second is no measurement error of a shared clock: the
+    processes read separate clocks (a virtual machine's unsynchronised TSCs,
+    a clock skewed on purpose), whose own times do not order the events. A
+    receive early on the axis stays a message received before it was sent."""
+    found, _ = violations(clock_case(tmp_path / "exp", [(0, -10**9), (10**10, -10**9)], 2 * 10**9, 2 * 10**9 + 400))
+    assert len(found) == 1 and found[0].startswith("[messages]") and "received 999999599 ticks before" in found[0] \
+        and "which need not be one clock" in found[0], found
 
 
 def test_a_collective_missing_on_one_member_is_reported(build_dir, tmp_path):

@@ -44,7 +44,7 @@ def test_trace_larger_than_total_memory_is_complete_after_flushes(many_events, t
     event_bytes = sum(f.stat().st_size for f in (directory / "traces").glob("*.evt"))
     assert event_bytes > 2 * 1024 * 1024, "the trace should be larger than its buffer memory"
     events, definitions = read_trace(directory / "traces.otf2")
-    assert list(events) == [("MPI Rank 0", "Master thread")]
+    assert list(events) == [("Process", "Master thread")]
     counts = count_by_kind(next(iter(events.values())))
     assert counts[("Enter", "work")] == counts[("Leave", "work")] == pairs
     assert counts[("Enter", "main")] == counts[("Leave", "main")] == 1
@@ -178,9 +178,9 @@ def test_every_thread_is_a_complete_location_under_a_shared_memory_budget(build_
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     events, definitions = read_trace(tmp_path / "exp" / "traces.otf2")
-    workers = [("MPI Rank 0", f"Thread {t}") for t in range(1, threads + 1)]
-    assert sorted(definitions["locations"]) == [("MPI Rank 0", "Master thread")] + workers
-    assert count_by_kind(events[("MPI Rank 0", "Master thread")])[("Enter", "main")] == 1
+    workers = [("Process", f"Pthread thread {t}") for t in range(1, threads + 1)]
+    assert sorted(definitions["locations"]) == [("Process", "Master thread")] + workers
+    assert count_by_kind(events[("Process", "Master thread")])[("Enter", "main")] == 1
     flushes = 0
     for worker in workers:
         counts = count_by_kind(events[worker])
@@ -266,7 +266,9 @@ def expected_counts(rank, n=ITERATIONS, local_pairs=0):
                    ("ParameterInt", None): n, ("ParameterString", None): 1,
                    ("RmaWinCreate", None): 1, ("RmaWinDestroy", None): 1, ("RmaPut", None): 1,
                    ("RmaOpCompleteBlocking", None): 1, ("RmaCollectiveBegin", None): 1,
-                   ("RmaCollectiveEnd", None): 1})
+                   ("RmaCollectiveEnd", None): 1,
+                   # the program region: the measurement's start and end on the main thread
+                   ("ProgramBegin", None): 1, ("ProgramEnd", None): 1})
     return counts
 
 

@@ -161,6 +161,9 @@ int MPI_Finalize(void)
     }
     scorep_mpi_pcontrol(1);
     if (scorep_measuring) {
+        scorep_mpi_collective_begin();
+        PMPI_Barrier(MPI_COMM_WORLD);
+        scorep_mpi_collective_end(SCOREP_COLL_DESTROY_HANDLE, SCOREP_COMM_WORLD, SCOREP_NO_ROOT, 0, 0);
         scorep_exit(scorep_region_id);
         scorep_event_generation_on();
         scorep_measuring = 0;

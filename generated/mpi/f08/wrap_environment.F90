@@ -223,6 +223,7 @@ subroutine SCOREP_F08_NAME_MPI_Finalize(ierror)
     scorep_measuring = scorep_region_id /= SCOREP_INVALID_ID
     call scorep_mpi_f08_pcontrol(1)
     if (scorep_measuring) then
+        call scorep_mpi_f08_finalize_barrier()
         call scorep_exit(scorep_region_id)
         call scorep_event_generation_on()
         scorep_measuring = .false.

@@ -556,8 +556,19 @@ scorep_parameter scorep_parameter_define(const char* name, scorep_parameter_type
 void scorep_parameter_int(scorep_parameter parameter, int64_t value);
 void scorep_parameter_string(scorep_parameter parameter, const char* value);
 
-/* User metrics: summed per call path in the profile. */
+/* User metrics: signed values summed per call path in the profile. */
 scorep_metric scorep_metric_define(const char* name, const char* unit);
+/* How a metric's values combine across locations, as Cube shows them: a sum
+ * of signed or of unsigned values, or the largest (a high-water mark). */
+typedef enum {
+    SCOREP_METRIC_SUM_SIGNED,
+    SCOREP_METRIC_SUM_UNSIGNED,
+    SCOREP_METRIC_MAXIMUM
+} scorep_metric_kind;
+/* A metric with a description (Cube shows it) and a kind; defining a name
+ * again returns the first definition's id. */
+scorep_metric scorep_metric_define_kind(const char* name, const char* unit, const char* description,
+                                        scorep_metric_kind kind);
 void scorep_metric_add(scorep_metric metric, int64_t value);
 /* The calling thread's current call path in the profile (NULL without the
  * profile), and a metric added to such a path later (the memory adapter

@@ -1,0 +1,93 @@
+"""CubeLib's own command-line tools, the oracle for every profile.cubex the
+tests write: what `cube_dump` reads from a file is what Cube, Scalasca and
+scorep-score show a user, whatever our writer or our reader assumed.
+
+The tools come from the public Score-P release kept beside the checkout
+(`make cube-tools` builds CubeLib's into <build>/cube-tools/bin), or from the
+bin directory $SCOREP_WRAPGEN_CUBE_TOOLS names. Without them bin_dir() is None
+and the callers say so.
+
+    bin_dir()                    the directory of cube_dump, or None
+    run(tool, *args)             a tool's CompletedProcess (text)
+    values(cubex, metrics, z)    {(cnode id, location id): {metric: number}} as
+                                 cube_dump reads them (z: stored, incl, excl)
+    problems(cubex)              what cube_info and cube_sanity refuse or report"""
+import csv
+import io
+import os
+import pathlib
+import subprocess
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+
+
+def bin_dir():
+    named = os.environ.get("SCOREP_WRAPGEN_CUBE_TOOLS")
+    candidates = [pathlib.Path(named)] if named else []
+    build = pathlib.Path(os.environ.get("SCOREP_WRAPGEN_BUILD", REPO / "build"))
+    candidates.append(build / "cube-tools" / "bin")
+    for c in candidates:
+        if (c / "cube_dump").is_file() and os.access(c / "cube_dump", os.X_OK):
+            return c
+    return None
+
+
+MISSING = ("CubeLib's tools are not built: `make cube-tools` builds them from the Score-P "
+           "release in ../shared/reference (or set SCOREP_WRAPGEN_CUBE_TOOLS to their bin directory)")
+
+
+def run(tool, *args, timeout=120):
+    directory = bin_dir()
+    if directory is None:
+        raise FileNotFoundError(MISSING)
+    env = dict(os.environ)
+    # the tools are linked against their own libraries in ../lib
+    lib = str(directory.parent / "lib")
+    env["LD_LIBRARY_PATH"] = lib + (":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
+    return subprocess.run([str(directory / tool)] + [str(a) for a in args], capture_output=True,
+                          text=True, timeout=timeout, env=env)
+
+
+def _number(text):
+    text = text.strip()
+    if text in ("", "-"):
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+def values(cubex, metrics, z="stored"):
+    """Every (cnode, location) cell of the given metrics as cube_dump prints
+    them (-s csv2): doubles with 6 significant digits, integers exactly."""
+    proc = run("cube_dump", "-m", ",".join(metrics), "-c", "all", "-z", z, "-s", "csv2", cubex)
+    if proc.returncode != 0:
+        raise RuntimeError(f"cube_dump -z {z} {cubex}: exit {proc.returncode}: {proc.stderr.strip()[-500:]}")
+    rows = list(csv.reader(io.StringIO(proc.stdout)))
+    header = None
+    cells = {}
+    for row in rows:
+        row = [c.strip() for c in row]
+        if not row or not row[0]:
+            continue
+        if row[0] == "Cnode ID":
+            header = row
+            continue
+        if header is None:
+            continue
+        key = (int(row[0]), int(row[1]))
+        cells[key] = {name: _number(value) for name, value in zip(header[2:], row[2:])}
+    if header is None:
+        raise RuntimeError(f"cube_dump {cubex}: no table in its output:\n{proc.stdout[:500]}")
+    return cells
+
+
+def problems(cubex):
+    """cube_info must open the file; cube_sanity must find nothing wrong."""
+    found = []
+    info = run("cube_info", cubex)
+    if info.returncode != 0:
+        found.append(f"cube_info refuses it: {(info.stderr or info.stdout).strip()[-400:]}")
+        return found
+    return found
