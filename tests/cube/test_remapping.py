@@ -14,10 +14,8 @@ The tools are CubeLib's, built from the public Score-P release (make
 cube-tools), never this project's reader: see cube_tool()."""
 import csv
 import io
-import os
 import pathlib
 import re
-import shutil
 import subprocess
 import sys
 
@@ -26,7 +24,8 @@ import pytest
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "mpi"))
 
-from conftest import BUILD, MPI_COMPILERS, run_program, scorep  # noqa: E402
+import cube_tools  # noqa: E402
+from conftest import MPI_COMPILERS, run_program, scorep  # noqa: E402
 from measure import run_measured  # noqa: E402
 
 PROGRAMS = HERE / "programs"
@@ -35,29 +34,22 @@ ROUNDS = 5
 
 
 def cube_tool(name):
-    """CubeLib's command-line tool name (cube_remap2, cube_dump): from
-    $SCOREP_WRAPGEN_CUBE_TOOLS (a directory with the tools, or an installation
-    prefix with bin/), else from the build's cube-tools/bin (make cube-tools),
-    else from PATH; the test is skipped, saying so, when there is none."""
-    places = []
-    if os.environ.get("SCOREP_WRAPGEN_CUBE_TOOLS"):
-        given = pathlib.Path(os.environ["SCOREP_WRAPGEN_CUBE_TOOLS"])
-        places += [given, given / "bin"]
-    places.append(BUILD / "cube-tools" / "bin")
-    for place in places:
-        if (place / name).is_file() and os.access(place / name, os.X_OK):
-            return str(place / name)
-    found = shutil.which(name)
-    if found:
-        return found
-    pytest.skip(f"CubeLib's {name} not found: run 'make cube-tools' (builds CubeLib's tools into "
-                f"{BUILD}/cube-tools), or set SCOREP_WRAPGEN_CUBE_TOOLS to a directory that has them")
+    """CubeLib's command-line tool name, run through tests/cube_tools.py (from
+    $SCOREP_WRAPGEN_CUBE_TOOLS or the build's cube-tools/bin, make cube-tools);
+    the test is skipped, saying so, when there is none."""
+    directory = cube_tools.bin_dir()
+    if directory is None or not (directory / name).is_file():
+        pytest.skip(f"{cube_tools.MISSING} (needs {name})")
+    return name
+
+
+def tool(name, *args):
+    return cube_tools.run(cube_tool(name), *args)
 
 
 def remap(cubex, out):
     """cube_remap2 without -r: the specification must come from the file."""
-    proc = subprocess.run([cube_tool("cube_remap2"), "-o", str(out), str(cubex)], capture_output=True, text=True,
-                          timeout=120)
+    proc = tool("cube_remap2", "-o", out, cubex)
     assert proc.returncode == 0, f"cube_remap2 failed on {cubex}:\n{proc.stdout}\n{proc.stderr}"
     assert "Found remapping specification file inside of cube" in proc.stdout, proc.stdout
     assert out.is_file(), proc.stdout
@@ -68,8 +60,7 @@ def per_region(cubex, metric):
     """{region name: value of metric} by cube_dump's flat profile: the
     metric's own value (inclusive along the metric tree) in the region's call
     paths alone (exclusive along the call tree), summed over all locations."""
-    proc = subprocess.run([cube_tool("cube_dump"), "-m", metric, "-x", "incl", "-z", "excl", "-t", "aggr", "-r",
-                           "-s", "csv2", str(cubex)], capture_output=True, text=True, timeout=120)
+    proc = tool("cube_dump", "-m", metric, "-x", "incl", "-z", "excl", "-t", "aggr", "-r", "-s", "csv2", cubex)
     assert proc.returncode == 0, f"cube_dump -m {metric} failed on {cubex}:\n{proc.stdout}\n{proc.stderr}"
     rows = list(csv.reader(io.StringIO(proc.stdout)))
     assert rows and rows[0][:2] == ["Region ID", metric], f"cube_dump -m {metric}: {proc.stdout[:300]}"
@@ -90,8 +81,7 @@ def region_names(cubex):
     regions as CubeLib reads them): lines "<TAB>name:mangled name<TAB> ( id=N, ...)"."""
     key = str(cubex)
     if key not in _names:
-        proc = subprocess.run([cube_tool("cube_dump"), "-w", "calltree", str(cubex)], capture_output=True,
-                              text=True, timeout=120)
+        proc = tool("cube_dump", "-w", "calltree", cubex)
         assert proc.returncode == 0, proc.stderr
         names = {}
         for line in proc.stdout.splitlines():
@@ -154,8 +144,7 @@ def test_cube_remap2_takes_the_specification_from_our_file(mpi_remapped):
     log = mpi_remapped["log"]
     assert "Found remapping specification file inside of cube. Use it." in log
     # every metric of the hierarchy is there, and the stored ones kept
-    proc = subprocess.run([cube_tool("cube_dump"), "-w", "metrics", str(mpi_remapped["cubex"])],
-                          capture_output=True, text=True, timeout=120)
+    proc = tool("cube_dump", "-w", "metrics", mpi_remapped["cubex"])
     assert proc.returncode == 0, proc.stderr
     for name in ("time", "execution", "comp", "mpi", *MPI_LEAVES, "bytes", "bytes_p2p", "bytes_coll",
                  "bytes_rma", "bytes_other", "bytes_put", "bytes_get", "mpi_file_ops", "visits", "min_time",
