@@ -19,7 +19,8 @@ from .errors import SpecError
 
 TASKS_DIR = pathlib.Path(__file__).resolve().parent.parent / "tasks"
 ROLES = ("function", "wrapper", "point2point", "collective", "barrier", "one2all",
-         "all2one", "all2all", "file_io", "rma", "artificial", "allocate", "deallocate", "reallocate")
+         "all2one", "all2all", "file_io", "rma", "artificial", "allocate", "deallocate", "reallocate",
+         "file_io_metadata", "atomic")
 HOOKS = ("decl", "enter", "pre_call", "post_call", "exit")
 
 

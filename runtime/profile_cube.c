@@ -486,6 +486,21 @@ static int tar_pad(FILE* f, uint64_t size)
     return fwrite(zeros, 1, pad, f) == pad ? 0 : -1;
 }
 
+/* The remapping specification (runtime/cube_remapping.spec, compiled in by
+ * runtime/embed_text.py): cube_remap2, Scalasca and CubeGUI look for a member
+ * of this name to derive Score-P's metric hierarchy (MPI, I/O, bytes, ...)
+ * from the stored metrics, as they do for Score-P's files. */
+extern const char scorep_cube_remapping_spec[];
+extern const unsigned long scorep_cube_remapping_spec_size;
+
+static int write_remapping_spec(FILE* f)
+{
+    uint64_t size = scorep_cube_remapping_spec_size;
+    if (tar_header(f, "remapping.spec", size) != 0) return -1;
+    if (fwrite(scorep_cube_remapping_spec, 1, size, f) != size) return -1;
+    return tar_pad(f, size);
+}
+
 /* one metric's <m>.index and <m>.data over the sorted cells */
 static int write_metric(FILE* f, size_t id, const cube_metric* m, const cell* cells, size_t ncells, uint32_t nloc,
                         unsigned char* row)
@@ -674,6 +689,7 @@ int scorep_report_write_cube(const scorep_report* r, const char* path)
     if (tar_header(f, "anchor.xml", anchor_size) != 0 || fwrite(anchor, 1, anchor_size, f) != anchor_size ||
         tar_pad(f, anchor_size) != 0)
         goto done;
+    if (write_remapping_spec(f) != 0) goto done;
     for (size_t m = 0; m < nmetrics; m++)
         if (write_metric(f, m, &metrics[m], strcmp(metrics[m].kind, "INCLUSIVE") == 0 ? cells_wide : cells, ncells,
                          nloc, row) != 0)

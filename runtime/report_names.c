@@ -9,13 +9,20 @@ const char* scorep_paradigm_name(scorep_paradigm p)
     return (unsigned)p < sizeof names / sizeof *names ? names[p] : "unknown";
 }
 
+/* The names Score-P gives region roles in CUBE's <role> (OTF2's role names,
+ * lower case): derived metrics in Cube and Scalasca select call paths by them. */
 const char* scorep_role_name(scorep_region_role r)
 {
-    static const char* const names[] = {"function", "wrapper", "point2point", "collective",
-                                        "barrier", "one2all", "all2one", "all2all",
-                                        "file_io", "rma", "artificial", "allocate",
-                                        "deallocate", "reallocate"};
-    return (unsigned)r < sizeof names / sizeof *names ? names[r] : "unknown";
+    static const char* const names[] = {
+        [SCOREP_ROLE_FUNCTION] = "function",         [SCOREP_ROLE_WRAPPER] = "wrapper",
+        [SCOREP_ROLE_POINT2POINT] = "point2point",   [SCOREP_ROLE_COLLECTIVE] = "other collective",
+        [SCOREP_ROLE_BARRIER] = "barrier",           [SCOREP_ROLE_ONE2ALL] = "one2all",
+        [SCOREP_ROLE_ALL2ONE] = "all2one",           [SCOREP_ROLE_ALL2ALL] = "all2all",
+        [SCOREP_ROLE_FILE_IO] = "file io",           [SCOREP_ROLE_RMA] = "rma",
+        [SCOREP_ROLE_ARTIFICIAL] = "artificial",     [SCOREP_ROLE_ALLOCATE] = "allocate",
+        [SCOREP_ROLE_DEALLOCATE] = "deallocate",     [SCOREP_ROLE_REALLOCATE] = "reallocate",
+        [SCOREP_ROLE_FILE_IO_METADATA] = "file io metadata", [SCOREP_ROLE_ATOMIC] = "atomic"};
+    return (unsigned)r < sizeof names / sizeof *names && names[r] ? names[r] : "unknown";
 }
 
 const char* scorep_metric_kind_name(scorep_metric_kind k)

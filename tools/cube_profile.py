@@ -12,6 +12,7 @@ A CUBE file has no message or collective counts: where a tool needs them
 (scorep-score's trace estimate) they are derived from the region's role,
 one message or operation per visit that moved bytes, as Score-P's own
 estimate does from region types."""
+import re
 import struct
 import tarfile
 import xml.etree.ElementTree as ET
@@ -20,7 +21,11 @@ import zlib
 SIZES = {"UINT64": "Q", "INT64": "q", "DOUBLE": "d", "MINDOUBLE": "d", "MAXDOUBLE": "d", "UINT32": "I",
          "INT32": "i", "INTEGER": "i", "INT": "i", "UINT16": "H", "INT16": "h", "UINT8": "B", "INT8": "b",
          "CHAR": "b", "FLOAT": "f"}
-COLLECTIVE_ROLES = {"collective", "barrier", "one2all", "all2one", "all2all"}
+# the role names Score-P writes (and "collective", ours before we wrote Score-P's)
+COLLECTIVE_ROLES = {"other collective", "collective", "barrier", "one2all", "all2one", "all2all"}
+# where a non-blocking receive's bytes are counted: request completion, of role
+# function in Score-P's files and ours
+COMPLETION = re.compile(r"MPI_(Wait|Test)(all|any|some)?")
 
 
 class CubeError(Exception):
@@ -223,7 +228,9 @@ def _load(path):
     rows = []
     for key in sorted(set(visits) | set(incl) | set(excl) | set(sent) | set(received) | set(put) | set(get)):
         cnode, loc = key
-        role = cube.regions[cube.cnodes[cnode]["region"]]["role"]
+        region = cube.regions[cube.cnodes[cnode]["region"]]
+        role = region["role"]
+        messages = role == "point2point" or (region["paradigm"] == "mpi" and COMPLETION.fullmatch(region["name"]))
         v = int(visits.get(key, 0))
         rows.append({"location": loc, "callpath": cnode, "visits": v, "time_incl_ns": incl.get(key, 0),
                      "time_excl_ns": excl.get(key, 0), "time_min_ns": round(tmin.get(key, 0) * 1e9),
@@ -231,8 +238,8 @@ def _load(path):
                      "bytes_received": int(received.get(key, 0)),
                      "bytes_put": int(put.get(key, 0)), "bytes_get": int(get.get(key, 0)),
                      "bytes_read": int(read.get(key, 0)), "bytes_written": int(written.get(key, 0)),
-                     "messages_sent": v if sent.get(key) and role == "point2point" else 0,
-                     "messages_received": v if received.get(key) and role == "point2point" else 0,
+                     "messages_sent": v if sent.get(key) and messages else 0,
+                     "messages_received": v if received.get(key) and messages else 0,
                      "collectives": v if role in COLLECTIVE_ROLES else 0})
         metrics = {str(i): int(values[key]) for i, _, values in memory if values.get(key)}
         if metrics:

@@ -76,7 +76,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_0(const char 
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "fopen",
-                                       "stdio.h", "fopen", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "fopen", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_fopen(path, mode);
 }
 FILE * __wrap_fopen(const char *restrict path, const char *restrict mode)
@@ -119,7 +119,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_1(const char 
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "fopen64",
-                                       "stdio.h", "fopen64", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "fopen64", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_fopen64(path, mode);
 }
 FILE * __wrap_fopen64(const char *restrict path, const char *restrict mode)
@@ -162,7 +162,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_2(int fd, con
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "fdopen",
-                                       "stdio.h", "fdopen", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "fdopen", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_fdopen(fd, mode);
 }
 FILE * __wrap_fdopen(int fd, const char * mode)
@@ -201,7 +201,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_3(const char 
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "freopen",
-                                       "stdio.h", "freopen", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "freopen", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_freopen(path, mode, stream);
 }
 FILE * __wrap_freopen(const char *restrict path, const char *restrict mode, FILE *restrict stream)
@@ -240,7 +240,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_4(const char 
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "freopen64",
-                                       "stdio.h", "freopen64", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "freopen64", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_freopen64(path, mode, stream);
 }
 FILE * __wrap_freopen64(const char *restrict path, const char *restrict mode, FILE *restrict stream)
@@ -283,7 +283,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_5(void)
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "tmpfile",
-                                       "stdio.h", "tmpfile", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "tmpfile", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_tmpfile();
 }
 FILE * __wrap_tmpfile(void)
@@ -326,7 +326,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_6(void)
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "tmpfile64",
-                                       "stdio.h", "tmpfile64", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "tmpfile64", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_tmpfile64();
 }
 FILE * __wrap_tmpfile64(void)
@@ -369,7 +369,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_7(FILE * stream)
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "fclose",
-                                       "stdio.h", "fclose", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "fclose", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_fclose(stream);
 }
 int __wrap_fclose(FILE * stream)
@@ -2028,7 +2028,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_41(FILE * stream
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_41, "fseek",
-                                       "stdio.h", "fseek", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "fseek", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_fseek(stream, offset, whence);
 }
 int __wrap_fseek(FILE * stream, long offset, int whence)
@@ -2070,7 +2070,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_42(FILE * stream
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_42, "fseeko",
-                                       "stdio.h", "fseeko", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "fseeko", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_fseeko(stream, offset, whence);
 }
 int __wrap_fseeko(FILE * stream, __off_t offset, int whence)
@@ -2112,7 +2112,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_43(FILE * stream
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_43, "fseeko64",
-                                       "stdio.h", "fseeko64", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "fseeko64", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_fseeko64(stream, offset, whence);
 }
 int __wrap_fseeko64(FILE * stream, __off64_t offset, int whence)
@@ -2151,7 +2151,7 @@ static __attribute__((noinline, cold)) long scorep_libwrap_first_44(FILE * strea
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "ftell",
-                                       "stdio.h", "ftell", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "ftell", SCOREP_ROLE_WRAPPER);
     return __wrap_ftell(stream);
 }
 long __wrap_ftell(FILE * stream)
@@ -2190,7 +2190,7 @@ static __attribute__((noinline, cold)) __off_t scorep_libwrap_first_45(FILE * st
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_45, "ftello",
-                                       "stdio.h", "ftello", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "ftello", SCOREP_ROLE_WRAPPER);
     return __wrap_ftello(stream);
 }
 __off_t __wrap_ftello(FILE * stream)
@@ -2229,7 +2229,7 @@ static __attribute__((noinline, cold)) __off64_t scorep_libwrap_first_46(FILE * 
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_46, "ftello64",
-                                       "stdio.h", "ftello64", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "ftello64", SCOREP_ROLE_WRAPPER);
     return __wrap_ftello64(stream);
 }
 __off64_t __wrap_ftello64(FILE * stream)
@@ -2268,7 +2268,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_47(FILE * strea
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_47, "rewind",
-                                       "stdio.h", "rewind", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "rewind", SCOREP_ROLE_FILE_IO_METADATA);
     __wrap_rewind(stream);
 }
 void __wrap_rewind(FILE * stream)
@@ -2309,7 +2309,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_48(FILE *restric
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_48, "fgetpos",
-                                       "stdio.h", "fgetpos", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "fgetpos", SCOREP_ROLE_WRAPPER);
     return __wrap_fgetpos(stream, pos);
 }
 int __wrap_fgetpos(FILE *restrict stream, fpos_t *restrict pos)
@@ -2348,7 +2348,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_49(FILE *restric
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_49, "fgetpos64",
-                                       "stdio.h", "fgetpos64", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "fgetpos64", SCOREP_ROLE_WRAPPER);
     return __wrap_fgetpos64(stream, pos);
 }
 int __wrap_fgetpos64(FILE *restrict stream, fpos64_t *restrict pos)
@@ -2387,7 +2387,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_50(FILE * stream
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_50, "fsetpos",
-                                       "stdio.h", "fsetpos", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "fsetpos", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_fsetpos(stream, pos);
 }
 int __wrap_fsetpos(FILE * stream, const fpos_t * pos)
@@ -2426,7 +2426,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_51(FILE * stream
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_51, "fsetpos64",
-                                       "stdio.h", "fsetpos64", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "fsetpos64", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_fsetpos64(stream, pos);
 }
 int __wrap_fsetpos64(FILE * stream, const fpos64_t * pos)

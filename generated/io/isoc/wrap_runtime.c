@@ -82,7 +82,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_0(const char 
         scorep_real_0 = (__typeof__(scorep_real_0))scorep_libwrap_resolve_here("fopen");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "fopen",
-                                       "stdio.h", "fopen", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "fopen", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_0(path, mode);
 }
 static __attribute__((used)) FILE * scorep_libwrap_rt_0(const char *restrict path, const char *restrict mode)
@@ -125,7 +125,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_1(const char 
         scorep_real_1 = (__typeof__(scorep_real_1))scorep_libwrap_resolve_here("fopen64");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "fopen64",
-                                       "stdio.h", "fopen64", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "fopen64", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_1(path, mode);
 }
 static __attribute__((used)) FILE * scorep_libwrap_rt_1(const char *restrict path, const char *restrict mode)
@@ -168,7 +168,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_2(int fd, con
         scorep_real_2 = (__typeof__(scorep_real_2))scorep_libwrap_resolve_here("fdopen");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "fdopen",
-                                       "stdio.h", "fdopen", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "fdopen", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_2(fd, mode);
 }
 static __attribute__((used)) FILE * scorep_libwrap_rt_2(int fd, const char * mode)
@@ -207,7 +207,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_3(const char 
         scorep_real_3 = (__typeof__(scorep_real_3))scorep_libwrap_resolve_here("freopen");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "freopen",
-                                       "stdio.h", "freopen", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "freopen", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_3(path, mode, stream);
 }
 static __attribute__((used)) FILE * scorep_libwrap_rt_3(const char *restrict path, const char *restrict mode, FILE *restrict stream)
@@ -246,7 +246,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_4(const char 
         scorep_real_4 = (__typeof__(scorep_real_4))scorep_libwrap_resolve_here("freopen64");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "freopen64",
-                                       "stdio.h", "freopen64", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "freopen64", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_4(path, mode, stream);
 }
 static __attribute__((used)) FILE * scorep_libwrap_rt_4(const char *restrict path, const char *restrict mode, FILE *restrict stream)
@@ -289,7 +289,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_5(void)
         scorep_real_5 = (__typeof__(scorep_real_5))scorep_libwrap_resolve_here("tmpfile");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "tmpfile",
-                                       "stdio.h", "tmpfile", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "tmpfile", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_5();
 }
 static __attribute__((used)) FILE * scorep_libwrap_rt_5(void)
@@ -332,7 +332,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_6(void)
         scorep_real_6 = (__typeof__(scorep_real_6))scorep_libwrap_resolve_here("tmpfile64");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "tmpfile64",
-                                       "stdio.h", "tmpfile64", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "tmpfile64", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_6();
 }
 static __attribute__((used)) FILE * scorep_libwrap_rt_6(void)
@@ -375,7 +375,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_7(FILE * stream)
         scorep_real_7 = (__typeof__(scorep_real_7))scorep_libwrap_resolve_here("fclose");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "fclose",
-                                       "stdio.h", "fclose", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "fclose", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_7(stream);
 }
 static __attribute__((used)) int scorep_libwrap_rt_7(FILE * stream)
@@ -2046,7 +2046,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_41(FILE * stream
         scorep_real_41 = (__typeof__(scorep_real_41))scorep_libwrap_resolve_here("fseek");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_41, "fseek",
-                                       "stdio.h", "fseek", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "fseek", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_41(stream, offset, whence);
 }
 static __attribute__((used)) int scorep_libwrap_rt_41(FILE * stream, long offset, int whence)
@@ -2088,7 +2088,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_42(FILE * stream
         scorep_real_42 = (__typeof__(scorep_real_42))scorep_libwrap_resolve_here("fseeko");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_42, "fseeko",
-                                       "stdio.h", "fseeko", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "fseeko", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_42(stream, offset, whence);
 }
 static __attribute__((used)) int scorep_libwrap_rt_42(FILE * stream, __off_t offset, int whence)
@@ -2130,7 +2130,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_43(FILE * stream
         scorep_real_43 = (__typeof__(scorep_real_43))scorep_libwrap_resolve_here("fseeko64");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_43, "fseeko64",
-                                       "stdio.h", "fseeko64", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "fseeko64", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_43(stream, offset, whence);
 }
 static __attribute__((used)) int scorep_libwrap_rt_43(FILE * stream, __off64_t offset, int whence)
@@ -2169,7 +2169,7 @@ static __attribute__((noinline, cold)) long scorep_libwrap_first_44(FILE * strea
         scorep_real_44 = (__typeof__(scorep_real_44))scorep_libwrap_resolve_here("ftell");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "ftell",
-                                       "stdio.h", "ftell", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "ftell", SCOREP_ROLE_WRAPPER);
     return scorep_libwrap_rt_44(stream);
 }
 static __attribute__((used)) long scorep_libwrap_rt_44(FILE * stream)
@@ -2208,7 +2208,7 @@ static __attribute__((noinline, cold)) __off_t scorep_libwrap_first_45(FILE * st
         scorep_real_45 = (__typeof__(scorep_real_45))scorep_libwrap_resolve_here("ftello");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_45, "ftello",
-                                       "stdio.h", "ftello", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "ftello", SCOREP_ROLE_WRAPPER);
     return scorep_libwrap_rt_45(stream);
 }
 static __attribute__((used)) __off_t scorep_libwrap_rt_45(FILE * stream)
@@ -2247,7 +2247,7 @@ static __attribute__((noinline, cold)) __off64_t scorep_libwrap_first_46(FILE * 
         scorep_real_46 = (__typeof__(scorep_real_46))scorep_libwrap_resolve_here("ftello64");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_46, "ftello64",
-                                       "stdio.h", "ftello64", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "ftello64", SCOREP_ROLE_WRAPPER);
     return scorep_libwrap_rt_46(stream);
 }
 static __attribute__((used)) __off64_t scorep_libwrap_rt_46(FILE * stream)
@@ -2286,7 +2286,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_47(FILE * strea
         scorep_real_47 = (__typeof__(scorep_real_47))scorep_libwrap_resolve_here("rewind");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_47, "rewind",
-                                       "stdio.h", "rewind", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "rewind", SCOREP_ROLE_FILE_IO_METADATA);
     scorep_libwrap_rt_47(stream);
 }
 static __attribute__((used)) void scorep_libwrap_rt_47(FILE * stream)
@@ -2327,7 +2327,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_48(FILE *restric
         scorep_real_48 = (__typeof__(scorep_real_48))scorep_libwrap_resolve_here("fgetpos");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_48, "fgetpos",
-                                       "stdio.h", "fgetpos", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "fgetpos", SCOREP_ROLE_WRAPPER);
     return scorep_libwrap_rt_48(stream, pos);
 }
 static __attribute__((used)) int scorep_libwrap_rt_48(FILE *restrict stream, fpos_t *restrict pos)
@@ -2366,7 +2366,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_49(FILE *restric
         scorep_real_49 = (__typeof__(scorep_real_49))scorep_libwrap_resolve_here("fgetpos64");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_49, "fgetpos64",
-                                       "stdio.h", "fgetpos64", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "fgetpos64", SCOREP_ROLE_WRAPPER);
     return scorep_libwrap_rt_49(stream, pos);
 }
 static __attribute__((used)) int scorep_libwrap_rt_49(FILE *restrict stream, fpos64_t *restrict pos)
@@ -2405,7 +2405,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_50(FILE * stream
         scorep_real_50 = (__typeof__(scorep_real_50))scorep_libwrap_resolve_here("fsetpos");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_50, "fsetpos",
-                                       "stdio.h", "fsetpos", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "fsetpos", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_50(stream, pos);
 }
 static __attribute__((used)) int scorep_libwrap_rt_50(FILE * stream, const fpos_t * pos)
@@ -2444,7 +2444,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_51(FILE * stream
         scorep_real_51 = (__typeof__(scorep_real_51))scorep_libwrap_resolve_here("fsetpos64");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_51, "fsetpos64",
-                                       "stdio.h", "fsetpos64", SCOREP_ROLE_FILE_IO);
+                                       "stdio.h", "fsetpos64", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_51(stream, pos);
 }
 static __attribute__((used)) int scorep_libwrap_rt_51(FILE * stream, const fpos64_t * pos)

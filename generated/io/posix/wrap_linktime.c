@@ -76,7 +76,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_0(const char * p
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "open",
-                                       "fcntl.h", "open", SCOREP_ROLE_FILE_IO);
+                                       "fcntl.h", "open", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_open(path, flags, mode);
 }
 int __wrap_open(const char * path, int flags, mode_t mode)
@@ -119,7 +119,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_1(const char * p
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "open64",
-                                       "fcntl.h", "open64", SCOREP_ROLE_FILE_IO);
+                                       "fcntl.h", "open64", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_open64(path, flags, mode);
 }
 int __wrap_open64(const char * path, int flags, mode_t mode)
@@ -162,7 +162,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_2(int dirfd, con
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "openat",
-                                       "fcntl.h", "openat", SCOREP_ROLE_FILE_IO);
+                                       "fcntl.h", "openat", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_openat(dirfd, path, flags, mode);
 }
 int __wrap_openat(int dirfd, const char * path, int flags, mode_t mode)
@@ -205,7 +205,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_3(int dirfd, con
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "openat64",
-                                       "fcntl.h", "openat64", SCOREP_ROLE_FILE_IO);
+                                       "fcntl.h", "openat64", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_openat64(dirfd, path, flags, mode);
 }
 int __wrap_openat64(int dirfd, const char * path, int flags, mode_t mode)
@@ -248,7 +248,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_4(const char * p
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "creat",
-                                       "fcntl.h", "creat", SCOREP_ROLE_FILE_IO);
+                                       "fcntl.h", "creat", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_creat(path, mode);
 }
 int __wrap_creat(const char * path, mode_t mode)
@@ -291,7 +291,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_5(const char * p
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "creat64",
-                                       "fcntl.h", "creat64", SCOREP_ROLE_FILE_IO);
+                                       "fcntl.h", "creat64", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_creat64(path, mode);
 }
 int __wrap_creat64(const char * path, mode_t mode)
@@ -334,7 +334,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_6(int fd)
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "close",
-                                       "unistd.h", "close", SCOREP_ROLE_FILE_IO);
+                                       "unistd.h", "close", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_close(fd);
 }
 int __wrap_close(int fd)
@@ -1012,7 +1012,7 @@ static __attribute__((noinline, cold)) __off_t scorep_libwrap_first_19(int fd, _
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "lseek",
-                                       "unistd.h", "lseek", SCOREP_ROLE_FILE_IO);
+                                       "unistd.h", "lseek", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_lseek(fd, offset, whence);
 }
 __off_t __wrap_lseek(int fd, __off_t offset, int whence)
@@ -1054,7 +1054,7 @@ static __attribute__((noinline, cold)) __off64_t scorep_libwrap_first_20(int fd,
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "lseek64",
-                                       "unistd.h", "lseek64", SCOREP_ROLE_FILE_IO);
+                                       "unistd.h", "lseek64", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_lseek64(fd, offset, whence);
 }
 __off64_t __wrap_lseek64(int fd, __off64_t offset, int whence)
@@ -1176,7 +1176,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_23(int fd)
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "dup",
-                                       "unistd.h", "dup", SCOREP_ROLE_FILE_IO);
+                                       "unistd.h", "dup", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_dup(fd);
 }
 int __wrap_dup(int fd)
@@ -1221,7 +1221,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_24(int fd, int n
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_24, "dup2",
-                                       "unistd.h", "dup2", SCOREP_ROLE_FILE_IO);
+                                       "unistd.h", "dup2", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_dup2(fd, newfd);
 }
 int __wrap_dup2(int fd, int newfd)
@@ -1266,7 +1266,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_25(int fd, int n
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_25, "dup3",
-                                       "unistd.h", "dup3", SCOREP_ROLE_FILE_IO);
+                                       "unistd.h", "dup3", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_dup3(fd, newfd, flags);
 }
 int __wrap_dup3(int fd, int newfd, int flags)
@@ -1310,7 +1310,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_26(int fd, int c
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_26, "fcntl",
-                                       "fcntl.h", "fcntl", SCOREP_ROLE_FILE_IO);
+                                       "fcntl.h", "fcntl", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_fcntl(fd, cmd, arg);
 }
 int __wrap_fcntl(int fd, int cmd, void* arg)
@@ -1354,7 +1354,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_27(int fd, int c
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_27, "fcntl64",
-                                       "fcntl.h", "fcntl64", SCOREP_ROLE_FILE_IO);
+                                       "fcntl.h", "fcntl64", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_fcntl64(fd, cmd, arg);
 }
 int __wrap_fcntl64(int fd, int cmd, void* arg)
@@ -1656,7 +1656,7 @@ __ssize_t __wrap_aio_return(struct aiocb * aiocb)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_36, "aio_return",
                                                 "aio.h", "aio_return",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
         return scorep_real_36(aiocb);
 
     }
@@ -1682,7 +1682,7 @@ __ssize_t __wrap_aio_return64(struct aiocb64 * aiocb)
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_37, "aio_return64",
                                                 "aio.h", "aio_return64",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
         return scorep_real_37(aiocb);
 
     }
@@ -1708,7 +1708,7 @@ int __wrap_aio_suspend(const struct aiocb *const list[], int nent, const struct 
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_38, "aio_suspend",
                                                 "aio.h", "aio_suspend",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
         return scorep_real_38(list, nent, timeout);
 
     }
@@ -1733,7 +1733,7 @@ int __wrap_aio_suspend64(const struct aiocb64 *const list[], int nent, const str
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_39, "aio_suspend64",
                                                 "aio.h", "aio_suspend64",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
         return scorep_real_39(list, nent, timeout);
 
     }
@@ -1875,7 +1875,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_44(const char * 
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "open",
-                                       "bits/fcntl2.h", "__open_2", SCOREP_ROLE_FILE_IO);
+                                       "bits/fcntl2.h", "__open_2", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap___open_2(path, flags);
 }
 int __wrap___open_2(const char * path, int flags)
@@ -1918,7 +1918,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_45(const char * 
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_45, "open64",
-                                       "bits/fcntl2.h", "__open64_2", SCOREP_ROLE_FILE_IO);
+                                       "bits/fcntl2.h", "__open64_2", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap___open64_2(path, flags);
 }
 int __wrap___open64_2(const char * path, int flags)
@@ -1961,7 +1961,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_46(int dirfd, co
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_46, "openat",
-                                       "bits/fcntl2.h", "__openat_2", SCOREP_ROLE_FILE_IO);
+                                       "bits/fcntl2.h", "__openat_2", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap___openat_2(dirfd, path, flags);
 }
 int __wrap___openat_2(int dirfd, const char * path, int flags)
@@ -2004,7 +2004,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_47(int dirfd, co
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_47, "openat64",
-                                       "bits/fcntl2.h", "__openat64_2", SCOREP_ROLE_FILE_IO);
+                                       "bits/fcntl2.h", "__openat64_2", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap___openat64_2(dirfd, path, flags);
 }
 int __wrap___openat64_2(int dirfd, const char * path, int flags)

@@ -82,7 +82,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_0(const char * p
         scorep_real_0 = (__typeof__(scorep_real_0))scorep_libwrap_resolve_here("open");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "open",
-                                       "fcntl.h", "open", SCOREP_ROLE_FILE_IO);
+                                       "fcntl.h", "open", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_0(path, flags, mode);
 }
 static __attribute__((used)) int scorep_libwrap_rt_0(const char * path, int flags, mode_t mode)
@@ -125,7 +125,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_1(const char * p
         scorep_real_1 = (__typeof__(scorep_real_1))scorep_libwrap_resolve_here("open64");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "open64",
-                                       "fcntl.h", "open64", SCOREP_ROLE_FILE_IO);
+                                       "fcntl.h", "open64", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_1(path, flags, mode);
 }
 static __attribute__((used)) int scorep_libwrap_rt_1(const char * path, int flags, mode_t mode)
@@ -168,7 +168,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_2(int dirfd, con
         scorep_real_2 = (__typeof__(scorep_real_2))scorep_libwrap_resolve_here("openat");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "openat",
-                                       "fcntl.h", "openat", SCOREP_ROLE_FILE_IO);
+                                       "fcntl.h", "openat", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_2(dirfd, path, flags, mode);
 }
 static __attribute__((used)) int scorep_libwrap_rt_2(int dirfd, const char * path, int flags, mode_t mode)
@@ -211,7 +211,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_3(int dirfd, con
         scorep_real_3 = (__typeof__(scorep_real_3))scorep_libwrap_resolve_here("openat64");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "openat64",
-                                       "fcntl.h", "openat64", SCOREP_ROLE_FILE_IO);
+                                       "fcntl.h", "openat64", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_3(dirfd, path, flags, mode);
 }
 static __attribute__((used)) int scorep_libwrap_rt_3(int dirfd, const char * path, int flags, mode_t mode)
@@ -254,7 +254,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_4(const char * p
         scorep_real_4 = (__typeof__(scorep_real_4))scorep_libwrap_resolve_here("creat");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "creat",
-                                       "fcntl.h", "creat", SCOREP_ROLE_FILE_IO);
+                                       "fcntl.h", "creat", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_4(path, mode);
 }
 static __attribute__((used)) int scorep_libwrap_rt_4(const char * path, mode_t mode)
@@ -297,7 +297,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_5(const char * p
         scorep_real_5 = (__typeof__(scorep_real_5))scorep_libwrap_resolve_here("creat64");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "creat64",
-                                       "fcntl.h", "creat64", SCOREP_ROLE_FILE_IO);
+                                       "fcntl.h", "creat64", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_5(path, mode);
 }
 static __attribute__((used)) int scorep_libwrap_rt_5(const char * path, mode_t mode)
@@ -340,7 +340,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_6(int fd)
         scorep_real_6 = (__typeof__(scorep_real_6))scorep_libwrap_resolve_here("close");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "close",
-                                       "unistd.h", "close", SCOREP_ROLE_FILE_IO);
+                                       "unistd.h", "close", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_6(fd);
 }
 static __attribute__((used)) int scorep_libwrap_rt_6(int fd)
@@ -1018,7 +1018,7 @@ static __attribute__((noinline, cold)) __off_t scorep_libwrap_first_19(int fd, _
         scorep_real_19 = (__typeof__(scorep_real_19))scorep_libwrap_resolve_here("lseek");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "lseek",
-                                       "unistd.h", "lseek", SCOREP_ROLE_FILE_IO);
+                                       "unistd.h", "lseek", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_19(fd, offset, whence);
 }
 static __attribute__((used)) __off_t scorep_libwrap_rt_19(int fd, __off_t offset, int whence)
@@ -1060,7 +1060,7 @@ static __attribute__((noinline, cold)) __off64_t scorep_libwrap_first_20(int fd,
         scorep_real_20 = (__typeof__(scorep_real_20))scorep_libwrap_resolve_here("lseek64");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "lseek64",
-                                       "unistd.h", "lseek64", SCOREP_ROLE_FILE_IO);
+                                       "unistd.h", "lseek64", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_20(fd, offset, whence);
 }
 static __attribute__((used)) __off64_t scorep_libwrap_rt_20(int fd, __off64_t offset, int whence)
@@ -1182,7 +1182,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_23(int fd)
         scorep_real_23 = (__typeof__(scorep_real_23))scorep_libwrap_resolve_here("dup");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "dup",
-                                       "unistd.h", "dup", SCOREP_ROLE_FILE_IO);
+                                       "unistd.h", "dup", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_23(fd);
 }
 static __attribute__((used)) int scorep_libwrap_rt_23(int fd)
@@ -1227,7 +1227,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_24(int fd, int n
         scorep_real_24 = (__typeof__(scorep_real_24))scorep_libwrap_resolve_here("dup2");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_24, "dup2",
-                                       "unistd.h", "dup2", SCOREP_ROLE_FILE_IO);
+                                       "unistd.h", "dup2", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_24(fd, newfd);
 }
 static __attribute__((used)) int scorep_libwrap_rt_24(int fd, int newfd)
@@ -1272,7 +1272,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_25(int fd, int n
         scorep_real_25 = (__typeof__(scorep_real_25))scorep_libwrap_resolve_here("dup3");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_25, "dup3",
-                                       "unistd.h", "dup3", SCOREP_ROLE_FILE_IO);
+                                       "unistd.h", "dup3", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_25(fd, newfd, flags);
 }
 static __attribute__((used)) int scorep_libwrap_rt_25(int fd, int newfd, int flags)
@@ -1316,7 +1316,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_26(int fd, int c
         scorep_real_26 = (__typeof__(scorep_real_26))scorep_libwrap_resolve_here("fcntl");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_26, "fcntl",
-                                       "fcntl.h", "fcntl", SCOREP_ROLE_FILE_IO);
+                                       "fcntl.h", "fcntl", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_26(fd, cmd, arg);
 }
 static __attribute__((used)) int scorep_libwrap_rt_26(int fd, int cmd, void* arg)
@@ -1360,7 +1360,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_27(int fd, int c
         scorep_real_27 = (__typeof__(scorep_real_27))scorep_libwrap_resolve_here("fcntl64");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_27, "fcntl64",
-                                       "fcntl.h", "fcntl64", SCOREP_ROLE_FILE_IO);
+                                       "fcntl.h", "fcntl64", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_27(fd, cmd, arg);
 }
 static __attribute__((used)) int scorep_libwrap_rt_27(int fd, int cmd, void* arg)
@@ -1656,7 +1656,7 @@ static __attribute__((used)) __ssize_t scorep_libwrap_rt_36(struct aiocb * aiocb
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_36, "aio_return",
                                                 "aio.h", "aio_return",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
         return scorep_real_36(aiocb);
 
     }
@@ -1681,7 +1681,7 @@ static __attribute__((used)) __ssize_t scorep_libwrap_rt_37(struct aiocb64 * aio
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_37, "aio_return64",
                                                 "aio.h", "aio_return64",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
         return scorep_real_37(aiocb);
 
     }
@@ -1706,7 +1706,7 @@ static __attribute__((used)) int scorep_libwrap_rt_38(const struct aiocb *const 
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_38, "aio_suspend",
                                                 "aio.h", "aio_suspend",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
         return scorep_real_38(list, nent, timeout);
 
     }
@@ -1730,7 +1730,7 @@ static __attribute__((used)) int scorep_libwrap_rt_39(const struct aiocb64 *cons
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_39, "aio_suspend64",
                                                 "aio.h", "aio_suspend64",
-                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+                                                SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
         return scorep_real_39(list, nent, timeout);
 
     }
@@ -1867,7 +1867,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_44(const char * 
         scorep_real_44 = (__typeof__(scorep_real_44))scorep_libwrap_resolve_here("__open_2");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "open",
-                                       "bits/fcntl2.h", "__open_2", SCOREP_ROLE_FILE_IO);
+                                       "bits/fcntl2.h", "__open_2", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_44(path, flags);
 }
 static __attribute__((used)) int scorep_libwrap_rt_44(const char * path, int flags)
@@ -1910,7 +1910,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_45(const char * 
         scorep_real_45 = (__typeof__(scorep_real_45))scorep_libwrap_resolve_here("__open64_2");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_45, "open64",
-                                       "bits/fcntl2.h", "__open64_2", SCOREP_ROLE_FILE_IO);
+                                       "bits/fcntl2.h", "__open64_2", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_45(path, flags);
 }
 static __attribute__((used)) int scorep_libwrap_rt_45(const char * path, int flags)
@@ -1953,7 +1953,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_46(int dirfd, co
         scorep_real_46 = (__typeof__(scorep_real_46))scorep_libwrap_resolve_here("__openat_2");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_46, "openat",
-                                       "bits/fcntl2.h", "__openat_2", SCOREP_ROLE_FILE_IO);
+                                       "bits/fcntl2.h", "__openat_2", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_46(dirfd, path, flags);
 }
 static __attribute__((used)) int scorep_libwrap_rt_46(int dirfd, const char * path, int flags)
@@ -1996,7 +1996,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_47(int dirfd, co
         scorep_real_47 = (__typeof__(scorep_real_47))scorep_libwrap_resolve_here("__openat64_2");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_47, "openat64",
-                                       "bits/fcntl2.h", "__openat64_2", SCOREP_ROLE_FILE_IO);
+                                       "bits/fcntl2.h", "__openat64_2", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_47(dirfd, path, flags);
 }
 static __attribute__((used)) int scorep_libwrap_rt_47(int dirfd, const char * path, int flags)

@@ -95,12 +95,14 @@ typedef enum scorep_region_role {
     SCOREP_ROLE_ONE2ALL,
     SCOREP_ROLE_ALL2ONE,
     SCOREP_ROLE_ALL2ALL,
-    SCOREP_ROLE_FILE_IO,
-    SCOREP_ROLE_RMA,                  /* one-sided communication and synchronisation */
+    SCOREP_ROLE_FILE_IO,              /* I/O moving a file's data: read, write, sync */
+    SCOREP_ROLE_RMA,                  /* one-sided communication (put, get) */
     SCOREP_ROLE_ARTIFICIAL,           /* measurement-internal regions */
     SCOREP_ROLE_ALLOCATE,             /* memory: malloc, calloc, operator new, ... */
     SCOREP_ROLE_DEALLOCATE,           /* memory: free, operator delete */
     SCOREP_ROLE_REALLOCATE,           /* memory: realloc */
+    SCOREP_ROLE_FILE_IO_METADATA,     /* I/O on a file's metadata: open, close, seek, dup, delete */
+    SCOREP_ROLE_ATOMIC,               /* one-sided atomic operations (MPI_Accumulate, ...) */
     SCOREP_ROLE_COUNT_
 } scorep_region_role;
 
