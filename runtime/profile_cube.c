@@ -11,7 +11,7 @@
  * order. An EXCLUSIVE metric's rows are in cnode id order; an INCLUSIVE one's
  * in CubeLib's breadth-per-level order (call_tree_wide_order), and its index
  * lists those positions. Rows whose values are all neutral (0; for minimum and
- * maximum no visit) are left out: the sparse index allows it, and readers take
+ * maximum: no visit) are left out: the sparse index allows it, and readers take
  * them as neutral. */
 #include <errno.h>
 #include <float.h>
@@ -100,7 +100,7 @@ static int cell_value(const cube_metric* m, const scorep_report_row* row, unsign
     case VALUE_BYTES_WRITTEN: is_double = 0, u = row->n.bytes_written; break;
     case VALUE_USER: is_double = 0, u = (uint64_t)row->metrics[m->user]; break;
     case VALUE_USER_MAX:
-        d = row->metrics[m->user] ? (double)row->metrics[m->user] : -DBL_MAX;
+        d = (double)row->metrics[m->user];
         memcpy(out, &d, 8);
         return row->metrics[m->user] != 0;
     /* nanoseconds as seconds: exact back to the nanosecond below 2^53 ns (104 days) */
@@ -111,7 +111,7 @@ static int cell_value(const cube_metric* m, const scorep_report_row* row, unsign
         memcpy(out, &d, 8);
         return row->n.visits != 0;
     case VALUE_MAX_SECONDS:
-        d = row->n.visits ? (double)row->n.time_max / 1e9 : -DBL_MAX;
+        d = (double)row->n.time_max / 1e9;
         memcpy(out, &d, 8);
         return row->n.visits != 0;
     }
@@ -542,11 +542,11 @@ static int write_metric(FILE* f, size_t id, const cube_metric* m, const cell* ce
     if (tar_header(f, name, data_size) != 0) return -1;
     fwrite("CUBEX.DATA", 1, 10, f);
     /* a location that never visited the call path holds the metric's neutral
-     * value: Cube reads DBL_MAX as "no minimum", -DBL_MAX as "no maximum" */
+     * value: for a minimum DBL_MAX, Cube's "no minimum"; maxima here are of
+     * values never below 0, so 0 serves them (cube_sanity takes -DBL_MAX for
+     * a negative value) */
     unsigned char none[8] = {0};
-    double neutral = m->value == VALUE_MIN_SECONDS                               ? DBL_MAX
-                     : m->value == VALUE_MAX_SECONDS || m->value == VALUE_USER_MAX ? -DBL_MAX
-                                                                                   : 0;
+    double neutral = m->value == VALUE_MIN_SECONDS ? DBL_MAX : 0;
     if (neutral != 0) memcpy(none, &neutral, 8);
     for (size_t i = 0; i < ncells;) {
         for (uint32_t k = 0; k < nloc; k++) memcpy(row + 8ull * k, none, 8);

@@ -16,6 +16,7 @@ import csv
 import io
 import os
 import pathlib
+import re
 import subprocess
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
@@ -83,11 +84,28 @@ def values(cubex, metrics, z="stored"):
     return cells
 
 
+# cube_sanity's checks that every file of ours must pass. The others (a file
+# name and line numbers for every region) fail on Score-P's own files as on
+# ours: the program region has no file, MPI regions no lines.
+SANITY_CHECKS = ("Name not empty or UNKNOWN", "No negative inclusive metrics", "No negative exclusive metrics")
+
+
 def problems(cubex):
-    """cube_info must open the file; cube_sanity must find nothing wrong."""
-    found = []
+    """cube_info must open the file; cube_sanity must pass SANITY_CHECKS."""
     info = run("cube_info", cubex)
     if info.returncode != 0:
-        found.append(f"cube_info refuses it: {(info.stderr or info.stdout).strip()[-400:]}")
-        return found
+        return [f"cube_info refuses it: {(info.stderr or info.stdout).strip()[-400:]}"]
+    sanity = run("cube_sanity", cubex)
+    text = re.sub(r"\x1b\[[0-9;]*m", "", sanity.stdout)
+    found = []
+    for check in SANITY_CHECKS:
+        match = re.search(re.escape(check) + r" \.\.\. (\d+) / (\d+)", text)
+        if match is None:
+            found.append(f"cube_sanity did not report '{check}' (exit {sanity.returncode}): "
+                         f"{(sanity.stderr or text).strip()[-300:]}")
+        elif match.group(1) != match.group(2):
+            detail = run("cube_sanity", "-v", "3", cubex).stdout
+            failed = [line.strip() for line in re.sub(r"\x1b\[[0-9;]*m", "", detail).splitlines()
+                      if "is negative" in line or "FAIL" in line and check in line][:6]
+            found.append(f"cube_sanity: {check}: {match.group(1)} of {match.group(2)} pass; " + "; ".join(failed))
     return found
