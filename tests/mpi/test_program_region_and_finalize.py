@@ -26,8 +26,10 @@ def experiment(tmp_path_factory):
     work = tmp_path_factory.mktemp("program-region")
     program = compile_program("openmpi", "late_finalize.c", work)
     directory = work / "experiment"
+    # with the handle collectives Score-P 8.4 writes (off by default for Scalasca 2.6)
     proc = mpirun(RANKS, [program, *ARGS], env={"SCOREP_EXPERIMENT_DIRECTORY": str(directory),
-                                                "SCOREP_ENABLE_TRACING": "true"}, cwd=work)
+                                                "SCOREP_ENABLE_TRACING": "true",
+                                                "SCOREP_TRACING_HANDLE_COLLECTIVES": "true"}, cwd=work)
     assert sorted(proc.stdout.splitlines()) == [f"rank {r} value {r}" for r in range(RANKS)]
     return program, directory
 
@@ -123,6 +125,8 @@ def test_finalize_ends_only_when_every_rank_is_in_it(experiment):
     assert min(leaves.values()) >= max(enters.values())
     ends = [rest for kind, _, _, rest in records if kind == "MPI_COLLECTIVE_END" and "DESTROY_HANDLE" in rest]
     assert len(ends) == RANKS and all('Communicator: "MPI_COMM_WORLD"' in rest for rest in ends)
+    destroyed = [rest for kind, _, _, rest in records if kind == "COMM_DESTROY"]
+    assert sum('"MPI_COMM_WORLD"' in rest for rest in destroyed) == RANKS
     # the wait: the profile's MPI_Finalize time of the punctual ranks
     profile = json.loads((directory / "profile.json").read_text())
     finalize = next(r["id"] for r in profile["regions"] if r["name"] == "MPI_Finalize")
