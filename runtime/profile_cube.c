@@ -501,20 +501,28 @@ static int write_remapping_spec(FILE* f)
     return tar_pad(f, size);
 }
 
-/* one metric's <m>.index and <m>.data over the sorted cells */
-static int write_metric(FILE* f, size_t id, const cube_metric* m, const cell* cells, size_t ncells, uint32_t nloc,
-                        unsigned char* row)
+/* Whether row r (the cells[*i..] of that row id, advancing *i past them) has
+ * a value other than the neutral one; into out (nloc values) if given. */
+static int row_values(const cube_metric* m, const cell* cells, size_t ncells, size_t* i, uint32_t r,
+                      unsigned char* out)
 {
     unsigned char v[8];
-    /* rows that are not all zero: the index lists their cnodes */
+    int any = 0;
+    for (; *i < ncells && cells[*i].cnode == r; (*i)++)
+        any |= cell_value(m, cells[*i].row, out ? out + 8ull * cells[*i].location : v);
+    return any;
+}
+
+/* one metric's <m>.index and <m>.data over the cells, sorted by row id */
+static int write_metric(FILE* f, size_t id, const cube_metric* m, const cell* cells, size_t ncells, uint32_t nloc,
+                        uint32_t nrows, unsigned char* row)
+{
+    /* CubeLib reads a MAXDOUBLE row that is not there as -DBL_MAX, which
+     * cube_sanity takes for a negative value: maxima get every row */
+    int dense = strcmp(m->dtype, "MAXDOUBLE") == 0;
     uint32_t present = 0;
-    for (size_t i = 0; i < ncells;) {
-        size_t end = i;
-        int any = 0;
-        for (; end < ncells && cells[end].cnode == cells[i].cnode; end++) any |= cell_value(m, cells[end].row, v);
-        present += any;
-        i = end;
-    }
+    size_t i = 0;
+    for (uint32_t r = 0; r < nrows; r++) present += row_values(m, cells, ncells, &i, r, NULL) || dense;
     char name[32];
     static const char index_magic[] = "CUBEX.INDEX";
     uint64_t index_size = 11 + 4 + 2 + 1 + 4 + 4ull * present;
@@ -528,13 +536,9 @@ static int write_metric(FILE* f, size_t id, const cube_metric* m, const cell* ce
     fwrite(&version, 2, 1, f);
     fwrite(&sparse, 1, 1, f);
     fwrite(&present, 4, 1, f);
-    for (size_t i = 0; i < ncells;) {
-        size_t end = i;
-        int any = 0;
-        for (; end < ncells && cells[end].cnode == cells[i].cnode; end++) any |= cell_value(m, cells[end].row, v);
-        if (any) fwrite(&cells[i].cnode, 4, 1, f);
-        i = end;
-    }
+    i = 0;
+    for (uint32_t r = 0; r < nrows; r++)
+        if (row_values(m, cells, ncells, &i, r, NULL) || dense) fwrite(&r, 4, 1, f);
     if (tar_pad(f, index_size) != 0) return -1;
 
     uint64_t data_size = 10 + 8ull * nloc * present;
@@ -543,19 +547,14 @@ static int write_metric(FILE* f, size_t id, const cube_metric* m, const cell* ce
     fwrite("CUBEX.DATA", 1, 10, f);
     /* a location that never visited the call path holds the metric's neutral
      * value: for a minimum DBL_MAX, Cube's "no minimum"; maxima here are of
-     * values never below 0, so 0 serves them (cube_sanity takes -DBL_MAX for
-     * a negative value) */
+     * values never below 0, so 0 serves them */
     unsigned char none[8] = {0};
     double neutral = m->value == VALUE_MIN_SECONDS ? DBL_MAX : 0;
     if (neutral != 0) memcpy(none, &neutral, 8);
-    for (size_t i = 0; i < ncells;) {
+    i = 0;
+    for (uint32_t r = 0; r < nrows; r++) {
         for (uint32_t k = 0; k < nloc; k++) memcpy(row + 8ull * k, none, 8);
-        size_t end = i;
-        int any = 0;
-        for (; end < ncells && cells[end].cnode == cells[i].cnode; end++)
-            any |= cell_value(m, cells[end].row, row + 8ull * cells[end].location);
-        if (any && fwrite(row, 8, nloc, f) != nloc) return -1;
-        i = end;
+        if ((row_values(m, cells, ncells, &i, r, row) || dense) && fwrite(row, 8, nloc, f) != nloc) return -1;
     }
     return tar_pad(f, data_size);
 }
@@ -692,7 +691,7 @@ int scorep_report_write_cube(const scorep_report* r, const char* path)
     if (write_remapping_spec(f) != 0) goto done;
     for (size_t m = 0; m < nmetrics; m++)
         if (write_metric(f, m, &metrics[m], strcmp(metrics[m].kind, "INCLUSIVE") == 0 ? cells_wide : cells, ncells,
-                         nloc, row) != 0)
+                         nloc, t.count ? t.count : 1, row) != 0)
             goto done;
     static const unsigned char end_blocks[1024];
     if (fwrite(end_blocks, 1, sizeof end_blocks, f) != sizeof end_blocks) goto done;
