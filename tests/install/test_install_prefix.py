@@ -51,7 +51,8 @@ int main(int argc, char** argv)
 RING_CALLS = {
     (0, "MPI_Sendrecv"): (10, 40, 40), (1, "MPI_Sendrecv"): (10, 40, 40),
     (0, "MPI_Send"): (7, 56, 0), (1, "MPI_Recv"): (7, 0, 56),
-    (0, "MPI_Allreduce"): (3, 24, 24), (1, "MPI_Allreduce"): (3, 24, 24),
+    # Score-P's convention: an allreduce of n bytes is n x (ranks) each way
+    (0, "MPI_Allreduce"): (3, 3 * 8 * 2, 3 * 8 * 2), (1, "MPI_Allreduce"): (3, 3 * 8 * 2, 3 * 8 * 2),
     (0, "MPI_Barrier"): (1, 0, 0), (1, "MPI_Barrier"): (1, 0, 0),
     (0, "MPI_Init"): (1, 0, 0), (1, "MPI_Init"): (1, 0, 0),
     (0, "MPI_Finalize"): (1, 0, 0), (1, "MPI_Finalize"): (1, 0, 0),
