@@ -59,9 +59,10 @@ def test_receives_count_at_completion_and_cancelled_or_unknown_requests_do_not(p
     assert numbers(row, "messages_sent", "bytes_sent") == (1, 20)
 
 
-def test_rma_bytes_count_as_sent_and_received(profile):
+def test_rma_bytes_count_as_put_and_get_apart_from_messages(profile):
     row = profile.row(f"{PROGRAM}/rma")
-    assert numbers(row, "bytes_sent", "bytes_received", "collectives") == (100 + 8 + 16, 50 + 8 + 32, 1)
+    assert numbers(row, "bytes_put", "bytes_get", "collectives") == (100 + 8 + 16, 50 + 8 + 32, 1)
+    assert numbers(row, "bytes_sent", "bytes_received") == (0, 0)
 
 
 def test_io_bytes_are_recorded_per_call_path(profile):
