@@ -103,7 +103,7 @@ cube-tools:
 	fi
 
 check: build-both viewer cube-tools
-	@echo "== running all tests (about 9-10 minutes on 2 idle cores, longer on a busy machine)"
+	@echo "== running all tests (about 24 minutes on 2 idle cores, longer on a busy machine)"
 	$(PYTHON) tests/run_all.py $(BUILD)
 
 demo: build
