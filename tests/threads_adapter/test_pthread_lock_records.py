@@ -31,7 +31,11 @@ def traced(request, build_dir, tmp_path_factory):
     source = HERE / "locks_known.c"
     plain = run(compile_plain(tmp_path, source))
     measured, experiment = traced_run(request, build_dir, tmp_path, source, request.param)
-    assert (measured.returncode, measured.stdout, measured.stderr) == (0, plain.stdout, "")
+    # how often a thread had to wait on the condition depends on the scheduling,
+    # so that count may differ between the runs; the records expected follow it
+    def steady(out):
+        return re.sub(r"cond_waits \d+", "cond_waits N", out)
+    assert (measured.returncode, steady(measured.stdout), measured.stderr) == (0, steady(plain.stdout), "")
     waits = int(re.search(r"cond_waits (\d+)", measured.stdout).group(1))
     check = subprocess.run([str(build_dir / "tools" / "scorep-check"), str(experiment)], capture_output=True,
                            text=True)
