@@ -13,7 +13,8 @@ DEBIAN_PACKAGES = python3-jinja2 python3-clang-16 libclang-16-dev meson ninja-bu
 	libxml2-dev liblzma-dev libicu-dev qtbase5-dev ltrace cmake autoconf automake \
 	chromium
 
-.PHONY: all deps build build-both viewer cube-tools check bench demo regenerate install dist clean
+.PHONY: all deps build build-both viewer cube-tools scorep-reference side-by-side check bench demo regenerate \
+	install dist clean
 
 # $(call with_progress,LOG,COMMAND): runs COMMAND with its output in LOG and prints
 # the elapsed time every 10 s meanwhile (a silent minute looks like a hang); on
@@ -101,6 +102,36 @@ cube-tools:
 	    echo "== CubeLib tools: no $(REFERENCE)/scorep-8.4/build.sh (the reference tree is not beside this checkout);" \
 	         "the tests check profile.cubex files with the project's own reader only"; \
 	fi
+
+# All of Score-P 8.4 and Scalasca 2.6 from the same reference tree, once per build
+# folder, for the side-by-side comparison (bench/scorep_side_by_side; the tests
+# of tests/cube/test_side_by_side_with_scorep.py use it where it is built). Not
+# part of make check: the full build takes 15 minutes or more on 2 cores.
+SCOREP_REFERENCE = $(BUILD)/scorep-reference
+SCOREP_REFERENCE_PACKAGES = binutils-dev libiberty-dev libunwind-dev libclang-14-dev gcc-12-plugin-dev zlib1g-dev
+
+scorep-reference: deps
+	@if [ ! -f $(REFERENCE)/scorep-8.4/build.sh ] || [ ! -f $(REFERENCE)/scalasca-2.6/build.sh ]; then \
+	    echo "no $(REFERENCE)/scorep-8.4/build.sh or $(REFERENCE)/scalasca-2.6/build.sh: the Score-P release" \
+	         "is not beside this checkout (set SCOREP_WRAPGEN_REFERENCE to its folder)" >&2; exit 1; fi
+	@missing=$$(for p in $(SCOREP_REFERENCE_PACKAGES); do \
+	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	    [ "$$(id -u)" = 0 ] || { echo "Score-P's build needs: $$missing (sudo apt-get install $$missing)" >&2; exit 1; }; \
+	    printf '%s' "== installing Score-P's build dependencies: $$missing (log: $(APT_LOG)):"; \
+	    $(call with_progress,$(APT_LOG),DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing); \
+	fi
+	@if [ -x $(SCOREP_REFERENCE)/scorep/bin/scorep ]; then echo "== Score-P 8.4: present in $(SCOREP_REFERENCE)/scorep"; \
+	else printf '%s' "== building all of Score-P 8.4 into $(SCOREP_REFERENCE)/scorep (15 minutes or more, once; log: $(BUILD)/scorep-reference.log):"; \
+	    mkdir -p $(SCOREP_REFERENCE); \
+	    $(call with_progress,$(BUILD)/scorep-reference.log,bash $(REFERENCE)/scorep-8.4/build.sh $(abspath $(SCOREP_REFERENCE))/scorep); fi
+	@if [ -x $(SCOREP_REFERENCE)/scalasca/bin/scout.mpi ]; then echo "== Scalasca 2.6: present in $(SCOREP_REFERENCE)/scalasca"; \
+	else printf '%s' "== building Scalasca 2.6 into $(SCOREP_REFERENCE)/scalasca (a few minutes, once; log: $(BUILD)/scalasca-reference.log):"; \
+	    $(call with_progress,$(BUILD)/scalasca-reference.log,bash $(REFERENCE)/scalasca-2.6/build.sh $(abspath $(SCOREP_REFERENCE))/scalasca); fi
+
+side-by-side: build scorep-reference
+	$(PYTHON) bench/scorep_side_by_side --build $(BUILD) --scorep $(SCOREP_REFERENCE)/scorep \
+	    --scalasca $(SCOREP_REFERENCE)/scalasca
 
 check: build-both viewer cube-tools
 	@echo "== running all tests (about 24 minutes on 2 idle cores, longer on a busy machine)"

@@ -11,7 +11,9 @@ and the callers say so.
     run(tool, *args)             a tool's CompletedProcess (text)
     values(cubex, metrics, z)    {(cnode id, location id): {metric: number}} as
                                  cube_dump reads them (z: stored, incl, excl)
-    problems(cubex)              what cube_info and cube_sanity refuse or report"""
+    problems(cubex)              what cube_info and cube_sanity refuse or report
+    reference(tool)              the prefix of a full Score-P 8.4 ("scorep") or
+                                 Scalasca 2.6 ("scalasca") installation, or None"""
 import csv
 import io
 import os
@@ -31,6 +33,21 @@ def bin_dir():
         if (c / "cube_dump").is_file() and os.access(c / "cube_dump", os.X_OK):
             return c
     return None
+
+
+REFERENCE_COMMANDS = {"scorep": ("scorep", "SCOREP_REFERENCE_PREFIX"),
+                      "scalasca": ("scout.mpi", "SCALASCA_REFERENCE_PREFIX")}
+
+
+def reference(tool):
+    """Where all of Score-P 8.4 or Scalasca 2.6 is installed: the prefix the
+    environment names, else the one `make scorep-reference` builds into
+    <build>/scorep-reference, else /opt/<tool>; None if none holds it."""
+    command, variable = REFERENCE_COMMANDS[tool]
+    build = pathlib.Path(os.environ.get("SCOREP_WRAPGEN_BUILD", REPO / "build"))
+    candidates = [pathlib.Path(os.environ[variable])] if os.environ.get(variable) else []
+    candidates += [build / "scorep-reference" / tool, pathlib.Path("/opt") / tool]
+    return next((prefix for prefix in candidates if (prefix / "bin" / command).exists()), None)
 
 
 MISSING = ("CubeLib's tools are not built: `make cube-tools` builds them from the Score-P "

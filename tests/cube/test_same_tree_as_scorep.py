@@ -5,18 +5,18 @@ files, and their difference has no call path of one side only and zero
 visits and bytes on every call path (docs/PROFILE_FORMAT.md, "The call tree").
 
 Needs a Score-P installation with its Cube tools: SCOREP_REFERENCE_PREFIX, by
-default /opt/scorep. Machines without one (CI) skip these tests."""
-import os
+default the one `make scorep-reference` builds, else /opt/scorep. Machines without one (CI) skip these tests."""
 import pathlib
 import shutil
 import subprocess
 
 import pytest
 
+import cube_tools
 from conftest import mpi_env, mpirun, scorep
 
 HERE = pathlib.Path(__file__).resolve().parent
-PREFIX = pathlib.Path(os.environ.get("SCOREP_REFERENCE_PREFIX", "/opt/scorep"))
+PREFIX = cube_tools.reference("scorep") or pathlib.Path("/opt/scorep")
 TOOLS = ("scorep", "cube_calltree", "cube_diff", "cube_dump")
 RANKS = 2
 METRICS = ("visits", "bytes_sent", "bytes_received")
