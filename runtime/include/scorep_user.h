@@ -54,24 +54,27 @@ void scorep_user_parameter_string(SCOREP_User_ParameterHandle* handle, const cha
 #ifdef SCOREP_USER_ENABLE
 
 #define SCOREP_USER_REGION_DEFINE(handle) static SCOREP_User_RegionHandle handle = SCOREP_USER_INVALID_REGION;
+/* Each macro is a statement of its own, semicolon included, as Score-P's are:
+ * sources written for Score-P put none after them (an extra one is an empty
+ * statement). */
 #define SCOREP_USER_REGION_BEGIN(handle, name, type) \
-    scorep_user_region_begin(&(handle), (name), (type), __FILE__, __LINE__)
-#define SCOREP_USER_REGION_END(handle) scorep_user_region_end(&(handle))
+    scorep_user_region_begin(&(handle), (name), (type), __FILE__, __LINE__);
+#define SCOREP_USER_REGION_END(handle) scorep_user_region_end(&(handle));
 #define SCOREP_USER_FUNC_BEGIN()                                                    \
     static SCOREP_User_RegionHandle scorep_user_func_handle = SCOREP_USER_INVALID_REGION; \
     scorep_user_region_begin(&scorep_user_func_handle, __func__, SCOREP_USER_REGION_TYPE_FUNCTION, __FILE__, \
-                             __LINE__)
-#define SCOREP_USER_FUNC_END() scorep_user_region_end(&scorep_user_func_handle)
+                             __LINE__);
+#define SCOREP_USER_FUNC_END() scorep_user_region_end(&scorep_user_func_handle);
 #define SCOREP_USER_PARAMETER_INT64(name, value)                                          \
-    do {                                                                                  \
+    {                                                                                     \
         static SCOREP_User_ParameterHandle scorep_user_parameter_ = SCOREP_USER_INVALID_PARAMETER; \
         scorep_user_parameter_int64(&scorep_user_parameter_, (name), (int64_t)(value));   \
-    } while (0)
+    }
 #define SCOREP_USER_PARAMETER_STRING(name, value)                                         \
-    do {                                                                                  \
+    {                                                                                     \
         static SCOREP_User_ParameterHandle scorep_user_parameter_ = SCOREP_USER_INVALID_PARAMETER; \
         scorep_user_parameter_string(&scorep_user_parameter_, (name), (value));           \
-    } while (0)
+    }
 
 #ifdef __cplusplus
 /* the enclosing scope as a region */

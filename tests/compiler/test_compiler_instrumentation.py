@@ -179,6 +179,19 @@ def test_cxx_scope_region_class_is_not_a_compiler_region_at_O0(build_dir, tmp_pa
         ("main",): 1, ("main", "work(int)"): N, ("main", "work(int)", "phase"): N}
 
 
+def test_user_regions_written_for_scorep_build_unchanged(build_dir, tmp_path):
+    """Score-P's header name and its macros without a semicolon after them:
+    the same source builds with --user (measured) and without (macros empty)."""
+    exe, _ = compile_program(build_dir, tmp_path, "scorep_style_user.c", "scorep_style", options=["--user"])
+    proc = run(exe, [N], tmp_path / "exp")
+    assert proc.stdout == plain_output(tmp_path, "gcc", HERE / "scorep_style_user.c", [N]) \
+        == f"sum of squares {sum(i * i for i in range(N))}\n"
+    visits = below_program(visits_by_path(load(tmp_path / "exp")), "scorep_style")
+    for i in range(N):
+        assert visits[("main", "step", f"i={i}", "square")] == 1
+    assert visits[("main", "step")] == N
+
+
 def test_user_regions_fortran(build_dir, tmp_path):
     exe, _ = compile_program(build_dir, tmp_path, "user.F90", "user", options=["--user", "--nocompiler"],
                              flags=("-O0",))
