@@ -41,6 +41,34 @@
 static char* directory;
 static int spawned;
 
+/* The working directory when the measurement started. Every name the
+ * measurement makes (the default name, a relative SCOREP_EXPERIMENT_DIRECTORY)
+ * is taken relative to it, once, and kept absolute: a program that changes
+ * directory (git, make -C, shells, daemons) writes its profile, trace and
+ * everything else at its end into the experiment made at its start. "" when
+ * it could not be read (then names stay relative). */
+static char start_directory[PATH_MAX];
+
+void scorep_experiment_note_working_directory(void)
+{
+    if (!getcwd(start_directory, sizeof start_directory)) start_directory[0] = '\0';
+}
+
+/* `name` made absolute against the working directory of the start */
+static void absolute(const char* name, char* out, size_t size)
+{
+    while (name[0] == '.' && name[1] == '/') {
+        name += 2;
+        while (*name == '/') name++;
+    }
+    if (name[0] == '/' || !start_directory[0])
+        snprintf(out, size, "%s", name[0] ? name : ".");
+    else if (!name[0] || strcmp(name, ".") == 0)
+        snprintf(out, size, "%s", start_directory);
+    else
+        snprintf(out, size, "%s%s%s", start_directory, strcmp(start_directory, "/") == 0 ? "" : "/", name);
+}
+
 void scorep_experiment_spawned(void) { spawned = 1; }
 
 const char* scorep_experiment_directory(void) { return directory; }
@@ -131,12 +159,14 @@ static int claim_marked(const char* wanted)
     return err == ENOTEMPTY ? EEXIST : err;
 }
 
-/* <base>_YYYYMMDD_HHMM_<id> or <parent/>scorep-YYYYMMDD_HHMM_<id>, created; returns 0 on success */
+/* <base>_YYYYMMDD_HHMM_<id> or <parent/>scorep-YYYYMMDD_HHMM_<id> (parent NULL:
+ * the working directory of the start), created; returns 0 on success */
 static int make_unique(const char* parent, const char* base, char* out, size_t size)
 {
     char stamp[32];
     timestamp(stamp, sizeof stamp, "%Y%m%d_%H%M");
     unsigned long long id = unique_id();
+    if (!parent && !base && start_directory[0]) parent = strcmp(start_directory, "/") == 0 ? "" : start_directory;
     for (int attempt = 0; attempt < 1000; attempt++) {
         if (base)
             snprintf(out, size, "%s_%s_%llu", base, stamp, id + (unsigned)attempt);
@@ -150,7 +180,7 @@ static int make_unique(const char* parent, const char* base, char* out, size_t s
     return EEXIST;
 }
 
-/* Is `path` the working directory, one of its parents, / or $HOME? */
+/* Is `path` the working directory (of the start, or now), one of its parents, / or $HOME? */
 static int is_protected(const char* path)
 {
     char real[PATH_MAX], cwd[PATH_MAX], home[PATH_MAX];
@@ -158,8 +188,11 @@ static int is_protected(const char* path)
     if (strcmp(real, "/") == 0) return 1;
     const char* h = getenv("HOME");
     if (h && h[0] && realpath(h, home) && strcmp(real, home) == 0) return 1;
-    if (!getcwd(cwd, sizeof cwd)) return 0;
     size_t n = strlen(real);
+    if (start_directory[0] && realpath(start_directory, cwd) && strncmp(cwd, real, n) == 0
+        && (cwd[n] == '\0' || cwd[n] == '/'))
+        return 1;
+    if (!getcwd(cwd, sizeof cwd)) return 0;
     return strncmp(cwd, real, n) == 0 && (cwd[n] == '\0' || cwd[n] == '/');
 }
 
@@ -273,6 +306,9 @@ static int keep_previous(const char* old, char* kept, size_t size)
     return EEXIST;
 }
 
+/* SCOREP_EXPERIMENT_DIRECTORY as the user wrote it (trailing slashes aside), for messages */
+static char configured_name[PATH_MAX];
+
 /* Where the configured `wanted` exists and cannot be used: a fresh name, and the warning. */
 static int fresh_instead(const char* wanted, const char* reason, int is_place_of_user, char* path, size_t size)
 {
@@ -282,7 +318,7 @@ static int fresh_instead(const char* wanted, const char* reason, int is_place_of
     if (err == 0)
         scorep_warning("SCOREP_EXPERIMENT_DIRECTORY '%s' %s; nothing in it was changed; the experiment is written "
                        "to '%s' instead",
-                       wanted, reason, path);
+                       configured_name, reason, path);
     return err;
 }
 
@@ -297,7 +333,7 @@ static int use_configured(const char* wanted, char* path, size_t size)
         }
         if (err != EEXIST) {
             scorep_warning("cannot create the experiment directory '%s' (SCOREP_EXPERIMENT_DIRECTORY): %s", wanted,
-                           strerror(err));
+                           strerror(err));   /* absolute: where it was tried */
             return err;
         }
         int lock_fd;
@@ -349,8 +385,12 @@ static void choose_and_create(char* path, size_t size)
 {
     path[0] = '\0';
     char wanted[PATH_MAX] = "";
-    if (scorep_cfg.experiment_directory) snprintf(wanted, sizeof wanted, "%s", scorep_cfg.experiment_directory);
+    if (scorep_cfg.experiment_directory && scorep_cfg.experiment_directory[0])
+        absolute(scorep_cfg.experiment_directory, wanted, sizeof wanted);
     strip_trailing_slashes(wanted);
+    snprintf(configured_name, sizeof configured_name, "%s",
+             scorep_cfg.experiment_directory ? scorep_cfg.experiment_directory : "");
+    strip_trailing_slashes(configured_name);
     int err = 0;
     if (wanted[0]) {
         err = use_configured(wanted, path, size);
@@ -366,7 +406,7 @@ static void choose_and_create(char* path, size_t size)
     const char* tmp = getenv("TMPDIR");
     if (!tmp || !tmp[0]) tmp = "/tmp";
     char cwd[PATH_MAX];
-    if (!getcwd(cwd, sizeof cwd)) strcpy(cwd, ".");
+    absolute(".", cwd, sizeof cwd);
     scorep_warning("cannot create an experiment directory in '%s': %s; trying '%s'", cwd, strerror(err), tmp);
     if (make_unique(tmp, NULL, path, size) == 0) {
         scorep_warning("writing the experiment to '%s'", path);

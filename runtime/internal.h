@@ -260,6 +260,8 @@ scorep_unified_definitions* scorep_local_definitions(void);
 void scorep_unified_definitions_free(scorep_unified_definitions* d);
 
 /* ---- experiment directory (experiment.c) ---- */
+/* at the start: the working directory every experiment name is taken against */
+void scorep_experiment_note_working_directory(void);
 /* collective when an MPI layer is registered; returns the path or NULL */
 const char* scorep_experiment_create(void);
 /* without communication (abnormal end before the ranks agreed on one) */

@@ -156,6 +156,7 @@ void scorep_measurement_init(void)
     }
     starting = 1;
     measured_pid = getpid();
+    scorep_experiment_note_working_directory();
     scorep_process_info_record();
     scorep_config_load();
     if (scorep_timer_active != SCOREP_TIMER_INJECTED) scorep_timer_init(scorep_cfg.timer);
