@@ -222,6 +222,8 @@ void scorep_signals_install(void (*write)(int sig));
 void scorep_signals_restore(void);
 void scorep_signals_step_aside(void);
 void scorep_signals_step_back(int measurement_running);
+/* a program's handler of a handled signal is running on this thread */
+int scorep_signals_program_handler_running(void);
 
 /* ---- life cycle (lifecycle.c): called from above the core only ---- */
 /* The MPI layer after PMPI_Init: switch to the MPI ops (starts the

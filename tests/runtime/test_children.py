@@ -62,3 +62,19 @@ def test_a_program_that_changes_directory_writes_profile_and_trace_into_the_expe
         # main, 6 steps (the program region is PROGRAM_BEGIN/END)
         assert kinds.count("ENTER") == 7 and kinds.count("LEAVE") == 7
         assert kinds.count("PROGRAM_END") == 1
+
+
+@pytest.mark.parametrize("how", ["exit", "Exit"])
+def test_an_end_through_exit_without_handlers_is_a_normal_end(build_dir, tmp_path, how):
+    """Debian's /bin/sh ends every run with _exit: its data is whole, not partial."""
+    directory = tmp_path / "e"
+    proc = run(build_dir, PROGRAM, how, env={"SCOREP_EXPERIMENT_DIRECTORY": str(directory), **TRACING})
+    assert proc.returncode == 0 and proc.stderr == ""
+    data = load_profile(directory / "profile.json")
+    assert data["experiment"]["partial"] is False
+    assert "PARTIAL" not in (directory / "profile.txt").read_text()
+    profile = Profile(data)
+    assert profile.row(f"{PROGRAM}/main/step")["visits"] == 5
+    assert profile.row(f"{PROGRAM}/main")["visits"] == 1
+    kinds = otf2_kinds(directory / "traces.otf2")
+    assert kinds.count("ENTER") == 6 and kinds.count("LEAVE") == 6 and kinds.count("PROGRAM_END") == 1
