@@ -78,3 +78,59 @@ def test_an_end_through_exit_without_handlers_is_a_normal_end(build_dir, tmp_pat
     assert profile.row(f"{PROGRAM}/main")["visits"] == 1
     kinds = otf2_kinds(directory / "traces.otf2")
     assert kinds.count("ENTER") == 6 and kinds.count("LEAVE") == 6 and kinds.count("PROGRAM_END") == 1
+
+
+def scratch(tmpdir):
+    return sorted(p.name for p in tmpdir.iterdir() if p.name.startswith("scorep-wrapgen-trace-"))
+
+
+def start_waiting(build_dir, cwd, tmpdir):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREP_")}
+    env.update(TRACING, TMPDIR=str(tmpdir))
+    proc = subprocess.Popen([str(program(build_dir, PROGRAM)), "wait"], cwd=cwd, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().startswith("experiment: ")
+    assert proc.stdout.readline() == "ready\n"
+    return proc
+
+
+def test_nothing_of_runs_killed_with_sigkill_stays_in_tmpdir_and_nothing_else_is_removed(build_dir, tmp_path):
+    tmpdir, work = tmp_path / "tmp", tmp_path / "work"
+    tmpdir.mkdir()
+    work.mkdir()
+    # what others made there: never removed
+    foreign = tmpdir / "scorep-wrapgen-trace-someone"
+    foreign.mkdir()
+    (foreign / "data").write_text("not ours")
+    forged = tmpdir / "scorep-wrapgen-trace-forged"
+    forged.mkdir()
+    (forged / ".owner").write_text("written by hand\n")
+    others = scratch(tmpdir)
+    kills = 8
+    for _ in range(kills):
+        proc = start_waiting(build_dir, work, tmpdir)
+        proc.kill()
+        proc.communicate()
+        assert proc.returncode == -signal.SIGKILL
+    # each run removes what the killed ones before it left: the last one's stays until the next run
+    assert len(scratch(tmpdir)) <= len(others) + 1, scratch(tmpdir)
+    alive = start_waiting(build_dir, work, tmpdir)
+    try:
+        live = set(scratch(tmpdir)) - set(others)
+        run(build_dir, PROGRAM, "chdir", work, cwd=work, env={**TRACING, "TMPDIR": str(tmpdir)})
+        # the live run's directory is kept, and nothing else but the foreign ones
+        assert set(scratch(tmpdir)) == set(others) | live and len(live) == 1
+    finally:
+        alive.kill()
+        alive.communicate()
+    run(build_dir, PROGRAM, "chdir", work, cwd=work, env={**TRACING, "TMPDIR": str(tmpdir)})
+    assert scratch(tmpdir) == others
+    assert (foreign / "data").read_text() == "not ours"
+    assert (forged / ".owner").read_text() == "written by hand\n"
+    # every experiment (killed or not) is still there: the trace of the whole runs reads
+    experiments = [p.parent for p in work.glob("*/.scorep-wrapgen-experiment")]
+    assert len(experiments) == kills + 3
+    whole = [e for e in experiments if (e / "traces.otf2").exists()]
+    assert len(whole) == 2
+    for e in whole:
+        assert otf2_kinds(e / "traces.otf2").count("ENTER") == 7
