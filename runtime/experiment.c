@@ -22,6 +22,8 @@
  * as "in use", and one without that line as "not ours", left alone. Where
  * the file system cannot rename without replacing, mkdir claims the name,
  * and a young directory without a marker is looked at again for a while. */
+#include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -61,12 +63,14 @@ static void absolute(const char* name, char* out, size_t size)
         name += 2;
         while (*name == '/') name++;
     }
+    int n;
     if (name[0] == '/' || !start_directory[0])
-        snprintf(out, size, "%s", name[0] ? name : ".");
+        n = snprintf(out, size, "%s", name[0] ? name : ".");
     else if (!name[0] || strcmp(name, ".") == 0)
-        snprintf(out, size, "%s", start_directory);
+        n = snprintf(out, size, "%s", start_directory);
     else
-        snprintf(out, size, "%s%s%s", start_directory, strcmp(start_directory, "/") == 0 ? "" : "/", name);
+        n = snprintf(out, size, "%s%s%s", start_directory, strcmp(start_directory, "/") == 0 ? "" : "/", name);
+    if (n < 0 || (size_t)n >= size) snprintf(out, size, "%s", name);   /* too long: as given, relative */
 }
 
 void scorep_experiment_spawned(void) { spawned = 1; }
@@ -92,6 +96,20 @@ static unsigned long long unique_id(void)
     return ((unsigned long long)ts.tv_nsec / 1000 + (unsigned long long)getpid() * 1000003ull) % 100000000000ull;
 }
 
+/* The experiment of a measured ancestor this process joins (a child's run;
+ * scorep_experiment_find_parent): its root experiment, "" if none. */
+static char parent_root[PATH_MAX];
+
+#define CONFIGURED_LINE "configured SCOREP_EXPERIMENT_DIRECTORY="
+#define ROOT_LINE "child of the experiment "
+
+/* SCOREP_EXPERIMENT_DIRECTORY as this process got it, "" when not set */
+static const char* configured_raw(void)
+{
+    const char* v = getenv("SCOREP_EXPERIMENT_DIRECTORY");
+    return v ? v : "";
+}
+
 /* Marks a directory this process has just created with mkdir. */
 static void write_marker(const char* dir)
 {
@@ -110,13 +128,20 @@ static void write_marker(const char* dir)
     char host[256] = "?", stamp[32];
     gethostname(host, sizeof host - 1);
     timestamp(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ");
-    char text[1024];
+    /* the configured value and the root tell a measured child whether and
+     * where it joins this run (scorep_experiment_find_parent) */
+    char text[3 * PATH_MAX + 1024];
+    const char* configured = configured_raw();
     int n = snprintf(text, sizeof text,
                      MARKER_MAGIC "created %s by process %ld on %s\n"
                      "A run with SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY=true may rename this directory to "
                      "<name>-old-<date>_<time>_<id> (it never deletes it); directories without this file are never "
-                     "touched.\n",
-                     stamp, (long)getpid(), host);
+                     "touched.\n"
+                     "%s%s%s%s%s%s",
+                     stamp, (long)getpid(), host, strchr(configured, '\n') ? "" : CONFIGURED_LINE,
+                     strchr(configured, '\n') ? "" : configured, strchr(configured, '\n') ? "" : "\n",
+                     parent_root[0] ? ROOT_LINE : "", parent_root, parent_root[0] ? "\n" : "");
+    if (n < 0 || (size_t)n >= sizeof text) n = (int)strlen(text);
     if (write(fd, text, (size_t)n) != n)
         scorep_warning("cannot write '%s': %s", file, strerror(errno));
     if (own_marker_fd >= 0) close(own_marker_fd);
@@ -168,11 +193,13 @@ static int make_unique(const char* parent, const char* base, char* out, size_t s
     unsigned long long id = unique_id();
     if (!parent && !base && start_directory[0]) parent = strcmp(start_directory, "/") == 0 ? "" : start_directory;
     for (int attempt = 0; attempt < 1000; attempt++) {
+        int n;
         if (base)
-            snprintf(out, size, "%s_%s_%llu", base, stamp, id + (unsigned)attempt);
+            n = snprintf(out, size, "%s_%s_%llu", base, stamp, id + (unsigned)attempt);
         else
-            snprintf(out, size, "%s%sscorep-%s_%llu", parent ? parent : "", parent ? "/" : "", stamp,
-                     id + (unsigned)attempt);
+            n = snprintf(out, size, "%s%sscorep-%s_%llu", parent ? parent : "", parent ? "/" : "", stamp,
+                         id + (unsigned)attempt);
+        if (n < 0 || (size_t)n >= size) return ENAMETOOLONG;
         int err = make_directory(out);
         if (err == 0) return 0;
         if (err != EEXIST) return err;
@@ -381,9 +408,177 @@ static void strip_trailing_slashes(char* s)
     while (n > 1 && s[n - 1] == '/') s[--n] = '\0';
 }
 
+/* ---- children of a measured process ----
+ * A measured process that a measured process (or its descendants) started
+ * joins that run instead of starting one of its own: its experiment is
+ * <root>/children/<N>_<program>/, numbered in the order the children
+ * started, and <root>/children.txt names each with its pid, its parent's
+ * and its command line. Its messages go to scorep.log in its own
+ * experiment, never onto the program's stderr (a program relays its
+ * children's stderr: git prints it as "remote: ..."). It joins when an
+ * ancestor holds the lock on an experiment's marker (the ancestor is found
+ * through /proc/<pid>/fd, so nothing is added to the program's environment
+ * or written elsewhere) and both got the same SCOREP_EXPERIMENT_DIRECTORY
+ * (a child told to measure elsewhere is a run of its own). Not for MPI
+ * processes: their ranks make one experiment together. */
+
+static pid_t parent_of(pid_t pid)
+{
+    char file[64], text[1024];
+    snprintf(file, sizeof file, "/proc/%ld/stat", (long)pid);
+    int fd = open(file, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (n <= 0) return 0;
+    text[n] = '\0';
+    const char* after = strrchr(text, ')');   /* the command name may hold anything */
+    long ppid = 0;
+    if (!after || sscanf(after + 1, " %*c %ld", &ppid) != 1) return 0;
+    return (pid_t)ppid;
+}
+
+/* The experiment whose marker `pid` holds open, into `dir`; 0 if none. */
+static int held_experiment(pid_t pid, char* dir, size_t size)
+{
+    char fds[64];
+    snprintf(fds, sizeof fds, "/proc/%ld/fd", (long)pid);
+    DIR* d = opendir(fds);
+    if (!d) return 0;
+    int found = 0;
+    struct dirent* e;
+    while (!found && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.') continue;
+        char link[64 + sizeof e->d_name], target[PATH_MAX];
+        snprintf(link, sizeof link, "%s/%s", fds, e->d_name);
+        ssize_t n = readlink(link, target, sizeof target - 1);
+        if (n <= 0) continue;
+        target[n] = '\0';
+        size_t suffix = sizeof "/" MARKER - 1;
+        if ((size_t)n > suffix && target[0] == '/' && strcmp(target + n - suffix, "/" MARKER) == 0) {
+            target[n - suffix] = '\0';
+            snprintf(dir, size, "%s", target);
+            found = 1;
+        }
+    }
+    closedir(d);
+    return found;
+}
+
+/* A marker's line starting with `key`, the rest into out; 0 if none. */
+static int marker_line(const char* text, const char* key, char* out, size_t size)
+{
+    size_t k = strlen(key);
+    for (const char* line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        if (strncmp(line, key, k) != 0) continue;
+        const char* end = strchr(line + k, '\n');
+        size_t n = end ? (size_t)(end - line - k) : strlen(line + k);
+        if (n >= size) return 0;
+        memcpy(out, line + k, n);
+        out[n] = '\0';
+        return 1;
+    }
+    return 0;
+}
+
+int scorep_experiment_find_parent(void)
+{
+    parent_root[0] = '\0';
+    if (scorep_multiprocess_is_expected() || dlsym(RTLD_DEFAULT, "scorep_mpi_comm_create")) return 0;
+    char dir[PATH_MAX];
+    pid_t pid = getppid();
+    for (int depth = 0; depth < 64 && pid > 1; depth++, pid = parent_of(pid)) {
+        if (!held_experiment(pid, dir, sizeof dir)) continue;
+        char file[PATH_MAX + 64], text[4 * PATH_MAX];
+        snprintf(file, sizeof file, "%s/" MARKER, dir);
+        int fd = open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        struct stat st;
+        if (fd < 0) return 0;
+        ssize_t n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid()
+                        ? read(fd, text, sizeof text - 1)
+                        : -1;
+        close(fd);
+        if (n < (ssize_t)(sizeof MARKER_MAGIC - 1) || memcmp(text, MARKER_MAGIC, sizeof MARKER_MAGIC - 1) != 0)
+            return 0;
+        text[n] = '\0';
+        char configured[PATH_MAX];
+        /* the nearest measured ancestor decides: told the same, it joins; else a run of its own */
+        if (!marker_line(text, CONFIGURED_LINE, configured, sizeof configured)
+            || strcmp(configured, configured_raw()) != 0)
+            return 0;
+        if (!marker_line(text, ROOT_LINE, parent_root, sizeof parent_root))
+            snprintf(parent_root, sizeof parent_root, "%s", dir);
+        return 1;
+    }
+    return 0;
+}
+
+int scorep_experiment_is_child(void) { return parent_root[0] != '\0'; }
+
+/* <root>/children/<N>_<program>, created and marked, listed in
+ * <root>/children.txt; returns 0 on success */
+static int join_parent(char* path, size_t size)
+{
+    char children[PATH_MAX + 16], file[PATH_MAX + 32];
+    snprintf(children, sizeof children, "%s/children", parent_root);
+    struct stat st;
+    if (mkdir(children, 0777) != 0 && errno != EEXIST) return errno;
+    /* the root is the measurement's; what is there under that name must be its directory */
+    if (lstat(children, &st) != 0 || !S_ISDIR(st.st_mode)) return ENOTDIR;
+    /* the number: one byte appended per child, the offset after it (O_APPEND
+     * makes finding the end and writing one step) */
+    snprintf(file, sizeof file, "%s/.count", children);
+    int fd = open(file, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+    long number = -1;
+    if (fd >= 0) {
+        if (write(fd, "x", 1) == 1) number = (long)lseek(fd, 0, SEEK_CUR);
+        close(fd);
+    }
+    const char* program = scorep_process_executable_base_name();
+    int err = EEXIST;
+    for (int attempt = 0; attempt < 100 && err == EEXIST; attempt++) {
+        int n;
+        if (number > 0 && attempt == 0)
+            n = snprintf(path, size, "%s/%ld_%s", children, number, program);
+        else
+            n = snprintf(path, size, "%s/%ld_%s_%ld_%d", children, number > 0 ? number : 0L, program,
+                         (long)getpid(), attempt);
+        if (n < 0 || (size_t)n >= size) return ENAMETOOLONG;
+        err = make_directory(path);
+    }
+    if (err != 0) return err;
+    /* one write per line: lines of children ending together do not mix */
+    char line[4096];
+    const char* slash = strrchr(path, '/');
+    int n = snprintf(line, sizeof line, "children/%s\tpid %ld\tparent %ld\t%s", slash + 1, (long)getpid(),
+                     (long)getppid(), scorep_process_command_line());
+    if (n < 0 || (size_t)n >= sizeof line - 1) n = (int)sizeof line - 2;
+    for (int i = 0; i < n; i++)
+        if (line[i] == '\n') line[i] = ' ';
+    line[n++] = '\n';
+    snprintf(file, sizeof file, "%s/children.txt", parent_root);
+    fd = open(file, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0 || write(fd, line, (size_t)n) != n)
+        scorep_warning("cannot list this experiment in '%s': %s", file, strerror(errno));
+    if (fd >= 0) close(fd);
+    return 0;
+}
+
 static void choose_and_create(char* path, size_t size)
 {
     path[0] = '\0';
+    if (parent_root[0]) {
+        int err = join_parent(path, size);
+        if (err == 0) {
+            scorep_messages_log_in(path);
+            return;
+        }
+        scorep_messages_log_in(NULL);
+        scorep_warning("cannot join the experiment '%s' of the measured process that started this one: %s; "
+                       "measuring into an experiment of its own",
+                       parent_root, strerror(err));
+        parent_root[0] = '\0';
+    }
     char wanted[PATH_MAX] = "";
     if (scorep_cfg.experiment_directory && scorep_cfg.experiment_directory[0])
         absolute(scorep_cfg.experiment_directory, wanted, sizeof wanted);

@@ -264,6 +264,16 @@ void scorep_unified_definitions_free(scorep_unified_definitions* d);
 /* ---- experiment directory (experiment.c) ---- */
 /* at the start: the working directory every experiment name is taken against */
 void scorep_experiment_note_working_directory(void);
+/* At the start: is this process a child of a measured process whose run it
+ * joins (its experiment goes into the parent's, its messages to a log)? */
+int scorep_experiment_find_parent(void);
+int scorep_experiment_is_child(void);
+
+/* ---- messages (messages.c) ---- */
+/* kept until scorep_messages_log_in says where: <dir>/scorep.log, or
+ * (NULL) stderr again */
+void scorep_messages_to_log(void);
+void scorep_messages_log_in(const char* dir);
 /* collective when an MPI layer is registered; returns the path or NULL */
 const char* scorep_experiment_create(void);
 /* without communication (abnormal end before the ranks agreed on one) */

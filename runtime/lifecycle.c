@@ -157,6 +157,8 @@ void scorep_measurement_init(void)
     starting = 1;
     measured_pid = getpid();
     scorep_experiment_note_working_directory();
+    /* before the configuration's warnings: a child's go to its log */
+    if (scorep_experiment_find_parent()) scorep_messages_to_log();
     scorep_process_info_record();
     scorep_config_load();
     if (scorep_timer_active != SCOREP_TIMER_INJECTED) scorep_timer_init(scorep_cfg.timer);

@@ -8,8 +8,10 @@
  *   Exit           ends with _Exit(0)
  *   spawn N        runs N children "test_children child K" (K = 1..N): the
  *                  odd ones through system(), the even ones through popen()
- *                  whose output it copies, and one more through sh -c that
- *                  changes directory first; then ends normally
+ *                  whose output it copies, and one more (K = N+1) through
+ *                  sh -c that changes into .. first; then ends normally
+ *   elsewhere      runs "test_children child 2" with
+ *                  SCOREP_EXPERIMENT_DIRECTORY=other set by sh -c
  *   child K        records "work" K times, prints "child K", ends with _exit
  *                  when K is odd (as the sh that runs it would)
  *   wait           prints "ready" and sleeps (to be killed)
@@ -72,9 +74,14 @@ int main(int argc, char** argv)
             if (!p) return 4;
             char line[128];
             while (fgets(line, sizeof line, p)) fputs(line, stdout);
+            fflush(stdout);
             if (pclose(p) != 0) status = 3;
         }
-        snprintf(command, sizeof command, "cd / && '%s' child %d", argv[0], n + 1);
+        snprintf(command, sizeof command, "cd .. && '%s' child %d", argv[0], n + 1);
+        if (system(command) != 0) status = 3;
+    } else if (strcmp(mode, "elsewhere") == 0) {
+        char command[8192];
+        snprintf(command, sizeof command, "SCOREP_EXPERIMENT_DIRECTORY=other '%s' child 2", argv[0]);
         if (system(command) != 0) status = 3;
     } else if (strcmp(mode, "wait") == 0) {
         printf("ready\n");

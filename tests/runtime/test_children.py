@@ -134,3 +134,60 @@ def test_nothing_of_runs_killed_with_sigkill_stays_in_tmpdir_and_nothing_else_is
     assert len(whole) == 2
     for e in whole:
         assert otf2_kinds(e / "traces.otf2").count("ENTER") == 7
+
+
+def children_listed(root):
+    """children.txt of the root experiment: {directory: (pid, K)} from each line's command."""
+    listed = {}
+    for line in (root / "children.txt").read_text().splitlines():
+        name, pid, parent, command = line.split("\t")
+        assert pid.startswith("pid ") and parent.startswith("parent ")
+        assert command.split()[1:3][0] == "child", command
+        listed[name] = (int(pid[4:]), int(command.split()[2]))
+    return listed
+
+
+@pytest.mark.parametrize("configured", [None, "e", "absolute"])
+def test_the_children_a_measured_tool_runs_through_sh_join_its_run_whole_and_silent(build_dir, tmp_path,
+                                                                                     configured):
+    work = tmp_path / "work"
+    work.mkdir()
+    env = dict(TRACING)
+    if configured:
+        env["SCOREP_EXPERIMENT_DIRECTORY"] = str(tmp_path / "e") if configured == "absolute" else configured
+    n = 12
+    proc = run(build_dir, PROGRAM, "spawn", n, cwd=work, env=env)
+    # the program's own output, unchanged: nothing of the measurement on stderr
+    assert proc.stderr == ""
+    assert proc.stdout.splitlines()[1:] == [f"child {k}" for k in range(1, n + 2)]
+    # one experiment: the tool's; the children's are inside it
+    tops = sorted(p.parent for p in tmp_path.glob("**/.scorep-wrapgen-experiment")
+                  if "children" not in p.parent.parts)
+    assert tops == [experiment_from(proc)], tops
+    root = tops[0]
+    if configured:
+        assert root == (work / "e" if configured == "e" else tmp_path / "e")
+    listed = children_listed(root)
+    assert sorted(k for _, k in listed.values()) == list(range(1, n + 2))
+    made = sorted(p.name for p in (root / "children").iterdir() if not p.name.startswith("."))
+    assert sorted(name.split("/")[1] for name in listed) == made
+    # numbered in the order they started: the tool ran them one after the other
+    by_k = {k: name for name, (_, k) in listed.items()}
+    assert [int(by_k[k].split("/")[1].split("_")[0]) for k in range(1, n + 2)] == list(range(1, n + 2))
+    for name, (pid, k) in listed.items():
+        child = root / name
+        assert f"by process {pid} " in (child / ".scorep-wrapgen-experiment").read_text()
+        data = load_profile(child / "profile.json")
+        assert data["experiment"]["partial"] is False, name   # the odd ones ended with _exit
+        assert Profile(data).row(f"{PROGRAM}/work")["visits"] == k
+        assert not (child / "scorep.log").exists() or (child / "scorep.log").read_text() == ""
+        if k in (1, 2, n + 1):   # ended by _exit, normally, and after a cd (otf2-print takes its time)
+            assert otf2_kinds(child / "traces.otf2").count("ENTER") == k
+    assert Profile(load_profile(root / "profile.json")).row(f"{PROGRAM}/main/step")["visits"] == 5
+
+
+def test_a_child_told_to_measure_elsewhere_is_a_run_of_its_own(build_dir, tmp_path):
+    proc = run(build_dir, PROGRAM, "elsewhere", cwd=tmp_path, env={"SCOREP_EXPERIMENT_DIRECTORY": "e"})
+    assert proc.stderr == "" and proc.stdout.splitlines()[1:] == ["child 2"]
+    assert not (tmp_path / "e" / "children").exists()
+    assert Profile(load_profile(tmp_path / "other" / "profile.json")).row(f"{PROGRAM}/work")["visits"] == 2
