@@ -43,17 +43,26 @@
 static char* directory;
 static int spawned;
 
-/* The working directory when the measurement started. Every name the
- * measurement makes (the default name, a relative SCOREP_EXPERIMENT_DIRECTORY)
- * is taken relative to it, once, and kept absolute: a program that changes
- * directory (git, make -C, shells, daemons) writes its profile, trace and
- * everything else at its end into the experiment made at its start. "" when
- * it could not be read (then names stay relative). */
+/* The working directory when the process started: when this library was
+ * loaded (linked or preloaded: before main), else when the measurement
+ * started. Every name the measurement makes (the default name, a relative
+ * SCOREP_EXPERIMENT_DIRECTORY) is taken relative to it, once, and kept
+ * absolute: a program that changes directory (git, make -C, shells,
+ * daemons) writes its profile, trace and everything else at its end into the
+ * experiment made at its start, and a preloaded one whose first measured
+ * call comes after a chdir (sh -c 'cd repo && ...') where it was started.
+ * "" when it could not be read (then names stay relative). */
 static char start_directory[PATH_MAX];
 
 void scorep_experiment_note_working_directory(void)
 {
+    if (start_directory[0]) return;
     if (!getcwd(start_directory, sizeof start_directory)) start_directory[0] = '\0';
+}
+
+__attribute__((constructor)) static void note_working_directory_at_load(void)
+{
+    scorep_experiment_note_working_directory();
 }
 
 /* `name` made absolute against the working directory of the start */

@@ -75,16 +75,24 @@ static void write_all(int fd, const char* text, size_t n)
 
 void scorep_messages_to_log(void) { destination = KEPT; }
 
+static char log_file[4200];
+
+/* made at the first message: a child with nothing to say leaves no log */
+static int open_log(void)
+{
+    if (log_fd < 0) log_fd = open(log_file, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+    return log_fd >= 0 ? log_fd : STDERR_FILENO;
+}
+
 void scorep_messages_log_in(const char* dir)
 {
     if (destination != KEPT) return;
+    destination = TO_STDERR;
     if (dir) {
-        char file[4200];
-        snprintf(file, sizeof file, "%s/scorep.log", dir);
-        log_fd = open(file, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+        snprintf(log_file, sizeof log_file, "%s/scorep.log", dir);
+        destination = TO_LOG;
     }
-    destination = log_fd >= 0 ? TO_LOG : TO_STDERR;
-    write_all(log_fd >= 0 ? log_fd : STDERR_FILENO, kept, kept_bytes);
+    if (kept_bytes) write_all(destination == TO_LOG ? open_log() : STDERR_FILENO, kept, kept_bytes);
     kept_bytes = 0;
 }
 
@@ -101,7 +109,7 @@ static void emit(const char* line)
             kept_bytes += n;
         }
     } else {
-        write_all(destination == TO_LOG ? log_fd : STDERR_FILENO, line, n);
+        write_all(destination == TO_LOG ? open_log() : STDERR_FILENO, line, n);
     }
     scorep_thread_event_generation_off = generation_was_off;
 }

@@ -191,3 +191,82 @@ def test_a_child_told_to_measure_elsewhere_is_a_run_of_its_own(build_dir, tmp_pa
     assert proc.stderr == "" and proc.stdout.splitlines()[1:] == ["child 2"]
     assert not (tmp_path / "e" / "children").exists()
     assert Profile(load_profile(tmp_path / "other" / "profile.json")).row(f"{PROGRAM}/work")["visits"] == 2
+
+
+def test_what_a_measured_child_has_to_say_goes_to_its_log_not_onto_the_programs_stderr(build_dir, tmp_path):
+    proc = run(build_dir, PROGRAM, "spawn", 2, cwd=tmp_path,
+               env={"SCOREP_EXPERIMENT_DIRECTORY": "e", "SCOREP_TOTAL_MEMORY": "bogus"})
+    # the tool's own measurement warns, as before; its children's add nothing
+    assert proc.stderr.count("SCOREP_TOTAL_MEMORY") == 1 and proc.stderr.count("\n") == 1, proc.stderr
+    logs = sorted((tmp_path / "e" / "children").glob("*/scorep.log"))
+    assert len(logs) == 3
+    for log in logs:
+        text = log.read_text()
+        assert text.startswith("[Score-P] Warning: ") and "SCOREP_TOTAL_MEMORY" in text, text
+
+
+# Real programs nobody here wrote, measured unmodified (scorep-exec preloads the core and
+# the POSIX I/O adapter into them and into everything they start).
+
+def preloaded(installed_prefix, argv):
+    return [str(installed_prefix / "bin" / "scorep-exec"), "--io=posix", "--", *argv]
+
+
+def measured_env(**extra):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREP_")}
+    env.update(TRACING, **extra)
+    return env
+
+
+def whole_experiments(root):
+    """Every experiment under root (the root and its children): none partial, profile and trace readable."""
+    found = [p.parent for p in root.rglob(".scorep-wrapgen-experiment")]
+    for experiment in found:
+        data = load_profile(experiment / "profile.json")
+        assert data["experiment"]["partial"] is False, experiment
+        assert "PARTIAL" not in (experiment / "profile.txt").read_text()
+        assert not (experiment / "scorep.log").exists(), (experiment / "scorep.log").read_text()
+    return found
+
+
+def test_git_clone_measured_keeps_every_profile_and_says_nothing(installed_prefix, tmp_path):
+    if not shutil.which("git"):
+        pytest.skip("git not installed")
+    git = ["git", "-c", "user.email=t@example.org", "-c", "user.name=t", "-c", "init.defaultBranch=main"]
+    src = tmp_path / "src"
+    subprocess.run([*git, "init", "-q", str(src)], check=True)
+    (src / "a").write_text("a\n")
+    subprocess.run([*git, "-C", str(src), "add", "a"], check=True)
+    subprocess.run([*git, "-C", str(src), "commit", "-qm", "one"], check=True)
+    work = tmp_path / "work"
+    work.mkdir()
+    # --no-local: git runs git-upload-pack (through sh), which changes into the repository
+    proc = subprocess.run(preloaded(installed_prefix, ["git", "clone", "--no-local", str(src), "dst"]),
+                          cwd=work, env=measured_env(), capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0 and proc.stdout == "", proc.stderr
+    assert proc.stderr == "Cloning into 'dst'...\n"
+    assert (work / "dst" / "a").read_text() == "a\n"
+    tops = [p for p in work.iterdir() if p.name.startswith("scorep-")]
+    assert len(tops) == 1, list(work.iterdir())
+    experiments = whole_experiments(tops[0])
+    commands = (tops[0] / "children.txt").read_text()
+    assert "git-upload-pack" in commands
+    assert len(experiments) == 1 + len(commands.splitlines()) >= 3
+    for experiment in experiments:
+        assert otf2_kinds(experiment / "traces.otf2").count("PROGRAM_END") == 1
+
+
+def test_sh_that_changes_directory_and_runs_children_measured(installed_prefix, tmp_path):
+    """dash ends every run with _exit and changes directory before its first measured call."""
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "repo" / "file").write_text("hello\n")
+    script = 'echo start; cd repo && sh -c "cat file" && sh -c "cat file >/dev/null; echo x"; echo done'
+    plain = subprocess.run(["/bin/sh", "-c", script], cwd=tmp_path, capture_output=True, text=True)
+    proc = subprocess.run(preloaded(installed_prefix, ["/bin/sh", "-c", script]), cwd=tmp_path,
+                          env=measured_env(SCOREP_EXPERIMENT_DIRECTORY="e"), capture_output=True, text=True,
+                          timeout=120)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (plain.returncode, plain.stdout, plain.stderr)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["e", "repo"]
+    assert sorted(p.name for p in (tmp_path / "repo").iterdir()) == ["file"]
+    experiments = whole_experiments(tmp_path / "e")
+    assert len(experiments) == 1 + len((tmp_path / "e" / "children.txt").read_text().splitlines()) >= 3
