@@ -522,8 +522,6 @@ int scorep_experiment_find_parent(void)
     return 0;
 }
 
-int scorep_experiment_is_child(void) { return parent_root[0] != '\0'; }
-
 /* <root>/children/<N>_<program>, created and marked, listed in
  * <root>/children.txt; returns 0 on success */
 static int join_parent(char* path, size_t size)

@@ -267,7 +267,6 @@ void scorep_experiment_note_working_directory(void);
 /* At the start: is this process a child of a measured process whose run it
  * joins (its experiment goes into the parent's, its messages to a log)? */
 int scorep_experiment_find_parent(void);
-int scorep_experiment_is_child(void);
 
 /* ---- messages (messages.c) ---- */
 /* kept until scorep_messages_log_in says where: <dir>/scorep.log, or
