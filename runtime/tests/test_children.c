@@ -10,6 +10,8 @@
  *                  odd ones through system(), the even ones through popen()
  *                  whose output it copies, and one more (K = N+1) through
  *                  sh -c that changes into .. first; then ends normally
+ *   parallel N     starts N children "test_children child K" with popen()
+ *                  at once (make -j), then copies their output in order
  *   elsewhere      runs "test_children child 2" with
  *                  SCOREP_EXPERIMENT_DIRECTORY=other set by sh -c
  *   child K        records "work" K times, prints "child K", ends with _exit
@@ -79,6 +81,18 @@ int main(int argc, char** argv)
         }
         snprintf(command, sizeof command, "cd .. && '%s' child %d", argv[0], n + 1);
         if (system(command) != 0) status = 3;
+    } else if (strcmp(mode, "parallel") == 0) {
+        int n = atoi(arg);
+        FILE* pipes[64];
+        char command[8192], line[128];
+        for (int k = 1; k <= n && k <= 64; k++) {
+            snprintf(command, sizeof command, "'%s' child %d", argv[0], k);
+            if (!(pipes[k - 1] = popen(command, "r"))) return 4;
+        }
+        for (int k = 1; k <= n && k <= 64; k++) {
+            while (fgets(line, sizeof line, pipes[k - 1])) fputs(line, stdout);
+            if (pclose(pipes[k - 1]) != 0) status = 3;
+        }
     } else if (strcmp(mode, "elsewhere") == 0) {
         char command[8192];
         snprintf(command, sizeof command, "SCOREP_EXPERIMENT_DIRECTORY=other '%s' child 2", argv[0]);

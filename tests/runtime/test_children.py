@@ -186,6 +186,20 @@ def test_the_children_a_measured_tool_runs_through_sh_join_its_run_whole_and_sil
     assert Profile(load_profile(root / "profile.json")).row(f"{PROGRAM}/main/step")["visits"] == 5
 
 
+def test_children_started_at_once_each_get_a_number_and_whole_data(build_dir, tmp_path):
+    n = 16
+    proc = run(build_dir, PROGRAM, "parallel", n, cwd=tmp_path, env={"SCOREP_EXPERIMENT_DIRECTORY": "e"})
+    assert proc.stderr == ""
+    assert proc.stdout.splitlines()[1:] == [f"child {k}" for k in range(1, n + 1)]
+    listed = children_listed(tmp_path / "e")
+    assert sorted(int(name.split("/")[1].split("_")[0]) for name in listed) == list(range(1, n + 1))
+    assert sorted(k for _, k in listed.values()) == list(range(1, n + 1))
+    for name, (_, k) in listed.items():
+        data = load_profile(tmp_path / "e" / name / "profile.json")
+        assert data["experiment"]["partial"] is False
+        assert Profile(data).row(f"{PROGRAM}/work")["visits"] == k
+
+
 def test_a_child_told_to_measure_elsewhere_is_a_run_of_its_own(build_dir, tmp_path):
     proc = run(build_dir, PROGRAM, "elsewhere", cwd=tmp_path, env={"SCOREP_EXPERIMENT_DIRECTORY": "e"})
     assert proc.stderr == "" and proc.stdout.splitlines()[1:] == ["child 2"]
