@@ -645,6 +645,14 @@ const char* scorep_experiment_create(void)
     if (path[0]) {
         directory = strdup(path);
         scorep_verbose("experiment directory: %s", directory);
+        /* the other ranks hold the marker open too (without its lock, which
+         * is rank 0's): a measured program a rank starts finds the
+         * experiment through them and joins it (scorep_experiment_find_parent) */
+        if (mp->rank != 0 && own_marker_fd < 0) {
+            char file[PATH_MAX + 64];
+            snprintf(file, sizeof file, "%s/" MARKER, directory);
+            own_marker_fd = open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        }
     }
     return directory;
 }
