@@ -22,6 +22,8 @@
  * as "in use", and one without that line as "not ours", left alone. Where
  * the file system cannot rename without replacing, mkdir claims the name,
  * and a young directory without a marker is looked at again for a while. */
+#include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -40,6 +42,45 @@
 
 static char* directory;
 static int spawned;
+
+/* The working directory when the process started: when this library was
+ * loaded (linked or preloaded: before main), else when the measurement
+ * started. Every name the measurement makes (the default name, a relative
+ * SCOREP_EXPERIMENT_DIRECTORY) is taken relative to it, once, and kept
+ * absolute: a program that changes directory (git, make -C, shells,
+ * daemons) writes its profile, trace and everything else at its end into the
+ * experiment made at its start, and a preloaded one whose first measured
+ * call comes after a chdir (sh -c 'cd repo && ...') where it was started.
+ * "" when it could not be read (then names stay relative). */
+static char start_directory[PATH_MAX];
+
+void scorep_experiment_note_working_directory(void)
+{
+    if (start_directory[0]) return;
+    if (!getcwd(start_directory, sizeof start_directory)) start_directory[0] = '\0';
+}
+
+__attribute__((constructor)) static void note_working_directory_at_load(void)
+{
+    scorep_experiment_note_working_directory();
+}
+
+/* `name` made absolute against the working directory of the start */
+static void absolute(const char* name, char* out, size_t size)
+{
+    while (name[0] == '.' && name[1] == '/') {
+        name += 2;
+        while (*name == '/') name++;
+    }
+    int n;
+    if (name[0] == '/' || !start_directory[0])
+        n = snprintf(out, size, "%s", name[0] ? name : ".");
+    else if (!name[0] || strcmp(name, ".") == 0)
+        n = snprintf(out, size, "%s", start_directory);
+    else
+        n = snprintf(out, size, "%s%s%s", start_directory, strcmp(start_directory, "/") == 0 ? "" : "/", name);
+    if (n < 0 || (size_t)n >= size) snprintf(out, size, "%s", name);   /* too long: as given, relative */
+}
 
 void scorep_experiment_spawned(void) { spawned = 1; }
 
@@ -64,6 +105,20 @@ static unsigned long long unique_id(void)
     return ((unsigned long long)ts.tv_nsec / 1000 + (unsigned long long)getpid() * 1000003ull) % 100000000000ull;
 }
 
+/* The experiment of a measured ancestor this process joins (a child's run;
+ * scorep_experiment_find_parent): its root experiment, "" if none. */
+static char parent_root[PATH_MAX];
+
+#define CONFIGURED_LINE "configured SCOREP_EXPERIMENT_DIRECTORY="
+#define ROOT_LINE "child of the experiment "
+
+/* SCOREP_EXPERIMENT_DIRECTORY as this process got it, "" when not set */
+static const char* configured_raw(void)
+{
+    const char* v = getenv("SCOREP_EXPERIMENT_DIRECTORY");
+    return v ? v : "";
+}
+
 /* Marks a directory this process has just created with mkdir. */
 static void write_marker(const char* dir)
 {
@@ -82,13 +137,20 @@ static void write_marker(const char* dir)
     char host[256] = "?", stamp[32];
     gethostname(host, sizeof host - 1);
     timestamp(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ");
-    char text[1024];
+    /* the configured value and the root tell a measured child whether and
+     * where it joins this run (scorep_experiment_find_parent) */
+    char text[3 * PATH_MAX + 1024];
+    const char* configured = configured_raw();
     int n = snprintf(text, sizeof text,
                      MARKER_MAGIC "created %s by process %ld on %s\n"
                      "A run with SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY=true may rename this directory to "
                      "<name>-old-<date>_<time>_<id> (it never deletes it); directories without this file are never "
-                     "touched.\n",
-                     stamp, (long)getpid(), host);
+                     "touched.\n"
+                     "%s%s%s%s%s%s",
+                     stamp, (long)getpid(), host, strchr(configured, '\n') ? "" : CONFIGURED_LINE,
+                     strchr(configured, '\n') ? "" : configured, strchr(configured, '\n') ? "" : "\n",
+                     parent_root[0] ? ROOT_LINE : "", parent_root, parent_root[0] ? "\n" : "");
+    if (n < 0 || (size_t)n >= sizeof text) n = (int)strlen(text);
     if (write(fd, text, (size_t)n) != n)
         scorep_warning("cannot write '%s': %s", file, strerror(errno));
     if (own_marker_fd >= 0) close(own_marker_fd);
@@ -131,18 +193,22 @@ static int claim_marked(const char* wanted)
     return err == ENOTEMPTY ? EEXIST : err;
 }
 
-/* <base>_YYYYMMDD_HHMM_<id> or <parent/>scorep-YYYYMMDD_HHMM_<id>, created; returns 0 on success */
+/* <base>_YYYYMMDD_HHMM_<id> or <parent/>scorep-YYYYMMDD_HHMM_<id> (parent NULL:
+ * the working directory of the start), created; returns 0 on success */
 static int make_unique(const char* parent, const char* base, char* out, size_t size)
 {
     char stamp[32];
     timestamp(stamp, sizeof stamp, "%Y%m%d_%H%M");
     unsigned long long id = unique_id();
+    if (!parent && !base && start_directory[0]) parent = strcmp(start_directory, "/") == 0 ? "" : start_directory;
     for (int attempt = 0; attempt < 1000; attempt++) {
+        int n;
         if (base)
-            snprintf(out, size, "%s_%s_%llu", base, stamp, id + (unsigned)attempt);
+            n = snprintf(out, size, "%s_%s_%llu", base, stamp, id + (unsigned)attempt);
         else
-            snprintf(out, size, "%s%sscorep-%s_%llu", parent ? parent : "", parent ? "/" : "", stamp,
-                     id + (unsigned)attempt);
+            n = snprintf(out, size, "%s%sscorep-%s_%llu", parent ? parent : "", parent ? "/" : "", stamp,
+                         id + (unsigned)attempt);
+        if (n < 0 || (size_t)n >= size) return ENAMETOOLONG;
         int err = make_directory(out);
         if (err == 0) return 0;
         if (err != EEXIST) return err;
@@ -150,7 +216,7 @@ static int make_unique(const char* parent, const char* base, char* out, size_t s
     return EEXIST;
 }
 
-/* Is `path` the working directory, one of its parents, / or $HOME? */
+/* Is `path` the working directory (of the start, or now), one of its parents, / or $HOME? */
 static int is_protected(const char* path)
 {
     char real[PATH_MAX], cwd[PATH_MAX], home[PATH_MAX];
@@ -158,8 +224,11 @@ static int is_protected(const char* path)
     if (strcmp(real, "/") == 0) return 1;
     const char* h = getenv("HOME");
     if (h && h[0] && realpath(h, home) && strcmp(real, home) == 0) return 1;
-    if (!getcwd(cwd, sizeof cwd)) return 0;
     size_t n = strlen(real);
+    if (start_directory[0] && realpath(start_directory, cwd) && strncmp(cwd, real, n) == 0
+        && (cwd[n] == '\0' || cwd[n] == '/'))
+        return 1;
+    if (!getcwd(cwd, sizeof cwd)) return 0;
     return strncmp(cwd, real, n) == 0 && (cwd[n] == '\0' || cwd[n] == '/');
 }
 
@@ -273,6 +342,9 @@ static int keep_previous(const char* old, char* kept, size_t size)
     return EEXIST;
 }
 
+/* SCOREP_EXPERIMENT_DIRECTORY as the user wrote it (trailing slashes aside), for messages */
+static char configured_name[PATH_MAX];
+
 /* Where the configured `wanted` exists and cannot be used: a fresh name, and the warning. */
 static int fresh_instead(const char* wanted, const char* reason, int is_place_of_user, char* path, size_t size)
 {
@@ -282,7 +354,7 @@ static int fresh_instead(const char* wanted, const char* reason, int is_place_of
     if (err == 0)
         scorep_warning("SCOREP_EXPERIMENT_DIRECTORY '%s' %s; nothing in it was changed; the experiment is written "
                        "to '%s' instead",
-                       wanted, reason, path);
+                       configured_name, reason, path);
     return err;
 }
 
@@ -297,7 +369,7 @@ static int use_configured(const char* wanted, char* path, size_t size)
         }
         if (err != EEXIST) {
             scorep_warning("cannot create the experiment directory '%s' (SCOREP_EXPERIMENT_DIRECTORY): %s", wanted,
-                           strerror(err));
+                           strerror(err));   /* absolute: where it was tried */
             return err;
         }
         int lock_fd;
@@ -345,12 +417,182 @@ static void strip_trailing_slashes(char* s)
     while (n > 1 && s[n - 1] == '/') s[--n] = '\0';
 }
 
+/* ---- children of a measured process ----
+ * A measured process that a measured process (or its descendants) started
+ * joins that run instead of starting one of its own: its experiment is
+ * <root>/children/<N>_<program>/, numbered in the order the children
+ * started, and <root>/children.txt names each with its pid, its parent's
+ * and its command line. Its messages go to scorep.log in its own
+ * experiment, never onto the program's stderr (a program relays its
+ * children's stderr: git prints it as "remote: ..."). It joins when an
+ * ancestor holds the lock on an experiment's marker (the ancestor is found
+ * through /proc/<pid>/fd, so nothing is added to the program's environment
+ * or written elsewhere) and both got the same SCOREP_EXPERIMENT_DIRECTORY
+ * (a child told to measure elsewhere is a run of its own). Not for MPI
+ * processes: their ranks make one experiment together. */
+
+static pid_t parent_of(pid_t pid)
+{
+    char file[64], text[1024];
+    snprintf(file, sizeof file, "/proc/%ld/stat", (long)pid);
+    int fd = open(file, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (n <= 0) return 0;
+    text[n] = '\0';
+    const char* after = strrchr(text, ')');   /* the command name may hold anything */
+    long ppid = 0;
+    if (!after || sscanf(after + 1, " %*c %ld", &ppid) != 1) return 0;
+    return (pid_t)ppid;
+}
+
+/* The experiment whose marker `pid` holds open, into `dir`; 0 if none. */
+static int held_experiment(pid_t pid, char* dir, size_t size)
+{
+    char fds[64];
+    snprintf(fds, sizeof fds, "/proc/%ld/fd", (long)pid);
+    DIR* d = opendir(fds);
+    if (!d) return 0;
+    int found = 0;
+    struct dirent* e;
+    while (!found && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.') continue;
+        char link[64 + sizeof e->d_name], target[PATH_MAX];
+        snprintf(link, sizeof link, "%s/%s", fds, e->d_name);
+        ssize_t n = readlink(link, target, sizeof target - 1);
+        if (n <= 0) continue;
+        target[n] = '\0';
+        size_t suffix = sizeof "/" MARKER - 1;
+        if ((size_t)n > suffix && target[0] == '/' && strcmp(target + n - suffix, "/" MARKER) == 0) {
+            target[n - suffix] = '\0';
+            snprintf(dir, size, "%s", target);
+            found = 1;
+        }
+    }
+    closedir(d);
+    return found;
+}
+
+/* A marker's line starting with `key`, the rest into out; 0 if none. */
+static int marker_line(const char* text, const char* key, char* out, size_t size)
+{
+    size_t k = strlen(key);
+    for (const char* line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        if (strncmp(line, key, k) != 0) continue;
+        const char* end = strchr(line + k, '\n');
+        size_t n = end ? (size_t)(end - line - k) : strlen(line + k);
+        if (n >= size) return 0;
+        memcpy(out, line + k, n);
+        out[n] = '\0';
+        return 1;
+    }
+    return 0;
+}
+
+int scorep_experiment_find_parent(void)
+{
+    parent_root[0] = '\0';
+    if (scorep_multiprocess_is_expected() || dlsym(RTLD_DEFAULT, "scorep_mpi_comm_create")) return 0;
+    char dir[PATH_MAX];
+    pid_t pid = getppid();
+    for (int depth = 0; depth < 64 && pid > 1; depth++, pid = parent_of(pid)) {
+        if (!held_experiment(pid, dir, sizeof dir)) continue;
+        char file[PATH_MAX + 64], text[4 * PATH_MAX];
+        snprintf(file, sizeof file, "%s/" MARKER, dir);
+        int fd = open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        struct stat st;
+        if (fd < 0) return 0;
+        ssize_t n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid()
+                        ? read(fd, text, sizeof text - 1)
+                        : -1;
+        close(fd);
+        if (n < (ssize_t)(sizeof MARKER_MAGIC - 1) || memcmp(text, MARKER_MAGIC, sizeof MARKER_MAGIC - 1) != 0)
+            return 0;
+        text[n] = '\0';
+        char configured[PATH_MAX];
+        /* the nearest measured ancestor decides: told the same, it joins; else a run of its own */
+        if (!marker_line(text, CONFIGURED_LINE, configured, sizeof configured)
+            || strcmp(configured, configured_raw()) != 0)
+            return 0;
+        if (!marker_line(text, ROOT_LINE, parent_root, sizeof parent_root))
+            snprintf(parent_root, sizeof parent_root, "%s", dir);
+        return 1;
+    }
+    return 0;
+}
+
+/* <root>/children/<N>_<program>, created and marked, listed in
+ * <root>/children.txt; returns 0 on success */
+static int join_parent(char* path, size_t size)
+{
+    char children[PATH_MAX + 16], file[PATH_MAX + 32];
+    snprintf(children, sizeof children, "%s/children", parent_root);
+    struct stat st;
+    if (mkdir(children, 0777) != 0 && errno != EEXIST) return errno;
+    /* the root is the measurement's; what is there under that name must be its directory */
+    if (lstat(children, &st) != 0 || !S_ISDIR(st.st_mode)) return ENOTDIR;
+    /* the number: one byte appended per child, the offset after it (O_APPEND
+     * makes finding the end and writing one step) */
+    snprintf(file, sizeof file, "%s/.count", children);
+    int fd = open(file, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+    long number = -1;
+    if (fd >= 0) {
+        if (write(fd, "x", 1) == 1) number = (long)lseek(fd, 0, SEEK_CUR);
+        close(fd);
+    }
+    const char* program = scorep_process_executable_base_name();
+    int err = EEXIST;
+    for (int attempt = 0; attempt < 100 && err == EEXIST; attempt++) {
+        int n;
+        if (number > 0 && attempt == 0)
+            n = snprintf(path, size, "%s/%ld_%s", children, number, program);
+        else
+            n = snprintf(path, size, "%s/%ld_%s_%ld_%d", children, number > 0 ? number : 0L, program,
+                         (long)getpid(), attempt);
+        if (n < 0 || (size_t)n >= size) return ENAMETOOLONG;
+        err = make_directory(path);
+    }
+    if (err != 0) return err;
+    /* one write per line: lines of children ending together do not mix */
+    char line[4096];
+    const char* slash = strrchr(path, '/');
+    int n = snprintf(line, sizeof line, "children/%s\tpid %ld\tparent %ld\t%s", slash + 1, (long)getpid(),
+                     (long)getppid(), scorep_process_command_line());
+    if (n < 0 || (size_t)n >= sizeof line - 1) n = (int)sizeof line - 2;
+    for (int i = 0; i < n; i++)
+        if (line[i] == '\n') line[i] = ' ';
+    line[n++] = '\n';
+    snprintf(file, sizeof file, "%s/children.txt", parent_root);
+    fd = open(file, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0 || write(fd, line, (size_t)n) != n)
+        scorep_warning("cannot list this experiment in '%s': %s", file, strerror(errno));
+    if (fd >= 0) close(fd);
+    return 0;
+}
+
 static void choose_and_create(char* path, size_t size)
 {
     path[0] = '\0';
+    if (parent_root[0]) {
+        int err = join_parent(path, size);
+        if (err == 0) {
+            scorep_messages_log_in(path);
+            return;
+        }
+        scorep_messages_log_in(NULL);
+        scorep_warning("cannot join the experiment '%s' of the measured process that started this one: %s; "
+                       "measuring into an experiment of its own",
+                       parent_root, strerror(err));
+        parent_root[0] = '\0';
+    }
     char wanted[PATH_MAX] = "";
-    if (scorep_cfg.experiment_directory) snprintf(wanted, sizeof wanted, "%s", scorep_cfg.experiment_directory);
+    if (scorep_cfg.experiment_directory && scorep_cfg.experiment_directory[0])
+        absolute(scorep_cfg.experiment_directory, wanted, sizeof wanted);
     strip_trailing_slashes(wanted);
+    snprintf(configured_name, sizeof configured_name, "%s",
+             scorep_cfg.experiment_directory ? scorep_cfg.experiment_directory : "");
+    strip_trailing_slashes(configured_name);
     int err = 0;
     if (wanted[0]) {
         err = use_configured(wanted, path, size);
@@ -366,7 +608,7 @@ static void choose_and_create(char* path, size_t size)
     const char* tmp = getenv("TMPDIR");
     if (!tmp || !tmp[0]) tmp = "/tmp";
     char cwd[PATH_MAX];
-    if (!getcwd(cwd, sizeof cwd)) strcpy(cwd, ".");
+    absolute(".", cwd, sizeof cwd);
     scorep_warning("cannot create an experiment directory in '%s': %s; trying '%s'", cwd, strerror(err), tmp);
     if (make_unique(tmp, NULL, path, size) == 0) {
         scorep_warning("writing the experiment to '%s'", path);
@@ -403,6 +645,14 @@ const char* scorep_experiment_create(void)
     if (path[0]) {
         directory = strdup(path);
         scorep_verbose("experiment directory: %s", directory);
+        /* the other ranks hold the marker open too (without its lock, which
+         * is rank 0's): a measured program a rank starts finds the
+         * experiment through them and joins it (scorep_experiment_find_parent) */
+        if (mp->rank != 0 && own_marker_fd < 0) {
+            char file[PATH_MAX + 64];
+            snprintf(file, sizeof file, "%s/" MARKER, directory);
+            own_marker_fd = open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        }
     }
     return directory;
 }

@@ -222,6 +222,8 @@ void scorep_signals_install(void (*write)(int sig));
 void scorep_signals_restore(void);
 void scorep_signals_step_aside(void);
 void scorep_signals_step_back(int measurement_running);
+/* a program's handler of a handled signal is running on this thread */
+int scorep_signals_program_handler_running(void);
 
 /* ---- life cycle (lifecycle.c): called from above the core only ---- */
 /* The MPI layer after PMPI_Init: switch to the MPI ops (starts the
@@ -260,6 +262,17 @@ scorep_unified_definitions* scorep_local_definitions(void);
 void scorep_unified_definitions_free(scorep_unified_definitions* d);
 
 /* ---- experiment directory (experiment.c) ---- */
+/* at the start: the working directory every experiment name is taken against */
+void scorep_experiment_note_working_directory(void);
+/* At the start: is this process a child of a measured process whose run it
+ * joins (its experiment goes into the parent's, its messages to a log)? */
+int scorep_experiment_find_parent(void);
+
+/* ---- messages (messages.c) ---- */
+/* kept until scorep_messages_log_in says where: <dir>/scorep.log, or
+ * (NULL) stderr again */
+void scorep_messages_to_log(void);
+void scorep_messages_log_in(const char* dir);
 /* collective when an MPI layer is registered; returns the path or NULL */
 const char* scorep_experiment_create(void);
 /* without communication (abnormal end before the ranks agreed on one) */

@@ -3,8 +3,8 @@
  * measurement's life cycle", draws it).
  *
  *   NOT_STARTED --first definition / MPI registration--> RUNNING
- *   RUNNING --MPI_Finalize hook, exit--------------------> ENDING --> ENDED
- *   RUNNING --MPI_Abort, fatal signal, _exit, _Exit-----> ABORTING --> ENDED
+ *   RUNNING --MPI_Finalize hook, exit, _exit, _Exit------> ENDING --> ENDED
+ *   RUNNING --MPI_Abort, fatal signal, _exit in a handler-> ABORTING --> ENDED
  *   any state, in the child of fork() -------------------> FORKED_CHILD (for good)
  *
  * Lower files (definitions, events, locations, substrates, unification, the
@@ -156,6 +156,9 @@ void scorep_measurement_init(void)
     }
     starting = 1;
     measured_pid = getpid();
+    scorep_experiment_note_working_directory();
+    /* before the configuration's warnings: a child's go to its log */
+    if (scorep_experiment_find_parent()) scorep_messages_to_log();
     scorep_process_info_record();
     scorep_config_load();
     if (scorep_timer_active != SCOREP_TIMER_INJECTED) scorep_timer_init(scorep_cfg.timer);
@@ -343,18 +346,26 @@ static void finalize(int emergency)
 /* ---- the process ends without exit handlers: _exit, _Exit ----
  * Open MPI's fatal error handler (MPI_ERRORS_ARE_FATAL, the default) ends a
  * rank with _exit from its run-time; a program's signal handler often ends
- * with _exit; some programs end so to skip their destructors. No exit
- * handler runs, so without this the process would leave nothing. The core
- * is linked (or preloaded) ahead of the C library, so the program's and
- * every library's _exit and _Exit come here first: the data recorded so far
- * is written (a rank's by the MPI layer), then the C library's _exit ends
- * the process as asked. A forked child's _exit writes nothing. */
+ * with _exit; /bin/sh (dash) ends every run with _exit; some programs end so
+ * to skip their destructors. No exit handler runs, so without this the
+ * process would leave nothing. The core is linked (or preloaded) ahead of
+ * the C library, so the program's and every library's _exit and _Exit come
+ * here first: the data recorded so far is written (a rank's by the MPI
+ * layer), then the C library's _exit ends the process as asked. A forked
+ * child's _exit writes nothing.
+ * A process that ends so of its own accord ends normally: its data is whole.
+ * Abnormal (written as partial) are an _exit from inside a handler of a
+ * signal (the signal ended it) and a rank of several that leaves without
+ * MPI_Finalize (it cannot unify, as at exit). */
 static void process_ends(void)
 {
     if (!is_measured_process() || state != RUNNING) return;
     if (scorep_multiprocess_process_ends()) return;
-    scorep_verbose("the process ends without exit handlers (_exit): writing the data recorded so far");
-    finalize(1);
+    int abnormal = scorep_signals_program_handler_running()
+                   || (scorep_multiprocess_is_registered() && scorep_process_size > 1);
+    scorep_verbose("the process ends without exit handlers (_exit%s): writing the data recorded so far",
+                   abnormal ? " in a signal handler" : "");
+    finalize(abnormal);
 }
 
 void scorep_process_ends_without_exit_handlers(const char* name, int status)

@@ -1,4 +1,5 @@
-/* Diagnostics on stderr, prefixed so users can tell them from program output.
+/* Diagnostics on stderr (a measured child's: in its experiment's scorep.log),
+ * prefixed so users can tell them from program output.
  *
  * One format for every message of the measurement (core and adapters), the
  * prefix Score-P's users know, with the rank where the process is one of
@@ -14,6 +15,7 @@
  * environment, the filter file): rank 0 prints it once with the number of
  * ranks, the others keep quiet. Each message is one write() so that lines of
  * different ranks do not interleave. */
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +52,50 @@ static int rank_and_size(int* rank, int* size)
     return 0;
 }
 
+/* Where messages go: stderr, or for a process that joined the run of the
+ * measured process that started it (experiment.c) the file scorep.log in its
+ * experiment, so that the program's stderr stays the program's. Until that
+ * experiment exists they are kept here (a few lines at most: configuration
+ * warnings). */
+enum { TO_STDERR, KEPT, TO_LOG };
+static int destination = TO_STDERR;
+static int log_fd = -1;
+static char kept[8192];
+static size_t kept_bytes;
+
+static void write_all(int fd, const char* text, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, text, n);
+        if (w <= 0) break;
+        text += w;
+        n -= (size_t)w;
+    }
+}
+
+void scorep_messages_to_log(void) { destination = KEPT; }
+
+static char log_file[4200];
+
+/* made at the first message: a child with nothing to say leaves no log */
+static int open_log(void)
+{
+    if (log_fd < 0) log_fd = open(log_file, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+    return log_fd >= 0 ? log_fd : STDERR_FILENO;
+}
+
+void scorep_messages_log_in(const char* dir)
+{
+    if (destination != KEPT) return;
+    destination = TO_STDERR;
+    if (dir) {
+        snprintf(log_file, sizeof log_file, "%s/scorep.log", dir);
+        destination = TO_LOG;
+    }
+    if (kept_bytes) write_all(destination == TO_LOG ? open_log() : STDERR_FILENO, kept, kept_bytes);
+    kept_bytes = 0;
+}
+
 static void emit(const char* line)
 {
     /* the measurement's own output: a preloaded --io=posix write wrapper
@@ -57,11 +103,13 @@ static void emit(const char* line)
     int generation_was_off = scorep_thread_event_generation_off;
     scorep_event_generation_off();
     size_t n = strlen(line);
-    while (n > 0) {
-        ssize_t w = write(STDERR_FILENO, line, n);
-        if (w <= 0) break;
-        line += w;
-        n -= (size_t)w;
+    if (destination == KEPT) {
+        if (kept_bytes + n <= sizeof kept) {
+            memcpy(kept + kept_bytes, line, n);
+            kept_bytes += n;
+        }
+    } else {
+        write_all(destination == TO_LOG ? open_log() : STDERR_FILENO, line, n);
     }
     scorep_thread_event_generation_off = generation_was_off;
 }

@@ -136,6 +136,13 @@ static void chain(int i, int sig, siginfo_t* info)
     if (!info || syscall(SYS_rt_tgsigqueueinfo, getpid(), (pid_t)syscall(SYS_gettid), sig, info) != 0) raise(sig);
 }
 
+/* A program's handler for a handled signal runs on this thread: a process
+ * it ends with _exit ends because of the signal (an abnormal end), unlike
+ * one that ends with _exit of its own accord (/bin/sh always does). A
+ * handler left with siglongjmp leaves this set: its thread's _exit then
+ * counts as abnormal, which only marks whole data as partial. */
+static _Thread_local int program_handler_depth;
+
 static void run_program_handler(int i, int sig, siginfo_t* info, void* context)
 {
     struct sigaction handler = view[i]; /* the handler may change the view */
@@ -145,11 +152,15 @@ static void run_program_handler(int i, int sig, siginfo_t* info, void* context)
         program_first[i] = 0;
         install_ours((size_t)i);
     }
+    program_handler_depth++;
     if (handler.sa_flags & SA_SIGINFO)
         handler.sa_sigaction(sig, info, context);
     else
         handler.sa_handler(sig);
+    program_handler_depth--;
 }
+
+int scorep_signals_program_handler_running(void) { return program_handler_depth > 0; }
 
 /* A signal that arrived while its thread was inside the measurement
  * (substrate.h), delivered as the thread leaves. */

@@ -66,6 +66,10 @@ typedef struct trace_state {
     _Atomic(trace_location*) locations;
 } trace_state;
 
+/* trace_substrate.c: the private directory's lock file removed and released
+ * (before the directory itself is removed) */
+void trace_private_directory_released(void);
+
 /* hidden: the event callbacks reach it without a GOT load */
 extern trace_state trace __attribute__((visibility("hidden")));
 

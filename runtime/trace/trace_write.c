@@ -215,6 +215,7 @@ static void remove_private_directory(void)
     if (trace.private_dir[0] == '\0')
         return;
     unlink(trace.archive_path);
+    trace_private_directory_released();
     rmdir(trace.private_dir);
     trace.private_dir[0] = '\0';
 }

@@ -21,10 +21,18 @@ def experiment_from(proc):
     return match.group(1)
 
 
+def is_default_in(used, directory):
+    """used is the absolute path of a default-named experiment in directory
+    (names are taken against the working directory of the start, once)."""
+    path = pathlib.Path(used)
+    return (path.is_absolute() and path.parent == pathlib.Path(directory)
+            and re.fullmatch(r"scorep-\d{8}_\d{4}_\d+", path.name) is not None)
+
+
 def test_default_directory_name_follows_score_p_pattern(build_dir, tmp_path):
     proc = run(build_dir, "test_experiment", "normal", cwd=tmp_path)
     name = experiment_from(proc)
-    assert re.fullmatch(r"scorep-\d{8}_\d{4}_\d+", name), name
+    assert is_default_in(name, tmp_path), name
     assert sorted(p.name for p in (tmp_path / name).iterdir()) == [
         ".scorep-wrapgen-experiment", "profile.cubex", "profile.folded", "profile.json", "profile.txt", "scorep.cfg"]
 
@@ -96,13 +104,13 @@ def test_overwrite_never_touches_the_working_directory_or_its_parents(build_dir,
                env={"SCOREP_EXPERIMENT_DIRECTORY": wanted, **OVERWRITE})
     used = experiment_from(proc)
     # the data goes to a fresh default-named directory in the working directory
-    assert re.fullmatch(r"scorep-\d{8}_\d{4}_\d+", used), used
+    assert is_default_in(used, cwd), used
     assert (cwd / used / "profile.json").exists()
     after = snapshot(tmp_path)
     assert {k: v for k, v in after.items() if used not in k} == before
     line = only_warning_about(proc, wanted.rstrip("/") or wanted, used)
     assert "working directory, one of its parents" in line
-    assert "overwrite" not in line.lower().replace("scorep_overwrite_experiment_directory", "")
+    assert "overwrite" not in line.replace(used, "").lower().replace("scorep_overwrite_experiment_directory", "")
 
 
 @pytest.mark.parametrize("overwrite", [True, False])
@@ -187,7 +195,7 @@ def test_home_is_never_replaced_even_with_a_marker_in_it(build_dir, tmp_path):
                env={"HOME": str(home), "SCOREP_EXPERIMENT_DIRECTORY": str(home), **OVERWRITE})
     assert snapshot(home) == before and sorted(p.name for p in tmp_path.iterdir()) == ["home", "work"]
     used = experiment_from(proc)
-    assert re.fullmatch(r"scorep-\d{8}_\d{4}_\d+", used) and (work / used / "profile.json").exists()
+    assert is_default_in(used, work) and (work / used / "profile.json").exists()
     assert "/ or $HOME" in only_warning_about(proc, home, used)
 
 
@@ -352,7 +360,7 @@ def test_unwritable_directory_falls_back_to_a_fresh_one_with_an_error_message(bu
                env={"SCOREP_EXPERIMENT_DIRECTORY": str(wanted)})
     assert "cannot create the experiment directory" in proc.stderr and str(wanted) in proc.stderr
     used = experiment_from(proc)
-    assert re.fullmatch(r"scorep-\d{8}_\d{4}_\d+", used)
+    assert is_default_in(used, tmp_path), used
     assert (tmp_path / used / "profile.json").exists()
 
 
