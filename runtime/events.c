@@ -1234,11 +1234,14 @@ void scorep_io_seek(scorep_io_handle handle, int64_t offset_request, int whence,
 
 /* The thread adapter's events (adapter.h): stamped with the clock when a
  * trace records them; the profile has no callback for them. A BEGIN is the
- * new thread's first event: it makes the thread's location. */
+ * new thread's first event: it makes the thread's location; an END its
+ * last: the location is handed back (location.c). */
 void scorep_thread_event(scorep_thread_event_kind kind, uint64_t sequence)
 {
     EVENT_BEGIN();
     DISPATCH(thread_event, kind, sequence);
+    if (kind == SCOREP_THREAD_END)
+        scorep_location_thread_ends(loc);
 }
 
 void scorep_parameter_int(scorep_parameter parameter, int64_t value)
