@@ -58,11 +58,10 @@ int main(int argc, char** argv)
     if (rank == 0) {
         FILE* f = fopen(argv[1], "rb");
         long good = 0, n = 0;
-        int c;
-        while (f && (c = fgetc(f)) != EOF) {
-            good += c == 'a' + (int)(n / BLOCK % size);
-            n++;
-        }
+        size_t got;
+        while (f && (got = fread(in, 1, BLOCK, f)) > 0)
+            for (size_t i = 0; i < got; i++, n++)
+                good += in[i] == 'a' + (int)(n / BLOCK % size);
         if (f) fclose(f);
         printf("%d ranks wrote %ld bytes: %s\n", size, n,
                all && n == 2L * size * BLOCK && good == n ? "ok" : "WRONG");
