@@ -343,12 +343,16 @@ void scorep_events_finish_open_regions(uint64_t t)
         event_state* es = loc->event_private;
         if (!es) continue;
         uint64_t tl = t > loc->last_ticks ? t : loc->last_ticks;
+        /* each leave an event of the location, as the trace records it
+         * (the program region's is its ProgramEnd) */
         if (profile_only) {
+            es->event_count += es->depth;
             finish_open_nodes(loc, tl);
             continue;
         }
         while (es->depth > 0) {
             es->depth--;
+            es->event_count++;
             scorep_region region = es->depth < STACK_MAX ? es->stack[es->depth] : SCOREP_INVALID_ID;
             for (int i = 0; i < leave_count; i++) leave_fns[i](loc, tl, region);
         }
@@ -365,12 +369,17 @@ void scorep_events_finish_open_regions(uint64_t t)
  *                         receive is posted, a collective begins): stamped
  *                         with the location's last event, normally the enter
  *                         of that call, a few instructions earlier */
-#define EVENT_BEGIN_STAMPED(read_clock)                             \
+#define EVENT_BEGIN_UNCOUNTED(read_clock)                           \
     INSIDE_MEASUREMENT;                                             \
     scorep_location* loc = current();                               \
     if (UNLIKELY(!loc)) return;                                     \
     uint64_t t = (read_clock) ? scorep_timer_read() : loc->last_ticks; \
-    loc->last_ticks = t;                                            \
+    loc->last_ticks = t
+/* A location's event count is the number of records the trace has (or
+ * would have) on it: what only the profile takes (a transfer's bytes, an
+ * RMA call's target parameter) is not counted. */
+#define EVENT_BEGIN_STAMPED(read_clock)                             \
+    EVENT_BEGIN_UNCOUNTED(read_clock);                              \
     ((event_state*)loc->event_private)->event_count++
 #define EVENT_BEGIN() EVENT_BEGIN_STAMPED(events_need_time)
 /* an event at the end of an MPI call's work (scorep_mpi_recv, a request
@@ -768,7 +777,11 @@ static void receive_envelope(const request_entry* e, int* source, int* tag, uint
 static void request_complete(scorep_request request, const scorep_status_fields* fields, const void* status,
                              scorep_language language)
 {
-    EVENT_BEGIN_AT_END();
+    /* counted below by the records it makes: none for a request the table
+     * does not know (a file request's, one to MPI_PROC_NULL) */
+    EVENT_BEGIN_UNCOUNTED(events_need_time);
+    event_state* es = loc->event_private;
+    es->exit_at_last = (uint32_t)events_need_time;
     request_lock_take();
     request_entry** link = request_link(request);
     request_entry* e = *link;
@@ -797,11 +810,14 @@ static void request_complete(scorep_request request, const scorep_status_fields*
     /* a status the library is known to leave unset tells nothing, not even
      * a cancellation (wrappers lend statuses they do not clear) */
     if (fields->cancelled && !copy.status_wrong) {
+        es->event_count += 1 + (copy.send_id != 0);
         if (copy.send_id) DISPATCH(mpi_request_cancelled, copy.send_id)
         DISPATCH(mpi_request_cancelled, copy.id)
     } else if (copy.is_send) {
+        es->event_count++;
         DISPATCH_FLAT(mpi_isend_complete, copy.id)
     } else {
+        es->event_count += 1 + (copy.send_id != 0);
         if (copy.send_id) DISPATCH_FLAT(mpi_isend_complete, copy.send_id)
         receive_envelope(&copy, &source, &tag, &bytes);
         DISPATCH_FLAT(mpi_irecv, copy.comm, source, tag, bytes, copy.id)
@@ -836,12 +852,15 @@ void scorep_mpi_request_complete_status(scorep_request request, const void* stat
 
 void scorep_mpi_request_test(scorep_request request)
 {
-    EVENT_BEGIN();
+    EVENT_BEGIN_UNCOUNTED(events_need_time);
     request_lock_take();
     request_entry* e = request_find(request);
     uint64_t id = e && e->active && !e->is_coll ? e->id : 0;
     request_lock_give();
-    if (id) DISPATCH(mpi_request_test, id);
+    if (id) {
+        ((event_state*)loc->event_private)->event_count++;
+        DISPATCH(mpi_request_test, id);
+    }
 }
 
 void scorep_mpi_request_cancel(scorep_request request)
@@ -870,21 +889,37 @@ void scorep_mpi_collective_end(scorep_collective_kind kind, scorep_comm comm, in
                                uint64_t bytes_received)
 {
     EVENT_BEGIN_AT_END();
+    /* a kind without an OTF2 collective op has no record in the trace */
+    if (UNLIKELY((unsigned)kind >= (unsigned)SCOREP_COLL_OTF2_END_))
+        ((event_state*)loc->event_private)->event_count--;
     DISPATCH_FLAT(mpi_collective_end, kind, comm, root, bytes_sent, bytes_received);
 }
 
 /* ---- communicators' life cycle ---- */
 
+/* The trace records a communicator's creation or destruction as a
+ * CommCreate / CommDestroy and, with SCOREP_TRACING_HANDLE_COLLECTIVES, the
+ * call as a collective (begin and end): the location's events are those. */
+static inline void count_handle_collective(scorep_location* loc)
+{
+    if (scorep_cfg.tracing_handle_collectives)
+        ((event_state*)loc->event_private)->event_count++;
+}
+
 void scorep_mpi_handle_begin(void)
 {
-    EVENT_BEGIN_AT_START();
+    EVENT_BEGIN_UNCOUNTED(0);
+    count_handle_collective(loc);
     DISPATCH(comm_event, SCOREP_COMM_EVENT_HANDLE_BEGIN, SCOREP_INVALID_ID);
 }
 
 /* right before the call's exit, which takes this event's time */
 void scorep_mpi_handle_end(scorep_collective_kind kind, scorep_comm over, scorep_comm comm)
 {
-    EVENT_BEGIN_AT_END();
+    EVENT_BEGIN_UNCOUNTED(events_need_time);
+    event_state* es = loc->event_private;
+    es->exit_at_last = (uint32_t)events_need_time;
+    count_handle_collective(loc);
     int destroy = kind == SCOREP_COLL_DESTROY_HANDLE;
     /* a failed call created nothing to be collective over: this process
      * alone, so that its begin has an end */
@@ -893,20 +928,29 @@ void scorep_mpi_handle_end(scorep_collective_kind kind, scorep_comm over, scorep
     /* a communicator whose creation the process did not record (an
      * MPI_Comm_idup's, or one made by a call of a group not measured) is
      * destroyed without a record: a CommDestroy always has its CommCreate */
-    if (comm != SCOREP_INVALID_ID && (scorep_comm_create_recorded(comm, !destroy) || !destroy))
+    if (comm != SCOREP_INVALID_ID && (scorep_comm_create_recorded(comm, !destroy) || !destroy)) {
+        es->event_count++;
         DISPATCH(comm_event, destroy ? SCOREP_COMM_EVENT_DESTROY : SCOREP_COMM_EVENT_CREATE, comm);
+    }
     DISPATCH(comm_event, destroy ? SCOREP_COMM_EVENT_HANDLE_END_DESTROY : SCOREP_COMM_EVENT_HANDLE_END_CREATE, over);
 }
 
 void scorep_mpi_handle_end_predefined(scorep_collective_kind kind)
 {
-    EVENT_BEGIN_AT_END();
+    EVENT_BEGIN_UNCOUNTED(events_need_time);
+    event_state* es = loc->event_private;
+    es->exit_at_last = (uint32_t)events_need_time;
+    count_handle_collective(loc);
     int destroy = kind == SCOREP_COLL_DESTROY_HANDLE;
     scorep_comm_event what = destroy ? SCOREP_COMM_EVENT_DESTROY : SCOREP_COMM_EVENT_CREATE;
-    if (scorep_comm_create_recorded(SCOREP_COMM_WORLD, !destroy) || !destroy)
+    if (scorep_comm_create_recorded(SCOREP_COMM_WORLD, !destroy) || !destroy) {
+        es->event_count++;
         DISPATCH(comm_event, what, SCOREP_COMM_WORLD);
-    if (scorep_comm_create_recorded(SCOREP_COMM_SELF, !destroy) || !destroy)
+    }
+    if (scorep_comm_create_recorded(SCOREP_COMM_SELF, !destroy) || !destroy) {
+        es->event_count++;
         DISPATCH(comm_event, what, SCOREP_COMM_SELF);
+    }
     DISPATCH(comm_event, kind == SCOREP_COLL_DESTROY_HANDLE ? SCOREP_COMM_EVENT_HANDLE_END_DESTROY
                                                             : SCOREP_COMM_EVENT_HANDLE_END_CREATE,
              SCOREP_COMM_WORLD);
@@ -960,7 +1004,6 @@ void scorep_rma_op_complete(scorep_window window, uint64_t matching_id, int bloc
  * RmaPut/RmaGet/RmaAtomic has the target rank). One call into the core. */
 #define TARGET_PARAMETER(parameter, value)                                  \
     if ((parameter) != SCOREP_INVALID_ID && flat_target_parameter.count) {  \
-        ((event_state*)loc->event_private)->event_count++;                  \
         DISPATCH_FLAT(target_parameter, parameter, value);                  \
     }
 
@@ -1022,11 +1065,12 @@ void scorep_rma_sync(scorep_window window, int target) { EVENT_BEGIN(); DISPATCH
 /* ---- I/O, parameters, metrics ---- */
 
 /* The bytes a transfer moved, counted in the profile; the trace has no
- * record of them (its IoOperationComplete carries them): stamped with the
- * last event's time, no clock read (issue 23, "Cost"). */
+ * record of them (its IoOperationComplete carries them), so they are no
+ * event of the location's count: stamped with the last event's time, no
+ * clock read. */
 void scorep_io_bytes(uint64_t bytes_read, uint64_t bytes_written)
 {
-    EVENT_BEGIN_AT_START();
+    EVENT_BEGIN_UNCOUNTED(0);
     DISPATCH_FLAT(io_bytes, bytes_read, bytes_written);
 }
 
@@ -1156,15 +1200,14 @@ static __attribute__((noinline)) void transfer_exit_general(scorep_region region
         event_state* es = loc->event_private;
         es->event_count++;
         es->exit_at_last = 1;
-        if (bytes_done) {
+        if (bytes_done)
             DISPATCH_FLAT(io_bytes, bytes_read, bytes_done - bytes_read);
-            es->event_count++;
-        }
         if (profile_active) scorep_io_files_complete(t, handle, bytes_done);
         DISPATCH_FLAT(io_operation_complete, handle, bytes_done, matching_id);
         exit_general_body(loc, region);
     } else if (bytes_done) {
-        EVENT_BEGIN_AT_END();
+        EVENT_BEGIN_UNCOUNTED(events_need_time);
+        ((event_state*)loc->event_private)->exit_at_last = (uint32_t)events_need_time;
         DISPATCH_FLAT(io_bytes, bytes_read, bytes_done - bytes_read);
         exit_general_body(loc, region);
     } else {
@@ -1176,8 +1219,8 @@ static __attribute__((noinline)) void transfer_exit_general(scorep_region region
  * region the innermost open one): transfer_exit_general's work with one
  * clock read, the node updated in one go, and the per-file totals last in
  * one tail call (docs/PERFORMANCE.md, "System adapters"). The events it
- * counts: the IoOperationBegin the wrapper left out and the complete (on a
- * handle), the bytes (when some were moved), the exit. */
+ * counts, as the trace would have them: the IoOperationBegin the wrapper
+ * left out and the complete (on a handle), the exit. */
 void scorep_io_transfer_exit(scorep_region region, scorep_io_handle handle, scorep_io_operation mode,
                              uint64_t bytes_done, uint64_t matching_id)
 {
@@ -1206,7 +1249,7 @@ void scorep_io_transfer_exit(scorep_region region, scorep_io_handle handle, scor
     uint64_t t = short_form_clock();
     es->exit_at_last = 0;
     es->depth--;
-    es->event_count += (handle != SCOREP_INVALID_ID ? 2 : 0) + (bytes_done ? 1 : 0) + 1;
+    es->event_count += (handle != SCOREP_INVALID_ID ? 2 : 0) + 1;
     loc->last_ticks = t;
     if (mode == SCOREP_IO_OP_READ)
         cur->n.bytes_read += bytes_done;
@@ -1234,11 +1277,14 @@ void scorep_io_seek(scorep_io_handle handle, int64_t offset_request, int whence,
 
 /* The thread adapter's events (adapter.h): stamped with the clock when a
  * trace records them; the profile has no callback for them. A BEGIN is the
- * new thread's first event: it makes the thread's location. */
+ * new thread's first event: it makes the thread's location; an END its
+ * last: the location is handed back (location.c). */
 void scorep_thread_event(scorep_thread_event_kind kind, uint64_t sequence)
 {
     EVENT_BEGIN();
     DISPATCH(thread_event, kind, sequence);
+    if (kind == SCOREP_THREAD_END)
+        scorep_location_thread_ends(loc);
 }
 
 void scorep_parameter_int(scorep_parameter parameter, int64_t value)
@@ -1304,6 +1350,10 @@ void* scorep_exit_metric(scorep_region region, scorep_metric metric, int64_t val
 void scorep_event_buffer_flush(scorep_location* loc, uint64_t t_begin, uint64_t t_end)
 {
     loc->last_ticks = t_end;  /* the next event stamped at the last one follows the flush */
+    /* the trace's enter and leave of the flush region: two events of the
+     * location (only the trace's buffers are flushed) */
+    if (loc->event_private)
+        ((event_state*)loc->event_private)->event_count += 2;
     for (int i = 0; i < scorep_substrate_count_active; i++)
         if (scorep_substrates[i]->buffer_flush) scorep_substrates[i]->buffer_flush(loc, t_begin, t_end);
 }

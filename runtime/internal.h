@@ -122,6 +122,9 @@ extern int scorep_process_size;
 /* ---- locations (location.c) ---- */
 extern __thread scorep_location* scorep_tls_location TLS_FAST;
 scorep_location* scorep_location_create_for_thread(void);
+/* The thread's ThreadEnd (thread adapter) was recorded on loc: its location
+ * is handed back for reuse, the thread records nothing more. */
+void scorep_location_thread_ends(scorep_location* loc);
 
 /* ---- event layer (events.c) ---- */
 void scorep_events_activate_substrates(void);

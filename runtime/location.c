@@ -11,7 +11,15 @@
  * on where the ended thread stopped: its profile tree accumulates, its trace
  * continues with later timestamps. A thread that ends inside a region keeps
  * its location to itself: finalisation closes its regions at the end of
- * the run, as for a thread still running then. */
+ * the run, as for a thread still running then.
+ *
+ * A thread records nothing once it has handed its location back: what runs
+ * on it after the key destructor (other keys' destructors, the loader
+ * freeing the thread's TLS through the memory adapter's free) would
+ * otherwise take a location again that no destructor hands back, one per
+ * thread for ever. A thread the thread adapter started hands it back at its
+ * ThreadEnd already (scorep_location_thread_ends), so that the ThreadEnd is
+ * its last event. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +38,9 @@ static volatile uint32_t location_count;
  * per event. */
 static scorep_location** ended;
 static uint32_t ended_count, ended_capacity;
+
+/* set on a thread that handed its location back: it takes none again */
+static __thread int thread_done TLS_FAST;
 
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 static pthread_key_t thread_key;
@@ -82,6 +93,8 @@ static bool put_ended(scorep_location* loc)
  * is the arena's: a thread's first event may be in a signal handler. */
 scorep_location* scorep_location_create_for_thread(void)
 {
+    if (thread_done)
+        return NULL;
     int was_off = scorep_inside_begin();
     pthread_once(&key_once, create_key);
     pthread_mutex_lock(&list_lock);
@@ -116,12 +129,11 @@ scorep_location* scorep_location_create_for_thread(void)
  * handed back: an event recorded later on this thread (in another
  * destructor) takes a location anew instead of writing into one that
  * another thread may hold by then. */
-static void thread_ended(void* data)
+static bool hand_back(scorep_location* loc)
 {
-    scorep_location* loc = data;
     const scorep_region* open;
     if (!scorep_events_recording || scorep_location_open_regions(loc, &open) != 0)
-        return;
+        return false;
     scorep_tls_location = NULL;
     int was_off = scorep_inside_begin();   /* as in scorep_location_create_for_thread */
     pthread_mutex_lock(&list_lock);
@@ -130,6 +142,24 @@ static void thread_ended(void* data)
     scorep_inside_end(was_off);
     if (!handed_back)
         scorep_tls_location = loc;
+    else
+        thread_done = 1;
+    return handed_back;
+}
+
+static void thread_ended(void* data)
+{
+    hand_back(data);
+}
+
+/* The thread's ThreadEnd was its last event: the location goes back now
+ * (the key's destructor has nothing left to do), before the C library's
+ * end of the thread runs code that could record. Called inside the
+ * measurement, after the event. */
+void scorep_location_thread_ends(scorep_location* loc)
+{
+    if (loc == scorep_tls_location && hand_back(loc) && key_ok)
+        pthread_setspecific(thread_key, NULL);
 }
 
 scorep_location* scorep_location_current(void)

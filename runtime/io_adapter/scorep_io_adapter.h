@@ -225,6 +225,26 @@ static inline void scorep_io_aio_gate_close(const int* was)
         scorep_thread_event_generation_off = *was;
 }
 
+/* aio_error inside an MPI call is the MPI library polling an operation it
+ * progresses (thousands of times per request): not recorded inside any MPI
+ * call. Inside other MPI calls the gate mask closes it already; inside an
+ * MPI-IO call (a split collective's _end, MPI_File_close, MPI_File_sync)
+ * this closes it for aio_error's own call as there, and opens it again
+ * when the call returns. */
+static inline int scorep_io_aio_poll_gate_close(void)
+{
+    int was = scorep_thread_event_generation_off;
+    if (was == SCOREP_EVENT_GENERATION_OFF_BUT_IO)
+        scorep_thread_event_generation_off = SCOREP_EVENT_GENERATION_OFF_BUT_AIO;
+    return was;
+}
+
+static inline void scorep_io_aio_poll_gate_open(const int* was)
+{
+    if (*was == SCOREP_EVENT_GENERATION_OFF_BUT_IO)
+        scorep_thread_event_generation_off = *was;
+}
+
 static inline uint64_t scorep_io_iov_bytes(const struct iovec* iov, int iovcnt)
 {
     uint64_t bytes = 0;

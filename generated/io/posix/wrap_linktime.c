@@ -1567,10 +1567,17 @@ extern int scorep_real_34(const struct aiocb * aiocb) __asm__("__real_aio_error"
 #else
 extern int scorep_real_34(const struct aiocb * aiocb) __asm__("aio_error");
 #endif
-int __wrap_aio_error(const struct aiocb * aiocb);
-/* a recorded call */
-static __attribute__((noinline)) int scorep_libwrap_record_34(const struct aiocb * aiocb, scorep_region scorep_r)
+int __wrap_aio_error(const struct aiocb * aiocb)
 {
+    const int scorep_io_aio_was __attribute__((cleanup(scorep_io_aio_poll_gate_open), unused)) = scorep_io_aio_poll_gate_close();
+    scorep_region scorep_r;
+    if (!scorep_libwrap_should_record()
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_34, "aio_error",
+                                                "aio.h", "aio_error",
+                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+        return scorep_real_34(aiocb);
+
+    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_34(aiocb);
     if (scorep_result == EINPROGRESS)
@@ -1578,27 +1585,6 @@ static __attribute__((noinline)) int scorep_libwrap_record_34(const struct aiocb
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
-}
-/* the first call: the library's function looked up, the region defined
- * (or found filtered out); then the call as any later one */
-static __attribute__((noinline, cold)) int scorep_libwrap_first_34(const struct aiocb * aiocb)
-{
-    if (scorep_libwrap_should_record())
-        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_34, "aio_error",
-                                       "aio.h", "aio_error", SCOREP_ROLE_FILE_IO);
-    return __wrap_aio_error(aiocb);
-}
-int __wrap_aio_error(const struct aiocb * aiocb)
-{
-    scorep_region scorep_r = scorep_region_34;
-    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
-        return scorep_real_34(aiocb);
-
-    }
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        return scorep_libwrap_first_34(aiocb);
-    }
-    return scorep_libwrap_record_34(aiocb, scorep_r);
 }
 
 /* wrapper 35: aio_error64 (aio.h:236) */
@@ -1608,10 +1594,17 @@ extern int scorep_real_35(const struct aiocb64 * aiocb) __asm__("__real_aio_erro
 #else
 extern int scorep_real_35(const struct aiocb64 * aiocb) __asm__("aio_error64");
 #endif
-int __wrap_aio_error64(const struct aiocb64 * aiocb);
-/* a recorded call */
-static __attribute__((noinline)) int scorep_libwrap_record_35(const struct aiocb64 * aiocb, scorep_region scorep_r)
+int __wrap_aio_error64(const struct aiocb64 * aiocb)
 {
+    const int scorep_io_aio_was __attribute__((cleanup(scorep_io_aio_poll_gate_open), unused)) = scorep_io_aio_poll_gate_close();
+    scorep_region scorep_r;
+    if (!scorep_libwrap_should_record()
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_35, "aio_error64",
+                                                "aio.h", "aio_error64",
+                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+        return scorep_real_35(aiocb);
+
+    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_35(aiocb);
     if (scorep_result == EINPROGRESS)
@@ -1619,27 +1612,6 @@ static __attribute__((noinline)) int scorep_libwrap_record_35(const struct aiocb
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
-}
-/* the first call: the library's function looked up, the region defined
- * (or found filtered out); then the call as any later one */
-static __attribute__((noinline, cold)) int scorep_libwrap_first_35(const struct aiocb64 * aiocb)
-{
-    if (scorep_libwrap_should_record())
-        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_35, "aio_error64",
-                                       "aio.h", "aio_error64", SCOREP_ROLE_FILE_IO);
-    return __wrap_aio_error64(aiocb);
-}
-int __wrap_aio_error64(const struct aiocb64 * aiocb)
-{
-    scorep_region scorep_r = scorep_region_35;
-    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
-        return scorep_real_35(aiocb);
-
-    }
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        return scorep_libwrap_first_35(aiocb);
-    }
-    return scorep_libwrap_record_35(aiocb, scorep_r);
 }
 
 /* wrapper 36: aio_return (aio.h:156) */

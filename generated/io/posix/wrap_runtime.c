@@ -1565,10 +1565,19 @@ __asm__(".globl lio_listio64\n\t.set lio_listio64, scorep_libwrap_rt_33");
 /* wrapper 34: aio_error (aio.h:154) */
 static scorep_region scorep_region_34 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_34)(const struct aiocb * aiocb);
-static __attribute__((used)) int scorep_libwrap_rt_34(const struct aiocb * aiocb);
-/* a recorded call */
-static __attribute__((noinline)) int scorep_libwrap_record_34(const struct aiocb * aiocb, scorep_region scorep_r)
+static __attribute__((used)) int scorep_libwrap_rt_34(const struct aiocb * aiocb)
 {
+    const int scorep_io_aio_was __attribute__((cleanup(scorep_io_aio_poll_gate_open), unused)) = scorep_io_aio_poll_gate_close();
+    scorep_region scorep_r;
+    if (__builtin_expect(scorep_real_34 == NULL, 0))
+        scorep_real_34 = (__typeof__(scorep_real_34))scorep_libwrap_resolve_here("aio_error");
+    if (!scorep_libwrap_should_record()
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_34, "aio_error",
+                                                "aio.h", "aio_error",
+                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+        return scorep_real_34(aiocb);
+
+    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_34(aiocb);
     if (scorep_result == EINPROGRESS)
@@ -1577,39 +1586,24 @@ static __attribute__((noinline)) int scorep_libwrap_record_34(const struct aiocb
     return scorep_result;
 
 }
-/* the first call: the library's function looked up, the region defined
- * (or found filtered out); then the call as any later one */
-static __attribute__((noinline, cold)) int scorep_libwrap_first_34(const struct aiocb * aiocb)
-{
-    if (scorep_real_34 == NULL)
-        scorep_real_34 = (__typeof__(scorep_real_34))scorep_libwrap_resolve_here("aio_error");
-    if (scorep_libwrap_should_record())
-        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_34, "aio_error",
-                                       "aio.h", "aio_error", SCOREP_ROLE_FILE_IO);
-    return scorep_libwrap_rt_34(aiocb);
-}
-static __attribute__((used)) int scorep_libwrap_rt_34(const struct aiocb * aiocb)
-{
-    scorep_region scorep_r = scorep_region_34;
-    if (__builtin_expect(scorep_real_34 != NULL, 1)
-        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
-        return scorep_real_34(aiocb);
-
-    }
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_34 == NULL, 0)) {
-        return scorep_libwrap_first_34(aiocb);
-    }
-    return scorep_libwrap_record_34(aiocb, scorep_r);
-}
 __asm__(".globl aio_error\n\t.set aio_error, scorep_libwrap_rt_34");
 
 /* wrapper 35: aio_error64 (aio.h:236) */
 static scorep_region scorep_region_35 = SCOREP_LIBWRAP_UNDEFINED;
 static int (*scorep_real_35)(const struct aiocb64 * aiocb);
-static __attribute__((used)) int scorep_libwrap_rt_35(const struct aiocb64 * aiocb);
-/* a recorded call */
-static __attribute__((noinline)) int scorep_libwrap_record_35(const struct aiocb64 * aiocb, scorep_region scorep_r)
+static __attribute__((used)) int scorep_libwrap_rt_35(const struct aiocb64 * aiocb)
 {
+    const int scorep_io_aio_was __attribute__((cleanup(scorep_io_aio_poll_gate_open), unused)) = scorep_io_aio_poll_gate_close();
+    scorep_region scorep_r;
+    if (__builtin_expect(scorep_real_35 == NULL, 0))
+        scorep_real_35 = (__typeof__(scorep_real_35))scorep_libwrap_resolve_here("aio_error64");
+    if (!scorep_libwrap_should_record()
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_35, "aio_error64",
+                                                "aio.h", "aio_error64",
+                                                SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
+        return scorep_real_35(aiocb);
+
+    }
     scorep_libwrap_begin(scorep_r);
     int scorep_result = scorep_real_35(aiocb);
     if (scorep_result == EINPROGRESS)
@@ -1617,30 +1611,6 @@ static __attribute__((noinline)) int scorep_libwrap_record_35(const struct aiocb
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
-}
-/* the first call: the library's function looked up, the region defined
- * (or found filtered out); then the call as any later one */
-static __attribute__((noinline, cold)) int scorep_libwrap_first_35(const struct aiocb64 * aiocb)
-{
-    if (scorep_real_35 == NULL)
-        scorep_real_35 = (__typeof__(scorep_real_35))scorep_libwrap_resolve_here("aio_error64");
-    if (scorep_libwrap_should_record())
-        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_35, "aio_error64",
-                                       "aio.h", "aio_error64", SCOREP_ROLE_FILE_IO);
-    return scorep_libwrap_rt_35(aiocb);
-}
-static __attribute__((used)) int scorep_libwrap_rt_35(const struct aiocb64 * aiocb)
-{
-    scorep_region scorep_r = scorep_region_35;
-    if (__builtin_expect(scorep_real_35 != NULL, 1)
-        && (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record())) {
-        return scorep_real_35(aiocb);
-
-    }
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED || scorep_real_35 == NULL, 0)) {
-        return scorep_libwrap_first_35(aiocb);
-    }
-    return scorep_libwrap_record_35(aiocb, scorep_r);
 }
 __asm__(".globl aio_error64\n\t.set aio_error64, scorep_libwrap_rt_35");
 
