@@ -229,6 +229,8 @@ def scan_system(raw, catalogue_path):
         elif ellipsis is not None:
             raise SpecError(f"matched by ellipsis entry '{ellipsis[0]}', but declared without an "
                             f"ellipsis", file=catalogue_path, entry=name)
+        if raw.get("region_file"):
+            attributes["region_file"] = raw["region_file"]
         procedures.append(replace(p, name=region, parameters=params, attributes=attributes,
                                   origin=attributes["file"]))
     return procedures, va_lists

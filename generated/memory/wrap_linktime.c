@@ -65,7 +65,7 @@ void * __wrap_malloc(size_t size)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "malloc",
-                                                "stdlib.h", "malloc",
+                                                "MEMORY", "malloc",
                                                 SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_0(size);
 
@@ -95,7 +95,7 @@ void * __wrap_calloc(size_t count, size_t size)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "calloc",
-                                                "stdlib.h", "calloc",
+                                                "MEMORY", "calloc",
                                                 SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_1(count, size);
 
@@ -128,7 +128,7 @@ void * __wrap_realloc(void * ptr, size_t size)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "realloc",
-                                                "stdlib.h", "realloc",
+                                                "MEMORY", "realloc",
                                                 SCOREP_ROLE_REALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_2(ptr, size);
 
@@ -163,7 +163,7 @@ void __wrap_free(void * ptr)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "free",
-                                                "stdlib.h", "free",
+                                                "MEMORY", "free",
                                                 SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_3(ptr);
         return;
@@ -194,7 +194,7 @@ int __wrap_posix_memalign(void ** memptr, size_t alignment, size_t size)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "posix_memalign",
-                                                "stdlib.h", "posix_memalign",
+                                                "MEMORY", "posix_memalign",
                                                 SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_4(memptr, alignment, size);
 
@@ -224,7 +224,7 @@ void * __wrap_aligned_alloc(size_t alignment, size_t size)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "aligned_alloc",
-                                                "stdlib.h", "aligned_alloc",
+                                                "MEMORY", "aligned_alloc",
                                                 SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_5(alignment, size);
 
@@ -254,7 +254,7 @@ void * __wrap_memalign(size_t alignment, size_t size)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "memalign",
-                                                "malloc.h", "memalign",
+                                                "MEMORY", "memalign",
                                                 SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_6(alignment, size);
 
@@ -284,7 +284,7 @@ void * __wrap_valloc(size_t size)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "valloc",
-                                                "stdlib.h", "valloc",
+                                                "MEMORY", "valloc",
                                                 SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_7(size);
 

@@ -69,7 +69,7 @@ void * __wrap__Znwm(size_t size)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "operator new(unsigned long)",
-                                                "new", "_Znwm",
+                                                "MEMORY", "_Znwm",
                                                 SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_0(size);
 
@@ -106,7 +106,7 @@ void * __wrap__Znam(size_t size)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "operator new[](unsigned long)",
-                                                "new", "_Znam",
+                                                "MEMORY", "_Znam",
                                                 SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_1(size);
 
@@ -143,7 +143,7 @@ void * __wrap__ZnwmRKSt9nothrow_t(size_t size, const void * tag)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "operator new(unsigned long, std::nothrow_t const&)",
-                                                "new", "_ZnwmRKSt9nothrow_t",
+                                                "MEMORY", "_ZnwmRKSt9nothrow_t",
                                                 SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_2(size, tag);
 
@@ -180,7 +180,7 @@ void * __wrap__ZnamRKSt9nothrow_t(size_t size, const void * tag)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "operator new[](unsigned long, std::nothrow_t const&)",
-                                                "new", "_ZnamRKSt9nothrow_t",
+                                                "MEMORY", "_ZnamRKSt9nothrow_t",
                                                 SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_3(size, tag);
 
@@ -217,7 +217,7 @@ void * __wrap__ZnwmSt11align_val_t(size_t size, size_t alignment)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "operator new(unsigned long, std::align_val_t)",
-                                                "new", "_ZnwmSt11align_val_t",
+                                                "MEMORY", "_ZnwmSt11align_val_t",
                                                 SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_4(size, alignment);
 
@@ -254,7 +254,7 @@ void * __wrap__ZnamSt11align_val_t(size_t size, size_t alignment)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "operator new[](unsigned long, std::align_val_t)",
-                                                "new", "_ZnamSt11align_val_t",
+                                                "MEMORY", "_ZnamSt11align_val_t",
                                                 SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_5(size, alignment);
 
@@ -294,7 +294,7 @@ void __wrap__ZdlPv(void * ptr)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "operator delete(void*)",
-                                                "new", "_ZdlPv",
+                                                "MEMORY", "_ZdlPv",
                                                 SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_6(ptr);
         return;
@@ -332,7 +332,7 @@ void __wrap__ZdaPv(void * ptr)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "operator delete[](void*)",
-                                                "new", "_ZdaPv",
+                                                "MEMORY", "_ZdaPv",
                                                 SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_7(ptr);
         return;
@@ -370,7 +370,7 @@ void __wrap__ZdlPvm(void * ptr, size_t size)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_8, "operator delete(void*, unsigned long)",
-                                                "new", "_ZdlPvm",
+                                                "MEMORY", "_ZdlPvm",
                                                 SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_8(ptr, size);
         return;
@@ -408,7 +408,7 @@ void __wrap__ZdaPvm(void * ptr, size_t size)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_9, "operator delete[](void*, unsigned long)",
-                                                "new", "_ZdaPvm",
+                                                "MEMORY", "_ZdaPvm",
                                                 SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_9(ptr, size);
         return;
@@ -446,7 +446,7 @@ void __wrap__ZdlPvSt11align_val_t(void * ptr, size_t alignment)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_10, "operator delete(void*, std::align_val_t)",
-                                                "new", "_ZdlPvSt11align_val_t",
+                                                "MEMORY", "_ZdlPvSt11align_val_t",
                                                 SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_10(ptr, alignment);
         return;
@@ -484,7 +484,7 @@ void __wrap__ZdaPvSt11align_val_t(void * ptr, size_t alignment)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_11, "operator delete[](void*, std::align_val_t)",
-                                                "new", "_ZdaPvSt11align_val_t",
+                                                "MEMORY", "_ZdaPvSt11align_val_t",
                                                 SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_11(ptr, alignment);
         return;
@@ -522,7 +522,7 @@ void __wrap__ZdlPvmSt11align_val_t(void * ptr, size_t size, size_t alignment)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_12, "operator delete(void*, unsigned long, std::align_val_t)",
-                                                "new", "_ZdlPvmSt11align_val_t",
+                                                "MEMORY", "_ZdlPvmSt11align_val_t",
                                                 SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_12(ptr, size, alignment);
         return;
@@ -560,7 +560,7 @@ void __wrap__ZdaPvmSt11align_val_t(void * ptr, size_t size, size_t alignment)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "operator delete[](void*, unsigned long, std::align_val_t)",
-                                                "new", "_ZdaPvmSt11align_val_t",
+                                                "MEMORY", "_ZdaPvmSt11align_val_t",
                                                 SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_13(ptr, size, alignment);
         return;

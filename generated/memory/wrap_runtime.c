@@ -71,7 +71,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_0(size_t size)
         scorep_real_0 = (__typeof__(scorep_real_0))scorep_libwrap_resolve_here("malloc");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "malloc",
-                                                "stdlib.h", "malloc",
+                                                "MEMORY", "malloc",
                                                 SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_0(size);
 
@@ -100,7 +100,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_1(size_t count, size_t siz
         scorep_real_1 = (__typeof__(scorep_real_1))scorep_libwrap_resolve_here("calloc");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "calloc",
-                                                "stdlib.h", "calloc",
+                                                "MEMORY", "calloc",
                                                 SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_1(count, size);
 
@@ -132,7 +132,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_2(void * ptr, size_t size)
         scorep_real_2 = (__typeof__(scorep_real_2))scorep_libwrap_resolve_here("realloc");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "realloc",
-                                                "stdlib.h", "realloc",
+                                                "MEMORY", "realloc",
                                                 SCOREP_ROLE_REALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_2(ptr, size);
 
@@ -166,7 +166,7 @@ static __attribute__((used)) void scorep_libwrap_rt_3(void * ptr)
         scorep_real_3 = (__typeof__(scorep_real_3))scorep_libwrap_resolve_here("free");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "free",
-                                                "stdlib.h", "free",
+                                                "MEMORY", "free",
                                                 SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_3(ptr);
         return;
@@ -196,7 +196,7 @@ static __attribute__((used)) int scorep_libwrap_rt_4(void ** memptr, size_t alig
         scorep_real_4 = (__typeof__(scorep_real_4))scorep_libwrap_resolve_here("posix_memalign");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "posix_memalign",
-                                                "stdlib.h", "posix_memalign",
+                                                "MEMORY", "posix_memalign",
                                                 SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_4(memptr, alignment, size);
 
@@ -225,7 +225,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_5(size_t alignment, size_t
         scorep_real_5 = (__typeof__(scorep_real_5))scorep_libwrap_resolve_here("aligned_alloc");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "aligned_alloc",
-                                                "stdlib.h", "aligned_alloc",
+                                                "MEMORY", "aligned_alloc",
                                                 SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_5(alignment, size);
 
@@ -254,7 +254,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_6(size_t alignment, size_t
         scorep_real_6 = (__typeof__(scorep_real_6))scorep_libwrap_resolve_here("memalign");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "memalign",
-                                                "malloc.h", "memalign",
+                                                "MEMORY", "memalign",
                                                 SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_6(alignment, size);
 
@@ -283,7 +283,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_7(size_t size)
         scorep_real_7 = (__typeof__(scorep_real_7))scorep_libwrap_resolve_here("valloc");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "valloc",
-                                                "stdlib.h", "valloc",
+                                                "MEMORY", "valloc",
                                                 SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_7(size);
 

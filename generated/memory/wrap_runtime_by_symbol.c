@@ -75,7 +75,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_0(size_t size)
         scorep_real_0 = (__typeof__(scorep_real_0))scorep_libwrap_resolve_here("_Znwm");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "operator new(unsigned long)",
-                                                "new", "_Znwm",
+                                                "MEMORY", "_Znwm",
                                                 SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_0(size);
 
@@ -111,7 +111,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_1(size_t size)
         scorep_real_1 = (__typeof__(scorep_real_1))scorep_libwrap_resolve_here("_Znam");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "operator new[](unsigned long)",
-                                                "new", "_Znam",
+                                                "MEMORY", "_Znam",
                                                 SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_1(size);
 
@@ -147,7 +147,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_2(size_t size, const void 
         scorep_real_2 = (__typeof__(scorep_real_2))scorep_libwrap_resolve_here("_ZnwmRKSt9nothrow_t");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "operator new(unsigned long, std::nothrow_t const&)",
-                                                "new", "_ZnwmRKSt9nothrow_t",
+                                                "MEMORY", "_ZnwmRKSt9nothrow_t",
                                                 SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_2(size, tag);
 
@@ -183,7 +183,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_3(size_t size, const void 
         scorep_real_3 = (__typeof__(scorep_real_3))scorep_libwrap_resolve_here("_ZnamRKSt9nothrow_t");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "operator new[](unsigned long, std::nothrow_t const&)",
-                                                "new", "_ZnamRKSt9nothrow_t",
+                                                "MEMORY", "_ZnamRKSt9nothrow_t",
                                                 SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_3(size, tag);
 
@@ -219,7 +219,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_4(size_t size, size_t alig
         scorep_real_4 = (__typeof__(scorep_real_4))scorep_libwrap_resolve_here("_ZnwmSt11align_val_t");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "operator new(unsigned long, std::align_val_t)",
-                                                "new", "_ZnwmSt11align_val_t",
+                                                "MEMORY", "_ZnwmSt11align_val_t",
                                                 SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_4(size, alignment);
 
@@ -255,7 +255,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_5(size_t size, size_t alig
         scorep_real_5 = (__typeof__(scorep_real_5))scorep_libwrap_resolve_here("_ZnamSt11align_val_t");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "operator new[](unsigned long, std::align_val_t)",
-                                                "new", "_ZnamSt11align_val_t",
+                                                "MEMORY", "_ZnamSt11align_val_t",
                                                 SCOREP_ROLE_ALLOCATE)) == SCOREP_INVALID_ID) {
         return scorep_real_5(size, alignment);
 
@@ -294,7 +294,7 @@ static __attribute__((used)) void scorep_libwrap_rt_6(void * ptr)
         scorep_real_6 = (__typeof__(scorep_real_6))scorep_libwrap_resolve_here("_ZdlPv");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "operator delete(void*)",
-                                                "new", "_ZdlPv",
+                                                "MEMORY", "_ZdlPv",
                                                 SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_6(ptr);
         return;
@@ -331,7 +331,7 @@ static __attribute__((used)) void scorep_libwrap_rt_7(void * ptr)
         scorep_real_7 = (__typeof__(scorep_real_7))scorep_libwrap_resolve_here("_ZdaPv");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "operator delete[](void*)",
-                                                "new", "_ZdaPv",
+                                                "MEMORY", "_ZdaPv",
                                                 SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_7(ptr);
         return;
@@ -368,7 +368,7 @@ static __attribute__((used)) void scorep_libwrap_rt_8(void * ptr, size_t size)
         scorep_real_8 = (__typeof__(scorep_real_8))scorep_libwrap_resolve_here("_ZdlPvm");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_8, "operator delete(void*, unsigned long)",
-                                                "new", "_ZdlPvm",
+                                                "MEMORY", "_ZdlPvm",
                                                 SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_8(ptr, size);
         return;
@@ -405,7 +405,7 @@ static __attribute__((used)) void scorep_libwrap_rt_9(void * ptr, size_t size)
         scorep_real_9 = (__typeof__(scorep_real_9))scorep_libwrap_resolve_here("_ZdaPvm");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_9, "operator delete[](void*, unsigned long)",
-                                                "new", "_ZdaPvm",
+                                                "MEMORY", "_ZdaPvm",
                                                 SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_9(ptr, size);
         return;
@@ -442,7 +442,7 @@ static __attribute__((used)) void scorep_libwrap_rt_10(void * ptr, size_t alignm
         scorep_real_10 = (__typeof__(scorep_real_10))scorep_libwrap_resolve_here("_ZdlPvSt11align_val_t");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_10, "operator delete(void*, std::align_val_t)",
-                                                "new", "_ZdlPvSt11align_val_t",
+                                                "MEMORY", "_ZdlPvSt11align_val_t",
                                                 SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_10(ptr, alignment);
         return;
@@ -479,7 +479,7 @@ static __attribute__((used)) void scorep_libwrap_rt_11(void * ptr, size_t alignm
         scorep_real_11 = (__typeof__(scorep_real_11))scorep_libwrap_resolve_here("_ZdaPvSt11align_val_t");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_11, "operator delete[](void*, std::align_val_t)",
-                                                "new", "_ZdaPvSt11align_val_t",
+                                                "MEMORY", "_ZdaPvSt11align_val_t",
                                                 SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_11(ptr, alignment);
         return;
@@ -516,7 +516,7 @@ static __attribute__((used)) void scorep_libwrap_rt_12(void * ptr, size_t size, 
         scorep_real_12 = (__typeof__(scorep_real_12))scorep_libwrap_resolve_here("_ZdlPvmSt11align_val_t");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_12, "operator delete(void*, unsigned long, std::align_val_t)",
-                                                "new", "_ZdlPvmSt11align_val_t",
+                                                "MEMORY", "_ZdlPvmSt11align_val_t",
                                                 SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_12(ptr, size, alignment);
         return;
@@ -553,7 +553,7 @@ static __attribute__((used)) void scorep_libwrap_rt_13(void * ptr, size_t size, 
         scorep_real_13 = (__typeof__(scorep_real_13))scorep_libwrap_resolve_here("_ZdaPvmSt11align_val_t");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "operator delete[](void*, unsigned long, std::align_val_t)",
-                                                "new", "_ZdaPvmSt11align_val_t",
+                                                "MEMORY", "_ZdaPvmSt11align_val_t",
                                                 SCOREP_ROLE_DEALLOCATE)) == SCOREP_INVALID_ID) {
         scorep_real_13(ptr, size, alignment);
         return;

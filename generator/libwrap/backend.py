@@ -96,6 +96,9 @@ def wrapper_record(env, index, plan, mode, language, va_symbol=None):
         "symbol": attrs["symbol"],
         "region": proc.name,
         "file": attrs.get("file") or "",
+        # the region's source file: the declaring header, or the paradigm's name
+        # a system adapter's catalogue gives (Score-P's convention: POSIX_IO, ...)
+        "region_file": attrs.get("region_file") or attrs.get("file") or "",
         "line": attrs.get("line") or 0,
         "void": void,
         "wrap_prototype": ret.format(name=f"{wrap_name}({parameter_list(proc)})"),

@@ -76,7 +76,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_0(const char 
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "fopen",
-                                       "stdio.h", "fopen", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "ISOC", "fopen", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_fopen(path, mode);
 }
 FILE * __wrap_fopen(const char *restrict path, const char *restrict mode)
@@ -119,7 +119,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_1(const char 
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "fopen64",
-                                       "stdio.h", "fopen64", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "ISOC", "fopen64", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_fopen64(path, mode);
 }
 FILE * __wrap_fopen64(const char *restrict path, const char *restrict mode)
@@ -162,7 +162,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_2(int fd, con
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "fdopen",
-                                       "stdio.h", "fdopen", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "ISOC", "fdopen", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_fdopen(fd, mode);
 }
 FILE * __wrap_fdopen(int fd, const char * mode)
@@ -201,7 +201,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_3(const char 
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "freopen",
-                                       "stdio.h", "freopen", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "ISOC", "freopen", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_freopen(path, mode, stream);
 }
 FILE * __wrap_freopen(const char *restrict path, const char *restrict mode, FILE *restrict stream)
@@ -240,7 +240,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_4(const char 
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "freopen64",
-                                       "stdio.h", "freopen64", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "ISOC", "freopen64", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_freopen64(path, mode, stream);
 }
 FILE * __wrap_freopen64(const char *restrict path, const char *restrict mode, FILE *restrict stream)
@@ -283,7 +283,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_5(void)
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "tmpfile",
-                                       "stdio.h", "tmpfile", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "ISOC", "tmpfile", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_tmpfile();
 }
 FILE * __wrap_tmpfile(void)
@@ -326,7 +326,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_6(void)
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "tmpfile64",
-                                       "stdio.h", "tmpfile64", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "ISOC", "tmpfile64", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_tmpfile64();
 }
 FILE * __wrap_tmpfile64(void)
@@ -369,7 +369,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_7(FILE * stream)
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "fclose",
-                                       "stdio.h", "fclose", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "ISOC", "fclose", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_fclose(stream);
 }
 int __wrap_fclose(FILE * stream)
@@ -408,7 +408,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_8(FILE * stream)
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_8, "fflush",
-                                       "stdio.h", "fflush", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fflush", SCOREP_ROLE_FILE_IO);
     return __wrap_fflush(stream);
 }
 int __wrap_fflush(FILE * stream)
@@ -447,7 +447,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_9(FILE * stream)
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_9, "fflush_unlocked",
-                                       "stdio.h", "fflush_unlocked", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fflush_unlocked", SCOREP_ROLE_FILE_IO);
     return __wrap_fflush_unlocked(stream);
 }
 int __wrap_fflush_unlocked(FILE * stream)
@@ -500,7 +500,7 @@ static __attribute__((noinline, cold)) unsigned long scorep_libwrap_first_10(voi
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_10, "fread",
-                                       "stdio.h", "fread", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fread", SCOREP_ROLE_FILE_IO);
     return __wrap_fread(ptr, size, count, stream);
 }
 unsigned long __wrap_fread(void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
@@ -553,7 +553,7 @@ static __attribute__((noinline, cold)) size_t scorep_libwrap_first_11(void *rest
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_11, "fread_unlocked",
-                                       "stdio.h", "fread_unlocked", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fread_unlocked", SCOREP_ROLE_FILE_IO);
     return __wrap_fread_unlocked(ptr, size, count, stream);
 }
 size_t __wrap_fread_unlocked(void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
@@ -606,7 +606,7 @@ static __attribute__((noinline, cold)) unsigned long scorep_libwrap_first_12(con
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_12, "fwrite",
-                                       "stdio.h", "fwrite", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fwrite", SCOREP_ROLE_FILE_IO);
     return __wrap_fwrite(ptr, size, count, stream);
 }
 unsigned long __wrap_fwrite(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
@@ -659,7 +659,7 @@ static __attribute__((noinline, cold)) size_t scorep_libwrap_first_13(const void
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "fwrite_unlocked",
-                                       "stdio.h", "fwrite_unlocked", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fwrite_unlocked", SCOREP_ROLE_FILE_IO);
     return __wrap_fwrite_unlocked(ptr, size, count, stream);
 }
 size_t __wrap_fwrite_unlocked(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
@@ -712,7 +712,7 @@ static __attribute__((noinline, cold)) char * scorep_libwrap_first_14(char *rest
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "fgets",
-                                       "stdio.h", "fgets", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fgets", SCOREP_ROLE_FILE_IO);
     return __wrap_fgets(string, size, stream);
 }
 char * __wrap_fgets(char *restrict string, int size, FILE *restrict stream)
@@ -765,7 +765,7 @@ static __attribute__((noinline, cold)) char * scorep_libwrap_first_15(char *rest
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "fgets_unlocked",
-                                       "stdio.h", "fgets_unlocked", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fgets_unlocked", SCOREP_ROLE_FILE_IO);
     return __wrap_fgets_unlocked(string, size, stream);
 }
 char * __wrap_fgets_unlocked(char *restrict string, int size, FILE *restrict stream)
@@ -818,7 +818,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_16(const char *r
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "fputs",
-                                       "stdio.h", "fputs", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fputs", SCOREP_ROLE_FILE_IO);
     return __wrap_fputs(string, stream);
 }
 int __wrap_fputs(const char *restrict string, FILE *restrict stream)
@@ -871,7 +871,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_17(const char *r
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "fputs_unlocked",
-                                       "stdio.h", "fputs_unlocked", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fputs_unlocked", SCOREP_ROLE_FILE_IO);
     return __wrap_fputs_unlocked(string, stream);
 }
 int __wrap_fputs_unlocked(const char *restrict string, FILE *restrict stream)
@@ -924,7 +924,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_18(const char * 
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "puts",
-                                       "stdio.h", "puts", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "puts", SCOREP_ROLE_FILE_IO);
     return __wrap_puts(string);
 }
 int __wrap_puts(const char * string)
@@ -977,7 +977,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_19(FILE * stream
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "fgetc",
-                                       "stdio.h", "fgetc", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fgetc", SCOREP_ROLE_FILE_IO);
     return __wrap_fgetc(stream);
 }
 int __wrap_fgetc(FILE * stream)
@@ -1030,7 +1030,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_20(FILE * stream
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "fgetc_unlocked",
-                                       "stdio.h", "fgetc_unlocked", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fgetc_unlocked", SCOREP_ROLE_FILE_IO);
     return __wrap_fgetc_unlocked(stream);
 }
 int __wrap_fgetc_unlocked(FILE * stream)
@@ -1083,7 +1083,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_21(FILE * stream
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "getc",
-                                       "stdio.h", "getc", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "getc", SCOREP_ROLE_FILE_IO);
     return __wrap_getc(stream);
 }
 int __wrap_getc(FILE * stream)
@@ -1136,7 +1136,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_22(FILE * stream
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "getc_unlocked",
-                                       "stdio.h", "getc_unlocked", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "getc_unlocked", SCOREP_ROLE_FILE_IO);
     return __wrap_getc_unlocked(stream);
 }
 int __wrap_getc_unlocked(FILE * stream)
@@ -1189,7 +1189,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_23(void)
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "getchar",
-                                       "stdio.h", "getchar", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "getchar", SCOREP_ROLE_FILE_IO);
     return __wrap_getchar();
 }
 int __wrap_getchar(void)
@@ -1242,7 +1242,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_24(void)
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_24, "getchar_unlocked",
-                                       "stdio.h", "getchar_unlocked", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "getchar_unlocked", SCOREP_ROLE_FILE_IO);
     return __wrap_getchar_unlocked();
 }
 int __wrap_getchar_unlocked(void)
@@ -1295,7 +1295,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_25(int c, FILE *
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_25, "fputc",
-                                       "stdio.h", "fputc", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fputc", SCOREP_ROLE_FILE_IO);
     return __wrap_fputc(c, stream);
 }
 int __wrap_fputc(int c, FILE * stream)
@@ -1348,7 +1348,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_26(int c, FILE *
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_26, "fputc_unlocked",
-                                       "stdio.h", "fputc_unlocked", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fputc_unlocked", SCOREP_ROLE_FILE_IO);
     return __wrap_fputc_unlocked(c, stream);
 }
 int __wrap_fputc_unlocked(int c, FILE * stream)
@@ -1401,7 +1401,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_27(int c, FILE *
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_27, "putc",
-                                       "stdio.h", "putc", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "putc", SCOREP_ROLE_FILE_IO);
     return __wrap_putc(c, stream);
 }
 int __wrap_putc(int c, FILE * stream)
@@ -1454,7 +1454,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_28(int c, FILE *
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_28, "putc_unlocked",
-                                       "stdio.h", "putc_unlocked", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "putc_unlocked", SCOREP_ROLE_FILE_IO);
     return __wrap_putc_unlocked(c, stream);
 }
 int __wrap_putc_unlocked(int c, FILE * stream)
@@ -1507,7 +1507,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_29(int c)
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_29, "putchar",
-                                       "stdio.h", "putchar", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "putchar", SCOREP_ROLE_FILE_IO);
     return __wrap_putchar(c);
 }
 int __wrap_putchar(int c)
@@ -1560,7 +1560,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_30(int c)
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_30, "putchar_unlocked",
-                                       "stdio.h", "putchar_unlocked", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "putchar_unlocked", SCOREP_ROLE_FILE_IO);
     return __wrap_putchar_unlocked(c);
 }
 int __wrap_putchar_unlocked(int c)
@@ -1613,7 +1613,7 @@ static __attribute__((noinline, cold)) __ssize_t scorep_libwrap_first_31(char **
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_31, "getline",
-                                       "stdio.h", "getline", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "getline", SCOREP_ROLE_FILE_IO);
     return __wrap_getline(line, n, stream);
 }
 __ssize_t __wrap_getline(char **restrict line, size_t *restrict n, FILE *restrict stream)
@@ -1666,7 +1666,7 @@ static __attribute__((noinline, cold)) __ssize_t scorep_libwrap_first_32(char **
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_32, "getdelim",
-                                       "stdio.h", "getdelim", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "getdelim", SCOREP_ROLE_FILE_IO);
     return __wrap_getdelim(line, n, delimiter, stream);
 }
 __ssize_t __wrap_getdelim(char **restrict line, size_t *restrict n, int delimiter, FILE *restrict stream)
@@ -1690,7 +1690,7 @@ int __wrap_fprintf(FILE *restrict stream, const char *restrict format, ...)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_33, "fprintf",
-                                                "stdio.h", "fprintf",
+                                                "ISOC", "fprintf",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         va_list scorep_ap;
         va_start(scorep_ap, format);
@@ -1731,7 +1731,7 @@ int __wrap_printf(const char *restrict format, ...)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_34, "printf",
-                                                "stdio.h", "printf",
+                                                "ISOC", "printf",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         va_list scorep_ap;
         va_start(scorep_ap, format);
@@ -1801,7 +1801,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_35(FILE *restric
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_35, "vfprintf",
-                                       "stdio.h", "vfprintf", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "vfprintf", SCOREP_ROLE_FILE_IO);
     return __wrap_vfprintf(stream, format, ap);
 }
 int __wrap_vfprintf(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap)
@@ -1854,7 +1854,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_36(const char *r
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_36, "vprintf",
-                                       "stdio.h", "vprintf", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "vprintf", SCOREP_ROLE_FILE_IO);
     return __wrap_vprintf(format, ap);
 }
 int __wrap_vprintf(const char *restrict format, __gnuc_va_list ap)
@@ -1878,7 +1878,7 @@ int __wrap___isoc99_fscanf(FILE *restrict stream, const char *restrict format, .
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_37, "fscanf",
-                                                "stdio.h", "__isoc99_fscanf",
+                                                "ISOC", "__isoc99_fscanf",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         va_list scorep_ap;
         va_start(scorep_ap, format);
@@ -1905,7 +1905,7 @@ int __wrap___isoc99_scanf(const char *restrict format, ...)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_38, "scanf",
-                                                "stdio.h", "__isoc99_scanf",
+                                                "ISOC", "__isoc99_scanf",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         va_list scorep_ap;
         va_start(scorep_ap, format);
@@ -1947,7 +1947,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_39(FILE *restric
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_39, "vfscanf",
-                                       "stdio.h", "__isoc99_vfscanf", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "__isoc99_vfscanf", SCOREP_ROLE_FILE_IO);
     return __wrap___isoc99_vfscanf(stream, format, ap);
 }
 int __wrap___isoc99_vfscanf(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap)
@@ -1986,7 +1986,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_40(const char *r
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_40, "vscanf",
-                                       "stdio.h", "__isoc99_vscanf", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "__isoc99_vscanf", SCOREP_ROLE_FILE_IO);
     return __wrap___isoc99_vscanf(format, ap);
 }
 int __wrap___isoc99_vscanf(const char *restrict format, __gnuc_va_list ap)
@@ -2028,7 +2028,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_41(FILE * stream
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_41, "fseek",
-                                       "stdio.h", "fseek", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "ISOC", "fseek", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_fseek(stream, offset, whence);
 }
 int __wrap_fseek(FILE * stream, long offset, int whence)
@@ -2070,7 +2070,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_42(FILE * stream
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_42, "fseeko",
-                                       "stdio.h", "fseeko", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "ISOC", "fseeko", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_fseeko(stream, offset, whence);
 }
 int __wrap_fseeko(FILE * stream, __off_t offset, int whence)
@@ -2112,7 +2112,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_43(FILE * stream
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_43, "fseeko64",
-                                       "stdio.h", "fseeko64", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "ISOC", "fseeko64", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_fseeko64(stream, offset, whence);
 }
 int __wrap_fseeko64(FILE * stream, __off64_t offset, int whence)
@@ -2151,7 +2151,7 @@ static __attribute__((noinline, cold)) long scorep_libwrap_first_44(FILE * strea
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "ftell",
-                                       "stdio.h", "ftell", SCOREP_ROLE_WRAPPER);
+                                       "ISOC", "ftell", SCOREP_ROLE_WRAPPER);
     return __wrap_ftell(stream);
 }
 long __wrap_ftell(FILE * stream)
@@ -2190,7 +2190,7 @@ static __attribute__((noinline, cold)) __off_t scorep_libwrap_first_45(FILE * st
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_45, "ftello",
-                                       "stdio.h", "ftello", SCOREP_ROLE_WRAPPER);
+                                       "ISOC", "ftello", SCOREP_ROLE_WRAPPER);
     return __wrap_ftello(stream);
 }
 __off_t __wrap_ftello(FILE * stream)
@@ -2229,7 +2229,7 @@ static __attribute__((noinline, cold)) __off64_t scorep_libwrap_first_46(FILE * 
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_46, "ftello64",
-                                       "stdio.h", "ftello64", SCOREP_ROLE_WRAPPER);
+                                       "ISOC", "ftello64", SCOREP_ROLE_WRAPPER);
     return __wrap_ftello64(stream);
 }
 __off64_t __wrap_ftello64(FILE * stream)
@@ -2268,7 +2268,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_47(FILE * strea
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_47, "rewind",
-                                       "stdio.h", "rewind", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "ISOC", "rewind", SCOREP_ROLE_FILE_IO_METADATA);
     __wrap_rewind(stream);
 }
 void __wrap_rewind(FILE * stream)
@@ -2309,7 +2309,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_48(FILE *restric
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_48, "fgetpos",
-                                       "stdio.h", "fgetpos", SCOREP_ROLE_WRAPPER);
+                                       "ISOC", "fgetpos", SCOREP_ROLE_WRAPPER);
     return __wrap_fgetpos(stream, pos);
 }
 int __wrap_fgetpos(FILE *restrict stream, fpos_t *restrict pos)
@@ -2348,7 +2348,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_49(FILE *restric
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_49, "fgetpos64",
-                                       "stdio.h", "fgetpos64", SCOREP_ROLE_WRAPPER);
+                                       "ISOC", "fgetpos64", SCOREP_ROLE_WRAPPER);
     return __wrap_fgetpos64(stream, pos);
 }
 int __wrap_fgetpos64(FILE *restrict stream, fpos64_t *restrict pos)
@@ -2387,7 +2387,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_50(FILE * stream
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_50, "fsetpos",
-                                       "stdio.h", "fsetpos", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "ISOC", "fsetpos", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_fsetpos(stream, pos);
 }
 int __wrap_fsetpos(FILE * stream, const fpos_t * pos)
@@ -2426,7 +2426,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_51(FILE * stream
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_51, "fsetpos64",
-                                       "stdio.h", "fsetpos64", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "ISOC", "fsetpos64", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_fsetpos64(stream, pos);
 }
 int __wrap_fsetpos64(FILE * stream, const fpos64_t * pos)
@@ -2450,7 +2450,7 @@ int __wrap___fprintf_chk(FILE *restrict stream, int flag, const char *restrict f
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_52, "fprintf",
-                                                "bits/stdio2-decl.h", "__fprintf_chk",
+                                                "ISOC", "__fprintf_chk",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         va_list scorep_ap;
         va_start(scorep_ap, format);
@@ -2491,7 +2491,7 @@ int __wrap___printf_chk(int flag, const char *restrict format, ...)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_53, "printf",
-                                                "bits/stdio2-decl.h", "__printf_chk",
+                                                "ISOC", "__printf_chk",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         va_list scorep_ap;
         va_start(scorep_ap, format);
@@ -2561,7 +2561,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_54(FILE *restric
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_54, "vfprintf",
-                                       "bits/stdio2-decl.h", "__vfprintf_chk", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "__vfprintf_chk", SCOREP_ROLE_FILE_IO);
     return __wrap___vfprintf_chk(stream, flag, format, ap);
 }
 int __wrap___vfprintf_chk(FILE *restrict stream, int flag, const char *restrict format, __gnuc_va_list ap)
@@ -2614,7 +2614,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_55(int flag, con
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_55, "vprintf",
-                                       "bits/stdio2-decl.h", "__vprintf_chk", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "__vprintf_chk", SCOREP_ROLE_FILE_IO);
     return __wrap___vprintf_chk(flag, format, ap);
 }
 int __wrap___vprintf_chk(int flag, const char *restrict format, __gnuc_va_list ap)
@@ -2667,7 +2667,7 @@ static __attribute__((noinline, cold)) char * scorep_libwrap_first_56(char *rest
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_56, "fgets",
-                                       "bits/stdio2-decl.h", "__fgets_chk", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "__fgets_chk", SCOREP_ROLE_FILE_IO);
     return __wrap___fgets_chk(string, buflen, size, stream);
 }
 char * __wrap___fgets_chk(char *restrict string, size_t buflen, int size, FILE *restrict stream)
@@ -2720,7 +2720,7 @@ static __attribute__((noinline, cold)) char * scorep_libwrap_first_57(char *rest
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_57, "fgets_unlocked",
-                                       "bits/stdio2-decl.h", "__fgets_unlocked_chk", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "__fgets_unlocked_chk", SCOREP_ROLE_FILE_IO);
     return __wrap___fgets_unlocked_chk(string, buflen, size, stream);
 }
 char * __wrap___fgets_unlocked_chk(char *restrict string, size_t buflen, int size, FILE *restrict stream)
@@ -2773,7 +2773,7 @@ static __attribute__((noinline, cold)) size_t scorep_libwrap_first_58(void *rest
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_58, "fread",
-                                       "bits/stdio2-decl.h", "__fread_chk", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "__fread_chk", SCOREP_ROLE_FILE_IO);
     return __wrap___fread_chk(ptr, buflen, size, count, stream);
 }
 size_t __wrap___fread_chk(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream)
@@ -2826,7 +2826,7 @@ static __attribute__((noinline, cold)) size_t scorep_libwrap_first_59(void *rest
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_59, "fread_unlocked",
-                                       "bits/stdio2-decl.h", "__fread_unlocked_chk", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "__fread_unlocked_chk", SCOREP_ROLE_FILE_IO);
     return __wrap___fread_unlocked_chk(ptr, buflen, size, count, stream);
 }
 size_t __wrap___fread_unlocked_chk(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream)

@@ -82,7 +82,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_0(const char 
         scorep_real_0 = (__typeof__(scorep_real_0))scorep_libwrap_resolve_here("fopen");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "fopen",
-                                       "stdio.h", "fopen", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "ISOC", "fopen", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_0(path, mode);
 }
 static __attribute__((used)) FILE * scorep_libwrap_rt_0(const char *restrict path, const char *restrict mode)
@@ -125,7 +125,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_1(const char 
         scorep_real_1 = (__typeof__(scorep_real_1))scorep_libwrap_resolve_here("fopen64");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "fopen64",
-                                       "stdio.h", "fopen64", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "ISOC", "fopen64", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_1(path, mode);
 }
 static __attribute__((used)) FILE * scorep_libwrap_rt_1(const char *restrict path, const char *restrict mode)
@@ -168,7 +168,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_2(int fd, con
         scorep_real_2 = (__typeof__(scorep_real_2))scorep_libwrap_resolve_here("fdopen");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "fdopen",
-                                       "stdio.h", "fdopen", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "ISOC", "fdopen", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_2(fd, mode);
 }
 static __attribute__((used)) FILE * scorep_libwrap_rt_2(int fd, const char * mode)
@@ -207,7 +207,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_3(const char 
         scorep_real_3 = (__typeof__(scorep_real_3))scorep_libwrap_resolve_here("freopen");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "freopen",
-                                       "stdio.h", "freopen", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "ISOC", "freopen", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_3(path, mode, stream);
 }
 static __attribute__((used)) FILE * scorep_libwrap_rt_3(const char *restrict path, const char *restrict mode, FILE *restrict stream)
@@ -246,7 +246,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_4(const char 
         scorep_real_4 = (__typeof__(scorep_real_4))scorep_libwrap_resolve_here("freopen64");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "freopen64",
-                                       "stdio.h", "freopen64", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "ISOC", "freopen64", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_4(path, mode, stream);
 }
 static __attribute__((used)) FILE * scorep_libwrap_rt_4(const char *restrict path, const char *restrict mode, FILE *restrict stream)
@@ -289,7 +289,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_5(void)
         scorep_real_5 = (__typeof__(scorep_real_5))scorep_libwrap_resolve_here("tmpfile");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "tmpfile",
-                                       "stdio.h", "tmpfile", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "ISOC", "tmpfile", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_5();
 }
 static __attribute__((used)) FILE * scorep_libwrap_rt_5(void)
@@ -332,7 +332,7 @@ static __attribute__((noinline, cold)) FILE * scorep_libwrap_first_6(void)
         scorep_real_6 = (__typeof__(scorep_real_6))scorep_libwrap_resolve_here("tmpfile64");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "tmpfile64",
-                                       "stdio.h", "tmpfile64", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "ISOC", "tmpfile64", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_6();
 }
 static __attribute__((used)) FILE * scorep_libwrap_rt_6(void)
@@ -375,7 +375,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_7(FILE * stream)
         scorep_real_7 = (__typeof__(scorep_real_7))scorep_libwrap_resolve_here("fclose");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "fclose",
-                                       "stdio.h", "fclose", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "ISOC", "fclose", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_7(stream);
 }
 static __attribute__((used)) int scorep_libwrap_rt_7(FILE * stream)
@@ -414,7 +414,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_8(FILE * stream)
         scorep_real_8 = (__typeof__(scorep_real_8))scorep_libwrap_resolve_here("fflush");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_8, "fflush",
-                                       "stdio.h", "fflush", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fflush", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_8(stream);
 }
 static __attribute__((used)) int scorep_libwrap_rt_8(FILE * stream)
@@ -453,7 +453,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_9(FILE * stream)
         scorep_real_9 = (__typeof__(scorep_real_9))scorep_libwrap_resolve_here("fflush_unlocked");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_9, "fflush_unlocked",
-                                       "stdio.h", "fflush_unlocked", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fflush_unlocked", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_9(stream);
 }
 static __attribute__((used)) int scorep_libwrap_rt_9(FILE * stream)
@@ -506,7 +506,7 @@ static __attribute__((noinline, cold)) unsigned long scorep_libwrap_first_10(voi
         scorep_real_10 = (__typeof__(scorep_real_10))scorep_libwrap_resolve_here("fread");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_10, "fread",
-                                       "stdio.h", "fread", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fread", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_10(ptr, size, count, stream);
 }
 static __attribute__((used)) unsigned long scorep_libwrap_rt_10(void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
@@ -559,7 +559,7 @@ static __attribute__((noinline, cold)) size_t scorep_libwrap_first_11(void *rest
         scorep_real_11 = (__typeof__(scorep_real_11))scorep_libwrap_resolve_here("fread_unlocked");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_11, "fread_unlocked",
-                                       "stdio.h", "fread_unlocked", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fread_unlocked", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_11(ptr, size, count, stream);
 }
 static __attribute__((used)) size_t scorep_libwrap_rt_11(void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
@@ -612,7 +612,7 @@ static __attribute__((noinline, cold)) unsigned long scorep_libwrap_first_12(con
         scorep_real_12 = (__typeof__(scorep_real_12))scorep_libwrap_resolve_here("fwrite");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_12, "fwrite",
-                                       "stdio.h", "fwrite", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fwrite", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_12(ptr, size, count, stream);
 }
 static __attribute__((used)) unsigned long scorep_libwrap_rt_12(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
@@ -665,7 +665,7 @@ static __attribute__((noinline, cold)) size_t scorep_libwrap_first_13(const void
         scorep_real_13 = (__typeof__(scorep_real_13))scorep_libwrap_resolve_here("fwrite_unlocked");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "fwrite_unlocked",
-                                       "stdio.h", "fwrite_unlocked", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fwrite_unlocked", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_13(ptr, size, count, stream);
 }
 static __attribute__((used)) size_t scorep_libwrap_rt_13(const void *restrict ptr, size_t size, size_t count, FILE *restrict stream)
@@ -718,7 +718,7 @@ static __attribute__((noinline, cold)) char * scorep_libwrap_first_14(char *rest
         scorep_real_14 = (__typeof__(scorep_real_14))scorep_libwrap_resolve_here("fgets");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "fgets",
-                                       "stdio.h", "fgets", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fgets", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_14(string, size, stream);
 }
 static __attribute__((used)) char * scorep_libwrap_rt_14(char *restrict string, int size, FILE *restrict stream)
@@ -771,7 +771,7 @@ static __attribute__((noinline, cold)) char * scorep_libwrap_first_15(char *rest
         scorep_real_15 = (__typeof__(scorep_real_15))scorep_libwrap_resolve_here("fgets_unlocked");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "fgets_unlocked",
-                                       "stdio.h", "fgets_unlocked", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fgets_unlocked", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_15(string, size, stream);
 }
 static __attribute__((used)) char * scorep_libwrap_rt_15(char *restrict string, int size, FILE *restrict stream)
@@ -824,7 +824,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_16(const char *r
         scorep_real_16 = (__typeof__(scorep_real_16))scorep_libwrap_resolve_here("fputs");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "fputs",
-                                       "stdio.h", "fputs", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fputs", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_16(string, stream);
 }
 static __attribute__((used)) int scorep_libwrap_rt_16(const char *restrict string, FILE *restrict stream)
@@ -877,7 +877,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_17(const char *r
         scorep_real_17 = (__typeof__(scorep_real_17))scorep_libwrap_resolve_here("fputs_unlocked");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "fputs_unlocked",
-                                       "stdio.h", "fputs_unlocked", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fputs_unlocked", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_17(string, stream);
 }
 static __attribute__((used)) int scorep_libwrap_rt_17(const char *restrict string, FILE *restrict stream)
@@ -930,7 +930,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_18(const char * 
         scorep_real_18 = (__typeof__(scorep_real_18))scorep_libwrap_resolve_here("puts");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "puts",
-                                       "stdio.h", "puts", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "puts", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_18(string);
 }
 static __attribute__((used)) int scorep_libwrap_rt_18(const char * string)
@@ -983,7 +983,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_19(FILE * stream
         scorep_real_19 = (__typeof__(scorep_real_19))scorep_libwrap_resolve_here("fgetc");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "fgetc",
-                                       "stdio.h", "fgetc", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fgetc", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_19(stream);
 }
 static __attribute__((used)) int scorep_libwrap_rt_19(FILE * stream)
@@ -1036,7 +1036,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_20(FILE * stream
         scorep_real_20 = (__typeof__(scorep_real_20))scorep_libwrap_resolve_here("fgetc_unlocked");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "fgetc_unlocked",
-                                       "stdio.h", "fgetc_unlocked", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fgetc_unlocked", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_20(stream);
 }
 static __attribute__((used)) int scorep_libwrap_rt_20(FILE * stream)
@@ -1089,7 +1089,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_21(FILE * stream
         scorep_real_21 = (__typeof__(scorep_real_21))scorep_libwrap_resolve_here("getc");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "getc",
-                                       "stdio.h", "getc", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "getc", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_21(stream);
 }
 static __attribute__((used)) int scorep_libwrap_rt_21(FILE * stream)
@@ -1142,7 +1142,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_22(FILE * stream
         scorep_real_22 = (__typeof__(scorep_real_22))scorep_libwrap_resolve_here("getc_unlocked");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "getc_unlocked",
-                                       "stdio.h", "getc_unlocked", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "getc_unlocked", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_22(stream);
 }
 static __attribute__((used)) int scorep_libwrap_rt_22(FILE * stream)
@@ -1195,7 +1195,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_23(void)
         scorep_real_23 = (__typeof__(scorep_real_23))scorep_libwrap_resolve_here("getchar");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "getchar",
-                                       "stdio.h", "getchar", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "getchar", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_23();
 }
 static __attribute__((used)) int scorep_libwrap_rt_23(void)
@@ -1248,7 +1248,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_24(void)
         scorep_real_24 = (__typeof__(scorep_real_24))scorep_libwrap_resolve_here("getchar_unlocked");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_24, "getchar_unlocked",
-                                       "stdio.h", "getchar_unlocked", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "getchar_unlocked", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_24();
 }
 static __attribute__((used)) int scorep_libwrap_rt_24(void)
@@ -1301,7 +1301,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_25(int c, FILE *
         scorep_real_25 = (__typeof__(scorep_real_25))scorep_libwrap_resolve_here("fputc");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_25, "fputc",
-                                       "stdio.h", "fputc", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fputc", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_25(c, stream);
 }
 static __attribute__((used)) int scorep_libwrap_rt_25(int c, FILE * stream)
@@ -1354,7 +1354,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_26(int c, FILE *
         scorep_real_26 = (__typeof__(scorep_real_26))scorep_libwrap_resolve_here("fputc_unlocked");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_26, "fputc_unlocked",
-                                       "stdio.h", "fputc_unlocked", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fputc_unlocked", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_26(c, stream);
 }
 static __attribute__((used)) int scorep_libwrap_rt_26(int c, FILE * stream)
@@ -1407,7 +1407,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_27(int c, FILE *
         scorep_real_27 = (__typeof__(scorep_real_27))scorep_libwrap_resolve_here("putc");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_27, "putc",
-                                       "stdio.h", "putc", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "putc", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_27(c, stream);
 }
 static __attribute__((used)) int scorep_libwrap_rt_27(int c, FILE * stream)
@@ -1460,7 +1460,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_28(int c, FILE *
         scorep_real_28 = (__typeof__(scorep_real_28))scorep_libwrap_resolve_here("putc_unlocked");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_28, "putc_unlocked",
-                                       "stdio.h", "putc_unlocked", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "putc_unlocked", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_28(c, stream);
 }
 static __attribute__((used)) int scorep_libwrap_rt_28(int c, FILE * stream)
@@ -1513,7 +1513,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_29(int c)
         scorep_real_29 = (__typeof__(scorep_real_29))scorep_libwrap_resolve_here("putchar");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_29, "putchar",
-                                       "stdio.h", "putchar", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "putchar", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_29(c);
 }
 static __attribute__((used)) int scorep_libwrap_rt_29(int c)
@@ -1566,7 +1566,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_30(int c)
         scorep_real_30 = (__typeof__(scorep_real_30))scorep_libwrap_resolve_here("putchar_unlocked");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_30, "putchar_unlocked",
-                                       "stdio.h", "putchar_unlocked", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "putchar_unlocked", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_30(c);
 }
 static __attribute__((used)) int scorep_libwrap_rt_30(int c)
@@ -1619,7 +1619,7 @@ static __attribute__((noinline, cold)) __ssize_t scorep_libwrap_first_31(char **
         scorep_real_31 = (__typeof__(scorep_real_31))scorep_libwrap_resolve_here("getline");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_31, "getline",
-                                       "stdio.h", "getline", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "getline", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_31(line, n, stream);
 }
 static __attribute__((used)) __ssize_t scorep_libwrap_rt_31(char **restrict line, size_t *restrict n, FILE *restrict stream)
@@ -1672,7 +1672,7 @@ static __attribute__((noinline, cold)) __ssize_t scorep_libwrap_first_32(char **
         scorep_real_32 = (__typeof__(scorep_real_32))scorep_libwrap_resolve_here("getdelim");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_32, "getdelim",
-                                       "stdio.h", "getdelim", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "getdelim", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_32(line, n, delimiter, stream);
 }
 static __attribute__((used)) __ssize_t scorep_libwrap_rt_32(char **restrict line, size_t *restrict n, int delimiter, FILE *restrict stream)
@@ -1700,7 +1700,7 @@ static __attribute__((used)) int scorep_libwrap_rt_33(FILE *restrict stream, con
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_33, "fprintf",
-                                                "stdio.h", "fprintf",
+                                                "ISOC", "fprintf",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         va_list scorep_ap;
         va_start(scorep_ap, format);
@@ -1744,7 +1744,7 @@ static __attribute__((used)) int scorep_libwrap_rt_34(const char *restrict forma
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_34, "printf",
-                                                "stdio.h", "printf",
+                                                "ISOC", "printf",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         va_list scorep_ap;
         va_start(scorep_ap, format);
@@ -1813,7 +1813,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_35(FILE *restric
         scorep_real_35 = (__typeof__(scorep_real_35))scorep_libwrap_resolve_here("vfprintf");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_35, "vfprintf",
-                                       "stdio.h", "vfprintf", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "vfprintf", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_35(stream, format, ap);
 }
 static __attribute__((used)) int scorep_libwrap_rt_35(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap)
@@ -1866,7 +1866,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_36(const char *r
         scorep_real_36 = (__typeof__(scorep_real_36))scorep_libwrap_resolve_here("vprintf");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_36, "vprintf",
-                                       "stdio.h", "vprintf", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "vprintf", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_36(format, ap);
 }
 static __attribute__((used)) int scorep_libwrap_rt_36(const char *restrict format, __gnuc_va_list ap)
@@ -1894,7 +1894,7 @@ static __attribute__((used)) int scorep_libwrap_rt_37(FILE *restrict stream, con
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_37, "fscanf",
-                                                "stdio.h", "__isoc99_fscanf",
+                                                "ISOC", "__isoc99_fscanf",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         va_list scorep_ap;
         va_start(scorep_ap, format);
@@ -1924,7 +1924,7 @@ static __attribute__((used)) int scorep_libwrap_rt_38(const char *restrict forma
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_38, "scanf",
-                                                "stdio.h", "__isoc99_scanf",
+                                                "ISOC", "__isoc99_scanf",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         va_list scorep_ap;
         va_start(scorep_ap, format);
@@ -1965,7 +1965,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_39(FILE *restric
         scorep_real_39 = (__typeof__(scorep_real_39))scorep_libwrap_resolve_here("__isoc99_vfscanf");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_39, "vfscanf",
-                                       "stdio.h", "__isoc99_vfscanf", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "__isoc99_vfscanf", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_39(stream, format, ap);
 }
 static __attribute__((used)) int scorep_libwrap_rt_39(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap)
@@ -2004,7 +2004,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_40(const char *r
         scorep_real_40 = (__typeof__(scorep_real_40))scorep_libwrap_resolve_here("__isoc99_vscanf");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_40, "vscanf",
-                                       "stdio.h", "__isoc99_vscanf", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "__isoc99_vscanf", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_40(format, ap);
 }
 static __attribute__((used)) int scorep_libwrap_rt_40(const char *restrict format, __gnuc_va_list ap)
@@ -2046,7 +2046,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_41(FILE * stream
         scorep_real_41 = (__typeof__(scorep_real_41))scorep_libwrap_resolve_here("fseek");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_41, "fseek",
-                                       "stdio.h", "fseek", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "ISOC", "fseek", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_41(stream, offset, whence);
 }
 static __attribute__((used)) int scorep_libwrap_rt_41(FILE * stream, long offset, int whence)
@@ -2088,7 +2088,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_42(FILE * stream
         scorep_real_42 = (__typeof__(scorep_real_42))scorep_libwrap_resolve_here("fseeko");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_42, "fseeko",
-                                       "stdio.h", "fseeko", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "ISOC", "fseeko", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_42(stream, offset, whence);
 }
 static __attribute__((used)) int scorep_libwrap_rt_42(FILE * stream, __off_t offset, int whence)
@@ -2130,7 +2130,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_43(FILE * stream
         scorep_real_43 = (__typeof__(scorep_real_43))scorep_libwrap_resolve_here("fseeko64");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_43, "fseeko64",
-                                       "stdio.h", "fseeko64", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "ISOC", "fseeko64", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_43(stream, offset, whence);
 }
 static __attribute__((used)) int scorep_libwrap_rt_43(FILE * stream, __off64_t offset, int whence)
@@ -2169,7 +2169,7 @@ static __attribute__((noinline, cold)) long scorep_libwrap_first_44(FILE * strea
         scorep_real_44 = (__typeof__(scorep_real_44))scorep_libwrap_resolve_here("ftell");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "ftell",
-                                       "stdio.h", "ftell", SCOREP_ROLE_WRAPPER);
+                                       "ISOC", "ftell", SCOREP_ROLE_WRAPPER);
     return scorep_libwrap_rt_44(stream);
 }
 static __attribute__((used)) long scorep_libwrap_rt_44(FILE * stream)
@@ -2208,7 +2208,7 @@ static __attribute__((noinline, cold)) __off_t scorep_libwrap_first_45(FILE * st
         scorep_real_45 = (__typeof__(scorep_real_45))scorep_libwrap_resolve_here("ftello");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_45, "ftello",
-                                       "stdio.h", "ftello", SCOREP_ROLE_WRAPPER);
+                                       "ISOC", "ftello", SCOREP_ROLE_WRAPPER);
     return scorep_libwrap_rt_45(stream);
 }
 static __attribute__((used)) __off_t scorep_libwrap_rt_45(FILE * stream)
@@ -2247,7 +2247,7 @@ static __attribute__((noinline, cold)) __off64_t scorep_libwrap_first_46(FILE * 
         scorep_real_46 = (__typeof__(scorep_real_46))scorep_libwrap_resolve_here("ftello64");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_46, "ftello64",
-                                       "stdio.h", "ftello64", SCOREP_ROLE_WRAPPER);
+                                       "ISOC", "ftello64", SCOREP_ROLE_WRAPPER);
     return scorep_libwrap_rt_46(stream);
 }
 static __attribute__((used)) __off64_t scorep_libwrap_rt_46(FILE * stream)
@@ -2286,7 +2286,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_47(FILE * strea
         scorep_real_47 = (__typeof__(scorep_real_47))scorep_libwrap_resolve_here("rewind");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_47, "rewind",
-                                       "stdio.h", "rewind", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "ISOC", "rewind", SCOREP_ROLE_FILE_IO_METADATA);
     scorep_libwrap_rt_47(stream);
 }
 static __attribute__((used)) void scorep_libwrap_rt_47(FILE * stream)
@@ -2327,7 +2327,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_48(FILE *restric
         scorep_real_48 = (__typeof__(scorep_real_48))scorep_libwrap_resolve_here("fgetpos");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_48, "fgetpos",
-                                       "stdio.h", "fgetpos", SCOREP_ROLE_WRAPPER);
+                                       "ISOC", "fgetpos", SCOREP_ROLE_WRAPPER);
     return scorep_libwrap_rt_48(stream, pos);
 }
 static __attribute__((used)) int scorep_libwrap_rt_48(FILE *restrict stream, fpos_t *restrict pos)
@@ -2366,7 +2366,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_49(FILE *restric
         scorep_real_49 = (__typeof__(scorep_real_49))scorep_libwrap_resolve_here("fgetpos64");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_49, "fgetpos64",
-                                       "stdio.h", "fgetpos64", SCOREP_ROLE_WRAPPER);
+                                       "ISOC", "fgetpos64", SCOREP_ROLE_WRAPPER);
     return scorep_libwrap_rt_49(stream, pos);
 }
 static __attribute__((used)) int scorep_libwrap_rt_49(FILE *restrict stream, fpos64_t *restrict pos)
@@ -2405,7 +2405,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_50(FILE * stream
         scorep_real_50 = (__typeof__(scorep_real_50))scorep_libwrap_resolve_here("fsetpos");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_50, "fsetpos",
-                                       "stdio.h", "fsetpos", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "ISOC", "fsetpos", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_50(stream, pos);
 }
 static __attribute__((used)) int scorep_libwrap_rt_50(FILE * stream, const fpos_t * pos)
@@ -2444,7 +2444,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_51(FILE * stream
         scorep_real_51 = (__typeof__(scorep_real_51))scorep_libwrap_resolve_here("fsetpos64");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_51, "fsetpos64",
-                                       "stdio.h", "fsetpos64", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "ISOC", "fsetpos64", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_51(stream, pos);
 }
 static __attribute__((used)) int scorep_libwrap_rt_51(FILE * stream, const fpos64_t * pos)
@@ -2472,7 +2472,7 @@ static __attribute__((used)) int scorep_libwrap_rt_52(FILE *restrict stream, int
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_52, "fprintf",
-                                                "bits/stdio2-decl.h", "__fprintf_chk",
+                                                "ISOC", "__fprintf_chk",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         va_list scorep_ap;
         va_start(scorep_ap, format);
@@ -2516,7 +2516,7 @@ static __attribute__((used)) int scorep_libwrap_rt_53(int flag, const char *rest
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_53, "printf",
-                                                "bits/stdio2-decl.h", "__printf_chk",
+                                                "ISOC", "__printf_chk",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         va_list scorep_ap;
         va_start(scorep_ap, format);
@@ -2585,7 +2585,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_54(FILE *restric
         scorep_real_54 = (__typeof__(scorep_real_54))scorep_libwrap_resolve_here("__vfprintf_chk");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_54, "vfprintf",
-                                       "bits/stdio2-decl.h", "__vfprintf_chk", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "__vfprintf_chk", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_54(stream, flag, format, ap);
 }
 static __attribute__((used)) int scorep_libwrap_rt_54(FILE *restrict stream, int flag, const char *restrict format, __gnuc_va_list ap)
@@ -2638,7 +2638,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_55(int flag, con
         scorep_real_55 = (__typeof__(scorep_real_55))scorep_libwrap_resolve_here("__vprintf_chk");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_55, "vprintf",
-                                       "bits/stdio2-decl.h", "__vprintf_chk", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "__vprintf_chk", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_55(flag, format, ap);
 }
 static __attribute__((used)) int scorep_libwrap_rt_55(int flag, const char *restrict format, __gnuc_va_list ap)
@@ -2691,7 +2691,7 @@ static __attribute__((noinline, cold)) char * scorep_libwrap_first_56(char *rest
         scorep_real_56 = (__typeof__(scorep_real_56))scorep_libwrap_resolve_here("__fgets_chk");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_56, "fgets",
-                                       "bits/stdio2-decl.h", "__fgets_chk", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "__fgets_chk", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_56(string, buflen, size, stream);
 }
 static __attribute__((used)) char * scorep_libwrap_rt_56(char *restrict string, size_t buflen, int size, FILE *restrict stream)
@@ -2744,7 +2744,7 @@ static __attribute__((noinline, cold)) char * scorep_libwrap_first_57(char *rest
         scorep_real_57 = (__typeof__(scorep_real_57))scorep_libwrap_resolve_here("__fgets_unlocked_chk");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_57, "fgets_unlocked",
-                                       "bits/stdio2-decl.h", "__fgets_unlocked_chk", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "__fgets_unlocked_chk", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_57(string, buflen, size, stream);
 }
 static __attribute__((used)) char * scorep_libwrap_rt_57(char *restrict string, size_t buflen, int size, FILE *restrict stream)
@@ -2797,7 +2797,7 @@ static __attribute__((noinline, cold)) size_t scorep_libwrap_first_58(void *rest
         scorep_real_58 = (__typeof__(scorep_real_58))scorep_libwrap_resolve_here("__fread_chk");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_58, "fread",
-                                       "bits/stdio2-decl.h", "__fread_chk", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "__fread_chk", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_58(ptr, buflen, size, count, stream);
 }
 static __attribute__((used)) size_t scorep_libwrap_rt_58(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream)
@@ -2850,7 +2850,7 @@ static __attribute__((noinline, cold)) size_t scorep_libwrap_first_59(void *rest
         scorep_real_59 = (__typeof__(scorep_real_59))scorep_libwrap_resolve_here("__fread_unlocked_chk");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_59, "fread_unlocked",
-                                       "bits/stdio2-decl.h", "__fread_unlocked_chk", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "__fread_unlocked_chk", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_59(ptr, buflen, size, count, stream);
 }
 static __attribute__((used)) size_t scorep_libwrap_rt_59(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream)

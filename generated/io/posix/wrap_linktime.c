@@ -76,7 +76,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_0(const char * p
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "open",
-                                       "fcntl.h", "open", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "open", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_open(path, flags, mode);
 }
 int __wrap_open(const char * path, int flags, mode_t mode)
@@ -119,7 +119,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_1(const char * p
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "open64",
-                                       "fcntl.h", "open64", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "open64", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_open64(path, flags, mode);
 }
 int __wrap_open64(const char * path, int flags, mode_t mode)
@@ -162,7 +162,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_2(int dirfd, con
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "openat",
-                                       "fcntl.h", "openat", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "openat", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_openat(dirfd, path, flags, mode);
 }
 int __wrap_openat(int dirfd, const char * path, int flags, mode_t mode)
@@ -205,7 +205,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_3(int dirfd, con
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "openat64",
-                                       "fcntl.h", "openat64", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "openat64", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_openat64(dirfd, path, flags, mode);
 }
 int __wrap_openat64(int dirfd, const char * path, int flags, mode_t mode)
@@ -248,7 +248,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_4(const char * p
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "creat",
-                                       "fcntl.h", "creat", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "creat", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_creat(path, mode);
 }
 int __wrap_creat(const char * path, mode_t mode)
@@ -291,7 +291,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_5(const char * p
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "creat64",
-                                       "fcntl.h", "creat64", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "creat64", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_creat64(path, mode);
 }
 int __wrap_creat64(const char * path, mode_t mode)
@@ -334,7 +334,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_6(int fd)
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "close",
-                                       "unistd.h", "close", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "close", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_close(fd);
 }
 int __wrap_close(int fd)
@@ -387,7 +387,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_7(int fd, vo
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "read",
-                                       "unistd.h", "read", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "read", SCOREP_ROLE_FILE_IO);
     return __wrap_read(fd, buf, count);
 }
 ssize_t __wrap_read(int fd, void * buf, size_t count)
@@ -440,7 +440,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_8(int fd, co
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_8, "write",
-                                       "unistd.h", "write", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "write", SCOREP_ROLE_FILE_IO);
     return __wrap_write(fd, buf, count);
 }
 ssize_t __wrap_write(int fd, const void * buf, size_t count)
@@ -493,7 +493,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_9(int fd, vo
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_9, "pread",
-                                       "unistd.h", "pread", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "pread", SCOREP_ROLE_FILE_IO);
     return __wrap_pread(fd, buf, count, offset);
 }
 ssize_t __wrap_pread(int fd, void * buf, size_t count, __off_t offset)
@@ -546,7 +546,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_10(int fd, v
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_10, "pread64",
-                                       "unistd.h", "pread64", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "pread64", SCOREP_ROLE_FILE_IO);
     return __wrap_pread64(fd, buf, count, offset);
 }
 ssize_t __wrap_pread64(int fd, void * buf, size_t count, __off64_t offset)
@@ -599,7 +599,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_11(int fd, c
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_11, "pwrite",
-                                       "unistd.h", "pwrite", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "pwrite", SCOREP_ROLE_FILE_IO);
     return __wrap_pwrite(fd, buf, count, offset);
 }
 ssize_t __wrap_pwrite(int fd, const void * buf, size_t count, __off_t offset)
@@ -652,7 +652,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_12(int fd, c
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_12, "pwrite64",
-                                       "unistd.h", "pwrite64", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "pwrite64", SCOREP_ROLE_FILE_IO);
     return __wrap_pwrite64(fd, buf, count, offset);
 }
 ssize_t __wrap_pwrite64(int fd, const void * buf, size_t count, __off64_t offset)
@@ -705,7 +705,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_13(int fd, c
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "readv",
-                                       "sys/uio.h", "readv", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "readv", SCOREP_ROLE_FILE_IO);
     return __wrap_readv(fd, iov, iovcnt);
 }
 ssize_t __wrap_readv(int fd, const struct iovec * iov, int iovcnt)
@@ -758,7 +758,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_14(int fd, c
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "writev",
-                                       "sys/uio.h", "writev", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "writev", SCOREP_ROLE_FILE_IO);
     return __wrap_writev(fd, iov, iovcnt);
 }
 ssize_t __wrap_writev(int fd, const struct iovec * iov, int iovcnt)
@@ -811,7 +811,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_15(int fd, c
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "preadv",
-                                       "sys/uio.h", "preadv", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "preadv", SCOREP_ROLE_FILE_IO);
     return __wrap_preadv(fd, iov, iovcnt, offset);
 }
 ssize_t __wrap_preadv(int fd, const struct iovec * iov, int iovcnt, __off_t offset)
@@ -864,7 +864,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_16(int fd, c
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "preadv64",
-                                       "sys/uio.h", "preadv64", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "preadv64", SCOREP_ROLE_FILE_IO);
     return __wrap_preadv64(fd, iov, iovcnt, offset);
 }
 ssize_t __wrap_preadv64(int fd, const struct iovec * iov, int iovcnt, __off64_t offset)
@@ -917,7 +917,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_17(int fd, c
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "pwritev",
-                                       "sys/uio.h", "pwritev", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "pwritev", SCOREP_ROLE_FILE_IO);
     return __wrap_pwritev(fd, iov, iovcnt, offset);
 }
 ssize_t __wrap_pwritev(int fd, const struct iovec * iov, int iovcnt, __off_t offset)
@@ -970,7 +970,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_18(int fd, c
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "pwritev64",
-                                       "sys/uio.h", "pwritev64", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "pwritev64", SCOREP_ROLE_FILE_IO);
     return __wrap_pwritev64(fd, iov, iovcnt, offset);
 }
 ssize_t __wrap_pwritev64(int fd, const struct iovec * iov, int iovcnt, __off64_t offset)
@@ -1012,7 +1012,7 @@ static __attribute__((noinline, cold)) __off_t scorep_libwrap_first_19(int fd, _
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "lseek",
-                                       "unistd.h", "lseek", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "lseek", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_lseek(fd, offset, whence);
 }
 __off_t __wrap_lseek(int fd, __off_t offset, int whence)
@@ -1054,7 +1054,7 @@ static __attribute__((noinline, cold)) __off64_t scorep_libwrap_first_20(int fd,
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "lseek64",
-                                       "unistd.h", "lseek64", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "lseek64", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_lseek64(fd, offset, whence);
 }
 __off64_t __wrap_lseek64(int fd, __off64_t offset, int whence)
@@ -1093,7 +1093,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_21(int fd)
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "fsync",
-                                       "unistd.h", "fsync", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "fsync", SCOREP_ROLE_FILE_IO);
     return __wrap_fsync(fd);
 }
 int __wrap_fsync(int fd)
@@ -1132,7 +1132,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_22(int fd)
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "fdatasync",
-                                       "unistd.h", "fdatasync", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "fdatasync", SCOREP_ROLE_FILE_IO);
     return __wrap_fdatasync(fd);
 }
 int __wrap_fdatasync(int fd)
@@ -1176,7 +1176,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_23(int fd)
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "dup",
-                                       "unistd.h", "dup", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "dup", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_dup(fd);
 }
 int __wrap_dup(int fd)
@@ -1221,7 +1221,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_24(int fd, int n
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_24, "dup2",
-                                       "unistd.h", "dup2", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "dup2", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_dup2(fd, newfd);
 }
 int __wrap_dup2(int fd, int newfd)
@@ -1266,7 +1266,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_25(int fd, int n
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_25, "dup3",
-                                       "unistd.h", "dup3", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "dup3", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_dup3(fd, newfd, flags);
 }
 int __wrap_dup3(int fd, int newfd, int flags)
@@ -1310,7 +1310,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_26(int fd, int c
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_26, "fcntl",
-                                       "fcntl.h", "fcntl", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "fcntl", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_fcntl(fd, cmd, arg);
 }
 int __wrap_fcntl(int fd, int cmd, void* arg)
@@ -1354,7 +1354,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_27(int fd, int c
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_27, "fcntl64",
-                                       "fcntl.h", "fcntl64", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "fcntl64", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap_fcntl64(fd, cmd, arg);
 }
 int __wrap_fcntl64(int fd, int cmd, void* arg)
@@ -1383,7 +1383,7 @@ int __wrap_aio_read(struct aiocb * aiocb)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_28, "aio_read",
-                                                "aio.h", "aio_read",
+                                                "POSIX_IO", "aio_read",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         return scorep_real_28(aiocb);
 
@@ -1413,7 +1413,7 @@ int __wrap_aio_read64(struct aiocb64 * aiocb)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_29, "aio_read64",
-                                                "aio.h", "aio_read64",
+                                                "POSIX_IO", "aio_read64",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         return scorep_real_29(aiocb);
 
@@ -1443,7 +1443,7 @@ int __wrap_aio_write(struct aiocb * aiocb)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_30, "aio_write",
-                                                "aio.h", "aio_write",
+                                                "POSIX_IO", "aio_write",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         return scorep_real_30(aiocb);
 
@@ -1473,7 +1473,7 @@ int __wrap_aio_write64(struct aiocb64 * aiocb)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_31, "aio_write64",
-                                                "aio.h", "aio_write64",
+                                                "POSIX_IO", "aio_write64",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         return scorep_real_31(aiocb);
 
@@ -1503,7 +1503,7 @@ int __wrap_lio_listio(int mode, struct aiocb *const list[], int nent, struct sig
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_32, "lio_listio",
-                                                "aio.h", "lio_listio",
+                                                "POSIX_IO", "lio_listio",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         return scorep_real_32(mode, list, nent, sig);
 
@@ -1538,7 +1538,7 @@ int __wrap_lio_listio64(int mode, struct aiocb64 *const list[], int nent, struct
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_33, "lio_listio64",
-                                                "aio.h", "lio_listio64",
+                                                "POSIX_IO", "lio_listio64",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         return scorep_real_33(mode, list, nent, sig);
 
@@ -1573,7 +1573,7 @@ int __wrap_aio_error(const struct aiocb * aiocb)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_34, "aio_error",
-                                                "aio.h", "aio_error",
+                                                "POSIX_IO", "aio_error",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         return scorep_real_34(aiocb);
 
@@ -1600,7 +1600,7 @@ int __wrap_aio_error64(const struct aiocb64 * aiocb)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_35, "aio_error64",
-                                                "aio.h", "aio_error64",
+                                                "POSIX_IO", "aio_error64",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         return scorep_real_35(aiocb);
 
@@ -1627,7 +1627,7 @@ __ssize_t __wrap_aio_return(struct aiocb * aiocb)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_36, "aio_return",
-                                                "aio.h", "aio_return",
+                                                "POSIX_IO", "aio_return",
                                                 SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
         return scorep_real_36(aiocb);
 
@@ -1653,7 +1653,7 @@ __ssize_t __wrap_aio_return64(struct aiocb64 * aiocb)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_37, "aio_return64",
-                                                "aio.h", "aio_return64",
+                                                "POSIX_IO", "aio_return64",
                                                 SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
         return scorep_real_37(aiocb);
 
@@ -1679,7 +1679,7 @@ int __wrap_aio_suspend(const struct aiocb *const list[], int nent, const struct 
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_38, "aio_suspend",
-                                                "aio.h", "aio_suspend",
+                                                "POSIX_IO", "aio_suspend",
                                                 SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
         return scorep_real_38(list, nent, timeout);
 
@@ -1704,7 +1704,7 @@ int __wrap_aio_suspend64(const struct aiocb64 *const list[], int nent, const str
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_39, "aio_suspend64",
-                                                "aio.h", "aio_suspend64",
+                                                "POSIX_IO", "aio_suspend64",
                                                 SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
         return scorep_real_39(list, nent, timeout);
 
@@ -1729,7 +1729,7 @@ int __wrap_aio_cancel(int fd, struct aiocb * aiocb)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_40, "aio_cancel",
-                                                "aio.h", "aio_cancel",
+                                                "POSIX_IO", "aio_cancel",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         return scorep_real_40(fd, aiocb);
 
@@ -1756,7 +1756,7 @@ int __wrap_aio_cancel64(int fd, struct aiocb64 * aiocb)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_41, "aio_cancel64",
-                                                "aio.h", "aio_cancel64",
+                                                "POSIX_IO", "aio_cancel64",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         return scorep_real_41(fd, aiocb);
 
@@ -1783,7 +1783,7 @@ int __wrap_aio_fsync(int op, struct aiocb * aiocb)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_42, "aio_fsync",
-                                                "aio.h", "aio_fsync",
+                                                "POSIX_IO", "aio_fsync",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         return scorep_real_42(op, aiocb);
 
@@ -1808,7 +1808,7 @@ int __wrap_aio_fsync64(int op, struct aiocb64 * aiocb)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_43, "aio_fsync64",
-                                                "aio.h", "aio_fsync64",
+                                                "POSIX_IO", "aio_fsync64",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         return scorep_real_43(op, aiocb);
 
@@ -1847,7 +1847,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_44(const char * 
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "open",
-                                       "bits/fcntl2.h", "__open_2", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "__open_2", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap___open_2(path, flags);
 }
 int __wrap___open_2(const char * path, int flags)
@@ -1890,7 +1890,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_45(const char * 
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_45, "open64",
-                                       "bits/fcntl2.h", "__open64_2", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "__open64_2", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap___open64_2(path, flags);
 }
 int __wrap___open64_2(const char * path, int flags)
@@ -1933,7 +1933,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_46(int dirfd, co
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_46, "openat",
-                                       "bits/fcntl2.h", "__openat_2", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "__openat_2", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap___openat_2(dirfd, path, flags);
 }
 int __wrap___openat_2(int dirfd, const char * path, int flags)
@@ -1976,7 +1976,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_47(int dirfd, co
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_47, "openat64",
-                                       "bits/fcntl2.h", "__openat64_2", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "__openat64_2", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap___openat64_2(dirfd, path, flags);
 }
 int __wrap___openat64_2(int dirfd, const char * path, int flags)
@@ -2029,7 +2029,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_48(int fd, v
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_48, "read",
-                                       "bits/unistd.h", "__read_chk", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "__read_chk", SCOREP_ROLE_FILE_IO);
     return __wrap___read_chk(fd, buf, count, buflen);
 }
 ssize_t __wrap___read_chk(int fd, void * buf, size_t count, size_t buflen)
@@ -2082,7 +2082,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_49(int fd, v
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_49, "pread",
-                                       "bits/unistd.h", "__pread_chk", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "__pread_chk", SCOREP_ROLE_FILE_IO);
     return __wrap___pread_chk(fd, buf, count, offset, buflen);
 }
 ssize_t __wrap___pread_chk(int fd, void * buf, size_t count, __off_t offset, size_t buflen)
@@ -2135,7 +2135,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_50(int fd, v
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_50, "pread64",
-                                       "bits/unistd.h", "__pread64_chk", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "__pread64_chk", SCOREP_ROLE_FILE_IO);
     return __wrap___pread64_chk(fd, buf, count, offset, buflen);
 }
 ssize_t __wrap___pread64_chk(int fd, void * buf, size_t count, __off64_t offset, size_t buflen)

@@ -82,7 +82,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_0(const char * p
         scorep_real_0 = (__typeof__(scorep_real_0))scorep_libwrap_resolve_here("open");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "open",
-                                       "fcntl.h", "open", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "open", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_0(path, flags, mode);
 }
 static __attribute__((used)) int scorep_libwrap_rt_0(const char * path, int flags, mode_t mode)
@@ -125,7 +125,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_1(const char * p
         scorep_real_1 = (__typeof__(scorep_real_1))scorep_libwrap_resolve_here("open64");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "open64",
-                                       "fcntl.h", "open64", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "open64", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_1(path, flags, mode);
 }
 static __attribute__((used)) int scorep_libwrap_rt_1(const char * path, int flags, mode_t mode)
@@ -168,7 +168,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_2(int dirfd, con
         scorep_real_2 = (__typeof__(scorep_real_2))scorep_libwrap_resolve_here("openat");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "openat",
-                                       "fcntl.h", "openat", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "openat", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_2(dirfd, path, flags, mode);
 }
 static __attribute__((used)) int scorep_libwrap_rt_2(int dirfd, const char * path, int flags, mode_t mode)
@@ -211,7 +211,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_3(int dirfd, con
         scorep_real_3 = (__typeof__(scorep_real_3))scorep_libwrap_resolve_here("openat64");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "openat64",
-                                       "fcntl.h", "openat64", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "openat64", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_3(dirfd, path, flags, mode);
 }
 static __attribute__((used)) int scorep_libwrap_rt_3(int dirfd, const char * path, int flags, mode_t mode)
@@ -254,7 +254,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_4(const char * p
         scorep_real_4 = (__typeof__(scorep_real_4))scorep_libwrap_resolve_here("creat");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "creat",
-                                       "fcntl.h", "creat", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "creat", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_4(path, mode);
 }
 static __attribute__((used)) int scorep_libwrap_rt_4(const char * path, mode_t mode)
@@ -297,7 +297,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_5(const char * p
         scorep_real_5 = (__typeof__(scorep_real_5))scorep_libwrap_resolve_here("creat64");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "creat64",
-                                       "fcntl.h", "creat64", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "creat64", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_5(path, mode);
 }
 static __attribute__((used)) int scorep_libwrap_rt_5(const char * path, mode_t mode)
@@ -340,7 +340,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_6(int fd)
         scorep_real_6 = (__typeof__(scorep_real_6))scorep_libwrap_resolve_here("close");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "close",
-                                       "unistd.h", "close", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "close", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_6(fd);
 }
 static __attribute__((used)) int scorep_libwrap_rt_6(int fd)
@@ -393,7 +393,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_7(int fd, vo
         scorep_real_7 = (__typeof__(scorep_real_7))scorep_libwrap_resolve_here("read");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "read",
-                                       "unistd.h", "read", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "read", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_7(fd, buf, count);
 }
 static __attribute__((used)) ssize_t scorep_libwrap_rt_7(int fd, void * buf, size_t count)
@@ -446,7 +446,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_8(int fd, co
         scorep_real_8 = (__typeof__(scorep_real_8))scorep_libwrap_resolve_here("write");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_8, "write",
-                                       "unistd.h", "write", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "write", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_8(fd, buf, count);
 }
 static __attribute__((used)) ssize_t scorep_libwrap_rt_8(int fd, const void * buf, size_t count)
@@ -499,7 +499,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_9(int fd, vo
         scorep_real_9 = (__typeof__(scorep_real_9))scorep_libwrap_resolve_here("pread");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_9, "pread",
-                                       "unistd.h", "pread", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "pread", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_9(fd, buf, count, offset);
 }
 static __attribute__((used)) ssize_t scorep_libwrap_rt_9(int fd, void * buf, size_t count, __off_t offset)
@@ -552,7 +552,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_10(int fd, v
         scorep_real_10 = (__typeof__(scorep_real_10))scorep_libwrap_resolve_here("pread64");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_10, "pread64",
-                                       "unistd.h", "pread64", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "pread64", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_10(fd, buf, count, offset);
 }
 static __attribute__((used)) ssize_t scorep_libwrap_rt_10(int fd, void * buf, size_t count, __off64_t offset)
@@ -605,7 +605,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_11(int fd, c
         scorep_real_11 = (__typeof__(scorep_real_11))scorep_libwrap_resolve_here("pwrite");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_11, "pwrite",
-                                       "unistd.h", "pwrite", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "pwrite", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_11(fd, buf, count, offset);
 }
 static __attribute__((used)) ssize_t scorep_libwrap_rt_11(int fd, const void * buf, size_t count, __off_t offset)
@@ -658,7 +658,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_12(int fd, c
         scorep_real_12 = (__typeof__(scorep_real_12))scorep_libwrap_resolve_here("pwrite64");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_12, "pwrite64",
-                                       "unistd.h", "pwrite64", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "pwrite64", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_12(fd, buf, count, offset);
 }
 static __attribute__((used)) ssize_t scorep_libwrap_rt_12(int fd, const void * buf, size_t count, __off64_t offset)
@@ -711,7 +711,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_13(int fd, c
         scorep_real_13 = (__typeof__(scorep_real_13))scorep_libwrap_resolve_here("readv");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "readv",
-                                       "sys/uio.h", "readv", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "readv", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_13(fd, iov, iovcnt);
 }
 static __attribute__((used)) ssize_t scorep_libwrap_rt_13(int fd, const struct iovec * iov, int iovcnt)
@@ -764,7 +764,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_14(int fd, c
         scorep_real_14 = (__typeof__(scorep_real_14))scorep_libwrap_resolve_here("writev");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "writev",
-                                       "sys/uio.h", "writev", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "writev", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_14(fd, iov, iovcnt);
 }
 static __attribute__((used)) ssize_t scorep_libwrap_rt_14(int fd, const struct iovec * iov, int iovcnt)
@@ -817,7 +817,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_15(int fd, c
         scorep_real_15 = (__typeof__(scorep_real_15))scorep_libwrap_resolve_here("preadv");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "preadv",
-                                       "sys/uio.h", "preadv", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "preadv", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_15(fd, iov, iovcnt, offset);
 }
 static __attribute__((used)) ssize_t scorep_libwrap_rt_15(int fd, const struct iovec * iov, int iovcnt, __off_t offset)
@@ -870,7 +870,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_16(int fd, c
         scorep_real_16 = (__typeof__(scorep_real_16))scorep_libwrap_resolve_here("preadv64");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "preadv64",
-                                       "sys/uio.h", "preadv64", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "preadv64", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_16(fd, iov, iovcnt, offset);
 }
 static __attribute__((used)) ssize_t scorep_libwrap_rt_16(int fd, const struct iovec * iov, int iovcnt, __off64_t offset)
@@ -923,7 +923,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_17(int fd, c
         scorep_real_17 = (__typeof__(scorep_real_17))scorep_libwrap_resolve_here("pwritev");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "pwritev",
-                                       "sys/uio.h", "pwritev", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "pwritev", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_17(fd, iov, iovcnt, offset);
 }
 static __attribute__((used)) ssize_t scorep_libwrap_rt_17(int fd, const struct iovec * iov, int iovcnt, __off_t offset)
@@ -976,7 +976,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_18(int fd, c
         scorep_real_18 = (__typeof__(scorep_real_18))scorep_libwrap_resolve_here("pwritev64");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "pwritev64",
-                                       "sys/uio.h", "pwritev64", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "pwritev64", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_18(fd, iov, iovcnt, offset);
 }
 static __attribute__((used)) ssize_t scorep_libwrap_rt_18(int fd, const struct iovec * iov, int iovcnt, __off64_t offset)
@@ -1018,7 +1018,7 @@ static __attribute__((noinline, cold)) __off_t scorep_libwrap_first_19(int fd, _
         scorep_real_19 = (__typeof__(scorep_real_19))scorep_libwrap_resolve_here("lseek");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "lseek",
-                                       "unistd.h", "lseek", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "lseek", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_19(fd, offset, whence);
 }
 static __attribute__((used)) __off_t scorep_libwrap_rt_19(int fd, __off_t offset, int whence)
@@ -1060,7 +1060,7 @@ static __attribute__((noinline, cold)) __off64_t scorep_libwrap_first_20(int fd,
         scorep_real_20 = (__typeof__(scorep_real_20))scorep_libwrap_resolve_here("lseek64");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "lseek64",
-                                       "unistd.h", "lseek64", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "lseek64", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_20(fd, offset, whence);
 }
 static __attribute__((used)) __off64_t scorep_libwrap_rt_20(int fd, __off64_t offset, int whence)
@@ -1099,7 +1099,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_21(int fd)
         scorep_real_21 = (__typeof__(scorep_real_21))scorep_libwrap_resolve_here("fsync");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "fsync",
-                                       "unistd.h", "fsync", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "fsync", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_21(fd);
 }
 static __attribute__((used)) int scorep_libwrap_rt_21(int fd)
@@ -1138,7 +1138,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_22(int fd)
         scorep_real_22 = (__typeof__(scorep_real_22))scorep_libwrap_resolve_here("fdatasync");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "fdatasync",
-                                       "unistd.h", "fdatasync", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "fdatasync", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_22(fd);
 }
 static __attribute__((used)) int scorep_libwrap_rt_22(int fd)
@@ -1182,7 +1182,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_23(int fd)
         scorep_real_23 = (__typeof__(scorep_real_23))scorep_libwrap_resolve_here("dup");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "dup",
-                                       "unistd.h", "dup", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "dup", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_23(fd);
 }
 static __attribute__((used)) int scorep_libwrap_rt_23(int fd)
@@ -1227,7 +1227,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_24(int fd, int n
         scorep_real_24 = (__typeof__(scorep_real_24))scorep_libwrap_resolve_here("dup2");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_24, "dup2",
-                                       "unistd.h", "dup2", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "dup2", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_24(fd, newfd);
 }
 static __attribute__((used)) int scorep_libwrap_rt_24(int fd, int newfd)
@@ -1272,7 +1272,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_25(int fd, int n
         scorep_real_25 = (__typeof__(scorep_real_25))scorep_libwrap_resolve_here("dup3");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_25, "dup3",
-                                       "unistd.h", "dup3", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "dup3", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_25(fd, newfd, flags);
 }
 static __attribute__((used)) int scorep_libwrap_rt_25(int fd, int newfd, int flags)
@@ -1316,7 +1316,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_26(int fd, int c
         scorep_real_26 = (__typeof__(scorep_real_26))scorep_libwrap_resolve_here("fcntl");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_26, "fcntl",
-                                       "fcntl.h", "fcntl", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "fcntl", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_26(fd, cmd, arg);
 }
 static __attribute__((used)) int scorep_libwrap_rt_26(int fd, int cmd, void* arg)
@@ -1360,7 +1360,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_27(int fd, int c
         scorep_real_27 = (__typeof__(scorep_real_27))scorep_libwrap_resolve_here("fcntl64");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_27, "fcntl64",
-                                       "fcntl.h", "fcntl64", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "fcntl64", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_27(fd, cmd, arg);
 }
 static __attribute__((used)) int scorep_libwrap_rt_27(int fd, int cmd, void* arg)
@@ -1389,7 +1389,7 @@ static __attribute__((used)) int scorep_libwrap_rt_28(struct aiocb * aiocb)
         scorep_real_28 = (__typeof__(scorep_real_28))scorep_libwrap_resolve_here("aio_read");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_28, "aio_read",
-                                                "aio.h", "aio_read",
+                                                "POSIX_IO", "aio_read",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         return scorep_real_28(aiocb);
 
@@ -1418,7 +1418,7 @@ static __attribute__((used)) int scorep_libwrap_rt_29(struct aiocb64 * aiocb)
         scorep_real_29 = (__typeof__(scorep_real_29))scorep_libwrap_resolve_here("aio_read64");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_29, "aio_read64",
-                                                "aio.h", "aio_read64",
+                                                "POSIX_IO", "aio_read64",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         return scorep_real_29(aiocb);
 
@@ -1447,7 +1447,7 @@ static __attribute__((used)) int scorep_libwrap_rt_30(struct aiocb * aiocb)
         scorep_real_30 = (__typeof__(scorep_real_30))scorep_libwrap_resolve_here("aio_write");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_30, "aio_write",
-                                                "aio.h", "aio_write",
+                                                "POSIX_IO", "aio_write",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         return scorep_real_30(aiocb);
 
@@ -1476,7 +1476,7 @@ static __attribute__((used)) int scorep_libwrap_rt_31(struct aiocb64 * aiocb)
         scorep_real_31 = (__typeof__(scorep_real_31))scorep_libwrap_resolve_here("aio_write64");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_31, "aio_write64",
-                                                "aio.h", "aio_write64",
+                                                "POSIX_IO", "aio_write64",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         return scorep_real_31(aiocb);
 
@@ -1505,7 +1505,7 @@ static __attribute__((used)) int scorep_libwrap_rt_32(int mode, struct aiocb *co
         scorep_real_32 = (__typeof__(scorep_real_32))scorep_libwrap_resolve_here("lio_listio");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_32, "lio_listio",
-                                                "aio.h", "lio_listio",
+                                                "POSIX_IO", "lio_listio",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         return scorep_real_32(mode, list, nent, sig);
 
@@ -1539,7 +1539,7 @@ static __attribute__((used)) int scorep_libwrap_rt_33(int mode, struct aiocb64 *
         scorep_real_33 = (__typeof__(scorep_real_33))scorep_libwrap_resolve_here("lio_listio64");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_33, "lio_listio64",
-                                                "aio.h", "lio_listio64",
+                                                "POSIX_IO", "lio_listio64",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         return scorep_real_33(mode, list, nent, sig);
 
@@ -1573,7 +1573,7 @@ static __attribute__((used)) int scorep_libwrap_rt_34(const struct aiocb * aiocb
         scorep_real_34 = (__typeof__(scorep_real_34))scorep_libwrap_resolve_here("aio_error");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_34, "aio_error",
-                                                "aio.h", "aio_error",
+                                                "POSIX_IO", "aio_error",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         return scorep_real_34(aiocb);
 
@@ -1599,7 +1599,7 @@ static __attribute__((used)) int scorep_libwrap_rt_35(const struct aiocb64 * aio
         scorep_real_35 = (__typeof__(scorep_real_35))scorep_libwrap_resolve_here("aio_error64");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_35, "aio_error64",
-                                                "aio.h", "aio_error64",
+                                                "POSIX_IO", "aio_error64",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         return scorep_real_35(aiocb);
 
@@ -1625,7 +1625,7 @@ static __attribute__((used)) __ssize_t scorep_libwrap_rt_36(struct aiocb * aiocb
         scorep_real_36 = (__typeof__(scorep_real_36))scorep_libwrap_resolve_here("aio_return");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_36, "aio_return",
-                                                "aio.h", "aio_return",
+                                                "POSIX_IO", "aio_return",
                                                 SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
         return scorep_real_36(aiocb);
 
@@ -1650,7 +1650,7 @@ static __attribute__((used)) __ssize_t scorep_libwrap_rt_37(struct aiocb64 * aio
         scorep_real_37 = (__typeof__(scorep_real_37))scorep_libwrap_resolve_here("aio_return64");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_37, "aio_return64",
-                                                "aio.h", "aio_return64",
+                                                "POSIX_IO", "aio_return64",
                                                 SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
         return scorep_real_37(aiocb);
 
@@ -1675,7 +1675,7 @@ static __attribute__((used)) int scorep_libwrap_rt_38(const struct aiocb *const 
         scorep_real_38 = (__typeof__(scorep_real_38))scorep_libwrap_resolve_here("aio_suspend");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_38, "aio_suspend",
-                                                "aio.h", "aio_suspend",
+                                                "POSIX_IO", "aio_suspend",
                                                 SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
         return scorep_real_38(list, nent, timeout);
 
@@ -1699,7 +1699,7 @@ static __attribute__((used)) int scorep_libwrap_rt_39(const struct aiocb64 *cons
         scorep_real_39 = (__typeof__(scorep_real_39))scorep_libwrap_resolve_here("aio_suspend64");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_39, "aio_suspend64",
-                                                "aio.h", "aio_suspend64",
+                                                "POSIX_IO", "aio_suspend64",
                                                 SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
         return scorep_real_39(list, nent, timeout);
 
@@ -1723,7 +1723,7 @@ static __attribute__((used)) int scorep_libwrap_rt_40(int fd, struct aiocb * aio
         scorep_real_40 = (__typeof__(scorep_real_40))scorep_libwrap_resolve_here("aio_cancel");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_40, "aio_cancel",
-                                                "aio.h", "aio_cancel",
+                                                "POSIX_IO", "aio_cancel",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         return scorep_real_40(fd, aiocb);
 
@@ -1749,7 +1749,7 @@ static __attribute__((used)) int scorep_libwrap_rt_41(int fd, struct aiocb64 * a
         scorep_real_41 = (__typeof__(scorep_real_41))scorep_libwrap_resolve_here("aio_cancel64");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_41, "aio_cancel64",
-                                                "aio.h", "aio_cancel64",
+                                                "POSIX_IO", "aio_cancel64",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         return scorep_real_41(fd, aiocb);
 
@@ -1775,7 +1775,7 @@ static __attribute__((used)) int scorep_libwrap_rt_42(int op, struct aiocb * aio
         scorep_real_42 = (__typeof__(scorep_real_42))scorep_libwrap_resolve_here("aio_fsync");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_42, "aio_fsync",
-                                                "aio.h", "aio_fsync",
+                                                "POSIX_IO", "aio_fsync",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         return scorep_real_42(op, aiocb);
 
@@ -1799,7 +1799,7 @@ static __attribute__((used)) int scorep_libwrap_rt_43(int op, struct aiocb64 * a
         scorep_real_43 = (__typeof__(scorep_real_43))scorep_libwrap_resolve_here("aio_fsync64");
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_43, "aio_fsync64",
-                                                "aio.h", "aio_fsync64",
+                                                "POSIX_IO", "aio_fsync64",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         return scorep_real_43(op, aiocb);
 
@@ -1837,7 +1837,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_44(const char * 
         scorep_real_44 = (__typeof__(scorep_real_44))scorep_libwrap_resolve_here("__open_2");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "open",
-                                       "bits/fcntl2.h", "__open_2", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "__open_2", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_44(path, flags);
 }
 static __attribute__((used)) int scorep_libwrap_rt_44(const char * path, int flags)
@@ -1880,7 +1880,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_45(const char * 
         scorep_real_45 = (__typeof__(scorep_real_45))scorep_libwrap_resolve_here("__open64_2");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_45, "open64",
-                                       "bits/fcntl2.h", "__open64_2", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "__open64_2", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_45(path, flags);
 }
 static __attribute__((used)) int scorep_libwrap_rt_45(const char * path, int flags)
@@ -1923,7 +1923,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_46(int dirfd, co
         scorep_real_46 = (__typeof__(scorep_real_46))scorep_libwrap_resolve_here("__openat_2");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_46, "openat",
-                                       "bits/fcntl2.h", "__openat_2", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "__openat_2", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_46(dirfd, path, flags);
 }
 static __attribute__((used)) int scorep_libwrap_rt_46(int dirfd, const char * path, int flags)
@@ -1966,7 +1966,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_47(int dirfd, co
         scorep_real_47 = (__typeof__(scorep_real_47))scorep_libwrap_resolve_here("__openat64_2");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_47, "openat64",
-                                       "bits/fcntl2.h", "__openat64_2", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "__openat64_2", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_47(dirfd, path, flags);
 }
 static __attribute__((used)) int scorep_libwrap_rt_47(int dirfd, const char * path, int flags)
@@ -2019,7 +2019,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_48(int fd, v
         scorep_real_48 = (__typeof__(scorep_real_48))scorep_libwrap_resolve_here("__read_chk");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_48, "read",
-                                       "bits/unistd.h", "__read_chk", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "__read_chk", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_48(fd, buf, count, buflen);
 }
 static __attribute__((used)) ssize_t scorep_libwrap_rt_48(int fd, void * buf, size_t count, size_t buflen)
@@ -2072,7 +2072,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_49(int fd, v
         scorep_real_49 = (__typeof__(scorep_real_49))scorep_libwrap_resolve_here("__pread_chk");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_49, "pread",
-                                       "bits/unistd.h", "__pread_chk", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "__pread_chk", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_49(fd, buf, count, offset, buflen);
 }
 static __attribute__((used)) ssize_t scorep_libwrap_rt_49(int fd, void * buf, size_t count, __off_t offset, size_t buflen)
@@ -2125,7 +2125,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_50(int fd, v
         scorep_real_50 = (__typeof__(scorep_real_50))scorep_libwrap_resolve_here("__pread64_chk");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_50, "pread64",
-                                       "bits/unistd.h", "__pread64_chk", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "__pread64_chk", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_50(fd, buf, count, offset, buflen);
 }
 static __attribute__((used)) ssize_t scorep_libwrap_rt_50(int fd, void * buf, size_t count, __off64_t offset, size_t buflen)

@@ -82,7 +82,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_0(pthread_t *res
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "pthread_create",
-                                       "pthread.h", "pthread_create", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_create", SCOREP_ROLE_WRAPPER);
     return __wrap_pthread_create(thread, attr, start_routine, arg);
 }
 int __wrap_pthread_create(pthread_t *restrict thread, const pthread_attr_t *restrict attr, void *(*start_routine)(void *), void *restrict arg)
@@ -123,7 +123,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_1(pthread_t thre
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "pthread_join",
-                                       "pthread.h", "pthread_join", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_join", SCOREP_ROLE_WRAPPER);
     return __wrap_pthread_join(thread, retval);
 }
 int __wrap_pthread_join(pthread_t thread, void ** retval)
@@ -164,7 +164,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_2(void * retval
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "pthread_exit",
-                                       "pthread.h", "pthread_exit", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_exit", SCOREP_ROLE_WRAPPER);
     __wrap_pthread_exit(retval);
 }
 void __wrap_pthread_exit(void * retval)
@@ -205,7 +205,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_3(pthread_t thre
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "pthread_detach",
-                                       "pthread.h", "pthread_detach", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_detach", SCOREP_ROLE_WRAPPER);
     return __wrap_pthread_detach(thread);
 }
 int __wrap_pthread_detach(pthread_t thread)
@@ -246,7 +246,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_4(pthread_mutex_
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "pthread_mutex_lock",
-                                       "pthread.h", "pthread_mutex_lock", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_mutex_lock", SCOREP_ROLE_WRAPPER);
     return __wrap_pthread_mutex_lock(mutex);
 }
 int __wrap_pthread_mutex_lock(pthread_mutex_t * mutex)
@@ -287,7 +287,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_5(pthread_mutex_
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "pthread_mutex_trylock",
-                                       "pthread.h", "pthread_mutex_trylock", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_mutex_trylock", SCOREP_ROLE_WRAPPER);
     return __wrap_pthread_mutex_trylock(mutex);
 }
 int __wrap_pthread_mutex_trylock(pthread_mutex_t * mutex)
@@ -327,7 +327,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_6(pthread_mutex_
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "pthread_mutex_unlock",
-                                       "pthread.h", "pthread_mutex_unlock", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_mutex_unlock", SCOREP_ROLE_WRAPPER);
     return __wrap_pthread_mutex_unlock(mutex);
 }
 int __wrap_pthread_mutex_unlock(pthread_mutex_t * mutex)
@@ -369,7 +369,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_7(pthread_cond_t
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "pthread_cond_wait",
-                                       "pthread.h", "pthread_cond_wait", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_cond_wait", SCOREP_ROLE_WRAPPER);
     return __wrap_pthread_cond_wait(cond, mutex);
 }
 int __wrap_pthread_cond_wait(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex)
@@ -411,7 +411,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_8(pthread_cond_t
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_8, "pthread_cond_timedwait",
-                                       "pthread.h", "pthread_cond_timedwait", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_cond_timedwait", SCOREP_ROLE_WRAPPER);
     return __wrap_pthread_cond_timedwait(cond, mutex, abstime);
 }
 int __wrap_pthread_cond_timedwait(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex, const struct timespec *restrict abstime)
@@ -450,7 +450,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_9(pthread_cond_t
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_9, "pthread_cond_signal",
-                                       "pthread.h", "pthread_cond_signal", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_cond_signal", SCOREP_ROLE_WRAPPER);
     return __wrap_pthread_cond_signal(cond);
 }
 int __wrap_pthread_cond_signal(pthread_cond_t * cond)
@@ -489,7 +489,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_10(pthread_cond_
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_10, "pthread_cond_broadcast",
-                                       "pthread.h", "pthread_cond_broadcast", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_cond_broadcast", SCOREP_ROLE_WRAPPER);
     return __wrap_pthread_cond_broadcast(cond);
 }
 int __wrap_pthread_cond_broadcast(pthread_cond_t * cond)
@@ -528,7 +528,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_11(pthread_rwloc
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_11, "pthread_rwlock_rdlock",
-                                       "pthread.h", "pthread_rwlock_rdlock", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_rwlock_rdlock", SCOREP_ROLE_WRAPPER);
     return __wrap_pthread_rwlock_rdlock(rwlock);
 }
 int __wrap_pthread_rwlock_rdlock(pthread_rwlock_t * rwlock)
@@ -567,7 +567,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_12(pthread_rwloc
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_12, "pthread_rwlock_tryrdlock",
-                                       "pthread.h", "pthread_rwlock_tryrdlock", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_rwlock_tryrdlock", SCOREP_ROLE_WRAPPER);
     return __wrap_pthread_rwlock_tryrdlock(rwlock);
 }
 int __wrap_pthread_rwlock_tryrdlock(pthread_rwlock_t * rwlock)
@@ -606,7 +606,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_13(pthread_rwloc
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "pthread_rwlock_timedrdlock",
-                                       "pthread.h", "pthread_rwlock_timedrdlock", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_rwlock_timedrdlock", SCOREP_ROLE_WRAPPER);
     return __wrap_pthread_rwlock_timedrdlock(rwlock, abstime);
 }
 int __wrap_pthread_rwlock_timedrdlock(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime)
@@ -645,7 +645,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_14(pthread_rwloc
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "pthread_rwlock_clockrdlock",
-                                       "pthread.h", "pthread_rwlock_clockrdlock", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_rwlock_clockrdlock", SCOREP_ROLE_WRAPPER);
     return __wrap_pthread_rwlock_clockrdlock(rwlock, clockid, abstime);
 }
 int __wrap_pthread_rwlock_clockrdlock(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime)
@@ -684,7 +684,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_15(pthread_rwloc
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "pthread_rwlock_wrlock",
-                                       "pthread.h", "pthread_rwlock_wrlock", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_rwlock_wrlock", SCOREP_ROLE_WRAPPER);
     return __wrap_pthread_rwlock_wrlock(rwlock);
 }
 int __wrap_pthread_rwlock_wrlock(pthread_rwlock_t * rwlock)
@@ -723,7 +723,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_16(pthread_rwloc
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "pthread_rwlock_trywrlock",
-                                       "pthread.h", "pthread_rwlock_trywrlock", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_rwlock_trywrlock", SCOREP_ROLE_WRAPPER);
     return __wrap_pthread_rwlock_trywrlock(rwlock);
 }
 int __wrap_pthread_rwlock_trywrlock(pthread_rwlock_t * rwlock)
@@ -762,7 +762,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_17(pthread_rwloc
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "pthread_rwlock_timedwrlock",
-                                       "pthread.h", "pthread_rwlock_timedwrlock", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_rwlock_timedwrlock", SCOREP_ROLE_WRAPPER);
     return __wrap_pthread_rwlock_timedwrlock(rwlock, abstime);
 }
 int __wrap_pthread_rwlock_timedwrlock(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime)
@@ -801,7 +801,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_18(pthread_rwloc
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "pthread_rwlock_clockwrlock",
-                                       "pthread.h", "pthread_rwlock_clockwrlock", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_rwlock_clockwrlock", SCOREP_ROLE_WRAPPER);
     return __wrap_pthread_rwlock_clockwrlock(rwlock, clockid, abstime);
 }
 int __wrap_pthread_rwlock_clockwrlock(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime)
@@ -840,7 +840,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_19(pthread_rwloc
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "pthread_rwlock_unlock",
-                                       "pthread.h", "pthread_rwlock_unlock", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_rwlock_unlock", SCOREP_ROLE_WRAPPER);
     return __wrap_pthread_rwlock_unlock(rwlock);
 }
 int __wrap_pthread_rwlock_unlock(pthread_rwlock_t * rwlock)
@@ -879,7 +879,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_20(pthread_spinl
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "pthread_spin_lock",
-                                       "pthread.h", "pthread_spin_lock", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_spin_lock", SCOREP_ROLE_WRAPPER);
     return __wrap_pthread_spin_lock(lock);
 }
 int __wrap_pthread_spin_lock(pthread_spinlock_t * lock)
@@ -918,7 +918,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_21(pthread_spinl
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "pthread_spin_trylock",
-                                       "pthread.h", "pthread_spin_trylock", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_spin_trylock", SCOREP_ROLE_WRAPPER);
     return __wrap_pthread_spin_trylock(lock);
 }
 int __wrap_pthread_spin_trylock(pthread_spinlock_t * lock)
@@ -957,7 +957,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_22(pthread_spinl
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "pthread_spin_unlock",
-                                       "pthread.h", "pthread_spin_unlock", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_spin_unlock", SCOREP_ROLE_WRAPPER);
     return __wrap_pthread_spin_unlock(lock);
 }
 int __wrap_pthread_spin_unlock(pthread_spinlock_t * lock)
@@ -996,7 +996,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_23(pthread_barri
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "pthread_barrier_wait",
-                                       "pthread.h", "pthread_barrier_wait", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_barrier_wait", SCOREP_ROLE_WRAPPER);
     return __wrap_pthread_barrier_wait(barrier);
 }
 int __wrap_pthread_barrier_wait(pthread_barrier_t * barrier)

@@ -88,7 +88,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_0(pthread_t *res
         scorep_real_0 = (__typeof__(scorep_real_0))scorep_libwrap_resolve_here("pthread_create");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "pthread_create",
-                                       "pthread.h", "pthread_create", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_create", SCOREP_ROLE_WRAPPER);
     return scorep_libwrap_rt_0(thread, attr, start_routine, arg);
 }
 static __attribute__((used)) int scorep_libwrap_rt_0(pthread_t *restrict thread, const pthread_attr_t *restrict attr, void *(*start_routine)(void *), void *restrict arg)
@@ -129,7 +129,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_1(pthread_t thre
         scorep_real_1 = (__typeof__(scorep_real_1))scorep_libwrap_resolve_here("pthread_join");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "pthread_join",
-                                       "pthread.h", "pthread_join", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_join", SCOREP_ROLE_WRAPPER);
     return scorep_libwrap_rt_1(thread, retval);
 }
 static __attribute__((used)) int scorep_libwrap_rt_1(pthread_t thread, void ** retval)
@@ -170,7 +170,7 @@ static __attribute__((noinline, cold)) void scorep_libwrap_first_2(void * retval
         scorep_real_2 = (__typeof__(scorep_real_2))scorep_libwrap_resolve_here("pthread_exit");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "pthread_exit",
-                                       "pthread.h", "pthread_exit", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_exit", SCOREP_ROLE_WRAPPER);
     scorep_libwrap_rt_2(retval);
 }
 static __attribute__((used)) void scorep_libwrap_rt_2(void * retval)
@@ -211,7 +211,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_3(pthread_t thre
         scorep_real_3 = (__typeof__(scorep_real_3))scorep_libwrap_resolve_here("pthread_detach");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "pthread_detach",
-                                       "pthread.h", "pthread_detach", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_detach", SCOREP_ROLE_WRAPPER);
     return scorep_libwrap_rt_3(thread);
 }
 static __attribute__((used)) int scorep_libwrap_rt_3(pthread_t thread)
@@ -252,7 +252,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_4(pthread_mutex_
         scorep_real_4 = (__typeof__(scorep_real_4))scorep_libwrap_resolve_here("pthread_mutex_lock");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_4, "pthread_mutex_lock",
-                                       "pthread.h", "pthread_mutex_lock", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_mutex_lock", SCOREP_ROLE_WRAPPER);
     return scorep_libwrap_rt_4(mutex);
 }
 static __attribute__((used)) int scorep_libwrap_rt_4(pthread_mutex_t * mutex)
@@ -293,7 +293,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_5(pthread_mutex_
         scorep_real_5 = (__typeof__(scorep_real_5))scorep_libwrap_resolve_here("pthread_mutex_trylock");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_5, "pthread_mutex_trylock",
-                                       "pthread.h", "pthread_mutex_trylock", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_mutex_trylock", SCOREP_ROLE_WRAPPER);
     return scorep_libwrap_rt_5(mutex);
 }
 static __attribute__((used)) int scorep_libwrap_rt_5(pthread_mutex_t * mutex)
@@ -333,7 +333,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_6(pthread_mutex_
         scorep_real_6 = (__typeof__(scorep_real_6))scorep_libwrap_resolve_here("pthread_mutex_unlock");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "pthread_mutex_unlock",
-                                       "pthread.h", "pthread_mutex_unlock", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_mutex_unlock", SCOREP_ROLE_WRAPPER);
     return scorep_libwrap_rt_6(mutex);
 }
 static __attribute__((used)) int scorep_libwrap_rt_6(pthread_mutex_t * mutex)
@@ -375,7 +375,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_7(pthread_cond_t
         scorep_real_7 = (__typeof__(scorep_real_7))scorep_libwrap_resolve_here("pthread_cond_wait");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "pthread_cond_wait",
-                                       "pthread.h", "pthread_cond_wait", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_cond_wait", SCOREP_ROLE_WRAPPER);
     return scorep_libwrap_rt_7(cond, mutex);
 }
 static __attribute__((used)) int scorep_libwrap_rt_7(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex)
@@ -417,7 +417,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_8(pthread_cond_t
         scorep_real_8 = (__typeof__(scorep_real_8))scorep_libwrap_resolve_here("pthread_cond_timedwait");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_8, "pthread_cond_timedwait",
-                                       "pthread.h", "pthread_cond_timedwait", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_cond_timedwait", SCOREP_ROLE_WRAPPER);
     return scorep_libwrap_rt_8(cond, mutex, abstime);
 }
 static __attribute__((used)) int scorep_libwrap_rt_8(pthread_cond_t *restrict cond, pthread_mutex_t *restrict mutex, const struct timespec *restrict abstime)
@@ -456,7 +456,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_9(pthread_cond_t
         scorep_real_9 = (__typeof__(scorep_real_9))scorep_libwrap_resolve_here("pthread_cond_signal");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_9, "pthread_cond_signal",
-                                       "pthread.h", "pthread_cond_signal", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_cond_signal", SCOREP_ROLE_WRAPPER);
     return scorep_libwrap_rt_9(cond);
 }
 static __attribute__((used)) int scorep_libwrap_rt_9(pthread_cond_t * cond)
@@ -495,7 +495,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_10(pthread_cond_
         scorep_real_10 = (__typeof__(scorep_real_10))scorep_libwrap_resolve_here("pthread_cond_broadcast");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_10, "pthread_cond_broadcast",
-                                       "pthread.h", "pthread_cond_broadcast", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_cond_broadcast", SCOREP_ROLE_WRAPPER);
     return scorep_libwrap_rt_10(cond);
 }
 static __attribute__((used)) int scorep_libwrap_rt_10(pthread_cond_t * cond)
@@ -534,7 +534,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_11(pthread_rwloc
         scorep_real_11 = (__typeof__(scorep_real_11))scorep_libwrap_resolve_here("pthread_rwlock_rdlock");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_11, "pthread_rwlock_rdlock",
-                                       "pthread.h", "pthread_rwlock_rdlock", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_rwlock_rdlock", SCOREP_ROLE_WRAPPER);
     return scorep_libwrap_rt_11(rwlock);
 }
 static __attribute__((used)) int scorep_libwrap_rt_11(pthread_rwlock_t * rwlock)
@@ -573,7 +573,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_12(pthread_rwloc
         scorep_real_12 = (__typeof__(scorep_real_12))scorep_libwrap_resolve_here("pthread_rwlock_tryrdlock");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_12, "pthread_rwlock_tryrdlock",
-                                       "pthread.h", "pthread_rwlock_tryrdlock", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_rwlock_tryrdlock", SCOREP_ROLE_WRAPPER);
     return scorep_libwrap_rt_12(rwlock);
 }
 static __attribute__((used)) int scorep_libwrap_rt_12(pthread_rwlock_t * rwlock)
@@ -612,7 +612,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_13(pthread_rwloc
         scorep_real_13 = (__typeof__(scorep_real_13))scorep_libwrap_resolve_here("pthread_rwlock_timedrdlock");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_13, "pthread_rwlock_timedrdlock",
-                                       "pthread.h", "pthread_rwlock_timedrdlock", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_rwlock_timedrdlock", SCOREP_ROLE_WRAPPER);
     return scorep_libwrap_rt_13(rwlock, abstime);
 }
 static __attribute__((used)) int scorep_libwrap_rt_13(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime)
@@ -651,7 +651,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_14(pthread_rwloc
         scorep_real_14 = (__typeof__(scorep_real_14))scorep_libwrap_resolve_here("pthread_rwlock_clockrdlock");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_14, "pthread_rwlock_clockrdlock",
-                                       "pthread.h", "pthread_rwlock_clockrdlock", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_rwlock_clockrdlock", SCOREP_ROLE_WRAPPER);
     return scorep_libwrap_rt_14(rwlock, clockid, abstime);
 }
 static __attribute__((used)) int scorep_libwrap_rt_14(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime)
@@ -690,7 +690,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_15(pthread_rwloc
         scorep_real_15 = (__typeof__(scorep_real_15))scorep_libwrap_resolve_here("pthread_rwlock_wrlock");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_15, "pthread_rwlock_wrlock",
-                                       "pthread.h", "pthread_rwlock_wrlock", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_rwlock_wrlock", SCOREP_ROLE_WRAPPER);
     return scorep_libwrap_rt_15(rwlock);
 }
 static __attribute__((used)) int scorep_libwrap_rt_15(pthread_rwlock_t * rwlock)
@@ -729,7 +729,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_16(pthread_rwloc
         scorep_real_16 = (__typeof__(scorep_real_16))scorep_libwrap_resolve_here("pthread_rwlock_trywrlock");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_16, "pthread_rwlock_trywrlock",
-                                       "pthread.h", "pthread_rwlock_trywrlock", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_rwlock_trywrlock", SCOREP_ROLE_WRAPPER);
     return scorep_libwrap_rt_16(rwlock);
 }
 static __attribute__((used)) int scorep_libwrap_rt_16(pthread_rwlock_t * rwlock)
@@ -768,7 +768,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_17(pthread_rwloc
         scorep_real_17 = (__typeof__(scorep_real_17))scorep_libwrap_resolve_here("pthread_rwlock_timedwrlock");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_17, "pthread_rwlock_timedwrlock",
-                                       "pthread.h", "pthread_rwlock_timedwrlock", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_rwlock_timedwrlock", SCOREP_ROLE_WRAPPER);
     return scorep_libwrap_rt_17(rwlock, abstime);
 }
 static __attribute__((used)) int scorep_libwrap_rt_17(pthread_rwlock_t *restrict rwlock, const struct timespec *restrict abstime)
@@ -807,7 +807,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_18(pthread_rwloc
         scorep_real_18 = (__typeof__(scorep_real_18))scorep_libwrap_resolve_here("pthread_rwlock_clockwrlock");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_18, "pthread_rwlock_clockwrlock",
-                                       "pthread.h", "pthread_rwlock_clockwrlock", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_rwlock_clockwrlock", SCOREP_ROLE_WRAPPER);
     return scorep_libwrap_rt_18(rwlock, clockid, abstime);
 }
 static __attribute__((used)) int scorep_libwrap_rt_18(pthread_rwlock_t *restrict rwlock, clockid_t clockid, const struct timespec *restrict abstime)
@@ -846,7 +846,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_19(pthread_rwloc
         scorep_real_19 = (__typeof__(scorep_real_19))scorep_libwrap_resolve_here("pthread_rwlock_unlock");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_19, "pthread_rwlock_unlock",
-                                       "pthread.h", "pthread_rwlock_unlock", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_rwlock_unlock", SCOREP_ROLE_WRAPPER);
     return scorep_libwrap_rt_19(rwlock);
 }
 static __attribute__((used)) int scorep_libwrap_rt_19(pthread_rwlock_t * rwlock)
@@ -885,7 +885,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_20(pthread_spinl
         scorep_real_20 = (__typeof__(scorep_real_20))scorep_libwrap_resolve_here("pthread_spin_lock");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_20, "pthread_spin_lock",
-                                       "pthread.h", "pthread_spin_lock", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_spin_lock", SCOREP_ROLE_WRAPPER);
     return scorep_libwrap_rt_20(lock);
 }
 static __attribute__((used)) int scorep_libwrap_rt_20(pthread_spinlock_t * lock)
@@ -924,7 +924,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_21(pthread_spinl
         scorep_real_21 = (__typeof__(scorep_real_21))scorep_libwrap_resolve_here("pthread_spin_trylock");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_21, "pthread_spin_trylock",
-                                       "pthread.h", "pthread_spin_trylock", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_spin_trylock", SCOREP_ROLE_WRAPPER);
     return scorep_libwrap_rt_21(lock);
 }
 static __attribute__((used)) int scorep_libwrap_rt_21(pthread_spinlock_t * lock)
@@ -963,7 +963,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_22(pthread_spinl
         scorep_real_22 = (__typeof__(scorep_real_22))scorep_libwrap_resolve_here("pthread_spin_unlock");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_22, "pthread_spin_unlock",
-                                       "pthread.h", "pthread_spin_unlock", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_spin_unlock", SCOREP_ROLE_WRAPPER);
     return scorep_libwrap_rt_22(lock);
 }
 static __attribute__((used)) int scorep_libwrap_rt_22(pthread_spinlock_t * lock)
@@ -1002,7 +1002,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_23(pthread_barri
         scorep_real_23 = (__typeof__(scorep_real_23))scorep_libwrap_resolve_here("pthread_barrier_wait");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_23, "pthread_barrier_wait",
-                                       "pthread.h", "pthread_barrier_wait", SCOREP_ROLE_WRAPPER);
+                                       "PTHREAD", "pthread_barrier_wait", SCOREP_ROLE_WRAPPER);
     return scorep_libwrap_rt_23(barrier);
 }
 static __attribute__((used)) int scorep_libwrap_rt_23(pthread_barrier_t * barrier)
