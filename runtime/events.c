@@ -1076,10 +1076,10 @@ void scorep_io_bytes(uint64_t bytes_read, uint64_t bytes_written)
 
 /* The I/O adapters' handle events: stamped with the clock (needs_event_times)
  * when a trace records them; the profile has no callback for them. */
-void scorep_io_create_handle(scorep_io_handle handle, scorep_io_access mode)
+void scorep_io_create_handle(scorep_io_handle handle, scorep_io_access mode, uint32_t open_flags)
 {
     EVENT_BEGIN();
-    DISPATCH(io_create_handle, handle, mode);
+    DISPATCH(io_create_handle, handle, mode, open_flags);
 }
 
 void scorep_io_destroy_handle(scorep_io_handle handle)

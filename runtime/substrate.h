@@ -357,7 +357,8 @@ typedef struct scorep_substrate {
     void (*io_bytes)(scorep_location* loc, uint64_t t, uint64_t bytes_read,
                      uint64_t bytes_written);
     /* the I/O adapters' handle events (adapter.h) */
-    void (*io_create_handle)(scorep_location* loc, uint64_t t, scorep_io_handle handle, scorep_io_access mode);
+    void (*io_create_handle)(scorep_location* loc, uint64_t t, scorep_io_handle handle, scorep_io_access mode,
+                             uint32_t open_flags);
     void (*io_destroy_handle)(scorep_location* loc, uint64_t t, scorep_io_handle handle);
     void (*io_duplicate_handle)(scorep_location* loc, uint64_t t, scorep_io_handle old_handle,
                                 scorep_io_handle new_handle, int close_on_exec);

@@ -133,9 +133,46 @@ static inline scorep_io_access scorep_io_access_of_mode(const char* mode)
     return mode[0] == 'r' ? SCOREP_IO_READ_ONLY : SCOREP_IO_WRITE_ONLY;
 }
 
+/* open's flags beyond the access mode, as scorep_io_open_flag bits */
+static inline uint32_t scorep_io_open_flags_of_flags(int flags)
+{
+    static const struct { int os; uint32_t ours; } map[] = {
+        {O_CREAT, SCOREP_IO_CREATE}, {O_TRUNC, SCOREP_IO_TRUNCATE}, {O_EXCL, SCOREP_IO_EXCLUSIVE},
+        {O_DIRECTORY, SCOREP_IO_DIRECTORY}, {O_NOFOLLOW, SCOREP_IO_NO_FOLLOW},
+        {O_NOCTTY, SCOREP_IO_NO_CONTROLLING_TERMINAL}, {O_APPEND, SCOREP_IO_APPEND},
+        {O_CLOEXEC, SCOREP_IO_CLOSE_ON_EXEC}, {O_NONBLOCK, SCOREP_IO_NON_BLOCKING},
+        {O_DSYNC, SCOREP_IO_DATA_SYNC}, {O_DIRECT, SCOREP_IO_AVOID_CACHING},
+        {O_NOATIME, SCOREP_IO_NO_ACCESS_TIME}, {O_ASYNC, SCOREP_IO_ASYNC}, {O_PATH, SCOREP_IO_PATH},
+    };
+    uint32_t ours = 0;
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if ((flags & map[i].os) == map[i].os) ours |= map[i].ours;
+    /* O_SYNC includes O_DSYNC's bit; O_TMPFILE includes O_DIRECTORY's */
+    if ((flags & O_SYNC) == O_SYNC) ours |= SCOREP_IO_SYNC;
+    if ((flags & O_TMPFILE) == O_TMPFILE) ours = (ours & ~(uint32_t)SCOREP_IO_DIRECTORY) | SCOREP_IO_TEMPORARY_FILE;
+    return ours;
+}
+
+/* fopen's mode as the flags glibc opens the file with: "w" creates and
+ * truncates, "a" creates and appends, "x" excludes, "e" closes on exec */
+static inline uint32_t scorep_io_open_flags_of_mode(const char* mode)
+{
+    if (mode == NULL)
+        return 0;
+    uint32_t ours = mode[0] == 'w' ? SCOREP_IO_CREATE | SCOREP_IO_TRUNCATE
+                  : mode[0] == 'a' ? SCOREP_IO_CREATE | SCOREP_IO_APPEND : 0;
+    /* the modifiers stop at a ',' (glibc's ",ccs=") */
+    for (const char* c = mode + 1; *c != '\0' && *c != ','; c++) {
+        if (*c == 'x') ours |= SCOREP_IO_EXCLUSIVE;
+        if (*c == 'e') ours |= SCOREP_IO_CLOSE_ON_EXEC;
+    }
+    return ours;
+}
+
 /* An open succeeded with descriptor fd (-1: it failed): the file's handle,
  * and its IoCreateHandle. name NULL: the name the descriptor has now. */
-static inline void scorep_io_opened(scorep_io_paradigm paradigm, int fd, const char* name, scorep_io_access mode)
+static inline void scorep_io_opened(scorep_io_paradigm paradigm, int fd, const char* name, scorep_io_access mode,
+                                    uint32_t open_flags)
 {
     if ((unsigned)fd >= SCOREP_IO_MAX_FD)
         return;
@@ -149,7 +186,7 @@ static inline void scorep_io_opened(scorep_io_paradigm paradigm, int fd, const c
     }
     scorep_io_handle handle = scorep_io_handle_define(paradigm, name);
     __atomic_store_n(&scorep_io_fd_handle[fd], handle + 1, __ATOMIC_RELAXED);
-    scorep_io_create_handle(handle, mode);
+    scorep_io_create_handle(handle, mode, open_flags);
 }
 
 /* A close of fd succeeded: the handle it had when the close began ends

@@ -221,6 +221,9 @@ int trace_io_write_definitions(OTF2_GlobalDefWriter* writer, const scorep_unifie
                                uint32_t* next_string);
 OTF2_IoAccessMode trace_io_access_mode(uint64_t mode);
 OTF2_IoSeekOption trace_io_seek_option(int64_t whence);
+/* scorep_io_open_flag bits as OTF2 IoCreateHandle creation and status flags */
+OTF2_IoCreationFlag trace_io_creation_flags(uint32_t open_flags);
+OTF2_IoStatusFlag trace_io_status_flags(uint32_t open_flags);
 /* a RAW_IO_OPERATION_ASYNC record's OTF2 record (POSIX aio: begin, issued, test, cancelled) */
 OTF2_ErrorCode trace_io_async_encode(OTF2_EvtWriter* w, uint64_t t, uint32_t handle, uint64_t event_mode,
                                      uint64_t bytes_request, uint64_t matching_id);

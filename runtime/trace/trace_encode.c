@@ -178,8 +178,9 @@ static OTF2_ErrorCode encode(OTF2_EvtWriter* w, const raw_record* r, uint64_t t)
     case RAW_MEASUREMENT_OFF:
         return OTF2_EvtWriter_MeasurementOnOff(w, NULL, t, OTF2_MEASUREMENT_OFF);
     case RAW_IO_CREATE_HANDLE:
-        return OTF2_EvtWriter_IoCreateHandle(w, NULL, t, r->id, trace_io_access_mode(v[0]),
-                                             OTF2_IO_CREATION_FLAG_NONE, OTF2_IO_STATUS_FLAG_NONE);
+        return OTF2_EvtWriter_IoCreateHandle(w, NULL, t, r->id, trace_io_access_mode(raw_low(v[0])),
+                                             trace_io_creation_flags(raw_high(v[0])),
+                                             trace_io_status_flags(raw_high(v[0])));
     case RAW_IO_DESTROY_HANDLE: return OTF2_EvtWriter_IoDestroyHandle(w, NULL, t, r->id);
     case RAW_IO_OPERATION_BEGIN:
         return OTF2_EvtWriter_IoOperationBegin(w, NULL, t, r->id,

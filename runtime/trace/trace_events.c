@@ -296,9 +296,10 @@ static void parameter_string(scorep_location* loc, uint64_t t, scorep_parameter 
 }
 
 /* I/O handles (the I/O adapters): the handle is the record's id */
-static void io_create_handle(scorep_location* loc, uint64_t t, scorep_io_handle handle, scorep_io_access mode)
+static void io_create_handle(scorep_location* loc, uint64_t t, scorep_io_handle handle, scorep_io_access mode,
+                             uint32_t open_flags)
 {
-    record1(loc, t, RAW_IO_CREATE_HANDLE, handle, (uint64_t)mode);
+    record1(loc, t, RAW_IO_CREATE_HANDLE, handle, (uint64_t)mode | (uint64_t)open_flags << 32);
 }
 
 static void io_destroy_handle(scorep_location* loc, uint64_t t, scorep_io_handle handle)

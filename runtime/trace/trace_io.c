@@ -32,6 +32,42 @@ OTF2_IoAccessMode trace_io_access_mode(uint64_t mode)
     }
 }
 
+OTF2_IoCreationFlag trace_io_creation_flags(uint32_t open_flags)
+{
+    static const struct { uint32_t ours; OTF2_IoCreationFlag otf2; } map[] = {
+        {SCOREP_IO_CREATE, OTF2_IO_CREATION_FLAG_CREATE},
+        {SCOREP_IO_TRUNCATE, OTF2_IO_CREATION_FLAG_TRUNCATE},
+        {SCOREP_IO_EXCLUSIVE, OTF2_IO_CREATION_FLAG_EXCLUSIVE},
+        {SCOREP_IO_DIRECTORY, OTF2_IO_CREATION_FLAG_DIRECTORY},
+        {SCOREP_IO_NO_FOLLOW, OTF2_IO_CREATION_FLAG_NO_FOLLOW},
+        {SCOREP_IO_NO_CONTROLLING_TERMINAL, OTF2_IO_CREATION_FLAG_NO_CONTROLLING_TERMINAL},
+        {SCOREP_IO_TEMPORARY_FILE, OTF2_IO_CREATION_FLAG_TEMPORARY_FILE},
+        {SCOREP_IO_PATH, OTF2_IO_CREATION_FLAG_PATH},
+    };
+    OTF2_IoCreationFlag flags = OTF2_IO_CREATION_FLAG_NONE;
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (open_flags & map[i].ours) flags |= map[i].otf2;
+    return flags;
+}
+
+OTF2_IoStatusFlag trace_io_status_flags(uint32_t open_flags)
+{
+    static const struct { uint32_t ours; OTF2_IoStatusFlag otf2; } map[] = {
+        {SCOREP_IO_APPEND, OTF2_IO_STATUS_FLAG_APPEND},
+        {SCOREP_IO_CLOSE_ON_EXEC, OTF2_IO_STATUS_FLAG_CLOSE_ON_EXEC},
+        {SCOREP_IO_NON_BLOCKING, OTF2_IO_STATUS_FLAG_NON_BLOCKING},
+        {SCOREP_IO_SYNC, OTF2_IO_STATUS_FLAG_SYNC},
+        {SCOREP_IO_DATA_SYNC, OTF2_IO_STATUS_FLAG_DATA_SYNC},
+        {SCOREP_IO_AVOID_CACHING, OTF2_IO_STATUS_FLAG_AVOID_CACHING},
+        {SCOREP_IO_NO_ACCESS_TIME, OTF2_IO_STATUS_FLAG_NO_ACCESS_TIME},
+        {SCOREP_IO_ASYNC, OTF2_IO_STATUS_FLAG_ASYNC},
+    };
+    OTF2_IoStatusFlag flags = OTF2_IO_STATUS_FLAG_NONE;
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (open_flags & map[i].ours) flags |= map[i].otf2;
+    return flags;
+}
+
 OTF2_IoSeekOption trace_io_seek_option(int64_t whence)
 {
     switch (whence) {

@@ -65,7 +65,7 @@ static __attribute__((noinline)) FILE * scorep_libwrap_record_0(const char *rest
     if (scorep_result != NULL)
         scorep_io_opened(SCOREP_IO_PARADIGM_ISOC, fileno(scorep_result),
                          path,
-                         scorep_io_access_of_mode(mode));
+                         scorep_io_access_of_mode(mode), scorep_io_open_flags_of_mode(mode));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -108,7 +108,7 @@ static __attribute__((noinline)) FILE * scorep_libwrap_record_1(const char *rest
     if (scorep_result != NULL)
         scorep_io_opened(SCOREP_IO_PARADIGM_ISOC, fileno(scorep_result),
                          path,
-                         scorep_io_access_of_mode(mode));
+                         scorep_io_access_of_mode(mode), scorep_io_open_flags_of_mode(mode));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -151,7 +151,7 @@ static __attribute__((noinline)) FILE * scorep_libwrap_record_2(int fd, const ch
     if (scorep_result != NULL)
         scorep_io_opened(SCOREP_IO_PARADIGM_ISOC, fileno(scorep_result),
                          NULL,
-                         scorep_io_access_of_mode(mode));
+                         scorep_io_access_of_mode(mode), scorep_io_open_flags_of_mode(mode));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -272,7 +272,7 @@ static __attribute__((noinline)) FILE * scorep_libwrap_record_5(scorep_region sc
     if (scorep_result != NULL)
         scorep_io_opened(SCOREP_IO_PARADIGM_ISOC, fileno(scorep_result),
                          NULL,
-                         SCOREP_IO_READ_WRITE);
+                         SCOREP_IO_READ_WRITE, SCOREP_IO_CREATE | SCOREP_IO_EXCLUSIVE | SCOREP_IO_TEMPORARY_FILE);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -315,7 +315,7 @@ static __attribute__((noinline)) FILE * scorep_libwrap_record_6(scorep_region sc
     if (scorep_result != NULL)
         scorep_io_opened(SCOREP_IO_PARADIGM_ISOC, fileno(scorep_result),
                          NULL,
-                         SCOREP_IO_READ_WRITE);
+                         SCOREP_IO_READ_WRITE, SCOREP_IO_CREATE | SCOREP_IO_EXCLUSIVE | SCOREP_IO_TEMPORARY_FILE);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 

@@ -69,7 +69,7 @@ static __attribute__((noinline)) FILE * scorep_libwrap_record_0(const char *rest
     if (scorep_result != NULL)
         scorep_io_opened(SCOREP_IO_PARADIGM_ISOC, fileno(scorep_result),
                          path,
-                         scorep_io_access_of_mode(mode));
+                         scorep_io_access_of_mode(mode), scorep_io_open_flags_of_mode(mode));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -112,7 +112,7 @@ static __attribute__((noinline)) FILE * scorep_libwrap_record_1(const char *rest
     if (scorep_result != NULL)
         scorep_io_opened(SCOREP_IO_PARADIGM_ISOC, fileno(scorep_result),
                          path,
-                         scorep_io_access_of_mode(mode));
+                         scorep_io_access_of_mode(mode), scorep_io_open_flags_of_mode(mode));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -155,7 +155,7 @@ static __attribute__((noinline)) FILE * scorep_libwrap_record_2(int fd, const ch
     if (scorep_result != NULL)
         scorep_io_opened(SCOREP_IO_PARADIGM_ISOC, fileno(scorep_result),
                          NULL,
-                         scorep_io_access_of_mode(mode));
+                         scorep_io_access_of_mode(mode), scorep_io_open_flags_of_mode(mode));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -276,7 +276,7 @@ static __attribute__((noinline)) FILE * scorep_libwrap_record_5(scorep_region sc
     if (scorep_result != NULL)
         scorep_io_opened(SCOREP_IO_PARADIGM_ISOC, fileno(scorep_result),
                          NULL,
-                         SCOREP_IO_READ_WRITE);
+                         SCOREP_IO_READ_WRITE, SCOREP_IO_CREATE | SCOREP_IO_EXCLUSIVE | SCOREP_IO_TEMPORARY_FILE);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -319,7 +319,7 @@ static __attribute__((noinline)) FILE * scorep_libwrap_record_6(scorep_region sc
     if (scorep_result != NULL)
         scorep_io_opened(SCOREP_IO_PARADIGM_ISOC, fileno(scorep_result),
                          NULL,
-                         SCOREP_IO_READ_WRITE);
+                         SCOREP_IO_READ_WRITE, SCOREP_IO_CREATE | SCOREP_IO_EXCLUSIVE | SCOREP_IO_TEMPORARY_FILE);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 

@@ -65,7 +65,7 @@ static __attribute__((noinline)) int scorep_libwrap_record_0(const char * path, 
     if (scorep_result >= 0)
         scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
                          path,
-                         scorep_io_access_of_flags(flags));
+                         scorep_io_access_of_flags(flags), scorep_io_open_flags_of_flags(flags));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -108,7 +108,7 @@ static __attribute__((noinline)) int scorep_libwrap_record_1(const char * path, 
     if (scorep_result >= 0)
         scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
                          path,
-                         scorep_io_access_of_flags(flags));
+                         scorep_io_access_of_flags(flags), scorep_io_open_flags_of_flags(flags));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -151,7 +151,7 @@ static __attribute__((noinline)) int scorep_libwrap_record_2(int dirfd, const ch
     if (scorep_result >= 0)
         scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
                          path,
-                         scorep_io_access_of_flags(flags));
+                         scorep_io_access_of_flags(flags), scorep_io_open_flags_of_flags(flags));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -194,7 +194,7 @@ static __attribute__((noinline)) int scorep_libwrap_record_3(int dirfd, const ch
     if (scorep_result >= 0)
         scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
                          path,
-                         scorep_io_access_of_flags(flags));
+                         scorep_io_access_of_flags(flags), scorep_io_open_flags_of_flags(flags));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -237,7 +237,7 @@ static __attribute__((noinline)) int scorep_libwrap_record_4(const char * path, 
     if (scorep_result >= 0)
         scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
                          path,
-                         SCOREP_IO_WRITE_ONLY);
+                         SCOREP_IO_WRITE_ONLY, SCOREP_IO_CREATE | SCOREP_IO_TRUNCATE);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -280,7 +280,7 @@ static __attribute__((noinline)) int scorep_libwrap_record_5(const char * path, 
     if (scorep_result >= 0)
         scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
                          path,
-                         SCOREP_IO_WRITE_ONLY);
+                         SCOREP_IO_WRITE_ONLY, SCOREP_IO_CREATE | SCOREP_IO_TRUNCATE);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1836,7 +1836,7 @@ static __attribute__((noinline)) int scorep_libwrap_record_44(const char * path,
     if (scorep_result >= 0)
         scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
                          path,
-                         scorep_io_access_of_flags(flags));
+                         scorep_io_access_of_flags(flags), scorep_io_open_flags_of_flags(flags));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1879,7 +1879,7 @@ static __attribute__((noinline)) int scorep_libwrap_record_45(const char * path,
     if (scorep_result >= 0)
         scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
                          path,
-                         scorep_io_access_of_flags(flags));
+                         scorep_io_access_of_flags(flags), scorep_io_open_flags_of_flags(flags));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1922,7 +1922,7 @@ static __attribute__((noinline)) int scorep_libwrap_record_46(int dirfd, const c
     if (scorep_result >= 0)
         scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
                          path,
-                         scorep_io_access_of_flags(flags));
+                         scorep_io_access_of_flags(flags), scorep_io_open_flags_of_flags(flags));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1965,7 +1965,7 @@ static __attribute__((noinline)) int scorep_libwrap_record_47(int dirfd, const c
     if (scorep_result >= 0)
         scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
                          path,
-                         scorep_io_access_of_flags(flags));
+                         scorep_io_access_of_flags(flags), scorep_io_open_flags_of_flags(flags));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 

@@ -69,7 +69,7 @@ static __attribute__((noinline)) int scorep_libwrap_record_0(const char * path, 
     if (scorep_result >= 0)
         scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
                          path,
-                         scorep_io_access_of_flags(flags));
+                         scorep_io_access_of_flags(flags), scorep_io_open_flags_of_flags(flags));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -112,7 +112,7 @@ static __attribute__((noinline)) int scorep_libwrap_record_1(const char * path, 
     if (scorep_result >= 0)
         scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
                          path,
-                         scorep_io_access_of_flags(flags));
+                         scorep_io_access_of_flags(flags), scorep_io_open_flags_of_flags(flags));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -155,7 +155,7 @@ static __attribute__((noinline)) int scorep_libwrap_record_2(int dirfd, const ch
     if (scorep_result >= 0)
         scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
                          path,
-                         scorep_io_access_of_flags(flags));
+                         scorep_io_access_of_flags(flags), scorep_io_open_flags_of_flags(flags));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -198,7 +198,7 @@ static __attribute__((noinline)) int scorep_libwrap_record_3(int dirfd, const ch
     if (scorep_result >= 0)
         scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
                          path,
-                         scorep_io_access_of_flags(flags));
+                         scorep_io_access_of_flags(flags), scorep_io_open_flags_of_flags(flags));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -241,7 +241,7 @@ static __attribute__((noinline)) int scorep_libwrap_record_4(const char * path, 
     if (scorep_result >= 0)
         scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
                          path,
-                         SCOREP_IO_WRITE_ONLY);
+                         SCOREP_IO_WRITE_ONLY, SCOREP_IO_CREATE | SCOREP_IO_TRUNCATE);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -284,7 +284,7 @@ static __attribute__((noinline)) int scorep_libwrap_record_5(const char * path, 
     if (scorep_result >= 0)
         scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
                          path,
-                         SCOREP_IO_WRITE_ONLY);
+                         SCOREP_IO_WRITE_ONLY, SCOREP_IO_CREATE | SCOREP_IO_TRUNCATE);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1824,7 +1824,7 @@ static __attribute__((noinline)) int scorep_libwrap_record_44(const char * path,
     if (scorep_result >= 0)
         scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
                          path,
-                         scorep_io_access_of_flags(flags));
+                         scorep_io_access_of_flags(flags), scorep_io_open_flags_of_flags(flags));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1867,7 +1867,7 @@ static __attribute__((noinline)) int scorep_libwrap_record_45(const char * path,
     if (scorep_result >= 0)
         scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
                          path,
-                         scorep_io_access_of_flags(flags));
+                         scorep_io_access_of_flags(flags), scorep_io_open_flags_of_flags(flags));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1910,7 +1910,7 @@ static __attribute__((noinline)) int scorep_libwrap_record_46(int dirfd, const c
     if (scorep_result >= 0)
         scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
                          path,
-                         scorep_io_access_of_flags(flags));
+                         scorep_io_access_of_flags(flags), scorep_io_open_flags_of_flags(flags));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1953,7 +1953,7 @@ static __attribute__((noinline)) int scorep_libwrap_record_47(int dirfd, const c
     if (scorep_result >= 0)
         scorep_io_opened(SCOREP_IO_PARADIGM_POSIX, scorep_result,
                          path,
-                         scorep_io_access_of_flags(flags));
+                         scorep_io_access_of_flags(flags), scorep_io_open_flags_of_flags(flags));
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 

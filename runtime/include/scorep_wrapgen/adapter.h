@@ -527,6 +527,27 @@ typedef enum scorep_io_paradigm {
 } scorep_io_paradigm;
 typedef enum scorep_io_access { SCOREP_IO_READ_ONLY, SCOREP_IO_WRITE_ONLY, SCOREP_IO_READ_WRITE } scorep_io_access;
 typedef enum scorep_io_operation { SCOREP_IO_OP_READ, SCOREP_IO_OP_WRITE } scorep_io_operation;
+/* How a file was opened beyond its access mode (open's O_CREAT, O_APPEND,
+ * ..., fopen's "w", "a", "x", "e"): the trace's IoCreateHandle creation flags
+ * (low half) and status flags (high half), OR'ed. */
+typedef enum scorep_io_open_flag {
+    SCOREP_IO_CREATE = 1u << 0,
+    SCOREP_IO_TRUNCATE = 1u << 1,
+    SCOREP_IO_EXCLUSIVE = 1u << 2,
+    SCOREP_IO_DIRECTORY = 1u << 3,
+    SCOREP_IO_NO_FOLLOW = 1u << 4,
+    SCOREP_IO_NO_CONTROLLING_TERMINAL = 1u << 5,
+    SCOREP_IO_TEMPORARY_FILE = 1u << 6,
+    SCOREP_IO_PATH = 1u << 7,
+    SCOREP_IO_APPEND = 1u << 16,
+    SCOREP_IO_CLOSE_ON_EXEC = 1u << 17,
+    SCOREP_IO_NON_BLOCKING = 1u << 18,
+    SCOREP_IO_SYNC = 1u << 19,
+    SCOREP_IO_DATA_SYNC = 1u << 20,
+    SCOREP_IO_AVOID_CACHING = 1u << 21,
+    SCOREP_IO_NO_ACCESS_TIME = 1u << 22,
+    SCOREP_IO_ASYNC = 1u << 23
+} scorep_io_open_flag;
 
 /* The handle of file `name` (NULL: "<unknown>") in paradigm: same paradigm
  * and name, same handle (unified across ranks likewise). Takes a lock and
@@ -541,8 +562,9 @@ scorep_io_handle scorep_io_handle_define_pre_created(scorep_io_paradigm paradigm
  * dup2, dup3, fcntl F_DUPFD): the same file and paradigm, another handle
  * (one per file and descriptor number). Takes a lock, as scorep_io_handle_define. */
 scorep_io_handle scorep_io_handle_define_duplicate(scorep_io_handle of, int fd);
-/* The handle became usable (open succeeded) / unusable (close succeeded). */
-void scorep_io_create_handle(scorep_io_handle handle, scorep_io_access mode);
+/* The handle became usable (open succeeded, with scorep_io_open_flag bits
+ * open_flags) / unusable (close succeeded). */
+void scorep_io_create_handle(scorep_io_handle handle, scorep_io_access mode, uint32_t open_flags);
 void scorep_io_destroy_handle(scorep_io_handle handle);
 /* new_handle became usable as a duplicate of old_handle (the trace's
  * IoDuplicateHandle); close_on_exec: the duplicate has FD_CLOEXEC. */
