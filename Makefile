@@ -147,6 +147,7 @@ bench: build
 	$(PYTHON) bench/mpi_overhead $(BUILD)
 	$(PYTHON) bench/compiler_overhead $(BUILD)
 	$(PYTHON) bench/generator_speed
+	$(PYTHON) bench/memory_heavy $(BUILD)
 
 regenerate: deps
 	@echo "== regenerating generated/ from specs/, tasks/, templates/"
