@@ -231,6 +231,9 @@ def scan_system(raw, catalogue_path):
                             f"ellipsis", file=catalogue_path, entry=name)
         if raw.get("region_file"):
             attributes["region_file"] = raw["region_file"]
+        real = raw.get("real_functions", {}).get(name)
+        if real:
+            attributes["real_function"] = real
         procedures.append(replace(p, name=region, parameters=params, attributes=attributes,
                                   origin=attributes["file"]))
     return procedures, va_lists

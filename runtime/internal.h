@@ -348,4 +348,8 @@ void scorep_process_info_record(void);
 const char* scorep_process_command_line(void);
 const char* scorep_process_start_time(void);
 
+/* Whether the MPI layer is in the process (linked or preloaded), even before
+ * its constructor has run (lifecycle.c). */
+int scorep_mpi_layer_loaded(void);
+
 #endif

@@ -112,6 +112,18 @@ const scorep_substrate* scorep_trace_substrate(void) { return NULL; }
 #endif
 
 static void at_exit(void);
+/* The MPI layer's scorep_mpi_comm_create: only its address is asked (the
+ * real prototype needs mpi.h). A weak reference, not dlsym: a dlsym that
+ * fails leaves glibc's error string for the next dl call to free, and with
+ * the memory adapter that free aborted the program ("double free detected")
+ * at its first wrapped call. */
+extern void scorep_mpi_comm_create(void) __attribute__((weak));
+
+int scorep_mpi_layer_loaded(void)
+{
+    return scorep_mpi_comm_create != NULL;
+}
+
 static void processes_known(void);
 
 /* Score-P's program region: the executable's base name, the command line
@@ -203,7 +215,7 @@ void scorep_measurement_init(void)
      * wrapper of the I/O adapters, which starts the measurement (MPICH's
      * read /proc/sys/kernel/random/boot_id). Else every rank would create
      * the experiment directory as a serial process. */
-    if (!scorep_multiprocess_is_expected() && !dlsym(RTLD_DEFAULT, "scorep_mpi_comm_create")) processes_known();
+    if (!scorep_multiprocess_is_expected() && !scorep_mpi_layer_loaded()) processes_known();
     scorep_thread_event_generation_off = generation_was_off;
 }
 

@@ -68,7 +68,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_0(size_t size)
     SCOREP_MEMORY_GUARD;
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_0 == NULL, 0))
-        scorep_real_0 = (__typeof__(scorep_real_0))scorep_libwrap_resolve_here("malloc");
+        scorep_real_0 = __libc_malloc;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "malloc",
                                                 "MEMORY", "malloc",
@@ -97,7 +97,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_1(size_t count, size_t siz
     SCOREP_MEMORY_GUARD;
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_1 == NULL, 0))
-        scorep_real_1 = (__typeof__(scorep_real_1))scorep_libwrap_resolve_here("calloc");
+        scorep_real_1 = __libc_calloc;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_1, "calloc",
                                                 "MEMORY", "calloc",
@@ -129,7 +129,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_2(void * ptr, size_t size)
     scorep_memory_block scorep_old_block = scorep_memory_take(ptr);
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_2 == NULL, 0))
-        scorep_real_2 = (__typeof__(scorep_real_2))scorep_libwrap_resolve_here("realloc");
+        scorep_real_2 = __libc_realloc;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_2, "realloc",
                                                 "MEMORY", "realloc",
@@ -163,7 +163,7 @@ static __attribute__((used)) void scorep_libwrap_rt_3(void * ptr)
     scorep_memory_block scorep_block = scorep_memory_take(ptr);
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_3 == NULL, 0))
-        scorep_real_3 = (__typeof__(scorep_real_3))scorep_libwrap_resolve_here("free");
+        scorep_real_3 = __libc_free;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_3, "free",
                                                 "MEMORY", "free",
@@ -251,7 +251,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_6(size_t alignment, size_t
     SCOREP_MEMORY_GUARD;
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_6 == NULL, 0))
-        scorep_real_6 = (__typeof__(scorep_real_6))scorep_libwrap_resolve_here("memalign");
+        scorep_real_6 = __libc_memalign;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_6, "memalign",
                                                 "MEMORY", "memalign",
@@ -280,7 +280,7 @@ static __attribute__((used)) void * scorep_libwrap_rt_7(size_t size)
     SCOREP_MEMORY_GUARD;
     scorep_region scorep_r;
     if (__builtin_expect(scorep_real_7 == NULL, 0))
-        scorep_real_7 = (__typeof__(scorep_real_7))scorep_libwrap_resolve_here("valloc");
+        scorep_real_7 = __libc_valloc;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_7, "valloc",
                                                 "MEMORY", "valloc",

@@ -99,6 +99,8 @@ def wrapper_record(env, index, plan, mode, language, va_symbol=None):
         # the region's source file: the declaring header, or the paradigm's name
         # a system adapter's catalogue gives (Score-P's convention: POSIX_IO, ...)
         "region_file": attrs.get("region_file") or attrs.get("file") or "",
+        # the original, named (a system catalogue's real_functions) rather than looked up
+        "real_function": attrs.get("real_function"),
         "line": attrs.get("line") or 0,
         "void": void,
         "wrap_prototype": ret.format(name=f"{wrap_name}({parameter_list(proc)})"),
