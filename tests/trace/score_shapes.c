@@ -66,9 +66,17 @@ static long alloc(int n)
     return s;
 }
 
+static pthread_barrier_t all_started;
+
 static void* worker(void* arg)
 {
     int n = *(int*)arg;
+    /* the three workers live at the same time, each on a location of its
+     * own in every run: a thread that ended gives its location to the next,
+     * so without this the profiled and the traced run could lay the threads
+     * out on different numbers of locations, and the memory hint of one
+     * would not be the other's */
+    pthread_barrier_wait(&all_started);
     long s = calls(n);
     for (int i = 0; i < n / 10; i++) {
         void* p = malloc(100);
@@ -81,6 +89,7 @@ static void* worker(void* arg)
 static long threads(int n)
 {
     pthread_t t[3];
+    pthread_barrier_init(&all_started, NULL, 3);
     int args[3] = {n, n / 2, n / 3};
     for (int i = 0; i < 3; i++) pthread_create(&t[i], NULL, worker, &args[i]);
     long s = calls(n / 4);
