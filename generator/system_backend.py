@@ -185,7 +185,9 @@ def scan_system(raw, catalogue_path):
             if region not in {name for _, name, _ in wrapped}:
                 raise SpecError(f"fortified variant of '{region}', which 'functions' does not name",
                                 file=catalogue_path, entry=symbol)
-            wrapped.append((symbol, region, variants[symbol]))
+            # one region with the function's: the same name, file and symbol
+            wrapped.append((symbol, region, replace(variants[symbol], attributes=dict(
+                variants[symbol].attributes, region_symbol=region))))
     wrapped += by_symbol(raw, cc, includes, flags, catalogue_path)
     names = raw.get("parameters", {})
     unknown = sorted(set(names) - {symbol for symbol, _, _ in wrapped})

@@ -101,6 +101,8 @@ def wrapper_record(env, index, plan, mode, language, va_symbol=None):
         "region_file": attrs.get("region_file") or attrs.get("file") or "",
         # the original, named (a system catalogue's real_functions) rather than looked up
         "real_function": attrs.get("real_function"),
+        # the symbol the region is known by: a fortified variant's is its function's (one region)
+        "region_symbol": attrs.get("region_symbol") or attrs["symbol"],
         "line": attrs.get("line") or 0,
         "void": void,
         "wrap_prototype": ret.format(name=f"{wrap_name}({parameter_list(proc)})"),

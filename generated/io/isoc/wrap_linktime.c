@@ -2450,7 +2450,7 @@ int __wrap___fprintf_chk(FILE *restrict stream, int flag, const char *restrict f
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_52, "fprintf",
-                                                "ISOC", "__fprintf_chk",
+                                                "ISOC", "fprintf",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         va_list scorep_ap;
         va_start(scorep_ap, format);
@@ -2491,7 +2491,7 @@ int __wrap___printf_chk(int flag, const char *restrict format, ...)
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_53, "printf",
-                                                "ISOC", "__printf_chk",
+                                                "ISOC", "printf",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         va_list scorep_ap;
         va_start(scorep_ap, format);
@@ -2561,7 +2561,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_54(FILE *restric
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_54, "vfprintf",
-                                       "ISOC", "__vfprintf_chk", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "vfprintf", SCOREP_ROLE_FILE_IO);
     return __wrap___vfprintf_chk(stream, flag, format, ap);
 }
 int __wrap___vfprintf_chk(FILE *restrict stream, int flag, const char *restrict format, __gnuc_va_list ap)
@@ -2614,7 +2614,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_55(int flag, con
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_55, "vprintf",
-                                       "ISOC", "__vprintf_chk", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "vprintf", SCOREP_ROLE_FILE_IO);
     return __wrap___vprintf_chk(flag, format, ap);
 }
 int __wrap___vprintf_chk(int flag, const char *restrict format, __gnuc_va_list ap)
@@ -2667,7 +2667,7 @@ static __attribute__((noinline, cold)) char * scorep_libwrap_first_56(char *rest
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_56, "fgets",
-                                       "ISOC", "__fgets_chk", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fgets", SCOREP_ROLE_FILE_IO);
     return __wrap___fgets_chk(string, buflen, size, stream);
 }
 char * __wrap___fgets_chk(char *restrict string, size_t buflen, int size, FILE *restrict stream)
@@ -2720,7 +2720,7 @@ static __attribute__((noinline, cold)) char * scorep_libwrap_first_57(char *rest
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_57, "fgets_unlocked",
-                                       "ISOC", "__fgets_unlocked_chk", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fgets_unlocked", SCOREP_ROLE_FILE_IO);
     return __wrap___fgets_unlocked_chk(string, buflen, size, stream);
 }
 char * __wrap___fgets_unlocked_chk(char *restrict string, size_t buflen, int size, FILE *restrict stream)
@@ -2773,7 +2773,7 @@ static __attribute__((noinline, cold)) size_t scorep_libwrap_first_58(void *rest
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_58, "fread",
-                                       "ISOC", "__fread_chk", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fread", SCOREP_ROLE_FILE_IO);
     return __wrap___fread_chk(ptr, buflen, size, count, stream);
 }
 size_t __wrap___fread_chk(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream)
@@ -2826,7 +2826,7 @@ static __attribute__((noinline, cold)) size_t scorep_libwrap_first_59(void *rest
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_59, "fread_unlocked",
-                                       "ISOC", "__fread_unlocked_chk", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fread_unlocked", SCOREP_ROLE_FILE_IO);
     return __wrap___fread_unlocked_chk(ptr, buflen, size, count, stream);
 }
 size_t __wrap___fread_unlocked_chk(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream)

@@ -2472,7 +2472,7 @@ static __attribute__((used)) int scorep_libwrap_rt_52(FILE *restrict stream, int
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_52, "fprintf",
-                                                "ISOC", "__fprintf_chk",
+                                                "ISOC", "fprintf",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         va_list scorep_ap;
         va_start(scorep_ap, format);
@@ -2516,7 +2516,7 @@ static __attribute__((used)) int scorep_libwrap_rt_53(int flag, const char *rest
     scorep_region scorep_r;
     if (!scorep_libwrap_should_record()
         || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_53, "printf",
-                                                "ISOC", "__printf_chk",
+                                                "ISOC", "printf",
                                                 SCOREP_ROLE_FILE_IO)) == SCOREP_INVALID_ID) {
         va_list scorep_ap;
         va_start(scorep_ap, format);
@@ -2585,7 +2585,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_54(FILE *restric
         scorep_real_54 = (__typeof__(scorep_real_54))scorep_libwrap_resolve_here("__vfprintf_chk");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_54, "vfprintf",
-                                       "ISOC", "__vfprintf_chk", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "vfprintf", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_54(stream, flag, format, ap);
 }
 static __attribute__((used)) int scorep_libwrap_rt_54(FILE *restrict stream, int flag, const char *restrict format, __gnuc_va_list ap)
@@ -2638,7 +2638,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_55(int flag, con
         scorep_real_55 = (__typeof__(scorep_real_55))scorep_libwrap_resolve_here("__vprintf_chk");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_55, "vprintf",
-                                       "ISOC", "__vprintf_chk", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "vprintf", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_55(flag, format, ap);
 }
 static __attribute__((used)) int scorep_libwrap_rt_55(int flag, const char *restrict format, __gnuc_va_list ap)
@@ -2691,7 +2691,7 @@ static __attribute__((noinline, cold)) char * scorep_libwrap_first_56(char *rest
         scorep_real_56 = (__typeof__(scorep_real_56))scorep_libwrap_resolve_here("__fgets_chk");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_56, "fgets",
-                                       "ISOC", "__fgets_chk", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fgets", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_56(string, buflen, size, stream);
 }
 static __attribute__((used)) char * scorep_libwrap_rt_56(char *restrict string, size_t buflen, int size, FILE *restrict stream)
@@ -2744,7 +2744,7 @@ static __attribute__((noinline, cold)) char * scorep_libwrap_first_57(char *rest
         scorep_real_57 = (__typeof__(scorep_real_57))scorep_libwrap_resolve_here("__fgets_unlocked_chk");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_57, "fgets_unlocked",
-                                       "ISOC", "__fgets_unlocked_chk", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fgets_unlocked", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_57(string, buflen, size, stream);
 }
 static __attribute__((used)) char * scorep_libwrap_rt_57(char *restrict string, size_t buflen, int size, FILE *restrict stream)
@@ -2797,7 +2797,7 @@ static __attribute__((noinline, cold)) size_t scorep_libwrap_first_58(void *rest
         scorep_real_58 = (__typeof__(scorep_real_58))scorep_libwrap_resolve_here("__fread_chk");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_58, "fread",
-                                       "ISOC", "__fread_chk", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fread", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_58(ptr, buflen, size, count, stream);
 }
 static __attribute__((used)) size_t scorep_libwrap_rt_58(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream)
@@ -2850,7 +2850,7 @@ static __attribute__((noinline, cold)) size_t scorep_libwrap_first_59(void *rest
         scorep_real_59 = (__typeof__(scorep_real_59))scorep_libwrap_resolve_here("__fread_unlocked_chk");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_59, "fread_unlocked",
-                                       "ISOC", "__fread_unlocked_chk", SCOREP_ROLE_FILE_IO);
+                                       "ISOC", "fread_unlocked", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_59(ptr, buflen, size, count, stream);
 }
 static __attribute__((used)) size_t scorep_libwrap_rt_59(void *restrict ptr, size_t buflen, size_t size, size_t count, FILE *restrict stream)

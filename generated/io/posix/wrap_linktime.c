@@ -1847,7 +1847,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_44(const char * 
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "open",
-                                       "POSIX_IO", "__open_2", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "open", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap___open_2(path, flags);
 }
 int __wrap___open_2(const char * path, int flags)
@@ -1890,7 +1890,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_45(const char * 
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_45, "open64",
-                                       "POSIX_IO", "__open64_2", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "open64", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap___open64_2(path, flags);
 }
 int __wrap___open64_2(const char * path, int flags)
@@ -1933,7 +1933,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_46(int dirfd, co
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_46, "openat",
-                                       "POSIX_IO", "__openat_2", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "openat", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap___openat_2(dirfd, path, flags);
 }
 int __wrap___openat_2(int dirfd, const char * path, int flags)
@@ -1976,7 +1976,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_47(int dirfd, co
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_47, "openat64",
-                                       "POSIX_IO", "__openat64_2", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "openat64", SCOREP_ROLE_FILE_IO_METADATA);
     return __wrap___openat64_2(dirfd, path, flags);
 }
 int __wrap___openat64_2(int dirfd, const char * path, int flags)
@@ -2029,7 +2029,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_48(int fd, v
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_48, "read",
-                                       "POSIX_IO", "__read_chk", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "read", SCOREP_ROLE_FILE_IO);
     return __wrap___read_chk(fd, buf, count, buflen);
 }
 ssize_t __wrap___read_chk(int fd, void * buf, size_t count, size_t buflen)
@@ -2082,7 +2082,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_49(int fd, v
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_49, "pread",
-                                       "POSIX_IO", "__pread_chk", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "pread", SCOREP_ROLE_FILE_IO);
     return __wrap___pread_chk(fd, buf, count, offset, buflen);
 }
 ssize_t __wrap___pread_chk(int fd, void * buf, size_t count, __off_t offset, size_t buflen)
@@ -2135,7 +2135,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_50(int fd, v
 {
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_50, "pread64",
-                                       "POSIX_IO", "__pread64_chk", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "pread64", SCOREP_ROLE_FILE_IO);
     return __wrap___pread64_chk(fd, buf, count, offset, buflen);
 }
 ssize_t __wrap___pread64_chk(int fd, void * buf, size_t count, __off64_t offset, size_t buflen)

@@ -1837,7 +1837,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_44(const char * 
         scorep_real_44 = (__typeof__(scorep_real_44))scorep_libwrap_resolve_here("__open_2");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_44, "open",
-                                       "POSIX_IO", "__open_2", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "open", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_44(path, flags);
 }
 static __attribute__((used)) int scorep_libwrap_rt_44(const char * path, int flags)
@@ -1880,7 +1880,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_45(const char * 
         scorep_real_45 = (__typeof__(scorep_real_45))scorep_libwrap_resolve_here("__open64_2");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_45, "open64",
-                                       "POSIX_IO", "__open64_2", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "open64", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_45(path, flags);
 }
 static __attribute__((used)) int scorep_libwrap_rt_45(const char * path, int flags)
@@ -1923,7 +1923,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_46(int dirfd, co
         scorep_real_46 = (__typeof__(scorep_real_46))scorep_libwrap_resolve_here("__openat_2");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_46, "openat",
-                                       "POSIX_IO", "__openat_2", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "openat", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_46(dirfd, path, flags);
 }
 static __attribute__((used)) int scorep_libwrap_rt_46(int dirfd, const char * path, int flags)
@@ -1966,7 +1966,7 @@ static __attribute__((noinline, cold)) int scorep_libwrap_first_47(int dirfd, co
         scorep_real_47 = (__typeof__(scorep_real_47))scorep_libwrap_resolve_here("__openat64_2");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_47, "openat64",
-                                       "POSIX_IO", "__openat64_2", SCOREP_ROLE_FILE_IO_METADATA);
+                                       "POSIX_IO", "openat64", SCOREP_ROLE_FILE_IO_METADATA);
     return scorep_libwrap_rt_47(dirfd, path, flags);
 }
 static __attribute__((used)) int scorep_libwrap_rt_47(int dirfd, const char * path, int flags)
@@ -2019,7 +2019,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_48(int fd, v
         scorep_real_48 = (__typeof__(scorep_real_48))scorep_libwrap_resolve_here("__read_chk");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_48, "read",
-                                       "POSIX_IO", "__read_chk", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "read", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_48(fd, buf, count, buflen);
 }
 static __attribute__((used)) ssize_t scorep_libwrap_rt_48(int fd, void * buf, size_t count, size_t buflen)
@@ -2072,7 +2072,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_49(int fd, v
         scorep_real_49 = (__typeof__(scorep_real_49))scorep_libwrap_resolve_here("__pread_chk");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_49, "pread",
-                                       "POSIX_IO", "__pread_chk", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "pread", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_49(fd, buf, count, offset, buflen);
 }
 static __attribute__((used)) ssize_t scorep_libwrap_rt_49(int fd, void * buf, size_t count, __off_t offset, size_t buflen)
@@ -2125,7 +2125,7 @@ static __attribute__((noinline, cold)) ssize_t scorep_libwrap_first_50(int fd, v
         scorep_real_50 = (__typeof__(scorep_real_50))scorep_libwrap_resolve_here("__pread64_chk");
     if (scorep_libwrap_should_record())
         (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_50, "pread64",
-                                       "POSIX_IO", "__pread64_chk", SCOREP_ROLE_FILE_IO);
+                                       "POSIX_IO", "pread64", SCOREP_ROLE_FILE_IO);
     return scorep_libwrap_rt_50(fd, buf, count, offset, buflen);
 }
 static __attribute__((used)) ssize_t scorep_libwrap_rt_50(int fd, void * buf, size_t count, __off64_t offset, size_t buflen)
