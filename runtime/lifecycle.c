@@ -112,16 +112,13 @@ const scorep_substrate* scorep_trace_substrate(void) { return NULL; }
 #endif
 
 static void at_exit(void);
-/* The MPI layer's scorep_mpi_comm_create: only its address is asked (the
- * real prototype needs mpi.h). A weak reference, not dlsym: a dlsym that
- * fails leaves glibc's error string for the next dl call to free, and with
- * the memory adapter that free aborted the program ("double free detected")
- * at its first wrapped call. */
-extern void scorep_mpi_comm_create(void) __attribute__((weak));
-
+/* The MPI layer's scorep_mpi_comm_create is found in the process (linked or
+ * preloaded). A dlsym, not a weak reference: the runtime's symbols are
+ * hidden by default, and a hidden weak reference is bound to NULL at link
+ * time. */
 int scorep_mpi_layer_loaded(void)
 {
-    return scorep_mpi_comm_create != NULL;
+    return dlsym(RTLD_DEFAULT, "scorep_mpi_comm_create") != NULL;
 }
 
 static void processes_known(void);
