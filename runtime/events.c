@@ -368,7 +368,9 @@ void scorep_events_finish_open_regions(uint64_t t)
  *   EVENT_BEGIN_AT_START  events that happen as an MPI call starts (a send or
  *                         receive is posted, a collective begins): stamped
  *                         with the location's last event, normally the enter
- *                         of that call, a few instructions earlier */
+ *                         of that call, a few instructions earlier
+ * and each of them counts one event of the location; the _UNCOUNTED forms
+ * leave the count to the caller, which knows how many records it makes. */
 #define EVENT_BEGIN_UNCOUNTED(read_clock)                           \
     INSIDE_MEASUREMENT;                                             \
     scorep_location* loc = current();                               \
@@ -384,9 +386,12 @@ void scorep_events_finish_open_regions(uint64_t t)
 #define EVENT_BEGIN() EVENT_BEGIN_STAMPED(events_need_time)
 /* an event at the end of an MPI call's work (scorep_mpi_recv, a request
  * completion): with a clock read, the call's exit takes the same time */
-#define EVENT_BEGIN_AT_END()                                        \
-    EVENT_BEGIN();                                                  \
+#define EVENT_BEGIN_AT_END_UNCOUNTED()                              \
+    EVENT_BEGIN_UNCOUNTED(events_need_time);                        \
     ((event_state*)loc->event_private)->exit_at_last = (uint32_t)events_need_time
+#define EVENT_BEGIN_AT_END()                                        \
+    EVENT_BEGIN_AT_END_UNCOUNTED();                                 \
+    ((event_state*)loc->event_private)->event_count++
 #define EVENT_BEGIN_TIMED() EVENT_BEGIN_STAMPED(1)
 #define EVENT_BEGIN_AT_START() EVENT_BEGIN_STAMPED(0)
 
@@ -779,9 +784,8 @@ static void request_complete(scorep_request request, const scorep_status_fields*
 {
     /* counted below by the records it makes: none for a request the table
      * does not know (a file request's, one to MPI_PROC_NULL) */
-    EVENT_BEGIN_UNCOUNTED(events_need_time);
+    EVENT_BEGIN_AT_END_UNCOUNTED();
     event_state* es = loc->event_private;
-    es->exit_at_last = (uint32_t)events_need_time;
     request_lock_take();
     request_entry** link = request_link(request);
     request_entry* e = *link;
@@ -916,9 +920,8 @@ void scorep_mpi_handle_begin(void)
 /* right before the call's exit, which takes this event's time */
 void scorep_mpi_handle_end(scorep_collective_kind kind, scorep_comm over, scorep_comm comm)
 {
-    EVENT_BEGIN_UNCOUNTED(events_need_time);
+    EVENT_BEGIN_AT_END_UNCOUNTED();
     event_state* es = loc->event_private;
-    es->exit_at_last = (uint32_t)events_need_time;
     count_handle_collective(loc);
     int destroy = kind == SCOREP_COLL_DESTROY_HANDLE;
     /* a failed call created nothing to be collective over: this process
@@ -937,9 +940,8 @@ void scorep_mpi_handle_end(scorep_collective_kind kind, scorep_comm over, scorep
 
 void scorep_mpi_handle_end_predefined(scorep_collective_kind kind)
 {
-    EVENT_BEGIN_UNCOUNTED(events_need_time);
+    EVENT_BEGIN_AT_END_UNCOUNTED();
     event_state* es = loc->event_private;
-    es->exit_at_last = (uint32_t)events_need_time;
     count_handle_collective(loc);
     int destroy = kind == SCOREP_COLL_DESTROY_HANDLE;
     scorep_comm_event what = destroy ? SCOREP_COMM_EVENT_DESTROY : SCOREP_COMM_EVENT_CREATE;
@@ -1206,8 +1208,7 @@ static __attribute__((noinline)) void transfer_exit_general(scorep_region region
         DISPATCH_FLAT(io_operation_complete, handle, bytes_done, matching_id);
         exit_general_body(loc, region);
     } else if (bytes_done) {
-        EVENT_BEGIN_UNCOUNTED(events_need_time);
-        ((event_state*)loc->event_private)->exit_at_last = (uint32_t)events_need_time;
+        EVENT_BEGIN_AT_END_UNCOUNTED();
         DISPATCH_FLAT(io_bytes, bytes_read, bytes_done - bytes_read);
         exit_general_body(loc, region);
     } else {

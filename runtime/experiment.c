@@ -23,7 +23,6 @@
  * the file system cannot rename without replacing, mkdir claims the name,
  * and a young directory without a marker is looked at again for a while. */
 #include <dirent.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -141,14 +140,16 @@ static void write_marker(const char* dir)
      * where it joins this run (scorep_experiment_find_parent) */
     char text[3 * PATH_MAX + 1024];
     const char* configured = configured_raw();
+    /* a value with a newline cannot stand on a line: none, and no child joins */
+    int one_line = strchr(configured, '\n') == NULL;
     int n = snprintf(text, sizeof text,
                      MARKER_MAGIC "created %s by process %ld on %s\n"
                      "A run with SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY=true may rename this directory to "
                      "<name>-old-<date>_<time>_<id> (it never deletes it); directories without this file are never "
                      "touched.\n"
                      "%s%s%s%s%s%s",
-                     stamp, (long)getpid(), host, strchr(configured, '\n') ? "" : CONFIGURED_LINE,
-                     strchr(configured, '\n') ? "" : configured, strchr(configured, '\n') ? "" : "\n",
+                     stamp, (long)getpid(), host, one_line ? CONFIGURED_LINE : "", one_line ? configured : "",
+                     one_line ? "\n" : "",
                      parent_root[0] ? ROOT_LINE : "", parent_root, parent_root[0] ? "\n" : "");
     if (n < 0 || (size_t)n >= sizeof text) n = (int)strlen(text);
     if (write(fd, text, (size_t)n) != n)
