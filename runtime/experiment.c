@@ -494,7 +494,7 @@ static int marker_line(const char* text, const char* key, char* out, size_t size
 int scorep_experiment_find_parent(void)
 {
     parent_root[0] = '\0';
-    if (scorep_multiprocess_is_expected() || scorep_mpi_layer_loaded()) return 0;
+    if (scorep_multiprocess_is_expected()) return 0;
     char dir[PATH_MAX];
     pid_t pid = getppid();
     for (int depth = 0; depth < 64 && pid > 1; depth++, pid = parent_of(pid)) {

@@ -197,7 +197,8 @@ void scorep_buffer_free(scorep_buffer* b);
 
 /* ---- multi-process (multiprocess.c) ---- */
 /* The MPI layer is linked: wait for its registration before creating the
- * experiment directory (called from the layer's constructor). */
+ * experiment directory (called from the layer's constructor). Expected also
+ * when the layer is in the process before its constructor has run. */
 void scorep_multiprocess_expect(void);
 int scorep_multiprocess_is_expected(void);
 /* Adopts a process layer's rank, size and collectives; 0 if one was adopted
@@ -347,9 +348,5 @@ int scorep_report_write_folded(const scorep_report* r, const char* path);
 void scorep_process_info_record(void);
 const char* scorep_process_command_line(void);
 const char* scorep_process_start_time(void);
-
-/* Whether the MPI layer is in the process (linked or preloaded), even before
- * its constructor has run (lifecycle.c). */
-int scorep_mpi_layer_loaded(void);
 
 #endif

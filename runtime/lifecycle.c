@@ -112,15 +112,6 @@ const scorep_substrate* scorep_trace_substrate(void) { return NULL; }
 #endif
 
 static void at_exit(void);
-/* The MPI layer's scorep_mpi_comm_create is found in the process (linked or
- * preloaded). A dlsym, not a weak reference: the runtime's symbols are
- * hidden by default, and a hidden weak reference is bound to NULL at link
- * time. */
-int scorep_mpi_layer_loaded(void)
-{
-    return dlsym(RTLD_DEFAULT, "scorep_mpi_comm_create") != NULL;
-}
-
 static void processes_known(void);
 
 /* Score-P's program region: the executable's base name, the command line
@@ -212,7 +203,7 @@ void scorep_measurement_init(void)
      * wrapper of the I/O adapters, which starts the measurement (MPICH's
      * read /proc/sys/kernel/random/boot_id). Else every rank would create
      * the experiment directory as a serial process. */
-    if (!scorep_multiprocess_is_expected() && !scorep_mpi_layer_loaded()) processes_known();
+    if (!scorep_multiprocess_is_expected()) processes_known();
     scorep_thread_event_generation_off = generation_was_off;
 }
 

@@ -3,6 +3,7 @@
  * one rank; the MPI layer (runtime/mpi/) registers a PMPI-based table. The
  * binomial-tree helpers here build unification on point-to-point messages
  * so that no rank ever receives more than its subtree's data. */
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -55,7 +56,14 @@ static const scorep_multiprocess_ops* active_ops = &serial_ops;
 static int mpi_expected;
 
 const scorep_multiprocess_ops* scorep_multiprocess(void) { return active_ops; }
-int scorep_multiprocess_is_expected(void) { return mpi_expected; }
+/* An MPI_Init wrapper announced itself, or the MPI layer's
+ * scorep_mpi_comm_create is in the process (linked or preloaded). A dlsym,
+ * not a weak reference: the runtime's symbols are hidden by default, and a
+ * hidden weak reference is bound to NULL at link time. */
+int scorep_multiprocess_is_expected(void)
+{
+    return mpi_expected || dlsym(RTLD_DEFAULT, "scorep_mpi_comm_create") != NULL;
+}
 int scorep_multiprocess_is_registered(void) { return active_ops != &serial_ops; }
 
 void scorep_multiprocess_expect(void) { mpi_expected = 1; }
