@@ -363,22 +363,25 @@ scorep_metric scorep_definitions_metric(const char* name, const char* unit, cons
     unlock_definitions();
     return id;
 }
+uint32_t scorep_io_fd_handles[SCOREP_IO_PARADIGM_COUNT_][SCOREP_IO_MAX_FD];
+int scorep_io_std_closed[SCOREP_IO_PARADIGM_COUNT_][3];
+
 static scorep_io_handle io_handle(scorep_io_paradigm paradigm, const char* name, int pre_created,
-                                  scorep_io_access mode, uint32_t duplicate)
+                                  scorep_io_access mode, uint32_t duplicate, int under_stream)
 {
     scorep_definitions_init();
     if (!name) name = "<unknown>";
     char buf[1024];
     size_t len;
     const char* parts[] = {name};
-    int numbers[] = {(int)paradigm, pre_created, pre_created ? (int)mode : 0, (int)duplicate};
-    char* key = text_key(buf, sizeof buf, &len, parts, 1, numbers, 4);
+    int numbers[] = {(int)paradigm, pre_created, pre_created ? (int)mode : 0, (int)duplicate, under_stream};
+    char* key = text_key(buf, sizeof buf, &len, parts, 1, numbers, 5);
     if (!key) return SCOREP_INVALID_ID;
     lock_definitions();
     uint32_t id;
     if (!scorep_strmap_get(&io_handle_index, key, len, &id)) {
         scorep_io_handle_def def = {scorep_arena_strdup(name), paradigm, pre_created,
-                                    pre_created ? mode : SCOREP_IO_READ_ONLY, duplicate};
+                                    pre_created ? mode : SCOREP_IO_READ_ONLY, duplicate, under_stream};
         id = table_append(&io_handles, &def);
         scorep_strmap_put(&io_handle_index, key, len, id);
     }
@@ -388,12 +391,21 @@ static scorep_io_handle io_handle(scorep_io_paradigm paradigm, const char* name,
 }
 scorep_io_handle scorep_io_handle_define(scorep_io_paradigm paradigm, const char* name)
 {
-    return io_handle(paradigm, name, 0, SCOREP_IO_READ_ONLY, 0);
+    return io_handle(paradigm, name, 0, SCOREP_IO_READ_ONLY, 0, 0);
+}
+scorep_io_handle scorep_io_handle_define_same_file(scorep_io_paradigm paradigm, scorep_io_handle of)
+{
+    const scorep_io_handle_def* d = scorep_io_handle_get(of);
+    return d ? io_handle(paradigm, d->name, 0, SCOREP_IO_READ_ONLY, 0, 0) : SCOREP_INVALID_ID;
+}
+scorep_io_handle scorep_io_handle_define_under_stream(const char* name)
+{
+    return io_handle(SCOREP_IO_PARADIGM_POSIX, name, 0, SCOREP_IO_READ_ONLY, 0, 1);
 }
 scorep_io_handle scorep_io_handle_define_pre_created(scorep_io_paradigm paradigm, const char* name,
                                                      scorep_io_access mode)
 {
-    return io_handle(paradigm, name, 1, mode, 0);
+    return io_handle(paradigm, name, 1, mode, 0, 0);
 }
 /* One handle per file and descriptor number of the duplicate: two live
  * duplicates of a file never share a handle (a process's live descriptors
@@ -403,7 +415,7 @@ scorep_io_handle scorep_io_handle_define_duplicate(scorep_io_handle of, int fd)
 {
     const scorep_io_handle_def* d = scorep_io_handle_get(of);
     if (!d || fd < 0) return SCOREP_INVALID_ID;
-    return io_handle(d->paradigm, d->name, 0, SCOREP_IO_READ_ONLY, (uint32_t)fd + 1);
+    return io_handle(d->paradigm, d->name, 0, SCOREP_IO_READ_ONLY, (uint32_t)fd + 1, d->under_stream);
 }
 uint32_t scorep_io_handle_count(void) { return __atomic_load_n(&io_handles.count, __ATOMIC_ACQUIRE); }
 const scorep_io_handle_def* scorep_io_handle_get(scorep_io_handle id)

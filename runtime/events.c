@@ -133,6 +133,73 @@ static __attribute__((noinline)) scorep_location* location_slow(void)
     return scorep_tls_location ? scorep_tls_location : scorep_location_create_for_thread();
 }
 
+/* A created thread's start routine (the thread adapter's trampoline): its
+ * region is entered when the thread records its next event, at the time
+ * the routine was called, and not at all if that event is the enter of the
+ * routine's own instrumented region. So a thread's tree begins with its
+ * first instrumented region, as in Score-P, and a start routine nothing
+ * instruments (libgomp's, Python's) still names the thread's calls. Until
+ * then the thread's location pointer is NULL, so that its next event takes
+ * the slow path, which alone looks here: the fast path pays nothing. */
+enum { START_NONE, START_WAITING, START_ENTERED, START_OWN_REGION };
+static __thread struct {
+    scorep_location* loc;   /* while waiting */
+    scorep_region region;
+    uint64_t ticks;
+    int state;
+} thread_start TLS_FAST;
+
+static inline __attribute__((always_inline)) void enter_at(scorep_location* loc, uint64_t t, scorep_region region);
+
+/* the start routine's own region: a compiler region whose symbol is the
+ * name the thread adapter found for the routine */
+static int start_routine_region(scorep_region start, scorep_region entered)
+{
+    const scorep_region_def* s = scorep_region_get(start);
+    const scorep_region_def* e = entered == SCOREP_INVALID_ID ? NULL : scorep_region_get(entered);
+    return s && e && e->paradigm == SCOREP_PARADIGM_COMPILER &&
+           strcmp(e->canonical ? e->canonical : e->name, s->name) == 0;
+}
+
+scorep_location* scorep_events_thread_start_resume(scorep_region entering)
+{
+    if (LIKELY(thread_start.state != START_WAITING)) return NULL;
+    scorep_location* loc = thread_start.loc;
+    thread_start.loc = NULL;
+    scorep_tls_location = loc;
+    if (start_routine_region(thread_start.region, entering)) {
+        thread_start.state = START_OWN_REGION;
+    } else {
+        thread_start.state = START_ENTERED;
+        int was_off = scorep_inside_begin();
+        enter_at(loc, thread_start.ticks, thread_start.region);
+        scorep_inside_end(was_off);
+    }
+    return loc;
+}
+
+scorep_location* scorep_events_thread_start_location(void) { return thread_start.loc; }
+
+void scorep_enter_thread_start(scorep_region region)
+{
+    scorep_location* loc = scorep_tls_location;
+    if (!loc || !scorep_events_recording) return;
+    thread_start.loc = loc;
+    thread_start.region = region;
+    thread_start.ticks = scorep_timer_read();
+    loc->last_ticks = thread_start.ticks;
+    thread_start.state = START_WAITING;
+    scorep_tls_location = NULL;
+}
+
+void scorep_exit_thread_start(scorep_region region)
+{
+    scorep_events_thread_start_resume(SCOREP_INVALID_ID);
+    int entered = thread_start.state == START_ENTERED;
+    thread_start.state = START_NONE;
+    if (entered) scorep_exit(region);
+}
+
 static inline scorep_location* current(void)
 {
     scorep_location* loc = scorep_tls_location;
@@ -141,10 +208,9 @@ static inline scorep_location* current(void)
 }
 
 /* Every enter and exit, whatever the substrates and the timer. */
-static inline __attribute__((always_inline)) void enter_on(scorep_location* loc, scorep_region region)
+static inline __attribute__((always_inline)) void enter_at(scorep_location* loc, uint64_t t, scorep_region region)
 {
     if (UNLIKELY(region >= SCOREP_MAX_REGIONS || scorep_region_filtered_flags[region])) return;
-    uint64_t t = scorep_timer_read();
     event_state* es = loc->event_private;
     es->exit_at_last = 0;
     if (LIKELY(es->depth < STACK_MAX)) es->stack[es->depth] = region;
@@ -155,6 +221,12 @@ static inline __attribute__((always_inline)) void enter_on(scorep_location* loc,
         scorep_profile_enter_on(loc, t, region);
     else
         for (int i = 0; i < enter_count; i++) enter_fns[i](loc, t, region);
+}
+
+static inline __attribute__((always_inline)) void enter_on(scorep_location* loc, scorep_region region)
+{
+    if (UNLIKELY(region >= SCOREP_MAX_REGIONS || scorep_region_filtered_flags[region])) return;
+    enter_at(loc, scorep_timer_read(), region);
 }
 
 static inline __attribute__((always_inline)) void exit_general_body(scorep_location* loc, scorep_region region)
@@ -209,6 +281,8 @@ static __attribute__((noinline)) void enter_profile_other(scorep_location* loc, 
 static __attribute__((noinline)) void enter_current(scorep_region region)
 {
     INSIDE_MEASUREMENT;
+    if (UNLIKELY(thread_start.state == START_WAITING) && scorep_events_recording)
+        scorep_events_thread_start_resume(region);
     scorep_location* loc = current();
     if (loc) enter_on(loc, region);
 }

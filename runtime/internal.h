@@ -122,6 +122,13 @@ extern int scorep_process_size;
 /* ---- locations (location.c) ---- */
 extern __thread scorep_location* scorep_tls_location TLS_FAST;
 scorep_location* scorep_location_create_for_thread(void);
+/* A thread whose start routine's region waits for its next event
+ * (scorep_enter_thread_start): its location, taken back and the region
+ * entered unless entering is the routine's own instrumented region; NULL
+ * if nothing waits (events.c). */
+scorep_location* scorep_events_thread_start_resume(scorep_region entering);
+/* the waiting thread's location, untouched; NULL if nothing waits */
+scorep_location* scorep_events_thread_start_location(void);
 /* The thread's ThreadEnd (thread adapter) was recorded on loc: its location
  * is handed back for reuse, the thread records nothing more. */
 void scorep_location_thread_ends(scorep_location* loc);

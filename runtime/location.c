@@ -95,6 +95,9 @@ scorep_location* scorep_location_create_for_thread(void)
 {
     if (thread_done)
         return NULL;
+    scorep_location* waiting = scorep_events_thread_start_resume(SCOREP_INVALID_ID);
+    if (waiting)
+        return waiting;
     int was_off = scorep_inside_begin();
     pthread_once(&key_once, create_key);
     pthread_mutex_lock(&list_lock);
@@ -170,7 +173,7 @@ scorep_location* scorep_location_current(void)
 
 uint32_t scorep_thread_location_id(void)
 {
-    scorep_location* loc = scorep_tls_location;
+    scorep_location* loc = scorep_tls_location ? scorep_tls_location : scorep_events_thread_start_location();
     return loc ? loc->local_id : SCOREP_INVALID_ID;
 }
 

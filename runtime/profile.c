@@ -256,10 +256,63 @@ void scorep_profile_path_metric_add(void* path, scorep_metric m, int64_t value)
     if (path && m < SCOREP_PROFILE_MAX_METRICS) ((scorep_profile_node*)path)->metrics[m] += value;
 }
 
+void scorep_profile_path_metric_raise(void* path, scorep_metric m, int64_t value)
+{
+    if (path && m < SCOREP_PROFILE_MAX_METRICS && ((scorep_profile_node*)path)->metrics[m] < value)
+        ((scorep_profile_node*)path)->metrics[m] = value;
+}
+
 scorep_profile_node* scorep_profile_root(scorep_location* loc)
 {
     profile_location* pl = loc->substrate_data[scorep_profile_slot];
     return pl ? &pl->root : NULL;
+}
+
+/* Score-P's place for the call trees of threads: every tree that does not
+ * begin with the program region (a created thread's, or calls a thread made
+ * before or after it) stands under the program region's artificial child
+ * THREADS, on the location that recorded it. The two nodes have no visits
+ * and the moved trees' inclusive time, so that their exclusive time is 0.
+ * Done once, when recording has ended: the nodes move, the memory
+ * adapter's pointers to them stay valid. */
+static void place_thread_trees(void)
+{
+    scorep_region threads = SCOREP_INVALID_ID;
+    for (scorep_location* loc = scorep_location_list(); loc; loc = loc->next) {
+        profile_location* pl = loc->substrate_data[scorep_profile_slot];
+        if (!pl || scorep_program_region == SCOREP_INVALID_ID) continue;
+        bool other_roots = false;
+        for (scorep_profile_node* n = pl->root.first_child; n; n = n->next_sibling)
+            other_roots |= n->region != scorep_program_region && n->parameter == SCOREP_INVALID_ID;
+        if (!other_roots) continue;
+        if (threads == SCOREP_INVALID_ID)
+            threads = scorep_definitions_region_lines("THREADS", NULL, 0, 0, SCOREP_PARADIGM_PTHREAD,
+                                                      SCOREP_ROLE_ARTIFICIAL, NULL, NULL);
+        if (threads == SCOREP_INVALID_ID) return;   /* the definitions are full: the trees stay roots */
+        scorep_profile_node *program = NULL, *moved = NULL, **moved_tail = &moved;
+        for (scorep_profile_node** link = &pl->root.first_child; *link;) {
+            scorep_profile_node* n = *link;
+            if (n->region == scorep_program_region || n->parameter != SCOREP_INVALID_ID) {
+                if (n->region == scorep_program_region && n->parameter == SCOREP_INVALID_ID) program = n;
+                link = &n->next_sibling;
+                continue;
+            }
+            *link = n->next_sibling;
+            n->next_sibling = NULL;
+            *moved_tail = n;
+            moved_tail = &n->next_sibling;
+        }
+        if (!program) program = scorep_profile_child_slow(pl, &pl->root, scorep_program_region, SCOREP_INVALID_ID, 0);
+        scorep_profile_node* holder = scorep_profile_child_slow(pl, program, threads, SCOREP_INVALID_ID, 0);
+        scorep_profile_node** tail = &holder->first_child;
+        while (*tail) tail = &(*tail)->next_sibling;
+        *tail = moved;
+        for (scorep_profile_node* n = moved; n; n = n->next_sibling) {
+            n->parent = holder;
+            holder->n.time_incl += n->n.time_incl;
+            program->n.time_incl += n->n.time_incl;
+        }
+    }
 }
 
 int scorep_profile_write(const scorep_finalize_context* ctx);
@@ -284,6 +337,7 @@ static const scorep_substrate profile_substrate = {
     .parameter_string = on_parameter_string,
     .metric_add = on_metric,
     .buffer_flush = on_buffer_flush,
+    .recording_ended = place_thread_trees,
     .write = scorep_profile_write,
 };
 

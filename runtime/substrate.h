@@ -146,6 +146,9 @@ typedef struct scorep_io_handle_def {
      * descriptor n - 1 (dup, dup2, dup3, fcntl F_DUPFD): same file, another
      * handle, so that the trace's IoDuplicateHandle names two */
     uint32_t duplicate;
+    /* a POSIX handle of the descriptor under an ISO C stream (fopen's): the
+     * stream's handle, the ISO C one of the same name, is its parent */
+    int under_stream;
 } scorep_io_handle_def;
 
 /* Process-local tables. Ids are dense from 0. Entries never move and never
@@ -395,6 +398,10 @@ typedef struct scorep_substrate {
      * every substrate (the profile shows it as region "TRACE_BUFFER_FLUSH"). */
     void (*buffer_flush)(scorep_location* loc, uint64_t t_begin, uint64_t t_end);
 
+    /* Recording has ended on every location (their open regions closed,
+     * the adapters' end hooks run), before the definitions are unified:
+     * the last point at which a substrate may define a region. */
+    void (*recording_ended)(void);
     /* Collective over all ranks (see context). Return 0 on success. */
     int (*write)(const scorep_finalize_context* ctx);
     /* release everything; once, after write (or instead of it if the

@@ -89,6 +89,7 @@ static void encode(scorep_buffer* b, int kind, uint32_t id)
         scorep_buffer_put_u64(b, (uint64_t)h->pre_created);
         scorep_buffer_put_u64(b, h->mode);
         scorep_buffer_put_u64(b, h->duplicate);
+        scorep_buffer_put_u64(b, (uint64_t)h->under_stream);
         break;
     }
     }
@@ -328,6 +329,7 @@ static void build_tables(unified_storage* u, scorep_buffer* set, scorep_strmap* 
             u->io_handles[id].pre_created = (int)scorep_buffer_get_u64(&r);
             u->io_handles[id].mode = (scorep_io_access)scorep_buffer_get_u64(&r);
             u->io_handles[id].duplicate = (uint32_t)scorep_buffer_get_u64(&r);
+            u->io_handles[id].under_stream = (int)scorep_buffer_get_u64(&r);
             break;
         case K_LOCATION: {
             uint64_t rec[4];

@@ -3,10 +3,16 @@
  * block, fill it, write it to a file of their own with write(), read it
  * back with fread(), free it, and add what they read to a sum under a mutex.
  * The main thread keeps one allocation to the end (a leak the memory
- * recording reports). Prints the sum, which the measurement must not change.
+ * recording reports). The workers take their turns one after another (a
+ * spin on an atomic turn, which neither tool records), so that the heap
+ * each allocation sees, and with it the high-water mark per call path, is
+ * the same in every run; each waits for the last turn before it ends, so
+ * that the three live at the same time and have a location each in both
+ * tools. Prints the sum, which the measurement must not change.
  * Usage: workers [directory] */
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +24,12 @@
 static const char* directory;
 static pthread_mutex_t sum_lock = PTHREAD_MUTEX_INITIALIZER;
 static long sum;
+static long turn;
+
+static void wait_for_turn(long me)
+{
+    while (__atomic_load_n(&turn, __ATOMIC_ACQUIRE) < me) sched_yield();
+}
 
 static long write_and_read(long me, const char* block, size_t size)
 {
@@ -39,6 +51,7 @@ static long write_and_read(long me, const char* block, size_t size)
 static void* work(void* arg)
 {
     long me = (long)arg;
+    wait_for_turn(me);
     size_t size = (size_t)(me + 1) * BLOCK;
     char* block = malloc(size);
     if (block == NULL) exit(1);
@@ -48,6 +61,8 @@ static void* work(void* arg)
     pthread_mutex_lock(&sum_lock);
     sum += total;
     pthread_mutex_unlock(&sum_lock);
+    __atomic_store_n(&turn, me + 1, __ATOMIC_RELEASE);
+    wait_for_turn(WORKERS);
     return NULL;
 }
 

@@ -29,7 +29,16 @@ void scorep_caf_init_done(void)
     scorep_caf_record_mpi = record && strcasecmp(record, "true") == 0;
 }
 
-void scorep_caf_finalize(void) { scorep_mpi_layer_finalize(); }
+static void windows_end(void);
+
+/* The coarrays still registered end with the program: libcaf frees their
+ * windows in its finalisation, so each gets its RmaWinDestroy there, as
+ * every window created gets one. */
+void scorep_caf_finalize(void)
+{
+    windows_end();
+    scorep_mpi_layer_finalize();
+}
 
 void scorep_caf_abort(void) { scorep_mpi_layer_abort(); }
 
@@ -185,6 +194,28 @@ void scorep_caf_window_deregister(caf_token_t token)
     scorep_rma_window_free(s->window);
     s->token = TOMBSTONE;
     if (token == last_token) last_token = NULL;
+}
+
+/* the live windows, newest first (the reverse of their creation, on every
+ * image alike: the slots' order is the tokens' addresses, which differ) */
+static void windows_end(void)
+{
+    scorep_window* live = slot_used ? malloc(slot_used * sizeof *live) : NULL;
+    size_t n = 0;
+    for (size_t i = 0; live && i < slot_capacity; i++)
+        if (slots[i].token && slots[i].token != TOMBSTONE) live[n++] = slots[i].window;
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && live[j - 1] < live[j]; j--) {
+            scorep_window w = live[j];
+            live[j] = live[j - 1];
+            live[j - 1] = w;
+        }
+    for (size_t i = 0; i < n; i++) scorep_rma_window_free(live[i]);
+    free(live);
+    free(slots);
+    slots = NULL;
+    slot_capacity = slot_used = 0;
+    last_token = NULL;
 }
 
 scorep_window scorep_caf_window(caf_token_t token)

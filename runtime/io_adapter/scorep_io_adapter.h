@@ -56,50 +56,48 @@
 
 /* ---- I/O handles: the trace's IoHandle per open file (docs/IO_ADAPTER.md) ----
  *
- * Each adapter (each wrapper library: one translation unit) keeps the
- * handle of each open descriptor: POSIX calls index it with their fd, ISO C
- * calls with fileno(stream). A transfer looks its handle up with one load,
- * no lock and no allocation; only an open defines (lock, copy of the name).
- * stdin, stdout and stderr (descriptors 0, 1, 2) get pre-created handles
- * named so at their first transfer (unless the program closed them before).
- * Other descriptors the program did not open through a wrapper (those opened
- * before the measurement or by unwrapped calls) and those beyond
- * SCOREP_IO_MAX_FD have no handle: their calls are recorded as regions with
- * their bytes, without I/O records. */
-#define SCOREP_IO_MAX_FD 65536
-static uint32_t scorep_io_fd_handle[SCOREP_IO_MAX_FD];   /* handle + 1; 0: none */
+ * The handle of each open descriptor is the core's, one table per paradigm
+ * (adapter.h: scorep_io_fd_handles): POSIX calls index the POSIX table with
+ * their fd, ISO C calls the ISO C table with fileno(stream). A transfer
+ * looks its handle up with one load, no lock and no allocation; only an open
+ * defines (lock, copy of the name). stdin, stdout and stderr (descriptors
+ * 0, 1, 2) get pre-created handles named so at their first transfer (unless
+ * the program closed them before). Other descriptors the program did not
+ * open through a wrapper (those opened before the measurement or by
+ * unwrapped calls) and those beyond SCOREP_IO_MAX_FD have no handle: their
+ * calls are recorded as regions with their bytes, without I/O records. */
 /* matching ids, per thread; initial-exec as the core's thread-locals: no
  * __tls_get_addr call per transfer in the shared wrapper library */
 static __thread uint64_t scorep_io_next_match __attribute__((tls_model("initial-exec")));
 
-static int scorep_io_std_closed[3];   /* a standard descriptor closed: no pre-created handle again */
-
-/* The handle descriptor fd has now, or SCOREP_INVALID_ID. */
-static inline scorep_io_handle scorep_io_handle_at(int fd)
+/* The handle descriptor fd has now in paradigm, or SCOREP_INVALID_ID. */
+static inline scorep_io_handle scorep_io_handle_at(scorep_io_paradigm paradigm, int fd)
 {
     if ((unsigned)fd >= SCOREP_IO_MAX_FD)
         return SCOREP_INVALID_ID;
-    return __atomic_load_n(&scorep_io_fd_handle[fd], __ATOMIC_RELAXED) - 1;
+    return __atomic_load_n(&scorep_io_fd_handles[paradigm][fd], __ATOMIC_RELAXED) - 1;
 }
 
 /* stdin, stdout or stderr at its first transfer: its pre-created handle
- * (a lock, once per descriptor and adapter); a thread racing on it gets the
- * same one. */
+ * (a lock, once per descriptor and paradigm); a thread racing on it gets
+ * the same one. */
 static __attribute__((noinline, cold)) scorep_io_handle scorep_io_std_handle(scorep_io_paradigm paradigm, int fd)
 {
     static const char* const names[3] = {"stdin", "stdout", "stderr"};
     scorep_io_handle handle = scorep_io_handle_define_pre_created(paradigm, names[fd],
                                                                   fd == 0 ? SCOREP_IO_READ_ONLY : SCOREP_IO_WRITE_ONLY);
     uint32_t none = 0;
-    __atomic_compare_exchange_n(&scorep_io_fd_handle[fd], &none, handle + 1, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-    return scorep_io_handle_at(fd);
+    __atomic_compare_exchange_n(&scorep_io_fd_handles[paradigm][fd], &none, handle + 1, 0, __ATOMIC_RELAXED,
+                                __ATOMIC_RELAXED);
+    return scorep_io_handle_at(paradigm, fd);
 }
 
 /* The handle of a transfer's descriptor (a standard one's made at its first use). */
 static inline scorep_io_handle scorep_io_handle_in(scorep_io_paradigm paradigm, int fd)
 {
-    scorep_io_handle handle = scorep_io_handle_at(fd);
-    if (__builtin_expect(handle == SCOREP_INVALID_ID && (unsigned)fd <= 2, 0) && !scorep_io_std_closed[fd])
+    scorep_io_handle handle = scorep_io_handle_at(paradigm, fd);
+    if (__builtin_expect(handle == SCOREP_INVALID_ID && (unsigned)fd <= 2, 0) &&
+        !scorep_io_std_closed[paradigm][fd])
         return scorep_io_std_handle(paradigm, fd);
     return handle;
 }
@@ -170,12 +168,24 @@ static inline uint32_t scorep_io_open_flags_of_mode(const char* mode)
 }
 
 /* An open succeeded with descriptor fd (-1: it failed): the file's handle,
- * and its IoCreateHandle. name NULL: the name the descriptor has now. */
+ * and its IoCreateHandle. name NULL: the name the descriptor's handle has
+ * (fdopen of a descriptor opened with open), else the name the descriptor
+ * has now. A stream's open (paradigm ISO C) whose descriptor has no POSIX
+ * handle yet (fopen's, not fdopen's of a descriptor opened with open) gives
+ * the descriptor one too, under the stream's, and records its
+ * IoCreateHandle first, as Score-P does. */
 static inline void scorep_io_opened(scorep_io_paradigm paradigm, int fd, const char* name, scorep_io_access mode,
                                     uint32_t open_flags)
 {
     if ((unsigned)fd >= SCOREP_IO_MAX_FD)
         return;
+    scorep_io_handle descriptor = scorep_io_handle_at(SCOREP_IO_PARADIGM_POSIX, fd);
+    if (name == NULL && paradigm == SCOREP_IO_PARADIGM_ISOC && descriptor != SCOREP_INVALID_ID) {
+        scorep_io_handle handle = scorep_io_handle_define_same_file(paradigm, descriptor);
+        __atomic_store_n(&scorep_io_fd_handles[paradigm][fd], handle + 1, __ATOMIC_RELAXED);
+        scorep_io_create_handle(handle, mode, open_flags);
+        return;
+    }
     char link[4096];
     if (name == NULL) {
         char proc[64];
@@ -185,21 +195,37 @@ static inline void scorep_io_opened(scorep_io_paradigm paradigm, int fd, const c
         name = n > 0 ? link : NULL;
     }
     scorep_io_handle handle = scorep_io_handle_define(paradigm, name);
-    __atomic_store_n(&scorep_io_fd_handle[fd], handle + 1, __ATOMIC_RELAXED);
+    if (paradigm == SCOREP_IO_PARADIGM_ISOC && descriptor == SCOREP_INVALID_ID) {
+        scorep_io_handle under = scorep_io_handle_define_under_stream(name);
+        __atomic_store_n(&scorep_io_fd_handles[SCOREP_IO_PARADIGM_POSIX][fd], under + 1, __ATOMIC_RELAXED);
+        scorep_io_create_handle(under, mode, open_flags);
+    }
+    __atomic_store_n(&scorep_io_fd_handles[paradigm][fd], handle + 1, __ATOMIC_RELAXED);
     scorep_io_create_handle(handle, mode, open_flags);
 }
 
-/* A close of fd succeeded: the handle it had when the close began ends
- * (unless another thread's open took the descriptor meanwhile). */
-static inline void scorep_io_closed(int fd, scorep_io_handle handle)
+/* A close of fd succeeded: the handle it had in paradigm when the close
+ * began ends (unless another thread's open took the descriptor meanwhile).
+ * A stream's close closes its descriptor: the descriptor's POSIX handle
+ * ends first, as in Score-P. */
+static inline void scorep_io_closed_in(scorep_io_paradigm paradigm, int fd, scorep_io_handle handle)
 {
     if ((unsigned)fd <= 2)
-        scorep_io_std_closed[fd] = 1;
+        scorep_io_std_closed[paradigm][fd] = 1;
     if (handle == SCOREP_INVALID_ID)
         return;
     uint32_t expected = handle + 1;
-    __atomic_compare_exchange_n(&scorep_io_fd_handle[fd], &expected, 0, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    __atomic_compare_exchange_n(&scorep_io_fd_handles[paradigm][fd], &expected, 0, 0, __ATOMIC_RELAXED,
+                                __ATOMIC_RELAXED);
     scorep_io_destroy_handle(handle);
+}
+
+static inline void scorep_io_closed(scorep_io_paradigm paradigm, int fd, scorep_io_handle handle,
+                                    scorep_io_handle descriptor_handle)
+{
+    if (paradigm == SCOREP_IO_PARADIGM_ISOC)
+        scorep_io_closed_in(SCOREP_IO_PARADIGM_POSIX, fd, descriptor_handle);
+    scorep_io_closed_in(paradigm, fd, handle);
 }
 
 /* A duplication succeeded (dup, dup2, dup3, fcntl F_DUPFD: tasks/io_handle_dup.c.j2):
@@ -218,12 +244,12 @@ static inline void scorep_io_duplicated(int fd, scorep_io_handle old, int newfd,
         return;
     /* a standard descriptor redirected: no pre-created handle for it again */
     if ((unsigned)newfd <= 2)
-        scorep_io_std_closed[newfd] = 1;
+        scorep_io_std_closed[SCOREP_IO_PARADIGM_POSIX][newfd] = 1;
     if (replaced != SCOREP_INVALID_ID)
         scorep_io_destroy_handle(replaced);
     scorep_io_handle handle = old != SCOREP_INVALID_ID ? scorep_io_handle_define_duplicate(old, newfd)
                                                        : SCOREP_INVALID_ID;
-    __atomic_store_n(&scorep_io_fd_handle[newfd], handle + 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&scorep_io_fd_handles[SCOREP_IO_PARADIGM_POSIX][newfd], handle + 1, __ATOMIC_RELAXED);
     if (handle != SCOREP_INVALID_ID)
         scorep_io_duplicate_handle(old, handle, close_on_exec);
 }

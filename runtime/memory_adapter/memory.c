@@ -3,9 +3,10 @@
  *
  * - allocation_size / deallocation_size (Score-P's metric names): bytes per
  *   call path, added to the malloc / free region the wrapper is in;
- * - maximum_heap_memory_allocated: the process's high-water mark of the
- *   bytes live in recorded allocations, added when the measurement ends to
- *   the call path of the allocation that reached it;
+ * - maximum_heap_memory_allocated: per call path of an allocation, the
+ *   most bytes live in the process's recorded allocations right after one
+ *   of its allocations (the largest over the paths: the process's
+ *   high-water mark);
  * - bytes_leaked / leaks: the blocks still in the table when the
  *   measurement ends, added to the call paths that allocated them.
  *
@@ -49,8 +50,7 @@ static slot* table;
 static const size_t table_mask = ((size_t)1 << TABLE_BITS) - 1;
 static uint64_t table_full;          /* allocations not tracked: the table was full */
 
-static uint64_t live_bytes, high_water;
-static void* high_water_path;
+static uint64_t live_bytes;
 
 enum { M_ALLOC, M_FREE, M_LEAKED, M_LEAKS, M_HIGH, M_COUNT };
 static const char* const metric_names[M_COUNT] = {
@@ -138,22 +138,20 @@ static int take(uintptr_t key, slot* out)
     return 0;
 }
 
-static inline void live_add(uint64_t size, void* path)
+/* the process's live bytes after adding size */
+static inline uint64_t live_add(uint64_t size)
 {
-    if (single_threaded()) {
-        uint64_t now = live_bytes += size;
-        if (now > high_water) high_water = now, high_water_path = path;
-        return;
-    }
-    uint64_t now = __atomic_add_fetch(&live_bytes, size, __ATOMIC_RELAXED);
-    uint64_t high = __atomic_load_n(&high_water, __ATOMIC_RELAXED);
-    while (now > high)
-        if (__atomic_compare_exchange_n(&high_water, &high, now, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-            /* with threads racing, the path of one of the allocations that
-             * reached the mark at about the same time */
-            __atomic_store_n(&high_water_path, path, __ATOMIC_RELAXED);
-            break;
-        }
+    if (single_threaded()) return live_bytes += size;
+    return __atomic_add_fetch(&live_bytes, size, __ATOMIC_RELAXED);
+}
+
+/* maximum_heap_memory_allocated, Score-P's way: on the call path of each
+ * allocation, the largest of the process's live bytes right after one of
+ * its allocations. The path is the allocating thread's own node: one
+ * writer, no atomics. */
+static inline void allocated_on(void* path, uint64_t size)
+{
+    scorep_profile_path_metric_raise(path, metrics[M_HIGH], (int64_t)live_add(size));
 }
 
 void scorep_memory_allocated(void* ptr, uint64_t size)
@@ -161,7 +159,7 @@ void scorep_memory_allocated(void* ptr, uint64_t size)
     if (__builtin_expect(!__atomic_load_n(&metrics_defined, __ATOMIC_ACQUIRE), 0)) define_metrics();
     void* path = scorep_profile_current_path();
     insert((uintptr_t)ptr, size, path);
-    live_add(size, path);
+    allocated_on(path, size);
     scorep_metric_add(metrics[M_ALLOC], (int64_t)size);
 }
 
@@ -174,7 +172,7 @@ void scorep_memory_allocated_exit(scorep_region region, void* ptr, uint64_t size
     if (__builtin_expect(!__atomic_load_n(&metrics_defined, __ATOMIC_ACQUIRE), 0)) define_metrics();
     void* path = scorep_exit_metric(region, metrics[M_ALLOC], (int64_t)size);
     insert((uintptr_t)ptr, size, path);
-    live_add(size, path);
+    allocated_on(path, size);
 }
 
 void scorep_memory_freed_exit(scorep_region region, const scorep_memory_block* block)
@@ -215,7 +213,7 @@ void scorep_memory_reallocated(void* ptr, const scorep_memory_block* old, void* 
     } else if (old->found) {
         /* failed: ptr is still the program's */
         insert((uintptr_t)ptr, old->size, old->path);
-        live_add(old->size, old->path);
+        live_add(old->size);
     }
 }
 
@@ -277,7 +275,6 @@ static void at_end(void)
         scorep_profile_path_metric_add(table[i].path, metrics[M_LEAKED], (int64_t)table[i].size);
         scorep_profile_path_metric_add(table[i].path, metrics[M_LEAKS], 1);
     }
-    scorep_profile_path_metric_add(high_water_path, metrics[M_HIGH], (int64_t)high_water);
     if (table_full)
         fprintf(stderr, "[Score-P] Warning: memory adapter: %llu allocations were not tracked (the address "
                         "table of %zu blocks was full); their frees and leaks are not counted\n",

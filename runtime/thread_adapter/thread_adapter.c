@@ -264,8 +264,8 @@ void* scorep_thread_trampoline(void* p)
     start_sequence = s.sequence;
     start_open = 1;
     scorep_thread_event(SCOREP_THREAD_BEGIN, s.sequence);
-    scorep_enter(s.region);
     scorep_thread_set_creator(s.creator);
+    scorep_enter_thread_start(s.region);
     scorep_event_generation_on();
     void* result = s.start(s.arg);
     scorep_thread_leave_start();
@@ -278,7 +278,7 @@ void scorep_thread_leave_start(void)
     int was_off = scorep_thread_event_generation_off;
     scorep_event_generation_off();
     start_open = 0;
-    scorep_exit(start_region);
+    scorep_exit_thread_start(start_region);
     scorep_thread_event(SCOREP_THREAD_END, start_sequence);
     scorep_thread_event_generation_off = was_off;
 }

@@ -133,11 +133,18 @@ int trace_io_write_definitions(OTF2_GlobalDefWriter* writer, const scorep_unifie
     }
     for (uint32_t h = 0; h < n; h++) {
         const scorep_io_handle_def* d = &defs->io_handles[h];
+        /* a stream's descriptor: the stream's handle is its parent (defined
+         * before it on every rank, so earlier here too) */
+        OTF2_IoHandleRef parent = OTF2_UNDEFINED_IO_HANDLE;
+        for (uint32_t p = 0; d->under_stream && p < h && parent == OTF2_UNDEFINED_IO_HANDLE; p++)
+            if (defs->io_handles[p].paradigm == SCOREP_IO_PARADIGM_ISOC && !defs->io_handles[p].pre_created &&
+                defs->io_handles[p].duplicate == 0 && file_of[p] == file_of[h])
+                parent = p;
         failed |= OTF2_GlobalDefWriter_WriteIoHandle(writer, h, string_of_file[file_of[h]], file_of[h],
                                                      ref_of[d->paradigm],
                                                      d->pre_created ? OTF2_IO_HANDLE_FLAG_PRE_CREATED
                                                                     : OTF2_IO_HANDLE_FLAG_NONE,
-                                                     OTF2_UNDEFINED_COMM, OTF2_UNDEFINED_IO_HANDLE) != OTF2_SUCCESS;
+                                                     OTF2_UNDEFINED_COMM, parent) != OTF2_SUCCESS;
         /* stdin, stdout, stderr: active from the start, in their mode */
         if (d->pre_created)
             failed |= OTF2_GlobalDefWriter_WriteIoPreCreatedHandleState(writer, h, trace_io_access_mode(d->mode),

@@ -130,6 +130,10 @@ def trace_counts(experiment):
     # MPI groups (OpenCoarrays' windows) beside communicators: comm ids without gaps
     assert "warning" not in printed.stderr, printed.stderr
     out = printed.stdout
+    # every coarray's window, registered at start-up or by allocate, ends:
+    # by deallocate, or in the finalisation that frees what is left
+    windows = Counter(line.split()[0] for line in out.splitlines() if line.startswith("RMA_WIN_"))
+    assert windows["RMA_WIN_CREATE"] == windows["RMA_WIN_DESTROY"] > 0, windows
     put, got, records = Counter(), Counter(), Counter()
     issued, completed = set(), set()
     for line in out.splitlines():

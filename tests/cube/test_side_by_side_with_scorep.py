@@ -1,5 +1,5 @@
 """The programs of bench/scorep_side_by_side (MPI C, `use mpi` Fortran,
-threads with I/O and memory) measured by this measurement and by Score-P 8.4
+threads with I/O and memory, coarray Fortran) measured by this measurement and by Score-P 8.4
 give the same profile and the same trace records, judged by Score-P's own
 tools (Cube's call tree and values, cube_remap2, otf2-print, Scalasca's
 scout.mpi): no difference that docs/SCOREP_COMPARISON.md does not explain.
@@ -19,14 +19,7 @@ import cube_tools
 
 REPO = pathlib.Path(__file__).resolve().parent.parent.parent
 COMMAND = REPO / "bench" / "scorep_side_by_side"
-# What does not line up yet (docs/SCOREP_COMPARISON.md, "Not yet lined up"): a
-# created thread's calls stand under its start routine's region at the root of
-# its location, where Score-P puts them under /<program>/THREADS without that
-# region; Score-P also records the descriptor under an fopen'ed stream as a
-# POSIX handle, and the heap high-water mark on the call path that reached it.
-THREADS_GAP = pytest.mark.xfail(strict=True, reason="thread call trees under THREADS, fopen's descriptor handle "
-                                "and per-call-path heap maximum not yet as Score-P's (docs/SCOREP_COMPARISON.md)")
-PROGRAMS = ("halo2d", "ring", pytest.param("workers", marks=THREADS_GAP))
+PROGRAMS = ("halo2d", "ring", "workers", "coarrays")
 MPI_PROGRAMS = ("halo2d", "ring")
 
 
@@ -71,7 +64,17 @@ def test_trace_has_every_record_type_scorep_writes_in_the_same_numbers(report, p
     result = report[0][program]
     assert not result["differences"].get("events"), report[2]
     # the comparison is not empty: both traces hold the program's regions
-    assert result["event_counts"]["ours"]["ENTER"] == result["event_counts"]["scorep"]["ENTER"] > 0
+    # (the coarray program's, at two levels, its puts and gets)
+    record = "RMA_PUT" if program == "coarrays" else "ENTER"
+    assert result["event_counts"]["ours"][record] == result["event_counts"]["scorep"][record] > 0
+
+
+def test_coarray_statements_move_the_bytes_scorep_sees_in_mpi_calls(report):
+    """Ours records the coarray operations, Score-P the MPI calls under
+    them: the bytes put and got, summed over the program, are the same."""
+    result = report[0]["coarrays"]
+    assert not result["differences"].get("totals"), report[2]
+    assert result["documented"].get("profile call paths"), "the two levels are reported, as documented"
 
 
 @pytest.mark.parametrize("program", MPI_PROGRAMS)

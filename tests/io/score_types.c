@@ -2,7 +2,8 @@
  * test_score_types.py (scorep-score's region types). Built with compiler
  * instrumentation and --io=posix --thread=pthread --memory:
  *   IO:      open 1, write SAVES, close 1 (on the main thread)
- *   PTHREAD: pthread_create 1, pthread_join 1, the start routine's region 1
+ *   PTHREAD: pthread_create 1, pthread_join 1 (the start routine is
+ *            instrumented: its own region stands in for the adapter's)
  *   MEMORY:  malloc, free (the worker's; the C library may allocate more)
  *   COM:     main, save (lead to I/O), the worker's own region (leads to malloc)
  *   USR:     compute (leads to nothing of a paradigm) */

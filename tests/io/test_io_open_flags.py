@@ -14,8 +14,9 @@ import pytest
 from conftest import run_program, scorep
 
 HERE = pathlib.Path(__file__).resolve().parent
-CREATE = re.compile(r'^IO_CREATE_HANDLE\s+\d+\s+\d+\s+Handle: "([^"]*)" <\d+>, Access Mode: (\w+), '
+CREATE = re.compile(r'^IO_CREATE_HANDLE\s+\d+\s+\d+\s+Handle: "([^"]*)" <(\d+)>, Access Mode: (\w+), '
                     r'Creation Flags: (\{[^}]*\}|\w+), Status Flags: (\{[^}]*\}|\w+)')
+HANDLE = re.compile(r'^IO_HANDLE\s+(\d+)\s+.*I/O Paradigm: "([^"]*)"')
 
 
 def flags(text):
@@ -34,16 +35,20 @@ def test_create_handle_records_carry_the_open_flags(build_dir, tmp_path, io):
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "opened 9 files\n", "")
     out = subprocess.run(["otf2-print", str(experiment / "traces.otf2")], capture_output=True, text=True,
                          check=True).stdout
-    records = [(pathlib.Path(m[1]).name, m[2], flags(m[3]), flags(m[4]))
+    definitions = subprocess.run(["otf2-print", "-G", str(experiment / "traces.otf2")], capture_output=True,
+                                 text=True, check=True).stdout
+    paradigm = {m[1]: m[2] for m in map(HANDLE.match, definitions.splitlines()) if m}
+    records = [(paradigm[m[2]], pathlib.Path(m[1]).name, m[3], flags(m[4]), flags(m[5]))
                for m in map(CREATE.match, out.splitlines()) if m]
+    # each fopen opens a descriptor under its stream: its POSIX handle first
+    streams = [("stream", "WRITE_ONLY", {"CREATE", "TRUNCATE"}, set()),
+               ("stream", "READ_WRITE", {"CREATE"}, {"APPEND"}),
+               ("stream", "READ_ONLY", set(), {"CLOSE_ON_EXEC"}),
+               ("stream-x", "WRITE_ONLY", {"CREATE", "TRUNCATE", "EXCLUSIVE"}, set())]
     assert records == [
-        ("created", "WRITE_ONLY", {"CREATE", "TRUNCATE"}, set()),
-        ("created", "READ_ONLY", set(), {"CLOSE_ON_EXEC"}),
-        ("created", "WRITE_ONLY", set(), {"APPEND", "NON_BLOCKING"}),
-        ("exclusive", "READ_WRITE", {"CREATE", "EXCLUSIVE"}, {"SYNC", "DATA_SYNC"}),
-        ("creat", "WRITE_ONLY", {"CREATE", "TRUNCATE"}, set()),
-        ("stream", "WRITE_ONLY", {"CREATE", "TRUNCATE"}, set()),
-        ("stream", "READ_WRITE", {"CREATE"}, {"APPEND"}),
-        ("stream", "READ_ONLY", set(), {"CLOSE_ON_EXEC"}),
-        ("stream-x", "WRITE_ONLY", {"CREATE", "TRUNCATE", "EXCLUSIVE"}, set()),
-    ]
+        ("POSIX I/O", "created", "WRITE_ONLY", {"CREATE", "TRUNCATE"}, set()),
+        ("POSIX I/O", "created", "READ_ONLY", set(), {"CLOSE_ON_EXEC"}),
+        ("POSIX I/O", "created", "WRITE_ONLY", set(), {"APPEND", "NON_BLOCKING"}),
+        ("POSIX I/O", "exclusive", "READ_WRITE", {"CREATE", "EXCLUSIVE"}, {"SYNC", "DATA_SYNC"}),
+        ("POSIX I/O", "creat", "WRITE_ONLY", {"CREATE", "TRUNCATE"}, set()),
+    ] + [(p, *stream) for stream in streams for p in ("POSIX I/O", "ISO C I/O")]

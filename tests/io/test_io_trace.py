@@ -35,13 +35,16 @@ def io_records(experiment):
 
 
 def io_definitions(experiment):
-    """{handle name: paradigm name} of the IoHandle definitions, and the IoRegularFile names."""
+    """{handle name: [its handles' paradigm names, in definition order]} of the
+    IoHandle definitions, and the IoRegularFile names."""
     proc = subprocess.run(["otf2-print", "-G", str(experiment / "traces.otf2")], capture_output=True, text=True,
                           check=True)
     assert proc.stderr == ""
     out = proc.stdout
-    handles = dict(re.findall(r'^IO_HANDLE\s+\d+\s+Name: "([^"]*)" <\d+>, File: "[^"]*" <\d+>, '
-                              r'I/O Paradigm: "([^"]*)"', out, re.M))
+    handles = {}
+    for name, paradigm in re.findall(r'^IO_HANDLE\s+\d+\s+Name: "([^"]*)" <\d+>, File: "[^"]*" <\d+>, '
+                                     r'I/O Paradigm: "([^"]*)"', out, re.M):
+        handles.setdefault(name, []).append(paradigm)
     files = re.findall(r'^IO_REGULAR_FILE\s+\d+\s+Name: "([^"]*)"', out, re.M)
     return handles, files
 
@@ -75,7 +78,7 @@ def measure(build_dir, tmp_path, io, source, argument):
 @pytest.mark.parametrize("io", ["posix", "linktime:posix"])
 def test_posix_io_trace_has_handles_and_operations_with_their_bytes(build_dir, tmp_path, io):
     experiment = measure(build_dir, tmp_path, io, HERE / "io_known.c", "data.bin")
-    assert io_definitions(experiment) == ({"data.bin": "POSIX I/O"}, ["data.bin"])
+    assert io_definitions(experiment) == ({"data.bin": ["POSIX I/O"]}, ["data.bin"])
     records = io_records(experiment)
     assert {name for _, name, _ in records} == {"data.bin"}
     kinds = [kind for kind, _, _ in records]
@@ -94,13 +97,20 @@ def test_posix_io_trace_has_handles_and_operations_with_their_bytes(build_dir, t
 
 
 def test_isoc_io_trace_has_stream_handles_and_operations_with_their_bytes(build_dir, tmp_path):
-    """With POSIX on too: the POSIX calls inside the stdio calls record
-    nothing, so the file has its ISO C handle only; printf and puts write to
-    stdout's pre-created handle."""
+    """With POSIX on too: the file has its ISO C handle and, as in Score-P,
+    a POSIX handle of the descriptor under the stream (its parent), created
+    and destroyed with it, first; the POSIX calls inside the stdio calls
+    record nothing on it. printf and puts write to stdout's pre-created
+    handle."""
     experiment = measure(build_dir, tmp_path, "posix,isoc", HERE / "stdio_known.c", "data.txt")
-    assert io_definitions(experiment) == ({"data.txt": "ISO C I/O", "stdout": "ISO C I/O"}, ["data.txt", "stdout"])
+    assert io_definitions(experiment) == ({"data.txt": ["ISO C I/O", "POSIX I/O"], "stdout": ["ISO C I/O"]},
+                                          ["data.txt", "stdout"])
     out = subprocess.run(["otf2-print", "-G", str(experiment / "traces.otf2")], capture_output=True, text=True,
                          check=True).stdout
+    stream = re.search(r'^IO_HANDLE\s+(\d+)\s+Name: "data.txt" .*I/O Paradigm: "ISO C I/O".*Parent: UNDEFINED$',
+                       out, re.M)
+    assert stream and re.search(r'^IO_HANDLE\s+\d+\s+Name: "data.txt" .*I/O Paradigm: "POSIX I/O".*'
+                                rf'Parent: "data.txt" <{stream[1]}>$', out, re.M), out
     assert re.search(r'^IO_HANDLE .* Name: "stdout" .* Flags: \{PRE_CREATED\}', out, re.M)
     assert re.search(r'^IO_PRE_CREATED_HANDLE_STATE\s+Handle: "stdout" <\d+>, Access Mode: WRITE_ONLY', out, re.M)
     records = io_records(experiment)
@@ -111,8 +121,8 @@ def test_isoc_io_trace_has_stream_handles_and_operations_with_their_bytes(build_
          ("IO_OPERATION_BEGIN", None), ("IO_OPERATION_COMPLETE", "5")]
     records = [record for record in records if record[1] == "data.txt"]
     assert [fields["Access Mode"] for kind, _, fields in records if kind == "IO_CREATE_HANDLE"] == \
-        ["WRITE_ONLY", "READ_ONLY"]
-    assert sum(kind == "IO_DESTROY_HANDLE" for kind, _, _ in records) == 2
+        ["WRITE_ONLY", "WRITE_ONLY", "READ_ONLY", "READ_ONLY"]
+    assert sum(kind == "IO_DESTROY_HANDLE" for kind, _, _ in records) == 4
     seek = next(fields for kind, _, fields in records if kind == "IO_SEEK")
     assert (seek["Offset Request"], seek["Whence"], seek["Offset Result"]) == ("0", "FROM_END", "112")
     # fprintf's request is not known before the call (0); fgets asks for
@@ -136,7 +146,7 @@ def test_io_handles_are_unified_across_ranks(tmp_path):
     proc, experiment = run_measured("openmpi", 2, program, tmp_path)
     assert sorted(proc.stdout.splitlines()) == ["rank 0 ok", "rank 1 ok"]
     handles, files = io_definitions(experiment)
-    assert handles == {"rank0.dat": "POSIX I/O", "rank1.dat": "POSIX I/O", "shared.dat": "POSIX I/O"}
+    assert handles == {"rank0.dat": ["POSIX I/O"], "rank1.dat": ["POSIX I/O"], "shared.dat": ["POSIX I/O"]}
     assert sorted(files) == ["rank0.dat", "rank1.dat", "shared.dat"]
     out = subprocess.run(["otf2-print", str(experiment / "traces.otf2")], capture_output=True, text=True,
                          check=True).stdout
@@ -162,9 +172,10 @@ def test_preloaded_io_adapters_write_the_same_io_records(installed_prefix, tmp_p
     proc = run_program([installed_prefix / "bin" / "scorep-exec", "--io=posix,isoc", "--", program, "data.txt"],
                        experiment, {"SCOREP_ENABLE_TRACING": "true"}, cwd=tmp_path)
     assert (proc.returncode, proc.stderr) == (0, "")
-    assert io_definitions(experiment) == ({"data.txt": "ISO C I/O", "stdout": "ISO C I/O"}, ["data.txt", "stdout"])
+    assert io_definitions(experiment) == ({"data.txt": ["ISO C I/O", "POSIX I/O"], "stdout": ["ISO C I/O"]},
+                                          ["data.txt", "stdout"])
     records = [record for record in io_records(experiment) if record[1] == "data.txt"]
-    assert [kind for kind, _, _ in records].count("IO_CREATE_HANDLE") == 2
+    assert [kind for kind, _, _ in records].count("IO_CREATE_HANDLE") == 4
     assert sum(done for mode, _, done in transfers(records) if mode == "WRITE") == 112
     assert sum(done for mode, _, done in transfers(records) if mode == "READ") == 112
 

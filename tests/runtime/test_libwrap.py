@@ -28,16 +28,20 @@ def measure(build_dir, tmp_path, name, *args, env=None, filter_text=None):
 def visits(profile):
     """{call path: visits} over all locations, the main thread's paths below
     the program region (named after the executable, its tree's one root,
-    visited once), the other threads' from their own roots."""
+    visited once), the other threads' below the program region's THREADS
+    (neither visited on their locations)."""
     out = {}
     program = profile.program
-    assert program in [profile.path(c["id"]) for c in profile.data["callpaths"] if c["parent"] is None]
+    assert [program] == [profile.path(c["id"]) for c in profile.data["callpaths"] if c["parent"] is None]
     for row in profile.data["rows"]:
         path = profile.path(row["callpath"])
-        if path == program:
-            assert (row["location"], row["visits"]) == (0, 1)
+        if path in (program, program + "/THREADS"):
+            assert row["visits"] == (path == program and row["location"] == 0)
             continue
-        if path.startswith(program + "/"):
+        if path.startswith(program + "/THREADS/"):
+            assert row["location"] != 0
+            path = path[len(program + "/THREADS/"):]
+        else:
             assert row["location"] == 0
             path = path[len(program) + 1:]
         out[path] = out.get(path, 0) + row["visits"]
@@ -127,7 +131,7 @@ def test_eight_threads_with_100000_calls_each_give_exactly_800000_visits(build_d
     assert len([r for r in profile.data["regions"] if r["name"] == "lw_work"]) == 1
     # the thread whose first call started the measurement (location 0) has
     # it below the program region
-    rows = profile.rows("lw_work") + profile.rows("test_libwrap/lw_work")
+    rows = profile.rows("test_libwrap/THREADS/lw_work") + profile.rows("test_libwrap/lw_work")
     assert [r["location"] for r in profile.rows("test_libwrap/lw_work")] == [0]
     assert sorted(r["location"] for r in rows) == list(range(8))
     assert [r["visits"] for r in rows] == [100000] * 8

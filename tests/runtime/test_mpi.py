@@ -54,11 +54,15 @@ def test_one_profile_holds_every_rank_and_thread(profile, mpi_experiment):
 
 def test_late_worker_threads_are_their_own_locations_on_every_rank(profile):
     for rank in range(RANKS):
-        row = profile.row("worker", location_of_rank(profile, rank, thread=1))
+        worker = location_of_rank(profile, rank, thread=1)
+        row = profile.row(f"{PROGRAM}/THREADS/worker", worker)
         assert row["visits"] == 10
-        # the worker's tree has no program region: only the thread that starts the measurement enters it
-        assert not profile.rows(PROGRAM, location_of_rank(profile, rank, thread=1))
-        assert not profile.rows(f"{PROGRAM}/main", location_of_rank(profile, rank, thread=1))
+        # the worker's tree stands under the program region's THREADS, neither
+        # of them visited there: only the thread that starts the measurement
+        # enters the program region
+        assert [r["visits"] for r in profile.rows(PROGRAM, worker) + profile.rows(f"{PROGRAM}/THREADS", worker)] \
+            == [0, 0]
+        assert not profile.rows(f"{PROGRAM}/main", worker)
 
 
 def test_definitions_are_unified_across_ranks(profile):

@@ -1,12 +1,15 @@
 """Locations: one per live thread, lock-free event path, late and early threads,
 locations of ended threads handed on to new ones. The main thread, which starts
 the measurement, is location 0 with the program region (named after the
-executable) as its tree; the threads' trees have their own roots."""
+executable) as its tree; the threads' trees stand under the program
+region's artificial THREADS on their own locations, Score-P's place for
+them."""
 import json
 
 from runtime_programs import Profile, load_profile, run
 
 PROGRAM = "test_threads"
+THREAD = f"{PROGRAM}/THREADS/thread"   # a thread's tree (its root region "thread")
 
 
 def main_thread_holds_only_the_program_region(profile):
@@ -25,7 +28,7 @@ def test_eight_threads_with_a_million_pairs_each_give_exactly_eight_million_visi
     profile = Profile(load_profile(directory / "profile.json"))
     assert len(profile.data["locations"]) == 9
     workers = main_thread_holds_only_the_program_region(profile)
-    work_rows = profile.rows("thread/work")
+    work_rows = profile.rows(f"{THREAD}/work")
     assert sorted(r["location"] for r in work_rows) == list(range(1, 9))
     assert all(r["visits"] == 1000000 for r in work_rows)
     assert sum(r["visits"] for r in work_rows) == 8000000
@@ -43,7 +46,7 @@ def test_regions_defined_concurrently_by_threads_stay_distinct(build_dir, tmp_pa
     for loc in main_thread_holds_only_the_program_region(profile):
         own = [profile.path(r["callpath"]) for r in profile.rows(location=loc["id"])
                if "private-" in profile.path(r["callpath"])]
-        assert len(own) == 1 and own[0].startswith("thread/private-")
+        assert len(own) == 1 and own[0].startswith(f"{THREAD}/private-")
         seen.add(own[0])
     assert len(seen) == 8
 
@@ -60,8 +63,8 @@ def test_threads_that_end_before_others_start_keep_their_data(build_dir, tmp_pat
     profile = Profile(data)
     assert 2 <= len(data["locations"]) <= 7
     workers = main_thread_holds_only_the_program_region(profile)
-    rows = profile.rows("thread/work")
+    rows = profile.rows(f"{THREAD}/work")
     assert len(rows) == len(workers)
     assert all(r["visits"] % 10 == 0 for r in rows)
     assert sum(r["visits"] for r in rows) == 60
-    assert sum(r["visits"] for r in profile.rows("thread")) == 6
+    assert sum(r["visits"] for r in profile.rows(THREAD)) == 6

@@ -93,6 +93,14 @@ def program_root(calls, paradigms):
     return root
 
 
+def below_threads(calls):
+    """A created thread's call paths (those with visits) below Score-P's place
+    for them, the program region's artificial child THREADS."""
+    assert {p[1] for p in calls} == {"THREADS"}, sorted(calls)
+    (program,) = {p[0] for p in calls}
+    return {p[2:]: visits for p, visits in calls.items()}
+
+
 def check_profile(experiment, prefix=()):
     """Five locations: the main thread's calls (below prefix: compiler
     instrumentation puts them under main) and four workers, each rooted at
@@ -118,14 +126,17 @@ def check_profile(experiment, prefix=()):
     assert created[main_id][1] is None
     assert sorted(creator for loc, (_thread, creator) in created.items() if loc != main_id) == \
         [created[main_id][0]] * THREADS
-    # compiler instrumentation adds the routine's own region below the trampoline's
-    inner = ("worker", "worker") if compiler else ("worker",)
+    # the start routine heads each thread's tree below THREADS: the
+    # trampoline's region, or the routine's own where the compiler
+    # instrumented it (then the trampoline's is never entered)
     for calls in workers:
-        assert {p[0] for p in calls} == {"worker"}           # the start routine is the root
-        assert calls[("worker",)] == 1
-        assert {p[len(inner):]: v for p, v in calls.items() if len(p) > len(inner)} == \
+        tree = below_threads(calls)
+        assert {p[0] for p in tree} == {"worker"}
+        assert tree[("worker",)] == 1
+        assert {p[1:]: v for p, v in tree.items() if len(p) > 1} == \
             {(name,): visits for name, visits in WORKER.items()}
-    assert "pthread" in regions["worker"]          # the trampoline's (and the compiler's)
+    assert "pthread" in regions["worker"] and ("compiler" in regions["worker"]) == compiler
+    assert regions["THREADS"] == {"pthread"}
     assert regions["pthread_mutex_lock"] == {"pthread"}
 
 
@@ -143,7 +154,9 @@ def check_trace(experiment):
     workers = [names for names in enters.values() if "pthread_create" not in names]
     assert len(workers) == THREADS
     for names in workers:
-        assert names[0] == "worker"
+        # one region for the start routine: the trampoline's, or the
+        # routine's own instrumented one in its place
+        assert names[0] == "worker" and names.count("worker") == 1
         assert names.count("pthread_mutex_lock") == WORKER["pthread_mutex_lock"]
 
 
@@ -196,8 +209,8 @@ def test_pthread_exit_leaves_the_start_routine_so_the_location_is_reused(build_d
     assert (measured.returncode, measured.stdout, measured.stderr) == (plain.returncode, plain.stdout, "")
     locations, _ = threads_of(experiment)
     assert len(locations) == 2
-    worker = next(calls for calls in locations.values() if ("pthread_create",) not in calls)
-    assert worker == {("leaver",): 3, ("leaver", "pthread_exit"): 3}
+    (worker,) = [calls for calls in locations.values() if not any(p[-1] == "pthread_create" for p in calls)]
+    assert below_threads(worker) == {("leaver",): 3, ("leaver", "pthread_exit"): 3}
 
 
 @pytest.mark.parametrize("tool", ["scorep", "scorep-exec"])
@@ -226,7 +239,8 @@ def test_created_threads_name_the_thread_that_created_them(build_dir, tmp_path):
     assert (measured.returncode, measured.stdout, measured.stderr) == (plain.returncode, plain.stdout, "")
     locations, _ = threads_of(experiment)
     created = creators(experiment)
-    roots = {" ".join(sorted({path[0] for path in calls})): created[loc] for loc, calls in locations.items()}
+    roots = {" ".join(sorted({path[0] for path in (calls if ("spawn_linked",) in calls else below_threads(calls))})):
+             created[loc] for loc, calls in locations.items()}
     # the main thread's tree below the program region, and the start routines of the two threads
     assert set(roots) == {"spawn_linked", "parent", "child"}
     main_calls = next(calls for calls in locations.values() if ("spawn_linked",) in calls)
@@ -256,10 +270,10 @@ def test_lock_wait_is_time_in_pthread_mutex_lock(build_dir, tmp_path):
         parent = regions[callpaths[cp["parent"]]["region"]] if cp["parent"] is not None else None
         times[(parent, regions[cp["region"]])] = row["time_incl_ns"]
     # the sleep is the oracle: the wait cannot be shorter than most of it
-    assert 0.25e9 <= times[("waiter", "pthread_mutex_lock")] <= times[(None, "waiter")]
+    assert 0.25e9 <= times[("waiter", "pthread_mutex_lock")] <= times[("THREADS", "waiter")]
     assert times[("waiter", "pthread_mutex_unlock")] < 0.05e9
     # the main thread's join (below the program region) waits for the waiter, which waits for the lock
-    assert times[("lockwait_linked", "pthread_join")] <= times[(None, "waiter")]
+    assert times[("lockwait_linked", "pthread_join")] <= times[("THREADS", "waiter")]
 
 
 def test_scorep_exec_thread_on_a_static_binary_says_to_relink(build_dir, tmp_path):
@@ -290,7 +304,7 @@ def test_std_threads_are_rooted_at_the_routine_libstdcxx_starts_them_in(build_di
     assert len(locations) == 4
     main = next(calls for calls in locations.values() if ("std_linked", "pthread_create") in calls)
     assert main[("std_linked", "pthread_create")] == 3 and main[("std_linked", "pthread_join")] == 3
-    for calls in (c for c in locations.values() if c is not main):
+    for calls in (below_threads(c) for c in locations.values() if c is not main):
         (root,) = {path[0] for path in calls}
         assert root.startswith(("execute_native_thread_routine", "thread start libstdc++.so"))
         assert {path[1:]: visits for path, visits in calls.items() if len(path) > 1} == \

@@ -89,7 +89,7 @@ def test_2000_threads_four_at_a_time_share_five_locations_with_every_visit_and_r
     experiment, _ = run_threads(build_dir, tmp_path, threads, concurrent, pairs)
     visits, locations = profile_visits(experiment)
     assert locations == concurrent + 1     # the main thread and one per thread alive at once
-    assert visits == {"short_threads": 1, "main": 1, "thread_body": threads, "work": threads * pairs}
+    assert visits == {"short_threads": 1, "main": 1, "THREADS": 0, "thread_body": threads, "work": threads * pairs}
     assert len(list((experiment / "traces").glob("*.evt"))) == concurrent + 1
     # a reader needs one descriptor per location: far below any limit now
     records = otf2_print(experiment, files=64)
@@ -114,7 +114,7 @@ def test_48_threads_alive_at_once_spilling_under_a_32_descriptor_limit_leave_a_c
     assert locations == threads + 1
     flushes = visits.pop("TRACE_BUFFER_FLUSH", 0)
     assert flushes >= threads - 8, "the run should have spilled"
-    assert visits == {"short_threads": 1, "main": 1, "thread_body": threads, "work": threads * pairs}
+    assert visits == {"short_threads": 1, "main": 1, "THREADS": 0, "thread_body": threads, "work": threads * pairs}
     assert not list(experiment.glob("*.raw")), "the spill file is removed"
     records = otf2_print(experiment, files=65)
     check_trace(records, threads + 1, {"main": 1, "thread_body": threads, "work": threads * pairs,
@@ -128,6 +128,6 @@ def test_threads_that_end_inside_a_region_keep_their_location_and_are_closed_at_
     experiment, _ = run_threads(build_dir, tmp_path, threads, concurrent, pairs, args=["open"])
     visits, locations = profile_visits(experiment)
     assert locations == threads + 1
-    assert visits == {"short_threads": 1, "main": 1, "thread_body": threads, "work": threads * pairs}
+    assert visits == {"short_threads": 1, "main": 1, "THREADS": 0, "thread_body": threads, "work": threads * pairs}
     records = otf2_print(experiment)
     check_trace(records, threads + 1, {"main": 1, "thread_body": threads, "work": threads * pairs})

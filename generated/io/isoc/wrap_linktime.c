@@ -355,10 +355,11 @@ static __attribute__((noinline)) int scorep_libwrap_record_7(FILE * stream, scor
 {
     scorep_libwrap_begin(scorep_r);
     int scorep_io_fd = stream != NULL ? fileno(stream) : -1;
-    scorep_io_handle scorep_io_h = scorep_io_handle_at(scorep_io_fd);
+    scorep_io_handle scorep_io_h = scorep_io_handle_at(SCOREP_IO_PARADIGM_ISOC, scorep_io_fd);
+    scorep_io_handle scorep_io_fd_h = scorep_io_handle_at(SCOREP_IO_PARADIGM_POSIX, scorep_io_fd);
     int scorep_result = scorep_real_7(stream);
     if (scorep_result == 0)
-        scorep_io_closed(scorep_io_fd, scorep_io_h);
+        scorep_io_closed(SCOREP_IO_PARADIGM_ISOC, scorep_io_fd, scorep_io_h, scorep_io_fd_h);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 

@@ -324,10 +324,10 @@ static __attribute__((noinline)) int scorep_libwrap_record_6(int fd, scorep_regi
 {
     scorep_libwrap_begin(scorep_r);
     int scorep_io_fd = fd;
-    scorep_io_handle scorep_io_h = scorep_io_handle_at(scorep_io_fd);
+    scorep_io_handle scorep_io_h = scorep_io_handle_at(SCOREP_IO_PARADIGM_POSIX, scorep_io_fd);
     int scorep_result = scorep_real_6(fd);
     if (scorep_result == 0)
-        scorep_io_closed(scorep_io_fd, scorep_io_h);
+        scorep_io_closed(SCOREP_IO_PARADIGM_POSIX, scorep_io_fd, scorep_io_h, SCOREP_INVALID_ID);
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
@@ -1209,7 +1209,7 @@ static __attribute__((noinline)) int scorep_libwrap_record_24(int fd, int newfd,
 {
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
-    scorep_io_handle scorep_io_replaced = scorep_io_handle_at(newfd);
+    scorep_io_handle scorep_io_replaced = scorep_io_handle_at(SCOREP_IO_PARADIGM_POSIX, newfd);
     int scorep_result = scorep_real_24(fd, newfd);
     if (scorep_result >= 0)
         scorep_io_duplicated(fd, scorep_io_h, scorep_result,
@@ -1254,7 +1254,7 @@ static __attribute__((noinline)) int scorep_libwrap_record_25(int fd, int newfd,
 {
     scorep_libwrap_begin(scorep_r);
     scorep_io_handle scorep_io_h = scorep_io_handle_of(fd);
-    scorep_io_handle scorep_io_replaced = scorep_io_handle_at(newfd);
+    scorep_io_handle scorep_io_replaced = scorep_io_handle_at(SCOREP_IO_PARADIGM_POSIX, newfd);
     int scorep_result = scorep_real_25(fd, newfd, flags);
     if (scorep_result >= 0)
         scorep_io_duplicated(fd, scorep_io_h, scorep_result,

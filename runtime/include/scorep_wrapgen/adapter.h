@@ -146,6 +146,14 @@ uint32_t scorep_thread_location_id(void);
  * after the thread's first event. profile.json gives it as the location's
  * "creator". */
 void scorep_thread_set_creator(uint32_t creator);
+/* The region of a created thread's start routine, entered now, after the
+ * thread's ThreadBegin and its creator: recorded with the thread's next
+ * event, at this time, unless that event enters the routine's own
+ * instrumented region (the thread's tree then begins there, as in
+ * Score-P). The exit leaves it if it was entered; call it before the
+ * thread's ThreadEnd. */
+void scorep_enter_thread_start(scorep_region region);
+void scorep_exit_thread_start(scorep_region region);
 /* OTF2's create/wait threading model (the trace's ThreadCreate, ThreadBegin,
  * ThreadEnd, ThreadWait): a thread created (on the creating thread, inside
  * its pthread_create), begun (the new thread's first event) and ended (its
@@ -562,6 +570,23 @@ scorep_io_handle scorep_io_handle_define_pre_created(scorep_io_paradigm paradigm
  * dup2, dup3, fcntl F_DUPFD): the same file and paradigm, another handle
  * (one per file and descriptor number). Takes a lock, as scorep_io_handle_define. */
 scorep_io_handle scorep_io_handle_define_duplicate(scorep_io_handle of, int fd);
+/* The handle of the file handle `of` names, in paradigm (fdopen's stream
+ * on a descriptor that has a handle: the same file under the same name). */
+scorep_io_handle scorep_io_handle_define_same_file(scorep_io_paradigm paradigm, scorep_io_handle of);
+/* The handle of the descriptor under an ISO C stream that an open of the
+ * stream made (fopen's; POSIX paradigm): another handle than the file's
+ * POSIX one, whose parent in the trace is the stream's (the ISO C handle of
+ * the same name), as Score-P records a stream's descriptor. */
+scorep_io_handle scorep_io_handle_define_under_stream(const char* name);
+/* The handle each descriptor has now, per paradigm (handle + 1; 0: none):
+ * the process's, shared by the I/O adapters, so that a POSIX call on a
+ * stream's descriptor (read(fileno(f))) finds the handle its fopen made.
+ * Descriptors at or beyond SCOREP_IO_MAX_FD have none. stdin, stdout and
+ * stderr get pre-created handles at their first transfer unless the
+ * program closed or redirected them first (scorep_io_std_closed). */
+#define SCOREP_IO_MAX_FD 65536
+extern uint32_t scorep_io_fd_handles[SCOREP_IO_PARADIGM_COUNT_][SCOREP_IO_MAX_FD];
+extern int scorep_io_std_closed[SCOREP_IO_PARADIGM_COUNT_][3];
 /* The handle became usable (open succeeded, with scorep_io_open_flag bits
  * open_flags) / unusable (close succeeded). */
 void scorep_io_create_handle(scorep_io_handle handle, scorep_io_access mode, uint32_t open_flags);
@@ -633,6 +658,9 @@ void scorep_metric_add(scorep_metric metric, int64_t value);
  * keeps each allocation's path and adds its leaks when the measurement ends). */
 void* scorep_profile_current_path(void);
 void scorep_profile_path_metric_add(void* path, scorep_metric metric, int64_t value);
+/* a maximum metric's value on the calling thread's own path: raised to
+ * value if below (SCOREP_METRIC_MAXIMUM) */
+void scorep_profile_path_metric_raise(void* path, scorep_metric metric, int64_t value);
 /* scorep_metric_add(metric, value) then scorep_exit(region), in one call:
  * returns the call path the metric went to (scorep_profile_current_path
  * before the exit; NULL without the profile). metric SCOREP_INVALID_ID adds
