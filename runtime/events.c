@@ -171,9 +171,12 @@ scorep_location* scorep_events_thread_start_resume(scorep_region entering)
         thread_start.state = START_OWN_REGION;
     } else {
         thread_start.state = START_ENTERED;
-        int was_off = scorep_inside_begin();
-        enter_at(loc, thread_start.ticks, thread_start.region);
-        scorep_inside_end(was_off);
+        scorep_region region = thread_start.region;
+        if (region < SCOREP_MAX_REGIONS && !scorep_region_filtered_flags[region]) {
+            int was_off = scorep_inside_begin();
+            enter_at(loc, thread_start.ticks, region);
+            scorep_inside_end(was_off);
+        }
     }
     return loc;
 }
@@ -207,10 +210,10 @@ static inline scorep_location* current(void)
     return loc;
 }
 
-/* Every enter and exit, whatever the substrates and the timer. */
+/* Every enter and exit, whatever the substrates and the timer. enter_at:
+ * the enter of a region the caller found not filtered, at time t. */
 static inline __attribute__((always_inline)) void enter_at(scorep_location* loc, uint64_t t, scorep_region region)
 {
-    if (UNLIKELY(region >= SCOREP_MAX_REGIONS || scorep_region_filtered_flags[region])) return;
     event_state* es = loc->event_private;
     es->exit_at_last = 0;
     if (LIKELY(es->depth < STACK_MAX)) es->stack[es->depth] = region;
