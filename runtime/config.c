@@ -206,6 +206,7 @@ void scorep_config_load(void)
     read_string("SCOREP_EXPERIMENT_DIRECTORY", &scorep_cfg.experiment_directory);
     read_bool("SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY", &scorep_cfg.overwrite_experiment_directory);
     read_bool("SCOREP_VERBOSE", &scorep_cfg.verbose);
+    scorep_messages_set_verbose(scorep_cfg.verbose);
     read_string("SCOREP_FILTERING_FILE", &scorep_cfg.filtering_file);
     read_string("SCOREP_MPI_ENABLE_GROUPS", &scorep_cfg.mpi_enable_groups);
     read_string("SCOREP_LIBWRAP_PATH", &scorep_cfg.libwrap_path);
@@ -327,3 +328,8 @@ void scorep_test_hold(const char* variable, long* cached)
         nanosleep(&pause, NULL);
     }
 }
+
+int scorep_config_verbose(void) { return scorep_cfg.verbose; }
+uint64_t scorep_config_total_memory(void) { return scorep_cfg.total_memory; }
+uint64_t scorep_config_tracing_max_size(void) { return scorep_cfg.tracing_max_size; }
+int scorep_config_tracing_handle_collectives(void) { return scorep_cfg.tracing_handle_collectives; }

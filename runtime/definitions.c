@@ -72,9 +72,11 @@ static scorep_strmap region_index = {.in_arena = 1}, string_index = {.in_arena =
 static scorep_filter* filter;
 static int initialised;
 
+/* the measurement's own regions, defined at the start (lifecycle.c) */
+scorep_region scorep_flush_region = SCOREP_INVALID_ID;
+scorep_region scorep_program_region = SCOREP_INVALID_ID;
+
 uint8_t scorep_region_filtered_flags[SCOREP_MAX_REGIONS];   /* bss: pages touched only for regions that exist */
-int scorep_process_rank = 0;
-int scorep_process_size = 1;
 
 /* Names live as long as the process, and a signal handler's first call may define one. */
 static char* dup_or_null(const char* s) { return s ? scorep_arena_strdup(s) : NULL; }

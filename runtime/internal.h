@@ -115,27 +115,27 @@ scorep_region scorep_region_define_lines(const char* name, const char* file, int
  * event path reads a flag with one load, no GOT entry and pointer before it */
 extern uint8_t scorep_region_filtered_flags[] __attribute__((visibility("hidden")));
 #define SCOREP_MAX_REGIONS (1u << 20)
-/* world communicator size / own rank, final after MPI registration */
-extern int scorep_process_rank;
-extern int scorep_process_size;
+
+/* the measurement's own region of a trace buffer's flush (definitions.c;
+ * defined at the start, lifecycle.c) */
+extern scorep_region scorep_flush_region;
 
 /* ---- locations (location.c) ---- */
 extern __thread scorep_location* scorep_tls_location TLS_FAST;
+/* A created thread's location while its start routine's region waits for
+ * the thread's next event (events.c, scorep_enter_thread_start): the
+ * thread's own pointer is NULL meanwhile, so that its next event takes the
+ * event layer's slow way, which alone takes it back. */
+extern __thread scorep_location* scorep_location_parked TLS_FAST;
+/* the thread's new (or an ended thread's) location; NULL on a thread that
+ * handed its location back */
 scorep_location* scorep_location_create_for_thread(void);
-/* A thread whose start routine's region waits for its next event
- * (scorep_enter_thread_start): its location, taken back and the region
- * entered unless entering is the routine's own instrumented region; NULL
- * if nothing waits (events.c). */
-scorep_location* scorep_events_thread_start_resume(scorep_region entering);
-/* the waiting thread's location, untouched; NULL if nothing waits */
-scorep_location* scorep_events_thread_start_location(void);
 /* The thread's ThreadEnd (thread adapter) was recorded on loc: its location
  * is handed back for reuse, the thread records nothing more. */
 void scorep_location_thread_ends(scorep_location* loc);
+uint64_t scorep_location_event_count(const scorep_location* loc);
 
 /* ---- event layer (events.c) ---- */
-void scorep_events_activate_substrates(void);
-uint64_t scorep_location_event_count(const scorep_location* loc);
 /* POSIX aio's events (events.c), for io_async.c, which keeps the operations
  * in flight: begin, issued, test or cancelled at time t; the complete of an
  * operation that began at `began` */
@@ -144,14 +144,7 @@ void scorep_io_async_record(uint64_t t, scorep_io_async_event event, scorep_io_h
     __attribute__((visibility("hidden")));
 void scorep_io_async_complete(scorep_io_handle handle, scorep_io_operation mode, uint64_t began,
                               uint64_t bytes_done, uint64_t matching_id) __attribute__((visibility("hidden")));
-extern scorep_region scorep_flush_region;   /* defined at the start (lifecycle.c) */
-/* The recording gate: nonzero while the measurement runs. Read by the event
- * path; set only by the life cycle (lifecycle.c). */
-extern volatile int scorep_events_recording __attribute__((visibility("hidden")));   /* hidden: one load on the event path, no GOT entry */
-void scorep_events_set_recording(int on);
-extern int scorep_substrate_count_active;
-extern const scorep_substrate* scorep_substrates[SCOREP_MAX_SUBSTRATES];
-void scorep_events_location_created(scorep_location* loc);
+/* Leaves every region still open, newest first, at time t (finalisation) */
 void scorep_events_finish_open_regions(uint64_t t);
 
 /* ---- profile substrate (profile.c) ---- */
@@ -203,6 +196,9 @@ const char* scorep_buffer_get_str(scorep_buffer* b);
 void scorep_buffer_free(scorep_buffer* b);
 
 /* ---- multi-process (multiprocess.c) ---- */
+/* world communicator size / own rank, final after MPI registration */
+extern int scorep_process_rank;
+extern int scorep_process_size;
 /* The MPI layer is linked: wait for its registration before creating the
  * experiment directory (called from the layer's constructor). Expected also
  * when the layer is in the process before its constructor has run. */
@@ -283,6 +279,8 @@ int scorep_experiment_find_parent(void);
 /* kept until scorep_messages_log_in says where: <dir>/scorep.log, or
  * (NULL) stderr again */
 void scorep_messages_to_log(void);
+/* SCOREP_VERBOSE: whether scorep_verbose prints (the configuration sets it) */
+void scorep_messages_set_verbose(bool on);
 void scorep_messages_log_in(const char* dir);
 /* collective when an MPI layer is registered; returns the path or NULL */
 const char* scorep_experiment_create(void);

@@ -10,7 +10,7 @@
  * Lower files (definitions, events, locations, substrates, unification, the
  * experiment directory, the serial/MPI process table) are called from here
  * and never call up: the event layer only sees a recording gate that this
- * file opens and closes (scorep_events_set_recording). What calls in here is
+ * file opens and closes (scorep_substrates_set_recording). What calls in here is
  * above the core: the adapter-facing definition entry points (entry.c), the
  * MPI layer, the C library (atexit, signals, fork). */
 #include <dlfcn.h>
@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "substrates.h"
 #include "timer.h"
 
 typedef enum measurement_state {
@@ -60,7 +61,7 @@ static int is_measured_process(void)
  * measurement. Cheap on purpose: a few stores and sigactions, no allocation. */
 static void forked_child(void)
 {
-    scorep_events_set_recording(0);
+    scorep_substrates_set_recording(0);
     __atomic_store_n(&state, FORKED_CHILD, __ATOMIC_RELEASE);
     scorep_signals_restore();
 }
@@ -95,17 +96,6 @@ void scorep_measurement_mpi_init_begins(void) { scorep_signals_step_aside(); }
 static void mpi_init_ended(void) { scorep_signals_step_back(state == RUNNING); }
 
 /* ---- start ---- */
-
-static void add_substrate(const scorep_substrate* s)
-{
-    if (!s || scorep_substrate_count_active >= SCOREP_MAX_SUBSTRATES) return;
-    int slot = scorep_substrate_count_active;
-    if (s->init && s->init(slot) != 0) {
-        scorep_warning("the %s substrate could not start; continuing without it", s->name);
-        return;
-    }
-    scorep_substrates[scorep_substrate_count_active++] = s;
-}
 
 #ifndef SCOREP_HAVE_TRACE
 const scorep_substrate* scorep_trace_substrate(void) { return NULL; }
@@ -173,23 +163,22 @@ void scorep_measurement_init(void)
                                      scorep_cfg.filtering_file, error);
         scorep_definitions_set_filter(f);
     }
-    if (scorep_cfg.enable_profiling) add_substrate(scorep_profile_substrate());
+    if (scorep_cfg.enable_profiling) scorep_substrates_add(scorep_profile_substrate());
     if (scorep_cfg.enable_tracing) {
         const scorep_substrate* trace = scorep_trace_substrate();
         if (trace)
-            add_substrate(trace);
+            scorep_substrates_add(trace);
         else
             scorep_warning("SCOREP_ENABLE_TRACING: this build has no trace substrate (OTF2 missing); "
                            "tracing is disabled");
     }
-    scorep_events_activate_substrates();
     scorep_flush_region = scorep_definitions_region("TRACE_BUFFER_FLUSH", NULL, 0, SCOREP_PARADIGM_MEASUREMENT,
                                                     SCOREP_ROLE_ARTIFICIAL, NULL, NULL);
     atexit(at_exit);
     pthread_atfork(NULL, NULL, forked_child);
     scorep_signals_install(on_ending_signal);
     __atomic_store_n(&state, RUNNING, __ATOMIC_RELEASE);
-    scorep_events_set_recording(1);
+    scorep_substrates_set_recording(1);
     /* the program begins: everything this thread records is below it, and
      * the end of the measurement (scorep_events_finish_open_regions) leaves it */
     scorep_enter(scorep_program_region);
@@ -217,9 +206,7 @@ static void processes_known(void)
     const char* dir = scorep_experiment_create();
     if (!dir) return;
     const scorep_multiprocess_ops* mp = scorep_multiprocess();
-    for (int i = 0; i < scorep_substrate_count_active; i++)
-        if (scorep_substrates[i]->experiment_dir_ready)
-            scorep_substrates[i]->experiment_dir_ready(dir, mp->rank, mp->size);
+    scorep_substrates_experiment_dir_ready(dir, mp->rank, mp->size);
 }
 
 void scorep_multiprocess_register(const scorep_multiprocess_ops* ops)
@@ -272,7 +259,7 @@ static void finalize(int emergency)
                                      __ATOMIC_ACQUIRE))
         return;
     writer_tid = this_thread();
-    scorep_events_set_recording(0);
+    scorep_substrates_set_recording(0);
     /* the files written now are the measurement's: a preloaded system
      * adapter's wrappers call straight through (see scorep_measurement_init) */
     int generation_was_off = scorep_thread_event_generation_off;
@@ -287,8 +274,7 @@ static void finalize(int emergency)
     scorep_events_finish_open_regions(t);
     for (int i = 0; i < end_hook_count && i < 8; i++)
         if (end_hooks[i]) end_hooks[i]();
-    for (int i = 0; i < scorep_substrate_count_active; i++)
-        if (scorep_substrates[i]->recording_ended) scorep_substrates[i]->recording_ended();
+    scorep_substrates_recording_ended();
     scorep_timer_finish_calibration();
     const scorep_multiprocess_ops* mp = scorep_multiprocess();
     bool communicate = !emergency && mp->size > 1;
@@ -300,9 +286,7 @@ static void finalize(int emergency)
         else
             dir = scorep_experiment_create_local();
         if (dir && !emergency)
-            for (int i = 0; i < scorep_substrate_count_active; i++)
-                if (scorep_substrates[i]->experiment_dir_ready)
-                    scorep_substrates[i]->experiment_dir_ready(dir, mp->rank, mp->size);
+            scorep_substrates_experiment_dir_ready(dir, mp->rank, mp->size);
     }
 
     scorep_unified_definitions* defs = communicate ? scorep_unify_definitions() : scorep_local_definitions();
@@ -332,11 +316,9 @@ static void finalize(int emergency)
         .emergency = emergency,
     };
     if (dir)
-        for (int i = 0; i < scorep_substrate_count_active; i++)
-            if (scorep_substrates[i]->write && scorep_substrates[i]->write(&ctx) != 0)
-                scorep_warning("the %s substrate could not write all its data", scorep_substrates[i]->name);
-    for (int i = 0; i < scorep_substrate_count_active; i++)
-        if (scorep_substrates[i]->finalize) scorep_substrates[i]->finalize();
+        scorep_substrates_write_and_finalize(&ctx);
+    else
+        scorep_substrates_finalize();
     if (dir && mp->rank == 0) scorep_verbose("experiment written to %s", dir);
     __atomic_store_n(&state, ENDED, __ATOMIC_RELEASE);
     scorep_thread_event_generation_off = generation_was_off;

@@ -24,10 +24,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "event_state.h"
 #include "internal.h"
+#include "substrates.h"
 #include "timer.h"
 
 __thread scorep_location* scorep_tls_location TLS_FAST;
+__thread scorep_location* scorep_location_parked TLS_FAST;
 
 static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
 static scorep_location* volatile list_head;
@@ -95,9 +98,6 @@ scorep_location* scorep_location_create_for_thread(void)
 {
     if (thread_done)
         return NULL;
-    scorep_location* waiting = scorep_events_thread_start_resume(SCOREP_INVALID_ID);
-    if (waiting)
-        return waiting;
     int was_off = scorep_inside_begin();
     pthread_once(&key_once, create_key);
     pthread_mutex_lock(&list_lock);
@@ -119,8 +119,10 @@ scorep_location* scorep_location_create_for_thread(void)
     scorep_tls_location = loc;
     if (key_ok)
         pthread_setspecific(thread_key, loc);
-    if (loc->event_private == NULL)
-        scorep_events_location_created(loc);
+    if (loc->events == NULL) {
+        loc->events = scorep_arena_alloc(sizeof(scorep_event_state));
+        scorep_substrates_location_created(loc);
+    }
     scorep_inside_end(was_off);
     return loc;
 }
@@ -135,7 +137,7 @@ scorep_location* scorep_location_create_for_thread(void)
 static bool hand_back(scorep_location* loc)
 {
     const scorep_region* open;
-    if (!scorep_events_recording || scorep_location_open_regions(loc, &open) != 0)
+    if (!scorep_recording || scorep_location_open_regions(loc, &open) != 0)
         return false;
     scorep_tls_location = NULL;
     int was_off = scorep_inside_begin();   /* as in scorep_location_create_for_thread */
@@ -168,12 +170,14 @@ void scorep_location_thread_ends(scorep_location* loc)
 scorep_location* scorep_location_current(void)
 {
     scorep_location* loc = scorep_tls_location;
-    return loc ? loc : scorep_location_create_for_thread();
+    if (loc) return loc;
+    if (scorep_location_parked) return scorep_location_parked;
+    return scorep_location_create_for_thread();
 }
 
 uint32_t scorep_thread_location_id(void)
 {
-    scorep_location* loc = scorep_tls_location ? scorep_tls_location : scorep_events_thread_start_location();
+    scorep_location* loc = scorep_tls_location ? scorep_tls_location : scorep_location_parked;
     return loc ? loc->local_id : SCOREP_INVALID_ID;
 }
 
@@ -189,3 +193,16 @@ void scorep_thread_set_creator(uint32_t creator)
 
 scorep_location* scorep_location_list(void) { return __atomic_load_n(&list_head, __ATOMIC_ACQUIRE); }
 uint32_t scorep_location_count(void) { return __atomic_load_n(&location_count, __ATOMIC_ACQUIRE); }
+
+uint32_t scorep_location_open_regions(const scorep_location* loc, const scorep_region** regions)
+{
+    const scorep_event_state* es = loc->events;
+    *regions = es ? es->stack : NULL;
+    if (!es) return 0;
+    return es->depth < SCOREP_STACK_MAX ? es->depth : SCOREP_STACK_MAX;
+}
+
+uint64_t scorep_location_event_count(const scorep_location* loc)
+{
+    return loc->events ? loc->events->event_count : 0;
+}

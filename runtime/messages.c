@@ -146,16 +146,17 @@ void scorep_warning_all_ranks(const char* format, ...)
     va_end(ap);
 }
 
+/* SCOREP_VERBOSE, as the configuration read it (config.c sets it): kept
+ * here so that printing needs nothing above it */
+static bool verbose;
+void scorep_messages_set_verbose(bool on) { verbose = on; }
+
 void scorep_verbose(const char* format, ...)
 {
-    if (!scorep_cfg.verbose) return;
+    if (!verbose) return;
     va_list ap;
     va_start(ap, format);
     print_prefixed("", 0, format, ap);
     va_end(ap);
 }
 
-int scorep_config_verbose(void) { return scorep_cfg.verbose; }
-uint64_t scorep_config_total_memory(void) { return scorep_cfg.total_memory; }
-uint64_t scorep_config_tracing_max_size(void) { return scorep_cfg.tracing_max_size; }
-int scorep_config_tracing_handle_collectives(void) { return scorep_cfg.tracing_handle_collectives; }

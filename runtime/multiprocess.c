@@ -11,6 +11,10 @@
 
 #include "internal.h"
 
+/* world communicator size / own rank: the serial ones until a process layer registers */
+int scorep_process_rank = 0;
+int scorep_process_size = 1;
+
 static void serial_barrier(void) {}
 static void serial_bcast(void* b, size_t n, int root) { (void)b; (void)n; (void)root; }
 static void serial_gather(const void* s, size_t n, void* r, int root)

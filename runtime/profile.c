@@ -226,8 +226,6 @@ static void on_metric(scorep_location* loc, uint64_t t, scorep_metric m, int64_t
     if (m < SCOREP_PROFILE_MAX_METRICS) loc->profile_current->metrics[m] += value;
 }
 
-extern scorep_region scorep_flush_region;
-
 static void on_buffer_flush(scorep_location* loc, uint64_t t_begin, uint64_t t_end)
 {
     on_enter(loc, t_begin, scorep_flush_region);
@@ -315,9 +313,8 @@ static void place_thread_trees(void)
     }
 }
 
-int scorep_profile_write(const scorep_finalize_context* ctx);
-
-static const scorep_substrate profile_substrate = {
+/* the event callbacks; profile_substrate.c makes the whole table */
+const scorep_substrate scorep_profile_event_callbacks = {
     .name = "profile",
     .init = on_init,
     .location_created = on_location_created,
@@ -338,7 +335,4 @@ static const scorep_substrate profile_substrate = {
     .metric_add = on_metric,
     .buffer_flush = on_buffer_flush,
     .recording_ended = place_thread_trees,
-    .write = scorep_profile_write,
 };
-
-const scorep_substrate* scorep_profile_substrate(void) { return &profile_substrate; }

@@ -1,9 +1,7 @@
-/* The profile substrate's enter and leave (profile.c), inline: the event
- * layer (events.c) calls them directly when the profile is the only
- * substrate, without the flat callback list's indirect call, and the memory
- * adapter's exit with a metric (scorep_exit_metric) updates the node it
- * leaves in the same step. profile.c's callbacks are the same functions, so
- * both ways record alike. Only these two files include this. */
+/* The profile substrate's nodes and its enter and leave, inline: its
+ * short form (profile_fast.c) works on them directly, and profile.c's
+ * callbacks are the same functions, so both ways record alike. Only the
+ * profile's own files include this. */
 #ifndef SCOREP_WRAPGEN_PROFILE_EVENTS_H
 #define SCOREP_WRAPGEN_PROFILE_EVENTS_H
 
@@ -40,6 +38,17 @@ SCOREP_PROFILE_INTERNAL scorep_profile_node* scorep_profile_child_slow(profile_l
  * nodes or the root (profile.c). */
 SCOREP_PROFILE_INTERNAL void scorep_profile_leave_slow(scorep_location* loc, profile_location* pl, uint64_t t,
                                                        scorep_region region);
+
+/* the parts of the substrate's table (profile_substrate.c puts it together) */
+extern const scorep_substrate scorep_profile_event_callbacks SCOREP_PROFILE_INTERNAL;   /* profile.c */
+/* profile_fast.c */
+SCOREP_PROFILE_INTERNAL void scorep_profile_activation_changed(int alone, int recording);
+SCOREP_PROFILE_INTERNAL void scorep_profile_close_open(scorep_location* loc, uint64_t t);
+SCOREP_PROFILE_INTERNAL void scorep_profile_io_transfer_begin(scorep_location* loc, uint64_t t,
+                                                              scorep_io_handle handle, scorep_io_operation mode);
+SCOREP_PROFILE_INTERNAL void scorep_profile_io_transfer_end(scorep_location* loc, uint64_t t,
+                                                            scorep_io_handle handle, uint64_t bytes);
+int scorep_profile_write(const scorep_finalize_context* ctx);   /* profile_write.c */
 
 /* Programs alternate calls under one parent (MPI_Send, MPI_Recv, ...): the
  * two children entered last are kept, so alternation stays off the hash. */

@@ -1,17 +1,19 @@
 /*
- * Internal interface between the event layer (runtime/events.c) and a
- * substrate (runtime/profile.c, the files in runtime/trace/).
+ * Internal interface between the event layer (runtime/events.c), the
+ * substrate registry (runtime/substrates.c) and a substrate (the profile,
+ * runtime/profile*.c; the trace, runtime/trace/).
  *
  * Who calls what
- *   - The event layer owns the list of substrates. At initialisation it asks
- *     each enabled substrate for its scorep_substrate table (the trace
- *     substrate exports scorep_trace_substrate(), see below) and from then on
- *     calls the table's callbacks. A NULL callback is skipped.
+ *   - A substrate registers its scorep_substrate table with the registry
+ *     (scorep_substrates_add; the life cycle registers the profile and the
+ *     trace as the configuration asks, a test its recorder). The event layer
+ *     calls the table's callbacks through the registry's dispatch tables. A
+ *     NULL callback is skipped.
  *   - Event callbacks get the location of the calling thread, the timestamp in
  *     timer ticks (scorep_timer_ticks_per_second() converts) and the event data
  *     with process-local ids (region, comm, window, parameter, string ids are
  *     the ones scorep_*_define returned in this process).
- *   - At finalisation the event layer unifies definitions across ranks and
+ *   - At finalisation the life cycle unifies definitions across ranks and
  *     then calls write(ctx) on every substrate, on every rank, at the same
  *     time; ctx carries the unified definitions, the local->global id maps and
  *     collective operations over all ranks (for OTF2's collective callbacks).
@@ -56,12 +58,13 @@ typedef struct scorep_location {
                              * SCOREP_INVALID_ID if not known */
     uint64_t begin_ticks;   /* timestamp of creation */
     uint64_t last_ticks;    /* timestamp of the location's last event */
-    /* event-layer private state (request table, region stack depth, ...) */
-    void* event_private;
+    /* the events of the location so far: open regions, count (event_state.h) */
+    struct scorep_event_state* events;
     /* the profile's current call-path node on this location (profile.c; NULL
      * without the profile): here, in the first cache line with the fields
-     * above, so that the event path reaches the node in one load from the
-     * thread's location rather than through the profile's own state */
+     * above, so that the profile's short form of an enter and an exit
+     * (profile_fast.c) reaches the node in one load from the thread's
+     * location rather than through the profile's own state */
     struct scorep_profile_node* profile_current;
     void* substrate_data[SCOREP_MAX_SUBSTRATES];
     struct scorep_location* next;  /* process list, newest first */
@@ -298,6 +301,10 @@ typedef struct scorep_substrate {
      * trace's RmaPut/RmaGet/RmaAtomic): the target parameter of the
      * scorep_rma_*_at_call_start events is not given to it */
     int rma_events_carry_target;
+    /* non-zero if the substrate needs the I/O adapters' handles also where
+     * no substrate records IoOperationBegin/Complete (the profile's per-file
+     * totals): the wrappers then make them (scorep_io_operations_recorded) */
+    int needs_io_handles;
 
     /* once; slot indexes loc->substrate_data. Return 0 on success; non-zero
      * disables the substrate (with a warning printed by the substrate). */
@@ -308,6 +315,9 @@ typedef struct scorep_substrate {
      * use a temporary place. */
     void (*experiment_dir_ready)(const char* directory, int rank, int size);
     void (*location_created)(scorep_location* loc);
+    /* the substrate records alone (no other is registered) and recording
+     * is on or off: at registration and at every switch of recording */
+    void (*activation_changed)(int alone, int recording);
 
     void (*enter)(scorep_location* loc, uint64_t t, scorep_region region);
     void (*leave)(scorep_location* loc, uint64_t t, scorep_region region);
@@ -371,6 +381,14 @@ typedef struct scorep_substrate {
                                   uint64_t bytes_result, uint64_t matching_id);
     void (*io_seek)(scorep_location* loc, uint64_t t, scorep_io_handle handle, int64_t offset_request,
                     int whence, uint64_t offset_result);
+    /* A transfer on a handle for substrates that sum per file (the profile's
+     * per-file totals, io_files.c): its begin (t: the time of the region's
+     * enter; SCOREP_TIME_OF_ENTER: the enter of the region open innermost
+     * on loc, which the substrate knows) and its end with the bytes moved.
+     * Called whether or not a substrate records IoOperationBegin. */
+    void (*io_transfer_begin)(scorep_location* loc, uint64_t t, scorep_io_handle handle,
+                              scorep_io_operation mode);
+    void (*io_transfer_end)(scorep_location* loc, uint64_t t, scorep_io_handle handle, uint64_t bytes);
     /* POSIX aio's records but the complete (io_async.c): begin (with the
      * bytes requested), issued, test, cancelled of the operation matching_id */
     void (*io_operation_async)(scorep_location* loc, uint64_t t, scorep_io_async_event event,
@@ -398,6 +416,11 @@ typedef struct scorep_substrate {
      * every substrate (the profile shows it as region "TRACE_BUFFER_FLUSH"). */
     void (*buffer_flush)(scorep_location* loc, uint64_t t_begin, uint64_t t_end);
 
+    /* Leaves every region open on loc at t by the substrate's own record of
+     * them, innermost first, at the end of recording; without it the event
+     * layer calls leave for each region on the location's stack. */
+    void (*close_open)(scorep_location* loc, uint64_t t);
+
     /* Recording has ended on every location (their open regions closed,
      * the adapters' end hooks run), before the definitions are unified:
      * the last point at which a substrate may define a region. */
@@ -408,6 +431,9 @@ typedef struct scorep_substrate {
      * measurement ended without a directory) */
     void (*finalize)(void);
 } scorep_substrate;
+
+/* io_transfer_begin's t when the time is the enter of the innermost region */
+#define SCOREP_TIME_OF_ENTER UINT64_MAX
 
 /* The regions loc has entered and not yet left, outermost first: *regions
  * points to them (valid until loc's next enter or exit), the count is

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "substrates.h"
 #include "scorep_wrapgen/adapter.h"
 
 /* ---- a substrate that records the request events ---- */
@@ -339,9 +340,7 @@ static void check_threads(void)
 int main(void)
 {
     scorep_measurement_init();
-    if (scorep_substrate_count_active < SCOREP_MAX_SUBSTRATES)
-        scorep_substrates[scorep_substrate_count_active++] = &recorder;
-    scorep_events_activate_substrates();   /* the event layer's per-callback arrays */
+    scorep_substrates_add(&recorder);
     scorep_region nonblocking = scorep_region_define("nonblocking", NULL, SCOREP_PARADIGM_USER, SCOREP_ROLE_FUNCTION, NULL);
     scorep_region wait = scorep_region_define("wait", NULL, SCOREP_PARADIGM_USER, SCOREP_ROLE_FUNCTION, NULL);
     scorep_region rma = scorep_region_define("rma", NULL, SCOREP_PARADIGM_USER, SCOREP_ROLE_FUNCTION, NULL);
