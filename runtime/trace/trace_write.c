@@ -19,7 +19,7 @@
 
 #include "trace.h"
 #include "../timer.h"
-#include "../profile_cube.h"
+#include "../process_hosts.h"
 
 /* ---- room on the disk ----
  * The experiment directory's file system may not hold every event (a full
@@ -279,7 +279,7 @@ int trace_write(const scorep_finalize_context* ctx)
 
     uint64_t* ordered = gather_event_counts(ctx, counts, n);
     free(counts);
-    char* hosts = scorep_profile_cube_hosts(ctx);  /* collective: the system tree's nodes */
+    char* hosts = scorep_process_hosts(ctx);  /* collective: the system tree's nodes */
     trace_hosts = hosts;
     if (ctx->rank == 0) {
         failed |= trace_write_global_definitions(trace.archive, ctx, ordered) != 0;
