@@ -66,12 +66,11 @@ typedef struct trace_state {
     _Atomic(trace_location*) locations;
 } trace_state;
 
-/* trace_substrate.c: the private directory's lock file removed and released
- * (before the directory itself is removed) */
-void trace_private_directory_released(void);
-
-/* hidden: the event callbacks reach it without a GOT load */
+/* trace_state.c: the substrate's state; hidden: the event callbacks reach it
+ * without a GOT load */
 extern trace_state trace __attribute__((visibility("hidden")));
+/* trace_state.c: the OTF2 location id of tl (rank << 32 | thread) */
+uint64_t trace_location_global_id(const trace_location* tl);
 
 static inline trace_location* trace_location_of(scorep_location* loc)
 {
@@ -112,8 +111,16 @@ void trace_budget_unshare(void);   /* removes that file's name (at the end) */
 uint64_t trace_budget_bytes(void); /* the budget (0: none) */
 uint64_t trace_memory_chunk_bytes(void);  /* the size of a raw block and of an OTF2 chunk */
 
-/* trace_substrate.c: where spilled raw blocks go, on the experiment
+/* trace_private_directory.c: trace.private_dir in $TMPDIR, made and locked
+ * (abandoned ones of killed runs removed first), trace.archive_path in it;
+ * -1 (warned): none. Remove: the archive symlink, the lock and the directory. */
+int trace_private_directory_create(void);
+void trace_private_directory_remove(void);
+
+/* trace_spill_place.c: where spilled raw blocks go, on the experiment
  * directory's file system (before it exists: its parent's) */
+void trace_spill_place_before_directory(void);   /* at initialisation */
+void trace_spill_place_in_experiment(const char* directory);   /* once it exists */
 int trace_spill_open(void);   /* an unnamed file for a location's blocks, or -1 (errno) */
 /* NULL if a full pool may spill; else why not (the place is in memory and
  * SCOREP_TRACING_MAX_SIZE is not set, or there is none) */
@@ -189,7 +196,6 @@ int trace_location_stop(trace_location* tl, uint64_t t, int skip_newest) __attri
 
 /* trace_flush.c: OTF2 flush callbacks */
 void trace_flush_install(OTF2_Archive* archive);
-uint64_t trace_location_global_id(const trace_location* tl);
 
 /* trace_collectives.c: OTF2 collective callbacks over the core's multi-process ops */
 OTF2_ErrorCode trace_collectives_install(OTF2_Archive* archive, const scorep_multiprocess_ops* ops);

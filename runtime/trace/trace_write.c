@@ -210,16 +210,6 @@ static void warn_if_readers_need_more_files(uint32_t locations)
                    locations, (unsigned long long)limit.rlim_cur, (unsigned long long)needed);
 }
 
-static void remove_private_directory(void)
-{
-    if (trace.private_dir[0] == '\0')
-        return;
-    unlink(trace.archive_path);
-    trace_private_directory_released();
-    rmdir(trace.private_dir);
-    trace.private_dir[0] = '\0';
-}
-
 /* how far the clock condition's correction moved events (master ticks):
  * the trace is that much longer (trace_definitions.c) */
 uint64_t trace_clock_moved_span;
@@ -241,7 +231,7 @@ int trace_write(const scorep_finalize_context* ctx)
         failed |= trace_write_partial_archive(ctx, counts, &written);
         trace.archive = NULL;  /* closing the shared one would need collectives */
         free(counts);
-        remove_private_directory();
+        trace_private_directory_remove();
         if (written == (int)n)
             scorep_warning("trace: abnormal end: rank %d wrote its part of the trace (%zu location%s) as "
                            "%s/traces.rank%d.otf2", ctx->rank, n, n == 1 ? "" : "s", ctx->directory, ctx->rank);
@@ -291,7 +281,7 @@ int trace_write(const scorep_finalize_context* ctx)
 
     failed |= OTF2_Archive_Close(trace.archive) != OTF2_SUCCESS;
     trace.archive = NULL;
-    remove_private_directory();
+    trace_private_directory_remove();
     if (failed)
         scorep_warning("trace: the OTF2 archive in %s may be incomplete (see OTF2's messages above)",
                        ctx->directory);
@@ -307,5 +297,5 @@ void trace_discard(void)
         scorep_warning("trace: there is no usable experiment directory; the trace is discarded");
     close_event_writers(NULL, NULL, 0);  /* pre_flush declines: no directory */
     trace.archive = NULL;       /* closing needs collectives that were never set up */
-    remove_private_directory();
+    trace_private_directory_remove();
 }
