@@ -171,7 +171,6 @@ uint64_t trace_room_per_location(const scorep_finalize_context* ctx, uint64_t mi
 void trace_report_cut(const scorep_finalize_context* ctx, const trace_location* tl,
                       const trace_encode_cut* cut);
 uint64_t trace_encode_time(void);
-uint64_t trace_raw_record_bytes(const raw_record* r);  /* head and words of r's kind */
 /* trace_clock_condition.c: collective, before the locations are encoded:
  * receives still before their sends after the clock offsets' correction
  * are moved after them; returns the largest move (master ticks). Then, per

@@ -199,7 +199,7 @@ static int scan_block(trace_location* tl, const char* data, uint64_t bytes)
             }
             cc.events[cc.count++] = e;
         }
-        p += trace_raw_record_bytes(r);
+        p += raw_record_bytes(r);
     }
     return 0;
 }
