@@ -160,17 +160,25 @@ void trace_program_strings_define(void);
  * later trace_encode_location; a prefix that is cut ends like a cut trace,
  * with a MeasurementOnOff(OFF) record */
 int trace_encode_prefix(trace_location* tl, uint64_t* events, uint64_t room);
-/* trace_write.c: the raw bytes tl holds (in memory and spilled) */
+/* the time of the record being encoded (OTF2's flushes take no time of the run) */
+uint64_t trace_encode_time(void);
+
+/* trace_room.c: the room on the disk at finalisation. The raw bytes tl holds
+ * (in memory and spilled), and all locations of the process together */
 uint64_t trace_location_raw_bytes(const trace_location* tl);
-/* trace_write.c: the raw bytes each location may encode so that the trace
- * and its definitions fit on the disk (UINT64_MAX: all); ranks: how many
- * processes share the file system's free space */
-uint64_t trace_room_per_location(const scorep_finalize_context* ctx, uint64_t mine, uint64_t all,
-                                 size_t locations);
-/* trace_write.c: the warning when the disk had no room for all events */
+uint64_t trace_process_raw_bytes(void);
+/* the free bytes of directory's file system (UINT64_MAX: not known) */
+uint64_t trace_free_bytes(const char* directory);
+/* the raw bytes this rank's events may take so that the trace and its
+ * definitions fit on the disk (UINT64_MAX: all): mine this rank's raw bytes,
+ * all every rank's on the same file system, free its free bytes */
+uint64_t trace_rank_room(const scorep_finalize_context* ctx, uint64_t mine, uint64_t all, uint64_t free);
+/* tl's share of rank_room, in proportion to its raw bytes among mine */
+uint64_t trace_location_room(uint64_t rank_room, uint64_t mine, const trace_location* tl);
+/* the warning when the disk had no room for all of tl's events */
 void trace_report_cut(const scorep_finalize_context* ctx, const trace_location* tl,
                       const trace_encode_cut* cut);
-uint64_t trace_encode_time(void);
+
 /* trace_clock_condition.c: collective, before the locations are encoded:
  * receives still before their sends after the clock offsets' correction
  * are moved after them; returns the largest move (master ticks). Then, per
@@ -186,7 +194,8 @@ void trace_clock_begin_location(trace_location* tl);
 uint64_t trace_clock_time(const raw_record* r);
 uint64_t trace_clock_moved_events(void);
 extern const char* trace_hosts __attribute__((visibility("hidden")));  /* trace_definitions.c */
-extern uint64_t trace_clock_moved_span __attribute__((visibility("hidden")));  /* trace_write.c */   /* the time of the record being encoded */
+/* how far trace_clock_condition moved events (master ticks; set by trace_write.c) */
+extern uint64_t trace_clock_moved_span __attribute__((visibility("hidden")));
 
 /* trace_events.c: after the limit: 1 if tl records nothing more; the first
  * time it closes tl's open regions (all but the newest if skip_newest: its
