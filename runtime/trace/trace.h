@@ -16,6 +16,13 @@
  *                         write the local->global mapping tables and, on rank 0,
  *                         the unified global definitions; close the archive
  *   finalize              free what is left
+ *
+ * The files call each other in layers, downwards only (README.md lists them
+ * top first): trace_substrate.c on top, then trace_write.c, trace_partial.c,
+ * the encoder and definitions, the event path and the blocks, the memory
+ * and budget, and at the bottom the shared state (trace_state.c) and the
+ * files that need no other (spill place, raw sizes, I/O, threads,
+ * collectives). What two files both need lives in the lower one.
  */
 #ifndef SCOREP_WRAPGEN_TRACE_H
 #define SCOREP_WRAPGEN_TRACE_H
@@ -146,20 +153,20 @@ void trace_blocks_discard(trace_location* tl);  /* from now on, records go nowhe
 /* trace_encode.c: raw records -> OTF2, at finalisation: tl's event writer is
  * created, fed with its blocks and closed; *events: its record count. With
  * cut, at most cut->room raw bytes are encoded (what the disk has room for,
- * trace_write.c); cut->bytes and cut->time tell what was left out (0: none)
+ * trace_room.c); cut->bytes and cut->time tell what was left out (0: none)
  * and the time of its first record. */
 typedef struct trace_encode_cut {
     uint64_t room;
     uint64_t bytes, time;
 } trace_encode_cut;
 int trace_encode_location(trace_location* tl, uint64_t* events, trace_encode_cut* cut);
-/* the strings a ProgramBegin record names (the executable, its arguments),
- * defined at initialisation so that they are unified with the others */
-void trace_program_strings_define(void);
 /* the same for the first `room` raw bytes only, keeping the raw blocks for a
  * later trace_encode_location; a prefix that is cut ends like a cut trace,
  * with a MeasurementOnOff(OFF) record */
 int trace_encode_prefix(trace_location* tl, uint64_t* events, uint64_t room);
+/* the strings a ProgramBegin record names (the executable, its arguments),
+ * defined at initialisation so that they are unified with the others */
+void trace_program_strings_define(void);
 /* the time of the record being encoded (OTF2's flushes take no time of the run) */
 uint64_t trace_encode_time(void);
 

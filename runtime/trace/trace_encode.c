@@ -181,7 +181,7 @@ uint64_t trace_encode_time(void)
     return encoding_time;
 }
 
-/* What the disk has room for (trace_write.c): raw bytes this location may
+/* What the disk has room for (trace_room.c): raw bytes this location may
  * still encode; the first record beyond is where its trace ends. */
 static _Thread_local uint64_t room;
 static _Thread_local uint64_t cut_time, cut_bytes, last_time;
