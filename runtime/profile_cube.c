@@ -25,20 +25,6 @@
 #include "profile_cube.h"
 #include "report_names.h"
 
-char* scorep_profile_cube_hosts(const scorep_finalize_context* ctx)
-{
-    char mine[SCOREP_CUBE_HOST_NAME_MAX] = {0};
-    if (gethostname(mine, sizeof mine - 1) != 0) snprintf(mine, sizeof mine, "localhost");
-    int size = ctx->size > 0 ? ctx->size : 1;
-    char* all = NULL;
-    if (!ctx->mpp || ctx->rank == 0) all = calloc((size_t)size, SCOREP_CUBE_HOST_NAME_MAX);
-    if (ctx->mpp && !ctx->emergency && size > 1)
-        ctx->mpp->gather(mine, sizeof mine, all, 0);
-    else if (all && ctx->rank >= 0 && ctx->rank < size)
-        memcpy(all + (size_t)ctx->rank * SCOREP_CUBE_HOST_NAME_MAX, mine, sizeof mine);
-    return all;
-}
-
 /* ---- the metrics: Score-P's unique names, types and units ---- */
 
 typedef enum {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "process_hosts.h"
 #include "profile_cube.h"
 #include "timer.h"
 
@@ -17,7 +18,7 @@ int scorep_profile_write(const scorep_finalize_context* ctx)
     scorep_report* r = scorep_profile_collect(ctx->defs, ctx->emergency);
     /* collective: every rank takes part, whatever its own SCOREP_PROFILING_FORMAT
      * says (a rank that skipped it would leave the others waiting) */
-    char* hosts = scorep_profile_cube_hosts(ctx);
+    char* hosts = scorep_process_hosts(ctx);
     scorep_clock_offset* offsets =
         scorep_timer_gather_offsets(ctx->emergency ? NULL : ctx->mpp, ctx->rank, ctx->size);
     size_t io_file_count;

@@ -16,6 +16,13 @@
  *                         write the local->global mapping tables and, on rank 0,
  *                         the unified global definitions; close the archive
  *   finalize              free what is left
+ *
+ * The files call each other in layers, downwards only (README.md lists them
+ * top first): trace_substrate.c on top, then trace_write.c, trace_partial.c,
+ * the encoder and definitions, the event path and the blocks, the memory
+ * and budget, and at the bottom the shared state (trace_state.c) and the
+ * files that need no other (spill place, raw sizes, I/O, threads,
+ * collectives). What two files both need lives in the lower one.
  */
 #ifndef SCOREP_WRAPGEN_TRACE_H
 #define SCOREP_WRAPGEN_TRACE_H
@@ -66,12 +73,11 @@ typedef struct trace_state {
     _Atomic(trace_location*) locations;
 } trace_state;
 
-/* trace_substrate.c: the private directory's lock file removed and released
- * (before the directory itself is removed) */
-void trace_private_directory_released(void);
-
-/* hidden: the event callbacks reach it without a GOT load */
+/* trace_state.c: the substrate's state; hidden: the event callbacks reach it
+ * without a GOT load */
 extern trace_state trace __attribute__((visibility("hidden")));
+/* trace_state.c: the OTF2 location id of tl (rank << 32 | thread) */
+uint64_t trace_location_global_id(const trace_location* tl);
 
 static inline trace_location* trace_location_of(scorep_location* loc)
 {
@@ -112,8 +118,16 @@ void trace_budget_unshare(void);   /* removes that file's name (at the end) */
 uint64_t trace_budget_bytes(void); /* the budget (0: none) */
 uint64_t trace_memory_chunk_bytes(void);  /* the size of a raw block and of an OTF2 chunk */
 
-/* trace_substrate.c: where spilled raw blocks go, on the experiment
+/* trace_private_directory.c: trace.private_dir in $TMPDIR, made and locked
+ * (abandoned ones of killed runs removed first), trace.archive_path in it;
+ * -1 (warned): none. Remove: the archive symlink, the lock and the directory. */
+int trace_private_directory_create(void);
+void trace_private_directory_remove(void);
+
+/* trace_spill_place.c: where spilled raw blocks go, on the experiment
  * directory's file system (before it exists: its parent's) */
+void trace_spill_place_before_directory(void);   /* at initialisation */
+void trace_spill_place_in_experiment(const char* directory);   /* once it exists */
 int trace_spill_open(void);   /* an unnamed file for a location's blocks, or -1 (errno) */
 /* NULL if a full pool may spill; else why not (the place is in memory and
  * SCOREP_TRACING_MAX_SIZE is not set, or there is none) */
@@ -139,32 +153,39 @@ void trace_blocks_discard(trace_location* tl);  /* from now on, records go nowhe
 /* trace_encode.c: raw records -> OTF2, at finalisation: tl's event writer is
  * created, fed with its blocks and closed; *events: its record count. With
  * cut, at most cut->room raw bytes are encoded (what the disk has room for,
- * trace_write.c); cut->bytes and cut->time tell what was left out (0: none)
+ * trace_room.c); cut->bytes and cut->time tell what was left out (0: none)
  * and the time of its first record. */
 typedef struct trace_encode_cut {
     uint64_t room;
     uint64_t bytes, time;
 } trace_encode_cut;
 int trace_encode_location(trace_location* tl, uint64_t* events, trace_encode_cut* cut);
-/* the strings a ProgramBegin record names (the executable, its arguments),
- * defined at initialisation so that they are unified with the others */
-void trace_program_strings_define(void);
 /* the same for the first `room` raw bytes only, keeping the raw blocks for a
  * later trace_encode_location; a prefix that is cut ends like a cut trace,
  * with a MeasurementOnOff(OFF) record */
 int trace_encode_prefix(trace_location* tl, uint64_t* events, uint64_t room);
-/* trace_write.c: the raw bytes tl holds (in memory and spilled) */
+/* the strings a ProgramBegin record names (the executable, its arguments),
+ * defined at initialisation so that they are unified with the others */
+void trace_program_strings_define(void);
+/* the time of the record being encoded (OTF2's flushes take no time of the run) */
+uint64_t trace_encode_time(void);
+
+/* trace_room.c: the room on the disk at finalisation. The raw bytes tl holds
+ * (in memory and spilled), and all locations of the process together */
 uint64_t trace_location_raw_bytes(const trace_location* tl);
-/* trace_write.c: the raw bytes each location may encode so that the trace
- * and its definitions fit on the disk (UINT64_MAX: all); ranks: how many
- * processes share the file system's free space */
-uint64_t trace_room_per_location(const scorep_finalize_context* ctx, uint64_t mine, uint64_t all,
-                                 size_t locations);
-/* trace_write.c: the warning when the disk had no room for all events */
+uint64_t trace_process_raw_bytes(void);
+/* the free bytes of directory's file system (UINT64_MAX: not known) */
+uint64_t trace_free_bytes(const char* directory);
+/* the raw bytes this rank's events may take so that the trace and its
+ * definitions fit on the disk (UINT64_MAX: all): mine this rank's raw bytes,
+ * all every rank's on the same file system, free its free bytes */
+uint64_t trace_rank_room(const scorep_finalize_context* ctx, uint64_t mine, uint64_t all, uint64_t free);
+/* tl's share of rank_room, in proportion to its raw bytes among mine */
+uint64_t trace_location_room(uint64_t rank_room, uint64_t mine, const trace_location* tl);
+/* the warning when the disk had no room for all of tl's events */
 void trace_report_cut(const scorep_finalize_context* ctx, const trace_location* tl,
                       const trace_encode_cut* cut);
-uint64_t trace_encode_time(void);
-uint64_t trace_raw_record_bytes(const raw_record* r);  /* head and words of r's kind */
+
 /* trace_clock_condition.c: collective, before the locations are encoded:
  * receives still before their sends after the clock offsets' correction
  * are moved after them; returns the largest move (master ticks). Then, per
@@ -180,7 +201,8 @@ void trace_clock_begin_location(trace_location* tl);
 uint64_t trace_clock_time(const raw_record* r);
 uint64_t trace_clock_moved_events(void);
 extern const char* trace_hosts __attribute__((visibility("hidden")));  /* trace_definitions.c */
-extern uint64_t trace_clock_moved_span __attribute__((visibility("hidden")));  /* trace_write.c */   /* the time of the record being encoded */
+/* how far trace_clock_condition moved events (master ticks; set by trace_write.c) */
+extern uint64_t trace_clock_moved_span __attribute__((visibility("hidden")));
 
 /* trace_events.c: after the limit: 1 if tl records nothing more; the first
  * time it closes tl's open regions (all but the newest if skip_newest: its
@@ -189,7 +211,6 @@ int trace_location_stop(trace_location* tl, uint64_t t, int skip_newest) __attri
 
 /* trace_flush.c: OTF2 flush callbacks */
 void trace_flush_install(OTF2_Archive* archive);
-uint64_t trace_location_global_id(const trace_location* tl);
 
 /* trace_collectives.c: OTF2 collective callbacks over the core's multi-process ops */
 OTF2_ErrorCode trace_collectives_install(OTF2_Archive* archive, const scorep_multiprocess_ops* ops);

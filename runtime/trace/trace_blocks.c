@@ -133,7 +133,7 @@ static int open_spill_file(void)
 {
     if (spill_fd >= 0)
         return 0;
-    /* unnamed, on the experiment directory's file system (trace_substrate.c) */
+    /* unnamed, on the experiment directory's file system (trace_spill_place.c) */
     spill_fd = trace_spill_open();
     if (spill_fd < 0)
         return -1;

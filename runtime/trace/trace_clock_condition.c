@@ -199,7 +199,7 @@ static int scan_block(trace_location* tl, const char* data, uint64_t bytes)
             }
             cc.events[cc.count++] = e;
         }
-        p += trace_raw_record_bytes(r);
+        p += raw_record_bytes(r);
     }
     return 0;
 }
@@ -691,3 +691,7 @@ uint64_t trace_clock_time(const raw_record* r)
 }
 
 uint64_t trace_clock_moved_events(void) { return cc.moved; }
+
+/* how far the correction moved events (master ticks), as trace_write.c got it
+ * from trace_clock_condition: the trace is that much longer (trace_definitions.c) */
+uint64_t trace_clock_moved_span;

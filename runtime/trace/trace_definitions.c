@@ -21,7 +21,7 @@
 
 #include "trace.h"
 #include "../timer.h"
-#include "../profile_cube.h"
+#include "../process_hosts.h"
 #include "../report_names.h"
 
 #define LOCATIONS_GROUP 0
@@ -198,7 +198,7 @@ static void write_strings(global_writer* g, const scorep_unified_definitions* de
     g->next_string = defs->string_count;
 }
 
-/* every rank's host name (profile_cube.h's layout) while rank 0 writes the
+/* every rank's host name (process_hosts.h's layout) while rank 0 writes the
  * global definitions; NULL: one machine without nodes (a partial archive) */
 const char* trace_hosts;
 
@@ -215,9 +215,9 @@ static void write_system_tree(global_writer* g, const scorep_finalize_context* c
     uint32_t nodes = 0;
     OTF2_StringRef node_class = trace_hosts != NULL ? new_string(g, "node") : 0;
     for (int rank = 0; trace_hosts != NULL && node_of != NULL && rank < ctx->size; rank++) {
-        const char* host = trace_hosts + (size_t)rank * SCOREP_CUBE_HOST_NAME_MAX;
+        const char* host = trace_hosts + (size_t)rank * SCOREP_PROCESS_HOST_NAME_MAX;
         int earlier = 0;
-        while (earlier < rank && strcmp(trace_hosts + (size_t)earlier * SCOREP_CUBE_HOST_NAME_MAX, host) != 0)
+        while (earlier < rank && strcmp(trace_hosts + (size_t)earlier * SCOREP_PROCESS_HOST_NAME_MAX, host) != 0)
             earlier++;
         if (earlier < rank) {
             node_of[rank] = node_of[earlier];

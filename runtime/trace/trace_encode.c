@@ -10,58 +10,12 @@
 
 #include "trace.h"
 
-/* words stored after the head, per kind (trace_events.c fills them) */
-static const uint8_t words_of[RAW_KIND_COUNT_] = {
-    [RAW_ENTER] = 0,
-    [RAW_LEAVE] = 0,
-    [RAW_MPI_SEND] = 2,
-    [RAW_MPI_RECV] = 2,
-    [RAW_MPI_ISEND] = 3,
-    [RAW_MPI_ISEND_COMPLETE] = 1,
-    [RAW_MPI_IRECV_REQUEST] = 1,
-    [RAW_MPI_IRECV] = 3,
-    [RAW_MPI_REQUEST_TEST] = 1,
-    [RAW_MPI_REQUEST_CANCELLED] = 1,
-    [RAW_MPI_COLLECTIVE_BEGIN] = 0,
-    [RAW_MPI_COLLECTIVE_END] = 3,
-    [RAW_RMA_WIN_CREATE] = 0,
-    [RAW_RMA_WIN_DESTROY] = 0,
-    [RAW_RMA_PUT] = 3,
-    [RAW_RMA_GET] = 3,
-    [RAW_RMA_ATOMIC] = 4,
-    [RAW_RMA_OP_COMPLETE_BLOCKING] = 1,
-    [RAW_RMA_OP_COMPLETE_NON_BLOCKING] = 1,
-    [RAW_RMA_COLLECTIVE_BEGIN] = 0,
-    [RAW_RMA_COLLECTIVE_END] = 4,
-    [RAW_RMA_GROUP_SYNC] = 1,
-    [RAW_RMA_ACQUIRE_LOCK] = 1,
-    [RAW_RMA_RELEASE_LOCK] = 1,
-    [RAW_RMA_SYNC] = 1,
-    [RAW_PARAMETER_INT] = 1,
-    [RAW_PARAMETER_STRING] = 1,
-    [RAW_MEASUREMENT_OFF] = 0,
-    [RAW_IO_CREATE_HANDLE] = 1,
-    [RAW_IO_DESTROY_HANDLE] = 0,
-    [RAW_IO_OPERATION_BEGIN] = 3,
-    [RAW_IO_OPERATION_COMPLETE] = 2,
-    [RAW_IO_SEEK] = 3,
-    [RAW_IO_DUPLICATE_HANDLE] = 2,
-    [RAW_IO_OPERATION_ASYNC] = 3,
-    [RAW_THREAD] = 1,
-    [RAW_METRIC] = 1,
-    [RAW_COMM_CREATE] = 0,
-    [RAW_COMM_DESTROY] = 0,
-    [RAW_ATTRIBUTE] = 1,
-};
-
 /* A message's peer as a rank of the communicator the definitions describe
  * (an intercommunicator's remote rank becomes its place among both groups). */
 static uint32_t peer_of(const raw_record* r)
 {
     return scorep_comm_defined_rank(r->id, raw_low(r->word[0]));
 }
-
-uint64_t trace_raw_record_bytes(const raw_record* r) { return raw_bytes(words_of[r->kind]); }
 
 /* The attributes stored before the next Enter or Leave (RAW_ATTRIBUTE,
  * scorep_attribute; a Metric record of the same call may come between);
@@ -227,7 +181,7 @@ uint64_t trace_encode_time(void)
     return encoding_time;
 }
 
-/* What the disk has room for (trace_write.c): raw bytes this location may
+/* What the disk has room for (trace_room.c): raw bytes this location may
  * still encode; the first record beyond is where its trace ends. */
 static _Thread_local uint64_t room;
 static _Thread_local uint64_t cut_time, cut_bytes, last_time;
@@ -242,7 +196,7 @@ static int encode_block(trace_location* tl, const char* data, uint64_t bytes)
             write_failed(tl, OTF2_ERROR_INVALID_DATA);
             return 1;
         }
-        uint64_t size = raw_bytes(words_of[r->kind]);
+        uint64_t size = raw_record_bytes(r);
         if (UNLIKELY(cut_bytes != 0 || size > room)) {
             if (cut_bytes == 0)
                 cut_time = r->time;

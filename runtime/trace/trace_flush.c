@@ -9,11 +9,6 @@
  */
 #include "trace.h"
 
-uint64_t trace_location_global_id(const trace_location* tl)
-{
-    return scorep_location_global_id((uint32_t)trace.rank, tl->location->local_id);
-}
-
 static OTF2_FlushType pre_flush(void* user_data, OTF2_FileType file_type,
                                 OTF2_LocationRef location, void* caller_data, bool final)
 {

@@ -18,7 +18,7 @@
  * Raw blocks: a location that needs a block when the pool is empty spills
  * its blocks to its file and reuses one (trace_blocks.c), also before the
  * experiment directory exists (the file is on the file system it will be
- * created in, trace_substrate.c). Where spilling would keep the trace in
+ * created in, trace_spill_place.c). Where spilling would keep the trace in
  * memory all the same (the experiment directory is on a tmpfs, and
  * SCOREP_TRACING_MAX_SIZE is not set) or there is nowhere to spill, a full
  * pool stops the trace instead, as the size limit does: the memory the trace

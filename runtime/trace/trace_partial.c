@@ -209,14 +209,6 @@ static int write_counts(const scorep_finalize_context* ctx, const uint64_t* orde
 #define PREFIX_BYTES ((uint64_t)4 << 20)
 #define PREFIX_GROWTH 8
 
-/* the raw bytes of tl the disk has room for (UINT64_MAX: all) */
-static uint64_t location_room(uint64_t room, uint64_t mine, const trace_location* tl)
-{
-    if (room == UINT64_MAX || mine == 0)
-        return UINT64_MAX;
-    return (uint64_t)((double)room * ((double)trace_location_raw_bytes(tl) / (double)mine));
-}
-
 /* tl's first `bytes` of records become its event file in traces.rank<N>/:
  * encoded into traces/<location>.evt, renamed over the empty file or the
  * shorter prefix (readers see one or the other); traces/<location>.evt is
@@ -245,7 +237,7 @@ static void write_prefixes(const scorep_finalize_context* ctx, const char* event
         size_t i = 0;
         for (trace_location* tl = atomic_load(&trace.locations); tl != NULL; tl = tl->next, i++) {
             uint64_t events = 0;
-            if (bytes > trace_location_raw_bytes(tl) / PREFIX_GROWTH || bytes >= location_room(room, mine, tl)
+            if (bytes > trace_location_raw_bytes(tl) / PREFIX_GROWTH || bytes >= trace_location_room(room, mine, tl)
                 || tl->write_failed)
                 continue;
             if (write_prefix(ctx, events_dir, tl, bytes, &events) != 0)
@@ -279,15 +271,13 @@ int trace_write_partial_archive(const scorep_finalize_context* ctx, uint64_t* co
     }
     int failed = 0;
     size_t i = 0;
-    /* the disk's room (trace_write.c), every rank assumed to have recorded as much as this one */
-    uint64_t mine = 0;
-    for (trace_location* tl = atomic_load(&trace.locations); tl != NULL; tl = tl->next)
-        mine += trace_location_raw_bytes(tl);
-    uint64_t room = trace_room_per_location(ctx, mine, mine * (uint64_t)ctx->size, 0);
+    /* the disk's room (trace_room.c), every rank assumed to have recorded as much as this one */
+    uint64_t mine = trace_process_raw_bytes();
+    uint64_t room = trace_rank_room(ctx, mine, mine * (uint64_t)ctx->size, trace_free_bytes(ctx->directory));
     write_prefixes(ctx, events_dir, room, mine, counts);
     for (trace_location* tl = atomic_load(&trace.locations); tl != NULL; tl = tl->next, i++) {
         uint64_t prefix_events = counts[i];
-        trace_encode_cut cut = {.room = location_room(room, mine, tl)};
+        trace_encode_cut cut = {.room = trace_location_room(room, mine, tl)};
         int encoded = trace_encode_location(tl, &counts[i], &cut) == 0;
         trace_report_cut(ctx, tl, &cut);
         if (!encoded || link_event_file(events_dir, tl) != 0) {

@@ -75,6 +75,16 @@ static inline uint32_t raw_bytes(uint32_t words)
     return RAW_HEAD_BYTES + 8 * words;
 }
 
+/* trace_raw.c: words stored after the head, per kind; hidden: read per
+ * record at finalisation without a GOT load */
+extern const uint8_t raw_words_of[RAW_KIND_COUNT_] __attribute__((visibility("hidden")));
+
+/* head and words of r's kind */
+static inline uint32_t raw_record_bytes(const raw_record* r)
+{
+    return raw_bytes(raw_words_of[r->kind]);
+}
+
 static inline uint64_t raw_pack(uint32_t low, uint32_t high)
 {
     return (uint64_t)low | (uint64_t)high << 32;

@@ -9,110 +9,26 @@
  *      the unified global definitions (traces.def)
  *   4. the archive is closed collectively; rank 0 writes the anchor traces.otf2
  */
-#ifndef _DEFAULT_SOURCE
-#define _DEFAULT_SOURCE  /* mkdtemp, realpath, symlink, rmdir with -std=c11 */
-#endif
 #include <stdlib.h>
 #include <sys/resource.h>
-#include <sys/statvfs.h>
-#include <unistd.h>
 
 #include "trace.h"
-#include "../timer.h"
-#include "../profile_cube.h"
-
-/* ---- room on the disk ----
- * The experiment directory's file system may not hold every event (a full
- * disk, a quota, a small scratch space). Each location then encodes only as
- * many of its first records as fit, its trace ends with a MeasurementOnOff
- * marker and a warning says what is missing; the archive stays readable. The
- * raw bytes bound the encoded ones (OTF2 writes 3 to 40 bytes for a 16 to 48
- * byte raw record), and room is kept for the definitions, written last. */
-
-uint64_t trace_location_raw_bytes(const trace_location* tl)
-{
-    uint64_t bytes = 0;
-    for (const raw_block* b = tl->first; b != NULL; b = b->next)
-        bytes += b == tl->current ? (uint64_t)(tl->raw_next - b->data) : b->used;
-    /* spilled blocks: at most a block's size each */
-    return bytes + tl->spilled_blocks * trace_memory_chunk_bytes();
-}
-
-static uint64_t free_bytes(const char* directory)
-{
-    struct statvfs fs;
-    if (statvfs(directory, &fs) != 0)
-        return UINT64_MAX;
-    return (uint64_t)fs.f_bavail * (uint64_t)fs.f_frsize;
-}
-
-/* mine: this rank's raw bytes, all: every rank's (on the same file system),
- * free: the free bytes seen; the raw bytes this rank's events may take */
-static uint64_t rank_room(const scorep_finalize_context* ctx, uint64_t mine, uint64_t all,
-                          uint64_t free)
-{
-    /* definitions: a file per location, each rank's, the anchor (files take whole blocks) */
-    uint64_t reserve = (256u << 10) + (uint64_t)(16u << 10) * (ctx->defs->location_count + (uint64_t)ctx->size);
-    if (free == UINT64_MAX || all + reserve <= free || all == 0)
-        return UINT64_MAX;
-    if (free <= reserve)
-        return 0;
-    /* in proportion to what each rank recorded; a tenth spare for OTF2's chunk headers */
-    return (uint64_t)((double)(free - reserve) * 0.9 * ((double)mine / (double)all));
-}
-
-static uint64_t location_room(uint64_t rank_room, uint64_t mine, const trace_location* tl)
-{
-    if (rank_room == UINT64_MAX || mine == 0)
-        return UINT64_MAX;
-    return (uint64_t)((double)rank_room * ((double)trace_location_raw_bytes(tl) / (double)mine));
-}
-
-static uint64_t raw_bytes_of_process(void)
-{
-    uint64_t bytes = 0;
-    for (trace_location* tl = atomic_load(&trace.locations); tl != NULL; tl = tl->next)
-        bytes += trace_location_raw_bytes(tl);
-    return bytes;
-}
-
-/* Partial (no collectives): every rank is assumed to have recorded as much. */
-uint64_t trace_room_per_location(const scorep_finalize_context* ctx, uint64_t mine, uint64_t all,
-                                 size_t locations)
-{
-    (void)locations;
-    return rank_room(ctx, mine, all, free_bytes(ctx->directory));
-}
-
-void trace_report_cut(const scorep_finalize_context* ctx, const trace_location* tl,
-                      const trace_encode_cut* cut)
-{
-    if (cut->bytes == 0)
-        return;
-    uint64_t time = scorep_timer_to_master(cut->time); /* the global span is in master time */
-    double seconds = time > ctx->global_begin_ticks
-                         ? (double)(time - ctx->global_begin_ticks) / (double)ctx->ticks_per_second
-                         : 0.0;
-    scorep_warning("trace: no space left on the file system of %s: rank %d, location %u: its events "
-                   "from %.6f s after the start on (%llu bytes of records) are missing; the trace "
-                   "ends there with a MeasurementOnOff(OFF) record", ctx->directory, ctx->rank,
-                   tl->location->local_id, seconds, (unsigned long long)cut->bytes);
-}
+#include "../process_hosts.h"
 
 /* Encodes every location's raw blocks into its event file, as much as the
- * disk has room for (rank_room); fills counts (location order of
+ * disk has room for (trace_rank_room); fills counts (location order of
  * trace.locations), or without counts discards them. */
 static int close_event_writers(const scorep_finalize_context* ctx, uint64_t* counts, uint64_t room)
 {
     int failed = 0;
     size_t i = 0;
-    uint64_t mine = counts != NULL ? raw_bytes_of_process() : 0;
+    uint64_t mine = counts != NULL ? trace_process_raw_bytes() : 0;
     for (trace_location* tl = atomic_load(&trace.locations); tl != NULL; tl = tl->next, i++) {
         if (counts == NULL) {
             trace_blocks_free(tl);
             continue;
         }
-        trace_encode_cut cut = {.room = location_room(room, mine, tl)};
+        trace_encode_cut cut = {.room = trace_location_room(room, mine, tl)};
         failed |= trace_encode_location(tl, &counts[i], &cut) != 0;
         trace_report_cut(ctx, tl, &cut);
     }
@@ -210,20 +126,6 @@ static void warn_if_readers_need_more_files(uint32_t locations)
                    locations, (unsigned long long)limit.rlim_cur, (unsigned long long)needed);
 }
 
-static void remove_private_directory(void)
-{
-    if (trace.private_dir[0] == '\0')
-        return;
-    unlink(trace.archive_path);
-    trace_private_directory_released();
-    rmdir(trace.private_dir);
-    trace.private_dir[0] = '\0';
-}
-
-/* how far the clock condition's correction moved events (master ticks):
- * the trace is that much longer (trace_definitions.c) */
-uint64_t trace_clock_moved_span;
-
 int trace_write(const scorep_finalize_context* ctx)
 {
     if (trace.archive == NULL)
@@ -241,7 +143,7 @@ int trace_write(const scorep_finalize_context* ctx)
         failed |= trace_write_partial_archive(ctx, counts, &written);
         trace.archive = NULL;  /* closing the shared one would need collectives */
         free(counts);
-        remove_private_directory();
+        trace_private_directory_remove();
         if (written == (int)n)
             scorep_warning("trace: abnormal end: rank %d wrote its part of the trace (%zu location%s) as "
                            "%s/traces.rank%d.otf2", ctx->rank, n, n == 1 ? "" : "s", ctx->directory, ctx->rank);
@@ -255,12 +157,12 @@ int trace_write(const scorep_finalize_context* ctx)
         return failed ? -1 : 0;
     }
     /* the room on the disk, shared in proportion to what each rank recorded */
-    uint64_t mine = raw_bytes_of_process(), all = mine, room_free = free_bytes(ctx->directory);
+    uint64_t mine = trace_process_raw_bytes(), all = mine, room_free = trace_free_bytes(ctx->directory);
     ctx->mpp->allreduce_u64(&all, 1, 0);
     ctx->mpp->allreduce_u64(&room_free, 1, 1);
     trace_clock_summary clock;
     trace_clock_moved_span = trace_clock_condition(ctx, &clock);
-    failed |= close_event_writers(ctx, counts, rank_room(ctx, mine, all, room_free));
+    failed |= close_event_writers(ctx, counts, trace_rank_room(ctx, mine, all, room_free));
     if (clock.receives + clock.collectives > 0) {
         uint64_t moved = trace_clock_moved_events();
         ctx->mpp->allreduce_u64(&moved, 1, 0);
@@ -279,7 +181,7 @@ int trace_write(const scorep_finalize_context* ctx)
 
     uint64_t* ordered = gather_event_counts(ctx, counts, n);
     free(counts);
-    char* hosts = scorep_profile_cube_hosts(ctx);  /* collective: the system tree's nodes */
+    char* hosts = scorep_process_hosts(ctx);  /* collective: the system tree's nodes */
     trace_hosts = hosts;
     if (ctx->rank == 0) {
         failed |= trace_write_global_definitions(trace.archive, ctx, ordered) != 0;
@@ -291,7 +193,7 @@ int trace_write(const scorep_finalize_context* ctx)
 
     failed |= OTF2_Archive_Close(trace.archive) != OTF2_SUCCESS;
     trace.archive = NULL;
-    remove_private_directory();
+    trace_private_directory_remove();
     if (failed)
         scorep_warning("trace: the OTF2 archive in %s may be incomplete (see OTF2's messages above)",
                        ctx->directory);
@@ -307,5 +209,5 @@ void trace_discard(void)
         scorep_warning("trace: there is no usable experiment directory; the trace is discarded");
     close_event_writers(NULL, NULL, 0);  /* pre_flush declines: no directory */
     trace.archive = NULL;       /* closing needs collectives that were never set up */
-    remove_private_directory();
+    trace_private_directory_remove();
 }
