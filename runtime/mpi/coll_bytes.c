@@ -19,16 +19,27 @@
 
 #include "scorep_wrapgen/mpi_layer.h"
 
-/* count x the size of type; 0 for a non-positive count, MPI_DATATYPE_NULL
- * or a type without size (an erroneous call must not make up bytes). */
+/* The size of one element of type: predefined types from the per-thread
+ * cache (type_size.c), so that the wrappers ask MPI only for derived types;
+ * 0 for MPI_DATATYPE_NULL or a type without size (an erroneous call must not
+ * make up bytes). */
+static uint64_t element_size(MPI_Datatype type)
+{
+    if (type == MPI_DATATYPE_NULL)
+        return 0;
+    int named;
+    return scorep_mpi_type_size(type, &named);
+}
+
+static uint64_t times(MPI_Count count, uint64_t size)
+{
+    return count > 0 ? (uint64_t)count * size : 0;
+}
+
+/* count x the size of type; 0 for a non-positive count */
 static uint64_t bytes(MPI_Count count, MPI_Datatype type)
 {
-    if (count <= 0 || type == MPI_DATATYPE_NULL)
-        return 0;
-    MPI_Count size = 0;
-    if (PMPI_Type_size_x(type, &size) != MPI_SUCCESS || size == MPI_UNDEFINED || size <= 0)
-        return 0;
-    return (uint64_t)count * (uint64_t)size;
+    return count > 0 ? (uint64_t)count * element_size(type) : 0;
 }
 
 static MPI_Count count_at(const void* counts, int large, int i)
@@ -45,7 +56,8 @@ static MPI_Datatype type_at(const void* types, int fortran, int i)
     return fortran ? MPI_Type_f2c(((const MPI_Fint*)types)[i]) : ((const MPI_Datatype*)types)[i];
 }
 
-/* Blocks 0..n-1 of counts (v kinds: one type; w kinds: types[i] if types). */
+/* Blocks 0..n-1 of counts (v kinds: one type, its size asked once; w kinds:
+ * types[i] if types). */
 static uint64_t sum_blocks(const scorep_mpi_coll_call* c, const void* counts, MPI_Datatype type,
                            const void* types, int n)
 {
@@ -54,8 +66,9 @@ static uint64_t sum_blocks(const scorep_mpi_coll_call* c, const void* counts, MP
         for (int i = 0; i < n; i++)
             sum += bytes(count_at(counts, c->large, i), type_at(types, c->fortran_types, i));
     } else {
+        const uint64_t size = element_size(type);
         for (int i = 0; i < n; i++)
-            sum += bytes(count_at(counts, c->large, i), type);
+            sum += times(count_at(counts, c->large, i), size);
     }
     return sum;
 }
@@ -69,6 +82,22 @@ static uint64_t block_at(const scorep_mpi_coll_call* c, const void* counts, MPI_
 static uint64_t minus(uint64_t a, uint64_t b)
 {
     return a > b ? a - b : 0;
+}
+
+/* The blocks to (or from) the neighbours that are not MPI_PROC_NULL:
+ * counts[i] of types[i], or of type (its size asked once) if types is NULL. */
+static uint64_t neighbor_blocks(const scorep_mpi_coll_call* c, const int* ranks, int degree,
+                                const void* counts, MPI_Datatype type, const void* types)
+{
+    uint64_t sum = 0;
+    const uint64_t size = types ? 0 : element_size(type);
+    for (int i = 0; i < degree; i++) {
+        if (ranks[i] == MPI_PROC_NULL)
+            continue;
+        sum += types ? bytes(count_at(counts, c->large, i), type_at(types, c->fortran_types, i))
+                     : times(count_at(counts, c->large, i), size);
+    }
+    return sum;
 }
 
 /* The neighbourhood collectives: one block per neighbour of the virtual
@@ -85,23 +114,27 @@ static scorep_mpi_coll_bytes neighbor_bytes(const scorep_mpi_coll_call* c)
         break;
     case SCOREP_COLL_NEIGHBOR_ALLGATHERV:
         b.sent = (uint64_t)n.real_out * bytes(c->sendcount, c->sendtype);
-        for (int i = 0; i < n.indegree; i++)
-            if (n.sources[i] != MPI_PROC_NULL)
-                b.received += block_at(c, c->recvcounts, c->recvtype, NULL, i);
+        b.received = neighbor_blocks(c, n.sources, n.indegree, c->recvcounts, c->recvtype, NULL);
         break;
     case SCOREP_COLL_NEIGHBOR_ALLTOALLV:
     case SCOREP_COLL_NEIGHBOR_ALLTOALLW:
-        for (int i = 0; i < n.outdegree; i++)
-            if (n.destinations[i] != MPI_PROC_NULL)
-                b.sent += block_at(c, c->sendcounts, c->sendtype, c->sendtypes, i);
-        for (int i = 0; i < n.indegree; i++)
-            if (n.sources[i] != MPI_PROC_NULL)
-                b.received += block_at(c, c->recvcounts, c->recvtype, c->recvtypes, i);
+        b.sent = neighbor_blocks(c, n.destinations, n.outdegree, c->sendcounts, c->sendtype, c->sendtypes);
+        b.received = neighbor_blocks(c, n.sources, n.indegree, c->recvcounts, c->recvtype, c->recvtypes);
         break;
     default:
         break;
     }
     return b;
+}
+
+/* The calling process's rank in (the local group of) comm: asked only by the
+ * rules that read it, which saves the call for the most frequent kinds
+ * (allreduce, alltoall, allgather). */
+static int rank_in(MPI_Comm comm)
+{
+    int rank = 0;
+    PMPI_Comm_rank(comm, &rank);
+    return rank;
 }
 
 scorep_mpi_coll_bytes scorep_mpi_collective_bytes(const scorep_mpi_coll_call* c)
@@ -112,9 +145,8 @@ scorep_mpi_coll_bytes scorep_mpi_collective_bytes(const scorep_mpi_coll_call* c)
     if (c->kind == SCOREP_COLL_BARRIER || c->comm == MPI_COMM_NULL)
         return b;
 
-    int inter = 0, rank = 0, size = 1, remote = 0;
+    int inter = 0, size = 1, remote = 0;
     PMPI_Comm_test_inter(c->comm, &inter);
-    PMPI_Comm_rank(c->comm, &rank);
     PMPI_Comm_size(c->comm, &size);
     if (inter)
         PMPI_Comm_remote_size(c->comm, &remote);
@@ -126,7 +158,7 @@ scorep_mpi_coll_bytes scorep_mpi_collective_bytes(const scorep_mpi_coll_call* c)
     const int rooted = c->kind == SCOREP_COLL_BCAST || c->kind == SCOREP_COLL_GATHER
                        || c->kind == SCOREP_COLL_GATHERV || c->kind == SCOREP_COLL_SCATTER
                        || c->kind == SCOREP_COLL_SCATTERV || c->kind == SCOREP_COLL_REDUCE;
-    const int is_root = rooted && (inter ? c->root == MPI_ROOT : c->root == rank);
+    const int is_root = rooted && (inter ? c->root == MPI_ROOT : c->root == rank_in(c->comm));
     const int idle = rooted && inter && c->root == MPI_PROC_NULL;
     if (rooted)
         b.root = inter ? (c->root >= 0 ? c->root : SCOREP_NO_ROOT) : c->root;
@@ -169,6 +201,8 @@ scorep_mpi_coll_bytes scorep_mpi_collective_bytes(const scorep_mpi_coll_call* c)
         }
         break;
     }
+    /* gather(v), scatter(v): with MPI_IN_PLACE at an intracommunicator's root
+     * the block that stays is the root's own, and its rank is c->root */
     case SCOREP_COLL_GATHER:
     case SCOREP_COLL_GATHERV:
         if (inter ? !is_root : !in_place)
@@ -179,7 +213,8 @@ scorep_mpi_coll_bytes scorep_mpi_collective_bytes(const scorep_mpi_coll_call* c)
                              * bytes(c->recvcount, c->recvtype);
             else
                 b.received = minus(sum_blocks(c, c->recvcounts, c->recvtype, NULL, peers),
-                                   !inter && in_place ? block_at(c, c->recvcounts, c->recvtype, NULL, rank) : 0);
+                                   !inter && in_place
+                                       ? block_at(c, c->recvcounts, c->recvtype, NULL, c->root) : 0);
         }
         break;
     case SCOREP_COLL_SCATTER:
@@ -191,7 +226,7 @@ scorep_mpi_coll_bytes scorep_mpi_collective_bytes(const scorep_mpi_coll_call* c)
                          * bytes(c->sendcount, c->sendtype);
             else
                 b.sent = minus(sum_blocks(c, c->sendcounts, c->sendtype, NULL, peers),
-                               recv_in_place ? block_at(c, c->sendcounts, c->sendtype, NULL, rank) : 0);
+                               recv_in_place ? block_at(c, c->sendcounts, c->sendtype, NULL, c->root) : 0);
         }
         if (inter ? !is_root : !recv_in_place)
             b.received = bytes(c->recvcount, c->recvtype);
@@ -217,7 +252,7 @@ scorep_mpi_coll_bytes scorep_mpi_collective_bytes(const scorep_mpi_coll_call* c)
         if (inter) {
             b.sent = (uint64_t)remote * bytes(c->sendcount, c->sendtype);
         } else if (in_place) {
-            const uint64_t own = block_at(c, c->recvcounts, c->recvtype, NULL, rank);
+            const uint64_t own = block_at(c, c->recvcounts, c->recvtype, NULL, rank_in(c->comm));
             b.sent = (uint64_t)(size - 1) * own;
             b.received = minus(b.received, own);
         } else {
@@ -238,16 +273,18 @@ scorep_mpi_coll_bytes scorep_mpi_collective_bytes(const scorep_mpi_coll_call* c)
         const void* rtypes = c->kind == SCOREP_COLL_ALLTOALLW ? c->recvtypes : NULL;
         const void* stypes = c->kind == SCOREP_COLL_ALLTOALLW ? c->sendtypes : NULL;
         b.received = sum_blocks(c, c->recvcounts, c->recvtype, rtypes, peers);
-        if (!inter && in_place)
-            b.sent = b.received = minus(b.received, block_at(c, c->recvcounts, c->recvtype, rtypes, rank));
-        else
+        if (!inter && in_place) {
+            const uint64_t own = block_at(c, c->recvcounts, c->recvtype, rtypes, rank_in(c->comm));
+            b.sent = b.received = minus(b.received, own);
+        } else {
             b.sent = sum_blocks(c, c->sendcounts, c->sendtype, stypes, peers);
+        }
         break;
     }
     case SCOREP_COLL_REDUCE_SCATTER: {
         /* recvcounts has an entry per process of the local group */
         const uint64_t all = sum_blocks(c, c->recvcounts, c->sendtype, NULL, size);
-        const uint64_t own = block_at(c, c->recvcounts, c->sendtype, NULL, rank);
+        const uint64_t own = block_at(c, c->recvcounts, c->sendtype, NULL, rank_in(c->comm));
         if (inter) {
             b.sent = all;
             b.received = (uint64_t)remote * own;
@@ -266,13 +303,14 @@ scorep_mpi_coll_bytes scorep_mpi_collective_bytes(const scorep_mpi_coll_call* c)
         break;
     case SCOREP_COLL_SCAN: {
         const uint64_t n = bytes(c->sendcount, c->sendtype);
-        const int self = in_place ? 0 : 1;
+        const int rank = rank_in(c->comm), self = in_place ? 0 : 1;
         b.sent = (uint64_t)(size - rank - 1 + self) * n;
         b.received = (uint64_t)(rank + self) * n;
         break;
     }
     case SCOREP_COLL_EXSCAN: {
         const uint64_t n = bytes(c->sendcount, c->sendtype);
+        const int rank = rank_in(c->comm);
         b.sent = (uint64_t)(size - rank - 1) * n;
         b.received = (uint64_t)rank * n;
         break;

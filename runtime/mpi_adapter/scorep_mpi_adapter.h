@@ -55,9 +55,6 @@ static inline scorep_region scorep_mpi_region(int index)
 
 /* count elements of type, in bytes; 0 for MPI_DATATYPE_NULL or count <= 0. */
 uint64_t scorep_mpi_bytes(MPI_Count count, MPI_Datatype type);
-/* The size of one element of type; *named: it is predefined (its size never
- * changes, its handle is never freed: callers may cache its size by handle). */
-uint64_t scorep_mpi_type_size(MPI_Datatype type, int* named);
 /* Bytes a completed receive (or I/O) status reports. */
 uint64_t scorep_mpi_status_bytes(const MPI_Status* status);
 

@@ -108,6 +108,21 @@ static void bcast(void)
     expect("bcast large", CALL(.kind = SCOREP_COLL_BCAST, .comm = MPI_COMM_WORLD, .root = 0, .sendcount = big,
                                .sendtype = MPI_INT, .recvcount = big, .recvtype = MPI_INT),
            r == 0 ? (uint64_t)P * 12000000000ULL : 0, 12000000000ULL, 1);
+    /* a derived type's size is asked anew at every call: freed, its handle may
+     * come back for a type of another size (2 ints, then 5 ints) */
+    MPI_Datatype pair, five;
+    MPI_Type_contiguous(2, MPI_INT, &pair);
+    MPI_Type_commit(&pair);
+    expect("bcast derived", CALL(.kind = SCOREP_COLL_BCAST, .comm = MPI_COMM_WORLD, .root = 0, .sendcount = 3,
+                                 .sendtype = pair, .recvcount = 3, .recvtype = pair),
+           r == 0 ? P * 24u : 0, 24, 1);
+    MPI_Type_free(&pair);
+    MPI_Type_contiguous(5, MPI_INT, &five);
+    MPI_Type_commit(&five);
+    expect("bcast derived made anew", CALL(.kind = SCOREP_COLL_BCAST, .comm = MPI_COMM_WORLD, .root = 0,
+                                           .sendcount = 3, .sendtype = five, .recvcount = 3, .recvtype = five),
+           r == 0 ? P * 60u : 0, 60, 1);
+    MPI_Type_free(&five);
     const scorep_mpi_coll_bytes b = scorep_mpi_collective_bytes(
         CALL(.kind = SCOREP_COLL_BCAST, .comm = MPI_COMM_WORLD, .root = 1, .sendcount = 1, .sendtype = MPI_INT));
     if (b.root != 1) {
@@ -119,6 +134,10 @@ static void bcast(void)
 
 static void gather(void)
 {
+    /* 3 ints from every rank: the root receives P blocks of 12 bytes */
+    expect("gather ints", CALL(.kind = SCOREP_COLL_GATHER, .comm = MPI_COMM_WORLD, .root = 2, .sendcount = 3,
+                               .sendtype = MPI_INT, .recvcount = 3, .recvtype = MPI_INT),
+           12, r == 2 ? P * 12u : 0, 1);
     expect("gather", CALL(.kind = SCOREP_COLL_GATHER, .comm = MPI_COMM_WORLD, .root = 0, .sendcount = 2,
                           .sendtype = MPI_DOUBLE, .recvcount = 2, .recvtype = MPI_DOUBLE),
            16, r == 0 ? P * 16u : 0, 1);
@@ -174,6 +193,12 @@ static void scatter(void)
     expect("scatter inter", CALL(.kind = SCOREP_COLL_SCATTER, .comm = inter, .root = in_a ? MPI_ROOT : 0,
                                  .sendcount = 3, .sendtype = MPI_INT, .recvcount = 3, .recvtype = MPI_INT),
            in_a ? (uint64_t)(P - 1) * 12 : 0, in_a ? 0 : 12, 0);
+    /* B's rank 0 scatters to A's one rank; B's others move nothing */
+    int root = in_a ? 0 : (inter_rank == 0 ? MPI_ROOT : MPI_PROC_NULL);
+    expect("scatter inter proc_null", CALL(.kind = SCOREP_COLL_SCATTER, .comm = inter, .root = root,
+                                           .sendcount = 3, .sendtype = MPI_INT, .recvcount = 3,
+                                           .recvtype = MPI_INT),
+           root == MPI_ROOT ? 12 : 0, in_a ? 12 : 0, 0);
     kind_done("scatter");
 }
 
@@ -209,6 +234,11 @@ static void reduce(void)
     expect("reduce inter", CALL(.kind = SCOREP_COLL_REDUCE, .comm = inter, .root = root, .sendcount = 4,
                                 .sendtype = MPI_DOUBLE, .recvcount = 4, .recvtype = MPI_DOUBLE),
            in_a ? 32 : 0, root == MPI_ROOT ? 32 : 0, 0);
+    /* A's rank is the root: it receives one contribution per rank of B */
+    expect("reduce inter A root", CALL(.kind = SCOREP_COLL_REDUCE, .comm = inter, .root = in_a ? MPI_ROOT : 0,
+                                       .sendcount = 4, .sendtype = MPI_DOUBLE, .recvcount = 4,
+                                       .recvtype = MPI_DOUBLE),
+           in_a ? 0 : 32, in_a ? (uint64_t)(P - 1) * 32 : 0, 0);
     kind_done("reduce");
 }
 
@@ -223,6 +253,9 @@ static void allreduce(void)
     expect("allreduce inter", CALL(.kind = SCOREP_COLL_ALLREDUCE, .comm = inter, .sendcount = 4,
                                    .sendtype = MPI_INT, .recvcount = 4, .recvtype = MPI_INT),
            remote * 16u, remote * 16u, 0);
+    expect("allreduce comm null", CALL(.kind = SCOREP_COLL_ALLREDUCE, .comm = MPI_COMM_NULL, .sendcount = 4,
+                                       .sendtype = MPI_INT, .recvcount = 4, .recvtype = MPI_INT),
+           0, 0, 0);
     kind_done("allreduce");
 }
 
@@ -380,14 +413,28 @@ static void exscan(void)
 }
 
 /* Neighbourhood collectives on a non-periodic line (left and right
- * neighbour, MPI_PROC_NULL at the ends) and on a distributed graph, a star:
- * rank 0 sends to every other rank and receives from none. */
-static MPI_Comm line, star;
+ * neighbour, MPI_PROC_NULL at the ends), on a distributed graph, a star:
+ * rank 0 sends to every other rank and receives from none, and on a
+ * (non-distributed) graph, a ring: every rank's neighbours are the rank
+ * before and the rank after it. */
+static MPI_Comm line, star, ring;
+
+static void make_ring(void)
+{
+    int index[64], edges[128];
+    for (int i = 0; i < P; i++) {
+        index[i] = 2 * (i + 1);
+        edges[2 * i] = (i + P - 1) % P;
+        edges[2 * i + 1] = (i + 1) % P;
+    }
+    MPI_Graph_create(MPI_COMM_WORLD, P, index, edges, 0, &ring);
+}
 
 static void neighbor(void)
 {
     const int dims[1] = { P }, periods[1] = { 0 };
     MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &line);
+    make_ring();
     const int left = r > 0, right = r < P - 1, real = left + right;
     int others[64], ones[64];
     for (int i = 1; i < P; i++)
@@ -409,6 +456,15 @@ static void neighbor(void)
                                            .sendcount = 1, .sendtype = MPI_DOUBLE, .recvcount = 1,
                                            .recvtype = MPI_DOUBLE),
            r == 0 ? (P - 1) * 8u : 0, r == 0 ? 0 : 8, 1);
+    expect("neighbor_allgather ring", CALL(.kind = SCOREP_COLL_NEIGHBOR_ALLGATHER, .comm = ring,
+                                           .sendcount = 3, .sendtype = MPI_INT, .recvcount = 3,
+                                           .recvtype = MPI_INT),
+           24, 24, 1);
+    /* a communicator without topology has no neighbours: nothing moves */
+    expect("neighbor_allgather no topology", CALL(.kind = SCOREP_COLL_NEIGHBOR_ALLGATHER, .comm = MPI_COMM_WORLD,
+                                                  .sendcount = 3, .sendtype = MPI_INT, .recvcount = 3,
+                                                  .recvtype = MPI_INT),
+           0, 0, 1);
     kind_done("neighbor_allgather");
 
     const int lr[2] = { 5, 7 };   /* from the left, from the right */
@@ -428,6 +484,11 @@ static void neighbor(void)
                                            .sendcounts = out, .sendtype = MPI_DOUBLE, .recvcounts = in,
                                            .recvtype = MPI_DOUBLE),
            (left * 1u + right * 2u) * 8, (left * 3u + right * 4u) * 8, 0);
+    /* on the ring both neighbours are real: 1 + 2 doubles out, 3 + 4 in */
+    expect("neighbor_alltoallv ring", CALL(.kind = SCOREP_COLL_NEIGHBOR_ALLTOALLV, .comm = ring,
+                                           .sendcounts = out, .sendtype = MPI_DOUBLE, .recvcounts = in,
+                                           .recvtype = MPI_DOUBLE),
+           24, 56, 0);
     kind_done("neighbor_alltoallv");
 
     const MPI_Datatype types[2] = { MPI_INT, MPI_DOUBLE };
@@ -450,6 +511,7 @@ static void neighbor(void)
     kind_done("neighbor_alltoallw");
     MPI_Comm_free(&line);
     MPI_Comm_free(&star);
+    MPI_Comm_free(&ring);
 }
 
 int main(int argc, char** argv)

@@ -108,6 +108,12 @@ static inline const MPI_Status* scorep_mpi_status_from_fortran(const MPI_Fint* f
 }
 scorep_comm scorep_mpi_group_id(MPI_Group group);
 
+/* The size of one element of type (runtime/mpi/type_size.c); *named: it is
+ * predefined (its size never changes, its handle is never freed: callers may
+ * cache its size by handle). Predefined types are answered from a per-thread
+ * cache, derived ones by MPI; 0 for a type MPI gives no size. */
+uint64_t scorep_mpi_type_size(MPI_Datatype type, int* named);
+
 /* ---- collective bytes ------------------------------------------------------
  * A collective call as the bytes rule reads it, in C terms; the wrappers of
  * every binding fill one and call scorep_mpi_collective_bytes, so the rule
