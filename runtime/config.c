@@ -52,7 +52,6 @@ static const scorep_config_var_info config_vars[] = {
     {NULL, NULL, NULL, NULL},
 };
 
-
 /* Hooks for the tests only: each widens a race window or fakes a clock error
  * so that a test on one machine can provoke what a real run meets by chance.
  * They are read where they act (timer.c, mpi/clock_sync.c, experiment.c,
