@@ -42,13 +42,6 @@ static const scorep_config_var_info config_vars[] = {
     {"SCOREP_TRACING_MAX_SIZE", "size|unlimited", "free space / 2, per node", "Bytes of event data of all processes of a node together after which tracing stops (a warning, a MeasurementOnOff marker in the trace; the profile goes on); default: half the free space on the experiment's file system, for the node"},
     {"SCOREP_TRACING_HANDLE_COLLECTIVES", "boolean", "false", "The trace also has the MpiCollectiveBegin/End pair (OTF2's CREATE_HANDLE and DESTROY_HANDLE operations) around MPI_Init, MPI_Finalize and each call that creates or frees a communicator, as Score-P 8.4 writes it; off by default because Scalasca 2.6 stops on them (CommCreate and CommDestroy are written either way)"},
     {"SCOREP_TIMER", "tsc|clock_gettime", "tsc if invariant, else clock_gettime", "Timer used for timestamps"},
-    {"SCOREP_TIMER_TEST_SKEW_NS", "integer", "0", "Test only: add this many ns times the process's rank (from the launcher: OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK, SLURM_PROCID) to every timestamp, to show the clock synchronisation on one machine (docs/CLOCKS.md)"},
-    {"SCOREP_TIMER_TEST_DRIFT_PPM", "integer", "0", "Test only: make the process's clock run this many ppm times its rank fast (docs/CLOCKS.md)"},
-    {"SCOREP_TIMER_TEST_OFFSET_ERROR_NS", "integer", "0", "Test only: add this many ns times the rank to the clock offset each rank measures, so that the trace's post-mortem correction of the clock condition has work (docs/CLOCKS.md)"},
-    {"SCOREP_EXPERIMENT_TEST_LOCK_HOLD_US", "integer", "0", "Test only: wait this many microseconds between opening an earlier experiment's marker and locking it, a moment where runs started together with one SCOREP_EXPERIMENT_DIRECTORY race"},
-    {"SCOREP_EXPERIMENT_TEST_MARK_HOLD_US", "integer", "0", "Test only: wait this many microseconds between making the experiment directory and marking it, a moment where runs started together with one SCOREP_EXPERIMENT_DIRECTORY race"},
-    {"SCOREP_IO_TEST_AIO_LOCK_HOLD_US", "integer", "0", "Test only: hold the POSIX aio operations' table this many microseconds at each use, so that a test's completion signals arrive while it is held"},
-    {"SCOREP_TRACING_TEST_POOL_HOLD_US", "integer", "0", "Test only: hold the lock of the trace memory's pool this many microseconds each time a block is taken, so that a test's signal arrives while the measurement holds it"},
     {"SCOREP_FILTERING_FILE", "path", "", "Score-P filter file (SCOREP_REGION_NAMES_BEGIN ... / SCOREP_FILE_NAMES_BEGIN ...)"},
     {"SCOREP_VERBOSE", "boolean", "false", "Print what the measurement does"},
     {"SCOREP_MPI_ENABLE_GROUPS", "list", "DEFAULT", "MPI function groups to record (read by the MPI adapter): ALL, DEFAULT, CG, COLL, ENV, ERR, EXT, IO, MISC, P2P, RMA, SPAWN, TOPO, TYPE, XNONBLOCK, XREQTEST, ...; prefix a group with ~ to disable it"},
@@ -56,6 +49,24 @@ static const scorep_config_var_info config_vars[] = {
     {"SCOREP_LIBWRAP_NESTED", "boolean", "false", "Library wrappers also record library calls made inside a recorded library call, as nested regions (default: only the outermost call)"},
     {"SCOREP_PROFILING_FORMAT", "cube4|cube_tuple|default|tau_snapshot|none", "cube4", "Score-P's profile format: cube4 (also cube_tuple, default) writes profile.cubex besides profile.json/txt/folded; none writes only those (tau_snapshot is not written: as none)"},
     {"SCOREP_CAF_RECORD_MPI", "boolean", "false", "The CAF adapter also records the MPI calls OpenCoarrays makes inside a CAF call, nested in its region (default: one CAF statement, one region)"},
+    {NULL, NULL, NULL, NULL},
+};
+
+/* Hooks for the tests only: each widens a race window or fakes a clock error
+ * so that a test on one machine can provoke what a real run meets by chance.
+ * They are read where they act (timer.c, mpi/clock_sync.c, experiment.c,
+ * io_async.c, trace/trace_memory.c) and are kept out of config_vars, so that
+ * scorep-info and its mirror list only what a user may set; known here so
+ * that setting one draws no "not used" warning, and written to scorep.cfg
+ * only when set, so that an experiment shows a hook was at work. */
+static const scorep_config_var_info test_hook_vars[] = {
+    {"SCOREP_TIMER_TEST_SKEW_NS", "integer", "0", "add this many ns times the process's rank (from the launcher: OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK, SLURM_PROCID) to every timestamp, to show the clock synchronisation on one machine (docs/CLOCKS.md)"},
+    {"SCOREP_TIMER_TEST_DRIFT_PPM", "integer", "0", "make the process's clock run this many ppm times its rank fast (docs/CLOCKS.md)"},
+    {"SCOREP_TIMER_TEST_OFFSET_ERROR_NS", "integer", "0", "add this many ns times the rank to the clock offset each rank measures, so that the trace's post-mortem correction of the clock condition has work (docs/CLOCKS.md)"},
+    {"SCOREP_EXPERIMENT_TEST_LOCK_HOLD_US", "integer", "0", "wait this many microseconds between opening an earlier experiment's marker and locking it, a moment where runs started together with one SCOREP_EXPERIMENT_DIRECTORY race"},
+    {"SCOREP_EXPERIMENT_TEST_MARK_HOLD_US", "integer", "0", "wait this many microseconds between making the experiment directory and marking it, a moment where runs started together with one SCOREP_EXPERIMENT_DIRECTORY race"},
+    {"SCOREP_IO_TEST_AIO_LOCK_HOLD_US", "integer", "0", "hold the POSIX aio operations' table this many microseconds at each use, so that a test's completion signals arrive while it is held"},
+    {"SCOREP_TRACING_TEST_POOL_HOLD_US", "integer", "0", "hold the lock of the trace memory's pool this many microseconds each time a block is taken, so that a test's signal arrives while the measurement holds it"},
     {NULL, NULL, NULL, NULL},
 };
 
@@ -147,6 +158,8 @@ static void warn_unknown_variables(void)
         bool known = false;
         for (int i = 0; tool_prefixes[i] && !known; i++)
             known = strncmp(name, tool_prefixes[i], strlen(tool_prefixes[i])) == 0;
+        for (const scorep_config_var_info* v = test_hook_vars; v->name && !known; v++)
+            known = strcmp(v->name, name) == 0;
         const char* nearest = NULL;
         int best = 99;
         for (const scorep_config_var_info* v = config_vars; v->name && !known; v++) {
@@ -288,16 +301,11 @@ const char* scorep_config_value(const char* name)
         return scorep_cfg.tracing_handle_collectives ? "true" : "false";
     if (strcmp(name, "SCOREP_TIMER") == 0)
         return scorep_cfg.timer == SCOREP_TIMER_TSC ? "tsc" : "clock_gettime";
-    if (strcmp(name, "SCOREP_TIMER_TEST_SKEW_NS") == 0 || strcmp(name, "SCOREP_TIMER_TEST_DRIFT_PPM") == 0
-        || strcmp(name, "SCOREP_TIMER_TEST_OFFSET_ERROR_NS") == 0
-        || strcmp(name, "SCOREP_EXPERIMENT_TEST_LOCK_HOLD_US") == 0
-        || strcmp(name, "SCOREP_EXPERIMENT_TEST_MARK_HOLD_US") == 0
-        || strcmp(name, "SCOREP_IO_TEST_AIO_LOCK_HOLD_US") == 0
-        || strcmp(name, "SCOREP_TRACING_TEST_POOL_HOLD_US") == 0) {
-        /* read where they act (timer.c, experiment.c, io_async.c, trace_memory.c) */
-        const char* v = getenv(name);
-        return v && *v ? v : "0";
-    }
+    for (const scorep_config_var_info* v = test_hook_vars; v->name; v++)
+        if (strcmp(name, v->name) == 0) {
+            const char* set = getenv(name);
+            return set && *set ? set : v->default_value;
+        }
     if (strcmp(name, "SCOREP_FILTERING_FILE") == 0) return scorep_cfg.filtering_file;
     if (strcmp(name, "SCOREP_VERBOSE") == 0) return scorep_cfg.verbose ? "true" : "false";
     if (strcmp(name, "SCOREP_MPI_ENABLE_GROUPS") == 0) return scorep_cfg.mpi_enable_groups;
@@ -312,6 +320,8 @@ int scorep_config_write(FILE* out)
 {
     for (const scorep_config_var_info* v = config_vars; v->name; v++)
         fprintf(out, "%s=%s\n", v->name, scorep_config_value(v->name));
+    for (const scorep_config_var_info* v = test_hook_vars; v->name; v++)
+        if (getenv(v->name)) fprintf(out, "%s=%s\n", v->name, scorep_config_value(v->name));
     return ferror(out) ? -1 : 0;
 }
 

@@ -25,6 +25,45 @@ def pytest_terminal_summary(terminalreporter):
     _trace_summary(terminalreporter)
     cube_consistency.pytest_terminal_summary(terminalreporter)
 
+
+# Tests that take a quarter of a minute or more each on 2 cores, most of it
+# MPI launches, signals sent at intervals, or a large library wrapped:
+# `-m "not slow"` leaves them out for a quick run, make check runs them all.
+# A file under tests/, or one test of it; tests/README.md says why each is slow.
+SLOW = [
+    "faults/test_faults.py",
+    "faults/test_signal_inside_measurement.py",
+    "faults/test_real_program_handler.py",
+    "view/test_scorep_view.py",
+    "cube/test_side_by_side_with_scorep.py",
+    "libwrap/test_workflow_qt.py",
+    "libwrap/test_workflow_which_functions.py",
+    "libwrap/test_workflow_jsoncpp.py",
+    "trace/test_trace_memory_bound.py",
+    "trace/test_trace_substrate.py::test_mpi_trace_larger_than_total_memory_is_complete_on_every_rank",
+    "mpi/test_distgraph_measured.py",
+    "mpi/test_crash_handlers_chain.py",
+    "buildsystems/test_buildsystem_projects.py",
+    "install/test_install_layout.py",
+    "test_makefile_progress.py",
+]
+
+
+def pytest_collection_modifyitems(config, items):
+    """Marks the SLOW tests; an entry that names no file stops the run, so that
+    a renamed file cannot slip into the quick run unnoticed."""
+    tests = pathlib.Path(__file__).resolve().parent
+    for entry in SLOW:
+        if not (tests / entry.split("::")[0]).is_file():
+            raise pytest.UsageError(f"tests/conftest.py marks {entry} slow, but there is no such file")
+    for item in items:
+        try:
+            where = item.path.resolve().relative_to(tests).as_posix()
+        except ValueError:
+            continue
+        if where in SLOW or f"{where}::{getattr(item, 'originalname', item.name)}" in SLOW:
+            item.add_marker(pytest.mark.slow)
+
 REPO = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))   # the generator package
 BUILD = pathlib.Path(os.environ.get("SCOREP_WRAPGEN_BUILD", REPO / "build"))

@@ -6,6 +6,7 @@ a small directory of tests made up here, with a failing python3 first on PATH
 import os
 import re
 import subprocess
+import sys
 
 from conftest import REPO
 
@@ -103,3 +104,24 @@ def test_run_all_reports_a_pytest_usage_error_as_a_failure(tmp_path):
     proc = run_all(tmp_path, "--no-such-option")
     assert proc.returncode == 1
     assert proc.stdout.splitlines()[-1] == "0 passed, 1 failed, 0 skipped"
+
+
+def collected(*args):
+    """The node ids pytest would run from the checkout with these arguments."""
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--collect-only", "-q", *args],
+                          cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    return {line for line in proc.stdout.splitlines() if "::" in line}
+
+
+def test_a_quick_run_leaves_out_the_slow_tests_and_the_full_run_keeps_them():
+    where = ["tests/faults/test_faults.py", "tests/trace/test_trace_substrate.py"]
+    full = collected(*where)
+    quick = collected(*where, "-m", "not slow")
+    left_out = full - quick
+    assert quick < full
+    assert any(t.startswith("tests/faults/test_faults.py::") for t in full)
+    assert not any(t.startswith("tests/faults/test_faults.py::") for t in quick)
+    assert {t.split("[")[0] for t in left_out if "test_trace_substrate" in t} == {
+        "tests/trace/test_trace_substrate.py::test_mpi_trace_larger_than_total_memory_is_complete_on_every_rank"}
+    assert any("test_trace_substrate" in t for t in quick)

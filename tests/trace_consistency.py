@@ -27,7 +27,7 @@ CHECKER = REPO / "tools" / "scorep-check.in"
 
 # (pattern on the pytest node id, reason): keep each entry explained and short-lived
 KNOWN = [
-    # issue 19, point 4: an intercommunicator to another job (MPI_Comm_spawn's
+    # an intercommunicator to another job (MPI_Comm_spawn's
     # parent and children) is defined as its local group only, so a send to
     # the remote group names a rank of the caller's own side
     (r"test_spawn_experiment\.py::", "an intercommunicator to spawned processes is recorded as its "

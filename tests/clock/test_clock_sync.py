@@ -1,4 +1,4 @@
-"""Clock synchronisation across ranks (issue 22, docs/CLOCKS.md): each rank
+"""Clock synchronisation across ranks (docs/CLOCKS.md): each rank
 is given a synthetic clock error (SCOREP_TIMER_TEST_SKEW_NS/_DRIFT_PPM, a
 second and 100 ppm per rank) and the trace, read back with python3-otf2 and
 otf2-print (clock_oracle.py), must put every event where it truly happened:

@@ -1,4 +1,5 @@
-"""This machine as two nodes (issue 22): Open MPI starts its daemons, MPICH's
+"""This machine as two nodes, so that clocks that differ between nodes can be
+tested on one machine: Open MPI starts its daemons, MPICH's
 hydra its proxies, through tests/clock/emulated_node_agent, which gives "nodeb"
 its own host name and a CLOCK_MONOTONIC 1000 s ahead of "nodea"'s (Open MPI's
 messages between them go over TCP; MPICH's, Debian's ch4:ucx, over the

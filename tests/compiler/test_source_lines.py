@@ -1,4 +1,5 @@
-"""Regions carry their source line (issue 12.1): compiler-instrumented
+"""Regions carry their source line, so that a report points into the source:
+compiler-instrumented
 functions the line of their definition, user regions the line of their BEGIN
 macro, through unification across ranks to profile.json ("line"), profile.txt
 (file:line) and the OTF2 region definitions (begin line number). The expected

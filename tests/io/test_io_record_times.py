@@ -1,5 +1,6 @@
 """The trace of a transfer reads the clock twice, as a region pair does
-(issue 23, "Cost"; bench/system_adapters): its IoOperationBegin takes the
+(a clock reading is a good part of an I/O record's cost: bench/system_adapters):
+its IoOperationBegin takes the
 time of the region's enter and the region's leave the time of its
 IoOperationComplete. Read with otf2-print (OTF2's own reader); the records
 and bytes themselves are test_io_trace.py's."""

@@ -1,5 +1,5 @@
-"""Many short-lived threads making MPI calls under MPI_THREAD_MULTIPLE (issue
-19, point 4; MPICH's threads/pt2pt/alltoall): each rank starts 200 threads, two
+"""Many short-lived threads making MPI calls under MPI_THREAD_MULTIPLE (the
+shape of MPICH's threads/pt2pt/alltoall): each rank starts 200 threads, two
 at a time, each exchanging one message. A thread that ended hands its location
 on, so every rank has at most three locations (not 201), every call and
 message is in the profile and in the trace, and otf2-print reads the trace.

@@ -1,4 +1,4 @@
-"""SCOREP_TRACING_MAX_SIZE (issue 12, point 4; issue 19, point 3): a traced MPI
+"""SCOREP_TRACING_MAX_SIZE: a traced MPI
 program that runs past a small limit ends with a readable trace of the part
 before the limit (every open region left, then a MeasurementOnOff(OFF) marker,
 nothing after), one warning per process naming the variable, and a complete

@@ -1,11 +1,11 @@
 """What the trace of point-to-point calls contains does not change when its
-event path is made faster (issue 13): the event sequence of a fixed,
+event path is made faster: the event sequence of a fixed,
 deterministic program (programs/trace_sequence.c, 3 ranks) is compared with
 one recorded before that work, record by record and attribute by attribute
 (normalised by trace_sequence.py: no timestamps, references resolved).
 
 The expected file was made from the code of commit 7a1be94 (before the
-changes of issue 13) with either MPI library (the two gave the same file):
+event path was made faster) with either MPI library (the two gave the same file):
 
     python3 <build>/runtime/mpi_adapter/scorep mpicc -O1 tests/mpi/programs/trace_sequence.c -o ts
     SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp mpirun -n 3 ./ts
@@ -49,7 +49,7 @@ def test_trace_event_sequence_is_unchanged(mpi, tmp_path):
     proc, experiment = run_measured(mpi, 3, program, tmp_path, env={"SCOREP_ENABLE_TRACING": "true"})
     assert sorted(line for line in proc.stdout.splitlines() if line.startswith("RESULT")) == RESULTS
     expected = assert_expected_sequence(experiment, tmp_path)
-    # the comparison covers the records of issue 13's paths on every rank
+    # the comparison covers the records of the faster paths on every rank
     for kind in ("MpiSend", "MpiRecv", "MpiIsend", "MpiIrecvRequest", "MpiIrecv", "MpiIsendComplete"):
         assert expected.count(f"  {kind} ") >= 3, kind
 

@@ -1,4 +1,4 @@
-"""MPI started or ended without a wrapper seeing it (issue 10, point 5): a
+"""MPI started or ended without a wrapper seeing it: a
 binding the adapters do not wrap calls PMPI_Init / PMPI_Finalize directly (as
 Open MPI's mpif.h / use mpi layer does when only the C adapter is there).
 The adapter notices MPI at its first measured call and writes one experiment

@@ -1,5 +1,6 @@
 """Configuration by SCOREP_* environment variables."""
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -80,6 +81,32 @@ def test_scorep_info_lists_every_variable_the_core_reads_as_the_core_describes_i
                        field(description, "Description:")))
     assert listed == core
     assert {"SCOREP_MPI_ENABLE_GROUPS", "SCOREP_FILTERING_FILE"} <= {row[0] for row in listed}
+
+
+# the core's hooks for the project's own tests: a user has no use for them
+TEST_HOOKS = ["SCOREP_TIMER_TEST_SKEW_NS", "SCOREP_TIMER_TEST_DRIFT_PPM", "SCOREP_TIMER_TEST_OFFSET_ERROR_NS",
+              "SCOREP_EXPERIMENT_TEST_LOCK_HOLD_US", "SCOREP_EXPERIMENT_TEST_MARK_HOLD_US",
+              "SCOREP_IO_TEST_AIO_LOCK_HOLD_US", "SCOREP_TRACING_TEST_POOL_HOLD_US"]
+
+
+@pytest.mark.parametrize("full", [[], ["--full"]])
+def test_scorep_info_lists_none_of_the_test_hooks(build_dir, full):
+    info = subprocess.run([sys.executable, str(REPO / "tools" / "scorep-info"), "config-vars", *full],
+                          capture_output=True, text=True, check=True).stdout
+    core = run(build_dir, "test_config", "list").stdout
+    for listing in (info, core):
+        assert "SCOREP_TIMER" in listing
+        assert [hook for hook in TEST_HOOKS if hook in listing] == []
+        assert re.findall(r"SCOREP_[A-Z]+_TEST_[A-Z_]+", listing) == []
+
+
+def test_a_set_test_hook_is_no_unknown_variable_and_shows_in_the_effective_configuration(build_dir):
+    values, stderr = effective(build_dir, {"SCOREP_EXPERIMENT_TEST_MARK_HOLD_US": "1",
+                                           "SCOREP_TIMER_TEST_OFFSET_ERROR_NS": "7"})
+    assert stderr == ""
+    assert values["SCOREP_EXPERIMENT_TEST_MARK_HOLD_US"] == "1"
+    assert values["SCOREP_TIMER_TEST_OFFSET_ERROR_NS"] == "7"
+    assert [hook for hook in TEST_HOOKS if hook in effective(build_dir, {})[0]] == []
 
 
 @pytest.mark.parametrize("variable, meant", [

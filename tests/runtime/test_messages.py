@@ -1,6 +1,7 @@
 """One message format for the measurement (core and adapters): "[Score-P]",
 the rank where there are several, and what every rank would say alike said
-once, with the number of ranks (issue 19, point 5)."""
+once, with the number of ranks, so that a run on many ranks does not
+repeat one line per rank."""
 import pathlib
 import re
 import sys

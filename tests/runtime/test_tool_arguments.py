@@ -1,5 +1,5 @@
 """scorep-score and scorep-info take the command lines Score-P users type,
-and say plainly what an experiment lacks (issue 19, point 5 and 3)."""
+and say plainly what an experiment lacks, rather than fail on it later."""
 import json
 import os
 import pathlib

@@ -1,4 +1,4 @@
-"""Many short-lived threads (issue 19, point 4; the shape of MPICH's
+"""Many short-lived threads (the shape of MPICH's
 threads/pt2pt/alltoall): a thread that ends hands its location on to the next
 new thread, so a process has as many locations as threads ran at once (plus
 the main thread), every visit is counted, and the trace stays readable by

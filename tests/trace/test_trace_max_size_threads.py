@@ -1,4 +1,4 @@
-"""SCOREP_TRACING_MAX_SIZE with threads (issue 12, point 4): the limit counts
+"""SCOREP_TRACING_MAX_SIZE with threads: the limit counts
 the bytes of all threads (of all processes of the node), so when one thread's
 next room would take it over, every thread's location stops at its next event: each leaves its open regions and ends with a
 MeasurementOnOff(OFF) marker; one warning for the process; the profile counts

@@ -2,7 +2,7 @@
  * every rank's sequence of trace records is the same in every run (no
  * wildcard whose match could vary, no test loop whose count could vary, no
  * completion order left to MPI). Run on 3 ranks. It covers the paths of
- * issue 13: MPI_Send/Recv (with and without a status), MPI_Isend/Irecv with
+ * the fast point-to-point event path: MPI_Send/Recv (with and without a status), MPI_Isend/Irecv with
  * MPI_Wait, MPI_Waitall, MPI_Waitany and MPI_Waitsome, MPI_Sendrecv,
  * persistent requests, MPI_PROC_NULL peers, a split communicator (world
  * ranks in the records) and a collective in between. Do not change it: the
