@@ -527,15 +527,18 @@ def filter_file(title, symbols):
 def scan_once(settings, clang_args):
     """scan_header's result, kept in .scorep_check/scan.pickle with a digest of
     what it depends on (libwrap.i, the language, the flags, the functions
-    declared address-compared, the front-end's own source): generate runs again when LIBWRAP_LIBS or the filter change,
+    declared address-compared, the sources and rules of libwrap's modules, the front-end's
+    among them): generate runs again when LIBWRAP_LIBS or the filter change,
     which the scan does not read, and then does not scan again."""
     import hashlib
     import pickle
     from . import header
+    package = pathlib.Path(header.__file__).parent
+    own = [p.read_bytes() for p in sorted(package.glob("*.py")) + sorted(package.glob("*.json"))]
     digest = hashlib.sha256()
     for part in (settings.preprocessed.read_bytes(), settings.language.encode(),
                  "\0".join(clang_args).encode(), "\0".join(settings.address_compared).encode(),
-                 pathlib.Path(header.__file__).read_bytes()):
+                 *own):
         digest.update(hashlib.sha256(part).digest())
     cache = settings.workdir / ".scorep_check" / "scan.pickle"
     try:
