@@ -11,6 +11,7 @@ from .clang_kinds import (ACCESS_PRIVATE, FUNCTION_DECLS, K_FRIEND, K_FUNCTION,
 
 @dataclass
 class Entry:
+    """One function the walk found, under its first declaration."""
     cursor: object
     prefix: str                 # enclosing namespaces/classes as written, for `skipped`
     hidden: str = ""            # why every function in this context is skipped
