@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 
+from .library_rules import named_in
 from .library_search import LibraryFile
 from .static_dependencies import missing_libraries, static_dependencies, undefined_references
 from .tool_run import SymbolCheckError
@@ -93,11 +94,6 @@ def called_symbols(settings, outdir, env, say):
     return {s for s in referenced if s in bound}, skipped
 
 
-# the C library's own parts: their static archives are not for mixing into a
-# dynamically linked program
-C_LIBRARY = {"c", "m", "pthread", "dl", "rt", "resolv", "util", "mvec"}
-
-
 def static_target_libs(settings, metadata):
     """The link's libraries with each -lNAME that has a static version as that
     .a, followed by what those archives need (an archive does not name its
@@ -106,9 +102,11 @@ def static_target_libs(settings, metadata):
     static = {pathlib.Path(p).name: p for p in metadata.get("target_static", [])}
     shared = {pathlib.Path(p).name: p for p in metadata.get("target_shared", [])}
     out, extra, notes = [], [], []
+    # the C library's own parts stay as they are (library_rules.json says why)
+    c_library = set(named_in("c_library_parts", "libraries"))
     for word in settings.libs:
         name = word[2:] if word.startswith("-l") else None
-        if name and name not in C_LIBRARY and f"lib{name}.a" in static:
+        if name and name not in c_library and f"lib{name}.a" in static:
             out.append(static[f"lib{name}.a"])
             flags, source = static_dependencies(
                 LibraryFile(name, shared.get(f"lib{name}.so"), static[f"lib{name}.a"]))

@@ -1,5 +1,6 @@
-"""The header front-end's library- and compiler-specific special cases, read
-from library_rules.json: each rule has a name, a kind, the fields its kind
+"""The library- and compiler-specific special cases of library wrapping (the
+header front-end, make installcheck's static mode), read from
+library_rules.json: each rule has a name, a kind, the fields its kind
 takes and the reason it exists. A rule of an unknown kind, without a field
 its kind needs, with a field it does not take, or with a value of the wrong
 type is an error that names the file, the rule and what is wrong."""
@@ -32,6 +33,10 @@ KINDS = {
     # a keyword clang does not know, defined as a type where no typedef names it
     "keyword_type": {"keyword": (str, True), "type": (str, True), "languages": (list, True),
                      "type_on_machines": (dict, False)},
+    # -lNAME of these is kept as it is by make installcheck's static mode
+    "c_library_parts": {"libraries": (list, True)},
+    # DT_NEEDED entries starting so are left out of a static archive's dependencies
+    "driver_linked_sonames": {"soname_prefixes": (list, True)},
 }
 COMMON = {"name": (str, True), "kind": (str, True), "reason": (str, True)}
 
@@ -127,3 +132,8 @@ def rules_of(kind, rules=None):
 def keyword_type(rule):
     """What a keyword_type rule defines its keyword as on this machine."""
     return rule.get("type_on_machines", {}).get(platform.machine(), rule["type"])
+
+
+def named_in(kind, field, rules=None):
+    """Every value a field of the rules of one kind lists."""
+    return [value for rule in rules_of(kind, rules) for value in rule[field]]

@@ -13,6 +13,7 @@ import re
 import shlex
 
 from . import linker_gnu_ld, linker_lld
+from .library_rules import named_in
 from .library_search import LibraryFile, compiler_dirs, file_kind, library_dirs
 from .symbol_tables import GLOBAL_DEFINED, exported_symbols
 from .tool_run import SymbolCheckError, cc_words, run, tail, words
@@ -72,11 +73,12 @@ def _same_file(a, b):
 
 
 def needed_libraries(shared_path):
-    """The DT_NEEDED sonames of a shared library, the C library's own left out
-    (the compiler driver links those)."""
+    """The DT_NEEDED sonames of a shared library, those the compiler driver
+    links itself left out (library_rules.json, kind driver_linked_sonames)."""
     proc = run(["readelf", "-dW", str(shared_path)])
     names = re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", proc.stdout)
-    return [n for n in names if not re.match(r"^(libc\.so|ld-linux|ld64\.so|libgcc_s\.so)", n)]
+    driver_linked = tuple(named_in("driver_linked_sonames", "soname_prefixes"))
+    return [n for n in names if not n.startswith(driver_linked)]
 
 
 def static_dependencies(lib, shared_path=None):
