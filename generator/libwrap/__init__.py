@@ -1,2 +1,5 @@
-"""Library wrapping: the header front-end (header.py) turns a preprocessed
-library header into Procedure objects; the back-end renders wrappers from them."""
+"""Library wrapping: the header front-end (header.py and the modules it
+composes) turns a preprocessed library header into Procedure objects, the
+symbol check (link_check.py) tells which of their symbols the library
+exports, the back-end renders wrappers; docs/LIBWRAP_FRONTEND.md maps the
+modules."""

@@ -109,7 +109,7 @@ def settings_block(values):
 
 
 def init_main(argv, installation):
-    from . import symbols
+    from .library_search import find_libraries
     args = init_parser().parse_args(joined_values(argv))
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", args.name):
         fail(f"--name '{args.name}': use letters, digits and _ (it becomes part of library names)")
@@ -128,7 +128,7 @@ def init_main(argv, installation):
     if not libs:
         fail("--libs: name at least one library (-lNAME or a path)")
     probe_flags(cc, args.language, cppflags, ldflags, libs, args.header)
-    found = symbols.find_libraries(libs, ldflags, cc)
+    found = find_libraries(libs, ldflags, cc)
     values = {
         "name": args.name, "display_name": args.display_name or args.name, "language": args.language,
         "cc": cc, "cppflags": args.cppflags, "ldflags": args.ldflags, "libs": args.libs,

@@ -13,7 +13,10 @@ import re
 import shutil
 import subprocess
 
-from . import symbols as symbol_check
+from .library_rules import named_in
+from .library_search import LibraryFile
+from .static_dependencies import missing_libraries, static_dependencies, undefined_references
+from .tool_run import SymbolCheckError
 from .installed import wrapper_share
 from .workflow import LibwrapError
 
@@ -91,25 +94,22 @@ def called_symbols(settings, outdir, env, say):
     return {s for s in referenced if s in bound}, skipped
 
 
-# the C library's own parts: their static archives are not for mixing into a
-# dynamically linked program
-C_LIBRARY = {"c", "m", "pthread", "dl", "rt", "resolv", "util", "mvec"}
-
-
 def static_target_libs(settings, metadata):
     """The link's libraries with each -lNAME that has a static version as that
     .a, followed by what those archives need (an archive does not name its
-    dependencies: symbols.static_dependencies asks pkg-config, then the
+    dependencies: static_dependencies asks pkg-config, then the
     shared version). Returns (libraries, notes saying where each came from)."""
     static = {pathlib.Path(p).name: p for p in metadata.get("target_static", [])}
     shared = {pathlib.Path(p).name: p for p in metadata.get("target_shared", [])}
     out, extra, notes = [], [], []
+    # the C library's own parts stay as they are (library_rules.json says why)
+    c_library = set(named_in("c_library_parts", "libraries"))
     for word in settings.libs:
         name = word[2:] if word.startswith("-l") else None
-        if name and name not in C_LIBRARY and f"lib{name}.a" in static:
+        if name and name not in c_library and f"lib{name}.a" in static:
             out.append(static[f"lib{name}.a"])
-            flags, source = symbol_check.static_dependencies(
-                symbol_check.LibraryFile(name, shared.get(f"lib{name}.so"), static[f"lib{name}.a"]))
+            flags, source = static_dependencies(
+                LibraryFile(name, shared.get(f"lib{name}.so"), static[f"lib{name}.a"]))
             extra += [f for f in flags if f not in extra]
             notes.append(f"lib{name}.a with {' '.join(flags) or 'nothing else'} ({source})")
         else:
@@ -120,12 +120,12 @@ def static_target_libs(settings, metadata):
 def explain_static_link(build_output, settings, notes):
     """Why the static link failed, when it is undefined symbols: which ones,
     and which library on this system defines them."""
-    undefined = symbol_check.undefined_references(build_output)
+    undefined = undefined_references(build_output)
     if not undefined:
         return ""
     try:
-        defining, unknown = symbol_check.missing_libraries(undefined, settings.ldflags, settings.cc)
-    except symbol_check.SymbolCheckError:
+        defining, unknown = missing_libraries(undefined, settings.ldflags, settings.cc)
+    except SymbolCheckError:
         defining, unknown = {}, undefined
 
     def some(symbols):

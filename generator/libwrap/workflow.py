@@ -527,15 +527,18 @@ def filter_file(title, symbols):
 def scan_once(settings, clang_args):
     """scan_header's result, kept in .scorep_check/scan.pickle with a digest of
     what it depends on (libwrap.i, the language, the flags, the functions
-    declared address-compared, the front-end's own source): generate runs again when LIBWRAP_LIBS or the filter change,
+    declared address-compared, the sources and rules of libwrap's modules, the front-end's
+    among them): generate runs again when LIBWRAP_LIBS or the filter change,
     which the scan does not read, and then does not scan again."""
     import hashlib
     import pickle
     from . import header
+    package = pathlib.Path(header.__file__).parent
+    own = [p.read_bytes() for p in sorted(package.glob("*.py")) + sorted(package.glob("*.json"))]
     digest = hashlib.sha256()
     for part in (settings.preprocessed.read_bytes(), settings.language.encode(),
                  "\0".join(clang_args).encode(), "\0".join(settings.address_compared).encode(),
-                 pathlib.Path(header.__file__).read_bytes()):
+                 *own):
         digest.update(hashlib.sha256(part).digest())
     cache = settings.workdir / ".scorep_check" / "scan.pickle"
     try:
@@ -563,7 +566,8 @@ def nothing_wrapped(settings, tally, direct):
 
 
 def generate(settings, scorep_include, say=print):
-    from . import symbols as symbol_check
+    from . import link_check
+    from .library_search import find_libraries
     from .backend import write_if_changed
     if not settings.preprocessed.exists():
         raise LibwrapError(f"{settings.preprocessed}: missing (make creates it from {settings.header})")
@@ -612,7 +616,7 @@ def generate(settings, scorep_include, say=print):
     check_dir = settings.workdir / ".scorep_check"
     check_dir.mkdir(exist_ok=True)
     wanted = sorted({p.attributes["symbol"] for p in kept} | set(va_symbols.values()))
-    result = symbol_check.check_symbols(wanted, settings.cc, settings.ldflags, settings.libs,
+    result = link_check.check_symbols(wanted, settings.cc, settings.ldflags, settings.libs,
                                         check_dir, language=settings.language)
     missing = set(result.missing)
     final = []
@@ -636,7 +640,7 @@ def generate(settings, scorep_include, say=print):
     if not final:
         nothing_wrapped(settings, tally, direct)
     rules = parameter_rules(settings.path(".params"), final)
-    library_files = symbol_check.find_libraries(settings.libs, settings.ldflags, settings.cc)
+    library_files = find_libraries(settings.libs, settings.ldflags, settings.cc)
     library = {"name": settings.name, "display_name": settings.display_name,
                "sonames": sonames(library_files)}
     final, texts, left_out = render_compiling(settings, final, library, va_symbols, rules,
@@ -686,7 +690,7 @@ def generate(settings, scorep_include, say=print):
 def check(settings, say=print):
     """`make check`: the listed functions the library does not export
     (missing.filter) and those that link without it (uncertain.filter)."""
-    from . import symbols as symbol_check
+    from . import link_check
     wrap_list = settings.path(".wrap")
     if not wrap_list.exists():
         raise LibwrapError(f"{wrap_list.name}: missing (run make first)")
@@ -701,7 +705,7 @@ def check(settings, say=print):
     listed = sorted(set(listed))
     check_dir = settings.workdir / ".scorep_check"
     check_dir.mkdir(exist_ok=True)
-    result = symbol_check.check_symbols(listed, settings.cc, settings.ldflags, settings.libs,
+    result = link_check.check_symbols(listed, settings.cc, settings.ldflags, settings.libs,
                                         check_dir, language=settings.language)
     write_atomically(settings.workdir / "missing.filter", filter_file(
         "functions the headers declare but the library does not export", sorted(result.missing)))

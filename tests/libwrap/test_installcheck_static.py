@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from generator.libwrap import symbols
+from generator.libwrap.static_dependencies import undefined_references
 from generator.libwrap.installcheck import explain_static_link, static_target_libs
 from generator.libwrap.workflow import Settings
 from libwrap_runs import init, installcheck_experiment, visits
@@ -109,7 +109,7 @@ def test_a_static_link_that_still_fails_names_the_symbols_and_the_library_defini
     link = subprocess.run(["gcc", "main.c", "-o", "main", "libneedsz.a"], cwd=needs_zlib,
                           capture_output=True, text=True)
     assert link.returncode != 0
-    assert symbols.undefined_references(link.stderr) == ["crc32"]
+    assert undefined_references(link.stderr) == ["crc32"]
     message = explain_static_link(link.stderr, settings_for(["-lneedsz"], needs_zlib), ["libneedsz.a"])
     assert "leaves 1 symbol(s) undefined" in message
     assert "-lz defines crc32" in message

@@ -1,4 +1,4 @@
-"""The symbol check of library wrapping (generator/libwrap/symbols.py): the batched
+"""The symbol check of library wrapping (generator/libwrap/link_check.py): the batched
 check_symbols must give the verdicts of the one-link-per-function reference
 check_per_function, on small libraries built here (exported, hidden, weak,
 versioned, C++, static-only, archive members that cannot link) and on samples of
@@ -10,8 +10,9 @@ import subprocess
 import pytest
 
 from generator.errors import SpecError
-from generator.libwrap.symbols import (SymbolCheckError, check_per_function, check_symbols,
-                                       exported_symbols, find_libraries)
+from generator.libwrap.library_search import find_libraries
+from generator.libwrap.link_check import SymbolCheckError, check_per_function, check_symbols
+from generator.libwrap.symbol_tables import exported_symbols
 
 JOBS = 2   # links of the reference method at a time (the machine has 2 cores)
 
@@ -179,7 +180,7 @@ def test_many_reference_objects(libs, tmp_path, monkeypatch):
     """Large symbol lists are spread over several reference objects (GNU ld's
     cost per undefined reference grows with the symbols of its object): the
     same verdicts."""
-    import generator.libwrap.symbols as module
+    import generator.libwrap.link_check as module
     symbols = DEMO_SYMBOLS + STATIC_SYMBOLS
     libs_flags = f"-L{libs} -ldemo -lstaticonly"
     whole = check_symbols(symbols, "gcc", "", libs_flags, tmp_path / "one")
