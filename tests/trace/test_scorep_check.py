@@ -520,11 +520,15 @@ def test_an_experiment_without_a_trace_is_an_error_naming_the_directory(build_di
 
 
 def test_the_checker_shares_no_code_with_the_trace_writer():
-    """The oracle reads OTF2 with python3-otf2 only: nothing of runtime/."""
-    text = (REPO / "tools" / "scorep-check.in").read_text()
-    imports = {line.split()[1].split(".")[0] for line in text.splitlines()
-               if line.startswith(("import ", "from "))}
-    assert imports <= {"argparse", "collections", "os", "re", "signal", "sys", "otf2"}, imports
+    """The oracle reads OTF2 with python3-otf2 only: nothing of runtime/, in
+    the checker and in the OTF2 reading it shares with scorep-trace-export."""
+    def imports(path):
+        return {line.split()[1].split(".")[0] for line in path.read_text().splitlines()
+                if line.startswith(("import ", "from "))}
+    checker = imports(REPO / "tools" / "scorep-check.in")
+    assert checker <= {"argparse", "collections", "os", "re", "signal", "sys", "otf2", "otf2_trace"}, checker
+    reading = imports(REPO / "tools" / "otf2_trace.py")
+    assert reading <= {"os", "re", "otf2", "_otf2"}, reading
 
 
 def test_installed_scorep_check_runs_with_the_configured_interpreter(installed_prefix, build_dir, tmp_path):
