@@ -1,6 +1,6 @@
 /*
- * Internal interface between the event layer (runtime/events.c), the
- * substrate registry (runtime/substrates.c) and a substrate (the profile,
+ * Internal interface between the event layer (runtime/core/events.c), the
+ * substrate registry (runtime/core/substrates.c) and a substrate (the profile,
  * runtime/profile*.c; the trace, runtime/trace/).
  *
  * Who calls what

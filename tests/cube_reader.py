@@ -1,7 +1,7 @@
 """A reader of CUBE4 files (profile.cubex) written for the tests from the
 format's public description (Cube's "CUBE4 file format" notes and those of
 independent readers such as pyCubexR), not from our writer
-(runtime/profile_cube.c): it shares no code with it and checks what the
+(runtime/profile/profile_cube.c): it shares no code with it and checks what the
 format requires, so that a file it accepts is one Cube's tools can read.
 
     cube = read("profile.cubex")

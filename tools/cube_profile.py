@@ -1,4 +1,4 @@
-"""CUBE4 files (profile.cubex: ours, runtime/profile_cube.c, or Score-P's) for
+"""CUBE4 files (profile.cubex: ours, runtime/profile/profile_cube.c, or Score-P's) for
 the tools: scorep-score scores them, scorep-info summarises them.
 
     load(path) -> the profile in profile.json's layout (docs/PROFILE_FORMAT.md),

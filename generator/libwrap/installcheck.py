@@ -161,7 +161,7 @@ def run_example(argv, env, cwd):
 
 
 # What a program whose stderr is compared prints of the measurement's own:
-# its messages start with "[Score-P]" (runtime/messages.c).
+# its messages start with "[Score-P]" (runtime/util/messages.c).
 MEASUREMENT_PREFIX = "[Score-P]"
 
 

@@ -72,7 +72,7 @@
 #include <string>
 #include <vector>
 
-/* the measurement's filter (runtime/filter.c, compiled into the plugin):
+/* the measurement's filter (runtime/util/filter.c, compiled into the plugin):
  * the same rules and messages at compile time as at run time */
 extern "C" {
 typedef struct scorep_filter scorep_filter;

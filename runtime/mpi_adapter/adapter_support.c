@@ -10,7 +10,7 @@
 
 #include "scorep_mpi_adapter.h"
 
-/* the core's message for what every rank finds alike (runtime/messages.c, substrate.h) */
+/* the core's message for what every rank finds alike (runtime/util/messages.c, substrate.h) */
 void scorep_warning_all_ranks(const char* format, ...) __attribute__((format(printf, 1, 2)));
 
 uint32_t scorep_mpi_enabled_groups = SCOREP_MPI_GROUPS_DEFAULT;

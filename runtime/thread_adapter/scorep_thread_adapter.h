@@ -19,7 +19,7 @@
  *                                 on the thread, so that the definition's own
  *                                 lock is the C library's, unrecorded
  * The core's other slow paths outside any wrapper (a thread's first event,
- * runtime/location.c) run with event generation off themselves. */
+ * runtime/core/location.c) run with event generation off themselves. */
 #ifndef SCOREP_THREAD_ADAPTER_H
 #define SCOREP_THREAD_ADAPTER_H
 

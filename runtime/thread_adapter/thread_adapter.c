@@ -4,7 +4,7 @@
  * pthread_create's generated wrapper (tasks/thread_create.c.j2) hands the
  * new thread scorep_thread_trampoline and a start record. The trampoline's
  * enter of the start routine's region is the thread's first event: the core
- * makes (or reuses) its location there (runtime/location.c), and everything
+ * makes (or reuses) its location there (runtime/core/location.c), and everything
  * the thread records nests below the routine's region, as Score-P shows a
  * thread's calls below its start function. The new location records the
  * creating thread's (profile.json: the location's "creator").

@@ -37,7 +37,7 @@
 #include <time.h>
 
 #include "trace.h"
-#include "../timer.h"
+#include "timer.h"
 
 /* COLL_BEGIN and COLL_END: a collective's enter and leave (the time of its
  * begin and end records); COLL_NONE: one that implies no order here */

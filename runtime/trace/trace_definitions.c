@@ -20,9 +20,9 @@
 #include <string.h>
 
 #include "trace.h"
-#include "../timer.h"
-#include "../process_hosts.h"
-#include "../report_names.h"
+#include "timer.h"
+#include "process_hosts.h"
+#include "report_names.h"
 
 #define LOCATIONS_GROUP 0
 static uint32_t group_of_comm(uint32_t comm)

@@ -11,7 +11,7 @@
 #include <sys/statvfs.h>
 
 #include "trace.h"
-#include "../timer.h"
+#include "timer.h"
 
 uint64_t trace_location_raw_bytes(const trace_location* tl)
 {

@@ -13,7 +13,7 @@
 #include <sys/resource.h>
 
 #include "trace.h"
-#include "../process_hosts.h"
+#include "process_hosts.h"
 
 /* Encodes every location's raw blocks into its event file, as much as the
  * disk has room for (trace_rank_room); fills counts (location order of

@@ -1,4 +1,4 @@
-"""profile.cubex (runtime/profile_cube.c): the profile in CUBE4, read back
+"""profile.cubex (runtime/profile/profile_cube.c): the profile in CUBE4, read back
 with the independent reader (tests/cube_reader.py) and compared with
 profile.json metric by metric (tests/cube_consistency.py, which conftest.mpirun
 also applies to every MPI run of the suite)."""

@@ -1,5 +1,5 @@
 """The derived metrics of profile.cubex: CubeLib's cube_remap2, given no
-specification, finds the one our file carries (runtime/cube_remapping.spec,
+specification, finds the one our file carries (runtime/profile/cube_remapping.spec,
 the member remapping.spec) and derives Score-P's metric hierarchy from it;
 CubeLib's cube_dump computes every derived metric per call path.
 

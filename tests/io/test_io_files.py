@@ -1,4 +1,4 @@
-"""Per-file I/O figures (runtime/io_files.c): profile.json's "io_files" and
+"""Per-file I/O figures (runtime/profile/io_files.c): profile.json's "io_files" and
 profile.txt's "I/O summary by file" give, for every file the I/O adapters
 gave a handle, the transfers on it, their bytes read and written and their
 time, summed over threads (and ranks). The program (two_files.c) writes and

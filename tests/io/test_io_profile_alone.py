@@ -1,7 +1,7 @@
 """The profile alone records a program's I/O as it does with the trace beside it.
 
 With the profile as the only substrate the core takes a short form of the
-event path (runtime/events.c, runtime/profile_events.h): the wrapper skips
+event path (runtime/profile/profile_fast.c, runtime/profile/profile_events.h): the wrapper skips
 the IoOperationBegin no substrate records, and the transfer's end adds its
 bytes, its visit and the per-file totals (io_files.c) in one call. With the
 trace on too, every event takes the general way. Oracle: the general way's

@@ -1,7 +1,7 @@
 """The profile alone records what it records with the trace beside it.
 
 With the profile as the only substrate the core takes a short form of the
-event path (runtime/events.c, runtime/profile_events.h: the call-path node
+event path (runtime/profile/profile_fast.c, runtime/profile/profile_events.h: the call-path node
 updated inline, a recorded allocation or free ended in one call,
 scorep_exit_metric), and the memory adapter's address table takes plain
 loads and stores while the process has one thread. With the trace on too,

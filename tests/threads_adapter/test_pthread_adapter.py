@@ -197,7 +197,7 @@ def test_preloaded_pthread_adapter_records_each_thread_under_its_start_routine(i
 @pytest.mark.parametrize("mode", ["pthread", "linktime:pthread"])
 def test_pthread_exit_leaves_the_start_routine_so_the_location_is_reused(build_dir, tmp_path, mode):
     """Threads ended by pthread_exit end with no region open: the next thread
-    takes the ended one's location (runtime/location.c), as for threads that
+    takes the ended one's location (runtime/core/location.c), as for threads that
     return; with the start routine's region left open each would keep its own."""
     source = HERE / "exit_known.c"
     plain = run(compile_plain(tmp_path, source))

@@ -21,7 +21,7 @@
  * Definition functions (*_define) take a lock and are meant to be called once
  * per object (cache the id in a static).
  *
- * Lifetime (runtime/lifecycle.c, docs/MAINTAINING.md section 7): the core
+ * Lifetime (runtime/lifecycle/lifecycle.c, docs/MAINTAINING.md section 7): the core
  * starts on the first definition of a region, parameter, metric or window (or
  * explicitly with scorep_measurement_init); an event needs one of those ids, so
  * events before the start are not recorded. It finalises once: from the MPI
@@ -79,7 +79,7 @@ typedef enum scorep_paradigm {
     SCOREP_PARADIGM_LIBWRAP,         /* library wrappers */
     SCOREP_PARADIGM_MEASUREMENT,     /* the core's own regions (trace buffer flush) */
     SCOREP_PARADIGM_CAF,             /* Coarray Fortran (the CAF adapter, runtime/caf_adapter/) */
-    SCOREP_PARADIGM_COMPILER,        /* compiler instrumentation of user functions (runtime/compiler.c) */
+    SCOREP_PARADIGM_COMPILER,        /* compiler instrumentation of user functions (runtime/adapter_api/compiler.c) */
     SCOREP_PARADIGM_IO,              /* POSIX I/O calls (the I/O adapter, runtime/io_adapter/) */
     SCOREP_PARADIGM_PTHREAD,         /* POSIX threads (the thread adapter, runtime/thread_adapter/) */
     SCOREP_PARADIGM_MEMORY,          /* heap allocations (the memory adapter, runtime/memory_adapter/) */

@@ -1,6 +1,6 @@
 /* POSIX asynchronous I/O in the I/O adapters (docs/IO_ADAPTER.md,
  * "Asynchronous I/O"): the core's part of the aio wrappers
- * (tasks/io_aio.c.j2), implemented in runtime/io_async.c.
+ * (tasks/io_aio.c.j2), implemented in runtime/adapter_api/io_async.c.
  *
  * An aio operation spans several calls: aio_read / aio_write / lio_listio
  * submit it, aio_error tests it, aio_return observes its end, aio_cancel may

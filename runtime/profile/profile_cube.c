@@ -472,7 +472,7 @@ static int tar_pad(FILE* f, uint64_t size)
     return fwrite(zeros, 1, pad, f) == pad ? 0 : -1;
 }
 
-/* The remapping specification (runtime/cube_remapping.spec, compiled in by
+/* The remapping specification (runtime/profile/cube_remapping.spec, compiled in by
  * runtime/embed_text.py): cube_remap2, Scalasca and CubeGUI look for a member
  * of this name to derive Score-P's metric hierarchy (MPI, I/O, bytes, ...)
  * from the stored metrics, as they do for Score-P's files. */
