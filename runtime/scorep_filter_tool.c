@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "filter.h"
 
 static const char usage[] =
     "usage: scorep-filter FILTER_FILE           filter region_name<TAB>file<TAB>mangled_symbol lines from stdin\n"

@@ -12,6 +12,7 @@
  * Defining is idempotent (the same name, file, line, paradigm, role, group
  * and symbol give the same id), so threads racing at a first call agree. */
 #include "internal.h"
+#include "definitions.h"
 
 #define COMPILER_FILTERED 0xFFFFFFFFu
 

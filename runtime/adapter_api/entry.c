@@ -6,6 +6,7 @@
  * call it back. An event needs one of these ids, so nothing is recorded
  * before the start. */
 #include "internal.h"
+#include "definitions.h"
 
 scorep_region scorep_region_define_mangled_at(const char* name, const char* file, int line,
                                               scorep_paradigm paradigm, scorep_region_role role,

@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "internal.h"
+#include "events.h"
 #include "scorep_wrapgen/io_async.h"
 
 /* operations in flight at once per process; beyond, an operation is not

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "definitions.h"
 #include "scorep_wrapgen/libwrap.h"
 
 __thread uint32_t scorep_libwrap_thread_depth TLS_FAST;

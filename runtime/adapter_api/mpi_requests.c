@@ -11,6 +11,7 @@
 
 #include "events.h"
 #include "internal.h"
+#include "mpi_requests.h"
 
 /* One entry per outstanding request, found by the adapter's handle. A handle
  * may name several outstanding requests at once: MPI libraries return one

@@ -8,6 +8,10 @@
 #include <string.h>
 
 #include "internal.h"
+#include "definitions.h"
+#include "filter.h"
+#include "multiprocess.h"
+#include "profile.h"
 #include "strmap.h"
 
 #define CHUNK_BITS 10

@@ -11,6 +11,9 @@
 #include "event_state.h"
 #include "events.h"
 #include "internal.h"
+#include "config.h"
+#include "definitions.h"
+#include "location.h"
 #include "substrates.h"
 #include "timer.h"
 

@@ -8,6 +8,18 @@
 
 #include "internal.h"
 
+/* ---- event layer (events.c) ---- */
+/* POSIX aio's events (events.c), for io_async.c, which keeps the operations
+ * in flight: begin, issued, test or cancelled at time t; the complete of an
+ * operation that began at `began` */
+void scorep_io_async_record(uint64_t t, scorep_io_async_event event, scorep_io_handle handle,
+                           scorep_io_operation mode, uint64_t bytes_request, uint64_t matching_id)
+    __attribute__((visibility("hidden")));
+void scorep_io_async_complete(scorep_io_handle handle, scorep_io_operation mode, uint64_t began,
+                              uint64_t bytes_done, uint64_t matching_id) __attribute__((visibility("hidden")));
+/* Leaves every region still open, newest first, at time t (finalisation) */
+void scorep_events_finish_open_regions(uint64_t t);
+
 #define SCOREP_EVENTS_INTERNAL __attribute__((visibility("hidden")))
 
 /* the calling thread's location while recording, made at its first event;

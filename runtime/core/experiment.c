@@ -35,6 +35,11 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "config.h"
+#include "experiment.h"
+#include "messages.h"
+#include "multiprocess.h"
+#include "process_info.h"
 
 #define MARKER ".scorep-wrapgen-experiment"
 #define MARKER_MAGIC "scorep-wrapgen experiment directory\n"

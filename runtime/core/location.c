@@ -26,6 +26,7 @@
 
 #include "event_state.h"
 #include "internal.h"
+#include "location.h"
 #include "substrates.h"
 #include "timer.h"
 

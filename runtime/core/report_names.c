@@ -1,4 +1,5 @@
 #include "report_names.h"
+#include "multiprocess.h"
 
 #include <inttypes.h>
 #include <stdio.h>

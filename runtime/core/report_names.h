@@ -3,6 +3,7 @@
 #define SCOREP_WRAPGEN_REPORT_NAMES_H
 #include <stddef.h>
 #include "internal.h"
+#include "report.h"
 
 const char* scorep_paradigm_name(scorep_paradigm p);
 const char* scorep_role_name(scorep_region_role r);

@@ -10,6 +10,10 @@
 #include <time.h>
 
 #include "internal.h"
+#include "buffer.h"
+#include "location.h"
+#include "multiprocess.h"
+#include "unify.h"
 #include "strmap.h"
 
 enum def_kind { K_STRING, K_REGION, K_COMM, K_WINDOW, K_PARAMETER, K_METRIC, K_IO_HANDLE, K_LOCATION, K_COUNT };

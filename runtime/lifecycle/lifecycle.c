@@ -25,6 +25,18 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "config.h"
+#include "definitions.h"
+#include "events.h"
+#include "experiment.h"
+#include "filter.h"
+#include "lifecycle.h"
+#include "messages.h"
+#include "multiprocess.h"
+#include "process_info.h"
+#include "profile.h"
+#include "signals.h"
+#include "unify.h"
 #include "substrates.h"
 #include "timer.h"
 

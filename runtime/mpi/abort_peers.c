@@ -35,6 +35,8 @@
 
 #include "abort_peers.h"
 #include "internal.h"
+#include "lifecycle.h"
+#include "multiprocess.h"
 
 #define SAVE_REQUEST 0x5C0E5AFE
 #define SAVED 0x5C0E0D0E

@@ -11,6 +11,10 @@
 #include "abort_peers.h"
 #include "clock_sync.h"
 #include "internal.h"
+#include "experiment.h"
+#include "lifecycle.h"
+#include "mpi_requests.h"
+#include "multiprocess.h"
 #include "scorep_wrapgen/mpi_layer.h"
 
 static MPI_Comm layer_comm = MPI_COMM_NULL;

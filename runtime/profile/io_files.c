@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "report.h"
 #include "io_files.h"
 
 static io_files_thread* all_threads;   /* pushed without a lock (CAS) */

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "internal.h"
+#include "definitions.h"
+#include "profile.h"
 #include "profile_events.h"
 
 #define POOL_CHUNK 512

@@ -5,6 +5,10 @@
 #include <string.h>
 
 #include "internal.h"
+#include "buffer.h"
+#include "multiprocess.h"
+#include "profile.h"
+#include "report.h"
 #include "strmap.h"
 
 static uint64_t to_ns(uint64_t ticks, uint64_t tps)

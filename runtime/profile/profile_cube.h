@@ -2,6 +2,7 @@
 #ifndef SCOREP_WRAPGEN_PROFILE_CUBE_H
 #define SCOREP_WRAPGEN_PROFILE_CUBE_H
 #include "internal.h"
+#include "report.h"
 #include "process_hosts.h"
 
 /* the host table's bytes per name (r->hosts: scorep_process_hosts) */

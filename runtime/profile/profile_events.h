@@ -6,6 +6,7 @@
 #define SCOREP_WRAPGEN_PROFILE_EVENTS_H
 
 #include "internal.h"
+#include "profile.h"
 
 typedef struct profile_location {
     scorep_profile_node root;       /* the current node is the location's (profile_current) */

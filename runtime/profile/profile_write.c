@@ -9,6 +9,9 @@
 #include <string.h>
 
 #include "internal.h"
+#include "config.h"
+#include "process_info.h"
+#include "report.h"
 #include "process_hosts.h"
 #include "profile_cube.h"
 #include "timer.h"

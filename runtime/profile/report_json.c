@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "multiprocess.h"
 #include "report_names.h"
 #include "timer.h"
 #include "profile_cube.h"

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "config.h"
 
 int main(int argc, char** argv)
 {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "filter.h"
 
 int main(int argc, char** argv)
 {

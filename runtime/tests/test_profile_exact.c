@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "internal.h"
+#include "profile.h"
+#include "timer.h"
 
 static uint64_t now_ticks;
 static uint64_t injected(void) { return now_ticks; }

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "internal.h"
+#include "profile.h"
 
 static long pairs;
 static scorep_region work, thread_region;

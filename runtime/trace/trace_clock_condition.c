@@ -37,6 +37,7 @@
 #include <time.h>
 
 #include "trace.h"
+#include "multiprocess.h"
 #include "timer.h"
 
 /* COLL_BEGIN and COLL_END: a collective's enter and leave (the time of its

@@ -10,6 +10,7 @@
  * finalisation translate them (trace_definitions.c).
  */
 #include "trace.h"
+#include "definitions.h"
 
 /* The location's next record at time t; stored by the caller, then committed
  * with its word count. */

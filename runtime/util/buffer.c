@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "buffer.h"
 
 void scorep_buffer_put(scorep_buffer* b, const void* data, size_t n)
 {

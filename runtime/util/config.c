@@ -9,6 +9,10 @@
 #include <time.h>
 
 #include "internal.h"
+#include "config.h"
+#include "filter.h"
+#include "messages.h"
+#include "timer.h"
 #include "scorep_wrapgen/libwrap.h"
 
 extern char** environ;

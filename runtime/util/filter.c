@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "filter.h"
 
 typedef struct filter_rule {
     bool on_file;

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "messages.h"
 
 static int env_int(const char* name, int* out)
 {

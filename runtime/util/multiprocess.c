@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "buffer.h"
+#include "multiprocess.h"
 
 /* world communicator size / own rank: the serial ones until a process layer registers */
 int scorep_process_rank = 0;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "process_info.h"
 
 static char start_time[64];
 static char* command_line;

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "signals.h"
 
 /* the C library's own entry, not interposed by anyone (glibc exports it) */
 extern int __sigaction(int sig, const struct sigaction* act, struct sigaction* old);

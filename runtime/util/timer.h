@@ -10,7 +10,16 @@
 #define SCOREP_HAVE_TSC 1
 #endif
 
+#include "config.h"
 #include "internal.h"
+
+/* ---- timer (timer.c) ---- */
+void scorep_timer_init(scorep_timer_kind requested);
+/* test hook: all timestamps come from clock() afterwards */
+void scorep_timer_inject(uint64_t (*clock)(void), uint64_t ticks_per_second);
+/* Refines the TSC calibration over the whole run; called once at finalisation. */
+void scorep_timer_finish_calibration(void);
+bool scorep_timer_tsc_is_safe(void);
 
 extern scorep_timer_kind scorep_timer_active;
 extern uint64_t (*scorep_timer_injected_clock)(void);

@@ -1,0 +1,39 @@
+#ifndef SCOREP_WRAPGEN_PROFILE_H
+#define SCOREP_WRAPGEN_PROFILE_H
+
+#include "internal.h"
+
+/* ---- profile substrate (profile.c) ---- */
+const scorep_substrate* scorep_profile_substrate(void);
+
+/* Walk a location's call-path tree: the profile's per-node numbers. */
+typedef struct scorep_profile_numbers {
+    uint64_t visits;
+    uint64_t time_incl;      /* ticks */
+    uint64_t time_min, time_max;  /* ticks, of one visit */
+    uint64_t bytes_sent, bytes_received;
+    uint64_t messages_sent, messages_received;
+    uint64_t bytes_read, bytes_written;
+    uint64_t collectives;
+    /* one-sided (RMA) bytes, apart from bytes_sent/received as in Score-P */
+    uint64_t bytes_put, bytes_get;
+} scorep_profile_numbers;
+#define SCOREP_PROFILE_MAX_METRICS 8
+typedef struct scorep_profile_node scorep_profile_node;
+struct scorep_profile_node {
+    scorep_region region;          /* for parameter nodes: the parameterised region */
+    uint32_t parameter;            /* SCOREP_INVALID_ID unless a parameter node */
+    int64_t parameter_value;       /* int value or string id */
+    scorep_profile_node* parent;
+    scorep_profile_node* first_child;
+    scorep_profile_node* next_sibling;
+    scorep_profile_node* cached_child[2];  /* the two children entered last, newest first */
+    uint64_t enter_ticks;
+    scorep_profile_numbers n;
+    int64_t metrics[SCOREP_PROFILE_MAX_METRICS];
+};
+/* root of the location's tree (region SCOREP_INVALID_ID); NULL if the
+ * profile substrate is not active */
+scorep_profile_node* scorep_profile_root(scorep_location* loc);
+
+#endif
