@@ -263,12 +263,13 @@ void scorep_signals_end_process(int status)
     for (;;) syscall(SYS_exit_group, status);
 }
 
-/* Without the component the program's sigaction() reaches the kernel: an
- * action it set after ours is its own, and putting the view back over it
- * would undo it. */
+/* Where the component's sigaction() is not in front of the C library's
+ * (left out, or loaded behind it) the program's reaches the kernel: an action
+ * it set after ours is its own, and putting the view back over it would undo
+ * it. Asked of the kernel, not of the registration, which says only that the
+ * component is loaded. */
 static int still_ours(size_t i)
 {
-    if (__atomic_load_n(&component, __ATOMIC_ACQUIRE)) return 1;
     struct sigaction current;
     return __sigaction(handled_signals[i], NULL, &current) == 0 && (current.sa_flags & SA_SIGINFO)
            && current.sa_sigaction == on_signal;

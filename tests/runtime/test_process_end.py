@@ -6,6 +6,8 @@ the component by default and leaves it out with --noprocess-end."""
 import pathlib
 import subprocess
 
+import pytest
+
 from conftest import scorep
 from runtime_programs import Profile, load_profile
 
@@ -24,6 +26,42 @@ int main(void)
         scorep_exit(step);
     }
     _exit(0);
+}
+"""
+
+HANDLER_IN_FORKED_CHILD = r"""
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <scorep_wrapgen/adapter.h>
+static void on_term(int sig)
+{
+    static const char said[] = "the child's handler ran\n";
+    (void)sig;
+    if (write(1, said, sizeof said - 1) < 0) _exit(5);
+    _exit(3);
+}
+int main(void)
+{
+    scorep_region step = scorep_region_define("step", NULL, SCOREP_PARADIGM_USER, SCOREP_ROLE_FUNCTION, NULL);
+    scorep_enter(step);
+    scorep_exit(step);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_term;
+    sigaction(SIGTERM, &sa, NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        raise(SIGTERM);
+        _exit(4);
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    printf("child: %s %d\n", WIFEXITED(status) ? "exit" : "signal",
+           WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+    return 0;
 }
 """
 
@@ -89,3 +127,17 @@ def test_a_program_ending_with_exit_writes_its_data_with_the_component_and_loses
     assert data["experiment"]["partial"] is False
     assert Profile(data).row("with_component/step")["visits"] == 3
     assert not (tmp_path / "e_without" / "profile.json").exists()
+
+
+@pytest.mark.parametrize("options", [[], ["--noprocess-end"]], ids=["component", "without"])
+def test_a_handler_the_program_installed_while_measured_stays_in_its_forked_child(build_dir, tmp_path, options):
+    """The forked child puts the program's actions back for real: with the
+    component they are its views; without it the program's sigaction reached
+    the kernel, and putting the action from before it back would undo it."""
+    source = tmp_path / "handler_in_forked_child.c"
+    source.write_text(HANDLER_IN_FORKED_CHILD)
+    program = build(build_dir, source, tmp_path / "handler_in_forked_child", *options)
+    proc = subprocess.run([str(program)], cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                          env={"PATH": "/usr/bin:/bin", "SCOREP_EXPERIMENT_DIRECTORY": "e"})
+    assert (proc.returncode, proc.stdout) == (0, "the child's handler ran\nchild: exit 3\n"), proc.stderr
+    assert load_profile(tmp_path / "e" / "profile.json")["experiment"]["partial"] is False
