@@ -15,8 +15,7 @@ typedef struct scorep_process_end_component {
 } scorep_process_end_component;
 
 /* The component's start; the first registration counts (the MPI adapter
- * carries a copy of the component, and a program may link both). From then
- * on the program's signal actions go through the view. */
+ * carries a copy of the component, and a program may link both). */
 void scorep_process_end_register(const scorep_process_end_component* component);
 
 /* The program's sigaction for sig while the measurement's handler is the
