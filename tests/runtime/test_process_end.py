@@ -141,3 +141,17 @@ def test_a_handler_the_program_installed_while_measured_stays_in_its_forked_chil
                           env={"PATH": "/usr/bin:/bin", "SCOREP_EXPERIMENT_DIRECTORY": "e"})
     assert (proc.returncode, proc.stdout) == (0, "the child's handler ran\nchild: exit 3\n"), proc.stderr
     assert load_profile(tmp_path / "e" / "profile.json")["experiment"]["partial"] is False
+
+
+@pytest.mark.parametrize("options, preloaded", [([], True), (["--noprocess-end"], False)],
+                         ids=["default", "noprocess-end"])
+def test_scorep_exec_preloads_the_component_unless_told_not_to(installed_prefix, tmp_path, options, preloaded):
+    """dash ends every run with _exit: its data is written only with the component."""
+    argv = [str(installed_prefix / "bin" / "scorep-exec"), "--io=posix", "--verbose", *options, "--",
+            "/bin/sh", "-c", "echo hello > out"]
+    proc = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                          env={"PATH": "/usr/bin:/bin", "SCOREP_EXPERIMENT_DIRECTORY": "e"})
+    assert proc.returncode == 0, proc.stderr
+    preload = next(line for line in proc.stderr.splitlines() if line.startswith("scorep-exec: LD_PRELOAD="))
+    assert ("libscorep_process_end.so" in preload) == preloaded, preload
+    assert (tmp_path / "e" / "profile.json").exists() == preloaded
