@@ -13,7 +13,6 @@
  * file opens and closes (scorep_substrates_set_recording). What calls in here is
  * above the core: the adapter-facing definition entry points (entry.c), the
  * MPI layer, the C library (atexit, signals, fork). */
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -343,17 +342,18 @@ static void finalize(int emergency)
  * Open MPI's fatal error handler (MPI_ERRORS_ARE_FATAL, the default) ends a
  * rank with _exit from its run-time; a program's signal handler often ends
  * with _exit; /bin/sh (dash) ends every run with _exit; some programs end so
- * to skip their destructors. No exit handler runs, so without this the
- * process would leave nothing. The core is linked (or preloaded) ahead of
- * the C library, so the program's and every library's _exit and _Exit come
- * here first: the data recorded so far is written (a rank's by the MPI
- * layer), then the C library's _exit ends the process as asked. A forked
- * child's _exit writes nothing.
+ * to skip their destructors. No exit handler runs, so without the
+ * process-end component (runtime/process_end/), which interposes _exit and
+ * _Exit and calls here, the process would leave nothing: the data recorded
+ * so far is written (a rank's by the MPI layer), then the C library's _exit
+ * ends the process as asked. A child of fork() or vfork() writes nothing and
+ * passes through without lock or allocation: _exit is called there, and in
+ * signal handlers, where only async-signal-safe code may run.
  * A process that ends so of its own accord ends normally: its data is whole.
  * Abnormal (written as partial) are an _exit from inside a handler of a
  * signal (the signal ended it) and a rank of several that leaves without
  * MPI_Finalize (it cannot unify, as at exit). */
-static void process_ends(void)
+void scorep_measurement_process_ends(void)
 {
     if (!is_measured_process() || state != RUNNING) return;
     if (scorep_multiprocess_process_ends()) return;
@@ -366,16 +366,10 @@ static void process_ends(void)
 
 void scorep_process_ends_without_exit_handlers(const char* name, int status)
 {
-    process_ends();
-    /* the C library's, when it comes after the core; else what it does */
-    void (*next)(int) = (void (*)(int))dlsym(RTLD_NEXT, name);
-    if (next) next(status);
-    for (;;) syscall(SYS_exit_group, status);
+    (void)name;   /* _exit and _Exit end the process alike */
+    scorep_measurement_process_ends();
+    scorep_signals_end_process(status);
 }
-
-void _exit(int status) { scorep_process_ends_without_exit_handlers("_exit", status); }
-
-void _Exit(int status) { scorep_process_ends_without_exit_handlers("_Exit", status); }
 
 void scorep_measurement_finalize(void)
 {

@@ -368,11 +368,3 @@ void scorep_mpi_pcontrol(int level)
         }
     }
 }
-
-/* The process ends without exit handlers (Open MPI's fatal error handler ends
- * a rank with _exit): the core writes this rank's data. The core defines
- * these too; this library may be preloaded alone, ahead of the C library,
- * where the core's come after it. */
-void _exit(int status) { scorep_process_ends_without_exit_handlers("_exit", status); }
-
-void _Exit(int status) { scorep_process_ends_without_exit_handlers("_Exit", status); }

@@ -20,11 +20,13 @@
  *   written. A handler that calls exit() is written at exit.
  * - An ignored signal stays ignored.
  *
- * Ours stay on top because sigaction() and signal() are interposed: while
- * ours is installed for a signal, the program sets and reads its own action
- * (the view) and never sees ours, and its handler runs with its own mask and
- * flags (SA_RESTART or not decides whether a blocked read() returns EINTR). */
-#include <dlfcn.h>
+ * Ours stay on top where the process-end component (runtime/process_end/)
+ * interposes sigaction() and signal(): while ours is installed for a signal,
+ * the program sets and reads its own action (the view, through
+ * scorep_signals_program_action) and never sees ours, and its handler runs
+ * with its own mask and flags (SA_RESTART or not decides whether a blocked
+ * read() returns EINTR). Without the component a program's own action
+ * replaces ours in the kernel: that signal is then the program's alone. */
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
@@ -45,7 +47,6 @@ static const int handled_signals[] = {SIGTERM, SIGINT,  SIGHUP,  SIGQUIT, SIGSEG
 static struct sigaction view[HANDLED_COUNT];   /* the program's action: what it would see unmeasured */
 static volatile int installed[HANDLED_COUNT];  /* ours is the kernel's action */
 static volatile int program_first[HANDLED_COUNT]; /* view is a handler that runs before anything of ours */
-static int interrupting[HANDLED_COUNT];        /* siginterrupt(sig, 1): signal() installs without SA_RESTART */
 static int stepped_aside[HANDLED_COUNT];
 static void (*write_data)(int sig);
 static int on_own_stack; /* SA_ONSTACK: ours run on the alternate stack below */
@@ -245,6 +246,35 @@ void scorep_signals_install(void (*write)(int sig))
     for (size_t i = 0; i < HANDLED_COUNT; i++) install(i);
 }
 
+/* ---- the process-end component ---- */
+
+static const scorep_process_end_component* component;
+
+void scorep_process_end_register(const scorep_process_end_component* registering)
+{
+    const scorep_process_end_component* none = NULL;
+    __atomic_compare_exchange_n(&component, &none, registering, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+void scorep_signals_end_process(int status)
+{
+    const scorep_process_end_component* c = __atomic_load_n(&component, __ATOMIC_ACQUIRE);
+    if (c && c->end_process) c->end_process(status);
+    for (;;) syscall(SYS_exit_group, status);
+}
+
+/* Where the component's sigaction() is not in front of the C library's
+ * (left out, or loaded behind it) the program's reaches the kernel: an action
+ * it set after ours is its own, and putting the view back over it would undo
+ * it. Asked of the kernel, not of the registration, which says only that the
+ * component is loaded. */
+static int still_ours(size_t i)
+{
+    struct sigaction current;
+    return __sigaction(handled_signals[i], NULL, &current) == 0 && (current.sa_flags & SA_SIGINFO)
+           && current.sa_sigaction == on_signal;
+}
+
 /* The view becomes the kernel's action again wherever ours is installed
  * (a forked child; the measurement's end). */
 void scorep_signals_restore(void)
@@ -252,7 +282,7 @@ void scorep_signals_restore(void)
     for (size_t i = 0; i < HANDLED_COUNT; i++) {
         if (!installed[i]) continue;
         installed[i] = 0;
-        __sigaction(handled_signals[i], &view[i], NULL);
+        if (still_ours(i)) __sigaction(handled_signals[i], &view[i], NULL);
     }
 }
 
@@ -263,10 +293,11 @@ void scorep_signals_restore(void)
 void scorep_signals_step_aside(void)
 {
     for (size_t i = 0; i < HANDLED_COUNT; i++) {
-        stepped_aside[i] = installed[i];
+        stepped_aside[i] = 0;
         if (!installed[i]) continue;
         installed[i] = 0;
-        __sigaction(handled_signals[i], &view[i], NULL);
+        stepped_aside[i] = still_ours(i);
+        if (stepped_aside[i]) __sigaction(handled_signals[i], &view[i], NULL);
     }
 }
 
@@ -279,7 +310,7 @@ void scorep_signals_step_back(int measurement_running)
         }
 }
 
-/* ---- the program's view (interposed C library functions) ---- */
+/* ---- the program's view (asked by the component's sigaction, signal, ...) ---- */
 
 /* Sets the view of signal i to act (NULL: only reads it) while ours is
  * installed, with signal i blocked on this thread meanwhile. (A signal
@@ -311,85 +342,10 @@ static void set_view(size_t i, const struct sigaction* act, struct sigaction* ol
     pthread_sigmask(SIG_SETMASK, &previous, NULL);
 }
 
-int sigaction(int sig, const struct sigaction* act, struct sigaction* old)
+int scorep_signals_program_action(int sig, const struct sigaction* act, struct sigaction* old)
 {
     int i = handled_index(sig);
-    if (i < 0 || !installed[i]) return __sigaction(sig, act, old);
+    if (i < 0 || !installed[i]) return 0;
     set_view((size_t)i, act, old);
-    return 0;
-}
-
-/* signal(), bsd_signal(): BSD semantics, as the C library's */
-static sighandler_t set_handler(int sig, sighandler_t handler, int flags, int mask_itself)
-{
-    struct sigaction act, old;
-    memset(&act, 0, sizeof act);
-    act.sa_handler = handler;
-    sigemptyset(&act.sa_mask);
-    if (mask_itself) sigaddset(&act.sa_mask, sig);
-    act.sa_flags = flags;
-    if (handler == SIG_ERR || sigaction(sig, &act, &old) != 0) {
-        errno = EINVAL;
-        return SIG_ERR;
-    }
-    return old.sa_handler;
-}
-
-static int bsd_flags(int sig)
-{
-    int i = handled_index(sig);
-    if (i >= 0 && interrupting[i]) return 0;
-    return SA_RESTART;
-}
-
-/* For a signal that is not ours the C library's own function runs (it
- * knows siginterrupt()'s state for every signal). */
-static sighandler_t (*libc_signal)(int, sighandler_t);
-static sighandler_t (*libc_sysv_signal)(int, sighandler_t);
-static int (*libc_siginterrupt)(int, int);
-
-__attribute__((constructor)) static void find_libc_functions(void)
-{
-    libc_signal = (sighandler_t(*)(int, sighandler_t))dlsym(RTLD_NEXT, "signal");
-    libc_sysv_signal = (sighandler_t(*)(int, sighandler_t))dlsym(RTLD_NEXT, "__sysv_signal");
-    libc_siginterrupt = (int (*)(int, int))dlsym(RTLD_NEXT, "siginterrupt");
-}
-
-static int is_ours_now(int sig)
-{
-    int i = handled_index(sig);
-    return i >= 0 && installed[i];
-}
-
-sighandler_t signal(int sig, sighandler_t handler)
-{
-    if (!is_ours_now(sig) && libc_signal) return libc_signal(sig, handler);
-    return set_handler(sig, handler, bsd_flags(sig), 1);
-}
-
-sighandler_t bsd_signal(int sig, sighandler_t handler) { return signal(sig, handler); }
-
-/* what signal() is for a program compiled for strict ISO C or X/Open
- * (no _DEFAULT_SOURCE): System V semantics */
-sighandler_t __sysv_signal(int sig, sighandler_t handler)
-{
-    if (!is_ours_now(sig) && libc_sysv_signal) return libc_sysv_signal(sig, handler);
-    return set_handler(sig, handler, SA_RESETHAND | SA_NODEFER, 0);
-}
-
-sighandler_t sysv_signal(int sig, sighandler_t handler) { return __sysv_signal(sig, handler); }
-
-int siginterrupt(int sig, int flag)
-{
-    int i = handled_index(sig);
-    if (i < 0 || !installed[i]) return libc_siginterrupt ? libc_siginterrupt(sig, flag) : (errno = ENOSYS, -1);
-    interrupting[i] = flag != 0;
-    struct sigaction act;
-    set_view((size_t)i, NULL, &act);
-    if (flag)
-        act.sa_flags &= ~SA_RESTART;
-    else
-        act.sa_flags |= SA_RESTART;
-    set_view((size_t)i, &act, NULL);
-    return 0;
+    return 1;
 }

@@ -288,3 +288,25 @@ def test_library_wrapper_made_with_the_moved_tree_is_preloaded_by_full_path(move
             name = names[region_of[row["callpath"]]]
             visits[name] = visits.get(name, 0) + row["visits"]
     assert visits.get("crc32") == 6 and visits.get("zlibVersion") == 1
+
+
+def test_process_end_component_preloaded_by_full_path_from_the_moved_tree_writes_a_shells_data(moved, tmp_path):
+    """dash ends every run with _exit: with the installed process-end component
+    preloaded by its full path (beside the POSIX I/O adapter, which starts the
+    measurement, and the core) its data is written, whole; without the
+    component nothing is."""
+    _, libdir = moved
+    io = libdir / "libscorep_adapter_io_posix_rt.so"
+    core = libdir / "libscorep_measurement.so"
+    component = libdir / "libscorep_process_end.so"
+    script = "echo hello > out; cat out"
+    for name, preload in (("with", [io, component, core]), ("without", [io, core])):
+        proc = subprocess.run(["/bin/sh", "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                              env=clean_env({"LD_PRELOAD": ":".join(map(str, preload)),
+                                             "SCOREP_EXPERIMENT_DIRECTORY": str(tmp_path / name)}))
+        assert (proc.returncode, proc.stdout) == (0, "hello\n"), proc.stderr
+        assert "cannot be preloaded" not in proc.stderr, proc.stderr
+    data = json.loads((tmp_path / "with" / "profile.json").read_text())
+    assert data["experiment"]["partial"] is False
+    assert "write" in {r["name"] for r in data["regions"]}
+    assert not (tmp_path / "without" / "profile.json").exists()

@@ -685,9 +685,9 @@ void scorep_measurement_finalize(void);
 void scorep_measurement_abort(void);
 /* The C library's _exit or _Exit (name) is called: writes the data recorded so
  * far (a rank's through the MPI layer), then ends the process with status as
- * the C library's name does. The core defines _exit and _Exit with it; an
- * adapter library that may be preloaded without the core (ahead of the C
- * library, where the core is not) defines them the same way. */
+ * the C library's name does, without looking anything up. The process-end
+ * component (runtime/process_end/, docs/PROCESS_END.md) interposes _exit and
+ * _Exit; an adapter needs this only for an exit of its own. */
 void scorep_process_ends_without_exit_handlers(const char* name, int status) __attribute__((noreturn));
 /* 1 between initialisation and finalisation. */
 int scorep_measurement_is_active(void);
