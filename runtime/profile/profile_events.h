@@ -58,19 +58,26 @@ static inline int scorep_profile_is_child_for(const scorep_profile_node* c, uint
     return c && c->region == region && c->parameter == SCOREP_INVALID_ID;
 }
 
+/* One of the two children entered last under parent, if one is region's;
+ * the second one is used where it is (no store into the parent when two
+ * children are called in turn); NULL if neither is. */
+static inline scorep_profile_node* scorep_profile_cached_child(const scorep_profile_node* parent, uint32_t region)
+{
+    scorep_profile_node* const* cache = parent->cached_child;
+    if (LIKELY(scorep_profile_is_child_for(cache[0], region))) return cache[0];
+    if (scorep_profile_is_child_for(cache[1], region)) return cache[1];
+    return NULL;
+}
+
 static inline scorep_profile_node* scorep_profile_child(profile_location* pl, scorep_profile_node* parent,
                                                         uint32_t region)
 {
-    scorep_profile_node** cache = parent->cached_child;
-    scorep_profile_node* c = cache[0];
-    if (LIKELY(scorep_profile_is_child_for(c, region))) return c;
-    /* the second one is used where it is (no store into the parent when
-     * two children are called in turn); a child found elsewhere enters in
-     * front, the first moving second */
-    if (scorep_profile_is_child_for(cache[1], region)) return cache[1];
+    scorep_profile_node* c = scorep_profile_cached_child(parent, region);
+    if (LIKELY(c != NULL)) return c;
+    /* a child found elsewhere enters in front, the first moving second */
     c = scorep_profile_child_slow(pl, parent, region, SCOREP_INVALID_ID, 0);
-    cache[1] = cache[0];
-    cache[0] = c;
+    parent->cached_child[1] = parent->cached_child[0];
+    parent->cached_child[0] = c;
     return c;
 }
 
@@ -91,14 +98,28 @@ static inline void scorep_profile_close_visit(scorep_profile_node* n, uint64_t t
     if (d > n->n.time_max) n->n.time_max = d;
 }
 
+/* Not the usual exit, which leaves the innermost open region with no
+ * parameter node under it (the root, the only node without a parent, is
+ * none): the slow leave's case. A macro, not a function: GCC gives the
+ * branch hint of the condition it stands in to each of its three tests
+ * only when they are written in the condition itself (as a function's
+ * result, the short form's exit took a jump on its likely way). */
+#define SCOREP_PROFILE_EXIT_IS_UNUSUAL(cur, region) \
+    ((cur)->region != (region) || (cur)->parameter != SCOREP_INVALID_ID || (cur)->parent == NULL)
+
+/* The node is left before its visit is counted: a fatal signal in between
+ * loses this one visit rather than closing it twice. */
+static inline void scorep_profile_leave_innermost(scorep_location* loc, scorep_profile_node* cur, uint64_t t)
+{
+    loc->profile_current = cur->parent;
+    scorep_profile_close_visit(cur, t);
+}
+
 static inline void scorep_profile_leave_on(scorep_location* loc, uint64_t t, scorep_region region)
 {
     scorep_profile_node* cur = loc->profile_current;
-    /* the usual exit: the innermost open region, no parameter node under it
-     * (the root, the only node without a parent, is none) */
-    if (LIKELY(cur->region == region && cur->parameter == SCOREP_INVALID_ID && cur->parent != NULL)) {
-        scorep_profile_close_visit(cur, t);
-        loc->profile_current = cur->parent;
+    if (LIKELY(!SCOREP_PROFILE_EXIT_IS_UNUSUAL(cur, region))) {
+        scorep_profile_leave_innermost(loc, cur, t);
         return;
     }
     scorep_profile_leave_slow(loc, scorep_profile_state(loc), t, region);

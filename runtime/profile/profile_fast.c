@@ -78,18 +78,10 @@ void scorep_enter(scorep_region region)
     es->event_count++;
     loc->last_ticks = t;
     /* scorep_profile_enter_on, the two cached children inline */
-    scorep_profile_node* parent = loc->profile_current;
-    scorep_profile_node** cache = parent->cached_child;
-    scorep_profile_node* c = cache[0];
-    if (UNLIKELY(!scorep_profile_is_child_for(c, region))) {
-        /* the second cached child: used where it is, no swap (two
-         * children called in turn, malloc and free, then hit without a
-         * store into the parent; a new child still enters in front) */
-        c = cache[1];
-        if (UNLIKELY(!scorep_profile_is_child_for(c, region))) {
-            enter_profile_other(loc, t, region);
-            return;
-        }
+    scorep_profile_node* c = scorep_profile_cached_child(loc->profile_current, region);
+    if (UNLIKELY(c == NULL)) {
+        enter_profile_other(loc, t, region);
+        return;
     }
     c->enter_ticks = t;
     loc->profile_current = c;
@@ -111,7 +103,7 @@ static inline __attribute__((always_inline)) void exit_on(scorep_location* loc, 
      * profile's slow leave as before (the root, the only node without a
      * parent, is never left) */
     scorep_profile_node* cur = loc->profile_current;
-    if (UNLIKELY(cur->region != region || cur->parameter != SCOREP_INVALID_ID || cur->parent == NULL)) {
+    if (UNLIKELY(SCOREP_PROFILE_EXIT_IS_UNUSUAL(cur, region))) {
         scorep_events_exit(region);
         return;
     }
@@ -120,10 +112,7 @@ static inline __attribute__((always_inline)) void exit_on(scorep_location* loc, 
     es->depth--;
     es->event_count++;
     loc->last_ticks = t;
-    /* the node left before its visit is counted: a fatal signal in between
-     * loses this one visit rather than closing it twice */
-    loc->profile_current = cur->parent;
-    scorep_profile_close_visit(cur, t);
+    scorep_profile_leave_innermost(loc, cur, t);
 }
 
 void scorep_exit(scorep_region region)
@@ -184,8 +173,7 @@ void scorep_io_transfer_exit(scorep_region region, scorep_io_handle handle, scor
      * filtered; one dependent chain of loads less (docs/PERFORMANCE.md) */
     scorep_event_state* es = loc->events;
     scorep_profile_node* cur = loc->profile_current;
-    if (UNLIKELY(es->depth == 0 || cur->region != region || cur->parameter != SCOREP_INVALID_ID ||
-                 cur->parent == NULL)) {
+    if (UNLIKELY(es->depth == 0 || SCOREP_PROFILE_EXIT_IS_UNUSUAL(cur, region))) {
         scorep_events_transfer_exit(region, handle, mode, bytes_done, matching_id);
         return;
     }
@@ -199,8 +187,7 @@ void scorep_io_transfer_exit(scorep_region region, scorep_io_handle handle, scor
     else
         cur->n.bytes_written += bytes_done;
     uint64_t began = cur->enter_ticks;
-    scorep_profile_close_visit(cur, t);
-    loc->profile_current = cur->parent;
+    scorep_profile_leave_innermost(loc, cur, t);
     if (handle == SCOREP_INVALID_ID) return;
     /* the file's sums (io_files.c) inline, this thread's own: the node's
      * duration again, unless the clock went back (as io_files.c counts) */
