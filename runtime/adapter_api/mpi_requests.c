@@ -227,19 +227,21 @@ static request_entry receive_entry(scorep_comm comm, scorep_request request, int
 void scorep_mpi_isend(scorep_comm comm, int peer, int tag, uint64_t bytes, scorep_request request)
 {
     INSIDE_MEASUREMENT;
-    if (UNLIKELY(!scorep_events_location())) return;
+    scorep_location* loc = scorep_events_location();
+    if (UNLIKELY(!loc)) return;
     request_entry entry = send_entry(comm, peer, tag, bytes, request, 0);
     uint64_t id = request_add(&entry, 0);
-    scorep_events_mpi_isend(comm, peer, tag, bytes, id);
+    scorep_events_mpi_isend(loc, comm, peer, tag, bytes, id);
 }
 
 void scorep_mpi_irecv_request(scorep_comm comm, scorep_request request)
 {
     INSIDE_MEASUREMENT;
-    if (UNLIKELY(!scorep_events_location())) return;
+    scorep_location* loc = scorep_events_location();
+    if (UNLIKELY(!loc)) return;
     request_entry entry = receive_entry(comm, request, 0);
     uint64_t id = request_add(&entry, 0);
-    scorep_events_mpi_irecv_request(id);
+    scorep_events_mpi_irecv_request(loc, id);
 }
 
 /* ---- does MPI set the status of receive requests of an origin? ---- */
@@ -286,6 +288,8 @@ void scorep_mpi_irecv_request_posted(scorep_comm comm, int source, int tag, uint
     /* the origin's self-check (at its first request) runs MPI calls: before the event */
     int status_wrong = status_known_wrong(origin);
     INSIDE_MEASUREMENT;
+    scorep_location* loc = scorep_events_location();
+    if (UNLIKELY(!loc)) return;
     request_entry entry = receive_entry(comm, request, 0);
     entry.peer = source < 0 ? -1 : source;
     entry.tag = tag < 0 ? -1 : tag;
@@ -293,7 +297,7 @@ void scorep_mpi_irecv_request_posted(scorep_comm comm, int source, int tag, uint
     entry.status_wrong = (uint8_t)status_wrong;
     int with_send = origin == SCOREP_RECV_ISENDRECV || origin == SCOREP_RECV_ISENDRECV_REPLACE;
     uint64_t id = request_add(&entry, with_send);
-    scorep_events_mpi_irecv_request(id);
+    scorep_events_mpi_irecv_request(loc, id);
 }
 
 void scorep_mpi_send_init(scorep_comm comm, int peer, int tag, uint64_t bytes, scorep_request request)
@@ -345,10 +349,12 @@ void scorep_mpi_request_start(scorep_request request)
                                   copy.bytes_received);
         return;
     }
+    scorep_location* loc = scorep_events_location();
+    if (UNLIKELY(!loc)) return;
     if (copy.is_send)
-        scorep_events_mpi_isend(copy.comm, copy.peer, copy.tag, copy.bytes, copy.id);
+        scorep_events_mpi_isend(loc, copy.comm, copy.peer, copy.tag, copy.bytes, copy.id);
     else
-        scorep_events_mpi_irecv_request(copy.id);
+        scorep_events_mpi_irecv_request(loc, copy.id);
 }
 
 /* The envelope of a completed receive: the status's, unless it cannot be
@@ -375,7 +381,8 @@ static void request_complete(scorep_request request, const scorep_status_fields*
     /* no event for a request the table does not know (a file request's, one
      * to MPI_PROC_NULL) */
     INSIDE_MEASUREMENT;
-    if (UNLIKELY(!scorep_events_location())) return;
+    scorep_location* loc = scorep_events_location();
+    if (UNLIKELY(!loc)) return;
     request_lock_take();
     request_entry** link = request_link(request);
     request_entry* e = *link;
@@ -404,12 +411,12 @@ static void request_complete(scorep_request request, const scorep_status_fields*
     /* a status the library is known to leave unset tells nothing, not even
      * a cancellation (wrappers lend statuses they do not clear) */
     if (fields->cancelled && !copy.status_wrong) {
-        scorep_events_mpi_request_cancelled(copy.send_id, copy.id);
+        scorep_events_mpi_request_cancelled(loc, copy.send_id, copy.id);
     } else if (copy.is_send) {
-        scorep_events_mpi_isend_complete(copy.id);
+        scorep_events_mpi_isend_complete(loc, copy.id);
     } else {
         receive_envelope(&copy, &source, &tag, &bytes);
-        scorep_events_mpi_irecv(copy.send_id, copy.comm, source, tag, bytes, copy.id);
+        scorep_events_mpi_irecv(loc, copy.send_id, copy.comm, source, tag, bytes, copy.id);
     }
 }
 
@@ -442,12 +449,13 @@ void scorep_mpi_request_complete_status(scorep_request request, const void* stat
 void scorep_mpi_request_test(scorep_request request)
 {
     INSIDE_MEASUREMENT;
-    if (UNLIKELY(!scorep_events_location())) return;
+    scorep_location* loc = scorep_events_location();
+    if (UNLIKELY(!loc)) return;
     request_lock_take();
     request_entry* e = request_find(request);
     uint64_t id = e && e->active && !e->is_coll ? e->id : 0;
     request_lock_give();
-    if (id) scorep_events_mpi_request_test(id);
+    if (id) scorep_events_mpi_request_test(loc, id);
 }
 
 void scorep_mpi_request_cancel(scorep_request request)

@@ -17,9 +17,8 @@
 #include "substrates.h"
 #include "timer.h"
 
-static inline scorep_event_state* state_of(const scorep_location* loc) { return loc->events; }
+#define state_of scorep_event_state_of
 
-static __attribute__((noinline)) scorep_location* location_slow(void);
 
 /* A created thread's start routine (the thread adapter's trampoline): its
  * region is entered when the thread records its next event, at the time
@@ -92,7 +91,7 @@ void scorep_exit_thread_start(scorep_region region)
     if (entered) scorep_events_exit(region);
 }
 
-static __attribute__((noinline)) scorep_location* location_slow(void)
+__attribute__((noinline)) scorep_location* scorep_events_location_slow(void)
 {
     if (!scorep_recording) return NULL;
     if (scorep_tls_location) return scorep_tls_location;
@@ -100,14 +99,7 @@ static __attribute__((noinline)) scorep_location* location_slow(void)
     return waiting ? waiting : scorep_location_create_for_thread();
 }
 
-static inline scorep_location* current(void)
-{
-    scorep_location* loc = scorep_tls_location;
-    if (UNLIKELY(!loc || !scorep_recording)) return location_slow();
-    return loc;
-}
-
-scorep_location* scorep_events_location(void) { return current(); }
+static inline scorep_location* current(void) { return scorep_events_location(); }
 
 /* Every enter and exit, whatever the substrates and the timer. enter_at:
  * the enter of a region the caller found not filtered, at time t. */
@@ -246,9 +238,7 @@ void scorep_events_finish_open_regions(uint64_t t)
         const scorep_substrate* s_ = scorep_dispatch_now.substrates[i_]; \
         if (s_->callback) s_->callback(loc, t, __VA_ARGS__);             \
     }
-#define DISPATCH_FLAT(callback, ...)                                     \
-    for (int i_ = 0; i_ < scorep_dispatch_now.callback.count; i_++)      \
-        scorep_dispatch_now.callback.fns[i_](loc, t, __VA_ARGS__);
+#define DISPATCH_FLAT SCOREP_DISPATCH_FLAT
 #define DISPATCH0_FLAT(callback)                                         \
     for (int i_ = 0; i_ < scorep_dispatch_now.callback.count; i_++)      \
         scorep_dispatch_now.callback.fns[i_](loc, t);
@@ -272,52 +262,6 @@ void scorep_mpi_recv(scorep_comm comm, int peer, int tag, uint64_t bytes)
     DISPATCH_FLAT(mpi_recv, comm, peer, tag, bytes);
 }
 
-
-/* ---- requests (the ids come from mpi_requests.c) ---- */
-
-void scorep_events_mpi_isend(scorep_comm comm, int peer, int tag, uint64_t bytes, uint64_t id)
-{
-    EVENT_BEGIN_AT_START();
-    DISPATCH_FLAT(mpi_isend, comm, peer, tag, bytes, id);
-}
-
-void scorep_events_mpi_irecv_request(uint64_t id)
-{
-    EVENT_BEGIN_AT_START();
-    DISPATCH_FLAT(mpi_irecv_request, id);
-}
-
-void scorep_events_mpi_isend_complete(uint64_t id)
-{
-    EVENT_BEGIN_AT_END();
-    DISPATCH_FLAT(mpi_isend_complete, id);
-}
-
-void scorep_events_mpi_irecv(uint64_t send_id, scorep_comm comm, int source, int tag, uint64_t bytes, uint64_t id)
-{
-    EVENT_BEGIN_AT_END();
-    if (send_id) {
-        state_of(loc)->event_count++;
-        DISPATCH_FLAT(mpi_isend_complete, send_id);
-    }
-    DISPATCH_FLAT(mpi_irecv, comm, source, tag, bytes, id);
-}
-
-void scorep_events_mpi_request_cancelled(uint64_t send_id, uint64_t id)
-{
-    EVENT_BEGIN_AT_END();
-    if (send_id) {
-        state_of(loc)->event_count++;
-        DISPATCH_FLAT(mpi_request_cancelled, send_id);
-    }
-    DISPATCH_FLAT(mpi_request_cancelled, id);
-}
-
-void scorep_events_mpi_request_test(uint64_t id)
-{
-    EVENT_BEGIN_STAMPED(scorep_dispatch_now.need_time);
-    DISPATCH_FLAT(mpi_request_test, id);
-}
 
 /* ---- collectives ---- */
 

@@ -6,7 +6,11 @@
 #ifndef SCOREP_WRAPGEN_EVENTS_H
 #define SCOREP_WRAPGEN_EVENTS_H
 
+#include "event_state.h"
 #include "internal.h"
+#include "location.h"
+#include "substrates.h"
+#include "timer.h"
 
 /* ---- event layer (events.c) ---- */
 /* POSIX aio's events (events.c), for io_async.c, which keeps the operations
@@ -22,9 +26,15 @@ void scorep_events_finish_open_regions(uint64_t t);
 
 #define SCOREP_EVENTS_INTERNAL __attribute__((visibility("hidden")))
 
+SCOREP_EVENTS_INTERNAL scorep_location* scorep_events_location_slow(void);
 /* the calling thread's location while recording, made at its first event;
- * NULL when nothing is recorded */
-SCOREP_EVENTS_INTERNAL scorep_location* scorep_events_location(void);
+ * NULL when nothing is recorded. Inline: the event path's one load and test. */
+static inline scorep_location* scorep_events_location(void)
+{
+    scorep_location* loc = scorep_tls_location;
+    if (UNLIKELY(!loc || !scorep_recording)) return scorep_events_location_slow();
+    return loc;
+}
 
 /* scorep_enter, scorep_exit, scorep_exit_metric and scorep_io_transfer_exit
  * (adapter.h) for every substrate and timer */
@@ -35,16 +45,72 @@ SCOREP_EVENTS_INTERNAL void scorep_events_transfer_exit(scorep_region region, sc
                                                         scorep_io_operation mode, uint64_t bytes_done,
                                                         uint64_t matching_id);
 
-/* a request's events: stamped as its call starts (isend, irecv_request) or
- * where its work ends (the others, whose call's exit takes their time);
- * send_id: the send half of an MPI_Isendrecv completed with it, or 0 */
-SCOREP_EVENTS_INTERNAL void scorep_events_mpi_isend(scorep_comm comm, int peer, int tag, uint64_t bytes,
-                                                    uint64_t id);
-SCOREP_EVENTS_INTERNAL void scorep_events_mpi_irecv_request(uint64_t id);
-SCOREP_EVENTS_INTERNAL void scorep_events_mpi_isend_complete(uint64_t id);
-SCOREP_EVENTS_INTERNAL void scorep_events_mpi_irecv(uint64_t send_id, scorep_comm comm, int source, int tag,
-                                                    uint64_t bytes, uint64_t id);
-SCOREP_EVENTS_INTERNAL void scorep_events_mpi_request_cancelled(uint64_t send_id, uint64_t id);
-SCOREP_EVENTS_INTERNAL void scorep_events_mpi_request_test(uint64_t id);
+static inline scorep_event_state* scorep_event_state_of(const scorep_location* loc) { return loc->events; }
+
+/* every substrate in effect that has the callback, through its flat array */
+#define SCOREP_DISPATCH_FLAT(callback, ...)                              \
+    for (int i_ = 0; i_ < scorep_dispatch_now.callback.count; i_++)      \
+        scorep_dispatch_now.callback.fns[i_](loc, t, __VA_ARGS__);
+
+/* the request events' stamp on the caller's location, inside the
+ * measurement already: the clock (if asked) and the count */
+#define SCOREP_EVENT_ON(read_clock)                                    \
+    uint64_t t = (read_clock) ? scorep_timer_read() : loc->last_ticks; \
+    loc->last_ticks = t;                                               \
+    scorep_event_state_of(loc)->event_count++
+#define SCOREP_EVENT_ON_AT_END()                                        \
+    SCOREP_EVENT_ON(scorep_dispatch_now.need_time);                     \
+    scorep_event_state_of(loc)->exit_at_last = (uint32_t)scorep_dispatch_now.need_time
+
+/* A request's events on loc, the caller's location (scorep_events_location),
+ * called inside the measurement (the caller's INSIDE_MEASUREMENT): stamped
+ * as its call starts (isend, irecv_request) or where its work ends (the
+ * others, whose call's exit takes their time); send_id: the send half of an
+ * MPI_Isendrecv completed with it, or 0 */
+static inline void scorep_events_mpi_isend(scorep_location* loc, scorep_comm comm, int peer, int tag,
+                                           uint64_t bytes, uint64_t id)
+{
+    SCOREP_EVENT_ON(0);
+    SCOREP_DISPATCH_FLAT(mpi_isend, comm, peer, tag, bytes, id);
+}
+
+static inline void scorep_events_mpi_irecv_request(scorep_location* loc, uint64_t id)
+{
+    SCOREP_EVENT_ON(0);
+    SCOREP_DISPATCH_FLAT(mpi_irecv_request, id);
+}
+
+static inline void scorep_events_mpi_isend_complete(scorep_location* loc, uint64_t id)
+{
+    SCOREP_EVENT_ON_AT_END();
+    SCOREP_DISPATCH_FLAT(mpi_isend_complete, id);
+}
+
+static inline void scorep_events_mpi_irecv(scorep_location* loc, uint64_t send_id, scorep_comm comm,
+                                           int source, int tag, uint64_t bytes, uint64_t id)
+{
+    SCOREP_EVENT_ON_AT_END();
+    if (send_id) {
+        scorep_event_state_of(loc)->event_count++;
+        SCOREP_DISPATCH_FLAT(mpi_isend_complete, send_id);
+    }
+    SCOREP_DISPATCH_FLAT(mpi_irecv, comm, source, tag, bytes, id);
+}
+
+static inline void scorep_events_mpi_request_cancelled(scorep_location* loc, uint64_t send_id, uint64_t id)
+{
+    SCOREP_EVENT_ON_AT_END();
+    if (send_id) {
+        scorep_event_state_of(loc)->event_count++;
+        SCOREP_DISPATCH_FLAT(mpi_request_cancelled, send_id);
+    }
+    SCOREP_DISPATCH_FLAT(mpi_request_cancelled, id);
+}
+
+static inline void scorep_events_mpi_request_test(scorep_location* loc, uint64_t id)
+{
+    SCOREP_EVENT_ON(scorep_dispatch_now.need_time);
+    SCOREP_DISPATCH_FLAT(mpi_request_test, id);
+}
 
 #endif
