@@ -4,6 +4,7 @@ passes, and each doctored one (a receive dropped, bytes changed, a collective
 member missing, a region left unbalanced, ...) fails with a report naming the
 rank, the record and the reason. Then on real runs: a trace cut by
 SCOREP_TRACING_MAX_SIZE fails the full check and passes the partial one."""
+import os
 import pathlib
 import subprocess
 
@@ -168,6 +169,25 @@ def test_a_dropped_receive_is_reported_with_rank_time_and_record(build_dir, tmp_
     assert len(lines) == 1
     assert "[messages] rank 0 (Master thread, location 0) at " in lines[0]
     assert "MpiSend(receiver 1, comm 'MPI_COMM_WORLD', tag 9, 8 bytes): no receive of it on rank 1" in lines[0]
+
+
+def test_the_report_lists_its_findings_in_the_same_order_on_every_run(build_dir, tmp_path):
+    """Findings of many channels (here: sends never received, one per tag)
+    come in one order whatever Python's string hashing is, so that two runs
+    of the check on one trace can be compared line by line."""
+    archive = clean(tmp_path / "exp")
+    for tag in range(20, 32):
+        archive.add(tag % 2, ("send", 1 - tag % 2, tag, 8))
+    experiment = finish(archive)
+    reports = set()
+    for seed in ("1", "2", "3", "4", "5"):
+        proc = subprocess.run(checker_command(build_dir) + [str(experiment)], capture_output=True, text=True,
+                              timeout=60, env={**os.environ, "PYTHONHASHSEED": seed})
+        assert proc.returncode == 1, proc.stdout + proc.stderr
+        lines = [line for line in proc.stdout.splitlines() if line.startswith("scorep-check: violation ")]
+        assert len(lines) == 12
+        reports.add(tuple(lines))
+    assert len(reports) == 1, "the findings' order changed with PYTHONHASHSEED"
 
 
 def test_a_receive_without_send_is_reported(tmp_path):
