@@ -17,7 +17,6 @@
 #include "substrates.h"
 #include "timer.h"
 
-#define state_of scorep_event_state_of
 
 
 /* A created thread's start routine (the thread adapter's trampoline): its
@@ -105,7 +104,7 @@ static inline scorep_location* current(void) { return scorep_events_location(); 
  * the enter of a region the caller found not filtered, at time t. */
 static inline __attribute__((always_inline)) void enter_at(scorep_location* loc, uint64_t t, scorep_region region)
 {
-    scorep_event_state* es = state_of(loc);
+    scorep_event_state* es = scorep_event_state_of(loc);
     es->exit_at_last = 0;
     if (LIKELY(es->depth < SCOREP_STACK_MAX)) es->stack[es->depth] = region;
     es->depth++;
@@ -123,7 +122,7 @@ static inline __attribute__((always_inline)) void enter_on(scorep_location* loc,
 static inline __attribute__((always_inline)) void exit_general_body(scorep_location* loc, scorep_region region)
 {
     if (UNLIKELY(region >= SCOREP_MAX_REGIONS || scorep_region_filtered_flags[region])) return;
-    scorep_event_state* es = state_of(loc);
+    scorep_event_state* es = scorep_event_state_of(loc);
     /* right after a receive or completion that read the clock, its time: the
      * call's work ended there, and the trace saves a clock read and an OTF2
      * timestamp (docs/PERFORMANCE.md) */
@@ -173,7 +172,7 @@ void scorep_events_finish_open_regions(uint64_t t)
 {
     const scorep_dispatch* d = &scorep_dispatch_recording;
     for (scorep_location* loc = scorep_location_list(); loc; loc = loc->next) {
-        scorep_event_state* es = state_of(loc);
+        scorep_event_state* es = scorep_event_state_of(loc);
         if (!es) continue;
         uint64_t tl = t > loc->last_ticks ? t : loc->last_ticks;
         uint32_t depth = es->depth;
@@ -218,16 +217,16 @@ void scorep_events_finish_open_regions(uint64_t t)
  * RMA call's target parameter) is not counted. */
 #define EVENT_BEGIN_STAMPED(read_clock)                             \
     EVENT_BEGIN_UNCOUNTED(read_clock);                              \
-    state_of(loc)->event_count++
+    scorep_event_state_of(loc)->event_count++
 #define EVENT_BEGIN() EVENT_BEGIN_STAMPED(scorep_dispatch_now.need_time)
 /* an event at the end of an MPI call's work (scorep_mpi_recv, a request
  * completion): with a clock read, the call's exit takes the same time */
 #define EVENT_BEGIN_AT_END_UNCOUNTED()                              \
     EVENT_BEGIN_UNCOUNTED(scorep_dispatch_now.need_time);           \
-    state_of(loc)->exit_at_last = (uint32_t)scorep_dispatch_now.need_time
+    scorep_event_state_of(loc)->exit_at_last = (uint32_t)scorep_dispatch_now.need_time
 #define EVENT_BEGIN_AT_END()                                        \
     EVENT_BEGIN_AT_END_UNCOUNTED();                                 \
-    state_of(loc)->event_count++
+    scorep_event_state_of(loc)->event_count++
 #define EVENT_BEGIN_TIMED() EVENT_BEGIN_STAMPED(1)
 #define EVENT_BEGIN_AT_START() EVENT_BEGIN_STAMPED(0)
 
@@ -278,7 +277,7 @@ void scorep_mpi_collective_end(scorep_collective_kind kind, scorep_comm comm, in
     EVENT_BEGIN_AT_END();
     /* a kind without an OTF2 collective op has no record in the trace */
     if (UNLIKELY((unsigned)kind >= (unsigned)SCOREP_COLL_OTF2_END_))
-        state_of(loc)->event_count--;
+        scorep_event_state_of(loc)->event_count--;
     DISPATCH_FLAT(mpi_collective_end, kind, comm, root, bytes_sent, bytes_received);
 }
 
@@ -290,7 +289,7 @@ void scorep_mpi_collective_end(scorep_collective_kind kind, scorep_comm comm, in
 static inline void count_handle_collective(scorep_location* loc)
 {
     if (scorep_cfg.tracing_handle_collectives)
-        state_of(loc)->event_count++;
+        scorep_event_state_of(loc)->event_count++;
 }
 
 void scorep_mpi_handle_begin(void)
@@ -304,7 +303,7 @@ void scorep_mpi_handle_begin(void)
 void scorep_mpi_handle_end(scorep_collective_kind kind, scorep_comm over, scorep_comm comm)
 {
     EVENT_BEGIN_AT_END_UNCOUNTED();
-    scorep_event_state* es = state_of(loc);
+    scorep_event_state* es = scorep_event_state_of(loc);
     count_handle_collective(loc);
     int destroy = kind == SCOREP_COLL_DESTROY_HANDLE;
     /* a failed call created nothing to be collective over: this process
@@ -324,7 +323,7 @@ void scorep_mpi_handle_end(scorep_collective_kind kind, scorep_comm over, scorep
 void scorep_mpi_handle_end_predefined(scorep_collective_kind kind)
 {
     EVENT_BEGIN_AT_END_UNCOUNTED();
-    scorep_event_state* es = state_of(loc);
+    scorep_event_state* es = scorep_event_state_of(loc);
     count_handle_collective(loc);
     int destroy = kind == SCOREP_COLL_DESTROY_HANDLE;
     scorep_comm_event what = destroy ? SCOREP_COMM_EVENT_DESTROY : SCOREP_COMM_EVENT_CREATE;
@@ -504,7 +503,7 @@ void scorep_io_transfer_enter(scorep_region region, scorep_io_handle handle, sco
     if (UNLIKELY(!loc)) return;
     enter_on(loc, region);
     uint64_t t = loc->last_ticks;
-    state_of(loc)->event_count++;
+    scorep_event_state_of(loc)->event_count++;
     DISPATCH_FLAT(io_transfer_begin, handle, mode);
     DISPATCH_FLAT(io_operation_begin, handle, mode, bytes_request, matching_id);
 }
@@ -520,7 +519,7 @@ void scorep_io_async_record(uint64_t t, scorep_io_async_event event, scorep_io_h
     scorep_location* loc = current();
     if (UNLIKELY(!loc)) return;
     loc->last_ticks = t;
-    state_of(loc)->event_count++;
+    scorep_event_state_of(loc)->event_count++;
     DISPATCH(io_operation_async, event, handle, mode, bytes_request, matching_id);
 }
 
@@ -539,7 +538,7 @@ void scorep_io_async_complete(scorep_io_handle handle, scorep_io_operation mode,
 void scorep_io_operation_complete(scorep_io_handle handle, uint64_t bytes_result, uint64_t matching_id)
 {
     EVENT_BEGIN_TIMED();
-    state_of(loc)->exit_at_last = 1;
+    scorep_event_state_of(loc)->exit_at_last = 1;
     DISPATCH_FLAT(io_transfer_end, handle, bytes_result);
     DISPATCH_FLAT(io_operation_complete, handle, bytes_result, matching_id);
 }
@@ -566,11 +565,11 @@ void scorep_events_transfer_exit(scorep_region region, scorep_io_handle handle, 
         if (!scorep_io_operation_begin_recorded) {
             for (int i = 0; i < scorep_dispatch_now.io_transfer_begin.count; i++)
                 scorep_dispatch_now.io_transfer_begin.fns[i](loc, SCOREP_TIME_OF_ENTER, handle, mode);
-            state_of(loc)->event_count++;
+            scorep_event_state_of(loc)->event_count++;
         }
         uint64_t t = scorep_timer_read();
         loc->last_ticks = t;
-        scorep_event_state* es = state_of(loc);
+        scorep_event_state* es = scorep_event_state_of(loc);
         es->event_count++;
         es->exit_at_last = 1;
         if (bytes_done)
@@ -625,21 +624,19 @@ void scorep_metric_add(scorep_metric metric, int64_t value)
     DISPATCH_FLAT(metric_add, metric, value);
 }
 
-/* The exit of region with value added to metric first (scorep_metric_add
- * and scorep_exit with one location lookup): the memory adapter's end of an
- * allocation or a free (adapter.h: scorep_exit_metric). */
-void scorep_events_exit_metric(scorep_region region, scorep_metric metric, int64_t value)
+/* The exit of region on loc with value added to metric first
+ * (scorep_metric_add and scorep_exit with one location lookup, the
+ * caller's): the memory adapter's end of an allocation or a free
+ * (adapter.h: scorep_exit_metric), inside the measurement already. */
+void scorep_events_exit_metric_on(scorep_location* loc, scorep_region region, scorep_metric metric, int64_t value)
 {
-    INSIDE_MEASUREMENT;
-    scorep_location* loc = current();
-    if (UNLIKELY(!loc)) return;
     if (metric != SCOREP_INVALID_ID) {
         uint64_t t = scorep_dispatch_now.need_time ? scorep_timer_read() : loc->last_ticks;
         loc->last_ticks = t;
-        state_of(loc)->event_count++;
+        scorep_event_state_of(loc)->event_count++;
         DISPATCH_FLAT(metric_add, metric, value);
     }
-    exit_general_body(loc, region);   /* already inside: not scorep_events_exit, which enters again */
+    exit_general_body(loc, region);
 }
 
 void scorep_event_buffer_flush(scorep_location* loc, uint64_t t_begin, uint64_t t_end)
@@ -647,7 +644,7 @@ void scorep_event_buffer_flush(scorep_location* loc, uint64_t t_begin, uint64_t 
     loc->last_ticks = t_end;  /* the next event stamped at the last one follows the flush */
     /* the trace's enter and leave of the flush region: two events of the
      * location (only the trace's buffers are flushed) */
-    if (loc->events) state_of(loc)->event_count += 2;
+    if (loc->events) scorep_event_state_of(loc)->event_count += 2;
     for (int i = 0; i < scorep_dispatch_recording.count; i++)
         if (scorep_dispatch_recording.substrates[i]->buffer_flush)
             scorep_dispatch_recording.substrates[i]->buffer_flush(loc, t_begin, t_end);

@@ -36,11 +36,13 @@ static inline scorep_location* scorep_events_location(void)
     return loc;
 }
 
-/* scorep_enter, scorep_exit, scorep_exit_metric and scorep_io_transfer_exit
- * (adapter.h) for every substrate and timer */
+/* scorep_enter, scorep_exit and scorep_io_transfer_exit (adapter.h) for
+ * every substrate and timer */
 SCOREP_EVENTS_INTERNAL void scorep_events_enter(scorep_region region);
 SCOREP_EVENTS_INTERNAL void scorep_events_exit(scorep_region region);
-SCOREP_EVENTS_INTERNAL void scorep_events_exit_metric(scorep_region region, scorep_metric metric, int64_t value);
+/* scorep_exit_metric's on loc, the caller's location, inside the measurement */
+SCOREP_EVENTS_INTERNAL void scorep_events_exit_metric_on(scorep_location* loc, scorep_region region,
+                                                         scorep_metric metric, int64_t value);
 SCOREP_EVENTS_INTERNAL void scorep_events_transfer_exit(scorep_region region, scorep_io_handle handle,
                                                         scorep_io_operation mode, uint64_t bytes_done,
                                                         uint64_t matching_id);

@@ -1,4 +1,6 @@
 /* The substrate registry (substrates.h). */
+#include <string.h>
+
 #include "substrates.h"
 
 scorep_dispatch scorep_dispatch_now;
@@ -45,6 +47,25 @@ static void tell_activation(void)
             registered[i]->activation_changed(registered_count == 1, scorep_recording);
 }
 
+/* Puts the recording table in effect (on) or an empty one. Another thread
+ * may be dispatching meanwhile (an event that passed the gate as it
+ * closed): the functions are written before the counts that make them
+ * reachable, and switching off clears the counts only, so such a thread
+ * calls a valid function or none, never a cleared slot. */
+#define PUBLISH(callback)                                                                          \
+    memcpy(now->callback.fns, from->callback.fns, sizeof now->callback.fns);                       \
+    __atomic_store_n(&now->callback.count, on ? from->callback.count : 0, __ATOMIC_RELEASE);
+static void publish(int on)
+{
+    scorep_dispatch* now = &scorep_dispatch_now;
+    const scorep_dispatch* from = &scorep_dispatch_recording;
+    SCOREP_FLAT_CALLBACKS(PUBLISH)
+    PUBLISH(target_parameter)
+    memcpy(now->substrates, from->substrates, sizeof now->substrates);
+    __atomic_store_n(&now->count, on ? from->count : 0, __ATOMIC_RELEASE);
+    now->need_time = from->need_time;
+}
+
 int scorep_substrates_add(const scorep_substrate* s)
 {
     if (!s) return -1;
@@ -59,7 +80,7 @@ int scorep_substrates_add(const scorep_substrate* s)
     }
     registered[registered_count++] = s;
     build_recording_table();
-    if (scorep_recording) scorep_dispatch_now = scorep_dispatch_recording;
+    publish(scorep_recording);
     tell_activation();
     return 0;
 }
@@ -67,9 +88,9 @@ int scorep_substrates_add(const scorep_substrate* s)
 void scorep_substrates_set_recording(int on)
 {
     /* the table first: an event that sees the gate open finds it */
-    if (on) scorep_dispatch_now = scorep_dispatch_recording;
+    if (on) publish(1);
     __atomic_store_n(&scorep_recording, on, __ATOMIC_RELEASE);
-    if (!on) scorep_dispatch_now = (scorep_dispatch){0};
+    if (!on) publish(0);
     tell_activation();
 }
 

@@ -5,10 +5,11 @@
  * runs with its slot in loc->substrate_data). The registry then builds the
  * dispatch tables: for each callback of the event path the registered
  * substrates that have it, in flat arrays (one indirect call per substrate,
- * no table walk and NULL test), and keeps two of them: the one in effect
- * while recording, and an empty one. Recording on and off swaps the whole
- * table in effect (scorep_dispatch), so an event that passed the recording
- * gate as it closed reaches no substrate. What is not on the event path
+ * no table walk and NULL test), and keeps two of them: the one for
+ * recording and the one in effect (scorep_dispatch_now). Recording on and off switches the whole table in
+ * effect between the recording one and an empty one, so an event that
+ * passed the recording gate as it closed reaches no substrate or a valid
+ * one, never a cleared slot. What is not on the event path
  * (directory ready, recording ended, write, finalize) walks the registered
  * substrates in order. Nothing in events.c names a substrate. */
 #ifndef SCOREP_WRAPGEN_SUBSTRATES_H

@@ -135,9 +135,11 @@ void scorep_exit(scorep_region region)
 static __attribute__((noinline)) void* exit_metric_general(scorep_region region, scorep_metric metric,
                                                            int64_t value)
 {
+    INSIDE_MEASUREMENT;
     scorep_location* loc = scorep_events_location();
-    void* path = loc ? loc->profile_current : NULL;
-    scorep_events_exit_metric(region, metric, value);
+    if (UNLIKELY(!loc)) return NULL;
+    void* path = loc->profile_current;
+    scorep_events_exit_metric_on(loc, region, metric, value);
     return path;
 }
 
