@@ -469,7 +469,16 @@ static int tar_pad(FILE* f, uint64_t size)
 {
     static const unsigned char zeros[512];
     size_t pad = (size_t)((512 - size % 512) % 512);
-    return fwrite(zeros, 1, pad, f) == pad ? 0 : -1;
+    if (fwrite(zeros, 1, pad, f) != pad) return -1;
+    /* CubeLib's tar reader (CubeTarReader.cpp, calculate_pos_of_next_header)
+     * looks for the next header one block further than tar puts it after a
+     * member whose size is a whole number of blocks: cube_remap2 and the
+     * other Cube tools then miss every member after it (seen with an
+     * anchor.xml of 10,752 bytes: "No remapping specification found inside
+     * the cube"). An empty member in that block is what both read alike:
+     * tar and Python's tarfile list it, CubeLib steps over it. */
+    if (size > 0 && pad == 0) return tar_header(f, "cube-tar-alignment", 0);
+    return 0;
 }
 
 /* The remapping specification (runtime/profile/cube_remapping.spec, compiled in by
