@@ -18,6 +18,7 @@ import pathlib
 import re
 import subprocess
 import sys
+import tarfile
 
 import pytest
 
@@ -252,3 +253,43 @@ def test_pthread_time_splits_into_management_mutexes_and_conditions(build_dir, t
     # pthread time is not computation
     comp = per_region(out, "comp")
     assert all(comp.get(name, 0) == pytest.approx(0, abs=1e-12) for name in seen)
+
+
+def test_cube_tools_read_every_member_after_one_of_whole_tar_blocks(build_dir, tmp_path):
+    """A member whose size is a whole number of 512-byte blocks (here
+    anchor.xml, brought to such a size by the length of the program's source
+    file name and of its argument) must not hide the members after it from
+    CubeLib: cube_remap2 still finds the remapping specification, cube_stat
+    the values, Python's tarfile every member."""
+    def anchor_size(program, argument):
+        experiment = tmp_path / f"exp-{program.parent.name}-{len(argument)}"
+        proc = run_program([program, argument], experiment=experiment)
+        assert proc.returncode == 0 and proc.stdout == "2\n", proc.stderr
+        with tarfile.open(experiment / "profile.cubex") as tar:
+            return experiment / "profile.cubex", tar.getmember("anchor.xml").size
+
+    found = None
+    # the source's path is in anchor.xml once, the program's command line twice
+    for place_name, source_name in (("a", "tiny.c"), ("b", "tinyy.c")):
+        place = tmp_path / place_name
+        place.mkdir()
+        (place / source_name).write_text("#include <stdio.h>\nint main(int argc, char** argv) { (void)argv; "
+                                         "printf(\"%d\\n\", argc); return 0; }\n")
+        program = place / "tiny"
+        built = subprocess.run(scorep(build_dir) + ["gcc", source_name, "-o", "tiny"], cwd=place,
+                               capture_output=True, text=True)
+        assert built.returncode == 0, built.stderr
+        _, first = anchor_size(program, "x")
+        _, second = anchor_size(program, "xx")
+        per_char, missing = second - first, (-first) % 512
+        if per_char > 0 and missing % per_char == 0:
+            found = anchor_size(program, "x" * (1 + missing // per_char))
+            break
+    assert found, "no argument length makes anchor.xml a whole number of blocks"
+    cubex, size = found
+    assert size % 512 == 0, f"anchor.xml is {size} bytes"
+    with tarfile.open(cubex) as tar:
+        assert {"anchor.xml", "remapping.spec", "0.index", "0.data"} <= set(tar.getnames())
+    remap(cubex, tmp_path / "remapped.cubex")
+    proc = tool("cube_stat", "-m", "visits", cubex)
+    assert proc.returncode == 0 and "main,1" in proc.stdout.splitlines(), proc.stdout + proc.stderr
