@@ -214,7 +214,7 @@ static struct site_slot {
     scorep_region region;
 } sites[SITE_SLOTS];
 
-static scorep_region region_at(scorep_omp_construct construct, uintptr_t address)
+scorep_region scorep_omp_region_at(scorep_omp_construct construct, uintptr_t address)
 {
     uintptr_t key = address << 5 | (uintptr_t)construct;
     uint64_t h = (uint64_t)key * 0x9e3779b97f4a7c15ull;
@@ -252,7 +252,7 @@ static scorep_region region_at(scorep_omp_construct construct, uintptr_t address
  * own line is the byte before it */
 static scorep_region region_of_call(scorep_omp_construct construct, const void* site)
 {
-    return region_at(construct, site ? (uintptr_t)site - 1 : 0);
+    return scorep_omp_region_at(construct, site ? (uintptr_t)site - 1 : 0);
 }
 
 /* ---- the thread's open constructs ----------------------------------------- */
@@ -332,7 +332,7 @@ void scorep_omp_fork_begin(scorep_omp_fork_record* fork, const void* site, score
         pthread_mutex_unlock(&names_lock);
         scorep_thread_event_generation_off = was_off;
     }
-    fork->barrier_region = region_at(SCOREP_OMP_IMPLICIT_BARRIER, end ? end : (uintptr_t)site - 1);
+    fork->barrier_region = scorep_omp_region_at(SCOREP_OMP_IMPLICIT_BARRIER, end ? end : (uintptr_t)site - 1);
     /* no num_threads clause (0): the team the runtime will make, as the
      * fork's requested threads say in Score-P's traces */
     scorep_thread_fork(&fork->team, threads ? threads : (unsigned)max_threads());

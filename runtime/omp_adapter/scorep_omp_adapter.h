@@ -55,6 +55,11 @@ typedef struct scorep_omp_fork_record {
     scorep_region barrier_region;    /* its implicit barrier */
 } scorep_omp_fork_record;
 
+/* The region of construct at the program's code address (the call
+ * instruction, or an OMPT codeptr_ra less one): defined at its first use,
+ * found without a lock later. */
+scorep_region scorep_omp_region_at(scorep_omp_construct construct, uintptr_t address);
+
 void scorep_omp_fork_begin(scorep_omp_fork_record* fork, const void* site, scorep_omp_construct combined,
                            void (*fn)(void*), void* data, unsigned threads);
 void scorep_omp_fork_end(scorep_omp_fork_record* fork);
