@@ -51,6 +51,7 @@
  * freed before finalisation (threads that end early keep their data). A
  * thread that ends with no region open hands its location on to the next
  * new thread (location.c): the location's data goes on accumulating. */
+#define SCOREP_TEAM_SIZES_MAX 8
 typedef struct scorep_location {
     uint32_t local_id;      /* dense per process, creation order: 0 is the first thread */
     uint32_t creator;       /* local_id of the location of the thread that created this
@@ -73,6 +74,12 @@ typedef struct scorep_location {
      * location forks, by member number (NULL until it forks one) */
     uint32_t team_member;
     struct scorep_location** team_members;
+    /* the sizes of the teams it forked, in the order first seen: a team is
+     * (its forker, its size), its members the forker and team_members[1 ..
+     * size - 1] (a size beyond SCOREP_TEAM_SIZES_MAX is in no list: its
+     * trace records name the process's thread contingent) */
+    uint32_t team_sizes[SCOREP_TEAM_SIZES_MAX];
+    uint32_t team_size_count;
     struct scorep_location* next;  /* process list, newest first */
 } scorep_location;
 
@@ -256,6 +263,12 @@ typedef struct scorep_unified_definitions {
     const uint64_t* location_event_count; /* events the location recorded (0 if unknown) */
     const uint32_t* location_creator; /* the creator's thread (local_id, same rank), or SCOREP_INVALID_ID */
     const uint32_t* location_team_member; /* scorep_location.team_member */
+    const uint32_t* location_team_size_count;  /* scorep_location.team_size_count ... */
+    const uint32_t (*location_team_sizes)[SCOREP_TEAM_SIZES_MAX];  /* ... and team_sizes */
+    /* fork/join teams (every rank): the process's first team's number
+     * among the run's teams (ranks in order, then forkers by thread, then
+     * sizes in their list's order) and the run's number of teams */
+    uint32_t team_offset, team_total;
 
     /* local -> global maps (every rank) */
     const uint32_t* string_map;     /* [scorep_string_count()] */

@@ -618,6 +618,7 @@ void scorep_thread_fork(scorep_thread_team* team, uint32_t requested)
     team->path = NULL;
     team->depth = 0;
     team->requested = requested;
+    team->size = 0;
     EVENT_BEGIN();
     const scorep_event_state* es = scorep_event_state_of(loc);
     team->forker = loc;
@@ -632,12 +633,19 @@ void scorep_thread_fork(scorep_thread_team* team, uint32_t requested)
  * the location's last, which another core's clock stamped. */
 void scorep_thread_team_begin(scorep_thread_team* team, uint32_t member, uint32_t size)
 {
-    (void)size;
     if (team->forker == NULL) return;   /* the fork was not recorded */
     INSIDE_MEASUREMENT;
     if (!scorep_recording) return;
+    __atomic_store_n(&team->size, size, __ATOMIC_RELAXED);   /* each member the same */
     scorep_location* loc = team->forker;
-    if (member > 0) {
+    if (member == 0) {
+        uint32_t known = 0;
+        while (known < loc->team_size_count && loc->team_sizes[known] != size) known++;
+        if (known == loc->team_size_count && known < SCOREP_TEAM_SIZES_MAX) {
+            loc->team_sizes[known] = size;
+            loc->team_size_count = known + 1;
+        }
+    } else {
         loc = scorep_location_team_member(team->forker, member);
         if (UNLIKELY(loc == NULL)) return;
         location_before_team = scorep_tls_location;

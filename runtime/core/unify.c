@@ -16,7 +16,14 @@
 #include "unify.h"
 #include "strmap.h"
 
-enum def_kind { K_STRING, K_REGION, K_COMM, K_WINDOW, K_PARAMETER, K_METRIC, K_IO_HANDLE, K_LOCATION, K_COUNT };
+/* K_TEAM_OFFSETS: rank 0's one record in the broadcast set, every rank's
+ * first team number (then the run's number of teams), from the locations */
+enum def_kind { K_STRING, K_REGION, K_COMM, K_WINDOW, K_PARAMETER, K_METRIC, K_IO_HANDLE, K_LOCATION, K_TEAM_OFFSETS,
+                K_COUNT };
+
+/* a location's record: rank, thread, events, creator, team member, the
+ * number of team sizes, the sizes */
+#define LOCATION_FIXED 6
 
 static void encode_comm(scorep_buffer* b, scorep_comm id)
 {
@@ -132,6 +139,55 @@ static bool next_record(scorep_buffer* set, uint64_t* kind, const uint8_t** byte
     return true;
 }
 
+/* the number of teams a location record names */
+static uint64_t record_teams(const uint8_t* bytes, size_t n)
+{
+    uint64_t count = 0;
+    if (n >= LOCATION_FIXED * sizeof count)
+        memcpy(&count, bytes + 5 * sizeof count, sizeof count);
+    return count;
+}
+
+/* rank 0: every rank's first team number from the gathered location
+ * records, and the run's number of teams last */
+static void put_team_offsets(scorep_buffer* set, scorep_buffer* into, int ranks)
+{
+    uint64_t* offsets = calloc((size_t)ranks + 1, sizeof *offsets);
+    if (offsets == NULL) return;
+    uint64_t kind;
+    const uint8_t* bytes;
+    size_t n;
+    set->read_pos = 0;
+    while (next_record(set, &kind, &bytes, &n)) {
+        uint64_t rank = 0;
+        if (kind != K_LOCATION || n < sizeof rank) continue;
+        memcpy(&rank, bytes, sizeof rank);
+        if (rank < (uint64_t)ranks) offsets[rank + 1] += record_teams(bytes, n);
+    }
+    for (int r = 1; r <= ranks; r++) offsets[r] += offsets[r - 1];
+    put_record(into, K_TEAM_OFFSETS, offsets, ((size_t)ranks + 1) * sizeof *offsets);
+    free(offsets);
+    set->read_pos = 0;
+}
+
+static void take_team_offsets(scorep_unified_definitions* d, scorep_buffer* set, int rank)
+{
+    uint64_t kind;
+    const uint8_t* bytes;
+    size_t n;
+    set->read_pos = 0;
+    while (next_record(set, &kind, &bytes, &n)) {
+        if (kind != K_TEAM_OFFSETS) continue;
+        size_t count = n / sizeof(uint64_t);
+        uint64_t first = 0, total = 0;
+        if ((size_t)rank < count) memcpy(&first, bytes + (size_t)rank * sizeof first, sizeof first);
+        if (count > 0) memcpy(&total, bytes + (count - 1) * sizeof total, sizeof total);
+        d->team_offset = (uint32_t)first;
+        d->team_total = (uint32_t)total;
+    }
+    set->read_pos = 0;
+}
+
 /* Global ids: the position among records of the same kind, except that
  * communicators come before MPI groups (both K_COMM records): the trace
  * numbers its communicators densely from 0 with these ids (OTF2 readers
@@ -187,9 +243,13 @@ static void local_set(scorep_buffer* set)
     for (scorep_location* l = scorep_location_list(); l; l = l->next)
         if (l->local_id < nloc) by_id[l->local_id] = l;
     for (uint32_t i = 0; i < nloc; i++) {
-        uint64_t rec[5] = {(uint64_t)scorep_process_rank, i, by_id[i] ? scorep_location_event_count(by_id[i]) : 0,
-                           by_id[i] ? by_id[i]->creator : SCOREP_INVALID_ID, by_id[i] ? by_id[i]->team_member : 0};
-        put_record(set, K_LOCATION, rec, sizeof rec);
+        uint64_t rec[LOCATION_FIXED + SCOREP_TEAM_SIZES_MAX] = {
+            (uint64_t)scorep_process_rank, i, by_id[i] ? scorep_location_event_count(by_id[i]) : 0,
+            by_id[i] ? by_id[i]->creator : SCOREP_INVALID_ID, by_id[i] ? by_id[i]->team_member : 0,
+            by_id[i] ? by_id[i]->team_size_count : 0};
+        for (uint32_t k = 0; k < rec[5]; k++)
+            rec[LOCATION_FIXED + k] = by_id[i]->team_sizes[k];
+        put_record(set, K_LOCATION, rec, (LOCATION_FIXED + rec[5]) * sizeof *rec);
     }
     free(by_id);
     scorep_buffer_free(&enc);
@@ -261,6 +321,8 @@ typedef struct unified_storage {
     uint64_t* location_events;
     uint32_t* location_creator;
     uint32_t* location_team_member;
+    uint32_t* location_team_size_count;
+    uint32_t (*location_team_sizes)[SCOREP_TEAM_SIZES_MAX];
     uint32_t* maps[K_LOCATION];
 } unified_storage;
 
@@ -285,6 +347,8 @@ static void build_tables(unified_storage* u, scorep_buffer* set, scorep_strmap* 
     u->location_events = calloc(counts[K_LOCATION] + 1, sizeof(uint64_t));
     u->location_creator = calloc(counts[K_LOCATION] + 1, sizeof(uint32_t));
     u->location_team_member = calloc(counts[K_LOCATION] + 1, sizeof(uint32_t));
+    u->location_team_size_count = calloc(counts[K_LOCATION] + 1, sizeof(uint32_t));
+    u->location_team_sizes = calloc(counts[K_LOCATION] + 1, sizeof *u->location_team_sizes);
     id_numbering ids;
     numbering_start(&ids, set);
     while (next_record(set, &kind, &bytes, &n)) {
@@ -338,13 +402,16 @@ static void build_tables(unified_storage* u, scorep_buffer* set, scorep_strmap* 
             u->io_handles[id].under_stream = (int)scorep_buffer_get_u64(&r);
             break;
         case K_LOCATION: {
-            uint64_t rec[5] = {0};
+            uint64_t rec[LOCATION_FIXED + SCOREP_TEAM_SIZES_MAX] = {0};
             memcpy(rec, bytes, n < sizeof rec ? n : sizeof rec);
             u->location_rank[id] = (uint32_t)rec[0];
             u->location_thread[id] = (uint32_t)rec[1];
             u->location_events[id] = rec[2];
             u->location_creator[id] = (uint32_t)rec[3];
             u->location_team_member[id] = (uint32_t)rec[4];
+            u->location_team_size_count[id] = rec[5] < SCOREP_TEAM_SIZES_MAX ? (uint32_t)rec[5] : SCOREP_TEAM_SIZES_MAX;
+            for (uint32_t k = 0; k < u->location_team_size_count[id]; k++)
+                u->location_team_sizes[id][k] = (uint32_t)rec[LOCATION_FIXED + k];
             break;
         }
         }
@@ -370,6 +437,8 @@ static void build_tables(unified_storage* u, scorep_buffer* set, scorep_strmap* 
     d->location_event_count = u->location_events;
     d->location_creator = u->location_creator;
     d->location_team_member = u->location_team_member;
+    d->location_team_size_count = u->location_team_size_count;
+    d->location_team_sizes = (const uint32_t (*)[SCOREP_TEAM_SIZES_MAX])u->location_team_sizes;
 }
 
 /* global ids (id_numbering) by record key; returns the communicators' count */
@@ -384,7 +453,7 @@ static uint32_t index_set(scorep_buffer* set, scorep_strmap* index)
     while (next_record(set, &kind, &bytes, &n)) {
         if (kind >= K_COUNT) break;
         uint32_t id = numbering_next(&ids, kind, bytes, n);
-        if (kind == K_LOCATION) continue;
+        if (kind >= K_LOCATION) continue;
         key_of(&k, kind, bytes, n);
         scorep_strmap_put(index, k.data, k.size, id);
     }
@@ -442,8 +511,10 @@ static scorep_unified_definitions* unify(bool communicate)
             set.read_pos = 0;
             while (next_record(&set, &kind, &bytes, &n))
                 if (kind != K_LOCATION) put_record(&defs_only, kind, bytes, n);
+            put_team_offsets(&set, &defs_only, scorep_process_size);
         }
         scorep_bcast_buffer(&defs_only, 0);
+        take_team_offsets(&u->pub, &defs_only, scorep_process_rank);
         scorep_strmap index = {0};
         u->pub.communicator_count = index_set(&defs_only, &index);
         build_maps(u, &index);
@@ -451,6 +522,10 @@ static scorep_unified_definitions* unify(bool communicate)
         scorep_strmap_free(&index);
         scorep_buffer_free(&defs_only);
     } else {
+        scorep_buffer offsets = {0};
+        put_team_offsets(&set, &offsets, 1);
+        take_team_offsets(&u->pub, &offsets, 0);
+        scorep_buffer_free(&offsets);
         scorep_strmap index = {0};
         u->pub.communicator_count = index_set(&set, &index);
         build_maps(u, &index);

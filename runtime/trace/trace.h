@@ -260,6 +260,11 @@ int trace_threads_write_definitions(OTF2_GlobalDefWriter* writer, const scorep_f
                                     uint32_t* next_string);
 OTF2_ErrorCode trace_thread_encode(OTF2_EvtWriter* w, OTF2_TimeStamp t, scorep_thread_event_kind kind,
                                    uint64_t sequence);
+/* the process's fork/join teams (after recording ended) and the global
+ * comm id of the process's team number team (its location maps' entries
+ * after the contingent's) */
+uint32_t trace_local_team_count(void);
+uint32_t trace_team_comm(const scorep_unified_definitions* defs, uint32_t team);
 
 /* trace_events.c: SCOREP_TRACING_HANDLE_COLLECTIVES (set at initialisation);
  * this process recorded an attribute (the memory adapter's) */

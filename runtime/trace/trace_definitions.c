@@ -87,9 +87,12 @@ int trace_write_location_definitions(OTF2_Archive* archive, const scorep_unified
     /* the comms' map; with thread events one more entry, the local id they
      * carry (trace_threads.c), for the process's thread contingent */
     int threads = __atomic_load_n(&trace_thread_events, __ATOMIC_RELAXED);
-    uint32_t* comm_map = malloc((comm_count + 1) * sizeof *comm_map);
+    uint32_t teams = threads ? trace_local_team_count() : 0;
+    uint32_t* comm_map = malloc((comm_count + 1 + teams) * sizeof *comm_map);
     for (uint32_t i = 0; comm_map != NULL && i < comm_count; i++)
         comm_map[i] = defs->comm_map[i];
+    for (uint32_t i = 0; comm_map != NULL && i < teams; i++)
+        comm_map[comm_count + 1 + i] = trace_team_comm(defs, defs->team_offset + i);
     int failed = group_map == NULL || comm_map == NULL;
     for (trace_location* tl = atomic_load(&trace.locations); tl != NULL; tl = tl->next) {
         OTF2_DefWriter* writer = OTF2_Archive_GetDefWriter(archive, trace_location_global_id(tl));
@@ -100,7 +103,7 @@ int trace_write_location_definitions(OTF2_Archive* archive, const scorep_unified
         if (comm_map != NULL && threads)
             comm_map[comm_count] = trace_thread_contingent(defs, (uint32_t)(trace_location_global_id(tl) >> 32));
         if (group_map != NULL && comm_map != NULL)
-            failed |= write_location_maps(writer, defs, group_map, comm_map, comm_count + (threads ? 1 : 0));
+            failed |= write_location_maps(writer, defs, group_map, comm_map, comm_count + (threads ? 1 + teams : 0));
         failed |= write_clock_offsets(writer);
         failed |= OTF2_Archive_CloseDefWriter(archive, writer) != OTF2_SUCCESS;
     }

@@ -356,17 +356,22 @@ static void thread_event(scorep_location* loc, uint64_t t, scorep_thread_event_k
     __atomic_store_n(&trace_thread_events, 1, __ATOMIC_RELAXED);
 }
 
-/* a member's part of a fork/join team: the team's records name the
- * process's thread contingent (trace_threads.c) */
+/* a member's part of a fork/join team: the team is its forker's location
+ * and its size (trace_threads.c numbers the process's teams) */
+static uint64_t team_word(const scorep_thread_team* team)
+{
+    return (uint64_t)team->forker->local_id << 32 | __atomic_load_n(&team->size, __ATOMIC_RELAXED);
+}
+
 static void thread_team_begin(scorep_location* loc, uint64_t t, const scorep_thread_team* team)
 {
-    record1(loc, t, RAW_THREAD, SCOREP_THREAD_TEAM_BEGIN, team->requested);
+    record1(loc, t, RAW_THREAD, SCOREP_THREAD_TEAM_BEGIN, team_word(team));
     __atomic_store_n(&trace_thread_events, 1, __ATOMIC_RELAXED);
 }
 
 static void thread_team_end(scorep_location* loc, uint64_t t, const scorep_thread_team* team)
 {
-    record1(loc, t, RAW_THREAD, SCOREP_THREAD_TEAM_END, team->requested);
+    record1(loc, t, RAW_THREAD, SCOREP_THREAD_TEAM_END, team_word(team));
 }
 
 int trace_handle_collectives;

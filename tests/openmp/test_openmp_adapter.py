@@ -156,7 +156,18 @@ def test_trace_has_a_fork_join_per_region_and_a_team_begin_end_per_member(run):
     assert kinds["THREAD_TEAM_END"] == REGIONS * THREADS, kinds
     forks = [line for line in events.splitlines() if line.startswith("THREAD_FORK")]
     assert all(f"# Requested Threads: {THREADS}" in line for line in forks), forks
-    assert all("Model: OPENMP" in line for line in forks), forks
+    assert all('Model: "OpenMP"' in line for line in forks), forks
+    # every team record names the team of the two locations (otf2-print's definitions)
+    definitions = subprocess.run([otf2_print, "-G", str(experiment / "traces.otf2")], capture_output=True,
+                                 text=True, check=True).stdout
+    teams = set(re.findall(r"^THREAD_TEAM_(?:BEGIN|END) .*Thread Team: (\"[^\"]*\" <\d+>)", events, re.M))
+    assert len(teams) == 1, teams
+    comm = re.search(r"^COMM\s+(\d+)\s+Name: " + re.escape(teams.pop().rsplit(" <", 1)[0]) + r".*Group: \"[^\"]*\" <(\d+)>",
+                     definitions, re.M)
+    assert comm, definitions
+    group = re.search(rf"^GROUP\s+{comm.group(2)}\s+.*Type: COMM_GROUP, Paradigm: \"OpenMP\".*2 Members: "
+                      r'0 \("Master thread" <\d+>\), 1 \("OMP thread 1" <\d+>\)', definitions, re.M)
+    assert group, definitions
 
 
 def test_trace_and_cube_name_the_worker_location_omp_thread_1(run):

@@ -222,6 +222,7 @@ typedef struct scorep_thread_team {
     const scorep_region* path;      /* its open regions at the fork, outermost first (its own */
     uint32_t depth;                 /* stack, unchanged below depth while the team runs) */
     uint32_t requested;             /* threads asked for */
+    uint32_t size;                  /* the team's, as every member's team begin says */
 } scorep_thread_team;
 /* On the forking thread, before the team starts: records ThreadFork with
  * the number of threads asked for (0: the runtime decides). */
