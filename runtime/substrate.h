@@ -52,6 +52,7 @@
  * thread that ends with no region open hands its location on to the next
  * new thread (location.c): the location's data goes on accumulating. */
 #define SCOREP_TEAM_SIZES_MAX 8
+#define SCOREP_TEAM_LEVELS_MAX 4
 typedef struct scorep_location {
     uint32_t local_id;      /* dense per process, creation order: 0 is the first thread */
     uint32_t creator;       /* local_id of the location of the thread that created this
@@ -73,13 +74,20 @@ typedef struct scorep_location {
      * or a pthread), and the locations of the members of the teams this
      * location forks, by member number (NULL until it forks one) */
     uint32_t team_member;
-    struct scorep_location** team_members;
-    /* the sizes of the teams it forked, in the order first seen: a team is
-     * (its forker, its size), its members the forker and team_members[1 ..
-     * size - 1] (a size beyond SCOREP_TEAM_SIZES_MAX is in no list: its
-     * trace records name the process's thread contingent) */
-    uint32_t team_sizes[SCOREP_TEAM_SIZES_MAX];
-    uint32_t team_size_count;
+    uint32_t team_level;   /* ... and the level of that team among its forker's (below) */
+    /* A location forks teams at levels: 0 where it forks outside any team it
+     * forked itself, 1 inside such a team (nested parallelism with the
+     * location as member 0 of both), ... fork_level is the level of its
+     * next fork. team_members[level][member] are the members' locations. */
+    uint32_t fork_level;
+    struct scorep_location** team_members[SCOREP_TEAM_LEVELS_MAX];
+    /* the teams it forked, in the order first seen, each as its key
+     * level << 24 | size: a team is (its forker, its level, its size), its
+     * members the forker and team_members[level][1 .. size - 1] (a team
+     * beyond SCOREP_TEAM_SIZES_MAX is in no list: its trace records name
+     * the process's thread contingent) */
+    uint32_t team_keys[SCOREP_TEAM_SIZES_MAX];
+    uint32_t team_key_count;
     struct scorep_location* next;  /* process list, newest first */
 } scorep_location;
 
@@ -263,8 +271,9 @@ typedef struct scorep_unified_definitions {
     const uint64_t* location_event_count; /* events the location recorded (0 if unknown) */
     const uint32_t* location_creator; /* the creator's thread (local_id, same rank), or SCOREP_INVALID_ID */
     const uint32_t* location_team_member; /* scorep_location.team_member */
-    const uint32_t* location_team_size_count;  /* scorep_location.team_size_count ... */
-    const uint32_t (*location_team_sizes)[SCOREP_TEAM_SIZES_MAX];  /* ... and team_sizes */
+    const uint32_t* location_team_level;  /* scorep_location.team_level */
+    const uint32_t* location_team_key_count;  /* scorep_location.team_key_count ... */
+    const uint32_t (*location_team_keys)[SCOREP_TEAM_SIZES_MAX];  /* ... and team_keys */
     /* fork/join teams (every rank): the process's first team's number
      * among the run's teams (ranks in order, then forkers by thread, then
      * sizes in their list's order) and the run's number of teams */

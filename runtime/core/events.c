@@ -615,15 +615,14 @@ static __thread int in_team_location TLS_FAST;
 void scorep_thread_fork(scorep_thread_team* team, uint32_t requested)
 {
     team->forker = NULL;
-    team->path = NULL;
-    team->depth = 0;
+    team->forker_path = NULL;
     team->requested = requested;
     team->size = 0;
+    team->level = 0;
     EVENT_BEGIN();
-    const scorep_event_state* es = scorep_event_state_of(loc);
     team->forker = loc;
-    team->path = es->stack;
-    team->depth = es->depth < SCOREP_STACK_MAX ? es->depth : SCOREP_STACK_MAX;
+    team->level = loc->fork_level++;
+    team->forker_path = loc->profile_current;
     DISPATCH(thread_event, SCOREP_THREAD_FORK, requested);
 }
 
@@ -639,14 +638,14 @@ void scorep_thread_team_begin(scorep_thread_team* team, uint32_t member, uint32_
     __atomic_store_n(&team->size, size, __ATOMIC_RELAXED);   /* each member the same */
     scorep_location* loc = team->forker;
     if (member == 0) {
-        uint32_t known = 0;
-        while (known < loc->team_size_count && loc->team_sizes[known] != size) known++;
-        if (known == loc->team_size_count && known < SCOREP_TEAM_SIZES_MAX) {
-            loc->team_sizes[known] = size;
-            loc->team_size_count = known + 1;
+        uint32_t key = team->level << 24 | (size & 0xffffff), known = 0;
+        while (known < loc->team_key_count && loc->team_keys[known] != key) known++;
+        if (known == loc->team_key_count && known < SCOREP_TEAM_SIZES_MAX) {
+            loc->team_keys[known] = key;
+            loc->team_key_count = known + 1;
         }
     } else {
-        loc = scorep_location_team_member(team->forker, member);
+        loc = scorep_location_team_member(team->forker, team->level, member);
         if (UNLIKELY(loc == NULL)) return;
         location_before_team = scorep_tls_location;
         in_team_location = 1;
@@ -680,6 +679,7 @@ void scorep_thread_team_end(scorep_thread_team* team)
 void scorep_thread_join(scorep_thread_team* team)
 {
     if (team->forker == NULL) return;
+    team->forker->fork_level = team->level;
     EVENT_BEGIN();
     DISPATCH(thread_event, SCOREP_THREAD_JOIN, 0);
 }

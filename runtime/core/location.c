@@ -140,18 +140,18 @@ scorep_location* scorep_location_create_for_thread(void)
  * member takes it for the team's time (events.c). Claimed with one
  * compare-and-swap per slot, so that a team's members do not wait for each
  * other's lock on every team begin; made under the list's lock once. */
-scorep_location* scorep_location_team_member(scorep_location* forker, uint32_t member)
+scorep_location* scorep_location_team_member(scorep_location* forker, uint32_t level, uint32_t member)
 {
-    if (member == 0 || member >= SCOREP_TEAM_MEMBERS_MAX)
+    if (member == 0 || member >= SCOREP_TEAM_MEMBERS_MAX || level >= SCOREP_TEAM_LEVELS_MAX)
         return NULL;
-    scorep_location** members = __atomic_load_n(&forker->team_members, __ATOMIC_ACQUIRE);
+    scorep_location** members = __atomic_load_n(&forker->team_members[level], __ATOMIC_ACQUIRE);
     if (UNLIKELY(members == NULL)) {
         scorep_location** made = scorep_arena_alloc(SCOREP_TEAM_MEMBERS_MAX * sizeof *made);
         if (made == NULL)
             return NULL;
         memset(made, 0, SCOREP_TEAM_MEMBERS_MAX * sizeof *made);
         scorep_location** expected = NULL;
-        if (__atomic_compare_exchange_n(&forker->team_members, &expected, made, 0, __ATOMIC_ACQ_REL,
+        if (__atomic_compare_exchange_n(&forker->team_members[level], &expected, made, 0, __ATOMIC_ACQ_REL,
                                         __ATOMIC_ACQUIRE))
             members = made;
         else   /* another member made them first: this array stays unused in the arena */
@@ -167,6 +167,7 @@ scorep_location* scorep_location_team_member(scorep_location* forker, uint32_t m
     if (loc == NULL)
         return NULL;
     loc->team_member = member;
+    loc->team_level = level;
     loc->creator = forker->local_id;
     loc->events = scorep_arena_alloc(sizeof(scorep_event_state));
     scorep_substrates_location_created(loc);

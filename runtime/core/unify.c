@@ -21,9 +21,9 @@
 enum def_kind { K_STRING, K_REGION, K_COMM, K_WINDOW, K_PARAMETER, K_METRIC, K_IO_HANDLE, K_LOCATION, K_TEAM_OFFSETS,
                 K_COUNT };
 
-/* a location's record: rank, thread, events, creator, team member, the
- * number of team sizes, the sizes */
-#define LOCATION_FIXED 6
+/* a location's record: rank, thread, events, creator, team member, team
+ * level, the number of team keys, the keys */
+#define LOCATION_FIXED 7
 
 static void encode_comm(scorep_buffer* b, scorep_comm id)
 {
@@ -144,7 +144,7 @@ static uint64_t record_teams(const uint8_t* bytes, size_t n)
 {
     uint64_t count = 0;
     if (n >= LOCATION_FIXED * sizeof count)
-        memcpy(&count, bytes + 5 * sizeof count, sizeof count);
+        memcpy(&count, bytes + 6 * sizeof count, sizeof count);
     return count;
 }
 
@@ -246,10 +246,10 @@ static void local_set(scorep_buffer* set)
         uint64_t rec[LOCATION_FIXED + SCOREP_TEAM_SIZES_MAX] = {
             (uint64_t)scorep_process_rank, i, by_id[i] ? scorep_location_event_count(by_id[i]) : 0,
             by_id[i] ? by_id[i]->creator : SCOREP_INVALID_ID, by_id[i] ? by_id[i]->team_member : 0,
-            by_id[i] ? by_id[i]->team_size_count : 0};
-        for (uint32_t k = 0; k < rec[5]; k++)
-            rec[LOCATION_FIXED + k] = by_id[i]->team_sizes[k];
-        put_record(set, K_LOCATION, rec, (LOCATION_FIXED + rec[5]) * sizeof *rec);
+            by_id[i] ? by_id[i]->team_level : 0, by_id[i] ? by_id[i]->team_key_count : 0};
+        for (uint32_t k = 0; k < rec[6]; k++)
+            rec[LOCATION_FIXED + k] = by_id[i]->team_keys[k];
+        put_record(set, K_LOCATION, rec, (LOCATION_FIXED + rec[6]) * sizeof *rec);
     }
     free(by_id);
     scorep_buffer_free(&enc);
@@ -321,8 +321,9 @@ typedef struct unified_storage {
     uint64_t* location_events;
     uint32_t* location_creator;
     uint32_t* location_team_member;
-    uint32_t* location_team_size_count;
-    uint32_t (*location_team_sizes)[SCOREP_TEAM_SIZES_MAX];
+    uint32_t* location_team_level;
+    uint32_t* location_team_key_count;
+    uint32_t (*location_team_keys)[SCOREP_TEAM_SIZES_MAX];
     uint32_t* maps[K_LOCATION];
 } unified_storage;
 
@@ -347,8 +348,9 @@ static void build_tables(unified_storage* u, scorep_buffer* set, scorep_strmap* 
     u->location_events = calloc(counts[K_LOCATION] + 1, sizeof(uint64_t));
     u->location_creator = calloc(counts[K_LOCATION] + 1, sizeof(uint32_t));
     u->location_team_member = calloc(counts[K_LOCATION] + 1, sizeof(uint32_t));
-    u->location_team_size_count = calloc(counts[K_LOCATION] + 1, sizeof(uint32_t));
-    u->location_team_sizes = calloc(counts[K_LOCATION] + 1, sizeof *u->location_team_sizes);
+    u->location_team_level = calloc(counts[K_LOCATION] + 1, sizeof(uint32_t));
+    u->location_team_key_count = calloc(counts[K_LOCATION] + 1, sizeof(uint32_t));
+    u->location_team_keys = calloc(counts[K_LOCATION] + 1, sizeof *u->location_team_keys);
     id_numbering ids;
     numbering_start(&ids, set);
     while (next_record(set, &kind, &bytes, &n)) {
@@ -409,9 +411,10 @@ static void build_tables(unified_storage* u, scorep_buffer* set, scorep_strmap* 
             u->location_events[id] = rec[2];
             u->location_creator[id] = (uint32_t)rec[3];
             u->location_team_member[id] = (uint32_t)rec[4];
-            u->location_team_size_count[id] = rec[5] < SCOREP_TEAM_SIZES_MAX ? (uint32_t)rec[5] : SCOREP_TEAM_SIZES_MAX;
-            for (uint32_t k = 0; k < u->location_team_size_count[id]; k++)
-                u->location_team_sizes[id][k] = (uint32_t)rec[LOCATION_FIXED + k];
+            u->location_team_level[id] = (uint32_t)rec[5];
+            u->location_team_key_count[id] = rec[6] < SCOREP_TEAM_SIZES_MAX ? (uint32_t)rec[6] : SCOREP_TEAM_SIZES_MAX;
+            for (uint32_t k = 0; k < u->location_team_key_count[id]; k++)
+                u->location_team_keys[id][k] = (uint32_t)rec[LOCATION_FIXED + k];
             break;
         }
         }
@@ -437,8 +440,9 @@ static void build_tables(unified_storage* u, scorep_buffer* set, scorep_strmap* 
     d->location_event_count = u->location_events;
     d->location_creator = u->location_creator;
     d->location_team_member = u->location_team_member;
-    d->location_team_size_count = u->location_team_size_count;
-    d->location_team_sizes = (const uint32_t (*)[SCOREP_TEAM_SIZES_MAX])u->location_team_sizes;
+    d->location_team_level = u->location_team_level;
+    d->location_team_key_count = u->location_team_key_count;
+    d->location_team_keys = (const uint32_t (*)[SCOREP_TEAM_SIZES_MAX])u->location_team_keys;
 }
 
 /* global ids (id_numbering) by record key; returns the communicators' count */

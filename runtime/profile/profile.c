@@ -228,17 +228,26 @@ static void on_metric(scorep_location* loc, uint64_t t, scorep_metric m, int64_t
     if (m < SCOREP_PROFILE_MAX_METRICS) loc->profile_current->metrics[m] += value;
 }
 
-/* A team member other than the forker continues the forker's call path:
- * the path's nodes on the member's location have no visits of their own
- * and the time of the member's parts below them (Score-P's tree of an
- * OpenMP thread), so that their exclusive time is 0. */
+/* A team member other than the forker continues the forker's call path
+ * (its node at the fork, read up to its root: nodes never change their
+ * region or parent while recording): the path's nodes on the member's
+ * location have no visits of their own and the time of the member's parts
+ * below them (Score-P's tree of an OpenMP thread), so that their exclusive
+ * time is 0. A path deeper than PATH_MAX keeps its innermost part. */
+#define PATH_MAX_DEPTH 256
 static void on_team_begin(scorep_location* loc, uint64_t t, const scorep_thread_team* team)
 {
     if (loc == team->forker) return;
     profile_location* pl = state(loc);
+    const scorep_profile_node* path[PATH_MAX_DEPTH];
+    uint32_t depth = 0;
+    for (const scorep_profile_node* n = team->forker_path; n && n->parent && depth < PATH_MAX_DEPTH; n = n->parent)
+        path[depth++] = n;
     scorep_profile_node* node = &pl->root;
-    for (uint32_t i = 0; i < team->depth; i++)
-        node = scorep_profile_child_slow(pl, node, team->path[i], SCOREP_INVALID_ID, 0);
+    while (depth > 0) {
+        const scorep_profile_node* n = path[--depth];
+        node = scorep_profile_child_slow(pl, node, n->region, n->parameter, n->parameter_value);
+    }
     pl->team_path_end = node;
     pl->team_begin_ticks = t;
     loc->profile_current = node;

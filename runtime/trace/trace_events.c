@@ -357,10 +357,11 @@ static void thread_event(scorep_location* loc, uint64_t t, scorep_thread_event_k
 }
 
 /* a member's part of a fork/join team: the team is its forker's location
- * and its size (trace_threads.c numbers the process's teams) */
+ * and its key, level and size (trace_threads.c numbers the process's teams) */
 static uint64_t team_word(const scorep_thread_team* team)
 {
-    return (uint64_t)team->forker->local_id << 32 | __atomic_load_n(&team->size, __ATOMIC_RELAXED);
+    return (uint64_t)team->forker->local_id << 32 | team->level << 24 |
+           (__atomic_load_n(&team->size, __ATOMIC_RELAXED) & 0xffffff);
 }
 
 static void thread_team_begin(scorep_location* loc, uint64_t t, const scorep_thread_team* team)

@@ -53,7 +53,7 @@ uint32_t trace_thread_contingent(const scorep_unified_definitions* defs, uint32_
 
 /* the process's teams (forker thread, size), made at the first encode of a
  * team record, after recording ended */
-static struct { uint32_t forker, size; }* local_teams;
+static struct { uint32_t forker, key; }* local_teams;
 static uint32_t local_team_count;
 static pthread_once_t local_teams_once = PTHREAD_ONCE_INIT;
 
@@ -65,13 +65,13 @@ static void collect_local_teams(void)
     for (scorep_location* l = scorep_location_list(); l; l = l->next)
         if (l->local_id < n) by_id[l->local_id] = l;
     for (uint32_t i = 0; i < n; i++)
-        if (by_id[i]) total += by_id[i]->team_size_count;
+        if (by_id[i]) total += by_id[i]->team_key_count;
     local_teams = calloc(total ? total : 1, sizeof *local_teams);
     if (local_teams != NULL)
         for (uint32_t i = 0; i < n; i++)
-            for (uint32_t k = 0; by_id[i] && k < by_id[i]->team_size_count; k++) {
+            for (uint32_t k = 0; by_id[i] && k < by_id[i]->team_key_count; k++) {
                 local_teams[local_team_count].forker = i;
-                local_teams[local_team_count].size = by_id[i]->team_sizes[k];
+                local_teams[local_team_count].key = by_id[i]->team_keys[k];
                 local_team_count++;
             }
     free(by_id);
@@ -83,13 +83,13 @@ uint32_t trace_local_team_count(void)
     return local_team_count;
 }
 
-/* the local comm id of a team record's team (forker << 32 | size); the
+/* the local comm id of a team record's team (forker << 32 | key); the
  * contingent's for a team in no list */
 static OTF2_CommRef team_comm(uint64_t word)
 {
     uint32_t count = trace_local_team_count();
     for (uint32_t i = 0; i < count; i++)
-        if (local_teams[i].forker == (uint32_t)(word >> 32) && local_teams[i].size == (uint32_t)word)
+        if (local_teams[i].forker == (uint32_t)(word >> 32) && local_teams[i].key == (uint32_t)word)
             return (OTF2_CommRef)(scorep_comm_count() + 1 + i);
     return (OTF2_CommRef)scorep_comm_count();
 }
@@ -145,7 +145,7 @@ static int write_teams(OTF2_GlobalDefWriter* writer, const scorep_finalize_conte
                        uint32_t first_group)
 {
     const scorep_unified_definitions* defs = ctx->defs;
-    if (defs->team_total == 0 || defs->location_team_size_count == NULL)
+    if (defs->team_total == 0 || defs->location_team_key_count == NULL)
         return 0;
     uint32_t n = defs->location_count;
     uint64_t* members = malloc((n ? n : 1) * sizeof *members);
@@ -167,13 +167,14 @@ static int write_teams(OTF2_GlobalDefWriter* writer, const scorep_finalize_conte
         for (uint32_t thread = 0;; thread++) {
             uint32_t forker = location_index(defs, (uint32_t)rank, thread);
             if (forker == n) break;
-            for (uint32_t k = 0; k < defs->location_team_size_count[forker]; k++, team++) {
-                uint32_t size = defs->location_team_sizes[forker][k], count = 0;
+            for (uint32_t k = 0; k < defs->location_team_key_count[forker]; k++, team++) {
+                uint32_t key = defs->location_team_keys[forker][k], count = 0;
+                uint32_t size = key & 0xffffff, level = key >> 24;
                 members[count++] = forker;
                 for (uint32_t member = 1; member < size; member++)
                     for (uint32_t i = 0; i < n; i++)
                         if (defs->location_rank[i] == (uint32_t)rank && defs->location_creator[i] == thread &&
-                            defs->location_team_member[i] == member) {
+                            defs->location_team_level[i] == level && defs->location_team_member[i] == member) {
                             members[count++] = i;
                             break;
                         }

@@ -181,3 +181,43 @@ def test_trace_and_cube_name_the_worker_location_omp_thread_1(run):
     dump = cube_tools.run("cube_dump", "-w", experiment / "profile.cubex")
     assert dump.returncode == 0, dump.stderr
     assert re.search(r"OMP thread 1 \(id=\d+, type=thread", dump.stdout), dump.stdout
+
+
+NESTED = HERE / "programs" / "omp_nested.c"
+ROUNDS = 4   # omp_nested.c
+
+
+def test_nested_teams_keep_one_location_per_member_across_rounds(request, tmp_path):
+    """omp_nested.c: ROUNDS times an outer team of 2 whose members each fork
+    an inner team of 2. Each member of each team has one location for all
+    rounds (the master, the outer member, one inner member per outer
+    member: 4), every call path continues the master's, and the trace has
+    the three teams with their two members each (otf2-print)."""
+    program = tmp_path / "omp_nested"
+    subprocess.run(["gcc", "-fopenmp", "-g", "-O2", str(NESTED), "-o", str(program)], check=True)
+    plain = run_program([program], None, {"OMP_WAIT_POLICY": "passive"})
+    experiment = tmp_path / "experiment"
+    proc = run_program([request.getfixturevalue("installed_prefix") / "bin" / "scorep-exec", "--thread=omp", "--",
+                        program], experiment, {"OMP_WAIT_POLICY": "passive", "SCOREP_ENABLE_TRACING": "true"})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == plain.stdout == f"calls {ROUNDS * 4}\n"
+    rows, _ = rows_of(experiment)
+    assert len(rows) == 4, sorted(rows)
+    roots = {path[0] for paths in rows.values() for path in paths}
+    assert roots == {"omp_nested"}, roots
+    parallel = collections.Counter()
+    for paths in rows.values():
+        for path, visits in paths.items():
+            if construct(path[-1]) == "!$omp parallel":
+                parallel[len([p for p in path if construct(p) == "!$omp parallel"])] += visits
+    assert parallel == {1: ROUNDS * 2, 2: ROUNDS * 4}, parallel
+    definitions = subprocess.run(["otf2-print", "-G", str(experiment / "traces.otf2")], capture_output=True,
+                                 text=True, check=True).stdout
+    teams = re.findall(r"^GROUP .*Type: COMM_GROUP, Paradigm: \"OpenMP\".*?(\d+) Members", definitions, re.M)
+    assert teams == ["2", "2", "2"], teams
+    events = subprocess.run(["otf2-print", str(experiment / "traces.otf2")], capture_output=True, text=True,
+                            check=True).stdout
+    begins = collections.Counter(line.split("Thread Team: ")[1] for line in events.splitlines()
+                                 if line.startswith("THREAD_TEAM_BEGIN"))
+    # the outer team ROUNDS times with 2 members, each inner team ROUNDS times with 2
+    assert sorted(begins.values()) == [2 * ROUNDS] * 3, begins

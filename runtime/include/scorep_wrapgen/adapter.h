@@ -219,10 +219,12 @@ static inline uint64_t scorep_thread_lock_word(uint32_t lock, uint32_t order)
  * scorep_thread_team_begin. Its fields are the core's. */
 typedef struct scorep_thread_team {
     struct scorep_location* forker; /* the forking thread's location (NULL: nothing recorded) */
-    const scorep_region* path;      /* its open regions at the fork, outermost first (its own */
-    uint32_t depth;                 /* stack, unchanged below depth while the team runs) */
+    /* its call path at the fork (the profile's node, which a team member's
+     * own call path continues; NULL without the profile) */
+    const struct scorep_profile_node* forker_path;
     uint32_t requested;             /* threads asked for */
     uint32_t size;                  /* the team's, as every member's team begin says */
+    uint32_t level;                 /* among the forker's teams (nested ones it forks inside its own) */
 } scorep_thread_team;
 /* On the forking thread, before the team starts: records ThreadFork with
  * the number of threads asked for (0: the runtime decides). */
