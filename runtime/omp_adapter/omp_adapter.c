@@ -91,6 +91,7 @@ static const struct {
     [SCOREP_OMP_BARRIER] = {"!$omp barrier", SCOREP_ROLE_BARRIER},
     [SCOREP_OMP_IMPLICIT_BARRIER] = {"!$omp implicit barrier", SCOREP_ROLE_IMPLICIT_BARRIER},
     [SCOREP_OMP_TASK_CREATE] = {"!$omp create task", SCOREP_ROLE_TASK_CREATE},
+    [SCOREP_OMP_TASK] = {"!$omp task", SCOREP_ROLE_TASK},
     [SCOREP_OMP_TASKWAIT] = {"!$omp taskwait", SCOREP_ROLE_TASK_WAIT},
     [SCOREP_OMP_TASKYIELD] = {"!$omp taskyield", SCOREP_ROLE_TASK_WAIT},
     [SCOREP_OMP_TASKGROUP] = {"!$omp taskgroup", SCOREP_ROLE_TASK_WAIT},
@@ -438,4 +439,72 @@ void scorep_omp_section_next(unsigned section, const void* site)
 {
     if (innermost() == SCOREP_OMP_SECTION) pop();
     if (section != 0) push(SCOREP_OMP_SECTION, region_of_call(SCOREP_OMP_SECTION, site));
+}
+
+/* ---- tasks ----------------------------------------------------------------- */
+
+/* A task's argument block as the adapter gives it to libgomp: this header,
+ * then (at offset, a multiple of the task's alignment) the program's data
+ * or, where the program has a copy function, the address of its data for
+ * the adapter's copy function to hand on. libgomp copies the block into
+ * the task's own memory (or runs the task at once with it) and calls
+ * task_trampoline with the copy. */
+typedef struct task_header {
+    void (*fn)(void*);
+    void (*cpyfn)(void*, void*);
+    void* data;        /* the program's data: read only by the copy function */
+    scorep_region region;
+    size_t offset;
+} task_header;
+
+#define TASK_BLOCK_MAX (64 * 1024)
+
+static size_t task_offset(long arg_align)
+{
+    size_t align = arg_align > 16 ? (size_t)arg_align : 16;
+    return (sizeof(task_header) + align - 1) / align * align;
+}
+
+size_t scorep_omp_task_block_size(long arg_size, long arg_align, int has_copy)
+{
+    if (arg_size < 0 || arg_size > TASK_BLOCK_MAX || arg_align <= 0 || arg_align > 4096)
+        return 1;
+    /* the alignment's worth more, to align the block itself */
+    return task_offset(arg_align) + (has_copy ? sizeof(void*) : (size_t)arg_size) + (size_t)arg_align;
+}
+
+static void task_trampoline(void* block)
+{
+    const task_header* h = block;
+    scorep_enter(h->region);
+    h->fn((char*)block + h->offset);
+    scorep_exit(h->region);
+}
+
+/* the program's copy function into the block's data part */
+static void task_copy(void* to, void* from)
+{
+    const task_header* h = from;
+    memcpy(to, h, sizeof *h);
+    h->cpyfn((char*)to + h->offset, h->data);
+}
+
+void scorep_omp_task_wrap(char* block, size_t size, const void* site, void (**fn)(void*), void** data,
+                          void (**cpyfn)(void*, void*), long* arg_size, long* arg_align)
+{
+    if (size <= 1) return;
+    size_t align = *arg_align > 16 ? (size_t)*arg_align : 16;
+    task_header* h = (task_header*)(((uintptr_t)block + align - 1) & ~(uintptr_t)(align - 1));
+    h->fn = *fn;
+    h->cpyfn = *cpyfn;
+    h->data = *data;
+    h->region = region_of_call(SCOREP_OMP_TASK, site);
+    h->offset = task_offset(*arg_align);
+    if (*cpyfn == NULL)
+        memcpy((char*)h + h->offset, *data, (size_t)*arg_size);
+    *fn = task_trampoline;
+    *data = h;
+    if (*cpyfn != NULL) *cpyfn = task_copy;
+    *arg_size = (long)h->offset + *arg_size;
+    *arg_align = (long)align;
 }

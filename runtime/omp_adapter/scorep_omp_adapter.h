@@ -37,6 +37,7 @@ typedef enum scorep_omp_construct {
     SCOREP_OMP_BARRIER,
     SCOREP_OMP_IMPLICIT_BARRIER,
     SCOREP_OMP_TASK_CREATE,
+    SCOREP_OMP_TASK,          /* a task's execution */
     SCOREP_OMP_TASKWAIT,
     SCOREP_OMP_TASKYIELD,
     SCOREP_OMP_TASKGROUP,
@@ -79,6 +80,13 @@ void scorep_omp_barrier_end(void);
 /* a worksharing construct ends: with barrier, the call is its implicit barrier */
 void scorep_omp_construct_end_begin(int barrier, const void* site);
 void scorep_omp_construct_end_end(int barrier);
+/* A created task's argument block: the bytes its creating wrapper puts
+ * on its stack for it (1: the task is left as it is), and the block made
+ * there, with the task's function, data, copy function, size and
+ * alignment changed to the adapter's (runtime/omp_adapter/omp_adapter.c) */
+size_t scorep_omp_task_block_size(long arg_size, long arg_align, int has_copy);
+void scorep_omp_task_wrap(char* block, size_t size, const void* site, void (**fn)(void*), void** data,
+                          void (**cpyfn)(void*, void*), long* arg_size, long* arg_align);
 /* the section a sections construct gave the thread (0: none left) */
 void scorep_omp_section_next(unsigned section, const void* site);
 

@@ -111,6 +111,8 @@ def test_every_team_member_records_each_construct_as_often_as_the_source_says(ru
     assert sum(c["!$omp critical"] for c in per_location.values()) == REGIONS * ITEMS
     assert sum(c["!$omp critical sblock"] for c in per_location.values()) == REGIONS * ITEMS
     assert sum(c["!$omp single sblock"] for c in per_location.values()) == 2 * REGIONS
+    # each member's task runs once, on whichever member, inside whichever construct
+    assert sum(c["!$omp task"] for c in per_location.values()) == REGIONS * THREADS
 
 
 def test_team_members_work_nests_under_the_forking_threads_call_path(run):

@@ -1260,6 +1260,10 @@ void __wrap_GOMP_task(void (*fn)(void *), void * data, void (*cpyfn)(void *, voi
 
     }
     scorep_omp_construct_begin(SCOREP_OMP_TASK_CREATE, scorep_omp_site);
+    char scorep_task_block[scorep_omp_task_block_size(arg_size, arg_align, cpyfn != NULL)]
+        __attribute__((aligned(16)));
+    scorep_omp_task_wrap(scorep_task_block, sizeof scorep_task_block, scorep_omp_site, &fn, &data,
+                         &cpyfn, &arg_size, &arg_align);
     scorep_real_43(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
     scorep_omp_construct_end(SCOREP_OMP_TASK_CREATE);
     return;
