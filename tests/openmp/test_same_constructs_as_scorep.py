@@ -1,0 +1,132 @@
+"""omp_constructs.c measured by Score-P 8.4 (OPARI2 source instrumentation,
+rebuilt) and by this measurement (the unmodified binary under scorep-exec
+--thread=omp): Cube's own cube_calltree (the oracle) finds the same
+construct call paths with the same visits in both profile.cubex files, and
+both files have the same locations.
+
+What the comparison leaves out, because a binary cannot show it
+(docs/OPENMP_ADAPTER.md): the source lines of constructs other than
+parallel regions (a construct's region is named after the line the debug
+information gives its runtime call), the atomic construct (an inline
+atomic instruction), and where a task runs (the thread's scheduling: the
+test compares the number of task runs) and Score-P's TASKS tree.
+
+Needs a Score-P installation (SCOREP_REFERENCE_PREFIX, `make
+scorep-reference`, or /opt/scorep); skipped without one."""
+import collections
+import pathlib
+import re
+import shutil
+import subprocess
+
+import pytest
+
+import cube_tools
+from conftest import run_program
+
+HERE = pathlib.Path(__file__).resolve().parent
+PROGRAM = HERE / "programs" / "omp_constructs.c"
+PREFIX = cube_tools.reference("scorep") or pathlib.Path("/opt/scorep")
+ENV = {"OMP_NUM_THREADS": "2", "OMP_WAIT_POLICY": "passive", "SCOREP_ENABLE_PROFILING": "true",
+       "SCOREP_ENABLE_TRACING": "false"}
+
+
+def reference_tool(name):
+    path = PREFIX / "bin" / name
+    if not path.exists():
+        pytest.skip(f"no Score-P installation in {PREFIX} ({path} missing; set SCOREP_REFERENCE_PREFIX to one): "
+                    f"the comparison with Score-P's OpenMP measurement is skipped")
+    return path
+
+
+@pytest.fixture(scope="module")
+def cubes(installed_prefix, tmp_path_factory):
+    for tool in ("scorep", "cube_calltree", "cube_dump"):
+        reference_tool(tool)
+    if shutil.which("gcc") is None:
+        pytest.skip("no gcc")
+    work = tmp_path_factory.mktemp("omp-vs-scorep")
+    source = work / "omp_constructs.c"
+    shutil.copy(PROGRAM, source)
+    result = {}
+    for who in ("ours", "scorep"):
+        (work / who).mkdir()
+        program = work / who / "omp_constructs"
+        compiler = [str(PREFIX / "bin" / "scorep"), "--nocompiler"] if who == "scorep" else []
+        built = subprocess.run(compiler + ["gcc", "-fopenmp", "-g", "-O2", str(source), "-o", str(program)],
+                               capture_output=True, text=True, cwd=work, timeout=300)
+        assert built.returncode == 0, f"{who}: {built.stderr}"
+        experiment = work / who / "experiment"
+        prefix = [installed_prefix / "bin" / "scorep-exec", "--thread=omp", "--"] if who == "ours" else []
+        proc = run_program([*prefix, program], experiment, ENV, cwd=work / who, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        output = [line for line in proc.stdout.splitlines() if not re.match(r"^rank\[\d+\]:\s+frequency = ", line)]
+        result[who] = (experiment / "profile.cubex", output)
+    assert result["ours"][1] == result["scorep"][1]
+    return result, work
+
+
+def construct_paths(cube, cwd):
+    """{call path with each construct's "@file:line" left out: visits}, by cube_calltree."""
+    proc = subprocess.run([str(reference_tool("cube_calltree")), "-m", "visits", "-c", str(cube)],
+                          capture_output=True, text=True, cwd=cwd, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    paths = collections.Counter()
+    for line in proc.stdout.splitlines():
+        m = re.match(r"^\s*(\d+)\s+.*?\s(/\S.*)$", line)
+        if not m:
+            continue
+        parts = [re.sub(r" @\S+$", "", part) for part in m.group(2).split("/")[1:]]
+        paths["/".join(parts)] += int(m.group(1))
+    return paths
+
+
+def comparable(paths):
+    """without what a binary cannot show: atomic, TASKS, and where tasks ran
+    (their total runs are kept)"""
+    kept, tasks = {}, 0
+    for path, visits in paths.items():
+        parts = path.split("/")
+        if "TASKS" in parts or "!$omp atomic" in parts:
+            continue
+        if parts[-1] == "!$omp task":
+            tasks += visits
+            continue
+        if "!$omp task" in parts:
+            continue
+        kept[path] = visits
+    return kept, tasks
+
+
+def test_the_same_construct_call_paths_with_the_same_visits_as_scorep(cubes):
+    result, work = cubes
+    ours, our_tasks = comparable(construct_paths(result["ours"][0], work))
+    theirs, their_tasks = comparable(construct_paths(result["scorep"][0], work))
+    assert ours == theirs, (sorted(set(ours.items()) ^ set(theirs.items())))
+    assert our_tasks == their_tasks == 6
+    # the program's constructs, each seen: parallel, single (twice), for, critical, barrier, task creation, taskwait
+    constructs = {part for path in ours for part in path.split("/")}
+    assert {"!$omp parallel", "!$omp single", "!$omp single sblock", "!$omp for", "!$omp critical",
+            "!$omp critical sblock", "!$omp implicit barrier", "!$omp barrier", "!$omp create task",
+            "!$omp taskwait"} <= constructs, constructs
+
+
+def test_parallel_regions_have_scoreps_names(cubes):
+    result, work = cubes
+    names = {}
+    for who in ("ours", "scorep"):
+        proc = subprocess.run([str(reference_tool("cube_calltree")), "-c", str(result[who][0])],
+                              capture_output=True, text=True, cwd=work, timeout=120)
+        names[who] = set(re.findall(r"!\$omp parallel @[\w.]+:\d+", proc.stdout))
+    assert names["ours"] == names["scorep"] and names["ours"], names
+
+
+def test_the_same_locations_as_scorep(cubes):
+    result, work = cubes
+    locations = {}
+    for who in ("ours", "scorep"):
+        proc = subprocess.run([str(reference_tool("cube_dump")), "-w", str(result[who][0])], capture_output=True,
+                              text=True, cwd=work, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        locations[who] = sorted(re.findall(r"\|-((?:Master|OMP) thread(?: \d+)?) \(id=", proc.stdout))
+    assert locations["ours"] == locations["scorep"] == ["Master thread", "OMP thread 1"], locations
