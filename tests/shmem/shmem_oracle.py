@@ -59,11 +59,6 @@ def program_plan(stdout):
     return visits, rma, coll
 
 
-def results(stdout):
-    """The program's data lines, which measuring must not change."""
-    return sorted(line for line in stdout.splitlines() if line.startswith("result "))
-
-
 def profile_reading(profile):
     """The same from profile.json: visits of the shmem_* regions per (rank,
     region); (visits, bytes_put, bytes_get) of their pe=N parameter nodes;
@@ -95,7 +90,7 @@ RMA = re.compile(r"^(RMA_PUT|RMA_GET)\s+(\d+)\s+\d+\s+Window: \"symmetric heap\"
                  r"Bytes: (\d+), Matching: (\d+)")
 ATOMIC = re.compile(r"^RMA_ATOMIC\s+(\d+)\s+\d+\s+Window: \"symmetric heap\" <\d+>, Remote: (\d+) .*?"
                     r"Type: (\w+), Sent: (\d+), Received: (\d+), Matching: (\d+)")
-COMPLETE = re.compile(r"^RMA_OP_COMPLETE_BLOCKING\s+(\d+)\s+\d+\s+Window: .*?, Matching: (\d+)")
+COMPLETE = re.compile(r"^RMA_OP_COMPLETE_(BLOCKING|NON_BLOCKING)\s+(\d+)\s+\d+\s+Window: .*?, Matching: (\d+)")
 COLL_END = re.compile(r"^MPI_COLLECTIVE_END\s+(\d+)\s+\d+\s+Operation: (\w+), Communicator: .*? <(\d+)>, "
                       r"Root: (\w+)(?: \(.*?\))?, Sent: (\d+), Received: (\d+)")
 ENTER = re.compile(r"^ENTER\s+(\d+)\s+\d+\s+Region: \"(\w+)\"")
@@ -110,7 +105,7 @@ def trace_reading(experiment):
                              text=True, check=True)
     assert "warning" not in printed.stderr.lower(), printed.stderr
     puts, gets, atomics, colls, enters = Counter(), Counter(), Counter(), [], Counter()
-    issued, completed = set(), set()
+    issued, completed = set(), {"blocking": set(), "nonblocking": set()}
     for line in printed.stdout.splitlines():
         m = RMA.match(line)
         if m:
@@ -132,7 +127,8 @@ def trace_reading(experiment):
             continue
         m = COMPLETE.match(line)
         if m:
-            completed.add((int(m.group(1)) >> 32, int(m.group(2))))
+            kind, location, matching = m.groups()
+            completed["blocking" if kind == "BLOCKING" else "nonblocking"].add((int(location) >> 32, int(matching)))
             continue
         m = COLL_END.match(line)
         if m:

@@ -5,14 +5,14 @@ active set) linked with `scorep oshcc` and, unmodified, run under
 unchanged; the visits of every call, the bytes put and got per target PE and
 the collectives' bytes, in profile.json and in the OTF2 trace read with
 otf2-print, are what the program itself counted and printed."""
+import re
 import subprocess
 from collections import Counter
 
 import pytest
 
 from conftest import scorep
-from shmem_oracle import (CLEAN_EXIT, HAVE_OSHMEM, PROGRAM, load_profile, oshrun, profile_reading,
-                          program_plan, results, trace_reading)
+from shmem_oracle import HAVE_OSHMEM, PROGRAM, load_profile, oshrun, profile_reading, program_plan, trace_reading
 
 pytestmark = pytest.mark.skipif(not HAVE_OSHMEM, reason="Open MPI's oshmem (oshcc, oshrun) not installed")
 
@@ -71,7 +71,10 @@ def check_experiment(experiment, stdout, pes):
     assert puts == want_puts
     assert gets == want_gets
     assert atomics == want_atomics
-    assert issued and issued == completed
+    assert issued and issued == completed["blocking"] | completed["nonblocking"]
+    # the _nbi put's completion is non-blocking, every other one blocking
+    assert len(completed["nonblocking"]) == sum(n for (_, call, _), (n, _, _) in want_rma.items()
+                                                if call.endswith("_nbi"))
 
     barriers = Counter(rank for rank, op, *_ in colls if op == "BARRIER")
     for pe in range(pes):
@@ -82,7 +85,7 @@ def check_experiment(experiment, stdout, pes):
     # the even PEs' barrier: on a communicator of exactly those ranks
     evens = [line for line in definitions.splitlines() if line.startswith("GROUP") and '"active set"' in line]
     assert len(evens) == 1, definitions
-    members = [int(m) for m in __import__("re").findall(r"(\d+) \(\"Master thread\"", evens[0])]
+    members = [int(m) for m in re.findall(r"(\d+) \(\"Master thread\"", evens[0])]
     assert members == list(range(0, pes, 2))
 
 

@@ -13,9 +13,10 @@
 #define MEM 5         /* bytes per putmem */
 #define NB 4          /* longs broadcast */
 #define NC 2          /* longs per PE in fcollect and alltoall */
+#define NNBI 6        /* longs per non-blocking put */
 #define MAXPES 16
 
-static long dst[N], src[N];
+static long dst[N], src[N], nbi[NNBI];
 static int ibuf[NI], ishared[NI];
 static char mem[MEM], memsrc[MEM];
 static long counter, swapped, single;
@@ -70,6 +71,8 @@ int main(void)
     plan(me, "shmem_long_put", ROUNDS, (long)(ROUNDS * N * sizeof(long)), 0, right);
     shmem_putmem(mem, memsrc, MEM, right);
     plan(me, "shmem_putmem", 1, MEM, 0, right);
+    shmem_long_put_nbi(nbi, src, NNBI, left);
+    plan(me, "shmem_long_put_nbi", 1, (long)(NNBI * sizeof(long)), 0, left);
     shmem_long_p(&single, me, left);
     plan(me, "shmem_long_p", 1, (long)sizeof(long), 0, left);
     shmem_barrier_all();
@@ -109,8 +112,8 @@ int main(void)
 
     /* results: what this PE received */
     long want_counter = 3L * npes;
-    printf("result pe=%d dst0=%ld dst9=%ld ibuf=%d,%d mem=%c single=%ld g=%ld\n", me, dst[0], dst[N - 1],
-           ibuf[0], ibuf[NI - 1], mem[0], single, remote_single);
+    printf("result pe=%d dst0=%ld dst9=%ld nbi=%ld ibuf=%d,%d mem=%c single=%ld g=%ld\n", me, dst[0],
+           dst[N - 1], nbi[NNBI - 1], ibuf[0], ibuf[NI - 1], mem[0], single, remote_single);
     if (me == 0) printf("result counter=%ld (want %ld) before<%ld\n", counter, want_counter, want_counter);
     (void)before;
     printf("result pe=%d swapped=%ld bcast=%ld,%ld coll=%ld,%ld total=%ld a2a=%ld,%ld\n", me, swapped,
