@@ -1,5 +1,6 @@
 /* Run-time support of the OpenSHMEM adapter (see scorep_shmem_adapter.h). */
 #include <mpi.h>
+#include <stdlib.h>
 
 #include "scorep_shmem_adapter.h"
 #include "scorep_wrapgen/mpi_layer.h"
@@ -15,6 +16,8 @@ static int world_size;       /* 0 until shmem_init returned */
 static scorep_window heap_window = SCOREP_INVALID_ID;
 static scorep_parameter pe_parameter = SCOREP_INVALID_ID;
 static uint64_t next_id;
+
+static void sets_free(void);
 
 void scorep_shmem_init_done(void)
 {
@@ -34,6 +37,7 @@ void scorep_shmem_finalize(void)
     if (!world_size) return;
     scorep_rma_window_free(heap_window);
     scorep_mpi_layer_finalize();
+    sets_free();
 }
 
 void scorep_shmem_abort(void)
@@ -81,36 +85,58 @@ void scorep_shmem_complete(const scorep_shmem_op* op, int blocking)
 
 /* ---- active sets ----
  * An active set is a communicator of the core keyed by its triple, so that
- * its PEs define the same one. The few sets a program uses are kept in a
- * small table: a definition (which allocates) happens at a set's first
- * collective only. */
-#define SETS 16
+ * its PEs define the same one. Each set is defined once, at its first
+ * collective (which allocates); the core appends a communicator at every
+ * definition, so the sets seen are kept, never evicted. A program uses a
+ * few: the table is searched from the most recent. */
 typedef struct active_set {
     int start, log_stride, size;
     scorep_comm comm;
 } active_set;
-static active_set sets[SETS];
-static unsigned set_count, set_next;
+static active_set* sets;
+static size_t set_count, set_capacity;
+static size_t last_set;
 
 static scorep_comm set_comm(int start, int log_stride, int size)
 {
     if (size < 0 || (start == 0 && size == world_size && log_stride == 0)) return SCOREP_COMM_WORLD;
-    for (unsigned i = 0; i < set_count; i++)
-        if (sets[i].start == start && sets[i].log_stride == log_stride && sets[i].size == size)
+    if (last_set < set_count && sets[last_set].start == start && sets[last_set].log_stride == log_stride &&
+        sets[last_set].size == size)
+        return sets[last_set].comm;
+    for (size_t i = set_count; i-- > 0;)
+        if (sets[i].start == start && sets[i].log_stride == log_stride && sets[i].size == size) {
+            last_set = i;
             return sets[i].comm;
+        }
     /* a set that names PEs that do not exist is the library's error to
      * report: its collective is counted over all PEs */
     if (size <= 0 || log_stride < 0 || log_stride > 30 || start < 0 ||
         start + ((int64_t)(size - 1) << log_stride) >= world_size)
         return SCOREP_COMM_WORLD;
-    int members[size];
+    if (set_count == set_capacity) {
+        size_t capacity = set_capacity ? 2 * set_capacity : 16;
+        active_set* grown = realloc(sets, capacity * sizeof *grown);
+        if (!grown) return SCOREP_COMM_WORLD;
+        sets = grown;
+        set_capacity = capacity;
+    }
+    int* members = malloc((size_t)size * sizeof(int));
+    if (!members) return SCOREP_COMM_WORLD;
     for (int i = 0; i < size; i++) members[i] = start + (i << log_stride);
     uint64_t key = ((uint64_t)0x5E0Eu << 48) | ((uint64_t)(uint16_t)start << 32) |
                    ((uint64_t)(uint8_t)log_stride << 24) | (uint64_t)(size & 0xFFFFFF);
     scorep_comm comm = scorep_comm_define(key, 0, (uint32_t)size, members, "active set");
-    active_set* s = &sets[set_count < SETS ? set_count++ : set_next++ % SETS];
-    *s = (active_set){start, log_stride, size, comm};
+    free(members);
+    last_set = set_count;
+    sets[set_count++] = (active_set){start, log_stride, size, comm};
     return comm;
+}
+
+static void sets_free(void)
+{
+    free(sets);
+    sets = NULL;
+    set_count = set_capacity = last_set = 0;
 }
 
 void scorep_shmem_collective_end(scorep_collective_kind kind, int start, int log_stride, int size, int root,
