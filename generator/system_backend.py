@@ -49,7 +49,7 @@ from .tasks import TASKS_DIR
 
 # the system catalogues regenerate renders, in order
 CATALOGUES = (TASKS_DIR / "posix_io.json", TASKS_DIR / "isoc_io.json", TASKS_DIR / "pthread.json",
-              TASKS_DIR / "memory.json", TASKS_DIR / "shmem.json")
+              TASKS_DIR / "memory.json", TASKS_DIR / "omp.json", TASKS_DIR / "shmem.json")
 # the hand-written header the wrappers include; a catalogue names its own
 # with "support_header" (tasks/pthread.json: scorep_thread_adapter.h)
 SUPPORT_HEADER = "scorep_io_adapter.h"

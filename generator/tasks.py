@@ -20,7 +20,11 @@ from .errors import SpecError
 TASKS_DIR = pathlib.Path(__file__).resolve().parent.parent / "tasks"
 ROLES = ("function", "wrapper", "point2point", "collective", "barrier", "one2all",
          "all2one", "all2all", "file_io", "rma", "artificial", "allocate", "deallocate", "reallocate",
-         "file_io_metadata", "atomic")
+         "file_io_metadata", "atomic",
+         # OpenMP's constructs (tasks/omp.json)
+         "parallel", "loop", "implicit_barrier", "single", "single_sblock", "critical", "critical_sblock",
+         "sections", "section", "ordered", "ordered_sblock", "task", "task_create", "task_wait", "master",
+         "workshare")
 HOOKS = ("decl", "enter", "pre_call", "post_call", "exit")
 
 

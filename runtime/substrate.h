@@ -67,6 +67,12 @@ typedef struct scorep_location {
      * location rather than through the profile's own state */
     struct scorep_profile_node* profile_current;
     void* substrate_data[SCOREP_MAX_SUBSTRATES];
+    /* fork/join teams (scorep_thread_team_begin): the location's number in
+     * the team that made it (0: a thread's own location, "Master thread"
+     * or a pthread), and the locations of the members of the teams this
+     * location forks, by member number (NULL until it forks one) */
+    uint32_t team_member;
+    struct scorep_location** team_members;
     struct scorep_location* next;  /* process list, newest first */
 } scorep_location;
 
@@ -249,6 +255,7 @@ typedef struct scorep_unified_definitions {
     const uint32_t* location_thread;  /* local_id within its rank */
     const uint64_t* location_event_count; /* events the location recorded (0 if unknown) */
     const uint32_t* location_creator; /* the creator's thread (local_id, same rank), or SCOREP_INVALID_ID */
+    const uint32_t* location_team_member; /* scorep_location.team_member */
 
     /* local -> global maps (every rank) */
     const uint32_t* string_map;     /* [scorep_string_count()] */
@@ -396,6 +403,10 @@ typedef struct scorep_substrate {
                                uint64_t matching_id);
     /* the thread adapter's create/begin/end/wait and lock events (adapter.h) */
     void (*thread_event)(scorep_location* loc, uint64_t t, scorep_thread_event_kind kind, uint64_t sequence);
+    /* a member's part of a fork/join team begins on loc (the member's
+     * location) and ends (adapter.h: scorep_thread_team_begin, _end) */
+    void (*thread_team_begin)(scorep_location* loc, uint64_t t, const scorep_thread_team* team);
+    void (*thread_team_end)(scorep_location* loc, uint64_t t, const scorep_thread_team* team);
     /* communicators' life cycle (adapter.h, scorep_mpi_handle_begin/end):
      * the collective's begin, CommCreate or CommDestroy of comm, the
      * collective's end over comm (kind CREATE_HANDLE or DESTROY_HANDLE) */

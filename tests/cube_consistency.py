@@ -145,8 +145,10 @@ def compare(cubex_path, json_path, host=None):
             problems.append(f"location rank {loc['rank']} thread {loc['thread']} is missing")
             continue
         loc_of[loc["id"]] = c["id"]
-        # Score-P's names: "Pthread thread N", and "Process" where MPI took no part
-        name = "Master thread" if loc["thread"] == 0 else f"Pthread thread {loc['thread']}"
+        # Score-P's names: "Pthread thread N", an OpenMP team's member "OMP thread N",
+        # and "Process" where MPI took no part
+        name = ("Master thread" if loc["thread"] == 0 else f"OMP thread {loc['team_member']}"
+                if loc.get("team_member") else f"Pthread thread {loc['thread']}")
         process = f"MPI Rank {loc['rank']}" if profile["experiment"].get("mpi", True) else "Process"
         classes = [k for k, _ in c["tree"]]
         if (c["name"], c["type"], c["process"]["name"], c["process"]["type"], classes) != (

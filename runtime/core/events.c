@@ -604,6 +604,78 @@ void scorep_thread_event(scorep_thread_event_kind kind, uint64_t sequence)
         scorep_location_thread_ends(loc);
 }
 
+/* ---- fork/join teams (adapter.h) ---- */
+
+/* the location a member thread had before its team begin took the team's,
+ * given back at its team end (one: a thread is a non-first member of one
+ * team at a time) */
+static __thread scorep_location* location_before_team TLS_FAST;
+static __thread int in_team_location TLS_FAST;
+
+void scorep_thread_fork(scorep_thread_team* team, uint32_t requested)
+{
+    team->forker = NULL;
+    team->path = NULL;
+    team->depth = 0;
+    team->requested = requested;
+    EVENT_BEGIN();
+    const scorep_event_state* es = scorep_event_state_of(loc);
+    team->forker = loc;
+    team->path = es->stack;
+    team->depth = es->depth < SCOREP_STACK_MAX ? es->depth : SCOREP_STACK_MAX;
+    DISPATCH(thread_event, SCOREP_THREAD_FORK, requested);
+}
+
+/* A member other than the first takes its location from the forker's
+ * (location.c), so that each member of every team of one forker records on
+ * one location whichever pooled thread runs it. Its timestamps go on from
+ * the location's last, which another core's clock stamped. */
+void scorep_thread_team_begin(scorep_thread_team* team, uint32_t member, uint32_t size)
+{
+    (void)size;
+    if (team->forker == NULL) return;   /* the fork was not recorded */
+    INSIDE_MEASUREMENT;
+    if (!scorep_recording) return;
+    scorep_location* loc = team->forker;
+    if (member > 0) {
+        loc = scorep_location_team_member(team->forker, member);
+        if (UNLIKELY(loc == NULL)) return;
+        location_before_team = scorep_tls_location;
+        in_team_location = 1;
+        scorep_tls_location = loc;
+    }
+    uint64_t t = scorep_timer_read();
+    if (t < loc->last_ticks) t = loc->last_ticks;
+    loc->last_ticks = t;
+    scorep_event_state_of(loc)->event_count++;
+    DISPATCH(thread_team_begin, team);
+}
+
+void scorep_thread_team_end(scorep_thread_team* team)
+{
+    if (team->forker == NULL) return;
+    INSIDE_MEASUREMENT;
+    scorep_location* loc = scorep_tls_location;
+    if (loc == NULL) return;
+    if (loc != team->forker && !in_team_location) return;   /* its team begin took no location */
+    uint64_t t = scorep_timer_read();
+    if (t < loc->last_ticks) t = loc->last_ticks;
+    loc->last_ticks = t;
+    scorep_event_state_of(loc)->event_count++;
+    DISPATCH(thread_team_end, team);
+    if (loc != team->forker) {
+        scorep_tls_location = location_before_team;
+        in_team_location = 0;
+    }
+}
+
+void scorep_thread_join(scorep_thread_team* team)
+{
+    if (team->forker == NULL) return;
+    EVENT_BEGIN();
+    DISPATCH(thread_event, SCOREP_THREAD_JOIN, 0);
+}
+
 void scorep_parameter_int(scorep_parameter parameter, int64_t value)
 {
     EVENT_BEGIN_TIMED();

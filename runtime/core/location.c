@@ -67,6 +67,23 @@ static void wait_past(uint64_t last_ticks)
         ;
 }
 
+/* appended to the process list, with its first timestamp */
+static scorep_location* new_location(void)
+{
+    scorep_location* loc = scorep_arena_alloc(sizeof *loc);
+    if (loc == NULL)
+        return NULL;
+    pthread_mutex_lock(&list_lock);
+    loc->local_id = location_count;
+    loc->creator = SCOREP_INVALID_ID;
+    loc->next = list_head;
+    __atomic_store_n(&list_head, loc, __ATOMIC_RELEASE);
+    __atomic_store_n(&location_count, location_count + 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&list_lock);
+    loc->begin_ticks = loc->last_ticks = scorep_timer_read();
+    return loc;
+}
+
 static scorep_location* take_ended(void)
 {
     return ended_count > 0 ? ended[--ended_count] : NULL;
@@ -104,19 +121,10 @@ scorep_location* scorep_location_create_for_thread(void)
     pthread_mutex_lock(&list_lock);
     scorep_location* loc = take_ended();
     pthread_mutex_unlock(&list_lock);
-    if (loc != NULL) {
+    if (loc != NULL)
         wait_past(loc->last_ticks);
-    } else {
-        loc = scorep_arena_alloc(sizeof *loc);
-        pthread_mutex_lock(&list_lock);
-        loc->local_id = location_count;
-        loc->creator = SCOREP_INVALID_ID;
-        loc->next = list_head;
-        __atomic_store_n(&list_head, loc, __ATOMIC_RELEASE);
-        __atomic_store_n(&location_count, location_count + 1, __ATOMIC_RELEASE);
-        pthread_mutex_unlock(&list_lock);
-        loc->begin_ticks = loc->last_ticks = scorep_timer_read();
-    }
+    else
+        loc = new_location();
     scorep_tls_location = loc;
     if (key_ok)
         pthread_setspecific(thread_key, loc);
@@ -125,6 +133,44 @@ scorep_location* scorep_location_create_for_thread(void)
         scorep_substrates_location_created(loc);
     }
     scorep_inside_end(was_off);
+    return loc;
+}
+
+/* A team member's location belongs to no thread: the thread that runs the
+ * member takes it for the team's time (events.c). Claimed with one
+ * compare-and-swap per slot, so that a team's members do not wait for each
+ * other's lock on every team begin; made under the list's lock once. */
+scorep_location* scorep_location_team_member(scorep_location* forker, uint32_t member)
+{
+    if (member == 0 || member >= SCOREP_TEAM_MEMBERS_MAX)
+        return NULL;
+    scorep_location** members = __atomic_load_n(&forker->team_members, __ATOMIC_ACQUIRE);
+    if (UNLIKELY(members == NULL)) {
+        scorep_location** made = scorep_arena_alloc(SCOREP_TEAM_MEMBERS_MAX * sizeof *made);
+        if (made == NULL)
+            return NULL;
+        memset(made, 0, SCOREP_TEAM_MEMBERS_MAX * sizeof *made);
+        scorep_location** expected = NULL;
+        if (__atomic_compare_exchange_n(&forker->team_members, &expected, made, 0, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE))
+            members = made;
+        else   /* another member made them first: this array stays unused in the arena */
+            members = expected;
+    }
+    scorep_location* loc = __atomic_load_n(&members[member], __ATOMIC_ACQUIRE);
+    if (LIKELY(loc != NULL))
+        return loc;
+    /* only the member's own thread asks for it while the team runs, and a
+     * forker runs one team at a time: no other thread makes this slot */
+    pthread_once(&key_once, create_key);
+    loc = new_location();
+    if (loc == NULL)
+        return NULL;
+    loc->team_member = member;
+    loc->creator = forker->local_id;
+    loc->events = scorep_arena_alloc(sizeof(scorep_event_state));
+    scorep_substrates_location_created(loc);
+    __atomic_store_n(&members[member], loc, __ATOMIC_RELEASE);
     return loc;
 }
 

@@ -17,5 +17,12 @@ scorep_location* scorep_location_create_for_thread(void);
  * is handed back for reuse, the thread records nothing more. */
 void scorep_location_thread_ends(scorep_location* loc);
 uint64_t scorep_location_event_count(const scorep_location* loc);
+/* The location of member member (> 0) of the teams forker forks: the same
+ * one for every team of forker, whichever thread runs the member, so that
+ * nested parallelism and threads reused across teams keep their locations
+ * (made at its first team). NULL beyond SCOREP_TEAM_MEMBERS_MAX or out of
+ * memory. Inside the measurement. */
+#define SCOREP_TEAM_MEMBERS_MAX 1024
+scorep_location* scorep_location_team_member(scorep_location* forker, uint32_t member);
 
 #endif

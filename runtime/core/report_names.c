@@ -6,7 +6,7 @@
 
 const char* scorep_paradigm_name(scorep_paradigm p)
 {
-    static const char* const names[] = {"user", "mpi", "libwrap", "measurement", "caf", "compiler", "io", "pthread", "memory", "shmem"};
+    static const char* const names[] = {"user", "mpi", "libwrap", "measurement", "caf", "compiler", "io", "pthread", "memory", "openmp", "shmem"};
     return (unsigned)p < sizeof names / sizeof *names ? names[p] : "unknown";
 }
 
@@ -22,7 +22,15 @@ const char* scorep_role_name(scorep_region_role r)
         [SCOREP_ROLE_FILE_IO] = "file io",           [SCOREP_ROLE_RMA] = "rma",
         [SCOREP_ROLE_ARTIFICIAL] = "artificial",     [SCOREP_ROLE_ALLOCATE] = "allocate",
         [SCOREP_ROLE_DEALLOCATE] = "deallocate",     [SCOREP_ROLE_REALLOCATE] = "reallocate",
-        [SCOREP_ROLE_FILE_IO_METADATA] = "file io metadata", [SCOREP_ROLE_ATOMIC] = "atomic"};
+        [SCOREP_ROLE_FILE_IO_METADATA] = "file io metadata", [SCOREP_ROLE_ATOMIC] = "atomic",
+        [SCOREP_ROLE_PARALLEL] = "parallel",         [SCOREP_ROLE_LOOP] = "loop",
+        [SCOREP_ROLE_IMPLICIT_BARRIER] = "implicit barrier", [SCOREP_ROLE_SINGLE] = "single",
+        [SCOREP_ROLE_SINGLE_SBLOCK] = "single sblock", [SCOREP_ROLE_CRITICAL] = "critical",
+        [SCOREP_ROLE_CRITICAL_SBLOCK] = "critical sblock", [SCOREP_ROLE_SECTIONS] = "sections",
+        [SCOREP_ROLE_SECTION] = "section",           [SCOREP_ROLE_ORDERED] = "ordered",
+        [SCOREP_ROLE_ORDERED_SBLOCK] = "ordered sblock", [SCOREP_ROLE_TASK] = "task",
+        [SCOREP_ROLE_TASK_CREATE] = "task create",   [SCOREP_ROLE_TASK_WAIT] = "taskwait",
+        [SCOREP_ROLE_MASTER] = "master",             [SCOREP_ROLE_WORKSHARE] = "workshare"};
     return (unsigned)r < sizeof names / sizeof *names && names[r] ? names[r] : "unknown";
 }
 
@@ -40,9 +48,12 @@ void scorep_location_group_name(char* out, size_t size, uint32_t rank)
     else snprintf(out, size, "Process");
 }
 
-void scorep_location_name(char* out, size_t size, uint32_t thread)
+/* Score-P's names: a member of an OpenMP team by its number in the team
+ * that made its location */
+void scorep_location_name(char* out, size_t size, uint32_t thread, uint32_t team_member)
 {
     if (thread == 0) snprintf(out, size, "Master thread");
+    else if (team_member > 0) snprintf(out, size, "OMP thread %" PRIu32, team_member);
     else snprintf(out, size, "Pthread thread %" PRIu32, thread);
 }
 

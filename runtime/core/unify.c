@@ -187,8 +187,8 @@ static void local_set(scorep_buffer* set)
     for (scorep_location* l = scorep_location_list(); l; l = l->next)
         if (l->local_id < nloc) by_id[l->local_id] = l;
     for (uint32_t i = 0; i < nloc; i++) {
-        uint64_t rec[4] = {(uint64_t)scorep_process_rank, i, by_id[i] ? scorep_location_event_count(by_id[i]) : 0,
-                           by_id[i] ? by_id[i]->creator : SCOREP_INVALID_ID};
+        uint64_t rec[5] = {(uint64_t)scorep_process_rank, i, by_id[i] ? scorep_location_event_count(by_id[i]) : 0,
+                           by_id[i] ? by_id[i]->creator : SCOREP_INVALID_ID, by_id[i] ? by_id[i]->team_member : 0};
         put_record(set, K_LOCATION, rec, sizeof rec);
     }
     free(by_id);
@@ -260,6 +260,7 @@ typedef struct unified_storage {
     uint32_t *location_rank, *location_thread;
     uint64_t* location_events;
     uint32_t* location_creator;
+    uint32_t* location_team_member;
     uint32_t* maps[K_LOCATION];
 } unified_storage;
 
@@ -283,6 +284,7 @@ static void build_tables(unified_storage* u, scorep_buffer* set, scorep_strmap* 
     u->location_thread = calloc(counts[K_LOCATION] + 1, sizeof(uint32_t));
     u->location_events = calloc(counts[K_LOCATION] + 1, sizeof(uint64_t));
     u->location_creator = calloc(counts[K_LOCATION] + 1, sizeof(uint32_t));
+    u->location_team_member = calloc(counts[K_LOCATION] + 1, sizeof(uint32_t));
     id_numbering ids;
     numbering_start(&ids, set);
     while (next_record(set, &kind, &bytes, &n)) {
@@ -336,12 +338,13 @@ static void build_tables(unified_storage* u, scorep_buffer* set, scorep_strmap* 
             u->io_handles[id].under_stream = (int)scorep_buffer_get_u64(&r);
             break;
         case K_LOCATION: {
-            uint64_t rec[4];
-            memcpy(rec, bytes, sizeof rec);
+            uint64_t rec[5] = {0};
+            memcpy(rec, bytes, n < sizeof rec ? n : sizeof rec);
             u->location_rank[id] = (uint32_t)rec[0];
             u->location_thread[id] = (uint32_t)rec[1];
             u->location_events[id] = rec[2];
             u->location_creator[id] = (uint32_t)rec[3];
+            u->location_team_member[id] = (uint32_t)rec[4];
             break;
         }
         }
@@ -366,6 +369,7 @@ static void build_tables(unified_storage* u, scorep_buffer* set, scorep_strmap* 
     d->location_thread = u->location_thread;
     d->location_event_count = u->location_events;
     d->location_creator = u->location_creator;
+    d->location_team_member = u->location_team_member;
 }
 
 /* global ids (id_numbering) by record key; returns the communicators' count */

@@ -228,6 +228,34 @@ static void on_metric(scorep_location* loc, uint64_t t, scorep_metric m, int64_t
     if (m < SCOREP_PROFILE_MAX_METRICS) loc->profile_current->metrics[m] += value;
 }
 
+/* A team member other than the forker continues the forker's call path:
+ * the path's nodes on the member's location have no visits of their own
+ * and the time of the member's parts below them (Score-P's tree of an
+ * OpenMP thread), so that their exclusive time is 0. */
+static void on_team_begin(scorep_location* loc, uint64_t t, const scorep_thread_team* team)
+{
+    if (loc == team->forker) return;
+    profile_location* pl = state(loc);
+    scorep_profile_node* node = &pl->root;
+    for (uint32_t i = 0; i < team->depth; i++)
+        node = scorep_profile_child_slow(pl, node, team->path[i], SCOREP_INVALID_ID, 0);
+    pl->team_path_end = node;
+    pl->team_begin_ticks = t;
+    loc->profile_current = node;
+}
+
+static void on_team_end(scorep_location* loc, uint64_t t, const scorep_thread_team* team)
+{
+    if (loc == team->forker) return;
+    profile_location* pl = state(loc);
+    if (pl->team_path_end == NULL) return;
+    uint64_t d = t - pl->team_begin_ticks;
+    for (scorep_profile_node* n = pl->team_path_end; n != &pl->root; n = n->parent)
+        n->n.time_incl += d;
+    pl->team_path_end = NULL;
+    loc->profile_current = &pl->root;
+}
+
 static void on_buffer_flush(scorep_location* loc, uint64_t t_begin, uint64_t t_end)
 {
     on_enter(loc, t_begin, scorep_flush_region);
@@ -336,5 +364,7 @@ const scorep_substrate scorep_profile_event_callbacks = {
     .parameter_string = on_parameter_string,
     .metric_add = on_metric,
     .buffer_flush = on_buffer_flush,
+    .thread_team_begin = on_team_begin,
+    .thread_team_end = on_team_end,
     .recording_ended = place_thread_trees,
 };

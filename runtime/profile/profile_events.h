@@ -15,6 +15,10 @@ typedef struct profile_location {
     scorep_profile_node** hash;   /* open addressing, power-of-two capacity */
     size_t hash_capacity, hash_count;
     int mismatch_warned;
+    /* a team member's part (profile.c: on_team_begin): the last node of
+     * the forker's call path it continues, and when the part began */
+    scorep_profile_node* team_path_end;
+    uint64_t team_begin_ticks;
 } profile_location;
 
 /* Hidden: called and read inside the measurement library only, so directly

@@ -78,6 +78,9 @@ int scorep_report_write_json(const scorep_report* r, const char* path)
         /* the thread adapter's: which thread (of the same rank) created it */
         if (d->location_creator && d->location_creator[i] != SCOREP_INVALID_ID)
             fprintf(f, ", \"creator\": %u", d->location_creator[i]);
+        /* a member of an OpenMP team: its number in the team that made it */
+        if (d->location_team_member && d->location_team_member[i] > 0)
+            fprintf(f, ", \"team_member\": %u", d->location_team_member[i]);
         fputs("}", f);
     }
     fputs("],\n\"regions\": [", f);

@@ -162,6 +162,7 @@ static OTF2_Paradigm otf2_paradigm(scorep_paradigm paradigm)
     case SCOREP_PARADIGM_CAF: return TRACE_PARADIGM_CAF;
     case SCOREP_PARADIGM_MEMORY: return TRACE_PARADIGM_MEMORY;
     case SCOREP_PARADIGM_PTHREAD: return OTF2_PARADIGM_PTHREAD;
+    case SCOREP_PARADIGM_OPENMP: return OTF2_PARADIGM_OPENMP;
     case SCOREP_PARADIGM_SHMEM: return OTF2_PARADIGM_SHMEM;
     case SCOREP_PARADIGM_USER:
     case SCOREP_PARADIGM_LIBWRAP:  /* OTF2 has no paradigm for library wrappers */
@@ -188,6 +189,22 @@ static OTF2_RegionRole otf2_role(scorep_region_role role)
     case SCOREP_ROLE_REALLOCATE: return OTF2_REGION_ROLE_REALLOCATE;
     case SCOREP_ROLE_FILE_IO_METADATA: return OTF2_REGION_ROLE_FILE_IO_METADATA;
     case SCOREP_ROLE_ATOMIC: return OTF2_REGION_ROLE_ATOMIC;
+    case SCOREP_ROLE_PARALLEL: return OTF2_REGION_ROLE_PARALLEL;
+    case SCOREP_ROLE_LOOP: return OTF2_REGION_ROLE_LOOP;
+    case SCOREP_ROLE_IMPLICIT_BARRIER: return OTF2_REGION_ROLE_IMPLICIT_BARRIER;
+    case SCOREP_ROLE_SINGLE: return OTF2_REGION_ROLE_SINGLE;
+    case SCOREP_ROLE_SINGLE_SBLOCK: return OTF2_REGION_ROLE_SINGLE_SBLOCK;
+    case SCOREP_ROLE_CRITICAL: return OTF2_REGION_ROLE_CRITICAL;
+    case SCOREP_ROLE_CRITICAL_SBLOCK: return OTF2_REGION_ROLE_CRITICAL_SBLOCK;
+    case SCOREP_ROLE_SECTIONS: return OTF2_REGION_ROLE_SECTIONS;
+    case SCOREP_ROLE_SECTION: return OTF2_REGION_ROLE_SECTION;
+    case SCOREP_ROLE_ORDERED: return OTF2_REGION_ROLE_ORDERED;
+    case SCOREP_ROLE_ORDERED_SBLOCK: return OTF2_REGION_ROLE_ORDERED_SBLOCK;
+    case SCOREP_ROLE_TASK: return OTF2_REGION_ROLE_TASK;
+    case SCOREP_ROLE_TASK_CREATE: return OTF2_REGION_ROLE_TASK_CREATE;
+    case SCOREP_ROLE_TASK_WAIT: return OTF2_REGION_ROLE_TASK_WAIT;
+    case SCOREP_ROLE_MASTER: return OTF2_REGION_ROLE_MASTER;
+    case SCOREP_ROLE_WORKSHARE: return OTF2_REGION_ROLE_WORKSHARE;
     default: return OTF2_REGION_ROLE_UNKNOWN;
     }
 }
@@ -238,7 +255,7 @@ static void write_system_tree(global_writer* g, const scorep_finalize_context* c
     free(node_of);
     for (uint32_t i = 0; i < defs->location_count; i++) {
         uint32_t thread = defs->location_thread[i];
-        scorep_location_name(name, sizeof name, thread);
+        scorep_location_name(name, sizeof name, thread, defs->location_team_member ? defs->location_team_member[i] : 0);
         check(g, OTF2_GlobalDefWriter_WriteLocation(
                      g->writer, scorep_location_global_id(defs->location_rank[i], thread),
                      new_string(g, name), OTF2_LOCATION_TYPE_CPU_THREAD, event_counts[i],

@@ -356,6 +356,19 @@ static void thread_event(scorep_location* loc, uint64_t t, scorep_thread_event_k
     __atomic_store_n(&trace_thread_events, 1, __ATOMIC_RELAXED);
 }
 
+/* a member's part of a fork/join team: the team's records name the
+ * process's thread contingent (trace_threads.c) */
+static void thread_team_begin(scorep_location* loc, uint64_t t, const scorep_thread_team* team)
+{
+    record1(loc, t, RAW_THREAD, SCOREP_THREAD_TEAM_BEGIN, team->requested);
+    __atomic_store_n(&trace_thread_events, 1, __ATOMIC_RELAXED);
+}
+
+static void thread_team_end(scorep_location* loc, uint64_t t, const scorep_thread_team* team)
+{
+    record1(loc, t, RAW_THREAD, SCOREP_THREAD_TEAM_END, team->requested);
+}
+
 int trace_handle_collectives;
 int trace_attributes_used;
 
@@ -438,6 +451,8 @@ void trace_events_fill_table(scorep_substrate* table)
     table->io_seek = io_seek;
     table->io_operation_async = io_operation_async;
     table->thread_event = thread_event;
+    table->thread_team_begin = thread_team_begin;
+    table->thread_team_end = thread_team_end;
     table->comm_event = comm_event;
     table->attribute = attribute;
     table->metric_add = metric_add;

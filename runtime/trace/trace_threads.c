@@ -28,7 +28,7 @@
 int trace_threads_in_use(const scorep_unified_definitions* defs)
 {
     for (uint32_t i = 0; i < defs->region_count; i++)
-        if (defs->regions[i].paradigm == SCOREP_PARADIGM_PTHREAD)
+        if (defs->regions[i].paradigm == SCOREP_PARADIGM_PTHREAD || defs->regions[i].paradigm == SCOREP_PARADIGM_OPENMP)
             return 1;
     return 0;
 }
@@ -55,6 +55,20 @@ OTF2_ErrorCode trace_thread_encode(OTF2_EvtWriter* w, OTF2_TimeStamp t, scorep_t
     case SCOREP_THREAD_RELEASE_LOCK:
         return OTF2_EvtWriter_ThreadReleaseLock(w, NULL, t, OTF2_PARADIGM_PTHREAD, (uint32_t)sequence,
                                                 (uint32_t)(sequence >> 32));
+    case SCOREP_THREAD_OMP_ACQUIRE_LOCK:
+        return OTF2_EvtWriter_ThreadAcquireLock(w, NULL, t, OTF2_PARADIGM_OPENMP, (uint32_t)sequence,
+                                                (uint32_t)(sequence >> 32));
+    case SCOREP_THREAD_OMP_RELEASE_LOCK:
+        return OTF2_EvtWriter_ThreadReleaseLock(w, NULL, t, OTF2_PARADIGM_OPENMP, (uint32_t)sequence,
+                                                (uint32_t)(sequence >> 32));
+    case SCOREP_THREAD_FORK:
+        return OTF2_EvtWriter_ThreadFork(w, NULL, t, OTF2_PARADIGM_OPENMP, (uint32_t)sequence);
+    case SCOREP_THREAD_JOIN: return OTF2_EvtWriter_ThreadJoin(w, NULL, t, OTF2_PARADIGM_OPENMP);
+    /* the team is the process's thread contingent: every location of the
+     * process (a team of fewer threads, or a nested one, is named as the
+     * whole process's: docs/OPENMP_ADAPTER.md) */
+    case SCOREP_THREAD_TEAM_BEGIN: return OTF2_EvtWriter_ThreadTeamBegin(w, NULL, t, contingent);
+    case SCOREP_THREAD_TEAM_END: return OTF2_EvtWriter_ThreadTeamEnd(w, NULL, t, contingent);
     }
     return OTF2_ERROR_INVALID_ARGUMENT;
 }

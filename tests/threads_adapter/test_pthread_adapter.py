@@ -216,13 +216,13 @@ def test_pthread_exit_leaves_the_start_routine_so_the_location_is_reused(build_d
 @pytest.mark.parametrize("tool", ["scorep", "scorep-exec"])
 def test_unknown_thread_paradigm_is_an_error_naming_the_valid_ones(build_dir, tmp_path, tool):
     if tool == "scorep":
-        argv = scorep(build_dir) + ["--thread=omp", "gcc", str(PROGRAM), "-o", str(tmp_path / "never")]
+        argv = scorep(build_dir) + ["--thread=tbb", "gcc", str(PROGRAM), "-o", str(tmp_path / "never")]
     else:
-        argv = [sys.executable, str(pathlib.Path(build_dir) / "tools" / "scorep-exec"), "--thread=omp", "--",
+        argv = [sys.executable, str(pathlib.Path(build_dir) / "tools" / "scorep-exec"), "--thread=tbb", "--",
                 "true"]
     proc = subprocess.run(argv, capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 2 and proc.stdout == ""
-    assert "unknown thread paradigm 'omp'" in proc.stderr and "valid: pthread, none" in proc.stderr
+    assert "unknown thread paradigm 'tbb'" in proc.stderr and "valid: pthread, omp, none" in proc.stderr
     assert not (tmp_path / "never").exists()
 
 

@@ -83,6 +83,7 @@ typedef enum scorep_paradigm {
     SCOREP_PARADIGM_IO,              /* POSIX I/O calls (the I/O adapter, runtime/io_adapter/) */
     SCOREP_PARADIGM_PTHREAD,         /* POSIX threads (the thread adapter, runtime/thread_adapter/) */
     SCOREP_PARADIGM_MEMORY,          /* heap allocations (the memory adapter, runtime/memory_adapter/) */
+    SCOREP_PARADIGM_OPENMP,          /* OpenMP constructs (the OpenMP adapter, runtime/omp_adapter/) */
     SCOREP_PARADIGM_SHMEM,           /* OpenSHMEM (the SHMEM adapter, runtime/shmem_adapter/) */
     SCOREP_PARADIGM_COUNT_
 } scorep_paradigm;
@@ -104,6 +105,24 @@ typedef enum scorep_region_role {
     SCOREP_ROLE_REALLOCATE,           /* memory: realloc */
     SCOREP_ROLE_FILE_IO_METADATA,     /* I/O on a file's metadata: open, close, seek, dup, delete */
     SCOREP_ROLE_ATOMIC,               /* one-sided atomic operations (MPI_Accumulate, ...) */
+    /* OpenMP constructs, as OTF2 and Cube name them (Scalasca's analysis
+     * finds OpenMP wait states by them) */
+    SCOREP_ROLE_PARALLEL,
+    SCOREP_ROLE_LOOP,
+    SCOREP_ROLE_IMPLICIT_BARRIER,
+    SCOREP_ROLE_SINGLE,
+    SCOREP_ROLE_SINGLE_SBLOCK,
+    SCOREP_ROLE_CRITICAL,
+    SCOREP_ROLE_CRITICAL_SBLOCK,
+    SCOREP_ROLE_SECTIONS,
+    SCOREP_ROLE_SECTION,
+    SCOREP_ROLE_ORDERED,
+    SCOREP_ROLE_ORDERED_SBLOCK,
+    SCOREP_ROLE_TASK,
+    SCOREP_ROLE_TASK_CREATE,
+    SCOREP_ROLE_TASK_WAIT,
+    SCOREP_ROLE_MASTER,
+    SCOREP_ROLE_WORKSHARE,
     SCOREP_ROLE_COUNT_
 } scorep_region_role;
 
@@ -172,13 +191,55 @@ typedef enum scorep_thread_event_kind {
      * the lock's number in the process and how many times it was taken
      * (a release names the acquisition it ends) */
     SCOREP_THREAD_ACQUIRE_LOCK,
-    SCOREP_THREAD_RELEASE_LOCK
+    SCOREP_THREAD_RELEASE_LOCK,
+    /* the same of an OpenMP lock (omp_set_lock, critical sections, ordered
+     * blocks: the OpenMP adapter numbers them) */
+    SCOREP_THREAD_OMP_ACQUIRE_LOCK,
+    SCOREP_THREAD_OMP_RELEASE_LOCK,
+    /* OTF2's fork/join model (OpenMP): sequence is the number of threads
+     * asked for (fork) or 0 (join); team begin and end are
+     * scorep_thread_team_begin / _end */
+    SCOREP_THREAD_FORK,
+    SCOREP_THREAD_JOIN,
+    /* what scorep_thread_team_begin and _end record in a trace (not for
+     * adapters' calls of scorep_thread_event) */
+    SCOREP_THREAD_TEAM_BEGIN,
+    SCOREP_THREAD_TEAM_END
 } scorep_thread_event_kind;
 void scorep_thread_event(scorep_thread_event_kind kind, uint64_t sequence);
 static inline uint64_t scorep_thread_lock_word(uint32_t lock, uint32_t order)
 {
     return (uint64_t)lock | (uint64_t)order << 32;
 }
+
+/* ---- fork/join teams (the OpenMP adapter, runtime/omp_adapter/) ---------- */
+
+/* A team of threads forked by one thread (OpenMP's parallel region). The
+ * forking thread fills it with scorep_thread_fork before the team starts
+ * and keeps it until scorep_thread_join: every member reads it at its
+ * scorep_thread_team_begin. Its fields are the core's. */
+typedef struct scorep_thread_team {
+    struct scorep_location* forker; /* the forking thread's location (NULL: nothing recorded) */
+    const scorep_region* path;      /* its open regions at the fork, outermost first (its own */
+    uint32_t depth;                 /* stack, unchanged below depth while the team runs) */
+    uint32_t requested;             /* threads asked for */
+} scorep_thread_team;
+/* On the forking thread, before the team starts: records ThreadFork with
+ * the number of threads asked for (0: the runtime decides). */
+void scorep_thread_fork(scorep_thread_team* team, uint32_t requested);
+/* On each member (the forking thread is member 0) as it starts its part
+ * of the team's work: member is its number in the team, size the team's.
+ * A member other than 0 continues the forking thread's call path: its
+ * profile nests what it records under the forker's open regions (with no
+ * visits of its own there), as Score-P shows an OpenMP thread's work. Its
+ * location is named after its number in its first team ("OMP thread N").
+ * Records ThreadTeamBegin. */
+void scorep_thread_team_begin(scorep_thread_team* team, uint32_t member, uint32_t size);
+/* On each member when its part is done (every region it entered since
+ * its team begin left): records ThreadTeamEnd. */
+void scorep_thread_team_end(scorep_thread_team* team);
+/* On the forking thread after the team ended: records ThreadJoin. */
+void scorep_thread_join(scorep_thread_team* team);
 
 /* Attributes of the next enter or exit of the calling thread (the trace's
  * OTF2 attribute list of that Enter or Leave record, as Score-P's memory

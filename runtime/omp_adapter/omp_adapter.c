@@ -1,0 +1,441 @@
+/* The hand-written part of the OpenMP adapter: the team trampoline, the
+ * thread's open constructs and the construct regions' names.
+ *
+ * GCC lowers a parallel region to GOMP_parallel(fn, data, ...) with the
+ * region's body outlined into fn. The generated wrapper hands libgomp
+ * scorep_omp_trampoline and a fork record instead: every member of the
+ * team begins its part there (ThreadTeamBegin, which gives it the
+ * member's location), enters the region, runs fn, waits in the region's
+ * implicit barrier (a barrier of its own, as Score-P's source
+ * instrumentation adds one, so that the wait is measured where Score-P
+ * measures it, not hidden in libgomp's end of the team), leaves and ends
+ * (ThreadTeamEnd).
+ *
+ * Worksharing and mutual exclusion constructs are seen as entry points
+ * too (GOMP_loop_dynamic_start ... GOMP_loop_end, GOMP_critical_start ...).
+ * Some constructs leave no call: a loop with a static schedule is
+ * computed inline, master is a test of omp_get_thread_num, a single's
+ * end has no call; docs/OPENMP_ADAPTER.md says what that means for the
+ * profile. A single stays open until the thread's next construct call,
+ * and a barrier right after it is its implicit barrier.
+ *
+ * Names: "!$omp <construct> @<file>:<line>", the file and line of the
+ * program's call (elfutils' libdw, opened when the first construct is
+ * named: without it, or without debug information, the function that
+ * calls); the parallel region's implicit barrier is named after the last
+ * line of the outlined function, its end. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "scorep_omp_adapter.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <elfutils/libdwfl.h>
+
+#ifdef SCOREP_LIBWRAP_STATIC
+/* the program's own libgomp, past the link-time wrappers */
+extern void __real_GOMP_barrier(void);
+extern int omp_get_thread_num(void);
+extern int omp_get_num_threads(void);
+static void real_barrier(void) { __real_GOMP_barrier(); }
+static int thread_num(void) { return omp_get_thread_num(); }
+static int num_threads(void) { return omp_get_num_threads(); }
+extern int omp_get_max_threads(void);
+static int max_threads(void) { return omp_get_max_threads(); }
+#else
+/* resolved from the program's OpenMP runtime when first needed: this
+ * library does not link one, so that preloading it into a program loads
+ * none */
+static void (*gomp_barrier)(void);
+static int (*get_thread_num)(void);
+static int (*get_num_threads)(void);
+static int (*get_max_threads)(void);
+static void resolve_runtime(void)
+{
+    if (get_num_threads != NULL) return;
+    gomp_barrier = (void (*)(void))dlsym(RTLD_NEXT, "GOMP_barrier");
+    get_max_threads = (int (*)(void))dlsym(RTLD_DEFAULT, "omp_get_max_threads");
+    get_thread_num = (int (*)(void))dlsym(RTLD_DEFAULT, "omp_get_thread_num");
+    __atomic_store_n(&get_num_threads, (int (*)(void))dlsym(RTLD_DEFAULT, "omp_get_num_threads"),
+                     __ATOMIC_RELEASE);
+}
+static void real_barrier(void) { resolve_runtime(); if (gomp_barrier) gomp_barrier(); }
+static int thread_num(void) { resolve_runtime(); return get_thread_num ? get_thread_num() : 0; }
+static int num_threads(void) { resolve_runtime(); return get_num_threads ? get_num_threads() : 1; }
+static int max_threads(void) { resolve_runtime(); return get_max_threads ? get_max_threads() : 1; }
+#endif
+
+/* ---- names ---------------------------------------------------------------- */
+
+static const struct {
+    const char* name;
+    scorep_region_role role;
+} constructs[SCOREP_OMP_CONSTRUCT_COUNT] = {
+    [SCOREP_OMP_PARALLEL] = {"!$omp parallel", SCOREP_ROLE_PARALLEL},
+    [SCOREP_OMP_FOR] = {"!$omp for", SCOREP_ROLE_LOOP},
+    [SCOREP_OMP_SECTIONS] = {"!$omp sections", SCOREP_ROLE_SECTIONS},
+    [SCOREP_OMP_SECTION] = {"!$omp section", SCOREP_ROLE_SECTION},
+    [SCOREP_OMP_SINGLE] = {"!$omp single", SCOREP_ROLE_SINGLE},
+    [SCOREP_OMP_SINGLE_COPY] = {"!$omp single", SCOREP_ROLE_SINGLE},
+    [SCOREP_OMP_SINGLE_SBLOCK] = {"!$omp single sblock", SCOREP_ROLE_SINGLE_SBLOCK},
+    [SCOREP_OMP_CRITICAL] = {"!$omp critical", SCOREP_ROLE_CRITICAL},
+    [SCOREP_OMP_CRITICAL_SBLOCK] = {"!$omp critical sblock", SCOREP_ROLE_CRITICAL_SBLOCK},
+    [SCOREP_OMP_ORDERED] = {"!$omp ordered", SCOREP_ROLE_ORDERED},
+    [SCOREP_OMP_ORDERED_SBLOCK] = {"!$omp ordered sblock", SCOREP_ROLE_ORDERED_SBLOCK},
+    [SCOREP_OMP_ATOMIC] = {"!$omp atomic", SCOREP_ROLE_ATOMIC},
+    [SCOREP_OMP_BARRIER] = {"!$omp barrier", SCOREP_ROLE_BARRIER},
+    [SCOREP_OMP_IMPLICIT_BARRIER] = {"!$omp implicit barrier", SCOREP_ROLE_IMPLICIT_BARRIER},
+    [SCOREP_OMP_TASK_CREATE] = {"!$omp create task", SCOREP_ROLE_TASK_CREATE},
+    [SCOREP_OMP_TASKWAIT] = {"!$omp taskwait", SCOREP_ROLE_TASK_WAIT},
+    [SCOREP_OMP_TASKYIELD] = {"!$omp taskyield", SCOREP_ROLE_TASK_WAIT},
+    [SCOREP_OMP_TASKGROUP] = {"!$omp taskgroup", SCOREP_ROLE_TASK_WAIT},
+};
+
+/* libdw, opened at the first name; all of it under names_lock */
+static struct {
+    int tried;
+    Dwfl* dwfl;
+    __typeof__(dwfl_begin)* begin;
+    __typeof__(dwfl_linux_proc_report)* proc_report;
+    __typeof__(dwfl_report_begin)* report_begin;
+    __typeof__(dwfl_report_end)* report_end;
+    __typeof__(dwfl_addrmodule)* addrmodule;
+    __typeof__(dwfl_module_getsrc)* getsrc;
+    __typeof__(dwfl_lineinfo)* lineinfo;
+    __typeof__(dwfl_module_addrinfo)* addrinfo;
+    Dwfl_Callbacks callbacks;
+} dw;
+static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void open_libdw(void)
+{
+    dw.tried = 1;
+    void* lib = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (lib == NULL) return;
+#define SYM(field, name) dw.field = (__typeof__(dw.field))dlsym(lib, name)
+    SYM(begin, "dwfl_begin");
+    SYM(proc_report, "dwfl_linux_proc_report");
+    SYM(report_begin, "dwfl_report_begin");
+    SYM(report_end, "dwfl_report_end");
+    SYM(addrmodule, "dwfl_addrmodule");
+    SYM(getsrc, "dwfl_module_getsrc");
+    SYM(lineinfo, "dwfl_lineinfo");
+    SYM(addrinfo, "dwfl_module_addrinfo");
+#undef SYM
+    dw.callbacks.find_elf = (__typeof__(dw.callbacks.find_elf))dlsym(lib, "dwfl_linux_proc_find_elf");
+    dw.callbacks.find_debuginfo = (__typeof__(dw.callbacks.find_debuginfo))dlsym(lib, "dwfl_standard_find_debuginfo");
+    if (!dw.begin || !dw.proc_report || !dw.report_begin || !dw.report_end || !dw.addrmodule || !dw.getsrc ||
+        !dw.lineinfo || !dw.addrinfo || !dw.callbacks.find_elf || !dw.callbacks.find_debuginfo)
+        return;
+    dw.dwfl = dw.begin(&dw.callbacks);
+    if (dw.dwfl == NULL) return;
+    dw.report_begin(dw.dwfl);
+    dw.proc_report(dw.dwfl, getpid());
+    dw.report_end(dw.dwfl, NULL, NULL);
+}
+
+/* the module of address, the process's objects reported again once if it
+ * was loaded after the last report */
+static Dwfl_Module* module_of(uintptr_t address)
+{
+    if (!dw.tried) open_libdw();
+    if (dw.dwfl == NULL) return NULL;
+    Dwfl_Module* module = dw.addrmodule(dw.dwfl, address);
+    if (module == NULL) {
+        dw.report_begin(dw.dwfl);
+        dw.proc_report(dw.dwfl, getpid());
+        dw.report_end(dw.dwfl, NULL, NULL);
+        module = dw.addrmodule(dw.dwfl, address);
+    }
+    return module;
+}
+
+/* file (the path as the debug information has it) and line of address */
+static int source_line(uintptr_t address, char* file, size_t size, int* line)
+{
+    Dwfl_Module* module = module_of(address);
+    if (module == NULL) return 0;
+    Dwfl_Line* l = dw.getsrc(module, address);
+    if (l == NULL) return 0;
+    const char* path = dw.lineinfo(l, NULL, line, NULL, NULL, NULL);
+    if (path == NULL || *line <= 0) return 0;
+    snprintf(file, size, "%s", path);
+    return 1;
+}
+
+/* the address of the last instruction of the function at address */
+static uintptr_t function_end(uintptr_t address)
+{
+    Dwfl_Module* module = module_of(address);
+    if (module == NULL) return 0;
+    GElf_Off offset;
+    GElf_Sym sym;
+    if (dw.addrinfo(module, address, &offset, &sym, NULL, NULL, NULL) == NULL || sym.st_size == 0) return 0;
+    return address - offset + sym.st_size - 1;
+}
+
+/* "name @file:line" with the file's last component, as Score-P names
+ * constructs, or "name @function" / "name @object+0xoffset" */
+static scorep_region define_named(scorep_omp_construct construct, uintptr_t address)
+{
+    char file[1024], name[1200];
+    int line = 0;
+    const char* what = constructs[construct].name;
+    if (address != 0 && source_line(address, file, sizeof file, &line)) {
+        const char* base = strrchr(file, '/');
+        snprintf(name, sizeof name, "%s @%s:%d", what, base ? base + 1 : file, line);
+        return scorep_region_define_at(name, file, line, SCOREP_PARADIGM_OPENMP, constructs[construct].role, "OMP");
+    }
+    Dl_info info;
+    if (address != 0 && dladdr((void*)address, &info) && info.dli_fname) {
+        const char* base = strrchr(info.dli_fname, '/');
+        base = base ? base + 1 : info.dli_fname;
+        if (info.dli_sname)
+            snprintf(name, sizeof name, "%s @%s", what, info.dli_sname);
+        else
+            snprintf(name, sizeof name, "%s @%s+0x%lx", what, base,
+                     (unsigned long)(address - (uintptr_t)info.dli_fbase));
+    } else {
+        snprintf(name, sizeof name, "%s", what);
+    }
+    return scorep_region_define(name, "OMP", SCOREP_PARADIGM_OPENMP, constructs[construct].role, "OMP");
+}
+
+/* The regions of the call sites seen so far: a construct is named once,
+ * then found by its site without a lock (a slot's key is written last). */
+#define SITE_SLOTS 4096
+static struct site_slot {
+    uintptr_t key;   /* site | construct in the low bits' place: site << 5 | construct */
+    scorep_region region;
+} sites[SITE_SLOTS];
+
+scorep_region scorep_omp_region_at(scorep_omp_construct construct, uintptr_t address)
+{
+    uintptr_t key = address << 5 | (uintptr_t)construct;
+    uint64_t h = (uint64_t)key * 0x9e3779b97f4a7c15ull;
+    for (unsigned probe = 0; probe < SITE_SLOTS; probe++) {
+        struct site_slot* slot = &sites[((h >> 40) + probe) % SITE_SLOTS];
+        uintptr_t seen = __atomic_load_n(&slot->key, __ATOMIC_ACQUIRE);
+        if (seen == key) return slot->region;
+        if (seen == 0) break;
+    }
+    int was_off = scorep_thread_event_generation_off;
+    scorep_event_generation_off();   /* libdw's own calls are not the program's */
+    pthread_mutex_lock(&names_lock);
+    scorep_region region = SCOREP_INVALID_ID;
+    for (unsigned probe = 0; probe < SITE_SLOTS; probe++) {
+        struct site_slot* slot = &sites[((h >> 40) + probe) % SITE_SLOTS];
+        if (slot->key == key) {
+            region = slot->region;
+            break;
+        }
+        if (slot->key == 0) {
+            region = define_named(construct, address);
+            slot->region = region;
+            __atomic_store_n(&slot->key, key, __ATOMIC_RELEASE);
+            break;
+        }
+    }
+    if (region == SCOREP_INVALID_ID)   /* the table is full: named again at each call */
+        region = define_named(construct, address);
+    pthread_mutex_unlock(&names_lock);
+    scorep_thread_event_generation_off = was_off;
+    return region;
+}
+
+/* a call site's address is the instruction after the call: the call's
+ * own line is the byte before it */
+static scorep_region region_of_call(scorep_omp_construct construct, const void* site)
+{
+    return scorep_omp_region_at(construct, site ? (uintptr_t)site - 1 : 0);
+}
+
+/* ---- the thread's open constructs ----------------------------------------- */
+
+#define OPEN_MAX 64
+static __thread struct {
+    scorep_region region;
+    scorep_omp_construct construct;
+} open_constructs[OPEN_MAX];
+static __thread unsigned open_depth;   /* may exceed OPEN_MAX: those are not recorded */
+
+static void push(scorep_omp_construct construct, scorep_region region)
+{
+    if (open_depth < OPEN_MAX) {
+        open_constructs[open_depth].region = region;
+        open_constructs[open_depth].construct = construct;
+        scorep_enter(region);
+    }
+    open_depth++;
+}
+
+static void pop(void)
+{
+    if (open_depth == 0) return;
+    open_depth--;
+    if (open_depth < OPEN_MAX) scorep_exit(open_constructs[open_depth].region);
+}
+
+static scorep_omp_construct innermost(void)
+{
+    return open_depth > 0 && open_depth <= OPEN_MAX ? open_constructs[open_depth - 1].construct : SCOREP_OMP_NONE;
+}
+
+/* leaves every construct down to and with the innermost construct (none
+ * if it is not open above floor) */
+static void pop_through(scorep_omp_construct construct, unsigned floor)
+{
+    for (unsigned d = open_depth; d > floor && d <= OPEN_MAX; d--) {
+        if (open_constructs[d - 1].construct == construct) {
+            while (open_depth >= d) pop();
+            return;
+        }
+    }
+}
+
+/* the floor of the thread's innermost team part: constructs below it are
+ * another part's (the enclosing team, on a thread of a nested team) */
+static __thread unsigned team_floor;
+/* the depth of the combined construct the trampoline opened (0: none) */
+static __thread unsigned team_combined_at;
+
+/* A single whose end no call marks stays open until the thread's next
+ * construct call: that call is after the single's end. */
+static void close_single(void)
+{
+    if (innermost() == SCOREP_OMP_SINGLE_SBLOCK) pop();
+    if (innermost() == SCOREP_OMP_SINGLE) pop();
+}
+
+/* ---- the adapter's calls ----------------------------------------------------- */
+
+void scorep_omp_fork_begin(scorep_omp_fork_record* fork, const void* site, scorep_omp_construct combined,
+                           void (*fn)(void*), void* data, unsigned threads)
+{
+    close_single();
+    fork->fn = fn;
+    fork->data = data;
+    fork->combined = combined;
+    fork->region = region_of_call(SCOREP_OMP_PARALLEL, site);
+    fork->combined_region = combined != SCOREP_OMP_NONE ? region_of_call(combined, site) : SCOREP_INVALID_ID;
+    uintptr_t end = 0;
+    {
+        int was_off = scorep_thread_event_generation_off;
+        scorep_event_generation_off();
+        pthread_mutex_lock(&names_lock);
+        end = function_end((uintptr_t)fn);
+        pthread_mutex_unlock(&names_lock);
+        scorep_thread_event_generation_off = was_off;
+    }
+    fork->barrier_region = scorep_omp_region_at(SCOREP_OMP_IMPLICIT_BARRIER, end ? end : (uintptr_t)site - 1);
+    /* no num_threads clause (0): the team the runtime will make, as the
+     * fork's requested threads say in Score-P's traces */
+    scorep_thread_fork(&fork->team, threads ? threads : (unsigned)max_threads());
+}
+
+void scorep_omp_fork_end(scorep_omp_fork_record* fork)
+{
+    scorep_thread_join(&fork->team);
+}
+
+void scorep_omp_trampoline(void* p)
+{
+    scorep_omp_fork_record* fork = p;
+    unsigned floor_before = team_floor, combined_before = team_combined_at;
+    unsigned depth_before = open_depth;
+    team_floor = open_depth;
+    team_combined_at = 0;
+    scorep_thread_team_begin(&fork->team, (uint32_t)thread_num(), (uint32_t)num_threads());
+    push(SCOREP_OMP_PARALLEL, fork->region);
+    if (fork->combined_region != SCOREP_INVALID_ID) {
+        push(fork->combined, fork->combined_region);
+        team_combined_at = open_depth;
+    }
+    unsigned body_depth = open_depth;
+    fork->fn(fork->data);
+    /* what the body left open (a single's end, which no call marks) */
+    while (open_depth > body_depth) pop();
+    push(SCOREP_OMP_IMPLICIT_BARRIER, fork->barrier_region);
+    real_barrier();
+    while (open_depth > depth_before) pop();
+    scorep_thread_team_end(&fork->team);
+    team_floor = floor_before;
+    team_combined_at = combined_before;
+}
+
+void scorep_omp_construct_begin(scorep_omp_construct construct, const void* site)
+{
+    close_single();
+    if (construct == SCOREP_OMP_SINGLE_COPY) construct = SCOREP_OMP_SINGLE;
+    push(construct, region_of_call(construct, site));
+}
+
+void scorep_omp_construct_end(scorep_omp_construct construct)
+{
+    pop_through(construct, team_floor);
+}
+
+void scorep_omp_block_begin(scorep_omp_construct block, const void* site)
+{
+    if (block == SCOREP_OMP_ATOMIC_SBLOCK) return;
+    push(block, region_of_call(block, site));
+}
+
+void scorep_omp_block_end(scorep_omp_construct block)
+{
+    if (block == SCOREP_OMP_ATOMIC_SBLOCK) return;
+    if (innermost() == block) pop();
+}
+
+/* the barrier that follows a single is its implicit barrier, inside it */
+static __thread int barrier_ends_single;
+
+void scorep_omp_barrier_begin(const void* site)
+{
+    if (innermost() == SCOREP_OMP_SINGLE_SBLOCK) pop();
+    barrier_ends_single = innermost() == SCOREP_OMP_SINGLE;
+    push(barrier_ends_single ? SCOREP_OMP_IMPLICIT_BARRIER : SCOREP_OMP_BARRIER,
+         region_of_call(barrier_ends_single ? SCOREP_OMP_IMPLICIT_BARRIER : SCOREP_OMP_BARRIER, site));
+}
+
+void scorep_omp_barrier_end(void)
+{
+    pop();
+    if (barrier_ends_single && innermost() == SCOREP_OMP_SINGLE) pop();
+    barrier_ends_single = 0;
+}
+
+void scorep_omp_construct_end_begin(int barrier, const void* site)
+{
+    if (innermost() == SCOREP_OMP_SINGLE_SBLOCK) pop();
+    if (innermost() == SCOREP_OMP_SECTION) pop();
+    if (barrier) push(SCOREP_OMP_IMPLICIT_BARRIER, region_of_call(SCOREP_OMP_IMPLICIT_BARRIER, site));
+}
+
+/* The construct the end call ends: the innermost worksharing one. The
+ * loop of a combined parallel loop stays open: the trampoline leaves it
+ * after the region's implicit barrier, as Score-P shows that barrier
+ * inside the loop. */
+void scorep_omp_construct_end_end(int barrier)
+{
+    if (barrier && innermost() == SCOREP_OMP_IMPLICIT_BARRIER) pop();
+    for (unsigned d = open_depth; d > team_floor && d <= OPEN_MAX; d--) {
+        scorep_omp_construct c = open_constructs[d - 1].construct;
+        if (c == SCOREP_OMP_FOR || c == SCOREP_OMP_SECTIONS || c == SCOREP_OMP_SINGLE) {
+            if (d == team_combined_at) return;   /* the trampoline leaves it */
+            while (open_depth >= d) pop();
+            return;
+        }
+    }
+}
+
+void scorep_omp_section_next(unsigned section, const void* site)
+{
+    if (innermost() == SCOREP_OMP_SECTION) pop();
+    if (section != 0) push(SCOREP_OMP_SECTION, region_of_call(SCOREP_OMP_SECTION, site));
+}

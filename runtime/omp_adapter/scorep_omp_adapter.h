@@ -1,0 +1,89 @@
+/* The support header of the generated OpenMP adapter (generated/thread/omp/,
+ * from libgomp's entry points and tasks/omp.json by
+ * generator/system_backend.py): what its wrappers and task snippets
+ * (tasks/omp_*.c.j2) call. The hand-written part is omp_adapter.c.
+ *
+ * A construct's region is named as Score-P names it,
+ * "!$omp <construct> @<file>:<line>", after the source line of the
+ * program's call of the entry point (its debug information), so that one
+ * construct is one region however often and on whichever thread it runs. */
+#ifndef SCOREP_OMP_ADAPTER_H
+#define SCOREP_OMP_ADAPTER_H
+
+#include <omp.h>   /* the lock API's types (GCC's own include directory) */
+#include <stdint.h>
+
+#include <scorep_wrapgen/libwrap.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum scorep_omp_construct {
+    SCOREP_OMP_NONE,
+    SCOREP_OMP_PARALLEL,
+    SCOREP_OMP_FOR,
+    SCOREP_OMP_SECTIONS,
+    SCOREP_OMP_SECTION,
+    SCOREP_OMP_SINGLE,
+    SCOREP_OMP_SINGLE_COPY,   /* single with copyprivate: the region is single's */
+    SCOREP_OMP_SINGLE_SBLOCK,
+    SCOREP_OMP_CRITICAL,
+    SCOREP_OMP_CRITICAL_SBLOCK,
+    SCOREP_OMP_ORDERED,
+    SCOREP_OMP_ORDERED_SBLOCK,
+    SCOREP_OMP_ATOMIC,
+    SCOREP_OMP_ATOMIC_SBLOCK, /* none: atomic has no block region */
+    SCOREP_OMP_BARRIER,
+    SCOREP_OMP_IMPLICIT_BARRIER,
+    SCOREP_OMP_TASK_CREATE,
+    SCOREP_OMP_TASKWAIT,
+    SCOREP_OMP_TASKYIELD,
+    SCOREP_OMP_TASKGROUP,
+    SCOREP_OMP_CONSTRUCT_COUNT
+} scorep_omp_construct;
+
+/* A parallel region's record, on the forking wrapper's frame for the
+ * call: what the trampoline needs on every member. */
+typedef struct scorep_omp_fork_record {
+    scorep_thread_team team;
+    void (*fn)(void*);
+    void* data;
+    scorep_region region;            /* !$omp parallel @... */
+    scorep_region combined_region;   /* the combined construct's, or SCOREP_INVALID_ID */
+    scorep_omp_construct combined;
+    scorep_region barrier_region;    /* its implicit barrier */
+} scorep_omp_fork_record;
+
+/* The region of construct at the program's code address (the call
+ * instruction, or an OMPT codeptr_ra less one): defined at its first use,
+ * found without a lock later. */
+scorep_region scorep_omp_region_at(scorep_omp_construct construct, uintptr_t address);
+
+void scorep_omp_fork_begin(scorep_omp_fork_record* fork, const void* site, scorep_omp_construct combined,
+                           void (*fn)(void*), void* data, unsigned threads);
+void scorep_omp_fork_end(scorep_omp_fork_record* fork);
+/* what libgomp starts on every member instead of the outlined function */
+void scorep_omp_trampoline(void* fork);
+
+/* a construct's region entered on the thread (it stays open), and left
+ * with every construct opened after it */
+void scorep_omp_construct_begin(scorep_omp_construct construct, const void* site);
+void scorep_omp_construct_end(scorep_omp_construct construct);
+/* the block of single, critical or ordered: entered once the thread has it */
+void scorep_omp_block_begin(scorep_omp_construct block, const void* site);
+void scorep_omp_block_end(scorep_omp_construct block);
+/* an explicit barrier's call (or a single construct's implicit one) */
+void scorep_omp_barrier_begin(const void* site);
+void scorep_omp_barrier_end(void);
+/* a worksharing construct ends: with barrier, the call is its implicit barrier */
+void scorep_omp_construct_end_begin(int barrier, const void* site);
+void scorep_omp_construct_end_end(int barrier);
+/* the section a sections construct gave the thread (0: none left) */
+void scorep_omp_section_next(unsigned section, const void* site);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SCOREP_OMP_ADAPTER_H */

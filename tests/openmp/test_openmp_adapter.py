@@ -1,0 +1,172 @@
+"""The OpenMP adapter (scorep --thread=omp, scorep-exec --thread=omp;
+generated/thread/omp/ from tasks/omp.json): omp_constructs.c, whose counts
+follow from its source (REGIONS parallel regions, each with a dynamic loop
+of ITEMS items with one critical section each, an explicit barrier, two
+singles, a task per thread and a taskwait), built with GCC's -fopenmp and
+measured unmodified (preloaded) and rebuilt (linked). Oracles: the
+program's source and its output without measurement; otf2-print for the
+trace's fork/join records; Cube's cube_dump for the location names."""
+import collections
+import json
+import pathlib
+import re
+import shutil
+import subprocess
+
+import pytest
+
+import cube_tools
+from conftest import run_program, scorep
+
+HERE = pathlib.Path(__file__).resolve().parent
+PROGRAM = HERE / "programs" / "omp_constructs.c"
+REGIONS, ITEMS, THREADS = 3, 40, 2
+ENV = {"OMP_NUM_THREADS": str(THREADS), "OMP_WAIT_POLICY": "passive"}
+
+
+def compile_plain(tmp_path):
+    program = tmp_path / "omp_constructs_plain"
+    subprocess.run(["gcc", "-fopenmp", "-g", "-O2", str(PROGRAM), "-o", str(program)], check=True)
+    return program
+
+
+def measured(request, build_dir, tmp_path, mode):
+    """(the run, its experiment) of omp_constructs.c, traced: preloaded into
+    the plain binary by the installed scorep-exec, or built by scorep (which
+    takes the OpenMP adapter from -fopenmp)."""
+    if mode == "preloaded":
+        program = compile_plain(tmp_path)
+        prefix = [request.getfixturevalue("installed_prefix") / "bin" / "scorep-exec", "--thread=omp", "--"]
+    else:
+        program = tmp_path / "omp_constructs_linked"
+        built = subprocess.run(scorep(build_dir) + ["gcc", "-fopenmp", "-g", "-O2", str(PROGRAM), "-o",
+                                                    str(program)], capture_output=True, text=True)
+        assert built.returncode == 0, built.stderr
+        prefix = []
+    experiment = tmp_path / "experiment"
+    proc = run_program([*prefix, program], experiment, dict(ENV, SCOREP_ENABLE_TRACING="true"))
+    return proc, experiment
+
+
+def rows_of(experiment):
+    """{location name index: {call path (region names): visits}} from profile.json."""
+    profile = json.loads((experiment / "profile.json").read_text())
+    regions = {r["id"]: r["name"] for r in profile["regions"]}
+    callpaths = {c["id"]: c for c in profile["callpaths"]}
+
+    def path(cid):
+        names = []
+        while cid is not None:
+            names.append(regions[callpaths[cid]["region"]])
+            cid = callpaths[cid]["parent"]
+        return tuple(reversed(names))
+    rows = collections.defaultdict(dict)
+    for row in profile["rows"]:
+        rows[row["location"]][path(row["callpath"])] = row["visits"]
+    return rows, [r["name"] for r in profile["regions"]]
+
+
+def construct(name):
+    """"!$omp parallel @omp_constructs.c:27" -> "!$omp parallel" """
+    return name.split(" @")[0]
+
+
+@pytest.fixture(params=["preloaded", "linked"])
+def run(request, build_dir, tmp_path):
+    if shutil.which("gcc") is None:
+        pytest.skip("no gcc")
+    plain = run_program([compile_plain(tmp_path)], None, ENV)
+    assert plain.returncode == 0, plain.stderr
+    proc, experiment = measured(request, build_dir, tmp_path, request.param)
+    return plain, proc, experiment, request.param
+
+
+def test_program_output_is_unchanged_under_measurement(run):
+    plain, proc, _, _ = run
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == plain.stdout
+    assert f"threads {THREADS} " in plain.stdout
+    assert f"items {REGIONS * ITEMS} singles {REGIONS} tasks {REGIONS * THREADS}" in plain.stdout
+
+
+def test_every_team_member_records_each_construct_as_often_as_the_source_says(run):
+    _, proc, experiment, _ = run
+    assert proc.returncode == 0, proc.stderr
+    rows, _ = rows_of(experiment)
+    assert len(rows) == THREADS, rows.keys()
+    per_location = {}
+    for location, paths in rows.items():
+        counts = collections.Counter()
+        for path, visits in paths.items():
+            counts[construct(path[-1])] += visits
+        per_location[location] = counts
+        # every member: each region once, its loop, barrier, task, taskwait once per region, two singles
+        assert counts["!$omp parallel"] == REGIONS, (location, counts)
+        assert counts["!$omp for"] == REGIONS, (location, counts)
+        assert counts["!$omp barrier"] == REGIONS, (location, counts)
+        assert counts["!$omp create task"] == REGIONS, (location, counts)
+        assert counts["!$omp taskwait"] == REGIONS, (location, counts)
+        assert counts["!$omp single"] == 2 * REGIONS, (location, counts)
+    # the loop's critical sections and the singles' blocks, summed over the team
+    assert sum(c["!$omp critical"] for c in per_location.values()) == REGIONS * ITEMS
+    assert sum(c["!$omp critical sblock"] for c in per_location.values()) == REGIONS * ITEMS
+    assert sum(c["!$omp single sblock"] for c in per_location.values()) == 2 * REGIONS
+
+
+def test_team_members_work_nests_under_the_forking_threads_call_path(run):
+    """The worker's constructs continue the master's call path (the program
+    region, and with compiler instrumentation main), not a root of their own."""
+    _, proc, experiment, mode = run
+    rows, _ = rows_of(experiment)
+    master_paths = {p for p in rows[0] if construct(p[-1]) == "!$omp parallel"}
+    for location, paths in rows.items():
+        parallel = {p for p in paths if construct(p[-1]) == "!$omp parallel"}
+        assert parallel == master_paths, (location, parallel, master_paths)
+        roots = {path[0] for path in paths}
+        assert roots == {next(iter(master_paths))[0]}, (location, roots)
+    if mode == "linked":   # compiler instrumentation: main, and work() inside the loop on both threads
+        assert all(p[1] == "main" for p in master_paths), master_paths
+        work = {loc: sum(v for p, v in paths.items() if p[-1] == "work" and construct(p[-2]) == "!$omp for")
+                for loc, paths in rows.items()}
+        assert sum(work.values()) == REGIONS * ITEMS, work
+
+
+def test_parallel_regions_are_named_after_their_source_line(run):
+    _, _, experiment, _ = run
+    _, names = rows_of(experiment)
+    source = PROGRAM.read_text().splitlines()
+    parallel_lines = [i + 1 for i, line in enumerate(source) if re.search(r"#pragma omp parallel\s*$", line)]
+    assert f"!$omp parallel @omp_constructs.c:{parallel_lines[0]}" in names, names
+    critical_lines = [i + 1 for i, line in enumerate(source) if "#pragma omp critical" in line]
+    assert any(n.startswith("!$omp critical @omp_constructs.c:") for n in names), names
+    assert critical_lines
+
+
+def test_trace_has_a_fork_join_per_region_and_a_team_begin_end_per_member(run):
+    _, proc, experiment, _ = run
+    otf2_print = shutil.which("otf2-print")
+    if otf2_print is None:
+        pytest.skip("no otf2-print")
+    events = subprocess.run([otf2_print, str(experiment / "traces.otf2")], capture_output=True, text=True,
+                            check=True).stdout
+    kinds = collections.Counter(line.split()[0] for line in events.splitlines() if line.startswith("THREAD_"))
+    assert kinds["THREAD_FORK"] == REGIONS, kinds
+    assert kinds["THREAD_JOIN"] == REGIONS, kinds
+    assert kinds["THREAD_TEAM_BEGIN"] == REGIONS * THREADS, kinds
+    assert kinds["THREAD_TEAM_END"] == REGIONS * THREADS, kinds
+    forks = [line for line in events.splitlines() if line.startswith("THREAD_FORK")]
+    assert all(f"# Requested Threads: {THREADS}" in line for line in forks), forks
+    assert all("Model: OPENMP" in line for line in forks), forks
+
+
+def test_trace_and_cube_name_the_worker_location_omp_thread_1(run):
+    _, _, experiment, _ = run
+    definitions = subprocess.run(["otf2-print", "-G", str(experiment / "traces.otf2")], capture_output=True,
+                                 text=True, check=True).stdout
+    names = re.findall(r'^LOCATION .*?Name: "([^"]+)"', definitions, re.M)
+    assert sorted(names) == ["Master thread", "OMP thread 1"], names
+    if cube_tools.bin_dir() is None:
+        pytest.skip(cube_tools.MISSING)
+    dump = cube_tools.run("cube_dump", "-w", experiment / "profile.cubex")
+    assert dump.returncode == 0, dump.stderr
+    assert re.search(r"OMP thread 1 \(id=\d+, type=thread", dump.stdout), dump.stdout
