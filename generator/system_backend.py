@@ -26,8 +26,16 @@ va_list variant an ellipsis function forwards to: fprintf through vfprintf).
 The catalogue names symbols (what a program's call reaches: __isoc99_fscanf
 for fscanf under glibc's headers); the regions are named after the declared
 function.
+
+A library outside the compiler's include path (Open MPI's shmem.h,
+tasks/shmem.json) is found through the header's `search` directories or the
+variable its `env` names; a library with hundreds of typed variants names its
+functions by a pattern (`functions_match`: every declared function whose
+name matches, less the catalogue's `exclude` entries, written with their
+reason to excluded.txt).
 """
 import json
+import os
 import pathlib
 import re
 import shutil
@@ -41,7 +49,7 @@ from .tasks import TASKS_DIR
 
 # the system catalogues regenerate renders, in order
 CATALOGUES = (TASKS_DIR / "posix_io.json", TASKS_DIR / "isoc_io.json", TASKS_DIR / "pthread.json",
-              TASKS_DIR / "memory.json", TASKS_DIR / "omp.json")
+              TASKS_DIR / "memory.json", TASKS_DIR / "omp.json", TASKS_DIR / "shmem.json")
 # the hand-written header the wrappers include; a catalogue names its own
 # with "support_header" (tasks/pthread.json: scorep_thread_adapter.h)
 SUPPORT_HEADER = "scorep_io_adapter.h"
@@ -154,6 +162,48 @@ def by_symbol(raw, cc, includes, flags, catalogue_path):
     return result
 
 
+def header_dir(spec, catalogue_path):
+    """The directory of a header outside the compiler's include path: the
+    file the variable `env` names, else the first `search` directory that
+    has the header; None for a catalogue without `search`."""
+    if not spec.get("search"):
+        return None
+    first = spec["includes"][0]
+    env = spec.get("env")
+    if env and os.environ.get(env):
+        path = pathlib.Path(os.environ[env])
+        if not path.is_file():
+            raise SpecError(f"{env} names {path}, which does not exist", file=catalogue_path)
+        return str(path.resolve().parent)
+    for d in spec["search"]:
+        if (pathlib.Path(d) / first).is_file():
+            return str(pathlib.Path(d).resolve())
+    raise SpecError(f"{first} not found (looked in {', '.join(spec['search'])}): "
+                    f"{spec.get('missing', 'install the library that provides it')}"
+                    + (f", or name it with {env}=/path/to/{first}" if env else ""), file=catalogue_path)
+
+
+def matching_functions(raw, declared, catalogue_path):
+    """`functions_match`: the declared functions whose name matches, in the
+    header's order, less the `exclude` entries; (names, [(name, why)])."""
+    try:
+        pattern = re.compile(raw["functions_match"] + "$")
+    except re.error as e:
+        raise SpecError(f"bad 'functions_match': {e}", file=catalogue_path)
+    exclusions = []
+    for entry in raw.get("exclude", []):
+        if not entry.get("why"):
+            raise SpecError("an exclusion needs a 'why'", file=catalogue_path, entry=entry.get("match"))
+        exclusions.append((re.compile(entry["match"] + "$"), entry["why"]))
+    wrapped, excluded = [], []
+    for name in declared:
+        if not pattern.match(name):
+            continue
+        why = next((w for r, w in exclusions if r.match(name)), None)
+        (excluded.append((name, why)) if why else wrapped.append(name))
+    return wrapped, excluded
+
+
 def scan_system(raw, catalogue_path):
     """The catalogue's functions as Procedures, in the catalogue's order
     (then its fortified variants), with its parameter names and ellipsis
@@ -165,8 +215,18 @@ def scan_system(raw, catalogue_path):
     cc = compiler()
     dirs = include_dirs(cc)
     flags = [f"-D{d}" for d in spec.get("defines", [])]
+    extra_dir = header_dir(spec, catalogue_path)
+    if extra_dir:
+        flags.append(f"-I{extra_dir}")
+        dirs = sorted(dirs + [extra_dir], key=len, reverse=True)
     declared = declared_functions(cc, includes, flags, catalogue_path)
-    functions = raw.get("functions") or []
+    if raw.get("functions_match"):
+        if raw.get("functions"):
+            raise SpecError("both 'functions' and 'functions_match': name them one way",
+                            file=catalogue_path)
+        functions, raw["_excluded"] = matching_functions(raw, declared, catalogue_path)
+    else:
+        functions = raw.get("functions") or []
     if not functions:
         raise SpecError("'functions' names no function to wrap", file=catalogue_path)
     check_declared(functions, declared, includes, flags, catalogue_path)
@@ -292,6 +352,8 @@ def render_system_adapter(output, write, catalogue_path):
     symbols = [p.attributes["symbol"] for p in procedures]
     write(out / "wrapped.txt", "".join(f"{s}\n" for s in symbols))
     write(out / "wrap.flags", "".join(f"-Wl,--wrap={s}\n" for s in symbols))
+    if raw.get("functions_match"):
+        write(out / "excluded.txt", "".join(f"{name}: {why}\n" for name, why in raw["_excluded"]))
     return symbols
 
 

@@ -84,6 +84,7 @@ typedef enum scorep_paradigm {
     SCOREP_PARADIGM_PTHREAD,         /* POSIX threads (the thread adapter, runtime/thread_adapter/) */
     SCOREP_PARADIGM_MEMORY,          /* heap allocations (the memory adapter, runtime/memory_adapter/) */
     SCOREP_PARADIGM_OPENMP,          /* OpenMP constructs (the OpenMP adapter, runtime/omp_adapter/) */
+    SCOREP_PARADIGM_SHMEM,           /* OpenSHMEM (the SHMEM adapter, runtime/shmem_adapter/) */
     SCOREP_PARADIGM_COUNT_
 } scorep_paradigm;
 
