@@ -180,6 +180,17 @@ static uintptr_t function_end(uintptr_t address)
     return address - offset + sym.st_size - 1;
 }
 
+/* Fortran's loop construct is "do" (Score-P names it as the source says) */
+static int fortran_source(const char* file)
+{
+    static const char* const suffixes[] = {".f", ".F", ".f90", ".F90", ".f95", ".F95", ".f03", ".F03", ".f08",
+                                           ".F08", ".for", ".FOR", ".ftn", ".FTN"};
+    const char* dot = strrchr(file, '.');
+    for (size_t i = 0; dot && i < sizeof suffixes / sizeof *suffixes; i++)
+        if (strcmp(dot, suffixes[i]) == 0) return 1;
+    return 0;
+}
+
 /* "name @file:line" with the file's last component, as Score-P names
  * constructs, or "name @function" / "name @object+0xoffset" */
 static scorep_region define_named(scorep_omp_construct construct, uintptr_t address)
@@ -188,6 +199,7 @@ static scorep_region define_named(scorep_omp_construct construct, uintptr_t addr
     int line = 0;
     const char* what = constructs[construct].name;
     if (address != 0 && source_line(address, file, sizeof file, &line)) {
+        if (construct == SCOREP_OMP_FOR && fortran_source(file)) what = "!$omp do";
         const char* base = strrchr(file, '/');
         snprintf(name, sizeof name, "%s @%s:%d", what, base ? base + 1 : file, line);
         return scorep_region_define_at(name, file, line, SCOREP_PARADIGM_OPENMP, constructs[construct].role, "OMP");
@@ -262,17 +274,24 @@ static scorep_region region_of_call(scorep_omp_construct construct, const void* 
 static __thread struct {
     scorep_region region;
     scorep_omp_construct construct;
+    const void* site;    /* the call that opened it */
 } open_constructs[OPEN_MAX];
 static __thread unsigned open_depth;   /* may exceed OPEN_MAX: those are not recorded */
 
-static void push(scorep_omp_construct construct, scorep_region region)
+static void push_at(scorep_omp_construct construct, scorep_region region, const void* site)
 {
     if (open_depth < OPEN_MAX) {
         open_constructs[open_depth].region = region;
         open_constructs[open_depth].construct = construct;
+        open_constructs[open_depth].site = site;
         scorep_enter(region);
     }
     open_depth++;
+}
+
+static void push(scorep_omp_construct construct, scorep_region region)
+{
+    push_at(construct, region, NULL);
 }
 
 static void pop(void)
@@ -373,7 +392,7 @@ void scorep_omp_construct_begin(scorep_omp_construct construct, const void* site
 {
     close_single();
     if (construct == SCOREP_OMP_SINGLE_COPY) construct = SCOREP_OMP_SINGLE;
-    push(construct, region_of_call(construct, site));
+    push_at(construct, region_of_call(construct, site), site);
 }
 
 void scorep_omp_construct_end(scorep_omp_construct construct)
@@ -435,10 +454,16 @@ void scorep_omp_construct_end_end(int barrier)
     }
 }
 
+/* Every section of a sections construct is one region, named after the
+ * construct's call (as Score-P names it after the construct's line), not
+ * after the call that hands out the next section. */
 void scorep_omp_section_next(unsigned section, const void* site)
 {
     if (innermost() == SCOREP_OMP_SECTION) pop();
-    if (section != 0) push(SCOREP_OMP_SECTION, region_of_call(SCOREP_OMP_SECTION, site));
+    if (section == 0) return;
+    if (innermost() == SCOREP_OMP_SECTIONS && open_depth <= OPEN_MAX && open_constructs[open_depth - 1].site)
+        site = open_constructs[open_depth - 1].site;
+    push(SCOREP_OMP_SECTION, region_of_call(SCOREP_OMP_SECTION, site));
 }
 
 /* ---- tasks ----------------------------------------------------------------- */

@@ -223,3 +223,47 @@ def test_nested_teams_keep_one_location_per_member_across_rounds(request, tmp_pa
                                  if line.startswith("THREAD_TEAM_BEGIN"))
     # the outer team ROUNDS times with 2 members, each inner team ROUNDS times with 2
     assert sorted(begins.values()) == [2 * ROUNDS] * 3, begins
+
+
+FORTRAN = HERE / "programs" / "omp_constructs_f.f90"
+
+
+@pytest.mark.parametrize("mode", ["preloaded", "linked"])
+def test_fortran_constructs_are_counted_and_named_as_fortran_says(request, build_dir, tmp_path, mode):
+    """omp_constructs_f.f90 (gfortran's OpenMP reaches libgomp the same way):
+    the same counts per member as the C program, its loop "!$omp do", and
+    each section of its sections construct counted in one section region."""
+    if shutil.which("gfortran") is None:
+        pytest.skip("no gfortran")
+    plain_program = tmp_path / "omp_constructs_f_plain"
+    subprocess.run(["gfortran", "-fopenmp", "-g", "-O2", str(FORTRAN), "-o", str(plain_program)], check=True)
+    plain = run_program([plain_program], None, ENV)
+    if mode == "preloaded":
+        program = plain_program
+        prefix = [request.getfixturevalue("installed_prefix") / "bin" / "scorep-exec", "--thread=omp", "--"]
+    else:
+        program, prefix = tmp_path / "omp_constructs_f", []
+        built = subprocess.run(scorep(build_dir) + ["gfortran", "-fopenmp", "-g", "-O2", str(FORTRAN), "-o",
+                                                    str(program)], capture_output=True, text=True)
+        assert built.returncode == 0, built.stderr
+    experiment = tmp_path / "experiment"
+    proc = run_program([*prefix, program], experiment, ENV)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == plain.stdout
+    assert f"items {REGIONS * ITEMS} singles {REGIONS} sections {2 * REGIONS} tasks {REGIONS * THREADS}" in proc.stdout
+    rows, names = rows_of(experiment)
+    assert len(rows) == THREADS
+    totals = collections.Counter()
+    for location, paths in rows.items():
+        counts = collections.Counter()
+        for path, visits in paths.items():
+            counts[construct(path[-1])] += visits
+        totals.update(counts)
+        for each in ("!$omp parallel", "!$omp do", "!$omp barrier", "!$omp single", "!$omp sections",
+                     "!$omp create task", "!$omp taskwait"):
+            assert counts[each] == REGIONS, (location, each, counts)
+    assert totals["!$omp critical"] == REGIONS * ITEMS
+    assert totals["!$omp section"] == 2 * REGIONS
+    assert totals["!$omp task"] == REGIONS * THREADS
+    assert len([n for n in names if construct(n) == "!$omp section"]) == 1, names
+    assert not any(construct(n) == "!$omp for" for n in names), names
