@@ -41,9 +41,12 @@ extern "C" {
  * routine and argument and the region named after the routine. */
 typedef struct scorep_thread_start scorep_thread_start;
 
-/* A start record for start(arg), or NULL (out of memory: the thread then
- * runs start(arg) unmeasured by the trampoline, as without measurement). */
-scorep_thread_start* scorep_thread_start_new(void* (*start)(void*), void* arg);
+/* A start record for start(arg) created by the code at caller, or NULL
+ * (out of memory, or a thread of an OpenMP runtime while the OpenMP
+ * adapter is in the process, whose team parts record on their team
+ * locations: the thread then runs start(arg) unmeasured by the
+ * trampoline, as without measurement). */
+scorep_thread_start* scorep_thread_start_new(void* (*start)(void*), void* arg, const void* caller);
 /* Frees a record no thread took (pthread_create failed). */
 void scorep_thread_start_free(scorep_thread_start* start);
 /* The thread of start is about to be created: its ThreadCreate on the

@@ -164,8 +164,28 @@ static void start_name(void* (*start)(void*), char* name, size_t size, char* fil
     }
 }
 
-scorep_thread_start* scorep_thread_start_new(void* (*start)(void*), void* arg)
+/* The OpenMP adapter's trampoline, where that adapter is in the process
+ * (preloaded beside this one, or linked into the program). */
+extern void scorep_omp_trampoline(void*) __attribute__((weak));
+
+/* One location per thread: a thread an OpenMP runtime creates while the
+ * OpenMP adapter records its teams is that adapter's; this adapter would
+ * give it a second location, holding only the runtime's start routine. */
+static int openmp_runtime_thread(const void* caller)
 {
+    Dl_info info;
+    if (scorep_omp_trampoline == NULL || caller == NULL || !dladdr((void*)caller, &info) || !info.dli_fname)
+        return 0;
+    const char* base = strrchr(info.dli_fname, '/');
+    base = base ? base + 1 : info.dli_fname;
+    return strncmp(base, "libgomp.so", 10) == 0 || strncmp(base, "libomp.so", 9) == 0 ||
+           strncmp(base, "libiomp5.so", 11) == 0;
+}
+
+scorep_thread_start* scorep_thread_start_new(void* (*start)(void*), void* arg, const void* caller)
+{
+    if (openmp_runtime_thread(caller))
+        return NULL;
     int was_off = scorep_thread_event_generation_off;
     scorep_event_generation_off();
     scorep_thread_start* s = __libc_malloc(sizeof *s);

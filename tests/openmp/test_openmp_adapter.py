@@ -267,3 +267,24 @@ def test_fortran_constructs_are_counted_and_named_as_fortran_says(request, build
     assert totals["!$omp task"] == REGIONS * THREADS
     assert len([n for n in names if construct(n) == "!$omp section"]) == 1, names
     assert not any(construct(n) == "!$omp for" for n in names), names
+
+
+def test_openmp_and_pthread_adapters_together_give_one_location_per_thread(request, tmp_path):
+    """--thread=omp,pthread (and the memory adapter): libgomp's threads are
+    pthreads, but they are the OpenMP adapter's: one location per thread,
+    with the same constructs as with the OpenMP adapter alone."""
+    program = compile_plain(tmp_path)
+    plain = run_program([program], None, ENV)
+    experiment = tmp_path / "experiment"
+    proc = run_program([request.getfixturevalue("installed_prefix") / "bin" / "scorep-exec",
+                        "--thread=omp,pthread", "--memory", "--", program], experiment, ENV)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == plain.stdout
+    profile = json.loads((experiment / "profile.json").read_text())
+    assert len(profile["locations"]) == THREADS, profile["locations"]
+    rows, _ = rows_of(experiment)
+    for location, paths in rows.items():
+        counts = collections.Counter()
+        for path, visits in paths.items():
+            counts[construct(path[-1])] += visits
+        assert counts["!$omp parallel"] == REGIONS and counts["!$omp for"] == REGIONS, (location, counts)

@@ -56,12 +56,19 @@ extern int scorep_real_0(pthread_t *restrict thread, const pthread_attr_t *restr
 #else
 extern int scorep_real_0(pthread_t *restrict thread, const pthread_attr_t *restrict attr, void *(*start_routine)(void *), void *restrict arg) __asm__("pthread_create");
 #endif
-int __wrap_pthread_create(pthread_t *restrict thread, const pthread_attr_t *restrict attr, void *(*start_routine)(void *), void *restrict arg);
-/* a recorded call */
-static __attribute__((noinline)) int scorep_libwrap_record_0(pthread_t *restrict thread, const pthread_attr_t *restrict attr, void *(*start_routine)(void *), void *restrict arg, scorep_region scorep_r)
+int __wrap_pthread_create(pthread_t *restrict thread, const pthread_attr_t *restrict attr, void *(*start_routine)(void *), void *restrict arg)
 {
+    const void* scorep_thread_caller = __builtin_return_address(0);
+    scorep_region scorep_r;
+    if (!scorep_libwrap_should_record()
+        || (scorep_r = scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "pthread_create",
+                                                "PTHREAD", "pthread_create",
+                                                SCOREP_ROLE_WRAPPER)) == SCOREP_INVALID_ID) {
+        return scorep_real_0(thread, attr, start_routine, arg);
+
+    }
     scorep_libwrap_begin(scorep_r);
-    scorep_thread_start* scorep_start = scorep_thread_start_new(start_routine, arg);
+    scorep_thread_start* scorep_start = scorep_thread_start_new(start_routine, arg, scorep_thread_caller);
     if (scorep_start != NULL) {
         start_routine = scorep_thread_trampoline;
         arg = scorep_start;
@@ -75,27 +82,6 @@ static __attribute__((noinline)) int scorep_libwrap_record_0(pthread_t *restrict
     scorep_libwrap_end(scorep_r);
     return scorep_result;
 
-}
-/* the first call: the library's function looked up, the region defined
- * (or found filtered out); then the call as any later one */
-static __attribute__((noinline, cold)) int scorep_libwrap_first_0(pthread_t *restrict thread, const pthread_attr_t *restrict attr, void *(*start_routine)(void *), void *restrict arg)
-{
-    if (scorep_libwrap_should_record())
-        (void)scorep_libwrap_region_of(&scorep_libwrap_self, &scorep_region_0, "pthread_create",
-                                       "PTHREAD", "pthread_create", SCOREP_ROLE_WRAPPER);
-    return __wrap_pthread_create(thread, attr, start_routine, arg);
-}
-int __wrap_pthread_create(pthread_t *restrict thread, const pthread_attr_t *restrict attr, void *(*start_routine)(void *), void *restrict arg)
-{
-    scorep_region scorep_r = scorep_region_0;
-    if (scorep_r == SCOREP_INVALID_ID || !scorep_libwrap_should_record()) {
-        return scorep_real_0(thread, attr, start_routine, arg);
-
-    }
-    if (__builtin_expect(scorep_r == SCOREP_LIBWRAP_UNDEFINED, 0)) {
-        return scorep_libwrap_first_0(thread, attr, start_routine, arg);
-    }
-    return scorep_libwrap_record_0(thread, attr, start_routine, arg, scorep_r);
 }
 
 /* wrapper 1: pthread_join (pthread.h:219) */
