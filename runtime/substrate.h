@@ -88,6 +88,11 @@ typedef struct scorep_location {
      * the process's thread contingent) */
     uint32_t team_keys[SCOREP_TEAM_SIZES_MAX];
     uint32_t team_key_count;
+    /* its open team parts (team begin recorded, team end not yet), nested:
+     * as a member of the team that made it and as member 0 of the teams it
+     * forks; for each the depth of its open regions before the part */
+    uint32_t team_parts;
+    uint32_t team_part_depth[SCOREP_TEAM_LEVELS_MAX + 1];
     struct scorep_location* next;  /* process list, newest first */
 } scorep_location;
 

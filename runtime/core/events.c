@@ -654,7 +654,10 @@ void scorep_thread_team_begin(scorep_thread_team* team, uint32_t member, uint32_
     uint64_t t = scorep_timer_read();
     if (t < loc->last_ticks) t = loc->last_ticks;
     loc->last_ticks = t;
-    scorep_event_state_of(loc)->event_count++;
+    scorep_event_state* es = scorep_event_state_of(loc);
+    es->event_count++;
+    if (loc->team_parts <= SCOREP_TEAM_LEVELS_MAX) loc->team_part_depth[loc->team_parts] = es->depth;
+    loc->team_parts++;
     DISPATCH(thread_team_begin, team);
 }
 
@@ -669,6 +672,7 @@ void scorep_thread_team_end(scorep_thread_team* team)
     if (t < loc->last_ticks) t = loc->last_ticks;
     loc->last_ticks = t;
     scorep_event_state_of(loc)->event_count++;
+    if (loc->team_parts > 0) loc->team_parts--;
     DISPATCH(thread_team_end, team);
     if (loc != team->forker) {
         scorep_tls_location = location_before_team;
@@ -676,11 +680,59 @@ void scorep_thread_team_end(scorep_thread_team* team)
     }
 }
 
+void scorep_thread_team_leave(scorep_thread_team* team)
+{
+    if (team->forker == NULL) return;
+    if (in_team_location && scorep_tls_location != team->forker) {
+        scorep_tls_location = location_before_team;
+        in_team_location = 0;
+    }
+}
+
+/* A member's part left open (scorep_thread_team_leave), ended at t on the
+ * forking thread: the member's thread is past the team's end, so nothing
+ * else writes its location now (its next team begin follows the next
+ * fork, which follows this). */
+static void end_team_part(scorep_location* loc, uint64_t t, scorep_thread_team* team)
+{
+    scorep_event_state* es = scorep_event_state_of(loc);
+    if (t < loc->last_ticks) t = loc->last_ticks;
+    loc->team_parts--;
+    uint32_t depth = loc->team_parts <= SCOREP_TEAM_LEVELS_MAX ? loc->team_part_depth[loc->team_parts] : es->depth;
+    while (es->depth > depth) {
+        es->depth--;
+        scorep_region region = es->depth < SCOREP_STACK_MAX ? es->stack[es->depth] : SCOREP_INVALID_ID;
+        es->event_count++;
+        for (int i = 0; i < scorep_dispatch_now.leave.count; i++) scorep_dispatch_now.leave.fns[i](loc, t, region);
+    }
+    es->exit_at_last = 0;
+    es->event_count++;
+    loc->last_ticks = t;
+    DISPATCH(thread_team_end, team);
+}
+
 void scorep_thread_join(scorep_thread_team* team)
 {
     if (team->forker == NULL) return;
-    team->forker->fork_level = team->level;
-    EVENT_BEGIN();
+    scorep_location* forker = team->forker;
+    forker->fork_level = team->level;
+    INSIDE_MEASUREMENT;
+    if (!scorep_recording) return;
+    uint64_t t = scorep_timer_read();
+    uint32_t size = __atomic_load_n(&team->size, __ATOMIC_ACQUIRE);
+    if (forker->team_parts > 0) end_team_part(forker, t, team);
+    scorep_location** members = team->level < SCOREP_TEAM_LEVELS_MAX
+                                    ? __atomic_load_n(&forker->team_members[team->level], __ATOMIC_ACQUIRE)
+                                    : NULL;
+    for (uint32_t m = 1; members != NULL && m < size && m < SCOREP_TEAM_MEMBERS_MAX; m++) {
+        scorep_location* member = __atomic_load_n(&members[m], __ATOMIC_ACQUIRE);
+        if (member != NULL && member->team_parts > 0) end_team_part(member, t, team);
+    }
+    scorep_location* loc = current();
+    if (UNLIKELY(!loc)) return;
+    if (t < loc->last_ticks) t = loc->last_ticks;
+    loc->last_ticks = t;
+    scorep_event_state_of(loc)->event_count++;
     DISPATCH(thread_event, SCOREP_THREAD_JOIN, 0);
 }
 

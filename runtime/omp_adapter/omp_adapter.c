@@ -5,11 +5,13 @@
  * region's body outlined into fn. The generated wrapper hands libgomp
  * scorep_omp_trampoline and a fork record instead: every member of the
  * team begins its part there (ThreadTeamBegin, which gives it the
- * member's location), enters the region, runs fn, waits in the region's
- * implicit barrier (a barrier of its own, as Score-P's source
- * instrumentation adds one, so that the wait is measured where Score-P
- * measures it, not hidden in libgomp's end of the team), leaves and ends
- * (ThreadTeamEnd).
+ * member's location), enters the region, runs fn and enters the region's
+ * implicit barrier, which is libgomp's end of the team after the
+ * trampoline returns. The forking thread's join, once libgomp has ended
+ * the team, leaves the barrier and the region on every member's location
+ * and records their ThreadTeamEnd (runtime/core/events.c): the wait is
+ * measured where Score-P measures it without the extra barrier Score-P's
+ * source instrumentation adds for it.
  *
  * Worksharing and mutual exclusion constructs are seen as entry points
  * too (GOMP_loop_dynamic_start ... GOMP_loop_end, GOMP_critical_start ...).
@@ -38,11 +40,9 @@
 #include <elfutils/libdwfl.h>
 
 #ifdef SCOREP_LIBWRAP_STATIC
-/* the program's own libgomp, past the link-time wrappers */
-extern void __real_GOMP_barrier(void);
+/* the program's own libgomp */
 extern int omp_get_thread_num(void);
 extern int omp_get_num_threads(void);
-static void real_barrier(void) { __real_GOMP_barrier(); }
 static int thread_num(void) { return omp_get_thread_num(); }
 static int num_threads(void) { return omp_get_num_threads(); }
 extern int omp_get_max_threads(void);
@@ -51,20 +51,17 @@ static int max_threads(void) { return omp_get_max_threads(); }
 /* resolved from the program's OpenMP runtime when first needed: this
  * library does not link one, so that preloading it into a program loads
  * none */
-static void (*gomp_barrier)(void);
 static int (*get_thread_num)(void);
 static int (*get_num_threads)(void);
 static int (*get_max_threads)(void);
 static void resolve_runtime(void)
 {
     if (get_num_threads != NULL) return;
-    gomp_barrier = (void (*)(void))dlsym(RTLD_NEXT, "GOMP_barrier");
     get_max_threads = (int (*)(void))dlsym(RTLD_DEFAULT, "omp_get_max_threads");
     get_thread_num = (int (*)(void))dlsym(RTLD_DEFAULT, "omp_get_thread_num");
     __atomic_store_n(&get_num_threads, (int (*)(void))dlsym(RTLD_DEFAULT, "omp_get_num_threads"),
                      __ATOMIC_RELEASE);
 }
-static void real_barrier(void) { resolve_runtime(); if (gomp_barrier) gomp_barrier(); }
 static int thread_num(void) { resolve_runtime(); return get_thread_num ? get_thread_num() : 0; }
 static int num_threads(void) { resolve_runtime(); return get_num_threads ? get_num_threads() : 1; }
 static int max_threads(void) { resolve_runtime(); return get_max_threads ? get_max_threads() : 1; }
@@ -95,6 +92,7 @@ static const struct {
     [SCOREP_OMP_TASKWAIT] = {"!$omp taskwait", SCOREP_ROLE_TASK_WAIT},
     [SCOREP_OMP_TASKYIELD] = {"!$omp taskyield", SCOREP_ROLE_TASK_WAIT},
     [SCOREP_OMP_TASKGROUP] = {"!$omp taskgroup", SCOREP_ROLE_TASK_WAIT},
+    [SCOREP_OMP_PARALLEL_END] = {"!$omp implicit barrier", SCOREP_ROLE_IMPLICIT_BARRIER},
 };
 
 /* libdw, opened at the first name; all of it under names_lock */
@@ -198,6 +196,10 @@ static scorep_region define_named(scorep_omp_construct construct, uintptr_t addr
     char file[1024], name[1200];
     int line = 0;
     const char* what = constructs[construct].name;
+    if (construct == SCOREP_OMP_PARALLEL_END && address != 0) {
+        uintptr_t end = function_end(address);
+        if (end != 0) address = end;
+    }
     if (address != 0 && source_line(address, file, sizeof file, &line)) {
         if (construct == SCOREP_OMP_FOR && fortran_source(file)) what = "!$omp do";
         const char* base = strrchr(file, '/');
@@ -343,16 +345,7 @@ void scorep_omp_fork_begin(scorep_omp_fork_record* fork, const void* site, score
     fork->combined = combined;
     fork->region = region_of_call(SCOREP_OMP_PARALLEL, site);
     fork->combined_region = combined != SCOREP_OMP_NONE ? region_of_call(combined, site) : SCOREP_INVALID_ID;
-    uintptr_t end = 0;
-    {
-        int was_off = scorep_thread_event_generation_off;
-        scorep_event_generation_off();
-        pthread_mutex_lock(&names_lock);
-        end = function_end((uintptr_t)fn);
-        pthread_mutex_unlock(&names_lock);
-        scorep_thread_event_generation_off = was_off;
-    }
-    fork->barrier_region = scorep_omp_region_at(SCOREP_OMP_IMPLICIT_BARRIER, end ? end : (uintptr_t)site - 1);
+    fork->barrier_region = scorep_omp_region_at(SCOREP_OMP_PARALLEL_END, (uintptr_t)fn);
     /* no num_threads clause (0): the team the runtime will make, as the
      * fork's requested threads say in Score-P's traces */
     scorep_thread_fork(&fork->team, threads ? threads : (unsigned)max_threads());
@@ -380,10 +373,13 @@ void scorep_omp_trampoline(void* p)
     fork->fn(fork->data);
     /* what the body left open (a single's end, which no call marks) */
     while (open_depth > body_depth) pop();
+    /* The implicit barrier is libgomp's end of the team, after this
+     * returns: its region, the parallel region and the team part stay open
+     * until the forking thread's join leaves them, when every member has
+     * passed that barrier (scorep_thread_team_leave). */
     push(SCOREP_OMP_IMPLICIT_BARRIER, fork->barrier_region);
-    real_barrier();
-    while (open_depth > depth_before) pop();
-    scorep_thread_team_end(&fork->team);
+    open_depth = depth_before;
+    scorep_thread_team_leave(&fork->team);
     team_floor = floor_before;
     team_combined_at = combined_before;
 }

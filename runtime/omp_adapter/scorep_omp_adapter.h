@@ -41,6 +41,9 @@ typedef enum scorep_omp_construct {
     SCOREP_OMP_TASKWAIT,
     SCOREP_OMP_TASKYIELD,
     SCOREP_OMP_TASKGROUP,
+    /* the implicit barrier at a parallel region's end, by the address of
+     * the region's outlined function (named after its last line) */
+    SCOREP_OMP_PARALLEL_END,
     SCOREP_OMP_CONSTRUCT_COUNT
 } scorep_omp_construct;
 

@@ -241,7 +241,16 @@ void scorep_thread_team_begin(scorep_thread_team* team, uint32_t member, uint32_
 /* On each member when its part is done (every region it entered since
  * its team begin left): records ThreadTeamEnd. */
 void scorep_thread_team_end(scorep_thread_team* team);
-/* On the forking thread after the team ended: records ThreadJoin. */
+/* On each member when its part is done but the runtime's end of the
+ * team is still ahead (it waits in the team's barrier): the regions it
+ * entered since its team begin stay open, and the forking thread's
+ * scorep_thread_join leaves them and records the member's ThreadTeamEnd,
+ * at the join's time, when the runtime has ended the team (each member
+ * has left the barrier by then: the wait is measured without a barrier
+ * of the measurement's own). */
+void scorep_thread_team_leave(scorep_thread_team* team);
+/* On the forking thread after the team ended: the team parts left open
+ * end (scorep_thread_team_leave), then ThreadJoin. */
 void scorep_thread_join(scorep_thread_team* team);
 
 /* Attributes of the next enter or exit of the calling thread (the trace's
