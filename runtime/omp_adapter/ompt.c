@@ -10,9 +10,9 @@
  * has no OMPT and never calls it; a clang-built program never calls the
  * GOMP_* entry points libomp also exports, so each program has one
  * front-end. A GCC-built program run on libomp calls GOMP_* through this
- * library's wrappers, and libomp then reports those constructs with a
- * code address inside this library: the wrappers record them, OMPT leaves
- * them alone.
+ * library's wrappers, which record it: libomp reports such a parallel
+ * region with a code address inside this library, and OMPT leaves its
+ * team alone (inside, libomp's code addresses are not all the wrappers').
  *
  * Callbacks run on the OpenMP runtime's threads in the program's hot
  * paths: state is per thread or in the forking thread's own records, no
@@ -122,6 +122,14 @@ static team_part* current_part(void)
     return part_depth > 0 ? &parts[part_depth - 1] : NULL;
 }
 
+/* the team of a parallel region the GOMP wrappers record */
+static ompt_team gomp_team;
+
+static int in_gomp_team(void)
+{
+    return part_depth > 0 && parts[part_depth - 1].team == &gomp_team;
+}
+
 static void end_part(team_part* part)
 {
     while (open_depth > part->floor) pop();
@@ -169,8 +177,12 @@ static void on_parallel_begin(ompt_data_t* encountering_task_data, const ompt_fr
 {
     parallel_data->ptr = NULL;
     /* a league of teams (target teams) is not a parallel region */
-    if (!(flags & ompt_parallel_team) || from_gomp_wrapper(codeptr_ra)) return;
-    if (fork_depth >= FORK_MAX || scorep_thread_event_generation_off) return;
+    if (!(flags & ompt_parallel_team)) return;
+    if (from_gomp_wrapper(codeptr_ra)) {
+        parallel_data->ptr = &gomp_team;
+        return;
+    }
+    if (in_gomp_team() || fork_depth >= FORK_MAX || scorep_thread_event_generation_off) return;
     end_worksharing();
     ompt_team* t = &forks[fork_depth++];
     t->site = codeptr_ra;
@@ -184,10 +196,10 @@ static void on_parallel_end(ompt_data_t* parallel_data, ompt_data_t* encounterin
                             const void* codeptr_ra)
 {
     ompt_team* t = parallel_data->ptr;
-    if (t == NULL) return;
+    parallel_data->ptr = NULL;
+    if (t == NULL || t == &gomp_team) return;
     scorep_thread_join(&t->team);
     fork_depth--;
-    parallel_data->ptr = NULL;
 }
 
 static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data, ompt_data_t* task_data,
@@ -197,6 +209,10 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parall
     if (flags & ompt_task_initial) return;
     if (endpoint == ompt_scope_begin) {
         task_data->ptr = NULL;
+        /* a member's part of a GOMP wrapper's team ends late (as below),
+         * and a member of one team is in no other: it has ended */
+        if (index != 0)
+            while (in_gomp_team()) part_depth--;
         ompt_team* t = parallel_data ? parallel_data->ptr : NULL;
         if (t == NULL || part_depth >= PART_MAX) return;
         team_part* part = &parts[part_depth++];
@@ -204,16 +220,20 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parall
         part->index = index;
         part->floor = open_depth;
         part->in_barrier = 0;
+        task_data->ptr = part;
+        if (t == &gomp_team) return;
         scorep_thread_team_begin(&t->team, index, actual_parallelism);
         push(SCOREP_OMP_PARALLEL, t->parallel);
-        task_data->ptr = part;
     } else if (endpoint == ompt_scope_end) {
         /* a member other than the primary thread ended its part at its
          * arrival in the implicit barrier (task_data->ptr is NULL then) */
         team_part* part = task_data ? task_data->ptr : NULL;
         if (part == NULL || part != current_part()) return;
-        end_part(part);
         task_data->ptr = NULL;
+        if (part->team == &gomp_team)
+            part_depth--;
+        else
+            end_part(part);
     }
 }
 
@@ -236,7 +256,7 @@ static int is_parallel_barrier(ompt_sync_region_t kind, const team_part* part, c
 static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data,
                            ompt_data_t* task_data, const void* codeptr_ra)
 {
-    if (from_gomp_wrapper(codeptr_ra)) return;
+    if (from_gomp_wrapper(codeptr_ra) || in_gomp_team()) return;
     team_part* part = current_part();
     if (is_parallel_barrier(kind, part, codeptr_ra)) {
         if (endpoint == ompt_scope_begin) {
@@ -293,7 +313,7 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
 static void on_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data,
                     ompt_data_t* task_data, uint64_t count, const void* codeptr_ra)
 {
-    if (from_gomp_wrapper(codeptr_ra)) return;
+    if (from_gomp_wrapper(codeptr_ra) || in_gomp_team()) return;
     scorep_omp_construct construct;
     switch ((int)wstype) {
     case ompt_work_loop:
@@ -324,7 +344,7 @@ static void on_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint, ompt_dat
 static void on_dispatch(ompt_data_t* parallel_data, ompt_data_t* task_data, ompt_dispatch_t kind,
                         ompt_data_t instance)
 {
-    if (kind != ompt_dispatch_section) return;
+    if (kind != ompt_dispatch_section || in_gomp_team()) return;
     if (innermost() == SCOREP_OMP_SECTION) pop();
     /* a section's instance is its code address */
     push(SCOREP_OMP_SECTION, site_region(SCOREP_OMP_SECTION, instance.ptr));
@@ -343,7 +363,7 @@ static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int 
                              const void* codeptr_ra)
 {
     scorep_omp_construct construct = mutex_construct(kind);
-    if (construct == SCOREP_OMP_NONE || from_gomp_wrapper(codeptr_ra)) return;
+    if (construct == SCOREP_OMP_NONE || from_gomp_wrapper(codeptr_ra) || in_gomp_team()) return;
     end_worksharing();
     push(construct, site_region(construct, codeptr_ra));
 }
@@ -375,7 +395,7 @@ static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
 static void on_task_create(ompt_data_t* encountering_task_data, const ompt_frame_t* encountering_task_frame,
                            ompt_data_t* new_task_data, int flags, int has_dependences, const void* codeptr_ra)
 {
-    if (!(flags & ompt_task_explicit) || from_gomp_wrapper(codeptr_ra)) return;
+    if (!(flags & ompt_task_explicit) || from_gomp_wrapper(codeptr_ra) || in_gomp_team()) return;
     end_worksharing();
     push(SCOREP_OMP_TASK_CREATE, site_region(SCOREP_OMP_TASK_CREATE, codeptr_ra));
     pop();
