@@ -116,6 +116,9 @@ typedef struct team_part {
 } team_part;
 static __thread team_part parts[PART_MAX];
 static __thread unsigned part_depth;
+/* the thread has been a member other than the primary thread of a team:
+ * outside a part it waits in a parallel region's implicit barrier */
+static __thread int ever_member;
 
 static team_part* current_part(void)
 {
@@ -215,6 +218,7 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parall
             while (in_gomp_team()) part_depth--;
         ompt_team* t = parallel_data ? parallel_data->ptr : NULL;
         if (t == NULL || part_depth >= PART_MAX) return;
+        if (index != 0) ever_member = 1;
         team_part* part = &parts[part_depth++];
         part->team = t;
         part->index = index;
@@ -389,6 +393,13 @@ static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
     if (innermost() == construct) pop();
 }
 
+/* An explicit task's data: its "!$omp task" region (named after its
+ * creation, as the GOMP wrappers name it), and whether the thread that
+ * runs it has entered it. An implicit task's data is a pointer to its team
+ * part, or none: the tag bit tells them apart. */
+#define TASK_TAG (1ull << 63)
+#define TASK_OPEN (1ull << 62)
+
 /* OMPT reports a task's creation as a point: the region is a visit of no
  * length (the GOMP wrapper's spans GOMP_task, which may run an undeferred
  * task in it) */
@@ -399,6 +410,32 @@ static void on_task_create(ompt_data_t* encountering_task_data, const ompt_frame
     end_worksharing();
     push(SCOREP_OMP_TASK_CREATE, site_region(SCOREP_OMP_TASK_CREATE, codeptr_ra));
     pop();
+    new_task_data->value = TASK_TAG | site_region(SCOREP_OMP_TASK, codeptr_ra);
+}
+
+/* A task runs inside whatever its thread was doing when it took it up (a
+ * taskwait, a barrier, the task it suspended), as the GOMP wrappers'
+ * trampoline records it; a suspended task stays open below the ones its
+ * thread runs meanwhile, and is left when its body is done. A member
+ * other than the primary thread that runs a task after its arrival in the
+ * parallel region's implicit barrier has ended its part: that task is not
+ * recorded. */
+static void on_task_schedule(ompt_data_t* prior_task_data, ompt_task_status_t prior_task_status,
+                             ompt_data_t* next_task_data)
+{
+    if (in_gomp_team()) return;
+    if (prior_task_data && (prior_task_data->value & (TASK_TAG | TASK_OPEN)) == (TASK_TAG | TASK_OPEN) &&
+        (prior_task_status == ompt_task_complete || prior_task_status == ompt_task_cancel ||
+         prior_task_status == ompt_task_detach)) {
+        prior_task_data->value &= ~TASK_OPEN;
+        if (innermost() == SCOREP_OMP_TASK) pop();
+    }
+    if (next_task_data && (next_task_data->value & (TASK_TAG | TASK_OPEN)) == TASK_TAG &&
+        !(ever_member && part_depth == 0)) {
+        end_worksharing();
+        next_task_data->value |= TASK_OPEN;
+        push(SCOREP_OMP_TASK, (scorep_region)(next_task_data->value & 0xffffffffu));
+    }
 }
 
 /* ---- the tool ---------------------------------------------------------------------- */
@@ -418,6 +455,7 @@ static int initialize(ompt_function_lookup_t lookup, int initial_device_num, omp
     REGISTER(ompt_callback_mutex_acquired, on_mutex_acquired);
     REGISTER(ompt_callback_mutex_released, on_mutex_released);
     REGISTER(ompt_callback_task_create, on_task_create);
+    REGISTER(ompt_callback_task_schedule, on_task_schedule);
 #undef REGISTER
     return 1;   /* non-zero: the tool stays active */
 }

@@ -25,8 +25,9 @@ REGIONS, ITEMS, THREADS = 3, 40, 2
 ENV = {"OMP_NUM_THREADS": str(THREADS), "OMP_WAIT_POLICY": "passive", "SCOREP_ENABLE_TRACING": "true"}
 LIBOMP = pathlib.Path("/usr/lib/llvm-14/lib/libomp.so.5")
 # which member enters these depends on the run (the dynamic loop's items,
-# the single's executor): compared summed over the team
-RACED = ("!$omp critical", "!$omp critical sblock", "!$omp single sblock")
+# the single's executor, which member runs a task and where it waits then):
+# compared summed over the team
+RACED = ("!$omp critical", "!$omp critical sblock", "!$omp single sblock", "!$omp task")
 
 
 def clang_available():
@@ -152,6 +153,7 @@ def test_clang_build_records_the_gcc_builds_constructs_on_the_same_locations(run
     assert clang_team["!$omp critical sblock"] == REGIONS * ITEMS
     assert clang_team["!$omp single sblock"] == 2 * REGIONS
     assert clang_team["!$omp create task"] == REGIONS * THREADS
+    assert clang_team["!$omp task"] == REGIONS * THREADS
 
 
 def test_clang_builds_constructs_nest_as_the_gcc_builds(runs):
@@ -166,10 +168,14 @@ def test_clang_builds_constructs_nest_as_the_gcc_builds(runs):
         return {p for p in paths if not set(p) & set(RACED)}
     for location in gcc_rows:
         assert unraced(clang_rows[location]) == unraced(gcc_rows[location]), location
-    union = lambda rows: set().union(*(set(paths) for paths in rows.values()))
+    union = lambda rows: set().union(*(set(p for p in paths if "!$omp task" not in p) for paths in rows.values()))
     assert union(clang_rows) == union(gcc_rows)
     assert ("!$omp parallel", "!$omp for", "!$omp critical", "!$omp critical sblock") in union(clang_rows)
     assert ("!$omp parallel", "!$omp single", "!$omp implicit barrier") in union(clang_rows)
+    # a task runs where its member waits for it (here: in the taskwait, or a barrier)
+    task_paths = {p for paths in clang_rows.values() for p in paths if p and p[-1] == "!$omp task"}
+    assert task_paths and all(p[0] == "!$omp parallel" and p[-2] in ("!$omp taskwait", "!$omp implicit barrier",
+                                                                     "!$omp barrier") for p in task_paths), task_paths
 
 
 def test_clang_builds_trace_has_a_fork_join_per_region_and_team_records_per_member(runs):
@@ -182,7 +188,7 @@ def test_clang_builds_trace_has_a_fork_join_per_region_and_team_records_per_memb
                                     if line.startswith("THREAD_"))
     assert kinds == gcc_kinds
     forks = [line for line in events if line.startswith("THREAD_FORK")]
-    assert all(f"# Requested Threads: {THREADS}" in line and "Model: OPENMP" in line for line in forks), forks
+    assert all(f"# Requested Threads: {THREADS}" in line and 'Model: "OpenMP"' in line for line in forks), forks
     # as many enters as the GCC build's: no construct recorded twice or left out
     enters = lambda lines: sum(1 for line in lines if line.startswith("ENTER"))
     assert enters(events) == enters(trace_events(gcc.experiment))
