@@ -254,3 +254,32 @@ def test_gcc_program_on_libomp_is_recorded_once_by_the_gomp_wrappers(build_dir, 
     kinds = collections.Counter(line.split()[0] for line in trace_events(runs["libomp"])
                                 if line.startswith("THREAD_"))
     assert kinds["THREAD_FORK"] == REGIONS and kinds["THREAD_TEAM_BEGIN"] == REGIONS * THREADS, kinds
+
+
+def test_clang_builds_nested_teams_record_the_gcc_builds_locations_and_paths(build_dir, installed_prefix, tmp_path):
+    """omp_nested.c (an outer team of 2 whose members each fork a team of
+    2, ROUNDS times), preloaded: the clang build's locations, construct
+    paths and visits per location, and team records (otf2-print) are the
+    GCC build's."""
+    if not clang_available():
+        pytest.skip("no clang with libomp (Debian: clang, libomp-dev)")
+    nested = HERE / "programs" / "omp_nested.c"
+    rounds = 4   # omp_nested.c
+    results = {}
+    for compiler in ("gcc", "clang"):
+        binary = tmp_path / f"omp_nested_{compiler}"
+        subprocess.run([compiler, "-fopenmp", "-g", "-O2", str(nested), "-o", str(binary)], check=True)
+        experiment = tmp_path / compiler
+        proc = run_program([installed_prefix / "bin" / "scorep-exec", "--thread=omp", "--", binary], experiment,
+                           {"OMP_WAIT_POLICY": "passive", "SCOREP_ENABLE_TRACING": "true"})
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout == f"calls {rounds * 4}\n"
+        rows, _ = rows_of(experiment)
+        begins = collections.Counter(line.split("Thread Team: ")[1] for line in trace_events(experiment)
+                                     if line.startswith("THREAD_TEAM_BEGIN"))
+        results[compiler] = rows, sorted(begins.values())
+    gcc_rows, gcc_begins = results["gcc"]
+    clang_rows, clang_begins = results["clang"]
+    assert clang_rows == gcc_rows, (clang_rows, gcc_rows)
+    assert len(gcc_rows) == 4
+    assert clang_begins == gcc_begins == [2 * rounds] * 3, (clang_begins, gcc_begins)
