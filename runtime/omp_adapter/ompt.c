@@ -125,12 +125,14 @@ static team_part* current_part(void)
     return part_depth > 0 ? &parts[part_depth - 1] : NULL;
 }
 
-/* the team of a parallel region the GOMP wrappers record */
-static ompt_team gomp_team;
+/* The team of a parallel region this front-end leaves alone, as a whole:
+ * forked from a GOMP wrapper (which records it), or not recorded (forked
+ * too deep, with event generation off, or inside such a team). */
+static ompt_team foreign_team;
 
-static int in_gomp_team(void)
+static int in_foreign_team(void)
 {
-    return part_depth > 0 && parts[part_depth - 1].team == &gomp_team;
+    return part_depth > 0 && parts[part_depth - 1].team == &foreign_team;
 }
 
 static void end_part(team_part* part)
@@ -181,11 +183,11 @@ static void on_parallel_begin(ompt_data_t* encountering_task_data, const ompt_fr
     parallel_data->ptr = NULL;
     /* a league of teams (target teams) is not a parallel region */
     if (!(flags & ompt_parallel_team)) return;
-    if (from_gomp_wrapper(codeptr_ra)) {
-        parallel_data->ptr = &gomp_team;
+    if (from_gomp_wrapper(codeptr_ra) || in_foreign_team() || fork_depth >= FORK_MAX ||
+        scorep_thread_event_generation_off) {
+        parallel_data->ptr = &foreign_team;
         return;
     }
-    if (in_gomp_team() || fork_depth >= FORK_MAX || scorep_thread_event_generation_off) return;
     end_worksharing();
     ompt_team* t = &forks[fork_depth++];
     t->site = codeptr_ra;
@@ -200,7 +202,7 @@ static void on_parallel_end(ompt_data_t* parallel_data, ompt_data_t* encounterin
 {
     ompt_team* t = parallel_data->ptr;
     parallel_data->ptr = NULL;
-    if (t == NULL || t == &gomp_team) return;
+    if (t == NULL || t == &foreign_team) return;
     scorep_thread_join(&t->team);
     fork_depth--;
 }
@@ -215,7 +217,7 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parall
         /* a member's part of a GOMP wrapper's team ends late (as below),
          * and a member of one team is in no other: it has ended */
         if (index != 0)
-            while (in_gomp_team()) part_depth--;
+            while (in_foreign_team()) part_depth--;
         ompt_team* t = parallel_data ? parallel_data->ptr : NULL;
         if (t == NULL || part_depth >= PART_MAX) return;
         if (index != 0) ever_member = 1;
@@ -225,7 +227,7 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parall
         part->floor = open_depth;
         part->in_barrier = 0;
         task_data->ptr = part;
-        if (t == &gomp_team) return;
+        if (t == &foreign_team) return;
         scorep_thread_team_begin(&t->team, index, actual_parallelism);
         push(SCOREP_OMP_PARALLEL, t->parallel);
     } else if (endpoint == ompt_scope_end) {
@@ -234,7 +236,7 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parall
         team_part* part = task_data ? task_data->ptr : NULL;
         if (part == NULL || part != current_part()) return;
         task_data->ptr = NULL;
-        if (part->team == &gomp_team)
+        if (part->team == &foreign_team)
             part_depth--;
         else
             end_part(part);
@@ -260,7 +262,7 @@ static int is_parallel_barrier(ompt_sync_region_t kind, const team_part* part, c
 static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data,
                            ompt_data_t* task_data, const void* codeptr_ra)
 {
-    if (from_gomp_wrapper(codeptr_ra) || in_gomp_team()) return;
+    if (from_gomp_wrapper(codeptr_ra) || in_foreign_team()) return;
     team_part* part = current_part();
     if (is_parallel_barrier(kind, part, codeptr_ra)) {
         if (endpoint == ompt_scope_begin) {
@@ -279,6 +281,8 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
         }
         return;
     }
+    /* a parallel region's barrier whose team part is not recorded */
+    if (codeptr_ra == NULL && (int)kind == SYNC_BARRIER_IMPLICIT) return;
     scorep_omp_construct construct;
     switch ((int)kind) {
     case SYNC_BARRIER_IMPLICIT:
@@ -317,7 +321,7 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
 static void on_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data,
                     ompt_data_t* task_data, uint64_t count, const void* codeptr_ra)
 {
-    if (from_gomp_wrapper(codeptr_ra) || in_gomp_team()) return;
+    if (from_gomp_wrapper(codeptr_ra) || in_foreign_team()) return;
     scorep_omp_construct construct;
     switch ((int)wstype) {
     case ompt_work_loop:
@@ -348,7 +352,7 @@ static void on_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint, ompt_dat
 static void on_dispatch(ompt_data_t* parallel_data, ompt_data_t* task_data, ompt_dispatch_t kind,
                         ompt_data_t instance)
 {
-    if (kind != ompt_dispatch_section || in_gomp_team()) return;
+    if (kind != ompt_dispatch_section || in_foreign_team()) return;
     if (innermost() == SCOREP_OMP_SECTION) pop();
     /* a section's instance is its code address */
     push(SCOREP_OMP_SECTION, site_region(SCOREP_OMP_SECTION, instance.ptr));
@@ -367,7 +371,7 @@ static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int 
                              const void* codeptr_ra)
 {
     scorep_omp_construct construct = mutex_construct(kind);
-    if (construct == SCOREP_OMP_NONE || from_gomp_wrapper(codeptr_ra) || in_gomp_team()) return;
+    if (construct == SCOREP_OMP_NONE || from_gomp_wrapper(codeptr_ra) || in_foreign_team()) return;
     end_worksharing();
     push(construct, site_region(construct, codeptr_ra));
 }
@@ -406,7 +410,7 @@ static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
 static void on_task_create(ompt_data_t* encountering_task_data, const ompt_frame_t* encountering_task_frame,
                            ompt_data_t* new_task_data, int flags, int has_dependences, const void* codeptr_ra)
 {
-    if (!(flags & ompt_task_explicit) || from_gomp_wrapper(codeptr_ra) || in_gomp_team()) return;
+    if (!(flags & ompt_task_explicit) || from_gomp_wrapper(codeptr_ra) || in_foreign_team()) return;
     end_worksharing();
     push(SCOREP_OMP_TASK_CREATE, site_region(SCOREP_OMP_TASK_CREATE, codeptr_ra));
     pop();
@@ -423,7 +427,7 @@ static void on_task_create(ompt_data_t* encountering_task_data, const ompt_frame
 static void on_task_schedule(ompt_data_t* prior_task_data, ompt_task_status_t prior_task_status,
                              ompt_data_t* next_task_data)
 {
-    if (in_gomp_team()) return;
+    if (in_foreign_team()) return;
     if (prior_task_data && (prior_task_data->value & (TASK_TAG | TASK_OPEN)) == (TASK_TAG | TASK_OPEN) &&
         (prior_task_status == ompt_task_complete || prior_task_status == ompt_task_cancel ||
          prior_task_status == ompt_task_detach)) {
