@@ -214,8 +214,9 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parall
     if (flags & ompt_task_initial) return;
     if (endpoint == ompt_scope_begin) {
         task_data->ptr = NULL;
-        /* a member's part of a GOMP wrapper's team ends late (as below),
-         * and a member of one team is in no other: it has ended */
+        /* libomp ends a member's part of a foreign team late (below), and
+         * a member other than the primary thread is in no other team: a
+         * foreign part still open here has ended */
         if (index != 0)
             while (in_foreign_team()) part_depth--;
         ompt_team* t = parallel_data ? parallel_data->ptr : NULL;
@@ -267,7 +268,7 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
     if (is_parallel_barrier(kind, part, codeptr_ra)) {
         if (endpoint == ompt_scope_begin) {
             end_worksharing();
-            if (parallel_data == NULL || parallel_data->ptr != part->team) return;
+            if (part == NULL || parallel_data == NULL || parallel_data->ptr != part->team) return;
             push(SCOREP_OMP_IMPLICIT_BARRIER, part->team->barrier);
             if (part->index == 0) {
                 part->in_barrier = 1;
