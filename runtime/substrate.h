@@ -93,6 +93,7 @@ typedef struct scorep_location {
      * forks; for each the depth of its open regions before the part */
     uint32_t team_parts;
     uint32_t team_part_depth[SCOREP_TEAM_LEVELS_MAX + 1];
+    const struct scorep_thread_team* team_part_team[SCOREP_TEAM_LEVELS_MAX + 1];
     struct scorep_location* next;  /* process list, newest first */
 } scorep_location;
 

@@ -656,7 +656,10 @@ void scorep_thread_team_begin(scorep_thread_team* team, uint32_t member, uint32_
     loc->last_ticks = t;
     scorep_event_state* es = scorep_event_state_of(loc);
     es->event_count++;
-    if (loc->team_parts <= SCOREP_TEAM_LEVELS_MAX) loc->team_part_depth[loc->team_parts] = es->depth;
+    if (loc->team_parts <= SCOREP_TEAM_LEVELS_MAX) {
+        loc->team_part_depth[loc->team_parts] = es->depth;
+        loc->team_part_team[loc->team_parts] = team;
+    }
     loc->team_parts++;
     DISPATCH(thread_team_begin, team);
 }
@@ -687,6 +690,14 @@ void scorep_thread_team_leave(scorep_thread_team* team)
         scorep_tls_location = location_before_team;
         in_team_location = 0;
     }
+}
+
+/* Whether loc's innermost open team part is team's, left open by
+ * scorep_thread_team_leave (not ended by scorep_thread_team_end) */
+static bool part_left_open(const scorep_location* loc, const scorep_thread_team* team)
+{
+    uint32_t top = loc->team_parts;
+    return top > 0 && top <= SCOREP_TEAM_LEVELS_MAX + 1 && loc->team_part_team[top - 1] == team;
 }
 
 /* A member's part left open (scorep_thread_team_leave), ended at t on the
@@ -720,13 +731,13 @@ void scorep_thread_join(scorep_thread_team* team)
     if (!scorep_recording) return;
     uint64_t t = scorep_timer_read();
     uint32_t size = __atomic_load_n(&team->size, __ATOMIC_ACQUIRE);
-    if (forker->team_parts > 0) end_team_part(forker, t, team);
+    if (part_left_open(forker, team)) end_team_part(forker, t, team);
     scorep_location** members = team->level < SCOREP_TEAM_LEVELS_MAX
                                     ? __atomic_load_n(&forker->team_members[team->level], __ATOMIC_ACQUIRE)
                                     : NULL;
     for (uint32_t m = 1; members != NULL && m < size && m < SCOREP_TEAM_MEMBERS_MAX; m++) {
         scorep_location* member = __atomic_load_n(&members[m], __ATOMIC_ACQUIRE);
-        if (member != NULL && member->team_parts > 0) end_team_part(member, t, team);
+        if (member != NULL && part_left_open(member, team)) end_team_part(member, t, team);
     }
     scorep_location* loc = current();
     if (UNLIKELY(!loc)) return;
