@@ -692,6 +692,18 @@ void scorep_thread_team_leave(scorep_thread_team* team)
     }
 }
 
+int scorep_thread_team_resume(scorep_thread_team* team, uint32_t member)
+{
+    if (team->forker == NULL || member == 0 || in_team_location || !scorep_recording) return 0;
+    INSIDE_MEASUREMENT;
+    scorep_location* loc = scorep_location_team_member(team->forker, team->level, member);
+    if (loc == NULL || loc == scorep_tls_location) return 0;
+    location_before_team = scorep_tls_location;
+    in_team_location = 1;
+    scorep_tls_location = loc;
+    return 1;
+}
+
 /* Whether loc's innermost open team part is team's, left open by
  * scorep_thread_team_leave (not ended by scorep_thread_team_end) */
 static bool part_left_open(const scorep_location* loc, const scorep_thread_team* team)

@@ -273,12 +273,12 @@ static scorep_region region_of_call(scorep_omp_construct construct, const void* 
 /* ---- the thread's open constructs ----------------------------------------- */
 
 #define OPEN_MAX 64
-static __thread struct {
+static SCOREP_OMP_TLS struct {
     scorep_region region;
     scorep_omp_construct construct;
     const void* site;    /* the call that opened it */
 } open_constructs[OPEN_MAX];
-static __thread unsigned open_depth;   /* may exceed OPEN_MAX: those are not recorded */
+static SCOREP_OMP_TLS unsigned open_depth;   /* may exceed OPEN_MAX: those are not recorded */
 
 static void push_at(scorep_omp_construct construct, scorep_region region, const void* site)
 {
@@ -322,9 +322,11 @@ static void pop_through(scorep_omp_construct construct, unsigned floor)
 
 /* the floor of the thread's innermost team part: constructs below it are
  * another part's (the enclosing team, on a thread of a nested team) */
-static __thread unsigned team_floor;
+static SCOREP_OMP_TLS unsigned team_floor;
 /* the depth of the combined construct the trampoline opened (0: none) */
-static __thread unsigned team_combined_at;
+static SCOREP_OMP_TLS unsigned team_combined_at;
+/* the team whose part the thread runs in the trampoline (NULL: none) */
+static SCOREP_OMP_TLS scorep_omp_fork_record* current_fork;
 
 /* A single whose end no call marks stays open until the thread's next
  * construct call: that call is after the single's end. */
@@ -360,6 +362,8 @@ void scorep_omp_trampoline(void* p)
 {
     scorep_omp_fork_record* fork = p;
     unsigned floor_before = team_floor, combined_before = team_combined_at;
+    scorep_omp_fork_record* fork_before = current_fork;
+    current_fork = fork;
     unsigned depth_before = open_depth;
     team_floor = open_depth;
     team_combined_at = 0;
@@ -382,6 +386,7 @@ void scorep_omp_trampoline(void* p)
     scorep_thread_team_leave(&fork->team);
     team_floor = floor_before;
     team_combined_at = combined_before;
+    current_fork = fork_before;
 }
 
 void scorep_omp_construct_begin(scorep_omp_construct construct, const void* site)
@@ -409,7 +414,7 @@ void scorep_omp_block_end(scorep_omp_construct block)
 }
 
 /* the barrier that follows a single is its implicit barrier, inside it */
-static __thread int barrier_ends_single;
+static SCOREP_OMP_TLS int barrier_ends_single;
 
 void scorep_omp_barrier_begin(const void* site)
 {
@@ -474,6 +479,7 @@ typedef struct task_header {
     void (*fn)(void*);
     void (*cpyfn)(void*, void*);
     void* data;        /* the program's data: read only by the copy function */
+    scorep_omp_fork_record* team;   /* the creating thread's team (NULL: none recorded) */
     scorep_region region;
     size_t offset;
 } task_header;
@@ -494,12 +500,18 @@ size_t scorep_omp_task_block_size(long arg_size, long arg_align, int has_copy)
     return task_offset(arg_align) + (has_copy ? sizeof(void*) : (size_t)arg_size) + (size_t)arg_align;
 }
 
+/* A task of a team runs before the team's end, also on a member that has
+ * left its part and waits in libgomp's end of the team: there it records
+ * on the member's location again, inside the part's implicit barrier. */
 static void task_trampoline(void* block)
 {
     const task_header* h = block;
+    int resumed = h->team != NULL && h->team != current_fork &&
+                  scorep_thread_team_resume(&h->team->team, (uint32_t)thread_num());
     scorep_enter(h->region);
     h->fn((char*)block + h->offset);
     scorep_exit(h->region);
+    if (resumed) scorep_thread_team_leave(&h->team->team);
 }
 
 /* the program's copy function into the block's data part */
@@ -520,6 +532,7 @@ void scorep_omp_task_wrap(char* block, size_t size, const void* site, void (**fn
     h->cpyfn = *cpyfn;
     h->data = *data;
     h->region = region_of_call(SCOREP_OMP_TASK, site);
+    h->team = current_fork;
     h->offset = task_offset(*arg_align);
     if (*cpyfn == NULL)
         memcpy((char*)h + h->offset, *data, (size_t)*arg_size);

@@ -38,16 +38,16 @@ enum {
 /* ---- the constructs open on this thread ------------------------------------ */
 
 #define OPEN_MAX 64
-static __thread struct {
+static SCOREP_OMP_TLS struct {
     scorep_region region;        /* SCOREP_INVALID_ID: not entered */
     scorep_omp_construct construct;
     int ends_construct;          /* an implicit barrier that ends the construct below it */
 } open_constructs[OPEN_MAX];
-static __thread unsigned open_depth;   /* may exceed OPEN_MAX: those are not recorded */
+static SCOREP_OMP_TLS unsigned open_depth;   /* may exceed OPEN_MAX: those are not recorded */
 
 /* the depth of a worksharing construct whose work has ended: it stays
  * open for the implicit barrier that may follow (0: none) */
-static __thread unsigned ws_ended_at;
+static SCOREP_OMP_TLS unsigned ws_ended_at;
 
 static scorep_region site_region(scorep_omp_construct construct, const void* codeptr_ra)
 {
@@ -103,8 +103,8 @@ typedef struct ompt_team {
 } ompt_team;
 
 #define FORK_MAX 16
-static __thread ompt_team forks[FORK_MAX];
-static __thread unsigned fork_depth;
+static SCOREP_OMP_TLS ompt_team forks[FORK_MAX];
+static SCOREP_OMP_TLS unsigned fork_depth;
 
 /* The team parts (implicit tasks) this thread runs, innermost last. */
 #define PART_MAX 16
@@ -114,11 +114,11 @@ typedef struct team_part {
     unsigned floor;               /* open_depth at its begin */
     int in_barrier;               /* the primary thread waits in the implicit barrier */
 } team_part;
-static __thread team_part parts[PART_MAX];
-static __thread unsigned part_depth;
+static SCOREP_OMP_TLS team_part parts[PART_MAX];
+static SCOREP_OMP_TLS unsigned part_depth;
 /* the thread has been a member other than the primary thread of a team:
  * outside a part it waits in a parallel region's implicit barrier */
-static __thread int ever_member;
+static SCOREP_OMP_TLS int ever_member;
 
 static team_part* current_part(void)
 {

@@ -19,6 +19,10 @@
 extern "C" {
 #endif
 
+/* The adapter's per-thread state: preloaded or linked, never dlopened, so
+ * the initial-exec model reaches it without __tls_get_addr on every call. */
+#define SCOREP_OMP_TLS __thread __attribute__((tls_model("initial-exec")))
+
 typedef enum scorep_omp_construct {
     SCOREP_OMP_NONE,
     SCOREP_OMP_PARALLEL,

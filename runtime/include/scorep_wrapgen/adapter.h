@@ -249,6 +249,13 @@ void scorep_thread_team_end(scorep_thread_team* team);
  * has left the barrier by then: the wait is measured without a barrier
  * of the measurement's own). */
 void scorep_thread_team_leave(scorep_thread_team* team);
+/* A member that left its part (scorep_thread_team_leave) works for the
+ * team again before the team's end (the runtime runs one of the team's
+ * tasks on it while it waits in the team's barrier): its events go to
+ * the member's location, inside the part's open regions, until its next
+ * scorep_thread_team_leave. Returns 0 where nothing was resumed (the
+ * thread is in its part, or the team was not recorded). */
+int scorep_thread_team_resume(scorep_thread_team* team, uint32_t member);
 /* On the forking thread after the team ended: the team parts left open
  * end (scorep_thread_team_leave), then ThreadJoin. */
 void scorep_thread_join(scorep_thread_team* team);
