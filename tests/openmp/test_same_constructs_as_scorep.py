@@ -37,7 +37,7 @@ PROGRAMS = {
 }
 PREFIX = cube_tools.reference("scorep") or pathlib.Path("/opt/scorep")
 ENV = {"OMP_NUM_THREADS": "2", "OMP_WAIT_POLICY": "passive", "SCOREP_ENABLE_PROFILING": "true",
-       "SCOREP_ENABLE_TRACING": "false"}
+       "SCOREP_ENABLE_TRACING": "true"}
 
 
 def reference_tool(name):
@@ -71,7 +71,7 @@ def cubes(request, installed_prefix, tmp_path_factory):
         proc = run_program([*prefix, program], experiment, ENV, cwd=work / who, timeout=120)
         assert proc.returncode == 0, proc.stderr
         output = [line for line in proc.stdout.splitlines() if not re.match(r"^rank\[\d+\]:\s+frequency = ", line)]
-        result[who] = (experiment / "profile.cubex", output)
+        result[who] = (experiment / "profile.cubex", output, experiment / "traces.otf2")
     assert result["ours"][1] == result["scorep"][1]
     return result, work, constructs
 
@@ -138,3 +138,23 @@ def test_the_same_locations_as_scorep(cubes):
         assert proc.returncode == 0, proc.stderr
         locations[who] = sorted(re.findall(r"\|-((?:Master|OMP) thread(?: \d+)?) \(id=", proc.stdout))
     assert locations["ours"] == locations["scorep"] == ["Master thread", "OMP thread 1"], locations
+
+
+def test_the_same_fork_join_and_team_records_as_scorep(cubes):
+    """otf2-print's count of each fork/join record per location of both traces."""
+    result, work, _ = cubes
+    otf2_print = shutil.which("otf2-print") or str(PREFIX / "bin" / "otf2-print")
+    counts = {}
+    for who in ("ours", "scorep"):
+        events = subprocess.run([otf2_print, str(result[who][2])], capture_output=True, text=True, cwd=work,
+                                timeout=300, check=True).stdout
+        definitions = subprocess.run([otf2_print, "-G", str(result[who][2])], capture_output=True, text=True,
+                                     cwd=work, timeout=300, check=True).stdout
+        names = dict(re.findall(r'^LOCATION\s+(\d+)\s+Name: "([^"]+)"', definitions, re.M))
+        per = collections.Counter()
+        for line in events.splitlines():
+            fields = line.split()
+            if fields and fields[0] in ("THREAD_FORK", "THREAD_JOIN", "THREAD_TEAM_BEGIN", "THREAD_TEAM_END"):
+                per[(names[fields[1]], fields[0])] += 1
+        counts[who] = per
+    assert counts["ours"] == counts["scorep"] and counts["ours"], counts
