@@ -431,6 +431,9 @@ typedef struct scorep_substrate {
                                uint64_t matching_id);
     /* the thread adapter's create/begin/end/wait and lock events (adapter.h) */
     void (*thread_event)(scorep_location* loc, uint64_t t, scorep_thread_event_kind kind, uint64_t sequence);
+    /* loc forks the team (before its ThreadFork's thread_event): a
+     * substrate may note the forker's state in it (forker_path) */
+    void (*thread_fork)(scorep_location* loc, uint64_t t, scorep_thread_team* team);
     /* a member's part of a fork/join team begins on loc (the member's
      * location) and ends (adapter.h: scorep_thread_team_begin, _end) */
     void (*thread_team_begin)(scorep_location* loc, uint64_t t, const scorep_thread_team* team);

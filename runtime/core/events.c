@@ -622,7 +622,7 @@ void scorep_thread_fork(scorep_thread_team* team, uint32_t requested)
     EVENT_BEGIN();
     team->forker = loc;
     team->level = loc->fork_level++;
-    team->forker_path = loc->profile_current;
+    DISPATCH(thread_fork, team);
     DISPATCH(thread_event, SCOREP_THREAD_FORK, requested);
 }
 

@@ -413,6 +413,14 @@ void scorep_omp_block_end(scorep_omp_construct block)
     if (innermost() == block) pop();
 }
 
+/* every unnamed critical section is one lock, as in libgomp */
+static char unnamed_critical;
+
+void scorep_omp_critical_lock(scorep_thread_event_kind kind, void** name)
+{
+    scorep_lock_event(kind, name != NULL ? (const void*)name : (const void*)&unnamed_critical);
+}
+
 /* the barrier that follows a single is its implicit barrier, inside it */
 static SCOREP_OMP_TLS int barrier_ends_single;
 

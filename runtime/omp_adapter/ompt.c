@@ -385,6 +385,9 @@ static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
                                                                   : SCOREP_OMP_ORDERED_SBLOCK;
     /* named after the construct's site, acquire's address */
     push(block, site_region(block, codeptr_ra));
+    /* a critical section is a lock of the trace, libomp's wait id its lock */
+    if (construct == SCOREP_OMP_CRITICAL)
+        scorep_lock_event(SCOREP_THREAD_OMP_ACQUIRE_LOCK, (const void*)(uintptr_t)wait_id);
 }
 
 static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void* codeptr_ra)
@@ -394,6 +397,8 @@ static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
     scorep_omp_construct block = construct == SCOREP_OMP_CRITICAL ? SCOREP_OMP_CRITICAL_SBLOCK
                                                                   : SCOREP_OMP_ORDERED_SBLOCK;
     if (innermost() != block) return;
+    if (construct == SCOREP_OMP_CRITICAL)
+        scorep_lock_event(SCOREP_THREAD_OMP_RELEASE_LOCK, (const void*)(uintptr_t)wait_id);
     pop();
     if (innermost() == construct) pop();
 }

@@ -81,6 +81,11 @@ void scorep_omp_construct_end(scorep_omp_construct construct);
 /* the block of single, critical or ordered: entered once the thread has it */
 void scorep_omp_block_begin(scorep_omp_construct block, const void* site);
 void scorep_omp_block_end(scorep_omp_construct block);
+/* a critical section taken or about to be given up (kind
+ * SCOREP_THREAD_OMP_ACQUIRE_LOCK or _RELEASE_LOCK): the trace's lock event
+ * of its lock, a named section's (name: libgomp's pointer of the name) or
+ * the one of every unnamed section (NULL) */
+void scorep_omp_critical_lock(scorep_thread_event_kind kind, void** name);
 /* an explicit barrier's call (or a single construct's implicit one) */
 void scorep_omp_barrier_begin(const void* site);
 void scorep_omp_barrier_end(void);

@@ -235,6 +235,12 @@ static void on_metric(scorep_location* loc, uint64_t t, scorep_metric m, int64_t
  * below them (Score-P's tree of an OpenMP thread), so that their exclusive
  * time is 0. A path deeper than PATH_MAX keeps its innermost part. */
 #define PATH_MAX_DEPTH 256
+static void on_fork(scorep_location* loc, uint64_t t, scorep_thread_team* team)
+{
+    (void)t;
+    team->forker_path = loc->profile_current;
+}
+
 static void on_team_begin(scorep_location* loc, uint64_t t, const scorep_thread_team* team)
 {
     if (loc == team->forker) return;
@@ -373,6 +379,7 @@ const scorep_substrate scorep_profile_event_callbacks = {
     .parameter_string = on_parameter_string,
     .metric_add = on_metric,
     .buffer_flush = on_buffer_flush,
+    .thread_fork = on_fork,
     .thread_team_begin = on_team_begin,
     .thread_team_end = on_team_end,
     .recording_ended = place_thread_trees,

@@ -303,65 +303,18 @@ void scorep_thread_leave_start(void)
     scorep_thread_event_generation_off = was_off;
 }
 
-/* The process's mutexes, for the trace's ThreadAcquireLock and
- * ThreadReleaseLock (Score-P's lock events): each mutex the program locks
- * has a slot of a fixed table, found from its address by open addressing
- * and claimed with one compare-and-swap, so that a lock call takes no lock
- * and allocates nothing. The thread that claims a slot numbers the lock
- * (0, 1, ... in the order of first use, as Score-P numbers them). Everything
- * else of a slot (the number once set, the acquisition count, the depth of
- * a recursive mutex's nested locks) is written only while the thread holds
- * the mutex, which orders these writes for the next thread to hold it: an
- * event is recorded after the lock call took the mutex and before the
- * unlock call gives it up. A mutex beyond the table's LOCK_SLOTS gets no
- * lock events; a mutex destroyed and another made at its address share a
- * number, which is right for the trace: one lock at a time. */
-#define LOCK_SLOTS 8192
-static struct lock_slot {
-    uintptr_t mutex;     /* 0: free; set once */
-    uint32_t number;     /* the lock's number + 1 (0: not numbered yet) */
-    uint32_t order;      /* acquisitions so far (the outermost of nested ones) */
-    uint32_t depth;      /* held this many times (recursive mutexes) */
-} locks[LOCK_SLOTS];
-static uint32_t lock_count;
-
-static struct lock_slot* lock_slot(const pthread_mutex_t* mutex)
-{
-    uintptr_t key = (uintptr_t)mutex;
-    uint64_t h = (uint64_t)key * 0x9e3779b97f4a7c15ull;
-    for (unsigned probe = 0; probe < LOCK_SLOTS; probe++) {
-        struct lock_slot* slot = &locks[((h >> 40) + probe) % LOCK_SLOTS];
-        uintptr_t seen = __atomic_load_n(&slot->mutex, __ATOMIC_ACQUIRE);
-        if (seen == 0) {
-            if (__atomic_compare_exchange_n(&slot->mutex, &seen, key, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-                seen = key;
-        }
-        if (seen == key) {
-            if (slot->number == 0)
-                slot->number = __atomic_add_fetch(&lock_count, 1, __ATOMIC_RELAXED);
-            return slot;
-        }
-    }
-    return NULL;
-}
-
+/* The trace's lock events of a mutex (the core numbers the locks:
+ * runtime/core/locks.c): recorded after the call took the mutex and
+ * before the unlock gives it up, so that the lock's numbers are written
+ * only by the thread that holds it. */
 void scorep_thread_mutex_acquired(const pthread_mutex_t* mutex)
 {
-    struct lock_slot* slot = lock_slot(mutex);
-    if (slot == NULL) return;
-    if (slot->depth++ == 0)
-        slot->order++;
-    scorep_thread_event(SCOREP_THREAD_ACQUIRE_LOCK, scorep_thread_lock_word(slot->number - 1, slot->order));
+    scorep_lock_event(SCOREP_THREAD_ACQUIRE_LOCK, mutex);
 }
 
 void scorep_thread_mutex_releasing(const pthread_mutex_t* mutex)
 {
-    struct lock_slot* slot = lock_slot(mutex);
-    if (slot == NULL) return;
-    /* a mutex locked where nothing was recorded has depth 0 here */
-    if (slot->depth > 0)
-        slot->depth--;
-    scorep_thread_event(SCOREP_THREAD_RELEASE_LOCK, scorep_thread_lock_word(slot->number - 1, slot->order));
+    scorep_lock_event(SCOREP_THREAD_RELEASE_LOCK, mutex);
 }
 
 scorep_region scorep_thread_region_as(const scorep_libwrap_library* lib, const char* region_name,

@@ -182,8 +182,10 @@ def test_clang_builds_trace_has_a_fork_join_per_region_and_team_records_per_memb
     gcc, clang, _, _ = runs
     events = trace_events(clang.experiment)
     kinds = collections.Counter(line.split()[0] for line in events if line.startswith("THREAD_"))
+    # and the critical sections' locks, one acquisition and release per item
     assert kinds == {"THREAD_FORK": REGIONS, "THREAD_JOIN": REGIONS, "THREAD_TEAM_BEGIN": REGIONS * THREADS,
-                     "THREAD_TEAM_END": REGIONS * THREADS}, kinds
+                     "THREAD_TEAM_END": REGIONS * THREADS, "THREAD_ACQUIRE_LOCK": REGIONS * ITEMS,
+                     "THREAD_RELEASE_LOCK": REGIONS * ITEMS}, kinds
     gcc_kinds = collections.Counter(line.split()[0] for line in trace_events(gcc.experiment)
                                     if line.startswith("THREAD_"))
     assert kinds == gcc_kinds

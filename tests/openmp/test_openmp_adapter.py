@@ -288,3 +288,42 @@ def test_openmp_and_pthread_adapters_together_give_one_location_per_thread(reque
         for path, visits in paths.items():
             counts[construct(path[-1])] += visits
         assert counts["!$omp parallel"] == REGIONS and counts["!$omp for"] == REGIONS, (location, counts)
+
+
+LOCKS = HERE / "programs" / "omp_locks.c"
+LOCK_ROUNDS = 25   # omp_locks.c
+
+
+def test_lock_api_and_critical_sections_are_the_traces_openmp_locks(request, tmp_path):
+    """omp_locks.c: each thread sets the lock LOCK_ROUNDS times and once by
+    omp_test_lock, and takes a named critical section LOCK_ROUNDS times; the
+    master sets a nested lock twice. otf2-print's OpenMP lock records: an
+    acquisition and a release for each set (also the nested one, whose two
+    share the outer hold's order, as Score-P records them), three locks,
+    the acquisition orders of each lock 1, 2, ... without a gap."""
+    program = tmp_path / "omp_locks"
+    subprocess.run(["gcc", "-fopenmp", "-g", "-O2", str(LOCKS), "-o", str(program)], check=True)
+    plain = run_program([program], None, ENV)
+    experiment = tmp_path / "experiment"
+    proc = run_program([request.getfixturevalue("installed_prefix") / "bin" / "scorep-exec", "--thread=omp", "--",
+                        program], experiment, dict(ENV, SCOREP_ENABLE_TRACING="true"))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == plain.stdout
+    assert proc.stdout == f"threads {THREADS} counted {THREADS * (LOCK_ROUNDS + 1)} named {THREADS * LOCK_ROUNDS}\n"
+    events = subprocess.run(["otf2-print", str(experiment / "traces.otf2")], capture_output=True, text=True,
+                            check=True).stdout
+    locks = collections.defaultdict(list)
+    for line in events.splitlines():
+        m = re.match(r"^THREAD_(ACQUIRE|RELEASE)_LOCK\s+\d+\s+\d+\s+Model: \"OpenMP\".*Lock: (\d+), "
+                     r"Acquisition Order: (\d+)", line)
+        if m:
+            locks[int(m.group(2))].append((m.group(1), int(m.group(3))))
+    sets = sorted(len(records) // 2 for records in locks.values())
+    # the nested lock twice, the named critical section and omp_lock_t
+    assert sets == sorted([2, THREADS * LOCK_ROUNDS, THREADS * (LOCK_ROUNDS + 1)]), sets
+    for lock, records in locks.items():
+        orders = [order for kind, order in records if kind == "ACQUIRE"]
+        assert sorted(set(orders)) == list(range(1, len(set(orders)) + 1)), (lock, records)
+        assert sorted(order for kind, order in records if kind == "RELEASE") == sorted(orders), (lock, records)
+    nested = next(records for records in locks.values() if len(records) == 4)
+    assert [order for _, order in nested] == [1, 1, 1, 1], nested

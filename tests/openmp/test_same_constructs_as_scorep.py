@@ -140,8 +140,10 @@ def test_the_same_locations_as_scorep(cubes):
     assert locations["ours"] == locations["scorep"] == ["Master thread", "OMP thread 1"], locations
 
 
-def test_the_same_fork_join_and_team_records_as_scorep(cubes):
-    """otf2-print's count of each fork/join record per location of both traces."""
+def test_the_same_fork_join_team_and_lock_records_as_scorep(cubes):
+    """otf2-print's count of each fork/join, team and lock record per
+    location of both traces (the critical sections' locks: how many each
+    thread takes depends on the schedule, so their sum over the threads)."""
     result, work, _ = cubes
     otf2_print = shutil.which("otf2-print") or str(PREFIX / "bin" / "otf2-print")
     counts = {}
@@ -156,5 +158,7 @@ def test_the_same_fork_join_and_team_records_as_scorep(cubes):
             fields = line.split()
             if fields and fields[0] in ("THREAD_FORK", "THREAD_JOIN", "THREAD_TEAM_BEGIN", "THREAD_TEAM_END"):
                 per[(names[fields[1]], fields[0])] += 1
+            elif fields and fields[0] in ("THREAD_ACQUIRE_LOCK", "THREAD_RELEASE_LOCK"):
+                per[("all threads", fields[0], "Model: \"OpenMP\"" in line)] += 1
         counts[who] = per
     assert counts["ours"] == counts["scorep"] and counts["ours"], counts

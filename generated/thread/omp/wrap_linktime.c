@@ -62,6 +62,7 @@ static __attribute__((noinline)) void scorep_libwrap_record_0(omp_lock_t * lock,
 {
     scorep_enter(scorep_r);
     scorep_real_0(lock);
+    scorep_lock_event(SCOREP_THREAD_OMP_ACQUIRE_LOCK, lock);
     scorep_exit(scorep_r);
     return;
 
@@ -102,6 +103,7 @@ void __wrap_omp_unset_lock(omp_lock_t * lock);
 static __attribute__((noinline)) void scorep_libwrap_record_1(omp_lock_t * lock, scorep_region scorep_r)
 {
     scorep_enter(scorep_r);
+    scorep_lock_event(SCOREP_THREAD_OMP_RELEASE_LOCK, lock);
     scorep_real_1(lock);
     scorep_exit(scorep_r);
     return;
@@ -144,6 +146,8 @@ static __attribute__((noinline)) int scorep_libwrap_record_2(omp_lock_t * lock, 
 {
     scorep_enter(scorep_r);
     int scorep_result = scorep_real_2(lock);
+    if (scorep_result)
+        scorep_lock_event(SCOREP_THREAD_OMP_ACQUIRE_LOCK, lock);
     scorep_exit(scorep_r);
     return scorep_result;
 
@@ -183,6 +187,7 @@ static __attribute__((noinline)) void scorep_libwrap_record_3(omp_nest_lock_t * 
 {
     scorep_enter(scorep_r);
     scorep_real_3(lock);
+    scorep_lock_event(SCOREP_THREAD_OMP_ACQUIRE_LOCK, lock);
     scorep_exit(scorep_r);
     return;
 
@@ -223,6 +228,7 @@ void __wrap_omp_unset_nest_lock(omp_nest_lock_t * lock);
 static __attribute__((noinline)) void scorep_libwrap_record_4(omp_nest_lock_t * lock, scorep_region scorep_r)
 {
     scorep_enter(scorep_r);
+    scorep_lock_event(SCOREP_THREAD_OMP_RELEASE_LOCK, lock);
     scorep_real_4(lock);
     scorep_exit(scorep_r);
     return;
@@ -265,6 +271,8 @@ static __attribute__((noinline)) int scorep_libwrap_record_5(omp_nest_lock_t * l
 {
     scorep_enter(scorep_r);
     int scorep_result = scorep_real_5(lock);
+    if (scorep_result)
+        scorep_lock_event(SCOREP_THREAD_OMP_ACQUIRE_LOCK, lock);
     scorep_exit(scorep_r);
     return scorep_result;
 

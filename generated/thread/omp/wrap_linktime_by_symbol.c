@@ -387,6 +387,7 @@ void __wrap_GOMP_critical_start(void)
     scorep_omp_construct_begin(SCOREP_OMP_CRITICAL, scorep_omp_site);
     scorep_real_11();
     scorep_omp_block_begin(SCOREP_OMP_CRITICAL_SBLOCK, scorep_omp_site);
+    scorep_omp_critical_lock(SCOREP_THREAD_OMP_ACQUIRE_LOCK, NULL);
     return;
 
 }
@@ -402,6 +403,7 @@ void __wrap_GOMP_critical_end(void);
 /* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_12(scorep_region scorep_r)
 {
+    scorep_omp_critical_lock(SCOREP_THREAD_OMP_RELEASE_LOCK, NULL);
     scorep_omp_block_end(SCOREP_OMP_CRITICAL_SBLOCK);
     scorep_real_12();
     scorep_omp_construct_end(SCOREP_OMP_CRITICAL);
@@ -454,6 +456,7 @@ void __wrap_GOMP_critical_name_start(void ** pptr)
     scorep_omp_construct_begin(SCOREP_OMP_CRITICAL, scorep_omp_site);
     scorep_real_13(pptr);
     scorep_omp_block_begin(SCOREP_OMP_CRITICAL_SBLOCK, scorep_omp_site);
+    scorep_omp_critical_lock(SCOREP_THREAD_OMP_ACQUIRE_LOCK, pptr);
     return;
 
 }
@@ -469,6 +472,7 @@ void __wrap_GOMP_critical_name_end(void ** pptr);
 /* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_14(void ** pptr, scorep_region scorep_r)
 {
+    scorep_omp_critical_lock(SCOREP_THREAD_OMP_RELEASE_LOCK, pptr);
     scorep_omp_block_end(SCOREP_OMP_CRITICAL_SBLOCK);
     scorep_real_14(pptr);
     scorep_omp_construct_end(SCOREP_OMP_CRITICAL);

@@ -66,6 +66,7 @@ static __attribute__((noinline)) void scorep_libwrap_record_0(omp_lock_t * lock,
 {
     scorep_enter(scorep_r);
     scorep_real_0(lock);
+    scorep_lock_event(SCOREP_THREAD_OMP_ACQUIRE_LOCK, lock);
     scorep_exit(scorep_r);
     return;
 
@@ -106,6 +107,7 @@ static __attribute__((used)) void scorep_libwrap_rt_1(omp_lock_t * lock);
 static __attribute__((noinline)) void scorep_libwrap_record_1(omp_lock_t * lock, scorep_region scorep_r)
 {
     scorep_enter(scorep_r);
+    scorep_lock_event(SCOREP_THREAD_OMP_RELEASE_LOCK, lock);
     scorep_real_1(lock);
     scorep_exit(scorep_r);
     return;
@@ -148,6 +150,8 @@ static __attribute__((noinline)) int scorep_libwrap_record_2(omp_lock_t * lock, 
 {
     scorep_enter(scorep_r);
     int scorep_result = scorep_real_2(lock);
+    if (scorep_result)
+        scorep_lock_event(SCOREP_THREAD_OMP_ACQUIRE_LOCK, lock);
     scorep_exit(scorep_r);
     return scorep_result;
 
@@ -187,6 +191,7 @@ static __attribute__((noinline)) void scorep_libwrap_record_3(omp_nest_lock_t * 
 {
     scorep_enter(scorep_r);
     scorep_real_3(lock);
+    scorep_lock_event(SCOREP_THREAD_OMP_ACQUIRE_LOCK, lock);
     scorep_exit(scorep_r);
     return;
 
@@ -227,6 +232,7 @@ static __attribute__((used)) void scorep_libwrap_rt_4(omp_nest_lock_t * lock);
 static __attribute__((noinline)) void scorep_libwrap_record_4(omp_nest_lock_t * lock, scorep_region scorep_r)
 {
     scorep_enter(scorep_r);
+    scorep_lock_event(SCOREP_THREAD_OMP_RELEASE_LOCK, lock);
     scorep_real_4(lock);
     scorep_exit(scorep_r);
     return;
@@ -269,6 +275,8 @@ static __attribute__((noinline)) int scorep_libwrap_record_5(omp_nest_lock_t * l
 {
     scorep_enter(scorep_r);
     int scorep_result = scorep_real_5(lock);
+    if (scorep_result)
+        scorep_lock_event(SCOREP_THREAD_OMP_ACQUIRE_LOCK, lock);
     scorep_exit(scorep_r);
     return scorep_result;
 

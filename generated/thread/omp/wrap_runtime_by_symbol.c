@@ -382,6 +382,7 @@ static __attribute__((used)) void scorep_libwrap_rt_11(void)
     scorep_omp_construct_begin(SCOREP_OMP_CRITICAL, scorep_omp_site);
     scorep_real_11();
     scorep_omp_block_begin(SCOREP_OMP_CRITICAL_SBLOCK, scorep_omp_site);
+    scorep_omp_critical_lock(SCOREP_THREAD_OMP_ACQUIRE_LOCK, NULL);
     return;
 
 }
@@ -394,6 +395,7 @@ static __attribute__((used)) void scorep_libwrap_rt_12(void);
 /* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_12(scorep_region scorep_r)
 {
+    scorep_omp_critical_lock(SCOREP_THREAD_OMP_RELEASE_LOCK, NULL);
     scorep_omp_block_end(SCOREP_OMP_CRITICAL_SBLOCK);
     scorep_real_12();
     scorep_omp_construct_end(SCOREP_OMP_CRITICAL);
@@ -448,6 +450,7 @@ static __attribute__((used)) void scorep_libwrap_rt_13(void ** pptr)
     scorep_omp_construct_begin(SCOREP_OMP_CRITICAL, scorep_omp_site);
     scorep_real_13(pptr);
     scorep_omp_block_begin(SCOREP_OMP_CRITICAL_SBLOCK, scorep_omp_site);
+    scorep_omp_critical_lock(SCOREP_THREAD_OMP_ACQUIRE_LOCK, pptr);
     return;
 
 }
@@ -460,6 +463,7 @@ static __attribute__((used)) void scorep_libwrap_rt_14(void ** pptr);
 /* a recorded call */
 static __attribute__((noinline)) void scorep_libwrap_record_14(void ** pptr, scorep_region scorep_r)
 {
+    scorep_omp_critical_lock(SCOREP_THREAD_OMP_RELEASE_LOCK, pptr);
     scorep_omp_block_end(SCOREP_OMP_CRITICAL_SBLOCK);
     scorep_real_14(pptr);
     scorep_omp_construct_end(SCOREP_OMP_CRITICAL);

@@ -211,6 +211,12 @@ static inline uint64_t scorep_thread_lock_word(uint32_t lock, uint32_t order)
 {
     return (uint64_t)lock | (uint64_t)order << 32;
 }
+/* The lock at address lock taken (kind SCOREP_THREAD_ACQUIRE_LOCK or
+ * SCOREP_THREAD_OMP_ACQUIRE_LOCK; call it once the caller holds the lock)
+ * or about to be given up (..._RELEASE_LOCK; call it while the caller
+ * still holds it): the event with the lock's number in the process and its
+ * acquisition, the core's count (runtime/core/locks.c). */
+void scorep_lock_event(scorep_thread_event_kind kind, const void* lock);
 
 /* ---- fork/join teams (the OpenMP adapter, runtime/omp_adapter/) ---------- */
 
@@ -220,9 +226,9 @@ static inline uint64_t scorep_thread_lock_word(uint32_t lock, uint32_t order)
  * scorep_thread_team_begin. Its fields are the core's. */
 typedef struct scorep_thread_team {
     struct scorep_location* forker; /* the forking thread's location (NULL: nothing recorded) */
-    /* its call path at the fork (the profile's node, which a team member's
-     * own call path continues; NULL without the profile) */
-    const struct scorep_profile_node* forker_path;
+    /* its call path at the fork, as a substrate keeps it (the profile's
+     * node, which a team member's own call path continues; NULL without) */
+    const void* forker_path;
     uint32_t requested;             /* threads asked for */
     uint32_t size;                  /* the team's, as every member's team begin says */
     uint32_t level;                 /* among the forker's teams (nested ones it forks inside its own) */
