@@ -259,16 +259,20 @@ static void on_team_begin(scorep_location* loc, uint64_t t, const scorep_thread_
     loc->profile_current = node;
 }
 
-static void on_team_end(scorep_location* loc, uint64_t t, const scorep_thread_team* team)
+void scorep_profile_team_path_end(scorep_location* loc, profile_location* pl, uint64_t t)
 {
-    if (loc == team->forker) return;
-    profile_location* pl = state(loc);
     if (pl->team_path_end == NULL) return;
     uint64_t d = t - pl->team_begin_ticks;
     for (scorep_profile_node* n = pl->team_path_end; n != &pl->root; n = n->parent)
         n->n.time_incl += d;
     pl->team_path_end = NULL;
     loc->profile_current = &pl->root;
+}
+
+static void on_team_end(scorep_location* loc, uint64_t t, const scorep_thread_team* team)
+{
+    if (loc == team->forker) return;
+    scorep_profile_team_path_end(loc, state(loc), t);
 }
 
 static void on_buffer_flush(scorep_location* loc, uint64_t t_begin, uint64_t t_end)

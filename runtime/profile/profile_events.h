@@ -41,6 +41,10 @@ SCOREP_PROFILE_INTERNAL scorep_profile_node* scorep_profile_child_slow(profile_l
                                                                        int64_t value);
 /* An exit that does not match the innermost region, or leaves parameter
  * nodes or the root (profile.c). */
+/* A team member's part ends at t (profile.c): the forker's call path it
+ * continued gets the part's time, the location's current node is its root
+ * again. Nothing where no part is open. */
+SCOREP_PROFILE_INTERNAL void scorep_profile_team_path_end(scorep_location* loc, profile_location* pl, uint64_t t);
 SCOREP_PROFILE_INTERNAL void scorep_profile_leave_slow(scorep_location* loc, profile_location* pl, uint64_t t,
                                                        scorep_region region);
 

@@ -230,8 +230,13 @@ void scorep_profile_close_open(scorep_location* loc, uint64_t t)
 {
     const scorep_profile_node* root = scorep_profile_root(loc);
     if (!root) return;
-    for (const scorep_profile_node* cur = loc->profile_current; cur != root; cur = loc->profile_current) {
-        scorep_profile_leave_slow(loc, scorep_profile_state(loc), t, SCOREP_INVALID_ID);
+    /* a team member's open part ends at the forker's call path it continues,
+     * whose nodes it never entered */
+    profile_location* pl = scorep_profile_state(loc);
+    const scorep_profile_node* stop = pl->team_path_end ? pl->team_path_end : root;
+    for (const scorep_profile_node* cur = loc->profile_current; cur != stop; cur = loc->profile_current) {
+        scorep_profile_leave_slow(loc, pl, t, SCOREP_INVALID_ID);
         if (loc->profile_current == cur) break;   /* parameter nodes right under the root: closed, kept */
     }
+    scorep_profile_team_path_end(loc, pl, t);
 }

@@ -327,3 +327,40 @@ def test_lock_api_and_critical_sections_are_the_traces_openmp_locks(request, tmp
         assert sorted(order for kind, order in records if kind == "RELEASE") == sorted(orders), (lock, records)
     nested = next(records for records in locks.values() if len(records) == 4)
     assert [order for _, order in nested] == [1, 1, 1, 1], nested
+
+
+STENCIL = HERE / "programs" / "omp_stencil.c"
+
+
+def test_sigterm_inside_parallel_regions_leaves_a_whole_profile_and_trace(request, tmp_path):
+    """SIGTERM while the team works, five times: every run leaves a readable
+    profile whose program region has its one visit (a member's open team
+    part ends at the forker's call path, which it never entered) and a
+    trace scorep-check finds consistent, with both locations."""
+    import signal
+    import time
+    program = tmp_path / "omp_stencil"
+    subprocess.run(["gcc", "-fopenmp", "-g", "-O2", str(STENCIL), "-o", str(program)], check=True)
+    exec_ = request.getfixturevalue("installed_prefix") / "bin" / "scorep-exec"
+    check = request.getfixturevalue("installed_prefix") / "bin" / "scorep-check"
+    env = {k: v for k, v in __import__("os").environ.items() if k != "LD_PRELOAD"}
+    env.update(ENV, SCOREP_ENABLE_TRACING="true")
+    whole = 0
+    for run in range(5):
+        experiment = tmp_path / f"experiment{run}"
+        env["SCOREP_EXPERIMENT_DIRECTORY"] = str(experiment)
+        proc = subprocess.Popen([str(exec_), "--thread=omp", "--", str(program), "1000000"], env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        time.sleep(1.5)
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=60)
+        assert proc.returncode == -signal.SIGTERM, proc.returncode
+        rows, _ = rows_of(experiment)
+        assert len(rows) == THREADS, sorted(rows)
+        program_visits = sum(v for paths in rows.values() for p, v in paths.items() if p == ("omp_stencil",))
+        parallel = sum(v for paths in rows.values() for p, v in paths.items() if construct(p[-1]) == "!$omp parallel")
+        checked = subprocess.run([str(check), str(experiment)], capture_output=True, text=True, timeout=120)
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+        assert program_visits == 1 and parallel > 0, (program_visits, parallel)
+        whole += 1
+    assert whole == 5
