@@ -11,7 +11,7 @@ DEBIAN_PACKAGES = python3-jinja2 python3-clang-16 libclang-16-dev meson ninja-bu
 	libcoarrays-openmpi-dev libopen-trace-format2-dev otf2-tools python3-otf2 python3-pytest \
 	g++ binutils zlib1g-dev libsqlite3-dev libfftw3-dev libjsoncpp-dev gcc-12-plugin-dev \
 	libxml2-dev liblzma-dev libicu-dev qtbase5-dev ltrace cmake autoconf automake libdw-dev \
-	chromium clang libomp-dev
+	chromium clang libomp-dev cp2k gromacs
 
 .PHONY: all deps build build-both viewer cube-tools scorep-reference side-by-side check bench demo regenerate \
 	install dist clean

@@ -43,6 +43,7 @@ SLOW = [
     "trace/test_trace_substrate.py::test_mpi_trace_larger_than_total_memory_is_complete_on_every_rank",
     "mpi/test_distgraph_measured.py",
     "mpi/test_crash_handlers_chain.py",
+    "openmp/test_real_applications.py",
     "buildsystems/test_buildsystem_projects.py",
     "install/test_install_layout.py",
     "test_makefile_progress.py",

@@ -178,6 +178,19 @@ static uintptr_t function_end(uintptr_t address)
     return address - offset + sym.st_size - 1;
 }
 
+/* the address of the first instruction of the function at address (0:
+ * unknown); from the symbol table, or the dynamic one without libdw */
+static uintptr_t function_start(uintptr_t address)
+{
+    Dwfl_Module* module = module_of(address);
+    GElf_Off offset;
+    GElf_Sym sym;
+    if (module != NULL && dw.addrinfo(module, address, &offset, &sym, NULL, NULL, NULL) != NULL)
+        return address - offset;
+    Dl_info info;
+    return dladdr((void*)address, &info) && info.dli_saddr ? (uintptr_t)info.dli_saddr : 0;
+}
+
 /* Fortran's loop construct is "do" (Score-P names it as the source says) */
 static int fortran_source(const char* file)
 {
@@ -191,12 +204,12 @@ static int fortran_source(const char* file)
 
 /* "name @file:line" with the file's last component, as Score-P names
  * constructs, or "name @function" / "name @object+0xoffset" */
-static scorep_region define_named(scorep_omp_construct construct, uintptr_t address)
+static scorep_region define_named(scorep_omp_construct construct, uintptr_t address, int at_function_end)
 {
     char file[1024], name[1200];
     int line = 0;
     const char* what = constructs[construct].name;
-    if (construct == SCOREP_OMP_PARALLEL_END && address != 0) {
+    if ((at_function_end || construct == SCOREP_OMP_PARALLEL_END) && address != 0) {
         uintptr_t end = function_end(address);
         if (end != 0) address = end;
     }
@@ -225,13 +238,27 @@ static scorep_region define_named(scorep_omp_construct construct, uintptr_t addr
  * then found by its site without a lock (a slot's key is written last). */
 #define SITE_SLOTS 4096
 static struct site_slot {
-    uintptr_t key;   /* site | construct in the low bits' place: site << 5 | construct */
+    uintptr_t key;   /* site << 6 | at_function_end << 5 | construct */
     scorep_region region;
 } sites[SITE_SLOTS];
 
-scorep_region scorep_omp_region_at(scorep_omp_construct construct, uintptr_t address)
+/* A call site in the adapter's own trampolines is an entry point that the
+ * outlined function of a parallel region or task called as its last act,
+ * a tail call returning into the trampoline; the site names no line of the
+ * program then, and such a call is named after the end of the outlined
+ * function (region_of_call). Its slots hold this instead of a region. */
+#define TAIL_CALL_SITE ((scorep_region)(SCOREP_INVALID_ID - 1))
+static void task_trampoline(void* block);
+
+static int in_trampoline(uintptr_t address)
 {
-    uintptr_t key = address << 5 | (uintptr_t)construct;
+    uintptr_t start = function_start(address);
+    return start != 0 && (start == (uintptr_t)scorep_omp_trampoline || start == (uintptr_t)task_trampoline);
+}
+
+static scorep_region region_at(scorep_omp_construct construct, uintptr_t address, int at_function_end)
+{
+    uintptr_t key = address << 6 | (uintptr_t)at_function_end << 5 | (uintptr_t)construct;
     uint64_t h = (uint64_t)key * 0x9e3779b97f4a7c15ull;
     for (unsigned probe = 0; probe < SITE_SLOTS; probe++) {
         struct site_slot* slot = &sites[((h >> 40) + probe) % SITE_SLOTS];
@@ -250,24 +277,39 @@ scorep_region scorep_omp_region_at(scorep_omp_construct construct, uintptr_t add
             break;
         }
         if (slot->key == 0) {
-            region = define_named(construct, address);
+            region = !at_function_end && address != 0 && in_trampoline(address)
+                         ? TAIL_CALL_SITE
+                         : define_named(construct, address, at_function_end);
             slot->region = region;
             __atomic_store_n(&slot->key, key, __ATOMIC_RELEASE);
             break;
         }
     }
     if (region == SCOREP_INVALID_ID)   /* the table is full: named again at each call */
-        region = define_named(construct, address);
+        region = define_named(construct, address, at_function_end);
     pthread_mutex_unlock(&names_lock);
     scorep_thread_event_generation_off = was_off;
     return region;
 }
 
+scorep_region scorep_omp_region_at(scorep_omp_construct construct, uintptr_t address)
+{
+    return region_at(construct, address, 0);
+}
+
+/* the outlined function the thread's trampoline runs: of the innermost task
+ * it runs, else of its team's part (NULL: none) */
+static SCOREP_OMP_TLS void (*running_task_fn)(void*);
+static SCOREP_OMP_TLS scorep_omp_fork_record* current_fork;
+
 /* a call site's address is the instruction after the call: the call's
  * own line is the byte before it */
 static scorep_region region_of_call(scorep_omp_construct construct, const void* site)
 {
-    return scorep_omp_region_at(construct, site ? (uintptr_t)site - 1 : 0);
+    scorep_region region = region_at(construct, site ? (uintptr_t)site - 1 : 0, 0);
+    if (region != TAIL_CALL_SITE) return region;
+    void (*outlined)(void*) = running_task_fn ? running_task_fn : current_fork ? current_fork->fn : NULL;
+    return region_at(construct, (uintptr_t)outlined, 1);
 }
 
 /* ---- the thread's open constructs ----------------------------------------- */
@@ -325,8 +367,8 @@ static void pop_through(scorep_omp_construct construct, unsigned floor)
 static SCOREP_OMP_TLS unsigned team_floor;
 /* the depth of the combined construct the trampoline opened (0: none) */
 static SCOREP_OMP_TLS unsigned team_combined_at;
-/* the team whose part the thread runs in the trampoline (NULL: none) */
-static SCOREP_OMP_TLS scorep_omp_fork_record* current_fork;
+/* current_fork (above): the team whose part the thread runs in the
+ * trampoline (NULL: none) */
 
 /* A single whose end no call marks stays open until the thread's next
  * construct call: that call is after the single's end. */
@@ -363,7 +405,9 @@ void scorep_omp_trampoline(void* p)
     scorep_omp_fork_record* fork = p;
     unsigned floor_before = team_floor, combined_before = team_combined_at;
     scorep_omp_fork_record* fork_before = current_fork;
+    void (*task_fn_before)(void*) = running_task_fn;
     current_fork = fork;
+    running_task_fn = NULL;
     unsigned depth_before = open_depth;
     team_floor = open_depth;
     team_combined_at = 0;
@@ -387,6 +431,7 @@ void scorep_omp_trampoline(void* p)
     team_floor = floor_before;
     team_combined_at = combined_before;
     current_fork = fork_before;
+    running_task_fn = task_fn_before;
 }
 
 void scorep_omp_construct_begin(scorep_omp_construct construct, const void* site)
@@ -516,9 +561,12 @@ static void task_trampoline(void* block)
     const task_header* h = block;
     int resumed = h->team != NULL && h->team != current_fork &&
                   scorep_thread_team_resume(&h->team->team, (uint32_t)thread_num());
+    void (*task_fn_before)(void*) = running_task_fn;
+    running_task_fn = h->fn;
     scorep_enter(h->region);
     h->fn((char*)block + h->offset);
     scorep_exit(h->region);
+    running_task_fn = task_fn_before;
     if (resumed) scorep_thread_team_leave(&h->team->team);
 }
 

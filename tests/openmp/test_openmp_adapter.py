@@ -364,3 +364,37 @@ def test_sigterm_inside_parallel_regions_leaves_a_whole_profile_and_trace(reques
         assert program_visits == 1 and parallel > 0, (program_visits, parallel)
         whole += 1
     assert whole == 5
+
+
+TAIL_BARRIER = HERE / "programs" / "omp_tail_barrier.c"
+
+
+def test_a_barrier_the_outlined_function_tail_calls_is_named_after_the_program_not_the_adapter(request, tmp_path):
+    """omp_tail_barrier.c at -O2: the outlined function jumps to
+    GOMP_barrier as its last act, so the call returns into the adapter's
+    trampoline. The barrier is the program's, named after the line the
+    debug information gives the jump (the region's closing brace), once per
+    member and round; no region is named after the adapter's code."""
+    program = tmp_path / "omp_tail_barrier"
+    subprocess.run(["gcc", "-fopenmp", "-g", "-O2", str(TAIL_BARRIER), "-o", str(program)], check=True)
+    listing = subprocess.run(["objdump", "-dl", "--no-show-raw-insn", str(program)], capture_output=True, text=True,
+                             check=True).stdout
+    outlined = listing.split("<main._omp_fn.0>:", 1)[1].split("\n\n", 1)[0]
+    tail = re.search(r"^(\S+):(\d+)\n\s*\w+:\s+jmp\s+\w+ <GOMP_barrier@plt>", outlined, re.M)
+    if tail is None:
+        pytest.skip("this GCC does not end the outlined function with a jump to GOMP_barrier")
+    line = int(tail.group(2))
+    plain = run_program([program], None, {"OMP_WAIT_POLICY": "passive"})
+    experiment = tmp_path / "experiment"
+    proc = run_program([request.getfixturevalue("installed_prefix") / "bin" / "scorep-exec", "--thread=omp", "--",
+                        program], experiment, {"OMP_WAIT_POLICY": "passive"})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == plain.stdout == "sum 1498500.0\n"
+    rows, names = rows_of(experiment)
+    assert not [n for n in names if "scorep" in n], names
+    barriers = collections.Counter()
+    for paths in rows.values():
+        for path, visits in paths.items():
+            if construct(path[-1]) == "!$omp barrier":
+                barriers[path[-1]] += visits
+    assert barriers == {f"!$omp barrier @omp_tail_barrier.c:{line}": 3 * 2}, barriers
