@@ -34,6 +34,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -202,6 +203,22 @@ static int fortran_source(const char* file)
     return 0;
 }
 
+/* A C++ function's symbol as its source names it. The demangler is the
+ * C++ runtime's, there wherever the program is C++ (a mangled name's
+ * only source); elsewhere the symbol stays as it is. free: what to free. */
+static const char* demangled(const char* symbol, char** free_this)
+{
+    *free_this = NULL;
+    if (strncmp(symbol, "_Z", 2) != 0) return symbol;
+    char* (*demangle)(const char*, char*, size_t*, int*) =
+        (char* (*)(const char*, char*, size_t*, int*))dlsym(RTLD_DEFAULT, "__cxa_demangle");
+    int status = -1;
+    char* name = demangle ? demangle(symbol, NULL, NULL, &status) : NULL;
+    if (name == NULL || status != 0) return symbol;
+    *free_this = name;
+    return name;
+}
+
 /* "name @file:line" with the file's last component, as Score-P names
  * constructs, or "name @function" / "name @object+0xoffset" */
 static scorep_region define_named(scorep_omp_construct construct, uintptr_t address, int at_function_end)
@@ -223,9 +240,11 @@ static scorep_region define_named(scorep_omp_construct construct, uintptr_t addr
     if (address != 0 && dladdr((void*)address, &info) && info.dli_fname) {
         const char* base = strrchr(info.dli_fname, '/');
         base = base ? base + 1 : info.dli_fname;
-        if (info.dli_sname)
-            snprintf(name, sizeof name, "%s @%s", what, info.dli_sname);
-        else
+        if (info.dli_sname) {
+            char* free_this;
+            snprintf(name, sizeof name, "%s @%s", what, demangled(info.dli_sname, &free_this));
+            free(free_this);
+        } else
             snprintf(name, sizeof name, "%s @%s+0x%lx", what, base,
                      (unsigned long)(address - (uintptr_t)info.dli_fbase));
     } else {
