@@ -438,6 +438,11 @@ typedef struct scorep_substrate {
      * location) and ends (adapter.h: scorep_thread_team_begin, _end) */
     void (*thread_team_begin)(scorep_location* loc, uint64_t t, const scorep_thread_team* team);
     void (*thread_team_end)(scorep_location* loc, uint64_t t, const scorep_thread_team* team);
+    /* an OpenMP task's create, switch or complete on loc (adapter.h,
+     * scorep_thread_task_event; creator is the location's number for its
+     * implicit task) */
+    void (*thread_task)(scorep_location* loc, uint64_t t, scorep_thread_event_kind kind,
+                        const scorep_thread_team* team, uint32_t creator, uint32_t generation);
     /* communicators' life cycle (adapter.h, scorep_mpi_handle_begin/end):
      * the collective's begin, CommCreate or CommDestroy of comm, the
      * collective's end over comm (kind CREATE_HANDLE or DESTROY_HANDLE) */

@@ -604,6 +604,15 @@ void scorep_thread_event(scorep_thread_event_kind kind, uint64_t sequence)
         scorep_location_thread_ends(loc);
 }
 
+void scorep_thread_task_event(scorep_thread_event_kind kind, const scorep_thread_team* team, uint32_t creator,
+                              uint32_t generation)
+{
+    EVENT_BEGIN();
+    if (team != NULL && team->forker == NULL) team = NULL;   /* its fork was not recorded */
+    if (creator == SCOREP_IMPLICIT_TASK) creator = loc->local_id;
+    DISPATCH(thread_task, kind, team, creator, generation);
+}
+
 /* ---- fork/join teams (adapter.h) ---- */
 
 /* the location a member thread had before its team begin took the team's,

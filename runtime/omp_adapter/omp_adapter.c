@@ -321,6 +321,28 @@ scorep_region scorep_omp_region_at(scorep_omp_construct construct, uintptr_t add
 static SCOREP_OMP_TLS void (*running_task_fn)(void*);
 static SCOREP_OMP_TLS scorep_omp_fork_record* current_fork;
 
+/* The task the thread runs (the trace's task records: adapter.h,
+ * scorep_thread_task_event): its implicit one outside every explicit task.
+ * A task the thread ran inside a construct (a barrier, taskwait, the
+ * creation of an undeferred task) hands the thread back to the task that
+ * waits in the construct when the construct ends, as Score-P records it:
+ * switch_back says one is due. */
+typedef struct task_id {
+    uint32_t creator, generation;
+} task_id;
+#define IMPLICIT_TASK ((task_id){SCOREP_IMPLICIT_TASK, 0})
+static SCOREP_OMP_TLS task_id running_task = {SCOREP_IMPLICIT_TASK, 0};
+static SCOREP_OMP_TLS int switch_back;
+static SCOREP_OMP_TLS uint32_t tasks_created;
+
+static void switch_back_after_tasks(void)
+{
+    if (!switch_back) return;
+    switch_back = 0;
+    scorep_thread_task_event(SCOREP_THREAD_TASK_SWITCH, current_fork ? &current_fork->team : NULL,
+                             running_task.creator, running_task.generation);
+}
+
 /* a call site's address is the instruction after the call: the call's
  * own line is the byte before it */
 static scorep_region region_of_call(scorep_omp_construct construct, const void* site)
@@ -425,8 +447,12 @@ void scorep_omp_trampoline(void* p)
     unsigned floor_before = team_floor, combined_before = team_combined_at;
     scorep_omp_fork_record* fork_before = current_fork;
     void (*task_fn_before)(void*) = running_task_fn;
+    task_id task_before = running_task;
+    int switch_back_before = switch_back;
     current_fork = fork;
     running_task_fn = NULL;
+    running_task = IMPLICIT_TASK;
+    switch_back = 0;
     unsigned depth_before = open_depth;
     team_floor = open_depth;
     team_combined_at = 0;
@@ -451,6 +477,8 @@ void scorep_omp_trampoline(void* p)
     team_combined_at = combined_before;
     current_fork = fork_before;
     running_task_fn = task_fn_before;
+    running_task = task_before;
+    switch_back = switch_back_before;
 }
 
 void scorep_omp_construct_begin(scorep_omp_construct construct, const void* site)
@@ -462,6 +490,7 @@ void scorep_omp_construct_begin(scorep_omp_construct construct, const void* site
 
 void scorep_omp_construct_end(scorep_omp_construct construct)
 {
+    switch_back_after_tasks();
     pop_through(construct, team_floor);
 }
 
@@ -498,6 +527,7 @@ void scorep_omp_barrier_begin(const void* site)
 
 void scorep_omp_barrier_end(void)
 {
+    switch_back_after_tasks();
     pop();
     if (barrier_ends_single && innermost() == SCOREP_OMP_SINGLE) pop();
     barrier_ends_single = 0;
@@ -516,6 +546,7 @@ void scorep_omp_construct_end_begin(int barrier, const void* site)
  * inside the loop. */
 void scorep_omp_construct_end_end(int barrier)
 {
+    switch_back_after_tasks();
     if (barrier && innermost() == SCOREP_OMP_IMPLICIT_BARRIER) pop();
     for (unsigned d = open_depth; d > team_floor && d <= OPEN_MAX; d--) {
         scorep_omp_construct c = open_constructs[d - 1].construct;
@@ -553,6 +584,7 @@ typedef struct task_header {
     void* data;        /* the program's data: read only by the copy function */
     scorep_omp_fork_record* team;   /* the creating thread's team (NULL: none recorded) */
     scorep_region region;
+    task_id id;
     size_t offset;
 } task_header;
 
@@ -580,12 +612,22 @@ static void task_trampoline(void* block)
     const task_header* h = block;
     int resumed = h->team != NULL && h->team != current_fork &&
                   scorep_thread_team_resume(&h->team->team, (uint32_t)thread_num());
+    const scorep_thread_team* team = h->team ? &h->team->team : NULL;
     void (*task_fn_before)(void*) = running_task_fn;
+    task_id task_before = running_task;
     running_task_fn = h->fn;
+    running_task = h->id;
+    switch_back = 0;
+    scorep_thread_task_event(SCOREP_THREAD_TASK_SWITCH, team, h->id.creator, h->id.generation);
     scorep_enter(h->region);
     h->fn((char*)block + h->offset);
     scorep_exit(h->region);
+    scorep_thread_task_event(SCOREP_THREAD_TASK_COMPLETE, team, h->id.creator, h->id.generation);
     running_task_fn = task_fn_before;
+    running_task = task_before;
+    /* resumed: the thread waits in the team's end again, which no call of
+     * the thread's ends */
+    switch_back = !resumed;
     if (resumed) scorep_thread_team_leave(&h->team->team);
 }
 
@@ -608,6 +650,9 @@ void scorep_omp_task_wrap(char* block, size_t size, const void* site, void (**fn
     h->data = *data;
     h->region = region_of_call(SCOREP_OMP_TASK, site);
     h->team = current_fork;
+    h->id = (task_id){(uint32_t)thread_num(), ++tasks_created};
+    scorep_thread_task_event(SCOREP_THREAD_TASK_CREATE, current_fork ? &current_fork->team : NULL, h->id.creator,
+                             h->id.generation);
     h->offset = task_offset(*arg_align);
     if (*cpyfn == NULL)
         memcpy((char*)h + h->offset, *data, (size_t)*arg_size);

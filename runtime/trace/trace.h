@@ -260,6 +260,9 @@ int trace_threads_write_definitions(OTF2_GlobalDefWriter* writer, const scorep_f
                                     uint32_t* next_string);
 OTF2_ErrorCode trace_thread_encode(OTF2_EvtWriter* w, OTF2_TimeStamp t, scorep_thread_event_kind kind,
                                    uint64_t sequence);
+/* a task's record: team is the team's word (0: none), task creator << 32 | generation */
+OTF2_ErrorCode trace_thread_task_encode(OTF2_EvtWriter* w, OTF2_TimeStamp t, scorep_thread_event_kind kind,
+                                        uint64_t team, uint64_t task);
 /* the process's fork/join teams (after recording ended) and the global
  * comm id of the process's team number team (its location maps' entries
  * after the contingent's) */

@@ -149,6 +149,7 @@ static OTF2_ErrorCode encode(OTF2_EvtWriter* w, const raw_record* r, uint64_t t)
                                                 v[1] ? OTF2_IO_STATUS_FLAG_CLOSE_ON_EXEC : OTF2_IO_STATUS_FLAG_NONE);
     case RAW_IO_OPERATION_ASYNC: return trace_io_async_encode(w, t, r->id, v[0], v[1], v[2]);
     case RAW_THREAD: return trace_thread_encode(w, t, (scorep_thread_event_kind)r->id, v[0]);
+    case RAW_THREAD_TASK: return trace_thread_task_encode(w, t, (scorep_thread_event_kind)r->id, v[0], v[1]);
     case RAW_METRIC: {
         /* the metric class of the same (global) id has this one member */
         OTF2_Type type = OTF2_TYPE_INT64;

@@ -375,6 +375,13 @@ static void thread_team_end(scorep_location* loc, uint64_t t, const scorep_threa
     record1(loc, t, RAW_THREAD, SCOREP_THREAD_TEAM_END, team_word(team));
 }
 
+static void thread_task(scorep_location* loc, uint64_t t, scorep_thread_event_kind kind, const scorep_thread_team* team,
+                        uint32_t creator, uint32_t generation)
+{
+    record2(loc, t, RAW_THREAD_TASK, (uint32_t)kind, team ? team_word(team) : 0, raw_pack(generation, creator));
+    __atomic_store_n(&trace_thread_events, 1, __ATOMIC_RELAXED);
+}
+
 int trace_handle_collectives;
 int trace_attributes_used;
 
@@ -458,6 +465,7 @@ void trace_events_fill_table(scorep_substrate* table)
     table->io_operation_async = io_operation_async;
     table->thread_event = thread_event;
     table->thread_team_begin = thread_team_begin;
+    table->thread_task = thread_task;
     table->thread_team_end = thread_team_end;
     table->comm_event = comm_event;
     table->attribute = attribute;

@@ -46,4 +46,5 @@ const uint8_t raw_words_of[RAW_KIND_COUNT_] = {
     [RAW_COMM_CREATE] = 0,
     [RAW_COMM_DESTROY] = 0,
     [RAW_ATTRIBUTE] = 1,
+    [RAW_THREAD_TASK] = 2,
 };

@@ -55,6 +55,7 @@ typedef enum raw_kind {
     RAW_COMM_CREATE,    /* id: the communicator */
     RAW_COMM_DESTROY,   /* id: the communicator */
     RAW_ATTRIBUTE,      /* id: the scorep_attribute_kind; word: the value; belongs to the next record */
+    RAW_THREAD_TASK,    /* id: the scorep_thread_event_kind; words: the team's word, creator << 32 | generation */
     RAW_KIND_COUNT_
 } raw_kind;
 

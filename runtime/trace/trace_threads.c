@@ -125,8 +125,25 @@ OTF2_ErrorCode trace_thread_encode(OTF2_EvtWriter* w, OTF2_TimeStamp t, scorep_t
     case SCOREP_THREAD_JOIN: return OTF2_EvtWriter_ThreadJoin(w, NULL, t, OTF2_PARADIGM_OPENMP);
     case SCOREP_THREAD_TEAM_BEGIN: return OTF2_EvtWriter_ThreadTeamBegin(w, NULL, t, team_comm(sequence));
     case SCOREP_THREAD_TEAM_END: return OTF2_EvtWriter_ThreadTeamEnd(w, NULL, t, team_comm(sequence));
+    case SCOREP_THREAD_TASK_CREATE:
+    case SCOREP_THREAD_TASK_SWITCH:
+    case SCOREP_THREAD_TASK_COMPLETE: break;   /* trace_thread_task_encode's */
     }
     return OTF2_ERROR_INVALID_ARGUMENT;
+}
+
+OTF2_ErrorCode trace_thread_task_encode(OTF2_EvtWriter* w, OTF2_TimeStamp t, scorep_thread_event_kind kind,
+                                        uint64_t team, uint64_t task)
+{
+    OTF2_CommRef comm = team_comm(team);
+    uint32_t creator = (uint32_t)(task >> 32), generation = (uint32_t)task;
+    switch (kind) {
+    case SCOREP_THREAD_TASK_CREATE: return OTF2_EvtWriter_ThreadTaskCreate(w, NULL, t, comm, creator, generation);
+    case SCOREP_THREAD_TASK_SWITCH: return OTF2_EvtWriter_ThreadTaskSwitch(w, NULL, t, comm, creator, generation);
+    case SCOREP_THREAD_TASK_COMPLETE:
+        return OTF2_EvtWriter_ThreadTaskComplete(w, NULL, t, comm, creator, generation);
+    default: return OTF2_ERROR_INVALID_ARGUMENT;
+    }
 }
 
 /* the location of (rank, thread), or n */

@@ -204,7 +204,12 @@ typedef enum scorep_thread_event_kind {
     /* what scorep_thread_team_begin and _end record in a trace (not for
      * adapters' calls of scorep_thread_event) */
     SCOREP_THREAD_TEAM_BEGIN,
-    SCOREP_THREAD_TEAM_END
+    SCOREP_THREAD_TEAM_END,
+    /* an OpenMP task created, run from its start or resumed (switch), and
+     * done (complete): scorep_thread_task_event */
+    SCOREP_THREAD_TASK_CREATE,
+    SCOREP_THREAD_TASK_SWITCH,
+    SCOREP_THREAD_TASK_COMPLETE
 } scorep_thread_event_kind;
 void scorep_thread_event(scorep_thread_event_kind kind, uint64_t sequence);
 static inline uint64_t scorep_thread_lock_word(uint32_t lock, uint32_t order)
@@ -265,6 +270,19 @@ int scorep_thread_team_resume(scorep_thread_team* team, uint32_t member);
 /* On the forking thread after the team ended: the team parts left open
  * end (scorep_thread_team_leave), then ThreadJoin. */
 void scorep_thread_join(scorep_thread_team* team);
+
+/* A task of the calling thread's team (NULL: none recorded): created
+ * (kind SCOREP_THREAD_TASK_CREATE, on the creating thread), switched to
+ * (SCOREP_THREAD_TASK_SWITCH, on the thread that runs it from now on) or
+ * done (SCOREP_THREAD_TASK_COMPLETE, on the thread that ran it). A task is
+ * named by its creating thread's number in the team and the number of
+ * tasks that thread had created, from 1 (the trace's ThreadTaskCreate,
+ * ThreadTaskSwitch and ThreadTaskComplete, as Score-P numbers them); a
+ * thread's implicit task, which it runs outside every explicit one, is
+ * (SCOREP_IMPLICIT_TASK, 0): the core puts in the location's number. */
+#define SCOREP_IMPLICIT_TASK UINT32_MAX
+void scorep_thread_task_event(scorep_thread_event_kind kind, const scorep_thread_team* team, uint32_t creator,
+                              uint32_t generation);
 
 /* Attributes of the next enter or exit of the calling thread (the trace's
  * OTF2 attribute list of that Enter or Leave record, as Score-P's memory
