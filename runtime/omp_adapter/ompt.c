@@ -35,19 +35,7 @@ enum {
     SYNC_BARRIER_IMPLICIT = 2,   /* ompt_sync_region_barrier_implicit */
 };
 
-/* ---- the constructs open on this thread ------------------------------------ */
-
-#define OPEN_MAX 64
-static SCOREP_OMP_TLS struct {
-    scorep_region region;        /* SCOREP_INVALID_ID: not entered */
-    scorep_omp_construct construct;
-    int ends_construct;          /* an implicit barrier that ends the construct below it */
-} open_constructs[OPEN_MAX];
-static SCOREP_OMP_TLS unsigned open_depth;   /* may exceed OPEN_MAX: those are not recorded */
-
-/* the depth of a worksharing construct whose work has ended: it stays
- * open for the implicit barrier that may follow (0: none) */
-static SCOREP_OMP_TLS unsigned ws_ended_at;
+/* ---- the constructs open on this thread (omp_constructs.c) -------------------- */
 
 static scorep_region site_region(scorep_omp_construct construct, const void* codeptr_ra)
 {
@@ -56,38 +44,12 @@ static scorep_region site_region(scorep_omp_construct construct, const void* cod
     return scorep_omp_region_at(construct, codeptr_ra ? (uintptr_t)codeptr_ra - 1 : 0);
 }
 
-static void push(scorep_omp_construct construct, scorep_region region)
-{
-    if (open_depth < OPEN_MAX) {
-        if (scorep_thread_event_generation_off) region = SCOREP_INVALID_ID;
-        open_constructs[open_depth].region = region;
-        open_constructs[open_depth].construct = construct;
-        open_constructs[open_depth].ends_construct = 0;
-        if (region != SCOREP_INVALID_ID) scorep_enter(region);
-    }
-    open_depth++;
-}
-
-static void pop(void)
-{
-    if (open_depth == 0) return;
-    open_depth--;
-    if (open_depth < ws_ended_at) ws_ended_at = 0;
-    if (open_depth < OPEN_MAX && open_constructs[open_depth].region != SCOREP_INVALID_ID)
-        scorep_exit(open_constructs[open_depth].region);
-}
-
-static scorep_omp_construct innermost(void)
-{
-    return open_depth > 0 && open_depth <= OPEN_MAX ? open_constructs[open_depth - 1].construct : SCOREP_OMP_NONE;
-}
-
 /* A worksharing construct whose work ended without a barrier (nowait)
  * ends before the thread's next event. */
 static void end_worksharing(void)
 {
-    if (ws_ended_at != 0 && ws_ended_at == open_depth) pop();
-    ws_ended_at = 0;
+    const scorep_omp_open_construct* open = scorep_omp_open_at(scorep_omp_open_depth());
+    if (open != NULL && open->work_done) scorep_omp_pop();
 }
 
 /* ---- teams --------------------------------------------------------------------- */
@@ -111,7 +73,7 @@ static SCOREP_OMP_TLS unsigned fork_depth;
 typedef struct team_part {
     ompt_team* team;
     unsigned index;
-    unsigned floor;               /* open_depth at its begin */
+    unsigned floor;               /* the open constructs' depth at its begin */
     int in_barrier;               /* the primary thread waits in the implicit barrier */
 } team_part;
 static SCOREP_OMP_TLS team_part parts[PART_MAX];
@@ -137,8 +99,7 @@ static int in_foreign_team(void)
 
 static void end_part(team_part* part)
 {
-    while (open_depth > part->floor) pop();
-    ws_ended_at = 0;
+    scorep_omp_pop_to(part->floor);
     scorep_thread_team_end(&part->team->team);
     part_depth--;
 }
@@ -225,12 +186,12 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parall
         team_part* part = &parts[part_depth++];
         part->team = t;
         part->index = index;
-        part->floor = open_depth;
+        part->floor = scorep_omp_open_depth();
         part->in_barrier = 0;
         task_data->ptr = part;
         if (t == &foreign_team) return;
         scorep_thread_team_begin(&t->team, index, actual_parallelism);
-        push(SCOREP_OMP_PARALLEL, t->parallel);
+        scorep_omp_push(SCOREP_OMP_PARALLEL, t->parallel, NULL);
     } else if (endpoint == ompt_scope_end) {
         /* a member other than the primary thread ended its part at its
          * arrival in the implicit barrier (task_data->ptr is NULL then) */
@@ -269,7 +230,7 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
         if (endpoint == ompt_scope_begin) {
             end_worksharing();
             if (part == NULL || parallel_data == NULL || parallel_data->ptr != part->team) return;
-            push(SCOREP_OMP_IMPLICIT_BARRIER, part->team->barrier);
+            scorep_omp_push(SCOREP_OMP_IMPLICIT_BARRIER, part->team->barrier, NULL);
             if (part->index == 0) {
                 part->in_barrier = 1;
             } else {
@@ -278,7 +239,7 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
             }
         } else if (endpoint == ompt_scope_end && part != NULL && part->in_barrier) {
             part->in_barrier = 0;
-            if (innermost() == SCOREP_OMP_IMPLICIT_BARRIER) pop();
+            if (scorep_omp_innermost() == SCOREP_OMP_IMPLICIT_BARRIER) scorep_omp_pop();
         }
         return;
     }
@@ -306,16 +267,19 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
     if (endpoint == ompt_scope_begin) {
         /* a worksharing construct's implicit barrier is inside it, as the
          * GOMP wrappers record it */
-        int ends_construct = construct == SCOREP_OMP_IMPLICIT_BARRIER && ws_ended_at != 0 &&
-                             ws_ended_at == open_depth;
-        if (!ends_construct) end_worksharing();
-        ws_ended_at = 0;
-        push(construct, site_region(construct, codeptr_ra));
-        if (ends_construct && open_depth <= OPEN_MAX) open_constructs[open_depth - 1].ends_construct = 1;
-    } else if (endpoint == ompt_scope_end && innermost() == construct) {
-        int ends_construct = open_constructs[open_depth - 1].ends_construct;
-        pop();
-        if (ends_construct) pop();
+        scorep_omp_open_construct* below = scorep_omp_open_at(scorep_omp_open_depth());
+        int ends_construct = construct == SCOREP_OMP_IMPLICIT_BARRIER && below != NULL && below->work_done;
+        if (ends_construct)
+            below->work_done = 0;
+        else
+            end_worksharing();
+        scorep_omp_push(construct, site_region(construct, codeptr_ra), NULL);
+        scorep_omp_open_construct* barrier = scorep_omp_open_at(scorep_omp_open_depth());
+        if (ends_construct && barrier != NULL) barrier->ends_construct = 1;
+    } else if (endpoint == ompt_scope_end && scorep_omp_innermost() == construct) {
+        int ends_construct = scorep_omp_open_at(scorep_omp_open_depth())->ends_construct;
+        scorep_omp_pop();
+        if (ends_construct) scorep_omp_pop();
     }
 }
 
@@ -341,12 +305,12 @@ static void on_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint, ompt_dat
     }
     if (endpoint == ompt_scope_begin) {
         end_worksharing();
-        push(construct, site_region(construct, codeptr_ra));
+        scorep_omp_push(construct, site_region(construct, codeptr_ra), NULL);
         if (wstype == ompt_work_single_executor)
-            push(SCOREP_OMP_SINGLE_SBLOCK, site_region(SCOREP_OMP_SINGLE_SBLOCK, codeptr_ra));
+            scorep_omp_push(SCOREP_OMP_SINGLE_SBLOCK, site_region(SCOREP_OMP_SINGLE_SBLOCK, codeptr_ra), NULL);
     } else if (endpoint == ompt_scope_end) {
-        if (innermost() == SCOREP_OMP_SECTION || innermost() == SCOREP_OMP_SINGLE_SBLOCK) pop();
-        if (innermost() == construct) ws_ended_at = open_depth;
+        if (scorep_omp_innermost() == SCOREP_OMP_SECTION || scorep_omp_innermost() == SCOREP_OMP_SINGLE_SBLOCK) scorep_omp_pop();
+        if (scorep_omp_innermost() == construct) scorep_omp_open_at(scorep_omp_open_depth())->work_done = 1;
     }
 }
 
@@ -354,9 +318,9 @@ static void on_dispatch(ompt_data_t* parallel_data, ompt_data_t* task_data, ompt
                         ompt_data_t instance)
 {
     if (kind != ompt_dispatch_section || in_foreign_team()) return;
-    if (innermost() == SCOREP_OMP_SECTION) pop();
+    if (scorep_omp_innermost() == SCOREP_OMP_SECTION) scorep_omp_pop();
     /* a section's instance is its code address */
-    push(SCOREP_OMP_SECTION, site_region(SCOREP_OMP_SECTION, instance.ptr));
+    scorep_omp_push(SCOREP_OMP_SECTION, site_region(SCOREP_OMP_SECTION, instance.ptr), NULL);
 }
 
 /* critical and ordered; omp_set_lock and its kin are the generated lock
@@ -374,17 +338,22 @@ static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int 
     scorep_omp_construct construct = mutex_construct(kind);
     if (construct == SCOREP_OMP_NONE || from_gomp_wrapper(codeptr_ra) || in_foreign_team()) return;
     end_worksharing();
-    push(construct, site_region(construct, codeptr_ra));
+    scorep_omp_push(construct, site_region(construct, codeptr_ra), NULL);
 }
 
+/* The GOMP wrappers' constructs are on the thread's open-construct stack
+ * too: a GCC-built program's critical section must not be taken for one of
+ * these callbacks' own. */
 static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void* codeptr_ra)
 {
     scorep_omp_construct construct = mutex_construct(kind);
-    if (construct == SCOREP_OMP_NONE || innermost() != construct) return;
+    if (construct == SCOREP_OMP_NONE || from_gomp_wrapper(codeptr_ra) || in_foreign_team() ||
+        scorep_omp_innermost() != construct)
+        return;
     scorep_omp_construct block = construct == SCOREP_OMP_CRITICAL ? SCOREP_OMP_CRITICAL_SBLOCK
                                                                   : SCOREP_OMP_ORDERED_SBLOCK;
     /* named after the construct's site, acquire's address */
-    push(block, site_region(block, codeptr_ra));
+    scorep_omp_push(block, site_region(block, codeptr_ra), NULL);
     /* a critical section is a lock of the trace, libomp's wait id its lock */
     if (construct == SCOREP_OMP_CRITICAL)
         scorep_lock_event(SCOREP_THREAD_OMP_ACQUIRE_LOCK, (const void*)(uintptr_t)wait_id);
@@ -393,14 +362,14 @@ static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
 static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void* codeptr_ra)
 {
     scorep_omp_construct construct = mutex_construct(kind);
-    if (construct == SCOREP_OMP_NONE) return;
+    if (construct == SCOREP_OMP_NONE || from_gomp_wrapper(codeptr_ra) || in_foreign_team()) return;
     scorep_omp_construct block = construct == SCOREP_OMP_CRITICAL ? SCOREP_OMP_CRITICAL_SBLOCK
                                                                   : SCOREP_OMP_ORDERED_SBLOCK;
-    if (innermost() != block) return;
+    if (scorep_omp_innermost() != block) return;
     if (construct == SCOREP_OMP_CRITICAL)
         scorep_lock_event(SCOREP_THREAD_OMP_RELEASE_LOCK, (const void*)(uintptr_t)wait_id);
-    pop();
-    if (innermost() == construct) pop();
+    scorep_omp_pop();
+    if (scorep_omp_innermost() == construct) scorep_omp_pop();
 }
 
 /* An explicit task's data: its "!$omp task" region (named after its
@@ -418,8 +387,8 @@ static void on_task_create(ompt_data_t* encountering_task_data, const ompt_frame
 {
     if (!(flags & ompt_task_explicit) || from_gomp_wrapper(codeptr_ra) || in_foreign_team()) return;
     end_worksharing();
-    push(SCOREP_OMP_TASK_CREATE, site_region(SCOREP_OMP_TASK_CREATE, codeptr_ra));
-    pop();
+    scorep_omp_push(SCOREP_OMP_TASK_CREATE, site_region(SCOREP_OMP_TASK_CREATE, codeptr_ra), NULL);
+    scorep_omp_pop();
     new_task_data->value = TASK_TAG | site_region(SCOREP_OMP_TASK, codeptr_ra);
 }
 
@@ -438,13 +407,13 @@ static void on_task_schedule(ompt_data_t* prior_task_data, ompt_task_status_t pr
         (prior_task_status == ompt_task_complete || prior_task_status == ompt_task_cancel ||
          prior_task_status == ompt_task_detach)) {
         prior_task_data->value &= ~TASK_OPEN;
-        if (innermost() == SCOREP_OMP_TASK) pop();
+        if (scorep_omp_innermost() == SCOREP_OMP_TASK) scorep_omp_pop();
     }
     if (next_task_data && (next_task_data->value & (TASK_TAG | TASK_OPEN)) == TASK_TAG &&
         !(ever_member && part_depth == 0)) {
         end_worksharing();
         next_task_data->value |= TASK_OPEN;
-        push(SCOREP_OMP_TASK, (scorep_region)(next_task_data->value & 0xffffffffu));
+        scorep_omp_push(SCOREP_OMP_TASK, (scorep_region)(next_task_data->value & 0xffffffffu), NULL);
     }
 }
 

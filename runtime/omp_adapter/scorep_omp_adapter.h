@@ -63,6 +63,46 @@ typedef struct scorep_omp_fork_record {
     scorep_region barrier_region;    /* its implicit barrier */
 } scorep_omp_fork_record;
 
+/* Functions the adapter's source files share and nothing else calls: not
+ * exported, so that the hot paths call them directly, not through the PLT. */
+#define SCOREP_OMP_HIDDEN __attribute__((visibility("hidden")))
+
+/* ---- the constructs open on the calling thread (omp_constructs.c) ---- */
+
+/* what the thread entered for a construct: both front-ends keep one stack
+ * of these, so that a construct region opens and closes alike for either */
+typedef struct scorep_omp_open_construct {
+    scorep_region region;             /* SCOREP_INVALID_ID: not entered (event generation was off) */
+    scorep_omp_construct construct;
+    const void* site;                 /* the GOMP call that opened it (NULL: not known) */
+    /* OMPT: a worksharing construct whose work is done, open for the
+     * implicit barrier that may follow (none after nowait) */
+    unsigned char work_done;
+    /* OMPT: an implicit barrier that ends the construct below it */
+    unsigned char ends_construct;
+} scorep_omp_open_construct;
+
+/* constructs nested deeper are counted, not recorded */
+#define SCOREP_OMP_OPEN_MAX 64
+
+SCOREP_OMP_HIDDEN unsigned scorep_omp_open_depth(void);
+/* the construct open at depth (1: the outermost), NULL where none is recorded */
+SCOREP_OMP_HIDDEN scorep_omp_open_construct* scorep_omp_open_at(unsigned depth);
+/* SCOREP_OMP_NONE where none is open or recorded */
+SCOREP_OMP_HIDDEN scorep_omp_construct scorep_omp_innermost(void);
+/* enters region (unless event generation is off) and opens construct */
+SCOREP_OMP_HIDDEN void scorep_omp_push(scorep_omp_construct construct, scorep_region region, const void* site);
+SCOREP_OMP_HIDDEN void scorep_omp_pop(void);
+/* leaves every construct above depth */
+SCOREP_OMP_HIDDEN void scorep_omp_pop_to(unsigned depth);
+/* leaves the innermost construct open above floor, and every one inside
+ * it; nothing when there is none */
+SCOREP_OMP_HIDDEN void scorep_omp_pop_through(scorep_omp_construct construct, unsigned floor);
+/* Forgets the constructs above depth without leaving their regions: a
+ * team member that left its part (scorep_thread_team_leave) has them left
+ * on its location by the forking thread's join. */
+SCOREP_OMP_HIDDEN void scorep_omp_forget_to(unsigned depth);
+
 /* The region of construct at the program's code address (the call
  * instruction, or an OMPT codeptr_ra less one): defined at its first use,
  * found without a lock later. */
