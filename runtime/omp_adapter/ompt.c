@@ -104,6 +104,31 @@ static void end_part(team_part* part)
     part_depth--;
 }
 
+/* The team whose part this thread, a member other than the primary
+ * thread, left at its arrival in the parallel region's implicit barrier
+ * (leave_part), and its number there: until the forker's join, libomp may
+ * run the team's tasks on it while it waits, which belong in that part.
+ * NULL once the thread has been given its next implicit task. */
+static SCOREP_OMP_TLS ompt_team* left_team;
+static SCOREP_OMP_TLS unsigned left_index;
+/* the open constructs' depth of the task that took the left part up again
+ * (scorep_thread_team_resume; 0: none) */
+static SCOREP_OMP_TLS unsigned resumed_task_depth;
+
+/* The part stays open on the member's location, its parallel region and
+ * implicit barrier entered, and the forker's join ends it when libomp has
+ * ended the team: the member's wait in the barrier is measured as the
+ * GOMP wrappers measure it (omp_adapter.c, scorep_omp_trampoline). */
+static void leave_part(team_part* part)
+{
+    scorep_omp_forget_to(part->floor);
+    left_team = part->team;
+    left_index = part->index;
+    resumed_task_depth = 0;
+    scorep_thread_team_leave(&part->team->team);
+    part_depth--;
+}
+
 /* ---- the code of the GOMP wrappers --------------------------------------------- */
 
 /* Where this library's code lies: a callback whose codeptr_ra is in it
@@ -173,6 +198,12 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parall
 {
     /* the program's initial task is no team's part: the forks are */
     if (flags & ompt_task_initial) return;
+    /* a member's next part, or libomp's late end of its left one: the
+     * left part's team has ended, and the thread's tasks are no longer its */
+    if (index != 0) {
+        left_team = NULL;
+        resumed_task_depth = 0;
+    }
     if (endpoint == ompt_scope_begin) {
         task_data->ptr = NULL;
         /* libomp ends a member's part of a foreign team late (below), and
@@ -193,7 +224,7 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parall
         scorep_thread_team_begin(&t->team, index, actual_parallelism);
         scorep_omp_push(SCOREP_OMP_PARALLEL, t->parallel, NULL);
     } else if (endpoint == ompt_scope_end) {
-        /* a member other than the primary thread ended its part at its
+        /* a member other than the primary thread left its part at its
          * arrival in the implicit barrier (task_data->ptr is NULL then) */
         team_part* part = task_data ? task_data->ptr : NULL;
         if (part == NULL || part != current_part()) return;
@@ -210,8 +241,12 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parall
  * region (or the program ends): recorded then, the wait would hold the
  * program's serial part between the regions, and the member's part would
  * end after its forker's join. So a member other than the primary thread
- * ends its part as it arrives: its barrier visit is recorded without its
- * wait. The primary thread's end of the barrier comes in time. */
+ * enters the barrier as it arrives and leaves its part open there
+ * (leave_part); libomp reports the arrival before the member tells the
+ * primary thread, which ends the team (parallel_end, the forker's join
+ * that ends the part) only once every member has arrived: the member's
+ * barrier ends when the last member arrives, as its wait does. The
+ * primary thread's end of the barrier comes in time. */
 static int is_parallel_barrier(ompt_sync_region_t kind, const team_part* part, const void* codeptr_ra)
 {
     if (kind == ompt_sync_region_barrier_implicit_parallel) return 1;
@@ -234,7 +269,7 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
             if (part->index == 0) {
                 part->in_barrier = 1;
             } else {
-                end_part(part);
+                leave_part(part);
                 if (task_data) task_data->ptr = NULL;
             }
         } else if (endpoint == ompt_scope_end && part != NULL && part->in_barrier) {
@@ -397,8 +432,9 @@ static void on_task_create(ompt_data_t* encountering_task_data, const ompt_frame
  * trampoline records it; a suspended task stays open below the ones its
  * thread runs meanwhile, and is left when its body is done. A member
  * other than the primary thread that runs a task after its arrival in the
- * parallel region's implicit barrier has ended its part: that task is not
- * recorded. */
+ * parallel region's implicit barrier has left its part: the task takes
+ * the part up again, inside that barrier, until its body is done (as the
+ * GOMP wrappers' task trampoline does). */
 static void on_task_schedule(ompt_data_t* prior_task_data, ompt_task_status_t prior_task_status,
                              ompt_data_t* next_task_data)
 {
@@ -408,9 +444,18 @@ static void on_task_schedule(ompt_data_t* prior_task_data, ompt_task_status_t pr
          prior_task_status == ompt_task_detach)) {
         prior_task_data->value &= ~TASK_OPEN;
         if (scorep_omp_innermost() == SCOREP_OMP_TASK) scorep_omp_pop();
+        if (resumed_task_depth != 0 && scorep_omp_open_depth() < resumed_task_depth) {
+            resumed_task_depth = 0;
+            scorep_thread_team_leave(&left_team->team);
+        }
     }
-    if (next_task_data && (next_task_data->value & (TASK_TAG | TASK_OPEN)) == TASK_TAG &&
-        !(ever_member && part_depth == 0)) {
+    if (next_task_data && (next_task_data->value & (TASK_TAG | TASK_OPEN)) == TASK_TAG) {
+        if (ever_member && part_depth == 0 && resumed_task_depth == 0) {
+            /* outside a part: in a parallel region's implicit barrier, or
+             * a part that was not recorded */
+            if (left_team == NULL || !scorep_thread_team_resume(&left_team->team, left_index)) return;
+            resumed_task_depth = scorep_omp_open_depth() + 1;
+        }
         end_worksharing();
         next_task_data->value |= TASK_OPEN;
         scorep_omp_push(SCOREP_OMP_TASK, (scorep_region)(next_task_data->value & 0xffffffffu), NULL);
