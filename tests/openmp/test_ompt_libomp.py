@@ -287,3 +287,54 @@ def test_clang_builds_nested_teams_record_the_gcc_builds_locations_and_paths(bui
     assert as_set(clang_rows) == as_set(gcc_rows), (clang_rows, gcc_rows)
     assert len(gcc_rows) == 4
     assert clang_begins == gcc_begins == [2 * rounds] * 3, (clang_begins, gcc_begins)
+
+
+def barrier_time_per_location(experiment):
+    """{location's thread number: exclusive seconds in "!$omp implicit barrier"}, from profile.json"""
+    profile = json.loads((experiment / "profile.json").read_text())
+    regions = {r["id"]: r["name"] for r in profile["regions"]}
+    callpaths = {c["id"]: c for c in profile["callpaths"]}
+    threads = {loc["id"]: loc["thread"] for loc in profile["locations"]}
+    times = collections.Counter()
+    for row in profile["rows"]:
+        if construct(regions[callpaths[row["callpath"]]["region"]]) == "!$omp implicit barrier":
+            times[threads[row["location"]]] += row["time_excl_ns"] * 1e-9
+    return times
+
+
+def test_worker_waits_out_the_imbalance_in_the_parallel_regions_implicit_barrier(build_dir, installed_prefix,
+                                                                                  tmp_path):
+    """omp_imbalance.c: ROUNDS times member 0 of a team of 2 computes
+    BUSY_MS while member 1 returns at once, and the program computes
+    SERIAL_MS alone after each round. libomp reports member 1's end of the
+    region's implicit barrier only at the next round: the clang build's
+    member 1 ("OMP thread 1") must still hold its wait, most of the
+    imbalance, in that barrier and none of the serial part, as the GCC
+    build's (the GOMP wrappers) does; the output is the program's."""
+    if not clang_available():
+        pytest.skip("no clang with libomp (Debian: clang, libomp-dev)")
+    program = HERE / "programs" / "omp_imbalance.c"
+    source = program.read_text()
+    rounds, busy, serial = (int(re.search(rf"#define {name} (\d+)", source).group(1)) * scale
+                            for name, scale in (("ROUNDS", 1), ("BUSY_MS", 1e-3), ("SERIAL_MS", 1e-3)))
+    expected_output = f"rounds {rounds} busy {rounds} idle {rounds} serial {rounds}\n"
+    waits = {}
+    for compiler in ("gcc", "clang"):
+        binary = tmp_path / f"omp_imbalance_{compiler}"
+        subprocess.run([compiler, "-fopenmp", "-g", "-O2", str(program), "-o", str(binary)], check=True)
+        plain = run_program([binary], None, {"OMP_WAIT_POLICY": "passive"})
+        assert plain.stdout == expected_output, plain.stdout
+        experiment = tmp_path / compiler
+        proc = run_program([installed_prefix / "bin" / "scorep-exec", "--thread=omp", "--", binary], experiment,
+                           {"OMP_WAIT_POLICY": "passive"})
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout == plain.stdout
+        times = barrier_time_per_location(experiment)
+        assert sorted(times) == [0, 1], (compiler, times)
+        waits[compiler] = times[1]
+        # member 1 waits out the imbalance, most of it at least (its start
+        # is late by a thread's start at most), and no serial part between rounds
+        assert 0.75 * rounds * busy <= times[1] <= rounds * busy + 0.5 * serial, (compiler, times)
+        # member 0 is the one that computes: its barrier holds no wait of note
+        assert times[0] < 0.25 * rounds * busy, (compiler, times)
+    assert abs(waits["clang"] - waits["gcc"]) <= 0.2 * rounds * busy, waits
