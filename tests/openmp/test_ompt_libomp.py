@@ -338,3 +338,44 @@ def test_worker_waits_out_the_imbalance_in_the_parallel_regions_implicit_barrier
         # member 0 is the one that computes: its barrier holds no wait of note
         assert times[0] < 0.25 * rounds * busy, (compiler, times)
     assert abs(waits["clang"] - waits["gcc"]) <= 0.2 * rounds * busy, waits
+
+
+def test_tasks_a_worker_runs_in_the_parallel_regions_implicit_barrier_are_recorded_there(build_dir,
+                                                                                         installed_prefix, tmp_path):
+    """omp_barrier_tasks.c: member 1 of a team of 2 waits in the parallel
+    region's implicit barrier while member 0 creates tasks, and runs some
+    of them there. The clang build must record them as the GCC build does:
+    "!$omp task" inside member 1's "!$omp implicit barrier", on its own
+    location, every task once over the team; each location's enters and
+    leaves balance and each team part ends once (otf2-print)."""
+    if not clang_available():
+        pytest.skip("no clang with libomp (Debian: clang, libomp-dev)")
+    program = HERE / "programs" / "omp_barrier_tasks.c"
+    source = program.read_text()
+    rounds, tasks = (int(re.search(rf"#define {name} (\d+)", source).group(1)) for name in ("ROUNDS", "TASKS"))
+    worker_paths = {}
+    for compiler in ("gcc", "clang"):
+        binary = tmp_path / f"omp_barrier_tasks_{compiler}"
+        subprocess.run([compiler, "-fopenmp", "-g", "-O2", str(program), "-o", str(binary)], check=True)
+        experiment = tmp_path / compiler
+        proc = run_program([installed_prefix / "bin" / "scorep-exec", "--thread=omp", "--", binary], experiment,
+                           {"OMP_WAIT_POLICY": "passive", "SCOREP_ENABLE_TRACING": "true"})
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout == f"rounds {rounds} tasks {rounds * tasks}\n"
+        rows, _ = rows_of(experiment)
+        assert len(rows) == 2, rows
+        team = sum((construct_visits(paths) for paths in rows.values()), collections.Counter())
+        assert team["!$omp task"] == team["!$omp create task"] == rounds * tasks, (compiler, team)
+        worker = next(paths for paths in rows.values() if ("!$omp parallel", "!$omp create task") not in paths)
+        worker_paths[compiler] = {path for path in worker if path and path[-1] == "!$omp task"}
+        assert worker_paths[compiler] == {("!$omp parallel", "!$omp implicit barrier", "!$omp task")}, (compiler,
+                                                                                                          worker)
+        events = [line.split() for line in trace_events(experiment)]
+        per_location = collections.defaultdict(collections.Counter)
+        for event in events:
+            if event and event[0] in ("ENTER", "LEAVE", "THREAD_TEAM_BEGIN", "THREAD_TEAM_END"):
+                per_location[event[1]][event[0]] += 1
+        for location, kinds in per_location.items():
+            assert kinds["ENTER"] == kinds["LEAVE"], (compiler, location, kinds)
+            assert kinds["THREAD_TEAM_BEGIN"] == kinds["THREAD_TEAM_END"] == rounds, (compiler, location, kinds)
+    assert worker_paths["clang"] == worker_paths["gcc"]
