@@ -1,7 +1,9 @@
 /* The support header of the generated OpenMP adapter (generated/thread/omp/,
  * from libgomp's entry points and tasks/omp.json by
  * generator/system_backend.py): what its wrappers and task snippets
- * (tasks/omp_*.c.j2) call. The hand-written part is omp_adapter.c.
+ * (tasks/omp_*.c.j2) call. The hand-written part is omp_adapter.c, with
+ * omp_constructs.c, the open-construct stack the OMPT front-end (ompt.c)
+ * shares.
  *
  * A construct's region is named as Score-P names it,
  * "!$omp <construct> @<file>:<line>", after the source line of the
