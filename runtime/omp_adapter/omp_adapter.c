@@ -1,5 +1,7 @@
 /* The hand-written part of the OpenMP adapter: the team trampoline, the
- * thread's open constructs and the construct regions' names.
+ * GOMP wrappers' constructs on the thread's open-construct stack
+ * (omp_constructs.c, which the OMPT front-end shares) and the construct
+ * regions' names.
  *
  * GCC lowers a parallel region to GOMP_parallel(fn, data, ...) with the
  * region's body outlined into fn. The generated wrapper hands libgomp
@@ -321,26 +323,10 @@ scorep_region scorep_omp_region_at(scorep_omp_construct construct, uintptr_t add
 static SCOREP_OMP_TLS void (*running_task_fn)(void*);
 static SCOREP_OMP_TLS scorep_omp_fork_record* current_fork;
 
-/* The task the thread runs (the trace's task records: adapter.h,
- * scorep_thread_task_event): its implicit one outside every explicit task.
- * A task the thread ran inside a construct (a barrier, taskwait, the
- * creation of an undeferred task) hands the thread back to the task that
- * waits in the construct when the construct ends, as Score-P records it:
- * switch_back says one is due. */
-typedef struct task_id {
-    uint32_t creator, generation;
-} task_id;
-#define IMPLICIT_TASK ((task_id){SCOREP_IMPLICIT_TASK, 0})
-static SCOREP_OMP_TLS task_id running_task = {SCOREP_IMPLICIT_TASK, 0};
-static SCOREP_OMP_TLS int switch_back;
-static SCOREP_OMP_TLS uint32_t tasks_created;
-
-static void switch_back_after_tasks(void)
+/* the team of the thread's current part (NULL: none recorded) */
+static const scorep_thread_team* current_team(void)
 {
-    if (!switch_back) return;
-    switch_back = 0;
-    scorep_thread_task_event(SCOREP_THREAD_TASK_SWITCH, current_fork ? &current_fork->team : NULL,
-                             running_task.creator, running_task.generation);
+    return current_fork ? &current_fork->team : NULL;
 }
 
 /* a call site's address is the instruction after the call: the call's
@@ -353,55 +339,7 @@ static scorep_region region_of_call(scorep_omp_construct construct, const void* 
     return region_at(construct, (uintptr_t)outlined, 1);
 }
 
-/* ---- the thread's open constructs ----------------------------------------- */
-
-#define OPEN_MAX 64
-static SCOREP_OMP_TLS struct {
-    scorep_region region;
-    scorep_omp_construct construct;
-    const void* site;    /* the call that opened it */
-} open_constructs[OPEN_MAX];
-static SCOREP_OMP_TLS unsigned open_depth;   /* may exceed OPEN_MAX: those are not recorded */
-
-static void push_at(scorep_omp_construct construct, scorep_region region, const void* site)
-{
-    if (open_depth < OPEN_MAX) {
-        open_constructs[open_depth].region = region;
-        open_constructs[open_depth].construct = construct;
-        open_constructs[open_depth].site = site;
-        scorep_enter(region);
-    }
-    open_depth++;
-}
-
-static void push(scorep_omp_construct construct, scorep_region region)
-{
-    push_at(construct, region, NULL);
-}
-
-static void pop(void)
-{
-    if (open_depth == 0) return;
-    open_depth--;
-    if (open_depth < OPEN_MAX) scorep_exit(open_constructs[open_depth].region);
-}
-
-static scorep_omp_construct innermost(void)
-{
-    return open_depth > 0 && open_depth <= OPEN_MAX ? open_constructs[open_depth - 1].construct : SCOREP_OMP_NONE;
-}
-
-/* leaves every construct down to and with the innermost construct (none
- * if it is not open above floor) */
-static void pop_through(scorep_omp_construct construct, unsigned floor)
-{
-    for (unsigned d = open_depth; d > floor && d <= OPEN_MAX; d--) {
-        if (open_constructs[d - 1].construct == construct) {
-            while (open_depth >= d) pop();
-            return;
-        }
-    }
-}
+/* ---- the thread's team part ----------------------------------------------- */
 
 /* the floor of the thread's innermost team part: constructs below it are
  * another part's (the enclosing team, on a thread of a nested team) */
@@ -415,8 +353,8 @@ static SCOREP_OMP_TLS unsigned team_combined_at;
  * construct call: that call is after the single's end. */
 static void close_single(void)
 {
-    if (innermost() == SCOREP_OMP_SINGLE_SBLOCK) pop();
-    if (innermost() == SCOREP_OMP_SINGLE) pop();
+    if (scorep_omp_innermost() == SCOREP_OMP_SINGLE_SBLOCK) scorep_omp_pop();
+    if (scorep_omp_innermost() == SCOREP_OMP_SINGLE) scorep_omp_pop();
 }
 
 /* ---- the adapter's calls ----------------------------------------------------- */
@@ -447,63 +385,59 @@ void scorep_omp_trampoline(void* p)
     unsigned floor_before = team_floor, combined_before = team_combined_at;
     scorep_omp_fork_record* fork_before = current_fork;
     void (*task_fn_before)(void*) = running_task_fn;
-    task_id task_before = running_task;
-    int switch_back_before = switch_back;
     current_fork = fork;
     running_task_fn = NULL;
-    running_task = IMPLICIT_TASK;
-    switch_back = 0;
-    unsigned depth_before = open_depth;
-    team_floor = open_depth;
+    scorep_omp_task_state tasks_before = scorep_omp_tasks_enter_part();
+    unsigned depth_before = scorep_omp_open_depth();
+    team_floor = depth_before;
     team_combined_at = 0;
     scorep_thread_team_begin(&fork->team, (uint32_t)thread_num(), (uint32_t)num_threads());
-    push(SCOREP_OMP_PARALLEL, fork->region);
+    scorep_omp_push(SCOREP_OMP_PARALLEL, fork->region, NULL);
     if (fork->combined_region != SCOREP_INVALID_ID) {
-        push(fork->combined, fork->combined_region);
-        team_combined_at = open_depth;
+        scorep_omp_push(fork->combined, fork->combined_region, NULL);
+        team_combined_at = scorep_omp_open_depth();
     }
-    unsigned body_depth = open_depth;
+    unsigned body_depth = scorep_omp_open_depth();
     fork->fn(fork->data);
     /* what the body left open (a single's end, which no call marks) */
-    while (open_depth > body_depth) pop();
+    scorep_omp_pop_to(body_depth);
     /* The implicit barrier is libgomp's end of the team, after this
      * returns: its region, the parallel region and the team part stay open
      * until the forking thread's join leaves them, when every member has
      * passed that barrier (scorep_thread_team_leave). */
-    push(SCOREP_OMP_IMPLICIT_BARRIER, fork->barrier_region);
-    open_depth = depth_before;
+    scorep_omp_push(SCOREP_OMP_IMPLICIT_BARRIER, fork->barrier_region, NULL);
+    scorep_omp_forget_to(depth_before);
     scorep_thread_team_leave(&fork->team);
     team_floor = floor_before;
     team_combined_at = combined_before;
     current_fork = fork_before;
     running_task_fn = task_fn_before;
-    running_task = task_before;
-    switch_back = switch_back_before;
+    scorep_omp_tasks_leave_part(tasks_before);
 }
 
 void scorep_omp_construct_begin(scorep_omp_construct construct, const void* site)
 {
     close_single();
     if (construct == SCOREP_OMP_SINGLE_COPY) construct = SCOREP_OMP_SINGLE;
-    push_at(construct, region_of_call(construct, site), site);
+    scorep_omp_push(construct, region_of_call(construct, site), site);
 }
 
 void scorep_omp_construct_end(scorep_omp_construct construct)
 {
-    switch_back_after_tasks();
-    pop_through(construct, team_floor);
+    scorep_omp_task_switch_back(current_team());
+    scorep_omp_pop_through(construct, team_floor);
 }
 
 void scorep_omp_block_begin(scorep_omp_construct block, const void* site)
 {
     if (block == SCOREP_OMP_ATOMIC_SBLOCK) return;
-    push(block, region_of_call(block, site));
+    scorep_omp_push(block, region_of_call(block, site), NULL);
 }
 
 void scorep_omp_block_end(scorep_omp_construct block)
 {
     if (block == SCOREP_OMP_ATOMIC_SBLOCK) return;
-    if (innermost() == block) pop();
+    if (scorep_omp_innermost() == block) scorep_omp_pop();
 }
 
 /* every unnamed critical section is one lock, as in libgomp */
@@ -519,25 +453,25 @@ static SCOREP_OMP_TLS int barrier_ends_single;
 
 void scorep_omp_barrier_begin(const void* site)
 {
-    if (innermost() == SCOREP_OMP_SINGLE_SBLOCK) pop();
-    barrier_ends_single = innermost() == SCOREP_OMP_SINGLE;
-    push(barrier_ends_single ? SCOREP_OMP_IMPLICIT_BARRIER : SCOREP_OMP_BARRIER,
-         region_of_call(barrier_ends_single ? SCOREP_OMP_IMPLICIT_BARRIER : SCOREP_OMP_BARRIER, site));
+    if (scorep_omp_innermost() == SCOREP_OMP_SINGLE_SBLOCK) scorep_omp_pop();
+    barrier_ends_single = scorep_omp_innermost() == SCOREP_OMP_SINGLE;
+    scorep_omp_construct barrier = barrier_ends_single ? SCOREP_OMP_IMPLICIT_BARRIER : SCOREP_OMP_BARRIER;
+    scorep_omp_push(barrier, region_of_call(barrier, site), NULL);
 }
 
 void scorep_omp_barrier_end(void)
 {
-    switch_back_after_tasks();
-    pop();
-    if (barrier_ends_single && innermost() == SCOREP_OMP_SINGLE) pop();
+    scorep_omp_task_switch_back(current_team());
+    scorep_omp_pop();
+    if (barrier_ends_single && scorep_omp_innermost() == SCOREP_OMP_SINGLE) scorep_omp_pop();
     barrier_ends_single = 0;
 }
 
 void scorep_omp_construct_end_begin(int barrier, const void* site)
 {
-    if (innermost() == SCOREP_OMP_SINGLE_SBLOCK) pop();
-    if (innermost() == SCOREP_OMP_SECTION) pop();
-    if (barrier) push(SCOREP_OMP_IMPLICIT_BARRIER, region_of_call(SCOREP_OMP_IMPLICIT_BARRIER, site));
+    if (scorep_omp_innermost() == SCOREP_OMP_SINGLE_SBLOCK) scorep_omp_pop();
+    if (scorep_omp_innermost() == SCOREP_OMP_SECTION) scorep_omp_pop();
+    if (barrier) scorep_omp_push(SCOREP_OMP_IMPLICIT_BARRIER, region_of_call(SCOREP_OMP_IMPLICIT_BARRIER, site), NULL);
 }
 
 /* The construct the end call ends: the innermost worksharing one. The
@@ -546,13 +480,13 @@ void scorep_omp_construct_end_begin(int barrier, const void* site)
  * inside the loop. */
 void scorep_omp_construct_end_end(int barrier)
 {
-    switch_back_after_tasks();
-    if (barrier && innermost() == SCOREP_OMP_IMPLICIT_BARRIER) pop();
-    for (unsigned d = open_depth; d > team_floor && d <= OPEN_MAX; d--) {
-        scorep_omp_construct c = open_constructs[d - 1].construct;
+    scorep_omp_task_switch_back(current_team());
+    if (barrier && scorep_omp_innermost() == SCOREP_OMP_IMPLICIT_BARRIER) scorep_omp_pop();
+    for (unsigned d = scorep_omp_open_depth(); d > team_floor && d <= SCOREP_OMP_OPEN_MAX; d--) {
+        scorep_omp_construct c = scorep_omp_open_at(d)->construct;
         if (c == SCOREP_OMP_FOR || c == SCOREP_OMP_SECTIONS || c == SCOREP_OMP_SINGLE) {
             if (d == team_combined_at) return;   /* the trampoline leaves it */
-            while (open_depth >= d) pop();
+            scorep_omp_pop_to(d - 1);
             return;
         }
     }
@@ -563,11 +497,12 @@ void scorep_omp_construct_end_end(int barrier)
  * after the call that hands out the next section. */
 void scorep_omp_section_next(unsigned section, const void* site)
 {
-    if (innermost() == SCOREP_OMP_SECTION) pop();
+    if (scorep_omp_innermost() == SCOREP_OMP_SECTION) scorep_omp_pop();
     if (section == 0) return;
-    if (innermost() == SCOREP_OMP_SECTIONS && open_depth <= OPEN_MAX && open_constructs[open_depth - 1].site)
-        site = open_constructs[open_depth - 1].site;
-    push(SCOREP_OMP_SECTION, region_of_call(SCOREP_OMP_SECTION, site));
+    const scorep_omp_open_construct* sections = scorep_omp_open_at(scorep_omp_open_depth());
+    if (sections != NULL && sections->construct == SCOREP_OMP_SECTIONS && sections->site != NULL)
+        site = sections->site;
+    scorep_omp_push(SCOREP_OMP_SECTION, region_of_call(SCOREP_OMP_SECTION, site), NULL);
 }
 
 /* ---- tasks ----------------------------------------------------------------- */
@@ -584,7 +519,7 @@ typedef struct task_header {
     void* data;        /* the program's data: read only by the copy function */
     scorep_omp_fork_record* team;   /* the creating thread's team (NULL: none recorded) */
     scorep_region region;
-    task_id id;
+    scorep_omp_task_id id;
     size_t offset;
 } task_header;
 
@@ -614,20 +549,15 @@ static void task_trampoline(void* block)
                   scorep_thread_team_resume(&h->team->team, (uint32_t)thread_num());
     const scorep_thread_team* team = h->team ? &h->team->team : NULL;
     void (*task_fn_before)(void*) = running_task_fn;
-    task_id task_before = running_task;
     running_task_fn = h->fn;
-    running_task = h->id;
-    switch_back = 0;
-    scorep_thread_task_event(SCOREP_THREAD_TASK_SWITCH, team, h->id.creator, h->id.generation);
+    scorep_omp_task_id task_before = scorep_omp_task_begin(team, h->id);
     scorep_enter(h->region);
     h->fn((char*)block + h->offset);
     scorep_exit(h->region);
-    scorep_thread_task_event(SCOREP_THREAD_TASK_COMPLETE, team, h->id.creator, h->id.generation);
-    running_task_fn = task_fn_before;
-    running_task = task_before;
     /* resumed: the thread waits in the team's end again, which no call of
      * the thread's ends */
-    switch_back = !resumed;
+    scorep_omp_task_end(team, h->id, task_before, !resumed);
+    running_task_fn = task_fn_before;
     if (resumed) scorep_thread_team_leave(&h->team->team);
 }
 
@@ -650,9 +580,7 @@ void scorep_omp_task_wrap(char* block, size_t size, const void* site, void (**fn
     h->data = *data;
     h->region = region_of_call(SCOREP_OMP_TASK, site);
     h->team = current_fork;
-    h->id = (task_id){(uint32_t)thread_num(), ++tasks_created};
-    scorep_thread_task_event(SCOREP_THREAD_TASK_CREATE, current_fork ? &current_fork->team : NULL, h->id.creator,
-                             h->id.generation);
+    h->id = scorep_omp_task_create(current_team(), (uint32_t)thread_num());
     h->offset = task_offset(*arg_align);
     if (*cpyfn == NULL)
         memcpy((char*)h + h->offset, *data, (size_t)*arg_size);

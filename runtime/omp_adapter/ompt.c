@@ -35,19 +35,7 @@ enum {
     SYNC_BARRIER_IMPLICIT = 2,   /* ompt_sync_region_barrier_implicit */
 };
 
-/* ---- the constructs open on this thread ------------------------------------ */
-
-#define OPEN_MAX 64
-static SCOREP_OMP_TLS struct {
-    scorep_region region;        /* SCOREP_INVALID_ID: not entered */
-    scorep_omp_construct construct;
-    int ends_construct;          /* an implicit barrier that ends the construct below it */
-} open_constructs[OPEN_MAX];
-static SCOREP_OMP_TLS unsigned open_depth;   /* may exceed OPEN_MAX: those are not recorded */
-
-/* the depth of a worksharing construct whose work has ended: it stays
- * open for the implicit barrier that may follow (0: none) */
-static SCOREP_OMP_TLS unsigned ws_ended_at;
+/* ---- the constructs open on this thread (omp_constructs.c) -------------------- */
 
 static scorep_region site_region(scorep_omp_construct construct, const void* codeptr_ra)
 {
@@ -56,38 +44,12 @@ static scorep_region site_region(scorep_omp_construct construct, const void* cod
     return scorep_omp_region_at(construct, codeptr_ra ? (uintptr_t)codeptr_ra - 1 : 0);
 }
 
-static void push(scorep_omp_construct construct, scorep_region region)
-{
-    if (open_depth < OPEN_MAX) {
-        if (scorep_thread_event_generation_off) region = SCOREP_INVALID_ID;
-        open_constructs[open_depth].region = region;
-        open_constructs[open_depth].construct = construct;
-        open_constructs[open_depth].ends_construct = 0;
-        if (region != SCOREP_INVALID_ID) scorep_enter(region);
-    }
-    open_depth++;
-}
-
-static void pop(void)
-{
-    if (open_depth == 0) return;
-    open_depth--;
-    if (open_depth < ws_ended_at) ws_ended_at = 0;
-    if (open_depth < OPEN_MAX && open_constructs[open_depth].region != SCOREP_INVALID_ID)
-        scorep_exit(open_constructs[open_depth].region);
-}
-
-static scorep_omp_construct innermost(void)
-{
-    return open_depth > 0 && open_depth <= OPEN_MAX ? open_constructs[open_depth - 1].construct : SCOREP_OMP_NONE;
-}
-
 /* A worksharing construct whose work ended without a barrier (nowait)
  * ends before the thread's next event. */
 static void end_worksharing(void)
 {
-    if (ws_ended_at != 0 && ws_ended_at == open_depth) pop();
-    ws_ended_at = 0;
+    const scorep_omp_open_construct* open = scorep_omp_open_at(scorep_omp_open_depth());
+    if (open != NULL && open->work_done) scorep_omp_pop();
 }
 
 /* ---- teams --------------------------------------------------------------------- */
@@ -111,8 +73,9 @@ static SCOREP_OMP_TLS unsigned fork_depth;
 typedef struct team_part {
     ompt_team* team;
     unsigned index;
-    unsigned floor;               /* open_depth at its begin */
+    unsigned floor;               /* the open constructs' depth at its begin */
     int in_barrier;               /* the primary thread waits in the implicit barrier */
+    scorep_omp_task_state tasks_outside;   /* the thread's task outside the part */
 } team_part;
 static SCOREP_OMP_TLS team_part parts[PART_MAX];
 static SCOREP_OMP_TLS unsigned part_depth;
@@ -137,10 +100,45 @@ static int in_foreign_team(void)
 
 static void end_part(team_part* part)
 {
-    while (open_depth > part->floor) pop();
-    ws_ended_at = 0;
+    scorep_omp_pop_to(part->floor);
     scorep_thread_team_end(&part->team->team);
+    scorep_omp_tasks_leave_part(part->tasks_outside);
     part_depth--;
+}
+
+/* The team whose part this thread, a member other than the primary
+ * thread, left at its arrival in the parallel region's implicit barrier
+ * (leave_part), and its number there: until the forker's join, libomp may
+ * run the team's tasks on it while it waits, which belong in that part.
+ * NULL once the thread has been given its next implicit task. */
+static SCOREP_OMP_TLS ompt_team* left_team;
+static SCOREP_OMP_TLS unsigned left_index;
+/* the open constructs' depth of the task that took the left part up again
+ * (scorep_thread_team_resume; 0: none) */
+static SCOREP_OMP_TLS unsigned resumed_task_depth;
+
+/* The part stays open on the member's location, its parallel region and
+ * implicit barrier entered, and the forker's join ends it when libomp has
+ * ended the team: the member's wait in the barrier is measured as the
+ * GOMP wrappers measure it (omp_adapter.c, scorep_omp_trampoline). */
+static void leave_part(team_part* part)
+{
+    scorep_omp_forget_to(part->floor);
+    left_team = part->team;
+    left_index = part->index;
+    resumed_task_depth = 0;
+    scorep_thread_team_leave(&part->team->team);
+    scorep_omp_tasks_leave_part(part->tasks_outside);
+    part_depth--;
+}
+
+/* the team the thread works for: its part's, or the left part's a task
+ * took up again (NULL: none recorded) */
+static const scorep_thread_team* working_team(void)
+{
+    team_part* part = current_part();
+    if (part != NULL) return part->team == &foreign_team ? NULL : &part->team->team;
+    return resumed_task_depth != 0 && left_team != NULL ? &left_team->team : NULL;
 }
 
 /* ---- the code of the GOMP wrappers --------------------------------------------- */
@@ -212,6 +210,12 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parall
 {
     /* the program's initial task is no team's part: the forks are */
     if (flags & ompt_task_initial) return;
+    /* a member's next part, or libomp's late end of its left one: the
+     * left part's team has ended, and the thread's tasks are no longer its */
+    if (index != 0) {
+        left_team = NULL;
+        resumed_task_depth = 0;
+    }
     if (endpoint == ompt_scope_begin) {
         task_data->ptr = NULL;
         /* libomp ends a member's part of a foreign team late (below), and
@@ -225,14 +229,15 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parall
         team_part* part = &parts[part_depth++];
         part->team = t;
         part->index = index;
-        part->floor = open_depth;
+        part->floor = scorep_omp_open_depth();
         part->in_barrier = 0;
         task_data->ptr = part;
         if (t == &foreign_team) return;
+        part->tasks_outside = scorep_omp_tasks_enter_part();
         scorep_thread_team_begin(&t->team, index, actual_parallelism);
-        push(SCOREP_OMP_PARALLEL, t->parallel);
+        scorep_omp_push(SCOREP_OMP_PARALLEL, t->parallel, NULL);
     } else if (endpoint == ompt_scope_end) {
-        /* a member other than the primary thread ended its part at its
+        /* a member other than the primary thread left its part at its
          * arrival in the implicit barrier (task_data->ptr is NULL then) */
         team_part* part = task_data ? task_data->ptr : NULL;
         if (part == NULL || part != current_part()) return;
@@ -249,8 +254,12 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parall
  * region (or the program ends): recorded then, the wait would hold the
  * program's serial part between the regions, and the member's part would
  * end after its forker's join. So a member other than the primary thread
- * ends its part as it arrives: its barrier visit is recorded without its
- * wait. The primary thread's end of the barrier comes in time. */
+ * enters the barrier as it arrives and leaves its part open there
+ * (leave_part); libomp reports the arrival before the member tells the
+ * primary thread, which ends the team (parallel_end, the forker's join
+ * that ends the part) only once every member has arrived: the member's
+ * barrier ends when the last member arrives, as its wait does. The
+ * primary thread's end of the barrier comes in time. */
 static int is_parallel_barrier(ompt_sync_region_t kind, const team_part* part, const void* codeptr_ra)
 {
     if (kind == ompt_sync_region_barrier_implicit_parallel) return 1;
@@ -269,16 +278,16 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
         if (endpoint == ompt_scope_begin) {
             end_worksharing();
             if (part == NULL || parallel_data == NULL || parallel_data->ptr != part->team) return;
-            push(SCOREP_OMP_IMPLICIT_BARRIER, part->team->barrier);
+            scorep_omp_push(SCOREP_OMP_IMPLICIT_BARRIER, part->team->barrier, NULL);
             if (part->index == 0) {
                 part->in_barrier = 1;
             } else {
-                end_part(part);
+                leave_part(part);
                 if (task_data) task_data->ptr = NULL;
             }
         } else if (endpoint == ompt_scope_end && part != NULL && part->in_barrier) {
             part->in_barrier = 0;
-            if (innermost() == SCOREP_OMP_IMPLICIT_BARRIER) pop();
+            if (scorep_omp_innermost() == SCOREP_OMP_IMPLICIT_BARRIER) scorep_omp_pop();
         }
         return;
     }
@@ -306,16 +315,20 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
     if (endpoint == ompt_scope_begin) {
         /* a worksharing construct's implicit barrier is inside it, as the
          * GOMP wrappers record it */
-        int ends_construct = construct == SCOREP_OMP_IMPLICIT_BARRIER && ws_ended_at != 0 &&
-                             ws_ended_at == open_depth;
-        if (!ends_construct) end_worksharing();
-        ws_ended_at = 0;
-        push(construct, site_region(construct, codeptr_ra));
-        if (ends_construct && open_depth <= OPEN_MAX) open_constructs[open_depth - 1].ends_construct = 1;
-    } else if (endpoint == ompt_scope_end && innermost() == construct) {
-        int ends_construct = open_constructs[open_depth - 1].ends_construct;
-        pop();
-        if (ends_construct) pop();
+        scorep_omp_open_construct* below = scorep_omp_open_at(scorep_omp_open_depth());
+        int ends_construct = construct == SCOREP_OMP_IMPLICIT_BARRIER && below != NULL && below->work_done;
+        if (ends_construct)
+            below->work_done = 0;
+        else
+            end_worksharing();
+        scorep_omp_push(construct, site_region(construct, codeptr_ra), NULL);
+        scorep_omp_open_construct* barrier = scorep_omp_open_at(scorep_omp_open_depth());
+        if (ends_construct && barrier != NULL) barrier->ends_construct = 1;
+    } else if (endpoint == ompt_scope_end && scorep_omp_innermost() == construct) {
+        int ends_construct = scorep_omp_open_at(scorep_omp_open_depth())->ends_construct;
+        scorep_omp_task_switch_back(working_team());
+        scorep_omp_pop();
+        if (ends_construct) scorep_omp_pop();
     }
 }
 
@@ -341,12 +354,12 @@ static void on_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint, ompt_dat
     }
     if (endpoint == ompt_scope_begin) {
         end_worksharing();
-        push(construct, site_region(construct, codeptr_ra));
+        scorep_omp_push(construct, site_region(construct, codeptr_ra), NULL);
         if (wstype == ompt_work_single_executor)
-            push(SCOREP_OMP_SINGLE_SBLOCK, site_region(SCOREP_OMP_SINGLE_SBLOCK, codeptr_ra));
+            scorep_omp_push(SCOREP_OMP_SINGLE_SBLOCK, site_region(SCOREP_OMP_SINGLE_SBLOCK, codeptr_ra), NULL);
     } else if (endpoint == ompt_scope_end) {
-        if (innermost() == SCOREP_OMP_SECTION || innermost() == SCOREP_OMP_SINGLE_SBLOCK) pop();
-        if (innermost() == construct) ws_ended_at = open_depth;
+        if (scorep_omp_innermost() == SCOREP_OMP_SECTION || scorep_omp_innermost() == SCOREP_OMP_SINGLE_SBLOCK) scorep_omp_pop();
+        if (scorep_omp_innermost() == construct) scorep_omp_open_at(scorep_omp_open_depth())->work_done = 1;
     }
 }
 
@@ -354,9 +367,9 @@ static void on_dispatch(ompt_data_t* parallel_data, ompt_data_t* task_data, ompt
                         ompt_data_t instance)
 {
     if (kind != ompt_dispatch_section || in_foreign_team()) return;
-    if (innermost() == SCOREP_OMP_SECTION) pop();
+    if (scorep_omp_innermost() == SCOREP_OMP_SECTION) scorep_omp_pop();
     /* a section's instance is its code address */
-    push(SCOREP_OMP_SECTION, site_region(SCOREP_OMP_SECTION, instance.ptr));
+    scorep_omp_push(SCOREP_OMP_SECTION, site_region(SCOREP_OMP_SECTION, instance.ptr), NULL);
 }
 
 /* critical and ordered; omp_set_lock and its kin are the generated lock
@@ -374,17 +387,22 @@ static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int 
     scorep_omp_construct construct = mutex_construct(kind);
     if (construct == SCOREP_OMP_NONE || from_gomp_wrapper(codeptr_ra) || in_foreign_team()) return;
     end_worksharing();
-    push(construct, site_region(construct, codeptr_ra));
+    scorep_omp_push(construct, site_region(construct, codeptr_ra), NULL);
 }
 
+/* The GOMP wrappers' constructs are on the thread's open-construct stack
+ * too: a GCC-built program's critical section must not be taken for one of
+ * these callbacks' own. */
 static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void* codeptr_ra)
 {
     scorep_omp_construct construct = mutex_construct(kind);
-    if (construct == SCOREP_OMP_NONE || innermost() != construct) return;
+    if (construct == SCOREP_OMP_NONE || from_gomp_wrapper(codeptr_ra) || in_foreign_team() ||
+        scorep_omp_innermost() != construct)
+        return;
     scorep_omp_construct block = construct == SCOREP_OMP_CRITICAL ? SCOREP_OMP_CRITICAL_SBLOCK
                                                                   : SCOREP_OMP_ORDERED_SBLOCK;
     /* named after the construct's site, acquire's address */
-    push(block, site_region(block, codeptr_ra));
+    scorep_omp_push(block, site_region(block, codeptr_ra), NULL);
     /* a critical section is a lock of the trace, libomp's wait id its lock */
     if (construct == SCOREP_OMP_CRITICAL)
         scorep_lock_event(SCOREP_THREAD_OMP_ACQUIRE_LOCK, (const void*)(uintptr_t)wait_id);
@@ -393,22 +411,51 @@ static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
 static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void* codeptr_ra)
 {
     scorep_omp_construct construct = mutex_construct(kind);
-    if (construct == SCOREP_OMP_NONE) return;
+    if (construct == SCOREP_OMP_NONE || from_gomp_wrapper(codeptr_ra) || in_foreign_team()) return;
     scorep_omp_construct block = construct == SCOREP_OMP_CRITICAL ? SCOREP_OMP_CRITICAL_SBLOCK
                                                                   : SCOREP_OMP_ORDERED_SBLOCK;
-    if (innermost() != block) return;
+    if (scorep_omp_innermost() != block) return;
     if (construct == SCOREP_OMP_CRITICAL)
         scorep_lock_event(SCOREP_THREAD_OMP_RELEASE_LOCK, (const void*)(uintptr_t)wait_id);
-    pop();
-    if (innermost() == construct) pop();
+    scorep_omp_pop();
+    if (scorep_omp_innermost() == construct) scorep_omp_pop();
 }
 
 /* An explicit task's data: its "!$omp task" region (named after its
- * creation, as the GOMP wrappers name it), and whether the thread that
- * runs it has entered it. An implicit task's data is a pointer to its team
- * part, or none: the tag bit tells them apart. */
+ * creation, as the GOMP wrappers name it), its number in the trace's task
+ * records (omp_tasks.c), and whether the thread that runs it has entered
+ * it. An implicit task's data is a pointer to its team part, or none: the
+ * tag bit tells them apart. The 62 bits left hold a region below 2^22, a
+ * creating thread below 2^12 and a generation below 2^28; a task beyond
+ * them is recorded without its region (the region field all ones) or its
+ * number (0). */
 #define TASK_TAG (1ull << 63)
 #define TASK_OPEN (1ull << 62)
+#define TASK_REGION_BITS 22
+#define TASK_CREATOR_BITS 12
+#define TASK_GENERATION_BITS 28
+#define TASK_NO_REGION ((1u << TASK_REGION_BITS) - 1)
+
+static uint64_t task_value(scorep_region region, scorep_omp_task_id id)
+{
+    if (region >= TASK_NO_REGION) region = TASK_NO_REGION;
+    if (id.creator >> TASK_CREATOR_BITS || id.generation >> TASK_GENERATION_BITS) id = (scorep_omp_task_id){0, 0};
+    return TASK_TAG | (uint64_t)region << (TASK_CREATOR_BITS + TASK_GENERATION_BITS) |
+           (uint64_t)id.creator << TASK_GENERATION_BITS | id.generation;
+}
+
+static scorep_region task_region(uint64_t value)
+{
+    uint32_t region = (uint32_t)(value >> (TASK_CREATOR_BITS + TASK_GENERATION_BITS)) & TASK_NO_REGION;
+    return region == TASK_NO_REGION ? SCOREP_INVALID_ID : region;
+}
+
+static scorep_omp_task_id task_number(uint64_t value)
+{
+    return (scorep_omp_task_id){(uint32_t)(value >> TASK_GENERATION_BITS) & ((1u << TASK_CREATOR_BITS) - 1),
+                                (uint32_t)value & ((1u << TASK_GENERATION_BITS) - 1)};
+}
+
 
 /* OMPT reports a task's creation as a point: the region is a visit of no
  * length (the GOMP wrapper's spans GOMP_task, which may run an undeferred
@@ -418,9 +465,11 @@ static void on_task_create(ompt_data_t* encountering_task_data, const ompt_frame
 {
     if (!(flags & ompt_task_explicit) || from_gomp_wrapper(codeptr_ra) || in_foreign_team()) return;
     end_worksharing();
-    push(SCOREP_OMP_TASK_CREATE, site_region(SCOREP_OMP_TASK_CREATE, codeptr_ra));
-    pop();
-    new_task_data->value = TASK_TAG | site_region(SCOREP_OMP_TASK, codeptr_ra);
+    scorep_omp_push(SCOREP_OMP_TASK_CREATE, site_region(SCOREP_OMP_TASK_CREATE, codeptr_ra), NULL);
+    team_part* part = current_part();
+    scorep_omp_task_id id = scorep_omp_task_create(working_team(), part ? part->index : 0);
+    scorep_omp_pop();
+    new_task_data->value = task_value(site_region(SCOREP_OMP_TASK, codeptr_ra), id);
 }
 
 /* A task runs inside whatever its thread was doing when it took it up (a
@@ -428,8 +477,9 @@ static void on_task_create(ompt_data_t* encountering_task_data, const ompt_frame
  * trampoline records it; a suspended task stays open below the ones its
  * thread runs meanwhile, and is left when its body is done. A member
  * other than the primary thread that runs a task after its arrival in the
- * parallel region's implicit barrier has ended its part: that task is not
- * recorded. */
+ * parallel region's implicit barrier has left its part: the task takes
+ * the part up again, inside that barrier, until its body is done (as the
+ * GOMP wrappers' task trampoline does). */
 static void on_task_schedule(ompt_data_t* prior_task_data, ompt_task_status_t prior_task_status,
                              ompt_data_t* next_task_data)
 {
@@ -438,13 +488,35 @@ static void on_task_schedule(ompt_data_t* prior_task_data, ompt_task_status_t pr
         (prior_task_status == ompt_task_complete || prior_task_status == ompt_task_cancel ||
          prior_task_status == ompt_task_detach)) {
         prior_task_data->value &= ~TASK_OPEN;
-        if (innermost() == SCOREP_OMP_TASK) pop();
+        if (scorep_omp_innermost() == SCOREP_OMP_TASK) scorep_omp_pop();
+        /* the thread goes back to the task it suspended, or its implicit one */
+        scorep_omp_task_id back_to = next_task_data && (next_task_data->value & (TASK_TAG | TASK_OPEN)) ==
+                                                          (TASK_TAG | TASK_OPEN)
+                                         ? task_number(next_task_data->value)
+                                         : SCOREP_OMP_IMPLICIT_TASK;
+        const scorep_thread_team* team = working_team();
+        if (resumed_task_depth != 0 && scorep_omp_open_depth() < resumed_task_depth) {
+            /* the thread waits in the team's end again, which no callback
+             * of the thread's ends */
+            scorep_omp_task_end(team, task_number(prior_task_data->value), back_to, 0);
+            resumed_task_depth = 0;
+            scorep_thread_team_leave(&left_team->team);
+        } else {
+            scorep_omp_task_end(team, task_number(prior_task_data->value), back_to, 1);
+        }
     }
-    if (next_task_data && (next_task_data->value & (TASK_TAG | TASK_OPEN)) == TASK_TAG &&
-        !(ever_member && part_depth == 0)) {
+    if (next_task_data && (next_task_data->value & (TASK_TAG | TASK_OPEN)) == TASK_TAG) {
+        if (ever_member && part_depth == 0 && resumed_task_depth == 0) {
+            /* outside a part: in a parallel region's implicit barrier, or
+             * a part that was not recorded */
+            if (left_team == NULL || !scorep_thread_team_resume(&left_team->team, left_index)) return;
+            resumed_task_depth = scorep_omp_open_depth() + 1;
+        }
         end_worksharing();
         next_task_data->value |= TASK_OPEN;
-        push(SCOREP_OMP_TASK, (scorep_region)(next_task_data->value & 0xffffffffu));
+        scorep_omp_task_begin(working_team(), task_number(next_task_data->value));
+        scorep_region region = task_region(next_task_data->value);
+        scorep_omp_push(SCOREP_OMP_TASK, region, NULL);
     }
 }
 

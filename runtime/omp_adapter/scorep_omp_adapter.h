@@ -1,7 +1,9 @@
 /* The support header of the generated OpenMP adapter (generated/thread/omp/,
  * from libgomp's entry points and tasks/omp.json by
  * generator/system_backend.py): what its wrappers and task snippets
- * (tasks/omp_*.c.j2) call. The hand-written part is omp_adapter.c.
+ * (tasks/omp_*.c.j2) call. The hand-written part is omp_adapter.c, with
+ * omp_constructs.c, the open-construct stack the OMPT front-end (ompt.c)
+ * shares.
  *
  * A construct's region is named as Score-P names it,
  * "!$omp <construct> @<file>:<line>", after the source line of the
@@ -62,6 +64,79 @@ typedef struct scorep_omp_fork_record {
     scorep_omp_construct combined;
     scorep_region barrier_region;    /* its implicit barrier */
 } scorep_omp_fork_record;
+
+/* Functions the adapter's source files share and nothing else calls: not
+ * exported, so that the hot paths call them directly, not through the PLT. */
+#define SCOREP_OMP_HIDDEN __attribute__((visibility("hidden")))
+
+/* ---- the constructs open on the calling thread (omp_constructs.c) ---- */
+
+/* what the thread entered for a construct: both front-ends keep one stack
+ * of these, so that a construct region opens and closes alike for either */
+typedef struct scorep_omp_open_construct {
+    scorep_region region;             /* SCOREP_INVALID_ID: not entered (event generation was off) */
+    scorep_omp_construct construct;
+    const void* site;                 /* the GOMP call that opened it (NULL: not known) */
+    /* OMPT: a worksharing construct whose work is done, open for the
+     * implicit barrier that may follow (none after nowait) */
+    unsigned char work_done;
+    /* OMPT: an implicit barrier that ends the construct below it */
+    unsigned char ends_construct;
+} scorep_omp_open_construct;
+
+/* constructs nested deeper are counted, not recorded */
+#define SCOREP_OMP_OPEN_MAX 64
+
+SCOREP_OMP_HIDDEN unsigned scorep_omp_open_depth(void);
+/* the construct open at depth (1: the outermost), NULL where none is recorded */
+SCOREP_OMP_HIDDEN scorep_omp_open_construct* scorep_omp_open_at(unsigned depth);
+/* SCOREP_OMP_NONE where none is open or recorded */
+SCOREP_OMP_HIDDEN scorep_omp_construct scorep_omp_innermost(void);
+/* enters region (unless event generation is off) and opens construct */
+SCOREP_OMP_HIDDEN void scorep_omp_push(scorep_omp_construct construct, scorep_region region, const void* site);
+SCOREP_OMP_HIDDEN void scorep_omp_pop(void);
+/* leaves every construct above depth */
+SCOREP_OMP_HIDDEN void scorep_omp_pop_to(unsigned depth);
+/* leaves the innermost construct open above floor, and every one inside
+ * it; nothing when there is none */
+SCOREP_OMP_HIDDEN void scorep_omp_pop_through(scorep_omp_construct construct, unsigned floor);
+/* Forgets the constructs above depth without leaving their regions: a
+ * team member that left its part (scorep_thread_team_leave) has them left
+ * on its location by the forking thread's join. */
+SCOREP_OMP_HIDDEN void scorep_omp_forget_to(unsigned depth);
+
+/* ---- the task the calling thread runs (omp_tasks.c) ---- */
+
+/* a task's number in the trace's task records: its creating thread's
+ * number in the team and that thread's count of created tasks from 1; a
+ * thread's implicit task is SCOREP_OMP_IMPLICIT_TASK; {0, 0}: a task not
+ * numbered (nothing recorded for it) */
+typedef struct scorep_omp_task_id {
+    uint32_t creator, generation;
+} scorep_omp_task_id;
+#define SCOREP_OMP_IMPLICIT_TASK ((scorep_omp_task_id){SCOREP_IMPLICIT_TASK, 0})
+typedef struct scorep_omp_task_state {
+    scorep_omp_task_id running;
+    int switch_back_due;
+} scorep_omp_task_state;
+/* a task created by the calling thread, member creator of team (NULL:
+ * none recorded): ThreadTaskCreate, and the task's number */
+SCOREP_OMP_HIDDEN scorep_omp_task_id scorep_omp_task_create(const scorep_thread_team* team, uint32_t creator);
+/* the thread runs task from its start: ThreadTaskSwitch; returns the
+ * task it ran before */
+SCOREP_OMP_HIDDEN scorep_omp_task_id scorep_omp_task_begin(const scorep_thread_team* team, scorep_omp_task_id task);
+/* task done on the thread (ThreadTaskComplete), which runs back_to again:
+ * where the thread waits in a construct, the switch back to it is recorded
+ * before the construct ends (scorep_omp_task_switch_back) */
+SCOREP_OMP_HIDDEN void scorep_omp_task_end(const scorep_thread_team* team, scorep_omp_task_id task,
+                                           scorep_omp_task_id back_to, int waits_in_construct);
+/* before the end of a construct: the switch back to the waiting task if
+ * the thread ran tasks inside it */
+SCOREP_OMP_HIDDEN void scorep_omp_task_switch_back(const scorep_thread_team* team);
+/* a team part begins on the thread, which runs the part's implicit task:
+ * returns the thread's task state outside it, for its end */
+SCOREP_OMP_HIDDEN scorep_omp_task_state scorep_omp_tasks_enter_part(void);
+SCOREP_OMP_HIDDEN void scorep_omp_tasks_leave_part(scorep_omp_task_state outside);
 
 /* The region of construct at the program's code address (the call
  * instruction, or an OMPT codeptr_ra less one): defined at its first use,

@@ -17,6 +17,8 @@ import subprocess
 
 import pytest
 
+import omp_task_records
+
 from conftest import build_option, run_program, scorep
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -182,18 +184,32 @@ def test_clang_builds_trace_has_a_fork_join_per_region_and_team_records_per_memb
     gcc, clang, _, _ = runs
     events = trace_events(clang.experiment)
     kinds = collections.Counter(line.split()[0] for line in events if line.startswith("THREAD_"))
-    # and the critical sections' locks, one acquisition and release per item
+    # a task switched to once, and back to the waiting task at most once
+    # (where it ran depends on the schedule)
+    switches = kinds.pop("THREAD_TASK_SWITCH", 0)
+    assert REGIONS * THREADS <= switches <= 2 * REGIONS * THREADS, switches
+    # and the critical sections' locks, one acquisition and release per item;
+    # each thread's task per region
     assert kinds == {"THREAD_FORK": REGIONS, "THREAD_JOIN": REGIONS, "THREAD_TEAM_BEGIN": REGIONS * THREADS,
                      "THREAD_TEAM_END": REGIONS * THREADS, "THREAD_ACQUIRE_LOCK": REGIONS * ITEMS,
-                     "THREAD_RELEASE_LOCK": REGIONS * ITEMS}, kinds
+                     "THREAD_RELEASE_LOCK": REGIONS * ITEMS, "THREAD_TASK_CREATE": REGIONS * THREADS,
+                     "THREAD_TASK_COMPLETE": REGIONS * THREADS}, kinds
     gcc_kinds = collections.Counter(line.split()[0] for line in trace_events(gcc.experiment)
                                     if line.startswith("THREAD_"))
+    gcc_kinds.pop("THREAD_TASK_SWITCH", 0)
     assert kinds == gcc_kinds
     forks = [line for line in events if line.startswith("THREAD_FORK")]
     assert all(f"# Requested Threads: {THREADS}" in line and 'Model: "OpenMP"' in line for line in forks), forks
     # as many enters as the GCC build's: no construct recorded twice or left out
     enters = lambda lines: sum(1 for line in lines if line.startswith("ENTER"))
     assert enters(events) == enters(trace_events(gcc.experiment))
+
+
+def test_clang_builds_tasks_are_created_run_and_completed_in_the_trace_as_the_gcc_builds(runs):
+    """omp_task_records.check, as the GCC build's trace passes it: each
+    thread creates one task per region."""
+    _, clang, _, _ = runs
+    omp_task_records.check(trace_events(clang.experiment), {"0": "Master thread", "1": "OMP thread 1"}, REGIONS)
 
 
 def test_every_member_ends_its_team_part_before_the_forkers_join(runs):
@@ -287,3 +303,95 @@ def test_clang_builds_nested_teams_record_the_gcc_builds_locations_and_paths(bui
     assert as_set(clang_rows) == as_set(gcc_rows), (clang_rows, gcc_rows)
     assert len(gcc_rows) == 4
     assert clang_begins == gcc_begins == [2 * rounds] * 3, (clang_begins, gcc_begins)
+
+
+def barrier_time_per_location(experiment):
+    """{location's thread number: exclusive seconds in "!$omp implicit barrier"}, from profile.json"""
+    profile = json.loads((experiment / "profile.json").read_text())
+    regions = {r["id"]: r["name"] for r in profile["regions"]}
+    callpaths = {c["id"]: c for c in profile["callpaths"]}
+    threads = {loc["id"]: loc["thread"] for loc in profile["locations"]}
+    times = collections.Counter()
+    for row in profile["rows"]:
+        if construct(regions[callpaths[row["callpath"]]["region"]]) == "!$omp implicit barrier":
+            times[threads[row["location"]]] += row["time_excl_ns"] * 1e-9
+    return times
+
+
+def test_worker_waits_out_the_imbalance_in_the_parallel_regions_implicit_barrier(build_dir, installed_prefix,
+                                                                                  tmp_path):
+    """omp_imbalance.c: ROUNDS times member 0 of a team of 2 computes
+    BUSY_MS while member 1 returns at once, and the program computes
+    SERIAL_MS alone after each round. libomp reports member 1's end of the
+    region's implicit barrier only at the next round: the clang build's
+    member 1 ("OMP thread 1") must still hold its wait, most of the
+    imbalance, in that barrier and none of the serial part, as the GCC
+    build's (the GOMP wrappers) does; the output is the program's."""
+    if not clang_available():
+        pytest.skip("no clang with libomp (Debian: clang, libomp-dev)")
+    program = HERE / "programs" / "omp_imbalance.c"
+    source = program.read_text()
+    rounds, busy, serial = (int(re.search(rf"#define {name} (\d+)", source).group(1)) * scale
+                            for name, scale in (("ROUNDS", 1), ("BUSY_MS", 1e-3), ("SERIAL_MS", 1e-3)))
+    expected_output = f"rounds {rounds} busy {rounds} idle {rounds} serial {rounds}\n"
+    waits = {}
+    for compiler in ("gcc", "clang"):
+        binary = tmp_path / f"omp_imbalance_{compiler}"
+        subprocess.run([compiler, "-fopenmp", "-g", "-O2", str(program), "-o", str(binary)], check=True)
+        plain = run_program([binary], None, {"OMP_WAIT_POLICY": "passive"})
+        assert plain.stdout == expected_output, plain.stdout
+        experiment = tmp_path / compiler
+        proc = run_program([installed_prefix / "bin" / "scorep-exec", "--thread=omp", "--", binary], experiment,
+                           {"OMP_WAIT_POLICY": "passive"})
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout == plain.stdout
+        times = barrier_time_per_location(experiment)
+        assert sorted(times) == [0, 1], (compiler, times)
+        waits[compiler] = times[1]
+        # member 1 waits out the imbalance, most of it at least (its start
+        # is late by a thread's start at most), and no serial part between rounds
+        assert 0.75 * rounds * busy <= times[1] <= rounds * busy + 0.5 * serial, (compiler, times)
+        # member 0 is the one that computes: its barrier holds no wait of note
+        assert times[0] < 0.25 * rounds * busy, (compiler, times)
+    assert abs(waits["clang"] - waits["gcc"]) <= 0.2 * rounds * busy, waits
+
+
+def test_tasks_a_worker_runs_in_the_parallel_regions_implicit_barrier_are_recorded_there(build_dir,
+                                                                                         installed_prefix, tmp_path):
+    """omp_barrier_tasks.c: member 1 of a team of 2 waits in the parallel
+    region's implicit barrier while member 0 creates tasks, and runs some
+    of them there. The clang build must record them as the GCC build does:
+    "!$omp task" inside member 1's "!$omp implicit barrier", on its own
+    location, every task once over the team; each location's enters and
+    leaves balance and each team part ends once (otf2-print)."""
+    if not clang_available():
+        pytest.skip("no clang with libomp (Debian: clang, libomp-dev)")
+    program = HERE / "programs" / "omp_barrier_tasks.c"
+    source = program.read_text()
+    rounds, tasks = (int(re.search(rf"#define {name} (\d+)", source).group(1)) for name in ("ROUNDS", "TASKS"))
+    worker_paths = {}
+    for compiler in ("gcc", "clang"):
+        binary = tmp_path / f"omp_barrier_tasks_{compiler}"
+        subprocess.run([compiler, "-fopenmp", "-g", "-O2", str(program), "-o", str(binary)], check=True)
+        experiment = tmp_path / compiler
+        proc = run_program([installed_prefix / "bin" / "scorep-exec", "--thread=omp", "--", binary], experiment,
+                           {"OMP_WAIT_POLICY": "passive", "SCOREP_ENABLE_TRACING": "true"})
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout == f"rounds {rounds} tasks {rounds * tasks}\n"
+        rows, _ = rows_of(experiment)
+        assert len(rows) == 2, rows
+        team = sum((construct_visits(paths) for paths in rows.values()), collections.Counter())
+        assert team["!$omp task"] == team["!$omp create task"] == rounds * tasks, (compiler, team)
+        worker = next(paths for paths in rows.values() if ("!$omp parallel", "!$omp create task") not in paths)
+        worker_paths[compiler] = {path for path in worker if path and path[-1] == "!$omp task"}
+        assert worker_paths[compiler] == {("!$omp parallel", "!$omp implicit barrier", "!$omp task")}, (compiler,
+                                                                                                          worker)
+        events = [line.split() for line in trace_events(experiment)]
+        per_location = collections.defaultdict(collections.Counter)
+        for event in events:
+            if event and event[0] in ("ENTER", "LEAVE", "THREAD_TEAM_BEGIN", "THREAD_TEAM_END"):
+                per_location[event[1]][event[0]] += 1
+        for location, kinds in per_location.items():
+            assert kinds["ENTER"] == kinds["LEAVE"], (compiler, location, kinds)
+            assert kinds["THREAD_TEAM_BEGIN"] == kinds["THREAD_TEAM_END"] == rounds, (compiler, location, kinds)
+    assert worker_paths["clang"] == worker_paths["gcc"]

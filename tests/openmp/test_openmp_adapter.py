@@ -16,6 +16,7 @@ import subprocess
 import pytest
 
 import cube_tools
+import omp_task_records
 from conftest import run_program, scorep
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -173,53 +174,14 @@ def test_trace_has_a_fork_join_per_region_and_a_team_begin_end_per_member(run):
 
 
 def test_each_task_is_created_run_and_completed_in_the_trace_as_score_p_numbers_tasks(run):
-    """otf2-print's ThreadTaskCreate/Switch/Complete: each thread creates
-    one task per region, numbered by its thread number and its count of
-    created tasks from 1; each task is switched to once, on the location
-    that then enters and leaves its `!$omp task` region, and completed
-    there; a location goes back to its implicit task (its own number,
-    generation 0) only after running a task, before it leaves the construct
-    it ran the task in; every record names the region's team."""
+    """omp_task_records.check: each thread creates one task per region."""
     _, proc, experiment, _ = run
     otf2_print = shutil.which("otf2-print")
     if otf2_print is None:
         pytest.skip("no otf2-print")
     events = subprocess.run([otf2_print, str(experiment / "traces.otf2")], capture_output=True, text=True,
                             check=True).stdout.splitlines()
-    record = re.compile(r'^(THREAD_TASK_\w+|ENTER|LEAVE)\s+(\d+)\s+\d+\s+(?:Thread Team: ("[^"]*") <\d+>, '
-                        r'Creating Thread: (\d+) \("([^"]+)" <\d+>\), Generation Number: (\d+)|Region: "([^"@]+))')
-    location_names = {"0": "Master thread", "1": "OMP thread 1"}
-    created, switched, completed, teams = collections.Counter(), collections.Counter(), collections.Counter(), set()
-    running = {}   # location: the explicit task it runs
-    pending_back = collections.Counter()
-    for line in events:
-        m = record.match(line)
-        if not m:
-            continue
-        kind, location, team, creator, creator_name, generation, region = m.groups()
-        if kind.startswith("THREAD_TASK"):
-            teams.add(team)
-            task = (creator_name, int(generation))
-        if kind == "THREAD_TASK_CREATE":
-            assert creator_name == location_names[location], line
-            created[task] += 1
-        elif kind == "THREAD_TASK_SWITCH" and task[1] == 0:
-            assert creator_name == location_names[location] and pending_back[location] > 0, line
-            pending_back[location] = 0
-        elif kind == "THREAD_TASK_SWITCH":
-            assert location not in running, line
-            running[location] = task
-            switched[task] += 1
-        elif kind == "THREAD_TASK_COMPLETE":
-            assert running.pop(location) == task, line
-            completed[task] += 1
-            pending_back[location] += 1
-        elif region.strip() == "!$omp task":
-            assert location in running, line
-    tasks = {(name, generation) for name in location_names.values() for generation in range(1, REGIONS + 1)}
-    assert created == switched == completed == {task: 1 for task in tasks}, (created, switched, completed)
-    assert not running
-    assert len(teams) == 1, teams
+    omp_task_records.check(events, {"0": "Master thread", "1": "OMP thread 1"}, REGIONS)
 
 
 def test_trace_and_cube_name_the_worker_location_omp_thread_1(run):
