@@ -245,14 +245,19 @@ static void on_team_begin(scorep_location* loc, uint64_t t, const scorep_thread_
 {
     if (loc == team->forker) return;
     profile_location* pl = state(loc);
-    const scorep_profile_node* path[PATH_MAX_DEPTH];
-    uint32_t depth = 0;
-    for (const scorep_profile_node* n = team->forker_path; n && n->parent && depth < PATH_MAX_DEPTH; n = n->parent)
-        path[depth++] = n;
-    scorep_profile_node* node = &pl->root;
-    while (depth > 0) {
-        const scorep_profile_node* n = path[--depth];
-        node = scorep_profile_child_slow(pl, node, n->region, n->parameter, n->parameter_value);
+    scorep_profile_node* node = pl->last_team_path_end;
+    if (team->forker_path != pl->last_forker_path || node == NULL) {
+        const scorep_profile_node* path[PATH_MAX_DEPTH];
+        uint32_t depth = 0;
+        for (const scorep_profile_node* n = team->forker_path; n && n->parent && depth < PATH_MAX_DEPTH; n = n->parent)
+            path[depth++] = n;
+        node = &pl->root;
+        while (depth > 0) {
+            const scorep_profile_node* n = path[--depth];
+            node = scorep_profile_child_slow(pl, node, n->region, n->parameter, n->parameter_value);
+        }
+        pl->last_forker_path = team->forker_path;
+        pl->last_team_path_end = node;
     }
     pl->team_path_end = node;
     pl->team_begin_ticks = t;

@@ -19,6 +19,10 @@ typedef struct profile_location {
      * the forker's call path it continues, and when the part began */
     scorep_profile_node* team_path_end;
     uint64_t team_begin_ticks;
+    /* the forker's path of the last part and this location's copy of it:
+     * a member takes part in the same region again and again */
+    const scorep_profile_node* last_forker_path;
+    scorep_profile_node* last_team_path_end;
 } profile_location;
 
 /* Hidden: called and read inside the measurement library only, so directly
