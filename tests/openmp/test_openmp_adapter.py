@@ -410,3 +410,47 @@ def test_a_barrier_the_outlined_function_tail_calls_is_named_after_the_program_n
             if construct(path[-1]) == "!$omp barrier":
                 barriers[path[-1]] += visits
     assert barriers == {f"!$omp barrier @omp_tail_barrier.c:{line}": 3 * 2}, barriers
+
+
+IO_MEMORY = HERE / "programs" / "omp_io_memory.c"
+
+
+def test_io_and_memory_adapters_record_inside_parallel_regions_on_each_threads_location(request, tmp_path):
+    """omp_io_memory.c under --thread=omp --io=posix --memory: each thread's
+    writes (12 of 4 KiB) and allocations (20 malloc/free pairs) are on its
+    own location, under the parallel region, with the bytes the program
+    counts; the program's output (its bytes and the files' sizes) is the
+    same measured."""
+    program = tmp_path / "omp_io_memory"
+    subprocess.run(["gcc", "-fopenmp", "-g", "-O2", str(IO_MEMORY), "-o", str(program)], check=True)
+    plain_dir, measured_dir = tmp_path / "plain", tmp_path / "measured"
+    plain_dir.mkdir()
+    measured_dir.mkdir()
+    plain = run_program([program, plain_dir], None, ENV)
+    experiment = tmp_path / "experiment"
+    proc = run_program([request.getfixturevalue("installed_prefix") / "bin" / "scorep-exec", "--thread=omp",
+                        "--io=posix", "--memory", "--", program, measured_dir], experiment, ENV)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == plain.stdout
+    assert proc.stdout == "".join(f"thread {t} wrote {12 * 4096} bytes, file {12 * 4096}\n" for t in range(THREADS))
+    profile = json.loads((experiment / "profile.json").read_text())
+    regions = {r["id"]: r["name"] for r in profile["regions"]}
+    callpaths = {c["id"]: c for c in profile["callpaths"]}
+
+    def path(cid):
+        names = []
+        while cid is not None:
+            names.append(regions[callpaths[cid]["region"]])
+            cid = callpaths[cid]["parent"]
+        return [construct(n) for n in reversed(names)]
+    per_location = collections.defaultdict(collections.Counter)
+    for row in profile["rows"]:
+        p = path(row["callpath"])
+        if "!$omp parallel" not in p:
+            continue
+        per_location[row["location"]][p[-1]] += row["visits"]
+        per_location[row["location"]]["bytes_written"] += row["bytes_written"]
+    assert len(per_location) == THREADS, dict(per_location)
+    for location, counts in per_location.items():
+        assert counts["write"] == 12 and counts["bytes_written"] == 12 * 4096, (location, counts)
+        assert counts["malloc"] == 20 and counts["free"] == 20, (location, counts)
