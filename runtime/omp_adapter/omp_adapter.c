@@ -93,6 +93,8 @@ static const struct {
     [SCOREP_OMP_TASKYIELD] = {"!$omp taskyield", SCOREP_ROLE_TASK_WAIT},
     [SCOREP_OMP_TASKGROUP] = {"!$omp taskgroup", SCOREP_ROLE_TASK_WAIT},
     [SCOREP_OMP_PARALLEL_END] = {"!$omp implicit barrier", SCOREP_ROLE_IMPLICIT_BARRIER},
+    [SCOREP_OMP_MASTER] = {"!$omp master", SCOREP_ROLE_MASTER},
+    [SCOREP_OMP_FLUSH] = {"!$omp flush", SCOREP_ROLE_FUNCTION},   /* no role of its own */
 };
 
 /* libdw, opened at the first name; all of it under names_lock */
@@ -221,6 +223,17 @@ static scorep_region define_named(scorep_omp_construct construct, uintptr_t addr
     return scorep_region_define(name, "OMP", SCOREP_PARADIGM_OPENMP, constructs[construct].role, "OMP");
 }
 
+/* named after a pragma's line (omp_sites.c) */
+scorep_region scorep_omp_region_named(scorep_omp_construct construct, const char* file, int line)
+{
+    char name[1200];
+    const char* what = constructs[construct].name;
+    if (construct == SCOREP_OMP_FOR && fortran_source(file)) what = "!$omp do";
+    const char* base = strrchr(file, '/');
+    snprintf(name, sizeof name, "%s @%s:%d", what, base ? base + 1 : file, line);
+    return scorep_region_define_at(name, file, line, SCOREP_PARADIGM_OPENMP, constructs[construct].role, "OMP");
+}
+
 /* The regions of the call sites seen so far: a construct is named once,
  * then found by its site without a lock (a slot's key is written last). */
 #define SITE_SLOTS 4096
@@ -267,6 +280,8 @@ scorep_region scorep_omp_region_at(scorep_omp_construct construct, uintptr_t add
  * own line is the byte before it */
 static scorep_region region_of_call(scorep_omp_construct construct, const void* site)
 {
+    scorep_region sited = scorep_omp_site_region(construct);   /* the pragma's line, if rebuilt */
+    if (sited != SCOREP_INVALID_ID) return sited;
     return scorep_omp_region_at(construct, site ? (uintptr_t)site - 1 : 0);
 }
 
@@ -342,12 +357,16 @@ void scorep_omp_fork_begin(scorep_omp_fork_record* fork, const void* site, score
                            void (*fn)(void*), void* data, unsigned threads)
 {
     close_single();
+    if (combined == SCOREP_OMP_NONE) combined = scorep_omp_site_combined();
     fork->fn = fn;
     fork->data = data;
     fork->combined = combined;
     fork->region = region_of_call(SCOREP_OMP_PARALLEL, site);
     fork->combined_region = combined != SCOREP_OMP_NONE ? region_of_call(combined, site) : SCOREP_INVALID_ID;
-    fork->barrier_region = scorep_omp_region_at(SCOREP_OMP_PARALLEL_END, (uintptr_t)fn);
+    fork->barrier_region = scorep_omp_site_region(SCOREP_OMP_PARALLEL_END);
+    if (fork->barrier_region == SCOREP_INVALID_ID)
+        fork->barrier_region = scorep_omp_region_at(SCOREP_OMP_PARALLEL_END, (uintptr_t)fn);
+    scorep_omp_site_clear();
     /* no num_threads clause (0): the team the runtime will make, as the
      * fork's requested threads say in Score-P's traces */
     scorep_thread_fork(&fork->team, threads ? threads : (unsigned)max_threads());
@@ -375,7 +394,9 @@ void scorep_omp_trampoline(void* p)
     }
     unsigned body_depth = open_depth;
     fork->fn(fork->data);
-    /* what the body left open (a single's end, which no call marks) */
+    /* what the body left open (a single's end, which no call marks), but a
+     * combined loop the body started (omp_sites.c) */
+    if (team_combined_at > body_depth) body_depth = team_combined_at;
     while (open_depth > body_depth) pop();
     /* The implicit barrier is libgomp's end of the team, after this
      * returns: its region, the parallel region and the team part stay open
@@ -394,6 +415,10 @@ void scorep_omp_construct_begin(scorep_omp_construct construct, const void* site
     close_single();
     if (construct == SCOREP_OMP_SINGLE_COPY) construct = SCOREP_OMP_SINGLE;
     push_at(construct, region_of_call(construct, site), site);
+    /* a rebuilt program's combined loop, started inside the team: its
+     * implicit barrier is the team's end, inside it, as in Score-P */
+    if (construct == SCOREP_OMP_FOR && team_combined_at == 0 && scorep_omp_site_combined_loop())
+        team_combined_at = open_depth;
 }
 
 void scorep_omp_construct_end(scorep_omp_construct construct)
@@ -428,8 +453,10 @@ void scorep_omp_barrier_begin(const void* site)
 {
     if (innermost() == SCOREP_OMP_SINGLE_SBLOCK) pop();
     barrier_ends_single = innermost() == SCOREP_OMP_SINGLE;
-    push(barrier_ends_single ? SCOREP_OMP_IMPLICIT_BARRIER : SCOREP_OMP_BARRIER,
-         region_of_call(barrier_ends_single ? SCOREP_OMP_IMPLICIT_BARRIER : SCOREP_OMP_BARRIER, site));
+    /* a rebuilt program's static loop announces its implicit barrier */
+    int implicit = barrier_ends_single || scorep_omp_site_pending(SCOREP_OMP_IMPLICIT_BARRIER);
+    push(implicit ? SCOREP_OMP_IMPLICIT_BARRIER : SCOREP_OMP_BARRIER,
+         region_of_call(implicit ? SCOREP_OMP_IMPLICIT_BARRIER : SCOREP_OMP_BARRIER, site));
 }
 
 void scorep_omp_barrier_end(void)
@@ -473,6 +500,19 @@ void scorep_omp_section_next(unsigned section, const void* site)
     if (innermost() == SCOREP_OMP_SECTIONS && open_depth <= OPEN_MAX && open_constructs[open_depth - 1].site)
         site = open_constructs[open_depth - 1].site;
     push(SCOREP_OMP_SECTION, region_of_call(SCOREP_OMP_SECTION, site));
+}
+
+/* A construct the plugin sees without a runtime call (omp_sites.c): a
+ * single before it has ended, as before any construct call. */
+void scorep_omp_inline_begin(scorep_omp_construct construct, scorep_region region)
+{
+    close_single();
+    push(construct, region);
+}
+
+void scorep_omp_inline_end(scorep_omp_construct construct)
+{
+    pop_through(construct, team_floor);
 }
 
 /* ---- tasks ----------------------------------------------------------------- */
