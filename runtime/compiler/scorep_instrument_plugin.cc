@@ -372,19 +372,22 @@ static int construct_end_line(const std::string& file, int line)
     return is_fortran() ? fortran_end_line(lines, line) : c_end_line(lines, line);
 }
 
-/* Whether the source line of stmt has the directive word: GCC makes
- * atomic updates of its own (a reduction's) and a program may call
- * __sync_synchronize, at lines without the pragma. */
-static bool at_directive(gimple* stmt, const char* word)
+/* The line of the directive with word of stmt: its own line or (GCC
+ * sometimes gives an atomic update its statement's line) the one before;
+ * 0 if neither has it: GCC makes atomic updates of its own (a reduction's)
+ * and a program may call __sync_synchronize, without the pragma. */
+static int directive_line(gimple* stmt, const char* word)
 {
     location_t loc = gimple_location(stmt);
-    if (loc == UNKNOWN_LOCATION || !LOCATION_FILE(loc)) return false;
+    if (loc == UNKNOWN_LOCATION || !LOCATION_FILE(loc)) return 0;
     const std::vector<std::string>& lines = source_lines(absolute_source(LOCATION_FILE(loc)));
-    int line = LOCATION_LINE(loc);
-    if (line < 1 || (size_t)line > lines.size()) return false;
-    std::string l;
-    for (char c : lines[line - 1]) l += (char)tolower((unsigned char)c);
-    return l.find("omp") != std::string::npos && l.find(word) != std::string::npos;
+    for (int line = LOCATION_LINE(loc); line >= 1 && line >= LOCATION_LINE(loc) - 1; line--) {
+        if ((size_t)line > lines.size()) return 0;
+        std::string l;
+        for (char c : lines[line - 1]) l += (char)tolower((unsigned char)c);
+        if (l.find("omp") != std::string::npos && l.find(word) != std::string::npos) return line;
+    }
+    return 0;
 }
 
 static void declare_omp_hooks(void)
@@ -454,13 +457,15 @@ static bool inline_loop(gomp_for* loop)
     return kind == OMP_CLAUSE_SCHEDULE_STATIC;
 }
 
-/* the first OpenMP statement of a sequence, through binds */
+/* the first OpenMP statement of a sequence, through binds and C++'s trys */
 static gimple* first_omp_statement(gimple_seq seq)
 {
     for (gimple_stmt_iterator gsi = gsi_start(seq); !gsi_end_p(gsi); gsi_next(&gsi)) {
         gimple* stmt = gsi_stmt(gsi);
         if (gimple_code(stmt) == GIMPLE_BIND) {
             if (gimple* inner = first_omp_statement(gimple_bind_body(as_a<gbind*>(stmt)))) return inner;
+        } else if (gimple_code(stmt) == GIMPLE_TRY) {
+            if (gimple* inner = first_omp_statement(gimple_try_eval(stmt))) return inner;
         } else if (is_gimple_omp(stmt)) {
             return stmt;
         }
@@ -476,7 +481,7 @@ struct open_construct {
     tree master_body, master_end;   /* master: the labels of its body and of its end */
 };
 
-static void omp_sites_in(gimple_seq* seq, std::map<gimple*, omp_site>& combined);
+static void omp_sites_in(gimple_seq* seq, std::vector<open_construct>& open, std::map<gimple*, omp_site>& combined);
 
 static void omp_sites_in_statement(gimple_stmt_iterator* gsi, std::vector<open_construct>& open,
                                    std::map<gimple*, omp_site>& combined)
@@ -487,17 +492,17 @@ static void omp_sites_in_statement(gimple_stmt_iterator* gsi, std::vector<open_c
     auto is_combined = [&](gimple* s) { return combined.count(s) != 0; };
     switch (gimple_code(stmt)) {
     case GIMPLE_BIND:
-        omp_sites_in(gimple_bind_body_ptr(as_a<gbind*>(stmt)), combined);
+        omp_sites_in(gimple_bind_body_ptr(as_a<gbind*>(stmt)), open, combined);
         return;
     case GIMPLE_TRY:
-        omp_sites_in(gimple_try_eval_ptr(stmt), combined);
-        omp_sites_in(gimple_try_cleanup_ptr(stmt), combined);
+        omp_sites_in(gimple_try_eval_ptr(stmt), open, combined);
+        omp_sites_in(gimple_try_cleanup_ptr(stmt), open, combined);
         return;
     case GIMPLE_CATCH:
-        omp_sites_in(gimple_catch_handler_ptr(as_a<gcatch*>(stmt)), combined);
+        omp_sites_in(gimple_catch_handler_ptr(as_a<gcatch*>(stmt)), open, combined);
         return;
     case GIMPLE_EH_FILTER:
-        omp_sites_in(gimple_eh_filter_failure_ptr(stmt), combined);
+        omp_sites_in(gimple_eh_filter_failure_ptr(stmt), open, combined);
         return;
     case GIMPLE_OMP_PARALLEL: {
         omp_site site = site_of(stmt, true);
@@ -514,16 +519,19 @@ static void omp_sites_in_statement(gimple_stmt_iterator* gsi, std::vector<open_c
              * a reduction, starts inside: its site says it is combined) */
         }
         before(site_call(kind, site, site.line, site.end_line));
-        omp_sites_in(gimple_omp_body_ptr(stmt), combined);
+        std::vector<open_construct> inside;
+        omp_sites_in(gimple_omp_body_ptr(stmt), inside, combined);
         return;
     }
-    case GIMPLE_OMP_TASK:
+    case GIMPLE_OMP_TASK: {
         if (!gimple_omp_task_taskloop_p(stmt)) {
             omp_site site = site_of(stmt, false);
             before(site_call(SCOREP_OMP_SITE_TASK, site, site.line, 0));
         }
-        omp_sites_in(gimple_omp_body_ptr(stmt), combined);
+        std::vector<open_construct> inside;
+        omp_sites_in(gimple_omp_body_ptr(stmt), inside, combined);
         return;
+    }
     case GIMPLE_OMP_FOR: {
         open_construct c = {SCOREP_OMP_SITE_NONE, false, {}, NULL_TREE, NULL_TREE};
         bool inlined = inline_loop(as_a<gomp_for*>(stmt));
@@ -537,7 +545,7 @@ static void omp_sites_in_statement(gimple_stmt_iterator* gsi, std::vector<open_c
                                   : site_call(c.kind, c.site, c.site.line, c.site.end_line));
         }
         open.push_back(c);
-        omp_sites_in(gimple_omp_body_ptr(stmt), combined);   /* empty once lowered */
+        omp_sites_in(gimple_omp_body_ptr(stmt), open, combined);   /* empty once lowered */
         return;
     }
     case GIMPLE_OMP_SECTIONS:
@@ -556,7 +564,7 @@ static void omp_sites_in_statement(gimple_stmt_iterator* gsi, std::vector<open_c
             before(site_call(c.kind, c.site, c.site.line, c.site.end_line));
         }
         open.push_back(c);
-        omp_sites_in(gimple_omp_body_ptr(stmt), combined);
+        omp_sites_in(gimple_omp_body_ptr(stmt), open, combined);
         return;
     }
     case GIMPLE_OMP_MASTER:
@@ -572,7 +580,7 @@ static void omp_sites_in_statement(gimple_stmt_iterator* gsi, std::vector<open_c
                 break;
             }
         open.push_back(c);
-        omp_sites_in(gimple_omp_body_ptr(stmt), combined);
+        omp_sites_in(gimple_omp_body_ptr(stmt), open, combined);
         return;
     }
     case GIMPLE_OMP_SECTION:
@@ -580,7 +588,7 @@ static void omp_sites_in_statement(gimple_stmt_iterator* gsi, std::vector<open_c
     case GIMPLE_OMP_SCAN: {
         open_construct c = {SCOREP_OMP_SITE_NONE, false, {}, NULL_TREE, NULL_TREE};
         open.push_back(c);
-        omp_sites_in(gimple_omp_body_ptr(stmt), combined);
+        omp_sites_in(gimple_omp_body_ptr(stmt), open, combined);
         return;
     }
     case GIMPLE_LABEL: {
@@ -610,10 +618,14 @@ static void omp_sites_in_statement(gimple_stmt_iterator* gsi, std::vector<open_c
         return;
     }
     case GIMPLE_OMP_ATOMIC_LOAD:
-        if (at_directive(stmt, "atomic")) before(begin_call(SCOREP_OMP_SITE_ATOMIC, site_of(stmt, false)));
+        if (int line = directive_line(stmt, "atomic")) {
+            omp_site site = site_of(stmt, false);
+            site.line = line;
+            before(begin_call(SCOREP_OMP_SITE_ATOMIC, site));
+        }
         return;
     case GIMPLE_OMP_ATOMIC_STORE:
-        if (at_directive(stmt, "atomic")) after(end_call(SCOREP_OMP_SITE_ATOMIC));
+        if (directive_line(stmt, "atomic")) after(end_call(SCOREP_OMP_SITE_ATOMIC));
         return;
     case GIMPLE_CALL: {
         tree fn = gimple_call_fndecl(stmt);
@@ -630,10 +642,15 @@ static void omp_sites_in_statement(gimple_stmt_iterator* gsi, std::vector<open_c
             break;
         }
         case BUILT_IN_SYNC_SYNCHRONIZE:   /* flush */
-            if (!at_directive(stmt, "flush")) break;
-            before(begin_call(SCOREP_OMP_SITE_FLUSH, site_of(stmt, false)));
+        {
+            int line = directive_line(stmt, "flush");
+            if (!line) break;
+            omp_site site = site_of(stmt, false);
+            site.line = line;
+            before(begin_call(SCOREP_OMP_SITE_FLUSH, site));
             after(end_call(SCOREP_OMP_SITE_FLUSH));
             break;
+        }
         default:
             break;
         }
@@ -644,9 +661,12 @@ static void omp_sites_in_statement(gimple_stmt_iterator* gsi, std::vector<open_c
     }
 }
 
-static void omp_sites_in(gimple_seq* seq, std::map<gimple*, omp_site>& combined)
+/* open: the constructs open around seq. A construct's GIMPLE_OMP_RETURN is
+ * in its own sequence, or after the try that C++ wraps its body in: the
+ * nested sequences of binds and trys share the stack, a parallel region's
+ * or task's body (its return inside) has its own. */
+static void omp_sites_in(gimple_seq* seq, std::vector<open_construct>& open, std::map<gimple*, omp_site>& combined)
 {
-    std::vector<open_construct> open;
     for (gimple_stmt_iterator gsi = gsi_start(*seq); !gsi_end_p(gsi); gsi_next(&gsi))
         omp_sites_in_statement(&gsi, open, combined);
 }
@@ -657,7 +677,8 @@ static void omp_sites(function* fun)
     if (!body) return;
     declare_omp_hooks();
     std::map<gimple*, omp_site> combined;
-    omp_sites_in(&body, combined);
+    std::vector<open_construct> open;
+    omp_sites_in(&body, open, combined);
     gimple_set_body(fun->decl, body);
 }
 
