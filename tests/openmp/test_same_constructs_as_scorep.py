@@ -16,7 +16,9 @@ unmodified binary, because a binary cannot show it (docs/OPENMP_ADAPTER.md):
 the source lines of constructs other than parallel regions (a construct's
 region is named after the line the debug information gives its runtime
 call), the atomic construct (an inline atomic instruction), and the
-programs of inline constructs. In both: where a task runs (the thread's
+programs of inline constructs. omp_orphaned_constructs.c, rebuilt: an
+orphaned loop and single, ordered, sections, master, a combined parallel
+sections. In both: where a task runs (the thread's
 scheduling: the test compares the number of task runs) and Score-P's TASKS
 tree.
 
@@ -48,10 +50,16 @@ PROGRAMS = {
     "omp_inline_constructs_f.f90": ("gfortran", {"!$omp parallel", "!$omp do", "!$omp implicit barrier",
                                                  "!$omp master", "!$omp flush", "!$omp atomic", "!$omp single",
                                                  "!$omp single sblock"}, 0),
+    "omp_orphaned_constructs.c": ("gcc", {"!$omp parallel", "!$omp for", "!$omp atomic", "!$omp single",
+                                          "!$omp ordered", "!$omp ordered sblock", "!$omp sections",
+                                          "!$omp section", "!$omp critical", "!$omp master", "!$omp barrier",
+                                          "!$omp implicit barrier", "!$omp create task", "!$omp taskwait"}, 2),
 }
-# (program, variant): a binary shows none of the inline constructs
+# (program, variant): the programs of constructs without runtime calls only
+# rebuilt, a binary shows none of them
+UNMODIFIED = ("omp_constructs.c", "omp_constructs_f.f90")
 VARIANTS = [(program, "rebuilt") for program in sorted(PROGRAMS)] + \
-    [(program, "unmodified") for program in sorted(PROGRAMS) if "inline" not in program]
+    [(program, "unmodified") for program in UNMODIFIED]
 # every function excluded at compile time: the plugin still sees the constructs
 FILTER_ALL = "SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE *\nSCOREP_REGION_NAMES_END\n"
 PREFIX = cube_tools.reference("scorep") or pathlib.Path("/opt/scorep")
