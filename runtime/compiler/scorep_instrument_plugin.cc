@@ -428,8 +428,10 @@ static omp_site site_of(gimple* stmt, bool with_end)
     return site;
 }
 
+/* (NULL without a location: the adapter names the construct by its call) */
 static gcall* site_call(int kind, const omp_site& site, int line, int end_line)
 {
+    if (line <= 0 || site.file.empty()) return NULL;
     gcall* call = gimple_build_call(omp_site_fn, 4, int_arg(kind), literal(site.file), int_arg(line), int_arg(end_line));
     return call;
 }
@@ -487,8 +489,12 @@ static void omp_sites_in_statement(gimple_stmt_iterator* gsi, std::vector<open_c
                                    std::map<gimple*, omp_site>& combined)
 {
     gimple* stmt = gsi_stmt(*gsi);
-    auto before = [&](gimple* call) { gsi_insert_before(gsi, call, GSI_SAME_STMT); };
-    auto after = [&](gimple* call) { gsi_insert_after(gsi, call, GSI_NEW_STMT); };
+    auto before = [&](gimple* call) {
+        if (call) gsi_insert_before(gsi, call, GSI_SAME_STMT);
+    };
+    auto after = [&](gimple* call) {
+        if (call) gsi_insert_after(gsi, call, GSI_NEW_STMT);
+    };
     auto is_combined = [&](gimple* s) { return combined.count(s) != 0; };
     switch (gimple_code(stmt)) {
     case GIMPLE_BIND:

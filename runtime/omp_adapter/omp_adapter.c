@@ -19,7 +19,9 @@
  * computed inline, master is a test of omp_get_thread_num, a single's
  * end has no call; docs/OPENMP_ADAPTER.md says what that means for the
  * profile. A single stays open until the thread's next construct call,
- * and a barrier right after it is its implicit barrier.
+ * and a barrier right after it is its implicit barrier. A program rebuilt
+ * with the compiler plugin announces those constructs and each pragma's
+ * line (omp_sites.c).
  *
  * Names: "!$omp <construct> @<file>:<line>", the file and line of the
  * program's call (elfutils' libdw, opened when the first construct is
