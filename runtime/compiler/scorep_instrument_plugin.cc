@@ -350,12 +350,69 @@ static std::string fortran_directive(const std::string& line, bool* end)
 
 /* The line of the "!$omp end <directive>" of the directive at line, the
  * same directives nested in between counted; 0 without one. */
+/* a Fortran statement's words, lower case, one blank between words, without
+ * a construct label ("outer: do i = ...") and a trailing comment */
+static std::string fortran_words(const std::string& line)
+{
+    std::string words;
+    for (char c : line) {
+        if (c == '!') break;
+        if (isspace((unsigned char)c)) {
+            if (!words.empty() && words.back() != ' ') words += ' ';
+        } else {
+            words += (char)tolower((unsigned char)c);
+        }
+    }
+    size_t colon = words.find(':');
+    if (colon != std::string::npos && words.compare(colon, 2, "::") != 0) {
+        size_t i = 0;
+        while (i < colon && (isalnum((unsigned char)words[i]) || words[i] == '_')) i++;
+        if (i > 0 && words.find_first_not_of(' ', i) == colon) words = words.substr(words.find_first_not_of(' ', colon + 1) == std::string::npos ? words.size() : words.find_first_not_of(' ', colon + 1));
+    }
+    return words;
+}
+
+static bool keyword(const std::string& words, const char* word)
+{
+    size_t len = strlen(word);
+    return words.compare(0, len, word) == 0 && (words.size() == len || !(isalnum((unsigned char)words[len]) || words[len] == '_'));
+}
+
+/* A loop directive ends with its loop: the line of the DO's END DO, or of
+ * the directive's end directive right after it. 0 for a loop this does not
+ * follow (a labelled DO ... CONTINUE). */
+static int fortran_loop_end_line(const std::vector<std::string>& lines, int line, const std::string& directive)
+{
+    int depth = 0;
+    for (size_t n = line; n < lines.size(); n++) {
+        std::string w = fortran_words(lines[n]);
+        if (w.empty()) continue;
+        if (keyword(w, "do")) {
+            if (w.size() > 3 && isdigit((unsigned char)w[3])) return 0;   /* do 10 i = ... */
+            depth++;
+        } else if (keyword(w, "enddo") || keyword(w, "end do")) {
+            if (--depth > 0) continue;
+            for (size_t m = n + 1; m < lines.size(); m++) {
+                bool end = false;
+                if (fortran_directive(lines[m], &end) == directive && end) return (int)m + 1;
+                if (!fortran_words(lines[m]).empty() || lines[m].find("!$") != std::string::npos) break;
+            }
+            return (int)n + 1;
+        } else if (depth == 0) {
+            return 0;   /* no DO after the directive */
+        }
+    }
+    return 0;
+}
+
 static int fortran_end_line(const std::vector<std::string>& lines, int line)
 {
     if (line < 1 || (size_t)line > lines.size()) return 0;
     bool end = false;
     std::string directive = fortran_directive(lines[line - 1], &end);
     if (directive.empty() || end) return 0;
+    if (directive == "do" || directive == "parallel do" || directive == "do simd" || directive == "parallel do simd")
+        return fortran_loop_end_line(lines, line, directive);
     int depth = 1;
     for (size_t n = line; n < lines.size(); n++) {
         std::string d = fortran_directive(lines[n], &end);

@@ -1,8 +1,10 @@
 ! The OpenMP constructs gfortran computes inline, without a runtime call:
 ! loops with a static schedule (with and without their implicit barrier),
 ! master, flush and atomic, a combined parallel loop with a static and one
-! with a dynamic schedule, REGIONS times inside a loop. Prints what it
-! computed (which a measurement must not change).
+! with a dynamic schedule, REGIONS times inside a loop; loops with and
+! without their end directive (their implicit barrier is named after the
+! one or the END DO). Prints what it computed (which a measurement must not
+! change).
 program omp_inline_constructs_f
   implicit none
   integer, parameter :: regions = 3, items = 40
@@ -30,12 +32,15 @@ program omp_inline_constructs_f
 !$omp single
     singles = singles + 1
 !$omp end single
+!$omp do
+    do i = 1, items
+      squares(i) = squares(i) - 1
+    enddo
 !$omp end parallel
 !$omp parallel do schedule(static)
     do i = 1, items
       squares(i) = squares(i) * 2
     end do
-!$omp end parallel do
   end do
 !$omp parallel do schedule(dynamic, 4) reduction(+:total)
   do i = 1, items
