@@ -260,7 +260,7 @@ static void add_guarded_call(gimple_seq* seq, tree handle, gcall* call)
 /* ---- OpenMP constructs ----------------------------------------------------- */
 
 static bool openmp_sites;              /* openmp */
-static tree omp_site_fn, omp_begin_fn, omp_end_fn;
+static tree omp_site_fn, omp_site_named_fn, omp_begin_fn, omp_end_fn;
 
 /* a source file's lines, read once per translation unit */
 static const std::vector<std::string>& source_lines(const std::string& path)
@@ -455,10 +455,13 @@ static void declare_omp_hooks(void)
     tree begin_type = build_function_type_list(void_type_node, integer_type_node, const_ptr_type_node,
                                                integer_type_node, NULL_TREE);
     tree end_type = build_function_type_list(void_type_node, integer_type_node, NULL_TREE);
+    tree named_type = build_function_type_list(void_type_node, integer_type_node, const_ptr_type_node,
+                                               integer_type_node, const_ptr_type_node, NULL_TREE);
     omp_site_fn = build_fn_decl("__scorep_omp_site", site_type);
+    omp_site_named_fn = build_fn_decl("__scorep_omp_site_named", named_type);
     omp_begin_fn = build_fn_decl("__scorep_omp_begin", begin_type);
     omp_end_fn = build_fn_decl("__scorep_omp_end", end_type);
-    for (tree fn : {omp_site_fn, omp_begin_fn, omp_end_fn}) {
+    for (tree fn : {omp_site_fn, omp_site_named_fn, omp_begin_fn, omp_end_fn}) {
         TREE_NOTHROW(fn) = 1;
         DECL_IGNORED_P(fn) = 1;
     }
@@ -624,7 +627,13 @@ static void omp_sites_in_statement(gimple_stmt_iterator* gsi, std::vector<open_c
         if (!is_combined(stmt)) {
             c.kind = kinds.at(gimple_code(stmt));
             c.site = site_of(stmt, c.kind == SCOREP_OMP_SITE_SECTIONS || c.kind == SCOREP_OMP_SITE_SINGLE);
-            before(site_call(c.kind, c.site, c.site.line, c.site.end_line));
+            tree name = c.kind == SCOREP_OMP_SITE_CRITICAL ? gimple_omp_critical_name(as_a<gomp_critical*>(stmt))
+                                                            : NULL_TREE;
+            if (name && c.site.line > 0 && !c.site.file.empty())
+                before(gimple_build_call(omp_site_named_fn, 4, int_arg(c.kind), literal(c.site.file),
+                                         int_arg(c.site.line), literal(IDENTIFIER_POINTER(name))));
+            else
+                before(site_call(c.kind, c.site, c.site.line, c.site.end_line));
         }
         open.push_back(c);
         omp_sites_in(gimple_omp_body_ptr(stmt), open, combined);

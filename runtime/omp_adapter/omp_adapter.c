@@ -226,13 +226,17 @@ static scorep_region define_named(scorep_omp_construct construct, uintptr_t addr
 }
 
 /* named after a pragma's line (omp_sites.c) */
-scorep_region scorep_omp_region_named(scorep_omp_construct construct, const char* file, int line)
+scorep_region scorep_omp_region_named(scorep_omp_construct construct, const char* file, int line,
+                                      const char* critical_name)
 {
     char name[1200];
     const char* what = constructs[construct].name;
     if (construct == SCOREP_OMP_FOR && fortran_source(file)) what = "!$omp do";
     const char* base = strrchr(file, '/');
-    snprintf(name, sizeof name, "%s @%s:%d", what, base ? base + 1 : file, line);
+    if (critical_name)
+        snprintf(name, sizeof name, "%s (%s) @%s:%d", what, critical_name, base ? base + 1 : file, line);
+    else
+        snprintf(name, sizeof name, "%s @%s:%d", what, base ? base + 1 : file, line);
     return scorep_region_define_at(name, file, line, SCOREP_PARADIGM_OPENMP, constructs[construct].role, "OMP");
 }
 

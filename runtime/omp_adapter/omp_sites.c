@@ -20,6 +20,7 @@ static SCOREP_OMP_TLS struct {
     const char* file;
     int line;
     int end_line;
+    const char* name;   /* a named critical section's, or NULL */
 } next_site;
 
 /* the site kind whose pragma names construct's regions */
@@ -63,7 +64,7 @@ static struct slot {
 } slots[SLOTS];
 static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static scorep_region region_of(scorep_omp_construct construct, const char* file, int line)
+static scorep_region region_of(scorep_omp_construct construct, const char* file, int line, const char* name)
 {
     uint64_t h = ((uint64_t)(uintptr_t)file ^ (uint64_t)line << 20 ^ (uint64_t)construct << 52) *
                  0x9e3779b97f4a7c15ull;
@@ -84,7 +85,7 @@ static scorep_region region_of(scorep_omp_construct construct, const char* file,
             break;
         }
         if (s->file == NULL) {
-            region = scorep_omp_region_named(construct, file, line);
+            region = scorep_omp_region_named(construct, file, line, name);
             s->line = line;
             s->construct = construct;
             s->region = region;
@@ -93,7 +94,7 @@ static scorep_region region_of(scorep_omp_construct construct, const char* file,
         }
     }
     if (region == SCOREP_INVALID_ID)   /* the table is full: named again at each use */
-        region = scorep_omp_region_named(construct, file, line);
+        region = scorep_omp_region_named(construct, file, line, name);
     pthread_mutex_unlock(&slots_lock);
     scorep_thread_event_generation_off = was_off;
     return region;
@@ -105,6 +106,13 @@ void __scorep_omp_site(int kind, const char* file, int line, int end_line)
     next_site.file = file;
     next_site.line = line;
     next_site.end_line = end_line;
+    next_site.name = NULL;
+}
+
+void __scorep_omp_site_named(int kind, const char* file, int line, const char* name)
+{
+    __scorep_omp_site(kind, file, line, 0);
+    next_site.name = name;
 }
 
 int scorep_omp_site_pending(scorep_omp_construct construct)
@@ -128,7 +136,8 @@ scorep_region scorep_omp_site_region(scorep_omp_construct construct)
     }
     int end = construct == SCOREP_OMP_PARALLEL_END || construct == SCOREP_OMP_IMPLICIT_BARRIER;
     int line = end && next_site.end_line > 0 ? next_site.end_line : next_site.line;
-    return region_of(construct, next_site.file, line);
+    /* the name is the construct region's, not its block's */
+    return region_of(construct, next_site.file, line, construct == SCOREP_OMP_CRITICAL ? next_site.name : NULL);
 }
 
 scorep_omp_construct scorep_omp_site_combined(void)
@@ -162,7 +171,7 @@ void __scorep_omp_begin(int kind, const char* file, int line)
 {
     scorep_omp_construct construct = inline_construct(kind);
     if (construct == SCOREP_OMP_NONE) return;
-    scorep_omp_inline_begin(construct, region_of(construct, file, line));
+    scorep_omp_inline_begin(construct, region_of(construct, file, line, NULL));
 }
 
 void __scorep_omp_end(int kind)

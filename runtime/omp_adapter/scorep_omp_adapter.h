@@ -107,8 +107,10 @@ void scorep_omp_task_wrap(char* block, size_t size, const void* site, void (**fn
 void scorep_omp_section_next(unsigned section, const void* site);
 
 /* The pragma lines the compiler instrumentation plugin hands the adapter
- * (omp_sites.c, scorep_omp_sites.h). construct's region "@file:line" */
-scorep_region scorep_omp_region_named(scorep_omp_construct construct, const char* file, int line);
+ * (omp_sites.c, scorep_omp_sites.h). construct's region "@file:line",
+ * with name a named critical section's "!$omp critical (name) @file:line" */
+scorep_region scorep_omp_region_named(scorep_omp_construct construct, const char* file, int line,
+                                      const char* name);
 /* the region of the thread's next construct after its pragma, if the
  * plugin announced one of construct's kind (else SCOREP_INVALID_ID) */
 scorep_region scorep_omp_site_region(scorep_omp_construct construct);

@@ -9,6 +9,9 @@
  *       construct on the thread names its regions after the pragma's line
  *       (its implicit barrier after end_line, the construct's last line, as
  *       Score-P names it) instead of the call's debug line
+ *   __scorep_omp_site_named(kind, file, line, name)
+ *       the same for a named critical section, whose construct region
+ *       Score-P names "!$omp critical (name) @file:line"
  *   __scorep_omp_begin(kind, file, line) / __scorep_omp_end(kind)
  *       around a construct that makes no runtime call (a loop with a static
  *       schedule, master, flush, an inline atomic)

@@ -1,8 +1,8 @@
 /* OpenMP constructs in the places a rebuilt program's measurement must
  * still find their pragmas: an orphaned static loop and single in a
  * function the parallel region calls, an ordered loop, sections with
- * atomic and critical sections, a task with a taskwait, a barrier, a
- * master block, and a combined parallel sections. Prints what it computed
+ * atomic and critical sections, a named critical section, a task with a
+ * taskwait, a barrier, a master block, and a combined parallel sections. Prints what it computed
  * (which a measurement must not change). */
 #include <omp.h>
 #include <stdio.h>
@@ -50,6 +50,8 @@ int main(void)
             sec++;
         }
         #pragma omp taskwait
+        #pragma omp critical(tally)
+        hits += 1000;
         #pragma omp barrier
         #pragma omp master
         {
