@@ -282,13 +282,42 @@ scorep_region scorep_omp_region_at(scorep_omp_construct construct, uintptr_t add
     return region;
 }
 
+/* address's region of construct is region from now on (the pragma's,
+ * omp_sites.c) */
+static void remember_at(scorep_omp_construct construct, uintptr_t address, scorep_region region)
+{
+    uintptr_t key = address << 5 | (uintptr_t)construct;
+    uint64_t h = (uint64_t)key * 0x9e3779b97f4a7c15ull;
+    for (unsigned probe = 0; probe < SITE_SLOTS; probe++) {
+        struct site_slot* slot = &sites[((h >> 40) + probe) % SITE_SLOTS];
+        uintptr_t seen = __atomic_load_n(&slot->key, __ATOMIC_ACQUIRE);
+        if (seen == key && slot->region == region) return;
+        if (seen == 0) break;
+    }
+    pthread_mutex_lock(&names_lock);
+    for (unsigned probe = 0; probe < SITE_SLOTS; probe++) {
+        struct site_slot* slot = &sites[((h >> 40) + probe) % SITE_SLOTS];
+        if (slot->key == key || slot->key == 0) {
+            slot->region = region;
+            __atomic_store_n(&slot->key, key, __ATOMIC_RELEASE);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&names_lock);
+}
+
 /* a call site's address is the instruction after the call: the call's
  * own line is the byte before it */
 static scorep_region region_of_call(scorep_omp_construct construct, const void* site)
 {
-    scorep_region sited = scorep_omp_site_region(construct);   /* the pragma's line, if rebuilt */
-    if (sited != SCOREP_INVALID_ID) return sited;
-    return scorep_omp_region_at(construct, site ? (uintptr_t)site - 1 : 0);
+    uintptr_t address = site ? (uintptr_t)site - 1 : 0;
+    scorep_region sited = scorep_omp_site_region(construct, site);   /* the pragma's line, if rebuilt */
+    if (sited == SCOREP_INVALID_ID) return scorep_omp_region_at(construct, address);
+    /* the next sections are named by the construct's call, when the thread's
+     * site is another construct's (tail-called barriers share one address:
+     * nothing else is remembered) */
+    if (construct == SCOREP_OMP_SECTION && address != 0) remember_at(construct, address, sited);
+    return sited;
 }
 
 /* ---- the thread's open constructs ----------------------------------------- */
@@ -369,7 +398,7 @@ void scorep_omp_fork_begin(scorep_omp_fork_record* fork, const void* site, score
     fork->combined = combined;
     fork->region = region_of_call(SCOREP_OMP_PARALLEL, site);
     fork->combined_region = combined != SCOREP_OMP_NONE ? region_of_call(combined, site) : SCOREP_INVALID_ID;
-    fork->barrier_region = scorep_omp_site_region(SCOREP_OMP_PARALLEL_END);
+    fork->barrier_region = scorep_omp_site_region(SCOREP_OMP_PARALLEL_END, site);
     if (fork->barrier_region == SCOREP_INVALID_ID)
         fork->barrier_region = scorep_omp_region_at(SCOREP_OMP_PARALLEL_END, (uintptr_t)fn);
     scorep_omp_site_clear();
@@ -460,7 +489,7 @@ void scorep_omp_barrier_begin(const void* site)
     if (innermost() == SCOREP_OMP_SINGLE_SBLOCK) pop();
     barrier_ends_single = innermost() == SCOREP_OMP_SINGLE;
     /* a rebuilt program's static loop announces its implicit barrier */
-    int implicit = barrier_ends_single || scorep_omp_site_pending(SCOREP_OMP_IMPLICIT_BARRIER);
+    int implicit = barrier_ends_single || scorep_omp_site_pending(SCOREP_OMP_IMPLICIT_BARRIER, site);
     push(implicit ? SCOREP_OMP_IMPLICIT_BARRIER : SCOREP_OMP_BARRIER,
          region_of_call(implicit ? SCOREP_OMP_IMPLICIT_BARRIER : SCOREP_OMP_BARRIER, site));
 }

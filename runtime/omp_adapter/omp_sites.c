@@ -7,8 +7,11 @@
  * __scorep_omp_site leaves the thread's next construct its pragma's file
  * and lines; the adapter's naming (region_of_call in omp_adapter.c) asks
  * here first and takes them if the next call is of that construct. The
- * plugin sets a site before every such call, so a site one call did not
- * take is replaced before the next construct of its kind. */
+ * first call that takes a site owns it: a later call from elsewhere (code
+ * compiled without the plugin) finds it stale. The adapter remembers a
+ * section's region by the sections construct's call, so that the next
+ * sections, handed out when the site is another construct's, are named
+ * alike. */
 #include "scorep_omp_adapter.h"
 #include "scorep_omp_sites.h"
 
@@ -21,6 +24,7 @@ static SCOREP_OMP_TLS struct {
     int line;
     int end_line;
     const char* name;   /* a named critical section's, or NULL */
+    const void* owner;  /* the call that took it first (NULL: none yet) */
 } next_site;
 
 /* the site kind whose pragma names construct's regions */
@@ -107,6 +111,7 @@ void __scorep_omp_site(int kind, const char* file, int line, int end_line)
     next_site.line = line;
     next_site.end_line = end_line;
     next_site.name = NULL;
+    next_site.owner = NULL;
 }
 
 void __scorep_omp_site_named(int kind, const char* file, int line, const char* name)
@@ -115,15 +120,20 @@ void __scorep_omp_site_named(int kind, const char* file, int line, const char* n
     next_site.name = name;
 }
 
-int scorep_omp_site_pending(scorep_omp_construct construct)
+int scorep_omp_site_pending(scorep_omp_construct construct, const void* call)
 {
-    return next_site.kind != SCOREP_OMP_SITE_NONE && next_site.kind == kind_of(construct);
+    return next_site.kind != SCOREP_OMP_SITE_NONE && next_site.kind == kind_of(construct) &&
+           (next_site.owner == NULL || next_site.owner == call);
 }
 
-scorep_region scorep_omp_site_region(scorep_omp_construct construct)
+scorep_region scorep_omp_site_region(scorep_omp_construct construct, const void* call)
 {
     int kind = next_site.kind;
     if (kind == SCOREP_OMP_SITE_NONE) return SCOREP_INVALID_ID;
+    if (next_site.owner != NULL && next_site.owner != call) {   /* another call's */
+        next_site.kind = SCOREP_OMP_SITE_NONE;
+        return SCOREP_INVALID_ID;
+    }
     /* a combined construct is named after its parallel region's pragma */
     if (kind == SCOREP_OMP_SITE_PARALLEL || kind == SCOREP_OMP_SITE_PARALLEL_FOR) {
         if (construct != SCOREP_OMP_PARALLEL && construct != SCOREP_OMP_PARALLEL_END &&
@@ -134,6 +144,7 @@ scorep_region scorep_omp_site_region(scorep_omp_construct construct)
     } else if (kind != kind_of(construct)) {
         return SCOREP_INVALID_ID;
     }
+    next_site.owner = call;
     int end = construct == SCOREP_OMP_PARALLEL_END || construct == SCOREP_OMP_IMPLICIT_BARRIER;
     int line = end && next_site.end_line > 0 ? next_site.end_line : next_site.line;
     /* the name is the construct region's, not its block's */

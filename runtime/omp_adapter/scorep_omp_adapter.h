@@ -112,9 +112,11 @@ void scorep_omp_section_next(unsigned section, const void* site);
 scorep_region scorep_omp_region_named(scorep_omp_construct construct, const char* file, int line,
                                       const char* name);
 /* the region of the thread's next construct after its pragma, if the
- * plugin announced one of construct's kind (else SCOREP_INVALID_ID) */
-scorep_region scorep_omp_site_region(scorep_omp_construct construct);
-int scorep_omp_site_pending(scorep_omp_construct construct);
+ * plugin announced one of construct's kind (else SCOREP_INVALID_ID); call:
+ * the program's call of the entry point, which owns the site once it took
+ * it */
+scorep_region scorep_omp_site_region(scorep_omp_construct construct, const void* call);
+int scorep_omp_site_pending(scorep_omp_construct construct, const void* call);
 /* SCOREP_OMP_FOR if the announced parallel region is a combined loop that
  * GCC computes inline (no combined entry point says so) */
 scorep_omp_construct scorep_omp_site_combined(void);
