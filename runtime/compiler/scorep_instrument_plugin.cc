@@ -338,8 +338,12 @@ static std::string fortran_directive(const std::string& line, bool* end)
     if (at == std::string::npos) return "";
     /* words as the source spells them: one blank between them */
     std::string words;
-    for (size_t i = at; i < l.size() && (isalpha((unsigned char)l[i]) || l[i] == ' ' || l[i] == '\t'); i++)
-        if (isalpha((unsigned char)l[i]) || (words.size() && words.back() != ' ')) words += isalpha((unsigned char)l[i]) ? l[i] : ' ';
+    for (size_t i = at; i < l.size() && (isalpha((unsigned char)l[i]) || l[i] == ' ' || l[i] == '\t'); i++) {
+        if (isalpha((unsigned char)l[i]))
+            words += l[i];
+        else if (!words.empty() && words.back() != ' ')
+            words += ' ';
+    }
     /* "enddo" spelt together is rare in directives: not handled */
     for (const char* name : names) {
         size_t len = strlen(name);
@@ -348,8 +352,6 @@ static std::string fortran_directive(const std::string& line, bool* end)
     return "";
 }
 
-/* The line of the "!$omp end <directive>" of the directive at line, the
- * same directives nested in between counted; 0 without one. */
 /* a Fortran statement's words, lower case, one blank between words, without
  * a construct label ("outer: do i = ...") and a trailing comment */
 static std::string fortran_words(const std::string& line)
@@ -367,7 +369,10 @@ static std::string fortran_words(const std::string& line)
     if (colon != std::string::npos && words.compare(colon, 2, "::") != 0) {
         size_t i = 0;
         while (i < colon && (isalnum((unsigned char)words[i]) || words[i] == '_')) i++;
-        if (i > 0 && words.find_first_not_of(' ', i) == colon) words = words.substr(words.find_first_not_of(' ', colon + 1) == std::string::npos ? words.size() : words.find_first_not_of(' ', colon + 1));
+        if (i > 0 && words.find_first_not_of(' ', i) == colon) {
+            size_t rest = words.find_first_not_of(' ', colon + 1);
+            words = rest == std::string::npos ? std::string() : words.substr(rest);
+        }
     }
     return words;
 }
@@ -375,7 +380,8 @@ static std::string fortran_words(const std::string& line)
 static bool keyword(const std::string& words, const char* word)
 {
     size_t len = strlen(word);
-    return words.compare(0, len, word) == 0 && (words.size() == len || !(isalnum((unsigned char)words[len]) || words[len] == '_'));
+    return words.compare(0, len, word) == 0 &&
+           (words.size() == len || !(isalnum((unsigned char)words[len]) || words[len] == '_'));
 }
 
 /* A loop directive ends with its loop: the line of the DO's END DO, or of
@@ -405,6 +411,9 @@ static int fortran_loop_end_line(const std::vector<std::string>& lines, int line
     return 0;
 }
 
+/* The line of the "!$omp end <directive>" of the directive at line, the
+ * same directives nested in between counted (a loop directive's: above);
+ * 0 without one. */
 static int fortran_end_line(const std::vector<std::string>& lines, int line)
 {
     if (line < 1 || (size_t)line > lines.size()) return 0;
