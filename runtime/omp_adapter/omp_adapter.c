@@ -429,6 +429,9 @@ void scorep_omp_trampoline(void* p)
     }
     unsigned body_depth = open_depth;
     fork->fn(fork->data);
+    /* a site the body's code left untaken (a combined loop's that libgomp
+     * started for the team) is no later construct's */
+    scorep_omp_site_clear();
     /* what the body left open (a single's end, which no call marks), but a
      * combined loop the body started (omp_sites.c) */
     if (team_combined_at > body_depth) body_depth = team_combined_at;
