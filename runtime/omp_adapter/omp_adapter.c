@@ -541,7 +541,7 @@ void scorep_omp_section_next(unsigned section, const void* site)
 }
 
 /* A construct the plugin sees without a runtime call (omp_sites.c): a
- * single before it has ended, as before any construct call. */
+ * single still open has ended before it, as before any construct call. */
 void scorep_omp_inline_begin(scorep_omp_construct construct, scorep_region region)
 {
     close_single();
