@@ -21,7 +21,9 @@
  * computed inline, master is a test of omp_get_thread_num, a single's
  * end has no call; docs/OPENMP_ADAPTER.md says what that means for the
  * profile. A single stays open until the thread's next construct call,
- * and a barrier right after it is its implicit barrier.
+ * and a barrier right after it is its implicit barrier. A program rebuilt
+ * with the compiler plugin announces those constructs and each pragma's
+ * line (omp_sites.c).
  *
  * Names: "!$omp <construct> @<file>:<line>", the file and line of the
  * program's call (elfutils' libdw, opened when the first construct is
@@ -96,6 +98,8 @@ static const struct {
     [SCOREP_OMP_TASKYIELD] = {"!$omp taskyield", SCOREP_ROLE_TASK_WAIT},
     [SCOREP_OMP_TASKGROUP] = {"!$omp taskgroup", SCOREP_ROLE_TASK_WAIT},
     [SCOREP_OMP_PARALLEL_END] = {"!$omp implicit barrier", SCOREP_ROLE_IMPLICIT_BARRIER},
+    [SCOREP_OMP_MASTER] = {"!$omp master", SCOREP_ROLE_MASTER},
+    [SCOREP_OMP_FLUSH] = {"!$omp flush", SCOREP_ROLE_FUNCTION},   /* no role of its own */
 };
 
 /* libdw, opened at the first name; all of it under names_lock */
@@ -255,6 +259,21 @@ static scorep_region define_named(scorep_omp_construct construct, uintptr_t addr
     return scorep_region_define(name, "OMP", SCOREP_PARADIGM_OPENMP, constructs[construct].role, "OMP");
 }
 
+/* named after a pragma's line (omp_sites.c) */
+scorep_region scorep_omp_region_named(scorep_omp_construct construct, const char* file, int line,
+                                      const char* critical_name)
+{
+    char name[1200];
+    const char* what = constructs[construct].name;
+    if (construct == SCOREP_OMP_FOR && fortran_source(file)) what = "!$omp do";
+    const char* base = strrchr(file, '/');
+    if (critical_name)
+        snprintf(name, sizeof name, "%s (%s) @%s:%d", what, critical_name, base ? base + 1 : file, line);
+    else
+        snprintf(name, sizeof name, "%s @%s:%d", what, base ? base + 1 : file, line);
+    return scorep_region_define_at(name, file, line, SCOREP_PARADIGM_OPENMP, constructs[construct].role, "OMP");
+}
+
 /* The regions of the call sites seen so far: a construct is named once,
  * then found by its site without a lock (a slot's key is written last). */
 #define SITE_SLOTS 4096
@@ -270,6 +289,8 @@ static struct site_slot {
  * function (region_of_call). Its slots hold this instead of a region. */
 #define TAIL_CALL_SITE ((scorep_region)(SCOREP_INVALID_ID - 1))
 static void task_trampoline(void* block);
+
+_Static_assert(SCOREP_OMP_CONSTRUCT_COUNT <= 32, "a site's key holds its construct in 5 bits");
 
 static int in_trampoline(uintptr_t address)
 {
@@ -329,14 +350,47 @@ static const scorep_thread_team* current_team(void)
     return current_fork ? &current_fork->team : NULL;
 }
 
+/* address's region of construct is region from now on (the pragma's,
+ * omp_sites.c) */
+static void remember_at(scorep_omp_construct construct, uintptr_t address, scorep_region region)
+{
+    uintptr_t key = address << 6 | (uintptr_t)construct;   /* region_at's key of a call site */
+    uint64_t h = (uint64_t)key * 0x9e3779b97f4a7c15ull;
+    for (unsigned probe = 0; probe < SITE_SLOTS; probe++) {
+        struct site_slot* slot = &sites[((h >> 40) + probe) % SITE_SLOTS];
+        uintptr_t seen = __atomic_load_n(&slot->key, __ATOMIC_ACQUIRE);
+        if (seen == key && slot->region == region) return;
+        if (seen == 0) break;
+    }
+    pthread_mutex_lock(&names_lock);
+    for (unsigned probe = 0; probe < SITE_SLOTS; probe++) {
+        struct site_slot* slot = &sites[((h >> 40) + probe) % SITE_SLOTS];
+        if (slot->key == key || slot->key == 0) {
+            slot->region = region;
+            __atomic_store_n(&slot->key, key, __ATOMIC_RELEASE);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&names_lock);
+}
+
 /* a call site's address is the instruction after the call: the call's
  * own line is the byte before it */
 static scorep_region region_of_call(scorep_omp_construct construct, const void* site)
 {
-    scorep_region region = region_at(construct, site ? (uintptr_t)site - 1 : 0, 0);
-    if (region != TAIL_CALL_SITE) return region;
-    void (*outlined)(void*) = running_task_fn ? running_task_fn : current_fork ? current_fork->fn : NULL;
-    return region_at(construct, (uintptr_t)outlined, 1);
+    uintptr_t address = site ? (uintptr_t)site - 1 : 0;
+    scorep_region sited = scorep_omp_site_region(construct, site);   /* the pragma's line, if rebuilt */
+    if (sited == SCOREP_INVALID_ID) {
+        scorep_region region = region_at(construct, address, 0);
+        if (region != TAIL_CALL_SITE) return region;
+        void (*outlined)(void*) = running_task_fn ? running_task_fn : current_fork ? current_fork->fn : NULL;
+        return region_at(construct, (uintptr_t)outlined, 1);
+    }
+    /* the next sections are named by the construct's call, when the thread's
+     * site is another construct's (tail-called barriers share one address:
+     * nothing else is remembered) */
+    if (construct == SCOREP_OMP_SECTION && address != 0) remember_at(construct, address, sited);
+    return sited;
 }
 
 /* ---- the thread's team part ----------------------------------------------- */
@@ -363,12 +417,16 @@ void scorep_omp_fork_begin(scorep_omp_fork_record* fork, const void* site, score
                            void (*fn)(void*), void* data, unsigned threads)
 {
     close_single();
+    if (combined == SCOREP_OMP_NONE) combined = scorep_omp_site_combined();
     fork->fn = fn;
     fork->data = data;
     fork->combined = combined;
     fork->region = region_of_call(SCOREP_OMP_PARALLEL, site);
     fork->combined_region = combined != SCOREP_OMP_NONE ? region_of_call(combined, site) : SCOREP_INVALID_ID;
-    fork->barrier_region = scorep_omp_region_at(SCOREP_OMP_PARALLEL_END, (uintptr_t)fn);
+    fork->barrier_region = scorep_omp_site_region(SCOREP_OMP_PARALLEL_END, site);
+    if (fork->barrier_region == SCOREP_INVALID_ID)
+        fork->barrier_region = scorep_omp_region_at(SCOREP_OMP_PARALLEL_END, (uintptr_t)fn);
+    scorep_omp_site_clear();
     /* no num_threads clause (0): the team the runtime will make, as the
      * fork's requested threads say in Score-P's traces */
     scorep_thread_fork(&fork->team, threads ? threads : (unsigned)max_threads());
@@ -399,7 +457,12 @@ void scorep_omp_trampoline(void* p)
     }
     unsigned body_depth = scorep_omp_open_depth();
     fork->fn(fork->data);
-    /* what the body left open (a single's end, which no call marks) */
+    /* a site the body's code left untaken (a combined loop's that libgomp
+     * started for the team) is no later construct's */
+    scorep_omp_site_clear();
+    /* what the body left open (a single's end, which no call marks), but a
+     * combined loop the body started (omp_sites.c) */
+    if (team_combined_at > body_depth) body_depth = team_combined_at;
     scorep_omp_pop_to(body_depth);
     /* The implicit barrier is libgomp's end of the team, after this
      * returns: its region, the parallel region and the team part stay open
@@ -420,6 +483,10 @@ void scorep_omp_construct_begin(scorep_omp_construct construct, const void* site
     close_single();
     if (construct == SCOREP_OMP_SINGLE_COPY) construct = SCOREP_OMP_SINGLE;
     scorep_omp_push(construct, region_of_call(construct, site), site);
+    /* a rebuilt program's combined loop, started inside the team: its
+     * implicit barrier is the team's end, inside it, as in Score-P */
+    if (construct == SCOREP_OMP_FOR && team_combined_at == 0 && scorep_omp_site_combined_loop())
+        team_combined_at = scorep_omp_open_depth();
 }
 
 void scorep_omp_construct_end(scorep_omp_construct construct)
@@ -455,7 +522,9 @@ void scorep_omp_barrier_begin(const void* site)
 {
     if (scorep_omp_innermost() == SCOREP_OMP_SINGLE_SBLOCK) scorep_omp_pop();
     barrier_ends_single = scorep_omp_innermost() == SCOREP_OMP_SINGLE;
-    scorep_omp_construct barrier = barrier_ends_single ? SCOREP_OMP_IMPLICIT_BARRIER : SCOREP_OMP_BARRIER;
+    /* a rebuilt program's static loop announces its implicit barrier */
+    int implicit = barrier_ends_single || scorep_omp_site_pending(SCOREP_OMP_IMPLICIT_BARRIER, site);
+    scorep_omp_construct barrier = implicit ? SCOREP_OMP_IMPLICIT_BARRIER : SCOREP_OMP_BARRIER;
     scorep_omp_push(barrier, region_of_call(barrier, site), NULL);
 }
 
@@ -503,6 +572,19 @@ void scorep_omp_section_next(unsigned section, const void* site)
     if (sections != NULL && sections->construct == SCOREP_OMP_SECTIONS && sections->site != NULL)
         site = sections->site;
     scorep_omp_push(SCOREP_OMP_SECTION, region_of_call(SCOREP_OMP_SECTION, site), NULL);
+}
+
+/* A construct the plugin sees without a runtime call (omp_sites.c): a
+ * single still open has ended before it, as before any construct call. */
+void scorep_omp_inline_begin(scorep_omp_construct construct, scorep_region region)
+{
+    close_single();
+    scorep_omp_push(construct, region, NULL);
+}
+
+void scorep_omp_inline_end(scorep_omp_construct construct)
+{
+    scorep_omp_pop_through(construct, team_floor);
 }
 
 /* ---- tasks ----------------------------------------------------------------- */

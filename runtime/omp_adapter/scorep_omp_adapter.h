@@ -50,6 +50,10 @@ typedef enum scorep_omp_construct {
     /* the implicit barrier at a parallel region's end, by the address of
      * the region's outlined function (named after its last line) */
     SCOREP_OMP_PARALLEL_END,
+    /* constructs without a runtime call, seen only in a program rebuilt
+     * with the compiler instrumentation plugin (omp_sites.c) */
+    SCOREP_OMP_MASTER,
+    SCOREP_OMP_FLUSH,
     SCOREP_OMP_CONSTRUCT_COUNT
 } scorep_omp_construct;
 
@@ -176,6 +180,28 @@ void scorep_omp_task_wrap(char* block, size_t size, const void* site, void (**fn
                           void (**cpyfn)(void*, void*), long* arg_size, long* arg_align);
 /* the section a sections construct gave the thread (0: none left) */
 void scorep_omp_section_next(unsigned section, const void* site);
+
+/* The pragma lines the compiler instrumentation plugin hands the adapter
+ * (omp_sites.c, scorep_omp_sites.h). construct's region "@file:line",
+ * with name a named critical section's "!$omp critical (name) @file:line" */
+scorep_region scorep_omp_region_named(scorep_omp_construct construct, const char* file, int line,
+                                      const char* name);
+/* the region of the thread's next construct after its pragma, if the
+ * plugin announced one of construct's kind (else SCOREP_INVALID_ID); call:
+ * the program's call of the entry point, which owns the site once it took
+ * it */
+scorep_region scorep_omp_site_region(scorep_omp_construct construct, const void* call);
+int scorep_omp_site_pending(scorep_omp_construct construct, const void* call);
+/* SCOREP_OMP_FOR if the announced parallel region is a combined loop that
+ * GCC computes inline (no combined entry point says so) */
+scorep_omp_construct scorep_omp_site_combined(void);
+/* whether the announced loop is a combined parallel loop's that starts
+ * with its own call: it stays open until the team ends */
+int scorep_omp_site_combined_loop(void);
+void scorep_omp_site_clear(void);
+/* a construct without a runtime call, entered and left on the thread */
+void scorep_omp_inline_begin(scorep_omp_construct construct, scorep_region region);
+void scorep_omp_inline_end(scorep_omp_construct construct);
 
 #ifdef __cplusplus
 }
