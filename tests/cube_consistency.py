@@ -75,6 +75,24 @@ def _json_frame(profile, callpath, regions):
     return (region, params)
 
 
+
+def omp_thread_part(profile, loc):
+    """What follows "OMP thread " in Score-P's name of a team member: its
+    number in the master's outermost team; "0", ":0" per further level and
+    ":N" in a team the master forks inside its own; the forking member's
+    part, ":0" per own team it is nested in and ":N" in another member's
+    team (docs/PROFILE_FORMAT.md)."""
+    level, member = loc.get("team_level", 0), loc["team_member"]
+    forker = next((other for other in profile["locations"]
+                   if other["rank"] == loc["rank"] and other["thread"] == loc.get("creator")), None)
+    if forker is None:
+        return str(member)
+    if forker["thread"] == 0:
+        return str(member) if level == 0 else "0" + ":0" * (level - 1) + f":{member}"
+    if forker.get("team_member"):
+        return omp_thread_part(profile, forker) + ":0" * level + f":{member}"
+    return str(member)
+
 def compare(cubex_path, json_path, host=None):
     problems = []
     cube = cube_reader.read(cubex_path)
@@ -145,9 +163,9 @@ def compare(cubex_path, json_path, host=None):
             problems.append(f"location rank {loc['rank']} thread {loc['thread']} is missing")
             continue
         loc_of[loc["id"]] = c["id"]
-        # Score-P's names: "Pthread thread N", an OpenMP team's member "OMP thread N",
-        # and "Process" where MPI took no part
-        name = ("Master thread" if loc["thread"] == 0 else f"OMP thread {loc['team_member']}"
+        # Score-P's names: "Pthread thread N", an OpenMP team's member "OMP thread N"
+        # (nested: omp_thread_part), and "Process" where MPI took no part
+        name = ("Master thread" if loc["thread"] == 0 else f"OMP thread {omp_thread_part(profile, loc)}"
                 if loc.get("team_member") else f"Pthread thread {loc['thread']}")
         process = f"MPI Rank {loc['rank']}" if profile["experiment"].get("mpi", True) else "Process"
         classes = [k for k, _ in c["tree"]]

@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 const char* scorep_paradigm_name(scorep_paradigm p)
 {
@@ -48,13 +49,57 @@ void scorep_location_group_name(char* out, size_t size, uint32_t rank)
     else snprintf(out, size, "Process");
 }
 
-/* Score-P's names: a member of an OpenMP team by its number in the team
- * that made its location */
-void scorep_location_name(char* out, size_t size, uint32_t thread, uint32_t team_member)
+/* the location of (rank, thread) near index i (a rank's locations are
+ * contiguous in the unified tables), or location_count */
+static uint32_t location_near(const scorep_unified_definitions* d, uint32_t i, uint32_t thread)
 {
-    if (thread == 0) snprintf(out, size, "Master thread");
-    else if (team_member > 0) snprintf(out, size, "OMP thread %" PRIu32, team_member);
-    else snprintf(out, size, "Pthread thread %" PRIu32, thread);
+    uint32_t rank = d->location_rank[i];
+    for (uint32_t j = i; j-- > 0 && d->location_rank[j] == rank;)
+        if (d->location_thread[j] == thread) return j;
+    for (uint32_t j = i + 1; j < d->location_count && d->location_rank[j] == rank; j++)
+        if (d->location_thread[j] == thread) return j;
+    return d->location_count;
+}
+
+/* An OpenMP team member's part of its name, as Score-P names members of
+ * nested teams: "m" in the master's outermost team; in a team the master
+ * forks inside its own, "0" and ":0" for each further level, then ":m"; in
+ * a team another member forks, that member's part, ":0" for each of its
+ * own teams the team is nested in, then ":m". */
+static void team_member_part(const scorep_unified_definitions* d, uint32_t i, char* out, size_t size, int depth)
+{
+    uint32_t member = d->location_team_member[i];
+    uint32_t level = d->location_team_level ? d->location_team_level[i] : 0;
+    uint32_t creator = d->location_creator ? d->location_creator[i] : SCOREP_INVALID_ID;
+    uint32_t forker = creator == SCOREP_INVALID_ID ? d->location_count : location_near(d, i, creator);
+    size_t used = 0;
+    out[0] = '\0';
+    if (forker < d->location_count && d->location_thread[forker] == 0) {
+        if (level > 0) used = (size_t)snprintf(out, size, "0");
+        for (uint32_t l = 1; l < level && used < size; l++) used += (size_t)snprintf(out + used, size - used, ":0");
+    } else if (forker < d->location_count && d->location_team_member[forker] > 0 && depth < 64) {
+        team_member_part(d, forker, out, size, depth + 1);
+        used = strlen(out);
+        for (uint32_t l = 0; l < level && used < size; l++) used += (size_t)snprintf(out + used, size - used, ":0");
+    }
+    if (used < size) snprintf(out + used, size - used, used ? ":%" PRIu32 : "%" PRIu32, member);
+}
+
+/* Score-P's names: the master thread, an OpenMP team member by its numbers
+ * in the teams that lead to it (team_member_part), another thread by its
+ * number in the process */
+void scorep_location_name(const scorep_unified_definitions* d, uint32_t i, char* out, size_t size)
+{
+    uint32_t thread = d->location_thread[i];
+    if (thread == 0) {
+        snprintf(out, size, "Master thread");
+    } else if (d->location_team_member && d->location_team_member[i] > 0) {
+        char part[96];
+        team_member_part(d, i, part, sizeof part, 0);
+        snprintf(out, size, "OMP thread %s", part);
+    } else {
+        snprintf(out, size, "Pthread thread %" PRIu32, thread);
+    }
 }
 
 void scorep_report_frame_name(const scorep_report* r, uint32_t callpath, char* out, size_t size)

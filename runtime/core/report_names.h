@@ -10,7 +10,8 @@ const char* scorep_role_name(scorep_region_role r);
 const char* scorep_metric_kind_name(scorep_metric_kind k);
 /* The names of a process and of its thread's location in Cube and OTF2 */
 void scorep_location_group_name(char* out, size_t size, uint32_t rank);
-void scorep_location_name(char* out, size_t size, uint32_t thread, uint32_t team_member);
+/* location i of the unified definitions (rank 0's tables) */
+void scorep_location_name(const scorep_unified_definitions* d, uint32_t i, char* out, size_t size);
 /* "name" of one call-path frame: the region name or "param=value" */
 void scorep_report_frame_name(const scorep_report* r, uint32_t callpath, char* out, size_t size);
 #endif

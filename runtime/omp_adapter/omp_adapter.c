@@ -225,13 +225,39 @@ static const char* demangled(const char* symbol, char** free_this)
     return name;
 }
 
+/* libgomp's per-name pointer of the named critical section the thread
+ * begins (scorep_omp_critical_name_begin; NULL: none) */
+static SCOREP_OMP_TLS void** critical_name;
+
+/* A named critical section's name: GCC and gfortran give libgomp the
+ * address of a variable ".gomp_critical_user_<name>" (the symbol table's:
+ * a stripped binary has none). 0: not known. */
+static int critical_section_name(void** pptr, char* out, size_t size)
+{
+    static const char prefix[] = ".gomp_critical_user_";
+    Dwfl_Module* module = module_of((uintptr_t)pptr);
+    GElf_Off offset;
+    GElf_Sym sym;
+    const char* symbol =
+        module != NULL ? dw.addrinfo(module, (uintptr_t)pptr, &offset, &sym, NULL, NULL, NULL) : NULL;
+    if (symbol == NULL || offset != 0 || strncmp(symbol, prefix, sizeof prefix - 1) != 0) return 0;
+    snprintf(out, size, "%s", symbol + sizeof prefix - 1);
+    return 1;
+}
+
 /* "name @file:line" with the file's last component, as Score-P names
- * constructs, or "name @function" / "name @object+0xoffset" */
+ * constructs (a named critical section "!$omp critical (name) @file:line"),
+ * or "name @function" / "name @object+0xoffset" */
 static scorep_region define_named(scorep_omp_construct construct, uintptr_t address, int at_function_end)
 {
-    char file[1024], name[1200];
+    char file[1024], name[1400], critical[256], named[300];
     int line = 0;
     const char* what = constructs[construct].name;
+    if (construct == SCOREP_OMP_CRITICAL && critical_name != NULL &&
+        critical_section_name(critical_name, critical, sizeof critical)) {
+        snprintf(named, sizeof named, "%s (%s)", what, critical);
+        what = named;
+    }
     if ((at_function_end || construct == SCOREP_OMP_PARALLEL_END) && address != 0) {
         uintptr_t end = function_end(address);
         if (end != 0) address = end;
@@ -487,6 +513,13 @@ void scorep_omp_construct_begin(scorep_omp_construct construct, const void* site
      * implicit barrier is the team's end, inside it, as in Score-P */
     if (construct == SCOREP_OMP_FOR && team_combined_at == 0 && scorep_omp_site_combined_loop())
         team_combined_at = scorep_omp_open_depth();
+}
+
+void scorep_omp_critical_name_begin(const void* site, void** pptr)
+{
+    critical_name = pptr;
+    scorep_omp_construct_begin(SCOREP_OMP_CRITICAL, site);
+    critical_name = NULL;
 }
 
 void scorep_omp_construct_end(scorep_omp_construct construct)

@@ -157,6 +157,9 @@ void scorep_omp_trampoline(void* fork);
  * with every construct opened after it */
 void scorep_omp_construct_begin(scorep_omp_construct construct, const void* site);
 void scorep_omp_construct_end(scorep_omp_construct construct);
+/* a named critical section's construct_begin (pptr: libgomp's per-name
+ * pointer): its region "!$omp critical (name) @file:line" */
+void scorep_omp_critical_name_begin(const void* site, void** pptr);
 /* the block of single, critical or ordered: entered once the thread has it */
 void scorep_omp_block_begin(scorep_omp_construct block, const void* site);
 void scorep_omp_block_end(scorep_omp_construct block);

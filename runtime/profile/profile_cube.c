@@ -287,7 +287,8 @@ static int compare_location_keys(const void* a, const void* b)
 /* The locations in system-tree order: by rank, then thread. */
 typedef struct {
     uint32_t count;
-    uint32_t *rank, *thread, *team_member;
+    uint32_t *rank, *thread;
+    uint32_t* location;   /* the unified definitions' index, for its name (NULL: none defined) */
 } system_order;
 
 static void write_system(FILE* f, const scorep_report* r, const system_order* s)
@@ -319,7 +320,8 @@ static void write_system(FILE* f, const scorep_report* r, const system_order* s)
                            "     <type>process</type>\n",
                         rank, name, rank);
                 for (uint32_t k = j; k < end; k++) {
-                    scorep_location_name(name, sizeof name, s->thread[k], s->team_member ? s->team_member[k] : 0);
+                    if (s->location != NULL) scorep_location_name(r->defs, s->location[k], name, sizeof name);
+                    else snprintf(name, sizeof name, "Master thread");
                     fprintf(f, "     <location Id=\"%u\">\n      <name>%s</name>\n", k, name);
                     fprintf(f, "      <rank>%u</rank>\n      <type>thread</type>\n     </location>\n", s->thread[k]);
                     done[k] = 1;
@@ -597,7 +599,7 @@ int scorep_report_write_cube(const scorep_report* r, const char* path)
     uint32_t nloc = ndefined ? ndefined : (uint32_t)(r->ranks > 0 ? r->ranks : 1);
     call_tree t = {0};
     system_order sys = {nloc, malloc((nloc + 1) * sizeof *sys.rank), malloc((nloc + 1) * sizeof *sys.thread),
-                        calloc(nloc + 1, sizeof *sys.team_member)};
+                        ndefined ? calloc(nloc + 1, sizeof *sys.location) : NULL};
     uint32_t* loc_id = malloc((ndefined + 1) * sizeof *loc_id);
     cell* cells = malloc((r->row_count + 1) * sizeof *cells);
     unsigned char* row = malloc(8ull * nloc + 8);
@@ -611,7 +613,8 @@ int scorep_report_write_cube(const scorep_report* r, const char* path)
     cell* cells_wide = NULL;
     FILE* f = NULL;
     int status = -1;
-    if (!sys.rank || !sys.thread || !loc_id || !cells || !row || !metrics || call_tree_build(r, &t) != 0) {
+    if (!sys.rank || !sys.thread || (ndefined && !sys.location) || !loc_id || !cells || !row || !metrics ||
+        call_tree_build(r, &t) != 0) {
         errno = ENOMEM;
         goto done;
     }
@@ -624,7 +627,7 @@ int scorep_report_write_cube(const scorep_report* r, const char* path)
         for (uint32_t i = 0; i < ndefined; i++) {
             uint32_t l = keys[i].location;
             sys.rank[i] = d->location_rank[l], sys.thread[i] = d->location_thread[l], loc_id[l] = i;
-            if (sys.team_member) sys.team_member[i] = d->location_team_member ? d->location_team_member[l] : 0;
+            if (sys.location) sys.location[i] = l;
         }
         free(keys);
     } else {
@@ -705,7 +708,7 @@ done:
     free(loc_id);
     free(sys.rank);
     free(sys.thread);
-    free(sys.team_member);
+    free(sys.location);
     call_tree_free(&t);
     return status;
 }

@@ -81,6 +81,9 @@ int scorep_report_write_json(const scorep_report* r, const char* path)
         /* a member of an OpenMP team: its number in the team that made it */
         if (d->location_team_member && d->location_team_member[i] > 0)
             fprintf(f, ", \"team_member\": %u", d->location_team_member[i]);
+        /* its team nested in that many of the forking location's own teams */
+        if (d->location_team_level && d->location_team_level[i] > 0)
+            fprintf(f, ", \"team_level\": %u", d->location_team_level[i]);
         fputs("}", f);
     }
     fputs("],\n\"regions\": [", f);

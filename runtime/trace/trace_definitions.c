@@ -258,7 +258,7 @@ static void write_system_tree(global_writer* g, const scorep_finalize_context* c
     free(node_of);
     for (uint32_t i = 0; i < defs->location_count; i++) {
         uint32_t thread = defs->location_thread[i];
-        scorep_location_name(name, sizeof name, thread, defs->location_team_member ? defs->location_team_member[i] : 0);
+        scorep_location_name(defs, i, name, sizeof name);
         check(g, OTF2_GlobalDefWriter_WriteLocation(
                      g->writer, scorep_location_global_id(defs->location_rank[i], thread),
                      new_string(g, name), OTF2_LOCATION_TYPE_CPU_THREAD, event_counts[i],

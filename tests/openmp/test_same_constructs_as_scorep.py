@@ -54,10 +54,15 @@ PROGRAMS = {
                                           "!$omp ordered", "!$omp ordered sblock", "!$omp sections",
                                           "!$omp section", "!$omp critical", "!$omp master", "!$omp barrier",
                                           "!$omp implicit barrier", "!$omp create task", "!$omp taskwait"}, 2),
+    "omp_nested.c": ("gcc", {"!$omp parallel", "!$omp implicit barrier"}, 0),
+    "omp_locks.c": ("gcc", {"!$omp parallel", "!$omp single", "!$omp critical (named_section)",
+                            "!$omp critical sblock", "!$omp implicit barrier", "omp_init_lock", "omp_set_lock",
+                            "omp_unset_lock", "omp_test_lock", "omp_destroy_lock", "omp_init_nest_lock",
+                            "omp_set_nest_lock", "omp_unset_nest_lock", "omp_destroy_nest_lock"}, 0),
 }
 # (program, variant): the programs of constructs without runtime calls only
 # rebuilt, a binary shows none of them
-UNMODIFIED = ("omp_constructs.c", "omp_constructs_f.f90")
+UNMODIFIED = ("omp_constructs.c", "omp_constructs_f.f90", "omp_nested.c", "omp_locks.c")
 VARIANTS = [(program, "rebuilt") for program in sorted(PROGRAMS)] + \
     [(program, "unmodified") for program in UNMODIFIED]
 # every function excluded at compile time: the plugin still sees the constructs
@@ -179,17 +184,26 @@ def test_the_same_construct_call_paths_with_the_same_visits_as_scorep(cubes):
     constructs = {construct(part) for path in ours for part in path.split("/")}
     assert expected <= constructs, expected - constructs
     if lines:
-        assert all(re.search(r" @[\w.]+:\d+$", part) for path in ours for part in path.split("/")[1:]), ours
+        assert all(re.search(r" @[\w.]+:\d+$", part) for path in ours for part in path.split("/")[1:]
+                   if part.startswith("!$omp")), ours
 
 
 def test_parallel_regions_have_scoreps_names(cubes):
-    result, work, *_ = cubes
+    """Rebuilt, the same names; unmodified, the same number of parallel
+    regions in the same files: GCC may give a parallel region's call the
+    line of an enclosing loop (docs/OPENMP_ADAPTER.md)."""
+    result, work, _, variant, _ = cubes
     names = {}
     for who in ("ours", "scorep"):
         proc = subprocess.run([str(reference_tool("cube_calltree")), "-c", str(result[who][0])],
                               capture_output=True, text=True, cwd=work, timeout=120)
         names[who] = set(re.findall(r"!\$omp parallel @[\w.]+:\d+", proc.stdout))
-    assert names["ours"] == names["scorep"] and names["ours"], names
+    assert names["ours"], names
+    if variant == "rebuilt":
+        assert names["ours"] == names["scorep"], names
+    else:
+        files = {who: collections.Counter(n.rsplit(":", 1)[0] for n in names[who]) for who in names}
+        assert files["ours"] == files["scorep"], names
 
 
 def test_the_same_locations_as_scorep(cubes):
@@ -200,7 +214,7 @@ def test_the_same_locations_as_scorep(cubes):
                               text=True, cwd=work, timeout=120)
         assert proc.returncode == 0, proc.stderr
         locations[who] = sorted(re.findall(r"\|-((?:Master|OMP) thread(?: \d+)?) \(id=", proc.stdout))
-    assert locations["ours"] == locations["scorep"] == ["Master thread", "OMP thread 1"], locations
+    assert locations["ours"] == locations["scorep"] and "OMP thread 1" in locations["ours"], locations
 
 
 def test_the_same_fork_join_team_and_lock_records_as_scorep(cubes):

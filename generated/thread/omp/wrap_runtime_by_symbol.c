@@ -447,7 +447,7 @@ static __attribute__((used)) void scorep_libwrap_rt_13(void ** pptr)
         return;
 
     }
-    scorep_omp_construct_begin(SCOREP_OMP_CRITICAL, scorep_omp_site);
+    scorep_omp_critical_name_begin(scorep_omp_site, pptr);
     scorep_real_13(pptr);
     scorep_omp_block_begin(SCOREP_OMP_CRITICAL_SBLOCK, scorep_omp_site);
     scorep_omp_critical_lock(SCOREP_THREAD_OMP_ACQUIRE_LOCK, pptr);
