@@ -32,8 +32,8 @@ import subprocess
 
 import pytest
 
-import cube_tools
 from conftest import run_program, scorep
+from scorep_comparison import PREFIX, comparable, construct, construct_paths, reference_tool, thread_records
 
 HERE = pathlib.Path(__file__).resolve().parent
 # the programs, their compilers, the constructs each must show, its task runs
@@ -67,17 +67,10 @@ VARIANTS = [(program, "rebuilt") for program in sorted(PROGRAMS)] + \
     [(program, "unmodified") for program in UNMODIFIED]
 # every function excluded at compile time: the plugin still sees the constructs
 FILTER_ALL = "SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE *\nSCOREP_REGION_NAMES_END\n"
-PREFIX = cube_tools.reference("scorep") or pathlib.Path("/opt/scorep")
 ENV = {"OMP_NUM_THREADS": "2", "OMP_WAIT_POLICY": "passive", "SCOREP_ENABLE_PROFILING": "true",
        "SCOREP_ENABLE_TRACING": "true"}
 
 
-def reference_tool(name):
-    path = PREFIX / "bin" / name
-    if not path.exists():
-        pytest.skip(f"no Score-P installation in {PREFIX} ({path} missing; set SCOREP_REFERENCE_PREFIX to one): "
-                    f"the comparison with Score-P's OpenMP measurement is skipped")
-    return path
 
 
 # Score-P's measurement of each program, made once for both variants
@@ -130,48 +123,6 @@ def cubes(request, installed_prefix, build_dir, tmp_path_factory):
     return result, work, constructs, variant, tasks
 
 
-def construct_paths(cube, cwd, lines=False):
-    """{call path, with each construct's "@file:line" left out unless lines: visits}, by cube_calltree."""
-    proc = subprocess.run([str(reference_tool("cube_calltree")), "-m", "visits", "-c", str(cube)],
-                          capture_output=True, text=True, cwd=cwd, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    paths = collections.Counter()
-    for line in proc.stdout.splitlines():
-        m = re.match(r"^\s*(\d+)\s+.*?\s(/\S.*)$", line)
-        if not m:
-            continue
-        parts = m.group(2).split("/")[1:]
-        if not lines:
-            parts = [re.sub(r" @\S+$", "", part) for part in parts]
-        else:
-            parts[0] = "<program>"   # the binaries' names
-        paths["/".join(parts)] += int(m.group(1))
-    return paths
-
-
-def construct(part):
-    """"!$omp task @omp_constructs.c:41" -> "!$omp task" """
-    return part.split(" @")[0]
-
-
-def comparable(paths, variant):
-    """without TASKS and where tasks ran (their total runs are kept), and
-    unmodified, what a binary cannot show: atomic"""
-    kept, tasks = {}, 0
-    for path, visits in paths.items():
-        parts = path.split("/")
-        names = [construct(part) for part in parts]
-        if "TASKS" in names or (variant == "unmodified" and "!$omp atomic" in names):
-            continue
-        if names[-1] == "!$omp task":
-            tasks += visits
-            continue
-        if "!$omp task" in names:
-            continue
-        kept[path] = visits
-    return kept, tasks
-
-
 def test_the_same_construct_call_paths_with_the_same_visits_as_scorep(cubes):
     """rebuilt: with every construct's "@file:line" """
     result, work, expected, variant, tasks = cubes
@@ -218,28 +169,7 @@ def test_the_same_locations_as_scorep(cubes):
 
 
 def test_the_same_fork_join_team_and_lock_records_as_scorep(cubes):
-    """otf2-print's count of each fork/join, team, lock and task creation
-    record per location of both traces (the critical sections' locks, and
-    the tasks each thread completes: how many depends on the schedule, so
-    their sum over the threads; the switches back to a thread's implicit
-    task are left out: Score-P writes one more after a parallel region's
-    implicit barrier, docs/OPENMP_ADAPTER.md)."""
+    """scorep_comparison.thread_records of both traces."""
     result, work, *_ = cubes
-    otf2_print = shutil.which("otf2-print") or str(PREFIX / "bin" / "otf2-print")
-    counts = {}
-    for who in ("ours", "scorep"):
-        events = subprocess.run([otf2_print, str(result[who][2])], capture_output=True, text=True, cwd=work,
-                                timeout=300, check=True).stdout
-        definitions = subprocess.run([otf2_print, "-G", str(result[who][2])], capture_output=True, text=True,
-                                     cwd=work, timeout=300, check=True).stdout
-        names = dict(re.findall(r'^LOCATION\s+(\d+)\s+Name: "([^"]+)"', definitions, re.M))
-        per = collections.Counter()
-        for line in events.splitlines():
-            fields = line.split()
-            if fields and fields[0] in ("THREAD_FORK", "THREAD_JOIN", "THREAD_TEAM_BEGIN", "THREAD_TEAM_END",
-                                        "THREAD_TASK_CREATE"):
-                per[(names[fields[1]], fields[0])] += 1
-            elif fields and fields[0] in ("THREAD_ACQUIRE_LOCK", "THREAD_RELEASE_LOCK", "THREAD_TASK_COMPLETE"):
-                per[("all threads", fields[0], "Model: \"OpenMP\"" in line)] += 1
-        counts[who] = per
+    counts = {who: thread_records(result[who][2], work) for who in ("ours", "scorep")}
     assert counts["ours"] == counts["scorep"] and counts["ours"], counts
