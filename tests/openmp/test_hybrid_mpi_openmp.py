@@ -105,7 +105,7 @@ def test_scalasca_finds_the_openmp_wait_states_in_the_hybrid_trace(programs, tmp
     assert analysis.returncode == 0, analysis.stdout[-3000:] + analysis.stderr[-3000:]
     report = experiment / "scout.cubex"
     assert report.exists()
-    dump = subprocess.run([str(cube_dump), "-m", "omp_ibarrier_wait,omp_management", "-z", "incl", "-s", "csv2",
+    dump = subprocess.run([str(cube_dump), "-m", "omp_ibarrier_wait,omp_management,delay_ompidle", "-z", "incl", "-s", "csv2",
                            str(report)], capture_output=True, text=True, timeout=120)
     assert dump.returncode == 0, dump.stderr
     totals = collections.Counter()
@@ -117,8 +117,10 @@ def test_scalasca_finds_the_openmp_wait_states_in_the_hybrid_trace(programs, tmp
         if len(values) == len(names):
             for name, value in zip(names[2:], values[2:]):
                 totals[name] += float(value)
-    # the loop's implicit barrier waits (dynamic schedule, passive waiting) and the fork/join management
+    # the loop's implicit barrier waits (dynamic schedule, passive waiting), the fork/join management,
+    # and the master's serial work that leaves the worker threads idle
     assert totals["omp_ibarrier_wait"] > 0 and totals["omp_management"] > 0, totals
+    assert totals["delay_ompidle"] > 0, totals
 
 
 @pytest.mark.parametrize("variant", ["rebuilt", "unmodified"])
