@@ -14,6 +14,7 @@
 #include "config.h"
 #include "definitions.h"
 #include "location.h"
+#include "strict_metrics.h"
 #include "substrates.h"
 #include "timer.h"
 
@@ -110,6 +111,7 @@ static inline __attribute__((always_inline)) void enter_at(scorep_location* loc,
     es->depth++;
     es->event_count++;
     loc->last_ticks = t;
+    if (UNLIKELY(scorep_strict_metric_count)) scorep_strict_metrics_read(loc);
     for (int i = 0; i < scorep_dispatch_now.enter.count; i++) scorep_dispatch_now.enter.fns[i](loc, t, region);
 }
 
@@ -142,6 +144,7 @@ static inline __attribute__((always_inline)) void exit_general_body(scorep_locat
     es->depth--;
     es->event_count++;
     loc->last_ticks = t;
+    if (UNLIKELY(scorep_strict_metric_count)) scorep_strict_metrics_read(loc);
     for (int i = 0; i < scorep_dispatch_now.leave.count; i++) scorep_dispatch_now.leave.fns[i](loc, t, region);
 }
 
