@@ -183,7 +183,8 @@ void scorep_strict_metrics_read(scorep_location* loc)
 void scorep_strict_metrics_location_created(scorep_location* loc)
 {
     if (scorep_strict_metric_count)
-        loc->metric_values = scorep_arena_alloc(scorep_strict_metric_count * sizeof *loc->metric_values);
+        /* room for a multiple of four: the trace copies them four at a time */
+        loc->metric_values = scorep_arena_alloc((scorep_strict_metric_count + 3) / 4 * 4 * sizeof *loc->metric_values);
 }
 
 /* ---- the configuration ---- */
