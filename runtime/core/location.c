@@ -196,10 +196,12 @@ static bool hand_back(scorep_location* loc)
     bool handed_back = put_ended(loc);
     pthread_mutex_unlock(&list_lock);
     scorep_inside_end(was_off);
-    if (!handed_back)
+    if (!handed_back) {
         scorep_tls_location = loc;
-    else
+    } else {
         thread_done = 1;
+        scorep_strict_metrics_thread_ends();
+    }
     return handed_back;
 }
 

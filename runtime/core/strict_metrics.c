@@ -159,6 +159,18 @@ static void perf_thread_open(void)
     perf_thread.state = 1;
 }
 
+static void perf_thread_close(void)
+{
+    if (perf_thread.state == 1)
+        for (uint32_t i = 0; i < perf_count; i++) close(perf_thread.fd[i]);
+    perf_thread.state = 0;
+}
+
+void scorep_strict_metrics_thread_ends(void)
+{
+    perf_thread_close();
+}
+
 /* ---- the event path ---- */
 
 void scorep_strict_metrics_read(scorep_location* loc)

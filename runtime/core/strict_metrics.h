@@ -26,6 +26,9 @@ void scorep_strict_metrics_init(void);
  * with the location */
 void scorep_strict_metrics_location_created(scorep_location* loc);
 
+/* the calling thread records no more: its perf events are closed */
+void scorep_strict_metrics_thread_ends(void);
+
 /* the calling thread's counters into loc->metric_values; on loc's thread,
  * inside the measurement. No lock, no allocation. */
 void scorep_strict_metrics_read(scorep_location* loc) __attribute__((visibility("hidden")));

@@ -71,6 +71,8 @@ scorep_report* scorep_profile_collect(const scorep_unified_definitions* defs, bo
 void scorep_report_free(scorep_report* r);
 int scorep_report_write_json(const scorep_report* r, const char* path);
 int scorep_report_write_text(const scorep_report* r, const char* path);
+/* profile.txt's section of the strict metrics (report_text_metrics.c) */
+void scorep_report_write_strict_metrics(FILE* f, const scorep_report* r);
 int scorep_report_write_folded(const scorep_report* r, const char* path);
 
 #endif

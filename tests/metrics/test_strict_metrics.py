@@ -258,3 +258,45 @@ def test_each_mpi_rank_records_its_own_rusage(build_dir, tmp_path):
     for rank in (0, 1):
         assert own[rank] >= (rank + 1) * 100_000
         assert agree(measured[rank], own[rank]), (rank, measured, own)
+
+
+def test_each_thread_records_its_own_rusage_and_perf_values(build_dir, tmp_path):
+    exe = tmp_path / "thread_burn"
+    cmd = scorep(build_dir) + ["--thread=pthread", "gcc", "-O2", "-pthread", str(HERE / "thread_burn.c"),
+                               "-o", str(exe)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    env = {"SCOREP_METRIC_RUSAGE": "ru_utime", "SCOREP_METRIC_PERF": "task-clock"}
+    proc = run_program([exe, 100], tmp_path / "e", env)
+    assert proc.returncode == 0 and "Warning" not in proc.stderr, proc.stderr
+    own = sorted(int(m.group(1)) for m in re.finditer(r"burn_cpu ru_utime_us (\d+)", proc.stdout))
+    assert len(own) == 2 and own[0] >= 100_000 and own[1] >= 200_000, proc.stdout
+    profile = json.loads((tmp_path / "e" / "profile.json").read_text())
+    ids = {m["name"]: str(m["id"]) for m in profile["metrics"]}
+    burn = {r["id"] for r in profile["regions"] if r["name"] == "burn_cpu"}
+    paths = {c["id"] for c in profile["callpaths"] if c["region"] in burn}
+    rows = [r for r in profile["rows"] if r["callpath"] in paths]
+    # one location each, with its thread's own values
+    assert len({r["location"] for r in rows}) == 2, rows
+    utime = sorted(r["metrics"][ids["ru_utime"]] for r in rows)
+    clock = sorted(r["metrics"][ids["task-clock"]] for r in rows)
+    for measured, mine in zip(utime, own):
+        assert agree(measured, mine), (utime, own)
+    for measured, mine in zip(clock, own):
+        assert agree(measured, 1000 * mine, relative=0.05), (clock, own)
+
+
+def test_profile_txt_lists_each_metrics_call_paths_with_the_profiles_values(measured):
+    experiment, _ = measured
+    rows, _ = metric_rows(experiment)
+    text = (experiment / "profile.txt").read_text()
+    for name, unit in (("ru_utime", "10^-6 s"), ("ru_minflt", "#"), ("task-clock", "#"), ("page-faults", "#")):
+        section = text.split(f"Metric {name} [{unit}]", 1)
+        assert len(section) == 2, text
+        lines = section[1].split("\n\n", 1)[0].splitlines()[2:]
+        # incl, excl, the call path's frames joined by " > ": by its last frame
+        listed = {line.split()[-1]: (int(line.split()[0]), int(line.split()[1])) for line in lines}
+        for function in ("burn_cpu", "touch_pages"):
+            value = by_function(rows, function)[name]
+            if value[0]:
+                assert listed.get(function) == value, (name, function, lines)
