@@ -6,6 +6,7 @@ unknown or an event the system does not count, and one value per rank."""
 import json
 import pathlib
 import re
+import shutil
 import subprocess
 
 import pytest
@@ -300,3 +301,28 @@ def test_profile_txt_lists_each_metrics_call_paths_with_the_profiles_values(meas
             value = by_function(rows, function)[name]
             if value[0]:
                 assert listed.get(function) == value, (name, function, lines)
+
+
+def test_the_whole_programs_values_agree_with_perf_stat_and_time(program, tmp_path):
+    """The program region (the tree's root: all the thread did while measured)
+    against perf stat's and /usr/bin/time -v's readings of the same run, which
+    also count what ran before the measurement started and after it ended."""
+    experiment = tmp_path / "e"
+    env = dict(METRICS, SCOREP_METRIC_RUSAGE="ru_utime,ru_stime,ru_minflt")
+    perf = ["perf", "stat", "-x,", "-e", "task-clock,page-faults"] if shutil.which("perf") else []
+    proc = run_program(perf + ["/usr/bin/time", "-v", program, BURN_MS, TOUCH_MIB], experiment, env)
+    if perf and proc.returncode != 0 and "perf_event" in proc.stderr:
+        pytest.skip(f"perf stat may not count here: {proc.stderr[-300:]}")
+    assert proc.returncode == 0, proc.stderr
+    time_v = dict(re.findall(r"^\s*(.+?): ([\d.]+)$", proc.stderr, re.M))
+    rows, _ = metric_rows(experiment)
+    (root,) = [cell for p, cell in rows.items() if len(p) == 1]
+    assert agree(root["ru_minflt"][0], int(time_v["Minor (reclaiming a frame) page faults"])), (root, time_v)
+    cpu_us = 1e6 * (float(time_v["User time (seconds)"]) + float(time_v["System time (seconds)"]))
+    assert agree(root["ru_utime"][0] + root["ru_stime"][0], cpu_us, relative=0.05, absolute=20_000), (root, time_v)
+    if perf:
+        stat = {line.split(",")[2]: float(line.split(",")[0])
+                for line in proc.stderr.splitlines() if line.count(",") >= 3 and line.split(",")[0][:1].isdigit()}
+        assert agree(root["page-faults"][0], stat["page-faults"]), (root, stat)
+        # perf stat gives milliseconds
+        assert agree(root["task-clock"][0], 1e6 * stat["task-clock"], relative=0.06), (root, stat)
