@@ -673,6 +673,8 @@ void scorep_thread_team_begin(scorep_thread_team* team, uint32_t member, uint32_
         loc->team_part_team[loc->team_parts] = team;
     }
     loc->team_parts++;
+    /* a member's part is a visit of the forker's call path on its location */
+    if (UNLIKELY(scorep_strict_metric_count)) scorep_strict_metrics_read(loc);
     DISPATCH(thread_team_begin, team);
 }
 
@@ -688,6 +690,7 @@ void scorep_thread_team_end(scorep_thread_team* team)
     loc->last_ticks = t;
     scorep_event_state_of(loc)->event_count++;
     if (loc->team_parts > 0) loc->team_parts--;
+    if (UNLIKELY(scorep_strict_metric_count)) scorep_strict_metrics_read(loc);
     DISPATCH(thread_team_end, team);
     if (loc != team->forker) {
         scorep_tls_location = location_before_team;

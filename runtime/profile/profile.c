@@ -288,14 +288,18 @@ static void on_team_begin(scorep_location* loc, uint64_t t, const scorep_thread_
     pl->team_path_end = node;
     pl->team_begin_ticks = t;
     loc->profile_current = node;
+    if (UNLIKELY(loc->metric_values != NULL))
+        for (scorep_profile_node* n = node; n != &pl->root; n = n->parent) metrics_enter(loc, n);
 }
 
 void scorep_profile_team_path_end(scorep_location* loc, profile_location* pl, uint64_t t)
 {
     if (pl->team_path_end == NULL) return;
     uint64_t d = t - pl->team_begin_ticks;
-    for (scorep_profile_node* n = pl->team_path_end; n != &pl->root; n = n->parent)
+    for (scorep_profile_node* n = pl->team_path_end; n != &pl->root; n = n->parent) {
         n->n.time_incl += d;
+        metrics_leave(loc, n);   /* the part's growth, as its time */
+    }
     pl->team_path_end = NULL;
     loc->profile_current = &pl->root;
 }

@@ -326,3 +326,26 @@ def test_the_whole_programs_values_agree_with_perf_stat_and_time(program, tmp_pa
         assert agree(root["page-faults"][0], stat["page-faults"]), (root, stat)
         # perf stat gives milliseconds
         assert agree(root["task-clock"][0], 1e6 * stat["task-clock"], relative=0.06), (root, stat)
+
+
+def test_openmp_members_values_on_the_forkers_call_path_they_continue(build_dir, tmp_path):
+    exe = tmp_path / "omp_work"
+    cmd = scorep(build_dir) + ["gcc", "-fopenmp", "-O2", "-g", str(HERE / "omp_work.c"), "-o", str(exe)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    proc = run_program([exe], tmp_path / "e", {"SCOREP_METRIC_RUSAGE": "ru_utime", "SCOREP_METRIC_PERF": "task-clock",
+                                               "OMP_WAIT_POLICY": "passive"})
+    assert proc.returncode == 0 and proc.stdout == "ok\n", proc.stderr
+    profile = json.loads((tmp_path / "e" / "profile.json").read_text())
+    regions = {r["id"]: r["name"] for r in profile["regions"]}
+    cps = {c["id"]: c for c in profile["callpaths"]}
+    work = [r for r in profile["rows"] if regions[cps[r["callpath"]]["region"]] == "work"]
+    assert len({r["location"] for r in work}) == 2, work
+    for row in profile["rows"]:
+        # every location's call path holds its callees' values: none is negative
+        for mid, value in row.get("metrics", {}).items():
+            assert value >= 0, row
+        for mid, value in row.get("metrics_excl", {}).items():
+            assert value >= 0, (regions[cps[row["callpath"]]["region"]], row)
+        if row in work:
+            assert all(v > 0 for v in row["metrics"].values()), row
