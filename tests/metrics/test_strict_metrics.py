@@ -148,6 +148,13 @@ def test_cube_dump_reads_the_metrics_with_the_profiles_values(measured):
         cells = [key for key, cell in incl.items() if all(cell[u] == wanted_incl[u] for u in uniq.values())]
         assert len(cells) == 1, (function, wanted_incl, incl)
         assert {u: excl[cells[0]][u] for u in uniq.values()} == wanted_excl, function
+    # cube_stat's flat profile: each region's exclusive value
+    stat = cube_tools.run("cube_stat", "-m", "ru_utime,page_faults", "-t", "20", cubex)
+    assert stat.returncode == 0, stat.stderr
+    flat = {line.split(",")[0].strip('"'): line.split(",")[-2:] for line in stat.stdout.splitlines()[1:]}
+    for function in ("burn_cpu", "touch_pages"):
+        want = by_function(rows, function)
+        assert [int(v) for v in flat[function]] == [want["ru_utime"][1], want["page-faults"][1]], (function, flat)
 
 
 def otf2_print(*args):
