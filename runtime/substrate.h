@@ -94,6 +94,12 @@ typedef struct scorep_location {
     uint32_t team_parts;
     uint32_t team_part_depth[SCOREP_TEAM_LEVELS_MAX + 1];
     const struct scorep_thread_team* team_part_team[SCOREP_TEAM_LEVELS_MAX + 1];
+    /* the synchronous strict metrics (SCOREP_METRIC_RUSAGE, _PERF) of the
+     * thread at the location's last enter or leave, in the order of
+     * scorep_strict_metric_ids (core/strict_metrics.h); NULL when none is
+     * recorded. The event layer fills it before it dispatches an enter or
+     * a leave. */
+    uint64_t* metric_values;
     struct scorep_location* next;  /* process list, newest first */
 } scorep_location;
 

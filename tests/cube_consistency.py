@@ -23,6 +23,7 @@ compare(cubex, json) returns the list of differences (empty: they agree)."""
 import json
 import os
 import pathlib
+import re
 import socket
 import time
 
@@ -182,7 +183,12 @@ def compare(cubex_path, json_path, host=None):
 
     # every metric of every (call path, location)
     expected = {uniq: {} for uniq, _ in ROW_METRICS.values()}
-    users = {m["id"]: m["name"] for m in profile["metrics"]}
+    # a strict metric's (SCOREP_METRIC_RUSAGE, _PERF) unique name is its name
+    # as CubePL takes it (task-clock: task_clock), its value inclusive
+    users = {m["id"]: (re.sub(r"[^A-Za-z0-9_]", "_", m["name"]) if m.get("kind", "").startswith("strict_")
+                       else m["name"]) for m in profile["metrics"]}
+    strict = {name for m, name in users.items()
+              if next(x for x in profile["metrics"] if x["id"] == m).get("kind", "").startswith("strict_")}
     for name in users.values():
         expected.setdefault(name, {})
     for row in profile["rows"]:
@@ -223,11 +229,11 @@ def compare(cubex_path, json_path, host=None):
             if row["location"] is not None and row["callpath"] in json_to_cnode and row["location"] in loc_of:
                 key = (json_to_cnode[row["callpath"]], loc_of[row["location"]])
                 excl[key] = excl.get(key, 0) + row["time_excl_ns"]
-        problems += _compare_with_tools(cubex_path, cube, expected, excl, scale)
+        problems += _compare_with_tools(cubex_path, cube, expected, excl, scale, strict)
     return problems
 
 
-def _compare_with_tools(cubex_path, cube, expected, time_excl, scale):
+def _compare_with_tools(cubex_path, cube, expected, time_excl, scale, strict=frozenset()):
     """What CubeLib's cube_dump reads: every expected value, stored, and the
     exclusive time Cube derives from the inclusive one."""
     extrema = {m["uniq_name"] for m in cube.metrics if m["dtype"].upper() in ("MAXDOUBLE", "MINDOUBLE")}
@@ -237,16 +243,20 @@ def _compare_with_tools(cubex_path, cube, expected, time_excl, scale):
     # a call path's own value: -z excl (for the EXCLUSIVE metrics what is
     # stored); the inclusive time as Cube shows it, and the exclusive time it
     # derives by subtracting the children's
-    names = sorted(set(expected) - {"time"})
+    names = sorted(set(expected) - {"time"} - set(strict))
     try:
         own = cube_tools.values(cubex_path, names, "excl")
+        if strict:   # stored inclusive
+            stored = cube_tools.values(cubex_path, sorted(strict), "incl")
+            for key, cells in stored.items():
+                own.setdefault(key, {}).update(cells)
         derived = cube_tools.values(cubex_path, ["time"], "excl")
         inclusive = cube_tools.values(cubex_path, ["time"], "incl")
     except RuntimeError as e:
         return [f"cube_dump: {e}"]
     wanted = {uniq: dict(cells) for uniq, cells in expected.items()}
     wanted["time (exclusive, derived by Cube)"] = time_excl
-    read = {uniq: {key: cells.get(uniq) for key, cells in own.items()} for uniq in names}
+    read = {uniq: {key: cells.get(uniq) for key, cells in own.items()} for uniq in names + sorted(strict)}
     read["time"] = {key: cells.get("time") for key, cells in inclusive.items()}
     read["time (exclusive, derived by Cube)"] = {key: cells.get("time") for key, cells in derived.items()}
     for uniq, want in wanted.items():

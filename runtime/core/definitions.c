@@ -357,8 +357,9 @@ scorep_metric scorep_definitions_metric(const char* name, const char* unit, cons
     if (!scorep_strmap_get(&metric_index, name, strlen(name), &id)) {
         if (metrics.count >= SCOREP_PROFILE_MAX_METRICS) {
             unlock_definitions();
-            scorep_warning("metric '%s': at most %d user metrics are supported, it is ignored", name,
-                           SCOREP_PROFILE_MAX_METRICS);
+            scorep_warning("metric '%s': at most %d metrics (user metrics, SCOREP_METRIC_RUSAGE and "
+                           "SCOREP_METRIC_PERF together) are supported, it is ignored",
+                           name, SCOREP_PROFILE_MAX_METRICS);
             return SCOREP_INVALID_ID;
         }
         scorep_metric_def def = {scorep_arena_strdup(name), scorep_arena_strdup(unit ? unit : ""),

@@ -14,6 +14,7 @@
 #include "config.h"
 #include "definitions.h"
 #include "location.h"
+#include "strict_metrics.h"
 #include "substrates.h"
 #include "timer.h"
 
@@ -110,6 +111,7 @@ static inline __attribute__((always_inline)) void enter_at(scorep_location* loc,
     es->depth++;
     es->event_count++;
     loc->last_ticks = t;
+    if (UNLIKELY(scorep_strict_metric_count)) scorep_strict_metrics_read(loc);
     for (int i = 0; i < scorep_dispatch_now.enter.count; i++) scorep_dispatch_now.enter.fns[i](loc, t, region);
 }
 
@@ -142,6 +144,7 @@ static inline __attribute__((always_inline)) void exit_general_body(scorep_locat
     es->depth--;
     es->event_count++;
     loc->last_ticks = t;
+    if (UNLIKELY(scorep_strict_metric_count)) scorep_strict_metrics_read(loc);
     for (int i = 0; i < scorep_dispatch_now.leave.count; i++) scorep_dispatch_now.leave.fns[i](loc, t, region);
 }
 
@@ -670,6 +673,8 @@ void scorep_thread_team_begin(scorep_thread_team* team, uint32_t member, uint32_
         loc->team_part_team[loc->team_parts] = team;
     }
     loc->team_parts++;
+    /* a member's part is a visit of the forker's call path on its location */
+    if (UNLIKELY(scorep_strict_metric_count)) scorep_strict_metrics_read(loc);
     DISPATCH(thread_team_begin, team);
 }
 
@@ -685,6 +690,7 @@ void scorep_thread_team_end(scorep_thread_team* team)
     loc->last_ticks = t;
     scorep_event_state_of(loc)->event_count++;
     if (loc->team_parts > 0) loc->team_parts--;
+    if (UNLIKELY(scorep_strict_metric_count)) scorep_strict_metrics_read(loc);
     DISPATCH(thread_team_end, team);
     if (loc != team->forker) {
         scorep_tls_location = location_before_team;

@@ -27,6 +27,7 @@
 #include "event_state.h"
 #include "internal.h"
 #include "location.h"
+#include "strict_metrics.h"
 #include "substrates.h"
 #include "timer.h"
 
@@ -130,6 +131,7 @@ scorep_location* scorep_location_create_for_thread(void)
         pthread_setspecific(thread_key, loc);
     if (loc->events == NULL) {
         loc->events = scorep_arena_alloc(sizeof(scorep_event_state));
+        scorep_strict_metrics_location_created(loc);
         scorep_substrates_location_created(loc);
     }
     scorep_inside_end(was_off);
@@ -170,6 +172,7 @@ scorep_location* scorep_location_team_member(scorep_location* forker, uint32_t l
     loc->team_level = level;
     loc->creator = forker->local_id;
     loc->events = scorep_arena_alloc(sizeof(scorep_event_state));
+    scorep_strict_metrics_location_created(loc);
     scorep_substrates_location_created(loc);
     __atomic_store_n(&members[member], loc, __ATOMIC_RELEASE);
     return loc;
@@ -193,10 +196,12 @@ static bool hand_back(scorep_location* loc)
     bool handed_back = put_ended(loc);
     pthread_mutex_unlock(&list_lock);
     scorep_inside_end(was_off);
-    if (!handed_back)
+    if (!handed_back) {
         scorep_tls_location = loc;
-    else
+    } else {
         thread_done = 1;
+        scorep_strict_metrics_thread_ends();
+    }
     return handed_back;
 }
 

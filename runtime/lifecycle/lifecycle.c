@@ -35,6 +35,7 @@
 #include "process_info.h"
 #include "profile.h"
 #include "signals.h"
+#include "strict_metrics.h"
 #include "unify.h"
 #include "substrates.h"
 #include "timer.h"
@@ -166,6 +167,7 @@ void scorep_measurement_init(void)
     scorep_definitions_init();
     /* before the filter: the program region is never filtered */
     define_program_region();
+    scorep_strict_metrics_init();
     if (scorep_cfg.filtering_file[0]) {
         char error[600];
         scorep_filter* f = scorep_filter_load(scorep_cfg.filtering_file, error, sizeof error);

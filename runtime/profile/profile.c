@@ -13,6 +13,7 @@
 #include "definitions.h"
 #include "profile.h"
 #include "profile_events.h"
+#include "strict_metrics.h"
 
 #define POOL_CHUNK 512
 
@@ -99,9 +100,28 @@ static void on_location_created(scorep_location* loc)
     loc->profile_current = &pl->root;
 }
 
+/* The synchronous strict metrics (strict_metrics.h) per call path: the
+ * sum of the visits' growth, leave minus enter (inclusive, as the time).
+ * The enter's values are subtracted and the leave's added, so that a node
+ * keeps no values of its open visit. Only on the general way: the short
+ * form (profile_fast.c) is off while metrics are recorded. */
+static inline void metrics_enter(const scorep_location* loc, scorep_profile_node* n)
+{
+    for (uint32_t i = 0; i < scorep_strict_metric_count; i++)
+        n->metrics[scorep_strict_metric_ids[i]] -= (int64_t)loc->metric_values[i];
+}
+
+static inline void metrics_leave(const scorep_location* loc, scorep_profile_node* n)
+{
+    if (!loc->metric_values) return;
+    for (uint32_t i = 0; i < scorep_strict_metric_count; i++)
+        n->metrics[scorep_strict_metric_ids[i]] += (int64_t)loc->metric_values[i];
+}
+
 static void on_enter(scorep_location* loc, uint64_t t, scorep_region region)
 {
     scorep_profile_enter_on(loc, t, region);
+    if (UNLIKELY(loc->metric_values != NULL)) metrics_enter(loc, loc->profile_current);
 }
 
 void scorep_profile_leave_slow(scorep_location* loc, profile_location* pl, uint64_t t, scorep_region region)
@@ -109,6 +129,7 @@ void scorep_profile_leave_slow(scorep_location* loc, profile_location* pl, uint6
     scorep_profile_node* cur = loc->profile_current;
     /* parameter nodes end with the region visit they belong to */
     while (UNLIKELY(cur->parameter != SCOREP_INVALID_ID)) {
+        metrics_leave(loc, cur);
         scorep_profile_close_visit(cur, t);
         cur = cur->parent;
     }
@@ -121,12 +142,16 @@ void scorep_profile_leave_slow(scorep_location* loc, profile_location* pl, uint6
                        "the profile attributes it to '%s'",
                        got ? got->name : "?", want ? want->name : "?", loc->local_id, want ? want->name : "?");
     }
+    metrics_leave(loc, cur);
     scorep_profile_close_visit(cur, t);
     loc->profile_current = cur->parent;
 }
 
 static void on_leave(scorep_location* loc, uint64_t t, scorep_region region)
 {
+    scorep_profile_node* cur = loc->profile_current;
+    if (UNLIKELY(loc->metric_values != NULL) && !SCOREP_PROFILE_EXIT_IS_UNUSUAL(cur, region))
+        metrics_leave(loc, cur);
     scorep_profile_leave_on(loc, t, region);
 }
 
@@ -136,6 +161,7 @@ static void on_parameter(scorep_location* loc, uint64_t t, scorep_parameter para
     scorep_profile_node* n = scorep_profile_child_slow(state(loc), parent, parent->region, parameter, value);
     n->enter_ticks = t;
     loc->profile_current = n;
+    if (UNLIKELY(loc->metric_values != NULL)) metrics_enter(loc, n);
 }
 
 static void on_parameter_int(scorep_location* loc, uint64_t t, scorep_parameter p, int64_t v)
@@ -262,14 +288,18 @@ static void on_team_begin(scorep_location* loc, uint64_t t, const scorep_thread_
     pl->team_path_end = node;
     pl->team_begin_ticks = t;
     loc->profile_current = node;
+    if (UNLIKELY(loc->metric_values != NULL))
+        for (scorep_profile_node* n = node; n != &pl->root; n = n->parent) metrics_enter(loc, n);
 }
 
 void scorep_profile_team_path_end(scorep_location* loc, profile_location* pl, uint64_t t)
 {
     if (pl->team_path_end == NULL) return;
     uint64_t d = t - pl->team_begin_ticks;
-    for (scorep_profile_node* n = pl->team_path_end; n != &pl->root; n = n->parent)
+    for (scorep_profile_node* n = pl->team_path_end; n != &pl->root; n = n->parent) {
         n->n.time_incl += d;
+        metrics_leave(loc, n);   /* the part's growth, as its time */
+    }
     pl->team_path_end = NULL;
     loc->profile_current = &pl->root;
 }

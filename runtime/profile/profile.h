@@ -18,7 +18,9 @@ typedef struct scorep_profile_numbers {
     /* one-sided (RMA) bytes, apart from bytes_sent/received as in Score-P */
     uint64_t bytes_put, bytes_get;
 } scorep_profile_numbers;
-#define SCOREP_PROFILE_MAX_METRICS 8
+/* the user metrics and the synchronous strict ones (SCOREP_METRIC_RUSAGE
+ * 'all' is 16) together */
+#define SCOREP_PROFILE_MAX_METRICS 24
 typedef struct scorep_profile_node scorep_profile_node;
 struct scorep_profile_node {
     scorep_region region;          /* for parameter nodes: the parameterised region */

@@ -181,12 +181,16 @@ static void decode_ranks(report_builder* rb, scorep_buffer* all)
     free(local_to_cp);
 }
 
-/* exclusive time = inclusive minus the children's inclusive, per location */
+/* exclusive time = inclusive minus the children's inclusive, per location;
+ * the strict metrics' alike */
 static void compute_exclusive(scorep_report* r)
 {
     scorep_strmap row_of = {0};
+    const scorep_unified_definitions* d = r->defs;
+    uint32_t nmetrics = d->metric_count < SCOREP_PROFILE_MAX_METRICS ? d->metric_count : SCOREP_PROFILE_MAX_METRICS;
     for (size_t i = 0; i < r->row_count; i++) {
         r->rows[i].time_excl = r->rows[i].n.time_incl;
+        memcpy(r->rows[i].metrics_excl, r->rows[i].metrics, sizeof r->rows[i].metrics);
         uint64_t key[2] = {r->rows[i].location, r->rows[i].callpath};
         scorep_strmap_put(&row_of, key, sizeof key, (uint32_t)i);
     }
@@ -198,6 +202,8 @@ static void compute_exclusive(scorep_report* r)
         if (scorep_strmap_get(&row_of, key, sizeof key, &p)) {
             scorep_report_row* pr = &r->rows[p];
             pr->time_excl = pr->time_excl > r->rows[i].n.time_incl ? pr->time_excl - r->rows[i].n.time_incl : 0;
+            for (uint32_t m = 0; m < nmetrics; m++)
+                if (scorep_report_metric_is_strict(&d->metrics[m])) pr->metrics_excl[m] -= r->rows[i].metrics[m];
         }
     }
     scorep_strmap_free(&row_of);

@@ -13,6 +13,7 @@
  * lists those positions. Rows whose values are all neutral (0; for minimum and
  * maximum: no visit) are left out: the sparse index allows it, and readers take
  * them as neutral. */
+#include <ctype.h>
 #include <errno.h>
 #include <float.h>
 #include <inttypes.h>
@@ -654,6 +655,15 @@ int scorep_report_write_cube(const scorep_report* r, const char* path)
                            def->kind == SCOREP_METRIC_MAXIMUM ? VALUE_USER_MAX : VALUE_USER, i};
         snprintf(m->uniq, sizeof m->uniq, "%s%s", taken ? "user_" : "", name);
         m->disp = name;
+        if (def->kind == SCOREP_METRIC_STRICT_RUSAGE || def->kind == SCOREP_METRIC_STRICT_PERF) {
+            /* strict metrics as Score-P writes them: each call path's value
+             * with its callees', and a unique name CubePL can use (a perf
+             * event's dashes as underscores: task_clock) */
+            m->dtype = "UINT64";
+            m->kind = "INCLUSIVE";
+            for (char* c = m->uniq; *c; c++)
+                if (!(isalnum((unsigned char)*c) || *c == '_')) *c = '_';
+        }
     }
 
     size_t ncells = 0;

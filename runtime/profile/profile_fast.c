@@ -21,6 +21,7 @@
 #include "internal.h"
 #include "definitions.h"
 #include "location.h"
+#include "strict_metrics.h"
 #include "profile.h"
 #include "report.h"
 #include "io_files.h"
@@ -36,7 +37,8 @@ static volatile int short_events;
 void scorep_profile_activation_changed(int alone, int recording)
 {
 #ifdef SCOREP_HAVE_TSC
-    short_events = alone && recording && scorep_timer_active == SCOREP_TIMER_TSC;
+    /* strict metrics are read by the event layer's general way (events.c) */
+    short_events = alone && recording && scorep_timer_active == SCOREP_TIMER_TSC && !scorep_strict_metric_count;
 #else
     (void)alone;
     (void)recording;
@@ -230,6 +232,8 @@ void scorep_profile_close_open(scorep_location* loc, uint64_t t)
 {
     const scorep_profile_node* root = scorep_profile_root(loc);
     if (!root) return;
+    /* the metrics at the end: on another thread's location its last values */
+    if (loc->metric_values && loc == scorep_tls_location) scorep_strict_metrics_read(loc);
     /* a team member's open part ends at the forker's call path it continues,
      * whose nodes it never entered */
     profile_location* pl = scorep_profile_state(loc);

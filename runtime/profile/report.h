@@ -13,7 +13,16 @@ typedef struct scorep_report_row {
     scorep_profile_numbers n;  /* times already in ns */
     uint64_t time_excl;        /* ns */
     int64_t metrics[SCOREP_PROFILE_MAX_METRICS]; /* indexed by global metric id */
+    /* a strict metric's (scorep_report_metric_is_strict) exclusive value:
+     * its inclusive one minus the children's, as time_excl */
+    int64_t metrics_excl[SCOREP_PROFILE_MAX_METRICS];
 } scorep_report_row;
+/* the metric is a synchronous strict one (SCOREP_METRIC_RUSAGE, _PERF):
+ * its values are inclusive */
+static inline int scorep_report_metric_is_strict(const scorep_metric_def* m)
+{
+    return m->kind == SCOREP_METRIC_STRICT_RUSAGE || m->kind == SCOREP_METRIC_STRICT_PERF;
+}
 typedef struct scorep_report_callpath {
     uint32_t region;     /* global region id */
     uint32_t parent;     /* SCOREP_INVALID_ID for roots */
@@ -62,6 +71,8 @@ scorep_report* scorep_profile_collect(const scorep_unified_definitions* defs, bo
 void scorep_report_free(scorep_report* r);
 int scorep_report_write_json(const scorep_report* r, const char* path);
 int scorep_report_write_text(const scorep_report* r, const char* path);
+/* profile.txt's section of the strict metrics (report_text_metrics.c) */
+void scorep_report_write_strict_metrics(FILE* f, const scorep_report* r);
 int scorep_report_write_folded(const scorep_report* r, const char* path);
 
 #endif

@@ -167,6 +167,13 @@ int scorep_report_write_json(const scorep_report* r, const char* path)
                 any = 1;
             }
         if (any) fputc('}', f);
+        any = 0;
+        for (uint32_t m = 0; m < d->metric_count && m < SCOREP_PROFILE_MAX_METRICS; m++)
+            if (scorep_report_metric_is_strict(&d->metrics[m]) && row->metrics_excl[m]) {
+                fprintf(f, "%s\"%u\": %" PRId64, any ? ", " : ", \"metrics_excl\": {", m, row->metrics_excl[m]);
+                any = 1;
+            }
+        if (any) fputc('}', f);
         fputc('}', f);
     }
     fputs("]\n}\n", f);

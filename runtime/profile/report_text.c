@@ -502,6 +502,7 @@ int scorep_report_write_text(const scorep_report* r, const char* path)
     write_caf_summary(f, r);
     write_io_summary(f, r);
     write_memory_summary(f, r);
+    scorep_report_write_strict_metrics(f, r);
     write_imbalance(f, r);
     int bad = ferror(f);
     return fclose(f) != 0 || bad ? -1 : 0;

@@ -350,6 +350,28 @@ static void write_communicators(global_writer* g, const scorep_finalize_context*
     }
 }
 
+/* A synchronous strict metric's member as Score-P defines it: a counter
+ * since the start (ACCUMULATED_START) of unsigned values, its unit split
+ * into the base unit and its power ("10^-6 s": s, decimal, -6; "2^10
+ * Bytes": Bytes, binary, 10) */
+static void write_strict_member(global_writer* g, OTF2_MetricMemberRef member, const scorep_metric_def* metric)
+{
+    const char* unit = metric->unit ? metric->unit : "";
+    OTF2_Base base = OTF2_BASE_DECIMAL;
+    int64_t exponent = 0;
+    unsigned radix;
+    int power, used = 0;
+    if (sscanf(unit, "%u^%d %n", &radix, &power, &used) == 2 && used > 0 && (radix == 2 || radix == 10)) {
+        base = radix == 2 ? OTF2_BASE_BINARY : OTF2_BASE_DECIMAL;
+        exponent = power;
+        unit += used;
+    }
+    check(g, OTF2_GlobalDefWriter_WriteMetricMember(
+                 g->writer, member, new_string(g, metric->name), new_string(g, metric->description ? metric->description : ""),
+                 metric->kind == SCOREP_METRIC_STRICT_RUSAGE ? OTF2_METRIC_TYPE_RUSAGE : OTF2_METRIC_TYPE_OTHER,
+                 OTF2_METRIC_ACCUMULATED_START, OTF2_TYPE_UINT64, base, exponent, new_string(g, unit)));
+}
+
 static void write_windows_and_parameters(global_writer* g, const scorep_unified_definitions* defs)
 {
     char fallback[64];
@@ -366,9 +388,16 @@ static void write_windows_and_parameters(global_writer* g, const scorep_unified_
      * each, of the same id; every value is the amount added at its point
      * (the profile sums them per call path) */
     OTF2_StringRef user_metric = defs->metric_count ? new_string(g, "User metric (scorep_metric_add)") : 0;
+    OTF2_MetricMemberRef strict[SCOREP_PROFILE_MAX_METRICS];
+    uint8_t nstrict = 0;
     for (uint32_t m = 0; m < defs->metric_count; m++) {
         const scorep_metric_def* metric = &defs->metrics[m];
         OTF2_MetricMemberRef member = m;
+        if (metric->kind == SCOREP_METRIC_STRICT_RUSAGE || metric->kind == SCOREP_METRIC_STRICT_PERF) {
+            write_strict_member(g, member, metric);
+            if (nstrict < SCOREP_PROFILE_MAX_METRICS) strict[nstrict++] = member;
+            continue;
+        }
         check(g, OTF2_GlobalDefWriter_WriteMetricMember(g->writer, member, new_string(g, metric->name), user_metric,
                                                         OTF2_METRIC_TYPE_USER, OTF2_METRIC_ABSOLUTE_POINT,
                                                         OTF2_TYPE_INT64, OTF2_BASE_DECIMAL, 0,
@@ -376,6 +405,11 @@ static void write_windows_and_parameters(global_writer* g, const scorep_unified_
         check(g, OTF2_GlobalDefWriter_WriteMetricClass(g->writer, m, 1, &member, OTF2_METRIC_ASYNCHRONOUS,
                                                        OTF2_RECORDER_KIND_ABSTRACT));
     }
+    /* the strict metrics: one class of them all, as Score-P's, under the
+     * first one's id (the id their Metric records carry, trace_encode.c) */
+    if (nstrict)
+        check(g, OTF2_GlobalDefWriter_WriteMetricClass(g->writer, strict[0], nstrict, strict,
+                                                       OTF2_METRIC_SYNCHRONOUS_STRICT, OTF2_RECORDER_KIND_CPU));
     for (uint32_t p = 0; p < defs->parameter_count; p++) {
         const scorep_parameter_def* param = &defs->parameters[p];
         check(g, OTF2_GlobalDefWriter_WriteParameter(

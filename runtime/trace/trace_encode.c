@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "trace.h"
+#include "strict_metrics.h"
 
 /* A message's peer as a rank of the communicator the definitions describe
  * (an intercommunicator's remote rank becomes its place among both groups). */
@@ -69,6 +70,23 @@ static OTF2_ErrorCode encode_leave(OTF2_EvtWriter* w, const raw_record* r, uint6
     if (r->id == scorep_program_region && program_name != OTF2_UNDEFINED_STRING)
         return OTF2_EvtWriter_ProgramEnd(w, take_attributes(), t, OTF2_UNDEFINED_INT64);
     return OTF2_EvtWriter_Leave(w, take_attributes(), t, r->id);
+}
+
+/* The strict metrics' values of the next Enter or Leave, gathered from
+ * their RAW_STRICT_METRICS records and written as one Metric record of
+ * their class when the last is in. The class's id is the first strict
+ * metric's (trace_definitions.c), so that OTF2's metric mapping maps it. */
+static _Thread_local OTF2_MetricValue strict_values[SCOREP_STRICT_METRICS_MAX + 4];
+
+static OTF2_ErrorCode encode_strict_metrics(OTF2_EvtWriter* w, const raw_record* r, uint64_t t)
+{
+    uint32_t n = scorep_strict_metric_count;
+    if (r->id >= n) return OTF2_SUCCESS;
+    for (uint32_t k = 0; k < 4; k++) strict_values[r->id + k].unsigned_int = r->word[k];
+    if (r->id + 4 < n) return OTF2_SUCCESS;
+    OTF2_Type types[SCOREP_STRICT_METRICS_MAX];
+    for (uint32_t k = 0; k < n; k++) types[k] = OTF2_TYPE_UINT64;
+    return OTF2_EvtWriter_Metric(w, NULL, t, scorep_strict_metric_ids[0], (uint8_t)n, types, strict_values);
 }
 
 /* t: the record's time as written (trace_clock_condition.c may move it) */
@@ -156,6 +174,7 @@ static OTF2_ErrorCode encode(OTF2_EvtWriter* w, const raw_record* r, uint64_t t)
         OTF2_MetricValue value = {.signed_int = (int64_t)v[0]};
         return OTF2_EvtWriter_Metric(w, NULL, t, r->id, 1, &type, &value);
     }
+    case RAW_STRICT_METRICS: return encode_strict_metrics(w, r, t);
     case RAW_KIND_COUNT_: break;
     }
     return OTF2_ERROR_INVALID_ARGUMENT;

@@ -9,8 +9,11 @@
  * (trace_encode.c). Ids are process-local; the mapping tables written at
  * finalisation translate them (trace_definitions.c).
  */
+#include <string.h>
+
 #include "trace.h"
 #include "definitions.h"
+#include "strict_metrics.h"
 
 /* The location's next record at time t; stored by the caller, then committed
  * with its word count. */
@@ -119,12 +122,29 @@ static OTF2_RmaAtomicType atomic_type(scorep_rma_atomic_kind kind)
     }
 }
 
+/* The synchronous strict metrics' values (strict_metrics.h) of an Enter or
+ * a Leave, before it, four to a record (the location's array has room for
+ * a multiple of four); the encoder writes them as one Metric record.
+ * Score-P writes none with ProgramBegin and ProgramEnd. */
+static inline void record_strict_metrics(scorep_location* loc, trace_location* tl, uint64_t t,
+                                         scorep_region region)
+{
+    if (region == scorep_program_region) return;
+    const uint64_t* v = loc->metric_values;
+    for (uint32_t i = 0; i < scorep_strict_metric_count; i += 4) {
+        raw_record* r = next_record(tl, t, RAW_STRICT_METRICS, i);
+        memcpy(r->word, v + i, sizeof r->word);
+        commit_record(tl, r, 4);
+    }
+}
+
 static void enter(scorep_location* loc, uint64_t t, scorep_region region)
 {
     trace_location* tl = trace_location_of(loc);
     /* the region is on the location's stack already: its enter is declined */
     if (UNLIKELY(trace_limit_reached()) && trace_location_stop(tl, t, 1))
         return;
+    if (UNLIKELY(loc->metric_values != NULL)) record_strict_metrics(loc, tl, t, region);
     commit_record(tl, next_record(tl, t, RAW_ENTER, region), 0);
 }
 
@@ -139,6 +159,7 @@ static void leave(scorep_location* loc, uint64_t t, scorep_region region)
         trace_location_stop(tl, t, 0);
         return;
     }
+    if (UNLIKELY(loc->metric_values != NULL)) record_strict_metrics(loc, tl, t, region);
     commit_record(tl, next_record(tl, t, RAW_LEAVE, region), 0);
 }
 

@@ -47,4 +47,5 @@ const uint8_t raw_words_of[RAW_KIND_COUNT_] = {
     [RAW_COMM_DESTROY] = 0,
     [RAW_ATTRIBUTE] = 1,
     [RAW_THREAD_TASK] = 2,
+    [RAW_STRICT_METRICS] = 4,
 };

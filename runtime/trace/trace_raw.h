@@ -56,6 +56,10 @@ typedef enum raw_kind {
     RAW_COMM_DESTROY,   /* id: the communicator */
     RAW_ATTRIBUTE,      /* id: the scorep_attribute_kind; word: the value; belongs to the next record */
     RAW_THREAD_TASK,    /* id: the scorep_thread_event_kind; words: the team's word, creator << 32 | generation */
+    /* id: the place of words[0] among the strict metrics' values (a
+     * multiple of 4); words: four values; the records of one Enter or
+     * Leave's values come before it, in order */
+    RAW_STRICT_METRICS,
     RAW_KIND_COUNT_
 } raw_kind;
 

@@ -52,6 +52,10 @@ static const scorep_config_var_info config_vars[] = {
     {"SCOREP_LIBWRAP_PATH", "path list", "", "Directories searched for installed library wrappers"},
     {"SCOREP_LIBWRAP_NESTED", "boolean", "false", "Library wrappers also record library calls made inside a recorded library call, as nested regions (default: only the outermost call)"},
     {"SCOREP_PROFILING_FORMAT", "cube4|cube_tuple|default|tau_snapshot|none", "cube4", "Score-P's profile format: cube4 (also cube_tuple, default) writes profile.cubex besides profile.json/txt/folded; none writes only those (tau_snapshot is not written: as none)"},
+    {"SCOREP_METRIC_RUSAGE", "list", "", "Resource usage fields (getrusage, per thread) recorded at every enter and leave, Score-P's names: ru_utime, ru_stime, ru_minflt, ..., or all (docs/METRICS.md)"},
+    {"SCOREP_METRIC_RUSAGE_SEP", "string", ",", "Separator of the entries of SCOREP_METRIC_RUSAGE"},
+    {"SCOREP_METRIC_PERF", "list", "", "Linux perf events (perf_event_open, per thread) recorded at every enter and leave: task-clock, page-faults, context-switches, ...; hardware events (cycles, instructions, ...) where the machine counts them (docs/METRICS.md)"},
+    {"SCOREP_METRIC_PERF_SEP", "string", ",", "Separator of the entries of SCOREP_METRIC_PERF"},
     {"SCOREP_CAF_RECORD_MPI", "boolean", "false", "The CAF adapter also records the MPI calls OpenCoarrays makes inside a CAF call, nested in its region (default: one CAF statement, one region)"},
     {NULL, NULL, NULL, NULL},
 };
@@ -317,6 +321,13 @@ const char* scorep_config_value(const char* name)
     if (strcmp(name, "SCOREP_LIBWRAP_NESTED") == 0) return scorep_cfg.libwrap_nested ? "true" : "false";
     if (strcmp(name, "SCOREP_PROFILING_FORMAT") == 0) return scorep_cfg.profiling_format;
     if (strcmp(name, "SCOREP_CAF_RECORD_MPI") == 0) return scorep_cfg.caf_record_mpi ? "true" : "false";
+    /* the metric lists: read where they act (core/strict_metrics.c) */
+    if (strncmp(name, "SCOREP_METRIC_", 14) == 0)
+        for (const scorep_config_var_info* v = config_vars; v->name; v++)
+            if (strcmp(name, v->name) == 0) {
+                const char* set = getenv(name);
+                return set ? set : v->default_value;
+            }
     return NULL;
 }
 

@@ -751,7 +751,12 @@ scorep_metric scorep_metric_define(const char* name, const char* unit);
 typedef enum {
     SCOREP_METRIC_SUM_SIGNED,
     SCOREP_METRIC_SUM_UNSIGNED,
-    SCOREP_METRIC_MAXIMUM
+    SCOREP_METRIC_MAXIMUM,
+    /* the measurement's own synchronous strict metrics (SCOREP_METRIC_RUSAGE,
+     * SCOREP_METRIC_PERF): a counter read at every enter and leave, its
+     * growth per visit summed per call path with the callees' (inclusive) */
+    SCOREP_METRIC_STRICT_RUSAGE,
+    SCOREP_METRIC_STRICT_PERF
 } scorep_metric_kind;
 /* A metric with a description (Cube shows it) and a kind; defining a name
  * again returns the first definition's id. */
