@@ -400,6 +400,12 @@ static void remember_at(scorep_omp_construct construct, uintptr_t address, score
     pthread_mutex_unlock(&names_lock);
 }
 
+/* the thread's last call site of each construct and its region */
+static SCOREP_OMP_TLS struct {
+    const void* site;
+    scorep_region region;
+} last_call[SCOREP_OMP_CONSTRUCT_COUNT];
+
 /* a call site's address is the instruction after the call: the call's
  * own line is the byte before it */
 static scorep_region region_of_call(scorep_omp_construct construct, const void* site)
@@ -407,8 +413,14 @@ static scorep_region region_of_call(scorep_omp_construct construct, const void* 
     uintptr_t address = site ? (uintptr_t)site - 1 : 0;
     scorep_region sited = scorep_omp_site_region(construct, site);   /* the pragma's line, if rebuilt */
     if (sited == SCOREP_INVALID_ID) {
+        /* a loop's construct calls come from one site again and again */
+        if (site != NULL && last_call[construct].site == site) return last_call[construct].region;
         scorep_region region = region_at(construct, address, 0);
-        if (region != TAIL_CALL_SITE) return region;
+        if (region != TAIL_CALL_SITE) {
+            /* a section's site may be remembered for its sections' pragma later */
+            if (construct != SCOREP_OMP_SECTION) last_call[construct].site = site, last_call[construct].region = region;
+            return region;
+        }
         void (*outlined)(void*) = running_task_fn ? running_task_fn : current_fork ? current_fork->fn : NULL;
         return region_at(construct, (uintptr_t)outlined, 1);
     }

@@ -69,8 +69,9 @@ typedef struct scorep_omp_fork_record {
     scorep_region barrier_region;    /* its implicit barrier */
 } scorep_omp_fork_record;
 
-/* Functions the adapter's source files share and nothing else calls: not
- * exported, so that the hot paths call them directly, not through the PLT. */
+/* Functions the adapter's source files and its generated wrappers share
+ * and nothing else calls: not exported, so that the hot paths call them
+ * directly, not through the PLT. */
 #define SCOREP_OMP_HIDDEN __attribute__((visibility("hidden")))
 
 /* ---- the constructs open on the calling thread (omp_constructs.c) ---- */
@@ -91,14 +92,61 @@ typedef struct scorep_omp_open_construct {
 /* constructs nested deeper are counted, not recorded */
 #define SCOREP_OMP_OPEN_MAX 64
 
-SCOREP_OMP_HIDDEN unsigned scorep_omp_open_depth(void);
+/* The stack itself, omp_constructs.c's: its operations are inline (below),
+ * since every construct call of the program runs them, a barrier four. */
+extern SCOREP_OMP_TLS scorep_omp_open_construct scorep_omp_open_constructs[SCOREP_OMP_OPEN_MAX] SCOREP_OMP_HIDDEN;
+/* may exceed SCOREP_OMP_OPEN_MAX: a construct that deep is counted, so
+ * that its end finds the right depth, but not recorded */
+extern SCOREP_OMP_TLS unsigned scorep_omp_open_count SCOREP_OMP_HIDDEN;
+
+static inline unsigned scorep_omp_open_depth(void)
+{
+    return scorep_omp_open_count;
+}
+
 /* the construct open at depth (1: the outermost), NULL where none is recorded */
-SCOREP_OMP_HIDDEN scorep_omp_open_construct* scorep_omp_open_at(unsigned depth);
+static inline scorep_omp_open_construct* scorep_omp_open_at(unsigned depth)
+{
+    return depth > 0 && depth <= scorep_omp_open_count && depth <= SCOREP_OMP_OPEN_MAX
+               ? &scorep_omp_open_constructs[depth - 1]
+               : NULL;
+}
+
 /* SCOREP_OMP_NONE where none is open or recorded */
-SCOREP_OMP_HIDDEN scorep_omp_construct scorep_omp_innermost(void);
+static inline scorep_omp_construct scorep_omp_innermost(void)
+{
+    unsigned depth = scorep_omp_open_count;
+    return depth > 0 && depth <= SCOREP_OMP_OPEN_MAX ? scorep_omp_open_constructs[depth - 1].construct
+                                                     : SCOREP_OMP_NONE;
+}
+
 /* enters region (unless event generation is off) and opens construct */
-SCOREP_OMP_HIDDEN void scorep_omp_push(scorep_omp_construct construct, scorep_region region, const void* site);
-SCOREP_OMP_HIDDEN void scorep_omp_pop(void);
+static inline void scorep_omp_push(scorep_omp_construct construct, scorep_region region, const void* site)
+{
+    unsigned depth = scorep_omp_open_count;
+    if (depth < SCOREP_OMP_OPEN_MAX) {
+        /* a callback inside the measurement's own or a measured library's
+         * call (OMPT) records nothing, and its exit must not either */
+        if (scorep_thread_event_generation_off) region = SCOREP_INVALID_ID;
+        scorep_omp_open_construct* open = &scorep_omp_open_constructs[depth];
+        open->region = region;
+        open->construct = construct;
+        open->site = site;
+        open->work_done = 0;
+        open->ends_construct = 0;
+        if (region != SCOREP_INVALID_ID) scorep_enter(region);
+    }
+    scorep_omp_open_count = depth + 1;
+}
+
+static inline void scorep_omp_pop(void)
+{
+    unsigned depth = scorep_omp_open_count;
+    if (depth == 0) return;
+    scorep_omp_open_count = --depth;
+    if (depth < SCOREP_OMP_OPEN_MAX && scorep_omp_open_constructs[depth].region != SCOREP_INVALID_ID)
+        scorep_exit(scorep_omp_open_constructs[depth].region);
+}
 /* leaves every construct above depth */
 SCOREP_OMP_HIDDEN void scorep_omp_pop_to(unsigned depth);
 /* leaves the innermost construct open above floor, and every one inside
@@ -145,66 +193,66 @@ SCOREP_OMP_HIDDEN void scorep_omp_tasks_leave_part(scorep_omp_task_state outside
 /* The region of construct at the program's code address (the call
  * instruction, or an OMPT codeptr_ra less one): defined at its first use,
  * found without a lock later. */
-scorep_region scorep_omp_region_at(scorep_omp_construct construct, uintptr_t address);
+SCOREP_OMP_HIDDEN scorep_region scorep_omp_region_at(scorep_omp_construct construct, uintptr_t address);
 
-void scorep_omp_fork_begin(scorep_omp_fork_record* fork, const void* site, scorep_omp_construct combined,
+SCOREP_OMP_HIDDEN void scorep_omp_fork_begin(scorep_omp_fork_record* fork, const void* site, scorep_omp_construct combined,
                            void (*fn)(void*), void* data, unsigned threads);
-void scorep_omp_fork_end(scorep_omp_fork_record* fork);
+SCOREP_OMP_HIDDEN void scorep_omp_fork_end(scorep_omp_fork_record* fork);
 /* what libgomp starts on every member instead of the outlined function */
 void scorep_omp_trampoline(void* fork);
 
 /* a construct's region entered on the thread (it stays open), and left
  * with every construct opened after it */
-void scorep_omp_construct_begin(scorep_omp_construct construct, const void* site);
-void scorep_omp_construct_end(scorep_omp_construct construct);
+SCOREP_OMP_HIDDEN void scorep_omp_construct_begin(scorep_omp_construct construct, const void* site);
+SCOREP_OMP_HIDDEN void scorep_omp_construct_end(scorep_omp_construct construct);
 /* a named critical section's construct_begin (pptr: libgomp's per-name
  * pointer): its region "!$omp critical (name) @file:line" */
-void scorep_omp_critical_name_begin(const void* site, void** pptr);
+SCOREP_OMP_HIDDEN void scorep_omp_critical_name_begin(const void* site, void** pptr);
 /* the block of single, critical or ordered: entered once the thread has it */
-void scorep_omp_block_begin(scorep_omp_construct block, const void* site);
-void scorep_omp_block_end(scorep_omp_construct block);
+SCOREP_OMP_HIDDEN void scorep_omp_block_begin(scorep_omp_construct block, const void* site);
+SCOREP_OMP_HIDDEN void scorep_omp_block_end(scorep_omp_construct block);
 /* a critical section taken or about to be given up (kind
  * SCOREP_THREAD_OMP_ACQUIRE_LOCK or _RELEASE_LOCK): the trace's lock event
  * of its lock, a named section's (name: libgomp's pointer of the name) or
  * the one of every unnamed section (NULL) */
-void scorep_omp_critical_lock(scorep_thread_event_kind kind, void** name);
+SCOREP_OMP_HIDDEN void scorep_omp_critical_lock(scorep_thread_event_kind kind, void** name);
 /* an explicit barrier's call (or a single construct's implicit one) */
-void scorep_omp_barrier_begin(const void* site);
-void scorep_omp_barrier_end(void);
+SCOREP_OMP_HIDDEN void scorep_omp_barrier_begin(const void* site);
+SCOREP_OMP_HIDDEN void scorep_omp_barrier_end(void);
 /* a worksharing construct ends: with barrier, the call is its implicit barrier */
-void scorep_omp_construct_end_begin(int barrier, const void* site);
-void scorep_omp_construct_end_end(int barrier);
+SCOREP_OMP_HIDDEN void scorep_omp_construct_end_begin(int barrier, const void* site);
+SCOREP_OMP_HIDDEN void scorep_omp_construct_end_end(int barrier);
 /* A created task's argument block: the bytes its creating wrapper puts
  * on its stack for it (1: the task is left as it is), and the block made
  * there, with the task's function, data, copy function, size and
  * alignment changed to the adapter's (runtime/omp_adapter/omp_adapter.c) */
-size_t scorep_omp_task_block_size(long arg_size, long arg_align, int has_copy);
-void scorep_omp_task_wrap(char* block, size_t size, const void* site, void (**fn)(void*), void** data,
+SCOREP_OMP_HIDDEN size_t scorep_omp_task_block_size(long arg_size, long arg_align, int has_copy);
+SCOREP_OMP_HIDDEN void scorep_omp_task_wrap(char* block, size_t size, const void* site, void (**fn)(void*), void** data,
                           void (**cpyfn)(void*, void*), long* arg_size, long* arg_align);
 /* the section a sections construct gave the thread (0: none left) */
-void scorep_omp_section_next(unsigned section, const void* site);
+SCOREP_OMP_HIDDEN void scorep_omp_section_next(unsigned section, const void* site);
 
 /* The pragma lines the compiler instrumentation plugin hands the adapter
  * (omp_sites.c, scorep_omp_sites.h). construct's region "@file:line",
  * with name a named critical section's "!$omp critical (name) @file:line" */
-scorep_region scorep_omp_region_named(scorep_omp_construct construct, const char* file, int line,
+SCOREP_OMP_HIDDEN scorep_region scorep_omp_region_named(scorep_omp_construct construct, const char* file, int line,
                                       const char* name);
 /* the region of the thread's next construct after its pragma, if the
  * plugin announced one of construct's kind (else SCOREP_INVALID_ID); call:
  * the program's call of the entry point, which owns the site once it took
  * it */
-scorep_region scorep_omp_site_region(scorep_omp_construct construct, const void* call);
-int scorep_omp_site_pending(scorep_omp_construct construct, const void* call);
+SCOREP_OMP_HIDDEN scorep_region scorep_omp_site_region(scorep_omp_construct construct, const void* call);
+SCOREP_OMP_HIDDEN int scorep_omp_site_pending(scorep_omp_construct construct, const void* call);
 /* SCOREP_OMP_FOR if the announced parallel region is a combined loop that
  * GCC computes inline (no combined entry point says so) */
-scorep_omp_construct scorep_omp_site_combined(void);
+SCOREP_OMP_HIDDEN scorep_omp_construct scorep_omp_site_combined(void);
 /* whether the announced loop is a combined parallel loop's that starts
  * with its own call: it stays open until the team ends */
-int scorep_omp_site_combined_loop(void);
-void scorep_omp_site_clear(void);
+SCOREP_OMP_HIDDEN int scorep_omp_site_combined_loop(void);
+SCOREP_OMP_HIDDEN void scorep_omp_site_clear(void);
 /* a construct without a runtime call, entered and left on the thread */
-void scorep_omp_inline_begin(scorep_omp_construct construct, scorep_region region);
-void scorep_omp_inline_end(scorep_omp_construct construct);
+SCOREP_OMP_HIDDEN void scorep_omp_inline_begin(scorep_omp_construct construct, scorep_region region);
+SCOREP_OMP_HIDDEN void scorep_omp_inline_end(scorep_omp_construct construct);
 
 #ifdef __cplusplus
 }
