@@ -411,7 +411,8 @@ static SCOREP_OMP_TLS struct {
 static scorep_region region_of_call(scorep_omp_construct construct, const void* site)
 {
     uintptr_t address = site ? (uintptr_t)site - 1 : 0;
-    scorep_region sited = scorep_omp_site_region(construct, site);   /* the pragma's line, if rebuilt */
+    scorep_region sited = scorep_omp_next_site_kind != 0 ? scorep_omp_site_region(construct, site)
+                                                         : SCOREP_INVALID_ID;   /* the pragma's line, if rebuilt */
     if (sited == SCOREP_INVALID_ID) {
         /* a loop's construct calls come from one site again and again */
         if (site != NULL && last_call[construct].site == site) return last_call[construct].region;
@@ -568,7 +569,8 @@ void scorep_omp_barrier_begin(const void* site)
     if (scorep_omp_innermost() == SCOREP_OMP_SINGLE_SBLOCK) scorep_omp_pop();
     barrier_ends_single = scorep_omp_innermost() == SCOREP_OMP_SINGLE;
     /* a rebuilt program's static loop announces its implicit barrier */
-    int implicit = barrier_ends_single || scorep_omp_site_pending(SCOREP_OMP_IMPLICIT_BARRIER, site);
+    int implicit = barrier_ends_single ||
+                   (scorep_omp_next_site_kind != 0 && scorep_omp_site_pending(SCOREP_OMP_IMPLICIT_BARRIER, site));
     scorep_omp_construct barrier = implicit ? SCOREP_OMP_IMPLICIT_BARRIER : SCOREP_OMP_BARRIER;
     scorep_omp_push(barrier, region_of_call(barrier, site), NULL);
 }

@@ -18,8 +18,10 @@
 #include <pthread.h>
 #include <string.h>
 
+/* the kind of the thread's announced site (SCOREP_OMP_SITE_NONE: none),
+ * apart so that the adapter's calls test it inline (scorep_omp_adapter.h) */
+SCOREP_OMP_TLS int scorep_omp_next_site_kind;
 static SCOREP_OMP_TLS struct {
-    int kind;
     const char* file;
     int line;
     int end_line;
@@ -106,7 +108,7 @@ static scorep_region region_of(scorep_omp_construct construct, const char* file,
 
 void __scorep_omp_site(int kind, const char* file, int line, int end_line)
 {
-    next_site.kind = kind;
+    scorep_omp_next_site_kind = kind;
     next_site.file = file;
     next_site.line = line;
     next_site.end_line = end_line;
@@ -122,16 +124,16 @@ void __scorep_omp_site_named(int kind, const char* file, int line, const char* n
 
 int scorep_omp_site_pending(scorep_omp_construct construct, const void* call)
 {
-    return next_site.kind != SCOREP_OMP_SITE_NONE && next_site.kind == kind_of(construct) &&
+    return scorep_omp_next_site_kind != SCOREP_OMP_SITE_NONE && scorep_omp_next_site_kind == kind_of(construct) &&
            (next_site.owner == NULL || next_site.owner == call);
 }
 
 scorep_region scorep_omp_site_region(scorep_omp_construct construct, const void* call)
 {
-    int kind = next_site.kind;
+    int kind = scorep_omp_next_site_kind;
     if (kind == SCOREP_OMP_SITE_NONE) return SCOREP_INVALID_ID;
     if (next_site.owner != NULL && next_site.owner != call) {   /* another call's */
-        next_site.kind = SCOREP_OMP_SITE_NONE;
+        scorep_omp_next_site_kind = SCOREP_OMP_SITE_NONE;
         return SCOREP_INVALID_ID;
     }
     /* a combined construct is named after its parallel region's pragma */
@@ -153,17 +155,17 @@ scorep_region scorep_omp_site_region(scorep_omp_construct construct, const void*
 
 scorep_omp_construct scorep_omp_site_combined(void)
 {
-    return next_site.kind == SCOREP_OMP_SITE_PARALLEL_FOR ? SCOREP_OMP_FOR : SCOREP_OMP_NONE;
+    return scorep_omp_next_site_kind == SCOREP_OMP_SITE_PARALLEL_FOR ? SCOREP_OMP_FOR : SCOREP_OMP_NONE;
 }
 
 int scorep_omp_site_combined_loop(void)
 {
-    return next_site.kind == SCOREP_OMP_SITE_COMBINED_FOR;
+    return scorep_omp_next_site_kind == SCOREP_OMP_SITE_COMBINED_FOR;
 }
 
 void scorep_omp_site_clear(void)
 {
-    next_site.kind = SCOREP_OMP_SITE_NONE;
+    scorep_omp_next_site_kind = SCOREP_OMP_SITE_NONE;
 }
 
 /* the construct of a kind the plugin opens and closes itself */

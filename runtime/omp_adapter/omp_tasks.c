@@ -12,7 +12,7 @@
 #include "scorep_omp_adapter.h"
 
 static SCOREP_OMP_TLS scorep_omp_task_id running = {SCOREP_IMPLICIT_TASK, 0};
-static SCOREP_OMP_TLS int switch_back_due;
+SCOREP_OMP_TLS int scorep_omp_task_switch_back_due;
 static SCOREP_OMP_TLS uint32_t created;
 
 static int numbered(scorep_omp_task_id task)
@@ -32,7 +32,7 @@ scorep_omp_task_id scorep_omp_task_begin(const scorep_thread_team* team, scorep_
 {
     scorep_omp_task_id before = running;
     running = task;
-    switch_back_due = 0;
+    scorep_omp_task_switch_back_due = 0;
     if (numbered(task)) scorep_thread_task_event(SCOREP_THREAD_TASK_SWITCH, team, task.creator, task.generation);
     return before;
 }
@@ -42,27 +42,26 @@ void scorep_omp_task_end(const scorep_thread_team* team, scorep_omp_task_id task
 {
     if (numbered(task)) scorep_thread_task_event(SCOREP_THREAD_TASK_COMPLETE, team, task.creator, task.generation);
     running = back_to;
-    switch_back_due = waits_in_construct;
+    scorep_omp_task_switch_back_due = waits_in_construct;
 }
 
-void scorep_omp_task_switch_back(const scorep_thread_team* team)
+void scorep_omp_task_switch_back_now(const scorep_thread_team* team)
 {
-    if (!switch_back_due) return;
-    switch_back_due = 0;
+    scorep_omp_task_switch_back_due = 0;
     if (numbered(running))
         scorep_thread_task_event(SCOREP_THREAD_TASK_SWITCH, team, running.creator, running.generation);
 }
 
 scorep_omp_task_state scorep_omp_tasks_enter_part(void)
 {
-    scorep_omp_task_state outside = {running, switch_back_due};
+    scorep_omp_task_state outside = {running, scorep_omp_task_switch_back_due};
     running = SCOREP_OMP_IMPLICIT_TASK;
-    switch_back_due = 0;
+    scorep_omp_task_switch_back_due = 0;
     return outside;
 }
 
 void scorep_omp_tasks_leave_part(scorep_omp_task_state outside)
 {
     running = outside.running;
-    switch_back_due = outside.switch_back_due;
+    scorep_omp_task_switch_back_due = outside.switch_back_due;
 }

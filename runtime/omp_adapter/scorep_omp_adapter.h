@@ -183,8 +183,13 @@ SCOREP_OMP_HIDDEN scorep_omp_task_id scorep_omp_task_begin(const scorep_thread_t
 SCOREP_OMP_HIDDEN void scorep_omp_task_end(const scorep_thread_team* team, scorep_omp_task_id task,
                                            scorep_omp_task_id back_to, int waits_in_construct);
 /* before the end of a construct: the switch back to the waiting task if
- * the thread ran tasks inside it */
-SCOREP_OMP_HIDDEN void scorep_omp_task_switch_back(const scorep_thread_team* team);
+ * the thread ran tasks inside it (due: omp_tasks.c's flag, tested inline) */
+extern SCOREP_OMP_TLS int scorep_omp_task_switch_back_due SCOREP_OMP_HIDDEN;
+SCOREP_OMP_HIDDEN void scorep_omp_task_switch_back_now(const scorep_thread_team* team);
+static inline void scorep_omp_task_switch_back(const scorep_thread_team* team)
+{
+    if (scorep_omp_task_switch_back_due) scorep_omp_task_switch_back_now(team);
+}
 /* a team part begins on the thread, which runs the part's implicit task:
  * returns the thread's task state outside it, for its end */
 SCOREP_OMP_HIDDEN scorep_omp_task_state scorep_omp_tasks_enter_part(void);
@@ -243,6 +248,10 @@ SCOREP_OMP_HIDDEN scorep_region scorep_omp_region_named(scorep_omp_construct con
  * it */
 SCOREP_OMP_HIDDEN scorep_region scorep_omp_site_region(scorep_omp_construct construct, const void* call);
 SCOREP_OMP_HIDDEN int scorep_omp_site_pending(scorep_omp_construct construct, const void* call);
+/* the kind of the site announced for the thread's next construct; 0 (the
+ * sites' SCOREP_OMP_SITE_NONE): none, and the two calls above have
+ * nothing to say (a program not rebuilt never has one) */
+extern SCOREP_OMP_TLS int scorep_omp_next_site_kind SCOREP_OMP_HIDDEN;
 /* SCOREP_OMP_FOR if the announced parallel region is a combined loop that
  * GCC computes inline (no combined entry point says so) */
 SCOREP_OMP_HIDDEN scorep_omp_construct scorep_omp_site_combined(void);
