@@ -117,3 +117,18 @@ void scorep_report_frame_name(const scorep_report* r, uint32_t callpath, char* o
     }
     snprintf(out, size, "%s", cp->region < d->region_count ? d->regions[cp->region].name : "<unknown>");
 }
+
+void scorep_report_path_name(const scorep_report* r, uint32_t cp, const char* sep, char* out, size_t size)
+{
+    uint32_t chain[256];
+    int n = 0;
+    for (uint32_t c = cp; c != SCOREP_INVALID_ID && n < 256; c = r->callpaths[c].parent) chain[n++] = c;
+    size_t pos = 0;
+    out[0] = '\0';
+    for (int i = n - 1; i >= 0 && pos + 1 < size; i--) {
+        char frame[512];
+        scorep_report_frame_name(r, chain[i], frame, sizeof frame);
+        pos += (size_t)snprintf(out + pos, size - pos, "%s%s", i == n - 1 ? "" : sep, frame);
+        if (pos >= size) pos = size - 1;
+    }
+}

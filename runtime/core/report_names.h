@@ -14,4 +14,6 @@ void scorep_location_group_name(char* out, size_t size, uint32_t rank);
 void scorep_location_name(const scorep_unified_definitions* d, uint32_t i, char* out, size_t size);
 /* "name" of one call-path frame: the region name or "param=value" */
 void scorep_report_frame_name(const scorep_report* r, uint32_t callpath, char* out, size_t size);
+/* a call path's frames from the root, joined by sep ("a > b", "a;b") */
+void scorep_report_path_name(const scorep_report* r, uint32_t callpath, const char* sep, char* out, size_t size);
 #endif

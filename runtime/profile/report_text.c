@@ -38,21 +38,6 @@ static int by_incl_desc(const void* a, const void* b)
     return x->incl < y->incl ? 1 : x->incl > y->incl ? -1 : (x->callpath > y->callpath) - (x->callpath < y->callpath);
 }
 
-static void path_string(const scorep_report* r, uint32_t cp, const char* sep, char* out, size_t size)
-{
-    uint32_t chain[256];
-    int n = 0;
-    for (uint32_t c = cp; c != SCOREP_INVALID_ID && n < 256; c = r->callpaths[c].parent) chain[n++] = c;
-    size_t pos = 0;
-    out[0] = '\0';
-    for (int i = n - 1; i >= 0 && pos + 1 < size; i--) {
-        char frame[512];
-        scorep_report_frame_name(r, chain[i], frame, sizeof frame);
-        pos += (size_t)snprintf(out + pos, size - pos, "%s%s", i == n - 1 ? "" : sep, frame);
-        if (pos >= size) pos = size - 1;
-    }
-}
-
 static callpath_sum* sum_by_callpath(const scorep_report* r)
 {
     callpath_sum* s = calloc(r->callpath_count + 1, sizeof *s);
@@ -85,7 +70,7 @@ static void write_top_callpaths(FILE* f, const scorep_report* r)
     fprintf(f, "%14s %14s %7s %12s  %s\n", incl_head, excl_head, "incl %", "visits", "call path");
     char path[4096];
     for (uint32_t i = 0; i < r->callpath_count && i < 25; i++) {
-        path_string(r, s[i].callpath, " > ", path, sizeof path);
+        scorep_report_path_name(r, s[i].callpath, " > ", path, sizeof path);
         fprintf(f, "%14.3f %14.3f %6.1f%% %12" PRIu64 "  %s\n", s[i].incl / report_unit.ns,
                 s[i].excl / report_unit.ns,
                 total ? 100.0 * (double)s[i].incl / (double)total : 0.0, s[i].visits, path);
@@ -329,7 +314,7 @@ static void write_memory_summary(FILE* f, const scorep_report* r)
         char path[2048];
         for (uint32_t cp = 0; cp < r->callpath_count; cp++) {
             if (!per_path[2 * cp]) continue;
-            path_string(r, cp, " > ", path, sizeof path);
+            scorep_report_path_name(r, cp, " > ", path, sizeof path);
             fprintf(f, "%12" PRId64 " %16" PRId64 "  %s\n", per_path[2 * cp], per_path[2 * cp + 1], path);
         }
         free(per_path);
@@ -516,7 +501,7 @@ int scorep_report_write_folded(const scorep_report* r, const char* path)
     char line[8192];
     for (uint32_t i = 0; i < r->callpath_count; i++) {
         if (!s[i].excl) continue;
-        path_string(r, i, ";", line, sizeof line);
+        scorep_report_path_name(r, i, ";", line, sizeof line);
         fprintf(f, "%s %" PRIu64 "\n", line, s[i].excl);
     }
     free(s);

@@ -21,21 +21,6 @@ static int by_incl_desc(const void* a, const void* b)
     return x->incl < y->incl ? 1 : x->incl > y->incl ? -1 : (x->callpath > y->callpath) - (x->callpath < y->callpath);
 }
 
-static void path_string(const scorep_report* r, uint32_t cp, char* out, size_t size)
-{
-    uint32_t chain[256];
-    int n = 0;
-    for (uint32_t c = cp; c != SCOREP_INVALID_ID && n < 256; c = r->callpaths[c].parent) chain[n++] = c;
-    size_t pos = 0;
-    out[0] = '\0';
-    for (int i = n - 1; i >= 0 && pos + 1 < size; i--) {
-        char frame[512];
-        scorep_report_frame_name(r, chain[i], frame, sizeof frame);
-        pos += (size_t)snprintf(out + pos, size - pos, "%s%s", i == n - 1 ? "" : " > ", frame);
-        if (pos >= size) pos = size - 1;
-    }
-}
-
 static void write_metric(FILE* f, const scorep_report* r, uint32_t m, metric_sum* s)
 {
     const scorep_metric_def* def = &r->defs->metrics[m];
@@ -51,7 +36,7 @@ static void write_metric(FILE* f, const scorep_report* r, uint32_t m, metric_sum
     fprintf(f, "%16s %16s  %s\n", "incl", "excl", "call path");
     char path[4096];
     for (uint32_t i = 0; i < r->callpath_count && i < TOP_CALLPATHS && s[i].incl; i++) {
-        path_string(r, s[i].callpath, path, sizeof path);
+        scorep_report_path_name(r, s[i].callpath, " > ", path, sizeof path);
         fprintf(f, "%16" PRId64 " %16" PRId64 "  %s\n", s[i].incl, s[i].excl, path);
     }
     fputc('\n', f);
