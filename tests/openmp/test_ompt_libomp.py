@@ -78,6 +78,18 @@ def trace_events(experiment):
                           check=True).stdout.splitlines()
 
 
+def traced_unmodified(compiler, source, tmp_path, installed_prefix):
+    """(the run, its experiment) of source built by compiler -fopenmp and
+    traced unmodified under scorep-exec --thread=omp"""
+    binary = tmp_path / f"{source.stem}_{compiler}"
+    subprocess.run([compiler, "-fopenmp", "-g", "-O2", str(source), "-o", str(binary)], check=True)
+    experiment = tmp_path / compiler
+    proc = run_program([installed_prefix / "bin" / "scorep-exec", "--thread=omp", "--", binary], experiment,
+                       {"OMP_WAIT_POLICY": "passive", "SCOREP_ENABLE_TRACING": "true"})
+    assert proc.returncode == 0, proc.stderr
+    return proc, experiment
+
+
 class Run:
     def __init__(self, binary, proc, experiment):
         self.binary, self.proc, self.experiment = binary, proc, experiment
@@ -285,12 +297,7 @@ def test_clang_builds_nested_teams_record_the_gcc_builds_locations_and_paths(bui
     rounds = 4   # omp_nested.c
     results = {}
     for compiler in ("gcc", "clang"):
-        binary = tmp_path / f"omp_nested_{compiler}"
-        subprocess.run([compiler, "-fopenmp", "-g", "-O2", str(nested), "-o", str(binary)], check=True)
-        experiment = tmp_path / compiler
-        proc = run_program([installed_prefix / "bin" / "scorep-exec", "--thread=omp", "--", binary], experiment,
-                           {"OMP_WAIT_POLICY": "passive", "SCOREP_ENABLE_TRACING": "true"})
-        assert proc.returncode == 0, proc.stderr
+        proc, experiment = traced_unmodified(compiler, nested, tmp_path, installed_prefix)
         assert proc.stdout == f"calls {rounds * 4}\n"
         rows, _ = rows_of(experiment)
         begins = collections.Counter(line.split("Thread Team: ")[1] for line in trace_events(experiment)
@@ -371,12 +378,7 @@ def test_tasks_a_worker_runs_in_the_parallel_regions_implicit_barrier_are_record
     rounds, tasks = (int(re.search(rf"#define {name} (\d+)", source).group(1)) for name in ("ROUNDS", "TASKS"))
     worker_paths = {}
     for compiler in ("gcc", "clang"):
-        binary = tmp_path / f"omp_barrier_tasks_{compiler}"
-        subprocess.run([compiler, "-fopenmp", "-g", "-O2", str(program), "-o", str(binary)], check=True)
-        experiment = tmp_path / compiler
-        proc = run_program([installed_prefix / "bin" / "scorep-exec", "--thread=omp", "--", binary], experiment,
-                           {"OMP_WAIT_POLICY": "passive", "SCOREP_ENABLE_TRACING": "true"})
-        assert proc.returncode == 0, proc.stderr
+        proc, experiment = traced_unmodified(compiler, program, tmp_path, installed_prefix)
         assert proc.stdout == f"rounds {rounds} tasks {rounds * tasks}\n"
         rows, _ = rows_of(experiment)
         assert len(rows) == 2, rows

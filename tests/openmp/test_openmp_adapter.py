@@ -49,9 +49,8 @@ def measured(request, build_dir, tmp_path, mode):
     return proc, experiment
 
 
-def rows_of(experiment):
-    """{location name index: {call path (region names): visits}} from profile.json."""
-    profile = json.loads((experiment / "profile.json").read_text())
+def call_path_of(profile):
+    """call_path_of(profile)(callpath id): its region names from the root"""
     regions = {r["id"]: r["name"] for r in profile["regions"]}
     callpaths = {c["id"]: c for c in profile["callpaths"]}
 
@@ -61,6 +60,13 @@ def rows_of(experiment):
             names.append(regions[callpaths[cid]["region"]])
             cid = callpaths[cid]["parent"]
         return tuple(reversed(names))
+    return path
+
+
+def rows_of(experiment):
+    """{location name index: {call path (region names): visits}} from profile.json."""
+    profile = json.loads((experiment / "profile.json").read_text())
+    path = call_path_of(profile)
     rows = collections.defaultdict(dict)
     for row in profile["rows"]:
         rows[row["location"]][path(row["callpath"])] = row["visits"]
@@ -434,18 +440,10 @@ def test_io_and_memory_adapters_record_inside_parallel_regions_on_each_threads_l
     assert proc.stdout == plain.stdout
     assert proc.stdout == "".join(f"thread {t} wrote {12 * 4096} bytes, file {12 * 4096}\n" for t in range(THREADS))
     profile = json.loads((experiment / "profile.json").read_text())
-    regions = {r["id"]: r["name"] for r in profile["regions"]}
-    callpaths = {c["id"]: c for c in profile["callpaths"]}
-
-    def path(cid):
-        names = []
-        while cid is not None:
-            names.append(regions[callpaths[cid]["region"]])
-            cid = callpaths[cid]["parent"]
-        return [construct(n) for n in reversed(names)]
+    path = call_path_of(profile)
     per_location = collections.defaultdict(collections.Counter)
     for row in profile["rows"]:
-        p = path(row["callpath"])
+        p = [construct(n) for n in path(row["callpath"])]
         if "!$omp parallel" not in p:
             continue
         per_location[row["location"]][p[-1]] += row["visits"]
