@@ -120,7 +120,9 @@ static uint32_t perf_count;
 /* kernel-side counting refused (perf_event_paranoid): user side only */
 static int perf_exclude_kernel;
 
-/* The thread's events, one group read with one system call. Opened at the
+/* The thread's events, each read on its own: as one group (one read for
+ * all) they undercounted, page faults by up to all of them, whenever
+ * another perf session (perf stat) counted the same thread. Opened at the
  * thread's first read: per thread, not per location, because a location
  * passes from thread to thread (a pool's worker, a team member) and a
  * thread's counters count that thread only. */
@@ -129,24 +131,23 @@ static __thread struct {
     int fd[SCOREP_STRICT_METRICS_MAX];
 } perf_thread TLS_FAST;
 
-static int perf_open(uint32_t event, int group, int exclude_kernel)
+static int perf_open(uint32_t event, int exclude_kernel)
 {
     struct perf_event_attr attr;
     memset(&attr, 0, sizeof attr);
     attr.size = sizeof attr;
     attr.type = perf_events[event].type;
     attr.config = perf_events[event].config;
-    attr.read_format = PERF_FORMAT_GROUP;
     attr.exclude_kernel = exclude_kernel;
     attr.exclude_hv = 1;
-    return (int)syscall(SYS_perf_event_open, &attr, 0, -1, group, PERF_FLAG_FD_CLOEXEC);
+    return (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
 static void perf_thread_open(void)
 {
     perf_thread.state = -1;
     for (uint32_t i = 0; i < perf_count; i++) {
-        int fd = perf_open(perf_recorded[i], i ? perf_thread.fd[0] : -1, perf_exclude_kernel);
+        int fd = perf_open(perf_recorded[i], perf_exclude_kernel);
         if (fd < 0) {
             while (i-- > 0) close(perf_thread.fd[i]);
             scorep_warning("SCOREP_METRIC_PERF: this thread's events could not be opened (%s); "
@@ -184,11 +185,11 @@ void scorep_strict_metrics_read(scorep_location* loc)
     }
     if (perf_count) {
         if (UNLIKELY(perf_thread.state == 0)) perf_thread_open();
-        /* PERF_FORMAT_GROUP: the number of events, then their values */
-        uint64_t group[1 + SCOREP_STRICT_METRICS_MAX];
-        if (LIKELY(perf_thread.state == 1) &&
-            read(perf_thread.fd[0], group, (1 + perf_count) * sizeof *group) > 0)
-            memcpy(v + rusage_count, group + 1, perf_count * sizeof *group);
+        if (LIKELY(perf_thread.state == 1))
+            for (uint32_t i = 0; i < perf_count; i++) {
+                uint64_t value;
+                if (read(perf_thread.fd[i], &value, sizeof value) == (ssize_t)sizeof value) v[rusage_count + i] = value;
+            }
     }
 }
 
@@ -260,9 +261,9 @@ static void rusage_entry(const char* name)
 /* whether the system counts event for this thread; errno tells why not */
 static int perf_countable(uint32_t event)
 {
-    int fd = perf_open(event, -1, perf_exclude_kernel);
+    int fd = perf_open(event, perf_exclude_kernel);
     if (fd < 0 && (errno == EACCES || errno == EPERM) && !perf_exclude_kernel) {
-        fd = perf_open(event, -1, 1);
+        fd = perf_open(event, 1);
         if (fd >= 0) perf_exclude_kernel = 1;
     }
     if (fd < 0) return 0;
