@@ -100,6 +100,9 @@ typedef struct scorep_location {
      * recorded. The event layer fills it before it dispatches an enter or
      * a leave. */
     uint64_t* metric_values;
+    /* the stack unwinding of the location's enters and samples
+     * (core/sampling.h); NULL without SCOREP_ENABLE_UNWINDING */
+    struct scorep_unwind_state* unwind;
     struct scorep_location* next;  /* process list, newest first */
 } scorep_location;
 
@@ -483,6 +486,14 @@ typedef struct scorep_substrate {
     /* release everything; once, after write (or instead of it if the
      * measurement ended without a directory) */
     void (*finalize)(void);
+
+    /* A sample of loc's thread (SCOREP_ENABLE_UNWINDING) at t: the frames
+     * below the innermost open region, outermost first, as code addresses
+     * (none: the region itself); ticks: the time it stands for (since the
+     * thread's last sample or event). Called in a signal handler that
+     * interrupted the program (never the measurement), inside the
+     * measurement: no lock, no allocation but the arena's. */
+    void (*sample)(scorep_location* loc, uint64_t t, const uintptr_t* frames, uint32_t count, uint64_t ticks);
 } scorep_substrate;
 
 /* io_transfer_begin's t when the time is the enter of the innermost region */

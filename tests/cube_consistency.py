@@ -191,6 +191,15 @@ def compare(cubex_path, json_path, host=None):
               if next(x for x in profile["metrics"] if x["id"] == m).get("kind", "").startswith("strict_")}
     for name in users.values():
         expected.setdefault(name, {})
+    # a sampled profile's hits (SCOREP_ENABLE_UNWINDING), a metric as Score-P defines it
+    if any(row.get("hits") for row in profile["rows"]):
+        expected["hits"] = {}
+        try:
+            m = cube.metric("hits")
+            if (m["dtype"], m["uom"], m["type"]) != ("UINT64", "occ", "EXCLUSIVE"):
+                problems.append(f"metric hits: {m['dtype']}/{m['uom']}/{m['type']}, Score-P has UINT64/occ/EXCLUSIVE")
+        except KeyError:
+            pass   # reported below with its values
     for row in profile["rows"]:
         if row["location"] is None or row["callpath"] not in json_to_cnode or row["location"] not in loc_of:
             continue
@@ -207,6 +216,8 @@ def compare(cubex_path, json_path, host=None):
         for mid, value in row.get("metrics", {}).items():
             cell = expected[users[int(mid)]]
             cell[key] = cell.get(key, 0) + value
+        if "hits" in expected:
+            expected["hits"][key] = expected["hits"].get(key, 0) + row.get("hits", 0)
     scale = {uniq: s for uniq, s in ROW_METRICS.values()}
     for uniq, want in expected.items():
         try:

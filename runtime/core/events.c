@@ -14,6 +14,7 @@
 #include "config.h"
 #include "definitions.h"
 #include "location.h"
+#include "sampling.h"
 #include "strict_metrics.h"
 #include "substrates.h"
 #include "timer.h"
@@ -33,8 +34,25 @@ enum { START_NONE, START_WAITING, START_ENTERED, START_OWN_REGION };
 static __thread struct {
     scorep_region region;
     uint64_t ticks;
+    uintptr_t caller_sp;   /* the stack pointer of the trampoline's frame */
     int state;
 } thread_start TLS_FAST;
+
+/* what an enter or exit does besides the substrates' part: the strict
+ * metrics (strict_metrics.h), the unwinding (sampling.h); 0 when neither,
+ * the event path's one test for both */
+uint32_t scorep_event_extras;
+
+void scorep_events_extras_changed(void)
+{
+    scorep_event_extras = scorep_strict_metric_count != 0 || scorep_unwinding;
+}
+
+static __attribute__((noinline)) void extras_at_enter(scorep_location* loc, scorep_region region, uintptr_t api_cfa)
+{
+    if (scorep_strict_metric_count) scorep_strict_metrics_read(loc);
+    if (loc->unwind) scorep_unwind_enter(loc, scorep_event_state_of(loc)->depth - 1, region, api_cfa);
+}
 
 static inline __attribute__((always_inline)) void enter_at(scorep_location* loc, uint64_t t, scorep_region region);
 
@@ -64,6 +82,7 @@ static scorep_location* thread_start_resume(scorep_region entering)
         scorep_region region = thread_start.region;
         if (region < SCOREP_MAX_REGIONS && !scorep_region_filtered_flags[region]) {
             int was_off = scorep_inside_begin();
+            scorep_unwind_next_enter_at(thread_start.caller_sp);
             enter_at(loc, thread_start.ticks, region);
             scorep_inside_end(was_off);
         }
@@ -77,6 +96,8 @@ void scorep_enter_thread_start(scorep_region region)
     if (!loc || !scorep_recording) return;
     thread_start.region = region;
     thread_start.ticks = scorep_timer_read();
+    thread_start.caller_sp = (uintptr_t)__builtin_dwarf_cfa();
+    if (UNLIKELY(scorep_unwinding)) scorep_sampling_thread_begins();
     loc->last_ticks = thread_start.ticks;
     thread_start.state = START_WAITING;
     scorep_location_parked = loc;
@@ -101,6 +122,16 @@ __attribute__((noinline)) scorep_location* scorep_events_location_slow(void)
 
 static inline scorep_location* current(void) { return scorep_events_location(); }
 
+/* the location a sample of this thread goes to: a waiting start routine's
+ * region is entered first (from the signal handler, which interrupted the
+ * program: a sample is an event of the thread) */
+scorep_location* scorep_events_sample_location(void)
+{
+    scorep_location* loc = scorep_tls_location;
+    if (loc || !scorep_recording) return loc;
+    return thread_start_resume(SCOREP_INVALID_ID);
+}
+
 /* Every enter and exit, whatever the substrates and the timer. enter_at:
  * the enter of a region the caller found not filtered, at time t. */
 static inline __attribute__((always_inline)) void enter_at(scorep_location* loc, uint64_t t, scorep_region region)
@@ -111,7 +142,9 @@ static inline __attribute__((always_inline)) void enter_at(scorep_location* loc,
     es->depth++;
     es->event_count++;
     loc->last_ticks = t;
-    if (UNLIKELY(scorep_strict_metric_count)) scorep_strict_metrics_read(loc);
+    /* the stack pointer of the exported function's caller: enter_at is
+     * inlined into each exported function that records an enter */
+    if (UNLIKELY(scorep_event_extras)) extras_at_enter(loc, region, (uintptr_t)__builtin_dwarf_cfa());
     for (int i = 0; i < scorep_dispatch_now.enter.count; i++) scorep_dispatch_now.enter.fns[i](loc, t, region);
 }
 
@@ -144,7 +177,7 @@ static inline __attribute__((always_inline)) void exit_general_body(scorep_locat
     es->depth--;
     es->event_count++;
     loc->last_ticks = t;
-    if (UNLIKELY(scorep_strict_metric_count)) scorep_strict_metrics_read(loc);
+    if (UNLIKELY(scorep_event_extras) && scorep_strict_metric_count) scorep_strict_metrics_read(loc);
     for (int i = 0; i < scorep_dispatch_now.leave.count; i++) scorep_dispatch_now.leave.fns[i](loc, t, region);
 }
 

@@ -115,4 +115,16 @@ static inline void scorep_events_mpi_request_test(scorep_location* loc, uint64_t
     SCOREP_DISPATCH_FLAT(mpi_request_test, id);
 }
 
+/* 1 while an enter or exit does more than the substrates' part (strict
+ * metrics, unwinding): the event path's one test of both, which the
+ * profile's short form also reads (it does without both). Hidden: one load
+ * without the GOT. scorep_events_extras_changed sets it after either
+ * started. */
+extern uint32_t scorep_event_extras __attribute__((visibility("hidden")));
+void scorep_events_extras_changed(void);
+
+/* the calling thread's location for a sample (sampling.c's handler), its
+ * waiting start routine's region entered; NULL if it has none */
+scorep_location* scorep_events_sample_location(void) __attribute__((visibility("hidden")));
+
 #endif

@@ -27,6 +27,7 @@
 #include "event_state.h"
 #include "internal.h"
 #include "location.h"
+#include "sampling.h"
 #include "strict_metrics.h"
 #include "substrates.h"
 #include "timer.h"
@@ -132,6 +133,7 @@ scorep_location* scorep_location_create_for_thread(void)
     if (loc->events == NULL) {
         loc->events = scorep_arena_alloc(sizeof(scorep_event_state));
         scorep_strict_metrics_location_created(loc);
+        scorep_sampling_location_created(loc);
         scorep_substrates_location_created(loc);
     }
     scorep_inside_end(was_off);
@@ -173,6 +175,7 @@ scorep_location* scorep_location_team_member(scorep_location* forker, uint32_t l
     loc->creator = forker->local_id;
     loc->events = scorep_arena_alloc(sizeof(scorep_event_state));
     scorep_strict_metrics_location_created(loc);
+    scorep_sampling_location_created(loc);
     scorep_substrates_location_created(loc);
     __atomic_store_n(&members[member], loc, __ATOMIC_RELEASE);
     return loc;
@@ -201,6 +204,7 @@ static bool hand_back(scorep_location* loc)
     } else {
         thread_done = 1;
         scorep_strict_metrics_thread_ends();
+        scorep_sampling_thread_ends();
     }
     return handed_back;
 }

@@ -7,7 +7,7 @@
 
 const char* scorep_paradigm_name(scorep_paradigm p)
 {
-    static const char* const names[] = {"user", "mpi", "libwrap", "measurement", "caf", "compiler", "io", "pthread", "memory", "openmp", "shmem"};
+    static const char* const names[] = {"user", "mpi", "libwrap", "measurement", "caf", "compiler", "io", "pthread", "memory", "openmp", "shmem", "sampling"};
     return (unsigned)p < sizeof names / sizeof *names ? names[p] : "unknown";
 }
 

@@ -35,6 +35,7 @@
 #include "process_info.h"
 #include "profile.h"
 #include "signals.h"
+#include "sampling.h"
 #include "strict_metrics.h"
 #include "unify.h"
 #include "substrates.h"
@@ -168,6 +169,8 @@ void scorep_measurement_init(void)
     /* before the filter: the program region is never filtered */
     define_program_region();
     scorep_strict_metrics_init();
+    scorep_sampling_init(scorep_events_sample_location);
+    scorep_events_extras_changed();
     if (scorep_cfg.filtering_file[0]) {
         char error[600];
         scorep_filter* f = scorep_filter_load(scorep_cfg.filtering_file, error, sizeof error);
@@ -273,6 +276,7 @@ static void finalize(int emergency)
         return;
     writer_tid = this_thread();
     scorep_substrates_set_recording(0);
+    scorep_sampling_end();
     /* the files written now are the measurement's: a preloaded system
      * adapter's wrappers call straight through (see scorep_measurement_init) */
     int generation_was_off = scorep_thread_event_generation_off;
@@ -382,3 +386,13 @@ void scorep_measurement_finalize(void)
 void scorep_measurement_abort(void) { finalize(1); }
 
 void scorep_measurement_abort_beside_running_threads(void) { finalize(2); }
+
+/* A program nothing else measures (an unmodified one under scorep-exec
+ * without adapters) is sampled all the same (SCOREP_ENABLE_UNWINDING,
+ * core/sampling.h): the measurement starts when the core is loaded. */
+__attribute__((constructor)) static void start_when_sampled(void)
+{
+    bool enabled = false;
+    const char* value = getenv("SCOREP_ENABLE_UNWINDING");
+    if (value && scorep_config_parse_bool(value, &enabled) && enabled) scorep_measurement_init();
+}

@@ -42,7 +42,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <elfutils/libdwfl.h>
 
 #ifdef SCOREP_LIBWRAP_STATIC
 /* the program's own libgomp */
@@ -102,100 +101,28 @@ static const struct {
     [SCOREP_OMP_FLUSH] = {"!$omp flush", SCOREP_ROLE_FUNCTION},   /* no role of its own */
 };
 
-/* libdw, opened at the first name; all of it under names_lock */
-static struct {
-    int tried;
-    Dwfl* dwfl;
-    __typeof__(dwfl_begin)* begin;
-    __typeof__(dwfl_linux_proc_report)* proc_report;
-    __typeof__(dwfl_report_begin)* report_begin;
-    __typeof__(dwfl_report_end)* report_end;
-    __typeof__(dwfl_addrmodule)* addrmodule;
-    __typeof__(dwfl_module_getsrc)* getsrc;
-    __typeof__(dwfl_lineinfo)* lineinfo;
-    __typeof__(dwfl_module_addrinfo)* addrinfo;
-    Dwfl_Callbacks callbacks;
-} dw;
+/* under it: the construct sites' table (site_slot) */
 static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void open_libdw(void)
-{
-    dw.tried = 1;
-    void* lib = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (lib == NULL) return;
-#define SYM(field, name) dw.field = (__typeof__(dw.field))dlsym(lib, name)
-    SYM(begin, "dwfl_begin");
-    SYM(proc_report, "dwfl_linux_proc_report");
-    SYM(report_begin, "dwfl_report_begin");
-    SYM(report_end, "dwfl_report_end");
-    SYM(addrmodule, "dwfl_addrmodule");
-    SYM(getsrc, "dwfl_module_getsrc");
-    SYM(lineinfo, "dwfl_lineinfo");
-    SYM(addrinfo, "dwfl_module_addrinfo");
-#undef SYM
-    dw.callbacks.find_elf = (__typeof__(dw.callbacks.find_elf))dlsym(lib, "dwfl_linux_proc_find_elf");
-    dw.callbacks.find_debuginfo = (__typeof__(dw.callbacks.find_debuginfo))dlsym(lib, "dwfl_standard_find_debuginfo");
-    if (!dw.begin || !dw.proc_report || !dw.report_begin || !dw.report_end || !dw.addrmodule || !dw.getsrc ||
-        !dw.lineinfo || !dw.addrinfo || !dw.callbacks.find_elf || !dw.callbacks.find_debuginfo)
-        return;
-    dw.dwfl = dw.begin(&dw.callbacks);
-    if (dw.dwfl == NULL) return;
-    dw.report_begin(dw.dwfl);
-    dw.proc_report(dw.dwfl, getpid());
-    dw.report_end(dw.dwfl, NULL, NULL);
-}
-
-/* the module of address, the process's objects reported again once if it
- * was loaded after the last report */
-static Dwfl_Module* module_of(uintptr_t address)
-{
-    if (!dw.tried) open_libdw();
-    if (dw.dwfl == NULL) return NULL;
-    Dwfl_Module* module = dw.addrmodule(dw.dwfl, address);
-    if (module == NULL) {
-        dw.report_begin(dw.dwfl);
-        dw.proc_report(dw.dwfl, getpid());
-        dw.report_end(dw.dwfl, NULL, NULL);
-        module = dw.addrmodule(dw.dwfl, address);
-    }
-    return module;
-}
-
-/* file (the path as the debug information has it) and line of address */
 static int source_line(uintptr_t address, char* file, size_t size, int* line)
 {
-    Dwfl_Module* module = module_of(address);
-    if (module == NULL) return 0;
-    Dwfl_Line* l = dw.getsrc(module, address);
-    if (l == NULL) return 0;
-    const char* path = dw.lineinfo(l, NULL, line, NULL, NULL, NULL);
-    if (path == NULL || *line <= 0) return 0;
-    snprintf(file, size, "%s", path);
-    return 1;
+    return scorep_code_source_line(address, file, size, line);
 }
 
-/* the address of the last instruction of the function at address */
+/* the address of the last instruction of the function at address (0: unknown) */
 static uintptr_t function_end(uintptr_t address)
 {
-    Dwfl_Module* module = module_of(address);
-    if (module == NULL) return 0;
-    GElf_Off offset;
-    GElf_Sym sym;
-    if (dw.addrinfo(module, address, &offset, &sym, NULL, NULL, NULL) == NULL || sym.st_size == 0) return 0;
-    return address - offset + sym.st_size - 1;
+    char name[8];
+    uintptr_t start, end;
+    return scorep_code_symbol(address, name, sizeof name, &start, &end) && end ? end - 1 : 0;
 }
 
-/* the address of the first instruction of the function at address (0:
- * unknown); from the symbol table, or the dynamic one without libdw */
+/* the address of the first instruction of the function at address (0: unknown) */
 static uintptr_t function_start(uintptr_t address)
 {
-    Dwfl_Module* module = module_of(address);
-    GElf_Off offset;
-    GElf_Sym sym;
-    if (module != NULL && dw.addrinfo(module, address, &offset, &sym, NULL, NULL, NULL) != NULL)
-        return address - offset;
-    Dl_info info;
-    return dladdr((void*)address, &info) && info.dli_saddr ? (uintptr_t)info.dli_saddr : 0;
+    char name[8];
+    uintptr_t start, end;
+    return scorep_code_symbol(address, name, sizeof name, &start, &end) ? start : 0;
 }
 
 /* Fortran's loop construct is "do" (Score-P names it as the source says) */
@@ -209,22 +136,6 @@ static int fortran_source(const char* file)
     return 0;
 }
 
-/* A C++ function's symbol as its source names it. The demangler is the
- * C++ runtime's, there wherever the program is C++ (a mangled name's
- * only source); elsewhere the symbol stays as it is. free: what to free. */
-static const char* demangled(const char* symbol, char** free_this)
-{
-    *free_this = NULL;
-    if (strncmp(symbol, "_Z", 2) != 0) return symbol;
-    char* (*demangle)(const char*, char*, size_t*, int*) =
-        (char* (*)(const char*, char*, size_t*, int*))dlsym(RTLD_DEFAULT, "__cxa_demangle");
-    int status = -1;
-    char* name = demangle ? demangle(symbol, NULL, NULL, &status) : NULL;
-    if (name == NULL || status != 0) return symbol;
-    *free_this = name;
-    return name;
-}
-
 /* libgomp's per-name pointer of the named critical section the thread
  * begins (scorep_omp_critical_name_begin; NULL: none) */
 static SCOREP_OMP_TLS void** critical_name;
@@ -235,12 +146,11 @@ static SCOREP_OMP_TLS void** critical_name;
 static int critical_section_name(void** pptr, char* out, size_t size)
 {
     static const char prefix[] = ".gomp_critical_user_";
-    Dwfl_Module* module = module_of((uintptr_t)pptr);
-    GElf_Off offset;
-    GElf_Sym sym;
-    const char* symbol =
-        module != NULL ? dw.addrinfo(module, (uintptr_t)pptr, &offset, &sym, NULL, NULL, NULL) : NULL;
-    if (symbol == NULL || offset != 0 || strncmp(symbol, prefix, sizeof prefix - 1) != 0) return 0;
+    char symbol[256];
+    uintptr_t start, end;
+    if (!scorep_code_symbol((uintptr_t)pptr, symbol, sizeof symbol, &start, &end) || start != (uintptr_t)pptr ||
+        strncmp(symbol, prefix, sizeof prefix - 1) != 0)
+        return 0;
     snprintf(out, size, "%s", symbol + sizeof prefix - 1);
     return 1;
 }
@@ -274,7 +184,7 @@ static scorep_region define_named(scorep_omp_construct construct, uintptr_t addr
         base = base ? base + 1 : info.dli_fname;
         if (info.dli_sname) {
             char* free_this;
-            snprintf(name, sizeof name, "%s @%s", what, demangled(info.dli_sname, &free_this));
+            snprintf(name, sizeof name, "%s @%s", what, scorep_code_demangled(info.dli_sname, &free_this));
             free(free_this);
         } else
             snprintf(name, sizeof name, "%s @%s+0x%lx", what, base,

@@ -13,6 +13,7 @@
 #include "definitions.h"
 #include "profile.h"
 #include "profile_events.h"
+#include "sampling.h"
 #include "strict_metrics.h"
 
 #define POOL_CHUNK 512
@@ -118,8 +119,28 @@ static inline void metrics_leave(const scorep_location* loc, scorep_profile_node
         n->metrics[scorep_strict_metric_ids[i]] += (int64_t)loc->metric_values[i];
 }
 
+/* With unwinding: the frame nodes of frames (outermost first) below n */
+static scorep_profile_node* frames_below(profile_location* pl, scorep_profile_node* n, const uintptr_t* frames,
+                                         uint32_t count)
+{
+    for (uint32_t i = 0; i < count; i++)
+        n = scorep_profile_child_slow(pl, n, SCOREP_INVALID_ID, SCOREP_PROFILE_FRAME, (int64_t)frames[i]);
+    return n;
+}
+
+/* a region's exit leaves its frame nodes too: the current node is the
+ * innermost open region's (or a parameter's) again */
+static inline void leave_frames(scorep_location* loc)
+{
+    while (UNLIKELY(loc->profile_current->parameter == SCOREP_PROFILE_FRAME))
+        loc->profile_current = loc->profile_current->parent;
+}
+
 static void on_enter(scorep_location* loc, uint64_t t, scorep_region region)
 {
+    if (UNLIKELY(loc->unwind != NULL) && loc->unwind->enter_frame_count)
+        loc->profile_current = frames_below(state(loc), loc->profile_current, loc->unwind->enter_frames,
+                                            loc->unwind->enter_frame_count);
     scorep_profile_enter_on(loc, t, region);
     if (UNLIKELY(loc->metric_values != NULL)) metrics_enter(loc, loc->profile_current);
 }
@@ -128,7 +149,7 @@ void scorep_profile_leave_slow(scorep_location* loc, profile_location* pl, uint6
 {
     scorep_profile_node* cur = loc->profile_current;
     /* parameter nodes end with the region visit they belong to */
-    while (UNLIKELY(cur->parameter != SCOREP_INVALID_ID)) {
+    while (UNLIKELY(cur->parameter != SCOREP_INVALID_ID && cur->parameter != SCOREP_PROFILE_FRAME)) {
         metrics_leave(loc, cur);
         scorep_profile_close_visit(cur, t);
         cur = cur->parent;
@@ -145,6 +166,7 @@ void scorep_profile_leave_slow(scorep_location* loc, profile_location* pl, uint6
     metrics_leave(loc, cur);
     scorep_profile_close_visit(cur, t);
     loc->profile_current = cur->parent;
+    leave_frames(loc);
 }
 
 static void on_leave(scorep_location* loc, uint64_t t, scorep_region region)
@@ -153,6 +175,18 @@ static void on_leave(scorep_location* loc, uint64_t t, scorep_region region)
     if (UNLIKELY(loc->metric_values != NULL) && !SCOREP_PROFILE_EXIT_IS_UNUSUAL(cur, region))
         metrics_leave(loc, cur);
     scorep_profile_leave_on(loc, t, region);
+    if (UNLIKELY(loc->unwind != NULL)) leave_frames(loc);
+}
+
+/* A sample (substrate.h): a hit of the innermost frame's node below the
+ * current one, or of the current one itself. A frame node's time is its
+ * samples' (and its children's, added at the end by profile_frames.c). */
+static void on_sample(scorep_location* loc, uint64_t t, const uintptr_t* frames, uint32_t count, uint64_t ticks)
+{
+    (void)t;
+    scorep_profile_node* n = frames_below(state(loc), loc->profile_current, frames, count);
+    n->n.hits++;
+    if (count) n->n.time_incl += ticks;
 }
 
 static void on_parameter(scorep_location* loc, uint64_t t, scorep_parameter parameter, int64_t value)
@@ -297,6 +331,7 @@ void scorep_profile_team_path_end(scorep_location* loc, profile_location* pl, ui
     if (pl->team_path_end == NULL) return;
     uint64_t d = t - pl->team_begin_ticks;
     for (scorep_profile_node* n = pl->team_path_end; n != &pl->root; n = n->parent) {
+        if (n->parameter == SCOREP_PROFILE_FRAME) continue;   /* its time is its children's */
         n->n.time_incl += d;
         metrics_leave(loc, n);   /* the part's growth, as its time */
     }
@@ -397,6 +432,18 @@ static void place_thread_trees(void)
     }
 }
 
+static void recording_ended(void)
+{
+    if (scorep_unwinding) {
+        for (scorep_location* loc = scorep_location_list(); loc; loc = loc->next) {
+            profile_location* pl = loc->substrate_data[scorep_profile_slot];
+            if (pl) scorep_profile_name_frames(&pl->root);
+        }
+        scorep_profile_name_frames(NULL);
+    }
+    place_thread_trees();
+}
+
 /* the event callbacks; profile_substrate.c makes the whole table */
 const scorep_substrate scorep_profile_event_callbacks = {
     .name = "profile",
@@ -421,5 +468,6 @@ const scorep_substrate scorep_profile_event_callbacks = {
     .thread_fork = on_fork,
     .thread_team_begin = on_team_begin,
     .thread_team_end = on_team_end,
-    .recording_ended = place_thread_trees,
+    .recording_ended = recording_ended,
+    .sample = on_sample,
 };

@@ -17,11 +17,17 @@ typedef struct scorep_profile_numbers {
     uint64_t collectives;
     /* one-sided (RMA) bytes, apart from bytes_sent/received as in Score-P */
     uint64_t bytes_put, bytes_get;
+    /* samples taken here (SCOREP_ENABLE_UNWINDING; Score-P's hits) */
+    uint64_t hits;
 } scorep_profile_numbers;
 /* the user metrics and the synchronous strict ones (SCOREP_METRIC_RUSAGE
  * 'all' is 16) together */
 #define SCOREP_PROFILE_MAX_METRICS 24
 typedef struct scorep_profile_node scorep_profile_node;
+/* the parameter of a frame node: a function samples or an enter's unwinding
+ * saw between two recorded regions, keyed by the code address (its
+ * parameter_value) until profile_frames.c names it at the end */
+#define SCOREP_PROFILE_FRAME (SCOREP_INVALID_ID - 1)
 struct scorep_profile_node {
     scorep_region region;          /* for parameter nodes: the parameterised region */
     uint32_t parameter;            /* SCOREP_INVALID_ID unless a parameter node */

@@ -63,10 +63,11 @@ static void encode_location(scorep_buffer* b, scorep_location* loc, const scorep
         scorep_buffer_put_u64(&body, gp);
         scorep_buffer_put_u64(&body, (uint64_t)value);
         const scorep_profile_numbers* x = &n->n;
-        uint64_t numbers[13] = {x->visits, to_ns(x->time_incl, tps),
+        uint64_t numbers[14] = {x->visits, to_ns(x->time_incl, tps),
                                 x->visits ? to_ns(x->time_min, tps) : 0, to_ns(x->time_max, tps),
                                 x->bytes_sent, x->bytes_received, x->messages_sent, x->messages_received,
-                                x->bytes_read, x->bytes_written, x->collectives, x->bytes_put, x->bytes_get};
+                                x->bytes_read, x->bytes_written, x->collectives, x->bytes_put, x->bytes_get,
+                                x->hits};
         scorep_buffer_put(&body, numbers, sizeof numbers);
         uint64_t nm = 0;
         for (uint32_t m = 0; m < nmetrics && m < SCOREP_PROFILE_MAX_METRICS; m++) nm += n->metrics[m] != 0;
@@ -152,8 +153,8 @@ static void decode_ranks(report_builder* rb, scorep_buffer* all)
                 uint32_t region = (uint32_t)scorep_buffer_get_u64(all);
                 uint32_t parameter = (uint32_t)scorep_buffer_get_u64(all);
                 int64_t value = (int64_t)scorep_buffer_get_u64(all);
-                uint64_t numbers[13];
-                for (int k = 0; k < 13; k++) numbers[k] = scorep_buffer_get_u64(all);
+                uint64_t numbers[14];
+                for (int k = 0; k < 14; k++) numbers[k] = scorep_buffer_get_u64(all);
                 uint32_t parent = parent_index == UINT64_MAX || parent_index >= i ? SCOREP_INVALID_ID
                                                                                   : local_to_cp[parent_index];
                 uint32_t cp = callpath_id(rb, parent, region, parameter, value);
@@ -168,7 +169,7 @@ static void decode_ranks(report_builder* rb, scorep_buffer* all)
                 row->callpath = cp;
                 row->n = (scorep_profile_numbers){numbers[0], numbers[1], numbers[2], numbers[3], numbers[4],
                                                   numbers[5], numbers[6], numbers[7], numbers[8], numbers[9],
-                                                  numbers[10], numbers[11], numbers[12]};
+                                                  numbers[10], numbers[11], numbers[12], numbers[13]};
                 uint64_t nm = scorep_buffer_get_u64(all);
                 for (uint64_t m = 0; m < nm; m++) {
                     uint64_t gid = scorep_buffer_get_u64(all);

@@ -31,7 +31,7 @@
 typedef enum {
     VALUE_VISITS, VALUE_BYTES_SENT, VALUE_BYTES_RECEIVED, VALUE_BYTES_PUT, VALUE_BYTES_GET, VALUE_BYTES_READ,
     VALUE_BYTES_WRITTEN, VALUE_USER,
-    VALUE_USER_MAX, VALUE_SECONDS, VALUE_MIN_SECONDS, VALUE_MAX_SECONDS
+    VALUE_USER_MAX, VALUE_SECONDS, VALUE_MIN_SECONDS, VALUE_MAX_SECONDS, VALUE_HITS
 } value_kind;
 typedef struct {
     char uniq[80];
@@ -62,6 +62,9 @@ static const cube_metric fixed_metrics[] = {
      0},
 };
 #define FIXED_METRICS (sizeof fixed_metrics / sizeof *fixed_metrics)
+/* the fixed metrics before it, where a profile has samples (Score-P's place) */
+#define HITS_AFTER 4
+static const cube_metric hits_metric = {"hits", "Hits", "UINT64", "occ", "EXCLUSIVE", "Number of hits", VALUE_HITS, 0};
 
 /* One (cnode, location) cell: the report's rows, merged when two rows of one
  * location fall on the same call path. */
@@ -85,6 +88,7 @@ static int cell_value(const cube_metric* m, const scorep_report_row* row, unsign
     case VALUE_BYTES_GET: is_double = 0, u = row->n.bytes_get; break;
     case VALUE_BYTES_READ: is_double = 0, u = row->n.bytes_read; break;
     case VALUE_BYTES_WRITTEN: is_double = 0, u = row->n.bytes_written; break;
+    case VALUE_HITS: is_double = 0, u = row->n.hits; break;
     case VALUE_USER: is_double = 0, u = (uint64_t)row->metrics[m->user]; break;
     case VALUE_USER_MAX:
         d = (double)row->metrics[m->user];
@@ -582,6 +586,7 @@ static scorep_report_row* merge_duplicates(cell* cells, size_t* ncells)
             m->n.bytes_get += b->bytes_get;
             m->n.bytes_read += b->bytes_read;
             m->n.bytes_written += b->bytes_written;
+            m->n.hits += b->hits;
             for (int k = 0; k < SCOREP_PROFILE_MAX_METRICS; k++) m->metrics[k] += cells[i].row->metrics[k];
             cells[out - 1].row = m;
         } else
@@ -605,7 +610,10 @@ int scorep_report_write_cube(const scorep_report* r, const char* path)
     cell* cells = malloc((r->row_count + 1) * sizeof *cells);
     unsigned char* row = malloc(8ull * nloc + 8);
     uint32_t nuser = d->metric_count < SCOREP_PROFILE_MAX_METRICS ? d->metric_count : SCOREP_PROFILE_MAX_METRICS;
-    size_t nmetrics = FIXED_METRICS + nuser;
+    int sampled = 0;
+    for (size_t i = 0; i < r->row_count && !sampled; i++) sampled = r->rows[i].n.hits != 0;
+    size_t nfixed = FIXED_METRICS + (sampled ? 1 : 0);
+    size_t nmetrics = nfixed + nuser;
     cube_metric* metrics = malloc(nmetrics * sizeof *metrics);
     char* anchor = NULL;
     size_t anchor_size = 0;
@@ -635,7 +643,9 @@ int scorep_report_write_cube(const scorep_report* r, const char* path)
         for (uint32_t i = 0; i < nloc; i++) sys.rank[i] = i, sys.thread[i] = 0;
     }
 
-    memcpy(metrics, fixed_metrics, sizeof fixed_metrics);
+    memcpy(metrics, fixed_metrics, HITS_AFTER * sizeof *fixed_metrics);
+    if (sampled) metrics[HITS_AFTER] = hits_metric;
+    memcpy(metrics + HITS_AFTER + sampled, fixed_metrics + HITS_AFTER, (FIXED_METRICS - HITS_AFTER) * sizeof *fixed_metrics);
     for (uint32_t i = 0; i < nuser; i++) {
         /* metrics of adapters and users (scorep_metric_add), typed as Score-P
          * types its own: summed as signed or unsigned integers, or a maximum
@@ -645,7 +655,7 @@ int scorep_report_write_cube(const scorep_report* r, const char* path)
         const char* name = def->name ? def->name : "metric";
         int taken = 0;
         for (size_t k = 0; k < FIXED_METRICS; k++) taken |= strcmp(name, fixed_metrics[k].uniq) == 0;
-        cube_metric* m = &metrics[FIXED_METRICS + i];
+        cube_metric* m = &metrics[nfixed + i];
         const char* dtype = def->kind == SCOREP_METRIC_MAXIMUM        ? "MAXDOUBLE"
                             : def->kind == SCOREP_METRIC_SUM_UNSIGNED ? "UINT64"
                                                                       : "INT64";

@@ -62,6 +62,11 @@ SCOREP_PROFILE_INTERNAL void scorep_profile_io_transfer_begin(scorep_location* l
 SCOREP_PROFILE_INTERNAL void scorep_profile_io_transfer_end(scorep_location* loc, uint64_t t,
                                                             scorep_io_handle handle, uint64_t bytes);
 int scorep_profile_write(const scorep_finalize_context* ctx);   /* profile_write.c */
+/* the frame nodes of a location's tree (its root) named, as functions, and
+ * merged where they are one function; at the end of recording, for each
+ * location, then once with NULL to let go of the names
+ * (profile_frames.c) */
+SCOREP_PROFILE_INTERNAL void scorep_profile_name_frames(scorep_profile_node* root);
 
 /* Programs alternate calls under one parent (MPI_Send, MPI_Recv, ...): the
  * two children entered last are kept, so alternation stays off the hash. */

@@ -37,8 +37,9 @@ static volatile int short_events;
 void scorep_profile_activation_changed(int alone, int recording)
 {
 #ifdef SCOREP_HAVE_TSC
-    /* strict metrics are read by the event layer's general way (events.c) */
-    short_events = alone && recording && scorep_timer_active == SCOREP_TIMER_TSC && !scorep_strict_metric_count;
+    /* strict metrics and unwinding are the event layer's general way (events.c);
+     * strict metrics are read by the event layer's general way (events.c) */
+    short_events = alone && recording && scorep_timer_active == SCOREP_TIMER_TSC && !scorep_event_extras;
 #else
     (void)alone;
     (void)recording;

@@ -160,6 +160,7 @@ int scorep_report_write_json(const scorep_report* r, const char* path)
                 row->callpath, n->visits, n->time_incl, row->time_excl, n->time_min, n->time_max, n->bytes_sent,
                 n->bytes_received, n->messages_sent, n->messages_received, n->collectives, n->bytes_read,
                 n->bytes_written, n->bytes_put, n->bytes_get);
+        if (n->hits) fprintf(f, ", \"hits\": %" PRIu64, n->hits);
         int any = 0;
         for (uint32_t m = 0; m < d->metric_count && m < SCOREP_PROFILE_MAX_METRICS; m++)
             if (row->metrics[m]) {

@@ -167,6 +167,7 @@ static OTF2_Paradigm otf2_paradigm(scorep_paradigm paradigm)
     case SCOREP_PARADIGM_PTHREAD: return OTF2_PARADIGM_PTHREAD;
     case SCOREP_PARADIGM_OPENMP: return OTF2_PARADIGM_OPENMP;
     case SCOREP_PARADIGM_SHMEM: return OTF2_PARADIGM_SHMEM;
+    case SCOREP_PARADIGM_SAMPLING: return OTF2_PARADIGM_SAMPLING;
     case SCOREP_PARADIGM_USER:
     case SCOREP_PARADIGM_LIBWRAP:  /* OTF2 has no paradigm for library wrappers */
     default: return OTF2_PARADIGM_USER;

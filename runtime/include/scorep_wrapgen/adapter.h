@@ -85,6 +85,7 @@ typedef enum scorep_paradigm {
     SCOREP_PARADIGM_MEMORY,          /* heap allocations (the memory adapter, runtime/memory_adapter/) */
     SCOREP_PARADIGM_OPENMP,          /* OpenMP constructs (the OpenMP adapter, runtime/omp_adapter/) */
     SCOREP_PARADIGM_SHMEM,           /* OpenSHMEM (the SHMEM adapter, runtime/shmem_adapter/) */
+    SCOREP_PARADIGM_SAMPLING,        /* functions seen by sampling and unwinding (core/sampling.c) */
     SCOREP_PARADIGM_COUNT_
 } scorep_paradigm;
 
@@ -149,6 +150,23 @@ scorep_region scorep_region_define_at(const char* name, const char* file, int li
 
 /* 1 if the filter excludes the region (wrappers may skip their enter hook). */
 int scorep_region_is_filtered(scorep_region region);
+
+/* ---- code addresses (util/code_names.c) ---------------------------------
+ * What the program's symbols and debug information say of an address in its
+ * code (libdw where it is installed, else the dynamic symbol table). Each
+ * takes a lock: not for signal handlers or the event path. */
+
+/* the symbol that holds address (not demangled), its start, and its end (0:
+ * not known); 0 if none */
+int scorep_code_symbol(uintptr_t address, char* name, size_t size, uintptr_t* start, uintptr_t* end);
+/* the file (as the debug information has it) and line of address; 0 if not known */
+int scorep_code_source_line(uintptr_t address, char* file, size_t size, int* line);
+/* the path of the object (executable or shared library) that holds
+ * address, and where it is loaded; NULL if none */
+const char* scorep_code_object(uintptr_t address, uintptr_t* base);
+/* a C++ symbol as its source names it (the C++ runtime's demangler, where
+ * the program has one); *free_this is what to free after */
+const char* scorep_code_demangled(const char* symbol, char** free_this);
 
 /* ---- enter / exit ------------------------------------------------------- */
 

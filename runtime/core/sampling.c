@@ -1,0 +1,436 @@
+/* Sampling with unwinding (sampling.h). Each thread has its own POSIX timer
+ * on its CPU-time clock (CLOCK_THREAD_CPUTIME_ID) that sends SIGPROF to that
+ * thread alone (SIGEV_THREAD_ID), so every thread of a threaded program is
+ * sampled where it runs. libunwind (Debian's libunwind8, opened at the
+ * start so that no library of the measurement links it) unwinds the
+ * interrupted stack in the handler, which allocates nothing and takes no
+ * lock: the frames go to the substrates (the profile's calling-context
+ * nodes come from the arena). A sample that interrupts the measurement
+ * itself is counted and dropped: the structures it would change are in
+ * the middle of a change. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <link.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sampling.h"
+#include "config.h"
+#include "definitions.h"
+#include "substrates.h"
+#include "timer.h"
+
+int scorep_unwinding;
+
+#if SCOREP_HAVE_LIBUNWIND
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
+
+#define NAME_OF_(f) #f
+#define NAME_OF(f) NAME_OF_(f)   /* the library's symbol of a libunwind macro */
+
+static struct {
+    __typeof__(unw_getcontext(NULL)) (*getcontext)(unw_context_t*);
+    int (*init_local)(unw_cursor_t*, unw_context_t*);
+    int (*init_local2)(unw_cursor_t*, unw_context_t*, int);
+    int (*step)(unw_cursor_t*);
+    int (*get_reg)(unw_cursor_t*, unw_regnum_t, unw_word_t*);
+} unw;
+
+static int open_libunwind(char* why, size_t size)
+{
+    void* lib = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
+    if (lib == NULL) {
+        snprintf(why, size, "libunwind.so.8 cannot be opened (%s; Debian's package libunwind8)", dlerror());
+        return 0;
+    }
+    unw.getcontext = (__typeof__(unw.getcontext))dlsym(lib, NAME_OF(unw_tdep_getcontext));
+    unw.init_local = (__typeof__(unw.init_local))dlsym(lib, NAME_OF(unw_init_local));
+    unw.init_local2 = (__typeof__(unw.init_local2))dlsym(lib, NAME_OF(unw_init_local2));
+    unw.step = (__typeof__(unw.step))dlsym(lib, NAME_OF(unw_step));
+    unw.get_reg = (__typeof__(unw.get_reg))dlsym(lib, NAME_OF(unw_get_reg));
+    if (!unw.getcontext || !unw.init_local || !unw.init_local2 || !unw.step || !unw.get_reg) {
+        snprintf(why, size, "libunwind.so.8 lacks %s (version 1.6 or later is needed)", NAME_OF(unw_init_local2));
+        return 0;
+    }
+    /* per-thread caches: the handler never waits for another thread's */
+    int (*caching)(unw_addr_space_t, unw_caching_policy_t) =
+        (__typeof__(caching))dlsym(lib, NAME_OF(unw_set_caching_policy));
+    unw_addr_space_t* local = (unw_addr_space_t*)dlsym(lib, NAME_OF(unw_local_addr_space));
+    if (caching && local) caching(*local, UNW_CACHE_PER_THREAD);
+    return 1;
+}
+#endif
+
+/* ---- which regions show what runs inside them ----
+ * Score-P's rule: a sample inside a library call the measurement wraps
+ * (MPI, I/O, a wrapped library, an allocation, a lock) is a hit of the
+ * call, its internals stay hidden; inside a function or user region, a
+ * thread's start routine or an OpenMP construct with the program's code in
+ * it, the functions the program calls join the tree. Decided at the
+ * region's enter, read by the handler. */
+enum { INSIDE_UNKNOWN, INSIDE_SHOWN, INSIDE_HIDDEN };
+static uint8_t inside_of[SCOREP_MAX_REGIONS];
+
+static int shows_inside(const scorep_region_def* def)
+{
+    switch (def->paradigm) {
+    case SCOREP_PARADIGM_USER:
+    case SCOREP_PARADIGM_COMPILER:
+    case SCOREP_PARADIGM_MEASUREMENT:
+    case SCOREP_PARADIGM_SAMPLING: return 1;
+    case SCOREP_PARADIGM_PTHREAD: return def->role == SCOREP_ROLE_FUNCTION;   /* a start routine */
+    case SCOREP_PARADIGM_OPENMP:
+        switch (def->role) {
+        case SCOREP_ROLE_PARALLEL: case SCOREP_ROLE_LOOP: case SCOREP_ROLE_SECTIONS: case SCOREP_ROLE_SECTION:
+        case SCOREP_ROLE_SINGLE_SBLOCK: case SCOREP_ROLE_CRITICAL_SBLOCK: case SCOREP_ROLE_ORDERED_SBLOCK:
+        case SCOREP_ROLE_MASTER: case SCOREP_ROLE_TASK: case SCOREP_ROLE_WORKSHARE: return 1;
+        default: return 0;
+        }
+    default: return 0;
+    }
+}
+
+static int region_shows_inside(scorep_region region)
+{
+    if (region >= SCOREP_MAX_REGIONS) return 0;
+    if (inside_of[region] == INSIDE_UNKNOWN) {
+        const scorep_region_def* def = scorep_region_get(region);
+        inside_of[region] = def && !shows_inside(def) ? INSIDE_HIDDEN : INSIDE_SHOWN;
+    }
+    return inside_of[region] == INSIDE_SHOWN;
+}
+
+/* ---- the configuration ---- */
+
+static int sampling_on;           /* samples are taken (the handler's gate) */
+static long interval_us = 1000;   /* timer@<us> */
+static int sample_signal = SIGPROF;
+
+/* the measurement's own code (the core library, when it is a shared one):
+ * frames there are never a region's caller */
+static uintptr_t own_code_begin, own_code_end;
+
+static int find_own_code(struct dl_phdr_info* info, size_t size, void* data)
+{
+    (void)size;
+    uintptr_t self = (uintptr_t)data;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr)* ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X)) continue;
+        uintptr_t begin = info->dlpi_addr + ph->p_vaddr, end = begin + ph->p_memsz;
+        if (self >= begin && self < end) {
+            /* the executable itself (a static link): its code is the program's too */
+            if (info->dlpi_name && info->dlpi_name[0]) own_code_begin = begin, own_code_end = end;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static inline int own_code(uintptr_t ip) { return ip >= own_code_begin && ip < own_code_end; }
+
+/* ---- the threads' timers ---- */
+
+#define TIMERS_MAX 4096
+static timer_t timers[TIMERS_MAX];
+static int timer_used[TIMERS_MAX];
+static uint32_t timer_count;
+static __thread int thread_timer TLS_FAST = -1;   /* index in timers; -1: none yet */
+static __thread int thread_timer_tried TLS_FAST;
+static __thread uint64_t thread_last_sample TLS_FAST;
+static __thread uintptr_t thread_next_boundary TLS_FAST;
+static uint64_t samples_in_measurement, samples_without_location;
+static scorep_location* (*location_of_sample)(void);
+
+static void start_thread_timer(void)
+{
+    thread_timer_tried = 1;
+    uint32_t slot = __atomic_fetch_add(&timer_count, 1, __ATOMIC_RELAXED);
+    if (slot >= TIMERS_MAX) return;
+    struct sigevent sev;
+    memset(&sev, 0, sizeof sev);
+    sev.sigev_notify = SIGEV_THREAD_ID;
+    sev.sigev_signo = sample_signal;
+    sev._sigev_un._tid = (pid_t)syscall(SYS_gettid);
+    if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &timers[slot]) != 0) {
+        static int warned;
+        if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+            scorep_warning("SCOREP_ENABLE_UNWINDING: a thread's timer could not be made (timer_create: %s); "
+                           "that thread is not sampled", strerror(errno));
+        return;
+    }
+    struct itimerspec every = {{interval_us / 1000000, (interval_us % 1000000) * 1000},
+                               {interval_us / 1000000, (interval_us % 1000000) * 1000}};
+    timer_settime(timers[slot], 0, &every, NULL);
+    __atomic_store_n(&timer_used[slot], 1, __ATOMIC_RELEASE);
+    thread_timer = (int)slot;
+}
+
+void scorep_sampling_thread_begins(void)
+{
+    if (!thread_timer_tried && sampling_on) start_thread_timer();
+}
+
+void scorep_sampling_thread_ends(void)
+{
+    if (thread_timer < 0) return;
+    if (__atomic_exchange_n(&timer_used[thread_timer], 0, __ATOMIC_ACQ_REL)) timer_delete(timers[thread_timer]);
+    thread_timer = -1;
+}
+
+void scorep_sampling_end(void)
+{
+    if (!sampling_on) return;
+    sampling_on = 0;
+    uint32_t n = timer_count < TIMERS_MAX ? timer_count : TIMERS_MAX;
+    for (uint32_t i = 0; i < n; i++)
+        if (__atomic_exchange_n(&timer_used[i], 0, __ATOMIC_ACQ_REL)) timer_delete(timers[i]);
+    if (samples_in_measurement)
+        scorep_verbose("sampling: %llu samples interrupted the measurement itself and were not recorded",
+                       (unsigned long long)samples_in_measurement);
+}
+
+/* ---- the signal handler ---- */
+
+#if SCOREP_HAVE_LIBUNWIND
+static void take_sample(scorep_location* loc, void* context)
+{
+    scorep_unwind_state* u = loc->unwind;
+    const scorep_event_state* es = loc->events;
+    uint32_t depth = es->depth;
+    uintptr_t boundary = UINTPTR_MAX;
+    int show = 1;
+    if (depth > 0 && depth <= SCOREP_STACK_MAX) {
+        boundary = u->boundary[depth - 1];
+        scorep_region region = es->stack[depth - 1];
+        show = region >= SCOREP_MAX_REGIONS || inside_of[region] != INSIDE_HIDDEN;
+    }
+    uintptr_t frames[SCOREP_SAMPLE_FRAMES_MAX];
+    uint32_t n = 0;
+    unw_cursor_t cursor;
+    if (show && unw.init_local2(&cursor, (unw_context_t*)context, UNW_INIT_SIGNAL_FRAME) == 0) {
+        do {
+            unw_word_t ip, sp;
+            if (unw.get_reg(&cursor, UNW_REG_IP, &ip) < 0 || unw.get_reg(&cursor, UNW_REG_SP, &sp) < 0 ||
+                ip == 0 || sp >= boundary)
+                break;
+            /* the interrupted instruction itself; above it, the call before each return address */
+            frames[n] = n == 0 ? ip : ip - 1;
+            n++;
+        } while (n < SCOREP_SAMPLE_FRAMES_MAX && unw.step(&cursor) > 0);
+    }
+    for (uint32_t i = 0; i < n / 2; i++) {
+        uintptr_t f = frames[i];
+        frames[i] = frames[n - 1 - i];
+        frames[n - 1 - i] = f;
+    }
+    /* the time since the thread's last sample or event, whichever is later:
+     * a sample's time never reaches across a recorded enter or exit */
+    uint64_t now = scorep_timer_read();
+    uint64_t since = thread_last_sample > loc->last_ticks ? thread_last_sample : loc->last_ticks;
+    uint64_t ticks = now > since ? now - since : 0;
+    thread_last_sample = now;
+    const scorep_dispatch* d = &scorep_dispatch_now;
+    for (int s = 0; s < d->count; s++)
+        if (d->substrates[s]->sample) d->substrates[s]->sample(loc, now, frames, n, ticks);
+}
+#endif
+
+static void on_sample_signal(int sig, siginfo_t* info, void* context)
+{
+    (void)sig; (void)info;
+    int saved_errno = errno;
+    if (!sampling_on || !scorep_recording) goto out;
+    if (scorep_thread_event_generation_off & SCOREP_INSIDE_MEASUREMENT) {
+        __atomic_fetch_add(&samples_in_measurement, 1, __ATOMIC_RELAXED);
+        goto out;
+    }
+    scorep_location* loc = location_of_sample();
+    if (loc == NULL || loc->unwind == NULL || loc->events == NULL) {
+        __atomic_fetch_add(&samples_without_location, 1, __ATOMIC_RELAXED);
+        goto out;
+    }
+#if SCOREP_HAVE_LIBUNWIND
+    int was = scorep_inside_begin();
+    take_sample(loc, context);
+    scorep_inside_end(was);
+#else
+    (void)context;
+#endif
+out:
+    errno = saved_errno;
+}
+
+/* ---- enters ---- */
+
+void scorep_unwind_next_enter_at(uintptr_t boundary)
+{
+    if (scorep_unwinding) thread_next_boundary = boundary;
+}
+
+void scorep_unwind_enter(scorep_location* loc, uint32_t slot, scorep_region region, uintptr_t api_cfa)
+{
+    scorep_unwind_state* u = loc->unwind;
+    if (u == NULL) return;
+    u->enter_frame_count = 0;
+    scorep_sampling_thread_begins();
+    region_shows_inside(region);   /* decided here, read by the handler */
+    if (slot >= SCOREP_STACK_MAX) return;
+    if (thread_next_boundary) {
+        u->boundary[slot] = thread_next_boundary;
+        thread_next_boundary = 0;
+        return;
+    }
+    /* the program region holds all of the program: nothing outside it */
+    if (region == scorep_program_region) {
+        u->boundary[slot] = UINTPTR_MAX;
+        return;
+    }
+#if SCOREP_HAVE_LIBUNWIND
+    unw_context_t context;
+    unw_cursor_t cursor;
+    unw_word_t ip = 0, sp = 0;
+    if (unw.getcontext(&context) != 0 || unw.init_local(&cursor, &context) != 0) return;
+    /* the measurement's frames, up to the first of the program's (or of an adapter's wrapper) */
+    while (unw.step(&cursor) > 0) {
+        if (unw.get_reg(&cursor, UNW_REG_IP, &ip) < 0 || unw.get_reg(&cursor, UNW_REG_SP, &sp) < 0) return;
+        if (sp >= api_cfa && !own_code(ip)) break;
+        ip = 0;
+    }
+    if (ip == 0) return;
+    u->boundary[slot] = sp;
+    /* the frames between the enclosing region and this one, where the
+     * enclosing region shows its inside; OpenMP's constructs stand directly
+     * under theirs, as in Score-P */
+    const scorep_region_def* def = scorep_region_get(region);
+    if (def && def->paradigm == SCOREP_PARADIGM_OPENMP) return;
+    uintptr_t outer = UINTPTR_MAX;
+    if (slot > 0) {
+        if (!region_shows_inside(loc->events->stack[slot - 1])) return;
+        outer = u->boundary[slot - 1];
+    }
+    uint32_t n = 0;
+    do {
+        if (unw.get_reg(&cursor, UNW_REG_IP, &ip) < 0 || unw.get_reg(&cursor, UNW_REG_SP, &sp) < 0 || ip == 0 ||
+            sp >= outer)
+            break;
+        u->enter_frames[n++] = ip - 1;
+    } while (n < SCOREP_ENTER_FRAMES_MAX && unw.step(&cursor) > 0);
+    for (uint32_t i = 0; i < n / 2; i++) {
+        uintptr_t f = u->enter_frames[i];
+        u->enter_frames[i] = u->enter_frames[n - 1 - i];
+        u->enter_frames[n - 1 - i] = f;
+    }
+    u->enter_frame_count = n;
+#else
+    (void)api_cfa;
+#endif
+}
+
+void scorep_sampling_location_created(scorep_location* loc)
+{
+    if (!scorep_unwinding) return;
+    scorep_unwind_state* u = scorep_arena_alloc(sizeof *u);
+    if (u == NULL) return;
+    for (uint32_t i = 0; i < SCOREP_STACK_MAX; i++) u->boundary[i] = UINTPTR_MAX;
+    u->enter_frame_count = 0;
+    loc->unwind = u;
+}
+
+/* timer@<microseconds>: the only source so far */
+static int parse_event(const char* entry, char* why, size_t size)
+{
+    const char* at = strchr(entry, '@');
+    size_t name_length = at ? (size_t)(at - entry) : strlen(entry);
+    if (name_length == 5 && strncmp(entry, "timer", 5) == 0) {
+        if (at) {
+            char* end;
+            long us = strtol(at + 1, &end, 10);
+            if (*end || us <= 0) {
+                snprintf(why, size, "'%s': the interval after '@' must be a positive number of microseconds", entry);
+                return 0;
+            }
+            interval_us = us;
+        }
+        return 1;
+    }
+    snprintf(why, size, "'%s' is no sampling source this measurement has; valid: timer@<microseconds> "
+             "(the thread's CPU time)", entry);
+    return 0;
+}
+
+void scorep_sampling_init(scorep_location* (*location_of_thread)(void))
+{
+    location_of_sample = location_of_thread;
+    bool enabled = false;
+    const char* value = getenv("SCOREP_ENABLE_UNWINDING");
+    if (value == NULL || !value[0]) return;
+    if (!scorep_config_parse_bool(value, &enabled)) {
+        scorep_warning_all_ranks("SCOREP_ENABLE_UNWINDING: '%s' is not a boolean (true/false); no sampling", value);
+        return;
+    }
+    if (!enabled) return;
+    char why[512] = "";
+    const char* events = getenv("SCOREP_SAMPLING_EVENTS");
+    const char* separators = getenv("SCOREP_SAMPLING_SEP");
+    if (separators == NULL || !separators[0]) separators = ",";
+    int sources = 0;
+    if (events && events[0]) {
+        char copy[512];
+        snprintf(copy, sizeof copy, "%s", events);
+        char* save = NULL;
+        for (char* e = strtok_r(copy, separators, &save); e; e = strtok_r(NULL, separators, &save)) {
+            while (*e == ' ') e++;
+            if (!*e) continue;
+            if (parse_event(e, why, sizeof why))
+                sources++;
+            else
+                scorep_warning_all_ranks("SCOREP_SAMPLING_EVENTS: %s; not sampled", why);
+        }
+        if (sources > 1) {
+            scorep_warning_all_ranks("SCOREP_SAMPLING_EVENTS: one timer source is used (the last, every %ld us)",
+                                     interval_us);
+        }
+        if (sources == 0) {
+            scorep_warning_all_ranks("SCOREP_ENABLE_UNWINDING: no valid source in SCOREP_SAMPLING_EVENTS='%s'; "
+                                     "no sampling", events);
+            return;
+        }
+    }
+#if SCOREP_HAVE_LIBUNWIND
+    if (!open_libunwind(why, sizeof why)) {
+        scorep_warning_all_ranks("SCOREP_ENABLE_UNWINDING: %s; no sampling", why);
+        return;
+    }
+#else
+    scorep_warning_all_ranks("SCOREP_ENABLE_UNWINDING: this measurement was built without libunwind's header "
+                             "(Debian's libunwind-dev); no sampling");
+    return;
+#endif
+    struct sigaction old;
+    if (sigaction(sample_signal, NULL, &old) == 0 && (old.sa_flags & SA_SIGINFO ? old.sa_sigaction != NULL
+                                                      : old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN)) {
+        scorep_warning_all_ranks("SCOREP_ENABLE_UNWINDING: the program handles SIGPROF itself (a profiler or "
+                                 "its own timer); the measurement does not take it over: no sampling");
+        return;
+    }
+    dl_iterate_phdr(find_own_code, (void*)(uintptr_t)&scorep_sampling_init);
+    struct sigaction act;
+    memset(&act, 0, sizeof act);
+    act.sa_sigaction = on_sample_signal;
+    act.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&act.sa_mask);
+    if (sigaction(sample_signal, &act, NULL) != 0) {
+        scorep_warning_all_ranks("SCOREP_ENABLE_UNWINDING: SIGPROF's handler cannot be set (%s); no sampling",
+                                 strerror(errno));
+        return;
+    }
+    scorep_unwinding = 1;
+    sampling_on = 1;
+    start_thread_timer();
+}

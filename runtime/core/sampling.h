@@ -1,0 +1,61 @@
+/* Sampling with unwinding (SCOREP_ENABLE_UNWINDING, SCOREP_SAMPLING_EVENTS):
+ * each thread is interrupted on its own CPU-time clock and its stack
+ * unwound down to the innermost region the measurement has open; the frames
+ * found (code addresses, outermost first) reach the substrates' sample
+ * callback. At every enter, the frames between the enclosing open region
+ * and the one entered are unwound too, for the substrates' enter (in
+ * loc->unwind): so instrumented regions and the functions samples see make
+ * one calling-context tree. Addresses are named at the end
+ * (util/code_names.c), never in the signal handler. */
+#ifndef SCOREP_WRAPGEN_SAMPLING_H
+#define SCOREP_WRAPGEN_SAMPLING_H
+
+#include "internal.h"
+#include "event_state.h"
+
+#define SCOREP_SAMPLE_FRAMES_MAX 128
+#define SCOREP_ENTER_FRAMES_MAX 64
+
+typedef struct scorep_unwind_state {
+    /* for each open region of the location, by depth: the stack pointer of
+     * the frame that entered it (the wrapper, the instrumented function);
+     * a frame below it (a lower address) runs inside the region */
+    uintptr_t boundary[SCOREP_STACK_MAX];
+    /* the frames between the enclosing open region and the region entered
+     * last, outermost first, as code addresses (a call's address is the
+     * byte before its return address); none where the enclosing region
+     * keeps its inside hidden */
+    uint32_t enter_frame_count;
+    uintptr_t enter_frames[SCOREP_ENTER_FRAMES_MAX];
+} scorep_unwind_state;
+
+/* SCOREP_ENABLE_UNWINDING took effect; hidden: read on the event path */
+extern int scorep_unwinding __attribute__((visibility("hidden")));
+
+/* Reads the variables, opens libunwind, installs the signal handler and
+ * starts the calling (main) thread's timer. Once, at the start, before the
+ * first location is made. location_of_thread: the calling thread's
+ * location for a sample (the event layer's scorep_events_sample_location),
+ * called in the signal handler. */
+void scorep_sampling_init(scorep_location* (*location_of_thread)(void));
+/* loc's unwinding state (from the arena), when unwinding is on */
+void scorep_sampling_location_created(scorep_location* loc);
+/* the calling thread will record: its timer starts (once) */
+void scorep_sampling_thread_begins(void);
+/* the calling thread records no more: its timer is deleted */
+void scorep_sampling_thread_ends(void);
+/* recording ended: every thread's timer is deleted, samples end */
+void scorep_sampling_end(void);
+
+/* The enter of region at depth slot (events.c, before the substrates see
+ * it): its boundary, and the frames between it and the enclosing region.
+ * api_cfa: the stack pointer of the caller of the measurement's exported
+ * function that records the enter (every frame below it is the
+ * measurement's). On loc's thread, inside the measurement. */
+void scorep_unwind_enter(scorep_location* loc, uint32_t slot, scorep_region region, uintptr_t api_cfa)
+    __attribute__((visibility("hidden"), noinline));
+/* the next enter on this thread is of a thread's start routine, called by
+ * a trampoline whose frame's stack pointer is boundary: no frames outside */
+void scorep_unwind_next_enter_at(uintptr_t boundary) __attribute__((visibility("hidden")));
+
+#endif

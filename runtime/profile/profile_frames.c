@@ -1,0 +1,283 @@
+/* The frame nodes of the profile (SCOREP_ENABLE_UNWINDING), named at the
+ * end of recording: during the run a sample or an enter's unwinding keys
+ * each frame by its code address (profile.c, frames_below), which the
+ * signal handler can do; here each address becomes its function's region
+ * (paradigm sampling, as in Score-P) and the nodes of one function under
+ * one parent become one node:
+ * - frames of the measurement itself (its libraries, a link-time wrapper)
+ *   and the C library's frames that start a process or a thread are left
+ *   out: their children and hits move to their parent;
+ * - the frame of a function that calls its own instrumented region (the
+ *   function compiler instrumentation enters) is that region, as is a
+ *   thread's start routine's frame below its region: left out;
+ * - a function both seen by samples and instrumented is one node, the
+ *   instrumented one, with the samples' hits.
+ * A frame node has no visits; its time is its samples' time and its
+ * children's. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "definitions.h"
+#include "profile.h"
+#include "profile_events.h"
+
+/* frames left out: the C library's start of a process or thread, and the
+ * measurement's own code; a named frame node's mark (enter_ticks is free
+ * now) */
+#define LEFT_OUT (SCOREP_INVALID_ID - 2)
+#define MEASUREMENT_CODE (SCOREP_INVALID_ID - 3)
+#define NAMED_FRAME (UINT64_MAX - 1)
+
+static int is_frame(const scorep_profile_node* n) { return n->enter_ticks == NAMED_FRAME; }
+
+static const char* base_name(const char* path)
+{
+    const char* slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+static int measurement_symbol(const char* s)
+{
+    return strncmp(s, "__wrap_", 7) == 0 || strncmp(s, "scorep_", 7) == 0 || strncmp(s, "SCOREP_", 7) == 0 ||
+           strncmp(s, "__cyg_profile_func_", 19) == 0;
+}
+
+/* the C library's start of the process and of a thread */
+static int start_symbol(const char* s)
+{
+    static const char* const names[] = {"_start", "__libc_start_main", "__libc_start_call_main", "__libc_start_main_impl",
+                                        "start_thread", "clone", "clone3", "__clone", "__clone3", "__clone_internal"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(s, names[i]) == 0) return 1;
+    return 0;
+}
+
+static scorep_region region_of_address(uintptr_t address)
+{
+    uintptr_t base = 0, start, end;
+    const char* object = scorep_code_object(address, &base);
+    if (object && strncmp(base_name(object), "libscorep", 9) == 0) return MEASUREMENT_CODE;
+    char symbol[1024], file[1024], name[1200];
+    if (!scorep_code_symbol(address, symbol, sizeof symbol, &start, &end)) {
+        /* no symbol: one region per object, as its code's unknown part */
+        snprintf(name, sizeof name, "UNKNOWN @%s", object ? base_name(object) : "?");
+        return scorep_definitions_region_lines(name, object, 0, 0, SCOREP_PARADIGM_SAMPLING, SCOREP_ROLE_FUNCTION,
+                                               NULL, NULL);
+    }
+    /* a versioned symbol (__libc_start_main@@GLIBC_2.34) as its source names it */
+    char* version = strchr(symbol, '@');
+    if (version && version != symbol) *version = 0;
+    if (measurement_symbol(symbol)) return MEASUREMENT_CODE;
+    if (start_symbol(symbol)) return LEFT_OUT;
+    char* free_this;
+    const char* source_name = scorep_code_demangled(symbol, &free_this);
+    snprintf(name, sizeof name, "%s", source_name);
+    free(free_this);
+    int line = 0;
+    if (!scorep_code_source_line(start, file, sizeof file, &line)) {
+        snprintf(file, sizeof file, "%s", object ? object : "");
+        line = 0;
+    }
+    return scorep_definitions_region_lines(name, file[0] ? file : NULL, line, 0, SCOREP_PARADIGM_SAMPLING,
+                                           SCOREP_ROLE_FUNCTION, NULL, strcmp(name, symbol) ? symbol : NULL);
+}
+
+/* each address named once: open addressing */
+static struct {
+    uintptr_t* address;
+    scorep_region* region;
+    size_t capacity, count;
+} named;
+
+static scorep_region region_of(uintptr_t address)
+{
+    if (2 * (named.count + 1) > named.capacity) {
+        size_t capacity = named.capacity ? 2 * named.capacity : 4096;
+        uintptr_t* a = calloc(capacity, sizeof *a);
+        scorep_region* r = malloc(capacity * sizeof *r);
+        if (!a || !r) {
+            free(a);
+            free(r);
+            return region_of_address(address);
+        }
+        for (size_t i = 0; i < named.capacity; i++)
+            if (named.address[i]) {
+                size_t j = (named.address[i] * 0x9E3779B97F4A7C15ull >> 20) & (capacity - 1);
+                while (a[j]) j = (j + 1) & (capacity - 1);
+                a[j] = named.address[i];
+                r[j] = named.region[i];
+            }
+        free(named.address);
+        free(named.region);
+        named.address = a, named.region = r, named.capacity = capacity;
+    }
+    size_t j = (address * 0x9E3779B97F4A7C15ull >> 20) & (named.capacity - 1);
+    while (named.address[j] && named.address[j] != address) j = (j + 1) & (named.capacity - 1);
+    if (!named.address[j]) {
+        named.address[j] = address;
+        named.region[j] = region_of_address(address);
+        named.count++;
+    }
+    return named.region[j];
+}
+
+static const char* region_name(scorep_region region)
+{
+    const scorep_region_def* def = scorep_region_get(region);
+    return def ? def->name : "";
+}
+
+/* a frame that is the function whose instrumented region is its child */
+static int calls_own_region(const scorep_profile_node* frame)
+{
+    const char* name = region_name(frame->region);
+    for (const scorep_profile_node* c = frame->first_child; c; c = c->next_sibling)
+        if (c->parameter != SCOREP_PROFILE_FRAME && !is_frame(c) && c->parameter == SCOREP_INVALID_ID &&
+            strcmp(region_name(c->region), name) == 0)
+            return 1;
+    return 0;
+}
+
+/* a frame that is its instrumented parent itself: a thread's start routine
+ * (whose region its trampoline enters), or part of it: the outlined body of
+ * an OpenMP construct (GCC's main._omp_fn.0) */
+static int is_parent_itself(const scorep_profile_node* parent, const scorep_profile_node* frame)
+{
+    const char* name = region_name(frame->region);
+    if (strstr(name, "._omp_fn.") || strstr(name, ".omp_outlined")) return parent->parameter == SCOREP_INVALID_ID && !is_frame(parent);
+    return parent->parent && !is_frame(parent) && parent->parameter == SCOREP_INVALID_ID &&
+           strcmp(region_name(parent->region), name) == 0;
+}
+
+/* the sibling among list that c is one node with */
+static scorep_profile_node* same_node(scorep_profile_node* list, const scorep_profile_node* c)
+{
+    for (scorep_profile_node* s = list; s; s = s->next_sibling) {
+        if (s->region == c->region && s->parameter == c->parameter && s->parameter_value == c->parameter_value)
+            return s;
+        if (is_frame(s) != is_frame(c) && s->parameter == SCOREP_INVALID_ID && c->parameter == SCOREP_INVALID_ID &&
+            strcmp(region_name(s->region), region_name(c->region)) == 0)
+            return s;
+    }
+    return NULL;
+}
+
+static void add_numbers(scorep_profile_node* into, const scorep_profile_node* from)
+{
+    scorep_profile_numbers* a = &into->n;
+    const scorep_profile_numbers* b = &from->n;
+    if (b->visits && (!a->visits || b->time_min < a->time_min)) a->time_min = b->time_min;
+    if (b->time_max > a->time_max) a->time_max = b->time_max;
+    a->visits += b->visits;
+    a->time_incl += b->time_incl;
+    a->bytes_sent += b->bytes_sent, a->bytes_received += b->bytes_received;
+    a->messages_sent += b->messages_sent, a->messages_received += b->messages_received;
+    a->bytes_read += b->bytes_read, a->bytes_written += b->bytes_written;
+    a->collectives += b->collectives, a->bytes_put += b->bytes_put, a->bytes_get += b->bytes_get;
+    a->hits += b->hits;
+    for (int k = 0; k < SCOREP_PROFILE_MAX_METRICS; k++) into->metrics[k] += from->metrics[k];
+}
+
+/* c becomes part of s: a frame's samples are hits of the instrumented node */
+static void merge_into(scorep_profile_node* s, scorep_profile_node* c)
+{
+    if (is_frame(s) && !is_frame(c)) {
+        uint64_t hits = s->n.hits;
+        s->n = c->n;
+        s->n.hits += hits;
+        memcpy(s->metrics, c->metrics, sizeof s->metrics);
+        s->region = c->region;
+        s->enter_ticks = c->enter_ticks;
+    } else if (!is_frame(s) && is_frame(c)) {
+        s->n.hits += c->n.hits;
+    } else {
+        add_numbers(s, c);
+    }
+    scorep_profile_node** tail = &s->first_child;
+    while (*tail) tail = &(*tail)->next_sibling;
+    *tail = c->first_child;
+    for (scorep_profile_node* g = c->first_child; g; g = g->next_sibling) g->parent = s;
+    c->first_child = NULL;
+}
+
+/* the hits and own time of the frames of a sample's subtree (what the
+ * measurement's own code called), for its caller */
+static void collapse(scorep_profile_node* node, scorep_profile_node* into)
+{
+    into->n.hits += node->n.hits;
+    if (is_frame(into)) into->n.time_incl += node->n.time_incl;
+    for (scorep_profile_node* c = node->first_child; c; c = c->next_sibling) collapse(c, into);
+}
+
+static void name_below(scorep_profile_node* node)
+{
+    scorep_profile_node* pending = node->first_child;
+    node->first_child = NULL;
+    scorep_profile_node** tail = &node->first_child;
+    while (pending) {
+        scorep_profile_node* c = pending;
+        pending = c->next_sibling;
+        c->next_sibling = NULL;
+        c->cached_child[0] = c->cached_child[1] = NULL;
+        if (c->parameter == SCOREP_PROFILE_FRAME) {
+            c->region = region_of((uintptr_t)c->parameter_value);
+            c->parameter = SCOREP_INVALID_ID;
+            c->parameter_value = 0;
+            c->enter_ticks = NAMED_FRAME;
+            if (c->region == LEFT_OUT || c->region == MEASUREMENT_CODE || calls_own_region(c) ||
+                is_parent_itself(node, c)) {
+                /* its children take its place, its samples are its parent's;
+                 * what the measurement's code called in its own work (not
+                 * a region it records) is its caller's hits */
+                node->n.hits += c->n.hits;
+                if (is_frame(node)) node->n.time_incl += c->n.time_incl;
+                if (c->region == MEASUREMENT_CODE) {
+                    scorep_profile_node** link = &c->first_child;
+                    while (*link) {
+                        scorep_profile_node* g = *link;
+                        if (g->parameter == SCOREP_PROFILE_FRAME) {
+                            collapse(g, node);
+                            *link = g->next_sibling;
+                        } else
+                            link = &g->next_sibling;
+                    }
+                }
+                scorep_profile_node* last = c->first_child;
+                for (scorep_profile_node* g = c->first_child; g; g = g->next_sibling) {
+                    g->parent = node;
+                    last = g;
+                }
+                if (last) {
+                    last->next_sibling = pending;
+                    pending = c->first_child;
+                }
+                c->first_child = NULL;
+                continue;
+            }
+        }
+        scorep_profile_node* s = same_node(node->first_child, c);
+        if (s) {
+            merge_into(s, c);
+            continue;
+        }
+        c->parent = node;
+        *tail = c;
+        tail = &c->next_sibling;
+    }
+    node->cached_child[0] = node->cached_child[1] = NULL;
+    for (scorep_profile_node* c = node->first_child; c; c = c->next_sibling) name_below(c);
+    if (is_frame(node))
+        for (scorep_profile_node* c = node->first_child; c; c = c->next_sibling) node->n.time_incl += c->n.time_incl;
+}
+
+void scorep_profile_name_frames(scorep_profile_node* root)
+{
+    if (root) {
+        name_below(root);
+        return;
+    }
+    free(named.address);
+    free(named.region);
+    memset(&named, 0, sizeof named);
+}
