@@ -1,8 +1,11 @@
 /* Sampling with unwinding (sampling.h). Each thread has its own POSIX timer
- * on its CPU-time clock (CLOCK_THREAD_CPUTIME_ID) that sends SIGPROF to that
- * thread alone (SIGEV_THREAD_ID), so every thread of a threaded program is
- * sampled where it runs. libunwind (Debian's libunwind8, opened at the
- * start so that no library of the measurement links it) unwinds the
+ * on its CPU-time clock (CLOCK_THREAD_CPUTIME_ID) that signals that thread
+ * alone (SIGEV_THREAD_ID), so every thread of a threaded program is sampled
+ * where it runs. The signal is the highest real-time signal nobody handles
+ * at the start, not SIGPROF (Score-P's): a program that profiles itself
+ * with setitimer, or runs under gprof, keeps SIGPROF to itself. libunwind
+ * (Debian's libunwind8, opened at the start so that no library of the
+ * measurement links it) unwinds the
  * interrupted stack in the handler, which allocates nothing and takes no
  * lock: the frames go to the substrates (the profile's calling-context
  * nodes come from the arena). A sample that interrupts the measurement
@@ -109,7 +112,7 @@ static int region_shows_inside(scorep_region region)
 
 static int sampling_on;           /* samples are taken (the handler's gate) */
 static long interval_us = 1000;   /* timer@<us> */
-static int sample_signal = SIGPROF;
+static int sample_signal;
 
 /* the measurement's own code (the core library, when it is a shared one):
  * frames there are never a region's caller */
@@ -412,11 +415,16 @@ void scorep_sampling_init(scorep_location* (*location_of_thread)(void))
                              "(Debian's libunwind-dev); no sampling");
     return;
 #endif
-    struct sigaction old;
-    if (sigaction(sample_signal, NULL, &old) == 0 && (old.sa_flags & SA_SIGINFO ? old.sa_sigaction != NULL
-                                                      : old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN)) {
-        scorep_warning_all_ranks("SCOREP_ENABLE_UNWINDING: the program handles SIGPROF itself (a profiler or "
-                                 "its own timer); the measurement does not take it over: no sampling");
+    /* the C library keeps the lowest real-time signals; from the top down,
+     * the first one with no handler */
+    for (int s = SIGRTMAX - 1; s >= SIGRTMIN + 2 && !sample_signal; s--) {
+        struct sigaction old;
+        if (sigaction(s, NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL)
+            sample_signal = s;
+    }
+    if (!sample_signal) {
+        scorep_warning_all_ranks("SCOREP_ENABLE_UNWINDING: every real-time signal has a handler already; "
+                                 "no signal is left for the samples: no sampling");
         return;
     }
     dl_iterate_phdr(find_own_code, (void*)(uintptr_t)&scorep_sampling_init);
@@ -426,8 +434,8 @@ void scorep_sampling_init(scorep_location* (*location_of_thread)(void))
     act.sa_flags = SA_SIGINFO | SA_RESTART;
     sigemptyset(&act.sa_mask);
     if (sigaction(sample_signal, &act, NULL) != 0) {
-        scorep_warning_all_ranks("SCOREP_ENABLE_UNWINDING: SIGPROF's handler cannot be set (%s); no sampling",
-                                 strerror(errno));
+        scorep_warning_all_ranks("SCOREP_ENABLE_UNWINDING: the handler of signal %d cannot be set (%s); "
+                                 "no sampling", sample_signal, strerror(errno));
         return;
     }
     scorep_unwinding = 1;
