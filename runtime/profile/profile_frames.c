@@ -14,6 +14,7 @@
  *   instrumented one, with the samples' hits.
  * A frame node has no visits; its time is its samples' time and its
  * children's. */
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +59,15 @@ static scorep_region region_of_address(uintptr_t address)
     uintptr_t base = 0, start, end;
     const char* object = scorep_code_object(address, &base);
     if (object && strncmp(base_name(object), "libscorep", 9) == 0) return MEASUREMENT_CODE;
+    /* the frames left out by the dynamic symbol table alone, without reading
+     * the object's debug information */
+    Dl_info info;
+    if (dladdr((void*)address, &info) && info.dli_sname) {
+        char exported[256];
+        snprintf(exported, sizeof exported, "%s", info.dli_sname);
+        if (measurement_symbol(exported)) return MEASUREMENT_CODE;
+        if (start_symbol(exported)) return LEFT_OUT;
+    }
     char symbol[1024], file[1024], name[1200];
     if (!scorep_code_symbol(address, symbol, sizeof symbol, &start, &end)) {
         /* no symbol: one region per object, as its code's unknown part */
