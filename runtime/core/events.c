@@ -667,6 +667,7 @@ void scorep_thread_fork(scorep_thread_team* team, uint32_t requested)
     EVENT_BEGIN();
     team->forker = loc;
     team->level = loc->fork_level++;
+    if (UNLIKELY(loc->unwind != NULL)) scorep_unwind_fork(loc, (uintptr_t)__builtin_dwarf_cfa());
     DISPATCH(thread_fork, team);
     DISPATCH(thread_event, SCOREP_THREAD_FORK, requested);
 }

@@ -276,6 +276,57 @@ void scorep_unwind_next_enter_at(uintptr_t boundary)
     if (scorep_unwinding) thread_next_boundary = boundary;
 }
 
+/* The frames from the caller of the measurement (api_cfa: see sampling.h)
+ * up to the enclosing open region (the one at depth slot - 1; none: the
+ * whole stack), outermost first, into loc's enter frames; where frames
+ * show (the enclosing region shows its inside, and the event is not a team
+ * member's first in its part, whose call path is the forker's). Returns
+ * the stack pointer of the caller's frame (0: not found). */
+static uintptr_t unwind_to_enclosing(scorep_location* loc, uint32_t slot, uintptr_t api_cfa)
+{
+    uintptr_t caller_sp = 0;
+#if SCOREP_HAVE_LIBUNWIND
+    scorep_unwind_state* u = loc->unwind;
+    unw_context_t context;
+    unw_cursor_t cursor;
+    unw_word_t ip = 0, sp = 0;
+    if (unw.getcontext(&context) != 0 || unw.init_local(&cursor, &context) != 0) return 0;
+    /* the measurement's frames, up to the first of the program's (or of an adapter's wrapper) */
+    while (unw.step(&cursor) > 0) {
+        if (unw.get_reg(&cursor, UNW_REG_IP, &ip) < 0 || unw.get_reg(&cursor, UNW_REG_SP, &sp) < 0) return 0;
+        if (sp >= api_cfa && !own_code(ip)) break;
+        ip = 0;
+    }
+    if (ip == 0) return 0;
+    caller_sp = sp;
+    if (loc->team_member != 0 && loc->team_parts > 0 &&
+        slot <= loc->team_part_depth[loc->team_parts <= SCOREP_TEAM_LEVELS_MAX ? loc->team_parts - 1
+                                                                               : SCOREP_TEAM_LEVELS_MAX])
+        return caller_sp;
+    uintptr_t outer = UINTPTR_MAX;
+    if (slot > 0 && slot <= SCOREP_STACK_MAX) {
+        if (!region_shows_inside(loc->events->stack[slot - 1])) return caller_sp;
+        outer = u->boundary[slot - 1];
+    }
+    uint32_t n = 0;
+    do {
+        if (unw.get_reg(&cursor, UNW_REG_IP, &ip) < 0 || unw.get_reg(&cursor, UNW_REG_SP, &sp) < 0 || ip == 0 ||
+            sp >= outer)
+            break;
+        u->enter_frames[n++] = ip - 1;
+    } while (n < SCOREP_ENTER_FRAMES_MAX && unw.step(&cursor) > 0);
+    for (uint32_t i = 0; i < n / 2; i++) {
+        uintptr_t f = u->enter_frames[i];
+        u->enter_frames[i] = u->enter_frames[n - 1 - i];
+        u->enter_frames[n - 1 - i] = f;
+    }
+    u->enter_frame_count = n;
+#else
+    (void)loc; (void)slot; (void)api_cfa;
+#endif
+    return caller_sp;
+}
+
 void scorep_unwind_enter(scorep_location* loc, uint32_t slot, scorep_region region, uintptr_t api_cfa)
 {
     scorep_unwind_state* u = loc->unwind;
@@ -294,45 +345,16 @@ void scorep_unwind_enter(scorep_location* loc, uint32_t slot, scorep_region regi
         u->boundary[slot] = UINTPTR_MAX;
         return;
     }
-#if SCOREP_HAVE_LIBUNWIND
-    unw_context_t context;
-    unw_cursor_t cursor;
-    unw_word_t ip = 0, sp = 0;
-    if (unw.getcontext(&context) != 0 || unw.init_local(&cursor, &context) != 0) return;
-    /* the measurement's frames, up to the first of the program's (or of an adapter's wrapper) */
-    while (unw.step(&cursor) > 0) {
-        if (unw.get_reg(&cursor, UNW_REG_IP, &ip) < 0 || unw.get_reg(&cursor, UNW_REG_SP, &sp) < 0) return;
-        if (sp >= api_cfa && !own_code(ip)) break;
-        ip = 0;
-    }
-    if (ip == 0) return;
-    u->boundary[slot] = sp;
-    /* the frames between the enclosing region and this one, where the
-     * enclosing region shows its inside; OpenMP's constructs stand directly
-     * under theirs, as in Score-P */
-    const scorep_region_def* def = scorep_region_get(region);
-    if (def && def->paradigm == SCOREP_PARADIGM_OPENMP) return;
-    uintptr_t outer = UINTPTR_MAX;
-    if (slot > 0) {
-        if (!region_shows_inside(loc->events->stack[slot - 1])) return;
-        outer = u->boundary[slot - 1];
-    }
-    uint32_t n = 0;
-    do {
-        if (unw.get_reg(&cursor, UNW_REG_IP, &ip) < 0 || unw.get_reg(&cursor, UNW_REG_SP, &sp) < 0 || ip == 0 ||
-            sp >= outer)
-            break;
-        u->enter_frames[n++] = ip - 1;
-    } while (n < SCOREP_ENTER_FRAMES_MAX && unw.step(&cursor) > 0);
-    for (uint32_t i = 0; i < n / 2; i++) {
-        uintptr_t f = u->enter_frames[i];
-        u->enter_frames[i] = u->enter_frames[n - 1 - i];
-        u->enter_frames[n - 1 - i] = f;
-    }
-    u->enter_frame_count = n;
-#else
-    (void)api_cfa;
-#endif
+    uintptr_t caller_sp = unwind_to_enclosing(loc, slot, api_cfa);
+    if (caller_sp) u->boundary[slot] = caller_sp;
+}
+
+void scorep_unwind_fork(scorep_location* loc, uintptr_t api_cfa)
+{
+    scorep_unwind_state* u = loc->unwind;
+    if (u == NULL) return;
+    u->enter_frame_count = 0;
+    unwind_to_enclosing(loc, loc->events->depth, api_cfa);
 }
 
 void scorep_sampling_location_created(scorep_location* loc)

@@ -54,6 +54,11 @@ void scorep_sampling_end(void);
  * measurement's). On loc's thread, inside the measurement. */
 void scorep_unwind_enter(scorep_location* loc, uint32_t slot, scorep_region region, uintptr_t api_cfa)
     __attribute__((visibility("hidden"), noinline));
+/* A fork on loc (scorep_thread_fork): the frames between the innermost
+ * open region and the fork's caller, into the enter frames, where the
+ * team's members continue the forker's call path (the profile's fork
+ * takes them: the forker's own region enter that follows has the same). */
+void scorep_unwind_fork(scorep_location* loc, uintptr_t api_cfa) __attribute__((visibility("hidden"), noinline));
 /* the next enter on this thread is of a thread's start routine, called by
  * a trampoline whose frame's stack pointer is boundary: no frames outside */
 void scorep_unwind_next_enter_at(uintptr_t boundary) __attribute__((visibility("hidden")));

@@ -299,6 +299,10 @@ static void on_fork(scorep_location* loc, uint64_t t, scorep_thread_team* team)
 {
     (void)t;
     team->forker_path = loc->profile_current;
+    /* with unwinding, the path goes on through the frames of the fork's caller */
+    if (UNLIKELY(loc->unwind != NULL) && loc->unwind->enter_frame_count)
+        team->forker_path = frames_below(state(loc), loc->profile_current, loc->unwind->enter_frames,
+                                         loc->unwind->enter_frame_count);
 }
 
 static void on_team_begin(scorep_location* loc, uint64_t t, const scorep_thread_team* team)

@@ -211,13 +211,30 @@ static void merge_into(scorep_profile_node* s, scorep_profile_node* c)
     c->first_child = NULL;
 }
 
-/* the hits and own time of the frames of a sample's subtree (what the
- * measurement's own code called), for its caller */
-static void collapse(scorep_profile_node* node, scorep_profile_node* into)
+/* Below a frame of the measurement's own code (a wrapper, a trampoline)
+ * nothing is the program's until the next recorded region: the frames
+ * there (the wrapped library's own, libgomp's GOMP_parallel between the
+ * adapter's wrapper and its trampoline) go, their samples become hits of
+ * the measurement frame's caller (into), and the recorded regions below
+ * them join *regions, to stand under into. */
+static void absorb(scorep_profile_node* frame, scorep_profile_node* into, scorep_profile_node*** regions)
 {
-    into->n.hits += node->n.hits;
-    if (is_frame(into)) into->n.time_incl += node->n.time_incl;
-    for (scorep_profile_node* c = node->first_child; c; c = c->next_sibling) collapse(c, into);
+    scorep_profile_node* c = frame->first_child;
+    frame->first_child = NULL;
+    while (c) {
+        scorep_profile_node* next = c->next_sibling;
+        c->next_sibling = NULL;
+        if (c->parameter == SCOREP_PROFILE_FRAME) {
+            into->n.hits += c->n.hits;
+            if (is_frame(into)) into->n.time_incl += c->n.time_incl;
+            absorb(c, into, regions);
+        } else {
+            c->parent = into;
+            **regions = c;
+            *regions = &c->next_sibling;
+        }
+        c = next;
+    }
 }
 
 static void name_below(scorep_profile_node* node)
@@ -243,15 +260,10 @@ static void name_below(scorep_profile_node* node)
                 node->n.hits += c->n.hits;
                 if (is_frame(node)) node->n.time_incl += c->n.time_incl;
                 if (c->region == MEASUREMENT_CODE) {
-                    scorep_profile_node** link = &c->first_child;
-                    while (*link) {
-                        scorep_profile_node* g = *link;
-                        if (g->parameter == SCOREP_PROFILE_FRAME) {
-                            collapse(g, node);
-                            *link = g->next_sibling;
-                        } else
-                            link = &g->next_sibling;
-                    }
+                    scorep_profile_node* regions = NULL;
+                    scorep_profile_node** tail_of_regions = &regions;
+                    absorb(c, node, &tail_of_regions);
+                    c->first_child = regions;
                 }
                 scorep_profile_node* last = c->first_child;
                 for (scorep_profile_node* g = c->first_child; g; g = g->next_sibling) {

@@ -163,6 +163,37 @@ def test_mpi_calls_stay_recorded_regions_among_the_sampled_functions(mpi, tmp_pa
     assert not [p for p in visits if "MPI_" in p and not p.split("/")[-1].startswith("MPI_")], visits
 
 
+def test_an_openmp_region_stands_under_the_sampled_function_that_forks_it_on_every_thread(installed_prefix,
+                                                                                          tmp_path):
+    exe = build_plain("omp_hot.c", tmp_path, "-fopenmp")
+    plain = run_program([exe], env={"OMP_NUM_THREADS": "2"}, timeout=120)
+    experiment = tmp_path / "sampled"
+    measured = run_program(scorep_exec(installed_prefix) + ["--thread=omp", exe], experiment,
+                           {**SAMPLED, "OMP_NUM_THREADS": "2"}, timeout=120)
+    assert measured.returncode == 0 and measured.stdout == plain.stdout, measured.stderr
+    profile = json.loads((experiment / "profile.json").read_text())
+    regions = {r["id"]: r["name"] for r in profile["regions"]}
+    callpaths = {c["id"]: c for c in profile["callpaths"]}
+
+    def path(cid):
+        names = []
+        while cid is not None:
+            names.append(regions[callpaths[cid]["region"]].split(" @")[0])
+            cid = callpaths[cid]["parent"]
+        return "/".join(reversed(names[:-1]))
+
+    by_location = {}
+    for row in profile["rows"]:
+        by_location.setdefault(row["location"], {})[path(row["callpath"])] = row
+    assert len(by_location) == 2
+    for rows in by_location.values():
+        # the same tree on both threads: main, the region it forks, the function inside
+        assert rows["main/!$omp parallel"]["visits"] == 1, rows.keys()
+        assert rows["main/!$omp parallel/work"].get("hits", 0) > 0, rows.keys()
+        assert not [p for p in rows if p.startswith("!$omp")], rows.keys()
+        assert not [p for p in rows if "_omp_fn" in p or "GOMP" in p], rows.keys()
+
+
 def test_a_program_that_profiles_itself_with_sigprof_keeps_it(installed_prefix, tmp_path):
     exe = build_plain("own_sigprof.c", tmp_path)
     experiment = tmp_path / "sampled"
