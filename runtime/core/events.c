@@ -34,7 +34,6 @@ enum { START_NONE, START_WAITING, START_ENTERED, START_OWN_REGION };
 static __thread struct {
     scorep_region region;
     uint64_t ticks;
-    uintptr_t caller_sp;   /* the stack pointer of the trampoline's frame */
     int state;
 } thread_start TLS_FAST;
 
@@ -48,10 +47,10 @@ void scorep_events_extras_changed(void)
     scorep_event_extras = scorep_strict_metric_count != 0 || scorep_unwinding;
 }
 
-static __attribute__((noinline)) void extras_at_enter(scorep_location* loc, scorep_region region, uintptr_t api_cfa)
+static __attribute__((noinline)) void extras_at_enter(scorep_location* loc, scorep_region region)
 {
     if (scorep_strict_metric_count) scorep_strict_metrics_read(loc);
-    if (loc->unwind) scorep_unwind_enter(loc, scorep_event_state_of(loc)->depth - 1, region, api_cfa);
+    if (loc->unwind) scorep_unwind_enter(loc, scorep_event_state_of(loc)->depth - 1, region);
 }
 
 static inline __attribute__((always_inline)) void enter_at(scorep_location* loc, uint64_t t, scorep_region region);
@@ -82,7 +81,6 @@ static scorep_location* thread_start_resume(scorep_region entering)
         scorep_region region = thread_start.region;
         if (region < SCOREP_MAX_REGIONS && !scorep_region_filtered_flags[region]) {
             int was_off = scorep_inside_begin();
-            scorep_unwind_next_enter_at(thread_start.caller_sp);
             enter_at(loc, thread_start.ticks, region);
             scorep_inside_end(was_off);
         }
@@ -96,8 +94,7 @@ void scorep_enter_thread_start(scorep_region region)
     if (!loc || !scorep_recording) return;
     thread_start.region = region;
     thread_start.ticks = scorep_timer_read();
-    thread_start.caller_sp = (uintptr_t)__builtin_dwarf_cfa();
-    if (UNLIKELY(scorep_unwinding)) scorep_sampling_thread_begins();
+    if (UNLIKELY(scorep_unwinding)) scorep_unwind_thread_starts();
     loc->last_ticks = thread_start.ticks;
     thread_start.state = START_WAITING;
     scorep_location_parked = loc;
@@ -142,9 +139,7 @@ static inline __attribute__((always_inline)) void enter_at(scorep_location* loc,
     es->depth++;
     es->event_count++;
     loc->last_ticks = t;
-    /* the stack pointer of the exported function's caller: enter_at is
-     * inlined into each exported function that records an enter */
-    if (UNLIKELY(scorep_event_extras)) extras_at_enter(loc, region, (uintptr_t)__builtin_dwarf_cfa());
+    if (UNLIKELY(scorep_event_extras)) extras_at_enter(loc, region);
     for (int i = 0; i < scorep_dispatch_now.enter.count; i++) scorep_dispatch_now.enter.fns[i](loc, t, region);
 }
 
@@ -667,7 +662,7 @@ void scorep_thread_fork(scorep_thread_team* team, uint32_t requested)
     EVENT_BEGIN();
     team->forker = loc;
     team->level = loc->fork_level++;
-    if (UNLIKELY(loc->unwind != NULL)) scorep_unwind_fork(loc, (uintptr_t)__builtin_dwarf_cfa());
+    if (UNLIKELY(loc->unwind != NULL)) scorep_unwind_fork(loc);
     DISPATCH(thread_fork, team);
     DISPATCH(thread_event, SCOREP_THREAD_FORK, requested);
 }

@@ -36,13 +36,12 @@ int scorep_unwinding;
 #define NAME_OF_(f) #f
 #define NAME_OF(f) NAME_OF_(f)   /* the library's symbol of a libunwind macro */
 
-static struct {
-    __typeof__(unw_getcontext(NULL)) (*getcontext)(unw_context_t*);
-    int (*init_local)(unw_cursor_t*, unw_context_t*);
-    int (*init_local2)(unw_cursor_t*, unw_context_t*, int);
-    int (*step)(unw_cursor_t*);
-    int (*get_reg)(unw_cursor_t*, unw_regnum_t, unw_word_t*);
-} unw;
+/* unw_backtrace alone: its fast path (a per-thread cache of each code
+ * address's frame layout) takes neither a lock nor a system call once an
+ * address has been seen, where unw_init_local2 and unw_step block and
+ * unblock signals several times per frame (70 us a sample here, against
+ * under 1 us) */
+static int (*backtrace_fn)(void**, int);
 
 static int open_libunwind(char* why, size_t size)
 {
@@ -51,13 +50,9 @@ static int open_libunwind(char* why, size_t size)
         snprintf(why, size, "libunwind.so.8 cannot be opened (%s; Debian's package libunwind8)", dlerror());
         return 0;
     }
-    unw.getcontext = (__typeof__(unw.getcontext))dlsym(lib, NAME_OF(unw_tdep_getcontext));
-    unw.init_local = (__typeof__(unw.init_local))dlsym(lib, NAME_OF(unw_init_local));
-    unw.init_local2 = (__typeof__(unw.init_local2))dlsym(lib, NAME_OF(unw_init_local2));
-    unw.step = (__typeof__(unw.step))dlsym(lib, NAME_OF(unw_step));
-    unw.get_reg = (__typeof__(unw.get_reg))dlsym(lib, NAME_OF(unw_get_reg));
-    if (!unw.getcontext || !unw.init_local || !unw.init_local2 || !unw.step || !unw.get_reg) {
-        snprintf(why, size, "libunwind.so.8 lacks %s (version 1.6 or later is needed)", NAME_OF(unw_init_local2));
+    backtrace_fn = (__typeof__(backtrace_fn))dlsym(lib, "unw_backtrace");
+    if (!backtrace_fn) {
+        snprintf(why, size, "libunwind.so.8 lacks unw_backtrace");
         return 0;
     }
     /* per-thread caches: the handler never waits for another thread's */
@@ -146,7 +141,7 @@ static uint32_t timer_count;
 static __thread int thread_timer TLS_FAST = -1;   /* index in timers; -1: none yet */
 static __thread int thread_timer_tried TLS_FAST;
 static __thread uint64_t thread_last_sample TLS_FAST;
-static __thread uintptr_t thread_next_boundary TLS_FAST;
+static __thread uint32_t thread_next_depth TLS_FAST;   /* a start routine's trampoline's, + 1 */
 static uint64_t samples_in_measurement, samples_without_location;
 static scorep_location* (*location_of_sample)(void);
 
@@ -201,32 +196,51 @@ void scorep_sampling_end(void)
 /* ---- the signal handler ---- */
 
 #if SCOREP_HAVE_LIBUNWIND
+/* the code addresses of the calling thread's stack, innermost first (a
+ * call's address is the byte before its return address); *truncated if
+ * the stack is deeper than size */
+static uint32_t stack_here(uintptr_t* frames, uint32_t size, int* truncated)
+{
+    int n = backtrace_fn((void**)frames, (int)size);
+    if (n < 0) n = 0;
+    *truncated = (uint32_t)n == size;
+    for (int i = 0; i < n; i++) frames[i]--;
+    return (uint32_t)n;
+}
+
 static void take_sample(scorep_location* loc, void* context)
 {
     scorep_unwind_state* u = loc->unwind;
     const scorep_event_state* es = loc->events;
     uint32_t depth = es->depth;
-    uintptr_t boundary = UINTPTR_MAX;
+    uint32_t outer = 0;   /* the innermost region's entering frame's depth from the outermost */
     int show = 1;
     if (depth > 0 && depth <= SCOREP_STACK_MAX) {
-        boundary = u->boundary[depth - 1];
+        outer = u->outer_depth[depth - 1];
         scorep_region region = es->stack[depth - 1];
         show = region >= SCOREP_MAX_REGIONS || inside_of[region] != INSIDE_HIDDEN;
     }
-    uintptr_t frames[SCOREP_SAMPLE_FRAMES_MAX];
+    uintptr_t stack[SCOREP_SAMPLE_FRAMES_MAX];
+    uintptr_t* frames = stack;
     uint32_t n = 0;
-    unw_cursor_t cursor;
-    if (show && unw.init_local2(&cursor, (unw_context_t*)context, UNW_INIT_SIGNAL_FRAME) == 0) {
-        do {
-            unw_word_t ip, sp;
-            if (unw.get_reg(&cursor, UNW_REG_IP, &ip) < 0 || unw.get_reg(&cursor, UNW_REG_SP, &sp) < 0 ||
-                ip == 0 || sp >= boundary)
-                break;
-            /* the interrupted instruction itself; above it, the call before each return address */
-            frames[n] = n == 0 ? ip : ip - 1;
-            n++;
-        } while (n < SCOREP_SAMPLE_FRAMES_MAX && unw.step(&cursor) > 0);
+#if defined(__x86_64__)
+    if (show && outer != UINT32_MAX) {
+        int truncated;
+        uint32_t all = stack_here(stack, SCOREP_SAMPLE_FRAMES_MAX, &truncated);
+        /* the interrupted instruction, below the handler's frames and the signal's */
+        uintptr_t interrupted = (uintptr_t)((ucontext_t*)context)->uc_mcontext.gregs[REG_RIP];
+        uint32_t first = 0;
+        while (first < all && stack[first] + 1 != interrupted) first++;
+        if (first < all && !truncated) {
+            stack[first] = interrupted;
+            uint32_t program = all - first;
+            n = program > outer ? program - outer : 0;
+            frames = stack + first;
+        }
     }
+#else
+    (void)context;
+#endif
     for (uint32_t i = 0; i < n / 2; i++) {
         uintptr_t f = frames[i];
         frames[i] = frames[n - 1 - i];
@@ -271,63 +285,71 @@ out:
 
 /* ---- enters ---- */
 
-void scorep_unwind_next_enter_at(uintptr_t boundary)
+/* The depth, counted from the outermost frame, of the frame that called
+ * into the measurement (the first one outside its library, or for a static
+ * link the first one the stack shows), with the stack's code addresses
+ * (innermost first) in frames; UINT32_MAX where the stack is deeper than
+ * frames. *at: that frame's index. */
+static uint32_t caller_depth(uintptr_t* frames, uint32_t size, uint32_t* count, uint32_t* at)
 {
-    if (scorep_unwinding) thread_next_boundary = boundary;
+    *count = 0;
+#if SCOREP_HAVE_LIBUNWIND
+    int truncated;
+    uint32_t n = stack_here(frames, size, &truncated);
+    *count = n;
+    if (truncated) return UINT32_MAX;
+    uint32_t i = 0;
+    while (i < n && own_code(frames[i])) i++;
+    *at = i;
+    return n - i;
+#else
+    (void)frames, (void)size, (void)at;
+    return UINT32_MAX;
+#endif
 }
 
-/* The frames from the caller of the measurement (api_cfa: see sampling.h)
- * up to the enclosing open region (the one at depth slot - 1; none: the
- * whole stack), outermost first, into loc's enter frames; where frames
- * show (the enclosing region shows its inside, and the event is not a team
- * member's first in its part, whose call path is the forker's). Returns
- * the stack pointer of the caller's frame (0: not found). */
-static uintptr_t unwind_to_enclosing(scorep_location* loc, uint32_t slot, uintptr_t api_cfa)
+void scorep_unwind_thread_starts(void)
 {
-    uintptr_t caller_sp = 0;
-#if SCOREP_HAVE_LIBUNWIND
+    if (!scorep_unwinding) return;
+    uintptr_t frames[SCOREP_SAMPLE_FRAMES_MAX];
+    uint32_t count, at;
+    uint32_t depth = caller_depth(frames, SCOREP_SAMPLE_FRAMES_MAX, &count, &at);
+    thread_next_depth = depth == UINT32_MAX ? 0 : depth + 1;
+    scorep_sampling_thread_begins();
+}
+
+/* The frames from the caller of the measurement up to the enclosing open
+ * region (the one at depth slot - 1; none: the whole stack), outermost
+ * first, into loc's enter frames, where frames show (the enclosing region
+ * shows its inside, and the event is not a team member's first in its
+ * part, whose call path is the forker's). Returns the caller's depth from
+ * the outermost frame (UINT32_MAX: not known). */
+static uint32_t unwind_to_enclosing(scorep_location* loc, uint32_t slot)
+{
     scorep_unwind_state* u = loc->unwind;
-    unw_context_t context;
-    unw_cursor_t cursor;
-    unw_word_t ip = 0, sp = 0;
-    if (unw.getcontext(&context) != 0 || unw.init_local(&cursor, &context) != 0) return 0;
-    /* the measurement's frames, up to the first of the program's (or of an adapter's wrapper) */
-    while (unw.step(&cursor) > 0) {
-        if (unw.get_reg(&cursor, UNW_REG_IP, &ip) < 0 || unw.get_reg(&cursor, UNW_REG_SP, &sp) < 0) return 0;
-        if (sp >= api_cfa && !own_code(ip)) break;
-        ip = 0;
-    }
-    if (ip == 0) return 0;
-    caller_sp = sp;
+    uintptr_t frames[SCOREP_SAMPLE_FRAMES_MAX];
+    uint32_t count, at;
+    uint32_t depth = caller_depth(frames, SCOREP_SAMPLE_FRAMES_MAX, &count, &at);
+    if (depth == UINT32_MAX) return depth;
     if (loc->team_member != 0 && loc->team_parts > 0 &&
         slot <= loc->team_part_depth[loc->team_parts <= SCOREP_TEAM_LEVELS_MAX ? loc->team_parts - 1
                                                                                : SCOREP_TEAM_LEVELS_MAX])
-        return caller_sp;
-    uintptr_t outer = UINTPTR_MAX;
+        return depth;
+    uint32_t outer = 0;
     if (slot > 0 && slot <= SCOREP_STACK_MAX) {
-        if (!region_shows_inside(loc->events->stack[slot - 1])) return caller_sp;
-        outer = u->boundary[slot - 1];
+        if (!region_shows_inside(loc->events->stack[slot - 1])) return depth;
+        outer = u->outer_depth[slot - 1];
     }
-    uint32_t n = 0;
-    do {
-        if (unw.get_reg(&cursor, UNW_REG_IP, &ip) < 0 || unw.get_reg(&cursor, UNW_REG_SP, &sp) < 0 || ip == 0 ||
-            sp >= outer)
-            break;
-        u->enter_frames[n++] = ip - 1;
-    } while (n < SCOREP_ENTER_FRAMES_MAX && unw.step(&cursor) > 0);
-    for (uint32_t i = 0; i < n / 2; i++) {
-        uintptr_t f = u->enter_frames[i];
-        u->enter_frames[i] = u->enter_frames[n - 1 - i];
-        u->enter_frames[n - 1 - i] = f;
-    }
+    if (outer == UINT32_MAX || depth <= outer) return depth;
+    uint32_t n = depth - outer;
+    if (n > SCOREP_ENTER_FRAMES_MAX) n = SCOREP_ENTER_FRAMES_MAX;
+    /* outermost first: from the enclosing region's frame inwards */
+    for (uint32_t i = 0; i < n; i++) u->enter_frames[i] = frames[at + (depth - outer) - 1 - i];
     u->enter_frame_count = n;
-#else
-    (void)loc; (void)slot; (void)api_cfa;
-#endif
-    return caller_sp;
+    return depth;
 }
 
-void scorep_unwind_enter(scorep_location* loc, uint32_t slot, scorep_region region, uintptr_t api_cfa)
+void scorep_unwind_enter(scorep_location* loc, uint32_t slot, scorep_region region)
 {
     scorep_unwind_state* u = loc->unwind;
     if (u == NULL) return;
@@ -335,26 +357,25 @@ void scorep_unwind_enter(scorep_location* loc, uint32_t slot, scorep_region regi
     scorep_sampling_thread_begins();
     region_shows_inside(region);   /* decided here, read by the handler */
     if (slot >= SCOREP_STACK_MAX) return;
-    if (thread_next_boundary) {
-        u->boundary[slot] = thread_next_boundary;
-        thread_next_boundary = 0;
+    if (thread_next_depth) {
+        u->outer_depth[slot] = thread_next_depth - 1;
+        thread_next_depth = 0;
         return;
     }
     /* the program region holds all of the program: nothing outside it */
     if (region == scorep_program_region) {
-        u->boundary[slot] = UINTPTR_MAX;
+        u->outer_depth[slot] = 0;
         return;
     }
-    uintptr_t caller_sp = unwind_to_enclosing(loc, slot, api_cfa);
-    if (caller_sp) u->boundary[slot] = caller_sp;
+    u->outer_depth[slot] = unwind_to_enclosing(loc, slot);
 }
 
-void scorep_unwind_fork(scorep_location* loc, uintptr_t api_cfa)
+void scorep_unwind_fork(scorep_location* loc)
 {
     scorep_unwind_state* u = loc->unwind;
     if (u == NULL) return;
     u->enter_frame_count = 0;
-    unwind_to_enclosing(loc, loc->events->depth, api_cfa);
+    unwind_to_enclosing(loc, loc->events->depth);
 }
 
 void scorep_sampling_location_created(scorep_location* loc)
@@ -362,7 +383,7 @@ void scorep_sampling_location_created(scorep_location* loc)
     if (!scorep_unwinding) return;
     scorep_unwind_state* u = scorep_arena_alloc(sizeof *u);
     if (u == NULL) return;
-    for (uint32_t i = 0; i < SCOREP_STACK_MAX; i++) u->boundary[i] = UINTPTR_MAX;
+    memset(u->outer_depth, 0, sizeof u->outer_depth);
     u->enter_frame_count = 0;
     loc->unwind = u;
 }

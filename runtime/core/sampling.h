@@ -17,10 +17,11 @@
 #define SCOREP_ENTER_FRAMES_MAX 64
 
 typedef struct scorep_unwind_state {
-    /* for each open region of the location, by depth: the stack pointer of
-     * the frame that entered it (the wrapper, the instrumented function);
-     * a frame below it (a lower address) runs inside the region */
-    uintptr_t boundary[SCOREP_STACK_MAX];
+    /* for each open region of the location, by depth: how deep the frame
+     * that entered it (the wrapper, the instrumented function) is, counted
+     * from the outermost frame; the frames deeper than that run inside the
+     * region (UINT32_MAX: not known, the stack was too deep) */
+    uint32_t outer_depth[SCOREP_STACK_MAX];
     /* the frames between the enclosing open region and the region entered
      * last, outermost first, as code addresses (a call's address is the
      * byte before its return address); none where the enclosing region
@@ -48,19 +49,18 @@ void scorep_sampling_thread_ends(void);
 void scorep_sampling_end(void);
 
 /* The enter of region at depth slot (events.c, before the substrates see
- * it): its boundary, and the frames between it and the enclosing region.
- * api_cfa: the stack pointer of the caller of the measurement's exported
- * function that records the enter (every frame below it is the
- * measurement's). On loc's thread, inside the measurement. */
-void scorep_unwind_enter(scorep_location* loc, uint32_t slot, scorep_region region, uintptr_t api_cfa)
+ * it): where it begins on the stack, and the frames between it and the
+ * enclosing region. On loc's thread, inside the measurement. */
+void scorep_unwind_enter(scorep_location* loc, uint32_t slot, scorep_region region)
     __attribute__((visibility("hidden"), noinline));
 /* A fork on loc (scorep_thread_fork): the frames between the innermost
  * open region and the fork's caller, into the enter frames, where the
  * team's members continue the forker's call path (the profile's fork
  * takes them: the forker's own region enter that follows has the same). */
-void scorep_unwind_fork(scorep_location* loc, uintptr_t api_cfa) __attribute__((visibility("hidden"), noinline));
-/* the next enter on this thread is of a thread's start routine, called by
- * a trampoline whose frame's stack pointer is boundary: no frames outside */
-void scorep_unwind_next_enter_at(uintptr_t boundary) __attribute__((visibility("hidden")));
+void scorep_unwind_fork(scorep_location* loc) __attribute__((visibility("hidden"), noinline));
+/* a thread's start routine's trampoline calls the measurement: the next
+ * enter on this thread (the routine's region, entered later) begins at
+ * the trampoline, with no frames outside; its timer starts */
+void scorep_unwind_thread_starts(void) __attribute__((visibility("hidden")));
 
 #endif
