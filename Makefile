@@ -10,7 +10,7 @@ DEBIAN_PACKAGES = python3-jinja2 python3-clang-16 libclang-16-dev meson ninja-bu
 	pkg-config gcc gfortran libopenmpi-dev openmpi-bin mpich libmpich-dev \
 	libcoarrays-openmpi-dev libopen-trace-format2-dev otf2-tools python3-otf2 python3-pytest \
 	g++ binutils zlib1g-dev libsqlite3-dev libfftw3-dev libjsoncpp-dev gcc-12-plugin-dev \
-	libxml2-dev liblzma-dev libicu-dev qtbase5-dev ltrace cmake autoconf automake libdw-dev libunwind-dev \
+	libxml2-dev liblzma-dev libicu-dev qtbase5-dev ltrace cmake autoconf automake libdw-dev libunwind-dev libpapi-dev \
 	chromium clang libomp-dev cp2k gromacs
 
 .PHONY: all deps build build-both viewer cube-tools scorep-reference side-by-side check bench demo regenerate \

@@ -37,7 +37,7 @@ const char* scorep_role_name(scorep_region_role r)
 
 const char* scorep_metric_kind_name(scorep_metric_kind k)
 {
-    static const char* const names[] = {"sum", "sum_unsigned", "maximum", "strict_rusage", "strict_perf"};
+    static const char* const names[] = {"sum", "sum_unsigned", "maximum", "strict_rusage", "strict_perf", "strict_papi"};
     return (unsigned)k < sizeof names / sizeof *names ? names[k] : "unknown";
 }
 

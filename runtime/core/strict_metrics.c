@@ -1,5 +1,6 @@
 /* Synchronous strict metrics: the calling thread's resource usage
- * (getrusage RUSAGE_THREAD) and Linux perf events (perf_event_open), read
+ * (getrusage RUSAGE_THREAD), Linux perf events (perf_event_open) and PAPI's
+ * counters where PAPI is installed, read
  * at every enter and leave (strict_metrics.h). Names, units and variables
  * are Score-P's (its rusage and perf metric sources), so that a Score-P
  * user's settings and Cube's views carry over. */
@@ -14,6 +15,12 @@
 
 #include "strict_metrics.h"
 #include "definitions.h"
+
+#if SCOREP_HAVE_PAPI
+#include <dlfcn.h>
+#include <papi.h>
+#include <pthread.h>
+#endif
 
 uint32_t scorep_strict_metric_count;
 scorep_metric scorep_strict_metric_ids[SCOREP_STRICT_METRICS_MAX];
@@ -167,9 +174,161 @@ static void perf_thread_close(void)
     perf_thread.state = 0;
 }
 
+/* ---- PAPI (SCOREP_METRIC_PAPI), where libpapi is installed ----
+ * Opened at run time (Debian's libpapi7.0), so that no library of the
+ * measurement links it; one event set per thread, made at its first read. */
+
+static uint32_t papi_count;
+static char papi_names[SCOREP_STRICT_METRICS_MAX][128];
+
+#if SCOREP_HAVE_PAPI
+static struct {
+    __typeof__(PAPI_library_init)* library_init;
+    __typeof__(PAPI_thread_init)* thread_init;
+    __typeof__(PAPI_event_name_to_code)* name_to_code;
+    __typeof__(PAPI_event_code_to_name)* code_to_name;
+    __typeof__(PAPI_enum_event)* enum_event;
+    __typeof__(PAPI_query_event)* query_event;
+    __typeof__(PAPI_create_eventset)* create_eventset;
+    __typeof__(PAPI_add_event)* add_event;
+    __typeof__(PAPI_start)* start;
+    __typeof__(PAPI_stop)* stop;
+    __typeof__(PAPI_read)* read;
+    __typeof__(PAPI_cleanup_eventset)* cleanup_eventset;
+    __typeof__(PAPI_destroy_eventset)* destroy_eventset;
+    __typeof__(PAPI_strerror)* strerror;
+    int ready;   /* 1: initialised; -1: not there or refused (why) */
+    char why[200];
+} papi;
+static int papi_codes[SCOREP_STRICT_METRICS_MAX];
+
+static unsigned long papi_thread_id(void) { return (unsigned long)pthread_self(); }
+
+static int papi_open(void)
+{
+    if (papi.ready) return papi.ready > 0;
+    papi.ready = -1;
+    void* lib = dlopen("libpapi.so.7.0", RTLD_NOW | RTLD_LOCAL);
+    if (lib == NULL) lib = dlopen("libpapi.so", RTLD_NOW | RTLD_LOCAL);
+    if (lib == NULL) {
+        snprintf(papi.why, sizeof papi.why, "PAPI is not installed (libpapi.so.7.0: Debian's libpapi7.0)");
+        return 0;
+    }
+#define SYM(field, name) papi.field = (__typeof__(papi.field))dlsym(lib, name)
+    SYM(library_init, "PAPI_library_init");
+    SYM(thread_init, "PAPI_thread_init");
+    SYM(name_to_code, "PAPI_event_name_to_code");
+    SYM(code_to_name, "PAPI_event_code_to_name");
+    SYM(enum_event, "PAPI_enum_event");
+    SYM(query_event, "PAPI_query_event");
+    SYM(create_eventset, "PAPI_create_eventset");
+    SYM(add_event, "PAPI_add_event");
+    SYM(start, "PAPI_start");
+    SYM(stop, "PAPI_stop");
+    SYM(read, "PAPI_read");
+    SYM(cleanup_eventset, "PAPI_cleanup_eventset");
+    SYM(destroy_eventset, "PAPI_destroy_eventset");
+    SYM(strerror, "PAPI_strerror");
+#undef SYM
+    if (!papi.library_init || !papi.thread_init || !papi.name_to_code || !papi.code_to_name || !papi.enum_event || !papi.query_event ||
+        !papi.create_eventset || !papi.add_event || !papi.start || !papi.stop || !papi.read ||
+        !papi.cleanup_eventset || !papi.destroy_eventset || !papi.strerror) {
+        snprintf(papi.why, sizeof papi.why, "the installed libpapi lacks functions of PAPI 7");
+        return 0;
+    }
+    int version = papi.library_init(PAPI_VER_CURRENT);
+    if (version != PAPI_VER_CURRENT) {
+        snprintf(papi.why, sizeof papi.why, "PAPI_library_init: %s",
+                 version < 0 ? papi.strerror(version) : "another PAPI version than this measurement was built for");
+        return 0;
+    }
+    if (papi.thread_init(papi_thread_id) != PAPI_OK) {
+        snprintf(papi.why, sizeof papi.why, "PAPI_thread_init failed");
+        return 0;
+    }
+    papi.ready = 1;
+    return 1;
+}
+
+/* whether PAPI counts code here, alone in an event set; *error: why not */
+static int papi_countable(int code, int* error)
+{
+    int set = PAPI_NULL;
+    *error = papi.create_eventset(&set);
+    if (*error != PAPI_OK) return 0;
+    *error = papi.add_event(set, code);
+    if (*error == PAPI_OK) {
+        *error = papi.start(set);
+        if (*error == PAPI_OK) {
+            long long ignored[1];
+            papi.stop(set, ignored);
+        }
+    }
+    papi.cleanup_eventset(set);
+    papi.destroy_eventset(&set);
+    return *error == PAPI_OK;
+}
+
+/* the preset events this machine counts, for a warning */
+static void papi_countable_events(char* out, size_t size)
+{
+    out[0] = 0;
+    int code = PAPI_PRESET_MASK;
+    if (papi.enum_event(&code, PAPI_ENUM_FIRST) == PAPI_OK)
+        do {
+            char name[PAPI_MAX_STR_LEN];
+            if (papi.query_event(code) != PAPI_OK || papi.code_to_name(code, name) != PAPI_OK) continue;
+            if (out[0]) strncat(out, ", ", size - strlen(out) - 1);
+            strncat(out, name, size - strlen(out) - 1);
+        } while (papi.enum_event(&code, PAPI_PRESET_ENUM_AVAIL) == PAPI_OK);
+    if (!out[0]) snprintf(out, size, "none (PAPI finds no counters on this machine)");
+}
+
+static __thread struct {
+    int state;   /* 0 not yet made, 1 counting, -1 could not be */
+    int set;
+} papi_thread TLS_FAST;
+
+static void papi_thread_start(void)
+{
+    papi_thread.state = -1;
+    papi_thread.set = PAPI_NULL;
+    if (papi.create_eventset(&papi_thread.set) != PAPI_OK) return;
+    for (uint32_t i = 0; i < papi_count; i++)
+        if (papi.add_event(papi_thread.set, papi_codes[i]) != PAPI_OK) {
+            scorep_warning("SCOREP_METRIC_PAPI: '%s' cannot be counted together with the events before it on "
+                           "this thread; its PAPI values stay 0", papi_names[i]);
+            return;
+        }
+    if (papi.start(papi_thread.set) == PAPI_OK) papi_thread.state = 1;
+}
+
+static void papi_thread_end(void)
+{
+    if (papi_thread.state == 1) {
+        long long values[SCOREP_STRICT_METRICS_MAX];
+        papi.stop(papi_thread.set, values);
+        papi.cleanup_eventset(papi_thread.set);
+        papi.destroy_eventset(&papi_thread.set);
+    }
+    papi_thread.state = 0;
+}
+
+static void papi_read(uint64_t* v)
+{
+    if (UNLIKELY(papi_thread.state == 0)) papi_thread_start();
+    long long values[SCOREP_STRICT_METRICS_MAX];
+    if (LIKELY(papi_thread.state == 1) && papi.read(papi_thread.set, values) == PAPI_OK)
+        for (uint32_t i = 0; i < papi_count; i++) v[i] = (uint64_t)values[i];
+}
+#endif
+
 void scorep_strict_metrics_thread_ends(void)
 {
     perf_thread_close();
+#if SCOREP_HAVE_PAPI
+    if (papi_count) papi_thread_end();
+#endif
 }
 
 /* ---- the event path ---- */
@@ -191,6 +350,9 @@ void scorep_strict_metrics_read(scorep_location* loc)
                 if (read(perf_thread.fd[i], &value, sizeof value) == (ssize_t)sizeof value) v[rusage_count + i] = value;
             }
     }
+#if SCOREP_HAVE_PAPI
+    if (papi_count) papi_read(v + rusage_count + perf_count);
+#endif
 }
 
 void scorep_strict_metrics_location_created(scorep_location* loc)
@@ -225,7 +387,7 @@ static void for_each_entry(const char* variable, const char* separator_variable,
 
 static int metrics_full(const char* variable, const char* name)
 {
-    if (rusage_count + perf_count < SCOREP_STRICT_METRICS_MAX) return 0;
+    if (rusage_count + perf_count + papi_count < SCOREP_STRICT_METRICS_MAX) return 0;
     scorep_warning_all_ranks("%s: at most %d metrics are recorded together; '%s' is not", variable,
                              SCOREP_STRICT_METRICS_MAX, name);
     return 1;
@@ -315,10 +477,43 @@ static void perf_entry(const char* name)
     scorep_warning_all_ranks("SCOREP_METRIC_PERF: unknown perf event '%s', not recorded; valid: %s", name, valid);
 }
 
+static void papi_entry(const char* name)
+{
+    for (uint32_t i = 0; i < papi_count; i++)
+        if (strcmp(papi_names[i], name) == 0) return;
+    if (metrics_full("SCOREP_METRIC_PAPI", name)) return;
+#if SCOREP_HAVE_PAPI
+    if (!papi_open()) {
+        scorep_warning_all_ranks("SCOREP_METRIC_PAPI: '%s' is not recorded: %s", name, papi.why);
+        return;
+    }
+    int code, error;
+    char events[600];
+    if (papi.name_to_code(name, &code) != PAPI_OK) {
+        papi_countable_events(events, sizeof events);
+        scorep_warning_all_ranks("SCOREP_METRIC_PAPI: unknown PAPI event '%s', not recorded; events this machine "
+                                 "counts: %s", name, events);
+        return;
+    }
+    if (!papi_countable(code, &error)) {
+        papi_countable_events(events, sizeof events);
+        scorep_warning_all_ranks("SCOREP_METRIC_PAPI: event '%s' cannot be counted here (PAPI: %s), not recorded; "
+                                 "events this machine counts: %s", name, papi.strerror(error), events);
+        return;
+    }
+    papi_codes[papi_count] = code;
+    snprintf(papi_names[papi_count++], sizeof papi_names[0], "%s", name);
+#else
+    scorep_warning_all_ranks("SCOREP_METRIC_PAPI: '%s' is not recorded: this measurement was built without "
+                             "PAPI's header (Debian's libpapi-dev)", name);
+#endif
+}
+
 void scorep_strict_metrics_init(void)
 {
     for_each_entry("SCOREP_METRIC_RUSAGE", "SCOREP_METRIC_RUSAGE_SEP", rusage_entry);
     for_each_entry("SCOREP_METRIC_PERF", "SCOREP_METRIC_PERF_SEP", perf_entry);
+    for_each_entry("SCOREP_METRIC_PAPI", "SCOREP_METRIC_PAPI_SEP", papi_entry);
     uint32_t n = 0;
     for (uint32_t i = 0; i < rusage_count; i++) {
         const rusage_field f = rusage_recorded[i];
@@ -326,7 +521,7 @@ void scorep_strict_metrics_init(void)
                                                      rusage_fields[f].description, SCOREP_METRIC_STRICT_RUSAGE);
         if (id == SCOREP_INVALID_ID) {   /* no room among the profile's metrics: warned */
             rusage_count = i;
-            perf_count = 0;
+            perf_count = papi_count = 0;
             break;
         }
         scorep_strict_metric_ids[n++] = id;
@@ -337,6 +532,15 @@ void scorep_strict_metrics_init(void)
                                                      SCOREP_METRIC_STRICT_PERF);
         if (id == SCOREP_INVALID_ID) {
             perf_count = i;
+            papi_count = 0;
+            break;
+        }
+        scorep_strict_metric_ids[n++] = id;
+    }
+    for (uint32_t i = 0; i < papi_count; i++) {
+        scorep_metric id = scorep_definitions_metric(papi_names[i], "#", papi_names[i], SCOREP_METRIC_STRICT_PAPI);
+        if (id == SCOREP_INVALID_ID) {
+            papi_count = i;
             break;
         }
         scorep_strict_metric_ids[n++] = id;

@@ -665,7 +665,7 @@ int scorep_report_write_cube(const scorep_report* r, const char* path)
                            def->kind == SCOREP_METRIC_MAXIMUM ? VALUE_USER_MAX : VALUE_USER, i};
         snprintf(m->uniq, sizeof m->uniq, "%s%s", taken ? "user_" : "", name);
         m->disp = name;
-        if (def->kind == SCOREP_METRIC_STRICT_RUSAGE || def->kind == SCOREP_METRIC_STRICT_PERF) {
+        if (scorep_report_metric_is_strict(def)) {
             /* strict metrics as Score-P writes them: each call path's value
              * with its callees', and a unique name CubePL can use (a perf
              * event's dashes as underscores: task_clock) */

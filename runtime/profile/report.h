@@ -21,7 +21,8 @@ typedef struct scorep_report_row {
  * its values are inclusive */
 static inline int scorep_report_metric_is_strict(const scorep_metric_def* m)
 {
-    return m->kind == SCOREP_METRIC_STRICT_RUSAGE || m->kind == SCOREP_METRIC_STRICT_PERF;
+    return m->kind == SCOREP_METRIC_STRICT_RUSAGE || m->kind == SCOREP_METRIC_STRICT_PERF ||
+           m->kind == SCOREP_METRIC_STRICT_PAPI;
 }
 typedef struct scorep_report_callpath {
     uint32_t region;     /* global region id */

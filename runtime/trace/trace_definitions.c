@@ -369,7 +369,9 @@ static void write_strict_member(global_writer* g, OTF2_MetricMemberRef member, c
     }
     check(g, OTF2_GlobalDefWriter_WriteMetricMember(
                  g->writer, member, new_string(g, metric->name), new_string(g, metric->description ? metric->description : ""),
-                 metric->kind == SCOREP_METRIC_STRICT_RUSAGE ? OTF2_METRIC_TYPE_RUSAGE : OTF2_METRIC_TYPE_OTHER,
+                 metric->kind == SCOREP_METRIC_STRICT_RUSAGE ? OTF2_METRIC_TYPE_RUSAGE
+                 : metric->kind == SCOREP_METRIC_STRICT_PAPI ? OTF2_METRIC_TYPE_PAPI
+                                                              : OTF2_METRIC_TYPE_OTHER,
                  OTF2_METRIC_ACCUMULATED_START, OTF2_TYPE_UINT64, base, exponent, new_string(g, unit)));
 }
 
@@ -394,7 +396,8 @@ static void write_windows_and_parameters(global_writer* g, const scorep_unified_
     for (uint32_t m = 0; m < defs->metric_count; m++) {
         const scorep_metric_def* metric = &defs->metrics[m];
         OTF2_MetricMemberRef member = m;
-        if (metric->kind == SCOREP_METRIC_STRICT_RUSAGE || metric->kind == SCOREP_METRIC_STRICT_PERF) {
+        if (metric->kind == SCOREP_METRIC_STRICT_RUSAGE || metric->kind == SCOREP_METRIC_STRICT_PERF ||
+            metric->kind == SCOREP_METRIC_STRICT_PAPI) {
             write_strict_member(g, member, metric);
             if (nstrict < SCOREP_PROFILE_MAX_METRICS) strict[nstrict++] = member;
             continue;

@@ -56,6 +56,8 @@ static const scorep_config_var_info config_vars[] = {
     {"SCOREP_METRIC_RUSAGE_SEP", "string", ",", "Separator of the entries of SCOREP_METRIC_RUSAGE"},
     {"SCOREP_METRIC_PERF", "list", "", "Linux perf events (perf_event_open, per thread) recorded at every enter and leave: task-clock, page-faults, context-switches, ...; hardware events (cycles, instructions, ...) where the machine counts them (docs/METRICS.md)"},
     {"SCOREP_METRIC_PERF_SEP", "string", ",", "Separator of the entries of SCOREP_METRIC_PERF"},
+    {"SCOREP_METRIC_PAPI", "list", "", "PAPI events (preset or native, per thread) recorded at every enter and leave where PAPI is installed: PAPI_TOT_CYC, PAPI_TOT_INS, ... (docs/METRICS.md)"},
+    {"SCOREP_METRIC_PAPI_SEP", "string", ",", "Separator of the entries of SCOREP_METRIC_PAPI"},
     {"SCOREP_ENABLE_UNWINDING", "boolean", "false", "Sample each thread and unwind its stack: the functions the samples see join the call tree beside the recorded regions, with Score-P's hits metric (docs/SAMPLING.md)"},
     {"SCOREP_SAMPLING_EVENTS", "list", "timer@1000", "Sources of the samples with unwinding: timer@<microseconds of the thread's CPU time> (docs/SAMPLING.md)"},
     {"SCOREP_SAMPLING_SEP", "string", ",", "Separator of the entries of SCOREP_SAMPLING_EVENTS"},

@@ -356,3 +356,26 @@ def test_openmp_members_values_on_the_forkers_call_path_they_continue(build_dir,
             assert value >= 0, (regions[cps[row["callpath"]]["region"]], row)
         if row in work:
             assert all(v > 0 for v in row["metrics"].values()), row
+
+
+@pytest.mark.parametrize("event, where_not", [("PAPI_TOT_INS", "cannot be counted here (PAPI: "),
+                                              ("PAPI_NO_SUCH_EVENT", "unknown PAPI event")])
+def test_a_papi_event_is_recorded_where_papi_counts_it_and_warned_about_where_not(program, tmp_path, event,
+                                                                                  where_not):
+    plain = run_program([program, 20, 1, "quiet"], tmp_path / "plain")
+    proc = run_program([program, 20, 1, "quiet"], tmp_path / "e",
+                       {"SCOREP_METRIC_PAPI": event, "SCOREP_METRIC_PERF": "task-clock"})
+    assert (proc.returncode, proc.stdout) == (plain.returncode, plain.stdout) == (0, "done\n"), proc.stderr
+    profile = json.loads((tmp_path / "e" / "profile.json").read_text())
+    kinds = {m["name"]: m.get("kind") for m in profile["metrics"]}
+    if event in kinds:   # PAPI counts it on this machine (a PMU, PAPI installed)
+        assert "Warning" not in proc.stderr and kinds[event] == "strict_papi", proc.stderr
+        rows, _ = metric_rows(tmp_path / "e")
+        assert by_function(rows, "burn_cpu")[event][0] > 0
+        return
+    assert list(kinds) == ["task-clock"]
+    warnings = [line for line in proc.stderr.splitlines() if "Warning" in line]
+    assert len(warnings) == 1 and "SCOREP_METRIC_PAPI" in warnings[0] and f"'{event}'" in warnings[0], warnings
+    # where PAPI is installed, what it counts here; else that it is not
+    assert (where_not in warnings[0] and "events this machine counts: " in warnings[0]) or \
+        "PAPI is not installed" in warnings[0] or "without PAPI's header" in warnings[0], warnings

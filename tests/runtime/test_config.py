@@ -125,9 +125,9 @@ def test_misspelled_variable_warns_once_naming_the_nearest_variable(build_dir, v
 
 
 def test_score_p_variable_of_a_feature_not_implemented_is_reported_as_not_used(build_dir):
-    values, stderr = effective(build_dir, {"SCOREP_METRIC_PAPI": "PAPI_TOT_CYC"})
-    assert stderr.count("SCOREP_METRIC_PAPI") == 1
-    assert "SCOREP_METRIC_PAPI is not used by this measurement" in stderr and "did you mean" not in stderr
+    values, stderr = effective(build_dir, {"SCOREP_CUDA_ENABLE": "runtime,kernel"})
+    assert stderr.count("SCOREP_CUDA_ENABLE") == 1
+    assert "SCOREP_CUDA_ENABLE is not used by this measurement" in stderr and "did you mean" not in stderr
 
 
 def test_variables_of_the_toolchains_own_tools_are_not_reported(build_dir):

@@ -774,7 +774,8 @@ typedef enum {
      * SCOREP_METRIC_PERF): a counter read at every enter and leave, its
      * growth per visit summed per call path with the callees' (inclusive) */
     SCOREP_METRIC_STRICT_RUSAGE,
-    SCOREP_METRIC_STRICT_PERF
+    SCOREP_METRIC_STRICT_PERF,
+    SCOREP_METRIC_STRICT_PAPI
 } scorep_metric_kind;
 /* A metric with a description (Cube shows it) and a kind; defining a name
  * again returns the first definition's id. */
