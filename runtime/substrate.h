@@ -479,8 +479,10 @@ typedef struct scorep_substrate {
 
     /* Recording has ended on every location (their open regions closed,
      * the adapters' end hooks run), before the definitions are unified:
-     * the last point at which a substrate may define a region. */
-    void (*recording_ended)(void);
+     * the last point at which a substrate may define a region. emergency:
+     * as in scorep_finalize_context (an abnormal end, maybe in a signal
+     * handler: quickly, without malloc). */
+    void (*recording_ended)(int emergency);
     /* Collective over all ranks (see context). Return 0 on success. */
     int (*write)(const scorep_finalize_context* ctx);
     /* release everything; once, after write (or instead of it if the

@@ -106,10 +106,10 @@ void scorep_substrates_experiment_dir_ready(const char* directory, int rank, int
         if (registered[i]->experiment_dir_ready) registered[i]->experiment_dir_ready(directory, rank, size);
 }
 
-void scorep_substrates_recording_ended(void)
+void scorep_substrates_recording_ended(int emergency)
 {
     for (int i = 0; i < registered_count; i++)
-        if (registered[i]->recording_ended) registered[i]->recording_ended();
+        if (registered[i]->recording_ended) registered[i]->recording_ended(emergency);
 }
 
 void scorep_substrates_write_and_finalize(const scorep_finalize_context* ctx)

@@ -68,7 +68,7 @@ const scorep_substrate* scorep_substrates_get(int i);
 /* notifications, each to every registered substrate that has the callback */
 void scorep_substrates_location_created(scorep_location* loc);
 void scorep_substrates_experiment_dir_ready(const char* directory, int rank, int size);
-void scorep_substrates_recording_ended(void);
+void scorep_substrates_recording_ended(int emergency);
 /* write on every substrate (warns for each that fails), then finalize */
 void scorep_substrates_write_and_finalize(const scorep_finalize_context* ctx);
 void scorep_substrates_finalize(void);

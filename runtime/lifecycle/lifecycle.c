@@ -291,7 +291,7 @@ static void finalize(int emergency)
     scorep_events_finish_open_regions(t);
     for (int i = 0; i < end_hook_count && i < 8; i++)
         if (end_hooks[i]) end_hooks[i]();
-    scorep_substrates_recording_ended();
+    scorep_substrates_recording_ended(emergency);
     scorep_timer_finish_calibration();
     const scorep_multiprocess_ops* mp = scorep_multiprocess();
     bool communicate = !emergency && mp->size > 1;

@@ -436,14 +436,13 @@ static void place_thread_trees(void)
     }
 }
 
-static void recording_ended(void)
+static void recording_ended(int emergency)
 {
     if (scorep_unwinding) {
         for (scorep_location* loc = scorep_location_list(); loc; loc = loc->next) {
             profile_location* pl = loc->substrate_data[scorep_profile_slot];
-            if (pl) scorep_profile_name_frames(&pl->root);
+            if (pl) scorep_profile_name_frames(&pl->root, emergency);
         }
-        scorep_profile_name_frames(NULL);
     }
     place_thread_trees();
 }

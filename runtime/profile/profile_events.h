@@ -64,9 +64,10 @@ SCOREP_PROFILE_INTERNAL void scorep_profile_io_transfer_end(scorep_location* loc
 int scorep_profile_write(const scorep_finalize_context* ctx);   /* profile_write.c */
 /* the frame nodes of a location's tree (its root) named, as functions, and
  * merged where they are one function; at the end of recording, for each
- * location, then once with NULL to let go of the names
- * (profile_frames.c) */
-SCOREP_PROFILE_INTERNAL void scorep_profile_name_frames(scorep_profile_node* root);
+ * location (profile_frames.c). emergency: an abnormal end, perhaps in a signal
+ * handler: by the dynamic symbol table only (no debug information, no
+ * malloc). */
+SCOREP_PROFILE_INTERNAL void scorep_profile_name_frames(scorep_profile_node* root, int emergency);
 
 /* Programs alternate calls under one parent (MPI_Send, MPI_Recv, ...): the
  * two children entered last are kept, so alternation stays off the hash. */

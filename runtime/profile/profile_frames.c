@@ -54,6 +54,8 @@ static int start_symbol(const char* s)
     return 0;
 }
 
+static int quickly;   /* an abnormal end: by the dynamic symbol table only */
+
 static scorep_region region_of_address(uintptr_t address)
 {
     uintptr_t base = 0, start, end;
@@ -69,6 +71,16 @@ static scorep_region region_of_address(uintptr_t address)
         if (start_symbol(exported)) return LEFT_OUT;
     }
     char symbol[1024], file[1024], name[1200];
+    if (quickly) {
+        /* no debug information, no demangling (both allocate) */
+        const char* object_name = object ? base_name(object) : "?";
+        if (dladdr((void*)address, &info) && info.dli_sname)
+            return scorep_definitions_region_lines(info.dli_sname, object, 0, 0, SCOREP_PARADIGM_SAMPLING,
+                                                   SCOREP_ROLE_FUNCTION, NULL, NULL);
+        snprintf(name, sizeof name, "UNKNOWN @%s", object_name);
+        return scorep_definitions_region_lines(name, object, 0, 0, SCOREP_PARADIGM_SAMPLING, SCOREP_ROLE_FUNCTION,
+                                               NULL, NULL);
+    }
     if (!scorep_code_symbol(address, symbol, sizeof symbol, &start, &end)) {
         /* no symbol: one region per object, as its code's unknown part */
         snprintf(name, sizeof name, "UNKNOWN @%s", object ? base_name(object) : "?");
@@ -93,43 +105,24 @@ static scorep_region region_of_address(uintptr_t address)
                                            SCOREP_ROLE_FUNCTION, NULL, strcmp(name, symbol) ? symbol : NULL);
 }
 
-/* each address named once: open addressing */
-static struct {
-    uintptr_t* address;
-    scorep_region* region;
-    size_t capacity, count;
-} named;
+/* each address named once: open addressing, in a table of the program's
+ * (no malloc); beyond its room an address is named at each sight */
+#define NAMED_SLOTS (1u << 15)
+static uintptr_t named_address[NAMED_SLOTS];
+static scorep_region named_region[NAMED_SLOTS];
+static uint32_t named_count;
 
 static scorep_region region_of(uintptr_t address)
 {
-    if (2 * (named.count + 1) > named.capacity) {
-        size_t capacity = named.capacity ? 2 * named.capacity : 4096;
-        uintptr_t* a = calloc(capacity, sizeof *a);
-        scorep_region* r = malloc(capacity * sizeof *r);
-        if (!a || !r) {
-            free(a);
-            free(r);
-            return region_of_address(address);
-        }
-        for (size_t i = 0; i < named.capacity; i++)
-            if (named.address[i]) {
-                size_t j = (named.address[i] * 0x9E3779B97F4A7C15ull >> 20) & (capacity - 1);
-                while (a[j]) j = (j + 1) & (capacity - 1);
-                a[j] = named.address[i];
-                r[j] = named.region[i];
-            }
-        free(named.address);
-        free(named.region);
-        named.address = a, named.region = r, named.capacity = capacity;
+    if (2 * (named_count + 1) > NAMED_SLOTS) return region_of_address(address);
+    size_t j = (address * 0x9E3779B97F4A7C15ull >> 20) & (NAMED_SLOTS - 1);
+    while (named_address[j] && named_address[j] != address) j = (j + 1) & (NAMED_SLOTS - 1);
+    if (!named_address[j]) {
+        named_address[j] = address;
+        named_region[j] = region_of_address(address);
+        named_count++;
     }
-    size_t j = (address * 0x9E3779B97F4A7C15ull >> 20) & (named.capacity - 1);
-    while (named.address[j] && named.address[j] != address) j = (j + 1) & (named.capacity - 1);
-    if (!named.address[j]) {
-        named.address[j] = address;
-        named.region[j] = region_of_address(address);
-        named.count++;
-    }
-    return named.region[j];
+    return named_region[j];
 }
 
 static const char* region_name(scorep_region region)
@@ -293,13 +286,8 @@ static void name_below(scorep_profile_node* node)
         for (scorep_profile_node* c = node->first_child; c; c = c->next_sibling) node->n.time_incl += c->n.time_incl;
 }
 
-void scorep_profile_name_frames(scorep_profile_node* root)
+void scorep_profile_name_frames(scorep_profile_node* root, int emergency)
 {
-    if (root) {
-        name_below(root);
-        return;
-    }
-    free(named.address);
-    free(named.region);
-    memset(&named, 0, sizeof named);
+    quickly = emergency;
+    if (root) name_below(root);
 }

@@ -56,11 +56,12 @@ def share(hits, a, b):
 
 
 def test_an_unmodified_program_gets_main_and_its_two_hot_functions_each_with_its_share(installed_prefix, tmp_path):
+    # some 750 samples (3 s of CPU time): the share's sampling error is under a third of the tolerance
     exe = build_plain("two_hot.c", tmp_path)
-    plain = run_program([exe, "400000000"], timeout=120)
+    plain = run_program([exe, "1200000000"], timeout=120)
     assert plain.returncode == 0, plain.stderr
     experiment = tmp_path / "sampled"
-    measured = run_program(scorep_exec(installed_prefix) + [exe, "400000000"], experiment, SAMPLED, timeout=120)
+    measured = run_program(scorep_exec(installed_prefix) + [exe, "1200000000"], experiment, SAMPLED, timeout=120)
     assert measured.returncode == 0, measured.stderr
     assert measured.stderr == ""
     # the program's result is unchanged
@@ -85,7 +86,7 @@ def test_score_p_samples_the_same_program_in_the_same_shares(installed_prefix, t
         pytest.skip(f"no Score-P installation in {reference} (set SCOREP_REFERENCE_PREFIX to one): "
                     f"the comparison with Score-P's sampling is skipped")
     exe = build_plain("two_hot.c", tmp_path)
-    ours = run_program(scorep_exec(installed_prefix) + [exe, "400000000"], tmp_path / "ours", SAMPLED, timeout=120)
+    ours = run_program(scorep_exec(installed_prefix) + [exe, "1200000000"], tmp_path / "ours", SAMPLED, timeout=120)
     assert ours.returncode == 0, ours.stderr
     # Score-P's measurement of the same source and flags (its sampling needs it linked in)
     theirs_exe = tmp_path / "two_hot_scorep"
@@ -109,7 +110,8 @@ def test_score_p_samples_the_same_program_in_the_same_shares(installed_prefix, t
 def test_each_thread_samples_fall_under_its_own_start_routine(installed_prefix, tmp_path):
     exe = build_plain("thread_hot.c", tmp_path, "-pthread")
     experiment = tmp_path / "sampled"
-    measured = run_program(scorep_exec(installed_prefix) + ["--thread=pthread", exe, "150000000"], experiment,
+    # long enough for some 300 samples on the shorter thread (the kernel's 250 a second of CPU time)
+    measured = run_program(scorep_exec(installed_prefix) + ["--thread=pthread", exe, "500000000"], experiment,
                            SAMPLED, timeout=120)
     assert measured.returncode == 0, measured.stderr
     hits = cube_hits(experiment / "profile.cubex")
@@ -121,7 +123,7 @@ def test_each_thread_samples_fall_under_its_own_start_routine(installed_prefix, 
     want = own["gamma_work"] / (own["gamma_work"] + own["delta_work"])
     got = gamma["THREADS/worker_a/gamma_work"] / (gamma["THREADS/worker_a/gamma_work"] +
                                                   delta["THREADS/worker_b/delta_work"])
-    assert abs(got - want) < 0.05, (hits, own)
+    assert abs(got - want) < 0.06, (hits, own)
 
 
 @pytest.mark.parametrize("mpi", ["openmpi", "mpich"])
