@@ -95,7 +95,7 @@ def test_score_p_samples_the_same_program_in_the_same_shares(installed_prefix, t
                           capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     # perf_cycles, Score-P's default source, needs a PMU; its timer is the one both have
-    theirs = run_program([theirs_exe, "400000000"], tmp_path / "theirs",
+    theirs = run_program([theirs_exe, "1200000000"], tmp_path / "theirs",
                          {**SAMPLED, "SCOREP_SAMPLING_EVENTS": "timer@1000"}, timeout=120)
     assert theirs.returncode == 0, theirs.stderr
     assert theirs.stdout.splitlines()[0] == ours.stdout.splitlines()[0]
