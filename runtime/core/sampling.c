@@ -135,28 +135,54 @@ static inline int own_code(uintptr_t ip) { return ip >= own_code_begin && ip < o
 
 /* ---- the threads' timers ---- */
 
+/* Threads that end give their slot back, so that a program that makes
+ * thread after thread is sampled on every one; at most TIMERS_MAX at once. */
 #define TIMERS_MAX 4096
+enum { SLOT_FREE, SLOT_CLAIMED, SLOT_ACTIVE };
 static timer_t timers[TIMERS_MAX];
-static int timer_used[TIMERS_MAX];
-static uint32_t timer_count;
-static __thread int thread_timer TLS_FAST = -1;   /* index in timers; -1: none yet */
+static int slot_state[TIMERS_MAX];
+static uint32_t slots_seen;   /* slots beyond it were never used */
+static __thread int thread_timer TLS_FAST = -1;   /* index in timers; -1: none */
 static __thread int thread_timer_tried TLS_FAST;
 static __thread uint64_t thread_last_sample TLS_FAST;
 static __thread uint32_t thread_next_depth TLS_FAST;   /* a start routine's trampoline's, + 1 */
 static uint64_t samples_in_measurement, samples_without_location;
 static scorep_location* (*location_of_sample)(void);
 
+static int claim_slot(void)
+{
+    for (uint32_t i = 0; i < TIMERS_MAX; i++) {
+        int expected = SLOT_FREE;
+        if (__atomic_compare_exchange_n(&slot_state[i], &expected, SLOT_CLAIMED, 0, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_RELAXED)) {
+            uint32_t seen = __atomic_load_n(&slots_seen, __ATOMIC_RELAXED);
+            while (seen <= i && !__atomic_compare_exchange_n(&slots_seen, &seen, i + 1, 0, __ATOMIC_RELAXED,
+                                                             __ATOMIC_RELAXED)) {
+            }
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
 static void start_thread_timer(void)
 {
     thread_timer_tried = 1;
-    uint32_t slot = __atomic_fetch_add(&timer_count, 1, __ATOMIC_RELAXED);
-    if (slot >= TIMERS_MAX) return;
+    int slot = claim_slot();
+    if (slot < 0) {
+        static int warned;
+        if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+            scorep_warning("SCOREP_ENABLE_UNWINDING: more than %d threads at once; the further ones are not "
+                           "sampled", TIMERS_MAX);
+        return;
+    }
     struct sigevent sev;
     memset(&sev, 0, sizeof sev);
     sev.sigev_notify = SIGEV_THREAD_ID;
     sev.sigev_signo = sample_signal;
     sev._sigev_un._tid = (pid_t)syscall(SYS_gettid);
     if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &timers[slot]) != 0) {
+        __atomic_store_n(&slot_state[slot], SLOT_FREE, __ATOMIC_RELEASE);
         static int warned;
         if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
             scorep_warning("SCOREP_ENABLE_UNWINDING: a thread's timer could not be made (timer_create: %s); "
@@ -166,8 +192,20 @@ static void start_thread_timer(void)
     struct itimerspec every = {{interval_us / 1000000, (interval_us % 1000000) * 1000},
                                {interval_us / 1000000, (interval_us % 1000000) * 1000}};
     timer_settime(timers[slot], 0, &every, NULL);
-    __atomic_store_n(&timer_used[slot], 1, __ATOMIC_RELEASE);
-    thread_timer = (int)slot;
+    __atomic_store_n(&slot_state[slot], SLOT_ACTIVE, __ATOMIC_RELEASE);
+    thread_timer = slot;
+}
+
+/* the slot's timer deleted by whoever comes first: its thread's end or the
+ * end of recording */
+static void stop_slot(int slot)
+{
+    int expected = SLOT_ACTIVE;
+    if (__atomic_compare_exchange_n(&slot_state[slot], &expected, SLOT_CLAIMED, 0, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_RELAXED)) {
+        timer_delete(timers[slot]);
+        __atomic_store_n(&slot_state[slot], SLOT_FREE, __ATOMIC_RELEASE);
+    }
 }
 
 void scorep_sampling_thread_begins(void)
@@ -177,18 +215,17 @@ void scorep_sampling_thread_begins(void)
 
 void scorep_sampling_thread_ends(void)
 {
-    if (thread_timer < 0) return;
-    if (__atomic_exchange_n(&timer_used[thread_timer], 0, __ATOMIC_ACQ_REL)) timer_delete(timers[thread_timer]);
+    if (thread_timer >= 0) stop_slot(thread_timer);
     thread_timer = -1;
+    thread_timer_tried = 0;   /* a later location of this thread is sampled again */
 }
 
 void scorep_sampling_end(void)
 {
     if (!sampling_on) return;
     sampling_on = 0;
-    uint32_t n = timer_count < TIMERS_MAX ? timer_count : TIMERS_MAX;
-    for (uint32_t i = 0; i < n; i++)
-        if (__atomic_exchange_n(&timer_used[i], 0, __ATOMIC_ACQ_REL)) timer_delete(timers[i]);
+    uint32_t n = __atomic_load_n(&slots_seen, __ATOMIC_ACQUIRE);
+    for (uint32_t i = 0; i < n && i < TIMERS_MAX; i++) stop_slot((int)i);
     if (samples_in_measurement)
         scorep_verbose("sampling: %llu samples interrupted the measurement itself and were not recorded",
                        (unsigned long long)samples_in_measurement);
