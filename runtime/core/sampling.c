@@ -522,12 +522,22 @@ void scorep_sampling_init(scorep_location* (*location_of_thread)(void))
     memset(&act, 0, sizeof act);
     act.sa_sigaction = on_sample_signal;
     act.sa_flags = SA_SIGINFO | SA_RESTART;
-    sigemptyset(&act.sa_mask);
+    /* the program's own signals wait the few microseconds of a sample: its
+     * handler's calls would otherwise land inside the measurement's work
+     * and pass unrecorded */
+    sigfillset(&act.sa_mask);
     if (sigaction(sample_signal, &act, NULL) != 0) {
         scorep_warning_all_ranks("SCOREP_ENABLE_UNWINDING: the handler of signal %d cannot be set (%s); "
                                  "no sampling", sample_signal, strerror(errno));
         return;
     }
+#if SCOREP_HAVE_LIBUNWIND
+    /* libunwind's first unwinding on a thread sets up its caches: here, not
+     * inside the first region the program enters */
+    uintptr_t warm[16];
+    int truncated;
+    stack_here(warm, 16, &truncated);
+#endif
     scorep_unwinding = 1;
     sampling_on = 1;
     start_thread_timer();
