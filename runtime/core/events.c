@@ -47,13 +47,16 @@ void scorep_events_extras_changed(void)
     scorep_event_extras = scorep_strict_metric_count != 0 || scorep_unwinding;
 }
 
-static __attribute__((noinline)) void extras_at_enter(scorep_location* loc, scorep_region region)
+/* unwound: the caller unwound the stack before it went inside the
+ * measurement (scorep_unwind_prepare) */
+static __attribute__((noinline)) void extras_at_enter(scorep_location* loc, scorep_region region, int unwound)
 {
     if (scorep_strict_metric_count) scorep_strict_metrics_read(loc);
-    if (loc->unwind) scorep_unwind_enter(loc, scorep_event_state_of(loc)->depth - 1, region);
+    if (loc->unwind) scorep_unwind_enter(loc, scorep_event_state_of(loc)->depth - 1, region, unwound);
 }
 
-static inline __attribute__((always_inline)) void enter_at(scorep_location* loc, uint64_t t, scorep_region region);
+static inline __attribute__((always_inline)) void enter_at(scorep_location* loc, uint64_t t, scorep_region region,
+                                                           int unwound);
 
 /* the start routine's own region: a compiler region whose symbol is the
  * name the thread adapter found for the routine */
@@ -81,7 +84,7 @@ static scorep_location* thread_start_resume(scorep_region entering)
         scorep_region region = thread_start.region;
         if (region < SCOREP_MAX_REGIONS && !scorep_region_filtered_flags[region]) {
             int was_off = scorep_inside_begin();
-            enter_at(loc, thread_start.ticks, region);
+            enter_at(loc, thread_start.ticks, region, 0);
             scorep_inside_end(was_off);
         }
     }
@@ -131,7 +134,8 @@ scorep_location* scorep_events_sample_location(void)
 
 /* Every enter and exit, whatever the substrates and the timer. enter_at:
  * the enter of a region the caller found not filtered, at time t. */
-static inline __attribute__((always_inline)) void enter_at(scorep_location* loc, uint64_t t, scorep_region region)
+static inline __attribute__((always_inline)) void enter_at(scorep_location* loc, uint64_t t, scorep_region region,
+                                                           int unwound)
 {
     scorep_event_state* es = scorep_event_state_of(loc);
     es->exit_at_last = 0;
@@ -139,14 +143,14 @@ static inline __attribute__((always_inline)) void enter_at(scorep_location* loc,
     es->depth++;
     es->event_count++;
     loc->last_ticks = t;
-    if (UNLIKELY(scorep_event_extras)) extras_at_enter(loc, region);
+    if (UNLIKELY(scorep_event_extras)) extras_at_enter(loc, region, unwound);
     for (int i = 0; i < scorep_dispatch_now.enter.count; i++) scorep_dispatch_now.enter.fns[i](loc, t, region);
 }
 
-static inline __attribute__((always_inline)) void enter_on(scorep_location* loc, scorep_region region)
+static inline __attribute__((always_inline)) void enter_on(scorep_location* loc, scorep_region region, int unwound)
 {
     if (UNLIKELY(region >= SCOREP_MAX_REGIONS || scorep_region_filtered_flags[region])) return;
-    enter_at(loc, scorep_timer_read(), region);
+    enter_at(loc, scorep_timer_read(), region, unwound);
 }
 
 static inline __attribute__((always_inline)) void exit_general_body(scorep_location* loc, scorep_region region)
@@ -178,10 +182,14 @@ static inline __attribute__((always_inline)) void exit_general_body(scorep_locat
 
 void scorep_events_enter(scorep_region region)
 {
+    /* the stack is unwound before the measurement's own work begins: a
+     * signal handler's events in the meantime are still recorded */
+    int unwound = UNLIKELY(scorep_unwinding) ? scorep_unwind_prepare() : 0;
     INSIDE_MEASUREMENT;
     if (UNLIKELY(thread_start.state == START_WAITING) && scorep_recording) thread_start_resume(region);
     scorep_location* loc = current();
-    if (loc) enter_on(loc, region);
+    if (loc) enter_on(loc, region, unwound);
+    if (unwound) scorep_unwind_release();
 }
 
 void scorep_events_exit(scorep_region region)
@@ -529,10 +537,15 @@ void scorep_io_operation_begin(scorep_io_handle handle, scorep_io_operation mode
 void scorep_io_transfer_enter(scorep_region region, scorep_io_handle handle, scorep_io_operation mode,
                               uint64_t bytes_request, uint64_t matching_id)
 {
+    int unwound = UNLIKELY(scorep_unwinding) ? scorep_unwind_prepare() : 0;
     INSIDE_MEASUREMENT;
     scorep_location* loc = current();
-    if (UNLIKELY(!loc)) return;
-    enter_on(loc, region);
+    if (UNLIKELY(!loc)) {
+        if (unwound) scorep_unwind_release();
+        return;
+    }
+    enter_on(loc, region, unwound);
+    if (unwound) scorep_unwind_release();
     uint64_t t = loc->last_ticks;
     scorep_event_state_of(loc)->event_count++;
     DISPATCH_FLAT(io_transfer_begin, handle, mode);

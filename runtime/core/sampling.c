@@ -146,6 +146,15 @@ static __thread int thread_timer TLS_FAST = -1;   /* index in timers; -1: none *
 static __thread int thread_timer_tried TLS_FAST;
 static __thread uint64_t thread_last_sample TLS_FAST;
 static __thread uint32_t thread_next_depth TLS_FAST;   /* a start routine's trampoline's, + 1 */
+/* an enter's unwinding before it went inside the measurement: the stack
+ * (innermost first), taken by the enter; busy until released, in_libunwind
+ * while libunwind runs (a sample then is dropped: libunwind's per-thread
+ * cache is not for two unwindings at once on one thread) */
+static __thread struct {
+    int busy, in_libunwind, truncated;
+    uint32_t count;
+    uintptr_t frames[SCOREP_SAMPLE_FRAMES_MAX];
+} prepared TLS_FAST;
 static uint64_t samples_in_measurement, samples_without_location;
 static scorep_location* (*location_of_sample)(void);
 
@@ -301,7 +310,7 @@ static void on_sample_signal(int sig, siginfo_t* info, void* context)
     (void)sig; (void)info;
     int saved_errno = errno;
     if (!sampling_on || !scorep_recording) goto out;
-    if (scorep_thread_event_generation_off & SCOREP_INSIDE_MEASUREMENT) {
+    if ((scorep_thread_event_generation_off & SCOREP_INSIDE_MEASUREMENT) || prepared.in_libunwind) {
         __atomic_fetch_add(&samples_in_measurement, 1, __ATOMIC_RELAXED);
         goto out;
     }
@@ -333,7 +342,9 @@ static uint32_t caller_depth(uintptr_t* frames, uint32_t size, uint32_t* count, 
     *count = 0;
 #if SCOREP_HAVE_LIBUNWIND
     int truncated;
+    prepared.in_libunwind = 1;
     uint32_t n = stack_here(frames, size, &truncated);
+    prepared.in_libunwind = 0;
     *count = n;
     if (truncated) return UINT32_MAX;
     uint32_t i = 0;
@@ -356,18 +367,45 @@ void scorep_unwind_thread_starts(void)
     scorep_sampling_thread_begins();
 }
 
+int scorep_unwind_prepare(void)
+{
+    if (prepared.busy) return 0;
+    prepared.busy = 1;
+#if SCOREP_HAVE_LIBUNWIND
+    prepared.in_libunwind = 1;
+    prepared.count = stack_here(prepared.frames, SCOREP_SAMPLE_FRAMES_MAX, &prepared.truncated);
+    prepared.in_libunwind = 0;
+#else
+    prepared.count = 0;
+    prepared.truncated = 1;
+#endif
+    return 1;
+}
+
+void scorep_unwind_release(void) { prepared.busy = 0; }
+
 /* The frames from the caller of the measurement up to the enclosing open
  * region (the one at depth slot - 1; none: the whole stack), outermost
  * first, into loc's enter frames, where frames show (the enclosing region
  * shows its inside, and the event is not a team member's first in its
- * part, whose call path is the forker's). Returns the caller's depth from
- * the outermost frame (UINT32_MAX: not known). */
-static uint32_t unwind_to_enclosing(scorep_location* loc, uint32_t slot)
+ * part, whose call path is the forker's). frames: the stack as the enter
+ * found it (innermost first; NULL: unwound here). Returns the caller's
+ * depth from the outermost frame (UINT32_MAX: not known). */
+static uint32_t unwind_to_enclosing(scorep_location* loc, uint32_t slot, int unwound)
 {
     scorep_unwind_state* u = loc->unwind;
-    uintptr_t frames[SCOREP_SAMPLE_FRAMES_MAX];
-    uint32_t count, at;
-    uint32_t depth = caller_depth(frames, SCOREP_SAMPLE_FRAMES_MAX, &count, &at);
+    uintptr_t here[SCOREP_SAMPLE_FRAMES_MAX];
+    uintptr_t* frames = here;
+    uint32_t count, at, depth;
+    if (unwound) {
+        frames = prepared.frames;
+        count = prepared.count;
+        at = 0;
+        while (at < count && own_code(frames[at])) at++;
+        depth = prepared.truncated ? UINT32_MAX : count - at;
+    } else {
+        depth = caller_depth(frames, SCOREP_SAMPLE_FRAMES_MAX, &count, &at);
+    }
     if (depth == UINT32_MAX) return depth;
     if (loc->team_member != 0 && loc->team_parts > 0 &&
         slot <= loc->team_part_depth[loc->team_parts <= SCOREP_TEAM_LEVELS_MAX ? loc->team_parts - 1
@@ -387,7 +425,7 @@ static uint32_t unwind_to_enclosing(scorep_location* loc, uint32_t slot)
     return depth;
 }
 
-void scorep_unwind_enter(scorep_location* loc, uint32_t slot, scorep_region region)
+void scorep_unwind_enter(scorep_location* loc, uint32_t slot, scorep_region region, int unwound)
 {
     scorep_unwind_state* u = loc->unwind;
     if (u == NULL) return;
@@ -408,13 +446,15 @@ void scorep_unwind_enter(scorep_location* loc, uint32_t slot, scorep_region regi
     /* Inside a handler of the program's signal, which runs on the
      * measurement's alternate signal stack (util/signals.c), libunwind
      * leaves its cached fast path: 70 us an enter, more than a 20 us
-     * timer's period, and such a program stood still. The region stands
-     * under the one it interrupted, and extends as far as it does. */
-    if (UNLIKELY(scorep_signals_program_handler_running())) {
+     * timer's period, and such a program stood still. Nor while another
+     * enter's unwinding on this thread is not yet taken (this one
+     * interrupted it). The region stands under the one it interrupted,
+     * and extends as far as it does. */
+    if (UNLIKELY(scorep_signals_program_handler_running()) || (!unwound && prepared.busy)) {
         u->outer_depth[slot] = slot > 0 ? u->outer_depth[slot - 1] : 0;
         return;
     }
-    u->outer_depth[slot] = unwind_to_enclosing(loc, slot);
+    u->outer_depth[slot] = unwind_to_enclosing(loc, slot, unwound);
 }
 
 void scorep_unwind_fork(scorep_location* loc)
@@ -422,7 +462,8 @@ void scorep_unwind_fork(scorep_location* loc)
     scorep_unwind_state* u = loc->unwind;
     if (u == NULL) return;
     u->enter_frame_count = 0;
-    unwind_to_enclosing(loc, loc->events->depth);
+    if (prepared.busy || scorep_signals_program_handler_running()) return;   /* as at an enter */
+    unwind_to_enclosing(loc, loc->events->depth, 0);
 }
 
 void scorep_sampling_location_created(scorep_location* loc)

@@ -51,8 +51,16 @@ void scorep_sampling_end(void);
 /* The enter of region at depth slot (events.c, before the substrates see
  * it): where it begins on the stack, and the frames between it and the
  * enclosing region. On loc's thread, inside the measurement. */
-void scorep_unwind_enter(scorep_location* loc, uint32_t slot, scorep_region region)
+void scorep_unwind_enter(scorep_location* loc, uint32_t slot, scorep_region region, int unwound)
     __attribute__((visibility("hidden"), noinline));
+/* The calling thread's stack unwound for the enter that follows, before it
+ * goes inside the measurement (a signal handler's events meanwhile are
+ * recorded, not passed over): 1 if it was, and the enter takes it
+ * (unwound); 0 where another enter's unwinding on this thread is not yet
+ * taken (this one, in a signal handler, interrupted it). release: the
+ * caller is done, the thread may unwind again. */
+int scorep_unwind_prepare(void) __attribute__((visibility("hidden"), noinline));
+void scorep_unwind_release(void) __attribute__((visibility("hidden")));
 /* A fork on loc (scorep_thread_fork): the frames between the innermost
  * open region and the fork's caller, into the enter frames, where the
  * team's members continue the forker's call path (the profile's fork
