@@ -369,7 +369,8 @@ void scorep_unwind_thread_starts(void)
 
 int scorep_unwind_prepare(void)
 {
-    if (prepared.busy) return 0;
+    /* in the program's signal handler: not at all (scorep_unwind_enter says why) */
+    if (prepared.busy || scorep_signals_program_handler_running()) return 0;
     prepared.busy = 1;
 #if SCOREP_HAVE_LIBUNWIND
     prepared.in_libunwind = 1;
