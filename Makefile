@@ -8,7 +8,7 @@ MESON_OPTIONS ?=
 
 DEBIAN_PACKAGES = python3-jinja2 python3-clang-16 libclang-16-dev meson ninja-build \
 	pkg-config gcc gfortran libopenmpi-dev openmpi-bin mpich libmpich-dev \
-	libcoarrays-openmpi-dev libopen-trace-format2-dev otf2-tools python3-otf2 python3-pytest \
+	libcoarrays-openmpi-dev libopen-trace-format2-dev otf2-tools python3-otf2 python3-pytest python3-pytest-xdist \
 	g++ binutils zlib1g-dev libsqlite3-dev libfftw3-dev libjsoncpp-dev gcc-12-plugin-dev \
 	libxml2-dev liblzma-dev libicu-dev qtbase5-dev ltrace cmake autoconf automake libdw-dev \
 	chromium clang libomp-dev cp2k gromacs
