@@ -109,6 +109,12 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.slow)
         if any(n in SERIAL for n in names):
             item.add_marker(pytest.mark.serial)
+    if hasattr(config, "workerinput"):
+        # an xdist worker (tests/run_all.py's parallel pass), whose files are
+        # handed out in this order: the files with slow tests first, so that a
+        # worker's last files are short ones and both workers end together
+        slow_files = {item.path for item in items if item.get_closest_marker("slow")}
+        items.sort(key=lambda item: item.path not in slow_files)
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))   # the generator package
