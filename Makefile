@@ -134,7 +134,7 @@ side-by-side: build scorep-reference
 	    --scalasca $(SCOREP_REFERENCE)/scalasca
 
 check: build-both viewer cube-tools
-	@echo "== running all tests (about 24 minutes on 2 idle cores, longer on a busy machine)"
+	@echo "== running all tests, most on 2 workers, then those that measure time alone (32 to 37 minutes measured on 2 cores shared with other work, load average 4 to 9)"
 	$(PYTHON) tests/run_all.py $(BUILD)
 
 demo: build
