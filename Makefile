@@ -8,7 +8,7 @@ MESON_OPTIONS ?=
 
 DEBIAN_PACKAGES = python3-jinja2 python3-clang-16 libclang-16-dev meson ninja-build \
 	pkg-config gcc gfortran libopenmpi-dev openmpi-bin mpich libmpich-dev \
-	libcoarrays-openmpi-dev libopen-trace-format2-dev otf2-tools python3-otf2 python3-pytest \
+	libcoarrays-openmpi-dev libopen-trace-format2-dev otf2-tools python3-otf2 python3-pytest python3-pytest-xdist \
 	g++ binutils zlib1g-dev libsqlite3-dev libfftw3-dev libjsoncpp-dev gcc-12-plugin-dev \
 	libxml2-dev liblzma-dev libicu-dev qtbase5-dev ltrace cmake autoconf automake libdw-dev libunwind-dev libpapi-dev \
 	chromium clang libomp-dev cp2k gromacs
@@ -134,7 +134,7 @@ side-by-side: build scorep-reference
 	    --scalasca $(SCOREP_REFERENCE)/scalasca
 
 check: build-both viewer cube-tools
-	@echo "== running all tests (about 24 minutes on 2 idle cores, longer on a busy machine)"
+	@echo "== running all tests, most on 2 workers, then those that measure time alone (32 to 37 minutes measured on 2 cores shared with other work, load average 4 to 9)"
 	$(PYTHON) tests/run_all.py $(BUILD)
 
 demo: build

@@ -26,6 +26,24 @@ def pytest_terminal_summary(terminalreporter):
     cube_consistency.pytest_terminal_summary(terminalreporter)
 
 
+# Under pytest-xdist (tests/run_all.py runs most tests on 2 workers) the checks
+# run in the workers: each sends its counts to the controller, which prints
+# the summary above.
+def pytest_sessionfinish(session):
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["consistency_checked"] = {"trace": dict(trace_consistency.CHECKED),
+                                               "cube": dict(cube_consistency.CHECKED)}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    counts = getattr(node, "workeroutput", {}).get("consistency_checked")
+    for name, module in (("trace", trace_consistency), ("cube", cube_consistency)):
+        for key, value in (counts or {}).get(name, {}).items():
+            module.CHECKED[key] = module.CHECKED.get(key, 0) + value
+
+
 # Tests that take a quarter of a minute or more each on 2 cores, most of it
 # MPI launches, signals sent at intervals, or a large library wrapped:
 # `-m "not slow"` leaves them out for a quick run, make check runs them all.
@@ -50,20 +68,53 @@ SLOW = [
 ]
 
 
+# Tests that measure wall time or count what happens within a time (signals
+# sent at intervals, ranks that must end within 2 s, a cost against the timer,
+# clock offsets measured by ping-pong, waits in an OpenMP barrier, values
+# against perf stat's): tests/run_all.py runs them one at a time after the
+# others, which it runs on 2 workers, so that no other test competes for the
+# CPU while they run. Same form as SLOW.
+SERIAL = [
+    "faults/test_faults.py",
+    "faults/test_signal_inside_measurement.py",
+    "faults/test_real_program_handler.py",
+    "metrics/test_strict_metrics.py",
+    "clock/test_clock_sync.py",
+    "clock/test_two_nodes.py",
+    "openmp/test_ompt_libomp.py::test_worker_waits_out_the_imbalance_in_the_parallel_regions_implicit_barrier",
+    "trace/test_trace_substrate.py::test_enter_exit_pair_in_trace_mode_costs_at_most_five_pairs_of_timer_reads",
+    "libwrap/test_header_frontend.py::test_big_header_is_fast",
+]
+
+
 def pytest_collection_modifyitems(config, items):
-    """Marks the SLOW tests; an entry that names no file stops the run, so that
-    a renamed file cannot slip into the quick run unnoticed."""
+    """Marks the SLOW and the SERIAL tests; an entry that names no file (or no
+    test of its file) stops the run, so that a renamed file cannot slip into
+    the quick run or the parallel run unnoticed."""
     tests = pathlib.Path(__file__).resolve().parent
-    for entry in SLOW:
-        if not (tests / entry.split("::")[0]).is_file():
-            raise pytest.UsageError(f"tests/conftest.py marks {entry} slow, but there is no such file")
+    for name, entries in (("slow", SLOW), ("serial", SERIAL)):
+        for entry in entries:
+            file, _, test = entry.partition("::")
+            if not (tests / file).is_file():
+                raise pytest.UsageError(f"tests/conftest.py marks {entry} {name}, but there is no such file")
+            if test and f"def {test}(" not in (tests / file).read_text():
+                raise pytest.UsageError(f"tests/conftest.py marks {entry} {name}, but {file} has no such test")
     for item in items:
         try:
             where = item.path.resolve().relative_to(tests).as_posix()
         except ValueError:
             continue
-        if where in SLOW or f"{where}::{getattr(item, 'originalname', item.name)}" in SLOW:
+        names = (where, f"{where}::{getattr(item, 'originalname', item.name)}")
+        if any(n in SLOW for n in names):
             item.add_marker(pytest.mark.slow)
+        if any(n in SERIAL for n in names):
+            item.add_marker(pytest.mark.serial)
+    if hasattr(config, "workerinput"):
+        # an xdist worker (tests/run_all.py's parallel pass), whose files are
+        # handed out in this order: the files with slow tests first, so that a
+        # worker's last files are short ones and both workers end together
+        slow_files = {item.path for item in items if item.get_closest_marker("slow")}
+        items.sort(key=lambda item: item.path not in slow_files)
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))   # the generator package

@@ -20,11 +20,13 @@ already checked and pairs a test has changed since (profile.json newer than
 its profile.cubex, which the measurement writes after it).
 
 compare(cubex, json) returns the list of differences (empty: they agree)."""
+import concurrent.futures
 import json
 import os
 import pathlib
 import re
 import socket
+import threading
 import time
 
 import cube_reader
@@ -33,6 +35,7 @@ import trace_consistency
 
 CHECKED = {"files": 0, "seconds": 0.0}
 _SEEN = set()   # (path, mtime) of the files already compared
+_LOCK = threading.Lock()
 
 # profile.json row field -> (CUBE metric, scale of the stored value to the field's unit)
 ROW_METRICS = {
@@ -291,31 +294,46 @@ def check_experiment(experiment, host=None):
     is what a rank killed while writing leaves: never taken for the file.)"""
     experiment = pathlib.Path(experiment)
     problems = []
+    pairs = []
     for cubex in sorted(experiment.glob("profile*.cubex")):
         twin = cubex.with_suffix(".json")
         if not twin.is_file():
             problems.append(f"{cubex.name}: no {twin.name} beside it")
             continue
-        problems += [f"{cubex.name}: {p}" for p in _compare_once(cubex, twin, host)]
+        pairs.append((cubex, twin))
+    for (cubex, _), found in zip(pairs, _compare_all(pairs, host)):
+        problems += [f"{cubex.name}: {p}" for p in found]
     return problems
+
+
+def _compare_all(pairs, host):
+    """[differences of each (cubex, json)], the files compared on all cores
+    at once: most of the time goes to CubeLib's tools, a process each."""
+    if len(pairs) < 2:
+        return [_compare_once(cubex, twin, host) for cubex, twin in pairs]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        return list(pool.map(lambda pair: _compare_once(*pair, host), pairs))
 
 
 def _compare_once(cubex, twin, host):
     began = time.perf_counter()
-    _SEEN.add((str(cubex), cubex.stat().st_mtime))
+    with _LOCK:
+        _SEEN.add((str(cubex), cubex.stat().st_mtime))
     try:
         return compare(cubex, twin, host)
     except cube_reader.CubeFormatError as e:
         return [f"unreadable: {e}"]
     finally:
-        CHECKED["files"] += 1
-        CHECKED["seconds"] += time.perf_counter() - began
+        with _LOCK:
+            CHECKED["files"] += 1
+            CHECKED["seconds"] += time.perf_counter() - began
 
 
 def sweep(root, host=None):
     """Compares every profile*.cubex under root not compared yet; returns
     the differences, each naming its file."""
     problems = []
+    pairs = []
     for cubex in sorted(pathlib.Path(root).rglob("profile*.cubex")):
         twin = cubex.with_suffix(".json")
         try:
@@ -326,7 +344,9 @@ def sweep(root, host=None):
                 continue
         except OSError:
             continue
-        problems += [f"{cubex}: {p}" for p in _compare_once(cubex, twin, host)]
+        pairs.append((cubex, twin))
+    for (cubex, _), found in zip(pairs, _compare_all(pairs, host)):
+        problems += [f"{cubex}: {p}" for p in found]
     return problems
 
 

@@ -36,10 +36,27 @@ def test_slow_setup(slow_setup):
 '''
 
 
-def run_all(tmp_path, *args, passing_only=False):
+# a test marked serial runs in the second pass, alone
+MIXED_TESTS = '''
+import time
+import pytest
+
+def test_beside_one():
+    time.sleep(1.5)
+
+def test_beside_two():
+    pass
+
+@pytest.mark.serial
+def test_alone():
+    time.sleep(2.6)
+'''
+
+
+def run_all(tmp_path, *args, passing_only=False, source=FAKE_TESTS):
     tests = tmp_path / "made-up-tests"
     tests.mkdir(exist_ok=True)
-    (tests / "test_made_up.py").write_text(FAKE_TESTS)
+    (tests / "test_made_up.py").write_text(source)
     fake = tmp_path / "fake-bin"
     fake.mkdir(exist_ok=True)
     (fake / "python3").write_text("#!/bin/sh\necho python3 from PATH >&2\nexit 1\n")
@@ -83,6 +100,24 @@ def test_run_all_prints_each_test_with_its_time_and_ends_with_the_totals(tmp_pat
     # the test's own output stays captured; the failure is reported
     assert "captured, not shown" not in proc.stdout
     assert "assert 1 == 2" in proc.stdout
+
+
+def test_serial_tests_run_alone_after_the_others_and_count_in_the_totals(tmp_path):
+    proc = run_all(tmp_path, source=MIXED_TESTS)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert proc.stdout.splitlines()[-1] == "3 passed, 0 failed, 0 skipped"
+    first, second = proc.stdout.split("== pass 2 of 2")
+    assert first.startswith("== pass 1 of 2")
+    beside, alone = verdict_lines(first), verdict_lines(second)
+    assert sorted(beside) == ["test_beside_one", "test_beside_two"] and sorted(alone) == ["test_alone"]
+    assert sorted(n for *_, n, _ in beside.values()) == [1, 2] and {t for *_, t in beside.values()} == {2}
+    assert alone["test_alone"][1:] == ("PASSED", alone["test_alone"][2], 1, 1)
+    # the serial pass writes its marks on the running test's line, as a run without workers does
+    assert 2.6 <= alone["test_alone"][2] < 30 and len(alone["test_alone"][0]) >= 2
+    assert re.search(r"^\.\.\. \S+::test_beside_one \[1 s\]$", first, re.M)
+    # the slowest tests of both passes come before the totals line
+    slowest = second.split("== the ten slowest tests of the run")[1].splitlines()[1:-1]
+    assert [line.split("::")[-1] for line in slowest] == ["test_alone", "test_beside_one", "test_beside_two"]
 
 
 def test_run_all_exits_zero_when_everything_passes(tmp_path):

@@ -38,6 +38,7 @@ Takes about 5 to 10 s per run (build: --build, else $SCOREP_WRAPGEN_BUILD or
 build/; its MPI library's launcher: Open MPI's mpirun or MPICH's mpiexec).
 """
 import argparse
+import concurrent.futures
 import json
 import os
 import pathlib
@@ -114,16 +115,24 @@ def survivors(experiment):
         rank = int(rank)
         if rank in profile_ranks(part):
             profiles.add(rank)
-    if otf2_readable(experiment / "traces.otf2"):
-        traces |= set(range(RANKS))
+    anchors = {}   # anchor -> the ranks its trace holds
+    if (experiment / "traces.otf2").exists():
+        anchors[experiment / "traces.otf2"] = set(range(RANKS))
     for anchor in experiment.glob("traces.rank*.otf2"):
         rank = anchor.name[len("traces.rank"):-len(".otf2")]
-        if not rank.isdigit():   # traces.rank<N>.part.otf2: not renamed into place
-            continue
-        rank = int(rank)
-        if otf2_readable(anchor):
-            traces.add(rank)
+        if rank.isdigit():   # not traces.rank<N>.part.otf2: not renamed into place
+            anchors[anchor] = {int(rank)}
+    for anchor, readable in zip(anchors, each_at_once(otf2_readable, anchors)):
+        if readable:
+            traces |= anchors[anchor]
     return profiles, traces
+
+
+def each_at_once(function, arguments):
+    """[function(a) for a in arguments], the calls (otf2-print of each rank's
+    archive, after the run has ended) on all cores at once."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        return list(pool.map(function, arguments))
 
 
 def enter_records(anchor):
@@ -274,7 +283,9 @@ def run_once(scenario, program, workdir, calls=10, midway=1.5, mpi="openmpi"):
         finding.update(expected=expected, profiles=profiles & expected, traces=traces & expected,
                        stderr=stderr, returncode=proc.returncode)
         if scenario == "sigterm_long":
-            finding["enters"] = {r: enter_records(experiment / f"traces.rank{r}.otf2") for r in sorted(expected)}
+            ranks = sorted(expected)
+            finding["enters"] = dict(zip(ranks, each_at_once(
+                enter_records, [experiment / f"traces.rank{r}.otf2" for r in ranks])))
         if scenario == "disk_full":
             # a trace that stops early (a MeasurementOnOff record) has a warning
             # of the measurement saying why and what is missing; one that holds
