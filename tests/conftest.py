@@ -267,6 +267,20 @@ def untimed_profile(experiment):
     return profile["locations"], rows, files
 
 
+def call_path_of(profile):
+    """call_path_of(profile)(callpath id): its region names from the root"""
+    regions = {r["id"]: r["name"] for r in profile["regions"]}
+    callpaths = {c["id"]: c for c in profile["callpaths"]}
+
+    def path(cid):
+        names = []
+        while cid is not None:
+            names.append(regions[callpaths[cid]["region"]])
+            cid = callpaths[cid]["parent"]
+        return tuple(reversed(names))
+    return path
+
+
 def profile_totals(profile):
     """{(rank, region name): {counter: total}} of a profile.json (as loaded),
     summed over threads and call paths. Parameter nodes (call paths with a

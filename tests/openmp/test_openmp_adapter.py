@@ -17,7 +17,7 @@ import pytest
 
 import cube_tools
 import omp_task_records
-from conftest import run_program, scorep
+from conftest import call_path_of, run_program, scorep
 
 HERE = pathlib.Path(__file__).resolve().parent
 PROGRAM = HERE / "programs" / "omp_constructs.c"
@@ -47,20 +47,6 @@ def measured(request, build_dir, tmp_path, mode):
     experiment = tmp_path / "experiment"
     proc = run_program([*prefix, program], experiment, dict(ENV, SCOREP_ENABLE_TRACING="true"))
     return proc, experiment
-
-
-def call_path_of(profile):
-    """call_path_of(profile)(callpath id): its region names from the root"""
-    regions = {r["id"]: r["name"] for r in profile["regions"]}
-    callpaths = {c["id"]: c for c in profile["callpaths"]}
-
-    def path(cid):
-        names = []
-        while cid is not None:
-            names.append(regions[callpaths[cid]["region"]])
-            cid = callpaths[cid]["parent"]
-        return tuple(reversed(names))
-    return path
 
 
 def rows_of(experiment):

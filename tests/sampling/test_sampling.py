@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 import cube_tools
-from conftest import mpi_build, mpirun, run_program, scorep
+from conftest import call_path_of, mpi_build, mpirun, run_program, scorep
 
 HERE = pathlib.Path(__file__).resolve().parent
 SAMPLED = {"SCOREP_ENABLE_UNWINDING": "true"}
@@ -49,6 +49,12 @@ def cube_hits(cubex):
             path = "/".join(m.group(2).split("/")[2:])   # without the program region
             hits[path] = hits.get(path, 0) + int(m.group(1))
     return hits
+
+
+def below_the_program(profile, name=lambda name: name):
+    """below_the_program(profile)(callpath id): its region names below the program region, '/'-joined"""
+    path = call_path_of(profile)
+    return lambda cid: "/".join(name(n) for n in path(cid)[1:])
 
 
 def share(hits, a, b):
@@ -140,15 +146,7 @@ def test_mpi_calls_stay_recorded_regions_among_the_sampled_functions(mpi, tmp_pa
     assert measured.stdout == plain.stdout
     profile = json.loads((tmp_path / "sampled" / "profile.json").read_text())
     regions = {r["id"]: r for r in profile["regions"]}
-    callpaths = {c["id"]: c for c in profile["callpaths"]}
-
-    def path(cid):
-        names = []
-        while cid is not None:
-            names.append(regions[callpaths[cid]["region"]]["name"])
-            cid = callpaths[cid]["parent"]
-        return "/".join(reversed(names[:-1]))
-
+    path = below_the_program(profile)
     visits, hits = {}, {}
     for row in profile["rows"]:
         visits[path(row["callpath"])] = visits.get(path(row["callpath"]), 0) + row["visits"]
@@ -174,16 +172,7 @@ def test_an_openmp_region_stands_under_the_sampled_function_that_forks_it_on_eve
                            {**SAMPLED, "OMP_NUM_THREADS": "2"}, timeout=120)
     assert measured.returncode == 0 and measured.stdout == plain.stdout, measured.stderr
     profile = json.loads((experiment / "profile.json").read_text())
-    regions = {r["id"]: r["name"] for r in profile["regions"]}
-    callpaths = {c["id"]: c for c in profile["callpaths"]}
-
-    def path(cid):
-        names = []
-        while cid is not None:
-            names.append(regions[callpaths[cid]["region"]].split(" @")[0])
-            cid = callpaths[cid]["parent"]
-        return "/".join(reversed(names[:-1]))
-
+    path = below_the_program(profile, lambda name: name.split(" @")[0])
     by_location = {}
     for row in profile["rows"]:
         by_location.setdefault(row["location"], {})[path(row["callpath"])] = row
