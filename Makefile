@@ -134,7 +134,7 @@ side-by-side: build scorep-reference
 	    --scalasca $(SCOREP_REFERENCE)/scalasca
 
 check: build-both viewer cube-tools
-	@echo "== running all tests, most on 2 workers, then those that measure time alone (32 to 37 minutes measured on 2 cores shared with other work, load average 4 to 9)"
+	@echo "== running all tests, most on 2 workers, then those that measure time alone (about 23 minutes on 2 idle cores, 32 to 37 on a busy machine)"
 	$(PYTHON) tests/run_all.py $(BUILD)
 
 demo: build
