@@ -1,12 +1,14 @@
 /* Two threads, each burning its own amount of user CPU time, (n + 1) * ms,
- * in burn_cpu, and printing what its getrusage says that took: the
- * metrics of each thread's location have something independent to agree
- * with. */
+ * in burn_cpu, and printing what its getrusage (user time) and its CPU-time
+ * clock (user and system time, what perf's task-clock counts) say that
+ * took: the metrics of each thread's location have something independent
+ * to agree with. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <time.h>
 
 static int ms = 100;
 
@@ -15,6 +17,13 @@ static long long utime_us(void)
     struct rusage r;
     getrusage(RUSAGE_THREAD, &r);
     return (long long)r.ru_utime.tv_sec * 1000000 + r.ru_utime.tv_usec;
+}
+
+static long long cpu_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (long long)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
 __attribute__((noinline)) void burn_cpu(int how_long)
@@ -29,9 +38,10 @@ __attribute__((noinline)) void burn_cpu(int how_long)
 static void* worker(void* arg)
 {
     int n = (int)(long)arg;
-    long long before = utime_us();
+    long long before = utime_us(), cpu_before = cpu_ns();
     burn_cpu((n + 1) * ms);
-    printf("thread %d burn_cpu ru_utime_us %lld\n", n, utime_us() - before);
+    long long cpu = cpu_ns() - cpu_before;
+    printf("thread %d burn_cpu ru_utime_us %lld cpu_ns %lld\n", n, utime_us() - before, cpu);
     return NULL;
 }
 
