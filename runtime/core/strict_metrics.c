@@ -4,7 +4,6 @@
  * at every enter and leave (strict_metrics.h). Names, units and variables
  * are Score-P's (its rusage and perf metric sources), so that a Score-P
  * user's settings and Cube's views carry over. */
-#include <ctype.h>
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 #include <unistd.h>
 
 #include "strict_metrics.h"
+#include "config.h"
 #include "definitions.h"
 
 #if SCOREP_HAVE_PAPI
@@ -364,25 +364,11 @@ void scorep_strict_metrics_location_created(scorep_location* loc)
 
 /* ---- the configuration ---- */
 
-/* The entries of variable's list split at any character of its separator
- * variable (Score-P's SCOREP_METRIC_RUSAGE_SEP, ..._PERF_SEP; default a
- * comma), blanks around them dropped; entry is called for each. */
+/* The entries of variable's list, split at its separator variable's
+ * characters (Score-P's SCOREP_METRIC_RUSAGE_SEP, ...; default a comma) */
 static void for_each_entry(const char* variable, const char* separator_variable, void (*entry)(const char*))
 {
-    const char* list = getenv(variable);
-    if (list == NULL) return;
-    const char* separators = getenv(separator_variable);
-    if (separators == NULL || !separators[0]) separators = ",";
-    char* copy = strdup(list);
-    if (copy == NULL) return;
-    char* save = NULL;
-    for (char* e = strtok_r(copy, separators, &save); e; e = strtok_r(NULL, separators, &save)) {
-        while (isspace((unsigned char)*e)) e++;
-        size_t n = strlen(e);
-        while (n && isspace((unsigned char)e[n - 1])) e[--n] = 0;
-        if (n) entry(e);
-    }
-    free(copy);
+    scorep_config_for_each_entry(getenv(variable), getenv(separator_variable), entry);
 }
 
 static int metrics_full(const char* variable, const char* name)

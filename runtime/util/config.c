@@ -35,6 +35,9 @@ scorep_config scorep_cfg = {
     .mpi_enable_groups = "DEFAULT",
     .libwrap_path = "",
     .libwrap_nested = false,
+    .enable_unwinding = false,
+    .sampling_events = "timer@1000",
+    .sampling_sep = ",",
 };
 
 static const scorep_config_var_info config_vars[] = {
@@ -132,6 +135,22 @@ bool scorep_config_parse_size(const char* text, uint64_t* out)
     if (ok) *out = (uint64_t)value * factor;
     free(t);
     return ok;
+}
+
+void scorep_config_for_each_entry(const char* list, const char* separators, void (*entry)(const char*))
+{
+    if (list == NULL) return;
+    if (separators == NULL || !separators[0]) separators = ",";
+    char* copy = strdup(list);
+    if (copy == NULL) return;
+    char* save = NULL;
+    for (char* e = strtok_r(copy, separators, &save); e; e = strtok_r(NULL, separators, &save)) {
+        while (isspace((unsigned char)*e)) e++;
+        size_t n = strlen(e);
+        while (n && isspace((unsigned char)e[n - 1])) e[--n] = 0;
+        if (n) entry(e);
+    }
+    free(copy);
 }
 
 static void read_bool(const char* name, bool* field)
@@ -240,6 +259,9 @@ void scorep_config_load(void)
     scorep_libwrap_record_nested = scorep_cfg.libwrap_nested;
     read_bool("SCOREP_CAF_RECORD_MPI", &scorep_cfg.caf_record_mpi);
     read_bool("SCOREP_TRACING_HANDLE_COLLECTIVES", &scorep_cfg.tracing_handle_collectives);
+    read_bool("SCOREP_ENABLE_UNWINDING", &scorep_cfg.enable_unwinding);
+    read_string("SCOREP_SAMPLING_EVENTS", &scorep_cfg.sampling_events);
+    read_string("SCOREP_SAMPLING_SEP", &scorep_cfg.sampling_sep);
 
     const char* mem = getenv("SCOREP_TOTAL_MEMORY");
     if (mem) {
@@ -326,6 +348,9 @@ const char* scorep_config_value(const char* name)
     if (strcmp(name, "SCOREP_LIBWRAP_NESTED") == 0) return scorep_cfg.libwrap_nested ? "true" : "false";
     if (strcmp(name, "SCOREP_PROFILING_FORMAT") == 0) return scorep_cfg.profiling_format;
     if (strcmp(name, "SCOREP_CAF_RECORD_MPI") == 0) return scorep_cfg.caf_record_mpi ? "true" : "false";
+    if (strcmp(name, "SCOREP_ENABLE_UNWINDING") == 0) return scorep_cfg.enable_unwinding ? "true" : "false";
+    if (strcmp(name, "SCOREP_SAMPLING_EVENTS") == 0) return scorep_cfg.sampling_events;
+    if (strcmp(name, "SCOREP_SAMPLING_SEP") == 0) return scorep_cfg.sampling_sep;
     /* the metric lists: read where they act (core/strict_metrics.c) */
     if (strncmp(name, "SCOREP_METRIC_", 14) == 0)
         for (const scorep_config_var_info* v = config_vars; v->name; v++)

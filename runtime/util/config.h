@@ -31,6 +31,9 @@ typedef struct scorep_config {
     const char* profiling_format;       /* SCOREP_PROFILING_FORMAT, one of Score-P's values */
     bool profiling_cube;                /* write profile.cubex (profile_cube.c) */
     bool tracing_handle_collectives;    /* SCOREP_TRACING_HANDLE_COLLECTIVES (trace/trace_events.c) */
+    bool enable_unwinding;              /* SCOREP_ENABLE_UNWINDING (core/sampling.c) */
+    const char* sampling_events;        /* SCOREP_SAMPLING_EVENTS, split at SCOREP_SAMPLING_SEP */
+    const char* sampling_sep;
 } scorep_config;
 
 extern scorep_config scorep_cfg;
@@ -48,5 +51,10 @@ const scorep_config_var_info* scorep_config_vars(void);
 /* parsers, exposed for tests; return false on invalid text */
 bool scorep_config_parse_bool(const char* text, bool* out);
 bool scorep_config_parse_size(const char* text, uint64_t* out);
+/* The entries of a list variable (Score-P's SCOREP_METRIC_RUSAGE,
+ * SCOREP_SAMPLING_EVENTS, ...) split at any character of separators
+ * (NULL or "": a comma), blanks around them dropped, empty ones left out;
+ * entry is called for each. Nothing if list is NULL. */
+void scorep_config_for_each_entry(const char* list, const char* separators, void (*entry)(const char*));
 
 #endif
