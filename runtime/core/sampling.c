@@ -235,9 +235,10 @@ void scorep_sampling_end(void)
     sampling_on = 0;
     uint32_t n = __atomic_load_n(&slots_seen, __ATOMIC_ACQUIRE);
     for (uint32_t i = 0; i < n && i < TIMERS_MAX; i++) stop_slot((int)i);
-    if (samples_in_measurement)
-        scorep_verbose("sampling: %llu samples interrupted the measurement itself and were not recorded",
-                       (unsigned long long)samples_in_measurement);
+    if (samples_in_measurement || samples_without_location)
+        scorep_verbose("sampling: %llu samples interrupted the measurement itself, %llu came on a thread "
+                       "without a location; neither was recorded",
+                       (unsigned long long)samples_in_measurement, (unsigned long long)samples_without_location);
 }
 
 /* ---- the signal handler ---- */
@@ -334,26 +335,30 @@ out:
 
 /* The depth, counted from the outermost frame, of the frame that called
  * into the measurement (the first one outside its library, or for a static
- * link the first one the stack shows), with the stack's code addresses
- * (innermost first) in frames; UINT32_MAX where the stack is deeper than
- * frames. *at: that frame's index. */
-static uint32_t caller_depth(uintptr_t* frames, uint32_t size, uint32_t* count, uint32_t* at)
+ * link the first one the stack shows) in a stack of count code addresses,
+ * innermost first; UINT32_MAX where the stack was deeper than the room for
+ * it (truncated). *at: that frame's index. */
+static uint32_t caller_depth(const uintptr_t* frames, uint32_t count, int truncated, uint32_t* at)
 {
-    *count = 0;
-#if SCOREP_HAVE_LIBUNWIND
-    int truncated;
-    prepared.in_libunwind = 1;
-    uint32_t n = stack_here(frames, size, &truncated);
-    prepared.in_libunwind = 0;
-    *count = n;
-    if (truncated) return UINT32_MAX;
     uint32_t i = 0;
-    while (i < n && own_code(frames[i])) i++;
+    while (i < count && own_code(frames[i])) i++;
     *at = i;
-    return n - i;
+    return truncated ? UINT32_MAX : count - i;
+}
+
+/* the calling thread's stack into frames (room for SCOREP_SAMPLE_FRAMES_MAX),
+ * libunwind marked busy meanwhile; its count */
+static uint32_t unwind_here(uintptr_t* frames, int* truncated)
+{
+#if SCOREP_HAVE_LIBUNWIND
+    prepared.in_libunwind = 1;
+    uint32_t n = stack_here(frames, SCOREP_SAMPLE_FRAMES_MAX, truncated);
+    prepared.in_libunwind = 0;
+    return n;
 #else
-    (void)frames, (void)size, (void)at;
-    return UINT32_MAX;
+    (void)frames;
+    *truncated = 1;
+    return 0;
 #endif
 }
 
@@ -361,8 +366,9 @@ void scorep_unwind_thread_starts(void)
 {
     if (!scorep_unwinding) return;
     uintptr_t frames[SCOREP_SAMPLE_FRAMES_MAX];
-    uint32_t count, at;
-    uint32_t depth = caller_depth(frames, SCOREP_SAMPLE_FRAMES_MAX, &count, &at);
+    int truncated;
+    uint32_t count = unwind_here(frames, &truncated), at;
+    uint32_t depth = caller_depth(frames, count, truncated, &at);
     thread_next_depth = depth == UINT32_MAX ? 0 : depth + 1;
     scorep_sampling_thread_begins();
 }
@@ -372,14 +378,7 @@ int scorep_unwind_prepare(void)
     /* in the program's signal handler: not at all (scorep_unwind_enter says why) */
     if (prepared.busy || scorep_signals_program_handler_running()) return 0;
     prepared.busy = 1;
-#if SCOREP_HAVE_LIBUNWIND
-    prepared.in_libunwind = 1;
-    prepared.count = stack_here(prepared.frames, SCOREP_SAMPLE_FRAMES_MAX, &prepared.truncated);
-    prepared.in_libunwind = 0;
-#else
-    prepared.count = 0;
-    prepared.truncated = 1;
-#endif
+    prepared.count = unwind_here(prepared.frames, &prepared.truncated);
     return 1;
 }
 
@@ -389,24 +388,21 @@ void scorep_unwind_release(void) { prepared.busy = 0; }
  * region (the one at depth slot - 1; none: the whole stack), outermost
  * first, into loc's enter frames, where frames show (the enclosing region
  * shows its inside, and the event is not a team member's first in its
- * part, whose call path is the forker's). frames: the stack as the enter
- * found it (innermost first; NULL: unwound here). Returns the caller's
- * depth from the outermost frame (UINT32_MAX: not known). */
+ * part, whose call path is the forker's). unwound: the stack is the one
+ * scorep_unwind_prepare took, else it is unwound here. Returns the
+ * caller's depth from the outermost frame (UINT32_MAX: not known). */
 static uint32_t unwind_to_enclosing(scorep_location* loc, uint32_t slot, int unwound)
 {
     scorep_unwind_state* u = loc->unwind;
     uintptr_t here[SCOREP_SAMPLE_FRAMES_MAX];
-    uintptr_t* frames = here;
-    uint32_t count, at, depth;
-    if (unwound) {
-        frames = prepared.frames;
-        count = prepared.count;
-        at = 0;
-        while (at < count && own_code(frames[at])) at++;
-        depth = prepared.truncated ? UINT32_MAX : count - at;
-    } else {
-        depth = caller_depth(frames, SCOREP_SAMPLE_FRAMES_MAX, &count, &at);
+    const uintptr_t* frames = prepared.frames;
+    uint32_t count = prepared.count, at;
+    int truncated = prepared.truncated;
+    if (!unwound) {
+        frames = here;
+        count = unwind_here(here, &truncated);
     }
+    uint32_t depth = caller_depth(frames, count, truncated, &at);
     if (depth == UINT32_MAX) return depth;
     if (loc->team_member != 0 && loc->team_parts > 0 &&
         slot <= loc->team_part_depth[loc->team_parts <= SCOREP_TEAM_LEVELS_MAX ? loc->team_parts - 1
@@ -477,66 +473,47 @@ void scorep_sampling_location_created(scorep_location* loc)
     loc->unwind = u;
 }
 
-/* timer@<microseconds>: the only source so far */
-static int parse_event(const char* entry, char* why, size_t size)
+/* an entry of SCOREP_SAMPLING_EVENTS: timer@<microseconds>, the only
+ * source so far */
+static int valid_sources;
+static void sampling_source(const char* entry)
 {
     const char* at = strchr(entry, '@');
     size_t name_length = at ? (size_t)(at - entry) : strlen(entry);
-    if (name_length == 5 && strncmp(entry, "timer", 5) == 0) {
-        if (at) {
-            char* end;
-            long us = strtol(at + 1, &end, 10);
-            if (*end || us <= 0) {
-                snprintf(why, size, "'%s': the interval after '@' must be a positive number of microseconds", entry);
-                return 0;
-            }
-            interval_us = us;
-        }
-        return 1;
+    if (name_length != 5 || strncmp(entry, "timer", 5) != 0) {
+        scorep_warning_all_ranks("SCOREP_SAMPLING_EVENTS: '%s' is no sampling source this measurement has; valid: "
+                                 "timer@<microseconds> (the thread's CPU time); not sampled", entry);
+        return;
     }
-    snprintf(why, size, "'%s' is no sampling source this measurement has; valid: timer@<microseconds> "
-             "(the thread's CPU time)", entry);
-    return 0;
+    if (at) {
+        char* end;
+        long us = strtol(at + 1, &end, 10);
+        if (*end || us <= 0) {
+            scorep_warning_all_ranks("SCOREP_SAMPLING_EVENTS: '%s': the interval after '@' must be a positive "
+                                     "number of microseconds; not sampled", entry);
+            return;
+        }
+        interval_us = us;
+    }
+    valid_sources++;
 }
 
 void scorep_sampling_init(scorep_location* (*location_of_thread)(void))
 {
     location_of_sample = location_of_thread;
-    bool enabled = false;
-    const char* value = getenv("SCOREP_ENABLE_UNWINDING");
-    if (value == NULL || !value[0]) return;
-    if (!scorep_config_parse_bool(value, &enabled)) {
-        scorep_warning_all_ranks("SCOREP_ENABLE_UNWINDING: '%s' is not a boolean (true/false); no sampling", value);
+    if (!scorep_cfg.enable_unwinding) return;
+    /* set but empty: the default source */
+    if (!scorep_cfg.sampling_events[0]) valid_sources = 1;
+    scorep_config_for_each_entry(scorep_cfg.sampling_events, scorep_cfg.sampling_sep, sampling_source);
+    if (valid_sources > 1)
+        scorep_warning_all_ranks("SCOREP_SAMPLING_EVENTS: one timer source is used (the last, every %ld us)",
+                                 interval_us);
+    if (valid_sources == 0) {
+        scorep_warning_all_ranks("SCOREP_ENABLE_UNWINDING: no valid source in SCOREP_SAMPLING_EVENTS='%s'; "
+                                 "no sampling", scorep_cfg.sampling_events);
         return;
     }
-    if (!enabled) return;
     char why[512] = "";
-    const char* events = getenv("SCOREP_SAMPLING_EVENTS");
-    const char* separators = getenv("SCOREP_SAMPLING_SEP");
-    if (separators == NULL || !separators[0]) separators = ",";
-    int sources = 0;
-    if (events && events[0]) {
-        char copy[512];
-        snprintf(copy, sizeof copy, "%s", events);
-        char* save = NULL;
-        for (char* e = strtok_r(copy, separators, &save); e; e = strtok_r(NULL, separators, &save)) {
-            while (*e == ' ') e++;
-            if (!*e) continue;
-            if (parse_event(e, why, sizeof why))
-                sources++;
-            else
-                scorep_warning_all_ranks("SCOREP_SAMPLING_EVENTS: %s; not sampled", why);
-        }
-        if (sources > 1) {
-            scorep_warning_all_ranks("SCOREP_SAMPLING_EVENTS: one timer source is used (the last, every %ld us)",
-                                     interval_us);
-        }
-        if (sources == 0) {
-            scorep_warning_all_ranks("SCOREP_ENABLE_UNWINDING: no valid source in SCOREP_SAMPLING_EVENTS='%s'; "
-                                     "no sampling", events);
-            return;
-        }
-    }
 #if SCOREP_HAVE_LIBUNWIND
     if (!open_libunwind(why, sizeof why)) {
         scorep_warning_all_ranks("SCOREP_ENABLE_UNWINDING: %s; no sampling", why);
@@ -573,13 +550,11 @@ void scorep_sampling_init(scorep_location* (*location_of_thread)(void))
                                  "no sampling", sample_signal, strerror(errno));
         return;
     }
-#if SCOREP_HAVE_LIBUNWIND
     /* libunwind's first unwinding on a thread sets up its caches: here, not
      * inside the first region the program enters */
-    uintptr_t warm[16];
+    uintptr_t warm[SCOREP_SAMPLE_FRAMES_MAX];
     int truncated;
-    stack_here(warm, 16, &truncated);
-#endif
+    unwind_here(warm, &truncated);
     scorep_unwinding = 1;
     sampling_on = 1;
     start_thread_timer();
