@@ -104,11 +104,6 @@ static const struct {
 /* under it: the construct sites' table (site_slot) */
 static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static int source_line(uintptr_t address, char* file, size_t size, int* line)
-{
-    return scorep_code_source_line(address, file, size, line);
-}
-
 /* the address of the last instruction of the function at address (0: unknown) */
 static uintptr_t function_end(uintptr_t address)
 {
@@ -172,7 +167,7 @@ static scorep_region define_named(scorep_omp_construct construct, uintptr_t addr
         uintptr_t end = function_end(address);
         if (end != 0) address = end;
     }
-    if (address != 0 && source_line(address, file, sizeof file, &line)) {
+    if (address != 0 && scorep_code_source_line(address, file, sizeof file, &line)) {
         if (construct == SCOREP_OMP_FOR && fortran_source(file)) what = "!$omp do";
         const char* base = strrchr(file, '/');
         snprintf(name, sizeof name, "%s @%s:%d", what, base ? base + 1 : file, line);

@@ -128,6 +128,14 @@ static scorep_profile_node* frames_below(profile_location* pl, scorep_profile_no
     return n;
 }
 
+/* the current node, continued through the frames the event layer unwound
+ * for this enter or fork (core/sampling.h) */
+static inline scorep_profile_node* current_through_frames(scorep_location* loc)
+{
+    if (LIKELY(loc->unwind == NULL) || !loc->unwind->enter_frame_count) return loc->profile_current;
+    return frames_below(state(loc), loc->profile_current, loc->unwind->enter_frames, loc->unwind->enter_frame_count);
+}
+
 /* a region's exit leaves its frame nodes too: the current node is the
  * innermost open region's (or a parameter's) again */
 static inline void leave_frames(scorep_location* loc)
@@ -138,9 +146,7 @@ static inline void leave_frames(scorep_location* loc)
 
 static void on_enter(scorep_location* loc, uint64_t t, scorep_region region)
 {
-    if (UNLIKELY(loc->unwind != NULL) && loc->unwind->enter_frame_count)
-        loc->profile_current = frames_below(state(loc), loc->profile_current, loc->unwind->enter_frames,
-                                            loc->unwind->enter_frame_count);
+    loc->profile_current = current_through_frames(loc);
     scorep_profile_enter_on(loc, t, region);
     if (UNLIKELY(loc->metric_values != NULL)) metrics_enter(loc, loc->profile_current);
 }
@@ -298,11 +304,8 @@ static void on_metric(scorep_location* loc, uint64_t t, scorep_metric m, int64_t
 static void on_fork(scorep_location* loc, uint64_t t, scorep_thread_team* team)
 {
     (void)t;
-    team->forker_path = loc->profile_current;
     /* with unwinding, the path goes on through the frames of the fork's caller */
-    if (UNLIKELY(loc->unwind != NULL) && loc->unwind->enter_frame_count)
-        team->forker_path = frames_below(state(loc), loc->profile_current, loc->unwind->enter_frames,
-                                         loc->unwind->enter_frame_count);
+    team->forker_path = current_through_frames(loc);
 }
 
 static void on_team_begin(scorep_location* loc, uint64_t t, const scorep_thread_team* team)

@@ -20,6 +20,20 @@ typedef struct scorep_profile_numbers {
     /* samples taken here (SCOREP_ENABLE_UNWINDING; Score-P's hits) */
     uint64_t hits;
 } scorep_profile_numbers;
+/* b's numbers added to a's: two visits' sums of one call path as one */
+static inline void scorep_profile_numbers_add(scorep_profile_numbers* a, const scorep_profile_numbers* b)
+{
+    if (b->visits && (!a->visits || b->time_min < a->time_min)) a->time_min = b->time_min;
+    if (b->time_max > a->time_max) a->time_max = b->time_max;
+    a->visits += b->visits;
+    a->time_incl += b->time_incl;
+    a->bytes_sent += b->bytes_sent, a->bytes_received += b->bytes_received;
+    a->messages_sent += b->messages_sent, a->messages_received += b->messages_received;
+    a->bytes_read += b->bytes_read, a->bytes_written += b->bytes_written;
+    a->collectives += b->collectives, a->bytes_put += b->bytes_put, a->bytes_get += b->bytes_get;
+    a->hits += b->hits;
+}
+
 /* the user metrics and the synchronous strict ones (SCOREP_METRIC_RUSAGE
  * 'all' is 16) together */
 #define SCOREP_PROFILE_MAX_METRICS 24

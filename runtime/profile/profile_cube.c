@@ -576,17 +576,7 @@ static scorep_report_row* merge_duplicates(cell* cells, size_t* ncells)
             scorep_report_row* m = &merged[used++];
             *m = *cells[out - 1].row;
             const scorep_profile_numbers* b = &cells[i].row->n;
-            if (b->visits && (!m->n.visits || b->time_min < m->n.time_min)) m->n.time_min = b->time_min;
-            if (b->time_max > m->n.time_max) m->n.time_max = b->time_max;
-            m->n.visits += b->visits;
-            m->n.time_incl += b->time_incl;
-            m->n.bytes_sent += b->bytes_sent;
-            m->n.bytes_received += b->bytes_received;
-            m->n.bytes_put += b->bytes_put;
-            m->n.bytes_get += b->bytes_get;
-            m->n.bytes_read += b->bytes_read;
-            m->n.bytes_written += b->bytes_written;
-            m->n.hits += b->hits;
+            scorep_profile_numbers_add(&m->n, b);
             for (int k = 0; k < SCOREP_PROFILE_MAX_METRICS; k++) m->metrics[k] += cells[i].row->metrics[k];
             cells[out - 1].row = m;
         } else

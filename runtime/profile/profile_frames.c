@@ -56,53 +56,43 @@ static int start_symbol(const char* s)
 
 static int quickly;   /* an abnormal end: by the dynamic symbol table only */
 
+static scorep_region function_region(const char* name, const char* file, int line, const char* symbol)
+{
+    return scorep_definitions_region_lines(name, file, line, 0, SCOREP_PARADIGM_SAMPLING, SCOREP_ROLE_FUNCTION,
+                                           NULL, symbol);
+}
+
 static scorep_region region_of_address(uintptr_t address)
 {
-    uintptr_t base = 0, start, end;
-    const char* object = scorep_code_object(address, &base);
-    if (object && strncmp(base_name(object), "libscorep", 9) == 0) return MEASUREMENT_CODE;
-    /* the frames left out by the dynamic symbol table alone, without reading
-     * the object's debug information */
     Dl_info info;
-    if (dladdr((void*)address, &info) && info.dli_sname) {
-        char exported[256];
-        snprintf(exported, sizeof exported, "%s", info.dli_sname);
-        if (measurement_symbol(exported)) return MEASUREMENT_CODE;
-        if (start_symbol(exported)) return LEFT_OUT;
-    }
+    int found = dladdr((void*)address, &info);
+    const char* object = found ? info.dli_fname : NULL;
+    if (object && strncmp(base_name(object), "libscorep", 9) == 0) return MEASUREMENT_CODE;
+    /* the dynamic symbol table first: the frames left out need no debug
+     * information, and on an abnormal end it is all there is (libdw and
+     * the demangler allocate) */
+    const char* exported = found ? info.dli_sname : NULL;
+    if (exported && measurement_symbol(exported)) return MEASUREMENT_CODE;
+    if (exported && start_symbol(exported)) return LEFT_OUT;
     char symbol[1024], file[1024], name[1200];
-    if (quickly) {
-        /* no debug information, no demangling (both allocate) */
-        const char* object_name = object ? base_name(object) : "?";
-        if (dladdr((void*)address, &info) && info.dli_sname)
-            return scorep_definitions_region_lines(info.dli_sname, object, 0, 0, SCOREP_PARADIGM_SAMPLING,
-                                                   SCOREP_ROLE_FUNCTION, NULL, NULL);
-        snprintf(name, sizeof name, "UNKNOWN @%s", object_name);
-        return scorep_definitions_region_lines(name, object, 0, 0, SCOREP_PARADIGM_SAMPLING, SCOREP_ROLE_FUNCTION,
-                                               NULL, NULL);
-    }
-    if (!scorep_code_symbol(address, symbol, sizeof symbol, &start, &end)) {
+    uintptr_t start, end;
+    if (quickly ? exported == NULL : !scorep_code_symbol(address, symbol, sizeof symbol, &start, &end)) {
         /* no symbol: one region per object, as its code's unknown part */
         snprintf(name, sizeof name, "UNKNOWN @%s", object ? base_name(object) : "?");
-        return scorep_definitions_region_lines(name, object, 0, 0, SCOREP_PARADIGM_SAMPLING, SCOREP_ROLE_FUNCTION,
-                                               NULL, NULL);
+        return function_region(name, object, 0, NULL);
     }
+    if (quickly) return function_region(exported, object, 0, NULL);
     /* a versioned symbol (__libc_start_main@@GLIBC_2.34) as its source names it */
     char* version = strchr(symbol, '@');
     if (version && version != symbol) *version = 0;
     if (measurement_symbol(symbol)) return MEASUREMENT_CODE;
     if (start_symbol(symbol)) return LEFT_OUT;
     char* free_this;
-    const char* source_name = scorep_code_demangled(symbol, &free_this);
-    snprintf(name, sizeof name, "%s", source_name);
+    snprintf(name, sizeof name, "%s", scorep_code_demangled(symbol, &free_this));
     free(free_this);
     int line = 0;
-    if (!scorep_code_source_line(start, file, sizeof file, &line)) {
-        snprintf(file, sizeof file, "%s", object ? object : "");
-        line = 0;
-    }
-    return scorep_definitions_region_lines(name, file[0] ? file : NULL, line, 0, SCOREP_PARADIGM_SAMPLING,
-                                           SCOREP_ROLE_FUNCTION, NULL, strcmp(name, symbol) ? symbol : NULL);
+    if (!scorep_code_source_line(start, file, sizeof file, &line)) snprintf(file, sizeof file, "%s", object ? object : "");
+    return function_region(name, file[0] ? file : NULL, line, strcmp(name, symbol) ? symbol : NULL);
 }
 
 /* each address named once: open addressing, in a table of the program's
@@ -136,8 +126,7 @@ static int calls_own_region(const scorep_profile_node* frame)
 {
     const char* name = region_name(frame->region);
     for (const scorep_profile_node* c = frame->first_child; c; c = c->next_sibling)
-        if (c->parameter != SCOREP_PROFILE_FRAME && !is_frame(c) && c->parameter == SCOREP_INVALID_ID &&
-            strcmp(region_name(c->region), name) == 0)
+        if (c->parameter == SCOREP_INVALID_ID && !is_frame(c) && strcmp(region_name(c->region), name) == 0)
             return 1;
     return 0;
 }
@@ -148,9 +137,9 @@ static int calls_own_region(const scorep_profile_node* frame)
 static int is_parent_itself(const scorep_profile_node* parent, const scorep_profile_node* frame)
 {
     const char* name = region_name(frame->region);
-    if (strstr(name, "._omp_fn.") || strstr(name, ".omp_outlined")) return parent->parameter == SCOREP_INVALID_ID && !is_frame(parent);
-    return parent->parent && !is_frame(parent) && parent->parameter == SCOREP_INVALID_ID &&
-           strcmp(region_name(parent->region), name) == 0;
+    if (is_frame(parent) || parent->parameter != SCOREP_INVALID_ID) return 0;
+    if (strstr(name, "._omp_fn.") || strstr(name, ".omp_outlined")) return 1;
+    return parent->parent && strcmp(region_name(parent->region), name) == 0;
 }
 
 /* the sibling among list that c is one node with */
@@ -166,22 +155,6 @@ static scorep_profile_node* same_node(scorep_profile_node* list, const scorep_pr
     return NULL;
 }
 
-static void add_numbers(scorep_profile_node* into, const scorep_profile_node* from)
-{
-    scorep_profile_numbers* a = &into->n;
-    const scorep_profile_numbers* b = &from->n;
-    if (b->visits && (!a->visits || b->time_min < a->time_min)) a->time_min = b->time_min;
-    if (b->time_max > a->time_max) a->time_max = b->time_max;
-    a->visits += b->visits;
-    a->time_incl += b->time_incl;
-    a->bytes_sent += b->bytes_sent, a->bytes_received += b->bytes_received;
-    a->messages_sent += b->messages_sent, a->messages_received += b->messages_received;
-    a->bytes_read += b->bytes_read, a->bytes_written += b->bytes_written;
-    a->collectives += b->collectives, a->bytes_put += b->bytes_put, a->bytes_get += b->bytes_get;
-    a->hits += b->hits;
-    for (int k = 0; k < SCOREP_PROFILE_MAX_METRICS; k++) into->metrics[k] += from->metrics[k];
-}
-
 /* c becomes part of s: a frame's samples are hits of the instrumented node */
 static void merge_into(scorep_profile_node* s, scorep_profile_node* c)
 {
@@ -195,7 +168,8 @@ static void merge_into(scorep_profile_node* s, scorep_profile_node* c)
     } else if (!is_frame(s) && is_frame(c)) {
         s->n.hits += c->n.hits;
     } else {
-        add_numbers(s, c);
+        scorep_profile_numbers_add(&s->n, &c->n);
+        for (int k = 0; k < SCOREP_PROFILE_MAX_METRICS; k++) s->metrics[k] += c->metrics[k];
     }
     scorep_profile_node** tail = &s->first_child;
     while (*tail) tail = &(*tail)->next_sibling;

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "internal.h"
-#include "code_names.h"
+#include "scorep_wrapgen/adapter.h"   /* the declarations: scorep_code_* */
 
 #if SCOREP_HAVE_LIBDW
 #include <elfutils/libdwfl.h>
@@ -123,14 +123,6 @@ int scorep_code_source_line(uintptr_t address, char* file, size_t size, int* lin
     (void)address; (void)file; (void)size; (void)line;
 #endif
     return found;
-}
-
-const char* scorep_code_object(uintptr_t address, uintptr_t* base)
-{
-    Dl_info info;
-    if (!dladdr((void*)address, &info) || info.dli_fname == NULL) return NULL;
-    if (base) *base = (uintptr_t)info.dli_fbase;
-    return info.dli_fname;
 }
 
 const char* scorep_code_demangled(const char* symbol, char** free_this)

@@ -161,9 +161,6 @@ int scorep_region_is_filtered(scorep_region region);
 int scorep_code_symbol(uintptr_t address, char* name, size_t size, uintptr_t* start, uintptr_t* end);
 /* the file (as the debug information has it) and line of address; 0 if not known */
 int scorep_code_source_line(uintptr_t address, char* file, size_t size, int* line);
-/* the path of the object (executable or shared library) that holds
- * address, and where it is loaded; NULL if none */
-const char* scorep_code_object(uintptr_t address, uintptr_t* base);
 /* a C++ symbol as its source names it (the C++ runtime's demangler, where
  * the program has one); *free_this is what to free after */
 const char* scorep_code_demangled(const char* symbol, char** free_this);
