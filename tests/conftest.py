@@ -247,17 +247,8 @@ def untimed_profile(experiment):
     as region names): row figures other than time, metrics by name}, the
     per-file I/O figures other than time)."""
     profile = json.loads((pathlib.Path(experiment) / "profile.json").read_text())
-    regions = {r["id"]: r["name"] for r in profile["regions"]}
-    callpaths = {c["id"]: c for c in profile["callpaths"]}
     metrics = {str(m["id"]): m["name"] for m in profile["metrics"]}
-
-    def path(cp):
-        names = []
-        while cp is not None:
-            names.append(regions[callpaths[cp]["region"]])
-            cp = callpaths[cp]["parent"]
-        return tuple(reversed(names))
-
+    path = call_path_of(profile)
     rows = {}
     for row in profile["rows"]:
         figures = {k: v for k, v in row.items() if not k.startswith("time_") and k not in ("location", "callpath")}

@@ -12,7 +12,7 @@ import subprocess
 import pytest
 
 import cube_tools
-from conftest import mpirun, run_program, scorep
+from conftest import call_path_of, mpirun, run_program, scorep
 
 HERE = pathlib.Path(__file__).resolve().parent
 METRICS = {"SCOREP_METRIC_RUSAGE": "ru_utime,ru_minflt", "SCOREP_METRIC_PERF": "task-clock,page-faults"}
@@ -48,16 +48,7 @@ def metric_rows(experiment):
     and the profile"""
     profile = json.loads((experiment / "profile.json").read_text())
     names = {str(m["id"]): m["name"] for m in profile["metrics"]}
-    regions = {r["id"]: r["name"] for r in profile["regions"]}
-    cps = {c["id"]: c for c in profile["callpaths"]}
-
-    def path(cid):
-        out = []
-        while cid is not None:
-            out.append(regions[cps[cid]["region"]])
-            cid = cps[cid]["parent"]
-        return tuple(reversed(out))
-
+    path = call_path_of(profile)
     rows = {}
     for row in profile["rows"]:
         cell = rows.setdefault(path(row["callpath"]), {})
